@@ -1,0 +1,25 @@
+/**
+ * Errors a user can fix. Each carries the exit code the CLI sets (DESIGN §7) and a one-line
+ * message that names the file, the place and the fix. Anything else that reaches the CLI is a bug.
+ */
+export class InputError extends Error {
+  readonly exitCode = 2;
+  constructor(message: string) {
+    super(message);
+    this.name = "InputError";
+  }
+}
+
+/** An endpoint failure that stops the run (401, 400, replay miss…): exit 3. */
+export class EndpointFailure extends Error {
+  readonly exitCode = 3;
+  constructor(message: string) {
+    super(message);
+    this.name = "EndpointFailure";
+  }
+}
+
+/** `file:line: message`, or `file: message` when the line is unknown. */
+export function at(file: string, line: number | null, message: string): string {
+  return line === null ? `${file}: ${message}` : `${file}:${line}: ${message}`;
+}

@@ -1,0 +1,376 @@
+/**
+ * The records of route-eval, in pipeline order:
+ * Tool → Registry → Case → Exposure → Request → Response → TrialRecord → Metrics → Report.
+ * Everything past the loaders trusts these types; validation happens once at the boundary.
+ */
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+// ── Tools and registries ────────────────────────────────────────────────────────────────────
+
+/** Ordered effect levels: none < read_only < mutating < destructive. */
+export const EFFECTS = ["none", "read_only", "mutating", "destructive"] as const;
+export type Effect = (typeof EFFECTS)[number];
+
+/** Runtime-owned pseudo-tools. Trusted, always visible, never count against k. */
+export const CONTROL_NAMES = ["ask_user", "wait_for_event", "no_applicable_tool"] as const;
+export type ControlName = (typeof CONTROL_NAMES)[number];
+export const CONTROL_FAMILY = "control";
+export const ABSTAIN: ControlName = "no_applicable_tool";
+export const ASK: ControlName = "ask_user";
+
+export interface Tool {
+  name: string;
+  family: string;
+  purpose: string;
+  use_when: string[];
+  avoid_when: string[];
+  input_schema?: JsonObject;
+  output_schema?: JsonObject;
+  effect: Effect;
+  idempotent: boolean;
+  open_world: boolean;
+}
+
+/** A registry snapshot: everything that exists. `tools` holds ordinary tools only. */
+export interface Registry {
+  snapshot: string;
+  revision: string;
+  /** Absolute path of the snapshot file ("" when built in memory). */
+  file: string;
+  tools: Tool[];
+}
+
+/** What the model sees for one tool. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  input_schema: JsonObject;
+}
+
+// ── Configuration ──────────────────────────────────────────────────────────────────────────
+
+export interface PhasePolicy {
+  /** Families admitted; absent = every family. */
+  families?: string[];
+  /** Highest effect admitted; absent = destructive. */
+  max_effect?: Effect;
+  /** Whether open-world tools are admitted; absent = true. */
+  open_world?: boolean;
+}
+
+export const RETRIEVERS = ["none", "bm25", "embeddings"] as const;
+export type RetrieverName = (typeof RETRIEVERS)[number];
+
+export interface DiscoveryConfig {
+  retriever: RetrieverName;
+  /** Budget of ordinary tools kept by the retriever; controls never count against it. */
+  k?: number;
+}
+
+/** A gate: `"OP NUMBER"` on a rate (e.g. ">= 0.9"), or pass^k with a minimum. */
+export type GateSpec = string | { k: number; min: number };
+
+export interface Config {
+  /** Absolute path of route-eval.yaml, or null when running on defaults and flags. */
+  file: string | null;
+  /** Directory relative paths resolve against. */
+  root: string;
+  cases: string[];
+  /** Registry override for every case file (absolute), or null to use each file's own. */
+  registry: string | null;
+  phases: Record<string, PhasePolicy>;
+  controls: ControlName[];
+  discovery: DiscoveryConfig;
+  endpoint: string;
+  model: string | null;
+  trials: number;
+  concurrency: number;
+  temperature: number;
+  system_prompt: string;
+  seed: number;
+  out_dir: string;
+  gates: Record<string, GateSpec>;
+}
+
+// ── Cases ───────────────────────────────────────────────────────────────────────────────────
+
+/** An expectation on one argument: an exact JSON value, or a regular expression on its string form. */
+export type ArgExpectation = JsonValue | { pattern: string };
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: JsonObject;
+}
+
+/** A provider-neutral prior turn. */
+export type Message =
+  | { role: "user"; content: string }
+  | { role: "assistant"; content?: string; tool_calls?: ToolCall[] }
+  | { role: "tool"; tool_call_id: string; name?: string; content: string };
+
+export interface Case {
+  id: string;
+  goal: string;
+  phase: string | null;
+  acceptable: string[];
+  forbidden: string[];
+  family: string | null;
+  tags: string[];
+  /** tool name → argument name → expectation. */
+  args: Record<string, Record<string, ArgExpectation>>;
+  context: JsonObject;
+  messages: Message[];
+  must_see: string[];
+  must_not_see: string[];
+  /** Where the case was written: absolute file path and 1-based line. */
+  source: { file: string; line: number };
+  registry: Registry;
+}
+
+// ── Exposure and discovery ──────────────────────────────────────────────────────────────────
+
+export type HiddenReason = "family" | "effect" | "open_world";
+
+export interface Exposure {
+  /** Controls first, then exposed ordinary tools in registry order. */
+  exposed: string[];
+  /** Ordinary tools the phase hid, with the first rule that hid each. */
+  hidden: Record<string, HiddenReason>;
+}
+
+export interface Discovery {
+  /** Controls ∪ retrieved ordinary tools, in the order shown to the model. */
+  visible: string[];
+  /** Ordinary tools kept by the retriever (no controls). */
+  retrieved: string[];
+  /** The budget used, or null when there is no retriever (visible = exposed). */
+  k: number | null;
+  /** Retriever score of each ordinary exposed tool, when the retriever scores. */
+  scores: Record<string, number> | null;
+}
+
+// ── Endpoints ───────────────────────────────────────────────────────────────────────────────
+
+export interface TrialRequest {
+  case_id: string;
+  trial: number;
+  system: string;
+  context: JsonObject;
+  messages: Message[];
+  goal: string;
+  tools: ToolDefinition[];
+  temperature: number;
+}
+
+export interface Usage {
+  input_tokens: number | null;
+  output_tokens: number | null;
+}
+
+export interface EndpointResponse {
+  /** The first tool called, or null when the endpoint answered in text. */
+  selected: string | null;
+  /** Parsed arguments of the first call; null when no call or unparseable. */
+  arguments: JsonValue;
+  /** Set when the call's arguments could not be parsed as a JSON object. */
+  arguments_error: string | null;
+  tool_calls: number;
+  text: string | null;
+  usage: Usage;
+  latency_ms: number;
+}
+
+/** Endpoint failures are data: an errored trial is counted, listed and excluded from rates. */
+export type EndpointOutcome = { ok: true; response: EndpointResponse } | { ok: false; error: string };
+
+export interface Endpoint {
+  /** e.g. "baseline", "openai". */
+  id: string;
+  model: string;
+  call(request: TrialRequest): Promise<EndpointOutcome>;
+}
+
+// ── Trial records ───────────────────────────────────────────────────────────────────────────
+
+export const STAGES = ["coverage", "exposure", "discovery", "selection"] as const;
+export type Stage = (typeof STAGES)[number];
+
+export const SELECTION_ERRORS = ["wrong_tool", "phantom_tool", "no_call", "abstained", "asked", "malformed"] as const;
+export type SelectionError = (typeof SELECTION_ERRORS)[number];
+
+/** One line of records.jsonl: one decision, with every set along the way. */
+export interface TrialRecord {
+  case_id: string;
+  trial: number;
+  phase: string | null;
+  family: string | null;
+  tags: string[];
+  acceptable: string[];
+  forbidden: string[];
+  registry_names: string[];
+  exposed_names: string[];
+  retrieved_names: string[];
+  visible_order: string[];
+  retrieval_k: number | null;
+  selected: string | null;
+  arguments: JsonValue;
+  /** null = not checked (no call, tool not visible, or no input_schema); [] = valid. */
+  argument_errors: string[] | null;
+  /** null = the case states no expectation for the selected tool. */
+  argument_match: boolean | null;
+  failed_stage: Stage | null;
+  selection_error: SelectionError | null;
+  violated: boolean;
+  response_text: string | null;
+  tool_calls: number;
+  usage: Usage;
+  latency_ms: number;
+  endpoint: string;
+  model: string;
+  request_hash: string;
+  error: string | null;
+}
+
+// ── Metrics ─────────────────────────────────────────────────────────────────────────────────
+
+/** A rate with its evidence: value is null when the denominator is 0. */
+export interface Rate {
+  numerator: number;
+  denominator: number;
+  value: number | null;
+  /** 95% Wilson score interval; null when the denominator is 0. */
+  ci: [number, number] | null;
+}
+
+/** A mean over cases of a per-case estimate (pass^k, pass@k): numerator is the sum of estimates. */
+export type CaseMean = Rate;
+
+export interface Confusion {
+  /** Sorted acceptable names joined by "|". */
+  acceptable: string;
+  /** Selected tool, or "(no call)". */
+  selected: string;
+  count: number;
+}
+
+export interface Rival {
+  /** The expected label (sorted acceptable joined by "|"). */
+  expected: string;
+  /** The tool most often selected instead. */
+  rival: string;
+  count: number;
+  of: number;
+}
+
+export interface Metrics {
+  trials: number;
+  errored: number;
+  scored: number;
+  capability_coverage: Rate;
+  exposure_recall: Rate;
+  /** Funnel row: acceptable ∩ retrieved ≠ ∅ over exposed trials, whatever k. */
+  discovery_recall: Rate;
+  /** Keyed by k; trials without a retriever are keyed "all". */
+  tool_recall_at_k: Record<string, Rate>;
+  selection_accuracy: Rate;
+  end_to_end_accuracy: Rate;
+  abstention_accuracy: Rate;
+  violation_rate: Rate;
+  argument_validity: Rate;
+  argument_match: Rate;
+  clarification_rate: Rate;
+  abstention_rate: Rate;
+  phantom_rate: Rate;
+  no_call_rate: Rate;
+  mean_visible: number | null;
+  failure_profile: Record<Stage, number>;
+  selection_errors: Record<SelectionError, number>;
+  selection_confusions: Confusion[];
+  confusion_matrix: Confusion[];
+  rivals: Rival[];
+  /** Keyed by k = 1..n. */
+  pass_hat_k: Record<string, CaseMean>;
+  pass_at_k: Record<string, CaseMean>;
+  consistency: number | null;
+  unstable_cases: { case_id: string; modal: string; modal_count: number; n: number; selections: Record<string, number> }[];
+}
+
+export interface CaseRow {
+  case_id: string;
+  family: string | null;
+  tags: string[];
+  phase: string | null;
+  acceptable: string[];
+  forbidden: string[];
+  trials: number;
+  errored: number;
+  correct: number;
+  violated: number;
+  /** Count of trials per failed stage ("correct" for null). */
+  stages: Record<string, number>;
+  /** Count of trials per selected tool ("(no call)" for null). */
+  selections: Record<string, number>;
+  passed: boolean;
+}
+
+// ── Reports ─────────────────────────────────────────────────────────────────────────────────
+
+export const REPORT_SCHEMA_VERSION = 1;
+
+export interface DefinitionInfo {
+  family: string;
+  effect: Effect;
+  open_world: boolean;
+  hash: string;
+  description: string;
+}
+
+/** Written to run.json when a run starts; metadata only, never metrics. */
+export interface RunMeta {
+  run_id: string;
+  tool_version: string;
+  started_at: string;
+  finished_at: string | null;
+  endpoint: string;
+  model: string;
+  registries: { snapshot: string; revision: string; file: string }[];
+  definitions: Record<string, DefinitionInfo>;
+  config: {
+    cases: string[];
+    phases: Record<string, PhasePolicy>;
+    controls: ControlName[];
+    discovery: DiscoveryConfig;
+    trials: number;
+    concurrency: number;
+    temperature: number;
+    seed: number;
+    system_prompt: string;
+    gates: Record<string, GateSpec>;
+  };
+}
+
+export interface Report {
+  schema_version: number;
+  run: RunMeta;
+  metrics: Metrics;
+  breakdowns: {
+    family: Record<string, Metrics>;
+    tag: Record<string, Metrics>;
+    phase: Record<string, Metrics>;
+  };
+  cases: CaseRow[];
+  errored: { case_id: string; trial: number; error: string }[];
+  /** Cases whose must_see / must_not_see assertions failed (phase policy checks, no model needed). */
+  exposure_assertions: { case_id: string; failures: string[] }[];
+}
+
+export interface GateResult {
+  metric: string;
+  spec: string;
+  actual: number | null;
+  passed: boolean;
+  reason: string;
+}
