@@ -222,6 +222,11 @@ export interface TrialRecord {
   /** null = the case states no expectation for the selected tool. */
   argument_match: boolean | null;
   failed_stage: Stage | null;
+  /** Exposure assertions of the case (checked against exposed_names by the report). */
+  must_see: string[];
+  must_not_see: string[];
+  /** Retriever score per ordinary exposed tool, when the retriever scores (null otherwise). */
+  retrieval_scores: Record<string, number> | null;
   selection_error: SelectionError | null;
   violated: boolean;
   response_text: string | null;

@@ -1,0 +1,60 @@
+/** Checks on one routing case beyond its schema; each failure is one line at the offending entry. */
+import type { CaseEntry } from "../config/file-types.js";
+import { formatPath, isRecord } from "../config/format-error.js";
+import type { JsonPath, YamlFile } from "../config/yaml-document.js";
+import { InputError, at } from "../errors.js";
+
+type NameListKey = "acceptable" | "forbidden" | "must_see" | "must_not_see";
+
+/** Throws an InputError for the first problem of case `index` of `yaml`. */
+export function checkCase(yaml: YamlFile, entry: CaseEntry, index: number, phases: string[]): void {
+  checkDisjoint(yaml, entry, index, ["acceptable", "forbidden"]);
+  checkDisjoint(yaml, entry, index, ["must_see", "must_not_see"]);
+  checkPhase(yaml, entry, index, phases);
+  checkArgPatterns(yaml, entry, index);
+}
+
+function fail(yaml: YamlFile, path: JsonPath, message: string): never {
+  throw new InputError(at(yaml.shown, yaml.lineOf(path), message));
+}
+
+function checkDisjoint(yaml: YamlFile, entry: CaseEntry, index: number, keys: [NameListKey, NameListKey]): void {
+  const [first, second] = keys;
+  const firstNames = new Set(entry[first] ?? []);
+  const position = (entry[second] ?? []).findIndex((name) => firstNames.has(name));
+  if (position === -1) return;
+  const name = (entry[second] ?? [])[position];
+  fail(yaml, ["cases", index, second, position], `case "${entry.id}": ${first} and ${second} both name "${name}"`);
+}
+
+function checkPhase(yaml: YamlFile, entry: CaseEntry, index: number, phases: string[]): void {
+  const phase = entry.phase;
+  if (phase === undefined || phase === null || phases.includes(phase)) return;
+  const known =
+    phases.length > 0
+      ? `known phases: ${[...phases].sort().join(", ")}`
+      : "route-eval.yaml defines no phases; add it under phases:";
+  fail(yaml, ["cases", index, "phase"], `case "${entry.id}": unknown phase "${phase}" (${known})`);
+}
+
+/** `{pattern: "…"}` expectations must be regular expressions JavaScript can compile. */
+function checkArgPatterns(yaml: YamlFile, entry: CaseEntry, index: number): void {
+  for (const [tool, expectations] of Object.entries(entry.args ?? {})) {
+    for (const [arg, expectation] of Object.entries(expectations)) {
+      const pattern = isRecord(expectation) ? expectation.pattern : undefined;
+      if (typeof pattern !== "string") continue;
+      const path = ["cases", index, "args", tool, arg, "pattern"];
+      const problem = regexProblem(pattern);
+      if (problem !== null) fail(yaml, path, `${formatPath(path)}: ${problem}`);
+    }
+  }
+}
+
+function regexProblem(pattern: string): string | null {
+  try {
+    new RegExp(pattern);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}

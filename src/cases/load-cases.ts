@@ -1,0 +1,98 @@
+import { existsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import type { CaseEntry, CasesFile } from "../config/file-types.js";
+import { validateCasesFile } from "../config/validate.js";
+import { readYamlFile, showPath, type YamlFile } from "../config/yaml-document.js";
+import { InputError, at } from "../errors.js";
+import { createRegistryCache, loadRegistry, type RegistryCache } from "../registry/load-registry.js";
+import type { Case, Config, Registry } from "../types.js";
+import { checkCase } from "./check-case.js";
+import { expandGlob, hasWildcard } from "./expand-globs.js";
+
+type Source = Case["source"];
+
+/**
+ * Load every routing case: the files matching `config.cases` (globs relative to `config.root`),
+ * or `files` (paths or globs relative to the working directory) when given. Cases come in file
+ * order (files sorted by path); ids are unique across files. Tools named in acceptable but absent
+ * from the registry are not an error here: that is a coverage failure, which the run measures.
+ */
+export function loadCases(config: Config, files?: string[]): Case[] {
+  const paths =
+    files !== undefined && files.length > 0
+      ? expandPatterns(files, process.cwd())
+      : expandPatterns(config.cases, config.root);
+  const registries = createRegistryCache();
+  /** Case id → where its `id:` is written. */
+  const seen = new Map<string, Source>();
+  return paths.flatMap((path) => loadCaseFile(path, config, registries, seen));
+}
+
+function expandPatterns(patterns: string[], root: string): string[] {
+  const found = patterns.flatMap((pattern) => {
+    const matches = expandGlob(pattern, root);
+    if (matches.length > 0) return matches;
+    if (!hasWildcard(pattern)) throw new InputError(`${showPath(resolve(root, pattern))}: file not found`);
+    throw new InputError(`cases: no file matches "${pattern}" (looked under ${showPath(root)})`);
+  });
+  return [...new Set(found)].sort();
+}
+
+function loadCaseFile(file: string, config: Config, registries: RegistryCache, seen: Map<string, Source>): Case[] {
+  const yaml = readYamlFile(file);
+  const written = validateCasesFile(yaml);
+  const phases = Object.keys(config.phases);
+  written.cases.forEach((entry, index) => checkCase(yaml, entry, index, phases));
+  const sources = written.cases.map((entry, index) => claimId(yaml, entry.id, index, seen));
+  const registry = loadRegistry(findRegistry(yaml, written, config), registries);
+  return written.cases.map((entry, index) => toCase(entry, sources[index], registry));
+}
+
+/** Record where a case id is defined; a second definition anywhere names both places. */
+function claimId(yaml: YamlFile, id: string, index: number, seen: Map<string, Source>): Source {
+  const idAt = { file: yaml.file, line: yaml.lineOf(["cases", index, "id"]) };
+  const first = seen.get(id);
+  if (first !== undefined) {
+    const where = `${showPath(first.file)}:${first.line}`;
+    throw new InputError(at(yaml.shown, idAt.line, `duplicate case id "${id}" (also defined at ${where})`));
+  }
+  seen.set(id, idAt);
+  return { file: yaml.file, line: yaml.lineOf(["cases", index]) };
+}
+
+/** The config's registry wins over the file's own `registry:`, which is relative to the file. */
+function findRegistry(yaml: YamlFile, written: CasesFile, config: Config): string {
+  if (config.registry !== null) {
+    if (existsSync(config.registry)) return config.registry;
+    throw new InputError(`${showPath(config.registry)}: registry file not found (set by registry: in route-eval.yaml or --registry)`);
+  }
+  if (written.registry === undefined) {
+    const fix = "add registry: <snapshot file> to this case file, set registry: in route-eval.yaml, or pass --registry";
+    throw new InputError(at(yaml.shown, null, `no registry for these cases; ${fix}`));
+  }
+  const path = resolve(dirname(yaml.file), written.registry);
+  if (existsSync(path)) return path;
+  const message =
+    `registry "${written.registry}" not found (tried ${showPath(path)}); ` +
+    "registry: in the case file (relative to it) or --registry sets it";
+  throw new InputError(at(yaml.shown, yaml.lineOf(["registry"]), message));
+}
+
+function toCase(entry: CaseEntry, source: Source, registry: Registry): Case {
+  return {
+    id: entry.id,
+    goal: entry.goal,
+    phase: entry.phase ?? null,
+    acceptable: entry.acceptable,
+    forbidden: entry.forbidden ?? [],
+    family: entry.family ?? null,
+    tags: entry.tags ?? [],
+    args: entry.args ?? {},
+    context: entry.context ?? {},
+    messages: entry.messages ?? [],
+    must_see: entry.must_see ?? [],
+    must_not_see: entry.must_not_see ?? [],
+    source,
+    registry,
+  };
+}

@@ -1,0 +1,79 @@
+import type { Case, Discovery, EndpointOutcome, Exposure, JsonValue, ToolDefinition, TrialRecord } from "../types.js";
+import { checkArguments, matchArguments } from "./check-arguments.js";
+import { classifyTrial, UNPARSEABLE_PREFIX } from "./classify-trial.js";
+
+export interface TrialEvidence {
+  testCase: Case;
+  trial: number;
+  /** Every name in the registry: controls first, then ordinary tools. */
+  registryNames: string[];
+  /** Model-facing definitions of the registry's tools and controls, for argument checks. */
+  definitions: ReadonlyMap<string, ToolDefinition>;
+  exposure: Exposure;
+  discovery: Discovery;
+  outcome: EndpointOutcome;
+  endpoint: string;
+  model: string;
+  requestHash: string;
+}
+
+/** One trial's record: every set along the way, the endpoint's answer and its classification. */
+export function buildRecord(e: TrialEvidence): TrialRecord {
+  const c = e.testCase;
+  const response = e.outcome.ok ? e.outcome.response : null;
+  const selected = response?.selected ?? null;
+  const argumentsError = response?.arguments_error ?? null;
+  const args = response?.arguments ?? null;
+  const visible = e.discovery.visible;
+  const ladder = classifyTrial({
+    acceptable: c.acceptable,
+    forbidden: c.forbidden,
+    registry_names: e.registryNames,
+    exposed_names: e.exposure.exposed,
+    retrieved_names: visible,
+    visible_order: visible,
+    selected,
+    arguments_error: argumentsError,
+  });
+  const tool = selected !== null && visible.includes(selected) ? e.definitions.get(selected) : undefined;
+  const expected = selected !== null ? c.args[selected] : undefined;
+  return {
+    case_id: c.id,
+    trial: e.trial,
+    phase: c.phase,
+    family: c.family,
+    tags: c.tags,
+    acceptable: c.acceptable,
+    forbidden: c.forbidden,
+    registry_names: e.registryNames,
+    exposed_names: e.exposure.exposed,
+    retrieved_names: visible,
+    visible_order: visible,
+    retrieval_k: e.discovery.k,
+    retrieval_scores: e.discovery.scores,
+    selected,
+    arguments: args,
+    argument_errors: checkVisibleArguments(tool, args, argumentsError),
+    argument_match: expected !== undefined ? matchArguments(expected, args).match : null,
+    failed_stage: e.outcome.ok ? ladder.failed_stage : null,
+    selection_error: e.outcome.ok ? ladder.selection_error : null,
+    violated: e.outcome.ok ? ladder.violated : false,
+    must_see: c.must_see,
+    must_not_see: c.must_not_see,
+    response_text: response?.text ?? null,
+    tool_calls: response?.tool_calls ?? 0,
+    usage: response?.usage ?? { input_tokens: null, output_tokens: null },
+    latency_ms: response?.latency_ms ?? 0,
+    endpoint: e.endpoint,
+    model: e.model,
+    request_hash: e.requestHash,
+    error: e.outcome.ok ? null : e.outcome.error,
+  };
+}
+
+/** Argument errors against the schema the model was shown; null when the selected tool was not visible. */
+function checkVisibleArguments(tool: ToolDefinition | undefined, args: JsonValue, parseError: string | null): string[] | null {
+  if (tool === undefined) return null;
+  if (parseError !== null) return [`${UNPARSEABLE_PREFIX}: ${parseError}`];
+  return checkArguments(tool.input_schema, args);
+}

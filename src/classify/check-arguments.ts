@@ -1,0 +1,96 @@
+/**
+ * Argument checks for the selected tool: validity against its input_schema (JSON Schema 2020-12)
+ * and the case's expectations on values. Pure apart from a cache of compiled validators.
+ */
+// The named export: under NodeNext the default import of this CommonJS module is not constructable.
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import type { ArgExpectation, JsonObject, JsonValue } from "../types.js";
+
+// addUsedSchema:false keeps two tools whose schemas share an $id from colliding in one instance.
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false, addUsedSchema: false });
+const validators = new Map<string, ValidateFunction | string>();
+
+/** Compile once per distinct schema text; a schema that does not compile is remembered as its message. */
+function compileSchema(schema: JsonObject): ValidateFunction | string {
+  const key = JSON.stringify(schema);
+  const cached = validators.get(key);
+  if (cached !== undefined) return cached;
+  let compiled: ValidateFunction | string;
+  try {
+    compiled = ajv.compile(schema);
+  } catch (error) {
+    compiled = `(schema): invalid input_schema: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  validators.set(key, compiled);
+  return compiled;
+}
+
+/** `/order_id: must be string`, `(root): must have required property 'order_id'`. */
+function formatError(error: ErrorObject): string {
+  const place = error.instancePath === "" ? "(root)" : error.instancePath;
+  const extra = error.params.additionalProperty;
+  const detail = typeof extra === "string" ? ` '${extra}'` : "";
+  return `${place}: ${error.message ?? "is invalid"}${detail}`;
+}
+
+/** Validation messages for `args` against `schema`; [] when valid. */
+export function checkArguments(schema: JsonObject, args: JsonValue): string[] {
+  const validate = compileSchema(schema);
+  if (typeof validate === "string") return [validate];
+  if (validate(args)) return [];
+  return (validate.errors ?? []).map(formatError);
+}
+
+/** Deep JSON equality; object key order is irrelevant, array order is not. */
+export function equalJson(a: JsonValue, b: JsonValue): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => equalJson(item, b[i]));
+  }
+  if (!isJsonObject(a) || !isJsonObject(b)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && equalJson(a[key], b[key]));
+}
+
+function isJsonObject(value: JsonValue | undefined): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** `{pattern: "re"}` (exactly that one string key) is a regular expression; anything else is an exact value. */
+export function isPatternExpectation(expectation: ArgExpectation): expectation is { pattern: string } {
+  return isJsonObject(expectation) && Object.keys(expectation).length === 1 && typeof expectation.pattern === "string";
+}
+
+/** The string a pattern is tested against: strings as is, numbers/booleans via String(), the rest as JSON. */
+function stringForm(value: JsonValue): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return JSON.stringify(value);
+}
+
+function checkExpectation(name: string, expectation: ArgExpectation, actual: JsonValue | undefined): string | null {
+  if (actual === undefined) return `${name}: missing`;
+  if (isPatternExpectation(expectation)) {
+    let regex: RegExp;
+    try {
+      regex = new RegExp(expectation.pattern);
+    } catch {
+      return `${name}: invalid pattern /${expectation.pattern}/`;
+    }
+    return regex.test(stringForm(actual)) ? null : `${name}: ${JSON.stringify(actual)} does not match /${expectation.pattern}/`;
+  }
+  return equalJson(expectation, actual) ? null : `${name}: expected ${JSON.stringify(expectation)}, got ${JSON.stringify(actual)}`;
+}
+
+/** Whether `args` meets every expectation; a missing argument is a mismatch. Mismatches follow `expected` key order. */
+export function matchArguments(
+  expected: Record<string, ArgExpectation>,
+  args: JsonValue,
+): { match: boolean; mismatches: string[] } {
+  const actual: JsonObject = isJsonObject(args) ? args : {};
+  const mismatches = Object.entries(expected)
+    .map(([name, expectation]) => checkExpectation(name, expectation, Object.hasOwn(actual, name) ? actual[name] : undefined))
+    .filter((message): message is string => message !== null);
+  return { match: mismatches.length === 0, mismatches };
+}

@@ -1,0 +1,74 @@
+/**
+ * The routing ladder (DESIGN §3): locate the first rung a trial failed from the sets its record
+ * keeps, and type selection failures. Pure: the sets are the evidence and the truth.
+ */
+import { ABSTAIN, ASK } from "../types.js";
+import type { SelectionError, Stage, TrialRecord } from "../types.js";
+
+/** `argument_errors` entries with this prefix mean the call's arguments did not parse at all. */
+export const UNPARSEABLE_PREFIX = "unparseable arguments";
+
+/** The sets one trial is classified from. */
+export interface TrialSets {
+  acceptable: string[];
+  forbidden: string[];
+  registry_names: string[];
+  exposed_names: string[];
+  /** The visible set: controls ∪ retrieved ordinary tools. */
+  retrieved_names: string[];
+  visible_order: string[];
+  selected: string | null;
+  /** Why the arguments did not parse, or null when they parsed (or there was no call). */
+  arguments_error: string | null;
+}
+
+export interface Classification {
+  failed_stage: Stage | null;
+  selection_error: SelectionError | null;
+  violated: boolean;
+}
+
+/** True when some acceptable tool is among `names`. */
+export function intersects(acceptable: string[], names: string[]): boolean {
+  const present = new Set(names);
+  return acceptable.some((name) => present.has(name));
+}
+
+/** The first rung that fails: coverage → exposure → discovery → selection, or null when correct. */
+export function findFailedStage(t: TrialSets): Stage | null {
+  if (!intersects(t.acceptable, t.registry_names)) return "coverage";
+  if (!intersects(t.acceptable, t.exposed_names)) return "exposure";
+  if (!intersects(t.acceptable, t.retrieved_names)) return "discovery";
+  if (t.selected === null || !t.acceptable.includes(t.selected)) return "selection";
+  return null;
+}
+
+/** Why a trial that reached selection chose wrong; the first matching type wins. */
+export function typeSelectionError(t: TrialSets): SelectionError {
+  if (t.selected === null) return "no_call";
+  if (!t.visible_order.includes(t.selected)) return "phantom_tool";
+  if (t.selected === ABSTAIN) return "abstained";
+  if (t.selected === ASK) return "asked";
+  if (t.arguments_error !== null) return "malformed";
+  return "wrong_tool";
+}
+
+/** Classify one trial. `violated` is independent of the stage: a covered-or-not forbidden pick still counts. */
+export function classifyTrial(t: TrialSets): Classification {
+  const failed_stage = findFailedStage(t);
+  return {
+    failed_stage,
+    selection_error: failed_stage === "selection" ? typeSelectionError(t) : null,
+    violated: t.selected !== null && t.forbidden.includes(t.selected),
+  };
+}
+
+/** The parse failure recorded in `argument_errors`, or null when the arguments parsed. */
+export function findArgumentsError(argumentErrors: string[] | null): string | null {
+  return argumentErrors?.find((message) => message.startsWith(UNPARSEABLE_PREFIX)) ?? null;
+}
+
+/** Re-classify a stored record from its sets (records written by other tools may disagree). */
+export function classifyRecord(record: TrialRecord): Classification {
+  return classifyTrial({ ...record, arguments_error: findArgumentsError(record.argument_errors) });
+}

@@ -1,0 +1,57 @@
+import { Command, CommanderError } from "commander";
+import { EXIT, type Io } from "./commands/io.js";
+import { registerReport } from "./commands/report.js";
+import { registerRun } from "./commands/run.js";
+import { EndpointFailure, InputError } from "./errors.js";
+import { TOOL_VERSION } from "./version.js";
+
+const defaultIo: Io = {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+  color: process.stdout.isTTY === true && process.env.NO_COLOR === undefined,
+  env: process.env,
+  cwd: process.cwd(),
+};
+
+/** Runs the CLI and returns the exit code; never throws. The only place exit codes are decided. */
+export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const program = buildProgram(io, (code) => (exitCode = Math.max(exitCode, code)));
+  try {
+    await program.parseAsync(argv);
+    return exitCode;
+  } catch (error) {
+    return reportError(error, io, argv.includes("--debug"));
+  }
+}
+
+function buildProgram(io: Io, setExit: (code: number) => void): Command {
+  const program = new Command("route-eval")
+    .description("Measure where tool routing fails: coverage, exposure, discovery or selection.")
+    .version(TOOL_VERSION)
+    .option("--debug", "print stack traces for errors")
+    .enablePositionalOptions(false)
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showHelpAfterError("(run with --help for usage)");
+  registerRun(program, io, setExit);
+  registerReport(program, io, setExit);
+  for (const command of program.commands) command.exitOverride().option("--debug", "print stack traces for errors");
+  return program;
+}
+
+function reportError(error: unknown, io: Io, debug: boolean): number {
+  if (error instanceof CommanderError) {
+    return error.exitCode === 0 ? EXIT.ok : EXIT.input;
+  }
+  if (error instanceof InputError || error instanceof EndpointFailure) {
+    io.stderr(`route-eval: ${error.message}\n`);
+    if (debug && error.stack !== undefined) io.stderr(error.stack + "\n");
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  io.stderr(`route-eval: internal error (this is a bug, please report it): ${message}\n`);
+  if (debug && error instanceof Error && error.stack !== undefined) io.stderr(error.stack + "\n");
+  else io.stderr("rerun with --debug for the stack trace\n");
+  return EXIT.bug;
+}

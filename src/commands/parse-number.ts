@@ -1,0 +1,25 @@
+import { InvalidArgumentError } from "commander";
+
+/** Option parsers: a bad value is a usage error (exit 2) that says what was expected. */
+export function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a whole number ≥ 1.");
+  return n;
+}
+
+export function nonNegativeInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError("expected a whole number ≥ 0.");
+  return n;
+}
+
+export function nonNegativeNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError("expected a number ≥ 0.");
+  return n;
+}
+
+/** "5,10,20" → [5, 10, 20]. */
+export function positiveIntList(value: string): number[] {
+  return value.split(",").map((part) => positiveInt(part.trim()));
+}

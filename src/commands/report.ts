@@ -1,0 +1,21 @@
+import type { Command } from "commander";
+import { recomputeReport } from "../recompute.js";
+import { evaluateGates } from "../report/gates.js";
+import { emitReport, formatOption, verdict, type Io, type OutputFlags, type SetExit } from "./io.js";
+
+export function registerReport(program: Command, io: Io, setExit: SetExit): void {
+  program
+    .command("report")
+    .argument("<run>", "a run directory (reports/<run-id>) or its records.jsonl")
+    .description("Recompute report.json from records.jsonl alone (no endpoint calls) and render it.")
+    .addOption(formatOption())
+    .option("--output <file>", "write the rendering to a file instead of stdout")
+    .option("--no-gates", "do not evaluate the run's gates")
+    .addHelpText("after", "\nRecords written by other tools in the same format work too (see README: Trial records).\n")
+    .action((run: string, flags: OutputFlags) => {
+      const { report } = recomputeReport(run);
+      const gates = flags.gates === false ? [] : evaluateGates(report.metrics, report.run.config.gates);
+      emitReport(io, report, flags, gates);
+      setExit(verdict(report, gates));
+    });
+}

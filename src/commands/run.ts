@@ -1,0 +1,94 @@
+import { Option, type Command } from "commander";
+import { loadConfig, type ConfigOverrides } from "../config/load-config.js";
+import { evaluateGates } from "../report/gates.js";
+import { runEvaluation } from "../run.js";
+import { RETRIEVERS, type RetrieverName } from "../types.js";
+import { emitReport, formatOption, verdict, type Io, type OutputFlags, type SetExit } from "./io.js";
+import { nonNegativeInt, nonNegativeNumber, positiveInt } from "./parse-number.js";
+
+export interface ConfigFlags {
+  config?: string;
+  cases?: string[];
+  registry?: string;
+  endpoint?: string;
+  model?: string;
+  trials?: number;
+  concurrency?: number;
+  temperature?: number;
+  retriever?: RetrieverName;
+  k?: number;
+  seed?: number;
+  systemPrompt?: string;
+  out?: string;
+}
+
+interface RunFlags extends ConfigFlags, OutputFlags {
+  runId?: string;
+}
+
+export function registerRun(program: Command, io: Io, setExit: SetExit): void {
+  addConfigOptions(program.command("run"))
+    .description("Run every case × trials against the endpoint; write records, report.json and print a summary.")
+    .option("--run-id <id>", "name of the run directory (default: <UTC time>-<endpoint>)")
+    .addOption(formatOption())
+    .option("--output <file>", "write the rendering to a file instead of stdout")
+    .option("--no-gates", "do not evaluate gates (exit 0 unless the input is bad)")
+    .addHelpText("after", RUN_HELP)
+    .action(async (flags: RunFlags) => {
+      const config = loadConfig(flags.config ?? null, toOverrides(flags), io.cwd);
+      const { report, runDir } = await runEvaluation(config, { runId: flags.runId });
+      const gates = flags.gates === false ? [] : evaluateGates(report.metrics, config.gates);
+      emitReport(io, report, flags, gates);
+      io.stderr(`records and report: ${runDir}\n`);
+      setExit(verdict(report, gates));
+    });
+}
+
+/** The flags every command that loads route-eval.yaml shares; each overrides the key it names. */
+export function addConfigOptions(command: Command): Command {
+  return command
+    .option("-c, --config <file>", "config file (default: ./route-eval.yaml when present)")
+    .option("--cases <glob...>", "case files or globs (config: cases)")
+    .option("--registry <file>", "registry snapshot for every case file (config: registry)")
+    .option("-e, --endpoint <name>", "endpoint: baseline (config: endpoint)")
+    .option("-m, --model <name>", "model name for the endpoint (config: model)")
+    .option("-n, --trials <n>", "trials per case (config: trials)", positiveInt)
+    .option("--concurrency <n>", "trials in flight at once (config: concurrency)", positiveInt)
+    .option("--temperature <t>", "sampling temperature (config: temperature)", nonNegativeNumber)
+    .addOption(new Option("--retriever <name>", "discovery retriever (config: discovery.retriever)").choices(RETRIEVERS))
+    .option("-k, --k <n>", "retrieval budget of ordinary tools (config: discovery.k)", positiveInt)
+    .option("--seed <n>", "run seed (config: seed)", nonNegativeInt)
+    .option("--system-prompt <text>", "system prompt (config: system_prompt)")
+    .option("-o, --out <dir>", "directory that receives <run-id>/ (config: out_dir)");
+}
+
+export function toOverrides(flags: ConfigFlags): ConfigOverrides {
+  const overrides: ConfigOverrides = {
+    cases: flags.cases,
+    registry: flags.registry,
+    endpoint: flags.endpoint,
+    model: flags.model,
+    trials: flags.trials,
+    concurrency: flags.concurrency,
+    temperature: flags.temperature,
+    retriever: flags.retriever,
+    k: flags.k,
+    seed: flags.seed,
+    system_prompt: flags.systemPrompt,
+    out_dir: flags.out,
+  };
+  return Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
+}
+
+const RUN_HELP = `
+Every flag overrides the key of route-eval.yaml named in its help.
+
+Exit codes: 0 ok · 1 a gate or an exposure assertion failed · 2 bad input or usage ·
+            3 endpoint failure · 4 internal error (a bug)
+
+Examples:
+  route-eval run                                  # bundled example, baseline endpoint
+  route-eval run --trials 5 --retriever bm25 -k 8
+  route-eval run --format markdown >> "$GITHUB_STEP_SUMMARY"
+  route-eval run --format junit --output junit.xml
+`;

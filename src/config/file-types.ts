@@ -1,0 +1,76 @@
+/**
+ * The shapes of the input files as written, before defaults: what a document holds once it has
+ * passed its JSON Schema in /schemas. Each interface mirrors one schema; keep them in step.
+ */
+import type {
+  ArgExpectation,
+  ControlName,
+  Effect,
+  GateSpec,
+  JsonObject,
+  Message,
+  PhasePolicy,
+  RetrieverName,
+} from "../types.js";
+
+/** route-eval.yaml — schemas/config.schema.json */
+export interface ConfigFile {
+  cases?: string | string[];
+  registry?: string | null;
+  phases?: Record<string, PhasePolicy>;
+  controls?: ControlName[];
+  discovery?: { retriever?: RetrieverName; k?: number };
+  endpoint?: string;
+  model?: string | null;
+  trials?: number;
+  concurrency?: number;
+  temperature?: number;
+  system_prompt?: string;
+  seed?: number;
+  out_dir?: string;
+  gates?: Record<string, GateSpec>;
+}
+
+/** One tool of a registry snapshot — schemas/registry.schema.json#/$defs/tool */
+export interface ToolEntry {
+  name: string;
+  family: string;
+  purpose: string;
+  use_when?: string[];
+  avoid_when?: string[];
+  input_schema?: JsonObject;
+  output_schema?: JsonObject;
+  effect: Effect;
+  idempotent?: boolean;
+  open_world?: boolean;
+}
+
+/** registries/*.yaml — schemas/registry.schema.json */
+export interface RegistryFile {
+  snapshot?: string;
+  revision: string;
+  source?: string;
+  tools: ToolEntry[];
+}
+
+/** One routing case — schemas/cases.schema.json#/$defs/case */
+export interface CaseEntry {
+  id: string;
+  goal: string;
+  phase?: string | null;
+  acceptable: string[];
+  forbidden?: string[];
+  family?: string | null;
+  tags?: string[];
+  args?: Record<string, Record<string, ArgExpectation>>;
+  context?: JsonObject;
+  messages?: Message[];
+  must_see?: string[];
+  must_not_see?: string[];
+}
+
+/** cases/*.yaml — schemas/cases.schema.json */
+export interface CasesFile {
+  registry?: string;
+  cases: CaseEntry[];
+}

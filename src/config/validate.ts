@@ -1,0 +1,94 @@
+/**
+ * Validation at the boundary: route-eval's own files against /schemas (one Ajv), and tools'
+ * JSON Schemas against the 2020-12 meta-schema (a second, lenient Ajv). Past this point the
+ * loaders trust the file types in file-types.ts.
+ */
+import { readFileSync } from "node:fs";
+import { Ajv2020, type AnySchemaObject, type ValidateFunction } from "ajv/dist/2020.js";
+import { InputError, at } from "../errors.js";
+import type { JsonObject } from "../types.js";
+import type { CasesFile, ConfigFile, RegistryFile } from "./file-types.js";
+import { describeSchemaErrors, formatPath, isRecord, type SchemaProblem } from "./format-error.js";
+import type { JsonPath, YamlFile } from "./yaml-document.js";
+
+/** src/config/x.ts (vitest) and dist/config/x.js (tsc) both sit two levels below the package root. */
+const SCHEMA_DIR = new URL("../../schemas/", import.meta.url);
+
+/** allErrors: a misspelt key also makes a required one "missing"; the unknown key is the better report. */
+const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
+ajv.addVocabulary(["errorMessage", "patternErrorMessage"]);
+
+/** Tools' schemas are third-party: unknown keywords and formats are tolerated, never logged. */
+const toolSchemaAjv = new Ajv2020({ allErrors: false, verbose: true, strict: false, logger: false });
+
+const configValidator = lazy(() => compileSchemaFile<ConfigFile>("config.schema.json"));
+const registryValidator = lazy(() => compileSchemaFile<RegistryFile>("registry.schema.json"));
+const casesValidator = lazy(() => compileSchemaFile<CasesFile>("cases.schema.json"));
+
+/** route-eval.yaml as written, or an InputError at the offending line. */
+export function validateConfigFile(yaml: YamlFile): ConfigFile {
+  return validateYaml(configValidator(), yaml);
+}
+
+export function validateRegistryFile(yaml: YamlFile): RegistryFile {
+  return validateYaml(registryValidator(), yaml);
+}
+
+export function validateCasesFile(yaml: YamlFile): CasesFile {
+  return validateYaml(casesValidator(), yaml);
+}
+
+/** Check config-shaped data that did not come from a file (command-line overrides). */
+export function findConfigProblem(data: unknown): SchemaProblem | null {
+  const validate = configValidator();
+  return validate(data) ? null : describeSchemaErrors(validate.errors ?? [], data);
+}
+
+/**
+ * Why `schema` is not a usable JSON Schema 2020-12, or null when it is. Meta-schema violations
+ * carry a path inside `schema`; compile failures (unresolvable $ref, bad regex…) point at its root.
+ */
+export function findJsonSchemaProblem(schema: JsonObject): SchemaProblem | null {
+  try {
+    if (!toolSchemaAjv.validateSchema(schema)) {
+      return describeSchemaErrors(toolSchemaAjv.errors ?? [], schema);
+    }
+    toolSchemaAjv.compile(schema);
+    return null;
+  } catch (error) {
+    return { path: [], at: [], message: error instanceof Error ? error.message : String(error) };
+  } finally {
+    toolSchemaAjv.removeSchema(schema);
+  }
+}
+
+/** `file:line: path: message` for a problem found at `prefix` + the problem's own path. */
+export function problemError(yaml: YamlFile, problem: SchemaProblem, prefix: JsonPath = []): InputError {
+  const path = [...prefix, ...problem.path];
+  const where = path.length > 0 ? `${formatPath(path)}: ` : "";
+  return new InputError(at(yaml.shown, yaml.lineOf([...prefix, ...problem.at]), where + problem.message));
+}
+
+function validateYaml<T>(validate: ValidateFunction<T>, yaml: YamlFile): T {
+  const data = yaml.data;
+  if (validate(data)) return data;
+  const errors = validate.errors ?? [];
+  if (errors.length === 0) throw new InputError(at(yaml.shown, 1, "does not match its schema"));
+  throw problemError(yaml, describeSchemaErrors(errors, data));
+}
+
+function compileSchemaFile<T>(fileName: string): ValidateFunction<T> {
+  const url = new URL(fileName, SCHEMA_DIR);
+  const schema: unknown = JSON.parse(readFileSync(url, "utf8"));
+  if (!isSchemaObject(schema)) throw new Error(`${url.pathname} is not a JSON Schema object (a packaging bug)`);
+  return ajv.compile<T>(schema);
+}
+
+function isSchemaObject(value: unknown): value is AnySchemaObject {
+  return isRecord(value);
+}
+
+function lazy<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}

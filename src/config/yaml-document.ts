@@ -1,0 +1,99 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { isAbsolute, relative, resolve } from "node:path";
+import { Document, LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument } from "yaml";
+import { InputError, at } from "../errors.js";
+
+/** A location inside parsed data: object keys and array indices, outermost first. */
+export type JsonPath = (string | number)[];
+
+/** A parsed YAML file that can point back at its own lines. */
+export interface YamlFile {
+  /** Absolute path. */
+  file: string;
+  /** The path as shown in messages: relative to the working directory when inside it. */
+  shown: string;
+  /** Plain data (objects, arrays, scalars); null for an empty file. */
+  data: unknown;
+  /**
+   * 1-based line of the value at `path`. A path ending in an object key points at the key's line;
+   * a path that leaves the document points at the deepest part that exists.
+   */
+  lineOf(path: JsonPath): number;
+}
+
+/** `file` as shown to the user: relative to the working directory when it lies inside it. */
+export function showPath(file: string): string {
+  const rel = relative(process.cwd(), file);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : file;
+}
+
+/** Read and parse one YAML file. A missing file or a syntax error is an InputError naming the file. */
+export function readYamlFile(file: string): YamlFile {
+  const absolute = resolve(file);
+  const shown = showPath(absolute);
+  if (!existsSync(absolute)) throw new InputError(`${shown}: file not found`);
+  if (!statSync(absolute).isFile()) throw new InputError(`${shown}: not a file`);
+  return parseYaml(readFileSync(absolute, "utf8"), absolute);
+}
+
+/** Parse YAML text that came from `file` (absolute). */
+export function parseYaml(text: string, file: string): YamlFile {
+  const shown = showPath(file);
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const error = doc.errors[0];
+  if (error) {
+    const line = lineCounter.linePos(error.pos[0]).line;
+    throw new InputError(at(shown, line, `YAML syntax error: ${describeYamlError(error.code, error.message)}`));
+  }
+  return {
+    file,
+    shown,
+    data: doc.toJS({ maxAliasCount: 1000 }),
+    lineOf: (path) => lineCounter.linePos(offsetOf(doc, path)).line,
+  };
+}
+
+function describeYamlError(code: string, message: string): string {
+  if (code === "MULTIPLE_DOCS") return "the file holds more than one document (a second ---); keep one";
+  return message.split("\n")[0].trim();
+}
+
+/** Source offset of the node at `path`, or of its deepest existing ancestor. */
+function offsetOf(doc: Document, path: JsonPath): number {
+  let node: unknown = doc.contents;
+  let offset = startOf(node) ?? 0;
+  for (const key of path) {
+    const step = stepInto(resolveAlias(node, doc), key);
+    if (step === null) break;
+    node = step.node;
+    offset = step.offset ?? offset;
+  }
+  return offset;
+}
+
+interface Step {
+  node: unknown;
+  offset: number | null;
+}
+
+function stepInto(node: unknown, key: string | number): Step | null {
+  if (isMap(node)) {
+    const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(key));
+    return pair ? { node: pair.value, offset: startOf(pair.key) ?? startOf(pair.value) } : null;
+  }
+  if (isSeq(node) && typeof key === "number") {
+    const item: unknown = node.items[key];
+    return item === undefined ? null : { node: item, offset: startOf(item) };
+  }
+  return null;
+}
+
+function resolveAlias(node: unknown, doc: Document): unknown {
+  return isAlias(node) ? node.resolve(doc) : node;
+}
+
+function startOf(node: unknown): number | null {
+  if (isScalar(node) || isMap(node) || isSeq(node) || isAlias(node)) return node.range?.[0] ?? null;
+  return null;
+}

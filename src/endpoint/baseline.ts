@@ -1,0 +1,119 @@
+import { ABSTAIN, CONTROL_NAMES, type Endpoint, type EndpointOutcome, type JsonObject, type JsonValue, type ToolDefinition, type TrialRequest } from "../types.js";
+import { tokenize } from "../text/tokenize.js";
+
+/**
+ * The `baseline` endpoint: a deterministic lexical router, not a model. It reads only what a model
+ * would see (the goal and each visible tool's rendered definition), scores every ordinary tool by
+ * word overlap — name words ×3, purpose ×2, "Use when" ×1, "Avoid when" ×−1.5 — picks the best
+ * (ties by name), and abstains with `no_applicable_tool` when no tool scores BASELINE_THRESHOLD.
+ * It fills string arguments it can read off the goal (ids, emails). It is the floor a model must beat.
+ */
+export const BASELINE_THRESHOLD = 3;
+const WEIGHTS = { name: 3, purpose: 2, use: 1, avoid: -1.5 } as const;
+const CONTROLS: ReadonlySet<string> = new Set(CONTROL_NAMES);
+
+export function createBaselineEndpoint(): Endpoint {
+  return { id: "baseline", model: "lexical-v1", call: async (request) => routeLexically(request) };
+}
+
+export function routeLexically(request: TrialRequest): EndpointOutcome {
+  const started = performance.now();
+  const goal = new Set(tokenize(request.goal));
+  let best: { tool: ToolDefinition; score: number } | null = null;
+  for (const tool of request.tools) {
+    if (CONTROLS.has(tool.name)) continue;
+    const score = scoreTool(tool, goal);
+    if (best === null || score > best.score || (score === best.score && tool.name < best.tool.name)) best = { tool, score };
+  }
+  const canAbstain = request.tools.some((t) => t.name === ABSTAIN);
+  const chosen = best !== null && best.score >= BASELINE_THRESHOLD ? best.tool : null;
+  const selected = chosen?.name ?? (canAbstain ? ABSTAIN : null);
+  const args: JsonValue = chosen === null ? (canAbstain ? { reason: "no listed tool matches the request" } : null) : fillArguments(chosen.input_schema, request.goal);
+  return {
+    ok: true,
+    response: {
+      selected,
+      arguments: args,
+      arguments_error: null,
+      tool_calls: selected === null ? 0 : 1,
+      text: selected === null ? "No listed tool matches the request." : null,
+      usage: { input_tokens: null, output_tokens: null },
+      latency_ms: Math.round((performance.now() - started) * 1000) / 1000,
+    },
+  };
+}
+
+function scoreTool(tool: ToolDefinition, goal: Set<string>): number {
+  const [purpose, use, avoid] = splitDescription(tool.description);
+  return (
+    WEIGHTS.name * overlap(tool.name, goal) +
+    WEIGHTS.purpose * overlap(purpose, goal) +
+    WEIGHTS.use * overlap(use, goal) +
+    WEIGHTS.avoid * overlap(avoid, goal)
+  );
+}
+
+/** Distinct goal words that occur in the text. */
+function overlap(text: string, goal: Set<string>): number {
+  let hits = 0;
+  for (const word of new Set(tokenize(text))) if (goal.has(word)) hits += 1;
+  return hits;
+}
+
+function splitDescription(description: string): [string, string, string] {
+  const parts = { purpose: [] as string[], use: [] as string[], avoid: [] as string[] };
+  for (const line of description.split("\n")) {
+    if (line.startsWith("Use when:")) parts.use.push(line.slice(9));
+    else if (line.startsWith("Avoid when:")) parts.avoid.push(line.slice(11));
+    else parts.purpose.push(line);
+  }
+  return [parts.purpose.join(" "), parts.use.join(" "), parts.avoid.join(" ")];
+}
+
+const WORD_PATTERN = /[\w.+@-]+/g;
+const EMAIL_PATTERN = /^[\w.+-]+@[\w-]+\.[\w.]+$/;
+
+/**
+ * String properties the goal answers literally: a goal word that matches the property's `pattern`
+ * (or, for `*_id` without one, an id-like word; for `*email*`, an address), or an `enum` value
+ * the goal names. Everything else is left out, as a router that cannot read would.
+ */
+function fillArguments(schema: JsonObject, goal: string): JsonObject {
+  const out: JsonObject = {};
+  const properties = schema.properties;
+  if (properties === null || typeof properties !== "object" || Array.isArray(properties)) return out;
+  const words = (goal.match(WORD_PATTERN) ?? []).map((w) => w.replace(/[.,;:!?]+$/, ""));
+  for (const [name, property] of Object.entries(properties)) {
+    if (property === null || typeof property !== "object" || Array.isArray(property)) continue;
+    const value = fillOne(name, property, words, goal.toLowerCase());
+    if (value !== null) out[name] = value;
+  }
+  return out;
+}
+
+function fillOne(name: string, property: JsonObject, words: string[], goal: string): string | null {
+  if (Array.isArray(property.enum)) {
+    const hit = property.enum.find((v) => typeof v === "string" && goal.includes(v.toLowerCase().replace(/_/g, " ")));
+    return typeof hit === "string" ? hit : null;
+  }
+  const test = matcherFor(name, property);
+  return test === null ? null : (words.find(test) ?? null);
+}
+
+function matcherFor(name: string, property: JsonObject): ((word: string) => boolean) | null {
+  if (typeof property.pattern === "string") {
+    const re = safeRegExp(property.pattern);
+    return re === null ? null : (word) => re.test(word);
+  }
+  if (name.includes("email")) return (word) => EMAIL_PATTERN.test(word);
+  if (name.endsWith("_id")) return (word) => /^[a-z]{2,6}_[A-Za-z0-9]+$/.test(word);
+  return null;
+}
+
+function safeRegExp(pattern: string): RegExp | null {
+  try {
+    return new RegExp(pattern, "u");
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * Every metric of DESIGN §3–4 from trial records. Pure. Errored trials are counted and excluded
+ * from every rate, pass^k, consistency figure and confusion table.
+ */
+import { intersects } from "../classify/classify-trial.js";
+import { ABSTAIN, ASK } from "../types.js";
+import type { Metrics, Rate, SelectionError, Stage, TrialRecord } from "../types.js";
+import { computeConfusions } from "./confusions.js";
+import { computeReliability } from "./reliability.js";
+import { compareText, groupBy, scoreRecords } from "./scored-trials.js";
+import { rate } from "./wilson.js";
+
+type Funnel = Pick<
+  Metrics,
+  | "capability_coverage" | "exposure_recall" | "discovery_recall" | "tool_recall_at_k" | "selection_accuracy"
+  | "end_to_end_accuracy" | "abstention_accuracy" | "violation_rate" | "argument_validity" | "argument_match"
+>;
+type Signals = Pick<
+  Metrics,
+  | "clarification_rate" | "abstention_rate" | "phantom_rate" | "no_call_rate" | "mean_visible"
+  | "failure_profile" | "selection_errors"
+>;
+
+/** The share of `population` for which `success` holds. */
+export function rateOf(population: TrialRecord[], success: (t: TrialRecord) => boolean): Rate {
+  return rate(population.filter(success).length, population.length);
+}
+
+const isCovered = (t: TrialRecord): boolean => intersects(t.acceptable, t.registry_names);
+const isExposed = (t: TrialRecord): boolean => intersects(t.acceptable, t.exposed_names);
+const isRetrieved = (t: TrialRecord): boolean => intersects(t.acceptable, t.retrieved_names);
+
+/** "all" for trials without a retriever, else the budget; numeric keys ascending, "all" last. */
+function computeRecallAtK(exposed: TrialRecord[]): Record<string, Rate> {
+  const keyOf = (t: TrialRecord): string => (t.retrieval_k === null ? "all" : String(t.retrieval_k));
+  const groups = [...groupBy(exposed, keyOf).entries()].sort(
+    ([a], [b]) => (a === "all" ? 1 : 0) - (b === "all" ? 1 : 0) || Number(a) - Number(b) || compareText(a, b),
+  );
+  return Object.fromEntries(groups.map(([k, group]) => [k, rateOf(group, isRetrieved)]));
+}
+
+function computeFunnel(scored: TrialRecord[]): Funnel {
+  const exposed = scored.filter(isExposed);
+  return {
+    capability_coverage: rateOf(scored, isCovered),
+    exposure_recall: rateOf(scored.filter(isCovered), isExposed),
+    discovery_recall: rateOf(exposed, isRetrieved),
+    tool_recall_at_k: computeRecallAtK(exposed),
+    selection_accuracy: rateOf(scored.filter(isRetrieved), (t) => t.selected !== null && t.acceptable.includes(t.selected)),
+    end_to_end_accuracy: rateOf(scored, (t) => t.failed_stage === null),
+    abstention_accuracy: rateOf(scored.filter((t) => t.acceptable.includes(ABSTAIN)), (t) => t.selected === ABSTAIN),
+    violation_rate: rateOf(scored, (t) => t.violated),
+    argument_validity: rateOf(scored.filter((t) => t.argument_errors !== null), (t) => t.argument_errors?.length === 0),
+    argument_match: rateOf(scored.filter((t) => t.argument_match !== null), (t) => t.argument_match === true),
+  };
+}
+
+function countStages(scored: TrialRecord[]): Record<Stage, number> {
+  const counts: Record<Stage, number> = { coverage: 0, exposure: 0, discovery: 0, selection: 0 };
+  for (const t of scored) if (t.failed_stage !== null) counts[t.failed_stage] += 1;
+  return counts;
+}
+
+function countSelectionErrors(scored: TrialRecord[]): Record<SelectionError, number> {
+  const counts: Record<SelectionError, number> = {
+    wrong_tool: 0, phantom_tool: 0, no_call: 0, abstained: 0, asked: 0, malformed: 0,
+  };
+  for (const t of scored) if (t.selection_error !== null) counts[t.selection_error] += 1;
+  return counts;
+}
+
+function computeSignals(scored: TrialRecord[]): Signals {
+  const visibleTotal = scored.reduce((sum, t) => sum + t.visible_order.length, 0);
+  return {
+    clarification_rate: rateOf(scored, (t) => t.selected === ASK),
+    abstention_rate: rateOf(scored, (t) => t.selected === ABSTAIN),
+    phantom_rate: rateOf(scored, (t) => t.selected !== null && !t.visible_order.includes(t.selected)),
+    no_call_rate: rateOf(scored, (t) => t.selected === null),
+    mean_visible: scored.length === 0 ? null : visibleTotal / scored.length,
+    failure_profile: countStages(scored),
+    selection_errors: countSelectionErrors(scored),
+  };
+}
+
+/** All metrics of a set of records (a run, or one breakdown's subset). */
+export function computeMetrics(records: TrialRecord[]): Metrics {
+  const scored = scoreRecords(records);
+  return {
+    trials: records.length,
+    errored: records.length - scored.length,
+    scored: scored.length,
+    ...computeFunnel(scored),
+    ...computeSignals(scored),
+    ...computeConfusions(scored),
+    ...computeReliability(scored),
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * Who takes whose cases: the selection-failure confusions, the full confusion matrix and the
+ * rivals table. Inputs are scored (re-classified) trials.
+ */
+import type { Confusion, Rival, TrialRecord } from "../types.js";
+import { compareText, countBy, findModal, groupBy, labelAcceptable, labelSelected } from "./scored-trials.js";
+
+const SEPARATOR = "\u0000";
+
+/** Count (acceptable label, selected label) pairs; count desc, then acceptable, then selected. */
+export function countConfusions(trials: TrialRecord[]): Confusion[] {
+  const counts = countBy(trials, (t) => `${labelAcceptable(t.acceptable)}${SEPARATOR}${labelSelected(t.selected)}`);
+  return Object.entries(counts)
+    .map(([key, count]) => {
+      const [acceptable, selected] = key.split(SEPARATOR);
+      return { acceptable, selected, count };
+    })
+    .sort(
+      (a, b) => b.count - a.count || compareText(a.acceptable, b.acceptable) || compareText(a.selected, b.selected),
+    );
+}
+
+/**
+ * For each expected label with selection failures, the selection that most often took its place.
+ * `of` counts the trials with that label that reached selection. Count desc, then expected label.
+ */
+export function findRivals(trials: TrialRecord[]): Rival[] {
+  const reached = trials.filter((t) => t.failed_stage === null || t.failed_stage === "selection");
+  const rivals: Rival[] = [];
+  for (const [expected, group] of groupBy(reached, (t) => labelAcceptable(t.acceptable))) {
+    const failures = group.filter((t) => t.failed_stage === "selection");
+    const modal = findModal(countBy(failures, (t) => labelSelected(t.selected)));
+    if (modal !== null) rivals.push({ expected, rival: modal.key, count: modal.count, of: group.length });
+  }
+  return rivals.sort((a, b) => b.count - a.count || compareText(a.expected, b.expected));
+}
+
+export function computeConfusions(
+  trials: TrialRecord[],
+): { selection_confusions: Confusion[]; confusion_matrix: Confusion[]; rivals: Rival[] } {
+  return {
+    selection_confusions: countConfusions(trials.filter((t) => t.failed_stage === "selection")),
+    confusion_matrix: countConfusions(trials),
+    rivals: findRivals(trials),
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * Reliability over repeated trials (DESIGN §4), with the unbiased estimators of pass^k
+ * (τ-bench: all k of k trials succeed) and pass@k (at least one of k succeeds).
+ */
+import type { CaseMean } from "../types.js";
+import { rate } from "./wilson.js";
+
+/** One case's trials: n scored (non-errored) trials, c of them correct. */
+export interface CaseTally {
+  n: number;
+  c: number;
+}
+
+function checkRange(c: number, n: number, k: number): void {
+  if (!(Number.isInteger(k) && k >= 1 && k <= n && c >= 0 && c <= n)) {
+    throw new RangeError(`pass-k: need 1 <= k <= n and 0 <= c <= n, got c=${c}, n=${n}, k=${k}`);
+  }
+}
+
+/** ∏_{i<k} (a − i)/(n − i) = C(a,k)/C(n,k), in product form so that no binomial overflows. */
+function chooseRatio(a: number, n: number, k: number): number {
+  let ratio = 1;
+  for (let i = 0; i < k; i++) {
+    if (a - i <= 0) return 0;
+    ratio *= (a - i) / (n - i);
+  }
+  return ratio;
+}
+
+/** C(c,k)/C(n,k): the chance that k trials drawn without replacement are all correct. */
+export function passHatK(c: number, n: number, k: number): number {
+  checkRange(c, n, k);
+  return chooseRatio(c, n, k);
+}
+
+/** 1 − C(n−c,k)/C(n,k): the chance that at least one of k drawn trials is correct. */
+export function passAtK(c: number, n: number, k: number): number {
+  checkRange(c, n, k);
+  return 1 - chooseRatio(n - c, n, k);
+}
+
+/**
+ * Mean over cases of `estimate(c, n, k)` for k = 1..max n, each k over the cases with n ≥ k.
+ * As a CaseMean: numerator = sum of per-case estimates, denominator = cases contributing.
+ * The ci is a Wilson interval on (sum, cases), an approximation that treats the mean of
+ * per-case probabilities as a proportion over cases; it ignores the within-case spread.
+ */
+export function meanOverCases(
+  cases: CaseTally[],
+  estimate: (c: number, n: number, k: number) => number,
+): Record<string, CaseMean> {
+  const maxN = cases.reduce((max, tally) => Math.max(max, tally.n), 0);
+  const means: Record<string, CaseMean> = {};
+  for (let k = 1; k <= maxN; k++) {
+    const contributing = cases.filter((tally) => tally.n >= k);
+    const sum = contributing.reduce((total, tally) => total + estimate(tally.c, tally.n, k), 0);
+    means[String(k)] = rate(sum, contributing.length);
+  }
+  return means;
+}
+
+/** pass^k and pass@k over cases, keyed by k = 1..max n. */
+export function computePassK(cases: CaseTally[]): { pass_hat_k: Record<string, CaseMean>; pass_at_k: Record<string, CaseMean> } {
+  return { pass_hat_k: meanOverCases(cases, passHatK), pass_at_k: meanOverCases(cases, passAtK) };
+}

@@ -1,0 +1,35 @@
+/**
+ * Repeated-trial reliability (DESIGN §4): pass^k, pass@k, consistency and unstable cases.
+ * A case's n is its scored (non-errored) trials; a trial is correct when failed_stage is null.
+ */
+import type { Metrics, TrialRecord } from "../types.js";
+import { computePassK } from "./pass-k.js";
+import { countBy, findModal, groupBy, labelSelected } from "./scored-trials.js";
+
+type Reliability = Pick<Metrics, "pass_hat_k" | "pass_at_k" | "consistency" | "unstable_cases">;
+type UnstableCase = Metrics["unstable_cases"][number];
+
+/** Per case: its selection counts and the modal selection (ties broken by name). */
+function summariseCase(case_id: string, trials: TrialRecord[]): UnstableCase {
+  const selections = countBy(trials, (t) => labelSelected(t.selected));
+  const modal = findModal(selections) ?? { key: labelSelected(null), count: 0 };
+  return { case_id, modal: modal.key, modal_count: modal.count, n: trials.length, selections };
+}
+
+export function computeReliability(trials: TrialRecord[]): Reliability {
+  const cases = groupBy(trials, (t) => t.case_id);
+  const tallies = [...cases.values()].map((group) => ({
+    n: group.length,
+    c: group.filter((t) => t.failed_stage === null).length,
+  }));
+  const summaries = [...cases.entries()].map(([caseId, group]) => summariseCase(caseId, group));
+  const consistency =
+    summaries.length === 0
+      ? null
+      : summaries.reduce((sum, s) => sum + s.modal_count / s.n, 0) / summaries.length;
+  return {
+    ...computePassK(tallies),
+    consistency,
+    unstable_cases: summaries.filter((s) => s.modal_count < s.n),
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * The trials metrics are computed over: non-errored records, re-classified from their sets, and
+ * the labels shared by confusion tables and per-case rows.
+ */
+import { classifyRecord } from "../classify/classify-trial.js";
+import type { TrialRecord } from "../types.js";
+
+/** The selection label of a trial that answered without a tool call. */
+export const NO_CALL_LABEL = "(no call)";
+
+/** Code-unit order, independent of the locale, so artefacts sort the same everywhere. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Sorted acceptable names joined by "|". */
+export function labelAcceptable(acceptable: string[]): string {
+  return [...acceptable].sort(compareText).join("|");
+}
+
+/** The selected tool, or "(no call)". */
+export function labelSelected(selected: string | null): string {
+  return selected ?? NO_CALL_LABEL;
+}
+
+/**
+ * Records whose endpoint call succeeded, with failed_stage / selection_error / violated recomputed:
+ * the sets are the truth, whatever tool wrote the record.
+ */
+export function scoreRecords(records: TrialRecord[]): TrialRecord[] {
+  return records.filter((record) => record.error === null).map((record) => ({ ...record, ...classifyRecord(record) }));
+}
+
+/** Count items per key; keys in sorted order. */
+export function countBy<T>(items: T[], keyOf: (item: T) => string): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const item of items) {
+    const key = keyOf(item);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return Object.fromEntries([...counts.entries()].sort(([a], [b]) => compareText(a, b)));
+}
+
+/** Group items by key; groups in sorted key order, items in input order. */
+export function groupBy<T>(items: T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [item]);
+    else group.push(item);
+  }
+  return new Map([...groups.entries()].sort(([a], [b]) => compareText(a, b)));
+}
+
+/** The most frequent key of `counts` (ties go to the first name in sort order), or null when empty. */
+export function findModal(counts: Record<string, number>): { key: string; count: number } | null {
+  let modal: { key: string; count: number } | null = null;
+  for (const [key, count] of Object.entries(counts)) {
+    if (modal === null || count > modal.count || (count === modal.count && compareText(key, modal.key) < 0)) {
+      modal = { key, count };
+    }
+  }
+  return modal;
+}

@@ -1,0 +1,66 @@
+import { createHash } from "node:crypto";
+import { canonicalJson } from "../text/canonical-json.js";
+import type { ControlName, JsonObject, Tool, ToolDefinition } from "../types.js";
+
+const EMPTY_OBJECT_SCHEMA: JsonObject = { type: "object", properties: {}, additionalProperties: false };
+
+/**
+ * The model-facing description of a tool: its purpose, then its use_when and avoid_when lines.
+ * Every endpoint (the baseline router included) sees exactly this text and nothing else.
+ */
+export function renderDescription(tool: Pick<Tool, "purpose" | "use_when" | "avoid_when">): string {
+  const lines = [tool.purpose.trim()];
+  if (tool.use_when.length > 0) lines.push(`Use when: ${tool.use_when.join("; ")}`);
+  if (tool.avoid_when.length > 0) lines.push(`Avoid when: ${tool.avoid_when.join("; ")}`);
+  return lines.join("\n");
+}
+
+export function renderDefinition(tool: Tool): ToolDefinition {
+  return { name: tool.name, description: renderDescription(tool), input_schema: tool.input_schema ?? EMPTY_OBJECT_SCHEMA };
+}
+
+/** sha256 (first 16 hex) of the rendered definition, so a diff can name tools whose text changed. */
+export function hashDefinition(definition: ToolDefinition): string {
+  return createHash("sha256").update(canonicalJson(definition)).digest("hex").slice(0, 16);
+}
+
+/** The trusted controls, as the runtime renders them. */
+export const CONTROL_TOOLS: Record<ControlName, Tool> = {
+  ask_user: control("ask_user", "Ask the user a clarifying question.", [
+    "Information needed to act (an identifier, an amount, a choice between several matches) is missing or ambiguous.",
+  ], ["The request already contains everything a tool needs."], {
+    type: "object",
+    properties: { question: { type: "string" } },
+    required: ["question"],
+    additionalProperties: false,
+  }),
+  wait_for_event: control("wait_for_event", "Wait for an external event before acting.", [
+    "The next step depends on something that has not happened yet (a delivery, a payment settling, a reply).",
+  ], ["The action can be taken now."], {
+    type: "object",
+    properties: { event: { type: "string" } },
+    required: ["event"],
+    additionalProperties: false,
+  }),
+  no_applicable_tool: control("no_applicable_tool", "Decline: none of the available tools can do what is asked.", [
+    "The request is outside what every listed tool does.",
+  ], ["Any listed tool fits the request."], {
+    type: "object",
+    properties: { reason: { type: "string" } },
+    additionalProperties: false,
+  }),
+};
+
+function control(name: ControlName, purpose: string, useWhen: string[], avoidWhen: string[], schema: JsonObject): Tool {
+  return {
+    name,
+    family: "control",
+    purpose,
+    use_when: useWhen,
+    avoid_when: avoidWhen,
+    input_schema: schema,
+    effect: "none",
+    idempotent: true,
+    open_world: false,
+  };
+}

@@ -1,0 +1,67 @@
+import { computeBreakdowns } from "../metrics/breakdowns.js";
+import { buildCaseRows } from "../metrics/case-rows.js";
+import { computeMetrics } from "../metrics/compute-metrics.js";
+import { REPORT_SCHEMA_VERSION, type Report, type RunMeta, type TrialRecord } from "../types.js";
+
+/** The whole report, from run metadata and trial records alone — no endpoint, no registry. */
+export function buildReport(meta: RunMeta, records: TrialRecord[]): Report {
+  const sorted = [...records].sort((a, b) => compare(a.case_id, b.case_id) || a.trial - b.trial);
+  return {
+    schema_version: REPORT_SCHEMA_VERSION,
+    run: meta,
+    metrics: computeMetrics(sorted),
+    breakdowns: computeBreakdowns(sorted),
+    cases: buildCaseRows(sorted),
+    errored: sorted.filter((r) => r.error !== null).map((r) => ({ case_id: r.case_id, trial: r.trial, error: r.error ?? "" })),
+    exposure_assertions: checkExposureAssertions(sorted),
+  };
+}
+
+/** must_see / must_not_see of each case against the exposed set of its first trial. */
+function checkExposureAssertions(records: TrialRecord[]): Report["exposure_assertions"] {
+  const out: Report["exposure_assertions"] = [];
+  const seen = new Set<string>();
+  for (const r of records) {
+    if (seen.has(r.case_id)) continue;
+    seen.add(r.case_id);
+    const exposed = new Set(r.exposed_names);
+    const failures = [
+      ...r.must_see.filter((name) => !exposed.has(name)).map((name) => `must_see ${name}: not exposed in phase ${r.phase ?? "(none)"}`),
+      ...r.must_not_see.filter((name) => exposed.has(name)).map((name) => `must_not_see ${name}: exposed in phase ${r.phase ?? "(none)"}`),
+    ];
+    if (failures.length > 0) out.push({ case_id: r.case_id, failures });
+  }
+  return out;
+}
+
+/** Metadata for records that came without a run.json (written by another tool). */
+export function metaFromRecords(runId: string, records: TrialRecord[], toolVersion: string): RunMeta {
+  const first = records[0];
+  const trials = records.reduce((max, r) => Math.max(max, r.trial + 1), 0);
+  return {
+    run_id: runId,
+    tool_version: toolVersion,
+    started_at: "",
+    finished_at: null,
+    endpoint: first?.endpoint ?? "unknown",
+    model: first?.model ?? "unknown",
+    registries: [],
+    definitions: {},
+    config: {
+      cases: [],
+      phases: {},
+      controls: [],
+      discovery: { retriever: first?.retrieval_k == null ? "none" : "bm25", k: first?.retrieval_k ?? undefined },
+      trials,
+      concurrency: 1,
+      temperature: 0,
+      seed: 0,
+      system_prompt: "",
+      gates: {},
+    },
+  };
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

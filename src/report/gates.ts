@@ -1,0 +1,148 @@
+/**
+ * CI gates: thresholds on metrics. `"OP NUMBER"` applies to a rate's value (or a plain number);
+ * `{k, min}` to pass^k / pass@k. A metric whose population is empty fails: a gate that cannot be
+ * measured must not pass silently.
+ */
+import { InputError } from "../errors.js";
+import type { CaseMean, GateResult, GateSpec, Metrics, Rate } from "../types.js";
+import { compareText, formatCount, formatDecimal, RATE_FIELDS, type RateField } from "./format.js";
+
+export const OPERATORS = [">=", "<=", ">", "<", "==", "!="] as const;
+export type Operator = (typeof OPERATORS)[number];
+
+const COMPARE: Record<Operator, (actual: number, threshold: number) => boolean> = {
+  ">=": (a, t) => a >= t,
+  "<=": (a, t) => a <= t,
+  ">": (a, t) => a > t,
+  "<": (a, t) => a < t,
+  "==": (a, t) => a === t,
+  "!=": (a, t) => a !== t,
+};
+const PASS_PHRASES: Record<Operator, string> = {
+  ">=": "is at least", "<=": "is at most", ">": "is above", "<": "is below", "==": "equals", "!=": "is not",
+};
+const FAIL_PHRASES: Record<Operator, string> = {
+  ">=": "is below", "<=": "is above", ">": "is not above", "<": "is not below", "==": "is not", "!=": "equals",
+};
+
+const CASE_MEANS = ["pass_hat_k", "pass_at_k"] as const;
+type CaseMeanField = (typeof CASE_MEANS)[number];
+
+/** Every gate name evaluateGates accepts (`<k>` stands for a budget, or "all" for recall). */
+export const GATE_METRICS: readonly string[] = [
+  ...RATE_FIELDS, "consistency", "mean_visible", "tool_recall_at_k.<k>", ...CASE_MEANS, "pass_hat_k.<k>", "pass_at_k.<k>",
+];
+
+const SPEC_PATTERN = /^(>=|<=|==|!=|>|<)\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)$/;
+const RECALL_PATTERN = /^tool_recall_at_k\.(all|[1-9]\d*)$/;
+const CASE_MEAN_PATTERN = /^(pass_hat_k|pass_at_k)\.([1-9]\d*)$/;
+const NO_POPULATION = "no trials in its population";
+
+interface Threshold {
+  op: Operator;
+  value: number;
+}
+
+/** What a gate measured: `evidence` backs the value (e.g. " (13/16)"); `missing` explains a null. */
+interface Measure {
+  label: string;
+  value: number | null;
+  evidence: string;
+  missing: string;
+}
+
+function isRateField(name: string): name is RateField {
+  return RATE_FIELDS.some((field) => field === name);
+}
+
+function isCaseMeanField(name: string): name is CaseMeanField {
+  return CASE_MEANS.some((field) => field === name);
+}
+
+function isOperator(text: string): text is Operator {
+  return OPERATORS.some((op) => op === text);
+}
+
+function fail(name: string, message: string): never {
+  throw new InputError(`gates.${name}: ${message}`);
+}
+
+function measureRate(label: string, rate: Rate | undefined, missing = NO_POPULATION): Measure {
+  const evidence = rate === undefined ? "" : ` (${formatCount(rate.numerator)}/${formatCount(rate.denominator)})`;
+  return { label, value: rate?.value ?? null, evidence, missing };
+}
+
+function measureCaseMean(field: CaseMeanField, means: Record<string, CaseMean>, k: number): Measure {
+  const mean = Object.hasOwn(means, String(k)) ? means[String(k)] : undefined;
+  const measured = Object.keys(means).length;
+  const why = `${NO_POPULATION} (k=${k} needs cases with at least ${k} scored trials; measured k = 1..${measured})`;
+  const evidence = mean === undefined ? "" : ` (mean over ${mean.denominator} cases)`;
+  return { label: `${field} at k=${k}`, value: mean?.value ?? null, evidence, missing: why };
+}
+
+function measureRecall(metrics: Metrics, key: string): Measure {
+  const recall = metrics.tool_recall_at_k;
+  const rate = Object.hasOwn(recall, key) ? recall[key] : undefined;
+  const measured = Object.keys(recall).join(", ") || "none";
+  const missing = `${NO_POPULATION} (no exposed trials with k = ${key}; measured: ${measured})`;
+  return measureRate(`tool_recall_at_k.${key}`, rate, missing);
+}
+
+/** The value a string gate names; throws InputError on a name that is not a metric. */
+function measureNamed(metrics: Metrics, name: string): Measure {
+  if (isRateField(name)) return measureRate(name, metrics[name]);
+  if (name === "consistency" || name === "mean_visible") {
+    return { label: name, value: metrics[name], evidence: "", missing: NO_POPULATION };
+  }
+  const recall = RECALL_PATTERN.exec(name);
+  if (recall !== null) return measureRecall(metrics, recall[1]);
+  const mean = CASE_MEAN_PATTERN.exec(name);
+  if (mean !== null && isCaseMeanField(mean[1])) return measureCaseMean(mean[1], metrics[mean[1]], Number(mean[2]));
+  if (isCaseMeanField(name)) fail(name, `expected {k, min} (e.g. {k: 3, min: 0.8}), or name the k: "${name}.3"`);
+  return fail(name, `unknown metric "${name}"; known metrics: ${GATE_METRICS.join(", ")}`);
+}
+
+function parseThreshold(name: string, spec: string): Threshold {
+  const match = SPEC_PATTERN.exec(spec.trim());
+  const value = match === null ? NaN : Number(match[2]);
+  if (match === null || !isOperator(match[1]) || !Number.isFinite(value)) {
+    return fail(name, `expected "OP NUMBER" with OP one of ${OPERATORS.join(", ")} (e.g. ">= 0.9"), got "${spec}"`);
+  }
+  return { op: match[1], value };
+}
+
+function judge(metric: string, spec: string, measure: Measure, threshold: Threshold): GateResult {
+  const limit = String(threshold.value);
+  if (measure.value === null) {
+    return { metric, spec, actual: null, passed: false, reason: `${measure.label}: ${measure.missing}` };
+  }
+  const passed = COMPARE[threshold.op](measure.value, threshold.value);
+  const phrase = (passed ? PASS_PHRASES : FAIL_PHRASES)[threshold.op];
+  const reason = `${measure.label} ${formatDecimal(measure.value)}${measure.evidence} ${phrase} ${limit}`;
+  return { metric, spec, actual: measure.value, passed, reason };
+}
+
+function evaluateGate(metrics: Metrics, name: string, spec: GateSpec): GateResult {
+  if (typeof spec === "string") {
+    const threshold = parseThreshold(name, spec);
+    return judge(name, `${threshold.op} ${threshold.value}`, measureNamed(metrics, name), threshold);
+  }
+  if (!isCaseMeanField(name)) {
+    return fail(name, `{k, min} applies only to ${CASE_MEANS.join(" and ")}; write "OP NUMBER" (e.g. ">= 0.9")`);
+  }
+  if (!Number.isInteger(spec.k) || spec.k < 1 || !Number.isFinite(spec.min)) {
+    return fail(name, `expected k a positive integer and min a number, got {k: ${spec.k}, min: ${spec.min}}`);
+  }
+  const threshold: Threshold = { op: ">=", value: spec.min };
+  return judge(name, `>= ${spec.min} at k=${spec.k}`, measureCaseMean(name, metrics[name], spec.k), threshold);
+}
+
+/**
+ * Evaluate every gate against the metrics, sorted by metric name. Throws InputError (exit 2) on
+ * an unknown metric or a malformed spec, before any result is returned.
+ */
+export function evaluateGates(metrics: Metrics, gates: Record<string, GateSpec>): GateResult[] {
+  return Object.keys(gates)
+    .sort(compareText)
+    .map((name) => evaluateGate(metrics, name, gates[name]));
+}

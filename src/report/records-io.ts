@@ -1,0 +1,91 @@
+import { closeSync, existsSync, openSync, readFileSync, writeSync } from "node:fs";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { InputError, at } from "../errors.js";
+import type { TrialRecord } from "../types.js";
+
+const recordSchema: unknown = JSON.parse(readFileSync(new URL("../../schemas/record.schema.json", import.meta.url), "utf8"));
+const validateRecord = new Ajv2020({ strict: false, allErrors: false }).compile(recordSchema as object);
+
+export interface RecordWriter {
+  append(record: TrialRecord): void;
+  close(): void;
+}
+
+/** Appends one JSON line per finished trial, synchronously, so a crash loses nothing already done. */
+export function openRecordWriter(file: string): RecordWriter {
+  const fd = openSync(file, "a");
+  return {
+    append: (record) => void writeSync(fd, JSON.stringify(record) + "\n"),
+    close: () => closeSync(fd),
+  };
+}
+
+export interface ReadOptions {
+  /** Drop an unterminated, unparseable last line (a torn write) instead of failing. */
+  dropTornTail?: boolean;
+}
+
+/** Parses records.jsonl; a malformed line is an InputError naming its line number. */
+export function readRecords(file: string, options: ReadOptions = {}): TrialRecord[] {
+  if (!existsSync(file)) throw new InputError(`${file}: no such file (expected a run directory holding records.jsonl)`);
+  const text = readFileSync(file, "utf8");
+  const lines = text.split("\n");
+  const records: TrialRecord[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.trim() === "") continue;
+    const torn = i === lines.length - 1 && options.dropTornTail === true;
+    const record = parseRecordLine(file, i + 1, line, torn);
+    if (record !== null) records.push(record);
+  }
+  return records;
+}
+
+function parseRecordLine(file: string, line: number, text: string, torn: boolean): TrialRecord | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    if (torn) return null;
+    throw new InputError(at(file, line, `not valid JSON (${(error as Error).message}); each line must be one trial record`));
+  }
+  if (!validateRecord(value)) {
+    const e = validateRecord.errors?.[0];
+    const path = e === undefined ? "" : e.instancePath.replace(/^\//, "").replace(/\//g, ".");
+    const detail = e?.keyword === "required" ? `missing required field "${String(e.params.missingProperty)}"` : `${path || "(record)"} ${e?.message ?? "is invalid"}`;
+    throw new InputError(at(file, line, `trial record: ${detail}`));
+  }
+  return normalizeRecord(value as Partial<TrialRecord> & Pick<TrialRecord, RequiredField>);
+}
+
+type RequiredField = "case_id" | "trial" | "acceptable" | "registry_names" | "exposed_names" | "retrieved_names" | "selected";
+
+/** Fills the optional fields that records written by other tools may leave out. */
+function normalizeRecord(r: Partial<TrialRecord> & Pick<TrialRecord, RequiredField>): TrialRecord {
+  return {
+    ...r,
+    phase: r.phase ?? null,
+    family: r.family ?? null,
+    tags: r.tags ?? [],
+    forbidden: r.forbidden ?? [],
+    visible_order: r.visible_order ?? r.retrieved_names,
+    retrieval_k: r.retrieval_k ?? null,
+    retrieval_scores: r.retrieval_scores ?? null,
+    arguments: r.arguments ?? null,
+    argument_errors: r.argument_errors ?? null,
+    argument_match: r.argument_match ?? null,
+    failed_stage: r.failed_stage ?? null,
+    selection_error: r.selection_error ?? null,
+    violated: r.violated ?? false,
+    must_see: r.must_see ?? [],
+    must_not_see: r.must_not_see ?? [],
+    response_text: r.response_text ?? null,
+    tool_calls: r.tool_calls ?? (r.selected === null ? 0 : 1),
+    usage: { input_tokens: r.usage?.input_tokens ?? null, output_tokens: r.usage?.output_tokens ?? null },
+    latency_ms: r.latency_ms ?? 0,
+    endpoint: r.endpoint ?? "unknown",
+    model: r.model ?? "unknown",
+    request_hash: r.request_hash ?? "",
+    error: r.error ?? null,
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * JUnit XML for CI test panels: one testcase per case, in report order. A case fails when any
+ * scored trial failed a rung; a case whose every trial errored is an error, not a failure.
+ */
+import type { CaseRow, Report } from "../types.js";
+import { describeCaseOutcome, formatCounts, hasFailedTrial, isAllErrored, truncateLine } from "./format.js";
+
+const SUITE = "route-eval";
+
+/** Characters outside XML 1.0's Char production (incl. lone surrogates) cannot appear at all. */
+const ILLEGAL_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+const XML_ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
+
+/** Escape text content: drop illegal characters, escape the five markup characters. */
+export function escapeXml(text: string): string {
+  return text.replace(ILLEGAL_XML, "").replace(/[&<>"']/g, (ch) => XML_ENTITIES[ch] ?? ch);
+}
+
+/** Attribute values also keep their line breaks and tabs (a parser would normalise them to spaces). */
+function escapeAttribute(text: string): string {
+  return escapeXml(text).replace(/\t/g, "&#9;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;");
+}
+
+function attributes(pairs: [string, string | number][]): string {
+  return pairs.map(([name, value]) => ` ${name}="${escapeAttribute(String(value))}"`).join("");
+}
+
+function classnameOf(row: CaseRow): string {
+  return row.family ?? row.phase ?? "cases";
+}
+
+function describeCase(row: CaseRow): string {
+  return [
+    `acceptable: ${row.acceptable.join(", ")}`,
+    `forbidden: ${row.forbidden.length === 0 ? "(none)" : row.forbidden.join(", ")}`,
+    `phase: ${row.phase ?? "(none)"}`,
+    `selections: ${formatCounts(row.selections)}`,
+    `trials: ${row.trials} (${row.correct} correct, ${row.errored} errored, ${row.violated} violated)`,
+  ].join("\n");
+}
+
+function firstError(report: Report, caseId: string): string {
+  const found = report.errored.find((e) => e.case_id === caseId);
+  return found === undefined ? "" : `: ${truncateLine(found.error, 200)}`;
+}
+
+type Verdict = "passed" | "failed" | "errored";
+
+function judgeCase(row: CaseRow): Verdict {
+  if (hasFailedTrial(row)) return "failed";
+  return isAllErrored(row) ? "errored" : "passed";
+}
+
+function renderCase(report: Report, row: CaseRow, verdict: Verdict): string {
+  const open = `    <testcase${attributes([["classname", classnameOf(row)], ["name", row.case_id]])}`;
+  if (verdict === "passed") return `${open}/>`;
+  const body = escapeXml(describeCase(row));
+  const child =
+    verdict === "failed"
+      ? `<failure${attributes([["message", describeCaseOutcome(row)], ["type", "routing"]])}>${body}</failure>`
+      : `<error${attributes([["message", `all ${row.trials} trials errored${firstError(report, row.case_id)}`], ["type", "endpoint"]])}>${body}</error>`;
+  return `${open}>\n      ${child}\n    </testcase>`;
+}
+
+function renderProperties(report: Report): string[] {
+  const { run } = report;
+  const registries = run.registries.map((r) => `${r.snapshot}@${r.revision}`).join(", ");
+  const pairs: [string, string][] = [
+    ["run_id", run.run_id],
+    ["endpoint", run.endpoint],
+    ["model", run.model],
+    ["registry", registries],
+    ["trials", String(run.config.trials)],
+    ["started_at", run.started_at],
+  ];
+  const lines = pairs.map(([name, value]) => `      <property${attributes([["name", name], ["value", value]])}/>`);
+  return ["    <properties>", ...lines, "    </properties>"];
+}
+
+/** The JUnit document, ending with a newline; deterministic for a given report. */
+export function renderJunit(report: Report): string {
+  const verdicts = report.cases.map(judgeCase);
+  const counts: [string, number][] = [
+    ["tests", report.cases.length],
+    ["failures", verdicts.filter((v) => v === "failed").length],
+    ["errors", verdicts.filter((v) => v === "errored").length],
+  ];
+  const suite = `  <testsuite${attributes([["name", SUITE], ...counts, ["skipped", 0]])}>`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites${attributes([["name", SUITE], ...counts])}>`,
+    suite,
+    ...renderProperties(report),
+    ...report.cases.map((row, i) => renderCase(report, row, verdicts[i])),
+    "  </testsuite>",
+    "</testsuites>",
+    "",
+  ].join("\n");
+}

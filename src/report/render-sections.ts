@@ -1,0 +1,206 @@
+/**
+ * The content of a report summary, independent of presentation: titled sections of lines and
+ * one table each. The terminal and Markdown renderers lay the same sections out differently.
+ */
+import { SELECTION_ERRORS, STAGES } from "../types.js";
+import type { GateResult, Metrics, Rate, Report } from "../types.js";
+import {
+  compareKeys,
+  compareText,
+  formatCi,
+  formatCounts,
+  formatNumber,
+  formatPercent,
+  RATE_LABELS,
+  SELECTION_ERROR_LABELS,
+  STAGE_MEANINGS,
+  STAGE_RATES,
+  truncateLine,
+  type RateField,
+} from "./format.js";
+
+/** How a renderer may emphasise a cell; the terminal maps tones to colours, Markdown ignores them. */
+export type Tone = "plain" | "good" | "bad" | "muted";
+export type Cell = string | { text: string; tone: Tone };
+export type Align = "left" | "right";
+
+export interface TableData {
+  head: string[];
+  align: Align[];
+  rows: Cell[][];
+}
+
+export interface Section {
+  title: string;
+  /** Lines shown before the table. */
+  lines: string[];
+  table: TableData | null;
+  /** Lines shown after the table (e.g. "… and 3 more"). */
+  notes: string[];
+}
+
+const MISSING_K = "?";
+const MAX_CONFUSIONS = 10;
+const MAX_UNSTABLE = 10;
+const MAX_ERRORED = 5;
+const OTHER_RATES: RateField[] = [
+  "abstention_accuracy", "violation_rate", "argument_validity", "argument_match",
+  "clarification_rate", "abstention_rate", "phantom_rate", "no_call_rate",
+];
+const RATE_HEAD = ["population", "passed", "rate", "95% CI"];
+const RATE_ALIGN: Align[] = ["left", "right", "right", "right", "left"];
+
+export function cellText(cell: Cell): string {
+  return typeof cell === "string" ? cell : cell.text;
+}
+
+export function cellTone(cell: Cell): Tone {
+  return typeof cell === "string" ? "plain" : cell.tone;
+}
+
+function section(title: string, lines: string[], table: TableData | null, notes: string[] = []): Section {
+  return { title, lines, table, notes };
+}
+
+function rateRow(label: string, rate: Rate): Cell[] {
+  return [label, String(rate.denominator), String(rate.numerator), formatPercent(rate.value), formatCi(rate.ci)];
+}
+
+function countCell(count: number): Cell {
+  return count > 0 ? { text: String(count), tone: "bad" } : String(count);
+}
+
+function moreNote(total: number, shown: number): string[] {
+  return total > shown ? [`… and ${total - shown} more`] : [];
+}
+
+/** One line: run id, endpoint/model, registry snapshot@revision, cases × trials, retriever/k. */
+export function describeRun(report: Report): string {
+  const { run } = report;
+  const registries = run.registries.map((r) => `${r.snapshot}@${r.revision}`).join(", ") || "no registry";
+  const { retriever, k } = run.config.discovery;
+  const discovery = retriever === "none" ? "no retriever" : `retriever ${retriever}, k=${k ?? MISSING_K}`;
+  const size = `${report.cases.length} cases × ${run.config.trials} trials`;
+  return `route-eval run ${run.run_id} · ${run.endpoint}/${run.model} · ${registries} · ${size} · ${discovery}`;
+}
+export function buildFunnelSection(metrics: Metrics): Section {
+  const rows = STAGES.map((stage) => rateRow(stage, metrics[STAGE_RATES[stage]]));
+  rows.push(rateRow("end-to-end", metrics.end_to_end_accuracy));
+  const lines = [`${metrics.scored} scored trials (${metrics.errored} errored, excluded); each rung is conditioned on the one before`];
+  return section("Routing ladder", lines, { head: ["stage", ...RATE_HEAD], align: RATE_ALIGN, rows });
+}
+
+export function buildFailureSection(metrics: Metrics): Section {
+  const failed = STAGES.reduce((sum, stage) => sum + metrics.failure_profile[stage], 0);
+  const rows = STAGES.map((stage): Cell[] => {
+    const count = metrics.failure_profile[stage];
+    return [stage, countCell(count), formatPercent(failed === 0 ? null : count / failed), STAGE_MEANINGS[stage]];
+  });
+  const lines = [`${failed} of ${metrics.scored} scored trials failed a rung`];
+  const head = ["stage", "failed", "share of failures", "meaning"];
+  return section("Failure profile", lines, { head, align: ["left", "right", "right", "left"], rows });
+}
+
+export function buildSelectionErrorSection(metrics: Metrics): Section {
+  const total = SELECTION_ERRORS.reduce((sum, type) => sum + metrics.selection_errors[type], 0);
+  const rows = SELECTION_ERRORS.map((type): Cell[] => {
+    const count = metrics.selection_errors[type];
+    return [type, countCell(count), formatPercent(total === 0 ? null : count / total), SELECTION_ERROR_LABELS[type]];
+  });
+  const head = ["type", "count", "share", "the model chose"];
+  return section("Selection failures by type", [], { head, align: ["left", "right", "right", "left"], rows });
+}
+
+export function buildConfusionSection(metrics: Metrics): Section {
+  const all = metrics.selection_confusions;
+  if (all.length === 0) return section("Top selection confusions", ["none"], null);
+  const shown = [...all]
+    .sort((a, b) => b.count - a.count || compareText(a.acceptable, b.acceptable) || compareText(a.selected, b.selected))
+    .slice(0, MAX_CONFUSIONS);
+  const rows = shown.map((c): Cell[] => [c.acceptable, "→", c.selected, String(c.count)]);
+  const table: TableData = { head: ["expected", "", "selected", "count"], align: ["left", "left", "left", "right"], rows };
+  return section("Top selection confusions", [], table, moreNote(all.length, shown.length));
+}
+
+export function buildRatesSection(metrics: Metrics): Section {
+  const recall = Object.keys(metrics.tool_recall_at_k)
+    .sort(compareKeys)
+    .map((k) => rateRow(`tool recall@${k}`, metrics.tool_recall_at_k[k]));
+  const rows = [...recall, ...OTHER_RATES.map((field) => rateRow(RATE_LABELS[field], metrics[field]))];
+  const notes = [`mean visible set size: ${formatNumber(metrics.mean_visible)} tools`];
+  return section("Other rates", [], { head: ["metric", ...RATE_HEAD], align: RATE_ALIGN, rows }, notes);
+}
+
+export function buildReliabilitySection(metrics: Metrics): Section {
+  const ks = [...new Set([...Object.keys(metrics.pass_hat_k), ...Object.keys(metrics.pass_at_k)])].sort(compareKeys);
+  if (ks.length === 0) return section("Reliability over trials", ["no scored trials"], null);
+  const row = (label: string, means: Metrics["pass_hat_k"]): Cell[] => [
+    label,
+    ...ks.map((k) => formatPercent(means[k]?.value ?? null)),
+  ];
+  const rows = [row("pass^k (all k succeed)", metrics.pass_hat_k), row("pass@k (any of k succeeds)", metrics.pass_at_k)];
+  const align: Align[] = ["left", ...ks.map((): Align => "right")];
+  return section("Reliability over trials", [], { head: ["metric", ...ks.map((k) => `k=${k}`)], align, rows });
+}
+
+export function buildConsistencySection(metrics: Metrics): Section {
+  const all = metrics.unstable_cases;
+  const lines = [
+    `consistency ${formatPercent(metrics.consistency)} (mean share of each case's most frequent selection)`,
+    `${all.length} unstable case${all.length === 1 ? "" : "s"}`,
+  ];
+  if (all.length === 0) return section("Consistency", lines, null);
+  const shown = [...all]
+    .sort((a, b) => a.modal_count / a.n - b.modal_count / b.n || compareText(a.case_id, b.case_id))
+    .slice(0, MAX_UNSTABLE);
+  const rows = shown.map((u): Cell[] => [u.case_id, u.modal, `${u.modal_count}/${u.n}`, formatCounts(u.selections)]);
+  const table: TableData = { head: ["case", "modal", "share", "selections"], align: ["left", "left", "right", "left"], rows };
+  return section("Consistency", lines, table, moreNote(all.length, shown.length));
+}
+
+export function buildErroredSection(report: Report): Section {
+  const { errored, trials } = report.metrics;
+  const lines = [`${errored} of ${trials} trials errored (counted, excluded from every rate)`];
+  if (report.errored.length === 0) return section("Errored trials", lines, null);
+  const shown = report.errored.slice(0, MAX_ERRORED);
+  const rows = shown.map((e): Cell[] => [e.case_id, String(e.trial), truncateLine(e.error, 100)]);
+  const table: TableData = { head: ["case", "trial", "error"], align: ["left", "right", "left"], rows };
+  return section("Errored trials", lines, table, moreNote(report.errored.length, shown.length));
+}
+
+/** Null when every exposure assertion held. */
+export function buildExposureSection(report: Report): Section | null {
+  const failing = report.exposure_assertions.filter((a) => a.failures.length > 0);
+  if (failing.length === 0) return null;
+  const rows = failing.map((a): Cell[] => [a.case_id, { text: a.failures.join("; "), tone: "bad" }]);
+  const lines = [`${failing.length} case${failing.length === 1 ? "" : "s"} failed must_see / must_not_see`];
+  return section("Failing exposure assertions", lines, { head: ["case", "failures"], align: ["left", "left"], rows });
+}
+
+export function buildGateSection(gates: GateResult[]): Section {
+  const passed = gates.filter((g) => g.passed).length;
+  const rows = gates.map((g): Cell[] => [
+    g.passed ? { text: "✓", tone: "good" } : { text: "✗", tone: "bad" },
+    `${g.metric} ${g.spec}`,
+    g.reason,
+  ]);
+  const lines = [`${passed} of ${gates.length} gates passed`];
+  return section("Gates", lines, { head: ["", "gate", "reason"], align: ["left", "left", "left"], rows });
+}
+
+/** Every summary section in reading order, gates excluded (each renderer places them). */
+export function buildSummarySections(report: Report): Section[] {
+  const { metrics } = report;
+  const exposure = buildExposureSection(report);
+  return [
+    buildFunnelSection(metrics),
+    buildFailureSection(metrics),
+    buildSelectionErrorSection(metrics),
+    buildConfusionSection(metrics),
+    buildRatesSection(metrics),
+    buildReliabilitySection(metrics),
+    buildConsistencySection(metrics),
+    buildErroredSection(report),
+    ...(exposure === null ? [] : [exposure]),
+  ];
+}

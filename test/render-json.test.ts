@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { renderJson, stableStringify } from "../src/report/render-json.js";
+import { buildFixtureReport } from "./fixtures/report-fixture.js";
+
+/** Rebuild a value with every object's keys inserted in reverse order. */
+function reverseKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reverseKeys);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).reverse().map(([key, inner]) => [key, reverseKeys(inner)]));
+  }
+  return value;
+}
+
+/** Keys of every object in the parsed text, in text order, by JSON path. */
+function checkSorted(value: unknown, path: string): void {
+  if (Array.isArray(value)) value.forEach((item, i) => checkSorted(item, `${path}[${i}]`));
+  else if (value !== null && typeof value === "object") {
+    const keys = Object.keys(value).filter((key) => !(path === "$" && key === "schema_version"));
+    const nonInteger = keys.filter((key) => !/^(0|[1-9]\d*)$/.test(key));
+    expect(nonInteger, path).toEqual([...nonInteger].sort());
+    for (const [key, inner] of Object.entries(value)) checkSorted(inner, `${path}.${key}`);
+  }
+}
+
+describe("stableStringify", () => {
+  it("sorts keys recursively and keeps schema_version first only at the top level", () => {
+    const value = { b: 1, a: { d: [{ z: 1, y: 2 }], c: null, schema_version: 9 }, schema_version: 2 };
+    expect(stableStringify(value, 2)).toBe(
+      [
+        "{",
+        '  "schema_version": 2,',
+        '  "a": {',
+        '    "c": null,',
+        '    "d": [',
+        "      {",
+        '        "y": 2,',
+        '        "z": 1',
+        "      }",
+        "    ],",
+        '    "schema_version": 9',
+        "  },",
+        '  "b": 1',
+        "}",
+      ].join("\n"),
+    );
+  });
+
+  it("orders integer-like keys by value before the others, as JavaScript does", () => {
+    expect(stableStringify({ all: 3, "10": 1, "2": 2, "02": 4 })).toBe('{"2":2,"10":1,"02":4,"all":3}');
+  });
+
+  it("matches JSON.stringify on values: undefined dropped, empty containers, non-finite numbers, escapes", () => {
+    const value = { k: undefined, e: [], o: {}, n: [1, undefined, NaN], s: 'quote " and \n newline', t: true, f: -0.5 };
+    const text = stableStringify(value, 2);
+    expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)));
+    expect(text).toContain('"e": [],\n  "f": -0.5,\n  "n": [\n    1,\n    null,\n    null\n  ],\n  "o": {},');
+    expect(stableStringify({ b: [1, { d: 2, c: 1 }], a: "x" })).toBe('{"a":"x","b":[1,{"c":1,"d":2}]}');
+  });
+});
+
+describe("renderJson", () => {
+  it("puts schema_version first, sorts every other key, indents by 2 and ends with a newline", () => {
+    const text = renderJson(buildFixtureReport());
+    expect(text.startsWith('{\n  "schema_version": 1,\n  "breakdowns": {\n    "family": {')).toBe(true);
+    expect(text.endsWith("}\n")).toBe(true);
+    checkSorted(JSON.parse(text), "$");
+    expect(text).toContain('"pass_hat_k": {\n      "1": {');
+  });
+
+  it("round-trips and does not depend on the order keys were inserted in", () => {
+    const report = buildFixtureReport();
+    const text = renderJson(report);
+    expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(report)));
+    expect(renderJson(JSON.parse(text))).toBe(text);
+    expect(stableStringify(reverseKeys(report), 2) + "\n").toBe(text);
+  });
+});
