@@ -3,8 +3,9 @@ import { join, resolve } from "node:path";
 import pLimit from "p-limit";
 import { loadCases } from "./cases/load-cases.js";
 import { buildRecord } from "./classify/build-record.js";
-import { discover, indexTools } from "./discovery/discover.js";
-import type { Bm25Index } from "./discovery/bm25.js";
+import { createRetriever } from "./discovery/create-retriever.js";
+import { discover } from "./discovery/discover.js";
+import type { Retriever } from "./discovery/retriever.js";
 import { createEndpoint } from "./endpoint/create-endpoint.js";
 import { hashRequest } from "./endpoint/request-hash.js";
 import { expose } from "./exposure/expose.js";
@@ -44,7 +45,7 @@ export async function runEvaluation(config: Config, options: RunOptions = {}): P
     const jobs = cases.flatMap((testCase) =>
       Array.from({ length: config.trials }, (_, trial) =>
         limit(async () => {
-          const record = await runTrial(config, endpoint, testCase, trial, prepareRegistry(prepared, testCase.registry));
+          const record = await runTrial(config, endpoint, testCase, trial, prepareRegistry(prepared, testCase.registry, config));
           writer.append(record);
           records.push(record);
         }),
@@ -64,17 +65,17 @@ export async function runEvaluation(config: Config, options: RunOptions = {}): P
 interface PreparedRegistry {
   names: string[];
   definitions: Map<string, ToolDefinition>;
-  index: Bm25Index;
+  retriever: Retriever | null;
 }
 
-function prepareRegistry(cache: Map<Registry, PreparedRegistry>, registry: Registry): PreparedRegistry {
+function prepareRegistry(cache: Map<Registry, PreparedRegistry>, registry: Registry, config: Config): PreparedRegistry {
   let prepared = cache.get(registry);
   if (prepared === undefined) {
     const tools = [...Object.values(CONTROL_TOOLS), ...registry.tools];
     prepared = {
       names: tools.map((t) => t.name),
       definitions: new Map(tools.map((t) => [t.name, renderDefinition(t)])),
-      index: indexTools(registry.tools),
+      retriever: createRetriever(config.discovery, registry.tools),
     };
     cache.set(registry, prepared);
   }
@@ -84,7 +85,7 @@ function prepareRegistry(cache: Map<Registry, PreparedRegistry>, registry: Regis
 async function runTrial(config: Config, endpoint: Endpoint, testCase: Case, trial: number, registry: PreparedRegistry): Promise<TrialRecord> {
   const policy = testCase.phase === null ? null : (config.phases[testCase.phase] ?? null);
   const exposure = expose(testCase.registry.tools, policy, config.controls);
-  const discovery = discover(exposure.exposed, testCase.goal, config.discovery, registry.index);
+  const discovery = await discover(exposure.exposed, testCase.goal, config.discovery, registry.retriever);
   const tools = discovery.visible.map((name) => registry.definitions.get(name)).filter((d): d is ToolDefinition => d !== undefined);
   const request = {
     case_id: testCase.id,

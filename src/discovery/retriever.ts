@@ -1,0 +1,26 @@
+import type { Tool } from "../types.js";
+import { buildBm25Index, scoreBm25, topK } from "./bm25.js";
+
+/** A retriever ranks a registry's ordinary tools for a goal. Built once per registry. */
+export interface Retriever {
+  /** Scores of the candidate tools for the goal (higher is better; absent = 0). */
+  score(goal: string, candidates: string[]): Promise<Map<string, number>>;
+}
+
+/** bm25 field weights: the name and purpose say what a tool is; avoid_when is never positive evidence. */
+export const BM25_FIELD_WEIGHTS = { name: 3, purpose: 2, use_when: 1 } as const;
+
+/** bm25 over name (×3), purpose (×2) and use_when (×1); avoid_when is never positive evidence. */
+export function createBm25Retriever(tools: Tool[]): Retriever {
+  const index = buildBm25Index(
+    tools.map((tool) => ({
+      id: tool.name,
+      fields: [
+        { text: tool.name, weight: BM25_FIELD_WEIGHTS.name },
+        { text: tool.purpose, weight: BM25_FIELD_WEIGHTS.purpose },
+        { text: tool.use_when.join(" "), weight: BM25_FIELD_WEIGHTS.use_when },
+      ],
+    })),
+  );
+  return { score: async (goal, candidates) => scoreBm25(index, goal, new Set(candidates)) };
+}

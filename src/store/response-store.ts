@@ -1,0 +1,40 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { dirname, join } from "node:path";
+import { canonicalJson } from "../text/canonical-json.js";
+
+/**
+ * A content-addressed store of endpoint answers (and retriever vectors): one JSON file per key at
+ * `<dir>/<first two hex>/<key>.json`, written atomically (temp file + rename) so a crash never
+ * leaves a torn entry. Keys are sha256 hex of the canonical content that produced the answer.
+ */
+export interface ResponseStore {
+  readonly dir: string;
+  get(key: string): unknown;
+  put(key: string, value: unknown): void;
+  has(key: string): boolean;
+}
+
+/** sha256 hex of the canonical JSON of `content` (stable key order). */
+export function storeKey(content: unknown): string {
+  return createHash("sha256").update(canonicalJson(content)).digest("hex");
+}
+
+export function openResponseStore(dir: string): ResponseStore {
+  const pathOf = (key: string) => join(dir, key.slice(0, 2), `${key}.json`);
+  return {
+    dir,
+    has: (key) => existsSync(pathOf(key)),
+    get: (key) => {
+      const file = pathOf(key);
+      return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined;
+    },
+    put: (key, value) => {
+      const file = pathOf(key);
+      mkdirSync(dirname(file), { recursive: true });
+      const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+      writeFileSync(temp, canonicalJson(value, 2) + "\n");
+      renameSync(temp, file);
+    },
+  };
+}
