@@ -72,6 +72,10 @@ export interface DiscoveryConfig {
 /** A gate: `"OP NUMBER"` on a rate (e.g. ">= 0.9"), or pass^k with a minimum. */
 export type GateSpec = string | { k: number; min: number };
 
+/** How endpoint answers are fetched: always call, store first then call, or store only. */
+export const STORE_MODES = ["live", "cached", "replay"] as const;
+export type StoreMode = (typeof STORE_MODES)[number];
+
 export interface Config {
   /** Absolute path of route-eval.yaml, or null when running on defaults and flags. */
   file: string | null;
@@ -91,6 +95,9 @@ export interface Config {
   system_prompt: string;
   seed: number;
   out_dir: string;
+  /** Content-addressed store of endpoint answers (absolute). */
+  store_dir: string;
+  mode: StoreMode;
   gates: Record<string, GateSpec>;
 }
 

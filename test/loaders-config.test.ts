@@ -38,6 +38,8 @@ describe("loadConfig defaults and precedence", () => {
       system_prompt: DEFAULT_SYSTEM_PROMPT,
       seed: 1,
       out_dir: resolve(EMPTY, "reports"),
+      store_dir: resolve(EMPTY, ".route-eval", "store"),
+      mode: "cached",
       gates: {},
     });
   });

@@ -28,6 +28,8 @@ export interface ConfigFile {
   system_prompt?: string;
   seed?: number;
   out_dir?: string;
+  store_dir?: string;
+  mode?: "live" | "cached" | "replay";
   gates?: Record<string, GateSpec>;
 }
 

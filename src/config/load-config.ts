@@ -58,7 +58,7 @@ function nullAsEmpty(yaml: YamlFile): YamlFile {
 }
 
 function flattenFile(written: ConfigFile, root: string): ConfigOverrides {
-  const { discovery, cases, registry, out_dir, ...rest } = written;
+  const { discovery, cases, registry, out_dir, store_dir, ...rest } = written;
   return {
     ...rest,
     retriever: discovery?.retriever,
@@ -66,17 +66,19 @@ function flattenFile(written: ConfigFile, root: string): ConfigOverrides {
     cases: typeof cases === "string" ? [cases] : cases,
     registry: registry === undefined || registry === null ? registry : resolve(root, registry),
     out_dir: out_dir === undefined ? undefined : resolve(root, out_dir),
+    store_dir: store_dir === undefined ? undefined : resolve(root, store_dir),
   };
 }
 
 /** Command-line paths are relative to the working directory; case globs are re-based on root. */
 function resolveOverridePaths(overrides: ConfigOverrides, cwd: string, root: string): ConfigOverrides {
-  const { cases, registry, out_dir } = overrides;
+  const { cases, registry, out_dir, store_dir } = overrides;
   return {
     ...overrides,
     cases: cases?.map((pattern) => relative(root, resolve(cwd, pattern)) || "."),
     registry: typeof registry === "string" ? resolve(cwd, registry) : registry,
     out_dir: out_dir === undefined ? undefined : resolve(cwd, out_dir),
+    store_dir: store_dir === undefined ? undefined : resolve(cwd, store_dir),
   };
 }
 
@@ -103,6 +105,8 @@ function mergeLayers(layers: ConfigOverrides[], file: string | null, root: strin
     system_prompt: pick(layers, "system_prompt") ?? DEFAULT_SYSTEM_PROMPT,
     seed: pick(layers, "seed") ?? 1,
     out_dir: pick(layers, "out_dir") ?? resolve(root, "reports"),
+    store_dir: pick(layers, "store_dir") ?? resolve(root, ".route-eval", "store"),
+    mode: pick(layers, "mode") ?? "cached",
     gates: pick(layers, "gates") ?? {},
   };
 }
