@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import pLimit from "p-limit";
 import { loadCases } from "./cases/load-cases.js";
 import { buildRecord } from "./classify/build-record.js";
@@ -126,7 +126,7 @@ function describeRun(runId: string, config: Config, cases: Case[], endpoint: End
     finished_at: null,
     endpoint: endpoint.id,
     model: endpoint.model,
-    registries: registries.map((r) => ({ snapshot: r.snapshot, revision: r.revision, file: r.file })),
+    registries: registries.map((r) => ({ snapshot: r.snapshot, revision: r.revision, file: relative(config.root, r.file) })),
     definitions,
     config: {
       cases: config.cases,

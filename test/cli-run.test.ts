@@ -1,0 +1,96 @@
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { runCli, tempDir } from "./support/cli.js";
+import { expectGolden, normalise } from "./support/golden.js";
+
+const PROJECT = fileURLToPath(new URL("./fixtures/golden/", import.meta.url)).replace(/\/$/, "");
+const CONFIG = join(PROJECT, "route-eval.yaml");
+const FORMATS = { terminal: "txt", markdown: "md", json: "json", junit: "xml" } as const;
+
+async function runGolden(format: keyof typeof FORMATS) {
+  const out = tempDir();
+  const result = await runCli(["run", "-c", CONFIG, "--out", out, "--run-id", "golden", "-f", format]);
+  return { ...result, out, runDir: join(out, "golden"), text: normalise(result.stdout, { "<out>": out, "<root>": PROJECT }) };
+}
+
+describe("route-eval run on the golden fixture project", () => {
+  for (const format of Object.keys(FORMATS) as (keyof typeof FORMATS)[]) {
+    it(`renders ${format} exactly as the golden file`, async () => {
+      const { code, text, stderr } = await runGolden(format);
+      expect(code).toBe(1); // two of its three gates fail by design
+      expect(stderr).toMatch(/^records and report: .*golden\n$/);
+      expectGolden(`run.${FORMATS[format]}`, text);
+    });
+  }
+
+  it("writes one record per case × trial and a report.json with schema_version first", async () => {
+    const { runDir } = await runGolden("json");
+    const lines = readFileSync(join(runDir, "records.jsonl"), "utf8").trim().split("\n");
+    expect(lines).toHaveLength(11 * 2);
+    const keys = lines.map((line) => { const r = JSON.parse(line); return `${r.case_id}#${r.trial}`; });
+    expect(new Set(keys).size).toBe(22);
+    expect(readFileSync(join(runDir, "report.json"), "utf8").startsWith('{\n  "schema_version": 1,')).toBe(true);
+    expect(readdirSync(runDir).sort()).toEqual(["records.jsonl", "report.json", "run.json"]);
+  });
+
+  it("`report` recomputes the same report.json from records.jsonl", async () => {
+    const { runDir } = await runGolden("json");
+    const original = readFileSync(join(runDir, "report.json"), "utf8");
+    const again = await runCli(["report", runDir, "-f", "json"]);
+    expect(again.code).toBe(1);
+    expect(readFileSync(join(runDir, "report.json"), "utf8")).toBe(original);
+    expect(again.stdout).toBe(original);
+  });
+
+  it("`report` reads records written by another tool with only the required fields", async () => {
+    const { runDir } = await runGolden("json");
+    const report = JSON.parse(readFileSync(join(runDir, "report.json"), "utf8"));
+    const foreign = join(tempDir(), "foreign-run");
+    const required = ["case_id", "trial", "acceptable", "forbidden", "registry_names", "exposed_names", "retrieved_names", "visible_order", "retrieval_k", "selected", "argument_errors", "argument_match", "phase", "family", "tags", "must_see", "must_not_see"];
+    const lines = readFileSync(join(runDir, "records.jsonl"), "utf8").trim().split("\n").map((line) => {
+      const r = JSON.parse(line);
+      return JSON.stringify(Object.fromEntries(required.map((key) => [key, r[key]])));
+    });
+    mkdirSync(foreign);
+    writeFileSync(join(foreign, "records.jsonl"), lines.join("\n") + "\n");
+    const result = await runCli(["report", foreign, "-f", "json", "--no-gates"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe("");
+    const recomputed = JSON.parse(result.stdout);
+    expect(recomputed.metrics).toEqual(report.metrics);
+    expect(recomputed.cases).toEqual(report.cases);
+  });
+
+  it("`report` names the line of a malformed record and exits 2", async () => {
+    const { runDir } = await runGolden("json");
+    const file = join(runDir, "records.jsonl");
+    const lines = readFileSync(file, "utf8").split("\n");
+    lines[2] = lines[2].slice(0, 40);
+    writeFileSync(file, lines.join("\n"));
+    const result = await runCli(["report", runDir]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(new RegExp(`^route-eval: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:3: not valid JSON \\(.*\\); each line must be one trial record\\n$`));
+  });
+
+  it("`report` names a record that misses a required field", async () => {
+    const { runDir } = await runGolden("json");
+    const file = join(runDir, "records.jsonl");
+    const lines = readFileSync(file, "utf8").trim().split("\n");
+    const r = JSON.parse(lines[4]);
+    delete r.acceptable;
+    lines[4] = JSON.stringify(r);
+    writeFileSync(file, lines.join("\n") + "\n");
+    const result = await runCli(["report", runDir]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`route-eval: ${file}:5: trial record: missing required field "acceptable"\n`);
+  });
+
+  it("exits 0 when every gate passes and no exposure assertion fails", async () => {
+    const out = tempDir();
+    const result = await runCli(["run", "-c", CONFIG, "--out", out, "--no-gates", "-f", "json"]);
+    expect(result.code).toBe(0);
+    expect(existsSync(out)).toBe(true);
+  });
+});
