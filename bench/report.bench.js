@@ -48,7 +48,7 @@ function median(xs) {
 
 const parse = [];
 const report = [];
-for (let run = 0; run < 3; run++) {
+for (let run = 0; run < (process.env.BENCH_RUNS ? Number(process.env.BENCH_RUNS) : 3); run++) {
   parse.push(time(() => {
     for (const line of readFileSync(file, "utf8").split("\n")) if (line) JSON.parse(line);
   }));
@@ -63,4 +63,4 @@ console.log(`records: ${N.toLocaleString("en")} (${mb} MB)`);
 console.log(`bare JSON.parse of every line: ${p.toFixed(0)} ms (median of 3)`);
 console.log(`route-eval report (whole CLI process, json rendering): ${q.toFixed(0)} ms (median of 3)`);
 console.log(`ratio: ${(q / p).toFixed(2)} (target ≤ 3)`);
-rmSync(dir, { recursive: true, force: true });
+if (process.env.KEEP_BENCH_DIR) console.log(`kept ${dir}`); else rmSync(dir, { recursive: true, force: true });

@@ -30,8 +30,9 @@ export interface Classification {
 
 /** True when some acceptable tool is among `names`. */
 export function intersects(acceptable: string[], names: string[]): boolean {
-  const present = new Set(names);
-  return acceptable.some((name) => present.has(name));
+  // acceptable is tiny (1–3 names): a linear scan beats building a Set for every call.
+  for (const name of acceptable) if (names.includes(name)) return true;
+  return false;
 }
 
 /** The first rung that fails: coverage → exposure → discovery → selection, or null when correct. */

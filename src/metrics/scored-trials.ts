@@ -28,7 +28,21 @@ export function labelSelected(selected: string | null): string {
  * the sets are the truth, whatever tool wrote the record.
  */
 export function scoreRecords(records: TrialRecord[]): TrialRecord[] {
-  return records.filter((record) => record.error === null).map((record) => ({ ...record, ...classifyRecord(record) }));
+  const scored: TrialRecord[] = [];
+  for (const record of records) if (record.error === null) scored.push(scoreRecord(record));
+  return scored;
+}
+
+/** One re-classified copy per record, shared by the run's metrics, every breakdown and the case rows. */
+const scoredCopies = new WeakMap<TrialRecord, TrialRecord>();
+
+function scoreRecord(record: TrialRecord): TrialRecord {
+  let copy = scoredCopies.get(record);
+  if (copy === undefined) {
+    copy = { ...record, ...classifyRecord(record) };
+    scoredCopies.set(record, copy);
+  }
+  return copy;
 }
 
 /** Count items per key; keys in sorted order. */
