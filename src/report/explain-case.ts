@@ -1,0 +1,90 @@
+/**
+ * Explain one case from its records: what existed, what the phase exposed and hid, what the
+ * retriever kept, what each trial chose, where the ladder broke, who took the expected tool's
+ * place and what to fix. Pure: every input is an argument (the composition root gathers them).
+ */
+import { scoreRecords } from "../metrics/scored-trials.js";
+import { CONTROL_NAMES, STAGES } from "../types.js";
+import type { CaseRow, PhasePolicy, Rival, Stage, TrialRecord } from "../types.js";
+import { buildLadder, rankTools } from "./explain-ladder.js";
+import { findFix, findRival } from "./explain-fix.js";
+import type { CaseExplanation, CaseFacts, HiddenTool, TrialView } from "./explain-types.js";
+import { describeCaseOutcome } from "./format.js";
+
+export interface CaseEvidence {
+  /** The case's row of the report. */
+  row: CaseRow;
+  /** Every trial of the case, as recorded (any order, at least one). */
+  records: TrialRecord[];
+  /** The phase policy the case ran under (null: no phase, or a phase run.json does not name). */
+  policy: PhasePolicy | null;
+  /** The ordinary tools the phase hid, with the rules that hid them. */
+  hidden: HiddenTool[];
+  /** Model-facing description of every tool and control the run knows. */
+  descriptions: Record<string, string>;
+  /** The run-wide rivals table (report.metrics.rivals). */
+  rivals: Rival[];
+}
+
+const CONTROLS: ReadonlySet<string> = new Set(CONTROL_NAMES);
+
+export function explainCase(e: CaseEvidence): CaseExplanation {
+  const records = [...e.records].sort((a, b) => a.trial - b.trial);
+  const scored = scoreRecords(records);
+  const first = scored[0] ?? records[0];
+  const views = records.map((r) => viewTrial(scored.find((s) => s.trial === r.trial) ?? r));
+  const stage = earliestStage(scored);
+  const registryTools = first.registry_names.filter((name) => !CONTROLS.has(name));
+  const exposedTools = first.exposed_names.filter((name) => !CONTROLS.has(name));
+  const ranking = rankTools(first);
+  const facts: CaseFacts = {
+    case_id: e.row.case_id,
+    goal: first.goal ?? null,
+    phase: first.phase,
+    family: first.family,
+    tags: first.tags,
+    acceptable: first.acceptable,
+    forbidden: first.forbidden,
+    trials: records.length,
+    scored: scored.length,
+    correct: e.row.correct,
+    errored: e.row.errored,
+    violated: e.row.violated,
+    outcome: describeCaseOutcome(e.row),
+    stage,
+    registry: {
+      tools: registryTools.length,
+      controls: first.registry_names.length - registryTools.length,
+      acceptable_present: first.acceptable.filter((name) => first.registry_names.includes(name)),
+    },
+    exposure: { phase: first.phase, policy: e.policy, exposed: exposedTools.length, hidden: e.hidden },
+    discovery: { k: first.retrieval_k, exposed: exposedTools.length, ranking },
+    visible_order: first.visible_order,
+    trial_views: views,
+    forbidden_hits: views.filter((v) => v.forbidden && v.selected !== null).map((v) => ({ trial: v.trial, tool: v.selected ?? "" })),
+  };
+  const rival = findRival(facts, e.descriptions, e.rivals);
+  return { ...facts, ladder: buildLadder(facts, scored), rival, fix: findFix({ ...facts, rival }, scored, e.descriptions) };
+}
+
+function viewTrial(r: TrialRecord): TrialView {
+  return {
+    trial: r.trial,
+    error: r.error,
+    selected: r.selected,
+    phantom: r.selected !== null && !r.visible_order.includes(r.selected),
+    acceptable: r.selected !== null && r.acceptable.includes(r.selected),
+    forbidden: r.selected !== null && r.forbidden.includes(r.selected),
+    arguments: r.arguments,
+    argument_errors: r.argument_errors,
+    argument_match: r.argument_match,
+    failed_stage: r.error === null ? r.failed_stage : null,
+    selection_error: r.error === null ? r.selection_error : null,
+    response_text: r.response_text,
+  };
+}
+
+/** The first rung (in ladder order) that any scored trial failed. */
+function earliestStage(scored: TrialRecord[]): Stage | null {
+  return STAGES.find((stage) => scored.some((t) => t.failed_stage === stage)) ?? null;
+}
