@@ -5,11 +5,11 @@
  */
 import { scoreRecords } from "../metrics/scored-trials.js";
 import { CONTROL_NAMES, STAGES } from "../types.js";
-import type { CaseRow, PhasePolicy, Rival, Stage, TrialRecord } from "../types.js";
+import type { CaseRow, HiddenReason, PhasePolicy, Rival, Stage, TrialRecord } from "../types.js";
 import { buildLadder, rankTools } from "./explain-ladder.js";
 import { findFix, findRival } from "./explain-fix.js";
-import type { CaseExplanation, CaseFacts, HiddenTool, TrialView } from "./explain-types.js";
-import { describeCaseOutcome } from "./format.js";
+import type { CaseExplanation, CaseFacts, HiddenGroup, HiddenTool, TrialView } from "./explain-types.js";
+import { compareText, describeCaseOutcome } from "./format.js";
 
 export interface CaseEvidence {
   /** The case's row of the report. */
@@ -57,7 +57,14 @@ export function explainCase(e: CaseEvidence): CaseExplanation {
       controls: first.registry_names.length - registryTools.length,
       acceptable_present: first.acceptable.filter((name) => first.registry_names.includes(name)),
     },
-    exposure: { phase: first.phase, policy: e.policy, exposed: exposedTools.length, hidden: e.hidden },
+    exposure: {
+      phase: first.phase,
+      policy: e.policy,
+      exposed: exposedTools.length,
+      hidden: e.hidden.length,
+      groups: groupHidden(e.hidden),
+      hidden_acceptable: e.hidden.filter((tool) => tool.acceptable),
+    },
     discovery: { k: first.retrieval_k, exposed: exposedTools.length, ranking },
     visible_order: first.visible_order,
     trial_views: views,
@@ -65,6 +72,22 @@ export function explainCase(e: CaseEvidence): CaseExplanation {
   };
   const rival = findRival(facts, e.descriptions, e.rivals);
   return { ...facts, ladder: buildLadder(facts, scored), rival, fix: findFix({ ...facts, rival }, scored, e.descriptions) };
+}
+
+const RULE_ORDER: HiddenReason[] = ["family", "effect", "open_world"];
+
+/** Hidden tools by their first rule and what it looked at; tools keep registry order. */
+function groupHidden(hidden: HiddenTool[]): HiddenGroup[] {
+  const groups = new Map<string, HiddenGroup>();
+  for (const tool of hidden) {
+    const rule = tool.rules[0] ?? null;
+    const value = rule === null ? "reason unknown" : rule === "family" ? `family ${tool.family}` : rule === "effect" ? `effect ${tool.effect}` : "open world";
+    const group = groups.get(value) ?? { rule, value, tools: [] };
+    groups.set(value, group);
+    group.tools.push(tool.name);
+  }
+  const order = (g: HiddenGroup): number => (g.rule === null ? RULE_ORDER.length : RULE_ORDER.indexOf(g.rule));
+  return [...groups.values()].sort((a, b) => order(a) - order(b) || compareText(a.value, b.value));
 }
 
 function viewTrial(r: TrialRecord): TrialView {

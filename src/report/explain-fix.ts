@@ -58,7 +58,7 @@ const DETAILS: Record<Stage, Detail> = {
   ],
   exposure: (f) => {
     const phase = f.exposure.phase ?? "?";
-    const lines = f.exposure.hidden.filter((tool) => tool.acceptable).map((tool) =>
+    const lines = f.exposure.hidden_acceptable.map((tool) =>
       tool.rules.length === 0
         ? `${tool.name} is hidden in phase ${phase}, but run.json does not say why (no definition or policy).`
         : `${tool.name} is hidden in phase ${phase} by ${tool.rules.join(" and ")}: ${tool.rules.map((rule) => RULE_FIXES[rule](tool, phase)).join(", and ")} to admit it.`,

@@ -52,12 +52,12 @@ const DESCRIBE: Record<Stage, Describe> = {
       : `${size}; acceptable present: ${f.registry.acceptable_present.join(", ")}`;
   },
   exposure: (f, failed) => {
-    const { phase, policy, exposed, hidden } = f.exposure;
+    const { phase, policy, exposed, hidden, hidden_acceptable } = f.exposure;
     if (phase === null) return `no phase: all ${exposed} tools exposed`;
     const known = policy === null ? ` (policy not in run.json)` : "";
-    const counts = `phase ${phase}${known} exposed ${exposed} of ${f.registry.tools} tools and hid ${hidden.length}`;
+    const counts = `phase ${phase}${known} exposed ${exposed} of ${f.registry.tools} tools and hid ${hidden}`;
     if (!failed) return counts;
-    const hiddenAcceptable = hidden.filter((tool) => tool.acceptable).map((tool) => `${tool.name} (${tool.rules.join(" + ") || "unknown rule"})`);
+    const hiddenAcceptable = hidden_acceptable.map((tool) => `${tool.name} (${tool.rules.join(" + ") || "unknown rule"})`);
     return `${counts}; it hid every acceptable tool: ${hiddenAcceptable.join(", ")}`;
   },
   discovery: (f, failed) => {

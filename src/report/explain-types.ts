@@ -15,6 +15,15 @@ export interface LadderStep {
   text: string;
 }
 
+/** Hidden tools that share the first rule that hid them and the attribute it looked at. */
+export interface HiddenGroup {
+  /** null when run.json does not say why (no definition or no policy). */
+  rule: HiddenReason | null;
+  /** What the rule looked at: "family payments", "effect destructive", "open world". */
+  value: string;
+  tools: string[];
+}
+
 /** An ordinary registry tool the phase hid, with every rule that hid it (empty = unknown). */
 export interface HiddenTool {
   name: string;
@@ -95,7 +104,16 @@ export interface CaseExplanation {
   /** The earliest rung any scored trial failed, or null when every scored trial was correct. */
   stage: Stage | null;
   registry: { tools: number; controls: number; acceptable_present: string[] };
-  exposure: { phase: string | null; policy: PhasePolicy | null; exposed: number; hidden: HiddenTool[] };
+  exposure: {
+    phase: string | null;
+    policy: PhasePolicy | null;
+    exposed: number;
+    hidden: number;
+    /** Hidden tools grouped by rule (sorted by rule, then value). */
+    groups: HiddenGroup[];
+    /** The acceptable tools the phase hid, with every rule that hid each. */
+    hidden_acceptable: HiddenTool[];
+  };
   /** `ranking` is null when the retriever gave no scores (no retriever: visible = exposed). */
   discovery: { k: number | null; exposed: number; ranking: RankedTool[] | null };
   visible_order: string[];

@@ -15,7 +15,7 @@ import { makePaint, stripControls, type Paint } from "./render-terminal.js";
 const WHY: Record<Stage, (x: CaseExplanation) => string> = {
   coverage: (x) => `missing: ${x.acceptable.join(", ")}`,
   exposure: (x) => {
-    const hidden = x.exposure.hidden.filter((t) => t.acceptable).map((t) => `${t.name} (${t.rules.join(" + ") || "?"})`);
+    const hidden = x.exposure.hidden_acceptable.map((t) => `${t.name} (${t.rules.join(" + ") || "?"})`);
     return `phase ${x.phase ?? "?"} hides ${hidden.join(", ") || "every acceptable tool"}`;
   },
   discovery: (x) => {

@@ -4,8 +4,8 @@
  * every registry, case or model string is stripped of control characters before it is printed.
  */
 import type { HiddenReason, JsonValue } from "../types.js";
-import type { CaseExplanation, HiddenTool, RankedTool, StepStatus, TrialView } from "./explain-types.js";
-import { compareText, formatDecimal } from "./format.js";
+import type { CaseExplanation, RankedTool, StepStatus, TrialView } from "./explain-types.js";
+import { formatDecimal } from "./format.js";
 import { makePaint, stripControls, type Paint } from "./render-terminal.js";
 import { indentWrap, sideBySide, wrapParagraphs, wrapText } from "./text-layout.js";
 
@@ -81,27 +81,14 @@ function describePolicy(x: CaseExplanation): string {
   return `phase ${x.exposure.phase}: families ${families}; max_effect ${p.max_effect ?? "destructive"}; open_world ${String(p.open_world ?? true)}`;
 }
 
-/** Hidden tools grouped by their first rule, then by the attribute that rule looks at. */
-function groupHidden(hidden: HiddenTool[]): [string, string[]][] {
-  const groups = new Map<string, string[]>();
-  for (const tool of hidden) {
-    const rule = tool.rules[0];
-    const value = rule === undefined ? "reason unknown" : rule === "family" ? `family ${tool.family}` : rule === "effect" ? `effect ${tool.effect}` : "open world";
-    const key = rule === undefined ? "reason unknown" : `${HIDING_LABELS[rule]} (${value})`;
-    const name = tool.acceptable ? `${tool.name}*` : tool.name;
-    groups.set(key, [...(groups.get(key) ?? []), name]);
-  }
-  return [...groups.entries()].sort(([a], [b]) => compareText(a, b));
-}
-
 function renderExposure(x: CaseExplanation, paint: Paint): string[] {
   const head = [paint("Exposure", "bold"), ...indentWrap(clean(describePolicy(x)), SHOW_WIDTH, 2)];
-  if (x.exposure.hidden.length === 0) return [...head, "  hid nothing"];
-  const lines = groupHidden(x.exposure.hidden).flatMap(([reason, names]) => [
-    `  hidden: ${clean(reason)}`,
-    ...indentWrap(names.map(clean).join(", "), SHOW_WIDTH, 4),
+  if (x.exposure.hidden === 0) return [...head, "  hid nothing"];
+  const lines = x.exposure.groups.flatMap((group) => [
+    `  hidden: ${group.rule === null ? "" : `${HIDING_LABELS[group.rule]} `}(${clean(group.value)})`,
+    ...indentWrap(group.tools.map((name) => (x.acceptable.includes(name) ? `${clean(name)}*` : clean(name))).join(", "), SHOW_WIDTH, 4),
   ]);
-  const note = x.exposure.hidden.some((t) => t.acceptable) ? ["  (* = acceptable for this case)"] : [];
+  const note = x.exposure.hidden_acceptable.length > 0 ? ["  (* = acceptable for this case)"] : [];
   return [...head, ...lines, ...note];
 }
 
