@@ -5,11 +5,13 @@
  */
 import { findModal, labelAcceptable, NO_CALL_LABEL } from "../metrics/scored-trials.js";
 import { tokenize } from "../text/tokenize.js";
-import { SELECTION_ERRORS } from "../types.js";
+import { CONTROL_NAMES, SELECTION_ERRORS } from "../types.js";
 import type { HiddenReason, Rival, SelectionError, Stage, TrialRecord } from "../types.js";
 import { bestAcceptable } from "./explain-ladder.js";
 import type { CaseFacts, FixView, HiddenTool, RivalView, ToolText } from "./explain-types.js";
 import { formatDecimal } from "./format.js";
+
+const CONTROLS: ReadonlySet<string> = new Set(CONTROL_NAMES);
 
 export const FIX_ACTIONS: Record<Stage, string> = {
   coverage: "build a tool",
@@ -69,9 +71,10 @@ const DETAILS: Record<Stage, Detail> = {
     const best = f.discovery.ranking === null ? null : bestAcceptable(f.discovery.ranking);
     if (best === null) return [`No acceptable tool was visible, and the retriever's scores were not recorded.`, `Raise k, or make the acceptable tools' purpose and use_when say what this goal asks.`];
     const missing = missingGoalWords(f.goal, descriptions[best.name] ?? "");
-    const words = missing.length === 0 ? "" : ` (it lacks: ${missing.join(", ")})`;
+    const words = missing.length === 0 ? "" : ` (goal word stems it lacks: ${missing.join(", ")})`;
+    const kept = f.discovery.ranking?.filter((t) => t.kept).length ?? 0;
     return [
-      `${best.name} ranked #${best.rank} of ${f.discovery.exposed} for this goal (score ${formatDecimal(best.score)}); k=${f.discovery.k ?? "?"} kept fewer.`,
+      `${best.name} ranked #${best.rank} of ${f.discovery.exposed} for this goal (score ${formatDecimal(best.score)}); k=${f.discovery.k ?? "?"} kept only the top ${kept}.`,
       `Raise k to at least ${best.rank}, or put the goal's words in ${best.name}'s purpose or use_when${words}.`,
     ];
   },
@@ -85,6 +88,12 @@ const DETAILS: Record<Stage, Detail> = {
 const SELECTION_FIXES: Record<SelectionError, (expected: string, f: FixFacts) => string[]> = {
   wrong_tool: (x, f) => {
     const r = f.rival?.rival.name ?? "the rival";
+    if (CONTROLS.has(x)) {
+      return [
+        `The model chose ${r} instead of ${x} on ${f.rival?.count ?? 0} of ${f.scored} trials.`,
+        `${x} is a trusted control (its text is route-eval's), so sharpen ${r}: add an avoid_when that excludes this goal (e.g. when input it needs is missing or the request is out of scope).`,
+      ];
+    }
     return [
       `The model chose ${r} instead of ${x} on ${f.rival?.count ?? 0} of ${f.scored} trials.`,
       `Sharpen this pair: add a use_when to ${x} that covers this goal, and an avoid_when to ${r} that excludes it.`,

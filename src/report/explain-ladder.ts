@@ -68,7 +68,10 @@ const DESCRIBE: Record<Stage, Describe> = {
     }
     const best = bestAcceptable(ranking);
     const kept = `the retriever kept ${ordinaryVisible} of ${exposed} at k=${k ?? "?"}`;
-    if (best === null) return `${kept}; no acceptable tool was exposed to rank`;
+    if (best === null) {
+      const controls = f.acceptable.filter((name) => CONTROLS.has(name) && f.visible_order.includes(name));
+      return controls.length > 0 ? `${kept}; ${controls.join(", ")} is a control, always visible (controls never use k)` : `${kept}; no acceptable tool was exposed to rank`;
+    }
     const where = `${best.name} ranked #${best.rank} (score ${formatDecimal(best.score)})`;
     return failed ? `${kept}; ${where}, below the cut at #${ordinaryVisible}` : `${kept}; ${where}`;
   },
