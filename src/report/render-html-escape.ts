@@ -36,7 +36,9 @@ function renderValue(value: HtmlValue): string {
   if (isSafe(value)) return value.text;
   if (typeof value === "number") return escapeHtml(String(value));
   if (typeof value === "string") return escapeHtml(value);
-  return value.map(renderValue).join("");
+  if (Array.isArray(value)) return value.map(renderValue).join("");
+  // Unreachable for typed callers; an object forged to look like markup is escaped as text.
+  return escapeHtml(String(value));
 }
 
 /** Tagged template: the literal parts are markup, every `${value}` is escaped (SafeHtml passes through). */
