@@ -31,13 +31,17 @@ const CONTROLS: ReadonlySet<string> = new Set(CONTROL_NAMES);
 export function explainCase(e: CaseEvidence): CaseExplanation {
   const records = [...e.records].sort((a, b) => a.trial - b.trial);
   const scored = scoreRecords(records);
+  const facts = gatherFacts(e, records, scored);
+  const rival = findRival(facts, e.descriptions, e.rivals);
+  return { ...facts, ladder: buildLadder(facts, scored), rival, fix: findFix({ ...facts, rival }, scored, e.descriptions) };
+}
+
+/** The sets come from the first scored trial (exposure and discovery do not vary by trial). */
+function gatherFacts(e: CaseEvidence, records: TrialRecord[], scored: TrialRecord[]): CaseFacts {
   const first = scored[0] ?? records[0];
   const views = records.map((r) => viewTrial(scored.find((s) => s.trial === r.trial) ?? r));
-  const stage = earliestStage(scored);
-  const registryTools = first.registry_names.filter((name) => !CONTROLS.has(name));
-  const exposedTools = first.exposed_names.filter((name) => !CONTROLS.has(name));
-  const ranking = rankTools(first);
-  const facts: CaseFacts = {
+  const exposed = first.exposed_names.filter((name) => !CONTROLS.has(name)).length;
+  return {
     case_id: e.row.case_id,
     goal: first.goal ?? null,
     phase: first.phase,
@@ -51,27 +55,23 @@ export function explainCase(e: CaseEvidence): CaseExplanation {
     errored: e.row.errored,
     violated: e.row.violated,
     outcome: describeCaseOutcome(e.row),
-    stage,
-    registry: {
-      tools: registryTools.length,
-      controls: first.registry_names.length - registryTools.length,
-      acceptable_present: first.acceptable.filter((name) => first.registry_names.includes(name)),
-    },
-    exposure: {
-      phase: first.phase,
-      policy: e.policy,
-      exposed: exposedTools.length,
-      hidden: e.hidden.length,
-      groups: groupHidden(e.hidden),
-      hidden_acceptable: e.hidden.filter((tool) => tool.acceptable),
-    },
-    discovery: { k: first.retrieval_k, exposed: exposedTools.length, ranking },
+    stage: earliestStage(scored),
+    registry: describeRegistry(first),
+    exposure: { phase: first.phase, policy: e.policy, exposed, hidden: e.hidden.length, groups: groupHidden(e.hidden), hidden_acceptable: e.hidden.filter((t) => t.acceptable) },
+    discovery: { k: first.retrieval_k, exposed, ranking: rankTools(first) },
     visible_order: first.visible_order,
     trial_views: views,
     forbidden_hits: views.filter((v) => v.forbidden && v.selected !== null).map((v) => ({ trial: v.trial, tool: v.selected ?? "" })),
   };
-  const rival = findRival(facts, e.descriptions, e.rivals);
-  return { ...facts, ladder: buildLadder(facts, scored), rival, fix: findFix({ ...facts, rival }, scored, e.descriptions) };
+}
+
+function describeRegistry(first: TrialRecord): CaseFacts["registry"] {
+  const tools = first.registry_names.filter((name) => !CONTROLS.has(name)).length;
+  return {
+    tools,
+    controls: first.registry_names.length - tools,
+    acceptable_present: first.acceptable.filter((name) => first.registry_names.includes(name)),
+  };
 }
 
 const RULE_ORDER: HiddenReason[] = ["family", "effect", "open_world"];

@@ -56,6 +56,7 @@ button.expand[aria-expanded=true]{background:#1d2330;color:#fff}
 tr.drill>td{background:#fbfbfc;padding:12px 16px}
 .drill h4{margin:14px 0 4px;font-size:13px}
 .drill p{margin:3px 0}
+.drill table.ranking{width:auto;min-width:460px}
 .drill ol.ladder strong{display:inline-block;min-width:84px}
 .drill h4:first-child{margin-top:0}
 .drill dl.facts{display:grid;grid-template-columns:110px 1fr;gap:2px 10px;margin:0}
