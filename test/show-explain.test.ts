@@ -4,6 +4,7 @@ import { listHidingRules } from "../src/exposure/hiding-rules.js";
 import { buildCaseRows } from "../src/metrics/case-rows.js";
 import { explainCase, type CaseEvidence } from "../src/report/explain-case.js";
 import type { HiddenTool } from "../src/report/explain-types.js";
+import { renderCaseExplanation } from "../src/report/render-show.js";
 import type { Rival, Tool, TrialRecord } from "../src/types.js";
 
 const CONTROLS = ["ask_user", "wait_for_event", "no_applicable_tool"];
@@ -147,5 +148,23 @@ describe("explainCase", () => {
     expect(x.ladder.map((s) => s.status)).toEqual(["failed", "not_reached", "not_reached", "not_reached"]);
     expect(x.fix?.action).toBe("build a tool");
     expect(x.rival?.expected).toEqual({ name: "translate_text", description: null });
+  });
+});
+
+describe("renderCaseExplanation", () => {
+  it("strips terminal control sequences from registry, case and model strings", () => {
+    const x = explainCase(evidence([record({ goal: "clear\u001b[2J screen\rnow", selected: "get_order", response_text: "\u001b]0;title\u0007hi" })], {
+      descriptions: { get_order: "Look up\u001b[31m red", search_orders: "Search." },
+    }));
+    const text = renderCaseExplanation(x, { color: false });
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(text).toContain("clear\ufffd[2J screen now");
+    expect(text).toContain("Look up\ufffd[31m red");
+  });
+
+  it("colours only when asked", () => {
+    const x = explainCase(evidence([record({})]));
+    expect(renderCaseExplanation(x, { color: false })).not.toContain("\u001b[");
+    expect(renderCaseExplanation(x, { color: true })).toContain("\u001b[1mCase c\u001b[22m");
   });
 });

@@ -131,7 +131,7 @@ function rival(parent, x) {
   [["expected: ", r.expected], ["rival: ", r.rival]].forEach(function (pair) {
     var box = add(grid, el("div"));
     add(box, el("strong", null, pair[0] + pair[1].name));
-    add(box, el("pre", null, pair[1].description === null ? "(no description: not a tool of this run's registry)" : pair[1].description));
+    add(box, el("pre", null, pair[1].description === null ? labels.noDescription : pair[1].description));
   });
 }
 

@@ -15,7 +15,7 @@ import { renderGatesSection, renderProblemsSection, renderRatesSection } from ".
 import { renderReliabilitySection } from "./render-html-reliability.js";
 import { HTML_SCRIPT } from "./render-html-script.js";
 import { describeRun } from "./render-sections.js";
-import { HIDING_LABELS, STATUS_MARKS } from "./render-show.js";
+import { HIDING_LABELS, NO_DESCRIPTION, STATUS_MARKS } from "./render-show.js";
 
 export interface HtmlOptions {
   gates: GateResult[];
@@ -38,7 +38,7 @@ function runFacts(report: Report): [string, string][] {
 
 /** The data the page script reads: the explanations and the labels of closed vocabularies. */
 function pageData(options: HtmlOptions): unknown {
-  return { schema: "route-eval-html/1", labels: { hiding: HIDING_LABELS, marks: STATUS_MARKS }, cases: options.explanations ?? [] };
+  return { schema: "route-eval-html/1", labels: { hiding: HIDING_LABELS, marks: STATUS_MARKS, noDescription: NO_DESCRIPTION }, cases: options.explanations ?? [] };
 }
 
 export function renderHtml(report: Report, options: HtmlOptions): string {

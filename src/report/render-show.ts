@@ -25,6 +25,9 @@ export const HIDING_LABELS: Record<HiddenReason, string> = {
 
 const clean = stripControls;
 
+/** Shown for a tool run.json has no definition of (not in the registry, or no run.json). */
+export const NO_DESCRIPTION = "(no description in run.json: not a tool of this run's registry)";
+
 export function renderCaseExplanation(x: CaseExplanation, options: { color: boolean }): string {
   const paint = makePaint(options.color);
   const blocks = [
@@ -166,7 +169,7 @@ function renderRival(x: CaseExplanation, paint: Paint): string[] {
   const scope = r.scope === "case" ? "in this case" : "across the run, for the same expected tools";
   const column = (SHOW_WIDTH - 5) >> 1;
   const text = (description: string | null): string[] =>
-    description === null ? ["(no description: not a tool of this run's registry)"] : wrapParagraphs(description.split("\n").map(clean).join("\n"), column);
+    wrapParagraphs(description === null ? NO_DESCRIPTION : description.split("\n").map(clean).join("\n"), column);
   return [
     paint("Nearest rival", "bold"),
     `  ${clean(r.rival.name)} took ${r.count} of ${r.of} trials (${scope})`,
