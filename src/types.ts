@@ -212,6 +212,8 @@ export type SelectionError = (typeof SELECTION_ERRORS)[number];
 export interface TrialRecord {
   case_id: string;
   trial: number;
+  /** The case's goal (the newest user turn), so `show` can explain a case from its records alone; absent in records written before it was added. */
+  goal?: string;
   phase: string | null;
   family: string | null;
   tags: string[];

@@ -40,6 +40,7 @@ export function buildRecord(e: TrialEvidence): TrialRecord {
   return {
     case_id: c.id,
     trial: e.trial,
+    goal: c.goal,
     phase: c.phase,
     family: c.family,
     tags: c.tags,

@@ -1,7 +1,9 @@
 import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Option } from "commander";
+import { explainRun } from "../explain-run.js";
 import { FORMATS, renderReport, type Format } from "../report/render.js";
-import type { GateResult, Report } from "../types.js";
+import type { GateResult, Report, TrialRecord } from "../types.js";
 
 /** Where a command writes; tests pass their own to capture output. */
 export interface Io {
@@ -26,16 +28,29 @@ export interface OutputFlags {
 }
 
 export function formatOption(): Option {
-  return new Option("-f, --format <format>", "rendering on stdout").choices(FORMATS).default("terminal");
+  return new Option("-f, --format <format>", "rendering on stdout (html: written to <run>/report.html)").choices(FORMATS).default("terminal");
 }
 
-/** Prints the report in the chosen format, or writes it to --output. */
-export function emitReport(io: Io, report: Report, flags: OutputFlags, gates: GateResult[]): void {
-  const text = renderReport(report, flags.format, { color: io.color && flags.output === undefined, gates });
-  if (flags.output === undefined) io.stdout(text);
+/** The run directory behind a report, for renderings that need its records (html). */
+export interface RunSource {
+  runDir: string;
+  /** Read lazily: only the html rendering needs the records. */
+  records: () => TrialRecord[];
+}
+
+/**
+ * Prints the report in the chosen format, or writes it to --output ("-" = stdout). html goes to
+ * <run>/report.html unless --output says otherwise, with every case's explanation embedded.
+ */
+export function emitReport(io: Io, report: Report, flags: OutputFlags, gates: GateResult[], source?: RunSource): void {
+  const html = flags.format === "html" && source !== undefined;
+  const explanations = html ? explainRun(report, source.records()) : null;
+  const output = flags.output ?? (html ? join(source.runDir, "report.html") : undefined);
+  const text = renderReport(report, flags.format, { color: io.color && output === undefined, gates, explanations });
+  if (output === undefined || output === "-") io.stdout(text);
   else {
-    writeFileSync(flags.output, text);
-    io.stderr(`wrote ${flags.output}\n`);
+    writeFileSync(output, text);
+    io.stderr(`wrote ${output}\n`);
   }
 }
 

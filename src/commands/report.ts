@@ -9,13 +9,13 @@ export function registerReport(program: Command, io: Io, setExit: SetExit): void
     .argument("<run>", "a run directory (reports/<run-id>) or its records.jsonl")
     .description("Recompute report.json from records.jsonl alone (no endpoint calls) and render it.")
     .addOption(formatOption())
-    .option("--output <file>", "write the rendering to a file instead of stdout")
+    .option("--output <file>", "write the rendering to a file instead of stdout (\"-\": stdout)")
     .option("--no-gates", "do not evaluate the run's gates")
     .addHelpText("after", "\nRecords written by other tools in the same format work too (see README: Trial records).\n")
     .action((run: string, flags: OutputFlags) => {
-      const { report } = recomputeReport(run);
+      const { report, runDir, records } = recomputeReport(run);
       const gates = flags.gates === false ? [] : evaluateGates(report.metrics, report.run.config.gates);
-      emitReport(io, report, flags, gates);
+      emitReport(io, report, flags, gates, { runDir, records: () => records });
       setExit(verdict(report, gates));
     });
 }

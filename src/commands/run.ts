@@ -1,6 +1,8 @@
+import { join } from "node:path";
 import { Option, type Command } from "commander";
 import { loadConfig, type ConfigOverrides } from "../config/load-config.js";
 import { evaluateGates } from "../report/gates.js";
+import { readRecords } from "../report/records-io.js";
 import { runEvaluation } from "../run.js";
 import { RETRIEVERS, type RetrieverName } from "../types.js";
 import { emitReport, formatOption, verdict, type Io, type OutputFlags, type SetExit } from "./io.js";
@@ -31,14 +33,14 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
     .description("Run every case × trials against the endpoint; write records, report.json and print a summary.")
     .option("--run-id <id>", "name of the run directory (default: <UTC time>-<endpoint>)")
     .addOption(formatOption())
-    .option("--output <file>", "write the rendering to a file instead of stdout")
+    .option("--output <file>", "write the rendering to a file instead of stdout (\"-\": stdout)")
     .option("--no-gates", "do not evaluate gates (exit 0 unless the input is bad)")
     .addHelpText("after", RUN_HELP)
     .action(async (flags: RunFlags) => {
       const config = loadConfig(flags.config ?? null, toOverrides(flags), io.cwd);
       const { report, runDir } = await runEvaluation(config, { runId: flags.runId });
       const gates = flags.gates === false ? [] : evaluateGates(report.metrics, config.gates);
-      emitReport(io, report, flags, gates);
+      emitReport(io, report, flags, gates, { runDir, records: () => readRecords(join(runDir, "records.jsonl")) });
       io.stderr(`records and report: ${runDir}\n`);
       setExit(verdict(report, gates));
     });
@@ -91,4 +93,5 @@ Examples:
   route-eval run --trials 5 --retriever bm25 -k 8
   route-eval run --format markdown >> "$GITHUB_STEP_SUMMARY"
   route-eval run --format junit --output junit.xml
+  route-eval run --format html                    # writes <run dir>/report.html
 `;

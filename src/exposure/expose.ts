@@ -1,4 +1,5 @@
-import { EFFECTS, type ControlName, type Exposure, type HiddenReason, type PhasePolicy, type Tool } from "../types.js";
+import type { ControlName, Exposure, HiddenReason, PhasePolicy, Tool } from "../types.js";
+import { listHidingRules } from "./hiding-rules.js";
 
 /**
  * The phase's exposure policy applied to a registry: which ordinary tools this phase admits, and
@@ -17,8 +18,5 @@ export function expose(tools: Tool[], policy: PhasePolicy | null, controls: Cont
 }
 
 function hiddenBy(tool: Tool, policy: PhasePolicy): HiddenReason | null {
-  if (policy.families !== undefined && !policy.families.includes(tool.family)) return "family";
-  if (policy.max_effect !== undefined && EFFECTS.indexOf(tool.effect) > EFFECTS.indexOf(policy.max_effect)) return "effect";
-  if (policy.open_world === false && tool.open_world) return "open_world";
-  return null;
+  return listHidingRules(tool, policy)[0] ?? null;
 }

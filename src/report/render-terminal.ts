@@ -12,8 +12,8 @@ export interface TerminalOptions {
   gates?: GateResult[];
 }
 
-type Paint = (text: string, style: Style) => string;
-type Style = "bold" | "green" | "red" | "dim";
+export type Paint = (text: string, style: Style) => string;
+export type Style = "bold" | "green" | "red" | "dim";
 
 /** SGR open/close codes; close codes reset only their own attribute so styles can nest. */
 const ANSI: Record<Style, [number, number]> = {
@@ -30,13 +30,13 @@ const TONE_STYLES: Record<Tone, Style | null> = {
   muted: "dim",
 };
 
-function makePaint(color: boolean): Paint {
+export function makePaint(color: boolean): Paint {
   if (!color) return (text) => text;
   return (text, style) => (text === "" ? text : `\u001b[${ANSI[style][0]}m${text}\u001b[${ANSI[style][1]}m`);
 }
 
 /** Registry, case and model strings must not move the cursor or recolour the terminal. */
-function stripControls(text: string): string {
+export function stripControls(text: string): string {
   return text.replace(/[\t\n\r]+/g, " ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "\ufffd");
 }
 

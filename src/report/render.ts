@@ -1,15 +1,19 @@
 import type { GateResult, Report } from "../types.js";
+import type { CaseExplanation } from "./explain-types.js";
+import { renderHtml } from "./render-html.js";
 import { renderJson } from "./render-json.js";
 import { renderJunit } from "./render-junit.js";
 import { renderMarkdown } from "./render-markdown.js";
 import { renderTerminal } from "./render-terminal.js";
 
-export const FORMATS = ["terminal", "json", "markdown", "junit"] as const;
+export const FORMATS = ["terminal", "json", "markdown", "junit", "html"] as const;
 export type Format = (typeof FORMATS)[number];
 
 export interface RenderOptions {
   color: boolean;
   gates: GateResult[];
+  /** Per-case explanations for the HTML drill-down (null or absent: none). */
+  explanations?: CaseExplanation[] | null;
 }
 
 const RENDERERS: Record<Format, (report: Report, options: RenderOptions) => string> = {
@@ -17,6 +21,7 @@ const RENDERERS: Record<Format, (report: Report, options: RenderOptions) => stri
   json: (report) => renderJson(report),
   markdown: (report, o) => renderMarkdown(report, { gates: o.gates }),
   junit: (report) => renderJunit(report),
+  html: (report, o) => renderHtml(report, { gates: o.gates, explanations: o.explanations ?? null }),
 };
 
 export function renderReport(report: Report, format: Format, options: RenderOptions): string {

@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+// Regenerates the README screenshots from the bundled example (`npm run screenshots`):
+//   docs/report.png       the top of the HTML report
+//   docs/report-case.png  one case's drill-down in the HTML report
+//   docs/show.png         `route-eval show RUN --case ID` in a terminal (ANSI colours kept)
+// Needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { chromium } from "playwright-core";
+import { explainOneCase } from "../dist/explain-run.js";
+import { readRun } from "../dist/recompute.js";
+import { buildReport } from "../dist/report/build-report.js";
+import { renderCaseExplanation } from "../dist/report/render-show.js";
+
+const CASE = "orders-engraving-notes";
+const root = fileURLToPath(new URL("..", import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), "route-eval-screenshots-"));
+const run = join(dir, "example");
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+try {
+  const result = spawnSync(process.execPath, [join(root, "bin/route-eval.js"), "run", "-c", join(root, "route-eval.yaml"), "--run-id", "example", "-o", dir, "-f", "html"], { encoding: "utf8" });
+  if (result.status !== 0) throw new Error(result.stderr);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 980 }, deviceScaleFactor: 1 });
+  await page.goto(pathToFileURL(join(run, "report.html")).href);
+  await page.screenshot({ path: join(root, "docs/report.png") });
+  await page.goto(`${pathToFileURL(join(run, "report.html")).href}#case=${CASE}`);
+  await page.locator("tr.drill").waitFor();
+  await page.addStyleTag({ content: "nav.toc{position:static}" });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const row = await page.locator(`tr.case-row[data-case-id="${CASE}"]`).boundingBox();
+  const drill = await page.locator("tr.drill").boundingBox();
+  const clip = { x: row.x, y: row.y, width: row.width, height: drill.y + drill.height - row.y };
+  await page.screenshot({ path: join(root, "docs/report-case.png"), clip, fullPage: true });
+
+  const { meta, records } = readRun(run);
+  const text = renderCaseExplanation(explainOneCase(buildReport(meta, records), records, CASE, run), { color: true });
+  const terminal = await browser.newPage({ viewport: { width: 900, height: 400 }, deviceScaleFactor: 1 });
+  await terminal.setContent(terminalPage(`$ route-eval show reports/example --case ${CASE}\n${text}`));
+  await terminal.locator("pre").screenshot({ path: join(root, "docs/show.png") });
+  console.log("wrote docs/report.png, docs/report-case.png, docs/show.png");
+} finally {
+  await browser.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+function escapeHtml(text) {
+  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+/** Our own SGR codes (bold, dim, red, green and their resets) as spans. */
+function ansiToHtml(text) {
+  const open = { 1: "b", 2: "d", 31: "r", 32: "g" };
+  return escapeHtml(text).replace(/\u001b\[(\d+)m/g, (_, code) => (open[code] ? `<span class="${open[code]}">` : "</span>"));
+}
+
+function terminalPage(text) {
+  return `<!DOCTYPE html><meta charset="utf-8"><style>
+body{margin:0;background:#1e1f29}
+pre{margin:0;padding:18px 22px;background:#1e1f29;color:#e6e6e6;font:13px/1.45 "DejaVu Sans Mono",monospace;width:max-content}
+.b{font-weight:bold;color:#fff}.d{color:#8a8fa3}.r{color:#ff6b6b}.g{color:#5fd38d}
+</style><pre>${ansiToHtml(text)}</pre>`;
+}

@@ -1,0 +1,43 @@
+import type { Command } from "commander";
+import { explainOneCase, explainRun } from "../explain-run.js";
+import { readRun } from "../recompute.js";
+import { buildReport } from "../report/build-report.js";
+import { renderCaseExplanation } from "../report/render-show.js";
+import { renderFailingCases } from "../report/render-show-list.js";
+import type { Io, SetExit } from "./io.js";
+
+interface ShowFlags {
+  case?: string;
+  json?: boolean;
+}
+
+export function registerShow(program: Command, io: Io, _setExit: SetExit): void {
+  program
+    .command("show")
+    .argument("<run>", "a run directory (reports/<run-id>), its records.jsonl or its report.json")
+    .description("Explain a run from its records: the failing cases by stage, or with --case the whole ladder of one case.")
+    .option("--case <id>", "explain one case: what existed, was exposed, retrieved, chosen, and why it failed")
+    .option("--json", "print the explanation(s) as JSON instead of text")
+    .addHelpText("after", SHOW_HELP)
+    .action((run: string, flags: ShowFlags) => {
+      const { meta, records } = readRun(run);
+      const report = buildReport(meta, records);
+      if (flags.case !== undefined) {
+        const explanation = explainOneCase(report, records, flags.case, run);
+        io.stdout(flags.json === true ? `${JSON.stringify(explanation, null, 2)}\n` : renderCaseExplanation(explanation, { color: io.color }));
+        return;
+      }
+      const explanations = explainRun(report, records);
+      const failing = explanations.filter((x) => x.stage !== null || x.scored === 0);
+      io.stdout(flags.json === true ? `${JSON.stringify(failing, null, 2)}\n` : renderFailingCases(report, explanations, { color: io.color, source: run }));
+    });
+}
+
+const SHOW_HELP = `
+Nothing is re-run and nothing is written: show reads run.json and records.jsonl.
+Exit codes: 0 shown · 2 bad input (no such run, unknown case id).
+
+Examples:
+  route-eval show reports/20261130-101500-baseline
+  route-eval show reports/20261130-101500-baseline --case order-status-free-text
+`;

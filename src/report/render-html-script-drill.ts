@@ -1,0 +1,151 @@
+/**
+ * The drill-down half of the page script: builds one case's explanation (the same parts as
+ * `route-eval show --case`) from the embedded JSON, inserting every string with textContent.
+ * Plain ES5-style JavaScript; it runs inside the wrapper of render-html-script.ts.
+ */
+export const DRILL_SCRIPT = String.raw`
+"use strict";
+var dataNode = document.getElementById("route-eval-data");
+var data = dataNode ? JSON.parse(dataNode.textContent || "null") : null;
+var labels = (data && data.labels) || { hiding: {}, marks: {} };
+
+function el(tag, cls, text) {
+  var node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+function add(parent, child) { parent.appendChild(child); return child; }
+function heading(parent, text) { add(parent, el("h4", null, text)); }
+function para(parent, text, cls) { return add(parent, el("p", cls || null, text)); }
+function list(names) { return names.length ? names.join(", ") : "(none)"; }
+
+function facts(parent, x) {
+  var dl = add(parent, el("dl", "facts"));
+  var rows = [["goal", x.goal === null ? "(not recorded)" : x.goal],
+    ["where", "phase " + (x.phase || "(none)") + " · family " + (x.family || "(none)") + " · tags " + (x.tags.join(", ") || "(none)")],
+    ["acceptable", list(x.acceptable)], ["forbidden", list(x.forbidden)],
+    ["outcome", x.outcome + " — " + x.correct + " of " + x.scored + " scored trials correct" + (x.errored ? ", " + x.errored + " errored" : "")]];
+  rows.forEach(function (r) { add(dl, el("dt", null, r[0])); add(dl, el("dd", null, r[1])); });
+}
+
+function ladder(parent, x) {
+  heading(parent, "Ladder");
+  var ol = add(parent, el("ol", "ladder"));
+  x.ladder.forEach(function (step) {
+    var li = add(ol, el("li"));
+    li.setAttribute("data-stage", step.stage);
+    li.setAttribute("data-status", step.status);
+    add(li, el("span", "mark " + step.status, labels.marks[step.status] || "?"));
+    add(li, el("strong", null, step.stage + " "));
+    add(li, document.createTextNode(step.text));
+  });
+}
+
+function policyText(x) {
+  var p = x.exposure.policy;
+  if (x.exposure.phase === null) return "no phase: every tool exposed";
+  if (p === null) return "phase " + x.exposure.phase + " (its policy is not in run.json)";
+  return "phase " + x.exposure.phase + ": families " + (p.families ? p.families.join(", ") : "all") +
+    "; max_effect " + (p.max_effect || "destructive") + "; open_world " + (p.open_world === false ? "false" : "true");
+}
+
+function chips(parent, names, classOf) {
+  var box = add(parent, el("div", "chips"));
+  names.forEach(function (name) { add(box, el("span", "chip " + classOf(name), name)); });
+}
+
+function exposure(parent, x) {
+  heading(parent, "Exposure — " + x.exposure.exposed + " of " + x.registry.tools + " tools exposed, " + x.exposure.hidden + " hidden");
+  para(parent, policyText(x), "muted");
+  x.exposure.groups.forEach(function (group) {
+    para(parent, "hidden: " + (group.rule === null ? "" : labels.hiding[group.rule] + " ") + "(" + group.value + ")");
+    chips(parent, group.tools, function (name) { return x.acceptable.indexOf(name) >= 0 ? "acc" : ""; });
+  });
+}
+
+function discovery(parent, x) {
+  var d = x.discovery;
+  heading(parent, "Discovery");
+  if (d.ranking === null) { para(parent, "no retriever scores: the visible set is the " + d.exposed + " exposed tools (plus controls)", "muted"); return; }
+  var kept = d.ranking.filter(function (t) { return t.kept; }).length;
+  para(parent, "the retriever kept " + kept + " of " + d.exposed + " exposed tools at k=" + (d.k === null ? "?" : d.k), "muted");
+  var table = add(parent, el("table", "ranking"));
+  var head = add(add(table, el("thead")), el("tr"));
+  ["rank", "score", "tool", ""].forEach(function (h) { add(head, el("th", null, h)); });
+  var body = add(table, el("tbody"));
+  d.ranking.filter(function (t) { return t.kept || t.acceptable || t.rank <= kept + 3; }).forEach(function (t) {
+    var tr = add(body, el("tr", t.acceptable ? "good" : null));
+    [ "#" + t.rank, String(Math.round(t.score * 1000) / 1000), t.name, (t.kept ? "kept" : "cut") + (t.acceptable ? " · acceptable" : "") ].forEach(function (c) { add(tr, el("td", null, c)); });
+  });
+}
+
+function visible(parent, x) {
+  heading(parent, "Visible set, in the order shown (" + x.visible_order.length + ")");
+  var picked = x.trial_views.map(function (v) { return v.selected; });
+  chips(parent, x.visible_order, function (name) {
+    return (x.acceptable.indexOf(name) >= 0 ? "acc " : "") + (picked.indexOf(name) >= 0 && x.acceptable.indexOf(name) < 0 ? "sel " : "") +
+      (["ask_user", "wait_for_event", "no_applicable_tool"].indexOf(name) >= 0 ? "ctl" : "");
+  });
+}
+
+function verdict(v) {
+  if (v.error !== null) return "errored (excluded): " + v.error;
+  var text = v.failed_stage === null ? "✓ correct" : "✗ " + v.failed_stage + (v.selection_error ? " (" + v.selection_error + ")" : "");
+  return text + (v.forbidden ? " · FORBIDDEN" : "") + (v.phantom ? " · not visible" : "");
+}
+
+function trials(parent, x) {
+  heading(parent, "Trials (" + x.trials + ")");
+  var table = add(parent, el("table", "trials"));
+  var head = add(add(table, el("thead")), el("tr"));
+  ["#", "selected", "verdict", "arguments", "argument errors", "arg match", "said"].forEach(function (h) { add(head, el("th", null, h)); });
+  var body = add(table, el("tbody"));
+  x.trial_views.forEach(function (v) {
+    var tr = add(body, el("tr"));
+    tr.setAttribute("data-trial", String(v.trial));
+    add(tr, el("td", "num", v.trial));
+    add(tr, el("td", "mono", v.error === null ? (v.selected === null ? "(no call)" : v.selected) : ""));
+    add(tr, el("td", v.failed_stage === null && v.error === null ? "good" : "bad", verdict(v)));
+    add(add(tr, el("td")), el("code", null, v.arguments === null ? "(none)" : JSON.stringify(v.arguments)));
+    add(tr, el("td", v.argument_errors && v.argument_errors.length ? "bad" : "muted", v.argument_errors === null ? "not checked" : v.argument_errors.length ? v.argument_errors.join("; ") : "valid"));
+    add(tr, el("td", null, v.argument_match === null ? "—" : v.argument_match ? "yes" : "no"));
+    add(tr, el("td", "muted", v.response_text || ""));
+  });
+}
+
+function forbidden(parent, x) {
+  heading(parent, "Forbidden hits");
+  if (x.forbidden.length === 0) { para(parent, "none (the case forbids nothing)", "muted"); return; }
+  if (x.forbidden_hits.length === 0) { para(parent, "none: no trial selected " + list(x.forbidden), "good"); return; }
+  para(parent, x.forbidden_hits.length + " of " + x.scored + " trials selected a forbidden tool: " +
+    x.forbidden_hits.map(function (h) { return "#" + h.trial + " " + h.tool; }).join(", "), "bad");
+}
+
+function rival(parent, x) {
+  heading(parent, "Nearest rival");
+  var r = x.rival;
+  if (r === null) { para(parent, "none: no trial of this case (nor of its expected label in the run) chose another tool", "muted"); return; }
+  para(parent, r.rival.name + " took " + r.count + " of " + r.of + " trials (" + (r.scope === "case" ? "in this case" : "across the run, for the same expected tools") + ")");
+  var grid = add(parent, el("div", "rival"));
+  [["expected: ", r.expected], ["rival: ", r.rival]].forEach(function (pair) {
+    var box = add(grid, el("div"));
+    add(box, el("strong", null, pair[0] + pair[1].name));
+    add(box, el("pre", null, pair[1].description === null ? labels.noDescription : pair[1].description));
+  });
+}
+
+function fix(parent, x) {
+  heading(parent, "Fix");
+  if (x.fix === null) { para(parent, "nothing to fix: every scored trial was correct", "good"); return; }
+  var box = add(parent, el("div", "fix"));
+  add(box, el("strong", null, x.fix.stage + " → " + x.fix.action));
+  x.fix.detail.forEach(function (line) { para(box, line); });
+}
+
+function buildDrill(x) {
+  var div = el("div", "drill");
+  [facts, ladder, exposure, discovery, visible, trials, forbidden, rival, fix].forEach(function (part) { part(div, x); });
+  return div;
+}
+`;

@@ -1,0 +1,67 @@
+/**
+ * `--format html`: the report as one self-contained page — funnel, failure profile, confusion
+ * heatmap, pass^k curves, family breakdown, rates and gates, and the filterable case table whose
+ * rows expand into the same explanation as `route-eval show --case`.
+ */
+import type { GateResult, Report } from "../types.js";
+import type { CaseExplanation } from "./explain-types.js";
+import { renderBreakdownSection } from "./render-html-breakdown.js";
+import { renderCasesSection } from "./render-html-cases.js";
+import { renderFailureSection } from "./render-html-failures.js";
+import { renderFunnelSection } from "./render-html-funnel.js";
+import { renderHeatmapSection } from "./render-html-heatmap.js";
+import { renderHtmlPage, type HtmlSection } from "./render-html-page.js";
+import { renderGatesSection, renderProblemsSection, renderRatesSection } from "./render-html-rates.js";
+import { renderReliabilitySection } from "./render-html-reliability.js";
+import { HTML_SCRIPT } from "./render-html-script.js";
+import { describeRun } from "./render-sections.js";
+import { HIDING_LABELS, NO_DESCRIPTION, STATUS_MARKS } from "./render-show.js";
+
+export interface HtmlOptions {
+  gates: GateResult[];
+  /** One per case (from the run's records) for the drill-down; null renders the table without it. */
+  explanations: CaseExplanation[] | null;
+}
+
+function runFacts(report: Report): [string, string][] {
+  const { run } = report;
+  const facts: [string, string][] = [
+    ["endpoint", `${run.endpoint} / ${run.model}`],
+    ["registry", run.registries.map((r) => `${r.snapshot}@${r.revision}`).join(", ") || "—"],
+    ["cases", `${report.cases.length} × ${run.config.trials} trials`],
+    ["discovery", run.config.discovery.retriever === "none" ? "no retriever" : `${run.config.discovery.retriever}, k=${run.config.discovery.k ?? "?"}`],
+    ["started", run.started_at || "—"],
+    ["finished", run.finished_at ?? "—"],
+  ];
+  return facts;
+}
+
+/** The data the page script reads: the explanations and the labels of closed vocabularies. */
+function pageData(options: HtmlOptions): unknown {
+  return { schema: "route-eval-html/1", labels: { hiding: HIDING_LABELS, marks: STATUS_MARKS, noDescription: NO_DESCRIPTION }, cases: options.explanations ?? [] };
+}
+
+export function renderHtml(report: Report, options: HtmlOptions): string {
+  const gates = renderGatesSection(options.gates);
+  const problems = renderProblemsSection(report);
+  const sections: HtmlSection[] = [
+    renderFunnelSection(report.metrics),
+    ...(gates === null ? [] : [gates]),
+    renderFailureSection(report.metrics),
+    renderHeatmapSection(report, options.explanations),
+    renderReliabilitySection(report.metrics),
+    renderBreakdownSection(report),
+    renderCasesSection(report, options.explanations),
+    renderRatesSection(report),
+    ...(problems === null ? [] : [problems]),
+  ];
+  return renderHtmlPage({
+    title: `route-eval report · ${report.run.run_id}`,
+    subtitle: describeRun(report),
+    facts: runFacts(report),
+    sections,
+    data: pageData(options),
+    script: HTML_SCRIPT,
+    footer: `route-eval ${report.run.tool_version} · report schema ${report.schema_version} · self-contained: no network, works offline`,
+  });
+}

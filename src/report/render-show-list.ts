@@ -1,0 +1,61 @@
+/**
+ * `route-eval show RUN` without --case: the failing cases grouped by the first rung they failed
+ * (in ladder order, so the earliest fix comes first), worst case first within each group.
+ */
+import { STAGES } from "../types.js";
+import type { Report, Stage } from "../types.js";
+import { bestAcceptable } from "./explain-ladder.js";
+import { FIX_ACTIONS } from "./explain-fix.js";
+import type { CaseExplanation } from "./explain-types.js";
+import { compareText } from "./format.js";
+import { describeRun } from "./render-sections.js";
+import { makePaint, stripControls, type Paint } from "./render-terminal.js";
+
+/** One line per case: why it sits in its group, in the words of its rung. */
+const WHY: Record<Stage, (x: CaseExplanation) => string> = {
+  coverage: (x) => `missing: ${x.acceptable.join(", ")}`,
+  exposure: (x) => {
+    const hidden = x.exposure.hidden_acceptable.map((t) => `${t.name} (${t.rules.join(" + ") || "?"})`);
+    return `phase ${x.phase ?? "?"} hides ${hidden.join(", ") || "every acceptable tool"}`;
+  },
+  discovery: (x) => {
+    const best = x.discovery.ranking === null ? null : bestAcceptable(x.discovery.ranking);
+    return best === null ? "acceptable tools not retrieved" : `${best.name} ranked #${best.rank}, k=${x.discovery.k ?? "?"}`;
+  },
+  selection: (x) => (x.rival === null ? x.outcome : `${x.acceptable.join("|")} → ${x.rival.rival.name} ×${x.rival.count}`),
+};
+
+/** Worst first: lowest share correct, then most violations, then case id. */
+function compareWorst(a: CaseExplanation, b: CaseExplanation): number {
+  const share = (x: CaseExplanation): number => (x.scored === 0 ? 1 : x.correct / x.scored);
+  return share(a) - share(b) || b.violated - a.violated || compareText(a.case_id, b.case_id);
+}
+
+function renderGroup(stage: Stage, cases: CaseExplanation[], width: number, paint: Paint): string[] {
+  const trials = cases.reduce((sum, x) => sum + x.trial_views.filter((v) => v.failed_stage === stage).length, 0);
+  if (cases.length === 0) return [paint(`${stage} → ${FIX_ACTIONS[stage]} · no failing cases`, "dim")];
+  const title = `${stage} → ${FIX_ACTIONS[stage]} · ${cases.length} case${cases.length === 1 ? "" : "s"}, ${trials} failed trials`;
+  const rows = [...cases].sort(compareWorst).map((x) => {
+    const id = stripControls(x.case_id).padEnd(width);
+    const correct = `${x.correct}/${x.scored}`.padStart(5);
+    const violated = x.violated > 0 ? paint(` ! ${x.violated} forbidden`, "red") : "";
+    return `  ${id}  ${correct}  ${stripControls(WHY[stage](x))}${violated}`;
+  });
+  return [paint(title, "bold"), ...rows];
+}
+
+export function renderFailingCases(report: Report, explanations: CaseExplanation[], options: { color: boolean; source: string }): string {
+  const paint = makePaint(options.color);
+  const failing = explanations.filter((x) => x.stage !== null);
+  const allErrored = explanations.filter((x) => x.scored === 0);
+  const failedTrials = failing.reduce((sum, x) => sum + x.scored - x.correct, 0);
+  const head = [
+    paint(stripControls(describeRun(report)), "bold"),
+    `${failing.length} of ${explanations.length} cases failed at least one trial (${failedTrials} of ${report.metrics.scored} scored trials); grouped by the first rung that failed, worst first`,
+  ];
+  const width = Math.min(40, Math.max(0, ...failing.map((x) => x.case_id.length)));
+  const groups = STAGES.map((stage) => renderGroup(stage, failing.filter((x) => x.stage === stage), width, paint));
+  const errored = allErrored.length === 0 ? [] : [[paint(`errored · ${allErrored.length} cases with every trial errored`, "bold"), ...allErrored.map((x) => `  ${stripControls(x.case_id)}`)]];
+  const foot = [`Explain one case: route-eval show ${options.source} --case <id>`];
+  return `${[head, ...groups, ...errored, foot].map((lines) => lines.join("\n")).join("\n\n")}\n`;
+}

@@ -1,0 +1,185 @@
+/**
+ * `route-eval show RUN --case ID` in the terminal: one case's whole ladder, its trials, the
+ * nearest rival side by side and the fix. Pure; without colour the output has no ANSI codes, and
+ * every registry, case or model string is stripped of control characters before it is printed.
+ */
+import type { HiddenReason, JsonValue } from "../types.js";
+import type { CaseExplanation, RankedTool, StepStatus, TrialView } from "./explain-types.js";
+import { formatDecimal } from "./format.js";
+import { makePaint, stripControls, type Paint } from "./render-terminal.js";
+import { indentWrap, sideBySide, wrapParagraphs, wrapText } from "./text-layout.js";
+
+/** Total width of the explanation; fixed so that the output is the same on every terminal. */
+export const SHOW_WIDTH = 100;
+const LABEL = 13;
+/** Ranked tools shown past the retriever's cut (acceptable ones are always shown). */
+const BELOW_CUT = 3;
+
+export const STATUS_MARKS: Record<StepStatus, string> = { passed: "✓", failed: "✗", mixed: "~", not_reached: "·" };
+
+export const HIDING_LABELS: Record<HiddenReason, string> = {
+  family: "family not admitted",
+  effect: "effect above the ceiling",
+  open_world: "open-world tool in a closed-world phase",
+};
+
+const clean = stripControls;
+
+/** Shown for a tool run.json has no definition of (not in the registry, or no run.json). */
+export const NO_DESCRIPTION = "(no description in run.json: not a tool of this run's registry)";
+
+export function renderCaseExplanation(x: CaseExplanation, options: { color: boolean }): string {
+  const paint = makePaint(options.color);
+  const blocks = [
+    renderHeader(x, paint),
+    renderLadder(x, paint),
+    renderExposure(x, paint),
+    renderDiscovery(x, paint),
+    renderVisible(x, paint),
+    renderTrials(x, paint),
+    renderForbidden(x, paint),
+    renderRival(x, paint),
+    renderFix(x, paint),
+  ];
+  return `${blocks.map((lines) => lines.join("\n")).join("\n\n")}\n`;
+}
+
+function field(label: string, text: string): string[] {
+  return indentWrap(clean(text), SHOW_WIDTH, LABEL, `  ${label}`);
+}
+
+/** A labelled line under a trial, indented one level deeper than the header fields. */
+function trialField(label: string, text: string): string[] {
+  return indentWrap(clean(text), SHOW_WIDTH, LABEL + 4, `      ${label}`);
+}
+
+function renderHeader(x: CaseExplanation, paint: Paint): string[] {
+  const where = [`phase ${x.phase ?? "(none)"}`, `family ${x.family ?? "(none)"}`, `tags ${x.tags.join(", ") || "(none)"}`];
+  const tally = `${x.correct} of ${x.scored} scored trials correct${x.errored > 0 ? `, ${x.errored} errored` : ""}`;
+  return [
+    paint(`Case ${clean(x.case_id)}`, "bold"),
+    ...field("goal", x.goal ?? "(not recorded)"),
+    ...field("where", where.join(" · ")),
+    ...field("acceptable", x.acceptable.join(", ")),
+    ...field("forbidden", x.forbidden.join(", ") || "(none)"),
+    ...field("outcome", `${x.outcome} — ${tally}`),
+  ];
+}
+
+function renderLadder(x: CaseExplanation, paint: Paint): string[] {
+  const tone = (status: StepStatus): "green" | "red" | "dim" => (status === "passed" ? "green" : status === "not_reached" ? "dim" : "red");
+  const lines = x.ladder.flatMap((step) => {
+    const mark = paint(STATUS_MARKS[step.status], tone(step.status));
+    const [first, ...rest] = wrapText(clean(step.text), SHOW_WIDTH - 15);
+    return [`  ${mark} ${step.stage.padEnd(10)} ${first}`, ...rest.map((line) => `${" ".repeat(15)}${line}`)];
+  });
+  return [paint("Ladder", "bold"), ...lines];
+}
+
+function describePolicy(x: CaseExplanation): string {
+  const p = x.exposure.policy;
+  if (x.exposure.phase === null) return "no phase: every tool exposed";
+  if (p === null) return `phase ${x.exposure.phase} (its policy is not in run.json)`;
+  const families = p.families === undefined ? "all" : p.families.join(", ");
+  return `phase ${x.exposure.phase}: families ${families}; max_effect ${p.max_effect ?? "destructive"}; open_world ${String(p.open_world ?? true)}`;
+}
+
+function renderExposure(x: CaseExplanation, paint: Paint): string[] {
+  const head = [paint("Exposure", "bold"), ...indentWrap(clean(describePolicy(x)), SHOW_WIDTH, 2)];
+  if (x.exposure.hidden === 0) return [...head, "  hid nothing"];
+  const lines = x.exposure.groups.flatMap((group) => [
+    `  hidden: ${group.rule === null ? "" : `${HIDING_LABELS[group.rule]} `}(${clean(group.value)})`,
+    ...indentWrap(group.tools.map((name) => (x.acceptable.includes(name) ? `${clean(name)}*` : clean(name))).join(", "), SHOW_WIDTH, 4),
+  ]);
+  const note = x.exposure.hidden_acceptable.length > 0 ? ["  (* = acceptable for this case)"] : [];
+  return [...head, ...lines, ...note];
+}
+
+function renderDiscovery(x: CaseExplanation, paint: Paint): string[] {
+  const { ranking, k, exposed } = x.discovery;
+  if (ranking === null) return [paint("Discovery", "bold"), `  no retriever scores: the visible set is the ${exposed} exposed tools (plus controls)`];
+  const kept = ranking.filter((t) => t.kept).length;
+  const shown = ranking.filter((t) => t.kept || t.acceptable || t.rank <= kept + BELOW_CUT);
+  const row = (t: RankedTool): string =>
+    `  #${String(t.rank).padEnd(4)}${formatDecimal(t.score).padStart(8)}  ${clean(t.name).padEnd(32)} ${t.kept ? "kept" : "cut"}${t.acceptable ? "  ← acceptable" : ""}`;
+  const omitted = ranking.length - shown.length;
+  const note = omitted > 0 ? [`  … ${omitted} more below the cut`] : [];
+  return [paint("Discovery", "bold"), `  the retriever kept ${kept} of ${exposed} exposed tools at k=${k ?? "?"}; rank by score:`, ...shown.map(row), ...note];
+}
+
+function renderVisible(x: CaseExplanation, paint: Paint): string[] {
+  const title = paint(`Visible set, in the order shown (${x.visible_order.length})`, "bold");
+  return [title, ...indentWrap(x.visible_order.map(clean).join(", "), SHOW_WIDTH, 2)];
+}
+
+function formatArguments(value: JsonValue): string {
+  return value === null ? "(none)" : JSON.stringify(value);
+}
+
+/** Trials whose views are identical apart from the trial number are printed once. */
+function groupTrials(views: TrialView[]): TrialView[][] {
+  const groups: TrialView[][] = [];
+  const key = (v: TrialView): string => JSON.stringify({ ...v, trial: 0 });
+  for (const view of views) {
+    const last = groups[groups.length - 1];
+    if (last !== undefined && key(last[0]) === key(view)) last.push(view);
+    else groups.push([view]);
+  }
+  return groups;
+}
+
+function trialVerdict(v: TrialView): string {
+  if (v.error !== null) return "errored (excluded from every rate)";
+  const stage = v.failed_stage === null ? "✓ correct" : `✗ ${v.failed_stage}${v.selection_error === null ? "" : ` (${v.selection_error})`}`;
+  return `${stage}${v.forbidden ? " · FORBIDDEN" : ""}${v.phantom ? " · not visible" : ""}`;
+}
+
+function renderTrialGroup(group: TrialView[], paint: Paint): string[] {
+  const v = group[0];
+  const label = group.length === 1 ? `#${v.trial}` : `#${v.trial}–#${group[group.length - 1].trial} (${group.length} identical)`;
+  const verdict = paint(trialVerdict(v), v.failed_stage === null && v.error === null ? "green" : "red");
+  const selected = v.error === null ? [clean(v.selected ?? "(no call)")] : [];
+  const lines = [["  " + label, ...selected, verdict].join("  ")];
+  if (v.error !== null) return [...lines, ...trialField("error", v.error)];
+  lines.push(...trialField("arguments", formatArguments(v.arguments)));
+  if (v.argument_errors !== null && v.argument_errors.length > 0) lines.push(...v.argument_errors.flatMap((e, i) => trialField(i === 0 ? "arg errors" : "", e)));
+  if (v.argument_match !== null) lines.push(...trialField("arg match", v.argument_match ? "yes: the case's expectations hold" : "no: the case's expectations do not hold"));
+  if (v.response_text !== null && v.response_text.trim() !== "") lines.push(...trialField("said", truncate(v.response_text, 300)));
+  return lines;
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function renderTrials(x: CaseExplanation, paint: Paint): string[] {
+  return [paint(`Trials (${x.trials})`, "bold"), ...groupTrials(x.trial_views).flatMap((group) => renderTrialGroup(group, paint))];
+}
+
+function renderForbidden(x: CaseExplanation, paint: Paint): string[] {
+  if (x.forbidden.length === 0) return [paint("Forbidden hits", "bold"), "  none (the case forbids nothing)"];
+  if (x.forbidden_hits.length === 0) return [paint("Forbidden hits", "bold"), `  none: no trial selected ${x.forbidden.map(clean).join(", ")}`];
+  const hits = x.forbidden_hits.map((h) => `#${h.trial} ${clean(h.tool)}`).join(", ");
+  return [paint("Forbidden hits", "bold"), `  ${paint(`${x.forbidden_hits.length} of ${x.scored} trials selected a forbidden tool`, "red")}: ${hits}`];
+}
+
+function renderRival(x: CaseExplanation, paint: Paint): string[] {
+  const r = x.rival;
+  if (r === null) return [paint("Nearest rival", "bold"), "  none: no trial of this case (nor of its expected label in the run) chose another tool"];
+  const scope = r.scope === "case" ? "in this case" : "across the run, for the same expected tools";
+  const column = (SHOW_WIDTH - 5) >> 1;
+  const text = (description: string | null): string[] =>
+    wrapParagraphs(description === null ? NO_DESCRIPTION : description.split("\n").map(clean).join("\n"), column);
+  return [
+    paint("Nearest rival", "bold"),
+    `  ${clean(r.rival.name)} took ${r.count} of ${r.of} trials (${scope})`,
+    ...sideBySide([`expected: ${clean(r.expected.name)}`, "─".repeat(column)], [`rival: ${clean(r.rival.name)}`, "─".repeat(column)], column).map((l) => `  ${l}`),
+    ...sideBySide(text(r.expected.description), text(r.rival.description), column).map((l) => `  ${l}`),
+  ];
+}
+
+function renderFix(x: CaseExplanation, paint: Paint): string[] {
+  if (x.fix === null) return [paint("Fix", "bold"), "  nothing to fix: every scored trial was correct"];
+  const title = paint(`Fix — ${x.fix.stage} → ${x.fix.action}`, "bold");
+  return [title, ...x.fix.detail.flatMap((line) => indentWrap(clean(line), SHOW_WIDTH, 2))];
+}

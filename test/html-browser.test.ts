@@ -1,0 +1,159 @@
+/**
+ * The HTML report in a real browser: Debian's chromium, headless, driven by playwright-core (no
+ * downloaded browser). Skipped, saying why, only when /usr/bin/chromium is absent; .ci/run
+ * installs it so CI always runs these tests.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../src/cli.js";
+import type { Report } from "../src/types.js";
+import { argv, captureIo } from "./fixtures/cli-io.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const HAS_CHROMIUM = existsSync(CHROMIUM);
+const SKIP_NOTE = HAS_CHROMIUM ? "" : ` — SKIPPED: ${CHROMIUM} is absent (install it: apt-get install -y chromium)`;
+if (!HAS_CHROMIUM) console.warn(`html-browser tests skipped: ${CHROMIUM} is absent (apt-get install -y chromium)`);
+
+const EXAMPLE_CONFIG = fileURLToPath(new URL("../route-eval.yaml", import.meta.url));
+const HOSTILE_CONFIG = fileURLToPath(new URL("./fixtures/html-hostile/route-eval.yaml", import.meta.url));
+const BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+let out: string;
+let browser: Browser;
+
+/** Runs the real pipeline (baseline endpoint) with --format html; returns the run directory. */
+async function runToHtml(config: string, runId: string): Promise<string> {
+  const captured = captureIo();
+  const code = await main(argv("run", "-c", config, "--run-id", runId, "-o", out, "-f", "html"), captured.io);
+  if (code !== 0) throw new Error(`run ${runId} exited ${code}: ${captured.stderr()}`);
+  return join(out, runId);
+}
+
+/** Opens a page, failing the test on any script error, console error or dialog. */
+async function open(file: string, problems: string[]): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  page.on("console", (m) => void (m.type() === "error" && problems.push(`console: ${m.text()}`)));
+  page.on("dialog", (d) => {
+    problems.push(`dialog: ${d.message()}`);
+    void d.dismiss();
+  });
+  page.on("request", (r) => void (r.url().startsWith("file:") || problems.push(`request: ${r.url()}`)));
+  await page.goto(pathToFileURL(file).href);
+  return page;
+}
+
+/** ms from navigation start until the first frame after load; the best of `runs` fresh loads. */
+async function measureRender(file: string, runs: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
+    await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
+    times.push(await page.evaluate(() => new Promise<number>((done) => requestAnimationFrame(() => setTimeout(() => done(performance.now()), 0)))));
+    await page.close();
+  }
+  return times;
+}
+
+describe.skipIf(!HAS_CHROMIUM)(`HTML report in chromium${SKIP_NOTE}`, () => {
+  beforeAll(async () => {
+    out = mkdtempSync(join(tmpdir(), "route-eval-html-"));
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: BROWSER_ARGS });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (out !== undefined) rmSync(out, { recursive: true, force: true });
+  });
+
+  it("renders the bundled example: funnel equals report.json, a case expands, under 1 MB and 1 s", async () => {
+    const run = await runToHtml(EXAMPLE_CONFIG, "example");
+    const file = join(run, "report.html");
+    const report: Report = JSON.parse(readFileSync(join(run, "report.json"), "utf8"));
+    const size = statSync(file).size;
+    expect(size).toBeLessThan(1_000_000);
+
+    const problems: string[] = [];
+    const page = await open(file, problems);
+    const funnel = await page.$$eval("tr.rung", (rows) =>
+      rows.map((row) => [row.getAttribute("data-rung"), row.querySelector("[data-field=numerator]")?.textContent, row.querySelector("[data-field=denominator]")?.textContent]),
+    );
+    const m = report.metrics;
+    const rate = (r: { numerator: number; denominator: number }) => [String(r.numerator), String(r.denominator)];
+    expect(funnel).toEqual([
+      ["coverage", ...rate(m.capability_coverage)],
+      ["exposure", ...rate(m.exposure_recall)],
+      ["discovery", ...rate(m.discovery_recall)],
+      ["selection", ...rate(m.selection_accuracy)],
+      ["end-to-end", ...rate(m.end_to_end_accuracy)],
+    ]);
+
+    const failing = report.cases.find((c) => !c.passed && (c.stages.selection ?? 0) > 0);
+    if (failing === undefined) throw new Error("the bundled example has no selection failure to expand");
+    const row = page.locator(`tr.case-row[data-case-id="${failing.case_id}"]`);
+    await row.locator("button.expand").click();
+    const drill = page.locator("tr.drill").first();
+    await expect.poll(() => drill.isVisible()).toBe(true);
+    expect(await drill.locator("ol.ladder li").count()).toBe(4);
+    expect(await drill.locator("ol.ladder li[data-stage=selection]").getAttribute("data-status")).toBe("failed");
+    expect(await drill.locator(".fix strong").textContent()).toBe("selection → sharpen one pair of descriptions");
+    expect(await drill.locator("table.trials tbody tr").count()).toBe(failing.trials);
+    await drill.screenshot({ path: join(out, "example-case.png") });
+    await page.screenshot({ path: join(out, "example.png") });
+    expect(statSync(join(out, "example.png")).size).toBeGreaterThan(10_000);
+
+    await page.fill("#case-search", failing.case_id);
+    expect(await page.locator("#case-count").textContent()).toMatch(/^1 of \d+ cases$/);
+    await page.selectOption("#case-stage", "passed");
+    expect(await page.locator("#case-count").textContent()).toMatch(/^0 of /);
+    expect(problems).toEqual([]);
+
+    const times = await measureRender(file, 3);
+    console.log(`bundled example report.html: ${(size / 1024).toFixed(0)} KiB; rendered in ${times.map((t) => t.toFixed(0)).join(", ")} ms (best ${Math.min(...times).toFixed(0)} ms; target < 1000)`);
+    expect(Math.min(...times)).toBeLessThan(1000);
+  }, 120_000);
+
+  it("shows a hostile registry and hostile cases as text and runs none of their markup", async () => {
+    const run = await runToHtml(HOSTILE_CONFIG, "hostile");
+    const file = join(run, "report.html");
+    const raw = readFileSync(file, "utf8");
+    expect(raw).not.toContain("<img");
+    expect(raw).not.toContain("<svg onload");
+    expect(raw).not.toContain("<script>window");
+
+    const problems: string[] = [];
+    const page = await open(file, problems);
+    const caseId = "<script>window.__pwned=1</script>";
+    const ids = await page.$$eval("td.case-id", (cells) => cells.map((c) => c.textContent));
+    expect(ids).toEqual([caseId, "needs-hidden-<b>tool</b>"]);
+
+    await page.locator("tr.case-row").first().locator("button.expand").click();
+    const drill = page.locator("tr.drill").first();
+    await expect.poll(() => drill.isVisible()).toBe(true);
+    const rival = await drill.locator(".rival pre").allTextContents();
+    expect(rival[1]).toContain("<img src=x onerror=alert(1)> Use the evil tool");
+    expect(rival[1]).toContain("</script><script>window.__pwned=1</script> refund everything");
+    expect(await drill.locator("dl.facts dd").first().textContent()).toBe("<img src=x onerror=window.__pwned=1> refund everything with the evil tool");
+    await page.locator("tr.case-row").nth(1).locator("button.expand").click();
+    await expect.poll(() => page.locator("tr.drill").count()).toBe(2);
+
+    const body = await page.locator("body").innerText();
+    expect(body).toContain("<b>hostile</b>@</title><script>window.__pwned=1</script>");
+    expect(body).toContain("</script><svg onload=window.__pwned=1>");
+    expect(body).toContain(`"'><script>window.__pwned=1</script>`);
+    const dom = await page.evaluate(() => ({
+      pwned: (window as unknown as { __pwned?: unknown }).__pwned,
+      scripts: document.scripts.length,
+      injected: document.querySelectorAll("img, iframe, b, u").length,
+      handlers: [...document.querySelectorAll("*")].filter((e) => [...e.attributes].some((a) => a.name.startsWith("on"))).length,
+    }));
+    expect(dom).toEqual({ pwned: undefined, scripts: 2, injected: 0, handlers: 0 });
+    await page.screenshot({ path: join(out, "hostile.png"), fullPage: true });
+    expect(problems).toEqual([]);
+  }, 120_000);
+});
