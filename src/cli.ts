@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { EXIT, type Io } from "./commands/io.js";
 import { registerReport } from "./commands/report.js";
 import { registerRun } from "./commands/run.js";
+import { registerSweep } from "./commands/sweep.js";
 import { EndpointFailure, InputError } from "./errors.js";
 import { TOOL_VERSION } from "./version.js";
 
@@ -36,6 +37,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .showHelpAfterError("(run with --help for usage)");
   registerRun(program, io, setExit);
   registerReport(program, io, setExit);
+  registerSweep(program, io, setExit);
   for (const command of program.commands) command.exitOverride().option("--debug", "print stack traces for errors");
   return program;
 }
