@@ -27,8 +27,8 @@ export interface RunOptions {
 
 /** How a sweep point changes one run; everything else about the run stays as configured. */
 export interface SweepHook {
-  /** The cases as the run should see them (e.g. registries padded with distractors). */
-  prepareCases?: (cases: Case[]) => Case[];
+  /** The cases to run instead of loading them (a sweep loads them once, and may pad their registries). */
+  cases?: Case[];
   /** The visible set of a case, or null for the configured retriever. */
   visibleFor?: (testCase: Case, exposure: Exposure) => Discovery | null;
 }
@@ -41,8 +41,7 @@ export interface RunResult {
 /** The composition root: load → expose → discover → call → classify → record → metrics → report. */
 export async function runEvaluation(config: Config, options: RunOptions = {}): Promise<RunResult> {
   const now = options.now ?? (() => new Date());
-  const loaded = loadCases(config);
-  const cases = options.sweep?.prepareCases?.(loaded) ?? loaded;
+  const cases = options.sweep?.cases ?? loadCases(config);
   const endpoint = withTokenEstimate(createEndpoint(config));
   const runId = options.runId ?? newRunId(now(), endpoint.id);
   const runDir = prepareRunDir(resolve(config.root, config.out_dir), runId);

@@ -5,12 +5,13 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { loadCases } from "../cases/load-cases.js";
 import { InputError } from "../errors.js";
 import { loadRegistry } from "../registry/load-registry.js";
 import { readRecords } from "../report/records-io.js";
 import { writeTextFile } from "../report/write-report.js";
 import { runEvaluation, type SweepHook } from "../run.js";
-import type { Config, Registry } from "../types.js";
+import type { Case, Config, Registry } from "../types.js";
 import { TOOL_VERSION } from "../version.js";
 import { createCasePadder } from "./pad-registry.js";
 import { renderSweep } from "./render-sweep.js";
@@ -43,7 +44,7 @@ export async function runSweep(config: Config, options: SweepOptions): Promise<{
   const started = now();
   const sweepId = options.sweepId ?? `${stamp(started)}-sweep-${options.kind}`;
   const sweepDir = prepareSweepDir(resolve(config.root, config.out_dir), sweepId);
-  const hookAt = createHooks(config, options, padding);
+  const hookAt = createHooks(config, options, padding, loadCases(config));
   const width = String(values[values.length - 1]).length;
   const points: SweepPoint[] = [];
   let identity = { endpoint: config.endpoint, model: config.model ?? "" };
@@ -72,17 +73,17 @@ function checkSweep(config: Config, options: SweepOptions): void {
   }
 }
 
-/** The run hook of each point; state (padded registries, per-case orders) is shared by all points. */
-function createHooks(config: Config, options: SweepOptions, padding: Registry | null): (value: number) => SweepHook {
+/** The run hook of each point; cases are loaded (and padded) once, and per-case orders shared by all points. */
+function createHooks(config: Config, options: SweepOptions, padding: Registry | null, loaded: Case[]): (value: number) => SweepHook {
   const padder = padding === null ? null : createCasePadder(padding);
-  const prepareCases = padder === null ? undefined : padder.padCases;
-  if (options.kind === "k") return () => ({ prepareCases });
+  const cases = padder === null ? loaded : padder.padCases(loaded);
+  if (options.kind === "k") return () => ({ cases });
   const visibleAt = createSizeHook({
     seed: config.seed,
     policy: options.distractors,
     paddingNames: (registry) => padder?.paddingNames(registry) ?? new Set(),
   });
-  return (size) => ({ prepareCases, visibleFor: visibleAt(size) });
+  return (size) => ({ cases, visibleFor: visibleAt(size) });
 }
 
 /** Size points fix the visible set themselves (no retriever); k points keep the retriever with k = value. */
