@@ -41,14 +41,15 @@ export function registerSweep(program: Command, io: Io, setExit: SetExit): void 
       if (k !== undefined && sizes !== undefined) throw new InputError("--sizes and --k: choose one sweep (visible-set sizes, or retriever budgets)");
       // Each point sets its own k; the first one satisfies the config's "a retriever needs k" check.
       const config = loadConfig(flags.config ?? null, { ...toOverrides(rest), ...(k === undefined ? {} : { k: k[0] }) }, io.cwd);
+      const kind = k === undefined ? "size" : "k";
       const { sweepDir, sweep } = await runSweep(config, {
-        kind: k === undefined ? "size" : "k",
+        kind,
         values: k ?? sizes ?? DEFAULT_SIZES,
         distractors: flags.distractors,
         distractorRegistry: flags.distractorRegistry ?? null,
         sweepId: flags.sweepId,
         onPoint: (point, runDir) =>
-          io.stderr(`${point.value}: selection accuracy ${formatPercent(point.selection_accuracy.value)} over ${point.scored} trials — ${runDir}\n`),
+          io.stderr(`${kind} ${point.value}: selection accuracy ${formatPercent(point.selection_accuracy.value)} over ${point.scored} trials — ${runDir}\n`),
       });
       const text = renderSweep(sweep, flags.format);
       if (flags.output === undefined) io.stdout(text);
