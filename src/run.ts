@@ -21,7 +21,7 @@ export interface RunOptions {
   runId?: string;
   /** Clock injected so that tests and golden files can fix it. */
   now?: () => Date;
-  /** A sweep point (src/sweep): pads registries and fixes each case's visible set. Absent = the configured pipeline. */
+  /** A sweep point (src/sweep): supplies the (padded) cases and fixes each case's visible set. Absent = the configured pipeline. */
   sweep?: SweepHook;
 }
 
