@@ -3,6 +3,7 @@ import { EXIT, type Io } from "./commands/io.js";
 import { registerReport } from "./commands/report.js";
 import { registerRun } from "./commands/run.js";
 import { registerShow } from "./commands/show.js";
+import { registerSweep } from "./commands/sweep.js";
 import { EndpointFailure, InputError } from "./errors.js";
 import { TOOL_VERSION } from "./version.js";
 
@@ -38,6 +39,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
   registerRun(program, io, setExit);
   registerReport(program, io, setExit);
   registerShow(program, io, setExit);
+  registerSweep(program, io, setExit);
   for (const command of program.commands) command.exitOverride().option("--debug", "print stack traces for errors");
   return program;
 }

@@ -7,19 +7,30 @@ import { createRetriever } from "./discovery/create-retriever.js";
 import { discover } from "./discovery/discover.js";
 import type { Retriever } from "./discovery/retriever.js";
 import { createEndpoint } from "./endpoint/create-endpoint.js";
+import { withTokenEstimate } from "./endpoint/estimate-tokens.js";
 import { hashRequest } from "./endpoint/request-hash.js";
 import { expose } from "./exposure/expose.js";
 import { CONTROL_TOOLS, hashDefinition, renderDefinition } from "./registry/render-definition.js";
 import { buildReport } from "./report/build-report.js";
 import { openRecordWriter } from "./report/records-io.js";
 import { writeJsonFile, writeReportFile } from "./report/write-report.js";
-import type { Case, Config, Endpoint, Registry, Report, RunMeta, ToolDefinition, TrialRecord } from "./types.js";
+import type { Case, Config, Discovery, Endpoint, Exposure, Registry, Report, RunMeta, ToolDefinition, TrialRecord } from "./types.js";
 import { TOOL_VERSION } from "./version.js";
 
 export interface RunOptions {
   runId?: string;
   /** Clock injected so that tests and golden files can fix it. */
   now?: () => Date;
+  /** A sweep point (src/sweep): supplies the (padded) cases and fixes each case's visible set. Absent = the configured pipeline. */
+  sweep?: SweepHook;
+}
+
+/** How a sweep point changes one run; everything else about the run stays as configured. */
+export interface SweepHook {
+  /** The cases to run instead of loading them (a sweep loads them once, and may pad their registries). */
+  cases?: Case[];
+  /** The visible set of a case, or null for the configured retriever. */
+  visibleFor?: (testCase: Case, exposure: Exposure) => Discovery | null;
 }
 
 export interface RunResult {
@@ -30,8 +41,8 @@ export interface RunResult {
 /** The composition root: load → expose → discover → call → classify → record → metrics → report. */
 export async function runEvaluation(config: Config, options: RunOptions = {}): Promise<RunResult> {
   const now = options.now ?? (() => new Date());
-  const cases = loadCases(config);
-  const endpoint = createEndpoint(config);
+  const cases = options.sweep?.cases ?? loadCases(config);
+  const endpoint = withTokenEstimate(createEndpoint(config));
   const runId = options.runId ?? newRunId(now(), endpoint.id);
   const runDir = prepareRunDir(resolve(config.root, config.out_dir), runId);
   const meta = describeRun(runId, config, cases, endpoint, now());
@@ -45,7 +56,7 @@ export async function runEvaluation(config: Config, options: RunOptions = {}): P
     const jobs = cases.flatMap((testCase) =>
       Array.from({ length: config.trials }, (_, trial) =>
         limit(async () => {
-          const record = await runTrial(config, endpoint, testCase, trial, prepareRegistry(prepared, testCase.registry, config));
+          const record = await runTrial(config, endpoint, testCase, trial, prepareRegistry(prepared, testCase.registry, config), options.sweep);
           writer.append(record);
           records.push(record);
         }),
@@ -75,17 +86,17 @@ function prepareRegistry(cache: Map<Registry, PreparedRegistry>, registry: Regis
     prepared = {
       names: tools.map((t) => t.name),
       definitions: new Map(tools.map((t) => [t.name, renderDefinition(t)])),
-      retriever: createRetriever(config.discovery, registry.tools),
+      retriever: createRetriever(config.discovery, registry.tools, { storeDir: config.store_dir, mode: config.mode, env: process.env }),
     };
     cache.set(registry, prepared);
   }
   return prepared;
 }
 
-async function runTrial(config: Config, endpoint: Endpoint, testCase: Case, trial: number, registry: PreparedRegistry): Promise<TrialRecord> {
+async function runTrial(config: Config, endpoint: Endpoint, testCase: Case, trial: number, registry: PreparedRegistry, sweep?: SweepHook): Promise<TrialRecord> {
   const policy = testCase.phase === null ? null : (config.phases[testCase.phase] ?? null);
   const exposure = expose(testCase.registry.tools, policy, config.controls);
-  const discovery = await discover(exposure.exposed, testCase.goal, config.discovery, registry.retriever);
+  const discovery = sweep?.visibleFor?.(testCase, exposure) ?? (await discover(exposure.exposed, testCase.goal, config.discovery, registry.retriever));
   const tools = discovery.visible.map((name) => registry.definitions.get(name)).filter((d): d is ToolDefinition => d !== undefined);
   const request = {
     case_id: testCase.id,

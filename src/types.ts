@@ -67,7 +67,23 @@ export interface DiscoveryConfig {
   retriever: RetrieverName;
   /** Budget of ordinary tools kept by the retriever; controls never count against it. */
   k?: number;
+  /** Settings of the `embeddings` retriever; absent keys take EMBEDDINGS_DEFAULTS. */
+  embeddings?: Partial<EmbeddingsConfig>;
 }
+
+/** Any OpenAI-compatible `/embeddings` endpoint. The key is read from the environment only. */
+export interface EmbeddingsConfig {
+  model: string;
+  base_url: string;
+  /** Name of the environment variable that holds the API key. */
+  api_key_env: string;
+}
+
+export const EMBEDDINGS_DEFAULTS: EmbeddingsConfig = {
+  model: "text-embedding-3-small",
+  base_url: "https://api.openai.com/v1",
+  api_key_env: "OPENAI_API_KEY",
+};
 
 /** A gate: `"OP NUMBER"` on a rate (e.g. ">= 0.9"), or pass^k with a minimum. */
 export type GateSpec = string | { k: number; min: number };
@@ -173,8 +189,14 @@ export interface TrialRequest {
 }
 
 export interface Usage {
+  /** As reported by the endpoint; null when it reports none. */
   input_tokens: number | null;
   output_tokens: number | null;
+  /**
+   * route-eval's own estimate of the request's input tokens: ceil(characters / 4) of the JSON of
+   * system + context + messages + goal + tool definitions. Never mixed into input_tokens.
+   */
+  input_tokens_estimated?: number | null;
 }
 
 export interface EndpointResponse {
@@ -309,7 +331,33 @@ export interface Metrics {
   pass_hat_k: Record<string, CaseMean>;
   pass_at_k: Record<string, CaseMean>;
   consistency: number | null;
+  /** Ranking quality of the acceptable set, over exposed trials whose retriever recorded scores. */
+  retrieval: RetrievalQuality;
+  /** Mean input tokens per scored trial: the endpoint's count, else route-eval's estimate. */
+  input_tokens: InputTokens;
   unstable_cases: { case_id: string; modal: string; modal_count: number; n: number; selections: Record<string, number> }[];
+}
+
+/**
+ * Relevant = acceptable ordinary tools that were exposed; ranking = the retriever's order (top-k as
+ * shown, the rest by recorded score, ties by name). Each is a mean over trials, as a CaseMean.
+ */
+export interface RetrievalQuality {
+  /** Share of the relevant tools in the top k. */
+  recall_at_k: CaseMean;
+  /** 1 / rank of the first relevant tool. */
+  mrr: CaseMean;
+  /** Binary-relevance nDCG over the top k. */
+  ndcg_at_k: CaseMean;
+}
+
+export interface InputTokens {
+  /** Mean over the scored trials that have a count; null when none has. */
+  mean: number | null;
+  /** Trials whose count the endpoint reported. */
+  reported: number;
+  /** Trials whose count is route-eval's estimate (the endpoint reported none). */
+  estimated: number;
 }
 
 export interface CaseRow {

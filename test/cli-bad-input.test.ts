@@ -20,7 +20,7 @@ const CASES: { name: string; args: string[]; line: string }[] = [
   { name: "registry tool claiming family: control", args: ["--cases", VALID, "--registry", `${B}/control-family.registry.yaml`], line: `${B}/control-family.registry.yaml:9: tools[1]: tool "escalate" claims to be a trusted control (family: control); controls come from route-eval's own configuration, not from a registry` },
   { name: "unknown phase", args: ["-c", `${B}/phases.route-eval.yaml`, "--cases", `${B}/unknown-phase.cases.yaml`], line: `${B}/unknown-phase.cases.yaml:9: case "refund": unknown phase "suport" (known phases: billing, support)` },
   { name: "case file pointing at a missing registry", args: ["--cases", `${B}/missing-registry.cases.yaml`], line: `${B}/missing-registry.cases.yaml:2: registry "../registries/nope.yaml" not found (tried test/fixtures/registries/nope.yaml); registry: in the case file (relative to it) or --registry sets it` },
-  { name: "unknown config key", args: ["-c", `${B}/unknown-key.route-eval.yaml`], line: `${B}/unknown-key.route-eval.yaml:5: discovery: unknown key "top_k" (expected one of: retriever, k)` },
+  { name: "unknown config key", args: ["-c", `${B}/unknown-key.route-eval.yaml`], line: `${B}/unknown-key.route-eval.yaml:5: discovery: unknown key "top_k" (expected one of: retriever, k, embeddings)` },
   { name: "bm25 without k", args: ["-c", `${B}/bm25-no-k.route-eval.yaml`, "--cases", VALID], line: `${B}/bm25-no-k.route-eval.yaml:4: discovery: retriever "bm25" needs k, the number of ordinary tools it keeps (controls do not count); add discovery.k or pass --k` },
 ];
 

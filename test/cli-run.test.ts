@@ -48,7 +48,7 @@ describe("route-eval run on the golden fixture project", () => {
     const { runDir } = await runGolden("json");
     const report = JSON.parse(readFileSync(join(runDir, "report.json"), "utf8"));
     const foreign = join(tempDir(), "foreign-run");
-    const required = ["case_id", "trial", "acceptable", "forbidden", "registry_names", "exposed_names", "retrieved_names", "visible_order", "retrieval_k", "selected", "argument_errors", "argument_match", "phase", "family", "tags", "must_see", "must_not_see"];
+    const required = ["case_id", "trial", "acceptable", "forbidden", "registry_names", "exposed_names", "retrieved_names", "visible_order", "retrieval_k", "selected", "argument_errors", "argument_match", "phase", "family", "tags", "must_see", "must_not_see", "retrieval_scores", "usage"];
     const lines = readFileSync(join(runDir, "records.jsonl"), "utf8").trim().split("\n").map((line) => {
       const r = JSON.parse(line);
       return JSON.stringify(Object.fromEntries(required.map((key) => [key, r[key]])));

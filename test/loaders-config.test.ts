@@ -95,7 +95,7 @@ describe("loadConfig defaults and precedence", () => {
 describe("loadConfig rejects bad configuration", () => {
   it("reports an unknown key at its line", () => {
     expect(messageOf("unknown-key.route-eval.yaml")).toBe(
-      `${shown("unknown-key.route-eval.yaml")}:5: discovery: unknown key "top_k" (expected one of: retriever, k)`,
+      `${shown("unknown-key.route-eval.yaml")}:5: discovery: unknown key "top_k" (expected one of: retriever, k, embeddings)`,
     );
   });
 

@@ -19,6 +19,9 @@ export interface ConfigFlags {
   temperature?: number;
   retriever?: RetrieverName;
   k?: number;
+  embeddingsModel?: string;
+  embeddingsBaseUrl?: string;
+  embeddingsApiKeyEnv?: string;
   seed?: number;
   systemPrompt?: string;
   out?: string;
@@ -59,6 +62,9 @@ export function addConfigOptions(command: Command): Command {
     .option("--temperature <t>", "sampling temperature (config: temperature)", nonNegativeNumber)
     .addOption(new Option("--retriever <name>", "discovery retriever (config: discovery.retriever)").choices(RETRIEVERS))
     .option("-k, --k <n>", "retrieval budget of ordinary tools (config: discovery.k)", positiveInt)
+    .option("--embeddings-model <name>", "embedding model (config: discovery.embeddings.model)")
+    .option("--embeddings-base-url <url>", "OpenAI-compatible API base URL (config: discovery.embeddings.base_url)")
+    .option("--embeddings-api-key-env <var>", "environment variable holding its key (config: discovery.embeddings.api_key_env)")
     .option("--seed <n>", "run seed (config: seed)", nonNegativeInt)
     .option("--system-prompt <text>", "system prompt (config: system_prompt)")
     .option("-o, --out <dir>", "directory that receives <run-id>/ (config: out_dir)");
@@ -75,11 +81,18 @@ export function toOverrides(flags: ConfigFlags): ConfigOverrides {
     temperature: flags.temperature,
     retriever: flags.retriever,
     k: flags.k,
+    embeddings: embeddingOverrides(flags),
     seed: flags.seed,
     system_prompt: flags.systemPrompt,
     out_dir: flags.out,
   };
   return Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
+}
+
+function embeddingOverrides(flags: ConfigFlags): ConfigOverrides["embeddings"] {
+  const { embeddingsModel: model, embeddingsBaseUrl: base_url, embeddingsApiKeyEnv: api_key_env } = flags;
+  if (model === undefined && base_url === undefined && api_key_env === undefined) return undefined;
+  return Object.fromEntries(Object.entries({ model, base_url, api_key_env }).filter(([, v]) => v !== undefined));
 }
 
 const RUN_HELP = `

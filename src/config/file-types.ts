@@ -6,6 +6,7 @@ import type {
   ArgExpectation,
   ControlName,
   Effect,
+  EmbeddingsConfig,
   GateSpec,
   JsonObject,
   Message,
@@ -19,7 +20,7 @@ export interface ConfigFile {
   registry?: string | null;
   phases?: Record<string, PhasePolicy>;
   controls?: ControlName[];
-  discovery?: { retriever?: RetrieverName; k?: number };
+  discovery?: { retriever?: RetrieverName; k?: number; embeddings?: Partial<EmbeddingsConfig> };
   endpoint?: string;
   model?: string | null;
   trials?: number;

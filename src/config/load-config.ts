@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { InputError, at } from "../errors.js";
-import { CONTROL_NAMES, type Config, type RetrieverName } from "../types.js";
+import { CONTROL_NAMES, type Config, type DiscoveryConfig, type EmbeddingsConfig, type RetrieverName } from "../types.js";
 import type { ConfigFile } from "./file-types.js";
 import { formatPath } from "./format-error.js";
 import { findConfigProblem, validateConfigFile } from "./validate.js";
@@ -25,6 +25,8 @@ export const DEFAULT_SYSTEM_PROMPT =
 export type ConfigOverrides = Partial<Omit<Config, "file" | "root" | "discovery">> & {
   retriever?: RetrieverName;
   k?: number;
+  /** Merged key by key over the file's discovery.embeddings. */
+  embeddings?: Partial<EmbeddingsConfig>;
 };
 
 const RETRIEVERS_WITH_BUDGET: ReadonlySet<RetrieverName> = new Set(["bm25", "embeddings"]);
@@ -63,6 +65,7 @@ function flattenFile(written: ConfigFile, root: string): ConfigOverrides {
     ...rest,
     retriever: discovery?.retriever,
     k: discovery?.k,
+    embeddings: discovery?.embeddings,
     cases: typeof cases === "string" ? [cases] : cases,
     registry: registry === undefined || registry === null ? registry : resolve(root, registry),
     out_dir: out_dir === undefined ? undefined : resolve(root, out_dir),
@@ -87,8 +90,21 @@ function pick<K extends keyof ConfigOverrides>(layers: ConfigOverrides[], key: K
   return layers.find((layer) => layer[key] !== undefined)?.[key];
 }
 
-function mergeLayers(layers: ConfigOverrides[], file: string | null, root: string): Config {
+/** retriever and k as any key; embeddings key by key, so a flag changes one setting of the file's. */
+function mergeDiscovery(layers: ConfigOverrides[]): DiscoveryConfig {
   const k = pick(layers, "k");
+  const embeddings: Partial<EmbeddingsConfig> = {};
+  for (const layer of [...layers].reverse()) {
+    for (const [key, value] of Object.entries(layer.embeddings ?? {})) if (value !== undefined) Object.assign(embeddings, { [key]: value });
+  }
+  return {
+    retriever: pick(layers, "retriever") ?? "none",
+    ...(k === undefined ? {} : { k }),
+    ...(Object.keys(embeddings).length === 0 ? {} : { embeddings }),
+  };
+}
+
+function mergeLayers(layers: ConfigOverrides[], file: string | null, root: string): Config {
   return {
     file,
     root,
@@ -96,7 +112,7 @@ function mergeLayers(layers: ConfigOverrides[], file: string | null, root: strin
     registry: pick(layers, "registry") ?? null,
     phases: pick(layers, "phases") ?? {},
     controls: pick(layers, "controls") ?? [...CONTROL_NAMES],
-    discovery: { retriever: pick(layers, "retriever") ?? "none", ...(k === undefined ? {} : { k }) },
+    discovery: mergeDiscovery(layers),
     endpoint: pick(layers, "endpoint") ?? "baseline",
     model: pick(layers, "model") ?? null,
     trials: pick(layers, "trials") ?? 3,
@@ -113,13 +129,15 @@ function mergeLayers(layers: ConfigOverrides[], file: string | null, root: strin
 
 /** Command-line values must satisfy the same schema as the file's (ajv skips undefined values). */
 function checkOverrides(overrides: ConfigOverrides): void {
-  const { retriever, k, ...rest } = overrides;
-  const discovery = retriever === undefined && k === undefined ? undefined : { retriever, k };
+  const { retriever, k, embeddings, ...rest } = overrides;
+  const discovery = retriever === undefined && k === undefined && embeddings === undefined ? undefined : { retriever, k, embeddings };
   const problem = findConfigProblem({ ...rest, discovery });
   if (problem === null) return;
-  const flag = problem.path[0] === "discovery" && problem.path.length > 1 ? problem.path[1] : problem.path[0];
+  const [top, second, third] = problem.path;
+  const nested = top === "discovery" && second === "embeddings" && third !== undefined ? `embeddings_${String(third)}` : second;
+  const flag = top === "discovery" && second !== undefined ? nested : top;
   const name = flag === undefined ? "options" : `--${String(flag).replace(/_/g, "-")}`;
-  const inner = problem.path.length > 1 && problem.path[0] !== "discovery" ? `${formatPath(problem.path)}: ` : "";
+  const inner = problem.path.length > 1 && top !== "discovery" ? `${formatPath(problem.path)}: ` : "";
   throw new InputError(`${name}: ${inner}${problem.message}`);
 }
 

@@ -17,7 +17,8 @@ export async function discover(exposed: string[], goal: string, discovery: Disco
   const k = discovery.k ?? ordinary.length;
   const scores = await retriever.score(goal, ordinary);
   const retrieved = topK(scores, ordinary, k);
-  const rounded = Object.fromEntries(ordinary.map((name) => [name, round(scores.get(name) ?? 0)]));
+  const rounded: Record<string, number> = {};
+  for (const name of ordinary) rounded[name] = round(scores.get(name) ?? 0);
   return { visible: [...retrieved, ...controls], retrieved, k, scores: rounded };
 }
 

@@ -1,10 +1,10 @@
 import type { Tool } from "../types.js";
-import { buildBm25Index, scoreBm25, topK } from "./bm25.js";
+import { buildBm25Index, scoreBm25 } from "./bm25.js";
 
 /** A retriever ranks a registry's ordinary tools for a goal. Built once per registry. */
 export interface Retriever {
-  /** Scores of the candidate tools for the goal (higher is better; absent = 0). */
-  score(goal: string, candidates: string[]): Promise<Map<string, number>>;
+  /** Scores of the candidate tools for the goal (higher is better; absent = 0). Keys are candidates only. */
+  score(goal: string, candidates: string[]): Promise<ReadonlyMap<string, number>>;
 }
 
 /** bm25 field weights: the name and purpose say what a tool is; avoid_when is never positive evidence. */
@@ -22,5 +22,7 @@ export function createBm25Retriever(tools: Tool[]): Retriever {
       ],
     })),
   );
-  return { score: async (goal, candidates) => scoreBm25(index, goal, new Set(candidates)) };
+  // Candidates are distinct registry tools, so as many candidates as tools means all of them.
+  const allowed = (candidates: string[]) => (candidates.length >= tools.length ? null : new Set(candidates));
+  return { score: async (goal, candidates) => scoreBm25(index, goal, allowed(candidates)) };
 }

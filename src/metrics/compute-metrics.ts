@@ -7,6 +7,7 @@ import { ABSTAIN, ASK } from "../types.js";
 import type { Metrics, Rate, SelectionError, Stage, TrialRecord } from "../types.js";
 import { computeConfusions } from "./confusions.js";
 import { computeReliability } from "./reliability.js";
+import { computeInputTokens, computeRetrievalQuality } from "./retrieval-quality.js";
 import { compareText, groupBy, scoreRecords } from "./scored-trials.js";
 import { rate } from "./wilson.js";
 
@@ -93,5 +94,7 @@ export function computeMetrics(records: TrialRecord[]): Metrics {
     ...computeSignals(scored),
     ...computeConfusions(scored),
     ...computeReliability(scored),
+    retrieval: computeRetrievalQuality(scored),
+    input_tokens: computeInputTokens(scored),
   };
 }

@@ -81,7 +81,11 @@ function normalizeRecord(r: Partial<TrialRecord> & Pick<TrialRecord, RequiredFie
     must_not_see: r.must_not_see ?? [],
     response_text: r.response_text ?? null,
     tool_calls: r.tool_calls ?? (r.selected === null ? 0 : 1),
-    usage: { input_tokens: r.usage?.input_tokens ?? null, output_tokens: r.usage?.output_tokens ?? null },
+    usage: {
+      input_tokens: r.usage?.input_tokens ?? null,
+      output_tokens: r.usage?.output_tokens ?? null,
+      ...(r.usage?.input_tokens_estimated === undefined ? {} : { input_tokens_estimated: r.usage.input_tokens_estimated }),
+    },
     latency_ms: r.latency_ms ?? 0,
     endpoint: r.endpoint ?? "unknown",
     model: r.model ?? "unknown",

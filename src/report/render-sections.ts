@@ -127,8 +127,33 @@ export function buildRatesSection(metrics: Metrics): Section {
     .sort(compareKeys)
     .map((k) => rateRow(`tool recall@${k}`, metrics.tool_recall_at_k[k]));
   const rows = [...recall, ...OTHER_RATES.map((field) => rateRow(RATE_LABELS[field], metrics[field]))];
-  const notes = [`mean visible set size: ${formatNumber(metrics.mean_visible)} tools`];
+  const notes = [`mean visible set size: ${formatNumber(metrics.mean_visible)} tools`, ...describeInputTokens(metrics)];
   return section("Other rates", [], { head: ["metric", ...RATE_HEAD], align: RATE_ALIGN, rows }, notes);
+}
+
+/** Says which counts are the endpoint's and which are route-eval's estimate; nothing when no trial has one. */
+export function describeInputTokens(metrics: Metrics): string[] {
+  const { mean, reported, estimated } = metrics.input_tokens;
+  if (mean === null) return [];
+  const source =
+    estimated === 0
+      ? `reported by the endpoint for all ${reported} trials`
+      : `estimated as ceil(characters / 4) of the request for ${estimated} of ${reported + estimated} trials (the endpoint reported none)`;
+  return [`mean input tokens: ${formatNumber(mean)} per trial, ${source}`];
+}
+
+/** recall@k, MRR and nDCG@k of the acceptable set; null when no trial had a scoring retriever. */
+export function buildRetrievalSection(metrics: Metrics): Section | null {
+  const { recall_at_k, mrr, ndcg_at_k } = metrics.retrieval;
+  if (recall_at_k.denominator === 0) return null;
+  const row = (label: string, mean: Rate): Cell[] => [label, String(mean.denominator), formatPercent(mean.value), formatCi(mean.ci)];
+  const rows = [row("recall@k", recall_at_k), row("MRR", mrr), row("nDCG@k", ndcg_at_k)];
+  const lines = [
+    `means over ${recall_at_k.denominator} trials with an acceptable ordinary tool among the candidates the retriever ranked`,
+    "relevant = the acceptable tools that were exposed; k = the run's budget; intervals are Wilson's on the sum, as for pass^k",
+  ];
+  const table: TableData = { head: ["metric", "trials", "mean", "95% CI"], align: ["left", "right", "right", "left"], rows };
+  return section("Retrieval quality", lines, table);
 }
 
 export function buildReliabilitySection(metrics: Metrics): Section {
@@ -192,12 +217,14 @@ export function buildGateSection(gates: GateResult[]): Section {
 export function buildSummarySections(report: Report): Section[] {
   const { metrics } = report;
   const exposure = buildExposureSection(report);
+  const retrieval = buildRetrievalSection(metrics);
   return [
     buildFunnelSection(metrics),
     buildFailureSection(metrics),
     buildSelectionErrorSection(metrics),
     buildConfusionSection(metrics),
     buildRatesSection(metrics),
+    ...(retrieval === null ? [] : [retrieval]),
     buildReliabilitySection(metrics),
     buildConsistencySection(metrics),
     buildErroredSection(report),

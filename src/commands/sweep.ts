@@ -1,0 +1,78 @@
+import { writeFileSync } from "node:fs";
+import { Option, type Command } from "commander";
+import { loadConfig } from "../config/load-config.js";
+import { InputError } from "../errors.js";
+import { renderSweep, SWEEP_FORMATS, type SweepFormat } from "../sweep/render-sweep.js";
+import { DEFAULT_SIZES, runSweep } from "../sweep/run-sweep.js";
+import { formatPercent } from "../report/format.js";
+import { DISTRACTOR_POLICIES, type DistractorPolicy } from "../sweep/visible-sets.js";
+import type { Io, SetExit } from "./io.js";
+import { positiveIntList } from "./parse-number.js";
+import { addConfigOptions, toOverrides, type ConfigFlags } from "./run.js";
+
+interface SweepFlags extends Omit<ConfigFlags, "k"> {
+  sizes?: number[];
+  /** In a sweep, --k is the list of budgets to sweep. */
+  k?: number[];
+  distractors: DistractorPolicy;
+  distractorRegistry?: string;
+  sweepId?: string;
+  format: SweepFormat;
+  output?: string;
+}
+
+export function registerSweep(program: Command, io: Io, setExit: SetExit): void {
+  const command = addConfigOptions(program.command("sweep"));
+  // The shared -k/--k sets one budget; a sweep takes a list of them instead.
+  command.options.find((option) => option.long === "--k")?.argParser(positiveIntList);
+  const budget = command.options.find((option) => option.long === "--k");
+  if (budget !== undefined) budget.description = "sweep the retriever's budget over these k (e.g. 1,3,5,10,20)";
+  command
+    .description("Hold the cases fixed and vary the visible ordinary-tool count (--sizes) or the retriever's k (--k); one full run per point.")
+    .option("--sizes <list>", `visible ordinary-tool counts (default ${DEFAULT_SIZES.join(",")})`, positiveIntList)
+    .addOption(new Option("--distractors <policy>", "how distractors are drawn: random, or similar (hard negatives first)").choices(DISTRACTOR_POLICIES).default("random"))
+    .option("--distractor-registry <file>", "pad registries with this snapshot's tools when a case has too few exposed tools")
+    .option("--sweep-id <id>", "name of the sweep directory (default: <UTC time>-sweep-<size|k>)")
+    .addOption(new Option("-f, --format <format>", "rendering on stdout").choices(SWEEP_FORMATS).default("terminal"))
+    .option("--output <file>", "write the rendering to a file instead of stdout")
+    .addHelpText("after", SWEEP_HELP)
+    .action(async (flags: SweepFlags) => {
+      const { k, sizes, ...rest } = flags;
+      if (k !== undefined && sizes !== undefined) throw new InputError("--sizes and --k: choose one sweep (visible-set sizes, or retriever budgets)");
+      // Each point sets its own k; the first one satisfies the config's "a retriever needs k" check.
+      const config = loadConfig(flags.config ?? null, { ...toOverrides(rest), ...(k === undefined ? {} : { k: k[0] }) }, io.cwd);
+      const kind = k === undefined ? "size" : "k";
+      const { sweepDir, sweep } = await runSweep(config, {
+        kind,
+        values: k ?? sizes ?? DEFAULT_SIZES,
+        distractors: flags.distractors,
+        distractorRegistry: flags.distractorRegistry ?? null,
+        sweepId: flags.sweepId,
+        onPoint: (point, runDir) =>
+          io.stderr(`${kind} ${point.value}: selection accuracy ${formatPercent(point.selection_accuracy.value)} over ${point.scored} trials — ${runDir}\n`),
+      });
+      const text = renderSweep(sweep, flags.format);
+      if (flags.output === undefined) io.stdout(text);
+      else {
+        writeFileSync(flags.output, text);
+        io.stderr(`wrote ${flags.output}\n`);
+      }
+      io.stderr(`sweep.json, sweep.csv and one run per point: ${sweepDir}\n`);
+      setExit(0);
+    });
+}
+
+const SWEEP_HELP = `
+Every point is a full run (records.jsonl, run.json, report.json) under <out>/<sweep-id>/, so
+\`route-eval report <out>/<sweep-id>/size-05\` works on it; sweep.json and sweep.csv sum them up.
+A size sweep shows each case its exposed acceptable tools plus distractors, N ordinary tools in
+all (controls are always visible and never counted); the sets are nested across sizes and fixed
+by --seed. A k sweep keeps the configured retriever and varies its budget.
+
+Examples:
+  route-eval sweep                                     # sizes 5,10,20,40, random distractors
+  route-eval sweep --sizes 5,10,20,40 --distractors similar --seed 7
+  route-eval sweep --distractor-registry registries/distractors.yaml
+  route-eval sweep --retriever bm25 --k 1,3,5,10,20
+  route-eval sweep --format csv --output sweep.csv
+`;

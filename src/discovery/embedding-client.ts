@@ -1,0 +1,113 @@
+import OpenAI from "openai";
+import { EndpointFailure, InputError } from "../errors.js";
+import type { ResponseStore } from "../store/response-store.js";
+import { storeKey } from "../store/response-store.js";
+import { EMBEDDINGS_DEFAULTS, type EmbeddingsConfig, type StoreMode } from "../types.js";
+
+/** Texts → vectors, in input order. */
+export type EmbedTexts = (texts: string[]) => Promise<number[][]>;
+
+export interface EmbedderContext {
+  store: ResponseStore;
+  /** live: always call; cached: store first, call on a miss; replay: store only. */
+  mode: StoreMode;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Inputs per /embeddings request. */
+const BATCH = 128;
+
+/**
+ * Vectors from any OpenAI-compatible `/embeddings` endpoint through the official SDK, kept in the
+ * response store under storeKey({model, base_url, text}) so that reruns and replays cost nothing.
+ * Equal texts in flight share one request.
+ */
+export function createEmbedder(settings: EmbeddingsConfig, context: EmbedderContext): EmbedTexts {
+  const pending = new Map<string, Promise<number[]>>();
+  let client: OpenAI | null = null;
+  const fetchBatch = async (texts: string[]): Promise<number[][]> => {
+    client ??= createClient(settings, context.env);
+    const vectors = await requestVectors(client, settings, texts);
+    texts.forEach((text, i) => context.store.put(keyOf(settings, text), { ...identify(settings), text, vector: vectors[i] }));
+    return vectors;
+  };
+  return async (texts) => {
+    const missing = [...new Set(texts)].filter((text) => !pending.has(text));
+    const toFetch: string[] = [];
+    for (const text of missing) {
+      const stored = context.mode === "live" ? null : readVector(context.store, keyOf(settings, text));
+      if (stored !== null) pending.set(text, Promise.resolve(stored));
+      else if (context.mode === "replay") throw replayMiss(settings, text);
+      else toFetch.push(text);
+    }
+    for (let start = 0; start < toFetch.length; start += BATCH) {
+      const batch = toFetch.slice(start, start + BATCH);
+      const request = fetchBatch(batch);
+      batch.forEach((text, i) => pending.set(text, request.then((vectors) => vectors[i])));
+    }
+    return Promise.all(texts.map((text) => pending.get(text) ?? Promise.reject(new Error(`no vector for ${text}`))));
+  };
+}
+
+function identify(settings: EmbeddingsConfig): { model: string; base_url: string } {
+  return { model: settings.model, base_url: settings.base_url };
+}
+
+function keyOf(settings: EmbeddingsConfig, text: string): string {
+  return storeKey({ ...identify(settings), text });
+}
+
+/** A stored vector, or null when absent or not a vector (a damaged entry is fetched again). */
+function readVector(store: ResponseStore, key: string): number[] | null {
+  const entry = store.get(key);
+  if (entry === null || typeof entry !== "object" || !("vector" in entry)) return null;
+  return isVector(entry.vector) ? entry.vector : null;
+}
+
+function isVector(value: unknown): value is number[] {
+  return Array.isArray(value) && value.length > 0 && value.every((x) => typeof x === "number" && Number.isFinite(x));
+}
+
+function replayMiss(settings: EmbeddingsConfig, text: string): EndpointFailure {
+  const shown = text.length > 60 ? `${text.slice(0, 59)}…` : text;
+  return new EndpointFailure(`embeddings (replay mode): no stored vector for model "${settings.model}" at ${settings.base_url} and text "${shown}"; run once in cached mode to record it`);
+}
+
+/** The key comes from the environment only. A server other than the default may need none. */
+function createClient(settings: EmbeddingsConfig, env: NodeJS.ProcessEnv): OpenAI {
+  const key = env[settings.api_key_env];
+  if ((key === undefined || key === "") && settings.base_url === EMBEDDINGS_DEFAULTS.base_url) {
+    throw new InputError(
+      `discovery.embeddings: environment variable ${settings.api_key_env} is not set; the embeddings retriever needs an API key for ${settings.base_url} (or set discovery.embeddings.base_url to a local server)`,
+    );
+  }
+  return new OpenAI({ apiKey: key || "unused", baseURL: settings.base_url, timeout: 60_000, maxRetries: 3 });
+}
+
+async function requestVectors(client: OpenAI, settings: EmbeddingsConfig, texts: string[]): Promise<number[][]> {
+  const where = `embeddings endpoint ${settings.base_url} (model "${settings.model}")`;
+  let response: OpenAI.CreateEmbeddingResponse;
+  try {
+    response = await client.embeddings.create({ model: settings.model, input: texts, encoding_format: "float" });
+  } catch (error) {
+    throw new EndpointFailure(`${where}: ${describeFailure(error, settings)}`);
+  }
+  const vectors: (number[] | undefined)[] = new Array(texts.length);
+  for (const item of response.data ?? []) {
+    if (Number.isInteger(item.index) && item.index >= 0 && item.index < texts.length && isVector(item.embedding)) vectors[item.index] = item.embedding;
+  }
+  const found = vectors.filter((v): v is number[] => v !== undefined);
+  if (found.length !== texts.length) {
+    throw new EndpointFailure(`${where}: expected ${texts.length} embeddings (data[].embedding with index), got ${found.length} usable`);
+  }
+  if (new Set(found.map((v) => v.length)).size > 1) throw new EndpointFailure(`${where}: returned vectors of different lengths`);
+  return found;
+}
+
+function describeFailure(error: unknown, settings: EmbeddingsConfig): string {
+  if (error instanceof OpenAI.APIError && (error.status === 401 || error.status === 403)) {
+    return `authentication failed (${error.status}); check the key in ${settings.api_key_env}`;
+  }
+  if (error instanceof OpenAI.APIError && error.status !== undefined) return `HTTP ${error.status}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,52 @@
+import { CONTROL_NAMES, type Report, type TrialRecord } from "../types.js";
+import type { SweepPoint } from "./sweep-types.js";
+
+const CONTROLS: ReadonlySet<string> = new Set(CONTROL_NAMES);
+
+/** Nearest-rank percentile of sorted values; null when empty. */
+export function percentile(sorted: number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
+}
+
+/** Each case's true visible ordinary count (from its first trial: every trial of a case sees the same set). */
+export function countVisiblePerCase(records: TrialRecord[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const record of [...records].sort((a, b) => a.trial - b.trial)) {
+    if (!counts.has(record.case_id)) counts.set(record.case_id, record.retrieved_names.filter((name) => !CONTROLS.has(name)).length);
+  }
+  return counts;
+}
+
+/** One point of a sweep from its report and records. */
+export function summarisePoint(value: number, run: string, report: Report, records: TrialRecord[], trials: number): SweepPoint {
+  const m = report.metrics;
+  const perCase = countVisiblePerCase(records);
+  const sizes = [...perCase.values()];
+  const latencies = records.filter((r) => r.error === null).map((r) => r.latency_ms).sort((a, b) => a - b);
+  const passHat = m.pass_hat_k[String(trials)];
+  return {
+    value,
+    run,
+    visible: {
+      mean: sizes.length === 0 ? null : sizes.reduce((sum, n) => sum + n, 0) / sizes.length,
+      min: sizes.length === 0 ? null : Math.min(...sizes),
+      max: sizes.length === 0 ? null : Math.max(...sizes),
+    },
+    capped_cases: [...perCase].filter(([, n]) => n < value).map(([id]) => id).sort(),
+    cases: report.cases.length,
+    trials: m.trials,
+    scored: m.scored,
+    errored: m.errored,
+    selection_accuracy: m.selection_accuracy,
+    end_to_end_accuracy: m.end_to_end_accuracy,
+    abstention_accuracy: m.abstention_accuracy,
+    violation_rate: m.violation_rate,
+    argument_validity: m.argument_validity,
+    tool_recall: m.discovery_recall,
+    pass_hat_k: passHat === undefined ? null : { k: trials, mean: passHat },
+    retrieval: m.retrieval,
+    input_tokens: m.input_tokens,
+    latency_ms: { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95) },
+  };
+}

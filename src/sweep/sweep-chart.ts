@@ -1,0 +1,56 @@
+import { formatPercent } from "../report/format.js";
+import type { SweepKind, SweepPoint, SweepReport } from "./sweep-types.js";
+
+/** Columns of a bar: one per 2.5 percentage points. */
+const WIDTH = 40;
+/** Thresholds marked on every bar with ':' where the bar does not reach them. */
+const MARKS = [0.5, 0.9];
+
+interface Series {
+  label: string;
+  value: (p: SweepPoint) => number | null;
+}
+
+const SERIES: Record<SweepKind, Series[]> = {
+  size: [{ label: "", value: (p) => p.selection_accuracy.value }],
+  k: [
+    { label: "recall", value: (p) => p.tool_recall.value },
+    { label: "selection", value: (p) => p.selection_accuracy.value },
+  ],
+};
+
+const TITLES: Record<SweepKind, string> = {
+  size: "Selection accuracy against visible tools",
+  k: "Recall@k and selection accuracy against k",
+};
+
+function bar(value: number | null): string {
+  const filled = value === null ? 0 : Math.round(value * WIDTH);
+  const marks = new Set(MARKS.map((m) => Math.round(m * WIDTH) - 1));
+  let out = "";
+  for (let i = 0; i < WIDTH; i++) out += i < filled ? "#" : marks.has(i) ? ":" : " ";
+  return out;
+}
+
+function axis(indent: number): string {
+  const line = Array.from({ length: WIDTH + 1 }, () => " ");
+  const put = (at: number, text: string) => text.split("").forEach((ch, i) => (line[at + i] = ch));
+  put(0, "0%");
+  put(Math.round(0.5 * WIDTH) - 2, "50%");
+  put(Math.round(0.9 * WIDTH) - 2, "90%");
+  return `${" ".repeat(indent)}${line.join("").trimEnd()}`;
+}
+
+/** Horizontal bars in plain ASCII, one row per point (and series), 0–100%. */
+export function renderSweepChart(report: SweepReport): string[] {
+  const series = SERIES[report.kind];
+  const labelOf = (p: SweepPoint, s: Series, first: boolean) =>
+    `${first ? `${report.kind === "size" ? "" : "k="}${p.value}` : ""}${s.label === "" ? "" : ` ${s.label}`}`;
+  const labels = report.points.flatMap((p) => series.map((s, i) => labelOf(p, s, i === 0)));
+  const width = Math.max(4, ...labels.map((l) => l.length));
+  const rows = report.points.flatMap((p) =>
+    series.map((s, i) => `${labelOf(p, s, i === 0).padStart(width)} |${bar(s.value(p))}| ${formatPercent(s.value(p))}`),
+  );
+  const legend = `(${report.kind === "size" ? "rows: requested size; " : ""}':' marks 50% and 90%)`;
+  return [`${TITLES[report.kind]} ${legend}`, axis(width + 2), ...rows];
+}

@@ -1,0 +1,141 @@
+/**
+ * The sweep's table and threshold lines, independent of presentation: the terminal and Markdown
+ * renderers lay out the same rows. Closed vocabularies map exhaustively, so a new sweep kind or
+ * threshold status cannot be forgotten here.
+ */
+import { formatCi, formatPercent, formatRate, MISSING } from "../report/format.js";
+import type { SweepKind, SweepPoint, SweepReport } from "./sweep-types.js";
+import type { Threshold, ThresholdStatus } from "./thresholds.js";
+
+export interface SweepTable {
+  head: string[];
+  /** Right-aligned columns (numbers). */
+  numeric: boolean[];
+  rows: string[][];
+}
+
+interface Column {
+  head: string;
+  numeric: boolean;
+  cell: (p: SweepPoint) => string;
+}
+
+/** "12.3" / "0.021" / "1204": milliseconds with sensible precision. */
+export function formatMs(value: number | null): string {
+  if (value === null) return MISSING;
+  if (value < 1) return value.toFixed(3);
+  return value < 100 ? value.toFixed(1) : value.toFixed(0);
+}
+
+/** Mean input tokens; "~" marks a mean that includes route-eval's estimates. */
+export function formatTokens(p: SweepPoint): string {
+  const { mean, estimated } = p.input_tokens;
+  if (mean === null) return MISSING;
+  return `${estimated > 0 ? "~" : ""}${Math.round(mean)}`;
+}
+
+function formatVisible(p: SweepPoint): string {
+  const { mean, min, max } = p.visible;
+  if (mean === null) return MISSING;
+  return min === max ? String(min) : `${mean.toFixed(1)} (${min}–${max})`;
+}
+
+const PASS_HEAD = (report: SweepReport) => `pass^${report.settings.trials}`;
+
+function commonTail(report: SweepReport): Column[] {
+  return [
+    { head: PASS_HEAD(report), numeric: true, cell: (p) => formatPercent(p.pass_hat_k?.mean.value ?? null) },
+    { head: "input tokens", numeric: true, cell: formatTokens },
+    { head: "p50 ms", numeric: true, cell: (p) => formatMs(p.latency_ms.p50) },
+    { head: "p95 ms", numeric: true, cell: (p) => formatMs(p.latency_ms.p95) },
+  ];
+}
+
+const COLUMNS: Record<SweepKind, (report: SweepReport) => Column[]> = {
+  size: (report) => [
+    { head: "size", numeric: true, cell: (p) => String(p.value) },
+    { head: "visible", numeric: true, cell: formatVisible },
+    { head: "capped", numeric: true, cell: (p) => String(p.capped_cases.length) },
+    { head: "trials", numeric: true, cell: (p) => String(p.scored) },
+    { head: "selection accuracy", numeric: true, cell: (p) => formatRate(p.selection_accuracy) },
+    { head: "95% CI", numeric: false, cell: (p) => formatCi(p.selection_accuracy.ci) },
+    { head: "abstention", numeric: true, cell: (p) => formatPercent(p.abstention_accuracy.value) },
+    { head: "violations", numeric: true, cell: (p) => formatPercent(p.violation_rate.value) },
+    { head: "arg. validity", numeric: true, cell: (p) => formatPercent(p.argument_validity.value) },
+    ...commonTail(report),
+  ],
+  k: (report) => [
+    { head: "k", numeric: true, cell: (p) => String(p.value) },
+    { head: "visible", numeric: true, cell: formatVisible },
+    { head: "trials", numeric: true, cell: (p) => String(p.scored) },
+    { head: "recall@k", numeric: true, cell: (p) => formatRate(p.tool_recall) },
+    { head: "selection accuracy", numeric: true, cell: (p) => formatRate(p.selection_accuracy) },
+    { head: "95% CI", numeric: false, cell: (p) => formatCi(p.selection_accuracy.ci) },
+    { head: "end-to-end", numeric: true, cell: (p) => formatPercent(p.end_to_end_accuracy.value) },
+    { head: "MRR", numeric: true, cell: (p) => formatPercent(p.retrieval.mrr.value) },
+    { head: "nDCG@k", numeric: true, cell: (p) => formatPercent(p.retrieval.ndcg_at_k.value) },
+    ...commonTail(report),
+  ],
+};
+
+export function buildSweepTable(report: SweepReport): SweepTable {
+  const columns = COLUMNS[report.kind](report);
+  return {
+    head: columns.map((c) => c.head),
+    numeric: columns.map((c) => c.numeric),
+    rows: report.points.map((p) => columns.map((c) => c.cell(p))),
+  };
+}
+
+const KIND_TITLES: Record<SweepKind, string> = { size: "size sweep", k: "k sweep" };
+
+/** One line: sweep id, kind and its settings, endpoint/model, cases × trials. */
+export function describeSweep(report: SweepReport): string {
+  const s = report.settings;
+  const how =
+    report.kind === "size"
+      ? `${s.distractors ?? "random"} distractors${s.distractor_registry === null ? "" : ` (+ ${s.distractor_registry.snapshot}@${s.distractor_registry.revision})`}, seed ${s.seed}`
+      : `retriever ${s.retriever ?? MISSING}`;
+  const cases = report.points[0]?.cases ?? 0;
+  return `route-eval sweep ${report.sweep_id} · ${KIND_TITLES[report.kind]}, ${how} · ${report.endpoint}/${report.model} · ${report.points.length} points × ${cases} cases × ${s.trials} trials`;
+}
+
+/** 40 → "40", 29.94 → "29.9". */
+export function formatSize(size: number): string {
+  return Number.isInteger(size) ? String(size) : size.toFixed(1);
+}
+
+const percent = (t: Threshold) => `${Math.round(t.threshold * 100)}%`;
+
+const STATUS_TEXT: Record<ThresholdStatus, (t: Threshold, report: SweepReport) => string> = {
+  interpolated: (t) => `${formatSize(t.size ?? 0)} visible tools (interpolated)`,
+  not_reached: (t, report) => `not reached — at or above ${percent(t)} up to ${visibleAt(report, -1)} visible tools`,
+  below_at_smallest: (t, report) => `below ${percent(t)} already at the smallest size (${visibleAt(report, 0)} visible tools)`,
+};
+
+/** The true mean visible size of the point at `index` (negative counts from the end). */
+function visibleAt(report: SweepReport, index: number): string {
+  const point = report.points.at(index);
+  return point === undefined ? MISSING : formatSize(point.visible.mean ?? point.value);
+}
+
+const CAPPED_NOTES: Record<SweepKind, string> = {
+  size: "visible = true count of ordinary tools shown (mean, min–max); capped = cases with fewer exposed tools than asked",
+  k: "visible = true count of ordinary tools kept (mean, min–max): fewer than k when fewer tools were exposed",
+};
+
+/** N90 / N50 lines (size sweeps) and the notes a reader needs to read the table. */
+export function describeFindings(report: SweepReport): string[] {
+  const lines: string[] = [];
+  if (report.thresholds !== null) {
+    const { n90, n50 } = report.thresholds;
+    lines.push(`N90 (selection accuracy falls below 90%): ${STATUS_TEXT[n90.status](n90, report)}`);
+    lines.push(`N50 (selection accuracy falls below 50%): ${STATUS_TEXT[n50.status](n50, report)}`);
+  }
+  const capped = report.points.filter((p) => p.capped_cases.length > 0);
+  if (capped.length > 0) lines.push(CAPPED_NOTES[report.kind]);
+  if (report.points.some((p) => p.input_tokens.estimated > 0)) {
+    lines.push("~ input tokens estimated by route-eval as ceil(characters / 4) of the request (the endpoint reported none)");
+  }
+  return lines;
+}

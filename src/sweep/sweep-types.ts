@@ -1,0 +1,62 @@
+import type { CaseMean, InputTokens, Rate, RetrievalQuality, RetrieverName } from "../types.js";
+import type { Threshold } from "./thresholds.js";
+import type { DistractorPolicy } from "./visible-sets.js";
+
+export const SWEEP_SCHEMA_VERSION = 1;
+
+/** size: vary how many ordinary tools are visible; k: vary the configured retriever's budget. */
+export const SWEEP_KINDS = ["size", "k"] as const;
+export type SweepKind = (typeof SWEEP_KINDS)[number];
+
+/** One size or k of a sweep: a full run of its own, summarised. */
+export interface SweepPoint {
+  /** The requested size or k. */
+  value: number;
+  /** The point's run directory, relative to the sweep directory (e.g. "size-05"). */
+  run: string;
+  /** True count of visible ordinary tools per case (controls excluded). */
+  visible: { mean: number | null; min: number | null; max: number | null };
+  /** Cases shown fewer ordinary tools than requested (fewer were exposed). */
+  capped_cases: string[];
+  cases: number;
+  trials: number;
+  scored: number;
+  errored: number;
+  selection_accuracy: Rate;
+  end_to_end_accuracy: Rate;
+  abstention_accuracy: Rate;
+  violation_rate: Rate;
+  argument_validity: Rate;
+  /** acceptable ∩ visible ≠ ∅ over exposed trials (tool_recall_at_k of this point's k). */
+  tool_recall: Rate;
+  /** pass^k at k = the configured trials per case. */
+  pass_hat_k: { k: number; mean: CaseMean } | null;
+  retrieval: RetrievalQuality;
+  input_tokens: InputTokens;
+  latency_ms: { p50: number | null; p95: number | null };
+}
+
+export interface SweepReport {
+  schema_version: number;
+  sweep_id: string;
+  kind: SweepKind;
+  tool_version: string;
+  started_at: string;
+  finished_at: string;
+  endpoint: string;
+  model: string;
+  settings: {
+    values: number[];
+    trials: number;
+    seed: number;
+    cases: string[];
+    /** Size sweeps: how distractors are drawn. */
+    distractors: DistractorPolicy | null;
+    distractor_registry: { snapshot: string; revision: string; file: string } | null;
+    /** k sweeps: the retriever whose budget varies. */
+    retriever: RetrieverName | null;
+  };
+  points: SweepPoint[];
+  /** Size sweeps: where selection accuracy falls below 0.9 and 0.5 (x = true mean visible size). */
+  thresholds: { n90: Threshold; n50: Threshold } | null;
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { computeInputTokens, computeRetrievalQuality, rankRetrieved, scoreRanking } from "../src/metrics/retrieval-quality.js";
+import type { TrialRecord } from "../src/types.js";
+
+const CONTROLS = ["ask_user", "wait_for_event", "no_applicable_tool"];
+
+function record(over: Partial<TrialRecord>): TrialRecord {
+  return {
+    case_id: "a", trial: 0, phase: null, family: null, tags: [], acceptable: ["b"], forbidden: [],
+    registry_names: [], exposed_names: [], retrieved_names: [], visible_order: [],
+    retrieval_k: null, retrieval_scores: null, must_see: [], must_not_see: [],
+    selected: "b", arguments: {}, argument_errors: null, argument_match: null,
+    failed_stage: null, selection_error: null, violated: false,
+    response_text: null, tool_calls: 1, usage: { input_tokens: null, output_tokens: null }, latency_ms: 1,
+    endpoint: "t", model: "t", request_hash: "h", error: null,
+    ...over,
+  };
+}
+
+const gain = (position: number) => 1 / Math.log2(position + 2);
+
+describe("ranking quality of the acceptable set", () => {
+  it("takes the top k as shown, then the rest by recorded score, ties by name", () => {
+    const r = record({
+      retrieval_k: 2,
+      retrieved_names: ["c", "a", ...CONTROLS],
+      retrieval_scores: { a: 2, b: 0.5, c: 2, d: 0.5, e: 1 },
+    });
+    expect(rankRetrieved(r)).toEqual(["c", "a", "e", "b", "d"]);
+    expect(rankRetrieved(record({}))).toBeNull();
+  });
+
+  it("computes recall@k, reciprocal rank and nDCG@k by hand", () => {
+    // ranking a b c d, relevant {b, d}, k = 2: one of two relevant in the top 2, first at rank 2.
+    const q = scoreRanking(["a", "b", "c", "d"], new Set(["b", "d"]), 2);
+    expect(q?.recall).toBe(0.5);
+    expect(q?.reciprocalRank).toBe(0.5);
+    expect(q?.ndcg).toBeCloseTo(gain(1) / (gain(0) + gain(1)), 12);
+    expect(scoreRanking(["a", "b"], new Set(["a"]), 1)).toEqual({ recall: 1, reciprocalRank: 1, ndcg: 1 });
+    expect(scoreRanking(["a", "b"], new Set(["z"]), 1)).toBeNull();
+  });
+
+  it("averages over scored trials with a relevant candidate; errored, unranked and control-only trials do not count", () => {
+    const ranked = { retrieval_k: 1, retrieval_scores: { a: 3, b: 1 } };
+    const records = [
+      record({ ...ranked, retrieved_names: ["b", ...CONTROLS], retrieval_scores: { a: 0, b: 1 } }), // b first: all 1
+      record({ ...ranked, trial: 1, retrieved_names: ["a", ...CONTROLS] }), // b second: recall 0, RR 1/2, nDCG 0
+      record({ ...ranked, trial: 2, retrieved_names: ["a", ...CONTROLS], error: "HTTP 500" }),
+      record({ ...ranked, case_id: "x", acceptable: ["no_applicable_tool"], retrieved_names: ["a", ...CONTROLS] }),
+      record({ case_id: "y", retrieved_names: ["a", "b", ...CONTROLS] }), // no retriever
+    ];
+    const quality = computeRetrievalQuality(records.filter((r) => r.error === null));
+    expect(quality.recall_at_k).toMatchObject({ numerator: 1, denominator: 2, value: 0.5 });
+    expect(quality.mrr).toMatchObject({ numerator: 1.5, denominator: 2, value: 0.75 });
+    expect(quality.ndcg_at_k).toMatchObject({ numerator: 1, denominator: 2, value: 0.5 });
+  });
+});
+
+describe("input tokens", () => {
+  it("prefers the endpoint's count and falls back to the estimate, saying how many of each", () => {
+    const tokens = computeInputTokens([
+      record({ usage: { input_tokens: 100, output_tokens: 5, input_tokens_estimated: 90 } }),
+      record({ usage: { input_tokens: null, output_tokens: null, input_tokens_estimated: 50 } }),
+      record({ usage: { input_tokens: null, output_tokens: null } }),
+    ]);
+    expect(tokens).toEqual({ mean: 75, reported: 1, estimated: 1 });
+    expect(computeInputTokens([record({})])).toEqual({ mean: null, reported: 0, estimated: 0 });
+  });
+});
