@@ -21,9 +21,9 @@ import type { Config, Tool } from "./types.js";
  */
 export function lintFiles(config: Config, files: string[], cwd: string): LintResult {
   const registries = new Map<string, LintRegistry>();
-  const loadRegistry = (path: string): LintRegistry => {
-    const absolute = resolve(path);
-    const cached = registries.get(absolute) ?? readLintRegistry(absolute);
+  const loadRegistry = (file: string | YamlFile): LintRegistry => {
+    const absolute = typeof file === "string" ? resolve(file) : file.file;
+    const cached = registries.get(absolute) ?? readLintRegistry(file);
     registries.set(absolute, cached);
     return cached;
   };
@@ -39,8 +39,8 @@ export function lintFiles(config: Config, files: string[], cwd: string): LintRes
 }
 
 interface Inputs {
-  registryFiles: string[];
-  caseFiles: string[];
+  registryFiles: (string | YamlFile)[];
+  caseFiles: (string | YamlFile)[];
 }
 
 function classifyFiles(patterns: string[], cwd: string): Inputs {
@@ -49,8 +49,8 @@ function classifyFiles(patterns: string[], cwd: string): Inputs {
     const yaml = readYamlFile(file);
     const data = yaml.data;
     const keys = data !== null && typeof data === "object" && !Array.isArray(data) ? Object.keys(data) : [];
-    if (keys.includes("tools")) inputs.registryFiles.push(file);
-    else if (keys.includes("cases")) inputs.caseFiles.push(file);
+    if (keys.includes("tools")) inputs.registryFiles.push(yaml);
+    else if (keys.includes("cases")) inputs.caseFiles.push(yaml);
     else throw new InputError(`${yaml.shown}:1: neither a registry snapshot (tools:) nor a case file (cases:)`);
   }
   return inputs;
@@ -70,7 +70,7 @@ function expand(patterns: string[], root: string): string[] {
   return [...new Set(found)].sort();
 }
 
-function readLintRegistry(file: string): LintRegistry {
+function readLintRegistry(file: string | YamlFile): LintRegistry {
   const { yaml, snapshot, tools } = readSnapshotLeniently(file);
   return { file: yaml.shown, snapshot, tools: tools.map(toLintTool), lineOf: yaml.lineOf };
 }
@@ -98,8 +98,8 @@ interface ReadCaseFile {
   phases: (string | null)[];
 }
 
-function readLintCaseFile(path: string, config: Config, loadRegistry: (path: string) => LintRegistry): ReadCaseFile {
-  const yaml = readYamlFile(path);
+function readLintCaseFile(file: string | YamlFile, config: Config, loadRegistry: (path: string) => LintRegistry): ReadCaseFile {
+  const yaml = typeof file === "string" ? readYamlFile(file) : file;
   const written = validateCasesFile(yaml);
   const phaseNames = Object.keys(config.phases);
   written.cases.forEach((entry, index) => checkCase(yaml, entry, index, phaseNames));

@@ -59,10 +59,17 @@ export function explainScore(pair: RivalPair): string {
   return `${names}text cosine ${pair.text.toFixed(2)}`;
 }
 
+const patterns = new Map<string, RegExp>();
+
 /** Whether `tool`'s avoid_when names `rival` (as a whole word). */
 export function namesRival(tool: LintTool, rival: LintTool): boolean {
-  const pattern = new RegExp(`(^|[^A-Za-z0-9_-])${escapeRegExp(rival.name)}($|[^A-Za-z0-9_-])`);
-  return tool.avoid_when.some((line) => pattern.test(line));
+  let pattern = patterns.get(rival.name);
+  if (pattern === undefined) {
+    pattern = new RegExp(`(^|[^A-Za-z0-9_-])${escapeRegExp(rival.name)}($|[^A-Za-z0-9_-])`);
+    patterns.set(rival.name, pattern);
+  }
+  const found = pattern;
+  return tool.avoid_when.some((line) => line.includes(rival.name) && found.test(line));
 }
 
 function escapeRegExp(text: string): string {

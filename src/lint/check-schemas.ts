@@ -1,5 +1,5 @@
 /** schemas: valid 2020-12, an object root, closed objects, required stated, few flat parameters, enums where a set fits. */
-import { findJsonSchemaProblem } from "../config/validate.js";
+import { findSchemaProblem } from "./find-schema-problem.js";
 import type { JsonObject } from "../types.js";
 import type { LintPath, LintRegistry, LintTool } from "./lint-input.js";
 import { finding, type Finding, type RuleId } from "./rules.js";
@@ -25,7 +25,7 @@ export function checkSchemas(registry: LintRegistry): Finding[] {
 
 function checkValid(registry: LintRegistry, tool: LintTool, key: SchemaKey, schema: JsonObject | undefined): Finding[] {
   if (schema === undefined) return [];
-  const problem = findJsonSchemaProblem(schema);
+  const problem = findSchemaProblem(schema);
   if (problem === null) return [];
   return [
     finding({

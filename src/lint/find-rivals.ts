@@ -1,16 +1,21 @@
 /**
  * The rival measure. Two tools are rivals when either
  *  - their descriptions overlap: TF-IDF cosine over name + purpose + use_when ≥ TEXT_THRESHOLD, or
- *  - their names compete: same or synonymous verb over a shared object, or in the same family
- *    (see name-parts.ts), scoring ≥ NAME_THRESHOLD.
+ *  - their names compete (name-parts.ts): same or synonymous verb over a shared object, or in the
+ *    same small family group, scoring ≥ NAME_THRESHOLD.
  * The pair's score is the larger of the two; both are reported.
  */
 import type { LintTool } from "./lint-input.js";
-import { relateNames, splitName, type NameParts } from "./name-parts.js";
-import { buildTfIdf, cosine, findSimilarPairs, type SparseVector } from "./tfidf.js";
+import { relateNames, splitName, type NameParts, type NameRelation } from "./name-parts.js";
+import { buildTfIdf, cosine, findSimilarPairs } from "./tfidf.js";
 
 export const TEXT_THRESHOLD = 0.5;
 export const NAME_THRESHOLD = 0.4;
+/**
+ * Same-verb tools of one family count as alternatives only when few: beyond this many, the
+ * family is a catalogue of different objects (create_lead, create_budget…), not a choice.
+ */
+export const FAMILY_GROUP_MAX = 4;
 
 export interface RivalPair {
   a: LintTool;
@@ -28,41 +33,47 @@ export interface RivalPair {
 export function findRivals(tools: LintTool[]): RivalPair[] {
   const vectors = buildTfIdf(tools.map(describeForSimilarity));
   const parts = tools.map((tool) => splitName(tool.name));
+  const byObject = groupTools(parts, (part) => part.objects);
+  const byFamily = groupTools(parts, (_, index) => [tools[index].family]);
+  const smallFamilyGroups = [...byFamily.values()].filter((members) => members.length <= FAMILY_GROUP_MAX);
+  const inSmallFamilyGroup = new Set(smallFamilyGroups.flat());
   const candidates = new Set<number>();
   const key = (a: number, b: number): number => Math.min(a, b) * tools.length + Math.max(a, b);
   for (const pair of findSimilarPairs(vectors, TEXT_THRESHOLD)) candidates.add(key(pair.a, pair.b));
-  for (const [a, b] of nameCandidates(tools, parts)) candidates.add(key(a, b));
+  for (const [a, b] of pairsWithin([...byObject.values(), ...smallFamilyGroups])) candidates.add(key(a, b));
   const pairs: RivalPair[] = [];
   for (const id of candidates) {
-    const pair = scorePair(tools, vectors, parts, Math.floor(id / tools.length), id % tools.length);
+    const [i, j] = [Math.floor(id / tools.length), id % tools.length];
+    const family = inSmallFamilyGroup.has(i) && inSmallFamilyGroup.has(j) && tools[i].family === tools[j].family ? tools[i].family : null;
+    const pair = scorePair(tools[i], tools[j], cosine(vectors[i], vectors[j]), relateNames(parts[i], parts[j], family));
     if (pair !== null) pairs.push(pair);
   }
   return pairs.sort((x, y) => y.score - x.score || x.a.index - y.a.index || x.b.index - y.b.index);
 }
 
-function scorePair(tools: LintTool[], vectors: SparseVector[], parts: NameParts[], i: number, j: number): RivalPair | null {
-  const [a, b] = [tools[i], tools[j]];
-  const text = cosine(vectors[i], vectors[j]);
-  const names = relateNames(parts[i], parts[j], a.family === b.family ? a.family : null);
+function scorePair(a: LintTool, b: LintTool, text: number, names: NameRelation): RivalPair | null {
   if (text < TEXT_THRESHOLD && names.score < NAME_THRESHOLD) return null;
   return { a, b, score: Math.max(text, names.score), text, names: names.score, why: names.why };
 }
 
-/** Pairs that share a verb class and an object word or a family: the only ones that can score by name. */
-function nameCandidates(tools: LintTool[], parts: NameParts[]): [number, number][] {
+/** Tool indices grouped by verb class and each key `keysOf` gives: only tools in one group can score by name. */
+function groupTools(parts: NameParts[], keysOf: (part: NameParts, index: number) => string[]): Map<string, number[]> {
   const groups = new Map<string, number[]>();
   parts.forEach((part, index) => {
     if (part.verbKey === null) return;
-    const keys = [...part.objects.map((word) => `o:${word}`), `f:${tools[index].family}`];
-    for (const key of keys) {
-      const group = `${part.verbKey}\u0000${key}`;
+    for (const key of keysOf(part, index)) {
+      const group = `${part.verbKey} ${key}`;
       const members = groups.get(group);
       if (members === undefined) groups.set(group, [index]);
       else members.push(index);
     }
   });
+  return groups;
+}
+
+function pairsWithin(groups: number[][]): [number, number][] {
   const pairs: [number, number][] = [];
-  for (const members of groups.values()) {
+  for (const members of groups) {
     for (let x = 0; x < members.length; x++) for (let y = x + 1; y < members.length; y++) pairs.push([members[x], members[y]]);
   }
   return pairs;

@@ -19,16 +19,22 @@ const CLASS_OF = new Map(Object.entries(VERB_CLASSES).flatMap(([cls, verbs]) => 
 /** Words that qualify an action without changing its object. */
 const QUALIFIERS = new Set(["bulk", "batch", "mass", "multi", "many", "all", "single", "web", "online", "remote", "local", "async"]);
 
+/** Words after one of these qualify the object (`lookup_order_by_email`: the object is the order). */
+const PREPOSITIONS = new Set(["by", "for", "with", "from", "via", "in", "on", "of", "to", "per", "using"]);
+
 export interface NameParts {
   verb: string | null;
   /** The verb's synonym class, or the verb itself when it belongs to none. */
   verbKey: string | null;
+  /** Object words (stemmed) before any preposition; the last one is the head noun. */
   objects: string[];
 }
 
 /** The first word from a verb class is the verb; else the first word that is not a qualifier. */
 export function splitName(name: string): NameParts {
-  const words = tokenize(name);
+  const raw = name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const stop = raw.findIndex((word, index) => index > 0 && PREPOSITIONS.has(word));
+  const words = (stop === -1 ? raw : raw.slice(0, stop)).flatMap((word) => tokenize(word));
   const verb = words.find((word) => CLASS_OF.has(word)) ?? words.find((word) => !QUALIFIERS.has(word)) ?? null;
   const objects = [...new Set(words.filter((word) => word !== verb && !QUALIFIERS.has(word)))];
   return { verb, verbKey: verb === null ? null : (CLASS_OF.get(verb) ?? verb), objects };
@@ -40,8 +46,9 @@ export interface NameRelation {
 }
 
 /**
- * verb factor (1 same verb, 0.8 synonyms, else 0) × object factor (0.5 + 0.5 × Jaccard of the
- * objects when they share one; 0.5 when they share none but sit in the same family; else 0).
+ * verb factor (1 same verb, 0.8 synonyms, else 0) × object factor: 0.5 + 0.5 × Jaccard of the
+ * objects when they overlap enough (same head noun, or Jaccard ≥ 0.5); else 0.5 when both sit in
+ * the same family; else 0.
  */
 export function relateNames(a: NameParts, b: NameParts, sameFamily: string | null): NameRelation {
   if (a.verb === null || b.verb === null || a.verbKey !== b.verbKey) return { score: 0, why: "" };
@@ -49,8 +56,8 @@ export function relateNames(a: NameParts, b: NameParts, sameFamily: string | nul
   const verbFactor = sameVerb ? 1 : 0.8;
   const verbs = sameVerb ? `same verb "${a.verb}"` : `synonym verbs "${a.verb}"/"${b.verb}"`;
   const shared = a.objects.filter((word) => b.objects.includes(word));
-  if (shared.length > 0) {
-    const jaccard = shared.length / new Set([...a.objects, ...b.objects]).size;
+  const jaccard = shared.length / Math.max(1, new Set([...a.objects, ...b.objects]).size);
+  if (shared.length > 0 && (jaccard >= 0.5 || a.objects[a.objects.length - 1] === b.objects[b.objects.length - 1])) {
     return { score: verbFactor * (0.5 + 0.5 * jaccard), why: `${verbs} over "${shared.join(" ")}"` };
   }
   if (sameFamily !== null) return { score: verbFactor * 0.5, why: `${verbs} in family "${sameFamily}"` };

@@ -20,8 +20,9 @@ export interface LenientSnapshot {
   tools: LenientToolEntry[];
 }
 
-export function readSnapshotLeniently(file: string): LenientSnapshot {
-  const yaml = readYamlFile(file);
+/** `file` (a path, or a YAML file already parsed) as a lenient snapshot; InputError when it is not one. */
+export function readSnapshotLeniently(file: string | YamlFile): LenientSnapshot {
+  const yaml = typeof file === "string" ? readYamlFile(file) : file;
   const validate = lenientValidator();
   const data = yaml.data;
   if (!validate(data)) {
