@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { EXIT, type Io } from "./commands/io.js";
+import { registerImport } from "./commands/import.js";
 import { registerLint } from "./commands/lint.js";
 import { registerReport } from "./commands/report.js";
 import { registerRun } from "./commands/run.js";
@@ -38,6 +39,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
   registerRun(program, io, setExit);
   registerReport(program, io, setExit);
   registerLint(program, io, setExit);
+  registerImport(program, io, setExit);
   for (const command of program.commands) command.exitOverride().option("--debug", "print stack traces for errors");
   return program;
 }
