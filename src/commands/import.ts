@@ -51,7 +51,8 @@ export function registerImport(program: Command, io: Io, setExit: SetExit): void
         source: gathered.source,
         trustAnnotations: flags.trustAnnotations === true,
       });
-      const command = `route-eval import ${format} ${file ?? `--command ${JSON.stringify(flags.command)}`}${flags.trustAnnotations ? " --trust-annotations" : ""}`;
+      const input = file ?? `--command ${JSON.stringify(flags.command)}`;
+      const command = `route-eval import ${format} ${input}${flags.trustAnnotations ? " --trust-annotations" : ""}`;
       const text = renderSnapshot(built.registry, { command, trustAnnotations: flags.trustAnnotations === true });
       for (const note of [...gathered.notes, ...built.warnings]) io.stderr(`route-eval import: ${note}\n`);
       if (flags.output === undefined) io.stdout(text);

@@ -42,7 +42,9 @@ function checkNames(file: LintCaseFile, testCase: LintCase, list: NameList, know
       finding({
         ...base,
         rule: "case-unknown-tool",
-        message: `case "${testCase.id}": ${list} names "${name}", which registry ${snapshot} does not have${near === null ? "" : ` (did you mean "${near}"?)`}; ${CONSEQUENCE[list]}`,
+        message:
+          `case "${testCase.id}": ${list} names "${name}", which registry ${snapshot} does not have` +
+          `${near === null ? "" : ` (did you mean "${near}"?)`}; ${CONSEQUENCE[list]}`,
         fix: near === null ? `name a tool of ${snapshot}, or remove "${name}"` : `replace "${name}" with "${near}"`,
         ...(near === null ? {} : { related: [near] }),
       }),
@@ -70,8 +72,12 @@ export function checkFamilies(files: LintCaseFile[]): Finding[] {
         file: file.file,
         line: file.lineOf(["cases", testCase.index, "family"]),
         case: testCase.id,
-        message: `family "${family}" has a single case ("${testCase.id}"); a family contrasts near cases, so one case cannot show which difference the router missed`,
-        fix: "add a near neighbour that differs in one detail and expects another tool (e.g. the same goal with an exact id), or drop the family",
+        message:
+          `family "${family}" has a single case ("${testCase.id}"); a family contrasts near cases, ` +
+          "so one case cannot show which difference the router missed",
+        fix:
+          "add a near neighbour that differs in one detail and expects another tool " +
+          "(e.g. the same goal with an exact id), or drop the family",
       }),
     );
 }

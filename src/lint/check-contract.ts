@@ -21,7 +21,9 @@ function checkControlClaim(registry: LintRegistry, tool: LintTool): Finding[] {
       file: registry.file,
       line: registry.lineOf(["tools", tool.index, byFamily ? "family" : "name"]),
       tool: tool.name,
-      message: `${tool.name} claims to be a trusted control (${byFamily ? `family: ${CONTROL_FAMILY}` : "a control's name"}); controls come from route-eval's own configuration, so \`route-eval run\` rejects this registry`,
+      message:
+        `${tool.name} claims to be a trusted control (${byFamily ? `family: ${CONTROL_FAMILY}` : "a control's name"}); ` +
+        "controls come from route-eval's own configuration, so `route-eval run` rejects this registry",
       fix: byFamily ? "give it an ordinary family" : `rename it; ${CONTROL_NAMES.join(", ")} are built in`,
     }),
   ];

@@ -41,43 +41,58 @@ function checkValid(registry: LintRegistry, tool: LintTool, key: SchemaKey, sche
 
 type SchemaKey = "input_schema" | "output_schema";
 
+type At = (rule: RuleId, path: LintPath, message: string, fix: string) => Finding;
+
 function checkInputSchema(registry: LintRegistry, tool: LintTool, schema: JsonObject): Finding[] {
-  const at = (rule: RuleId, path: LintPath, message: string, fix: string): Finding =>
+  const at: At = (rule, path, message, fix) =>
     finding({ rule, file: registry.file, line: registry.lineOf(["tools", tool.index, "input_schema", ...path]), tool: tool.name, message, fix });
   if (schema.type !== "object") {
     const got = schema.type === undefined ? "no type" : `type ${JSON.stringify(schema.type)}`;
-    return [at("schema-root-not-object", [], `${tool.name}: input_schema has ${got}; tool arguments must be an object`, "set type: object and put each argument under properties")];
-  }
-  const findings: Finding[] = [];
-  const properties = isObject(schema.properties) ? Object.keys(schema.properties) : [];
-  if (!Array.isArray(schema.required)) {
-    findings.push(at("schema-required-missing", [], `${tool.name}: input_schema does not state required, so the model guesses which arguments it must send`, "add required: [...] listing the arguments the tool cannot work without (required: [] when none)"));
-  }
-  if (properties.length > MAX_PARAMETERS) {
-    findings.push(at("schema-too-many-params", ["properties"], `${tool.name} takes ${properties.length} parameters (more than ${MAX_PARAMETERS}); long argument lists are filled less reliably`, "split the tool by task, or move rarely used options behind sensible defaults"));
+    const message = `${tool.name}: input_schema has ${got}; tool arguments must be an object`;
+    return [at("schema-root-not-object", [], message, "set type: object and put each argument under properties")];
   }
   const nodes = walkSchema(schema);
-  for (const node of nodes) findings.push(...checkNode(node, tool, at));
-  const deep = nodes.find((node) => node.depth >= 2 && describesObject(node.schema));
-  if (deep !== undefined) {
-    findings.push(at("schema-nested", deep.path, `${tool.name}: ${showPath("input_schema", deep.path)} is an object nested ${deep.depth} levels deep; models fill deep structures poorly`, "flatten it into top-level parameters, or accept an id that the tool resolves"));
+  return [
+    ...checkRoot(schema, tool, at),
+    ...nodes.flatMap((node) => checkNode(node, tool, at)),
+    ...checkNesting(nodes, tool, at),
+  ];
+}
+
+function checkRoot(schema: JsonObject, tool: LintTool, at: At): Finding[] {
+  const findings: Finding[] = [];
+  if (!Array.isArray(schema.required)) {
+    const message = `${tool.name}: input_schema does not state required, so the model guesses which arguments it must send`;
+    findings.push(at("schema-required-missing", [], message, "add required: [...] with the arguments the tool cannot work without (required: [] when none)"));
+  }
+  const count = isObject(schema.properties) ? Object.keys(schema.properties).length : 0;
+  if (count > MAX_PARAMETERS) {
+    const message = `${tool.name} takes ${count} parameters (more than ${MAX_PARAMETERS}); long argument lists are filled less reliably`;
+    findings.push(at("schema-too-many-params", ["properties"], message, "split the tool by task, or move rarely used options behind sensible defaults"));
   }
   return findings;
 }
-
-type At = (rule: RuleId, path: LintPath, message: string, fix: string) => Finding;
 
 function checkNode(node: SchemaNode, tool: LintTool, at: At): Finding[] {
   const { schema, path } = node;
   const findings: Finding[] = [];
   if (describesObject(schema) && schema.additionalProperties !== false && schema.unevaluatedProperties !== false) {
-    const place = showPath("input_schema", path);
-    findings.push(at("schema-open", path, `${tool.name}: ${place} accepts properties it does not declare; invented arguments pass unchecked`, "add additionalProperties: false"));
+    const message = `${tool.name}: ${showPath("input_schema", path)} accepts properties it does not declare; invented arguments pass unchecked`;
+    findings.push(at("schema-open", path, message, "add additionalProperties: false"));
   }
   if (node.property !== null && isNakedString(schema) && suggestsFiniteSet(node.property)) {
-    findings.push(at("schema-naked-string", path, `${tool.name}: parameter "${node.property}" is a free-form string, but its name suggests a finite set of values`, `list the values: enum: [...] (or give a pattern or format)`));
+    const message = `${tool.name}: parameter "${node.property}" is a free-form string, but its name suggests a finite set of values`;
+    findings.push(at("schema-naked-string", path, message, "list the values: enum: [...] (or give a pattern or format)"));
   }
   return findings;
+}
+
+/** One finding per tool, at the first object nested two levels or more. */
+function checkNesting(nodes: SchemaNode[], tool: LintTool, at: At): Finding[] {
+  const deep = nodes.find((node) => node.depth >= 2 && describesObject(node.schema));
+  if (deep === undefined) return [];
+  const message = `${tool.name}: ${showPath("input_schema", deep.path)} is an object nested ${deep.depth} levels deep; models fill deep structures poorly`;
+  return [at("schema-nested", deep.path, message, "flatten it into top-level parameters, or accept an id that the tool resolves")];
 }
 
 function isNakedString(schema: JsonObject): boolean {

@@ -49,7 +49,9 @@ export interface BuiltSnapshot {
 const PROVIDER_SAFE = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function buildSnapshot(sources: SourceTool[], options: SnapshotOptions): BuiltSnapshot {
-  if (options.family === CONTROL_FAMILY) throw new InputError(`--family: "${CONTROL_FAMILY}" is reserved for route-eval's trusted controls; choose another family`);
+  if (options.family === CONTROL_FAMILY) {
+    throw new InputError(`--family: "${CONTROL_FAMILY}" is reserved for route-eval's trusted controls; choose another family`);
+  }
   const warnings: string[] = [];
   const tools = sources.map((source, index) => toToolEntry(source, index, options, warnings));
   warnDuplicates(tools, warnings);

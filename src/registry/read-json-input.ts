@@ -36,8 +36,7 @@ export class JsonReader {
   constructor(readonly shown: string) {}
 
   fail(path: string, expected: string, value: JsonValue | undefined): never {
-    const got = value === undefined ? "nothing" : Array.isArray(value) ? "a list" : value === null ? "null" : typeof value === "object" ? "an object" : JSON.stringify(value);
-    throw new InputError(`${this.shown}: ${path}: expected ${expected}, got ${got}`);
+    throw new InputError(`${this.shown}: ${path}: expected ${expected}, got ${describeValue(value)}`);
   }
 
   object(value: JsonValue | undefined, path: string): JsonObject {
@@ -65,6 +64,13 @@ export class JsonReader {
     if (value === undefined || value === null) return undefined;
     return this.object(value, path);
   }
+}
+
+function describeValue(value: JsonValue | undefined): string {
+  if (value === undefined) return "nothing";
+  if (Array.isArray(value)) return "a list";
+  if (value !== null && typeof value === "object") return "an object";
+  return JSON.stringify(value);
 }
 
 export function isJsonObject(value: JsonValue | undefined): value is JsonObject {
