@@ -100,41 +100,68 @@ describe("MCP annotations are declared hints", () => {
 const SERVER = fileURLToPath(new URL("./fixtures/mcp/paged-server.mjs", import.meta.url));
 const COMMAND = `"${process.execPath}" "${SERVER}"`;
 
+interface WrittenTool {
+  name: string;
+  family: string;
+  purpose: string;
+  use_when?: string[];
+  avoid_when?: string[];
+  output_schema?: unknown;
+  effect: string;
+  idempotent: boolean;
+  open_world: boolean;
+  declared?: unknown;
+}
+
+/** The snapshot as written (it holds a broken output schema on purpose, so loadRegistry would refuse it). */
+async function importFromServer(...flags: string[]): Promise<{ out: string; stderr: string; tools: WrittenTool[]; source: string }> {
+  const dir = writeFiles({});
+  const out = join(dir, "invoices.yaml");
+  const result = await runCli(["import", "mcp", "--command", COMMAND, "-o", out, ...flags], dir);
+  if (result.code !== 0) throw new Error(`exit ${result.code}: ${result.stderr}`);
+  const written = parse(readFileSync(out, "utf8"));
+  return { out, stderr: result.stderr, tools: written.tools, source: written.source };
+}
+
+const contractOfWritten = (tools: WrittenTool[]): Record<string, [string, boolean, boolean]> =>
+  Object.fromEntries(tools.map((t) => [t.name, [t.effect, t.idempotent, t.open_world]]));
+
 describe("import mcp --command starts a server over stdio and lists every page", () => {
-  it("imports all five tools from three pages, conservatively", async () => {
-    const dir = writeFiles({});
-    const out = join(dir, "invoices.yaml");
-    const result = await runCli(["import", "mcp", "--command", COMMAND, "-o", out], dir);
-    expect(result.code).toBe(0);
-    expect(result.stderr).toContain("listed 5 tools in 3 pages");
-    expect(result.stderr).toContain('"billing.export" is not a provider-safe name; imported as "billing_export"');
-    const registry = loadRegistry(out);
-    expect(registry.snapshot).toBe("invoices-demo");
-    expect(registry.tools.map((t) => t.name)).toEqual(["get_invoice", "search_invoices", "void_invoice", "send_reminder", "billing_export"]);
-    expect(registry.tools.every((t) => t.family === "invoices-demo" && t.effect === "destructive" && t.open_world)).toBe(true);
-    const getInvoice = registry.tools[0];
-    expect([getInvoice.purpose, getInvoice.use_when, getInvoice.avoid_when]).toEqual([
+  it("imports all six tools from three pages, conservatively", async () => {
+    const { stderr, tools, source } = await importFromServer();
+    expect(stderr).toContain("listed 6 tools in 3 pages");
+    expect(stderr).toContain('"billing.export" is not a provider-safe name; imported as "billing_export"');
+    expect(tools.map((t) => t.name)).toEqual(["get_invoice", "search_invoices", "void_invoice", "send_reminder", "billing_export", "legacy_report"]);
+    expect(tools.every((t) => t.family === "invoices-demo" && t.effect === "destructive" && !t.idempotent && t.open_world)).toBe(true);
+    expect([tools[0].purpose, tools[0].use_when, tools[0].avoid_when]).toEqual([
       "Return one invoice with its lines and totals.",
       ["The exact invoice id is known."],
       ["Only words describe the invoice; use search_invoices."],
     ]);
-    expect(getInvoice.output_schema).toEqual({ type: "object", properties: { invoice_id: { type: "string" }, total: { type: "number" } }, required: ["invoice_id"] });
-    const written = parse(readFileSync(out, "utf8"));
-    expect(written.source).toContain("(server invoices-demo 1.2.3)");
-    expect(written.tools[4].declared).toEqual({ annotations: { readOnlyHint: true }, name: "billing.export" });
+    expect(tools[0].output_schema).toEqual({ type: "object", properties: { invoice_id: { type: "string" }, total: { type: "number" } }, required: ["invoice_id"] });
+    expect(source).toContain("(server invoices-demo 1.2.3)");
+    expect(tools[0].declared).toEqual({ title: "Get invoice", annotations: { readOnlyHint: true, openWorldHint: false } });
+    expect(tools[4].declared).toEqual({ annotations: { readOnlyHint: true }, name: "billing.export" });
+  });
+
+  it("keeps a broken output schema, says so, and lint points at it", async () => {
+    const { out, stderr } = await importFromServer();
+    expect(stderr).toContain('tools[5] "legacy_report": output schema is not valid JSON Schema 2020-12');
+    const lint = await runCli(["lint", out, "--format", "json"]);
+    expect(lint.code).toBe(1);
+    const errors = JSON.parse(lint.stdout).findings.filter((f: { severity: string }) => f.severity === "error");
+    expect(errors.map((f: { rule: string; tool: string }) => [f.rule, f.tool])).toEqual([["schema-invalid", "legacy_report"]]);
   });
 
   it("trusts the server's annotations only with --trust-annotations", async () => {
-    const dir = writeFiles({});
-    const out = join(dir, "invoices.yaml");
-    const result = await runCli(["import", "mcp", "--command", COMMAND, "-o", out, "--trust-annotations"], dir);
-    expect(result.code).toBe(0);
-    expect(contractOf(loadRegistry(out))).toEqual({
+    const { tools } = await importFromServer("--trust-annotations");
+    expect(contractOfWritten(tools)).toEqual({
       get_invoice: ["read_only", true, false],
       search_invoices: ["destructive", false, true],
       void_invoice: ["destructive", true, false],
       send_reminder: ["mutating", false, true],
       billing_export: ["read_only", true, true],
+      legacy_report: ["destructive", false, true],
     });
   });
 

@@ -94,6 +94,12 @@ const REGISTRY_CASES: RegistryCase[] = [
   },
   { rule: "schema-invalid", trigger: [tool({ input_schema: schema({ n: { type: "integr" } }) })], near: [tool({ input_schema: schema({ n: { type: "integer" } }) })] },
   { rule: "schema-invalid", trigger: [tool({ output_schema: { type: "object", required: "id" } })], near: [tool({ output_schema: { type: "object", required: ["id"] } })] },
+  { rule: "schema-invalid", trigger: [tool({ input_schema: schema({ code: { type: "string", pattern: "([a-z" } }) })], near: [tool({ input_schema: schema({ code: { type: "string", pattern: "([a-z])" } }) })] },
+  {
+    rule: "schema-invalid",
+    trigger: [tool({ input_schema: schema({ when: { $ref: "#/$defs/date" } }) })],
+    near: [tool({ input_schema: schema({ when: { $ref: "#/$defs/date" } }, { $defs: { date: { type: "string", format: "date" } } }) })],
+  },
   { rule: "schema-root-not-object", trigger: [tool({ input_schema: { type: "array", items: { type: "string" } } })], near: [tool({ input_schema: schema({}) })] },
   { rule: "schema-open", trigger: [tool({ input_schema: schema({ a: { type: "integer" } }, { additionalProperties: true }) })], near: [tool({ input_schema: schema({ a: { type: "integer" } }) })] },
   {

@@ -1,10 +1,14 @@
 /**
  * Start an MCP server over stdio with the official SDK and list its tools, every page. The
- * server's answer is returned as plain JSON, to be read like a saved `tools/list` result.
+ * server's answer is returned as plain JSON, to be read like a saved `tools/list` result: the raw
+ * `tools/list` request is used rather than `client.listTools()`, which rejects a whole page for one
+ * odd tool and compiles every output schema (a broken one would stop the import that should
+ * report it).
  */
 import type { Readable } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { PaginatedResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { InputError } from "../errors.js";
 import type { JsonValue } from "../types.js";
 import { TOOL_VERSION } from "../version.js";
@@ -32,9 +36,11 @@ export async function listMcpTools(commandLine: string, cwd: string): Promise<Mc
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const page = await client.listTools(cursor === undefined ? {} : { cursor });
+      const page = await client.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, PaginatedResultSchema);
       pages += 1;
-      tools.push(...page.tools.map(toJson));
+      const listed = toJson(page.tools);
+      if (!Array.isArray(listed)) throw new Error(`page ${pages} of tools/list has no tools list`);
+      tools.push(...listed);
       cursor = page.nextCursor;
       if (cursor !== undefined && (seen.has(cursor) || pages >= MAX_PAGES)) throw new Error(`the server repeated cursor "${cursor}"`);
       if (cursor !== undefined) seen.add(cursor);
@@ -50,9 +56,9 @@ export async function listMcpTools(commandLine: string, cwd: string): Promise<Mc
   }
 }
 
-/** SDK objects are JSON already; a round trip drops anything that is not. */
+/** The SDK hands back parsed JSON; a round trip drops anything that is not JSON (undefined → null). */
 function toJson(value: unknown): JsonValue {
-  const json: JsonValue = JSON.parse(JSON.stringify(value));
+  const json: JsonValue = JSON.parse(JSON.stringify(value ?? null));
   return json;
 }
 
