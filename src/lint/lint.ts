@@ -51,12 +51,15 @@ function lintRegistry(registry: LintRegistry): Finding[] {
   ];
 }
 
+const SEVERITY_RANK = new Map(SEVERITIES.map((severity, rank) => [severity, rank]));
+const RULE_RANK = new Map(RULE_IDS.map((rule, rank) => [rule, rank]));
+
 function compareFindings(a: Finding, b: Finding): number {
   return (
     compareText(a.file, b.file) ||
     (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER) ||
-    SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) ||
-    RULE_IDS.indexOf(a.rule) - RULE_IDS.indexOf(b.rule) ||
+    (SEVERITY_RANK.get(a.severity) ?? 0) - (SEVERITY_RANK.get(b.severity) ?? 0) ||
+    (RULE_RANK.get(a.rule) ?? 0) - (RULE_RANK.get(b.rule) ?? 0) ||
     compareText(a.message, b.message)
   );
 }

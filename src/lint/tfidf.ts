@@ -57,8 +57,10 @@ export function findSimilarPairs(vectors: SparseVector[], threshold: number): Si
   vectors.forEach((vector, a) => {
     const touched: number[] = [];
     for (const [term, weight] of vector) {
-      for (const posting of postings.get(term) ?? []) {
-        if (posting.doc <= a) continue;
+      const list = postings.get(term) ?? [];
+      // Postings are in document order: walk back from the end and stop at this document.
+      for (let p = list.length - 1; p >= 0 && list[p].doc > a; p--) {
+        const posting = list[p];
         if (row[posting.doc] !== a) {
           row[posting.doc] = a;
           touched.push(posting.doc);
