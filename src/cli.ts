@@ -1,5 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { EXIT, type Io } from "./commands/io.js";
+import { registerImport } from "./commands/import.js";
+import { registerLint } from "./commands/lint.js";
 import { registerReport } from "./commands/report.js";
 import { registerRun } from "./commands/run.js";
 import { registerShow } from "./commands/show.js";
@@ -40,6 +42,8 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
   registerReport(program, io, setExit);
   registerShow(program, io, setExit);
   registerSweep(program, io, setExit);
+  registerLint(program, io, setExit);
+  registerImport(program, io, setExit);
   for (const command of program.commands) command.exitOverride().option("--debug", "print stack traces for errors");
   return program;
 }

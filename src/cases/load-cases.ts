@@ -61,7 +61,7 @@ function claimId(yaml: YamlFile, id: string, index: number, seen: Map<string, So
 }
 
 /** The config's registry wins over the file's own `registry:`, which is relative to the file. */
-function findRegistry(yaml: YamlFile, written: CasesFile, config: Config): string {
+export function findRegistry(yaml: YamlFile, written: CasesFile, config: Config): string {
   if (config.registry !== null) {
     if (existsSync(config.registry)) return config.registry;
     throw new InputError(`${showPath(config.registry)}: registry file not found (set by registry: in route-eval.yaml or --registry)`);

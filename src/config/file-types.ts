@@ -46,6 +46,8 @@ export interface ToolEntry {
   effect: Effect;
   idempotent?: boolean;
   open_world?: boolean;
+  /** What the source declared (MCP annotations…); never trusted, never read by the pipeline. */
+  declared?: JsonObject;
 }
 
 /** registries/*.yaml — schemas/registry.schema.json */

@@ -62,6 +62,11 @@ export function findJsonSchemaProblem(schema: JsonObject): SchemaProblem | null 
   }
 }
 
+/** Only the meta-schema half of findJsonSchemaProblem (no compile): cheap enough for thousands of schemas. */
+export function findMetaSchemaProblem(schema: JsonObject): SchemaProblem | null {
+  return toolSchemaAjv.validateSchema(schema) ? null : describeSchemaErrors(toolSchemaAjv.errors ?? [], schema);
+}
+
 /** `file:line: path: message` for a problem found at `prefix` + the problem's own path. */
 export function problemError(yaml: YamlFile, problem: SchemaProblem, prefix: JsonPath = []): InputError {
   const path = [...prefix, ...problem.path];

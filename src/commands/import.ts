@@ -1,0 +1,96 @@
+import { writeFileSync } from "node:fs";
+import { basename, extname } from "node:path";
+import { Argument, type Command } from "commander";
+import { InputError } from "../errors.js";
+import { buildSnapshot, type SourceTool } from "../registry/build-snapshot.js";
+import { readAnthropicTools } from "../registry/import-anthropic.js";
+import { readMcpTools } from "../registry/import-mcp.js";
+import { readOpenAiTools } from "../registry/import-openai.js";
+import { JsonReader, readJsonInput } from "../registry/read-json-input.js";
+import { renderSnapshot } from "../registry/render-snapshot.js";
+import { EXIT, type Io, type SetExit } from "./io.js";
+
+export const IMPORT_FORMATS = ["mcp", "openai", "anthropic"] as const;
+type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+interface ImportFlags {
+  command?: string;
+  output?: string;
+  snapshot?: string;
+  family?: string;
+  trustAnnotations?: boolean;
+}
+
+interface Gathered {
+  tools: SourceTool[];
+  notes: string[];
+  source: string;
+  /** Default snapshot name. */
+  name: string;
+}
+
+export function registerImport(program: Command, io: Io, setExit: SetExit): void {
+  program
+    .command("import")
+    .description("Write a registry snapshot from an MCP server or tools/list result, or an OpenAI or Anthropic tools array.")
+    .addArgument(new Argument("<format>", "what the input is").choices(IMPORT_FORMATS))
+    .argument("[file]", "JSON file: a tools/list result (mcp) or a tools array (openai, anthropic)")
+    .option("--command <command line>", 'mcp only: start this MCP server over stdio and list its tools, e.g. "node server.js"')
+    .option("-o, --output <file>", "write the snapshot here instead of stdout")
+    .option("--snapshot <name>", "snapshot name (default: the MCP server's name, or the file's name)")
+    .option("--family <name>", "family of every imported tool (default: the snapshot name)")
+    .option("--trust-annotations", "let MCP annotations set effect, idempotent and open_world (default: conservative values)")
+    .addHelpText("after", IMPORT_HELP)
+    .action(async (format: ImportFormat, file: string | undefined, flags: ImportFlags) => {
+      const gathered = await gather(format, file, flags, io.cwd);
+      const snapshot = flags.snapshot ?? gathered.name;
+      const built = buildSnapshot(gathered.tools, {
+        snapshot,
+        family: flags.family ?? snapshot,
+        source: gathered.source,
+        trustAnnotations: flags.trustAnnotations === true,
+      });
+      const input = file ?? `--command ${JSON.stringify(flags.command)}`;
+      const command = `route-eval import ${format} ${input}${flags.trustAnnotations ? " --trust-annotations" : ""}`;
+      const text = renderSnapshot(built.registry, { command, trustAnnotations: flags.trustAnnotations === true });
+      for (const note of [...gathered.notes, ...built.warnings]) io.stderr(`route-eval import: ${note}\n`);
+      if (flags.output === undefined) io.stdout(text);
+      else writeFileSync(flags.output, text);
+      io.stderr(`imported ${built.registry.tools.length} tools from ${gathered.source}${flags.output === undefined ? "" : ` → ${flags.output}`}\n`);
+      setExit(EXIT.ok);
+    });
+}
+
+async function gather(format: ImportFormat, file: string | undefined, flags: ImportFlags, cwd: string): Promise<Gathered> {
+  if (flags.command !== undefined) {
+    if (format !== "mcp") throw new InputError("--command: only `import mcp` starts a server; give a FILE for openai and anthropic");
+    if (file !== undefined) throw new InputError(`give either FILE or --command, not both (got "${file}")`);
+    // Loaded on demand: the MCP SDK costs a third of a second to import, which no other command should pay.
+    const { listMcpTools } = await import("../registry/list-mcp-tools.js");
+    const listing = await listMcpTools(flags.command, cwd);
+    const server = listing.server === null ? "" : ` (server ${listing.server.name} ${listing.server.version})`;
+    const tools = readMcpTools(listing.tools, new JsonReader(`--command "${flags.command}"`));
+    const notes = [`listed ${listing.tools.length} tools in ${listing.pages} page${listing.pages === 1 ? "" : "s"}`];
+    return { tools, notes, source: `mcp stdio: ${flags.command}${server}`, name: listing.server?.name ?? "mcp" };
+  }
+  if (file === undefined) throw new InputError(`import ${format}: give the FILE to read${format === "mcp" ? ", or --command to start a server" : ""}`);
+  const input = readJsonInput(file);
+  const reader = new JsonReader(input.shown);
+  const name = basename(file, extname(file));
+  const source = `${format}: ${input.shown}`;
+  if (format === "mcp") return { tools: readMcpTools(input.data, reader), notes: [], source, name };
+  const read = format === "openai" ? readOpenAiTools(input.data, reader) : readAnthropicTools(input.data, reader);
+  return { tools: read.tools, notes: read.skipped, source, name };
+}
+
+const IMPORT_HELP = `
+MCP annotations (readOnlyHint, destructiveHint, idempotentHint, openWorldHint) come from the
+server's own code and are not guarantees: they are kept under \`declared\`, and every tool gets
+effect: destructive, idempotent: false, open_world: true unless --trust-annotations is given.
+
+Examples:
+  route-eval import mcp tools-list.json -o registries/github.yaml
+  route-eval import mcp --command "npx -y @modelcontextprotocol/server-everything" -o registries/everything.yaml
+  route-eval import openai tools.json --family billing
+  route-eval import anthropic request.json --snapshot support-bot
+`;

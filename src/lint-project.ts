@@ -1,0 +1,149 @@
+/**
+ * The composition root of `route-eval lint`: find the files → read them leniently → measure each
+ * phase's surface with the exposure policy → lint. Unreadable input is an InputError (exit 2).
+ */
+import { resolve } from "node:path";
+import { checkCase } from "./cases/check-case.js";
+import { expandGlob, hasWildcard } from "./cases/expand-globs.js";
+import { findRegistry } from "./cases/load-cases.js";
+import { validateCasesFile } from "./config/validate.js";
+import { readYamlFile, showPath, type YamlFile } from "./config/yaml-document.js";
+import { InputError } from "./errors.js";
+import { expose } from "./exposure/expose.js";
+import type { LintCaseFile, LintProject, LintRegistry, LintSurface, LintTool } from "./lint/lint-input.js";
+import { lintProject, type LintResult } from "./lint/lint.js";
+import { readSnapshotLeniently, type LenientToolEntry } from "./registry/read-snapshot-leniently.js";
+import type { Config, Tool } from "./types.js";
+
+/**
+ * Lint `files` (registries and case files, told apart by their `tools:` or `cases:` key; paths or
+ * globs relative to `cwd`), or, when none are given, the config's cases and their registries.
+ */
+export function lintFiles(config: Config, files: string[], cwd: string): LintResult {
+  const registries = new Map<string, LintRegistry>();
+  const loadRegistry = (file: string | YamlFile): LintRegistry => {
+    const absolute = typeof file === "string" ? resolve(file) : file.file;
+    const cached = registries.get(absolute) ?? readLintRegistry(file);
+    registries.set(absolute, cached);
+    return cached;
+  };
+  const { registryFiles, caseFiles } = files.length > 0 ? classifyFiles(files, cwd) : configFiles(config);
+  registryFiles.forEach(loadRegistry);
+  const cases = caseFiles.map((file) => readLintCaseFile(file, config, loadRegistry));
+  const project: LintProject = {
+    registries: [...registries.values()],
+    caseFiles: cases.map(({ file }) => file),
+    surfaces: measureSurfaces(config, [...registries.values()], cases),
+  };
+  return lintProject(project);
+}
+
+interface Inputs {
+  registryFiles: (string | YamlFile)[];
+  caseFiles: (string | YamlFile)[];
+}
+
+function classifyFiles(patterns: string[], cwd: string): Inputs {
+  const inputs: Inputs = { registryFiles: [], caseFiles: [] };
+  for (const file of expand(patterns, cwd)) {
+    const yaml = readYamlFile(file);
+    const data = yaml.data;
+    const keys = data !== null && typeof data === "object" && !Array.isArray(data) ? Object.keys(data) : [];
+    if (keys.includes("tools")) inputs.registryFiles.push(yaml);
+    else if (keys.includes("cases")) inputs.caseFiles.push(yaml);
+    else throw new InputError(`${yaml.shown}:1: neither a registry snapshot (tools:) nor a case file (cases:)`);
+  }
+  return inputs;
+}
+
+function configFiles(config: Config): Inputs {
+  return { registryFiles: config.registry === null ? [] : [config.registry], caseFiles: expand(config.cases, config.root) };
+}
+
+function expand(patterns: string[], root: string): string[] {
+  const found = patterns.flatMap((pattern) => {
+    const matches = expandGlob(pattern, root);
+    if (matches.length > 0) return matches;
+    if (!hasWildcard(pattern)) throw new InputError(`${showPath(resolve(root, pattern))}: file not found`);
+    throw new InputError(`no file matches "${pattern}" (looked under ${showPath(root)})`);
+  });
+  return [...new Set(found)].sort();
+}
+
+function readLintRegistry(file: string | YamlFile): LintRegistry {
+  const { yaml, snapshot, tools } = readSnapshotLeniently(file);
+  return { file: yaml.shown, snapshot, tools: tools.map(toLintTool), lineOf: yaml.lineOf };
+}
+
+function toLintTool(entry: LenientToolEntry, index: number): LintTool {
+  const purpose = entry.purpose?.trim() ?? "";
+  return {
+    index,
+    name: entry.name,
+    family: entry.family,
+    purpose: purpose === "" ? null : purpose,
+    use_when: entry.use_when ?? [],
+    avoid_when: entry.avoid_when ?? [],
+    ...(entry.input_schema === undefined ? {} : { input_schema: entry.input_schema }),
+    ...(entry.output_schema === undefined ? {} : { output_schema: entry.output_schema }),
+    effect: entry.effect,
+    idempotent: entry.idempotent ?? false,
+    open_world: entry.open_world ?? false,
+  };
+}
+
+interface ReadCaseFile {
+  file: LintCaseFile;
+  /** The phase of each case (null: none). */
+  phases: (string | null)[];
+}
+
+function readLintCaseFile(file: string | YamlFile, config: Config, loadRegistry: (path: string) => LintRegistry): ReadCaseFile {
+  const yaml = typeof file === "string" ? readYamlFile(file) : file;
+  const written = validateCasesFile(yaml);
+  const phaseNames = Object.keys(config.phases);
+  written.cases.forEach((entry, index) => checkCase(yaml, entry, index, phaseNames));
+  const registry = loadRegistry(findRegistry(yaml, written, config));
+  const cases = written.cases.map((entry, index) => ({
+    index,
+    id: entry.id,
+    family: entry.family ?? null,
+    acceptable: entry.acceptable,
+    forbidden: entry.forbidden ?? [],
+    must_see: entry.must_see ?? [],
+    must_not_see: entry.must_not_see ?? [],
+  }));
+  return { file: { file: yaml.shown, registry, cases, lineOf: yaml.lineOf }, phases: written.cases.map((c) => c.phase ?? null) };
+}
+
+/**
+ * Every configured phase on every registry, plus "no phase" (the whole registry) for a registry
+ * that cases use without a phase, or when no phases are configured at all.
+ */
+function measureSurfaces(config: Config, registries: LintRegistry[], cases: ReadCaseFile[]): LintSurface[] {
+  const configYaml: YamlFile | null = config.file === null ? null : readYamlFile(config.file);
+  const phases = Object.entries(config.phases);
+  return registries.flatMap((registry) => {
+    const tools = registry.tools.map(toTool);
+    const surface = (phase: string | null, exposed: number, file: string, line: number | null): LintSurface => ({
+      phase,
+      registry,
+      exposed,
+      k: config.discovery.retriever === "none" ? null : (config.discovery.k ?? null),
+      controls: config.controls.length,
+      file,
+      line,
+    });
+    const phased = phases.map(([name, policy]) =>
+      surface(name, expose(tools, policy, []).exposed.length, configYaml?.shown ?? registry.file, configYaml?.lineOf(["phases", name]) ?? null),
+    );
+    const unphased = phases.length === 0 || cases.some((c) => c.file.registry === registry && c.phases.includes(null));
+    return unphased ? [...phased, surface(null, tools.length, registry.file, registry.lineOf(["tools"]))] : phased;
+  });
+}
+
+/** What the exposure policy reads: family, effect, open_world. */
+function toTool(tool: LintTool): Tool {
+  const { name, family, use_when, avoid_when, effect, idempotent, open_world } = tool;
+  return { name, family, purpose: tool.purpose ?? "", use_when, avoid_when, effect, idempotent, open_world };
+}

@@ -1,0 +1,110 @@
+/** descriptions: a purpose that says something, a winning and a losing condition, contrast with rivals. */
+import { tokenize } from "../text/tokenize.js";
+import { namesRival } from "./check-rivals.js";
+import type { RivalPair } from "./find-rivals.js";
+import type { LintRegistry, LintTool } from "./lint-input.js";
+import { finding, type Finding } from "./rules.js";
+
+export function checkDescriptions(registry: LintRegistry, pairs: RivalPair[]): Finding[] {
+  const rivals = rivalsByTool(pairs);
+  return registry.tools.flatMap((tool) => [
+    ...checkPurpose(registry, tool),
+    ...checkConditions(registry, tool),
+    ...checkLosingCondition(registry, tool, rivals.get(tool) ?? []),
+  ]);
+}
+
+function checkPurpose(registry: LintRegistry, tool: LintTool): Finding[] {
+  const base = { file: registry.file, tool: tool.name };
+  if (tool.purpose === null) {
+    return [
+      finding({
+        ...base,
+        rule: "purpose-missing",
+        line: registry.lineOf(["tools", tool.index, "name"]),
+        message: `${tool.name} has no purpose; the model sees only its name`,
+        fix: "add purpose: one sentence saying what the tool does and what it returns or changes",
+      }),
+    ];
+  }
+  if (!addsToName(tool.purpose, tool.name)) {
+    return [
+      finding({
+        ...base,
+        rule: "purpose-vague",
+        line: registry.lineOf(["tools", tool.index, "purpose"]),
+        message: `${tool.name}: purpose "${tool.purpose}" says nothing its name does not`,
+        fix: "say what it acts on, what it returns or changes, and what sets it apart from its neighbours",
+      }),
+    ];
+  }
+  return [];
+}
+
+/** Whether the purpose has a content word that the name lacks. */
+function addsToName(purpose: string, name: string): boolean {
+  const nameWords = new Set(tokenize(name));
+  return tokenize(purpose).some((word) => !nameWords.has(word));
+}
+
+function checkConditions(registry: LintRegistry, tool: LintTool): Finding[] {
+  const line = registry.lineOf(["tools", tool.index, "name"]);
+  const base = { file: registry.file, line, tool: tool.name };
+  const findings: Finding[] = [];
+  if (tool.use_when.length === 0) {
+    findings.push(
+      finding({
+        ...base,
+        rule: "use-when-missing",
+        message: `${tool.name} has no use_when: nothing says when it is the right choice`,
+        fix: 'add use_when: the situations it wins, e.g. "The user gives an exact order id."',
+      }),
+    );
+  }
+  if (tool.avoid_when.length === 0) {
+    findings.push(
+      finding({
+        ...base,
+        rule: "avoid-when-missing",
+        message: `${tool.name} has no avoid_when: nothing says when another tool is better`,
+        fix: 'add avoid_when: the situations it loses, naming the tool that wins, e.g. "Only an email is known; use find_customer."',
+      }),
+    );
+  }
+  return findings;
+}
+
+function checkLosingCondition(registry: LintRegistry, tool: LintTool, rivals: RivalPair[]): Finding[] {
+  const missing = rivals.filter((pair) => !namesRival(tool, other(pair, tool)));
+  if (missing.length === 0) return [];
+  const names = missing.map((pair) => other(pair, tool).name);
+  const scored = missing.map((pair) => `${other(pair, tool).name} (${pair.score.toFixed(2)})`);
+  const path = tool.avoid_when.length > 0 ? ["tools", tool.index, "avoid_when"] : ["tools", tool.index, "name"];
+  return [
+    finding({
+      rule: "no-losing-condition",
+      file: registry.file,
+      line: registry.lineOf(path),
+      tool: tool.name,
+      message: `${tool.name} has close rival${names.length > 1 ? "s" : ""} ${scored.join(", ")} that its avoid_when never names`,
+      fix: `add to avoid_when the case it loses, naming the winner, e.g. "<when ${names[0]} fits>; use ${names[0]}."`,
+      related: names,
+    }),
+  ];
+}
+
+function rivalsByTool(pairs: RivalPair[]): Map<LintTool, RivalPair[]> {
+  const byTool = new Map<LintTool, RivalPair[]>();
+  for (const pair of pairs) {
+    for (const tool of [pair.a, pair.b]) {
+      const list = byTool.get(tool) ?? [];
+      list.push(pair);
+      byTool.set(tool, list);
+    }
+  }
+  return byTool;
+}
+
+function other(pair: RivalPair, tool: LintTool): LintTool {
+  return pair.a === tool ? pair.b : pair.a;
+}

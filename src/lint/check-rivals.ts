@@ -1,0 +1,81 @@
+/** rivals: pairs of near tools with their score, and clusters of three or more. */
+import { findClusters, type RivalPair } from "./find-rivals.js";
+import type { LintRegistry, LintTool } from "./lint-input.js";
+import { finding, type Finding } from "./rules.js";
+
+export function checkRivals(registry: LintRegistry, pairs: RivalPair[]): Finding[] {
+  const findings = pairs.map((pair) => rivalPairFinding(registry, pair));
+  for (const members of findClusters(pairs)) findings.push(clusterFinding(registry, members));
+  return findings;
+}
+
+function rivalPairFinding(registry: LintRegistry, pair: RivalPair): Finding {
+  const { a, b } = pair;
+  const ab = namesRival(a, b);
+  const ba = namesRival(b, a);
+  return finding({
+    rule: "rival-pair",
+    file: registry.file,
+    line: registry.lineOf(["tools", a.index, "name"]),
+    tool: a.name,
+    message: `${a.name} and ${b.name} are rivals: score ${pair.score.toFixed(2)} (${explainScore(pair)}); ${describeContrast(a, b, ab, ba)}`,
+    fix: suggestContrast(a, b, ab, ba),
+    related: [b.name],
+    score: round(pair.score),
+  });
+}
+
+function describeContrast(a: LintTool, b: LintTool, ab: boolean, ba: boolean): string {
+  if (ab && ba) return "each avoid_when names the other";
+  if (ab) return `${b.name}'s avoid_when never names ${a.name}`;
+  if (ba) return `${a.name}'s avoid_when never names ${b.name}`;
+  return "neither avoid_when names the other";
+}
+
+function suggestContrast(a: LintTool, b: LintTool, ab: boolean, ba: boolean): string {
+  if (ab && ba) return "keep the contrast sharp; if cases still confuse them, merge them or rename one for what sets it apart";
+  const [loser, winner] = ab ? [b, a] : [a, b];
+  const example = `"<when ${winner.name} fits>; use ${winner.name}."`;
+  if (ab || ba) return `add to ${loser.name}'s avoid_when the case ${winner.name} wins, naming it: ${example}`;
+  return `add to each avoid_when the case the other wins, naming it, e.g. to ${a.name}'s: ${example}`;
+}
+
+function clusterFinding(registry: LintRegistry, members: LintTool[]): Finding {
+  const names = members.map((tool) => tool.name);
+  return finding({
+    rule: "rival-cluster",
+    file: registry.file,
+    line: registry.lineOf(["tools", members[0].index, "name"]),
+    tool: names[0],
+    message: `${members.length} near-synonymous tools compete for the same requests: ${names.join(", ")}`,
+    fix: "merge them into one tool with a parameter that selects the mode, or make each avoid_when name the others with the case it loses",
+    related: names.slice(1),
+  });
+}
+
+/** `names 0.80: synonym verbs "get"/"search" over "order"; text 0.18`. */
+export function explainScore(pair: RivalPair): string {
+  const names = pair.names > 0 ? `names ${pair.names.toFixed(2)}: ${pair.why}; ` : "";
+  return `${names}text cosine ${pair.text.toFixed(2)}`;
+}
+
+const patterns = new Map<string, RegExp>();
+
+/** Whether `tool`'s avoid_when names `rival` (as a whole word). */
+export function namesRival(tool: LintTool, rival: LintTool): boolean {
+  let pattern = patterns.get(rival.name);
+  if (pattern === undefined) {
+    pattern = new RegExp(`(^|[^A-Za-z0-9_-])${escapeRegExp(rival.name)}($|[^A-Za-z0-9_-])`);
+    patterns.set(rival.name, pattern);
+  }
+  const found = pattern;
+  return tool.avoid_when.some((line) => line.includes(rival.name) && found.test(line));
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

@@ -1,0 +1,113 @@
+/** schemas: valid 2020-12, an object root, closed objects, required stated, few flat parameters, enums where a set fits. */
+import { findSchemaProblem } from "./find-schema-problem.js";
+import type { JsonObject } from "../types.js";
+import type { LintPath, LintRegistry, LintTool } from "./lint-input.js";
+import { finding, type Finding, type RuleId } from "./rules.js";
+import { describesObject, hasType, isObject, walkSchema, type SchemaNode } from "./walk-schema.js";
+
+export const MAX_PARAMETERS = 7;
+
+/** Parameter names whose values usually come from a finite set. */
+const FINITE_SET_WORDS = new Set([
+  "status", "state", "priority", "severity", "type", "kind", "mode", "level", "sort", "order", "unit",
+  "category", "direction", "role", "stage", "tier", "visibility", "channel", "currency", "frequency",
+  "interval", "period", "format", "method", "locale", "language",
+]);
+
+export function checkSchemas(registry: LintRegistry): Finding[] {
+  return registry.tools.flatMap((tool) => {
+    const output = checkValid(registry, tool, "output_schema", tool.output_schema);
+    const input = checkValid(registry, tool, "input_schema", tool.input_schema);
+    if (tool.input_schema === undefined || input.length > 0) return [...input, ...output];
+    return [...checkInputSchema(registry, tool, tool.input_schema), ...output];
+  });
+}
+
+function checkValid(registry: LintRegistry, tool: LintTool, key: SchemaKey, schema: JsonObject | undefined): Finding[] {
+  if (schema === undefined) return [];
+  const problem = findSchemaProblem(schema);
+  if (problem === null) return [];
+  return [
+    finding({
+      rule: "schema-invalid",
+      file: registry.file,
+      line: registry.lineOf(["tools", tool.index, key, ...problem.at]),
+      tool: tool.name,
+      message: `${tool.name}: ${showPath(key, problem.path)}: not a valid JSON Schema 2020-12: ${problem.message}`,
+      fix: "correct it against the 2020-12 meta-schema (json-schema.org); `route-eval run` rejects the registry until then",
+    }),
+  ];
+}
+
+type SchemaKey = "input_schema" | "output_schema";
+
+type At = (rule: RuleId, path: LintPath, message: string, fix: string) => Finding;
+
+function checkInputSchema(registry: LintRegistry, tool: LintTool, schema: JsonObject): Finding[] {
+  const at: At = (rule, path, message, fix) =>
+    finding({ rule, file: registry.file, line: registry.lineOf(["tools", tool.index, "input_schema", ...path]), tool: tool.name, message, fix });
+  if (schema.type !== "object") {
+    const got = schema.type === undefined ? "no type" : `type ${JSON.stringify(schema.type)}`;
+    const message = `${tool.name}: input_schema has ${got}; tool arguments must be an object`;
+    return [at("schema-root-not-object", [], message, "set type: object and put each argument under properties")];
+  }
+  const nodes = walkSchema(schema);
+  return [
+    ...checkRoot(schema, tool, at),
+    ...nodes.flatMap((node) => checkNode(node, tool, at)),
+    ...checkNesting(nodes, tool, at),
+  ];
+}
+
+function checkRoot(schema: JsonObject, tool: LintTool, at: At): Finding[] {
+  const findings: Finding[] = [];
+  if (!Array.isArray(schema.required)) {
+    const message = `${tool.name}: input_schema does not state required, so the model guesses which arguments it must send`;
+    findings.push(at("schema-required-missing", [], message, "add required: [...] with the arguments the tool cannot work without (required: [] when none)"));
+  }
+  const count = isObject(schema.properties) ? Object.keys(schema.properties).length : 0;
+  if (count > MAX_PARAMETERS) {
+    const message = `${tool.name} takes ${count} parameters (more than ${MAX_PARAMETERS}); long argument lists are filled less reliably`;
+    findings.push(at("schema-too-many-params", ["properties"], message, "split the tool by task, or move rarely used options behind sensible defaults"));
+  }
+  return findings;
+}
+
+function checkNode(node: SchemaNode, tool: LintTool, at: At): Finding[] {
+  const { schema, path } = node;
+  const findings: Finding[] = [];
+  if (describesObject(schema) && schema.additionalProperties !== false && schema.unevaluatedProperties !== false) {
+    const message = `${tool.name}: ${showPath("input_schema", path)} accepts properties it does not declare; invented arguments pass unchecked`;
+    findings.push(at("schema-open", path, message, "add additionalProperties: false"));
+  }
+  if (node.property !== null && isNakedString(schema) && suggestsFiniteSet(node.property)) {
+    const message = `${tool.name}: parameter "${node.property}" is a free-form string, but its name suggests a finite set of values`;
+    findings.push(at("schema-naked-string", path, message, "list the values: enum: [...] (or give a pattern or format)"));
+  }
+  return findings;
+}
+
+/** One finding per tool, at the first object nested two levels or more. */
+function checkNesting(nodes: SchemaNode[], tool: LintTool, at: At): Finding[] {
+  const deep = nodes.find((node) => node.depth >= 2 && describesObject(node.schema));
+  if (deep === undefined) return [];
+  const message = `${tool.name}: ${showPath("input_schema", deep.path)} is an object nested ${deep.depth} levels deep; models fill deep structures poorly`;
+  return [at("schema-nested", deep.path, message, "flatten it into top-level parameters, or accept an id that the tool resolves")];
+}
+
+function isNakedString(schema: JsonObject): boolean {
+  return hasType(schema, "string") && ["enum", "const", "pattern", "format"].every((key) => schema[key] === undefined);
+}
+
+/** The last word of the name (a trailing "by" dropped): `order_status`, `sortOrder`, `sort_by`. */
+export function suggestsFiniteSet(property: string): boolean {
+  const words = property.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  if (words[words.length - 1] === "by") words.pop();
+  const last = words[words.length - 1];
+  return last !== undefined && FINITE_SET_WORDS.has(last);
+}
+
+/** `input_schema.properties.address`, `input_schema.anyOf[1]`. */
+function showPath(key: SchemaKey, path: LintPath): string {
+  return key + path.map((part) => (typeof part === "number" ? `[${part}]` : `.${part}`)).join("");
+}

@@ -1,0 +1,111 @@
+/**
+ * The rival measure. Two tools are rivals when either
+ *  - their descriptions overlap: TF-IDF cosine over name + purpose + use_when ≥ TEXT_THRESHOLD, or
+ *  - their names compete (name-parts.ts): same or synonymous verb over a shared object, or in the
+ *    same small family group, scoring ≥ NAME_THRESHOLD.
+ * The pair's score is the larger of the two; both are reported.
+ */
+import type { LintTool } from "./lint-input.js";
+import { relateNames, splitName, type NameParts, type NameRelation } from "./name-parts.js";
+import { buildTfIdf, cosine, findSimilarPairs } from "./tfidf.js";
+
+export const TEXT_THRESHOLD = 0.5;
+export const NAME_THRESHOLD = 0.4;
+/**
+ * Same-verb tools of one family count as alternatives only when few: beyond this many, the
+ * family is a catalogue of different objects (create_lead, create_budget…), not a choice.
+ */
+export const FAMILY_GROUP_MAX = 4;
+
+export interface RivalPair {
+  a: LintTool;
+  b: LintTool;
+  score: number;
+  /** TF-IDF cosine of name + purpose + use_when. */
+  text: number;
+  /** Name score (0 when the names do not compete). */
+  names: number;
+  /** Why the names compete, e.g. `synonym verbs "get"/"search" over "order"`; "" when they do not. */
+  why: string;
+}
+
+/** Every rival pair, a before b in registry order, sorted by score (highest first) then position. */
+export function findRivals(tools: LintTool[]): RivalPair[] {
+  const vectors = buildTfIdf(tools.map(describeForSimilarity));
+  const parts = tools.map((tool) => splitName(tool.name));
+  const byObject = groupTools(parts, (part) => part.objects);
+  const byFamily = groupTools(parts, (_, index) => [tools[index].family]);
+  const smallFamilyGroups = [...byFamily.values()].filter((members) => members.length <= FAMILY_GROUP_MAX);
+  const inSmallFamilyGroup = new Set(smallFamilyGroups.flat());
+  const candidates = new Set<number>();
+  const key = (a: number, b: number): number => Math.min(a, b) * tools.length + Math.max(a, b);
+  for (const pair of findSimilarPairs(vectors, TEXT_THRESHOLD)) candidates.add(key(pair.a, pair.b));
+  for (const [a, b] of pairsWithin([...byObject.values(), ...smallFamilyGroups])) candidates.add(key(a, b));
+  const pairs: RivalPair[] = [];
+  for (const id of candidates) {
+    const [i, j] = [Math.floor(id / tools.length), id % tools.length];
+    const family = inSmallFamilyGroup.has(i) && inSmallFamilyGroup.has(j) && tools[i].family === tools[j].family ? tools[i].family : null;
+    const pair = scorePair(tools[i], tools[j], cosine(vectors[i], vectors[j]), relateNames(parts[i], parts[j], family));
+    if (pair !== null) pairs.push(pair);
+  }
+  return pairs.sort((x, y) => y.score - x.score || x.a.index - y.a.index || x.b.index - y.b.index);
+}
+
+function scorePair(a: LintTool, b: LintTool, text: number, names: NameRelation): RivalPair | null {
+  if (text < TEXT_THRESHOLD && names.score < NAME_THRESHOLD) return null;
+  return { a, b, score: Math.max(text, names.score), text, names: names.score, why: names.why };
+}
+
+/** Tool indices grouped by verb class and each key `keysOf` gives: only tools in one group can score by name. */
+function groupTools(parts: NameParts[], keysOf: (part: NameParts, index: number) => string[]): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  parts.forEach((part, index) => {
+    if (part.verbKey === null) return;
+    for (const key of keysOf(part, index)) {
+      const group = `${part.verbKey} ${key}`;
+      const members = groups.get(group);
+      if (members === undefined) groups.set(group, [index]);
+      else members.push(index);
+    }
+  });
+  return groups;
+}
+
+function pairsWithin(groups: number[][]): [number, number][] {
+  const pairs: [number, number][] = [];
+  for (const members of groups) {
+    for (let x = 0; x < members.length; x++) for (let y = x + 1; y < members.length; y++) pairs.push([members[x], members[y]]);
+  }
+  return pairs;
+}
+
+/** The text the similarity reads: what the model reads first (name, purpose, when to use). */
+export function describeForSimilarity(tool: LintTool): string {
+  return [tool.name, tool.purpose ?? "", ...tool.use_when].join("\n");
+}
+
+/** Groups of three or more tools linked by rival pairs (connected components), in registry order. */
+export function findClusters(pairs: RivalPair[]): LintTool[][] {
+  const parent = new Map<LintTool, LintTool>();
+  const root = (tool: LintTool): LintTool => {
+    let node = tool;
+    while (parent.get(node) !== node) node = parent.get(node) ?? node;
+    parent.set(tool, node);
+    return node;
+  };
+  for (const { a, b } of pairs) {
+    if (!parent.has(a)) parent.set(a, a);
+    if (!parent.has(b)) parent.set(b, b);
+    parent.set(root(a), root(b));
+  }
+  const groups = new Map<LintTool, LintTool[]>();
+  for (const tool of parent.keys()) {
+    const members = groups.get(root(tool)) ?? [];
+    members.push(tool);
+    groups.set(root(tool), members);
+  }
+  return [...groups.values()]
+    .filter((members) => members.length >= 3)
+    .map((members) => members.sort((x, y) => x.index - y.index))
+    .sort((x, y) => x[0].index - y[0].index);
+}

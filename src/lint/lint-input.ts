@@ -1,0 +1,72 @@
+/**
+ * What the lint checks read: registries and case files as written (leniently: a missing purpose
+ * or a bad name is a finding, not a load error), each able to point at its own lines, and the
+ * size of what every phase shows the model (computed by the composition root).
+ */
+import type { Effect, JsonObject } from "../types.js";
+
+/** A location inside a file: object keys and array indices, outermost first. */
+export type LintPath = (string | number)[];
+
+export interface LintTool {
+  /** Position in the registry's `tools` list. */
+  index: number;
+  name: string;
+  family: string;
+  /** null when absent or blank. */
+  purpose: string | null;
+  use_when: string[];
+  avoid_when: string[];
+  input_schema?: JsonObject;
+  output_schema?: JsonObject;
+  effect: Effect;
+  idempotent: boolean;
+  open_world: boolean;
+}
+
+export interface LintRegistry {
+  /** The path as shown in findings. */
+  file: string;
+  snapshot: string;
+  tools: LintTool[];
+  lineOf(path: LintPath): number;
+}
+
+export interface LintCase {
+  index: number;
+  id: string;
+  family: string | null;
+  acceptable: string[];
+  forbidden: string[];
+  must_see: string[];
+  must_not_see: string[];
+}
+
+export interface LintCaseFile {
+  file: string;
+  registry: LintRegistry;
+  cases: LintCase[];
+  lineOf(path: LintPath): number;
+}
+
+/** How many tools one phase shows the model from one registry. */
+export interface LintSurface {
+  /** The phase name, or null for cases without a phase (the whole registry). */
+  phase: string | null;
+  registry: LintRegistry;
+  /** Ordinary tools the phase admits. */
+  exposed: number;
+  /** The retriever's budget, or null when every exposed tool is shown. */
+  k: number | null;
+  /** Trusted controls added to every request. */
+  controls: number;
+  /** Where the phase is defined (route-eval.yaml), or the registry when there is no phase. */
+  file: string;
+  line: number | null;
+}
+
+export interface LintProject {
+  registries: LintRegistry[];
+  caseFiles: LintCaseFile[];
+  surfaces: LintSurface[];
+}

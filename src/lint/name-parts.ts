@@ -1,0 +1,65 @@
+/**
+ * A tool name read as an action and its objects: `lookup_order_by_email` → verb "lookup" (class
+ * retrieve), objects {order, email}. Two names whose verbs are the same or synonyms and whose
+ * objects overlap (or who share a family) compete for the same requests.
+ */
+import { tokenize } from "../text/tokenize.js";
+
+/** Verbs a model reads as interchangeable. A verb outside every class matches only itself. */
+const VERB_CLASSES: Record<string, string[]> = {
+  retrieve: ["search", "find", "lookup", "look", "get", "retrieve", "list", "fetch", "query", "read", "show", "view", "describe", "browse", "locate"],
+  send: ["send", "notify", "message", "text", "sms", "email", "mail", "contact", "alert", "ping", "broadcast"],
+  create: ["create", "new", "make", "insert", "register", "generate"],
+  update: ["update", "edit", "modify", "change", "set", "patch", "rename", "replace"],
+  delete: ["delete", "remove", "purge", "erase", "destroy", "drop", "wipe"],
+};
+
+const CLASS_OF = new Map(Object.entries(VERB_CLASSES).flatMap(([cls, verbs]) => verbs.map((verb) => [verb, cls])));
+
+/** Words that qualify an action without changing its object. */
+const QUALIFIERS = new Set(["bulk", "batch", "mass", "multi", "many", "all", "single", "web", "online", "remote", "local", "async"]);
+
+/** Words after one of these qualify the object (`lookup_order_by_email`: the object is the order). */
+const PREPOSITIONS = new Set(["by", "for", "with", "from", "via", "in", "on", "of", "to", "per", "using"]);
+
+export interface NameParts {
+  verb: string | null;
+  /** The verb's synonym class, or the verb itself when it belongs to none. */
+  verbKey: string | null;
+  /** Object words (stemmed) before any preposition; the last one is the head noun. */
+  objects: string[];
+}
+
+/** The first word from a verb class is the verb; else the first word that is not a qualifier. */
+export function splitName(name: string): NameParts {
+  const raw = name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const stop = raw.findIndex((word, index) => index > 0 && PREPOSITIONS.has(word));
+  const words = (stop === -1 ? raw : raw.slice(0, stop)).flatMap((word) => tokenize(word));
+  const verb = words.find((word) => CLASS_OF.has(word)) ?? words.find((word) => !QUALIFIERS.has(word)) ?? null;
+  const objects = [...new Set(words.filter((word) => word !== verb && !QUALIFIERS.has(word)))];
+  return { verb, verbKey: verb === null ? null : (CLASS_OF.get(verb) ?? verb), objects };
+}
+
+export interface NameRelation {
+  score: number;
+  why: string;
+}
+
+/**
+ * verb factor (1 same verb, 0.8 synonyms, else 0) × object factor: 0.5 + 0.5 × Jaccard of the
+ * objects when they overlap enough (same head noun, or Jaccard ≥ 0.5); else 0.5 when both sit in
+ * the same family; else 0.
+ */
+export function relateNames(a: NameParts, b: NameParts, sameFamily: string | null): NameRelation {
+  if (a.verb === null || b.verb === null || a.verbKey !== b.verbKey) return { score: 0, why: "" };
+  const sameVerb = a.verb === b.verb;
+  const verbFactor = sameVerb ? 1 : 0.8;
+  const verbs = sameVerb ? `same verb "${a.verb}"` : `synonym verbs "${a.verb}"/"${b.verb}"`;
+  const shared = a.objects.filter((word) => b.objects.includes(word));
+  const jaccard = shared.length / Math.max(1, new Set([...a.objects, ...b.objects]).size);
+  if (shared.length > 0 && (jaccard >= 0.5 || a.objects[a.objects.length - 1] === b.objects[b.objects.length - 1])) {
+    return { score: verbFactor * (0.5 + 0.5 * jaccard), why: `${verbs} over "${shared.join(" ")}"` };
+  }
+  if (sameFamily !== null) return { score: verbFactor * 0.5, why: `${verbs} in family "${sameFamily}"` };
+  return { score: 0, why: "" };
+}

@@ -1,0 +1,24 @@
+/** A registry snapshot as YAML text, with a header that says what to review. */
+import { stringify } from "yaml";
+import type { RegistryFile } from "../config/file-types.js";
+
+export interface RenderOptions {
+  /** The command that produced it, for the header. */
+  command: string;
+  trustAnnotations: boolean;
+}
+
+export function renderSnapshot(registry: RegistryFile, options: RenderOptions): string {
+  const contract = options.trustAnnotations
+    ? "# effect, idempotent and open_world were taken from the source's annotations (--trust-annotations)."
+    : "# effect, idempotent and open_world are conservative defaults (destructive, not idempotent, open\n" +
+      "# world): the source's annotations are hints from code route-eval did not write, kept under\n" +
+      "# `declared`. Review each tool and lower them where you know better.";
+  const header = [
+    `# Written by: ${options.command}`,
+    contract,
+    "# Then run `route-eval lint` on this file.",
+    "",
+  ].join("\n");
+  return header + "\n" + stringify(registry, { lineWidth: 0, aliasDuplicateObjects: false });
+}

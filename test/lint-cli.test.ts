@@ -1,0 +1,170 @@
+/** `route-eval lint` end to end: the bundled example, exit codes, formats, phases and budgets. */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Finding } from "../src/lint/rules.js";
+import { runCli, writeFiles } from "./fixtures/lint/run-cli.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const GOLDEN = fileURLToPath(new URL("./golden/lint-commerce.txt", import.meta.url));
+
+interface LintJson {
+  schema_version: number;
+  counts: { error: number; warning: number; info: number };
+  scope: { registries: number; tools: number; case_files: number; cases: number };
+  findings: Finding[];
+}
+
+async function lintJson(args: string[], cwd = ROOT): Promise<{ code: number; json: LintJson }> {
+  const result = await runCli(["lint", ...args, "--format", "json"], cwd);
+  if (result.code > 1) throw new Error(result.stderr);
+  return { code: result.code, json: JSON.parse(result.stdout) };
+}
+
+const pairsOf = (findings: Finding[]): string[] =>
+  findings.filter((f) => f.rule === "rival-pair").map((f) => [f.tool, ...(f.related ?? [])].sort().join(" ~ "));
+
+describe("the bundled example", () => {
+  let code = -1;
+  let json: LintJson = { schema_version: 0, counts: { error: 0, warning: 0, info: 0 }, scope: { registries: 0, tools: 0, case_files: 0, cases: 0 }, findings: [] };
+  beforeAll(async () => {
+    ({ code, json } = await lintJson([]));
+  });
+
+  it("lints clean of errors (exit 0) over every case file and the registry", () => {
+    expect(code).toBe(0);
+    expect(json.counts.error).toBe(0);
+    expect(json.scope).toEqual({ registries: 1, tools: 47, case_files: 7, cases: 83 });
+  });
+
+  it("reports its deliberate rival pairs, with scores", () => {
+    const pairs = pairsOf(json.findings);
+    for (const expected of [
+      "get_order ~ search_orders",
+      "get_order ~ lookup_order_by_email",
+      "get_order ~ list_orders",
+      "list_orders ~ search_orders",
+      "find_customer ~ get_customer",
+      "get_customer ~ search_customers",
+      "find_customer ~ search_customers",
+      "send_email ~ send_sms",
+      "notify_customer ~ send_email",
+      "notify_customer ~ send_sms",
+      "refund_order ~ refund_payment",
+      "update_customer_address ~ update_shipping_address",
+      "bulk_cancel_orders ~ cancel_order",
+      "delete_customer ~ purge_customer_data",
+      "search_products ~ web_search_products",
+    ]) {
+      expect(pairs).toContain(expected);
+    }
+    expect(pairs).not.toContain("list_orders ~ list_payments");
+    expect(json.findings.filter((f) => f.rule === "rival-pair").every((f) => typeof f.score === "number" && f.score >= 0.4)).toBe(true);
+  });
+
+  it("reports the near-synonym clusters", () => {
+    const clusters = json.findings.filter((f) => f.rule === "rival-cluster").map((f) => [f.tool, ...(f.related ?? [])]);
+    expect(clusters).toContainEqual(["get_order", "search_orders", "lookup_order_by_email", "list_orders"]);
+    expect(clusters).toContainEqual(["get_customer", "find_customer", "search_customers"]);
+    expect(clusters).toContainEqual(["send_email", "send_sms", "notify_customer"]);
+  });
+
+  it("finds the deliberate flaws of list_orders and notify_customer, at their lines", () => {
+    const of = (tool: string) => json.findings.filter((f) => f.tool === tool && f.rule !== "rival-pair").map((f) => [f.rule, f.line, f.related]);
+    expect(of("list_orders")).toEqual([
+      ["purpose-vague", 126, undefined],
+      ["no-losing-condition", 129, ["get_order", "search_orders", "lookup_order_by_email"]],
+      ["schema-naked-string", 135, undefined],
+    ]);
+    expect(of("notify_customer")).toEqual([
+      ["purpose-vague", 1127, undefined],
+      ["no-losing-condition", 1130, ["send_email", "send_sms"]],
+    ]);
+  });
+
+  it("renders as text, matching the golden file (UPDATE_GOLDEN=1 rewrites it)", async () => {
+    const result = await runCli(["lint"], ROOT);
+    if (process.env.UPDATE_GOLDEN === "1" || !existsSync(GOLDEN)) writeFileSync(GOLDEN, result.stdout);
+    expect(result.stdout).toBe(readFileSync(GOLDEN, "utf8"));
+  });
+
+  it("exits 1 with --strict, because it has warnings", async () => {
+    expect((await runCli(["lint", "--strict"], ROOT)).code).toBe(1);
+  });
+});
+
+const TOOL = (name: string, extra = ""): string =>
+  `  - {name: ${name}, family: f_${name}, purpose: "Does the ${name} job for one record.", use_when: [It fits.], avoid_when: [It does not fit.], ` +
+  `input_schema: {type: object, properties: {}, required: [], additionalProperties: false}, effect: read_only${extra}}\n`;
+const REGISTRY = (tools: string): string => `revision: "1"\ntools:\n${tools}`;
+
+describe("exit codes", () => {
+  it("exits 1 on an error finding, naming file and line", async () => {
+    const dir = writeFiles({ "r.yaml": REGISTRY(TOOL("alpha") + TOOL("alpha")) });
+    const result = await runCli(["lint", join(dir, "r.yaml")], dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`${join(dir, "r.yaml")}:4: error name-duplicate: tool name "alpha" is already defined at line 3`);
+  });
+
+  it("exits 0 on a clean registry, even with --strict", async () => {
+    const dir = writeFiles({ "r.yaml": REGISTRY(TOOL("alpha") + TOOL("beta")) });
+    const result = await runCli(["lint", join(dir, "r.yaml"), "--strict"], dir);
+    expect(result.stdout).toBe("2 tools in 1 registry, 0 cases in 0 files: 0 errors, 0 warnings, 0 info\n");
+    expect(result.code).toBe(0);
+  });
+
+  it.each([
+    ["a missing file", {}, "nope.yaml", "nope.yaml: file not found"],
+    ["a YAML syntax error", { "bad.yaml": "tools: [\n" }, "bad.yaml", "bad.yaml:2: YAML syntax error"],
+    ["a file that is neither registry nor cases", { "x.yaml": "hello: 1\n" }, "x.yaml", "x.yaml:1: neither a registry snapshot (tools:) nor a case file (cases:)"],
+    ["a registry with an unknown effect", { "r.yaml": REGISTRY(TOOL("alpha").replace("read_only", "sometimes")) }, "r.yaml", "r.yaml:3: tools[0].effect: expected one of"],
+  ])("exits 2 on %s", async (_, files: Record<string, string>, name, message) => {
+    const dir = writeFiles(files);
+    const result = await runCli(["lint", join(dir, name)], dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+  });
+});
+
+describe("phases and retrieval budgets size the surface checks", () => {
+  const tools = Array.from({ length: 130 }, (_, i) => TOOL(`tool_${i}`)).join("");
+  const config = (discovery: string) => `cases: ["cases.yaml"]\nphases:\n  everything: {}\n  one: {families: [f_tool_1]}\n${discovery}`;
+  const cases = "registry: r.yaml\ncases:\n  - {id: a, goal: x, phase: everything, acceptable: [no_applicable_tool]}\n";
+
+  it("flags a phase over the provider limit at its line in route-eval.yaml", async () => {
+    const dir = writeFiles({ "r.yaml": REGISTRY(tools), "route-eval.yaml": config(""), "cases.yaml": cases });
+    const { json } = await lintJson([], dir);
+    const surface = json.findings.filter((f) => f.rule.startsWith("surface"));
+    expect(surface.map((f) => [f.rule, f.file, f.line])).toEqual([["surface-over-limit", join(dir, "route-eval.yaml"), 3]]);
+    expect(surface[0].message).toContain("130 ordinary tools + 3 controls = 133 per request");
+  });
+
+  it("counts only the retriever's k when one is configured", async () => {
+    const dir = writeFiles({ "r.yaml": REGISTRY(tools), "route-eval.yaml": config("discovery: {retriever: bm25, k: 25}\n"), "cases.yaml": cases });
+    const { json } = await lintJson([], dir);
+    const surface = json.findings.filter((f) => f.rule.startsWith("surface"));
+    expect(surface.map((f) => f.rule)).toEqual(["surface-crowded"]);
+    expect(surface[0].message).toContain("(retriever keeps k = 25 of 130 exposed)");
+  });
+});
+
+describe("--format json", () => {
+  it("puts schema_version first and keeps finding keys in a stable order", async () => {
+    const dir = writeFiles({ "r.yaml": REGISTRY(TOOL("getThing")) });
+    const result = await runCli(["lint", join(dir, "r.yaml"), "--format", "json"], dir);
+    const json = JSON.parse(result.stdout);
+    expect(Object.keys(json)).toEqual(["schema_version", "counts", "scope", "findings"]);
+    expect(json.findings).toEqual([
+      {
+        rule: "name-not-snake-case",
+        severity: "warning",
+        file: join(dir, "r.yaml"),
+        line: 3,
+        tool: "getThing",
+        message: 'tool name "getThing" is not snake_case; mixed conventions make near names harder to tell apart',
+        fix: 'rename it "get_thing"',
+      },
+    ]);
+  });
+});
