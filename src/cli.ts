@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { EXIT, type Io } from "./commands/io.js";
+import { registerDiff } from "./commands/diff.js";
 import { registerReport } from "./commands/report.js";
 import { registerRun } from "./commands/run.js";
 import { EndpointFailure, InputError } from "./errors.js";
@@ -36,6 +37,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .showHelpAfterError("(run with --help for usage)");
   registerRun(program, io, setExit);
   registerReport(program, io, setExit);
+  registerDiff(program, io, setExit);
   for (const command of program.commands) command.exitOverride().option("--debug", "print stack traces for errors");
   return program;
 }

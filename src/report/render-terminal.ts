@@ -12,7 +12,7 @@ export interface TerminalOptions {
   gates?: GateResult[];
 }
 
-type Paint = (text: string, style: Style) => string;
+export type Paint = (text: string, style: Style) => string;
 type Style = "bold" | "green" | "red" | "dim";
 
 /** SGR open/close codes; close codes reset only their own attribute so styles can nest. */
@@ -30,13 +30,13 @@ const TONE_STYLES: Record<Tone, Style | null> = {
   muted: "dim",
 };
 
-function makePaint(color: boolean): Paint {
+export function makePaint(color: boolean): Paint {
   if (!color) return (text) => text;
   return (text, style) => (text === "" ? text : `\u001b[${ANSI[style][0]}m${text}\u001b[${ANSI[style][1]}m`);
 }
 
 /** Registry, case and model strings must not move the cursor or recolour the terminal. */
-function stripControls(text: string): string {
+export function stripControls(text: string): string {
   return text.replace(/[\t\n\r]+/g, " ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "\ufffd");
 }
 
@@ -46,7 +46,7 @@ function paintCell(cell: Cell, paint: Paint): string {
   return style === null ? text : paint(text, style);
 }
 
-function renderTable(data: TableData, paint: Paint): string {
+export function renderTable(data: TableData, paint: Paint): string {
   const table = new Table({
     head: data.head.map((h) => paint(h, "bold")),
     colAligns: data.align,

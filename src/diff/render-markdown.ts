@@ -1,0 +1,40 @@
+/**
+ * GitHub-flavoured Markdown of a diff for PR comments and GITHUB_STEP_SUMMARY: gates first, then
+ * the shared sections; removed words as <del>, added as <ins>. Every string is escaped.
+ */
+import { escapeMarkdown, renderTable } from "../report/render-markdown.js";
+import type { Diff } from "./diff-types.js";
+import type { DiffSection, Line, Span } from "./diff-section.js";
+import { describeDiff } from "./format-diff.js";
+import { buildGateSection } from "./render-definitions.js";
+import { buildDiffSections } from "./render-sections.js";
+import { splitLead } from "./word-diff.js";
+
+const TAGS: Record<Span["mark"], [string, string]> = { same: ["", ""], removed: ["<del>", "</del>"], added: ["<ins>", "</ins>"] };
+
+function renderSpan(span: Span): string {
+  const [open, close] = TAGS[span.mark];
+  const [lead, rest] = span.mark === "same" ? ["", span.text] : splitLead(span.text);
+  return `${escapeMarkdown(lead)}${open}${escapeMarkdown(rest)}${close}`;
+}
+
+/** A word diff is quoted, so it stands apart from the lines around it. */
+function renderLine(line: Line): string {
+  return typeof line === "string" ? escapeMarkdown(line) : `> ${line.map(renderSpan).join("")}`;
+}
+
+function renderSection(s: DiffSection): string {
+  const parts = [`### ${escapeMarkdown(s.title)}`];
+  if (s.lines.length > 0) parts.push(s.lines.map(renderLine).join("<br>\n"));
+  if (s.table !== null) parts.push(renderTable(s.table));
+  if (s.notes.length > 0) parts.push(s.notes.map(renderLine).join("<br>\n"));
+  return parts.join("\n\n");
+}
+
+/** The whole Markdown document, ending with a newline. */
+export function renderDiffMarkdown(diff: Diff): string {
+  const verdict = diff.verdict === "pass" ? "**verdict: pass**" : "**verdict: FAIL** (exit 1)";
+  const header = `## route-eval diff\n\n${escapeMarkdown(describeDiff(diff))}<br>\n${verdict}`;
+  const sections = [buildGateSection(diff), ...buildDiffSections(diff)];
+  return `${[header, ...sections.map(renderSection)].join("\n\n")}\n`;
+}
