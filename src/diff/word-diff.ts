@@ -63,8 +63,10 @@ function walk(a: Token[], b: Token[]): Step[] {
     const canMatch = i < a.length && j < b.length && a[i].text === b[j].text;
     const extend = (last === "added" && canAdd) || (last === "removed" && canRemove);
     if (canMatch && (!extend || (endsLine(a, i) && endsLine(b, j)))) {
-      // Same word: keep the new text's spacing, so "same" + "added" spells the new text exactly.
-      steps.push({ op: "same", token: b[j] });
+      // The same word with different spacing before it is shown as replaced, so that both
+      // texts can be spelled back exactly.
+      if (a[i].lead === b[j].lead) steps.push({ op: "same", token: b[j] });
+      else steps.push({ op: "removed", token: a[i] }, { op: "added", token: b[j] });
       i += 1;
       j += 1;
     } else if (canRemove && !(last === "added" && canAdd)) {
