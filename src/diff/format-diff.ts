@@ -44,11 +44,17 @@ function isProportion(row: MetricDelta): boolean {
   return row.metric !== "mean_visible";
 }
 
+/** Sums of per-case estimates that are whole up to float error print as whole numbers. */
+function tidy(count: number): number {
+  const whole = Math.round(count);
+  return Math.abs(count - whole) < 1e-9 ? whole : count;
+}
+
 /** "66.7% (4/6)", "85.0%" (consistency), "7.0" (mean visible), or "—". */
 export function formatValue(row: MetricDelta, value: MetricValue): string {
   if (!isProportion(row)) return formatNumber(value.value);
   if (value.numerator === null || value.denominator === null) return formatPercent(value.value);
-  return `${formatPercent(value.value)} (${formatCount(value.numerator)}/${formatCount(value.denominator)})`;
+  return `${formatPercent(value.value)} (${formatCount(tidy(value.numerator))}/${formatCount(value.denominator)})`;
 }
 
 /** "+4.2 pts", "−8.3 pts", "0.0 pts"; plain numbers for non-proportions; "—" when unmeasured. */

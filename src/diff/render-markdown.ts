@@ -23,11 +23,27 @@ function renderLine(line: Line): string {
   return typeof line === "string" ? escapeMarkdown(line) : `> ${line.map(renderSpan).join("")}`;
 }
 
+/** Plain lines form one paragraph (joined by <br>); a quoted word diff is a block of its own. */
+function renderLines(lines: Line[]): string[] {
+  const blocks: string[] = [];
+  let paragraph: string[] = [];
+  for (const line of lines) {
+    if (typeof line === "string") {
+      paragraph.push(escapeMarkdown(line));
+      continue;
+    }
+    if (paragraph.length > 0) blocks.push(paragraph.join("<br>\n"));
+    paragraph = [];
+    blocks.push(renderLine(line));
+  }
+  if (paragraph.length > 0) blocks.push(paragraph.join("<br>\n"));
+  return blocks;
+}
+
 function renderSection(s: DiffSection): string {
-  const parts = [`### ${escapeMarkdown(s.title)}`];
-  if (s.lines.length > 0) parts.push(s.lines.map(renderLine).join("<br>\n"));
+  const parts = [`### ${escapeMarkdown(s.title)}`, ...renderLines(s.lines)];
   if (s.table !== null) parts.push(renderTable(s.table));
-  if (s.notes.length > 0) parts.push(s.notes.map(renderLine).join("<br>\n"));
+  parts.push(...renderLines(s.notes));
   return parts.join("\n\n");
 }
 
