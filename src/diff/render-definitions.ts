@@ -1,11 +1,13 @@
 /** Diff sections for changed definitions (word diff, blast radius) and for the gates. */
 import type { Cell, TableData } from "../report/render-sections.js";
 import { FLIP_KINDS } from "./diff-types.js";
-import type { DefinitionChange, Diff } from "./diff-types.js";
+import type { DefinitionChange, Diff, FlipKind } from "./diff-types.js";
 import { DEFINITION_LABELS, FLIP_LABELS } from "./format-diff.js";
 import { section, type DiffSection, type Line, type Span } from "./diff-section.js";
 
 const MAX_BLAST_LISTED = 20;
+/** Cases whose outcome moved (or appeared, or vanished) are named; the steady ones only counted. */
+const LISTED_KINDS: ReadonlySet<FlipKind> = new Set<FlipKind>(["regressed", "fixed", "new", "removed", "errored"]);
 const BASIS_LABELS: Record<DefinitionChange["blast_radius"]["basis"], string> = {
   visible_sets: "cases whose visible set contained it",
   case_rows: "cases naming it as acceptable or forbidden, or selecting it (no trial records: visible sets unknown)",
@@ -31,7 +33,7 @@ function describeBlast(change: DefinitionChange): string[] {
   const counts = FLIP_KINDS.filter((kind) => blast.counts[kind] > 0).map((kind) => `${blast.counts[kind]} ${FLIP_LABELS[kind]}`);
   const trials = `correct trials ${blast.base.correct}/${blast.base.scored} → ${blast.current.correct}/${blast.current.scored}`;
   const head = `blast radius: ${blast.cases.length} ${BASIS_LABELS[blast.basis].replace(/^cases/, blast.cases.length === 1 ? "case" : "cases")}${counts.length > 0 ? ` — ${counts.join(", ")}` : ""}; ${trials}`;
-  const moved = blast.cases.filter((c) => c.kind !== "still_passing");
+  const moved = blast.cases.filter((c) => LISTED_KINDS.has(c.kind));
   const listed = moved.slice(0, MAX_BLAST_LISTED).map((c) => `  ${FLIP_LABELS[c.kind]}: ${c.case_id}`);
   const rest = moved.length > MAX_BLAST_LISTED ? [`  … and ${moved.length - MAX_BLAST_LISTED} more`] : [];
   return [head, ...listed, ...rest];
