@@ -6,10 +6,12 @@ import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { checkComparability, splitCaseIds } from "./diff/comparability.js";
 import { compareRuns, type CompareOptions, type DiffInput } from "./diff/compare-runs.js";
-import type { Diff } from "./diff/diff-types.js";
+import type { Diff, DiffReport } from "./diff/diff-types.js";
 import { InputError } from "./errors.js";
 import { readMeta } from "./recompute.js";
-import { buildReport, metaFromRecords } from "./report/build-report.js";
+import { metaFromRecords } from "./report/build-report.js";
+import { buildCaseRows } from "./metrics/case-rows.js";
+import { computeMetrics } from "./metrics/compute-metrics.js";
 import { readReportFile } from "./report/read-report.js";
 import { readRecords } from "./report/records-io.js";
 import type { RunMeta, TrialRecord } from "./types.js";
@@ -19,7 +21,7 @@ const EXPECTED = "expected a run directory (reports/<run-id>), its records.jsonl
 
 /**
  * One side of the diff. A run directory (or its records.jsonl) is rebuilt from its trial records,
- * with report.json or run.json supplying the metadata; a .json file is read as a report alone.
+ * with run.json or report.json supplying the metadata; a .json file is read as a report alone.
  */
 export function loadDiffInput(target: string): DiffInput {
   if (!existsSync(target)) throw new InputError(`${target}: no such file or directory (${EXPECTED})`);
@@ -34,13 +36,19 @@ export function loadDiffInput(target: string): DiffInput {
   }
   const records = readRecords(recordsFile);
   if (records.length === 0) throw new InputError(`${recordsFile}: no trial records (the run recorded nothing yet)`);
-  return { label: target, report: buildReport(findMeta(runDir, reportFile, records), records), records };
+  return { label: target, report: summariseRun(findMeta(runDir, reportFile, records), records), records };
 }
 
+/** The parts of a report a diff reads, from records (the per-slice breakdowns are skipped). */
+function summariseRun(run: RunMeta, records: TrialRecord[]): DiffReport {
+  return { run, metrics: computeMetrics(records), cases: buildCaseRows(records) };
+}
+
+/** run.json (small), else report.json's run, else what the records themselves say. */
 function findMeta(runDir: string, reportFile: string, records: TrialRecord[]): RunMeta {
-  if (existsSync(reportFile)) return readReportFile(reportFile).run;
   const metaFile = join(runDir, "run.json");
-  return existsSync(metaFile) ? readMeta(metaFile) : metaFromRecords(basename(runDir), records, TOOL_VERSION);
+  if (existsSync(metaFile)) return readMeta(metaFile);
+  return existsSync(reportFile) ? readReportFile(reportFile).run : metaFromRecords(basename(runDir), records, TOOL_VERSION);
 }
 
 /** Compare BASE with CURRENT; InputError (exit 2) naming every difference when they do not compare. */

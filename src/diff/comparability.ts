@@ -3,8 +3,8 @@
  * temperature and discovery. Each difference is named; other differences become notes.
  */
 import { canonicalJson } from "../text/canonical-json.js";
-import type { DiscoveryConfig, Report } from "../types.js";
-import type { Comparability, Difference } from "./diff-types.js";
+import type { DiscoveryConfig } from "../types.js";
+import type { Comparability, Difference, DiffReport } from "./diff-types.js";
 
 const MAX_LISTED = 5;
 
@@ -18,7 +18,7 @@ export function describeDiscovery(discovery: DiscoveryConfig): string {
 }
 
 /** Case ids present in one report and not the other, each list sorted. */
-export function splitCaseIds(base: Report, current: Report): { shared: string[]; onlyBase: string[]; onlyCurrent: string[] } {
+export function splitCaseIds(base: DiffReport, current: DiffReport): { shared: string[]; onlyBase: string[]; onlyCurrent: string[] } {
   const baseIds = new Set(base.cases.map((row) => row.case_id));
   const currentIds = new Set(current.cases.map((row) => row.case_id));
   return {
@@ -28,7 +28,7 @@ export function splitCaseIds(base: Report, current: Report): { shared: string[];
   };
 }
 
-function caseDifference(base: Report, current: Report): Difference[] {
+function caseDifference(base: DiffReport, current: DiffReport): Difference[] {
   const { onlyBase, onlyCurrent } = splitCaseIds(base, current);
   if (onlyBase.length === 0 && onlyCurrent.length === 0) return [];
   const parts = [
@@ -48,9 +48,9 @@ function differ(setting: Difference["setting"], what: string, base: string, curr
 }
 
 /** Settings that change what is measured; the reader should know, but the comparison stands. */
-function collectNotes(base: Report, current: Report): string[] {
+function collectNotes(base: DiffReport, current: DiffReport): string[] {
   const notes: string[] = [];
-  const revisions = (r: Report): Map<string, string> => new Map(r.run.registries.map((g) => [g.snapshot, g.revision]));
+  const revisions = (r: DiffReport): Map<string, string> => new Map(r.run.registries.map((g) => [g.snapshot, g.revision]));
   const before = revisions(base);
   for (const [snapshot, revision] of revisions(current)) {
     const old = before.get(snapshot);
@@ -68,7 +68,7 @@ function collectNotes(base: Report, current: Report): string[] {
 }
 
 /** Every blocking difference, in a fixed order, and the notes. */
-export function checkComparability(base: Report, current: Report, forced: boolean): Comparability {
+export function checkComparability(base: DiffReport, current: DiffReport, forced: boolean): Comparability {
   const a = base.run;
   const b = current.run;
   const differences = [

@@ -5,12 +5,12 @@
  */
 import { computeMetrics } from "../metrics/compute-metrics.js";
 import { scoreRecords } from "../metrics/scored-trials.js";
-import type { Metrics, Report, TrialRecord } from "../types.js";
+import type { Metrics, TrialRecord } from "../types.js";
 import { checkComparability, splitCaseIds } from "./comparability.js";
 import { findConfusionMoves } from "./confusion-moves.js";
 import { gatherEvidence } from "./case-values.js";
 import { findDefinitionChanges, sightingsFromRecords, sightingsFromRows, type ToolSightings } from "./definitions.js";
-import { DIFF_SCHEMA_VERSION, type Diff, type DiffRunInfo, type MetricDelta } from "./diff-types.js";
+import { DIFF_SCHEMA_VERSION, type Diff, type DiffReport, type DiffRunInfo, type MetricDelta } from "./diff-types.js";
 import { computeFlips, countKinds, summariseReliability } from "./flips.js";
 import { evaluateDiffGates, type GateOptions } from "./gating.js";
 import { minDiscordantPairs, pairedTest } from "./mcnemar.js";
@@ -19,7 +19,7 @@ import { computeMetricDeltas } from "./metric-deltas.js";
 /** One side of a diff: the path given, its report, and its trial records when it has them. */
 export interface DiffInput {
   label: string;
-  report: Report;
+  report: DiffReport;
   records: TrialRecord[] | null;
 }
 

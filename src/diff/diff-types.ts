@@ -4,10 +4,13 @@
  * classes, confusion cells that moved, definitions that changed and their blast radius, gates.
  * Serialised as diff.json: a versioned contract (`schema_version` first; a breaking change bumps it).
  */
-import type { DiscoveryConfig, Effect } from "../types.js";
+import type { DiscoveryConfig, Effect, Report } from "../types.js";
 import type { PairedTest } from "./mcnemar.js";
 
 export const DIFF_SCHEMA_VERSION = 1;
+
+/** What a diff reads of a report: run metadata, metrics and case rows (breakdowns are not needed). */
+export type DiffReport = Pick<Report, "run" | "metrics" | "cases">;
 
 /** Which way a metric is better. Neutral signals (e.g. abstention rate) only "change". */
 export const DIRECTIONS = ["higher", "lower", "neutral"] as const;

@@ -104,21 +104,32 @@ export function testCases(metric: string, base: RunEvidence, current: RunEvidenc
   return pairedTest(up, down, pairs);
 }
 
-/** McNemar over trial pairs in the metric's population in both runs; null without records. */
-export function testTrials(metric: string, base: RunEvidence, current: RunEvidence): PairedTest | null {
+/** Trial outcomes paired by case and trial index; null when either run has no records. */
+export function pairTrials(base: RunEvidence, current: RunEvidence): [TrialOutcomes, TrialOutcomes][] | null {
   if (base.trialOutcomes === null || current.trialOutcomes === null) return null;
+  const pairs: [TrialOutcomes, TrialOutcomes][] = [];
+  for (const [key, outcomes] of base.trialOutcomes) {
+    const other = current.trialOutcomes.get(key);
+    if (other !== undefined) pairs.push([outcomes, other]);
+  }
+  return pairs;
+}
+
+/** McNemar over trial pairs in the metric's population in both runs; null without records. */
+export function testTrials(metric: string, pairs: [TrialOutcomes, TrialOutcomes][] | null): PairedTest | null {
+  if (pairs === null || !isTrialMetric(metric)) return null;
   let up = 0;
   let down = 0;
-  let pairs = 0;
-  for (const [key, outcomes] of base.trialOutcomes) {
-    const old = outcomes.get(metric);
-    const now = current.trialOutcomes.get(key)?.get(metric);
+  let count = 0;
+  for (const [before, after] of pairs) {
+    const old = before.get(metric);
+    const now = after.get(metric);
     if (old === undefined || now === undefined) continue;
-    pairs += 1;
+    count += 1;
     if (now && !old) up += 1;
     else if (old && !now) down += 1;
   }
-  return pairs === 0 && !isTrialMetric(metric) ? null : pairedTest(up, down, pairs);
+  return pairedTest(up, down, count);
 }
 
 /** Metrics that are per-trial outcomes (rates), as opposed to per-case estimates. */
@@ -127,6 +138,7 @@ function isTrialMetric(metric: string): boolean {
 }
 
 export function computeMetricDeltas(base: RunEvidence, current: RunEvidence): MetricDelta[] {
+  const pairs = pairTrials(base, current);
   return listMetrics(base.metrics, current.metrics).map((spec) => {
     const before = spec.pick(base.metrics);
     const after = spec.pick(current.metrics);
@@ -140,7 +152,7 @@ export function computeMetricDeltas(base: RunEvidence, current: RunEvidence): Me
       delta,
       change: judgeChange(spec.direction, delta),
       cases: testCases(spec.metric, base, current),
-      trials: testTrials(spec.metric, base, current),
+      trials: testTrials(spec.metric, pairs),
     };
   });
 }
