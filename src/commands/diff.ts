@@ -1,5 +1,5 @@
 import { writeFileSync } from "node:fs";
-import { InvalidArgumentError, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
 import { parseDropRule, type DropRule } from "../diff/gating.js";
 import { renderDiff } from "../diff/render.js";
 import { renderDiffMarkdown } from "../diff/render-markdown.js";
@@ -38,34 +38,41 @@ export function registerDiff(program: Command, io: Io, setExit: SetExit): void {
     .option("--force", "compare even when cases, trials, endpoint/model, temperature or retriever differ (over the shared cases)")
     .addOption(formatOption())
     .option("--output <file>", "write the rendering to a file instead of stdout")
-    .option("--max-drop <[metric=]tolerance>", "exit 1 when the metric (default selection_accuracy) gets worse by more than the tolerance (0.02 = 2 points); repeatable", collectDrop, [])
+    .addOption(
+      new Option("--max-drop <[metric=]tolerance>", "exit 1 when the metric (default selection_accuracy) gets worse by more than the tolerance (0.02 = 2 points); repeatable")
+        .argParser(collectDrop)
+        .default([], "none"),
+    )
     .option("--fail-on-regressed-case", "exit 1 when any case that passed in BASE fails in CURRENT")
     .option("--alpha <p>", "significance level of the paired tests", parseAlpha, 0.05)
     .option("--significant-only", "--max-drop fails only when the drop is also significant at --alpha")
     .option("--no-step-summary", "do not append the Markdown summary to $GITHUB_STEP_SUMMARY")
     .addHelpText("after", DIFF_HELP)
-    .action((base: string, current: string, flags: DiffFlags) => {
-      const diff = diffRuns(base, current, {
-        force: flags.force === true,
-        alpha: flags.alpha,
-        maxDrops: flags.maxDrop,
-        failOnRegressedCase: flags.failOnRegressedCase === true,
-        significantOnly: flags.significantOnly === true,
-      });
-      if (!diff.comparability.comparable) {
-        const reasons = diff.comparability.differences.map((d) => d.message).join("; ");
-        io.stderr(`route-eval: --force: comparing the ${diff.scope.shared_cases} shared cases despite: ${reasons}\n`);
-      }
-      const text = renderDiff(diff, flags.format, { color: io.color && flags.output === undefined });
-      if (flags.output === undefined) io.stdout(text);
-      else {
-        writeFileSync(flags.output, text);
-        io.stderr(`wrote ${flags.output}\n`);
-      }
-      appendStepSummary(io, renderDiffMarkdown(diff), flags.stepSummary);
-      for (const gate of diff.gates.filter((g) => !g.passed)) io.stderr(`route-eval: gate failed: ${gate.rule}: ${gate.reason}\n`);
-      setExit(diff.verdict === "fail" ? EXIT.gate : EXIT.ok);
-    });
+    .action((base: string, current: string, flags: DiffFlags) => setExit(runDiff(io, base, current, flags)));
+}
+
+/** Compares, renders, appends the step summary, reports failed gates; returns the exit code. */
+function runDiff(io: Io, base: string, current: string, flags: DiffFlags): number {
+  const diff = diffRuns(base, current, {
+    force: flags.force === true,
+    alpha: flags.alpha,
+    maxDrops: flags.maxDrop,
+    failOnRegressedCase: flags.failOnRegressedCase === true,
+    significantOnly: flags.significantOnly === true,
+  });
+  if (!diff.comparability.comparable) {
+    const reasons = diff.comparability.differences.map((d) => d.message).join("; ");
+    io.stderr(`route-eval: --force: comparing the ${diff.scope.shared_cases} shared cases despite: ${reasons}\n`);
+  }
+  const text = renderDiff(diff, flags.format, { color: io.color && flags.output === undefined });
+  if (flags.output === undefined) io.stdout(text);
+  else {
+    writeFileSync(flags.output, text);
+    io.stderr(`wrote ${flags.output}\n`);
+  }
+  appendStepSummary(io, renderDiffMarkdown(diff), flags.stepSummary);
+  for (const gate of diff.gates.filter((g) => !g.passed)) io.stderr(`route-eval: gate failed: ${gate.rule}: ${gate.reason}\n`);
+  return diff.verdict === "fail" ? EXIT.gate : EXIT.ok;
 }
 
 const DIFF_HELP = `
