@@ -37,7 +37,7 @@ export function buildOutcomeSection(diff: Diff): DiffSection {
   const counts = FLIP_KINDS.filter((kind) => flips[kind] > 0).map((kind) => `${flips[kind]} ${FLIP_LABELS[kind]}`);
   const lines = [
     counts.length === 0 ? "no cases" : counts.join(" · "),
-    `cases (a case passes when every scored trial is correct): ${cases.up} fixed vs ${cases.down} regressed of ${plural(cases.pairs, "shared case")}, exact McNemar p = ${formatP(cases.p_value)}`,
+    `cases (a case passes when every scored trial is correct): ${cases.up} fixed vs ${cases.down} regressed of ${plural(cases.pairs, "case")} scored in both runs, exact McNemar p = ${formatP(cases.p_value)}`,
     trials === null
       ? "trials: not paired (a run has no trial records)"
       : `trials: ${trials.up} fixed vs ${trials.down} regressed of ${plural(trials.pairs, "trial pair")}, exact McNemar p = ${formatP(trials.p_value)}`,
@@ -141,12 +141,12 @@ export function buildPowerSection(diff: Diff): DiffSection {
   if (m === null) return section("What this sample can detect", [`no significance level (alpha ${alpha})`]);
   const reach = (n: number, unit: string, change: number | null): string =>
     change === null
-      ? `with ${plural(n, unit)} no change can reach p < ${alpha}`
-      : `with ${plural(n, unit)} at least ${(change * 100).toFixed(1)}% of them must move, all the same way`;
+      ? `with ${n} ${unit} no change can reach p < ${alpha}`
+      : `with ${n} ${unit} at least ${(change * 100).toFixed(1)}% of them must move, all the same way`;
   const lines = [
     `an exact paired test reaches p < ${alpha} only with at least ${m} discordant pairs, all in one direction`,
-    reach(cases, "shared case", min_case_change),
-    ...(trial_pairs === null ? [] : [reach(trial_pairs, "trial pair", min_trial_change)]),
+    reach(cases, cases === 1 ? "case scored in both runs" : "cases scored in both runs", min_case_change),
+    ...(trial_pairs === null ? [] : [reach(trial_pairs, trial_pairs === 1 ? "trial pair" : "trial pairs", min_trial_change)]),
   ];
   return section("What this sample can detect", lines);
 }
