@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { EXIT, type Io } from "./commands/io.js";
 import { registerImport } from "./commands/import.js";
 import { registerLint } from "./commands/lint.js";
+import { registerDiff } from "./commands/diff.js";
 import { registerReport } from "./commands/report.js";
 import { registerRun } from "./commands/run.js";
 import { registerShow } from "./commands/show.js";
@@ -44,6 +45,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
   registerSweep(program, io, setExit);
   registerLint(program, io, setExit);
   registerImport(program, io, setExit);
+  registerDiff(program, io, setExit);
   for (const command of program.commands) command.exitOverride().option("--debug", "print stack traces for errors");
   return program;
 }

@@ -1,12 +1,15 @@
 import { join } from "node:path";
-import { Option, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
 import { loadConfig, type ConfigOverrides } from "../config/load-config.js";
 import { evaluateGates } from "../report/gates.js";
 import { readRecords } from "../report/records-io.js";
+import { renderMarkdown } from "../report/render-markdown.js";
+import { BASELINE_NAME, saveBaseline } from "../report/save-baseline.js";
 import { runEvaluation } from "../run.js";
 import { RETRIEVERS, type RetrieverName } from "../types.js";
 import { emitReport, formatOption, verdict, type Io, type OutputFlags, type SetExit } from "./io.js";
 import { nonNegativeInt, nonNegativeNumber, positiveInt } from "./parse-number.js";
+import { appendStepSummary } from "./step-summary.js";
 
 export interface ConfigFlags {
   config?: string;
@@ -29,6 +32,8 @@ export interface ConfigFlags {
 
 interface RunFlags extends ConfigFlags, OutputFlags {
   runId?: string;
+  saveBaseline?: string;
+  stepSummary?: boolean;
 }
 
 export function registerRun(program: Command, io: Io, setExit: SetExit): void {
@@ -38,6 +43,8 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
     .addOption(formatOption())
     .option("--output <file>", "write the rendering to a file instead of stdout (\"-\": stdout)")
     .option("--no-gates", "do not evaluate gates (exit 0 unless the input is bad)")
+    .option("--save-baseline <name>", "also copy the finished run to <out>/baselines/<name>/ (replacing it), for route-eval diff", parseBaselineName)
+    .option("--no-step-summary", "do not append the Markdown summary to $GITHUB_STEP_SUMMARY")
     .addHelpText("after", RUN_HELP)
     .action(async (flags: RunFlags) => {
       const config = loadConfig(flags.config ?? null, toOverrides(flags), io.cwd);
@@ -45,8 +52,17 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
       const gates = flags.gates === false ? [] : evaluateGates(report.metrics, config.gates);
       emitReport(io, report, flags, gates, { runDir, records: () => readRecords(join(runDir, "records.jsonl")) });
       io.stderr(`records and report: ${runDir}\n`);
+      appendStepSummary(io, renderMarkdown(report, { gates }), flags.stepSummary !== false);
+      if (flags.saveBaseline !== undefined) {
+        io.stderr(`baseline: ${saveBaseline(runDir, join(config.out_dir, "baselines"), flags.saveBaseline)}\n`);
+      }
       setExit(verdict(report, gates));
     });
+}
+
+function parseBaselineName(value: string): string {
+  if (!BASELINE_NAME.test(value)) throw new InvalidArgumentError("expected a name of letters, digits, '.', '_' or '-' (e.g. main).");
+  return value;
 }
 
 /** The flags every command that loads route-eval.yaml shares; each overrides the key it names. */
@@ -96,7 +112,8 @@ function embeddingOverrides(flags: ConfigFlags): ConfigOverrides["embeddings"] {
 }
 
 const RUN_HELP = `
-Every flag overrides the key of route-eval.yaml named in its help.
+Every flag overrides the key of route-eval.yaml named in its help. When $GITHUB_STEP_SUMMARY
+is set (GitHub Actions), the Markdown summary is appended to it as well.
 
 Exit codes: 0 ok · 1 a gate or an exposure assertion failed · 2 bad input or usage ·
             3 endpoint failure · 4 internal error (a bug)
@@ -104,7 +121,7 @@ Exit codes: 0 ok · 1 a gate or an exposure assertion failed · 2 bad input or u
 Examples:
   route-eval run                                  # bundled example, baseline endpoint
   route-eval run --trials 5 --retriever bm25 -k 8
-  route-eval run --format markdown >> "$GITHUB_STEP_SUMMARY"
+  route-eval run --save-baseline main             # then: route-eval diff reports/baselines/main reports/<run-id>
   route-eval run --format junit --output junit.xml
   route-eval run --format html                    # writes <run dir>/report.html
 `;

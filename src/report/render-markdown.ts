@@ -37,7 +37,7 @@ function renderRow(cells: Cell[]): string {
   return `| ${cells.map((cell) => escapeMarkdown(cellText(cell))).join(" | ")} |`;
 }
 
-function renderTable(table: TableData): string {
+export function renderTable(table: TableData): string {
   const lines = [renderRow(table.head), `| ${table.align.map((a) => ALIGN_MARKERS[a]).join(" | ")} |`];
   return [...lines, ...table.rows.map(renderRow)].join("\n");
 }

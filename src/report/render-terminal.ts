@@ -46,7 +46,7 @@ function paintCell(cell: Cell, paint: Paint): string {
   return style === null ? text : paint(text, style);
 }
 
-function renderTable(data: TableData, paint: Paint): string {
+export function renderTable(data: TableData, paint: Paint): string {
   const table = new Table({
     head: data.head.map((h) => paint(h, "bold")),
     colAligns: data.align,

@@ -1,0 +1,88 @@
+import { writeFileSync } from "node:fs";
+import { InvalidArgumentError, Option, type Command } from "commander";
+import { parseDropRule, type DropRule } from "../diff/gating.js";
+import { DIFF_FORMATS, renderDiff, type DiffFormat } from "../diff/render.js";
+import { renderDiffMarkdown } from "../diff/render-markdown.js";
+import { diffRuns } from "../diff-runs.js";
+import { EXIT, type Io, type SetExit } from "./io.js";
+import { appendStepSummary } from "./step-summary.js";
+
+interface DiffFlags {
+  format: DiffFormat;
+  output?: string;
+  force?: boolean;
+  maxDrop: DropRule[];
+  failOnRegressedCase?: boolean;
+  alpha: number;
+  significantOnly?: boolean;
+  stepSummary: boolean;
+}
+
+function collectDrop(value: string, previous: DropRule[]): DropRule[] {
+  return [...previous, parseDropRule(value)];
+}
+
+function parseAlpha(value: string): number {
+  const alpha = Number(value);
+  if (!Number.isFinite(alpha) || alpha <= 0 || alpha >= 1) throw new InvalidArgumentError("expected a significance level between 0 and 1 (e.g. 0.05).");
+  return alpha;
+}
+
+export function registerDiff(program: Command, io: Io, setExit: SetExit): void {
+  program
+    .command("diff")
+    .argument("<base>", "the baseline: a run directory (reports/<run-id>), its records.jsonl, or a report.json")
+    .argument("<current>", "the run to judge against it, in the same forms")
+    .description("Compare two runs: metric deltas with paired tests, case flips, moved confusions, changed tool definitions.")
+    .option("--force", "compare even when cases, trials, endpoint/model, temperature or retriever differ (over the shared cases)")
+    .addOption(new Option("-f, --format <format>", "rendering on stdout").choices(DIFF_FORMATS).default("terminal"))
+    .option("--output <file>", "write the rendering to a file instead of stdout")
+    .addOption(
+      new Option("--max-drop <[metric=]tolerance>", "exit 1 when the metric (default selection_accuracy) gets worse by more than the tolerance (0.02 = 2 points); repeatable")
+        .argParser(collectDrop)
+        .default([], "none"),
+    )
+    .option("--fail-on-regressed-case", "exit 1 when any case that passed in BASE fails in CURRENT")
+    .option("--alpha <p>", "significance level of the paired tests", parseAlpha, 0.05)
+    .option("--significant-only", "--max-drop fails only when the drop is also significant at --alpha")
+    .option("--no-step-summary", "do not append the Markdown summary to $GITHUB_STEP_SUMMARY")
+    .addHelpText("after", DIFF_HELP)
+    .action((base: string, current: string, flags: DiffFlags) => setExit(runDiff(io, base, current, flags)));
+}
+
+/** Compares, renders, appends the step summary, reports failed gates; returns the exit code. */
+function runDiff(io: Io, base: string, current: string, flags: DiffFlags): number {
+  const diff = diffRuns(base, current, {
+    force: flags.force === true,
+    alpha: flags.alpha,
+    maxDrops: flags.maxDrop,
+    failOnRegressedCase: flags.failOnRegressedCase === true,
+    significantOnly: flags.significantOnly === true,
+  });
+  if (!diff.comparability.comparable) {
+    const reasons = diff.comparability.differences.map((d) => d.message).join("; ");
+    io.stderr(`route-eval: --force: comparing the ${diff.scope.shared_cases} shared cases despite: ${reasons}\n`);
+  }
+  const text = renderDiff(diff, flags.format, { color: io.color && flags.output === undefined });
+  if (flags.output === undefined) io.stdout(text);
+  else {
+    writeFileSync(flags.output, text);
+    io.stderr(`wrote ${flags.output}\n`);
+  }
+  appendStepSummary(io, renderDiffMarkdown(diff), flags.stepSummary);
+  for (const gate of diff.gates.filter((g) => !g.passed)) io.stderr(`route-eval: gate failed: ${gate.rule}: ${gate.reason}\n`);
+  return diff.verdict === "fail" ? EXIT.gate : EXIT.ok;
+}
+
+const DIFF_HELP = `
+BASE and CURRENT must share cases, trials per case, endpoint and model, temperature and
+retriever/k; otherwise diff names each difference and exits 2 (unless --force).
+
+Exit codes: 0 no gate failed · 1 a --max-drop or --fail-on-regressed-case gate failed ·
+            2 bad input, usage, or runs that do not compare · 4 internal error (a bug)
+
+Examples:
+  route-eval diff reports/baselines/main reports/pr-123
+  route-eval diff reports/baselines/main reports/pr-123 --max-drop 0.02 --max-drop violation_rate=0 --fail-on-regressed-case
+  route-eval diff base/report.json current/report.json --format markdown --output diff.md
+`;

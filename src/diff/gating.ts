@@ -1,0 +1,101 @@
+/**
+ * Diff gates for CI: `--max-drop [METRIC=]TOLERANCE` (the largest allowed move in the worse
+ * direction, as a fraction: 0.02 = 2 percentage points) and `--fail-on-regressed-case`. With
+ * `significantOnly`, a drop beyond tolerance fails only when its paired test is significant.
+ */
+import { InputError } from "../errors.js";
+import { formatPercent, RATE_FIELDS } from "../report/format.js";
+import type { Diff, GateCheck, MetricDelta } from "./diff-types.js";
+import { EPSILON, RATE_DIRECTIONS } from "./metric-deltas.js";
+
+export const DEFAULT_DROP_METRIC = "selection_accuracy";
+
+export interface DropRule {
+  metric: string;
+  tolerance: number;
+}
+
+export interface GateOptions {
+  maxDrops: DropRule[];
+  failOnRegressedCase: boolean;
+  significantOnly: boolean;
+  alpha: number;
+}
+
+const NAMED_PATTERN = /^(tool_recall_at_k\.(all|[1-9]\d*)|pass_hat_k\.[1-9]\d*|pass_at_k\.[1-9]\d*|consistency)$/;
+const MAX_LISTED = 10;
+
+function isGateable(metric: string): boolean {
+  const rate = RATE_FIELDS.find((field) => field === metric);
+  return rate === undefined ? NAMED_PATTERN.test(metric) : RATE_DIRECTIONS[rate] !== "neutral";
+}
+
+/** "0.02" → selection_accuracy; "end_to_end_accuracy=0.05"; "pass_hat_k.3=0.1". */
+export function parseDropRule(text: string): DropRule {
+  const eq = text.lastIndexOf("=");
+  const metric = eq === -1 ? DEFAULT_DROP_METRIC : text.slice(0, eq).trim();
+  const raw = eq === -1 ? text.trim() : text.slice(eq + 1).trim();
+  const tolerance = raw === "" ? NaN : Number(raw);
+  if (!Number.isFinite(tolerance) || tolerance < 0 || tolerance > 1) {
+    throw new InputError(`--max-drop ${text}: expected a tolerance between 0 and 1 (a fraction: 0.02 = 2 points), optionally after METRIC=`);
+  }
+  if (!isGateable(metric)) {
+    const neutral = RATE_FIELDS.some((field) => field === metric) || metric === "mean_visible";
+    const why = neutral ? `"${metric}" has no better direction, so a drop is not a regression` : `unknown metric "${metric}"`;
+    const known = [...RATE_FIELDS.filter((f) => RATE_DIRECTIONS[f] !== "neutral"), "tool_recall_at_k.<k>", "pass_hat_k.<k>", "pass_at_k.<k>", "consistency"];
+    throw new InputError(`--max-drop ${text}: ${why}; gateable metrics: ${known.join(", ")}`);
+  }
+  return { metric, tolerance };
+}
+
+function points(fraction: number): string {
+  return `${(Math.abs(fraction) * 100).toFixed(1)} points`;
+}
+
+/** How far the metric moved in its worse direction (negative when it improved). */
+function worsening(row: MetricDelta, delta: number): number {
+  return row.direction === "lower" ? delta : -delta;
+}
+
+function checkDrop(rule: DropRule, diff: Diff, options: GateOptions): GateCheck {
+  const name = `max-drop ${rule.metric}=${rule.tolerance}`;
+  const row = diff.metrics.find((m) => m.metric === rule.metric);
+  if (row === undefined || row.delta === null) {
+    const side = row === undefined || (row.base.value === null && row.current.value === null) ? "either run" : row.base.value === null ? "BASE" : "CURRENT";
+    return { rule: name, passed: false, reason: `${rule.metric}: not measured in ${side} (no trials in its population), so the drop cannot be checked` };
+  }
+  const worse = worsening(row, row.delta);
+  const moved = `${rule.metric} ${formatPercent(row.base.value)} → ${formatPercent(row.current.value)}`;
+  if (worse <= rule.tolerance + EPSILON) {
+    const how = worse > EPSILON ? `${points(worse)} worse, within the ${points(rule.tolerance)} allowed` : worse < -EPSILON ? `${points(worse)} better` : "unchanged";
+    return { rule: name, passed: true, reason: `${moved}: ${how}` };
+  }
+  const over = `${moved}: ${points(worse)} worse, more than the ${points(rule.tolerance)} allowed`;
+  const test = row.cases ?? row.trials;
+  if (options.significantOnly && test !== null && test.p_value >= options.alpha) {
+    return { rule: name, passed: true, reason: `${over}, but not significant (p = ${formatP(test.p_value)} ≥ ${options.alpha})` };
+  }
+  return { rule: name, passed: false, reason: test === null ? over : `${over} (p = ${formatP(test.p_value)})` };
+}
+
+/** p-values: 3 significant digits, "< 0.0001" below that. */
+export function formatP(p: number): string {
+  return p < 0.0001 ? "< 0.0001" : String(Number(p.toPrecision(3)));
+}
+
+function checkRegressedCases(diff: Diff): GateCheck {
+  const regressed = diff.flips.filter((flip) => flip.kind === "regressed").map((flip) => flip.case_id);
+  const rule = "fail-on-regressed-case";
+  if (regressed.length === 0) return { rule, passed: true, reason: "no case regressed" };
+  const shown = regressed.slice(0, MAX_LISTED).join(", ");
+  const more = regressed.length > MAX_LISTED ? `, … ${regressed.length - MAX_LISTED} more` : "";
+  return { rule, passed: false, reason: `${regressed.length} case${regressed.length === 1 ? "" : "s"} regressed: ${shown}${more}` };
+}
+
+/** The checks in the order given: drops first, then regressed cases. */
+export function evaluateDiffGates(diff: Diff, options: GateOptions): GateCheck[] {
+  return [
+    ...options.maxDrops.map((rule) => checkDrop(rule, diff, options)),
+    ...(options.failOnRegressedCase ? [checkRegressedCases(diff)] : []),
+  ];
+}

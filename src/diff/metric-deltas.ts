@@ -1,0 +1,158 @@
+/**
+ * Every metric of DESIGN §3–4, base vs current: values, delta, direction-aware change, and two
+ * paired tests — a sign test over the shared cases whose own value moved, and exact McNemar over
+ * trial pairs (same case, same trial index) in the metric's population in both runs.
+ */
+import { compareKeys, RATE_FIELDS, RATE_LABELS, type RateField } from "../report/format.js";
+import type { Metrics, Rate } from "../types.js";
+import type { Change, Direction, MetricDelta, MetricValue } from "./diff-types.js";
+import { pairedTest, type PairedTest } from "./mcnemar.js";
+import type { TrialOutcomes } from "./trial-outcomes.js";
+
+/** Differences smaller than this are float noise, not change. */
+export const EPSILON = 1e-9;
+
+export const RATE_DIRECTIONS: Record<RateField, Direction> = {
+  capability_coverage: "higher",
+  exposure_recall: "higher",
+  discovery_recall: "higher",
+  selection_accuracy: "higher",
+  end_to_end_accuracy: "higher",
+  abstention_accuracy: "higher",
+  violation_rate: "lower",
+  argument_validity: "higher",
+  argument_match: "higher",
+  clarification_rate: "neutral",
+  abstention_rate: "neutral",
+  phantom_rate: "lower",
+  no_call_rate: "lower",
+};
+
+/** One run's evidence: its metrics, each metric's value per case, and per-trial outcomes. */
+export interface RunEvidence {
+  metrics: Metrics;
+  /** metric → case id → the case's own value of it. */
+  caseValues: Map<string, Map<string, number>>;
+  /** `case\u0000trial` → outcomes; null when the run has no records. */
+  trialOutcomes: Map<string, TrialOutcomes> | null;
+}
+
+interface MetricSpec {
+  metric: string;
+  label: string;
+  direction: Direction;
+  pick: (m: Metrics) => MetricValue;
+}
+
+function fromRate(rate: Rate | undefined): MetricValue {
+  if (rate === undefined) return { value: null, numerator: null, denominator: null };
+  return { value: rate.value, numerator: rate.numerator, denominator: rate.denominator };
+}
+
+function fromNumber(value: number | null): MetricValue {
+  return { value, numerator: null, denominator: null };
+}
+
+function keysOf(a: Record<string, unknown>, b: Record<string, unknown>): string[] {
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].sort(compareKeys);
+}
+
+/** Rates in report order (recall@k after discovery), then pass^k, pass@k, consistency, mean visible. */
+export function listMetrics(base: Metrics, current: Metrics): MetricSpec[] {
+  const specs: MetricSpec[] = [];
+  for (const field of RATE_FIELDS) {
+    specs.push({ metric: field, label: RATE_LABELS[field], direction: RATE_DIRECTIONS[field], pick: (m) => fromRate(m[field]) });
+    if (field !== "discovery_recall") continue;
+    for (const k of keysOf(base.tool_recall_at_k, current.tool_recall_at_k)) {
+      const pick = (m: Metrics): MetricValue => fromRate(Object.hasOwn(m.tool_recall_at_k, k) ? m.tool_recall_at_k[k] : undefined);
+      specs.push({ metric: `tool_recall_at_k.${k}`, label: `tool recall@${k}`, direction: "higher", pick });
+    }
+  }
+  for (const [field, label] of [["pass_hat_k", "pass^"], ["pass_at_k", "pass@"]] as const) {
+    for (const k of keysOf(base[field], current[field])) {
+      const pick = (m: Metrics): MetricValue => fromRate(Object.hasOwn(m[field], k) ? m[field][k] : undefined);
+      specs.push({ metric: `${field}.${k}`, label: `${label}${k}`, direction: "higher", pick });
+    }
+  }
+  specs.push({ metric: "consistency", label: "consistency", direction: "higher", pick: (m) => fromNumber(m.consistency) });
+  specs.push({ metric: "mean_visible", label: "mean visible set size", direction: "neutral", pick: (m) => fromNumber(m.mean_visible) });
+  return specs;
+}
+
+export function judgeChange(direction: Direction, delta: number | null): Change {
+  if (delta === null) return "unmeasured";
+  if (Math.abs(delta) < EPSILON) return "unchanged";
+  if (direction === "neutral") return "changed";
+  return (delta > 0) === (direction === "higher") ? "improved" : "regressed";
+}
+
+/** Sign test over the cases valued in both runs; null when the metric has no per-case values. */
+export function testCases(metric: string, base: RunEvidence, current: RunEvidence): PairedTest | null {
+  const before = base.caseValues.get(metric);
+  const after = current.caseValues.get(metric);
+  if (before === undefined || after === undefined) return null;
+  let up = 0;
+  let down = 0;
+  let pairs = 0;
+  for (const [caseId, old] of before) {
+    const now = after.get(caseId);
+    if (now === undefined) continue;
+    pairs += 1;
+    if (now > old + EPSILON) up += 1;
+    else if (now < old - EPSILON) down += 1;
+  }
+  return pairedTest(up, down, pairs);
+}
+
+/** Trial outcomes paired by case and trial index; null when either run has no records. */
+export function pairTrials(base: RunEvidence, current: RunEvidence): [TrialOutcomes, TrialOutcomes][] | null {
+  if (base.trialOutcomes === null || current.trialOutcomes === null) return null;
+  const pairs: [TrialOutcomes, TrialOutcomes][] = [];
+  for (const [key, outcomes] of base.trialOutcomes) {
+    const other = current.trialOutcomes.get(key);
+    if (other !== undefined) pairs.push([outcomes, other]);
+  }
+  return pairs;
+}
+
+/** McNemar over trial pairs in the metric's population in both runs; null without records. */
+export function testTrials(metric: string, pairs: [TrialOutcomes, TrialOutcomes][] | null): PairedTest | null {
+  if (pairs === null || !isTrialMetric(metric)) return null;
+  let up = 0;
+  let down = 0;
+  let count = 0;
+  for (const [before, after] of pairs) {
+    const old = before.get(metric);
+    const now = after.get(metric);
+    if (old === undefined || now === undefined) continue;
+    count += 1;
+    if (now && !old) up += 1;
+    else if (old && !now) down += 1;
+  }
+  return pairedTest(up, down, count);
+}
+
+/** Metrics that are per-trial outcomes (rates), as opposed to per-case estimates. */
+function isTrialMetric(metric: string): boolean {
+  return RATE_FIELDS.some((field) => field === metric) || metric.startsWith("tool_recall_at_k.");
+}
+
+export function computeMetricDeltas(base: RunEvidence, current: RunEvidence): MetricDelta[] {
+  const pairs = pairTrials(base, current);
+  return listMetrics(base.metrics, current.metrics).map((spec) => {
+    const before = spec.pick(base.metrics);
+    const after = spec.pick(current.metrics);
+    const delta = before.value === null || after.value === null ? null : after.value - before.value;
+    return {
+      metric: spec.metric,
+      label: spec.label,
+      direction: spec.direction,
+      base: before,
+      current: after,
+      delta,
+      change: judgeChange(spec.direction, delta),
+      cases: testCases(spec.metric, base, current),
+      trials: testTrials(spec.metric, pairs),
+    };
+  });
+}

@@ -1,0 +1,166 @@
+/**
+ * The content of a diff rendering, independent of presentation: titled sections of lines (plain,
+ * or spans that mark removed and added words) and one table each. Terminal and Markdown lay the
+ * same sections out differently. Definitions and gates are built in render-definitions.ts.
+ */
+import { formatCounts, MISSING } from "../report/format.js";
+import type { Cell, TableData, Tone } from "../report/render-sections.js";
+import { FLIP_KINDS, RELIABILITY_CLASSES } from "./diff-types.js";
+import type { CaseFlip, CaseSide, Diff, MetricDelta } from "./diff-types.js";
+import { CHANGE_LABELS, CLASS_LABELS, describeSources, FLIP_LABELS, formatDelta, formatTest, formatValue, isSignificant } from "./format-diff.js";
+import { section, type DiffSection, type Line } from "./diff-section.js";
+import { formatP } from "./gating.js";
+import { buildDefinitionSections } from "./render-definitions.js";
+
+const MAX_FLIPS = 50;
+const MAX_CONFUSIONS = 20;
+const CHANGE_TONES: Record<MetricDelta["change"], Tone> = { improved: "good", regressed: "bad", unchanged: "plain", changed: "plain", unmeasured: "muted" };
+
+function more(total: number, shown: number): string[] {
+  return total > shown ? [`… and ${total - shown} more`] : [];
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+export function buildComparabilitySection(diff: Diff): DiffSection {
+  const { comparability, scope } = diff;
+  const lines: Line[] = [...describeSources(diff)];
+  if (comparability.comparable) lines.push("comparable: same cases, trials per case, endpoint and model, temperature and retriever");
+  else lines.push(...comparability.differences.map((d) => `forced (--force): ${d.message}`));
+  return section("Comparability", lines, null, [...comparability.notes, ...scope.notes]);
+}
+
+export function buildOutcomeSection(diff: Diff): DiffSection {
+  const { flips, cases, trials } = diff.outcome;
+  const counts = FLIP_KINDS.filter((kind) => flips[kind] > 0).map((kind) => `${flips[kind]} ${FLIP_LABELS[kind]}`);
+  const lines = [
+    counts.length === 0 ? "no cases" : counts.join(" · "),
+    `cases (a case passes when every scored trial is correct): ${cases.up} fixed vs ${cases.down} regressed of ${plural(cases.pairs, "case")} scored in both runs, exact McNemar p = ${formatP(cases.p_value)}`,
+    trials === null
+      ? "trials: not paired (a run has no trial records)"
+      : `trials: ${trials.up} fixed vs ${trials.down} regressed of ${plural(trials.pairs, "trial pair")}, exact McNemar p = ${formatP(trials.p_value)}`,
+  ];
+  return section("Outcome", lines);
+}
+
+function testCell(test: MetricDelta["cases"], alpha: number): Cell {
+  const text = formatTest(test);
+  return isSignificant(test, alpha) ? { text: `${text} *`, tone: "plain" } : text;
+}
+
+function metricRow(row: MetricDelta, alpha: number): Cell[] {
+  const tone = CHANGE_TONES[row.change];
+  return [
+    row.label,
+    formatValue(row, row.base),
+    formatValue(row, row.current),
+    { text: formatDelta(row), tone },
+    { text: CHANGE_LABELS[row.change], tone },
+    testCell(row.cases, alpha),
+    testCell(row.trials, alpha),
+  ];
+}
+
+export function buildMetricsSection(diff: Diff): DiffSection {
+  const alpha = diff.power.alpha;
+  const shown = diff.metrics.filter((m) => m.base.value !== null || m.current.value !== null);
+  const hidden = diff.metrics.filter((m) => !shown.includes(m)).map((m) => m.label);
+  const table: TableData = {
+    head: ["metric", "BASE", "CURRENT", "Δ", "change", "cases (paired)", "trials (paired)"],
+    align: ["left", "right", "right", "right", "left", "left", "left"],
+    rows: shown.map((row) => metricRow(row, alpha)),
+  };
+  const notes = [
+    `cases: sign test over the shared cases whose own value moved (↑ rose, ↓ fell); trials: exact McNemar over trial pairs in the metric's population in both runs; * p < ${alpha}`,
+    ...(hidden.length > 0 ? [`not measured in either run: ${hidden.join(", ")}`] : []),
+  ];
+  return section("Metrics", [], table, notes);
+}
+
+function describeStage(side: CaseSide | null): string {
+  return side === null ? MISSING : side.stage;
+}
+
+function flipRow(flip: CaseFlip): Cell[] {
+  const tone: Tone = flip.kind === "regressed" ? "bad" : flip.kind === "fixed" ? "good" : "plain";
+  return [
+    flip.case_id,
+    { text: FLIP_LABELS[flip.kind], tone },
+    `${describeStage(flip.base)} → ${describeStage(flip.current)}`,
+    flip.base === null ? MISSING : formatCounts(flip.base.selections),
+    flip.current === null ? MISSING : formatCounts(flip.current.selections),
+  ];
+}
+
+export function buildFlipsSection(diff: Diff): DiffSection {
+  const listed = diff.flips.filter((flip) => flip.kind !== "still_passing");
+  const passing = diff.flips.length - listed.length;
+  const title = "Case flips";
+  const notes = [...more(listed.length, MAX_FLIPS), ...(passing > 0 ? [`${plural(passing, "case")} still passing (not listed)`] : [])];
+  if (listed.length === 0) return section(title, ["no case changed outcome"], null, notes);
+  const table: TableData = {
+    head: ["case", "flip", "stage BASE → CURRENT", "selections BASE", "selections CURRENT"],
+    align: ["left", "left", "left", "left", "left"],
+    rows: listed.slice(0, MAX_FLIPS).map(flipRow),
+  };
+  return section(title, [], table, notes);
+}
+
+export function buildReliabilitySection(diff: Diff): DiffSection {
+  const { base, current, changed } = diff.reliability;
+  const rows = RELIABILITY_CLASSES.map((c): Cell[] => [CLASS_LABELS[c], String(base[c]), String(current[c])]);
+  const table: TableData = { head: ["class", "BASE", "CURRENT"], align: ["left", "right", "right"], rows };
+  const moves = changed.map((c) => `${c.case_id}: ${CLASS_LABELS[c.base]} → ${CLASS_LABELS[c.current]}`);
+  const notes = changed.length === 0 ? ["no shared case changed class"] : [`${plural(changed.length, "case")} changed class:`, ...moves];
+  return section("Reliability classes (each run's cases, over their scored trials)", [], table, notes);
+}
+
+export function buildConfusionSection(diff: Diff): DiffSection {
+  const title = "Confusion cells that moved (expected → selected, trial counts)";
+  if (diff.confusions.length === 0) return section(title, ["none"]);
+  const rows = diff.confusions.slice(0, MAX_CONFUSIONS).map((c): Cell[] => [
+    c.acceptable,
+    c.selected,
+    c.correct ? "correct" : { text: "confusion", tone: c.delta > 0 ? "bad" : "good" },
+    String(c.base),
+    String(c.current),
+    c.delta > 0 ? `+${c.delta}` : `−${Math.abs(c.delta)}`,
+  ]);
+  const table: TableData = {
+    head: ["expected", "selected", "cell", "BASE", "CURRENT", "Δ"],
+    align: ["left", "left", "left", "right", "right", "right"],
+    rows,
+  };
+  return section(title, [], table, more(diff.confusions.length, MAX_CONFUSIONS));
+}
+
+export function buildPowerSection(diff: Diff): DiffSection {
+  const { alpha, min_discordant: m, cases, min_case_change, trial_pairs, min_trial_change } = diff.power;
+  if (m === null) return section("What this sample can detect", [`no significance level (alpha ${alpha})`]);
+  const reach = (n: number, unit: string, change: number | null): string =>
+    change === null
+      ? `with ${n} ${unit} no change can reach p < ${alpha}`
+      : `with ${n} ${unit} at least ${(change * 100).toFixed(1)}% of them must move, all the same way`;
+  const lines = [
+    `an exact paired test reaches p < ${alpha} only with at least ${m} discordant pairs, all in one direction`,
+    reach(cases, cases === 1 ? "case scored in both runs" : "cases scored in both runs", min_case_change),
+    ...(trial_pairs === null ? [] : [reach(trial_pairs, trial_pairs === 1 ? "trial pair" : "trial pairs", min_trial_change)]),
+  ];
+  return section("What this sample can detect", lines);
+}
+
+/** Every section in reading order, gates excluded (each renderer places them). */
+export function buildDiffSections(diff: Diff): DiffSection[] {
+  return [
+    buildComparabilitySection(diff),
+    buildOutcomeSection(diff),
+    buildMetricsSection(diff),
+    buildFlipsSection(diff),
+    buildReliabilitySection(diff),
+    buildConfusionSection(diff),
+    ...buildDefinitionSections(diff),
+    buildPowerSection(diff),
+  ];
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import { compareRuns, type CompareOptions } from "../src/diff/compare-runs.js";
+import { evaluateDiffGates, formatP, parseDropRule } from "../src/diff/gating.js";
+import { InputError } from "../src/errors.js";
+import { buildRecords, makeInput } from "./fixtures/diff-records.js";
+
+const OPTIONS: CompareOptions = { force: false, alpha: 0.05, maxDrops: [], failOnRegressedCase: false, significantOnly: false };
+
+/** 20 cases, one trial each: BASE 18 correct; CURRENT loses `lost` of them. */
+function dropDiff(lost: number, options: Partial<CompareOptions> = {}) {
+  const base: Record<string, string> = {};
+  const current: Record<string, string> = {};
+  for (let i = 0; i < 20; i++) {
+    const id = `c${String(i).padStart(2, "0")}`;
+    base[id] = i < 18 ? "P" : "F";
+    current[id] = i < 18 - lost ? "P" : "F";
+  }
+  return compareRuns(makeInput("base", buildRecords(base)), makeInput("current", buildRecords(current)), { ...OPTIONS, ...options });
+}
+
+describe("parseDropRule", () => {
+  it("defaults to selection accuracy and accepts METRIC=TOLERANCE", () => {
+    expect(parseDropRule("0.02")).toEqual({ metric: "selection_accuracy", tolerance: 0.02 });
+    expect(parseDropRule("end_to_end_accuracy=0.05")).toEqual({ metric: "end_to_end_accuracy", tolerance: 0.05 });
+    expect(parseDropRule("pass_hat_k.3=0")).toEqual({ metric: "pass_hat_k.3", tolerance: 0 });
+    expect(parseDropRule("tool_recall_at_k.8=0.1")).toEqual({ metric: "tool_recall_at_k.8", tolerance: 0.1 });
+    expect(parseDropRule("violation_rate=0")).toEqual({ metric: "violation_rate", tolerance: 0 });
+  });
+
+  it("rejects bad tolerances, unknown metrics and metrics without a better direction", () => {
+    expect(() => parseDropRule("2")).toThrow(/--max-drop 2: expected a tolerance between 0 and 1/);
+    expect(() => parseDropRule("selection_accuracy=")).toThrow(InputError);
+    expect(() => parseDropRule("accuracy=0.1")).toThrow(/unknown metric "accuracy"; gateable metrics: capability_coverage/);
+    expect(() => parseDropRule("abstention_rate=0.1")).toThrow(/"abstention_rate" has no better direction/);
+    expect(() => parseDropRule("mean_visible=0.1")).toThrow(/no better direction/);
+  });
+});
+
+describe("evaluateDiffGates", () => {
+  it("fails a drop beyond tolerance and says by how much", () => {
+    const diff = dropDiff(2, { maxDrops: [parseDropRule("0.02")] });
+    expect(diff.verdict).toBe("fail");
+    expect(diff.gates).toEqual([{
+      rule: "max-drop selection_accuracy=0.02",
+      passed: false,
+      reason: "selection_accuracy 90.0% → 80.0%: 10.0 points worse, more than the 2.0 points allowed (p = 0.5)",
+    }]);
+  });
+
+  it("passes a drop within tolerance, an improvement, and no change", () => {
+    expect(dropDiff(1, { maxDrops: [parseDropRule("0.05")] }).gates[0]).toMatchObject({ passed: true, reason: "selection_accuracy 90.0% → 85.0%: 5.0 points worse, within the 5.0 points allowed" });
+    expect(dropDiff(0, { maxDrops: [parseDropRule("0")] }).gates[0]).toMatchObject({ passed: true, reason: "selection_accuracy 90.0% → 90.0%: unchanged" });
+    expect(dropDiff(-2, { maxDrops: [parseDropRule("0")] }).gates[0]).toMatchObject({ passed: true, reason: "selection_accuracy 90.0% → 100.0%: 10.0 points better" });
+  });
+
+  it("reads 'worse' in the metric's direction: a rise in violations is a drop", () => {
+    const base = makeInput("base", buildRecords({ a: "P", b: "P" }));
+    const current = makeInput("current", buildRecords({ a: "P", b: "F" }, { forbidden: ["search_orders"] }));
+    const diff = compareRuns(base, current, { ...OPTIONS, maxDrops: [parseDropRule("violation_rate=0")] });
+    expect(diff.gates[0]).toMatchObject({ passed: false, reason: "violation_rate 0.0% → 50.0%: 50.0 points worse, more than the 0.0 points allowed (p = 1)" });
+  });
+
+  it("with significantOnly, lets a non-significant drop pass and fails a significant one", () => {
+    const noisy = dropDiff(2, { maxDrops: [parseDropRule("0.02")], significantOnly: true });
+    expect(noisy.gates[0].passed).toBe(true);
+    expect(noisy.gates[0].reason).toMatch(/but not significant \(p = 0.5 ≥ 0.05\)$/);
+    const real = dropDiff(6, { maxDrops: [parseDropRule("0.02")], significantOnly: true });
+    expect(real.gates[0]).toMatchObject({ passed: false });
+    expect(real.gates[0].reason).toMatch(/\(p = 0.0313\)$/);
+  });
+
+  it("fails a gate on a metric neither run measured, rather than passing it silently", () => {
+    const diff = dropDiff(0, { maxDrops: [parseDropRule("argument_match=0.1"), parseDropRule("pass_hat_k.4=0")] });
+    expect(diff.gates.map((g) => [g.passed, g.reason])).toEqual([
+      [false, "argument_match: not measured in either run (no trials in its population), so the drop cannot be checked"],
+      [false, "pass_hat_k.4: not measured in either run (no trials in its population), so the drop cannot be checked"],
+    ]);
+  });
+
+  it("fails on a regressed case when asked, naming the cases", () => {
+    const diff = dropDiff(2, { failOnRegressedCase: true });
+    expect(diff.gates).toEqual([{ rule: "fail-on-regressed-case", passed: false, reason: "2 cases regressed: c16, c17" }]);
+    expect(evaluateDiffGates(dropDiff(0), { ...OPTIONS, failOnRegressedCase: true })).toEqual([
+      { rule: "fail-on-regressed-case", passed: true, reason: "no case regressed" },
+    ]);
+  });
+
+  it("passes with no gates set", () => {
+    expect(dropDiff(5).verdict).toBe("pass");
+  });
+});
+
+describe("formatP", () => {
+  it("shows three significant digits and floors tiny values", () => {
+    expect(formatP(158 / 4096)).toBe("0.0386");
+    expect(formatP(1)).toBe("1");
+    expect(formatP(0.00001)).toBe("< 0.0001");
+  });
+});
