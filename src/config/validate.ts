@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { Ajv2020, type AnySchemaObject, type ValidateFunction } from "ajv/dist/2020.js";
 import { InputError, at } from "../errors.js";
+import { lazy } from "../text/lazy.js";
 import type { JsonObject } from "../types.js";
 import type { CasesFile, ConfigFile, RegistryFile } from "./file-types.js";
 import { describeSchemaErrors, formatPath, isRecord, type SchemaProblem } from "./format-error.js";
@@ -93,7 +94,3 @@ function isSchemaObject(value: unknown): value is AnySchemaObject {
   return isRecord(value);
 }
 
-function lazy<T>(make: () => T): () => T {
-  let value: T | undefined;
-  return () => (value ??= make());
-}

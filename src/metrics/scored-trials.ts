@@ -39,7 +39,9 @@ const scoredCopies = new WeakMap<TrialRecord, TrialRecord>();
 function scoreRecord(record: TrialRecord): TrialRecord {
   let copy = scoredCopies.get(record);
   if (copy === undefined) {
-    copy = { ...record, ...classifyRecord(record) };
+    const c = classifyRecord(record);
+    const agrees = c.failed_stage === record.failed_stage && c.selection_error === record.selection_error && c.violated === record.violated;
+    copy = agrees ? record : { ...record, ...c };
     scoredCopies.set(record, copy);
   }
   return copy;

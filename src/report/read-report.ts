@@ -6,13 +6,16 @@ import { readFileSync } from "node:fs";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describeSchemaErrors, formatPath } from "../config/format-error.js";
 import { InputError } from "../errors.js";
+import { lazy } from "../text/lazy.js";
 import { REPORT_SCHEMA_VERSION, type Report } from "../types.js";
 
-const reportSchema: unknown = JSON.parse(readFileSync(new URL("../../schemas/report.schema.json", import.meta.url), "utf8"));
-const validateReport = new Ajv2020({ strict: false, allErrors: true, verbose: true }).compile(reportSchema as object);
+const validateReport = lazy(() => {
+  const schema: unknown = JSON.parse(readFileSync(new URL("../../schemas/report.schema.json", import.meta.url), "utf8"));
+  return new Ajv2020({ strict: false, allErrors: true, verbose: true }).compile(schema as object);
+});
 
 function isReport(value: unknown): value is Report {
-  return validateReport(value);
+  return validateReport()(value);
 }
 
 function parse(file: string): unknown {
@@ -36,7 +39,7 @@ export function readReportFile(file: string): Report {
   const value = parse(file);
   checkVersion(file, value);
   if (isReport(value)) return value;
-  const problem = describeSchemaErrors(validateReport.errors ?? [], value);
+  const problem = describeSchemaErrors(validateReport().errors ?? [], value);
   const where = problem.path.length === 0 ? "" : `${formatPath(problem.path)}: `;
   throw new InputError(`${file}: ${where}${problem.message}`);
 }

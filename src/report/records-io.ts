@@ -1,10 +1,13 @@
 import { closeSync, existsSync, openSync, readFileSync, writeSync } from "node:fs";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { InputError, at } from "../errors.js";
+import { lazy } from "../text/lazy.js";
 import type { TrialRecord } from "../types.js";
 
-const recordSchema: unknown = JSON.parse(readFileSync(new URL("../../schemas/record.schema.json", import.meta.url), "utf8"));
-const validateRecord = new Ajv2020({ strict: false, allErrors: false }).compile(recordSchema as object);
+const recordValidator = lazy(() => {
+  const schema: unknown = JSON.parse(readFileSync(new URL("../../schemas/record.schema.json", import.meta.url), "utf8"));
+  return new Ajv2020({ strict: false, allErrors: false }).compile(schema as object);
+});
 
 export interface RecordWriter {
   append(record: TrialRecord): void;
@@ -31,17 +34,18 @@ export function readRecords(file: string, options: ReadOptions = {}): TrialRecor
   const text = readFileSync(file, "utf8");
   const lines = text.split("\n");
   const records: TrialRecord[] = [];
+  const intern = createArrayInterner();
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (line.trim() === "") continue;
     const torn = i === lines.length - 1 && options.dropTornTail === true;
-    const record = parseRecordLine(file, i + 1, line, torn);
+    const record = parseRecordLine(file, i + 1, line, torn, intern);
     if (record !== null) records.push(record);
   }
   return records;
 }
 
-function parseRecordLine(file: string, line: number, text: string, torn: boolean): TrialRecord | null {
+function parseRecordLine(file: string, line: number, text: string, torn: boolean, intern: Interner): TrialRecord | null {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -49,26 +53,59 @@ function parseRecordLine(file: string, line: number, text: string, torn: boolean
     if (torn) return null;
     throw new InputError(at(file, line, `not valid JSON (${(error as Error).message}); each line must be one trial record`));
   }
+  const validateRecord = recordValidator();
   if (!validateRecord(value)) {
     const e = validateRecord.errors?.[0];
     const path = e === undefined ? "" : e.instancePath.replace(/^\//, "").replace(/\//g, ".");
     const detail = e?.keyword === "required" ? `missing required field "${String(e.params.missingProperty)}"` : `${path || "(record)"} ${e?.message ?? "is invalid"}`;
     throw new InputError(at(file, line, `trial record: ${detail}`));
   }
-  return normalizeRecord(value as Partial<TrialRecord> & Pick<TrialRecord, RequiredField>);
+  return normalizeRecord(value as Partial<TrialRecord> & Pick<TrialRecord, RequiredField>, intern);
+}
+
+type Interner = (names: string[]) => string[];
+
+/**
+ * Trials of one run repeat the same name lists (registry, exposed, visible) thousands of times;
+ * sharing one array per distinct list keeps a large run's records small enough to hold in memory.
+ * Records are read-only past this boundary, so sharing is safe.
+ */
+function createArrayInterner(): Interner {
+  const byLength = new Map<number, string[][]>();
+  return (names) => {
+    let candidates = byLength.get(names.length);
+    if (candidates === undefined) byLength.set(names.length, (candidates = []));
+    const known = candidates.find((candidate) => sameNames(candidate, names));
+    if (known !== undefined) return known;
+    candidates.unshift(names);
+    if (candidates.length > INTERNED_PER_LENGTH) candidates.pop();
+    return names;
+  };
+}
+
+/** Distinct lists kept per length; runs repeat few lists, and a miss only costs memory. */
+const INTERNED_PER_LENGTH = 16;
+
+function sameNames(a: string[], b: string[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 type RequiredField = "case_id" | "trial" | "acceptable" | "registry_names" | "exposed_names" | "retrieved_names" | "selected";
 
 /** Fills the optional fields that records written by other tools may leave out. */
-function normalizeRecord(r: Partial<TrialRecord> & Pick<TrialRecord, RequiredField>): TrialRecord {
+function normalizeRecord(r: Partial<TrialRecord> & Pick<TrialRecord, RequiredField>, intern: Interner): TrialRecord {
   return {
     ...r,
+    acceptable: intern(r.acceptable),
+    registry_names: intern(r.registry_names),
+    exposed_names: intern(r.exposed_names),
+    retrieved_names: intern(r.retrieved_names),
     phase: r.phase ?? null,
     family: r.family ?? null,
     tags: r.tags ?? [],
     forbidden: r.forbidden ?? [],
-    visible_order: r.visible_order ?? r.retrieved_names,
+    visible_order: intern(r.visible_order ?? r.retrieved_names),
     retrieval_k: r.retrieval_k ?? null,
     retrieval_scores: r.retrieval_scores ?? null,
     arguments: r.arguments ?? null,
