@@ -46,13 +46,14 @@ function valueSeries(report: SweepReport, name: string, color: string, value: (p
   return { name, color, dashed: false, points };
 }
 
-/** 0 to a round number (1, 2 or 5 × 10^n) at or above the largest value. */
-export function niceAxis(values: number[], format: (v: number) => string): ValueAxis {
+/** 0 to a round number (1, 2 or 5 × 10^n) at or above the largest value; ticks with the decimals that span needs. */
+export function niceAxis(values: number[]): ValueAxis {
   const top = Math.max(0, ...values);
-  if (top === 0) return { max: 1, format };
-  const power = 10 ** Math.floor(Math.log10(top));
-  const step = [1, 2, 5, 10].find((m) => m * power >= top) ?? 10;
-  return { max: step * power, format };
+  const power = top === 0 ? 1 : 10 ** Math.floor(Math.log10(top));
+  const max = top === 0 ? 1 : ([1, 2, 5, 10].find((m) => m * power >= top) ?? 10) * power;
+  const step = max / 4;
+  const decimals = [0, 1, 2, 3, 4].find((d) => Math.abs(step * 10 ** d - Math.round(step * 10 ** d)) < 1e-6) ?? 4;
+  return { max, format: (v) => (v === 0 ? "0" : v.toFixed(decimals)) };
 }
 
 function thresholdGuides(report: SweepReport): ChartGuide[] {
@@ -87,7 +88,7 @@ export function renderCostCharts(report: SweepReport): SafeHtml {
     label: "mean input tokens per request",
     xLabel: X_LABELS[report.kind],
     series: [valueSeries(report, "mean input tokens", COLORS.tokens, tokens, tokenText)],
-    y: niceAxis(report.points.map((p) => tokens(p) ?? 0), tokenText),
+    y: niceAxis(report.points.map((p) => tokens(p) ?? 0)),
     logX: true,
   });
   const latencies = report.points.flatMap((p) => [p.latency_ms.p50 ?? 0, p.latency_ms.p95 ?? 0]);
@@ -99,7 +100,7 @@ export function renderCostCharts(report: SweepReport): SafeHtml {
       valueSeries(report, "p50 latency", COLORS.p50, (p) => p.latency_ms.p50, ms),
       valueSeries(report, "p95 latency", COLORS.p95, (p) => p.latency_ms.p95, ms),
     ],
-    y: niceAxis(latencies, (v) => (v === 0 ? "0" : formatMs(v))),
+    y: niceAxis(latencies),
     logX: true,
   });
   return html`<div class="chart-pair"><figure id="tokens-chart"><figcaption>Mean input tokens per request</figcaption>${tokenChart}</figure><figure id="latency-chart"><figcaption>Latency per request (ms)</figcaption>${latencyChart}</figure></div>`;

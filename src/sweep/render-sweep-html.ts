@@ -40,7 +40,7 @@ function describeEnds(report: SweepReport, pick: (p: SweepPoint) => number | nul
 function renderAccuracySection(report: SweepReport): HtmlSection {
   const ends = describeEnds(report, (p) => p.selection_accuracy.value, formatPercent);
   const findings = describeFindings(report).map((line) => html`<li>${line}</li>`);
-  const body = html`<div class="chart-pair">${renderAccuracyChart(report)}${findings.length === 0 ? "" : html`<ul class="findings" id="findings">${findings}</ul>`}</div>`;
+  const body = html`<div class="chart-pair"><figure id="accuracy-chart">${renderAccuracyChart(report)}</figure>${findings.length === 0 ? "" : html`<ul class="findings" id="findings">${findings}</ul>`}</div>`;
   const what = report.kind === "k" ? "Recall@k, selection accuracy and end-to-end accuracy against the retriever's budget k" : "Selection and end-to-end accuracy against the true number of ordinary tools each case saw (controls excluded)";
   const intro = `${what}; shaded: the 95% Wilson interval of ${report.kind === "k" ? "recall and " : ""}selection accuracy. Selection accuracy: ${ends ?? "one point"}. Hover a point for its numbers.`;
   return { id: "accuracy", title: report.kind === "k" ? "Recall and accuracy against k" : "Accuracy against visible tools", intro, body };
@@ -55,7 +55,7 @@ function renderCostSection(report: SweepReport): HtmlSection {
 
 function pointLink(point: SweepPoint, options: SweepHtmlOptions): SafeHtml {
   const href = options.pointLinks[point.run];
-  if (href !== undefined) return html`<a href="${href}" data-field="report">${point.run}/report.html</a>`;
+  if (href !== undefined) return html`<a href="${href}" data-field="report" title="${point.run}/report.html">report.html</a>`;
   return html`<span class="muted" data-field="report">not written</span>`;
 }
 
