@@ -1,7 +1,8 @@
 /**
  * The HTML pages in a real browser — the run report, the sweep page and the diff page — with
- * Debian's chromium, headless, driven by playwright-core (no downloaded browser; one launch for all). Skipped, saying why, only when /usr/bin/chromium is absent; .ci/run
- * installs it so CI always runs these tests.
+ * Debian's chromium, headless, driven by playwright-core (no downloaded browser; one launch for
+ * all). Skipped, saying why, only when /usr/bin/chromium is absent; .ci/run installs it so CI
+ * always runs these tests.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
