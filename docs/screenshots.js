@@ -3,6 +3,9 @@
 //   docs/report.png       the top of the HTML report
 //   docs/report-case.png  one case's drill-down in the HTML report
 //   docs/show.png         `route-eval show RUN --case ID` in a terminal (ANSI colours kept)
+//   docs/sweep.png        the sweep page of `route-eval sweep --distractor-registry registries/distractors.yaml -f html`
+//   docs/diff.png         the top of the diff page: the bundled example against a rewrite of list_orders and search_orders
+//   docs/diff-definitions.png  that diff's changed descriptions, side by side
 // Needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,6 +13,7 @@ import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
+import { parseDocument } from "yaml";
 import { explainOneCase } from "../dist/explain-run.js";
 import { readRun } from "../dist/recompute.js";
 import { buildReport } from "../dist/report/build-report.js";
@@ -21,8 +25,7 @@ const dir = mkdtempSync(join(tmpdir(), "route-eval-screenshots-"));
 const run = join(dir, "example");
 const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
 try {
-  const result = spawnSync(process.execPath, [join(root, "bin/route-eval.js"), "run", "-c", join(root, "route-eval.yaml"), "--run-id", "example", "-o", dir, "-f", "html"], { encoding: "utf8" });
-  if (result.status !== 0) throw new Error(result.stderr);
+  routeEval("run", "-c", join(root, "route-eval.yaml"), "--run-id", "example", "-o", dir, "-f", "html");
   const page = await browser.newPage({ viewport: { width: 1280, height: 980 }, deviceScaleFactor: 1 });
   await page.goto(pathToFileURL(join(run, "report.html")).href);
   await page.screenshot({ path: join(root, "docs/report.png") });
@@ -40,10 +43,43 @@ try {
   const terminal = await browser.newPage({ viewport: { width: 900, height: 400 }, deviceScaleFactor: 1 });
   await terminal.setContent(terminalPage(`$ route-eval show reports/example --case ${CASE}\n${text}`));
   await terminal.locator("pre").screenshot({ path: join(root, "docs/show.png") });
-  console.log("wrote docs/report.png, docs/report-case.png, docs/show.png");
+
+  routeEval("sweep", "-c", join(root, "route-eval.yaml"), "--distractor-registry", join(root, "registries/distractors.yaml"), "-o", dir, "--sweep-id", "example-sweep", "-f", "html");
+  const sweep = await browser.newPage({ viewport: { width: 1280, height: 1400 }, deviceScaleFactor: 1 });
+  await sweep.goto(pathToFileURL(join(dir, "example-sweep", "report.html")).href);
+  await sweep.screenshot({ path: join(root, "docs/sweep.png") });
+
+  const rewritten = join(dir, "commerce-rewrite.yaml");
+  writeFileSync(rewritten, rewriteRegistry(readFileSync(join(root, "registries/commerce.yaml"), "utf8")));
+  routeEval("run", "-c", join(root, "route-eval.yaml"), "--registry", rewritten, "--run-id", "rewrite", "-o", dir, "-f", "html");
+  routeEval("diff", run, join(dir, "rewrite"), "-f", "html", "--output", join(dir, "diff.html"));
+  const diff = await browser.newPage({ viewport: { width: 1280, height: 1180 }, deviceScaleFactor: 1 });
+  await diff.goto(pathToFileURL(join(dir, "diff.html")).href);
+  await diff.screenshot({ path: join(root, "docs/diff.png") });
+  await diff.addStyleTag({ content: "nav.toc{position:static}" });
+  await diff.locator('article.def[data-tool="list_orders"]').screenshot({ path: join(root, "docs/diff-definitions.png") });
+  console.log("wrote docs/report.png, docs/report-case.png, docs/show.png, docs/sweep.png, docs/diff.png, docs/diff-definitions.png");
 } finally {
   await browser.close();
   rmSync(dir, { recursive: true, force: true });
+}
+
+function routeEval(...args) {
+  const result = spawnSync(process.execPath, [join(root, "bin/route-eval.js"), ...args], { encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`route-eval ${args[0]} exited ${result.status}: ${result.stderr}`);
+}
+
+/** A description rewrite to diff against: list_orders sharpened (its vague text is a deliberate flaw), search_orders broadened. */
+function rewriteRegistry(text) {
+  const doc = parseDocument(text);
+  doc.set("revision", "2026-12-01.1");
+  const tool = (name) => doc.get("tools").items.find((t) => t.get("name") === name);
+  const list = tool("list_orders");
+  list.set("purpose", "List every order in one status (processing, shipped, delivered) placed since a date, or the orders one customer placed recently.");
+  list.set("use_when", ["The user asks for every order stuck in a status since a date, or what they have ordered recently."]);
+  list.set("avoid_when", ["An exact order id is known (use get_order), or the user describes one order in free text (use search_orders)."]);
+  tool("search_orders").set("purpose", "Find orders by any detail the user mentions: product, order id, note text or amount; returns ranked candidates.");
+  return doc.toString();
 }
 
 function escapeHtml(text) {

@@ -1,10 +1,13 @@
-import { writeFileSync } from "node:fs";
+import { existsSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { parseDropRule, type DropRule } from "../diff/gating.js";
 import { DIFF_FORMATS, renderDiff, type DiffFormat } from "../diff/render.js";
 import { renderDiffMarkdown } from "../diff/render-markdown.js";
 import { diffRuns } from "../diff-runs.js";
+import type { RunPages } from "../diff/render-html-cases.js";
 import { EXIT, type Io, type SetExit } from "./io.js";
+import { relativeHref } from "./relative-href.js";
 import { appendStepSummary } from "./step-summary.js";
 
 interface DiffFlags {
@@ -35,8 +38,8 @@ export function registerDiff(program: Command, io: Io, setExit: SetExit): void {
     .argument("<current>", "the run to judge against it, in the same forms")
     .description("Compare two runs: metric deltas with paired tests, case flips, moved confusions, changed tool definitions.")
     .option("--force", "compare even when cases, trials, endpoint/model, temperature or retriever differ (over the shared cases)")
-    .addOption(new Option("-f, --format <format>", "rendering on stdout").choices(DIFF_FORMATS).default("terminal"))
-    .option("--output <file>", "write the rendering to a file instead of stdout")
+    .addOption(new Option("-f, --format <format>", "rendering on stdout (html: written to ./diff.html)").choices(DIFF_FORMATS).default("terminal"))
+    .option("--output <file>", "write the rendering to a file instead of stdout (html: instead of ./diff.html; \"-\": stdout)")
     .addOption(
       new Option("--max-drop <[metric=]tolerance>", "exit 1 when the metric (default selection_accuracy) gets worse by more than the tolerance (0.02 = 2 points); repeatable")
         .argParser(collectDrop)
@@ -63,15 +66,28 @@ function runDiff(io: Io, base: string, current: string, flags: DiffFlags): numbe
     const reasons = diff.comparability.differences.map((d) => d.message).join("; ");
     io.stderr(`route-eval: --force: comparing the ${diff.scope.shared_cases} shared cases despite: ${reasons}\n`);
   }
-  const text = renderDiff(diff, flags.format, { color: io.color && flags.output === undefined });
-  if (flags.output === undefined) io.stdout(text);
+  const output = flags.output ?? (flags.format === "html" ? join(io.cwd, "diff.html") : undefined);
+  const pages = flags.format === "html" ? findRunPages(io, base, current, output) : undefined;
+  const text = renderDiff(diff, flags.format, { color: io.color && output === undefined, pages });
+  if (output === undefined || output === "-") io.stdout(text);
   else {
-    writeFileSync(flags.output, text);
-    io.stderr(`wrote ${flags.output}\n`);
+    writeFileSync(resolve(io.cwd, output), text);
+    io.stderr(`wrote ${output}\n`);
   }
   appendStepSummary(io, renderDiffMarkdown(diff), flags.stepSummary);
   for (const gate of diff.gates.filter((g) => !g.passed)) io.stderr(`route-eval: gate failed: ${gate.rule}: ${gate.reason}\n`);
   return diff.verdict === "fail" ? EXIT.gate : EXIT.ok;
+}
+
+/** Each side's own report.html (beside its records or report.json), linked from the page where it exists. */
+function findRunPages(io: Io, base: string, current: string, output: string | undefined): RunPages {
+  const from = output === undefined || output === "-" ? io.cwd : dirname(resolve(io.cwd, output));
+  const page = (target: string): string | null => {
+    const path = resolve(io.cwd, target);
+    const file = join(statSync(path).isDirectory() ? path : dirname(path), "report.html");
+    return existsSync(file) ? relativeHref(from, file) : null;
+  };
+  return { base: page(base), current: page(current) };
 }
 
 const DIFF_HELP = `
@@ -85,4 +101,5 @@ Examples:
   route-eval diff reports/baselines/main reports/pr-123
   route-eval diff reports/baselines/main reports/pr-123 --max-drop 0.02 --max-drop violation_rate=0 --fail-on-regressed-case
   route-eval diff base/report.json current/report.json --format markdown --output diff.md
+  route-eval diff reports/baselines/main reports/pr-123 --format html      # writes ./diff.html
 `;

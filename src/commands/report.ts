@@ -2,17 +2,19 @@ import type { Command } from "commander";
 import { recomputeReport } from "../recompute.js";
 import { evaluateGates } from "../report/gates.js";
 import { emitReport, formatOption, verdict, type Io, type OutputFlags, type SetExit } from "./io.js";
+import { reportSweep } from "./report-sweep.js";
 
 export function registerReport(program: Command, io: Io, setExit: SetExit): void {
   program
     .command("report")
-    .argument("<run>", "a run directory (reports/<run-id>) or its records.jsonl")
+    .argument("<run>", "a run directory (reports/<run-id>) or its records.jsonl; or a sweep directory (holding sweep.json)")
     .description("Recompute report.json from records.jsonl alone (no endpoint calls) and render it.")
     .addOption(formatOption())
     .option("--output <file>", "write the rendering to a file instead of stdout (\"-\": stdout)")
     .option("--no-gates", "do not evaluate the run's gates")
-    .addHelpText("after", "\nRecords written by other tools in the same format work too (see README: Trial records).\n")
+    .addHelpText("after", "\nRecords written by other tools in the same format work too (see README: Trial records).\nA sweep directory is rendered from its sweep.json (html: <sweep>/report.html, plus each point's report.html).\n")
     .action((run: string, flags: OutputFlags) => {
+      if (reportSweep(io, run, flags)) return setExit(0);
       const { report, runDir, records } = recomputeReport(run);
       const gates = flags.gates === false ? [] : evaluateGates(report.metrics, report.run.config.gates);
       emitReport(io, report, flags, gates, { runDir, records: () => records });

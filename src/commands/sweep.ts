@@ -1,11 +1,11 @@
-import { writeFileSync } from "node:fs";
 import { Option, type Command } from "commander";
 import { loadConfig } from "../config/load-config.js";
 import { InputError } from "../errors.js";
-import { renderSweep, SWEEP_FORMATS, type SweepFormat } from "../sweep/render-sweep.js";
+import { SWEEP_FORMATS, type SweepFormat } from "../sweep/render-sweep.js";
 import { DEFAULT_SIZES, runSweep } from "../sweep/run-sweep.js";
 import { formatPercent } from "../report/format.js";
 import { DISTRACTOR_POLICIES, type DistractorPolicy } from "../sweep/visible-sets.js";
+import { emitSweep } from "./emit-sweep.js";
 import type { Io, SetExit } from "./io.js";
 import { positiveIntList } from "./parse-number.js";
 import { addConfigOptions, toOverrides, type ConfigFlags } from "./run.js";
@@ -33,8 +33,8 @@ export function registerSweep(program: Command, io: Io, setExit: SetExit): void 
     .addOption(new Option("--distractors <policy>", "how distractors are drawn: random, or similar (hard negatives first)").choices(DISTRACTOR_POLICIES).default("random"))
     .option("--distractor-registry <file>", "pad registries with this snapshot's tools when a case has too few exposed tools")
     .option("--sweep-id <id>", "name of the sweep directory (default: <UTC time>-sweep-<size|k>)")
-    .addOption(new Option("-f, --format <format>", "rendering on stdout").choices(SWEEP_FORMATS).default("terminal"))
-    .option("--output <file>", "write the rendering to a file instead of stdout")
+    .addOption(new Option("-f, --format <format>", "rendering on stdout (html: written to <sweep>/report.html, with a page per point)").choices(SWEEP_FORMATS).default("terminal"))
+    .option("--output <file>", "write the rendering to a file instead of stdout (html: instead of <sweep>/report.html; \"-\": stdout)")
     .addHelpText("after", SWEEP_HELP)
     .action(async (flags: SweepFlags) => {
       const { k, sizes, ...rest } = flags;
@@ -51,12 +51,7 @@ export function registerSweep(program: Command, io: Io, setExit: SetExit): void 
         onPoint: (point, runDir) =>
           io.stderr(`${kind} ${point.value}: selection accuracy ${formatPercent(point.selection_accuracy.value)} over ${point.scored} trials — ${runDir}\n`),
       });
-      const text = renderSweep(sweep, flags.format);
-      if (flags.output === undefined) io.stdout(text);
-      else {
-        writeFileSync(flags.output, text);
-        io.stderr(`wrote ${flags.output}\n`);
-      }
+      emitSweep(io, sweepDir, sweep, { format: flags.format, output: flags.output });
       io.stderr(`sweep.json, sweep.csv and one run per point: ${sweepDir}\n`);
       setExit(0);
     });
@@ -75,4 +70,6 @@ Examples:
   route-eval sweep --distractor-registry registries/distractors.yaml
   route-eval sweep --retriever bm25 --k 1,3,5,10,20
   route-eval sweep --format csv --output sweep.csv
+  route-eval sweep --format html                       # <sweep>/report.html + each point's report.html
+  route-eval report <out>/<sweep-id> --format html     # the same from a finished sweep
 `;

@@ -17,7 +17,8 @@ function wordLine(change: DefinitionChange): Line {
   return change.words.map((segment): Span => ({ text: segment.text, mark: segment.op }));
 }
 
-function describeFields(change: DefinitionChange): string[] {
+/** Hash, inferred input_schema change, family, effect and open_world moves, one line each. */
+export function describeFields(change: DefinitionChange): string[] {
   const { base, current } = change;
   if (base === null || current === null) return [];
   const lines = base.hash === current.hash ? [] : [`hash ${base.hash} → ${current.hash}`];

@@ -1,20 +1,29 @@
 /** One entry point for every diff format. */
 import type { Diff } from "./diff-types.js";
+import { renderDiffHtml } from "./render-html.js";
+import type { RunPages } from "./render-html-cases.js";
 import { renderDiffJson } from "./render-json.js";
 import { renderDiffJunit } from "./render-junit.js";
 import { renderDiffMarkdown } from "./render-markdown.js";
 import { renderDiffTerminal } from "./render-terminal.js";
 
-export const DIFF_FORMATS = ["terminal", "json", "markdown", "junit"] as const;
+export const DIFF_FORMATS = ["terminal", "json", "markdown", "junit", "html"] as const;
 export type DiffFormat = (typeof DIFF_FORMATS)[number];
 
-const RENDERERS: Record<DiffFormat, (diff: Diff, color: boolean) => string> = {
-  terminal: (diff, color) => renderDiffTerminal(diff, { color }),
+export interface DiffRenderOptions {
+  color: boolean;
+  /** html: each run's report.html relative to the page, for drill-down links (default: none). */
+  pages?: RunPages;
+}
+
+const RENDERERS: Record<DiffFormat, (diff: Diff, options: DiffRenderOptions) => string> = {
+  terminal: (diff, o) => renderDiffTerminal(diff, { color: o.color }),
   json: (diff) => renderDiffJson(diff),
   markdown: (diff) => renderDiffMarkdown(diff),
   junit: (diff) => renderDiffJunit(diff),
+  html: (diff, o) => renderDiffHtml(diff, { pages: o.pages ?? { base: null, current: null } }),
 };
 
-export function renderDiff(diff: Diff, format: DiffFormat, options: { color: boolean }): string {
-  return RENDERERS[format](diff, options.color);
+export function renderDiff(diff: Diff, format: DiffFormat, options: DiffRenderOptions): string {
+  return RENDERERS[format](diff, options);
 }

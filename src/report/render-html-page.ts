@@ -1,5 +1,5 @@
 /**
- * The shell every route-eval HTML page shares (report now; sweep and diff pages later): one
+ * The shell every route-eval HTML page shares (run report, sweep, diff): one
  * self-contained file with inline CSS, an optional inline script, the page's data as JSON, and a
  * Content-Security-Policy that forbids every network fetch and any script but our own.
  */
@@ -29,6 +29,8 @@ export interface HtmlPage {
   /** Trusted inline script (constant code from this codebase), or null for none. */
   script: string | null;
   footer: string;
+  /** Extra CSS of this kind of page (constant text from this codebase), after the shared sheet. */
+  style?: string;
 }
 
 function sha256(text: string): string {
@@ -57,7 +59,7 @@ export function renderHtmlPage(page: HtmlPage): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="route-eval">
 <title>${page.title}</title>
-<style>${trustedHtml(HTML_STYLE)}</style>
+<style>${trustedHtml(HTML_STYLE + (page.style ?? ""))}</style>
 </head>
 <body>
 <header class="page"><h1>${page.title}</h1><div class="run">${page.subtitle}</div><dl>${facts}</dl></header>

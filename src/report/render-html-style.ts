@@ -42,6 +42,7 @@ svg.heat .r1{fill:#fde6e3}svg.heat .r2{fill:#f9c1ba}svg.heat .r3{fill:#f2907f}sv
 .legend i{display:inline-block;width:12px;height:12px;vertical-align:-2px;margin-right:4px;border-radius:2px}
 svg.chart text{font-size:11px;fill:var(--muted)}
 svg.chart .axis{stroke:#b9bfca}svg.chart .grid{stroke:#eceef2}
+svg.chart .guide line{stroke:#8f98a8;stroke-dasharray:2 3}svg.chart .guide text{font-size:10px}
 .filters{display:flex;flex-wrap:wrap;gap:10px;align-items:center;margin:0 0 10px}
 .filters input[type=search]{min-width:280px;padding:5px 8px;border:1px solid var(--line);border-radius:5px;font:inherit}
 .filters select{padding:4px 6px;font:inherit}

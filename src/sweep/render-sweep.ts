@@ -2,11 +2,12 @@
 import Table from "cli-table3";
 import { stableStringify } from "../report/render-json.js";
 import { renderSweepCsv } from "./render-sweep-csv.js";
+import { renderSweepHtml, type SweepHtmlOptions } from "./render-sweep-html.js";
 import { renderSweepChart } from "./sweep-chart.js";
 import { buildSweepTable, describeFindings, describeSweep, type SweepTable } from "./sweep-table.js";
 import type { SweepReport } from "./sweep-types.js";
 
-export const SWEEP_FORMATS = ["terminal", "markdown", "csv", "json"] as const;
+export const SWEEP_FORMATS = ["terminal", "markdown", "csv", "json", "html"] as const;
 export type SweepFormat = (typeof SWEEP_FORMATS)[number];
 
 function renderTerminalTable(data: SweepTable): string {
@@ -50,13 +51,15 @@ function renderMarkdown(report: SweepReport): string {
   return `${blocks.filter((b) => b !== "").join("\n\n")}\n`;
 }
 
-const RENDERERS: Record<SweepFormat, (report: SweepReport) => string> = {
+const RENDERERS: Record<SweepFormat, (report: SweepReport, options: SweepHtmlOptions) => string> = {
   terminal: renderTerminal,
   markdown: renderMarkdown,
   csv: renderSweepCsv,
   json: (report) => `${stableStringify(report, 2)}\n`,
+  html: renderSweepHtml,
 };
 
-export function renderSweep(report: SweepReport, format: SweepFormat): string {
-  return RENDERERS[format](report);
+/** `options` only matter to html: which point pages to link (none by default). */
+export function renderSweep(report: SweepReport, format: SweepFormat, options: SweepHtmlOptions = { pointLinks: {}, sweepDir: report.sweep_id }): string {
+  return RENDERERS[format](report, options);
 }

@@ -1,0 +1,39 @@
+/**
+ * Shared by `route-eval sweep` and `route-eval report SWEEP_DIR`: print or write a sweep in the
+ * chosen format. html writes each point's report.html and the sweep page — <sweep>/report.html by
+ * default — whose links to the point pages are relative to where the page lands.
+ */
+import { writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { renderSweep, type SweepFormat } from "../sweep/render-sweep.js";
+import type { SweepReport } from "../sweep/sweep-types.js";
+import { writePointPages } from "../sweep-pages.js";
+import type { Io } from "./io.js";
+import { relativeHref } from "./relative-href.js";
+
+export interface SweepOutputFlags {
+  format: SweepFormat;
+  output?: string;
+}
+
+function emit(io: Io, text: string, output: string | undefined): void {
+  if (output === undefined || output === "-") io.stdout(text);
+  else {
+    writeFileSync(resolve(io.cwd, output), text);
+    io.stderr(`wrote ${output}\n`);
+  }
+}
+
+export function emitSweep(io: Io, sweepDir: string, sweep: SweepReport, flags: SweepOutputFlags): void {
+  if (flags.format !== "html") {
+    emit(io, renderSweep(sweep, flags.format), flags.output);
+    return;
+  }
+  const pages = writePointPages(resolve(io.cwd, sweepDir), sweep);
+  for (const { reason } of pages.skipped) io.stderr(`route-eval: no point page: ${reason}\n`);
+  if (pages.written.length > 0) io.stderr(`wrote ${pages.written.length} point pages: ${join(sweepDir, "<point>", "report.html")}\n`);
+  const output = flags.output ?? join(sweepDir, "report.html");
+  const from = output === "-" ? resolve(io.cwd) : dirname(resolve(io.cwd, output));
+  const pointLinks = Object.fromEntries(pages.written.map((run) => [run, relativeHref(from, resolve(io.cwd, sweepDir, run, "report.html"))]));
+  emit(io, renderSweep(sweep, "html", { pointLinks, sweepDir }), output);
+}

@@ -1,0 +1,77 @@
+/**
+ * `route-eval diff --format html`: one self-contained page (no script) — verdict and gates, how the
+ * cases moved, every metric's delta with its paired tests, the flipped cases, the confusion cells
+ * that moved, and each changed description side by side with its word diff and blast radius.
+ */
+import { html } from "../report/render-html-escape.js";
+import { renderHtmlPage, type HtmlSection } from "../report/render-html-page.js";
+import { describeDiscovery } from "./comparability.js";
+import { FLIP_KINDS, type Diff, type DiffRunInfo } from "./diff-types.js";
+import { describeDiff } from "./format-diff.js";
+import { renderConfusionSection, renderFlipsSection, type RunPages } from "./render-html-cases.js";
+import { renderDefinitionsSection } from "./render-html-definitions.js";
+import { renderMetricsSection } from "./render-html-metrics.js";
+import { flipBadge, renderPlainSection } from "./render-html-section.js";
+import { DIFF_STYLE } from "./render-html-style.js";
+import { buildComparabilitySection, buildOutcomeSection, buildPowerSection, buildReliabilitySection } from "./render-sections.js";
+import { buildGateSection } from "./render-definitions.js";
+
+export interface DiffHtmlOptions {
+  /** Each run's own report.html, relative to the page, for drill-down links; null where there is none. */
+  pages: RunPages;
+}
+
+function renderVerdictSection(diff: Diff): HtmlSection {
+  const gates = renderPlainSection("gates", buildGateSection(diff));
+  const verdict = diff.verdict === "pass" ? html`<p class="verdict pass" id="verdict">verdict: pass</p>` : html`<p class="verdict fail" id="verdict">verdict: FAIL — exit 1</p>`;
+  return { ...gates, title: "Verdict and gates", body: html`${verdict}${gates.body}` };
+}
+
+function renderOutcomeSection(diff: Diff): HtmlSection {
+  const { flips } = diff.outcome;
+  const tiles = FLIP_KINDS.map((kind) => html`<div class="tile ${flips[kind] === 0 ? "zero" : ""}" data-kind="${kind}"><strong>${flips[kind]}</strong>${flipBadge(kind)}</div>`);
+  const plain = renderPlainSection("outcome", buildOutcomeSection(diff));
+  return { ...plain, intro: "How each shared case moved, then the exact McNemar tests on case pass/fail and on trial correct/incorrect.", body: html`<div class="tiles">${tiles}</div>${plain.body}` };
+}
+
+function side(info: DiffRunInfo): string {
+  const registries = info.registries.map((r) => `${r.snapshot}@${r.revision}`).join(", ") || "no registry";
+  return `${info.run_id} (${registries}; ${info.source === "records" ? "trial records" : "report.json only"})`;
+}
+
+function diffFacts(diff: Diff): [string, string][] {
+  const { base, current, scope } = diff;
+  const endpoint = base.endpoint === current.endpoint && base.model === current.model ? `${base.endpoint} / ${base.model}` : `${base.endpoint} / ${base.model} → ${current.endpoint} / ${current.model}`;
+  return [
+    ["BASE", side(base)],
+    ["CURRENT", side(current)],
+    ["endpoint", endpoint],
+    ["cases", `${scope.shared_cases} shared × ${base.trials === current.trials ? base.trials : `${base.trials}/${current.trials}`} trials`],
+    ["discovery", describeDiscovery(base.discovery) === "none" ? "no retriever" : describeDiscovery(base.discovery)],
+    ["verdict", diff.verdict],
+  ];
+}
+
+export function renderDiffHtml(diff: Diff, options: DiffHtmlOptions): string {
+  const sections: HtmlSection[] = [
+    renderVerdictSection(diff),
+    renderOutcomeSection(diff),
+    renderMetricsSection(diff.metrics, diff.power.alpha),
+    renderFlipsSection(diff.flips, options.pages),
+    renderConfusionSection(diff.confusions),
+    renderDefinitionsSection(diff),
+    { ...renderPlainSection("reliability", buildReliabilitySection(diff)), title: "Reliability classes", intro: "Each run's cases by how their scored trials went: always pass, flaky, always fail, all errored." },
+    renderPlainSection("comparability", buildComparabilitySection(diff)),
+    renderPlainSection("power", buildPowerSection(diff), "Exact paired tests need enough discordant pairs before any change can be significant; these are the bounds for this sample."),
+  ];
+  return renderHtmlPage({
+    title: `route-eval diff · ${diff.base.run_id} → ${diff.current.run_id}`,
+    subtitle: describeDiff(diff),
+    facts: diffFacts(diff),
+    sections,
+    data: { schema: "route-eval-diff-html/1", diff },
+    script: null,
+    footer: `route-eval diff schema ${diff.schema_version} · self-contained: no network, works offline`,
+    style: DIFF_STYLE,
+  });
+}

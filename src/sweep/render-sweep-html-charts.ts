@@ -1,0 +1,107 @@
+/**
+ * The sweep page's charts: accuracy with its 95% band, mean input tokens and latency, each
+ * against the true number of visible tools (size sweeps) or against k (k sweeps), on a log x
+ * axis since sweep values usually double.
+ */
+import { formatCi, formatCount, formatPercent } from "../report/format.js";
+import { renderLineChart, type ChartGuide, type ChartSeries, type ValueAxis } from "../report/render-html-chart.js";
+import { html, type SafeHtml } from "../report/render-html-escape.js";
+import type { Rate } from "../types.js";
+import { formatMs, formatSize } from "./sweep-table.js";
+import type { SweepKind, SweepPoint, SweepReport } from "./sweep-types.js";
+
+const COLORS = { selection: "#c2362b", e2e: "#7b4fc9", recall: "#2a6fd6", tokens: "#d07a12", p50: "#1a7f4b", p95: "#2a6fd6" };
+
+const X_LABELS: Record<SweepKind, string> = {
+  size: "visible ordinary tools (true mean per case, log scale)",
+  k: "k, the retriever's budget (log scale)",
+};
+
+/** Where a point sits on x: its true mean visible size (one decimal), or its k. */
+export function pointX(kind: SweepKind, p: SweepPoint): number {
+  return kind === "k" ? p.value : Math.round((p.visible.mean ?? p.value) * 10) / 10;
+}
+
+function describePoint(kind: SweepKind, p: SweepPoint): string {
+  return kind === "k" ? `k=${p.value}` : `size ${p.value} (${formatSize(p.visible.mean ?? p.value)} visible)`;
+}
+
+/** A rate per point; `banded` draws its 95% interval (one or two bands per chart stay readable). */
+function rateSeries(report: SweepReport, name: string, color: string, dashed: boolean, rate: (p: SweepPoint) => Rate, banded = true): ChartSeries {
+  const points = report.points
+    .filter((p) => rate(p).value !== null)
+    .map((p) => {
+      const r = rate(p);
+      const title = `${describePoint(report.kind, p)}: ${name} ${formatPercent(r.value)} ${formatCi(r.ci)} (${formatCount(r.numerator)}/${formatCount(r.denominator)})`;
+      return { x: pointX(report.kind, p), y: r.value ?? 0, band: banded ? r.ci : null, title };
+    });
+  return { name, color, dashed, points };
+}
+
+function valueSeries(report: SweepReport, name: string, color: string, value: (p: SweepPoint) => number | null, show: (v: number) => string): ChartSeries {
+  const points = report.points.flatMap((p) => {
+    const v = value(p);
+    return v === null ? [] : [{ x: pointX(report.kind, p), y: v, band: null, title: `${describePoint(report.kind, p)}: ${name} ${show(v)}` }];
+  });
+  return { name, color, dashed: false, points };
+}
+
+/** 0 to a round number (1, 2 or 5 × 10^n) at or above the largest value; ticks with the decimals that span needs. */
+export function niceAxis(values: number[]): ValueAxis {
+  const top = Math.max(0, ...values);
+  const power = top === 0 ? 1 : 10 ** Math.floor(Math.log10(top));
+  const max = top === 0 ? 1 : ([1, 2, 5, 10].find((m) => m * power >= top) ?? 10) * power;
+  const step = max / 4;
+  const decimals = [0, 1, 2, 3, 4].find((d) => Math.abs(step * 10 ** d - Math.round(step * 10 ** d)) < 1e-6) ?? 4;
+  return { max, format: (v) => (v === 0 ? "0" : v.toFixed(decimals)) };
+}
+
+function thresholdGuides(report: SweepReport): ChartGuide[] {
+  if (report.thresholds === null) return [];
+  const guides: ChartGuide[] = [
+    { axis: "y", at: 0.9, label: "90%" },
+    { axis: "y", at: 0.5, label: "50%" },
+  ];
+  for (const [name, t] of [["N90", report.thresholds.n90], ["N50", report.thresholds.n50]] as const) {
+    if (t.size !== null) guides.push({ axis: "x", at: t.size, label: `${name} ≈ ${formatSize(t.size)}` });
+  }
+  return guides;
+}
+
+export function renderAccuracyChart(report: SweepReport): SafeHtml {
+  const selection = rateSeries(report, "selection accuracy", COLORS.selection, false, (p) => p.selection_accuracy);
+  const e2e = rateSeries(report, "end-to-end accuracy", COLORS.e2e, true, (p) => p.end_to_end_accuracy, false);
+  const recall = rateSeries(report, "recall@k", COLORS.recall, false, (p) => p.tool_recall);
+  return renderLineChart({
+    label: report.kind === "k" ? "recall@k and accuracy against k" : "accuracy against the number of visible tools",
+    xLabel: X_LABELS[report.kind],
+    series: report.kind === "k" ? [recall, selection, e2e] : [selection, e2e],
+    logX: true,
+    guides: thresholdGuides(report),
+  });
+}
+
+export function renderCostCharts(report: SweepReport): SafeHtml {
+  const tokens = (p: SweepPoint) => p.input_tokens.mean;
+  const tokenText = (v: number) => String(Math.round(v));
+  const tokenChart = renderLineChart({
+    label: "mean input tokens per request",
+    xLabel: X_LABELS[report.kind],
+    series: [valueSeries(report, "mean input tokens", COLORS.tokens, tokens, tokenText)],
+    y: niceAxis(report.points.map((p) => tokens(p) ?? 0)),
+    logX: true,
+  });
+  const latencies = report.points.flatMap((p) => [p.latency_ms.p50 ?? 0, p.latency_ms.p95 ?? 0]);
+  const ms = (v: number) => `${formatMs(v)} ms`;
+  const latencyChart = renderLineChart({
+    label: "latency per request",
+    xLabel: X_LABELS[report.kind],
+    series: [
+      valueSeries(report, "p50 latency", COLORS.p50, (p) => p.latency_ms.p50, ms),
+      valueSeries(report, "p95 latency", COLORS.p95, (p) => p.latency_ms.p95, ms),
+    ],
+    y: niceAxis(latencies),
+    logX: true,
+  });
+  return html`<div class="chart-pair"><figure id="tokens-chart"><figcaption>Mean input tokens per request</figcaption>${tokenChart}</figure><figure id="latency-chart"><figcaption>Latency per request (ms)</figcaption>${latencyChart}</figure></div>`;
+}
