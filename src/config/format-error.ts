@@ -4,6 +4,7 @@
  */
 import type { ErrorObject } from "ajv/dist/2020.js";
 import type { JsonPath } from "./yaml-document.js";
+import { editDistance } from "../text/near-name.js";
 
 export interface SchemaProblem {
   /** Where to point the line: one key deeper than `path` for an unknown key. */
@@ -125,19 +126,6 @@ function propertyNames(schema: unknown): string[] {
   const branches = ["allOf", "anyOf", "oneOf"].flatMap((key) => asArray(schema[key]));
   const nested = [...branches, schema.then, schema.else].flatMap(propertyNames);
   return [...own, ...nested];
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min(previous[j] + 1, current[j - 1] + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length];
 }
 
 const TYPE_WORDS: Record<string, string> = {
