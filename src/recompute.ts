@@ -28,7 +28,7 @@ function locate(target: string): { runDir: string; recordsFile: string } {
   return { runDir: dirname(target), recordsFile: target };
 }
 
-function readMeta(file: string): RunMeta {
+export function readMeta(file: string): RunMeta {
   try {
     const value: unknown = JSON.parse(readFileSync(file, "utf8"));
     if (value === null || typeof value !== "object" || !("run_id" in value) || !("config" in value)) {

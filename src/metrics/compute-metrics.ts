@@ -6,6 +6,7 @@ import { intersects } from "../classify/classify-trial.js";
 import { ABSTAIN, ASK } from "../types.js";
 import type { Metrics, Rate, SelectionError, Stage, TrialRecord } from "../types.js";
 import { computeConfusions } from "./confusions.js";
+import { computeSelectionByPosition } from "./position.js";
 import { computeReliability } from "./reliability.js";
 import { compareText, groupBy, scoreRecords } from "./scored-trials.js";
 import { rate } from "./wilson.js";
@@ -93,5 +94,6 @@ export function computeMetrics(records: TrialRecord[]): Metrics {
     ...computeSignals(scored),
     ...computeConfusions(scored),
     ...computeReliability(scored),
+    selection_by_position: computeSelectionByPosition(scored),
   };
 }

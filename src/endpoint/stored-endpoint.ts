@@ -1,0 +1,81 @@
+/**
+ * A provider endpoint behind the response store. The key is the content address of everything
+ * that determines the answer — the rendered request body (canonical JSON), endpoint, model, base
+ * URL and trial index — and never the API key. Modes: `live` calls always (and records),
+ * `cached` answers from the store and calls on a miss, `replay` never calls: a miss stops the run.
+ */
+import type { ResponseStore } from "../store/response-store.js";
+import { storeKey } from "../store/response-store.js";
+import type { Endpoint, EndpointOutcome, StoreMode, TrialRequest } from "../types.js";
+import { field, isObject, numberField, stringField } from "./json-guards.js";
+import { callWithRetries, type RetryPolicy } from "./retry.js";
+import type { WireEndpoint, WireReply } from "./wire-endpoint.js";
+
+export interface StoredEndpointOptions {
+  store: ResponseStore;
+  mode: StoreMode;
+  retry: RetryPolicy;
+}
+
+/** What one store entry holds: the key's content, then the reply. */
+interface StoreEntry {
+  endpoint: string;
+  model: string;
+  base_url: string;
+  trial: number;
+  request: unknown;
+  reply: WireReply;
+}
+
+export function createStoredEndpoint<Body>(wire: WireEndpoint<Body>, options: StoredEndpointOptions): Endpoint {
+  return { id: wire.id, model: wire.model, call: (request) => callStored(wire, options, request) };
+}
+
+async function callStored<Body>(wire: WireEndpoint<Body>, options: StoredEndpointOptions, request: TrialRequest): Promise<EndpointOutcome> {
+  const body = wire.render(request);
+  const content = { endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, trial: request.trial, request: body };
+  const key = storeKey(content);
+  const where = `case "${request.case_id}" trial ${request.trial}`;
+  if (options.mode !== "live") {
+    const reply = readReply(options.store, key);
+    if (reply !== null) return answer(wire, reply, { request_hash: key, retries: 0, from_store: true });
+    if (options.mode === "replay") {
+      const fix = "run it once with --mode cached (or live) to record the answer";
+      return fatal(`replay: the response store ${options.store.dir} has no answer for ${where} (key ${key.slice(0, 12)}); ${fix}`, key);
+    }
+  }
+  if (wire.unavailable !== null) {
+    return fatal(`${wire.unavailable}: ${where} needs a live call (the store has no answer for it); export the key, or run with --mode replay`, key);
+  }
+  const result = await callWithRetries(() => wire.send(body), (error) => wire.classify(error, where), options.retry);
+  if (!result.ok) return { ok: false, kind: result.kind, error: result.error, request_hash: key, retries: result.retries };
+  const outcome = answer(wire, result.value, { request_hash: key, retries: result.retries, from_store: false });
+  if (outcome.ok) {
+    const entry: StoreEntry = { ...content, reply: result.value };
+    options.store.put(key, entry);
+  }
+  return outcome;
+}
+
+function answer<Body>(wire: WireEndpoint<Body>, reply: WireReply, info: { request_hash: string; retries: number; from_store: boolean }): EndpointOutcome {
+  const response = wire.normalise(reply);
+  if ("error" in response) return { ok: false, kind: "errored", error: `unreadable reply: ${response.error}`, ...info };
+  return { ok: true, response, ...info };
+}
+
+function fatal(error: string, key: string): EndpointOutcome {
+  return { ok: false, kind: "fatal", error, request_hash: key, retries: 0 };
+}
+
+/** The stored reply, or null when absent or unreadable (an unreadable entry is a miss). */
+function readReply(store: ResponseStore, key: string): WireReply | null {
+  let entry: unknown;
+  try {
+    entry = store.get(key);
+  } catch {
+    return null;
+  }
+  const reply = field(entry, "reply");
+  if (!isObject(reply) || !("body" in reply)) return null;
+  return { body: reply.body, request_id: stringField(reply, "request_id"), latency_ms: numberField(reply, "latency_ms") ?? 0 };
+}
