@@ -1,12 +1,11 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createEndpoint } from "../src/endpoint/create-endpoint.js";
 import { renderOpenAIRequest } from "../src/endpoint/openai-wire.js";
 import type { EndpointOutcome, Message } from "../src/types.js";
 import { openaiError, openaiReply, startFakeServer, type FakeHandler, type FakeServer } from "./fixtures/fake-provider.js";
-import { liveConfig, makeRequest, writeProject } from "./fixtures/live-project.js";
+import { liveConfig, makeRequest, makeTempDir, removeTempDirs, writeProject } from "./fixtures/live-project.js";
+
+afterAll(removeTempDirs);
 
 const KEY = "sk-test-openai-0123456789";
 let server: FakeServer | null = null;
@@ -209,7 +208,7 @@ describe("openai endpoint: keys", () => {
 
   it("in cached mode, stops at the first trial the store lacks, naming the variable (no call is made)", async () => {
     const dir = writeProject();
-    const store = mkdtempSync(join(tmpdir(), "route-eval-store-"));
+    const store = makeTempDir("route-eval-store-");
     const config = liveConfig(dir, { endpoint: "openai:gpt-4.1-mini", mode: "cached", store_dir: store });
     const outcome = await createEndpoint(config, { env: {} }).call(makeRequest());
     expect(outcome).toMatchObject({ ok: false, kind: "fatal" });

@@ -30,8 +30,8 @@ export interface Classification {
 
 /** True when some acceptable tool is among `names`. */
 export function intersects(acceptable: string[], names: string[]): boolean {
-  const present = new Set(names);
-  return acceptable.some((name) => present.has(name));
+  // acceptable holds one or two names: scanning beats building a Set of every name per call.
+  return acceptable.some((name) => names.includes(name));
 }
 
 /** The first rung that fails: coverage → exposure → discovery → selection, or null when correct. */

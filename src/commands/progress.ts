@@ -30,11 +30,11 @@ export function createProgressPrinter(io: Io, options: ProgressOptions): (progre
       io.stderr(`\r\u001b[K${formatProgress(p)}${p.finished ? "\n" : ""}`);
       return;
     }
-    const step = Math.floor((p.done / p.total) * LOG_STEPS);
+    // The last line (100%, with the time taken) is the finished one.
+    const step = Math.min(LOG_STEPS - 1, Math.floor((p.done / p.total) * LOG_STEPS));
     if (!p.finished && step === lastStep && t - last < LOG_INTERVAL_MS) return;
-    if (p.finished && lastStep === LOG_STEPS) return;
     last = t;
-    lastStep = p.finished ? LOG_STEPS : step;
+    lastStep = step;
     io.stderr(`${formatProgress(p)}\n`);
   };
 }

@@ -34,8 +34,16 @@ export function renderAnthropicRequest(request: TrialRequest, options: Anthropic
   };
 }
 
+/** One wire object per definition, shared by every trial that shows the tool (cheap store keys). */
+const renderedTools = new WeakMap<ToolDefinition, Tool>();
+
 function renderTool(tool: ToolDefinition): Tool {
-  return { name: tool.name, description: tool.description, input_schema: { ...tool.input_schema, type: "object" } };
+  let rendered = renderedTools.get(tool);
+  if (rendered === undefined) {
+    rendered = { name: tool.name, description: tool.description, input_schema: { ...tool.input_schema, type: "object" } };
+    renderedTools.set(tool, rendered);
+  }
+  return rendered;
 }
 
 function renderMessage(message: Message): Turn {

@@ -7,7 +7,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from "openai/resources/chat/completions";
-import type { EndpointResponse, Message, TrialRequest } from "../types.js";
+import type { EndpointResponse, Message, ToolDefinition, TrialRequest } from "../types.js";
 import { arrayField, field, numberField, parseArguments, stringField } from "./json-guards.js";
 import { renderSystemText } from "./render-prompt.js";
 import type { WireReply } from "./wire-endpoint.js";
@@ -28,10 +28,7 @@ export function renderOpenAIRequest(request: TrialRequest, options: OpenAIRender
     ...request.messages.map(renderMessage),
     { role: "user", content: request.goal },
   ];
-  const tools: ChatCompletionTool[] = request.tools.map((tool) => ({
-    type: "function",
-    function: { name: tool.name, description: tool.description, parameters: tool.input_schema },
-  }));
+  const tools = request.tools.map(renderTool);
   return {
     model: options.model,
     messages,
@@ -40,6 +37,21 @@ export function renderOpenAIRequest(request: TrialRequest, options: OpenAIRender
     ...(request.seed === undefined ? {} : { seed: request.seed }),
     ...(options.official ? { max_completion_tokens: options.maxTokens } : { max_tokens: options.maxTokens }),
   };
+}
+
+/**
+ * One wire object per definition, reused by every trial that shows the tool: the store key's
+ * canonical writer then recognises it by identity instead of re-serialising it.
+ */
+const renderedTools = new WeakMap<ToolDefinition, ChatCompletionTool>();
+
+function renderTool(tool: ToolDefinition): ChatCompletionTool {
+  let rendered = renderedTools.get(tool);
+  if (rendered === undefined) {
+    rendered = { type: "function", function: { name: tool.name, description: tool.description, parameters: tool.input_schema } };
+    renderedTools.set(tool, rendered);
+  }
+  return rendered;
 }
 
 function renderMessage(message: Message): ChatCompletionMessageParam {

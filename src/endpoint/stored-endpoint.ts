@@ -4,8 +4,9 @@
  * URL and trial index — and never the API key. Modes: `live` calls always (and records),
  * `cached` answers from the store and calls on a miss, `replay` never calls: a miss stops the run.
  */
+import { createHash } from "node:crypto";
 import type { ResponseStore } from "../store/response-store.js";
-import { storeKey } from "../store/response-store.js";
+import { createCanonicalWriter } from "../text/canonical-json.js";
 import type { Endpoint, EndpointOutcome, StoreMode, TrialRequest } from "../types.js";
 import { field, isObject, numberField, stringField } from "./json-guards.js";
 import { callWithRetries, type RetryPolicy } from "./retry.js";
@@ -17,24 +18,36 @@ export interface StoredEndpointOptions {
   retry: RetryPolicy;
 }
 
-/** What one store entry holds: the key's content, then the reply. */
+/**
+ * What one store entry holds: the reply, and who asked (for a human browsing the store). The
+ * request body itself is left out — it is rebuilt from the cases on every run, and keeping it would
+ * multiply the size of a store that CI may commit.
+ */
 interface StoreEntry {
   endpoint: string;
   model: string;
   base_url: string;
+  case_id: string;
   trial: number;
-  request: unknown;
   reply: WireReply;
 }
 
 export function createStoredEndpoint<Body>(wire: WireEndpoint<Body>, options: StoredEndpointOptions): Endpoint {
-  return { id: wire.id, model: wire.model, call: (request) => callStored(wire, options, request) };
+  // Requests share their tool schemas by reference; remembering their text makes hashing cheap.
+  const canonical = createCanonicalWriter();
+  const keyOf = (content: unknown) => createHash("sha256").update(canonical(content)).digest("hex");
+  return { id: wire.id, model: wire.model, call: (request) => callStored(wire, options, keyOf, request) };
 }
 
-async function callStored<Body>(wire: WireEndpoint<Body>, options: StoredEndpointOptions, request: TrialRequest): Promise<EndpointOutcome> {
+async function callStored<Body>(
+  wire: WireEndpoint<Body>,
+  options: StoredEndpointOptions,
+  keyOf: (content: unknown) => string,
+  request: TrialRequest,
+): Promise<EndpointOutcome> {
   const body = wire.render(request);
-  const content = { endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, trial: request.trial, request: body };
-  const key = storeKey(content);
+  // Same text as storeKey(content): the canonical JSON of everything that determines the answer.
+  const key = keyOf({ endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, trial: request.trial, request: body });
   const where = `case "${request.case_id}" trial ${request.trial}`;
   if (options.mode !== "live") {
     const reply = readReply(options.store, key);
@@ -51,8 +64,8 @@ async function callStored<Body>(wire: WireEndpoint<Body>, options: StoredEndpoin
   if (!result.ok) return { ok: false, kind: result.kind, error: result.error, request_hash: key, retries: result.retries };
   const outcome = answer(wire, result.value, { request_hash: key, retries: result.retries, from_store: false });
   if (outcome.ok) {
-    const entry: StoreEntry = { ...content, reply: result.value };
-    options.store.put(key, entry);
+    const entry: StoreEntry = { endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, case_id: request.case_id, trial: request.trial, reply: result.value };
+    await options.store.putAsync(key, entry);
   }
   return outcome;
 }

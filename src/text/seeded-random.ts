@@ -1,8 +1,19 @@
-import { createHash } from "node:crypto";
-
-/** A 32-bit seed from any parts (e.g. run seed, case id, trial): sha256 of their JSON, first 4 bytes. */
+/**
+ * A 32-bit seed from any parts (e.g. run seed, case id, trial): cyrb53 of their JSON, low 32 bits.
+ * Not cryptographic — it only has to spread nearby inputs apart, cheaply, on every trial.
+ */
 export function deriveSeed(...parts: (string | number)[]): number {
-  return createHash("sha256").update(JSON.stringify(parts)).digest().readUInt32BE(0);
+  const text = JSON.stringify(parts);
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (h1 ^ h2) >>> 0;
 }
 
 /** mulberry32: a small, fast, seeded generator of floats in [0, 1). Same seed, same sequence. */
