@@ -53,7 +53,12 @@ export async function runEvaluation(config: Config, options: RunOptions = {}): P
   writeJsonFile(join(run.dir, "run.json"), meta);
 
   const records = [...run.records];
-  const stopped = await runPending(config, endpoint, cases, run, records, options.onProgress);
+  let stopped: string | null;
+  try {
+    stopped = await runPending(config, endpoint, cases, run, records, options.onProgress);
+  } finally {
+    await endpoint.close?.();
+  }
   if (stopped !== null) {
     const kept = `${records.length} trial record${records.length === 1 ? "" : "s"} kept in ${join(run.dir, "records.jsonl")}`;
     throw new EndpointFailure(`${stopped} (run stopped early; ${kept}; fix it, then continue with --resume ${run.dir})`);

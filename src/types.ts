@@ -236,6 +236,8 @@ export interface Endpoint {
   id: string;
   model: string;
   call(request: TrialRequest): Promise<EndpointOutcome>;
+  /** Finish background work (pending response-store writes); call once after the last call. */
+  close?(): Promise<void>;
 }
 
 // ── Trial records ───────────────────────────────────────────────────────────────────────────

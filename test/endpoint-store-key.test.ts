@@ -41,7 +41,9 @@ describe("response-store key", () => {
     const store = makeTempDir("route-eval-key-");
     const config = liveConfig(dir, { endpoint: "openai:test-model", base_url: baseUrl, mode: "live", store_dir: store });
     const request = makeRequest({ trial: 3 });
-    const one = await createEndpoint(config, { env: { OPENAI_API_KEY: "key-one-123" } }).call(request);
+    const first = createEndpoint(config, { env: { OPENAI_API_KEY: "key-one-123" } });
+    const one = await first.call(request);
+    await first.close?.();
     const two = await createEndpoint(config, { env: { OPENAI_API_KEY: "key-two-456" } }).call(request);
     const body = renderOpenAIRequest(request, { model: "test-model", maxTokens: 1024, official: false });
     const expected = storeKey({ endpoint: "openai", model: "test-model", base_url: baseUrl, trial: 3, request: body });

@@ -39,10 +39,10 @@ describe("progress line", () => {
     const { io, out } = captureIo("/");
     let clock = 0;
     const print = createProgressPrinter(io, { tty: false, now: () => clock });
-    print(progress({ done: 0 }));
-    for (let done = 1; done <= 100; done++) print(progress({ done }));
+    print(progress({ done: 0, elapsed_ms: 2_000 }));
+    for (let done = 1; done <= 100; done++) print(progress({ done, elapsed_ms: 2_000 + done }));
     clock = 5_000;
-    print(progress({ done: 100 }));
+    print(progress({ done: 100, elapsed_ms: 7_000 }));
     print(progress({ done: 100, finished: true, elapsed_ms: 2000 }));
     const lines = out.stderr.trim().split("\n");
     expect(lines.map((l) => l.split(" ")[1])).toEqual(["0/100", "10/100", "20/100", "30/100", "40/100", "50/100", "60/100", "70/100", "80/100", "90/100", "100/100"]);
@@ -51,11 +51,19 @@ describe("progress line", () => {
     const slow = captureIo("/");
     const printSlow = createProgressPrinter(slow.io, { tty: false, now: () => clock });
     clock = 0;
-    printSlow(progress({ done: 1, total: 1000 }));
+    printSlow(progress({ done: 1, total: 1000, elapsed_ms: 2_000 }));
     clock = 9_000;
-    printSlow(progress({ done: 2, total: 1000 }));
+    printSlow(progress({ done: 2, total: 1000, elapsed_ms: 11_000 }));
     clock = 10_500;
-    printSlow(progress({ done: 3, total: 1000 }));
+    printSlow(progress({ done: 3, total: 1000, elapsed_ms: 12_500 }));
     expect(slow.out.stderr.trim().split("\n").map((l) => l.split(" ")[1])).toEqual(["1/1000", "3/1000"]);
+  });
+
+  it("in CI logs, a run shorter than 2 s prints only its last line", () => {
+    const { io, out } = captureIo("/");
+    const print = createProgressPrinter(io, { tty: false, now: () => 0 });
+    for (let done = 0; done <= 100; done++) print(progress({ done, elapsed_ms: done * 10 }));
+    print(progress({ done: 100, elapsed_ms: 1_000, finished: true }));
+    expect(out.stderr).toBe("route-eval: 100/100 trials (100%) · 0 errored · 0 retries · took 1.0s\n");
   });
 });

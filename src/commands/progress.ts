@@ -1,7 +1,7 @@
 /**
  * Progress on stderr while a run works (results stay on stdout). On a terminal: one live line,
- * redrawn in place at most every 100 ms. Elsewhere (CI logs): a line at each 10% and at least
- * every 10 s, and a last line when the run ends.
+ * redrawn in place at most every 100 ms. Elsewhere (CI logs): once the run has taken 2 s, a line
+ * at each 10% and at least every 10 s; and always a last line when the run ends.
  */
 import type { RunProgress } from "../run.js";
 import type { Io } from "./io.js";
@@ -16,6 +16,8 @@ export interface ProgressOptions {
 const TTY_REDRAW_MS = 100;
 const LOG_INTERVAL_MS = 10_000;
 const LOG_STEPS = 10;
+/** A run shorter than this logs only its last line. */
+const LOG_QUIET_MS = 2_000;
 
 export function createProgressPrinter(io: Io, options: ProgressOptions): (progress: RunProgress) => void {
   const now = options.now ?? (() => performance.now());
@@ -30,6 +32,7 @@ export function createProgressPrinter(io: Io, options: ProgressOptions): (progre
       io.stderr(`\r\u001b[K${formatProgress(p)}${p.finished ? "\n" : ""}`);
       return;
     }
+    if (!p.finished && p.elapsed_ms < LOG_QUIET_MS) return;
     // The last line (100%, with the time taken) is the finished one.
     const step = Math.min(LOG_STEPS - 1, Math.floor((p.done / p.total) * LOG_STEPS));
     if (!p.finished && step === lastStep && t - last < LOG_INTERVAL_MS) return;

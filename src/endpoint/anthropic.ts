@@ -2,6 +2,7 @@
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError } from "@anthropic-ai/sdk";
 import type { MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages/messages";
 import { PLACEHOLDER_KEY } from "./api-key.js";
+import { leanFetch } from "./http-transport.js";
 import { normaliseAnthropicReply, renderAnthropicRequest } from "./anthropic-wire.js";
 import { classifyApiFailure, describeError, redact, type ApiFailure } from "./http-failure.js";
 import { timed, type ProviderSettings, type WireEndpoint } from "./wire-endpoint.js";
@@ -13,7 +14,7 @@ export function createAnthropicWire(settings: ProviderSettings): WireEndpoint<Me
   const baseUrl = settings.baseUrl ?? ANTHROPIC_BASE_URL;
   const secret = settings.key.key;
   // An explicit key keeps the SDK from looking for credentials anywhere else; maxRetries: 0 leaves retries to us.
-  const client = new Anthropic({ apiKey: secret ?? PLACEHOLDER_KEY, baseURL: baseUrl, timeout: settings.timeoutMs, maxRetries: 0 });
+  const client = new Anthropic({ apiKey: secret ?? PLACEHOLDER_KEY, baseURL: baseUrl, timeout: settings.timeoutMs, maxRetries: 0, fetch: leanFetch });
   const context = {
     endpoint: `anthropic:${settings.model}`,
     model: settings.model,

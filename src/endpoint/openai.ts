@@ -5,6 +5,7 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import { PLACEHOLDER_KEY } from "./api-key.js";
+import { leanFetch } from "./http-transport.js";
 import { classifyApiFailure, describeError, redact, type ApiFailure } from "./http-failure.js";
 import { normaliseOpenAIReply, renderOpenAIRequest } from "./openai-wire.js";
 import { timed, type ProviderSettings, type WireEndpoint } from "./wire-endpoint.js";
@@ -15,8 +16,8 @@ export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 export function createOpenAIWire(settings: ProviderSettings): WireEndpoint<ChatCompletionCreateParamsNonStreaming> {
   const baseUrl = settings.baseUrl ?? OPENAI_BASE_URL;
   const secret = settings.key.key;
-  // Our retry loop is the only one: the SDK's retries would hide 429s and double the waits.
-  const client = new OpenAI({ apiKey: secret ?? PLACEHOLDER_KEY, baseURL: baseUrl, timeout: settings.timeoutMs, maxRetries: 0 });
+  // Our retry loop is the only one (the SDK's would hide 429s and double the waits); leanFetch: see http-transport.ts.
+  const client = new OpenAI({ apiKey: secret ?? PLACEHOLDER_KEY, baseURL: baseUrl, timeout: settings.timeoutMs, maxRetries: 0, fetch: leanFetch });
   const context = {
     endpoint: `openai:${settings.model}`,
     model: settings.model,
@@ -26,7 +27,7 @@ export function createOpenAIWire(settings: ProviderSettings): WireEndpoint<ChatC
     keyVariableIsDefault: settings.key.isDefault,
     timeoutMs: settings.timeoutMs,
   };
-  const renderOptions = { model: settings.model, maxTokens: settings.maxTokens, official: settings.baseUrl === null };
+  const renderOptions = { model: settings.model, maxTokens: settings.maxTokens, official: isOfficialApi(baseUrl) };
   return {
     id: "openai",
     model: settings.model,
@@ -40,6 +41,15 @@ export function createOpenAIWire(settings: ProviderSettings): WireEndpoint<ChatC
     normalise: normaliseOpenAIReply,
     classify: (error, where) => classifyApiFailure(readOpenAIError(error, secret), { ...context, where }),
   };
+}
+
+/** api.openai.com itself, named or by default (compatible servers take max_tokens instead). */
+function isOfficialApi(baseUrl: string): boolean {
+  try {
+    return new URL(baseUrl).hostname === "api.openai.com";
+  } catch {
+    return false;
+  }
 }
 
 function readOpenAIError(error: unknown, secret: string | null): ApiFailure {

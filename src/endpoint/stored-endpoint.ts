@@ -36,13 +36,31 @@ export function createStoredEndpoint<Body>(wire: WireEndpoint<Body>, options: St
   // Requests share their tool schemas by reference; remembering their text makes hashing cheap.
   const canonical = createCanonicalWriter();
   const keyOf = (content: unknown) => createHash("sha256").update(canonical(content)).digest("hex");
-  return { id: wire.id, model: wire.model, call: (request) => callStored(wire, options, keyOf, request) };
+  // Store writes run in the background so that a trial's concurrency slot is not held by disk I/O;
+  // close() waits for them (an entry lost to a crash is only a cache miss later).
+  const pending = new Set<Promise<void>>();
+  let failure: unknown = null;
+  const save = (key: string, entry: StoreEntry) => {
+    const write = options.store.putAsync(key, entry).catch((error: unknown) => void (failure ??= error));
+    pending.add(write);
+    void write.finally(() => pending.delete(write));
+  };
+  return {
+    id: wire.id,
+    model: wire.model,
+    call: (request) => callStored(wire, options, keyOf, save, request),
+    close: async () => {
+      await Promise.all(pending);
+      if (failure !== null) throw failure;
+    },
+  };
 }
 
 async function callStored<Body>(
   wire: WireEndpoint<Body>,
   options: StoredEndpointOptions,
   keyOf: (content: unknown) => string,
+  save: (key: string, entry: StoreEntry) => void,
   request: TrialRequest,
 ): Promise<EndpointOutcome> {
   const body = wire.render(request);
@@ -65,7 +83,7 @@ async function callStored<Body>(
   const outcome = answer(wire, result.value, { request_hash: key, retries: result.retries, from_store: false });
   if (outcome.ok) {
     const entry: StoreEntry = { endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, case_id: request.case_id, trial: request.trial, reply: result.value };
-    await options.store.putAsync(key, entry);
+    save(key, entry);
   }
   return outcome;
 }
