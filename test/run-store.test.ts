@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
@@ -88,6 +88,17 @@ describe("response store", () => {
     const records = readFileSync(join(dir, "reports", "replay", "records.jsonl"), "utf8").trim().split("\n");
     expect(records).toHaveLength(6);
     expect(readdirSync(join(dir, "reports", "replay"))).not.toContain("report.json");
+  });
+
+  it("says so when the store cannot be written, and keeps the records", async () => {
+    const dir = writeProject();
+    const fake = await startFirstToolServer();
+    writeFileSync(join(dir, "blocker"), "not a directory");
+    const { io, out } = captureIo(dir, ENV);
+    const argv = ["node", "route-eval", "run", "-e", "openai:test-model", "--base-url", `${fake.url}/v1`, "--store", "blocker/store", "--run-id", "nostore", "--no-progress"];
+    expect(await main(argv, io)).toBe(2);
+    expect(out.stderr).toMatch(/^route-eval: cannot write to the response store \S+blocker\/store \(response store: .*\); check store_dir/);
+    expect(readFileSync(join(dir, "reports", "nostore", "records.jsonl"), "utf8").trim().split("\n")).toHaveLength(6);
   });
 
   it("keeps a phantom call under its name and classifies it phantom_tool", async () => {

@@ -5,6 +5,7 @@
  * `cached` answers from the store and calls on a miss, `replay` never calls: a miss stops the run.
  */
 import { createHash } from "node:crypto";
+import { InputError } from "../errors.js";
 import type { ResponseStore } from "../store/response-store.js";
 import { createCanonicalWriter } from "../text/canonical-json.js";
 import type { Endpoint, EndpointOutcome, StoreMode, TrialRequest } from "../types.js";
@@ -51,7 +52,9 @@ export function createStoredEndpoint<Body>(wire: WireEndpoint<Body>, options: St
     call: (request) => callStored(wire, options, keyOf, save, request),
     close: async () => {
       await Promise.all(pending);
-      if (failure !== null) throw failure;
+      if (failure === null) return;
+      const reason = failure instanceof Error ? failure.message : String(failure);
+      throw new InputError(`cannot write to the response store ${options.store.dir} (${reason}); check store_dir / --store — the trial records are complete, and \`route-eval report\` rebuilds the report from them`);
     },
   };
 }

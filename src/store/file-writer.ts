@@ -39,42 +39,32 @@ interface Waiter {
   reject: (error: Error) => void;
 }
 
+interface Job {
+  id: number;
+  file: string;
+  temp: string;
+  text: string;
+}
+
 export function createFileWriter(): FileWriter {
   let worker: Worker | null = null;
   const waiting = new Map<number, Waiter>();
-  let queued: { id: number; file: string; temp: string; text: string }[] = [];
+  let queued: Job[] = [];
   let next = 0;
-  const settle = (results: unknown) => {
-    for (const result of Array.isArray(results) ? results : []) settleOne(result);
+  const onResults = (results: unknown) => {
+    settleResults(waiting, results);
     if (waiting.size === 0) worker?.unref();
   };
-  const settleOne = (result: unknown) => {
-    const id = readNumber(result, "id");
-    const waiter = id === null ? undefined : waiting.get(id);
-    if (id === null || waiter === undefined) return;
-    waiting.delete(id);
-    const error = readString(result, "error");
-    if (error === null) waiter.resolve();
-    else waiter.reject(new Error(`response store: ${error}`));
-  };
-  const fail = (error: Error) => {
+  const onFailure = (error: Error) => {
     for (const waiter of waiting.values()) waiter.reject(error);
     waiting.clear();
     worker = null;
   };
-  const start = (): Worker => {
-    const started = new Worker(WORKER_SOURCE, { eval: true });
-    started.on("message", settle);
-    started.on("error", fail);
-    started.on("exit", () => fail(new Error("response store: the writer thread stopped")));
-    return started;
-  };
   const flush = () => {
-    const batch = queued;
-    queued = [];
-    worker ??= start();
+    worker ??= startWorker(onResults, onFailure);
     worker.ref();
-    worker.postMessage(batch);
+    worker.postMessage(queued);
+    queued = [];
   };
   return {
     write: (file, temp, text) =>
@@ -85,6 +75,27 @@ export function createFileWriter(): FileWriter {
         queued.push({ id, file, temp, text });
       }),
   };
+}
+
+function startWorker(onResults: (results: unknown) => void, onFailure: (error: Error) => void): Worker {
+  const worker = new Worker(WORKER_SOURCE, { eval: true });
+  worker.on("message", onResults);
+  worker.on("error", onFailure);
+  worker.on("exit", () => onFailure(new Error("response store: the writer thread stopped")));
+  return worker;
+}
+
+/** Resolve or reject the writes a batch of worker results answers. */
+function settleResults(waiting: Map<number, Waiter>, results: unknown): void {
+  for (const result of Array.isArray(results) ? results : []) {
+    const id = readNumber(result, "id");
+    const waiter = id === null ? undefined : waiting.get(id);
+    if (id === null || waiter === undefined) continue;
+    waiting.delete(id);
+    const error = readString(result, "error");
+    if (error === null) waiter.resolve();
+    else waiter.reject(new Error(`response store: ${error}`));
+  }
 }
 
 function readNumber(message: unknown, key: string): number | null {

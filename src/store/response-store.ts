@@ -23,9 +23,11 @@ export function storeKey(content: unknown): string {
   return createHash("sha256").update(canonicalJson(content)).digest("hex");
 }
 
+/** One writer thread per process, shared by every store (a sweep opens many). */
+let writer: FileWriter | null = null;
+
 export function openResponseStore(dir: string): ResponseStore {
   const pathOf = (key: string) => join(dir, key.slice(0, 2), `${key}.json`);
-  let writer: FileWriter | null = null;
   const tempOf = (file: string) => `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   return {
     dir,

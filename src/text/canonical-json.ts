@@ -55,13 +55,13 @@ function writeMemo(value: object, memo: WeakMap<object, string | undefined>): st
 
 function writeObject(value: object, memo: Memo): string | undefined {
   if (Array.isArray(value)) return `[${value.map((item) => writeCompact(item, memo) ?? "null").join(",")}]`;
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record);
+  const keys = Object.keys(value);
   // sortKeys copies own enumerable keys only, so only an own toJSON survives the copy.
-  if (typeof record.toJSON === "function" && keys.includes("toJSON")) return writeCompact(record.toJSON(), memo);
+  const toJSON: unknown = keys.includes("toJSON") ? Reflect.get(value, "toJSON") : undefined;
+  if (typeof toJSON === "function") return writeCompact(Reflect.apply(toJSON, value, []), memo);
   let out = "";
   for (const key of orderKeys(keys)) {
-    const text = writeCompact(record[key], memo);
+    const text = writeCompact(Reflect.get(value, key), memo);
     if (text === undefined) continue;
     out += `${out === "" ? "" : ","}${JSON.stringify(key)}:${text}`;
   }
