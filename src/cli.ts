@@ -14,6 +14,7 @@ const defaultIo: Io = {
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
   color: process.stdout.isTTY === true && process.env.NO_COLOR === undefined,
+  stderrTTY: process.stderr.isTTY === true,
   env: process.env,
   cwd: process.cwd(),
 };

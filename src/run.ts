@@ -1,26 +1,37 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import pLimit from "p-limit";
 import { loadCases } from "./cases/load-cases.js";
 import { buildRecord } from "./classify/build-record.js";
 import { createRetriever } from "./discovery/create-retriever.js";
 import { discover } from "./discovery/discover.js";
 import type { Retriever } from "./discovery/retriever.js";
+import { shuffleVisible } from "./discovery/shuffle-visible.js";
 import { createEndpoint } from "./endpoint/create-endpoint.js";
 import { withTokenEstimate } from "./endpoint/estimate-tokens.js";
 import { hashRequest } from "./endpoint/request-hash.js";
+import { EndpointFailure } from "./errors.js";
 import { expose } from "./exposure/expose.js";
 import { CONTROL_TOOLS, hashDefinition, renderDefinition } from "./registry/render-definition.js";
 import { buildReport } from "./report/build-report.js";
 import { openRecordWriter } from "./report/records-io.js";
 import { writeJsonFile, writeReportFile } from "./report/write-report.js";
-import type { Case, Config, Discovery, Endpoint, Exposure, Registry, Report, RunMeta, ToolDefinition, TrialRecord } from "./types.js";
+import { checkResumable, createRunDirectory, reopenRunDirectory, trialKey, type RunDirectory } from "./run-directory.js";
+import { runTrialJobs, type RunProgress, type TrialResult } from "./run-loop.js";
+import { deriveSeed } from "./text/seeded-random.js";
+import type { Case, Config, Discovery, Endpoint, Exposure, Registry, Report, RunMeta, ToolDefinition, TrialRecord, TrialRequest } from "./types.js";
 import { TOOL_VERSION } from "./version.js";
+
+export type { RunProgress } from "./run-loop.js";
 
 export interface RunOptions {
   runId?: string;
   /** Clock injected so that tests and golden files can fix it. */
   now?: () => Date;
+  /** Continue the interrupted run in this directory: recorded trials are kept, the rest are run. */
+  resume?: string;
+  /** Called as trials finish, once at the start and once at the end (progress lines). */
+  onProgress?: (progress: RunProgress) => void;
+  /** Where API keys are read from (default process.env). */
+  env?: NodeJS.ProcessEnv;
   /** A sweep point (src/sweep): supplies the (padded) cases and fixes each case's visible set. Absent = the configured pipeline. */
   sweep?: SweepHook;
 }
@@ -38,39 +49,74 @@ export interface RunResult {
   report: Report;
 }
 
-/** The composition root: load → expose → discover → call → classify → record → metrics → report. */
+/**
+ * The composition root: load → expose → discover → call → classify → record → metrics → report.
+ * A run-stopping endpoint failure (bad key, bad request, replay miss) throws EndpointFailure after
+ * every finished trial has been written, so `--resume` can continue.
+ */
 export async function runEvaluation(config: Config, options: RunOptions = {}): Promise<RunResult> {
   const now = options.now ?? (() => new Date());
   const cases = options.sweep?.cases ?? loadCases(config);
-  const endpoint = withTokenEstimate(createEndpoint(config));
-  const runId = options.runId ?? newRunId(now(), endpoint.id);
-  const runDir = prepareRunDir(resolve(config.root, config.out_dir), runId);
-  const meta = describeRun(runId, config, cases, endpoint, now());
-  writeJsonFile(join(runDir, "run.json"), meta);
+  const endpoint = withTokenEstimate(createEndpoint(config, { env: options.env }));
+  const run = openRun(config, options, endpoint, now());
+  const meta = describeRun(run.runId, config, cases, endpoint, now());
+  if (run.previous !== null) meta.started_at = run.previous.started_at;
+  writeJsonFile(join(run.dir, "run.json"), meta);
 
-  const writer = openRecordWriter(join(runDir, "records.jsonl"));
-  const records: TrialRecord[] = [];
-  const limit = pLimit(config.concurrency);
-  const prepared = new Map<Registry, PreparedRegistry>();
+  const records = [...run.records];
+  let stopped: string | null;
   try {
-    const jobs = cases.flatMap((testCase) =>
-      Array.from({ length: config.trials }, (_, trial) =>
-        limit(async () => {
-          const record = await runTrial(config, endpoint, testCase, trial, prepareRegistry(prepared, testCase.registry, config), options.sweep);
-          writer.append(record);
-          records.push(record);
-        }),
-      ),
-    );
-    await Promise.all(jobs);
+    stopped = await runPending(config, endpoint, cases, run, records, options);
+  } finally {
+    await endpoint.close?.();
+  }
+  if (stopped !== null) {
+    const kept = `${records.length} trial record${records.length === 1 ? "" : "s"} kept in ${join(run.dir, "records.jsonl")}`;
+    throw new EndpointFailure(`${stopped} (run stopped early; ${kept}; fix it, then continue with --resume ${run.dir})`);
+  }
+  meta.finished_at = now().toISOString();
+  writeJsonFile(join(run.dir, "run.json"), meta);
+  const report = buildReport(meta, records);
+  writeReportFile(join(run.dir, "report.json"), report);
+  return { runDir: run.dir, report };
+}
+
+function openRun(config: Config, options: RunOptions, endpoint: Endpoint, started: Date): RunDirectory {
+  if (options.resume === undefined) {
+    return createRunDirectory(resolve(config.root, config.out_dir), options.runId ?? newRunId(started, endpoint.id));
+  }
+  const run = reopenRunDirectory(options.resume);
+  checkResumable(run, endpoint.id, endpoint.model);
+  return run;
+}
+
+/** Runs every (case, trial) not yet recorded; returns the message of a run-stopping failure, or null. */
+async function runPending(
+  config: Config,
+  endpoint: Endpoint,
+  cases: Case[],
+  run: RunDirectory,
+  records: TrialRecord[],
+  options: RunOptions,
+): Promise<string | null> {
+  const done = new Set(records.map((r) => trialKey(r.case_id, r.trial)));
+  const prepared = new Map<Registry, PreparedRegistry>();
+  const jobs = cases.flatMap((testCase) =>
+    Array.from({ length: config.trials }, (_, trial) => trial)
+      .filter((trial) => !done.has(trialKey(testCase.id, trial)))
+      .map((trial) => () => runTrial(config, endpoint, testCase, trial, prepareRegistry(prepared, testCase.registry, config), options.sweep)),
+  );
+  const writer = openRecordWriter(join(run.dir, "records.jsonl"));
+  try {
+    const keep = (record: TrialRecord) => {
+      writer.append(record);
+      records.push(record);
+    };
+    const resumed = records.length;
+    return await runTrialJobs(jobs, { concurrency: config.concurrency, resumed, total: resumed + jobs.length, keep, onProgress: options.onProgress });
   } finally {
     writer.close();
   }
-  meta.finished_at = now().toISOString();
-  writeJsonFile(join(runDir, "run.json"), meta);
-  const report = buildReport(meta, records);
-  writeReportFile(join(runDir, "report.json"), report);
-  return { runDir, report };
 }
 
 interface PreparedRegistry {
@@ -93,12 +139,13 @@ function prepareRegistry(cache: Map<Registry, PreparedRegistry>, registry: Regis
   return prepared;
 }
 
-async function runTrial(config: Config, endpoint: Endpoint, testCase: Case, trial: number, registry: PreparedRegistry, sweep?: SweepHook): Promise<TrialRecord> {
+async function runTrial(config: Config, endpoint: Endpoint, testCase: Case, trial: number, registry: PreparedRegistry, sweep?: SweepHook): Promise<TrialResult> {
   const policy = testCase.phase === null ? null : (config.phases[testCase.phase] ?? null);
   const exposure = expose(testCase.registry.tools, policy, config.controls);
-  const discovery = sweep?.visibleFor?.(testCase, exposure) ?? (await discover(exposure.exposed, testCase.goal, config.discovery, registry.retriever));
+  const found = sweep?.visibleFor?.(testCase, exposure) ?? (await discover(exposure.exposed, testCase.goal, config.discovery, registry.retriever));
+  const discovery = config.shuffle_tools ? { ...found, visible: shuffleVisible(found.visible, config.seed, testCase.id, trial) } : found;
   const tools = discovery.visible.map((name) => registry.definitions.get(name)).filter((d): d is ToolDefinition => d !== undefined);
-  const request = {
+  const request: TrialRequest = {
     case_id: testCase.id,
     trial,
     system: config.system_prompt,
@@ -107,9 +154,10 @@ async function runTrial(config: Config, endpoint: Endpoint, testCase: Case, tria
     goal: testCase.goal,
     tools,
     temperature: config.temperature,
+    seed: deriveSeed(config.seed, testCase.id, trial) % 2 ** 31,
   };
   const outcome = await endpoint.call(request);
-  return buildRecord({
+  const record = buildRecord({
     testCase,
     trial,
     registryNames: registry.names,
@@ -119,8 +167,10 @@ async function runTrial(config: Config, endpoint: Endpoint, testCase: Case, tria
     outcome,
     endpoint: endpoint.id,
     model: endpoint.model,
-    requestHash: hashRequest(request, endpoint.id, endpoint.model),
+    requestHash: outcome.request_hash ?? hashRequest(request, endpoint.id, endpoint.model),
+    toolsShuffled: config.shuffle_tools,
   });
+  return { outcome, record };
 }
 
 function describeRun(runId: string, config: Config, cases: Case[], endpoint: Endpoint, started: Date): RunMeta {
@@ -150,6 +200,11 @@ function describeRun(runId: string, config: Config, cases: Case[], endpoint: End
       seed: config.seed,
       system_prompt: config.system_prompt,
       gates: config.gates,
+      mode: config.mode,
+      base_url: config.base_url,
+      api_key_env: config.api_key_env,
+      max_tokens: config.max_tokens,
+      shuffle_tools: config.shuffle_tools,
     },
   };
 }
@@ -158,11 +213,4 @@ function describeRun(runId: string, config: Config, cases: Case[], endpoint: End
 function newRunId(at: Date, endpoint: string): string {
   const stamp = at.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
   return `${stamp}-${endpoint}`;
-}
-
-function prepareRunDir(outDir: string, runId: string): string {
-  let dir = join(outDir, runId);
-  for (let n = 2; existsSync(dir); n++) dir = join(outDir, `${runId}-${n}`);
-  mkdirSync(dir, { recursive: true });
-  return dir;
 }

@@ -114,6 +114,20 @@ export interface Config {
   /** Content-addressed store of endpoint answers (absolute). */
   store_dir: string;
   mode: StoreMode;
+  /** Base URL of the provider API (any OpenAI-compatible server for `openai`); null = the provider's own. */
+  base_url: string | null;
+  /** Environment variable holding the API key; null = the provider's (OPENAI_API_KEY, ANTHROPIC_API_KEY). */
+  api_key_env: string | null;
+  /** Output token budget of each call. */
+  max_tokens: number;
+  /** Time limit of one attempt of one call. */
+  timeout_ms: number;
+  /** Attempts after the first on 408/409/429/5xx, timeouts and connection resets. */
+  max_retries: number;
+  /** Base of the exponential backoff (full jitter) between attempts. */
+  retry_base_ms: number;
+  /** Permute the visible tools per trial, seeded by (seed, case, trial). */
+  shuffle_tools: boolean;
   gates: Record<string, GateSpec>;
 }
 
@@ -186,6 +200,8 @@ export interface TrialRequest {
   goal: string;
   tools: ToolDefinition[];
   temperature: number;
+  /** Sampling seed, for APIs that take one; derived from (run seed, case, trial). */
+  seed?: number;
 }
 
 export interface Usage {
@@ -210,16 +226,40 @@ export interface EndpointResponse {
   text: string | null;
   usage: Usage;
   latency_ms: number;
+  /** The provider's id of the request (x-request-id / request-id header, else the response id). */
+  provider_request_id?: string | null;
+}
+
+/**
+ * How a failed call ends: `errored` — the trial is recorded as errored (counted, excluded from
+ * rates); `fatal` — the run stops early with exit 3 (400/401/403/404, a replay miss, a missing key).
+ */
+export const FAILURE_KINDS = ["errored", "fatal"] as const;
+export type FailureKind = (typeof FAILURE_KINDS)[number];
+
+/** How a call went, beside its answer. */
+export interface CallInfo {
+  /** Content address of the rendered request (the response-store key), when the endpoint renders one. */
+  request_hash?: string;
+  /** Attempts after the first. */
+  retries?: number;
+  /** True when the answer came from the response store. */
+  from_store?: boolean;
 }
 
 /** Endpoint failures are data: an errored trial is counted, listed and excluded from rates. */
-export type EndpointOutcome = { ok: true; response: EndpointResponse } | { ok: false; error: string };
+export type EndpointOutcome = (
+  | { ok: true; response: EndpointResponse }
+  | { ok: false; error: string; /** absent = "errored" */ kind?: FailureKind }
+) & CallInfo;
 
 export interface Endpoint {
   /** e.g. "baseline", "openai". */
   id: string;
   model: string;
   call(request: TrialRequest): Promise<EndpointOutcome>;
+  /** Finish background work (pending response-store writes); call once after the last call. */
+  close?(): Promise<void>;
 }
 
 // ── Trial records ───────────────────────────────────────────────────────────────────────────
@@ -268,6 +308,14 @@ export interface TrialRecord {
   model: string;
   request_hash: string;
   error: string | null;
+  /** The provider's request id, for support tickets (absent in records of other tools). */
+  provider_request_id?: string | null;
+  /** Attempts after the first. */
+  retries?: number;
+  /** 0-based positions in visible_order of the acceptable tools that were visible, ascending. */
+  acceptable_positions?: number[];
+  /** Whether visible_order was a seeded permutation (--shuffle-tools). */
+  tools_shuffled?: boolean;
 }
 
 // ── Metrics ─────────────────────────────────────────────────────────────────────────────────
@@ -300,6 +348,10 @@ export interface Rival {
   count: number;
   of: number;
 }
+
+/** Where the first acceptable tool stood in the order shown: thirds of visible_order. */
+export const POSITION_THIRDS = ["first", "middle", "last"] as const;
+export type PositionThird = (typeof POSITION_THIRDS)[number];
 
 export interface Metrics {
   trials: number;
@@ -335,6 +387,8 @@ export interface Metrics {
   retrieval: RetrievalQuality;
   /** Mean input tokens per scored trial: the endpoint's count, else route-eval's estimate. */
   input_tokens: InputTokens;
+  /** selection_accuracy split by the third of visible_order holding the first acceptable tool. */
+  selection_by_position?: Record<PositionThird, Rate>;
   unstable_cases: { case_id: string; modal: string; modal_count: number; n: number; selections: Record<string, number> }[];
 }
 
@@ -411,6 +465,12 @@ export interface RunMeta {
     seed: number;
     system_prompt: string;
     gates: Record<string, GateSpec>;
+    mode?: StoreMode;
+    base_url?: string | null;
+    /** The variable name the key came from — never the key. */
+    api_key_env?: string | null;
+    max_tokens?: number;
+    shuffle_tools?: boolean;
   };
 }
 

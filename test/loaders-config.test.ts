@@ -40,6 +40,13 @@ describe("loadConfig defaults and precedence", () => {
       out_dir: resolve(EMPTY, "reports"),
       store_dir: resolve(EMPTY, ".route-eval", "store"),
       mode: "cached",
+      base_url: null,
+      api_key_env: null,
+      max_tokens: 1024,
+      timeout_ms: 60_000,
+      max_retries: 4,
+      retry_base_ms: 500,
+      shuffle_tools: false,
       gates: {},
     });
   });

@@ -15,6 +15,8 @@ export interface TrialEvidence {
   endpoint: string;
   model: string;
   requestHash: string;
+  /** Whether the visible order is a seeded permutation (--shuffle-tools). */
+  toolsShuffled?: boolean;
 }
 
 /** One trial's record: every set along the way, the endpoint's answer and its classification. */
@@ -69,7 +71,17 @@ export function buildRecord(e: TrialEvidence): TrialRecord {
     model: e.model,
     request_hash: e.requestHash,
     error: e.outcome.ok ? null : e.outcome.error,
+    provider_request_id: response?.provider_request_id ?? null,
+    retries: e.outcome.retries ?? 0,
+    acceptable_positions: findPositions(visible, c.acceptable),
+    tools_shuffled: e.toolsShuffled ?? false,
   };
+}
+
+/** 0-based positions in `visible` of the acceptable tools shown, ascending. */
+export function findPositions(visible: string[], acceptable: string[]): number[] {
+  const wanted = new Set(acceptable);
+  return visible.flatMap((name, index) => (wanted.has(name) ? [index] : []));
 }
 
 /** Argument errors against the schema the model was shown; null when the selected tool was not visible. */

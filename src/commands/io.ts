@@ -11,6 +11,8 @@ export interface Io {
   stderr: (text: string) => void;
   /** Whether stdout takes ANSI colour (a TTY, and NO_COLOR unset). */
   color: boolean;
+  /** Whether stderr is a terminal (a live progress line) — absent means no. */
+  stderrTTY?: boolean;
   env: NodeJS.ProcessEnv;
   cwd: string;
 }

@@ -31,6 +31,13 @@ export interface ConfigFile {
   out_dir?: string;
   store_dir?: string;
   mode?: "live" | "cached" | "replay";
+  base_url?: string | null;
+  api_key_env?: string | null;
+  max_tokens?: number;
+  timeout_ms?: number;
+  max_retries?: number;
+  retry_base_ms?: number;
+  shuffle_tools?: boolean;
   gates?: Record<string, GateSpec>;
 }
 

@@ -123,6 +123,13 @@ function mergeLayers(layers: ConfigOverrides[], file: string | null, root: strin
     out_dir: pick(layers, "out_dir") ?? resolve(root, "reports"),
     store_dir: pick(layers, "store_dir") ?? resolve(root, ".route-eval", "store"),
     mode: pick(layers, "mode") ?? "cached",
+    base_url: pick(layers, "base_url") ?? null,
+    api_key_env: pick(layers, "api_key_env") ?? null,
+    max_tokens: pick(layers, "max_tokens") ?? 1024,
+    timeout_ms: pick(layers, "timeout_ms") ?? 60_000,
+    max_retries: pick(layers, "max_retries") ?? 4,
+    retry_base_ms: pick(layers, "retry_base_ms") ?? 500,
+    shuffle_tools: pick(layers, "shuffle_tools") ?? false,
     gates: pick(layers, "gates") ?? {},
   };
 }

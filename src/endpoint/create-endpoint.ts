@@ -1,14 +1,69 @@
 import { InputError } from "../errors.js";
+import { openResponseStore } from "../store/response-store.js";
 import type { Config, Endpoint } from "../types.js";
+import { ANTHROPIC_KEY_VARIABLE, createAnthropicWire } from "./anthropic.js";
+import { readApiKey } from "./api-key.js";
 import { createBaselineEndpoint } from "./baseline.js";
+import { createOpenAIWire, OPENAI_KEY_VARIABLE } from "./openai.js";
+import { DEFAULT_MAX_DELAY_MS, sleep, type RetryPolicy } from "./retry.js";
+import { createStoredEndpoint } from "./stored-endpoint.js";
+import type { ProviderSettings } from "./wire-endpoint.js";
 
-/** The endpoint named by config (`baseline`, or `provider:model`). */
-export function createEndpoint(config: Config): Endpoint {
-  const [provider] = config.endpoint.split(":", 1);
+export const PROVIDERS = ["baseline", "openai", "anthropic"] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+const KEY_VARIABLES: Record<Exclude<Provider, "baseline">, string> = {
+  openai: OPENAI_KEY_VARIABLE,
+  anthropic: ANTHROPIC_KEY_VARIABLE,
+};
+
+export interface EndpointEnvironment {
+  /** Where keys are read from (only ever the environment). */
+  env?: NodeJS.ProcessEnv;
+  /** Retry timing, replaceable in tests. */
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+/**
+ * The endpoint named by config: `baseline`, or `provider:model` (`openai:gpt-4.1-mini`,
+ * `anthropic:claude-sonnet-4-5`); config `model`, when set, names the model instead.
+ * Provider endpoints answer through the response store in config `mode`.
+ */
+export function createEndpoint(config: Config, environment: EndpointEnvironment = {}): Endpoint {
+  const separator = config.endpoint.indexOf(":");
+  const provider = separator === -1 ? config.endpoint : config.endpoint.slice(0, separator);
+  const named = separator === -1 ? null : config.endpoint.slice(separator + 1);
   switch (provider) {
     case "baseline":
       return createBaselineEndpoint();
+    case "openai":
+    case "anthropic":
+      return createProviderEndpoint(provider, config.model ?? named, config, environment);
     default:
-      throw new InputError(`unknown endpoint "${config.endpoint}" (expected: baseline)`);
+      throw new InputError(`unknown endpoint "${config.endpoint}" (expected baseline, openai:MODEL or anthropic:MODEL)`);
   }
+}
+
+function createProviderEndpoint(provider: "openai" | "anthropic", model: string | null, config: Config, environment: EndpointEnvironment): Endpoint {
+  if (model === null || model === "") {
+    throw new InputError(`endpoint "${config.endpoint}" needs a model: write ${provider}:MODEL or pass --model`);
+  }
+  const key = readApiKey(environment.env ?? process.env, config.api_key_env, KEY_VARIABLES[provider]);
+  const settings: ProviderSettings = { model, baseUrl: config.base_url, key, maxTokens: config.max_tokens, timeoutMs: config.timeout_ms };
+  if (config.mode === "live" && key.key === null && config.base_url === null) {
+    const other = key.isDefault ? ", or name another variable with --api-key-env" : "";
+    throw new InputError(`${key.variable} is not set: endpoint ${provider}:${model} needs an API key in mode live; export ${key.variable}${other}`);
+  }
+  const retry: RetryPolicy = {
+    maxRetries: config.max_retries,
+    baseMs: config.retry_base_ms,
+    maxDelayMs: DEFAULT_MAX_DELAY_MS,
+    sleep: environment.sleep ?? sleep,
+    random: environment.random ?? Math.random,
+  };
+  const options = { store: openResponseStore(config.store_dir), mode: config.mode, retry };
+  return provider === "openai"
+    ? createStoredEndpoint(createOpenAIWire(settings), options)
+    : createStoredEndpoint(createAnthropicWire(settings), options);
 }

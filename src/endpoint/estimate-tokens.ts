@@ -26,7 +26,7 @@ export function withTokenEstimate(endpoint: Endpoint): Endpoint {
       const outcome = await endpoint.call(request);
       if (!outcome.ok) return outcome;
       const usage = { ...outcome.response.usage, input_tokens_estimated: estimateInputTokens(request) };
-      return { ok: true, response: { ...outcome.response, usage } };
+      return { ...outcome, response: { ...outcome.response, usage } };
     },
   };
 }

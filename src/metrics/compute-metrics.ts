@@ -6,6 +6,7 @@ import { intersects } from "../classify/classify-trial.js";
 import { ABSTAIN, ASK } from "../types.js";
 import type { Metrics, Rate, SelectionError, Stage, TrialRecord } from "../types.js";
 import { computeConfusions } from "./confusions.js";
+import { computeSelectionByPosition } from "./position.js";
 import { computeReliability } from "./reliability.js";
 import { computeInputTokens, computeRetrievalQuality } from "./retrieval-quality.js";
 import { compareText, groupBy, scoreRecords } from "./scored-trials.js";
@@ -96,5 +97,6 @@ export function computeMetrics(records: TrialRecord[]): Metrics {
     ...computeReliability(scored),
     retrieval: computeRetrievalQuality(scored),
     input_tokens: computeInputTokens(scored),
+    selection_by_position: computeSelectionByPosition(scored),
   };
 }

@@ -2,7 +2,7 @@
  * The content of a report summary, independent of presentation: titled sections of lines and
  * one table each. The terminal and Markdown renderers lay the same sections out differently.
  */
-import { SELECTION_ERRORS, STAGES } from "../types.js";
+import { POSITION_THIRDS, SELECTION_ERRORS, STAGES } from "../types.js";
 import type { GateResult, Metrics, Rate, Report } from "../types.js";
 import {
   compareKeys,
@@ -193,6 +193,18 @@ export function buildErroredSection(report: Report): Section {
   return section("Errored trials", lines, table, moreNote(report.errored.length, shown.length));
 }
 
+/** Selection accuracy by the third of the shown list holding the acceptable tool; null for reports without it. */
+export function buildPositionSection(report: Report): Section | null {
+  const byPosition = report.metrics.selection_by_position;
+  if (byPosition === undefined) return null;
+  const rows = POSITION_THIRDS.map((third) => rateRow(`${third} third`, byPosition[third]));
+  const order = report.run.config.shuffle_tools === true
+    ? "tools shuffled per trial (seeded), so position is independent of the tool"
+    : "tools in registry order, so position and tool are confounded (use --shuffle-tools to separate them)";
+  const lines = [`where the first acceptable tool stood in the list shown; ${order}`];
+  return section("Selection by tool position", lines, { head: ["position", ...RATE_HEAD], align: RATE_ALIGN, rows });
+}
+
 /** Null when every exposure assertion held. */
 export function buildExposureSection(report: Report): Section | null {
   const failing = report.exposure_assertions.filter((a) => a.failures.length > 0);
@@ -218,6 +230,7 @@ export function buildSummarySections(report: Report): Section[] {
   const { metrics } = report;
   const exposure = buildExposureSection(report);
   const retrieval = buildRetrievalSection(metrics);
+  const position = buildPositionSection(report);
   return [
     buildFunnelSection(metrics),
     buildFailureSection(metrics),
@@ -225,6 +238,7 @@ export function buildSummarySections(report: Report): Section[] {
     buildConfusionSection(metrics),
     buildRatesSection(metrics),
     ...(retrieval === null ? [] : [retrieval]),
+    ...(position === null ? [] : [position]),
     buildReliabilitySection(metrics),
     buildConsistencySection(metrics),
     buildErroredSection(report),

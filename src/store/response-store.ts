@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { createHash, randomBytes } from "node:crypto";
 import { dirname, join } from "node:path";
 import { canonicalJson } from "../text/canonical-json.js";
+import { createFileWriter, type FileWriter } from "./file-writer.js";
 
 /**
  * A content-addressed store of endpoint answers (and retriever vectors): one JSON file per key at
@@ -12,6 +13,8 @@ export interface ResponseStore {
   readonly dir: string;
   get(key: string): unknown;
   put(key: string, value: unknown): void;
+  /** Like put, done by a writer thread: the event loop stays free for the trials in flight. */
+  putAsync(key: string, value: unknown): Promise<void>;
   has(key: string): boolean;
 }
 
@@ -20,8 +23,12 @@ export function storeKey(content: unknown): string {
   return createHash("sha256").update(canonicalJson(content)).digest("hex");
 }
 
+/** One writer thread per process, shared by every store (a sweep opens many). */
+let writer: FileWriter | null = null;
+
 export function openResponseStore(dir: string): ResponseStore {
   const pathOf = (key: string) => join(dir, key.slice(0, 2), `${key}.json`);
+  const tempOf = (file: string) => `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   return {
     dir,
     has: (key) => existsSync(pathOf(key)),
@@ -32,9 +39,14 @@ export function openResponseStore(dir: string): ResponseStore {
     put: (key, value) => {
       const file = pathOf(key);
       mkdirSync(dirname(file), { recursive: true });
-      const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+      const temp = tempOf(file);
       writeFileSync(temp, canonicalJson(value, 2) + "\n");
       renameSync(temp, file);
+    },
+    putAsync: (key, value) => {
+      const file = pathOf(key);
+      writer ??= createFileWriter();
+      return writer.write(file, tempOf(file), canonicalJson(value, 2) + "\n");
     },
   };
 }

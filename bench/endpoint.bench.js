@@ -1,0 +1,86 @@
+// Issue 3: 2,000 trials at concurrency 32 against a local OpenAI-compatible server that answers
+// every request after a fixed 100 ms. Wall time vs the limit ⌈N/c⌉·100 ms (target ratio ≤ 1.05),
+// and CPU time per trial spent in route-eval (this process; the server runs in a child process).
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../dist/config/load-config.js";
+import { runEvaluation } from "../dist/run.js";
+
+const N = 2000;
+const CONCURRENCY = 32;
+const DELAY_MS = 100;
+const CASES = 200;
+const TRIALS = N / CASES;
+const TOOLS = 20;
+
+const SERVER = `
+const http = require("node:http");
+const server = http.createServer((req, res) => {
+  const chunks = [];
+  req.on("data", (c) => chunks.push(c));
+  req.on("end", () => {
+    const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    const name = body.tools[0].function.name;
+    setTimeout(() => {
+      res.writeHead(200, { "content-type": "application/json", "x-request-id": "req_bench" });
+      res.end(JSON.stringify({ id: "chatcmpl-bench", object: "chat.completion", created: 0, model: body.model,
+        choices: [{ index: 0, finish_reason: "tool_calls", message: { role: "assistant", content: null,
+          tool_calls: [{ id: "call_0", type: "function", function: { name, arguments: '{"id":"x_1"}' } }] } }],
+        usage: { prompt_tokens: 900, completion_tokens: 20, total_tokens: 920 } }));
+    }, ${DELAY_MS});
+  });
+});
+server.keepAliveTimeout = 60000;
+server.listen(0, "127.0.0.1", () => console.log(server.address().port));
+`;
+
+function startServer() {
+  const child = spawn(process.execPath, ["-e", SERVER], { stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve) => child.stdout.once("data", (data) => resolve({ child, port: Number(String(data).trim()) })));
+}
+
+function writeProject(dir) {
+  mkdirSync(join(dir, "registries"));
+  mkdirSync(join(dir, "cases"));
+  const schema = { type: "object", properties: { id: { type: "string" } }, required: ["id"], additionalProperties: false };
+  const tools = Array.from({ length: TOOLS }, (_, i) => ({
+    name: `tool_${i}`, family: `fam_${i % 4}`, purpose: `Do task number ${i} for the customer.`,
+    use_when: [`The user asks for task ${i}.`], avoid_when: [`The user asks for anything but task ${i}.`],
+    input_schema: schema, effect: "read_only",
+  }));
+  writeFileSync(join(dir, "registries", "bench.yaml"), JSON.stringify({ snapshot: "bench", revision: "1", tools }));
+  const cases = Array.from({ length: CASES }, (_, i) => ({ id: `case-${i}`, goal: `Please do task ${i % TOOLS} for x_${i}.`, acceptable: [`tool_${i % TOOLS}`] }));
+  writeFileSync(join(dir, "cases", "bench.yaml"), JSON.stringify({ registry: "../registries/bench.yaml", cases }));
+}
+
+const dir = mkdtempSync(join(tmpdir(), "route-eval-endpoint-bench-"));
+writeProject(dir);
+const { child, port } = await startServer();
+try {
+  const config = loadConfig(null, {
+    endpoint: "openai:bench-model", base_url: `http://127.0.0.1:${port}/v1`, mode: "live",
+    trials: TRIALS, concurrency: CONCURRENCY, store_dir: join(dir, "store"), out_dir: join(dir, "reports"),
+  }, dir);
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const marks = {};
+  const onProgress = (p) => {
+    marks.loopStart ??= performance.now();
+    if (p.finished) marks.loopEnd = performance.now();
+  };
+  const { report } = await runEvaluation(config, { env: { OPENAI_API_KEY: "bench" }, onProgress });
+  const wall = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  if (report.metrics.trials !== N || report.metrics.errored !== 0) throw new Error(`expected ${N} clean trials, got ${report.metrics.trials} (${report.metrics.errored} errored)`);
+  const limit = Math.ceil(N / CONCURRENCY) * DELAY_MS;
+  console.log(`trials: ${N.toLocaleString("en")}, concurrency ${CONCURRENCY}, server latency ${DELAY_MS} ms, ${TOOLS} tools per request`);
+  console.log(`wall time: ${wall.toFixed(0)} ms (whole run) = load ${(marks.loopStart - started).toFixed(0)} ms + trials ${(marks.loopEnd - marks.loopStart).toFixed(0)} ms + report ${(performance.now() - marks.loopEnd).toFixed(0)} ms`);
+  console.log(`limit ⌈N/c⌉·${DELAY_MS} ms: ${limit} ms`);
+  console.log(`ratio: ${(wall / limit).toFixed(3)} (target ≤ 1.05)`);
+  console.log(`CPU time in route-eval: ${((used.user + used.system) / 1000).toFixed(0)} ms, ${((used.user + used.system) / 1000 / N).toFixed(2)} ms per trial`);
+} finally {
+  child.kill();
+  if (process.env.KEEP_BENCH_DIR) console.log(dir); else rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,97 @@
+/**
+ * The Anthropic Messages wire format: a neutral TrialRequest → request body, and a reply body →
+ * EndpointResponse. Pure; the body is what the response store hashes. Tool results travel as
+ * `tool_result` blocks in a user turn; adjacent turns of one role are merged into one.
+ * No `temperature` is sent: the Messages API deprecated the parameter (the SDK no longer has it).
+ */
+import type {
+  ContentBlockParam,
+  MessageCreateParamsNonStreaming,
+  MessageParam,
+  Tool,
+} from "@anthropic-ai/sdk/resources/messages/messages";
+import type { EndpointResponse, Message, ToolDefinition, TrialRequest } from "../types.js";
+import { arrayField, field, numberField, parseArguments, stringField } from "./json-guards.js";
+import { renderSystemText } from "./render-prompt.js";
+import type { WireReply } from "./wire-endpoint.js";
+
+export interface AnthropicRenderOptions {
+  model: string;
+  maxTokens: number;
+}
+
+type Turn = { role: "user" | "assistant"; content: ContentBlockParam[] };
+
+export function renderAnthropicRequest(request: TrialRequest, options: AnthropicRenderOptions): MessageCreateParamsNonStreaming {
+  const turns = mergeTurns([...request.messages.map(renderMessage), { role: "user", content: [{ type: "text", text: request.goal }] }]);
+  const messages: MessageParam[] = turns.map((turn) => ({ role: turn.role, content: turn.content }));
+  return {
+    model: options.model,
+    max_tokens: options.maxTokens,
+    system: renderSystemText(request),
+    messages,
+    ...(request.tools.length > 0 ? { tools: request.tools.map(renderTool) } : {}),
+  };
+}
+
+/** One wire object per definition, shared by every trial that shows the tool (cheap store keys). */
+const renderedTools = new WeakMap<ToolDefinition, Tool>();
+
+function renderTool(tool: ToolDefinition): Tool {
+  let rendered = renderedTools.get(tool);
+  if (rendered === undefined) {
+    rendered = { name: tool.name, description: tool.description, input_schema: { ...tool.input_schema, type: "object" } };
+    renderedTools.set(tool, rendered);
+  }
+  return rendered;
+}
+
+function renderMessage(message: Message): Turn {
+  switch (message.role) {
+    case "user":
+      return { role: "user", content: [{ type: "text", text: message.content }] };
+    case "tool":
+      return { role: "user", content: [{ type: "tool_result", tool_use_id: message.tool_call_id, content: message.content }] };
+    case "assistant": {
+      const text: ContentBlockParam[] = message.content === undefined || message.content === "" ? [] : [{ type: "text", text: message.content }];
+      const calls: ContentBlockParam[] = (message.tool_calls ?? []).map((call) => ({
+        type: "tool_use",
+        id: call.id,
+        name: call.name,
+        input: call.arguments,
+      }));
+      return { role: "assistant", content: [...text, ...calls] };
+    }
+  }
+}
+
+/** Adjacent turns of one role become one turn (tool results, then the goal, form one user turn). */
+function mergeTurns(turns: Turn[]): Turn[] {
+  const merged: Turn[] = [];
+  for (const turn of turns) {
+    const last = merged[merged.length - 1];
+    if (last !== undefined && last.role === turn.role) last.content = [...last.content, ...turn.content];
+    else merged.push({ role: turn.role, content: [...turn.content] });
+  }
+  return merged;
+}
+
+/** The first tool_use block, the text blocks joined, usage. */
+export function normaliseAnthropicReply(reply: WireReply): EndpointResponse | { error: string } {
+  const content = field(reply.body, "content");
+  if (!Array.isArray(content)) return { error: "the reply has no content array" };
+  const calls = content.filter((block) => stringField(block, "type") === "tool_use" && stringField(block, "name") !== null);
+  const first = calls[0];
+  const parsed = first === undefined ? { arguments: null, arguments_error: null } : parseArguments(field(first, "input") ?? {});
+  const text = content.map((block) => (stringField(block, "type") === "text" ? (stringField(block, "text") ?? "") : "")).join("");
+  const usage = field(reply.body, "usage");
+  return {
+    selected: first === undefined ? null : stringField(first, "name"),
+    ...parsed,
+    tool_calls: calls.length,
+    text: text === "" ? null : text,
+    usage: { input_tokens: numberField(usage, "input_tokens"), output_tokens: numberField(usage, "output_tokens") },
+    latency_ms: reply.latency_ms,
+    provider_request_id: reply.request_id ?? stringField(reply.body, "id"),
+  };
+}

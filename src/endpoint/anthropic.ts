@@ -1,0 +1,52 @@
+/** The `anthropic` endpoint: Messages tool use through the official SDK. */
+import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError } from "@anthropic-ai/sdk";
+import type { MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages/messages";
+import { PLACEHOLDER_KEY } from "./api-key.js";
+import { leanFetch } from "./http-transport.js";
+import { normaliseAnthropicReply, renderAnthropicRequest } from "./anthropic-wire.js";
+import { classifyApiFailure, describeError, redact, type ApiFailure } from "./http-failure.js";
+import { timed, type ProviderSettings, type WireEndpoint } from "./wire-endpoint.js";
+
+export const ANTHROPIC_KEY_VARIABLE = "ANTHROPIC_API_KEY";
+export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
+
+export function createAnthropicWire(settings: ProviderSettings): WireEndpoint<MessageCreateParamsNonStreaming> {
+  const baseUrl = settings.baseUrl ?? ANTHROPIC_BASE_URL;
+  const secret = settings.key.key;
+  // An explicit key keeps the SDK from looking for credentials anywhere else; maxRetries: 0 leaves retries to us.
+  const client = new Anthropic({ apiKey: secret ?? PLACEHOLDER_KEY, baseURL: baseUrl, timeout: settings.timeoutMs, maxRetries: 0, fetch: leanFetch });
+  const context = {
+    endpoint: `anthropic:${settings.model}`,
+    model: settings.model,
+    baseUrl,
+    keyVariable: settings.key.variable,
+    keySet: secret !== null,
+    keyVariableIsDefault: settings.key.isDefault,
+    timeoutMs: settings.timeoutMs,
+  };
+  const renderOptions = { model: settings.model, maxTokens: settings.maxTokens };
+  return {
+    id: "anthropic",
+    model: settings.model,
+    baseUrl,
+    unavailable: secret === null && settings.baseUrl === null ? `${settings.key.variable} is not set` : null,
+    render: (request) => renderAnthropicRequest(request, renderOptions),
+    send: async (body) => {
+      const { value, latency_ms } = await timed(() => client.messages.create(body).withResponse());
+      return { body: value.data, request_id: value.request_id ?? null, latency_ms };
+    },
+    normalise: normaliseAnthropicReply,
+    classify: (error, where) => classifyApiFailure(readAnthropicError(error, secret), { ...context, where }),
+  };
+}
+
+function readAnthropicError(error: unknown, secret: string | null): ApiFailure {
+  const detail = redact(describeError(error), secret);
+  if (error instanceof APIConnectionTimeoutError) return { type: "timeout" };
+  if (error instanceof APIConnectionError) return { type: "connection", detail };
+  if (error instanceof APIError && typeof error.status === "number") {
+    const message = error.apiMessage ?? error.message.replace(/^\d{3} /, "");
+    return { type: "http", status: error.status, headers: error.headers, detail: redact(message, secret) };
+  }
+  return { type: "other", detail };
+}

@@ -1,0 +1,83 @@
+/**
+ * One failed HTTP attempt → retry, record the trial as errored, or stop the run. The wording of
+ * a run-stopping failure says what to fix. Both SDKs' errors are first reduced to ApiFailure.
+ */
+import { parseRetryAfter, type AttemptVerdict, type HeaderReader } from "./retry.js";
+
+/** What the provider modules read off their SDK's error; `detail` is already redacted. */
+export type ApiFailure =
+  | { type: "http"; status: number; headers: HeaderReader | undefined; detail: string }
+  | { type: "timeout" }
+  | { type: "connection"; detail: string }
+  | { type: "other"; detail: string };
+
+/** What a failure message may name. */
+export interface FailureContext {
+  /** `openai:gpt-4.1-mini` */
+  endpoint: string;
+  model: string;
+  baseUrl: string;
+  /** The variable the key came from, and whether it was set. */
+  keyVariable: string;
+  keySet: boolean;
+  /** Whether the variable is the provider's default (else it came from --api-key-env). */
+  keyVariableIsDefault: boolean;
+  timeoutMs: number;
+  /** `case "x" trial 2` */
+  where: string;
+}
+
+const RETRYABLE_STATUS: ReadonlySet<number> = new Set([408, 409, 429]);
+
+export function classifyApiFailure(failure: ApiFailure, ctx: FailureContext): AttemptVerdict {
+  switch (failure.type) {
+    case "timeout":
+      return { kind: "retryable", message: `timed out after ${ctx.timeoutMs} ms`, retryAfterMs: null };
+    case "connection":
+      return { kind: "retryable", message: `connection failed: ${failure.detail}`, retryAfterMs: null };
+    case "other":
+      return { kind: "errored", message: failure.detail };
+    case "http":
+      return classifyStatus(failure.status, failure.detail, failure.headers, ctx);
+  }
+}
+
+function classifyStatus(status: number, detail: string, headers: HeaderReader | undefined, ctx: FailureContext): AttemptVerdict {
+  const message = `HTTP ${status}: ${detail}`;
+  if (RETRYABLE_STATUS.has(status) || status >= 500) return { kind: "retryable", message, retryAfterMs: parseRetryAfter(headers) };
+  const fatal = describeFatal(status, detail, ctx);
+  return fatal === null ? { kind: "errored", message } : { kind: "fatal", message: fatal };
+}
+
+/** The message of an error and of its causes: "Connection error. (read ECONNRESET)". */
+export function describeError(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error; e instanceof Error && parts.length < 3; e = e.cause) parts.push(e.message);
+  return parts.length === 0 ? String(error) : parts.join(" (") + ")".repeat(parts.length - 1);
+}
+
+/** The run-stopping 4xx, each with what to fix; null for a 4xx that only concerns this request. */
+function describeFatal(status: number, detail: string, ctx: FailureContext): string | null {
+  const head = `${ctx.endpoint} answered HTTP ${status} (${detail})`;
+  const other = ctx.keyVariableIsDefault ? `, or name another variable with --api-key-env` : "";
+  switch (status) {
+    case 401:
+      return ctx.keySet
+        ? `${head}: the API key in ${ctx.keyVariable} was rejected; set ${ctx.keyVariable} to a valid key${other}`
+        : `${head}: no API key was sent because ${ctx.keyVariable} is not set; export ${ctx.keyVariable}${other}`;
+    case 403:
+      return `${head}: the key in ${ctx.keyVariable} may not use model "${ctx.model}"; check the key's project and permissions, or choose another --model`;
+    case 404:
+      return `${head}: model "${ctx.model}" or the API path was not found at ${ctx.baseUrl}; check --model and --base-url (an OpenAI-compatible server's base URL usually ends in /v1)`;
+    case 400:
+      return `${head} for ${ctx.where}: the request was rejected; check that model "${ctx.model}" supports tool calling and accepts --temperature and --max-tokens as set`;
+    default:
+      return null;
+  }
+}
+
+/** Remove every occurrence of `secret` from `text` (a server may echo the key in an error). */
+export function redact(text: string, secret: string | null): string {
+  if (secret === null || secret.length < 4) return text;
+  return text.split(secret).join("[redacted]");
+}

@@ -1,0 +1,71 @@
+/**
+ * Readers for provider replies. What a server sends (or the store holds) is untrusted JSON:
+ * OpenAI-compatible servers differ in what they omit, so every field is read defensively.
+ */
+import type { JsonObject, JsonValue } from "../types.js";
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function isJsonObject(value: JsonValue): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function field(value: unknown, key: string): unknown {
+  return isObject(value) ? value[key] : undefined;
+}
+
+export function stringField(value: unknown, key: string): string | null {
+  const v = field(value, key);
+  return typeof v === "string" ? v : null;
+}
+
+export function numberField(value: unknown, key: string): number | null {
+  const v = field(value, key);
+  return typeof v === "number" && Number.isFinite(v) ? v : null;
+}
+
+export function arrayField(value: unknown, key: string): unknown[] {
+  const v = field(value, key);
+  return Array.isArray(v) ? v : [];
+}
+
+/** A parsed JSON value as the JSON type (it came from JSON.parse or JSON, so it is one). */
+export function toJsonValue(value: unknown): JsonValue {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return value;
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (Array.isArray(value)) return value.map(toJsonValue);
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJsonValue(v)]));
+  return null;
+}
+
+/**
+ * Tool-call arguments as a JSON object. A string is parsed ("" means no arguments); anything that
+ * does not give an object is an argument error, never a crash.
+ */
+export function parseArguments(raw: unknown): { arguments: JsonValue; arguments_error: string | null } {
+  let value: JsonValue;
+  if (typeof raw === "string") {
+    if (raw.trim() === "") return { arguments: {}, arguments_error: null };
+    try {
+      value = toJsonValue(JSON.parse(raw));
+    } catch (error) {
+      return { arguments: null, arguments_error: `${error instanceof Error ? error.message : String(error)} in ${quote(raw)}` };
+    }
+  } else {
+    value = toJsonValue(raw ?? null);
+  }
+  if (isJsonObject(value)) return { arguments: value, arguments_error: null };
+  return { arguments: null, arguments_error: `expected a JSON object, got ${describe(value)}` };
+}
+
+function describe(value: JsonValue): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}
+
+function quote(text: string): string {
+  return JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text);
+}

@@ -1,0 +1,96 @@
+/**
+ * The OpenAI Chat Completions wire format: a neutral TrialRequest → request body, and a reply
+ * body → EndpointResponse. Pure; the body is what the response store hashes.
+ */
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from "openai/resources/chat/completions";
+import type { EndpointResponse, Message, ToolDefinition, TrialRequest } from "../types.js";
+import { arrayField, field, numberField, parseArguments, stringField } from "./json-guards.js";
+import { renderSystemText } from "./render-prompt.js";
+import type { WireReply } from "./wire-endpoint.js";
+
+export interface OpenAIRenderOptions {
+  model: string;
+  maxTokens: number;
+  /**
+   * The official API takes `max_completion_tokens` (reasoning models reject `max_tokens`);
+   * OpenAI-compatible servers (vLLM, Ollama, llama.cpp) take `max_tokens`.
+   */
+  official: boolean;
+}
+
+export function renderOpenAIRequest(request: TrialRequest, options: OpenAIRenderOptions): ChatCompletionCreateParamsNonStreaming {
+  const messages: ChatCompletionMessageParam[] = [
+    { role: "system", content: renderSystemText(request) },
+    ...request.messages.map(renderMessage),
+    { role: "user", content: request.goal },
+  ];
+  const tools = request.tools.map(renderTool);
+  return {
+    model: options.model,
+    messages,
+    ...(tools.length > 0 ? { tools } : {}),
+    temperature: request.temperature,
+    ...(request.seed === undefined ? {} : { seed: request.seed }),
+    ...(options.official ? { max_completion_tokens: options.maxTokens } : { max_tokens: options.maxTokens }),
+  };
+}
+
+/**
+ * One wire object per definition, reused by every trial that shows the tool: the store key's
+ * canonical writer then recognises it by identity instead of re-serialising it.
+ */
+const renderedTools = new WeakMap<ToolDefinition, ChatCompletionTool>();
+
+function renderTool(tool: ToolDefinition): ChatCompletionTool {
+  let rendered = renderedTools.get(tool);
+  if (rendered === undefined) {
+    rendered = { type: "function", function: { name: tool.name, description: tool.description, parameters: tool.input_schema } };
+    renderedTools.set(tool, rendered);
+  }
+  return rendered;
+}
+
+function renderMessage(message: Message): ChatCompletionMessageParam {
+  switch (message.role) {
+    case "user":
+      return { role: "user", content: message.content };
+    case "tool":
+      return { role: "tool", tool_call_id: message.tool_call_id, content: message.content };
+    case "assistant": {
+      const calls = (message.tool_calls ?? []).map((call) => ({
+        id: call.id,
+        type: "function" as const,
+        function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+      }));
+      if (calls.length === 0) return { role: "assistant", content: message.content ?? "" };
+      return { role: "assistant", content: message.content ?? null, tool_calls: calls };
+    }
+  }
+}
+
+/** The first choice's message: its first tool call (or legacy function_call), its text, usage. */
+export function normaliseOpenAIReply(reply: WireReply): EndpointResponse | { error: string } {
+  const choice = arrayField(reply.body, "choices")[0];
+  const message = field(choice, "message");
+  if (message === undefined) return { error: "the reply has no choices[0].message" };
+  const calls = arrayField(message, "tool_calls").map((call) => field(call, "function")).filter((fn) => stringField(fn, "name") !== null);
+  const legacy = field(message, "function_call");
+  if (calls.length === 0 && stringField(legacy, "name") !== null) calls.push(legacy);
+  const first = calls[0];
+  const parsed = first === undefined ? { arguments: null, arguments_error: null } : parseArguments(field(first, "arguments"));
+  const text = stringField(message, "content");
+  const usage = field(reply.body, "usage");
+  return {
+    selected: first === undefined ? null : stringField(first, "name"),
+    ...parsed,
+    tool_calls: calls.length,
+    text: text === null || text === "" ? null : text,
+    usage: { input_tokens: numberField(usage, "prompt_tokens"), output_tokens: numberField(usage, "completion_tokens") },
+    latency_ms: reply.latency_ms,
+    provider_request_id: reply.request_id ?? stringField(reply.body, "id"),
+  };
+}

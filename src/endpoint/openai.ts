@@ -1,0 +1,63 @@
+/**
+ * The `openai` endpoint: Chat Completions tool calling through the official SDK, against the
+ * OpenAI API or any OpenAI-compatible server (vLLM, Ollama, llama.cpp server, LM Studio).
+ */
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
+import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
+import { PLACEHOLDER_KEY } from "./api-key.js";
+import { leanFetch } from "./http-transport.js";
+import { classifyApiFailure, describeError, redact, type ApiFailure } from "./http-failure.js";
+import { normaliseOpenAIReply, renderOpenAIRequest } from "./openai-wire.js";
+import { timed, type ProviderSettings, type WireEndpoint } from "./wire-endpoint.js";
+
+export const OPENAI_KEY_VARIABLE = "OPENAI_API_KEY";
+export const OPENAI_BASE_URL = "https://api.openai.com/v1";
+
+export function createOpenAIWire(settings: ProviderSettings): WireEndpoint<ChatCompletionCreateParamsNonStreaming> {
+  const baseUrl = settings.baseUrl ?? OPENAI_BASE_URL;
+  const secret = settings.key.key;
+  // Our retry loop is the only one (the SDK's would hide 429s and double the waits); leanFetch: see http-transport.ts.
+  const client = new OpenAI({ apiKey: secret ?? PLACEHOLDER_KEY, baseURL: baseUrl, timeout: settings.timeoutMs, maxRetries: 0, fetch: leanFetch });
+  const context = {
+    endpoint: `openai:${settings.model}`,
+    model: settings.model,
+    baseUrl,
+    keyVariable: settings.key.variable,
+    keySet: secret !== null,
+    keyVariableIsDefault: settings.key.isDefault,
+    timeoutMs: settings.timeoutMs,
+  };
+  const renderOptions = { model: settings.model, maxTokens: settings.maxTokens, official: isOfficialApi(baseUrl) };
+  return {
+    id: "openai",
+    model: settings.model,
+    baseUrl,
+    unavailable: secret === null && settings.baseUrl === null ? `${settings.key.variable} is not set` : null,
+    render: (request) => renderOpenAIRequest(request, renderOptions),
+    send: async (body) => {
+      const { value, latency_ms } = await timed(() => client.chat.completions.create(body).withResponse());
+      return { body: value.data, request_id: value.request_id, latency_ms };
+    },
+    normalise: normaliseOpenAIReply,
+    classify: (error, where) => classifyApiFailure(readOpenAIError(error, secret), { ...context, where }),
+  };
+}
+
+/** api.openai.com itself, named or by default (compatible servers take max_tokens instead). */
+function isOfficialApi(baseUrl: string): boolean {
+  try {
+    return new URL(baseUrl).hostname === "api.openai.com";
+  } catch {
+    return false;
+  }
+}
+
+function readOpenAIError(error: unknown, secret: string | null): ApiFailure {
+  const detail = redact(describeError(error), secret);
+  if (error instanceof APIConnectionTimeoutError) return { type: "timeout" };
+  if (error instanceof APIConnectionError) return { type: "connection", detail };
+  if (error instanceof APIError && typeof error.status === "number") {
+    return { type: "http", status: error.status, headers: error.headers, detail: redact(error.message.replace(/^\d{3} /, ""), secret) };
+  }
+  return { type: "other", detail };
+}

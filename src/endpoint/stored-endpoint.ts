@@ -1,0 +1,115 @@
+/**
+ * A provider endpoint behind the response store. The key is the content address of everything
+ * that determines the answer — the rendered request body (canonical JSON), endpoint, model, base
+ * URL and trial index — and never the API key. Modes: `live` calls always (and records),
+ * `cached` answers from the store and calls on a miss, `replay` never calls: a miss stops the run.
+ */
+import { createHash } from "node:crypto";
+import { InputError } from "../errors.js";
+import type { ResponseStore } from "../store/response-store.js";
+import { createCanonicalWriter } from "../text/canonical-json.js";
+import type { Endpoint, EndpointOutcome, StoreMode, TrialRequest } from "../types.js";
+import { field, isObject, numberField, stringField } from "./json-guards.js";
+import { callWithRetries, type RetryPolicy } from "./retry.js";
+import type { WireEndpoint, WireReply } from "./wire-endpoint.js";
+
+export interface StoredEndpointOptions {
+  store: ResponseStore;
+  mode: StoreMode;
+  retry: RetryPolicy;
+}
+
+/**
+ * What one store entry holds: the reply, and who asked (for a human browsing the store). The
+ * request body itself is left out — it is rebuilt from the cases on every run, and keeping it would
+ * multiply the size of a store that CI may commit.
+ */
+interface StoreEntry {
+  endpoint: string;
+  model: string;
+  base_url: string;
+  case_id: string;
+  trial: number;
+  reply: WireReply;
+}
+
+export function createStoredEndpoint<Body>(wire: WireEndpoint<Body>, options: StoredEndpointOptions): Endpoint {
+  // Requests share their tool schemas by reference; remembering their text makes hashing cheap.
+  const canonical = createCanonicalWriter();
+  const keyOf = (content: unknown) => createHash("sha256").update(canonical(content)).digest("hex");
+  // Store writes run in the background so that a trial's concurrency slot is not held by disk I/O;
+  // close() waits for them (an entry lost to a crash is only a cache miss later).
+  const pending = new Set<Promise<void>>();
+  let failure: unknown = null;
+  const save = (key: string, entry: StoreEntry) => {
+    const write = options.store.putAsync(key, entry).catch((error: unknown) => void (failure ??= error));
+    pending.add(write);
+    void write.finally(() => pending.delete(write));
+  };
+  return {
+    id: wire.id,
+    model: wire.model,
+    call: (request) => callStored(wire, options, keyOf, save, request),
+    close: async () => {
+      await Promise.all(pending);
+      if (failure === null) return;
+      const reason = failure instanceof Error ? failure.message : String(failure);
+      throw new InputError(`cannot write to the response store ${options.store.dir} (${reason}); check store_dir / --store — the trial records are complete, and \`route-eval report\` rebuilds the report from them`);
+    },
+  };
+}
+
+async function callStored<Body>(
+  wire: WireEndpoint<Body>,
+  options: StoredEndpointOptions,
+  keyOf: (content: unknown) => string,
+  save: (key: string, entry: StoreEntry) => void,
+  request: TrialRequest,
+): Promise<EndpointOutcome> {
+  const body = wire.render(request);
+  // Same text as storeKey(content): the canonical JSON of everything that determines the answer.
+  const key = keyOf({ endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, trial: request.trial, request: body });
+  const where = `case "${request.case_id}" trial ${request.trial}`;
+  if (options.mode !== "live") {
+    const reply = readReply(options.store, key);
+    if (reply !== null) return answer(wire, reply, { request_hash: key, retries: 0, from_store: true });
+    if (options.mode === "replay") {
+      const fix = "run it once with --mode cached (or live) to record the answer";
+      return fatal(`replay: the response store ${options.store.dir} has no answer for ${where} (key ${key.slice(0, 12)}); ${fix}`, key);
+    }
+  }
+  if (wire.unavailable !== null) {
+    return fatal(`${wire.unavailable}: ${where} needs a live call (the store has no answer for it); export the key, or run with --mode replay`, key);
+  }
+  const result = await callWithRetries(() => wire.send(body), (error) => wire.classify(error, where), options.retry);
+  if (!result.ok) return { ok: false, kind: result.kind, error: result.error, request_hash: key, retries: result.retries };
+  const outcome = answer(wire, result.value, { request_hash: key, retries: result.retries, from_store: false });
+  if (outcome.ok) {
+    const entry: StoreEntry = { endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, case_id: request.case_id, trial: request.trial, reply: result.value };
+    save(key, entry);
+  }
+  return outcome;
+}
+
+function answer<Body>(wire: WireEndpoint<Body>, reply: WireReply, info: { request_hash: string; retries: number; from_store: boolean }): EndpointOutcome {
+  const response = wire.normalise(reply);
+  if ("error" in response) return { ok: false, kind: "errored", error: `unreadable reply: ${response.error}`, ...info };
+  return { ok: true, response, ...info };
+}
+
+function fatal(error: string, key: string): EndpointOutcome {
+  return { ok: false, kind: "fatal", error, request_hash: key, retries: 0 };
+}
+
+/** The stored reply, or null when absent or unreadable (an unreadable entry is a miss). */
+function readReply(store: ResponseStore, key: string): WireReply | null {
+  let entry: unknown;
+  try {
+    entry = store.get(key);
+  } catch {
+    return null;
+  }
+  const reply = field(entry, "reply");
+  if (!isObject(reply) || !("body" in reply)) return null;
+  return { body: reply.body, request_id: stringField(reply, "request_id"), latency_ms: numberField(reply, "latency_ms") ?? 0 };
+}

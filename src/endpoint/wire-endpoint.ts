@@ -1,0 +1,48 @@
+/**
+ * A provider endpoint split into its steps, so that the response store and the retry loop sit
+ * between rendering and sending: render (TrialRequest → the provider's request body, which is
+ * what gets hashed and stored), send (one HTTP attempt), normalise (reply → EndpointResponse).
+ */
+import type { EndpointResponse, TrialRequest } from "../types.js";
+import type { KeySource } from "./api-key.js";
+import type { AttemptVerdict } from "./retry.js";
+
+/** One successful HTTP attempt: the parsed JSON body as sent, the provider's request id, the time taken. */
+export interface WireReply {
+  body: unknown;
+  request_id: string | null;
+  latency_ms: number;
+}
+
+export interface WireEndpoint<Body> {
+  /** `openai`, `anthropic` */
+  id: string;
+  model: string;
+  /** The effective base URL (part of the store key). */
+  baseUrl: string;
+  /** Why no live call can be made (e.g. the key variable is unset), or null. */
+  unavailable: string | null;
+  render(request: TrialRequest): Body;
+  send(body: Body): Promise<WireReply>;
+  /** The normalised answer, or why the reply cannot be read. */
+  normalise(reply: WireReply): EndpointResponse | { error: string };
+  /** `where` names the case and trial for messages. */
+  classify(error: unknown, where: string): AttemptVerdict;
+}
+
+/** Time one attempt. */
+export async function timed<T>(send: () => Promise<T>): Promise<{ value: T; latency_ms: number }> {
+  const started = performance.now();
+  const value = await send();
+  return { value, latency_ms: Math.round((performance.now() - started) * 1000) / 1000 };
+}
+
+/** What a provider endpoint is built from (config, and the key read from the environment). */
+export interface ProviderSettings {
+  model: string;
+  /** null = the provider's own API. */
+  baseUrl: string | null;
+  key: KeySource;
+  maxTokens: number;
+  timeoutMs: number;
+}

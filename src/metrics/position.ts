@@ -1,0 +1,42 @@
+/**
+ * Selection accuracy by where the right tool stood in the list the model saw. Population: the
+ * selection_accuracy population (an acceptable tool was visible). A trial's position is that of
+ * its first acceptable tool in visible_order; its third is the one holding the centre of its
+ * slot, (index + ½)/length in [0, ⅓) first, [⅓, ⅔) middle, else last — so in a list of two the
+ * second tool is last, and in a list of three each tool has its own third. Meaningful as a position effect when the run shuffled the tools
+ * (--shuffle-tools); in registry order, position and tool are confounded.
+ */
+import { POSITION_THIRDS, type PositionThird, type Rate, type TrialRecord } from "../types.js";
+import { rate } from "./wilson.js";
+
+/** The third of a list of `length` items that holds the centre of slot `index`. */
+export function positionThird(index: number, length: number): PositionThird {
+  return POSITION_THIRDS[Math.min(2, Math.floor((3 * (index + 0.5)) / length))];
+}
+
+/** The third holding the first acceptable tool shown, or null when none was shown. */
+export function thirdOfTrial(trial: TrialRecord): PositionThird | null {
+  const acceptable = new Set(trial.acceptable);
+  const index = trial.visible_order.findIndex((name) => acceptable.has(name));
+  return index === -1 ? null : positionThird(index, trial.visible_order.length);
+}
+
+/** Over scored trials: selection accuracy per third. */
+export function computeSelectionByPosition(scored: TrialRecord[]): Record<PositionThird, Rate> {
+  const tally: Record<PositionThird, { correct: number; total: number }> = {
+    first: { correct: 0, total: 0 },
+    middle: { correct: 0, total: 0 },
+    last: { correct: 0, total: 0 },
+  };
+  for (const trial of scored) {
+    const third = thirdOfTrial(trial);
+    if (third === null) continue;
+    tally[third].total += 1;
+    if (trial.selected !== null && trial.acceptable.includes(trial.selected)) tally[third].correct += 1;
+  }
+  return {
+    first: rate(tally.first.correct, tally.first.total),
+    middle: rate(tally.middle.correct, tally.middle.total),
+    last: rate(tally.last.correct, tally.last.total),
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * Atomic file writes (temp file + rename) done by a worker thread. A run with 32 trials in flight
+ * writes a store entry per trial; through the libuv thread pool each write still costs the main
+ * thread several dispatches (open, write, close, rename), measurably slowing the trial loop. Here
+ * the main thread only posts a message per batch (the writes queued in one turn of the event
+ * loop; each post is a cross-thread wake-up, not free either). The worker is referenced only while writes are pending,
+ * so it never keeps a finished process alive, nor lets one exit with writes unfinished.
+ */
+import { Worker } from "node:worker_threads";
+
+const WORKER_SOURCE = `
+const { parentPort } = require("node:worker_threads");
+const { mkdirSync, renameSync, writeFileSync } = require("node:fs");
+const { dirname } = require("node:path");
+const made = new Set();
+parentPort.on("message", (batch) => {
+  const results = batch.map(({ id, file, temp, text }) => {
+    try {
+      const parent = dirname(file);
+      if (!made.has(parent)) { mkdirSync(parent, { recursive: true }); made.add(parent); }
+      writeFileSync(temp, text);
+      renameSync(temp, file);
+      return { id, error: null };
+    } catch (error) {
+      return { id, error: error instanceof Error ? error.message : String(error) };
+    }
+  });
+  parentPort.postMessage(results);
+});
+`;
+
+export interface FileWriter {
+  /** Write `text` to `temp`, then rename it to `file` (creating the directory). */
+  write(file: string, temp: string, text: string): Promise<void>;
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+interface Job {
+  id: number;
+  file: string;
+  temp: string;
+  text: string;
+}
+
+export function createFileWriter(): FileWriter {
+  let worker: Worker | null = null;
+  const waiting = new Map<number, Waiter>();
+  let queued: Job[] = [];
+  let next = 0;
+  const onResults = (results: unknown) => {
+    settleResults(waiting, results);
+    if (waiting.size === 0) worker?.unref();
+  };
+  const onFailure = (error: Error) => {
+    for (const waiter of waiting.values()) waiter.reject(error);
+    waiting.clear();
+    worker = null;
+  };
+  const flush = () => {
+    worker ??= startWorker(onResults, onFailure);
+    worker.ref();
+    worker.postMessage(queued);
+    queued = [];
+  };
+  return {
+    write: (file, temp, text) =>
+      new Promise<void>((resolve, reject) => {
+        const id = next++;
+        waiting.set(id, { resolve, reject });
+        if (queued.length === 0) setImmediate(flush);
+        queued.push({ id, file, temp, text });
+      }),
+  };
+}
+
+function startWorker(onResults: (results: unknown) => void, onFailure: (error: Error) => void): Worker {
+  const worker = new Worker(WORKER_SOURCE, { eval: true });
+  worker.on("message", onResults);
+  worker.on("error", onFailure);
+  worker.on("exit", () => onFailure(new Error("response store: the writer thread stopped")));
+  return worker;
+}
+
+/** Resolve or reject the writes a batch of worker results answers. */
+function settleResults(waiting: Map<number, Waiter>, results: unknown): void {
+  for (const result of Array.isArray(results) ? results : []) {
+    const id = readNumber(result, "id");
+    const waiter = id === null ? undefined : waiting.get(id);
+    if (id === null || waiter === undefined) continue;
+    waiting.delete(id);
+    const error = readString(result, "error");
+    if (error === null) waiter.resolve();
+    else waiter.reject(new Error(`response store: ${error}`));
+  }
+}
+
+function readNumber(message: unknown, key: string): number | null {
+  const value: unknown = typeof message === "object" && message !== null ? Reflect.get(message, key) : undefined;
+  return typeof value === "number" ? value : null;
+}
+
+function readString(message: unknown, key: string): string | null {
+  const value: unknown = typeof message === "object" && message !== null ? Reflect.get(message, key) : undefined;
+  return typeof value === "string" ? value : null;
+}

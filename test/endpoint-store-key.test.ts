@@ -1,0 +1,56 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { createEndpoint } from "../src/endpoint/create-endpoint.js";
+import { renderOpenAIRequest } from "../src/endpoint/openai-wire.js";
+import { storeKey } from "../src/store/response-store.js";
+import { canonicalJson, createCanonicalWriter, sortKeys } from "../src/text/canonical-json.js";
+import { openaiReply, startFakeServer, type FakeServer } from "./fixtures/fake-provider.js";
+import { liveConfig, makeRequest, makeTempDir, removeTempDirs, writeProject } from "./fixtures/live-project.js";
+
+afterAll(removeTempDirs);
+
+let server: FakeServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+describe("canonical JSON", () => {
+  it("writes exactly what JSON.stringify(sortKeys(value)) writes, with or without the identity memo", () => {
+    const shared = { z: 1, a: [1, { y: null, b: "x\u2028" }], "10": true, "2": false };
+    const values = [
+      null, 0, -1.5e-7, 1e21, NaN, "quote \" and \\", [undefined, () => 1, shared],
+      { b: shared, a: shared, u: undefined, d: new Date(0), t: { toJSON: () => "custom" } },
+    ];
+    const writer = createCanonicalWriter();
+    for (const value of values) {
+      const expected = JSON.stringify(sortKeys(value));
+      expect(canonicalJson(value)).toBe(expected);
+      expect(writer(value)).toBe(expected);
+      expect(writer(value)).toBe(expected);
+    }
+  });
+});
+
+describe("response-store key", () => {
+  it("is storeKey of {endpoint, model, base_url, trial, rendered request} — the same whatever the API key", async () => {
+    server = await startFakeServer(() => openaiReply([{ name: "get_order", arguments: "{}" }]));
+    const baseUrl = `${server.url}/v1`;
+    const dir = writeProject();
+    const store = makeTempDir("route-eval-key-");
+    const config = liveConfig(dir, { endpoint: "openai:test-model", base_url: baseUrl, mode: "live", store_dir: store });
+    const request = makeRequest({ trial: 3 });
+    const first = createEndpoint(config, { env: { OPENAI_API_KEY: "key-one-123" } });
+    const one = await first.call(request);
+    await first.close?.();
+    const two = await createEndpoint(config, { env: { OPENAI_API_KEY: "key-two-456" } }).call(request);
+    const body = renderOpenAIRequest(request, { model: "test-model", maxTokens: 1024, official: false });
+    const expected = storeKey({ endpoint: "openai", model: "test-model", base_url: baseUrl, trial: 3, request: body });
+    expect(one.request_hash).toBe(expected);
+    expect(two.request_hash).toBe(expected);
+    expect(readdirSync(join(store, expected.slice(0, 2)))).toEqual([`${expected}.json`]);
+    const other = await createEndpoint(config, { env: { OPENAI_API_KEY: "k" } }).call(makeRequest({ trial: 4 }));
+    expect(other.request_hash).not.toBe(expected);
+  });
+});

@@ -1,0 +1,113 @@
+import { spawn } from "node:child_process";
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { main } from "../src/cli.js";
+import { captureIo } from "./fixtures/capture-stdio.js";
+import { offeredTools, openaiError, openaiReply, startFakeServer, type FakeServer } from "./fixtures/fake-provider.js";
+import { removeTempDirs, writeProject } from "./fixtures/live-project.js";
+
+afterAll(removeTempDirs);
+
+const BIN = fileURLToPath(new URL("../bin/route-eval.js", import.meta.url));
+const ENV = { OPENAI_API_KEY: "sk-test-resume-0123456789" };
+let server: FakeServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+function runArgs(url: string, ...extra: string[]): string[] {
+  return ["node", "route-eval", "run", "-e", "openai:test-model", "--base-url", `${url}/v1`, "--mode", "live", "--no-progress", "--retry-base-ms", "1", ...extra];
+}
+
+/** (case, trial) pairs of records.jsonl, in file order. */
+function pairsOf(runDir: string): string[] {
+  return readFileSync(join(runDir, "records.jsonl"), "utf8")
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => {
+      const record = JSON.parse(line);
+      return `${record.case_id}#${record.trial}`;
+    });
+}
+
+function expectEachTrialOnce(runDir: string, cases: number, trials: number): void {
+  const pairs = pairsOf(runDir);
+  expect(pairs).toHaveLength(cases * trials);
+  expect(new Set(pairs).size).toBe(cases * trials);
+}
+
+describe("a run stopped early", () => {
+  it("stops on 401 with exit 3 naming the key variable, keeps what it recorded, and --resume finishes it", async () => {
+    const dir = writeProject();
+    let rejecting = true;
+    server = await startFakeServer((request, i) =>
+      rejecting && i >= 3 ? openaiError(401, "Incorrect API key provided") : openaiReply([{ name: offeredTools(request.body)[0], arguments: "{}" }]),
+    );
+    const first = captureIo(dir, ENV);
+    expect(await main(runArgs(server.url, "--concurrency", "1", "--run-id", "stopped"), first.io)).toBe(3);
+    expect(first.out.stderr).toContain("the API key in OPENAI_API_KEY was rejected; set OPENAI_API_KEY to a valid key");
+    expect(first.out.stderr).toContain("run stopped early; 3 trial records kept");
+    expect(server.requests).toHaveLength(4);
+    const runDir = join(dir, "reports", "stopped");
+    expect(pairsOf(runDir)).toHaveLength(3);
+    expect(existsSync(join(runDir, "report.json"))).toBe(false);
+
+    rejecting = false;
+    const second = captureIo(dir, ENV);
+    expect(await main(runArgs(server.url, "--resume", runDir, "--format", "json"), second.io)).toBe(0);
+    expect(server.requests).toHaveLength(4 + 3);
+    expectEachTrialOnce(runDir, 3, 2);
+    expect(JSON.parse(second.out.stdout).metrics.trials).toBe(6);
+    expect(JSON.parse(readFileSync(join(runDir, "run.json"), "utf8")).finished_at).not.toBeNull();
+  });
+
+  it("drops a torn last line on --resume and redoes that trial", async () => {
+    const dir = writeProject();
+    server = await startFakeServer((request) => openaiReply([{ name: offeredTools(request.body)[0], arguments: "{}" }]));
+    await main(runArgs(server.url, "--run-id", "torn"), captureIo(dir, ENV).io);
+    const runDir = join(dir, "reports", "torn");
+    const lines = readFileSync(join(runDir, "records.jsonl"), "utf8").split("\n").filter((l) => l !== "");
+    // Keep 4 records, then half of the fifth: what a crash mid-write leaves.
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(join(runDir, "records.jsonl"), lines.slice(0, 4).join("\n") + "\n" + lines[4].slice(0, 40));
+    const before = server.requests.length;
+    expect(await main(runArgs(server.url, "--resume", runDir), captureIo(dir, ENV).io)).toBe(0);
+    expect(server.requests.length - before).toBe(2);
+    expectEachTrialOnce(runDir, 3, 2);
+  });
+
+  it("refuses to resume a run against another model", async () => {
+    const dir = writeProject();
+    server = await startFakeServer((request) => openaiReply([{ name: offeredTools(request.body)[0], arguments: "{}" }]));
+    await main(runArgs(server.url, "--run-id", "other"), captureIo(dir, ENV).io);
+    const { io, out } = captureIo(dir, ENV);
+    const code = await main([...runArgs(server.url, "--resume", join(dir, "reports", "other")), "-m", "another-model"], io);
+    expect(code).toBe(2);
+    expect(out.stderr).toContain("that run asked openai/test-model, this one would ask openai/another-model");
+  });
+
+  it("survives SIGKILL mid-run: --resume leaves every (case, trial) exactly once", async () => {
+    const dir = writeProject();
+    let kill: (() => void) | null = null;
+    server = await startFakeServer((request, i) => {
+      if (i === 24) kill?.();
+      return { ...openaiReply([{ name: offeredTools(request.body)[0], arguments: "{}" }]), delayMs: 15 };
+    });
+    const args = runArgs(server.url, "--trials", "20", "--concurrency", "4", "--run-id", "killed").slice(2);
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, ...ENV }, stdio: ["ignore", "ignore", "inherit"] });
+    kill = () => child.kill("SIGKILL");
+    const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, sig) => resolve(sig)));
+    expect(signal).toBe("SIGKILL");
+    const runDir = join(dir, "reports", "killed");
+    const partial = pairsOf(runDir).length;
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(60);
+
+    const { io } = captureIo(dir, ENV);
+    expect(await main(runArgs(server.url, "--trials", "20", "--resume", runDir), io)).toBe(0);
+    expectEachTrialOnce(runDir, 3, 20);
+  }, 20_000);
+});
