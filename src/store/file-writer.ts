@@ -2,9 +2,10 @@
  * Atomic file writes (temp file + rename) done by a worker thread. A run with 32 trials in flight
  * writes a store entry per trial; through the libuv thread pool each write still costs the main
  * thread several dispatches (open, write, close, rename), measurably slowing the trial loop. Here
- * the main thread only posts a message per batch (the writes queued in one turn of the event
- * loop; each post is a cross-thread wake-up, not free either). The worker is referenced only while writes are pending,
- * so it never keeps a finished process alive, nor lets one exit with writes unfinished.
+ * the main thread only posts a message per batch — the writes queued within FLUSH_MS, or
+ * FLUSH_SIZE of them — since each post is a cross-thread wake-up, not free either. The worker is
+ * referenced only while writes are pending, so it never keeps a finished process alive, nor lets
+ * one exit with writes unfinished.
  */
 import { Worker } from "node:worker_threads";
 
@@ -34,6 +35,9 @@ export interface FileWriter {
   write(file: string, temp: string, text: string): Promise<void>;
 }
 
+const FLUSH_MS = 25;
+const FLUSH_SIZE = 128;
+
 interface Waiter {
   resolve: () => void;
   reject: (error: Error) => void;
@@ -60,7 +64,11 @@ export function createFileWriter(): FileWriter {
     waiting.clear();
     worker = null;
   };
+  let timer: NodeJS.Timeout | null = null;
   const flush = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    if (queued.length === 0) return;
     worker ??= startWorker(onResults, onFailure);
     worker.ref();
     worker.postMessage(queued);
@@ -71,8 +79,9 @@ export function createFileWriter(): FileWriter {
       new Promise<void>((resolve, reject) => {
         const id = next++;
         waiting.set(id, { resolve, reject });
-        if (queued.length === 0) setImmediate(flush);
         queued.push({ id, file, temp, text });
+        if (queued.length >= FLUSH_SIZE) flush();
+        else timer ??= setTimeout(flush, FLUSH_MS);
       }),
   };
 }

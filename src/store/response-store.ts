@@ -28,7 +28,10 @@ let writer: FileWriter | null = null;
 
 export function openResponseStore(dir: string): ResponseStore {
   const pathOf = (key: string) => join(dir, key.slice(0, 2), `${key}.json`);
-  const tempOf = (file: string) => `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  // Unique per process (pid) and per write (a counter, cheaper than random bytes on every write).
+  const tag = `${process.pid}.${randomBytes(4).toString("hex")}`;
+  let writes = 0;
+  const tempOf = (file: string) => `${file}.${tag}.${writes++}.tmp`;
   return {
     dir,
     has: (key) => existsSync(pathOf(key)),
