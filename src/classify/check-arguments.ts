@@ -6,9 +6,10 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import type { ArgExpectation, JsonObject, JsonValue } from "../types.js";
+import { lazy } from "../text/lazy.js";
 
 // addUsedSchema:false keeps two tools whose schemas share an $id from colliding in one instance.
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false, addUsedSchema: false });
+const ajv = lazy(() => new Ajv2020({ strict: false, allErrors: true, validateFormats: false, addUsedSchema: false }));
 const validators = new Map<string, ValidateFunction | string>();
 
 /** Compile once per distinct schema text; a schema that does not compile is remembered as its message. */
@@ -18,7 +19,7 @@ function compileSchema(schema: JsonObject): ValidateFunction | string {
   if (cached !== undefined) return cached;
   let compiled: ValidateFunction | string;
   try {
-    compiled = ajv.compile(schema);
+    compiled = ajv().compile(schema);
   } catch (error) {
     compiled = `(schema): invalid input_schema: ${error instanceof Error ? error.message : String(error)}`;
   }

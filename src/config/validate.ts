@@ -16,11 +16,14 @@ import type { JsonPath, YamlFile } from "./yaml-document.js";
 const SCHEMA_DIR = new URL("../../schemas/", import.meta.url);
 
 /** allErrors: a misspelt key also makes a required one "missing"; the unknown key is the better report. */
-const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
-ajv.addVocabulary(["errorMessage", "patternErrorMessage"]);
+const ajv = lazy(() => {
+  const instance = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
+  instance.addVocabulary(["errorMessage", "patternErrorMessage"]);
+  return instance;
+});
 
 /** Tools' schemas are third-party: unknown keywords and formats are tolerated, never logged. */
-const toolSchemaAjv = new Ajv2020({ allErrors: false, verbose: true, strict: false, logger: false });
+const toolSchemaAjv = lazy(() => new Ajv2020({ allErrors: false, verbose: true, strict: false, logger: false }));
 
 const configValidator = lazy(() => compileSchemaFile<ConfigFile>("config.schema.json"));
 const registryValidator = lazy(() => compileSchemaFile<RegistryFile>("registry.schema.json"));
@@ -51,21 +54,21 @@ export function findConfigProblem(data: unknown): SchemaProblem | null {
  */
 export function findJsonSchemaProblem(schema: JsonObject): SchemaProblem | null {
   try {
-    if (!toolSchemaAjv.validateSchema(schema)) {
-      return describeSchemaErrors(toolSchemaAjv.errors ?? [], schema);
+    if (!toolSchemaAjv().validateSchema(schema)) {
+      return describeSchemaErrors(toolSchemaAjv().errors ?? [], schema);
     }
-    toolSchemaAjv.compile(schema);
+    toolSchemaAjv().compile(schema);
     return null;
   } catch (error) {
     return { path: [], at: [], message: error instanceof Error ? error.message : String(error) };
   } finally {
-    toolSchemaAjv.removeSchema(schema);
+    toolSchemaAjv().removeSchema(schema);
   }
 }
 
 /** Only the meta-schema half of findJsonSchemaProblem (no compile): cheap enough for thousands of schemas. */
 export function findMetaSchemaProblem(schema: JsonObject): SchemaProblem | null {
-  return toolSchemaAjv.validateSchema(schema) ? null : describeSchemaErrors(toolSchemaAjv.errors ?? [], schema);
+  return toolSchemaAjv().validateSchema(schema) ? null : describeSchemaErrors(toolSchemaAjv().errors ?? [], schema);
 }
 
 /** `file:line: path: message` for a problem found at `prefix` + the problem's own path. */
@@ -87,7 +90,7 @@ function compileSchemaFile<T>(fileName: string): ValidateFunction<T> {
   const url = new URL(fileName, SCHEMA_DIR);
   const schema: unknown = JSON.parse(readFileSync(url, "utf8"));
   if (!isSchemaObject(schema)) throw new Error(`${url.pathname} is not a JSON Schema object (a packaging bug)`);
-  return ajv.compile<T>(schema);
+  return ajv().compile<T>(schema);
 }
 
 function isSchemaObject(value: unknown): value is AnySchemaObject {

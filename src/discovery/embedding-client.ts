@@ -1,4 +1,4 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { EndpointFailure, InputError } from "../errors.js";
 import type { ResponseStore } from "../store/response-store.js";
 import { storeKey } from "../store/response-store.js";
@@ -24,10 +24,10 @@ const BATCH = 128;
  */
 export function createEmbedder(settings: EmbeddingsConfig, context: EmbedderContext): EmbedTexts {
   const pending = new Map<string, Promise<number[]>>();
-  let client: OpenAI | null = null;
+  let client: Promise<OpenAI> | null = null;
   const fetchBatch = async (texts: string[]): Promise<number[][]> => {
     client ??= createClient(settings, context.env);
-    const vectors = await requestVectors(client, settings, texts);
+    const vectors = await requestVectors(await client, settings, texts);
     texts.forEach((text, i) => context.store.put(keyOf(settings, text), { ...identify(settings), text, vector: vectors[i] }));
     return vectors;
   };
@@ -74,14 +74,16 @@ function replayMiss(settings: EmbeddingsConfig, text: string): EndpointFailure {
 }
 
 /** The key comes from the environment only. A server other than the default may need none. */
-function createClient(settings: EmbeddingsConfig, env: NodeJS.ProcessEnv): OpenAI {
+async function createClient(settings: EmbeddingsConfig, env: NodeJS.ProcessEnv): Promise<OpenAI> {
   const key = env[settings.api_key_env];
   if ((key === undefined || key === "") && settings.base_url === EMBEDDINGS_DEFAULTS.base_url) {
     throw new InputError(
       `discovery.embeddings: environment variable ${settings.api_key_env} is not set; the embeddings retriever needs an API key for ${settings.base_url} (or set discovery.embeddings.base_url to a local server)`,
     );
   }
-  return new OpenAI({ apiKey: key || "unused", baseURL: settings.base_url, timeout: 60_000, maxRetries: 3 });
+  // The SDK loads on first use, so commands without an embeddings retriever do not pay for it.
+  const { default: OpenAIClient } = await import("openai");
+  return new OpenAIClient({ apiKey: key || "unused", baseURL: settings.base_url, timeout: 60_000, maxRetries: 3 });
 }
 
 async function requestVectors(client: OpenAI, settings: EmbeddingsConfig, texts: string[]): Promise<number[][]> {
@@ -105,9 +107,13 @@ async function requestVectors(client: OpenAI, settings: EmbeddingsConfig, texts:
 }
 
 function describeFailure(error: unknown, settings: EmbeddingsConfig): string {
-  if (error instanceof OpenAI.APIError && (error.status === 401 || error.status === 403)) {
-    return `authentication failed (${error.status}); check the key in ${settings.api_key_env}`;
-  }
-  if (error instanceof OpenAI.APIError && error.status !== undefined) return `HTTP ${error.status}: ${error.message}`;
+  const status = statusOf(error);
+  if (status === 401 || status === 403) return `authentication failed (${status}); check the key in ${settings.api_key_env}`;
+  if (status !== null && error instanceof Error) return `HTTP ${status}: ${error.message}`;
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The HTTP status of an SDK APIError (read structurally: the SDK module is loaded lazily). */
+function statusOf(error: unknown): number | null {
+  return error instanceof Error && "status" in error && typeof error.status === "number" ? error.status : null;
 }

@@ -1,6 +1,7 @@
 /** The `anthropic` endpoint: Messages tool use through the official SDK. */
-import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError } from "@anthropic-ai/sdk";
+
 import type { MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages/messages";
+import { lazy } from "../text/lazy.js";
 import { PLACEHOLDER_KEY } from "./api-key.js";
 import { leanFetch } from "./http-transport.js";
 import { normaliseAnthropicReply, renderAnthropicRequest } from "./anthropic-wire.js";
@@ -14,7 +15,10 @@ export function createAnthropicWire(settings: ProviderSettings): WireEndpoint<Me
   const baseUrl = settings.baseUrl ?? ANTHROPIC_BASE_URL;
   const secret = settings.key.key;
   // An explicit key keeps the SDK from looking for credentials anywhere else; maxRetries: 0 leaves retries to us.
-  const client = new Anthropic({ apiKey: secret ?? PLACEHOLDER_KEY, baseURL: baseUrl, timeout: settings.timeoutMs, maxRetries: 0, fetch: leanFetch });
+  const client = lazy(async () => {
+    const { default: AnthropicClient } = await loadSdk();
+    return new AnthropicClient({ apiKey: secret ?? PLACEHOLDER_KEY, baseURL: baseUrl, timeout: settings.timeoutMs, maxRetries: 0, fetch: leanFetch });
+  });
   const context = {
     endpoint: `anthropic:${settings.model}`,
     model: settings.model,
@@ -32,7 +36,8 @@ export function createAnthropicWire(settings: ProviderSettings): WireEndpoint<Me
     unavailable: secret === null && settings.baseUrl === null ? `${settings.key.variable} is not set` : null,
     render: (request) => renderAnthropicRequest(request, renderOptions),
     send: async (body) => {
-      const { value, latency_ms } = await timed(() => client.messages.create(body).withResponse());
+      const anthropic = await client();
+      const { value, latency_ms } = await timed(() => anthropic.messages.create(body).withResponse());
       return { body: value.data, request_id: value.request_id ?? null, latency_ms };
     },
     normalise: normaliseAnthropicReply,
@@ -40,8 +45,15 @@ export function createAnthropicWire(settings: ProviderSettings): WireEndpoint<Me
   };
 }
 
+/** The SDK loads on the first call, so commands that never call a model do not pay for it. */
+type AnthropicSdk = typeof import("@anthropic-ai/sdk");
+let sdk: AnthropicSdk | null = null;
+const loadSdk = lazy(async () => (sdk = await import("@anthropic-ai/sdk")));
+
 function readAnthropicError(error: unknown, secret: string | null): ApiFailure {
   const detail = redact(describeError(error), secret);
+  if (sdk === null) return { type: "other", detail };
+  const { APIConnectionError, APIConnectionTimeoutError, APIError } = sdk;
   if (error instanceof APIConnectionTimeoutError) return { type: "timeout" };
   if (error instanceof APIConnectionError) return { type: "connection", detail };
   if (error instanceof APIError && typeof error.status === "number") {

@@ -2,8 +2,8 @@
  * The `openai` endpoint: Chat Completions tool calling through the official SDK, against the
  * OpenAI API or any OpenAI-compatible server (vLLM, Ollama, llama.cpp server, LM Studio).
  */
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
+import { lazy } from "../text/lazy.js";
 import { PLACEHOLDER_KEY } from "./api-key.js";
 import { leanFetch } from "./http-transport.js";
 import { classifyApiFailure, describeError, redact, type ApiFailure } from "./http-failure.js";
@@ -17,7 +17,10 @@ export function createOpenAIWire(settings: ProviderSettings): WireEndpoint<ChatC
   const baseUrl = settings.baseUrl ?? OPENAI_BASE_URL;
   const secret = settings.key.key;
   // Our retry loop is the only one (the SDK's would hide 429s and double the waits); leanFetch: see http-transport.ts.
-  const client = new OpenAI({ apiKey: secret ?? PLACEHOLDER_KEY, baseURL: baseUrl, timeout: settings.timeoutMs, maxRetries: 0, fetch: leanFetch });
+  const client = lazy(async () => {
+    const { default: OpenAIClient } = await loadSdk();
+    return new OpenAIClient({ apiKey: secret ?? PLACEHOLDER_KEY, baseURL: baseUrl, timeout: settings.timeoutMs, maxRetries: 0, fetch: leanFetch });
+  });
   const context = {
     endpoint: `openai:${settings.model}`,
     model: settings.model,
@@ -35,7 +38,8 @@ export function createOpenAIWire(settings: ProviderSettings): WireEndpoint<ChatC
     unavailable: secret === null && settings.baseUrl === null ? `${settings.key.variable} is not set` : null,
     render: (request) => renderOpenAIRequest(request, renderOptions),
     send: async (body) => {
-      const { value, latency_ms } = await timed(() => client.chat.completions.create(body).withResponse());
+      const openai = await client();
+      const { value, latency_ms } = await timed(() => openai.chat.completions.create(body).withResponse());
       return { body: value.data, request_id: value.request_id, latency_ms };
     },
     normalise: normaliseOpenAIReply,
@@ -52,8 +56,15 @@ function isOfficialApi(baseUrl: string): boolean {
   }
 }
 
+/** The SDK loads on the first call, so commands that never call a model do not pay for it. */
+type OpenAISdk = typeof import("openai");
+let sdk: OpenAISdk | null = null;
+const loadSdk = lazy(async () => (sdk = await import("openai")));
+
 function readOpenAIError(error: unknown, secret: string | null): ApiFailure {
   const detail = redact(describeError(error), secret);
+  if (sdk === null) return { type: "other", detail };
+  const { APIConnectionError, APIConnectionTimeoutError, APIError } = sdk;
   if (error instanceof APIConnectionTimeoutError) return { type: "timeout" };
   if (error instanceof APIConnectionError) return { type: "connection", detail };
   if (error instanceof APIError && typeof error.status === "number") {

@@ -8,12 +8,15 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { describeSchemaErrors, formatPath } from "../config/format-error.js";
 import { InputError } from "../errors.js";
 import { SWEEP_SCHEMA_VERSION, type SweepReport } from "./sweep-types.js";
+import { lazy } from "../text/lazy.js";
 
-const sweepSchema: unknown = JSON.parse(readFileSync(new URL("../../schemas/sweep.schema.json", import.meta.url), "utf8"));
-const validateSweep = new Ajv2020({ strict: false, allErrors: true, verbose: true }).compile(sweepSchema as object);
+const validateSweep = lazy(() => {
+  const sweepSchema: unknown = JSON.parse(readFileSync(new URL("../../schemas/sweep.schema.json", import.meta.url), "utf8"));
+  return new Ajv2020({ strict: false, allErrors: true, verbose: true }).compile(sweepSchema as object);
+});
 
 function isSweep(value: unknown): value is SweepReport {
-  return validateSweep(value);
+  return validateSweep()(value);
 }
 
 /** The sweep.json behind a target (a sweep directory, or the file itself); null when it is not a sweep. */
@@ -40,7 +43,7 @@ export function readSweepFile(file: string): SweepReport {
     throw new InputError(`${file}: sweep schema_version ${version} is newer than this route-eval reads (${SWEEP_SCHEMA_VERSION}); upgrade route-eval`);
   }
   if (isSweep(value)) return value;
-  const problem = describeSchemaErrors(validateSweep.errors ?? [], value);
+  const problem = describeSchemaErrors(validateSweep().errors ?? [], value);
   const where = problem.path.length === 0 ? "" : `${formatPath(problem.path)}: `;
   throw new InputError(`${file}: ${where}${problem.message}`);
 }
