@@ -15,8 +15,16 @@ export function compareText(a: string, b: string): number {
 
 /** Sorted acceptable names joined by "|". */
 export function labelAcceptable(acceptable: string[]): string {
-  return [...acceptable].sort(compareText).join("|");
+  let label = labels.get(acceptable);
+  if (label === undefined) {
+    label = [...acceptable].sort(compareText).join("|");
+    labels.set(acceptable, label);
+  }
+  return label;
 }
+
+/** Records share their name lists (see readRecords), so one label per list object is computed once. */
+const labels = new WeakMap<string[], string>();
 
 /** The selected tool, or "(no call)". */
 export function labelSelected(selected: string | null): string {
