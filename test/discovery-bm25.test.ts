@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildBm25Index, scoreBm25, topK } from "../src/discovery/bm25.js";
 import { discover } from "../src/discovery/discover.js";
 import { createBm25Retriever } from "../src/discovery/retriever.js";
-import { createRandom } from "../src/sweep/seeded-random.js";
+import { seededRandom as createRandom } from "../src/text/seeded-random.js";
 import type { Tool } from "../src/types.js";
 
 function tool(name: string, purpose: string, use_when: string[] = [], avoid_when: string[] = []): Tool {

@@ -90,7 +90,7 @@ function pick<K extends keyof ConfigOverrides>(layers: ConfigOverrides[], key: K
   return layers.find((layer) => layer[key] !== undefined)?.[key];
 }
 
-/** retriever and k as any key; embeddings key by key, so a flag changes one setting of the file's. */
+/** retriever and k like every other key; embeddings key by key, so a flag changes one setting of the file's. */
 function mergeDiscovery(layers: ConfigOverrides[]): DiscoveryConfig {
   const k = pick(layers, "k");
   const embeddings: Partial<EmbeddingsConfig> = {};

@@ -6,7 +6,7 @@
  * Controls are added at every size and never counted.
  */
 import { CONTROL_NAMES, type Discovery } from "../types.js";
-import { createRandom, hashSeed, shuffle } from "./seeded-random.js";
+import { hashSeed, seededRandom, shuffle } from "../text/seeded-random.js";
 import type { Similarity } from "./similarity.js";
 
 export const DISTRACTOR_POLICIES = ["random", "similar"] as const;
@@ -53,11 +53,11 @@ export function orderCandidates(input: CandidateInput): CandidateOrder {
   const distractors = ordinary.filter((name) => !acceptable.includes(name));
   // Own and padding tools draw from separate streams: adding a distractor registry changes no set
   // that the case's own tools could fill.
-  const draw = (names: string[], stream: string) => shuffle(names, createRandom(hashSeed(input.seed, input.caseId, stream)));
+  const draw = (names: string[], stream: string) => shuffle(names, seededRandom(hashSeed(input.seed, input.caseId, stream)));
   const own = orderDistractors(input, draw(distractors.filter((name) => !input.padding.has(name)), "distractors"));
   const padding = orderDistractors(input, draw(distractors.filter((name) => input.padding.has(name)), "padding"));
   const take = [...acceptable, ...own, ...padding];
-  const shown = shuffle(take, createRandom(hashSeed(input.seed, input.caseId, "display")));
+  const shown = shuffle(take, seededRandom(hashSeed(input.seed, input.caseId, "display")));
   return {
     take,
     display: new Map(shown.map((name, i) => [name, i])),

@@ -1,4 +1,9 @@
 /**
+ * Deterministic randomness, the same on every machine: seeds derived from their parts, a seeded
+ * generator, and a seeded shuffle. Tool-order shuffles and sweep distractor draws both use it.
+ */
+
+/**
  * A 32-bit seed from any parts (e.g. run seed, case id, trial): cyrb53 of their JSON, low 32 bits.
  * Not cryptographic — it only has to spread nearby inputs apart, cheaply, on every trial.
  */
@@ -26,4 +31,24 @@ export function seededRandom(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** A Fisher–Yates shuffle of a copy. */
+export function shuffle<T>(items: readonly T[], random: () => number): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/** A 32-bit seed from its parts (FNV-1a over their text), as sweeps draw distractors with it. */
+export function hashSeed(...parts: (string | number)[]): number {
+  let hash = 0x811c9dc5;
+  for (const char of parts.join("\u0000")) {
+    hash ^= char.codePointAt(0) ?? 0;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
 }
