@@ -1,0 +1,37 @@
+/** Cases: part of the records of route-eval (see ../types.ts). */
+import type { JsonObject, JsonValue } from "./json.js";
+import type { Registry } from "./tools.js";
+
+/** An expectation on one argument: an exact JSON value, or a regular expression on its string form. */
+export type ArgExpectation = JsonValue | { pattern: string };
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: JsonObject;
+}
+
+/** A provider-neutral prior turn. */
+export type Message =
+  | { role: "user"; content: string }
+  | { role: "assistant"; content?: string; tool_calls?: ToolCall[] }
+  | { role: "tool"; tool_call_id: string; name?: string; content: string };
+
+export interface Case {
+  id: string;
+  goal: string;
+  phase: string | null;
+  acceptable: string[];
+  forbidden: string[];
+  family: string | null;
+  tags: string[];
+  /** tool name → argument name → expectation. */
+  args: Record<string, Record<string, ArgExpectation>>;
+  context: JsonObject;
+  messages: Message[];
+  must_see: string[];
+  must_not_see: string[];
+  /** Where the case was written: absolute file path and 1-based line. */
+  source: { file: string; line: number };
+  registry: Registry;
+}

@@ -1,0 +1,82 @@
+/** Configuration: part of the records of route-eval (see ../types.ts). */
+import type { ControlName, Effect } from "./tools.js";
+
+export interface PhasePolicy {
+  /** Families admitted; absent = every family. */
+  families?: string[];
+  /** Highest effect admitted; absent = destructive. */
+  max_effect?: Effect;
+  /** Whether open-world tools are admitted; absent = true. */
+  open_world?: boolean;
+}
+
+export const RETRIEVERS = ["none", "bm25", "embeddings"] as const;
+export type RetrieverName = (typeof RETRIEVERS)[number];
+
+export interface DiscoveryConfig {
+  retriever: RetrieverName;
+  /** Budget of ordinary tools kept by the retriever; controls never count against it. */
+  k?: number;
+  /** Settings of the `embeddings` retriever; absent keys take EMBEDDINGS_DEFAULTS. */
+  embeddings?: Partial<EmbeddingsConfig>;
+}
+
+/** Any OpenAI-compatible `/embeddings` endpoint. The key is read from the environment only. */
+export interface EmbeddingsConfig {
+  model: string;
+  base_url: string;
+  /** Name of the environment variable that holds the API key. */
+  api_key_env: string;
+}
+
+export const EMBEDDINGS_DEFAULTS: EmbeddingsConfig = {
+  model: "text-embedding-3-small",
+  base_url: "https://api.openai.com/v1",
+  api_key_env: "OPENAI_API_KEY",
+};
+
+/** A gate: `"OP NUMBER"` on a rate (e.g. ">= 0.9"), or pass^k with a minimum. */
+export type GateSpec = string | { k: number; min: number };
+
+/** How endpoint answers are fetched: always call, store first then call, or store only. */
+export const STORE_MODES = ["live", "cached", "replay"] as const;
+export type StoreMode = (typeof STORE_MODES)[number];
+
+export interface Config {
+  /** Absolute path of route-eval.yaml, or null when running on defaults and flags. */
+  file: string | null;
+  /** Directory relative paths resolve against. */
+  root: string;
+  cases: string[];
+  /** Registry override for every case file (absolute), or null to use each file's own. */
+  registry: string | null;
+  phases: Record<string, PhasePolicy>;
+  controls: ControlName[];
+  discovery: DiscoveryConfig;
+  endpoint: string;
+  model: string | null;
+  trials: number;
+  concurrency: number;
+  temperature: number;
+  system_prompt: string;
+  seed: number;
+  out_dir: string;
+  /** Content-addressed store of endpoint answers (absolute). */
+  store_dir: string;
+  mode: StoreMode;
+  /** Base URL of the provider API (any OpenAI-compatible server for `openai`); null = the provider's own. */
+  base_url: string | null;
+  /** Environment variable holding the API key; null = the provider's (OPENAI_API_KEY, ANTHROPIC_API_KEY). */
+  api_key_env: string | null;
+  /** Output token budget of each call. */
+  max_tokens: number;
+  /** Time limit of one attempt of one call. */
+  timeout_ms: number;
+  /** Attempts after the first on 408/409/429/5xx, timeouts and connection resets. */
+  max_retries: number;
+  /** Base of the exponential backoff (full jitter) between attempts. */
+  retry_base_ms: number;
+  /** Permute the visible tools per trial, seeded by (seed, case, trial). */
+  shuffle_tools: boolean;
+  gates: Record<string, GateSpec>;
+}

@@ -1,0 +1,75 @@
+/** Endpoints: part of the records of route-eval (see ../types.ts). */
+import type { JsonObject, JsonValue } from "./json.js";
+import type { ToolDefinition } from "./tools.js";
+import type { Message } from "./cases.js";
+
+export interface TrialRequest {
+  case_id: string;
+  trial: number;
+  system: string;
+  context: JsonObject;
+  messages: Message[];
+  goal: string;
+  tools: ToolDefinition[];
+  temperature: number;
+  /** Sampling seed, for APIs that take one; derived from (run seed, case, trial). */
+  seed?: number;
+}
+
+export interface Usage {
+  /** As reported by the endpoint; null when it reports none. */
+  input_tokens: number | null;
+  output_tokens: number | null;
+  /**
+   * route-eval's own estimate of the request's input tokens: ceil(characters / 4) of the JSON of
+   * system + context + messages + goal + tool definitions. Never mixed into input_tokens.
+   */
+  input_tokens_estimated?: number | null;
+}
+
+export interface EndpointResponse {
+  /** The first tool called, or null when the endpoint answered in text. */
+  selected: string | null;
+  /** Parsed arguments of the first call; null when no call or unparseable. */
+  arguments: JsonValue;
+  /** Set when the call's arguments could not be parsed as a JSON object. */
+  arguments_error: string | null;
+  tool_calls: number;
+  text: string | null;
+  usage: Usage;
+  latency_ms: number;
+  /** The provider's id of the request (x-request-id / request-id header, else the response id). */
+  provider_request_id?: string | null;
+}
+
+/**
+ * How a failed call ends: `errored` — the trial is recorded as errored (counted, excluded from
+ * rates); `fatal` — the run stops early with exit 3 (400/401/403/404, a replay miss, a missing key).
+ */
+export const FAILURE_KINDS = ["errored", "fatal"] as const;
+export type FailureKind = (typeof FAILURE_KINDS)[number];
+
+/** How a call went, beside its answer. */
+export interface CallInfo {
+  /** Content address of the rendered request (the response-store key), when the endpoint renders one. */
+  request_hash?: string;
+  /** Attempts after the first. */
+  retries?: number;
+  /** True when the answer came from the response store. */
+  from_store?: boolean;
+}
+
+/** Endpoint failures are data: an errored trial is counted, listed and excluded from rates. */
+export type EndpointOutcome = (
+  | { ok: true; response: EndpointResponse }
+  | { ok: false; error: string; /** absent = "errored" */ kind?: FailureKind }
+) & CallInfo;
+
+export interface Endpoint {
+  /** e.g. "baseline", "openai". */
+  id: string;
+  model: string;
+  call(request: TrialRequest): Promise<EndpointOutcome>;
+  /** Finish background work (pending response-store writes); call once after the last call. */
+  close?(): Promise<void>;
+}

@@ -1,0 +1,114 @@
+/** Metrics: part of the records of route-eval (see ../types.ts). */
+import type { SelectionError, Stage } from "./records.js";
+
+/** A rate with its evidence: value is null when the denominator is 0. */
+export interface Rate {
+  numerator: number;
+  denominator: number;
+  value: number | null;
+  /** 95% Wilson score interval; null when the denominator is 0. */
+  ci: [number, number] | null;
+}
+
+/** A mean over cases of a per-case estimate (pass^k, pass@k): numerator is the sum of estimates. */
+export type CaseMean = Rate;
+
+export interface Confusion {
+  /** Sorted acceptable names joined by "|". */
+  acceptable: string;
+  /** Selected tool, or "(no call)". */
+  selected: string;
+  count: number;
+}
+
+export interface Rival {
+  /** The expected label (sorted acceptable joined by "|"). */
+  expected: string;
+  /** The tool most often selected instead. */
+  rival: string;
+  count: number;
+  of: number;
+}
+
+/** Where the first acceptable tool stood in the order shown: thirds of visible_order. */
+export const POSITION_THIRDS = ["first", "middle", "last"] as const;
+export type PositionThird = (typeof POSITION_THIRDS)[number];
+
+export interface Metrics {
+  trials: number;
+  errored: number;
+  scored: number;
+  capability_coverage: Rate;
+  exposure_recall: Rate;
+  /** Funnel row: acceptable ∩ retrieved ≠ ∅ over exposed trials, whatever k. */
+  discovery_recall: Rate;
+  /** Keyed by k; trials without a retriever are keyed "all". */
+  tool_recall_at_k: Record<string, Rate>;
+  selection_accuracy: Rate;
+  end_to_end_accuracy: Rate;
+  abstention_accuracy: Rate;
+  violation_rate: Rate;
+  argument_validity: Rate;
+  argument_match: Rate;
+  clarification_rate: Rate;
+  abstention_rate: Rate;
+  phantom_rate: Rate;
+  no_call_rate: Rate;
+  mean_visible: number | null;
+  failure_profile: Record<Stage, number>;
+  selection_errors: Record<SelectionError, number>;
+  selection_confusions: Confusion[];
+  confusion_matrix: Confusion[];
+  rivals: Rival[];
+  /** Keyed by k = 1..n. */
+  pass_hat_k: Record<string, CaseMean>;
+  pass_at_k: Record<string, CaseMean>;
+  consistency: number | null;
+  /** Ranking quality of the acceptable set, over exposed trials whose retriever recorded scores. */
+  retrieval: RetrievalQuality;
+  /** Mean input tokens per scored trial: the endpoint's count, else route-eval's estimate. */
+  input_tokens: InputTokens;
+  /** selection_accuracy split by the third of visible_order holding the first acceptable tool. */
+  selection_by_position?: Record<PositionThird, Rate>;
+  unstable_cases: { case_id: string; modal: string; modal_count: number; n: number; selections: Record<string, number> }[];
+}
+
+/**
+ * Relevant = acceptable ordinary tools that were exposed; ranking = the retriever's order (top-k as
+ * shown, the rest by recorded score, ties by name). Each is a mean over trials, as a CaseMean.
+ */
+export interface RetrievalQuality {
+  /** Share of the relevant tools in the top k. */
+  recall_at_k: CaseMean;
+  /** 1 / rank of the first relevant tool. */
+  mrr: CaseMean;
+  /** Binary-relevance nDCG over the top k. */
+  ndcg_at_k: CaseMean;
+}
+
+export interface InputTokens {
+  /** Mean over the scored trials that have a count; null when none has. */
+  mean: number | null;
+  /** Trials whose count the endpoint reported. */
+  reported: number;
+  /** Trials whose count is route-eval's estimate (the endpoint reported none). */
+  estimated: number;
+}
+
+export interface CaseRow {
+  case_id: string;
+  family: string | null;
+  tags: string[];
+  phase: string | null;
+  acceptable: string[];
+  forbidden: string[];
+  trials: number;
+  errored: number;
+  correct: number;
+  violated: number;
+  /** Count of trials per failed stage ("correct" for null). */
+  stages: Record<string, number>;
+  /** Count of trials per selected tool ("(no call)" for null). */
+  selections: Record<string, number>;
+  passed: boolean;
+}

@@ -1,0 +1,57 @@
+/** Trial records: part of the records of route-eval (see ../types.ts). */
+import type { JsonValue } from "./json.js";
+import type { Usage } from "./endpoint.js";
+
+export const STAGES = ["coverage", "exposure", "discovery", "selection"] as const;
+export type Stage = (typeof STAGES)[number];
+
+export const SELECTION_ERRORS = ["wrong_tool", "phantom_tool", "no_call", "abstained", "asked", "malformed"] as const;
+export type SelectionError = (typeof SELECTION_ERRORS)[number];
+
+/** One line of records.jsonl: one decision, with every set along the way. */
+export interface TrialRecord {
+  case_id: string;
+  trial: number;
+  /** The case's goal (the newest user turn), so `show` can explain a case from its records alone; absent in records written before it was added. */
+  goal?: string;
+  phase: string | null;
+  family: string | null;
+  tags: string[];
+  acceptable: string[];
+  forbidden: string[];
+  registry_names: string[];
+  exposed_names: string[];
+  retrieved_names: string[];
+  visible_order: string[];
+  retrieval_k: number | null;
+  selected: string | null;
+  arguments: JsonValue;
+  /** null = not checked (no call, tool not visible, or no input_schema); [] = valid. */
+  argument_errors: string[] | null;
+  /** null = the case states no expectation for the selected tool. */
+  argument_match: boolean | null;
+  failed_stage: Stage | null;
+  /** Exposure assertions of the case (checked against exposed_names by the report). */
+  must_see: string[];
+  must_not_see: string[];
+  /** Retriever score per ordinary exposed tool, when the retriever scores (null otherwise). */
+  retrieval_scores: Record<string, number> | null;
+  selection_error: SelectionError | null;
+  violated: boolean;
+  response_text: string | null;
+  tool_calls: number;
+  usage: Usage;
+  latency_ms: number;
+  endpoint: string;
+  model: string;
+  request_hash: string;
+  error: string | null;
+  /** The provider's request id, for support tickets (absent in records of other tools). */
+  provider_request_id?: string | null;
+  /** Attempts after the first. */
+  retries?: number;
+  /** 0-based positions in visible_order of the acceptable tools that were visible, ascending. */
+  acceptable_positions?: number[];
+  /** Whether visible_order was a seeded permutation (--shuffle-tools). */
+  tools_shuffled?: boolean;
+}
