@@ -27,7 +27,7 @@ export function buildRecord(e: TrialEvidence): TrialRecord {
   const argumentsError = response?.arguments_error ?? null;
   const args = response?.arguments ?? null;
   const visible = e.discovery.visible;
-  const ladder = classifyTrial({
+  const sets = {
     acceptable: c.acceptable,
     forbidden: c.forbidden,
     registry_names: e.registryNames,
@@ -35,8 +35,8 @@ export function buildRecord(e: TrialEvidence): TrialRecord {
     retrieved_names: visible,
     visible_order: visible,
     selected,
-    arguments_error: argumentsError,
-  });
+  };
+  const ladder = classifyTrial({ ...sets, arguments_error: argumentsError });
   const tool = selected !== null && visible.includes(selected) ? e.definitions.get(selected) : undefined;
   const expected = selected !== null ? c.args[selected] : undefined;
   return {
@@ -46,15 +46,9 @@ export function buildRecord(e: TrialEvidence): TrialRecord {
     phase: c.phase,
     family: c.family,
     tags: c.tags,
-    acceptable: c.acceptable,
-    forbidden: c.forbidden,
-    registry_names: e.registryNames,
-    exposed_names: e.exposure.exposed,
-    retrieved_names: visible,
-    visible_order: visible,
+    ...sets,
     retrieval_k: e.discovery.k,
     retrieval_scores: e.discovery.scores,
-    selected,
     arguments: args,
     argument_errors: checkVisibleArguments(tool, args, argumentsError),
     argument_match: expected !== undefined ? matchArguments(expected, args).match : null,

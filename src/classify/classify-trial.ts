@@ -8,25 +8,17 @@ import type { SelectionError, Stage, TrialRecord } from "../types.js";
 /** `argument_errors` entries with this prefix mean the call's arguments did not parse at all. */
 export const UNPARSEABLE_PREFIX = "unparseable arguments";
 
-/** The sets one trial is classified from. */
-export interface TrialSets {
-  acceptable: string[];
-  forbidden: string[];
-  registry_names: string[];
-  exposed_names: string[];
-  /** The visible set: controls ∪ retrieved ordinary tools. */
-  retrieved_names: string[];
-  visible_order: string[];
-  selected: string | null;
+/** The sets one trial is classified from (retrieved_names is the visible set: controls ∪ retrieved tools). */
+export type TrialSets = Pick<
+  TrialRecord,
+  "acceptable" | "forbidden" | "registry_names" | "exposed_names" | "retrieved_names" | "visible_order" | "selected"
+> & {
   /** Why the arguments did not parse, or null when they parsed (or there was no call). */
   arguments_error: string | null;
-}
+};
 
-export interface Classification {
-  failed_stage: Stage | null;
-  selection_error: SelectionError | null;
-  violated: boolean;
-}
+/** The classification fields of a record. */
+export type Classification = Pick<TrialRecord, "failed_stage" | "selection_error" | "violated">;
 
 /** True when some acceptable tool is among `names`. */
 export function intersects(acceptable: string[], names: string[]): boolean {

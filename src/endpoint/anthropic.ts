@@ -2,11 +2,9 @@
 
 import type { MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages/messages";
 import { lazy } from "../text/lazy.js";
-import { PLACEHOLDER_KEY } from "./api-key.js";
-import { leanFetch } from "./http-transport.js";
 import { normaliseAnthropicReply, renderAnthropicRequest } from "./anthropic-wire.js";
 import { classifyApiFailure, describeError, redact, type ApiFailure } from "./http-failure.js";
-import { timed, type ProviderSettings, type WireEndpoint } from "./wire-endpoint.js";
+import { describeProvider, sdkClientOptions, timed, type ProviderSettings, type WireEndpoint } from "./wire-endpoint.js";
 
 export const ANTHROPIC_KEY_VARIABLE = "ANTHROPIC_API_KEY";
 export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
@@ -14,20 +12,11 @@ export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
 export function createAnthropicWire(settings: ProviderSettings): WireEndpoint<MessageCreateParamsNonStreaming> {
   const baseUrl = settings.baseUrl ?? ANTHROPIC_BASE_URL;
   const secret = settings.key.key;
-  // An explicit key keeps the SDK from looking for credentials anywhere else; maxRetries: 0 leaves retries to us.
   const client = lazy(async () => {
     const { default: AnthropicClient } = await loadSdk();
-    return new AnthropicClient({ apiKey: secret ?? PLACEHOLDER_KEY, baseURL: baseUrl, timeout: settings.timeoutMs, maxRetries: 0, fetch: leanFetch });
+    return new AnthropicClient(sdkClientOptions(settings, baseUrl));
   });
-  const context = {
-    endpoint: `anthropic:${settings.model}`,
-    model: settings.model,
-    baseUrl,
-    keyVariable: settings.key.variable,
-    keySet: secret !== null,
-    keyVariableIsDefault: settings.key.isDefault,
-    timeoutMs: settings.timeoutMs,
-  };
+  const context = describeProvider("anthropic", settings, baseUrl);
   const renderOptions = { model: settings.model, maxTokens: settings.maxTokens };
   return {
     id: "anthropic",

@@ -4,11 +4,9 @@
  */
 import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import { lazy } from "../text/lazy.js";
-import { PLACEHOLDER_KEY } from "./api-key.js";
-import { leanFetch } from "./http-transport.js";
 import { classifyApiFailure, describeError, redact, type ApiFailure } from "./http-failure.js";
 import { normaliseOpenAIReply, renderOpenAIRequest } from "./openai-wire.js";
-import { timed, type ProviderSettings, type WireEndpoint } from "./wire-endpoint.js";
+import { describeProvider, sdkClientOptions, timed, type ProviderSettings, type WireEndpoint } from "./wire-endpoint.js";
 
 export const OPENAI_KEY_VARIABLE = "OPENAI_API_KEY";
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
@@ -16,20 +14,11 @@ export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 export function createOpenAIWire(settings: ProviderSettings): WireEndpoint<ChatCompletionCreateParamsNonStreaming> {
   const baseUrl = settings.baseUrl ?? OPENAI_BASE_URL;
   const secret = settings.key.key;
-  // Our retry loop is the only one (the SDK's would hide 429s and double the waits); leanFetch: see http-transport.ts.
   const client = lazy(async () => {
     const { default: OpenAIClient } = await loadSdk();
-    return new OpenAIClient({ apiKey: secret ?? PLACEHOLDER_KEY, baseURL: baseUrl, timeout: settings.timeoutMs, maxRetries: 0, fetch: leanFetch });
+    return new OpenAIClient(sdkClientOptions(settings, baseUrl));
   });
-  const context = {
-    endpoint: `openai:${settings.model}`,
-    model: settings.model,
-    baseUrl,
-    keyVariable: settings.key.variable,
-    keySet: secret !== null,
-    keyVariableIsDefault: settings.key.isDefault,
-    timeoutMs: settings.timeoutMs,
-  };
+  const context = describeProvider("openai", settings, baseUrl);
   const renderOptions = { model: settings.model, maxTokens: settings.maxTokens, official: isOfficialApi(baseUrl) };
   return {
     id: "openai",

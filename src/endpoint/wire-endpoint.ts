@@ -4,7 +4,9 @@
  * what gets hashed and stored), send (one HTTP attempt), normalise (reply → EndpointResponse).
  */
 import type { EndpointResponse, TrialRequest } from "../types.js";
-import type { KeySource } from "./api-key.js";
+import { PLACEHOLDER_KEY, type KeySource } from "./api-key.js";
+import type { FailureContext } from "./http-failure.js";
+import { leanFetch } from "./http-transport.js";
 import type { AttemptVerdict } from "./retry.js";
 
 /** One successful HTTP attempt: the parsed JSON body as sent, the provider's request id, the time taken. */
@@ -45,4 +47,26 @@ export interface ProviderSettings {
   key: KeySource;
   maxTokens: number;
   timeoutMs: number;
+}
+
+/** What failure messages name about a provider endpoint (all but the case and trial). */
+export function describeProvider(id: string, settings: ProviderSettings, baseUrl: string): Omit<FailureContext, "where"> {
+  return {
+    endpoint: `${id}:${settings.model}`,
+    model: settings.model,
+    baseUrl,
+    keyVariable: settings.key.variable,
+    keySet: settings.key.key !== null,
+    keyVariableIsDefault: settings.key.isDefault,
+    timeoutMs: settings.timeoutMs,
+  };
+}
+
+/**
+ * Options for either SDK's client. An explicit key keeps the SDK from looking for credentials
+ * anywhere else; maxRetries 0 leaves retries to our loop (the SDK's would hide 429s and double
+ * the waits); leanFetch: see http-transport.ts.
+ */
+export function sdkClientOptions(settings: ProviderSettings, baseUrl: string) {
+  return { apiKey: settings.key.key ?? PLACEHOLDER_KEY, baseURL: baseUrl, timeout: settings.timeoutMs, maxRetries: 0, fetch: leanFetch };
 }

@@ -3,26 +3,18 @@
  * or a bad name is a finding, not a load error), each able to point at its own lines, and the
  * size of what every phase shows the model (computed by the composition root).
  */
-import type { Effect, JsonObject } from "../types.js";
+import type { Tool } from "../types.js";
 
 /** A location inside a file: object keys and array indices, outermost first. */
 export type LintPath = (string | number)[];
 
-export interface LintTool {
+/** A registry tool as lint reads it: its position, and a purpose that may be missing. */
+export type LintTool = Omit<Tool, "purpose"> & {
   /** Position in the registry's `tools` list. */
   index: number;
-  name: string;
-  family: string;
   /** null when absent or blank. */
   purpose: string | null;
-  use_when: string[];
-  avoid_when: string[];
-  input_schema?: JsonObject;
-  output_schema?: JsonObject;
-  effect: Effect;
-  idempotent: boolean;
-  open_world: boolean;
-}
+};
 
 export interface LintRegistry {
   /** The path as shown in findings. */

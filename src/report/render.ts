@@ -27,7 +27,3 @@ const RENDERERS: Record<Format, (report: Report, options: RenderOptions) => stri
 export function renderReport(report: Report, format: Format, options: RenderOptions): string {
   return RENDERERS[format](report, options);
 }
-
-export function isFormat(value: string): value is Format {
-  return (FORMATS as readonly string[]).includes(value);
-}
