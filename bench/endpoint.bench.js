@@ -9,7 +9,7 @@ import OpenAI from "openai";
 import { loadConfig } from "../dist/config/load-config.js";
 import { DEFAULT_SYSTEM_PROMPT } from "../dist/config/load-config.js";
 import { leanFetch } from "../dist/endpoint/http-transport.js";
-import { runEvaluation } from "../dist/run.js";
+import { runEvaluation } from "../dist/app/run.js";
 
 const N = 2000;
 const CONCURRENCY = 32;

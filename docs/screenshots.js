@@ -14,10 +14,10 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 import { parseDocument } from "yaml";
-import { explainOneCase } from "../dist/explain-run.js";
-import { readRun } from "../dist/recompute.js";
+import { explainOneCase } from "../dist/show/explain-run.js";
+import { readRun } from "../dist/run-files/read-run.js";
 import { buildReport } from "../dist/report/build-report.js";
-import { renderCaseExplanation } from "../dist/report/render-show.js";
+import { renderCaseExplanation } from "../dist/show/render-case.js";
 
 const CASE = "orders-engraving-notes";
 const root = fileURLToPath(new URL("..", import.meta.url));

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/load-config.js";
 import { outcomesOf, tallyRecords, tallyRow } from "../src/diff/trial-outcomes.js";
 import { scoreRecords } from "../src/metrics/scored-trials.js";
-import { RATE_FIELDS } from "../src/report/format.js";
-import { readRecords } from "../src/report/records-io.js";
-import { runEvaluation } from "../src/run.js";
+import { RATE_FIELDS } from "../src/render/format.js";
+import { readRecords } from "../src/run-files/records-io.js";
+import { runEvaluation } from "../src/app/run.js";
 import type { Report, TrialRecord } from "../src/types.js";
 import { buildRecords, trialRecord } from "./fixtures/diff-records.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createProgressPrinter, formatDuration, formatProgress } from "../src/commands/progress.js";
-import type { RunProgress } from "../src/run.js";
+import { createProgressPrinter, formatDuration, formatProgress } from "../src/render/progress.js";
+import type { RunProgress } from "../src/app/run.js";
 import { captureIo } from "./fixtures/capture-stdio.js";
 
 function progress(fields: Partial<RunProgress>): RunProgress {

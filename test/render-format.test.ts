@@ -9,7 +9,7 @@ import {
   formatPercent,
   formatRate,
   truncateLine,
-} from "../src/report/format.js";
+} from "../src/render/format.js";
 import type { CaseRow } from "../src/types.js";
 
 function row(fields: Partial<CaseRow>): CaseRow {

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { buildHeatmap, PHANTOM_COLUMN } from "../src/report/confusion-heatmap.js";
-import type { CaseExplanation, TrialView } from "../src/report/explain-types.js";
+import type { CaseExplanation, TrialView } from "../src/show/explain-types.js";
 import { renderReport } from "../src/report/render.js";
 import { renderHtml } from "../src/report/render-html.js";
-import { embedJson, escapeHtml, html, joinHtml } from "../src/report/render-html-escape.js";
+import { embedJson, escapeHtml, html, joinHtml } from "../src/render/html/escape.js";
 import { buildFixtureReport } from "./fixtures/report-fixture.js";
 
 const HOSTILE = `</script><script>window.__pwned=1</script><img src=x onerror=alert(1)>`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderJson, stableStringify } from "../src/report/render-json.js";
+import { renderJson, stableStringify } from "../src/render/stable-json.js";
 import { buildFixtureReport } from "./fixtures/report-fixture.js";
 
 /** Rebuild a value with every object's keys inserted in reverse order. */

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
-import { runEvaluation, type RunProgress } from "../src/run.js";
+import { runEvaluation, type RunProgress } from "../src/app/run.js";
 import { captureIo } from "./fixtures/capture-stdio.js";
 import { offeredTools, openaiReply, startFakeServer, type FakeServer } from "./fixtures/fake-provider.js";
 import { CASES, liveConfig, removeTempDirs, TOOLS, writeProject, writeRegistry } from "./fixtures/live-project.js";

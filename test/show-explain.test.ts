@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { expose } from "../src/exposure/expose.js";
 import { listHidingRules } from "../src/exposure/hiding-rules.js";
 import { buildCaseRows } from "../src/metrics/case-rows.js";
-import { explainCase, type CaseEvidence } from "../src/report/explain-case.js";
-import type { HiddenTool } from "../src/report/explain-types.js";
-import { renderCaseExplanation } from "../src/report/render-show.js";
+import { explainCase, type CaseEvidence } from "../src/show/explain-case.js";
+import type { HiddenTool } from "../src/show/explain-types.js";
+import { renderCaseExplanation } from "../src/show/render-case.js";
 import type { Rival, Tool, TrialRecord } from "../src/types.js";
 
 const CONTROLS = ["ask_user", "wait_for_event", "no_applicable_tool"];

@@ -4,11 +4,11 @@ import { InvalidArgumentError, Option, type Command } from "commander";
 import { parseDropRule, type DropRule } from "../diff/gating.js";
 import { DIFF_FORMATS, renderDiff, type DiffFormat } from "../diff/render.js";
 import { renderDiffMarkdown } from "../diff/render-markdown.js";
-import { diffRuns } from "../diff-runs.js";
+import { diffRuns } from "../app/diff.js";
 import type { RunPages } from "../diff/render-html-cases.js";
 import { EXIT, type Io, type SetExit } from "./io.js";
-import { relativeHref } from "./relative-href.js";
-import { appendStepSummary } from "./step-summary.js";
+import { relativeHref } from "../render/relative-href.js";
+import { appendStepSummary } from "../app/step-summary.js";
 
 interface DiffFlags {
   format: DiffFormat;

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Option } from "commander";
-import { explainRun } from "../explain-run.js";
+import { explainRun } from "../show/explain-run.js";
 import { FORMATS, renderReport, type Format } from "../report/render.js";
 import type { GateResult, Report, TrialRecord } from "../types.js";
 

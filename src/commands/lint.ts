@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { Option, type Command } from "commander";
 import { loadConfig } from "../config/load-config.js";
-import { lintFiles } from "../lint-project.js";
+import { lintFiles } from "../app/lint.js";
 import { LINT_FORMATS, renderLint, type LintFormat } from "../lint/render-findings.js";
 import { EXIT, type Io, type SetExit } from "./io.js";
 

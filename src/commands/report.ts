@@ -1,8 +1,8 @@
 import type { Command } from "commander";
-import { recomputeReport } from "../recompute.js";
+import { recomputeReport } from "../run-files/read-run.js";
 import { evaluateGates } from "../report/gates.js";
 import { emitReport, formatOption, verdict, type Io, type OutputFlags, type SetExit } from "./io.js";
-import { reportSweep } from "./report-sweep.js";
+import { reportSweep } from "../app/report-sweep.js";
 
 export function registerReport(program: Command, io: Io, setExit: SetExit): void {
   program

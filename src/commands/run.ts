@@ -2,15 +2,15 @@ import { join } from "node:path";
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { loadConfig, type ConfigOverrides } from "../config/load-config.js";
 import { evaluateGates } from "../report/gates.js";
-import { readRecords } from "../report/records-io.js";
+import { readRecords } from "../run-files/records-io.js";
 import { renderMarkdown } from "../report/render-markdown.js";
-import { BASELINE_NAME, saveBaseline } from "../report/save-baseline.js";
-import { runEvaluation } from "../run.js";
+import { BASELINE_NAME, saveBaseline } from "../run-files/save-baseline.js";
+import { runEvaluation } from "../app/run.js";
 import { RETRIEVERS, STORE_MODES, type RetrieverName, type StoreMode } from "../types.js";
 import { emitReport, formatOption, verdict, type Io, type OutputFlags, type SetExit } from "./io.js";
-import { nonNegativeInt, nonNegativeNumber, positiveInt } from "./parse-number.js";
-import { appendStepSummary } from "./step-summary.js";
-import { createProgressPrinter } from "./progress.js";
+import { nonNegativeInt, nonNegativeNumber, positiveInt } from "../config/parse-number.js";
+import { appendStepSummary } from "../app/step-summary.js";
+import { createProgressPrinter } from "../render/progress.js";
 
 export interface ConfigFlags {
   config?: string;

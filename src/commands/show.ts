@@ -1,9 +1,9 @@
 import type { Command } from "commander";
-import { explainOneCase, explainRun } from "../explain-run.js";
-import { readRun } from "../recompute.js";
+import { explainOneCase, explainRun } from "../show/explain-run.js";
+import { readRun } from "../run-files/read-run.js";
 import { buildReport } from "../report/build-report.js";
-import { renderCaseExplanation } from "../report/render-show.js";
-import { renderFailingCases } from "../report/render-show-list.js";
+import { renderCaseExplanation } from "../show/render-case.js";
+import { renderFailingCases } from "../show/render-failing-cases.js";
 import type { Io, SetExit } from "./io.js";
 
 interface ShowFlags {

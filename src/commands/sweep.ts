@@ -2,12 +2,12 @@ import { Option, type Command } from "commander";
 import { loadConfig } from "../config/load-config.js";
 import { InputError } from "../errors.js";
 import { SWEEP_FORMATS, type SweepFormat } from "../sweep/render-sweep.js";
-import { DEFAULT_SIZES, runSweep } from "../sweep/run-sweep.js";
-import { formatPercent } from "../report/format.js";
+import { DEFAULT_SIZES, runSweep } from "../app/sweep.js";
+import { formatPercent } from "../render/format.js";
 import { DISTRACTOR_POLICIES, type DistractorPolicy } from "../sweep/visible-sets.js";
-import { emitSweep } from "./emit-sweep.js";
+import { emitSweep } from "../app/emit-sweep.js";
 import type { Io, SetExit } from "./io.js";
-import { positiveIntList } from "./parse-number.js";
+import { positiveIntList } from "../config/parse-number.js";
 import { addConfigOptions, toOverrides, type ConfigFlags } from "./run.js";
 
 interface SweepFlags extends Omit<ConfigFlags, "k"> {

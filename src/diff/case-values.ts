@@ -5,7 +5,7 @@
  */
 import { findModal } from "../metrics/scored-trials.js";
 import { passAtK, passHatK } from "../metrics/pass-k.js";
-import { RATE_FIELDS } from "../report/format.js";
+import { RATE_FIELDS } from "../render/format.js";
 import type { CaseRow, Metrics, TrialRecord } from "../types.js";
 import type { RunEvidence } from "./metric-deltas.js";
 import { outcomesOf, tallyRecords, tallyRow, type CaseTallies, type TrialOutcomes } from "./trial-outcomes.js";

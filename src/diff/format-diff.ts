@@ -2,7 +2,7 @@
  * Words and numbers of a diff, shared by every renderer: metric values, deltas in points, paired
  * tests, flip and class labels (exhaustive maps over the closed vocabularies).
  */
-import { formatCount, formatNumber, formatPercent, MISSING } from "../report/format.js";
+import { formatCount, formatNumber, formatPercent, MISSING } from "../render/format.js";
 import { describeDiscovery } from "./comparability.js";
 import type { Change, DefinitionChangeKind, Diff, DiffRunInfo, FlipKind, MetricDelta, MetricValue, ReliabilityClass } from "./diff-types.js";
 import { formatP } from "./gating.js";

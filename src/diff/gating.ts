@@ -4,7 +4,7 @@
  * `significantOnly`, a drop beyond tolerance fails only when its paired test is significant.
  */
 import { InputError } from "../errors.js";
-import { formatPercent, RATE_FIELDS } from "../report/format.js";
+import { formatPercent, RATE_FIELDS } from "../render/format.js";
 import type { Diff, GateCheck, MetricDelta } from "./diff-types.js";
 import { EPSILON, RATE_DIRECTIONS } from "./metric-deltas.js";
 

@@ -3,7 +3,7 @@
  * paired tests — a sign test over the shared cases whose own value moved, and exact McNemar over
  * trial pairs (same case, same trial index) in the metric's population in both runs.
  */
-import { compareKeys, RATE_FIELDS, RATE_LABELS, type RateField } from "../report/format.js";
+import { compareKeys, RATE_FIELDS, RATE_LABELS, type RateField } from "../render/format.js";
 import type { Metrics, Rate } from "../types.js";
 import type { Change, Direction, MetricDelta, MetricValue } from "./diff-types.js";
 import { pairedTest, type PairedTest } from "./mcnemar.js";

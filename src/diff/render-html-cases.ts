@@ -2,9 +2,9 @@
  * The cases that flipped (with links into each run's own report.html drill-down, where it exists)
  * and the confusion cells that moved, as bars of BASE and CURRENT trial counts.
  */
-import { formatCounts, MISSING } from "../report/format.js";
-import { html, type SafeHtml } from "../report/render-html-escape.js";
-import type { HtmlSection } from "../report/render-html-page.js";
+import { formatCounts, MISSING } from "../render/format.js";
+import { html, type SafeHtml } from "../render/html/escape.js";
+import type { HtmlSection } from "../render/html/page.js";
 import type { CaseFlip, CaseSide, ConfusionMove } from "./diff-types.js";
 import { flipBadge } from "./render-html-section.js";
 

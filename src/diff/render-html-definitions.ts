@@ -3,8 +3,8 @@
  * CURRENT's with the added words marked (the same word diff the terminal prints inline), the fields
  * that moved, and the blast radius — the cases that saw the tool and how they flipped.
  */
-import { html, type SafeHtml } from "../report/render-html-escape.js";
-import type { HtmlSection } from "../report/render-html-page.js";
+import { html, type SafeHtml } from "../render/html/escape.js";
+import type { HtmlSection } from "../render/html/page.js";
 import type { DefinitionChange, Diff, DiffRunInfo, WordSegment } from "./diff-types.js";
 import { FLIP_KINDS } from "./diff-types.js";
 import { DEFINITION_LABELS, FLIP_LABELS } from "./format-diff.js";

@@ -3,8 +3,8 @@
  * from BASE to CURRENT on 0–100% with BASE's 95% interval, so a move inside it reads as noise.
  */
 import { wilson } from "../metrics/wilson.js";
-import { html, type SafeHtml } from "../report/render-html-escape.js";
-import type { HtmlSection } from "../report/render-html-page.js";
+import { html, type SafeHtml } from "../render/html/escape.js";
+import type { HtmlSection } from "../render/html/page.js";
 import type { MetricDelta } from "./diff-types.js";
 import { CHANGE_LABELS, formatDelta, formatTest, formatValue, isSignificant } from "./format-diff.js";
 

@@ -4,8 +4,8 @@
  */
 import type { Cell, TableData, Tone } from "../report/render-sections.js";
 import { cellText, cellTone } from "../report/render-sections.js";
-import { html, type SafeHtml } from "../report/render-html-escape.js";
-import type { HtmlSection } from "../report/render-html-page.js";
+import { html, type SafeHtml } from "../render/html/escape.js";
+import type { HtmlSection } from "../render/html/page.js";
 import type { DiffSection, Line, Span } from "./diff-section.js";
 import type { FlipKind } from "./diff-types.js";
 import { FLIP_LABELS } from "./format-diff.js";

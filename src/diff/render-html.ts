@@ -3,8 +3,8 @@
  * cases moved, every metric's delta with its paired tests, the flipped cases, the confusion cells
  * that moved, and each changed description side by side with its word diff and blast radius.
  */
-import { html } from "../report/render-html-escape.js";
-import { renderHtmlPage, type HtmlSection } from "../report/render-html-page.js";
+import { html } from "../render/html/escape.js";
+import { renderHtmlPage, type HtmlSection } from "../render/html/page.js";
 import { describeDiscovery } from "./comparability.js";
 import { FLIP_KINDS, type Diff, type DiffRunInfo } from "./diff-types.js";
 import { describeDiff } from "./format-diff.js";

@@ -1,5 +1,5 @@
 /** diff.json: the versioned contract, schema_version first, keys in stable order, 2-space indent. */
-import { stableStringify } from "../report/render-json.js";
+import { stableStringify } from "../render/stable-json.js";
 import type { Diff } from "./diff-types.js";
 
 export function renderDiffJson(diff: Diff): string {

@@ -3,7 +3,7 @@
  * A failed gate and a regressed case are failures; a removed case is skipped; the rest pass.
  */
 import { escapeXml } from "../report/render-junit.js";
-import { formatCounts, MISSING } from "../report/format.js";
+import { formatCounts, MISSING } from "../render/format.js";
 import type { CaseFlip, CaseSide, Diff } from "./diff-types.js";
 import { FLIP_LABELS } from "./format-diff.js";
 

@@ -3,7 +3,7 @@
  * or spans that mark removed and added words) and one table each. Terminal and Markdown lay the
  * same sections out differently. Definitions and gates are built in render-definitions.ts.
  */
-import { formatCounts, MISSING } from "../report/format.js";
+import { formatCounts, MISSING } from "../render/format.js";
 import type { Cell, TableData, Tone } from "../report/render-sections.js";
 import { FLIP_KINDS, RELIABILITY_CLASSES } from "./diff-types.js";
 import type { CaseFlip, CaseSide, Diff, MetricDelta } from "./diff-types.js";

@@ -5,7 +5,7 @@
  */
 import { InputError } from "../errors.js";
 import type { CaseMean, GateResult, GateSpec, Metrics, Rate } from "../types.js";
-import { compareText, formatCount, formatDecimal, RATE_FIELDS, type RateField } from "./format.js";
+import { compareText, formatCount, formatDecimal, RATE_FIELDS, type RateField } from "../render/format.js";
 
 export const OPERATORS = [">=", "<=", ">", "<", "==", "!="] as const;
 export type Operator = (typeof OPERATORS)[number];

@@ -2,9 +2,9 @@
 import { NONE_LABEL } from "../metrics/breakdowns.js";
 import { STAGES } from "../types.js";
 import type { CaseRow, Metrics, Report } from "../types.js";
-import { compareText } from "./format.js";
-import { html, type SafeHtml } from "./render-html-escape.js";
-import type { HtmlSection } from "./render-html-page.js";
+import { compareText } from "../render/format.js";
+import { html, type SafeHtml } from "../render/html/escape.js";
+import type { HtmlSection } from "../render/html/page.js";
 import { rateCell } from "./render-html-parts.js";
 
 type Dimension = keyof Report["breakdowns"];

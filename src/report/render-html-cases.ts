@@ -4,10 +4,10 @@
  */
 import { STAGES } from "../types.js";
 import type { CaseRow, Report } from "../types.js";
-import type { CaseExplanation } from "./explain-types.js";
-import { describeCaseOutcome, isAllErrored } from "./format.js";
-import { html, type SafeHtml } from "./render-html-escape.js";
-import type { HtmlSection } from "./render-html-page.js";
+import type { CaseExplanation } from "../show/explain-types.js";
+import { describeCaseOutcome, isAllErrored } from "../render/format.js";
+import { html, type SafeHtml } from "../render/html/escape.js";
+import type { HtmlSection } from "../render/html/page.js";
 import { stageBadge, type StageLabel } from "./render-html-parts.js";
 
 /** The first rung any scored trial of the case failed; passed or errored otherwise. */

@@ -1,10 +1,10 @@
 /** Where the failed trials broke (one stacked bar and a row per rung) and how selection failed. */
 import { SELECTION_ERRORS, STAGES } from "../types.js";
 import type { Metrics } from "../types.js";
-import { FIX_ACTIONS } from "./explain-fix.js";
-import { formatPercent, SELECTION_ERROR_LABELS, STAGE_MEANINGS } from "./format.js";
-import { html, type SafeHtml } from "./render-html-escape.js";
-import type { HtmlSection } from "./render-html-page.js";
+import { FIX_ACTIONS } from "../show/explain-fix.js";
+import { formatPercent, SELECTION_ERROR_LABELS, STAGE_MEANINGS } from "../render/format.js";
+import { html, type SafeHtml } from "../render/html/escape.js";
+import type { HtmlSection } from "../render/html/page.js";
 import { stageBadge, svgBar } from "./render-html-parts.js";
 
 function stackedBar(metrics: Metrics, failed: number): SafeHtml {

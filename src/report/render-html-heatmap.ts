@@ -5,9 +5,9 @@
  */
 import type { Report } from "../types.js";
 import { buildHeatmap, isAcceptableCell, type Heatmap, type HeatRow } from "./confusion-heatmap.js";
-import type { CaseExplanation } from "./explain-types.js";
-import { html, type SafeHtml } from "./render-html-escape.js";
-import type { HtmlSection } from "./render-html-page.js";
+import type { CaseExplanation } from "../show/explain-types.js";
+import { html, type SafeHtml } from "../render/html/escape.js";
+import type { HtmlSection } from "../render/html/page.js";
 
 const CELL = 18;
 const GAP = 8;

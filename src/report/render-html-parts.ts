@@ -1,7 +1,7 @@
 /** Small building blocks shared by the HTML sections: rate cells, bars and stage badges. */
 import type { Rate, Stage } from "../types.js";
-import { formatCi, formatCount, formatPercent } from "./format.js";
-import { html, type SafeHtml } from "./render-html-escape.js";
+import { formatCi, formatCount, formatPercent } from "../render/format.js";
+import { html, type SafeHtml } from "../render/html/escape.js";
 
 /** A case's or a trial's place on the ladder, as the page colours it. */
 export type StageLabel = Stage | "passed" | "errored";

@@ -1,8 +1,8 @@
 /** The remaining rates, the gates, errored trials and failing exposure assertions. */
 import type { GateResult, Report } from "../types.js";
-import { compareKeys, formatNumber, RATE_LABELS, type RateField } from "./format.js";
-import { html, type SafeHtml } from "./render-html-escape.js";
-import type { HtmlSection } from "./render-html-page.js";
+import { compareKeys, formatNumber, RATE_LABELS, type RateField } from "../render/format.js";
+import { html, type SafeHtml } from "../render/html/escape.js";
+import type { HtmlSection } from "../render/html/page.js";
 import { rateCells } from "./render-html-parts.js";
 
 const OTHER_RATES: RateField[] = [

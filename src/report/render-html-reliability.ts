@@ -1,9 +1,9 @@
 /** pass^k and pass@k against k, with their intervals, then consistency and the unstable cases. */
 import type { CaseMean, Metrics } from "../types.js";
-import { compareKeys, formatCi, formatCounts, formatPercent } from "./format.js";
-import { renderLineChart, type ChartSeries } from "./render-html-chart.js";
-import { html } from "./render-html-escape.js";
-import type { HtmlSection } from "./render-html-page.js";
+import { compareKeys, formatCi, formatCounts, formatPercent } from "../render/format.js";
+import { renderLineChart, type ChartSeries } from "../render/html/chart.js";
+import { html } from "../render/html/escape.js";
+import type { HtmlSection } from "../render/html/page.js";
 
 function toSeries(name: string, color: string, dashed: boolean, means: Record<string, CaseMean>): ChartSeries {
   const points = Object.keys(means)

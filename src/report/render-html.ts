@@ -4,18 +4,18 @@
  * rows expand into the same explanation as `route-eval show --case`.
  */
 import type { GateResult, Report } from "../types.js";
-import type { CaseExplanation } from "./explain-types.js";
+import type { CaseExplanation } from "../show/explain-types.js";
 import { renderBreakdownSection } from "./render-html-breakdown.js";
 import { renderCasesSection } from "./render-html-cases.js";
 import { renderFailureSection } from "./render-html-failures.js";
 import { renderFunnelSection } from "./render-html-funnel.js";
 import { renderHeatmapSection } from "./render-html-heatmap.js";
-import { renderHtmlPage, type HtmlSection } from "./render-html-page.js";
+import { renderHtmlPage, type HtmlSection } from "../render/html/page.js";
 import { renderGatesSection, renderProblemsSection, renderRatesSection } from "./render-html-rates.js";
 import { renderReliabilitySection } from "./render-html-reliability.js";
 import { HTML_SCRIPT } from "./render-html-script.js";
 import { describeRun } from "./render-sections.js";
-import { HIDING_LABELS, NO_DESCRIPTION, STATUS_MARKS } from "./render-show.js";
+import { HIDING_LABELS, NO_DESCRIPTION, STATUS_MARKS } from "../show/render-case.js";
 
 export interface HtmlOptions {
   gates: GateResult[];

@@ -3,7 +3,7 @@
  * scored trial failed a rung; a case whose every trial errored is an error, not a failure.
  */
 import type { CaseRow, Report } from "../types.js";
-import { describeCaseOutcome, formatCounts, hasFailedTrial, isAllErrored, truncateLine } from "./format.js";
+import { describeCaseOutcome, formatCounts, hasFailedTrial, isAllErrored, truncateLine } from "../render/format.js";
 
 const SUITE = "route-eval";
 

@@ -12,7 +12,7 @@ import {
   hasFailedTrial,
   isAllErrored,
   MISSING,
-} from "./format.js";
+} from "../render/format.js";
 import { buildGateSection, buildSummarySections, cellText, describeRun } from "./render-sections.js";
 import type { Align, Cell, Section, TableData } from "./render-sections.js";
 

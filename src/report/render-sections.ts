@@ -17,7 +17,7 @@ import {
   STAGE_RATES,
   truncateLine,
   type RateField,
-} from "./format.js";
+} from "../render/format.js";
 
 /** How a renderer may emphasise a cell; the terminal maps tones to colours, Markdown ignores them. */
 export type Tone = "plain" | "good" | "bad" | "muted";

@@ -1,7 +1,7 @@
 import type { GateResult, Report } from "../types.js";
-import type { CaseExplanation } from "./explain-types.js";
+import type { CaseExplanation } from "../show/explain-types.js";
 import { renderHtml } from "./render-html.js";
-import { renderJson } from "./render-json.js";
+import { renderJson } from "../render/stable-json.js";
 import { renderJunit } from "./render-junit.js";
 import { renderMarkdown } from "./render-markdown.js";
 import { renderTerminal } from "./render-terminal.js";

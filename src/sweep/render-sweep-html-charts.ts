@@ -3,9 +3,9 @@
  * against the true number of visible tools (size sweeps) or against k (k sweeps), on a log x
  * axis since sweep values usually double.
  */
-import { formatCi, formatCount, formatPercent } from "../report/format.js";
-import { renderLineChart, type ChartGuide, type ChartSeries, type ValueAxis } from "../report/render-html-chart.js";
-import { html, type SafeHtml } from "../report/render-html-escape.js";
+import { formatCi, formatCount, formatPercent } from "../render/format.js";
+import { renderLineChart, type ChartGuide, type ChartSeries, type ValueAxis } from "../render/html/chart.js";
+import { html, type SafeHtml } from "../render/html/escape.js";
 import type { Rate } from "../types.js";
 import { formatMs, formatSize } from "./sweep-table.js";
 import type { SweepKind, SweepPoint, SweepReport } from "./sweep-types.js";

@@ -4,9 +4,9 @@
  * sweep table, and links to each point's own report.html. Pure: the caller says which point pages
  * exist and how to reach them from where the page is written.
  */
-import { formatPercent, MISSING } from "../report/format.js";
-import { html, type SafeHtml } from "../report/render-html-escape.js";
-import { renderHtmlPage, type HtmlSection } from "../report/render-html-page.js";
+import { formatPercent, MISSING } from "../render/format.js";
+import { html, type SafeHtml } from "../render/html/escape.js";
+import { renderHtmlPage, type HtmlSection } from "../render/html/page.js";
 import { pointX, renderAccuracyChart, renderCostCharts } from "./render-sweep-html-charts.js";
 import { buildSweepTable, describeFindings, describeSweep, formatSize } from "./sweep-table.js";
 import type { SweepKind, SweepPoint, SweepReport } from "./sweep-types.js";

@@ -1,6 +1,6 @@
 /** The sweep rendered for people (terminal, Markdown) and machines (JSON = sweep.json, CSV). */
 import Table from "cli-table3";
-import { stableStringify } from "../report/render-json.js";
+import { stableStringify } from "../render/stable-json.js";
 import { renderSweepCsv } from "./render-sweep-csv.js";
 import { renderSweepHtml, type SweepHtmlOptions } from "./render-sweep-html.js";
 import { renderSweepChart } from "./sweep-chart.js";

@@ -1,4 +1,4 @@
-import { formatPercent } from "../report/format.js";
+import { formatPercent } from "../render/format.js";
 import type { SweepKind, SweepPoint, SweepReport } from "./sweep-types.js";
 
 /** Columns of a bar: one per 2.5 percentage points. */

@@ -3,7 +3,7 @@
  * renderers lay out the same rows. Closed vocabularies map exhaustively, so a new sweep kind or
  * threshold status cannot be forgotten here.
  */
-import { formatCi, formatPercent, formatRate, MISSING } from "../report/format.js";
+import { formatCi, formatPercent, formatRate, MISSING } from "../render/format.js";
 import type { SweepKind, SweepPoint, SweepReport } from "./sweep-types.js";
 import type { Threshold, ThresholdStatus } from "./thresholds.js";
 

@@ -1,7 +1,7 @@
 import { renameSync, writeFileSync } from "node:fs";
 import { canonicalJson } from "../text/canonical-json.js";
 import type { Report } from "../types.js";
-import { renderJson } from "./render-json.js";
+import { renderJson } from "../render/stable-json.js";
 
 /** Writes JSON with stable key order atomically (temp file + rename): a reader never sees half a file. */
 export function writeJsonFile(file: string, value: unknown): void {

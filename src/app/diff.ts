@@ -4,18 +4,18 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { checkComparability, splitCaseIds } from "./diff/comparability.js";
-import { compareRuns, type CompareOptions, type DiffInput } from "./diff/compare-runs.js";
-import type { Diff, DiffReport } from "./diff/diff-types.js";
-import { InputError } from "./errors.js";
-import { readMeta } from "./recompute.js";
-import { metaFromRecords } from "./report/build-report.js";
-import { buildCaseRows } from "./metrics/case-rows.js";
-import { computeMetrics } from "./metrics/compute-metrics.js";
-import { readReportFile } from "./report/read-report.js";
-import { readRecords } from "./report/records-io.js";
-import type { RunMeta, TrialRecord } from "./types.js";
-import { TOOL_VERSION } from "./version.js";
+import { checkComparability, splitCaseIds } from "../diff/comparability.js";
+import { compareRuns, type CompareOptions, type DiffInput } from "../diff/compare-runs.js";
+import type { Diff, DiffReport } from "../diff/diff-types.js";
+import { InputError } from "../errors.js";
+import { readMeta } from "../run-files/read-run.js";
+import { metaFromRecords } from "../report/build-report.js";
+import { buildCaseRows } from "../metrics/case-rows.js";
+import { computeMetrics } from "../metrics/compute-metrics.js";
+import { readReportFile } from "../run-files/read-report.js";
+import { readRecords } from "../run-files/records-io.js";
+import type { RunMeta, TrialRecord } from "../types.js";
+import { TOOL_VERSION } from "../version.js";
 
 const EXPECTED = "expected a run directory (reports/<run-id>), its records.jsonl, or a report.json";
 

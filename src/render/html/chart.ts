@@ -2,7 +2,7 @@
  * A small inline-SVG line chart with confidence bands: the pass^k / pass@k curves, and the sweep
  * pages (a rate with its CI band against the number of visible tools, tokens and latency).
  */
-import { html, type SafeHtml } from "./render-html-escape.js";
+import { html, type SafeHtml } from "./escape.js";
 
 export interface ChartPoint {
   x: number;

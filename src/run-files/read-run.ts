@@ -1,11 +1,11 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { InputError } from "./errors.js";
-import { buildReport, metaFromRecords } from "./report/build-report.js";
-import { readRecords } from "./report/records-io.js";
-import { writeJsonFile, writeReportFile } from "./report/write-report.js";
-import type { Report, RunMeta, TrialRecord } from "./types.js";
-import { TOOL_VERSION } from "./version.js";
+import { InputError } from "../errors.js";
+import { buildReport, metaFromRecords } from "../report/build-report.js";
+import { readRecords } from "./records-io.js";
+import { writeJsonFile, writeReportFile } from "./write-files.js";
+import type { Report, RunMeta, TrialRecord } from "../types.js";
+import { TOOL_VERSION } from "../version.js";
 
 /**
  * `route-eval report`: rebuild report.json from records.jsonl alone (run.json, when present, only

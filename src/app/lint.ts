@@ -3,17 +3,17 @@
  * phase's surface with the exposure policy → lint. Unreadable input is an InputError (exit 2).
  */
 import { resolve } from "node:path";
-import { checkCase } from "./cases/check-case.js";
-import { expandGlob, hasWildcard } from "./cases/expand-globs.js";
-import { findRegistry } from "./cases/load-cases.js";
-import { validateCasesFile } from "./config/validate.js";
-import { readYamlFile, showPath, type YamlFile } from "./config/yaml-document.js";
-import { InputError } from "./errors.js";
-import { expose } from "./exposure/expose.js";
-import type { LintCaseFile, LintProject, LintRegistry, LintSurface, LintTool } from "./lint/lint-input.js";
-import { lintProject, type LintResult } from "./lint/lint.js";
-import { readSnapshotLeniently, type LenientToolEntry } from "./registry/read-snapshot-leniently.js";
-import type { Config, Tool } from "./types.js";
+import { checkCase } from "../cases/check-case.js";
+import { expandGlob, hasWildcard } from "../cases/expand-globs.js";
+import { findRegistry } from "../cases/load-cases.js";
+import { validateCasesFile } from "../config/validate.js";
+import { readYamlFile, showPath, type YamlFile } from "../config/yaml-document.js";
+import { InputError } from "../errors.js";
+import { expose } from "../exposure/expose.js";
+import type { LintCaseFile, LintProject, LintRegistry, LintSurface, LintTool } from "../lint/lint-input.js";
+import { lintProject, type LintResult } from "../lint/lint.js";
+import { readSnapshotLeniently, type LenientToolEntry } from "../registry/read-snapshot-leniently.js";
+import type { Config, Tool } from "../types.js";
 
 /**
  * Lint `files` (registries and case files, told apart by their `tools:` or `cases:` key; paths or

@@ -9,7 +9,7 @@ import type { CaseRow, HiddenReason, PhasePolicy, Rival, Stage, TrialRecord } fr
 import { buildLadder, rankTools } from "./explain-ladder.js";
 import { findFix, findRival } from "./explain-fix.js";
 import type { CaseExplanation, CaseFacts, HiddenGroup, HiddenTool, TrialView } from "./explain-types.js";
-import { compareText, describeCaseOutcome } from "./format.js";
+import { compareText, describeCaseOutcome } from "../render/format.js";
 
 export interface CaseEvidence {
   /** The case's row of the report. */

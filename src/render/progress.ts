@@ -3,8 +3,8 @@
  * redrawn in place at most every 100 ms. Elsewhere (CI logs): once the run has taken 2 s, a line
  * at each 10% and at least every 10 s; and always a last line when the run ends.
  */
-import type { RunProgress } from "../run.js";
-import type { Io } from "./io.js";
+import type { RunProgress } from "../app/run.js";
+import type { Io } from "../commands/io.js";
 
 export interface ProgressOptions {
   /** Redraw one line in place (stderr is a terminal). */

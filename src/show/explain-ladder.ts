@@ -5,7 +5,7 @@
 import { CONTROL_NAMES, STAGES } from "../types.js";
 import type { Stage, TrialRecord } from "../types.js";
 import type { CaseFacts, LadderStep, RankedTool, StepStatus } from "./explain-types.js";
-import { compareText, formatCounts, formatDecimal } from "./format.js";
+import { compareText, formatCounts, formatDecimal } from "../render/format.js";
 
 const CONTROLS: ReadonlySet<string> = new Set(CONTROL_NAMES);
 

@@ -5,7 +5,7 @@
  * `--resume` redoes it), and its message is returned.
  */
 import pLimit from "p-limit";
-import type { EndpointOutcome, TrialRecord } from "./types.js";
+import type { EndpointOutcome, TrialRecord } from "../types.js";
 
 /** A snapshot of a run's progress, for a progress line. */
 export interface RunProgress {

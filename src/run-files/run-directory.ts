@@ -5,11 +5,11 @@
  */
 import { existsSync, mkdirSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { InputError } from "./errors.js";
-import { readMeta } from "./recompute.js";
-import { readRecords } from "./report/records-io.js";
-import { writeTextFile } from "./report/write-report.js";
-import type { RunMeta, TrialRecord } from "./types.js";
+import { InputError } from "../errors.js";
+import { readMeta } from "./read-run.js";
+import { readRecords } from "./records-io.js";
+import { writeTextFile } from "./write-files.js";
+import type { RunMeta, TrialRecord } from "../types.js";
 
 export interface RunDirectory {
   dir: string;

@@ -5,14 +5,14 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { InputError } from "./errors.js";
-import { explainRun } from "./explain-run.js";
-import { readRun } from "./recompute.js";
-import { buildReport } from "./report/build-report.js";
-import { evaluateGates } from "./report/gates.js";
-import { renderHtml } from "./report/render-html.js";
-import { writeTextFile } from "./report/write-report.js";
-import type { SweepReport } from "./sweep/sweep-types.js";
+import { InputError } from "../errors.js";
+import { explainRun } from "../show/explain-run.js";
+import { readRun } from "../run-files/read-run.js";
+import { buildReport } from "../report/build-report.js";
+import { evaluateGates } from "../report/gates.js";
+import { renderHtml } from "../report/render-html.js";
+import { writeTextFile } from "../run-files/write-files.js";
+import type { SweepReport } from "../sweep/sweep-types.js";
 
 export interface PointPages {
   /** Point run names whose report.html now exists. */

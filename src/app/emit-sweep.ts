@@ -7,9 +7,9 @@ import { writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { renderSweep, type SweepFormat } from "../sweep/render-sweep.js";
 import type { SweepReport } from "../sweep/sweep-types.js";
-import { writePointPages } from "../sweep-pages.js";
-import type { Io } from "./io.js";
-import { relativeHref } from "./relative-href.js";
+import { writePointPages } from "./sweep-pages.js";
+import type { Io } from "../commands/io.js";
+import { relativeHref } from "../render/relative-href.js";
 
 export interface SweepOutputFlags {
   format: SweepFormat;

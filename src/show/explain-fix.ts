@@ -9,7 +9,7 @@ import { CONTROL_NAMES, SELECTION_ERRORS } from "../types.js";
 import type { HiddenReason, Rival, SelectionError, Stage, TrialRecord } from "../types.js";
 import { bestAcceptable } from "./explain-ladder.js";
 import type { CaseFacts, FixView, HiddenTool, RivalView, ToolText } from "./explain-types.js";
-import { formatDecimal } from "./format.js";
+import { formatDecimal } from "../render/format.js";
 
 const CONTROLS: ReadonlySet<string> = new Set(CONTROL_NAMES);
 

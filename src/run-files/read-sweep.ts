@@ -7,7 +7,7 @@ import { basename, join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describeSchemaErrors, formatPath } from "../config/format-error.js";
 import { InputError } from "../errors.js";
-import { SWEEP_SCHEMA_VERSION, type SweepReport } from "./sweep-types.js";
+import { SWEEP_SCHEMA_VERSION, type SweepReport } from "../sweep/sweep-types.js";
 import { lazy } from "../text/lazy.js";
 
 const validateSweep = lazy(() => {

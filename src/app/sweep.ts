@@ -8,18 +8,18 @@ import { join, resolve } from "node:path";
 import { loadCases } from "../cases/load-cases.js";
 import { InputError } from "../errors.js";
 import { loadRegistry } from "../registry/load-registry.js";
-import { readRecords } from "../report/records-io.js";
-import { writeTextFile } from "../report/write-report.js";
-import { runEvaluation, type SweepHook } from "../run.js";
+import { readRecords } from "../run-files/records-io.js";
+import { writeTextFile } from "../run-files/write-files.js";
+import { runEvaluation, type SweepHook } from "./run.js";
 import type { Case, Config, Registry } from "../types.js";
 import { TOOL_VERSION } from "../version.js";
-import { createCasePadder } from "./pad-registry.js";
-import { renderSweep } from "./render-sweep.js";
-import { createSizeHook } from "./size-hook.js";
-import { summarisePoint } from "./summarise-point.js";
-import { SWEEP_SCHEMA_VERSION, type SweepKind, type SweepPoint, type SweepReport } from "./sweep-types.js";
-import { findThreshold } from "./thresholds.js";
-import type { DistractorPolicy } from "./visible-sets.js";
+import { createCasePadder } from "../sweep/pad-registry.js";
+import { renderSweep } from "../sweep/render-sweep.js";
+import { createSizeHook } from "../sweep/size-hook.js";
+import { summarisePoint } from "../sweep/summarise-point.js";
+import { SWEEP_SCHEMA_VERSION, type SweepKind, type SweepPoint, type SweepReport } from "../sweep/sweep-types.js";
+import { findThreshold } from "../sweep/thresholds.js";
+import type { DistractorPolicy } from "../sweep/visible-sets.js";
 
 export const DEFAULT_SIZES = [5, 10, 20, 40];
 

@@ -4,8 +4,8 @@
  * Content-Security-Policy that forbids every network fetch and any script but our own.
  */
 import { createHash } from "node:crypto";
-import { embedJson, html, trustedHtml, type SafeHtml } from "./render-html-escape.js";
-import { HTML_STYLE } from "./render-html-style.js";
+import { embedJson, html, trustedHtml, type SafeHtml } from "./escape.js";
+import { HTML_STYLE } from "./style.js";
 
 export interface HtmlSection {
   /** Anchor id (also the table of contents link). */

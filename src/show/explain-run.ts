@@ -3,14 +3,14 @@
  * the evidence its explanation needs (records, phase policy, why each hidden tool was hidden,
  * the model-facing descriptions) from run.json and records.jsonl alone — nothing is re-run.
  */
-import { InputError } from "./errors.js";
-import { listHidingRules } from "./exposure/hiding-rules.js";
-import { groupBy } from "./metrics/scored-trials.js";
-import { CONTROL_TOOLS, renderDescription } from "./registry/render-definition.js";
-import { explainCase } from "./report/explain-case.js";
-import type { CaseExplanation, HiddenTool } from "./report/explain-types.js";
-import { CONTROL_NAMES } from "./types.js";
-import type { CaseRow, PhasePolicy, Report, RunMeta, TrialRecord } from "./types.js";
+import { InputError } from "../errors.js";
+import { listHidingRules } from "../exposure/hiding-rules.js";
+import { groupBy } from "../metrics/scored-trials.js";
+import { CONTROL_TOOLS, renderDescription } from "../registry/render-definition.js";
+import { explainCase } from "./explain-case.js";
+import type { CaseExplanation, HiddenTool } from "./explain-types.js";
+import { CONTROL_NAMES } from "../types.js";
+import type { CaseRow, PhasePolicy, Report, RunMeta, TrialRecord } from "../types.js";
 
 const CONTROLS: ReadonlySet<string> = new Set(CONTROL_NAMES);
 
