@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { escapeXml, renderJunit } from "../src/report/render-junit.js";
+import { escapeXml } from "../src/render/xml.js";
+import { renderJunit } from "../src/report/render-junit.js";
 import type { CaseRow } from "../src/types.js";
 import { buildFixtureReport } from "./fixtures/report-fixture.js";
 

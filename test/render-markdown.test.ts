@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { escapeMarkdown, renderMarkdown } from "../src/report/render-markdown.js";
+import { escapeMarkdown } from "../src/render/markdown.js";
+import { renderMarkdown } from "../src/report/render-markdown.js";
 import type { GateResult } from "../src/types.js";
 import { buildFixtureReport } from "./fixtures/report-fixture.js";
 

@@ -1,5 +1,5 @@
 /** The presentation-free unit of a diff rendering: a titled section of lines and one table. */
-import type { TableData } from "../report/render-sections.js";
+import type { TableData } from "../render/section.js";
 
 /** A run of text; removed and added words of a word diff are marked. */
 export interface Span {

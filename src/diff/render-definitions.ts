@@ -1,5 +1,5 @@
 /** Diff sections for changed definitions (word diff, blast radius) and for the gates. */
-import type { Cell, TableData } from "../report/render-sections.js";
+import type { Cell, TableData } from "../render/section.js";
 import { FLIP_KINDS } from "./diff-types.js";
 import type { DefinitionChange, Diff, FlipKind } from "./diff-types.js";
 import { DEFINITION_LABELS, FLIP_LABELS } from "./format-diff.js";

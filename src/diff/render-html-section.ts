@@ -2,8 +2,8 @@
  * A presentation-free DiffSection (lines, word-diff spans, one table with tones) as HTML, for the
  * diff page's sections that need nothing more; and the small parts the other sections share.
  */
-import type { Cell, TableData, Tone } from "../report/render-sections.js";
-import { cellText, cellTone } from "../report/render-sections.js";
+import type { Cell, TableData, Tone } from "../render/section.js";
+import { cellText, cellTone } from "../render/section.js";
 import { html, type SafeHtml } from "../render/html/escape.js";
 import type { HtmlSection } from "../render/html/page.js";
 import type { DiffSection, Line, Span } from "./diff-section.js";

@@ -2,7 +2,7 @@
  * JUnit XML of a diff for CI test panels: one testcase per gate, then one per case of either run.
  * A failed gate and a regressed case are failures; a removed case is skipped; the rest pass.
  */
-import { escapeXml } from "../report/render-junit.js";
+import { escapeXml } from "../render/xml.js";
 import { formatCounts, MISSING } from "../render/format.js";
 import type { CaseFlip, CaseSide, Diff } from "./diff-types.js";
 import { FLIP_LABELS } from "./format-diff.js";

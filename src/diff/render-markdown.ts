@@ -2,7 +2,7 @@
  * GitHub-flavoured Markdown of a diff for PR comments and GITHUB_STEP_SUMMARY: gates first, then
  * the shared sections; removed words as <del>, added as <ins>. Every string is escaped.
  */
-import { escapeMarkdown, renderTable } from "../report/render-markdown.js";
+import { escapeMarkdown, renderTable } from "../render/markdown.js";
 import type { Diff } from "./diff-types.js";
 import type { DiffSection, Line, Span } from "./diff-section.js";
 import { describeDiff } from "./format-diff.js";

@@ -4,7 +4,7 @@
  * same sections out differently. Definitions and gates are built in render-definitions.ts.
  */
 import { formatCounts, MISSING } from "../render/format.js";
-import type { Cell, TableData, Tone } from "../report/render-sections.js";
+import type { Cell, TableData, Tone } from "../render/section.js";
 import { FLIP_KINDS, RELIABILITY_CLASSES } from "./diff-types.js";
 import type { CaseFlip, CaseSide, Diff, MetricDelta } from "./diff-types.js";
 import { CHANGE_LABELS, CLASS_LABELS, describeSources, FLIP_LABELS, formatDelta, formatTest, formatValue, isSignificant } from "./format-diff.js";

@@ -3,7 +3,7 @@
  * confusion moves, changed definitions with a git-style word diff ([-removed-] {+added+}), power,
  * gates. Pure; without colour the output has no ANSI codes.
  */
-import { makePaint, renderTable, stripControls, type Paint } from "../report/render-terminal.js";
+import { makePaint, renderTable, stripControls, type Paint } from "../render/terminal.js";
 import type { Diff } from "./diff-types.js";
 import { describeDiff } from "./format-diff.js";
 import type { DiffSection, Line, Span } from "./diff-section.js";

@@ -5,26 +5,9 @@
 import type { CaseRow, Report } from "../types.js";
 import { describeCaseOutcome, formatCounts, hasFailedTrial, isAllErrored, truncateLine } from "../render/format.js";
 
+import { attributes, escapeXml } from "../render/xml.js";
+
 const SUITE = "route-eval";
-
-/** Characters outside XML 1.0's Char production (incl. lone surrogates) cannot appear at all. */
-const ILLEGAL_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-
-const XML_ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
-
-/** Escape text content: drop illegal characters, escape the five markup characters. */
-export function escapeXml(text: string): string {
-  return text.replace(ILLEGAL_XML, "").replace(/[&<>"']/g, (ch) => XML_ENTITIES[ch] ?? ch);
-}
-
-/** Attribute values also keep their line breaks and tabs (a parser would normalise them to spaces). */
-function escapeAttribute(text: string): string {
-  return escapeXml(text).replace(/\t/g, "&#9;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;");
-}
-
-function attributes(pairs: [string, string | number][]): string {
-  return pairs.map(([name, value]) => ` ${name}="${escapeAttribute(String(value))}"`).join("");
-}
 
 function classnameOf(row: CaseRow): string {
   return row.family ?? row.phase ?? "cases";

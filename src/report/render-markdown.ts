@@ -13,34 +13,15 @@ import {
   isAllErrored,
   MISSING,
 } from "../render/format.js";
-import { buildGateSection, buildSummarySections, cellText, describeRun } from "./render-sections.js";
-import type { Align, Cell, Section, TableData } from "./render-sections.js";
+import { escapeMarkdown, renderTable } from "../render/markdown.js";
+import type { Cell, Section, TableData } from "../render/section.js";
+import { buildGateSection, buildSummarySections, describeRun } from "./render-sections.js";
 
 export interface MarkdownOptions {
   gates?: GateResult[];
 }
 
 const MAX_FAILING_CASES = 50;
-const ALIGN_MARKERS: Record<Align, string> = { left: "---", right: "---:" };
-
-/** HTML-escape `&`, `<`, `>`; escape `|` for table cells; newlines become `<br>`. */
-export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/\|/g, "\\|")
-    .replace(/\r\n|\r|\n/g, "<br>");
-}
-
-function renderRow(cells: Cell[]): string {
-  return `| ${cells.map((cell) => escapeMarkdown(cellText(cell))).join(" | ")} |`;
-}
-
-export function renderTable(table: TableData): string {
-  const lines = [renderRow(table.head), `| ${table.align.map((a) => ALIGN_MARKERS[a]).join(" | ")} |`];
-  return [...lines, ...table.rows.map(renderRow)].join("\n");
-}
 
 function renderSection(section: Section): string {
   const parts = [`### ${escapeMarkdown(section.title)}`];

@@ -18,26 +18,7 @@ import {
   truncateLine,
   type RateField,
 } from "../render/format.js";
-
-/** How a renderer may emphasise a cell; the terminal maps tones to colours, Markdown ignores them. */
-export type Tone = "plain" | "good" | "bad" | "muted";
-export type Cell = string | { text: string; tone: Tone };
-export type Align = "left" | "right";
-
-export interface TableData {
-  head: string[];
-  align: Align[];
-  rows: Cell[][];
-}
-
-export interface Section {
-  title: string;
-  /** Lines shown before the table. */
-  lines: string[];
-  table: TableData | null;
-  /** Lines shown after the table (e.g. "… and 3 more"). */
-  notes: string[];
-}
+import { cellText, type Align, type Cell, type Section, type TableData, type Tone } from "../render/section.js";
 
 const MISSING_K = "?";
 const MAX_CONFUSIONS = 10;
@@ -50,13 +31,6 @@ const OTHER_RATES: RateField[] = [
 const RATE_HEAD = ["population", "passed", "rate", "95% CI"];
 const RATE_ALIGN: Align[] = ["left", "right", "right", "right", "left"];
 
-export function cellText(cell: Cell): string {
-  return typeof cell === "string" ? cell : cell.text;
-}
-
-export function cellTone(cell: Cell): Tone {
-  return typeof cell === "string" ? "plain" : cell.tone;
-}
 
 function section(title: string, lines: string[], table: TableData | null, notes: string[] = []): Section {
   return { title, lines, table, notes };

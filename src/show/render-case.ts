@@ -6,7 +6,7 @@
 import type { HiddenReason, JsonValue } from "../types.js";
 import type { CaseExplanation, RankedTool, StepStatus, TrialView } from "./explain-types.js";
 import { formatDecimal } from "../render/format.js";
-import { makePaint, stripControls, type Paint } from "../report/render-terminal.js";
+import { makePaint, stripControls, type Paint } from "../render/terminal.js";
 import { indentWrap, sideBySide, wrapParagraphs, wrapText } from "../render/text-layout.js";
 
 /** Total width of the explanation; fixed so that the output is the same on every terminal. */

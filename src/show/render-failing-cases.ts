@@ -9,7 +9,7 @@ import { FIX_ACTIONS } from "./explain-fix.js";
 import type { CaseExplanation } from "./explain-types.js";
 import { compareText } from "../render/format.js";
 import { describeRun } from "../report/render-sections.js";
-import { makePaint, stripControls, type Paint } from "../report/render-terminal.js";
+import { makePaint, stripControls, type Paint } from "../render/terminal.js";
 
 /** One line per case: why it sits in its group, in the words of its rung. */
 const WHY: Record<Stage, (x: CaseExplanation) => string> = {

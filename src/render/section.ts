@@ -1,0 +1,32 @@
+/**
+ * The shape every summary is built in before it is laid out: titled sections of lines and one
+ * table each. The terminal, Markdown and HTML renderers lay the same sections out differently.
+ */
+
+/** How a renderer may emphasise a cell; the terminal maps tones to colours, Markdown ignores them. */
+export type Tone = "plain" | "good" | "bad" | "muted";
+export type Cell = string | { text: string; tone: Tone };
+export type Align = "left" | "right";
+
+export interface TableData {
+  head: string[];
+  align: Align[];
+  rows: Cell[][];
+}
+
+export interface Section {
+  title: string;
+  /** Lines shown before the table. */
+  lines: string[];
+  table: TableData | null;
+  /** Lines shown after the table (e.g. "… and 3 more"). */
+  notes: string[];
+}
+
+export function cellText(cell: Cell): string {
+  return typeof cell === "string" ? cell : cell.text;
+}
+
+export function cellTone(cell: Cell): Tone {
+  return typeof cell === "string" ? "plain" : cell.tone;
+}
