@@ -9,7 +9,7 @@ const out = mkdtempSync(join(tmpdir(), "route-eval-sweep-bundled-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 /** The bundled example (README "Sweeps"), offline with the baseline; one trial, since the baseline is deterministic. */
-const config = () => loadConfig(resolve("route-eval.yaml"), { out_dir: out, trials: 1 });
+const config = () => loadConfig(resolve("route-eval.yaml"), { out_dir: out, trials: 1 }, process.cwd());
 const accuracy = (points: { selection_accuracy: { value: number | null } }[]) => points.map((p) => p.selection_accuracy.value ?? NaN);
 
 describe("a size sweep of the bundled example with the baseline endpoint", { timeout: 60_000 }, () => {

@@ -19,6 +19,7 @@ import { runTrialJobs, type RunProgress, type TrialResult } from "./run-loop.js"
 import { deriveSeed } from "../text/seeded-random.js";
 import type { Case, Config, Discovery, Endpoint, Exposure, Registry, Report, RunMeta, ToolDefinition, TrialRecord, TrialRequest } from "../types.js";
 import { TOOL_VERSION } from "../version.js";
+import { pickRunConfig } from "../config/keys.js";
 
 export type { RunProgress } from "./run-loop.js";
 
@@ -189,23 +190,7 @@ function describeRun(runId: string, config: Config, cases: Case[], endpoint: End
     model: endpoint.model,
     registries: registries.map((r) => ({ snapshot: r.snapshot, revision: r.revision, file: relative(config.root, r.file) })),
     definitions,
-    config: {
-      cases: config.cases,
-      phases: config.phases,
-      controls: config.controls,
-      discovery: config.discovery,
-      trials: config.trials,
-      concurrency: config.concurrency,
-      temperature: config.temperature,
-      seed: config.seed,
-      system_prompt: config.system_prompt,
-      gates: config.gates,
-      mode: config.mode,
-      base_url: config.base_url,
-      api_key_env: config.api_key_env,
-      max_tokens: config.max_tokens,
-      shuffle_tools: config.shuffle_tools,
-    },
+    config: pickRunConfig(config),
   };
 }
 

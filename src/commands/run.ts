@@ -6,38 +6,15 @@ import { readRecords } from "../run-files/records-io.js";
 import { renderMarkdown } from "../report/render-markdown.js";
 import { BASELINE_NAME, saveBaseline } from "../run-files/save-baseline.js";
 import { runEvaluation } from "../app/run.js";
-import { RETRIEVERS, STORE_MODES, type RetrieverName, type StoreMode } from "../types.js";
+import { listConfigKeys, overridePath } from "../config/keys.js";
 import { emitReport, formatOption, verdict, type Io, type OutputFlags, type SetExit } from "./io.js";
-import { nonNegativeInt, nonNegativeNumber, positiveInt } from "../config/parse-number.js";
 import { appendStepSummary } from "../app/step-summary.js";
 import { createProgressPrinter } from "../render/progress.js";
 
+/** Commander's values of the shared config options, by attribute name (see `toOverrides`). */
 export interface ConfigFlags {
   config?: string;
-  cases?: string[];
-  registry?: string;
-  endpoint?: string;
-  model?: string;
-  trials?: number;
-  concurrency?: number;
-  temperature?: number;
-  retriever?: RetrieverName;
-  k?: number;
-  embeddingsModel?: string;
-  embeddingsBaseUrl?: string;
-  embeddingsApiKeyEnv?: string;
-  seed?: number;
-  systemPrompt?: string;
-  out?: string;
-  mode?: StoreMode;
-  store?: string;
-  baseUrl?: string;
-  apiKeyEnv?: string;
-  maxTokens?: number;
-  timeoutMs?: number;
-  maxRetries?: number;
-  retryBaseMs?: number;
-  shuffleTools?: boolean;
+  [attribute: string]: unknown;
 }
 
 interface RunFlags extends ConfigFlags, OutputFlags {
@@ -80,69 +57,44 @@ function parseBaselineName(value: string): string {
   return value;
 }
 
-/** The flags every command that loads route-eval.yaml shares; each overrides the key it names. */
+/** The flags every command that loads route-eval.yaml shares, one per row of the key table. */
 export function addConfigOptions(command: Command): Command {
-  return command
-    .option("-c, --config <file>", "config file (default: ./route-eval.yaml when present)")
-    .option("--cases <glob...>", "case files or globs (config: cases)")
-    .option("--registry <file>", "registry snapshot for every case file (config: registry)")
-    .option("-e, --endpoint <name>", "endpoint: baseline, openai:MODEL or anthropic:MODEL (config: endpoint)")
-    .option("-m, --model <name>", "model name for the endpoint (config: model)")
-    .option("-n, --trials <n>", "trials per case (config: trials)", positiveInt)
-    .option("--concurrency <n>", "trials in flight at once (config: concurrency)", positiveInt)
-    .option("--temperature <t>", "sampling temperature (config: temperature)", nonNegativeNumber)
-    .addOption(new Option("--retriever <name>", "discovery retriever (config: discovery.retriever)").choices(RETRIEVERS))
-    .option("-k, --k <n>", "retrieval budget of ordinary tools (config: discovery.k)", positiveInt)
-    .option("--embeddings-model <name>", "embedding model (config: discovery.embeddings.model)")
-    .option("--embeddings-base-url <url>", "OpenAI-compatible API base URL (config: discovery.embeddings.base_url)")
-    .option("--embeddings-api-key-env <var>", "environment variable holding its key (config: discovery.embeddings.api_key_env)")
-    .option("--seed <n>", "run seed (config: seed)", nonNegativeInt)
-    .option("--system-prompt <text>", "system prompt (config: system_prompt)")
-    .option("-o, --out <dir>", "directory that receives <run-id>/ (config: out_dir)")
-    .addOption(new Option("--mode <mode>", "live: always call · cached: store first · replay: store only (config: mode)").choices(STORE_MODES))
-    .option("--store <dir>", "response store directory (config: store_dir)")
-    .option("--base-url <url>", "provider base URL, e.g. an OpenAI-compatible server's http://localhost:8000/v1 (config: base_url)")
-    .option("--api-key-env <name>", "environment variable holding the API key (config: api_key_env)")
-    .option("--max-tokens <n>", "output token budget per call (config: max_tokens)", positiveInt)
-    .option("--timeout-ms <n>", "time limit of one attempt (config: timeout_ms)", positiveInt)
-    .option("--max-retries <n>", "attempts after the first on 408/409/429/5xx, timeouts, resets (config: max_retries)", nonNegativeInt)
-    .option("--retry-base-ms <n>", "base of the exponential backoff between attempts (config: retry_base_ms)", nonNegativeInt)
-    .option("--shuffle-tools", "permute the visible tools per trial, seeded (config: shuffle_tools)");
+  command.option("-c, --config <file>", "config file (default: ./route-eval.yaml when present)");
+  for (const option of configOptions()) command.addOption(option);
+  return command;
 }
 
+function configOptions(): Option[] {
+  return listConfigKeys().flatMap(([path, spec]) => {
+    if (spec.flags === undefined) return [];
+    const option = new Option(spec.flags, `${spec.help} (config: ${path})`);
+    if (spec.parse !== undefined) option.argParser(spec.parse);
+    if (spec.choices !== undefined) option.choices(spec.choices);
+    return [option];
+  });
+}
+
+/** Each set flag as the override of its key (discovery's keys flat: retriever, k, embeddings.*). */
 export function toOverrides(flags: ConfigFlags): ConfigOverrides {
-  const overrides: ConfigOverrides = {
-    cases: flags.cases,
-    registry: flags.registry,
-    endpoint: flags.endpoint,
-    model: flags.model,
-    trials: flags.trials,
-    concurrency: flags.concurrency,
-    temperature: flags.temperature,
-    retriever: flags.retriever,
-    k: flags.k,
-    embeddings: embeddingOverrides(flags),
-    seed: flags.seed,
-    system_prompt: flags.systemPrompt,
-    out_dir: flags.out,
-    mode: flags.mode,
-    store_dir: flags.store,
-    base_url: flags.baseUrl,
-    api_key_env: flags.apiKeyEnv,
-    max_tokens: flags.maxTokens,
-    timeout_ms: flags.timeoutMs,
-    max_retries: flags.maxRetries,
-    retry_base_ms: flags.retryBaseMs,
-    shuffle_tools: flags.shuffleTools,
-  };
-  return Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
+  const overrides: Record<string, unknown> = {};
+  for (const option of configOptions()) {
+    const value = flags[option.attributeName()];
+    if (value === undefined) continue;
+    const path = CONFIG_PATH_OF.get(option.long ?? "") ?? [];
+    let parent = overrides;
+    for (const key of path.slice(0, -1)) parent = (parent[key] ??= {}) as Record<string, unknown>;
+    parent[path[path.length - 1]] = value;
+  }
+  return overrides as ConfigOverrides;
 }
 
-function embeddingOverrides(flags: ConfigFlags): ConfigOverrides["embeddings"] {
-  const { embeddingsModel: model, embeddingsBaseUrl: base_url, embeddingsApiKeyEnv: api_key_env } = flags;
-  if (model === undefined && base_url === undefined && api_key_env === undefined) return undefined;
-  return Object.fromEntries(Object.entries({ model, base_url, api_key_env }).filter(([, v]) => v !== undefined));
-}
+/** --long-flag → its override path. */
+const CONFIG_PATH_OF = new Map(
+  listConfigKeys().flatMap(([path, spec]) => {
+    const long = spec.flags?.match(/--[a-z-]+/)?.[0];
+    return long === undefined ? [] : [[long, overridePath(path)] as const];
+  }),
+);
 
 const RUN_HELP = `
 Every flag overrides the key of route-eval.yaml named in its help. When $GITHUB_STEP_SUMMARY

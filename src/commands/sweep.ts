@@ -10,7 +10,8 @@ import type { Io, SetExit } from "./io.js";
 import { positiveIntList } from "../config/parse-number.js";
 import { addConfigOptions, toOverrides, type ConfigFlags } from "./run.js";
 
-interface SweepFlags extends Omit<ConfigFlags, "k"> {
+interface SweepFlags {
+  config?: string;
   sizes?: number[];
   /** In a sweep, --k is the list of budgets to sweep. */
   k?: number[];

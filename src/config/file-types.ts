@@ -4,42 +4,20 @@
  */
 import type {
   ArgExpectation,
+  Config,
   ControlName,
   Effect,
   EmbeddingsConfig,
-  GateSpec,
   JsonObject,
   Message,
-  PhasePolicy,
   RetrieverName,
 } from "../types.js";
 
-/** route-eval.yaml — schemas/config.schema.json */
-export interface ConfigFile {
+/** route-eval.yaml — built from the key table (config/keys.ts), as written: paths relative, cases one glob or many. */
+export type ConfigFile = Partial<Omit<Config, "file" | "root" | "cases" | "discovery">> & {
   cases?: string | string[];
-  registry?: string | null;
-  phases?: Record<string, PhasePolicy>;
-  controls?: ControlName[];
   discovery?: { retriever?: RetrieverName; k?: number; embeddings?: Partial<EmbeddingsConfig> };
-  endpoint?: string;
-  model?: string | null;
-  trials?: number;
-  concurrency?: number;
-  temperature?: number;
-  system_prompt?: string;
-  seed?: number;
-  out_dir?: string;
-  store_dir?: string;
-  mode?: "live" | "cached" | "replay";
-  base_url?: string | null;
-  api_key_env?: string | null;
-  max_tokens?: number;
-  timeout_ms?: number;
-  max_retries?: number;
-  retry_base_ms?: number;
-  shuffle_tools?: boolean;
-  gates?: Record<string, GateSpec>;
-}
+};
 
 /** One tool of a registry snapshot — schemas/registry.schema.json#/$defs/tool */
 export interface ToolEntry {

@@ -1,22 +1,17 @@
 import { existsSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { InputError, at } from "../errors.js";
-import { CONTROL_NAMES, type Config, type DiscoveryConfig, type EmbeddingsConfig, type RetrieverName } from "../types.js";
+import type { Config, EmbeddingsConfig, RetrieverName } from "../types.js";
 import type { ConfigFile } from "./file-types.js";
-import { formatPath } from "./format-error.js";
+import { formatPath, isRecord } from "./format-error.js";
+import { listConfigKeys, overridePath, type ConfigPath } from "./keys.js";
+
+export { DEFAULT_SYSTEM_PROMPT } from "./keys.js";
 import { findConfigProblem, validateConfigFile } from "./validate.js";
 import { readYamlFile, type YamlFile } from "./yaml-document.js";
 
 /** The config file looked for in the working directory when none is named. */
 export const CONFIG_FILE_NAME = "route-eval.yaml";
-
-export const DEFAULT_SYSTEM_PROMPT =
-  "You are the tool router of an assistant. Choose the single best tool for the user's request " +
-  "from the tools provided and call it, taking argument values from the request and the context " +
-  "without inventing any. If a tool fits but information it needs is missing, call ask_user to " +
-  "ask for it. If the request can only proceed once something outside the conversation happens, " +
-  "call wait_for_event. If none of the tools can serve the request, call no_applicable_tool. " +
-  "Make exactly one tool call.";
 
 /**
  * Command-line values, one per config key; each one set wins over route-eval.yaml.
@@ -36,14 +31,14 @@ const RETRIEVERS_WITH_BUDGET: ReadonlySet<RetrieverName> = new Set(["bm25", "emb
  * validate it, apply defaults, then overrides. Relative paths in the file resolve against its
  * directory (`root`); `cases` stay globs relative to `root`, registry and out_dir become absolute.
  */
-export function loadConfig(file: string | null, overrides: ConfigOverrides, workingDir = process.cwd()): Config {
+export function loadConfig(file: string | null, overrides: ConfigOverrides, workingDir: string): Config {
   const cwd = resolve(workingDir);
   const path = file === null ? findDefaultConfig(cwd) : resolve(cwd, file);
   const yaml = path === null ? null : readYamlFile(path);
   const written = yaml === null ? {} : validateConfigFile(nullAsEmpty(yaml));
   const root = path === null ? cwd : dirname(path);
   checkOverrides(overrides);
-  const layers = [resolveOverridePaths(overrides, cwd, root), flattenFile(written, root)];
+  const layers = [overrideLeaves(overrides, cwd, root), fileLeaves(written, root)];
   const config = mergeLayers(layers, path, root);
   checkRetrieverBudget(config, overrides, yaml);
   return config;
@@ -59,79 +54,56 @@ function nullAsEmpty(yaml: YamlFile): YamlFile {
   return yaml.data === null ? { ...yaml, data: {} } : yaml;
 }
 
-function flattenFile(written: ConfigFile, root: string): ConfigOverrides {
-  const { discovery, cases, registry, out_dir, store_dir, ...rest } = written;
-  return {
-    ...rest,
-    retriever: discovery?.retriever,
-    k: discovery?.k,
-    embeddings: discovery?.embeddings,
-    cases: typeof cases === "string" ? [cases] : cases,
-    registry: registry === undefined || registry === null ? registry : resolve(root, registry),
-    out_dir: out_dir === undefined ? undefined : resolve(root, out_dir),
-    store_dir: store_dir === undefined ? undefined : resolve(root, store_dir),
-  };
+/** A layer as leaf values by dotted path ("discovery.k"), paths resolved: the file's against its directory. */
+type Leaves = Map<ConfigPath, unknown>;
+
+function valueAt(data: unknown, path: string[]): unknown {
+  let value = data;
+  for (const key of path) value = isRecord(value) ? value[key] : undefined;
+  return value;
+}
+
+function fileLeaves(written: ConfigFile, root: string): Leaves {
+  const leaves: Leaves = new Map();
+  for (const [path, spec] of listConfigKeys()) {
+    const value = valueAt(written, path.split("."));
+    if (value === undefined) continue;
+    if (spec.path === "glob") leaves.set(path, typeof value === "string" ? [value] : value);
+    else if (spec.path === "file" && typeof value === "string") leaves.set(path, resolve(root, value));
+    else leaves.set(path, value);
+  }
+  return leaves;
 }
 
 /** Command-line paths are relative to the working directory; case globs are re-based on root. */
-function resolveOverridePaths(overrides: ConfigOverrides, cwd: string, root: string): ConfigOverrides {
-  const { cases, registry, out_dir, store_dir } = overrides;
-  return {
-    ...overrides,
-    cases: cases?.map((pattern) => relative(root, resolve(cwd, pattern)) || "."),
-    registry: typeof registry === "string" ? resolve(cwd, registry) : registry,
-    out_dir: out_dir === undefined ? undefined : resolve(cwd, out_dir),
-    store_dir: store_dir === undefined ? undefined : resolve(cwd, store_dir),
-  };
-}
-
-/** The first layer that sets a key wins. */
-function pick<K extends keyof ConfigOverrides>(layers: ConfigOverrides[], key: K): ConfigOverrides[K] {
-  return layers.find((layer) => layer[key] !== undefined)?.[key];
-}
-
-/** retriever and k like every other key; embeddings key by key, so a flag changes one setting of the file's. */
-function mergeDiscovery(layers: ConfigOverrides[]): DiscoveryConfig {
-  const k = pick(layers, "k");
-  const embeddings: Partial<EmbeddingsConfig> = {};
-  for (const layer of [...layers].reverse()) {
-    for (const [key, value] of Object.entries(layer.embeddings ?? {})) if (value !== undefined) Object.assign(embeddings, { [key]: value });
+function overrideLeaves(overrides: ConfigOverrides, cwd: string, root: string): Leaves {
+  const leaves: Leaves = new Map();
+  for (const [path, spec] of listConfigKeys()) {
+    const value = valueAt(overrides, overridePath(path));
+    if (value === undefined) continue;
+    if (spec.path === "glob" && Array.isArray(value)) leaves.set(path, value.map((p) => relative(root, resolve(cwd, String(p))) || "."));
+    else if (spec.path === "file" && typeof value === "string") leaves.set(path, resolve(cwd, value));
+    else leaves.set(path, value);
   }
-  return {
-    retriever: pick(layers, "retriever") ?? "none",
-    ...(k === undefined ? {} : { k }),
-    ...(Object.keys(embeddings).length === 0 ? {} : { embeddings }),
-  };
+  return leaves;
 }
 
-function mergeLayers(layers: ConfigOverrides[], file: string | null, root: string): Config {
-  return {
-    file,
-    root,
-    cases: pick(layers, "cases") ?? ["cases/*.yaml"],
-    registry: pick(layers, "registry") ?? null,
-    phases: pick(layers, "phases") ?? {},
-    controls: pick(layers, "controls") ?? [...CONTROL_NAMES],
-    discovery: mergeDiscovery(layers),
-    endpoint: pick(layers, "endpoint") ?? "baseline",
-    model: pick(layers, "model") ?? null,
-    trials: pick(layers, "trials") ?? 3,
-    concurrency: pick(layers, "concurrency") ?? 4,
-    temperature: pick(layers, "temperature") ?? 0,
-    system_prompt: pick(layers, "system_prompt") ?? DEFAULT_SYSTEM_PROMPT,
-    seed: pick(layers, "seed") ?? 1,
-    out_dir: pick(layers, "out_dir") ?? resolve(root, "reports"),
-    store_dir: pick(layers, "store_dir") ?? resolve(root, ".route-eval", "store"),
-    mode: pick(layers, "mode") ?? "cached",
-    base_url: pick(layers, "base_url") ?? null,
-    api_key_env: pick(layers, "api_key_env") ?? null,
-    max_tokens: pick(layers, "max_tokens") ?? 1024,
-    timeout_ms: pick(layers, "timeout_ms") ?? 60_000,
-    max_retries: pick(layers, "max_retries") ?? 4,
-    retry_base_ms: pick(layers, "retry_base_ms") ?? 500,
-    shuffle_tools: pick(layers, "shuffle_tools") ?? false,
-    gates: pick(layers, "gates") ?? {},
-  };
+/** For each key the first layer that sets it wins, else the table's default; nested into Config's shape. */
+function mergeLayers(layers: Leaves[], file: string | null, root: string): Config {
+  const config: Record<string, unknown> = { file, root };
+  for (const [path, spec] of listConfigKeys()) {
+    const set = layers.find((layer) => layer.has(path));
+    const value = set !== undefined ? set.get(path) : typeof spec.default === "function" ? spec.default(root) : spec.default;
+    if (value === undefined) continue;
+    const parts = path.split(".");
+    let parent = config;
+    for (const key of parts.slice(0, -1)) {
+      if (!isRecord(parent[key])) parent[key] = {};
+      parent = parent[key] as Record<string, unknown>;
+    }
+    parent[parts[parts.length - 1]] = Array.isArray(value) && set === undefined ? [...value] : value;
+  }
+  return config as unknown as Config;
 }
 
 /** Command-line values must satisfy the same schema as the file's (ajv skips undefined values). */
@@ -140,12 +112,11 @@ function checkOverrides(overrides: ConfigOverrides): void {
   const discovery = retriever === undefined && k === undefined && embeddings === undefined ? undefined : { retriever, k, embeddings };
   const problem = findConfigProblem({ ...rest, discovery });
   if (problem === null) return;
-  const [top, second, third] = problem.path;
-  const nested = top === "discovery" && second === "embeddings" && third !== undefined ? `embeddings_${String(third)}` : second;
-  const flag = top === "discovery" && second !== undefined ? nested : top;
-  const name = flag === undefined ? "options" : `--${String(flag).replace(/_/g, "-")}`;
-  const inner = problem.path.length > 1 && top !== "discovery" ? `${formatPath(problem.path)}: ` : "";
-  throw new InputError(`${name}: ${inner}${problem.message}`);
+  const path = problem.path.map(String);
+  const row = listConfigKeys().find(([key]) => key.split(".").every((part, i) => path[i] === part));
+  const flag = row?.[1].flags?.match(/--[a-z-]+/)?.[0] ?? "options";
+  const inner = row !== undefined && path.length > row[0].split(".").length ? `${formatPath(problem.path)}: ` : "";
+  throw new InputError(`${flag}: ${inner}${problem.message}`);
 }
 
 function checkRetrieverBudget(config: Config, overrides: ConfigOverrides, yaml: YamlFile | null): void {

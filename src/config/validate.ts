@@ -9,6 +9,7 @@ import { InputError, at } from "../errors.js";
 import { lazy } from "../text/lazy.js";
 import type { JsonObject } from "../types.js";
 import type { CasesFile, ConfigFile, RegistryFile } from "./file-types.js";
+import { buildConfigSchema } from "./config-schema.js";
 import { describeSchemaErrors, formatPath, isRecord, type SchemaProblem } from "./format-error.js";
 import type { JsonPath, YamlFile } from "./yaml-document.js";
 
@@ -25,7 +26,7 @@ const ajv = lazy(() => {
 /** Tools' schemas are third-party: unknown keywords and formats are tolerated, never logged. */
 const toolSchemaAjv = lazy(() => new Ajv2020({ allErrors: false, verbose: true, strict: false, logger: false }));
 
-const configValidator = lazy(() => compileSchemaFile<ConfigFile>("config.schema.json"));
+const configValidator = lazy(() => compileSchema<ConfigFile>(buildConfigSchema(), "the config key table"));
 const registryValidator = lazy(() => compileSchemaFile<RegistryFile>("registry.schema.json"));
 const casesValidator = lazy(() => compileSchemaFile<CasesFile>("cases.schema.json"));
 
@@ -88,8 +89,11 @@ function validateYaml<T>(validate: ValidateFunction<T>, yaml: YamlFile): T {
 
 function compileSchemaFile<T>(fileName: string): ValidateFunction<T> {
   const url = new URL(fileName, SCHEMA_DIR);
-  const schema: unknown = JSON.parse(readFileSync(url, "utf8"));
-  if (!isSchemaObject(schema)) throw new Error(`${url.pathname} is not a JSON Schema object (a packaging bug)`);
+  return compileSchema<T>(JSON.parse(readFileSync(url, "utf8")), url.pathname);
+}
+
+function compileSchema<T>(schema: unknown, source: string): ValidateFunction<T> {
+  if (!isSchemaObject(schema)) throw new Error(`${source} is not a JSON Schema object (a packaging bug)`);
   return ajv().compile<T>(schema);
 }
 

@@ -1,6 +1,6 @@
 /** Reports: part of the records of route-eval (see ../types.ts). */
 import type { ControlName, Effect } from "./tools.js";
-import type { DiscoveryConfig, GateSpec, PhasePolicy, StoreMode } from "./config.js";
+import type { RunConfig } from "../config/keys.js";
 import type { CaseRow, Metrics } from "./metrics.js";
 
 export const REPORT_SCHEMA_VERSION = 1;
@@ -23,24 +23,8 @@ export interface RunMeta {
   model: string;
   registries: { snapshot: string; revision: string; file: string }[];
   definitions: Record<string, DefinitionInfo>;
-  config: {
-    cases: string[];
-    phases: Record<string, PhasePolicy>;
-    controls: ControlName[];
-    discovery: DiscoveryConfig;
-    trials: number;
-    concurrency: number;
-    temperature: number;
-    seed: number;
-    system_prompt: string;
-    gates: Record<string, GateSpec>;
-    mode?: StoreMode;
-    base_url?: string | null;
-    /** The variable name the key came from — never the key. */
-    api_key_env?: string | null;
-    max_tokens?: number;
-    shuffle_tools?: boolean;
-  };
+  /** The settings the run used (see config/keys.ts RUN_KEYS). */
+  config: RunConfig;
 }
 
 export interface Report {

@@ -1,0 +1,82 @@
+/**
+ * The JSON Schema of route-eval.yaml, built from the key table. Validation uses it directly;
+ * schemas/config.schema.json is the same document for editors (a test keeps the two equal;
+ * `npm run schemas` rewrites the file).
+ */
+import { EFFECTS } from "../types/tools.js";
+import type { JsonObject } from "../types/json.js";
+import { listConfigKeys } from "./keys.js";
+
+/** Objects that group keys: their own description, and no keys beyond the table's. */
+const GROUPS: Record<string, JsonObject> = {
+  discovery: {},
+  "discovery.embeddings": {
+    description: "The embeddings retriever: any OpenAI-compatible /embeddings endpoint. Vectors are kept in the store (store_dir).",
+  },
+};
+
+const DEFS: JsonObject = {
+  phase: {
+    type: "object",
+    additionalProperties: false,
+    properties: {
+      families: { description: "Families admitted; absent = every family.", type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true },
+      max_effect: { description: "Highest effect admitted; absent = destructive.", enum: [...EFFECTS] },
+      open_world: { description: "Whether open-world tools are admitted; absent = true.", type: "boolean" },
+    },
+  },
+  gate: {
+    anyOf: [
+      {
+        type: "string",
+        pattern: "^\\s*(>=|<=|==|!=|>|<)\\s*-?(\\d+(\\.\\d*)?|\\.\\d+)\\s*$",
+        patternErrorMessage: "expected a comparison such as \">= 0.9\", \"<= 0.05\" or \"== 0\"",
+      },
+      {
+        type: "object",
+        additionalProperties: false,
+        required: ["k", "min"],
+        properties: { k: { type: "integer", minimum: 1 }, min: { type: "number", minimum: 0, maximum: 1 } },
+      },
+    ],
+    errorMessage: "expected a comparison such as \">= 0.9\" or an object {k, min}",
+  },
+};
+
+interface ObjectSchema extends JsonObject {
+  properties: Record<string, JsonObject>;
+}
+
+function group(path: string): ObjectSchema {
+  return { ...(GROUPS[path] ?? {}), type: "object", additionalProperties: false, properties: {} };
+}
+
+export function buildConfigSchema(): JsonObject {
+  const root = group("");
+  const groups = new Map<string, ObjectSchema>([["", root]]);
+  for (const [path, spec] of listConfigKeys()) {
+    const parts = path.split(".");
+    let parent = root;
+    for (let i = 1; i < parts.length; i++) {
+      const prefix = parts.slice(0, i).join(".");
+      let child = groups.get(prefix);
+      if (child === undefined) {
+        child = group(prefix);
+        groups.set(prefix, child);
+        parent.properties[parts[i - 1]] = child;
+      }
+      parent = child;
+    }
+    parent.properties[parts[parts.length - 1]] = spec.schema;
+  }
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "https://route-eval.dev/schemas/config.schema.json",
+    title: "route-eval configuration (route-eval.yaml)",
+    description: "Every key is optional and has a command-line flag that overrides it. Relative paths resolve against the directory of this file.",
+    type: "object",
+    additionalProperties: false,
+    properties: root.properties,
+    $defs: DEFS,
+  };
+}
