@@ -151,7 +151,7 @@ describe("checkComparability", () => {
   it("names every difference: cases, trials, endpoint, model, temperature, retriever", () => {
     const a = makeInput("a", buildRecords({ x: "PP", y: "PP" })).report;
     const records = buildRecords({ x: "PPP", z: "PPP" }, { endpoint: "openai", model: "gpt-x", retrieval_k: 4 });
-    const b = makeInput("b", records, buildMeta("b", records, { system_prompt: undefined }, { temperature: 0.7, system_prompt: "other" })).report;
+    const b = makeInput("b", records, buildMeta("b", records, {}, { temperature: 0.7, system_prompt: "other" })).report;
     const result = checkComparability(a, b, false);
     expect(result.comparable).toBe(false);
     expect(result.differences.map((d) => d.message)).toEqual([

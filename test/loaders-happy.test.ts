@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { expandGlob, matchSegment } from "../src/cases/expand-globs.js";
+import { expandGlob } from "../src/cases/expand-globs.js";
 import { loadCases } from "../src/cases/load-cases.js";
 import { loadConfig } from "../src/config/load-config.js";
 
@@ -91,13 +91,4 @@ describe("expandGlob", () => {
     expect(expandGlob("cases/none/*.yaml", PROJECT)).toEqual([]);
   });
 
-  it("matches one segment, leaving dot files to explicit dots", () => {
-    expect(matchSegment("*.yaml", "a.yaml")).toBe(true);
-    expect(matchSegment("*.yaml", "a.yml")).toBe(false);
-    expect(matchSegment("a?c", "abc")).toBe(true);
-    expect(matchSegment("a?c", "ac")).toBe(false);
-    expect(matchSegment("*", ".hidden")).toBe(false);
-    expect(matchSegment(".*", ".hidden")).toBe(true);
-    expect(matchSegment("a+b(1).yaml", "a+b(1).yaml")).toBe(true);
-  });
 });

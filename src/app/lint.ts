@@ -4,7 +4,7 @@
  */
 import { resolve } from "node:path";
 import { checkCase } from "../cases/check-case.js";
-import { expandGlob, hasWildcard } from "../cases/expand-globs.js";
+import { expandPatterns } from "../cases/expand-globs.js";
 import { findRegistry } from "../cases/load-cases.js";
 import { validateCasesFile } from "../config/validate.js";
 import { readYamlFile, showPath, type YamlFile } from "../config/yaml-document.js";
@@ -45,7 +45,7 @@ interface Inputs {
 
 function classifyFiles(patterns: string[], cwd: string): Inputs {
   const inputs: Inputs = { registryFiles: [], caseFiles: [] };
-  for (const file of expand(patterns, cwd)) {
+  for (const file of expandPatterns(patterns, cwd)) {
     const yaml = readYamlFile(file);
     const data = yaml.data;
     const keys = data !== null && typeof data === "object" && !Array.isArray(data) ? Object.keys(data) : [];
@@ -57,18 +57,9 @@ function classifyFiles(patterns: string[], cwd: string): Inputs {
 }
 
 function configFiles(config: Config): Inputs {
-  return { registryFiles: config.registry === null ? [] : [config.registry], caseFiles: expand(config.cases, config.root) };
+  return { registryFiles: config.registry === null ? [] : [config.registry], caseFiles: expandPatterns(config.cases, config.root) };
 }
 
-function expand(patterns: string[], root: string): string[] {
-  const found = patterns.flatMap((pattern) => {
-    const matches = expandGlob(pattern, root);
-    if (matches.length > 0) return matches;
-    if (!hasWildcard(pattern)) throw new InputError(`${showPath(resolve(root, pattern))}: file not found`);
-    throw new InputError(`no file matches "${pattern}" (looked under ${showPath(root)})`);
-  });
-  return [...new Set(found)].sort();
-}
 
 function readLintRegistry(file: string | YamlFile): LintRegistry {
   const { yaml, snapshot, tools } = readSnapshotLeniently(file);

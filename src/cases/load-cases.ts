@@ -7,7 +7,7 @@ import { InputError, at } from "../errors.js";
 import { createRegistryCache, loadRegistry, type RegistryCache } from "../registry/load-registry.js";
 import type { Case, Config, Registry } from "../types.js";
 import { checkCase } from "./check-case.js";
-import { expandGlob, hasWildcard } from "./expand-globs.js";
+import { expandPatterns } from "./expand-globs.js";
 
 type Source = Case["source"];
 
@@ -21,22 +21,13 @@ export function loadCases(config: Config, files?: string[]): Case[] {
   const paths =
     files !== undefined && files.length > 0
       ? expandPatterns(files, process.cwd())
-      : expandPatterns(config.cases, config.root);
+      : expandPatterns(config.cases, config.root, "cases");
   const registries = createRegistryCache();
   /** Case id → where its `id:` is written. */
   const seen = new Map<string, Source>();
   return paths.flatMap((path) => loadCaseFile(path, config, registries, seen));
 }
 
-function expandPatterns(patterns: string[], root: string): string[] {
-  const found = patterns.flatMap((pattern) => {
-    const matches = expandGlob(pattern, root);
-    if (matches.length > 0) return matches;
-    if (!hasWildcard(pattern)) throw new InputError(`${showPath(resolve(root, pattern))}: file not found`);
-    throw new InputError(`cases: no file matches "${pattern}" (looked under ${showPath(root)})`);
-  });
-  return [...new Set(found)].sort();
-}
 
 function loadCaseFile(file: string, config: Config, registries: RegistryCache, seen: Map<string, Source>): Case[] {
   const yaml = readYamlFile(file);
