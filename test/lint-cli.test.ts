@@ -104,7 +104,25 @@ describe("exit codes", () => {
     const dir = writeFiles({ "r.yaml": REGISTRY(TOOL("alpha") + TOOL("alpha")) });
     const result = await runCli(["lint", join(dir, "r.yaml")], dir);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain(`${join(dir, "r.yaml")}:4: error name-duplicate: tool name "alpha" is already defined at line 3`);
+    expect(result.stdout).toContain(`${join(dir, "r.yaml")}:4: error name-duplicate: tools[1].name: duplicate tool name "alpha" (first defined at line 3)`);
+  });
+
+  it("says what `run` says about a snapshot's own faults, from the same rule", async () => {
+    const cases = "registry: r.yaml\ncases:\n  - {id: c1, goal: Do it., acceptable: [alpha]}\n";
+    const faults: Record<string, string> = {
+      "name-duplicate": TOOL("alpha") + TOOL("alpha"),
+      "control-claim": TOOL("alpha") + TOOL("ask_user"),
+      "schema-invalid": TOOL("alpha") + TOOL("beta").replace("properties: {}", "properties: {x: {type: strin}}"),
+    };
+    for (const [rule, tools] of Object.entries(faults)) {
+      const dir = writeFiles({ "r.yaml": REGISTRY(tools), "c.yaml": cases });
+      const run = await runCli(["run", "--cases", join(dir, "c.yaml"), "--out", join(dir, "reports")], dir);
+      const lint = await runCli(["lint", join(dir, "r.yaml")], dir);
+      const said = run.stderr.replace(/^route-eval: /, "").trim();
+      expect(run.code, rule).toBe(2);
+      const [where, ...words] = said.split(": ");
+      expect(lint.stdout, rule).toContain(`${where}: error ${rule}: ${words.join(": ")}`);
+    }
   });
 
   it("exits 0 on a clean registry, even with --strict", async () => {
@@ -166,5 +184,33 @@ describe("--format json", () => {
         fix: 'rename it "get_thing"',
       },
     ]);
+  });
+});
+
+describe("case rules shared with run", () => {
+  const registry = REGISTRY(TOOL("get_order") + TOOL("list_orders"));
+
+  it("a likely typo of a tool name: run warns and counts the coverage gap, lint errors, in the same words", async () => {
+    const dir = writeFiles({
+      "r.yaml": registry,
+      "c.yaml": "registry: r.yaml\ncases:\n  - {id: c1, goal: Where is ord_1?, acceptable: [get_ordr]}\n",
+    });
+    const words = `case "c1": acceptable names "get_ordr", which registry r does not have (did you mean "get_order"?); no trial of this case can succeed`;
+    const run = await runCli(["run", "--cases", join(dir, "c.yaml"), "--out", join(dir, "reports"), "--no-gates", "--no-progress"], dir);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`${join(dir, "c.yaml")}:3: warning: ${words}`);
+    const lint = await runCli(["lint", join(dir, "c.yaml")], dir);
+    expect(lint.code).toBe(1);
+    expect(lint.stdout).toContain(`error case-unknown-tool: ${words}`);
+  });
+
+  it("a case id defined in two files: run and lint refuse it in the same words", async () => {
+    const one = (id: string) => `registry: r.yaml\ncases:\n  - {id: ${id}, goal: Where is ord_1?, acceptable: [get_order]}\n`;
+    const dir = writeFiles({ "r.yaml": registry, "a.yaml": one("same"), "b.yaml": one("same") });
+    const run = await runCli(["run", "--cases", join(dir, "a.yaml"), join(dir, "b.yaml"), "--out", join(dir, "reports")], dir);
+    const lint = await runCli(["lint", join(dir, "a.yaml"), join(dir, "b.yaml")], dir);
+    expect(lint.code).toBe(2);
+    expect(lint.stderr).toBe(`route-eval: ${join(dir, "b.yaml")}:3: duplicate case id "same" (also defined at ${join(dir, "a.yaml")}:3)\n`);
+    expect(run.stderr).toBe(lint.stderr);
   });
 });

@@ -1,19 +1,19 @@
 /**
- * The composition root of `route-eval lint`: find the files → read them leniently → measure each
+ * The composition root of `route-eval lint`: find the files → read them (problems as data) → measure each
  * phase's surface with the exposure policy → lint. Unreadable input is an InputError (exit 2).
  */
 import { resolve } from "node:path";
-import { checkCase } from "../cases/check-case.js";
+import { checkCase, claimCaseId, type CaseSource } from "../cases/check-case.js";
 import { expandPatterns } from "../cases/expand-globs.js";
 import { findRegistry } from "../cases/load-cases.js";
 import { validateCasesFile } from "../config/validate.js";
 import { readYamlFile, showPath, type YamlFile } from "../config/yaml-document.js";
-import { InputError } from "../errors.js";
+import { InputError, at } from "../errors.js";
 import { expose } from "../exposure/expose.js";
-import type { LintCaseFile, LintProject, LintRegistry, LintSurface, LintTool } from "../lint/lint-input.js";
+import type { LintCaseFile, LintProject, LintRegistry, LintSurface } from "../lint/lint-input.js";
 import { lintProject, type LintResult } from "../lint/lint.js";
-import { readSnapshotLeniently, type LenientToolEntry } from "../registry/read-snapshot-leniently.js";
-import type { Config, Tool } from "../types.js";
+import { parseRegistry } from "../registry/parse-registry.js";
+import type { Config } from "../types.js";
 
 /**
  * Lint `files` (registries and case files, told apart by their `tools:` or `cases:` key; paths or
@@ -29,7 +29,8 @@ export function lintFiles(config: Config, files: string[], cwd: string): LintRes
   };
   const { registryFiles, caseFiles } = files.length > 0 ? classifyFiles(files, cwd) : configFiles(config);
   registryFiles.forEach(loadRegistry);
-  const cases = caseFiles.map((file) => readLintCaseFile(file, config, loadRegistry));
+  const seen = new Map<string, CaseSource>();
+  const cases = caseFiles.map((file) => readLintCaseFile(file, config, loadRegistry, seen));
   const project: LintProject = {
     registries: [...registries.values()],
     caseFiles: cases.map(({ file }) => file),
@@ -62,24 +63,17 @@ function configFiles(config: Config): Inputs {
 
 
 function readLintRegistry(file: string | YamlFile): LintRegistry {
-  const { yaml, snapshot, tools } = readSnapshotLeniently(file);
-  return { file: yaml.shown, snapshot, tools: tools.map(toLintTool), lineOf: yaml.lineOf };
-}
-
-function toLintTool(entry: LenientToolEntry, index: number): LintTool {
-  const purpose = entry.purpose?.trim() ?? "";
+  const yaml = typeof file === "string" ? readYamlFile(file) : file;
+  const { registry, problems } = parseRegistry(yaml);
+  if (registry === null) throw new InputError(at(yaml.shown, problems[0]?.line ?? 1, problems[0]?.message ?? "is not a registry snapshot"));
+  const positions = new Map(registry.tools.map((tool, index) => [tool, index]));
   return {
-    index,
-    name: entry.name,
-    family: entry.family,
-    purpose: purpose === "" ? null : purpose,
-    use_when: entry.use_when ?? [],
-    avoid_when: entry.avoid_when ?? [],
-    ...(entry.input_schema === undefined ? {} : { input_schema: entry.input_schema }),
-    ...(entry.output_schema === undefined ? {} : { output_schema: entry.output_schema }),
-    effect: entry.effect,
-    idempotent: entry.idempotent ?? false,
-    open_world: entry.open_world ?? false,
+    file: yaml.shown,
+    snapshot: registry.snapshot,
+    tools: registry.tools,
+    problems,
+    lineOf: yaml.lineOf,
+    indexOf: (tool) => positions.get(tool) ?? 0,
   };
 }
 
@@ -89,11 +83,12 @@ interface ReadCaseFile {
   phases: (string | null)[];
 }
 
-function readLintCaseFile(file: string | YamlFile, config: Config, loadRegistry: (path: string) => LintRegistry): ReadCaseFile {
+function readLintCaseFile(file: string | YamlFile, config: Config, loadRegistry: (path: string) => LintRegistry, seen: Map<string, CaseSource>): ReadCaseFile {
   const yaml = typeof file === "string" ? readYamlFile(file) : file;
   const written = validateCasesFile(yaml);
   const phaseNames = Object.keys(config.phases);
   written.cases.forEach((entry, index) => checkCase(yaml, entry, index, phaseNames));
+  written.cases.forEach((entry, index) => claimCaseId(yaml, entry.id, index, seen));
   const registry = loadRegistry(findRegistry(yaml, written, config));
   const cases = written.cases.map((entry, index) => ({
     index,
@@ -115,7 +110,7 @@ function measureSurfaces(config: Config, registries: LintRegistry[], cases: Read
   const configYaml: YamlFile | null = config.file === null ? null : readYamlFile(config.file);
   const phases = Object.entries(config.phases);
   return registries.flatMap((registry) => {
-    const tools = registry.tools.map(toTool);
+    const tools = registry.tools;
     const surface = (phase: string | null, exposed: number, file: string, line: number | null): LintSurface => ({
       phase,
       registry,
@@ -131,10 +126,4 @@ function measureSurfaces(config: Config, registries: LintRegistry[], cases: Read
     const unphased = phases.length === 0 || cases.some((c) => c.file.registry === registry && c.phases.includes(null));
     return unphased ? [...phased, surface(null, tools.length, registry.file, registry.lineOf(["tools"]))] : phased;
   });
-}
-
-/** What the exposure policy reads: family, effect, open_world. */
-function toTool(tool: LintTool): Tool {
-  const { name, family, use_when, avoid_when, effect, idempotent, open_world } = tool;
-  return { name, family, purpose: tool.purpose ?? "", use_when, avoid_when, effect, idempotent, open_world };
 }

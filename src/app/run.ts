@@ -19,6 +19,9 @@ import { runTrialJobs, type RunProgress, type TrialResult } from "./run-loop.js"
 import { deriveSeed } from "../text/seeded-random.js";
 import type { Case, Config, Discovery, Endpoint, Exposure, Registry, Report, RunMeta, ToolDefinition, TrialRecord, TrialRequest } from "../types.js";
 import { TOOL_VERSION } from "../version.js";
+import { findUnknownNames } from "../cases/unknown-names.js";
+import { showPath } from "../config/yaml-document.js";
+import { CONTROL_NAMES } from "../types.js";
 import { pickRunConfig } from "../config/keys.js";
 
 export type { RunProgress } from "./run-loop.js";
@@ -33,6 +36,8 @@ export interface RunOptions {
   onProgress?: (progress: RunProgress) => void;
   /** Where API keys are read from (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Told each warning about the inputs (a likely typo of a tool name), before the first call. */
+  onWarning?: (message: string) => void;
   /** A sweep point (src/sweep): supplies the (padded) cases and fixes each case's visible set. Absent = the configured pipeline. */
   sweep?: SweepHook;
 }
@@ -58,6 +63,7 @@ export interface RunResult {
 export async function runEvaluation(config: Config, options: RunOptions = {}): Promise<RunResult> {
   const now = options.now ?? (() => new Date());
   const cases = options.sweep?.cases ?? loadCases(config);
+  for (const warning of findNameWarnings(cases)) options.onWarning?.(warning);
   const endpoint = withTokenEstimate(createEndpoint(config, { env: options.env }));
   const run = openRun(config, options, endpoint, now());
   const meta = describeRun(run.runId, config, cases, endpoint, now());
@@ -192,6 +198,16 @@ function describeRun(runId: string, config: Config, cases: Case[], endpoint: End
     definitions,
     config: pickRunConfig(config),
   };
+}
+
+/** A name a case gives that its registry lacks but that looks like a typo of one it has. */
+function findNameWarnings(cases: Case[]): string[] {
+  return cases.flatMap((testCase) => {
+    const known = new Set([...CONTROL_NAMES, ...testCase.registry.tools.map((tool) => tool.name)]);
+    return findUnknownNames(testCase, known, testCase.registry.snapshot)
+      .filter((unknown) => unknown.near !== null)
+      .map((unknown) => `${showPath(testCase.source.file)}:${testCase.source.line}: warning: ${unknown.message}`);
+  });
 }
 
 /** `20261130-124955-baseline`: sortable, readable, one per second per endpoint. */

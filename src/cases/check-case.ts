@@ -3,6 +3,11 @@ import type { CaseEntry } from "../config/file-types.js";
 import { formatPath, isRecord } from "../config/format-error.js";
 import type { JsonPath, YamlFile } from "../config/yaml-document.js";
 import { InputError, at } from "../errors.js";
+import type { Case } from "../types.js";
+import { showPath } from "../config/yaml-document.js";
+
+/** Where a case is written. */
+export type CaseSource = Case["source"];
 
 type NameListKey = "acceptable" | "forbidden" | "must_see" | "must_not_see";
 
@@ -57,4 +62,16 @@ function regexProblem(pattern: string): string | null {
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
+}
+
+/** Record where a case id is defined; a second definition anywhere names both places. */
+export function claimCaseId(yaml: YamlFile, id: string, index: number, seen: Map<string, CaseSource>): CaseSource {
+  const idAt = { file: yaml.file, line: yaml.lineOf(["cases", index, "id"]) };
+  const first = seen.get(id);
+  if (first !== undefined) {
+    const where = `${showPath(first.file)}:${first.line}`;
+    throw new InputError(at(yaml.shown, idAt.line, `duplicate case id "${id}" (also defined at ${where})`));
+  }
+  seen.set(id, idAt);
+  return { file: yaml.file, line: yaml.lineOf(["cases", index]) };
 }

@@ -6,10 +6,10 @@ import { readYamlFile, showPath, type YamlFile } from "../config/yaml-document.j
 import { InputError, at } from "../errors.js";
 import { createRegistryCache, loadRegistry, type RegistryCache } from "../registry/load-registry.js";
 import type { Case, Config, Registry } from "../types.js";
-import { checkCase } from "./check-case.js";
+import { checkCase, claimCaseId, type CaseSource } from "./check-case.js";
 import { expandPatterns } from "./expand-globs.js";
 
-type Source = Case["source"];
+type Source = CaseSource;
 
 /**
  * Load every routing case: the files matching `config.cases` (globs relative to `config.root`),
@@ -34,21 +34,9 @@ function loadCaseFile(file: string, config: Config, registries: RegistryCache, s
   const written = validateCasesFile(yaml);
   const phases = Object.keys(config.phases);
   written.cases.forEach((entry, index) => checkCase(yaml, entry, index, phases));
-  const sources = written.cases.map((entry, index) => claimId(yaml, entry.id, index, seen));
+  const sources = written.cases.map((entry, index) => claimCaseId(yaml, entry.id, index, seen));
   const registry = loadRegistry(findRegistry(yaml, written, config), registries);
   return written.cases.map((entry, index) => toCase(entry, sources[index], registry));
-}
-
-/** Record where a case id is defined; a second definition anywhere names both places. */
-function claimId(yaml: YamlFile, id: string, index: number, seen: Map<string, Source>): Source {
-  const idAt = { file: yaml.file, line: yaml.lineOf(["cases", index, "id"]) };
-  const first = seen.get(id);
-  if (first !== undefined) {
-    const where = `${showPath(first.file)}:${first.line}`;
-    throw new InputError(at(yaml.shown, idAt.line, `duplicate case id "${id}" (also defined at ${where})`));
-  }
-  seen.set(id, idAt);
-  return { file: yaml.file, line: yaml.lineOf(["cases", index]) };
 }
 
 /** The config's registry wins over the file's own `registry:`, which is relative to the file. */

@@ -4,7 +4,7 @@
  * loaders trust the file types in file-types.ts.
  */
 import { readFileSync } from "node:fs";
-import { Ajv2020, type AnySchemaObject, type ValidateFunction } from "ajv/dist/2020.js";
+import { Ajv2020, type AnySchemaObject, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import { InputError, at } from "../errors.js";
 import { lazy } from "../text/lazy.js";
 import type { JsonObject } from "../types.js";
@@ -35,8 +35,10 @@ export function validateConfigFile(yaml: YamlFile): ConfigFile {
   return validateYaml(configValidator(), yaml);
 }
 
-export function validateRegistryFile(yaml: YamlFile): RegistryFile {
-  return validateYaml(registryValidator(), yaml);
+/** Every error of a registry snapshot's data against its schema (none when it fits). */
+export function registryShapeErrors(data: unknown): ErrorObject[] {
+  const validate = registryValidator();
+  return validate(data) ? [] : (validate.errors ?? []);
 }
 
 export function validateCasesFile(yaml: YamlFile): CasesFile {

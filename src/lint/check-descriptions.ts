@@ -2,7 +2,8 @@
 import { tokenize } from "../text/tokenize.js";
 import { namesRival } from "./check-rivals.js";
 import type { RivalPair } from "./find-rivals.js";
-import type { LintRegistry, LintTool } from "./lint-input.js";
+import type { LintRegistry } from "./lint-input.js";
+import type { Tool } from "../types.js";
 import { finding, type Finding } from "./rules.js";
 
 export function checkDescriptions(registry: LintRegistry, pairs: RivalPair[]): Finding[] {
@@ -14,14 +15,14 @@ export function checkDescriptions(registry: LintRegistry, pairs: RivalPair[]): F
   ]);
 }
 
-function checkPurpose(registry: LintRegistry, tool: LintTool): Finding[] {
+function checkPurpose(registry: LintRegistry, tool: Tool): Finding[] {
   const base = { file: registry.file, tool: tool.name };
-  if (tool.purpose === null) {
+  if (tool.purpose.trim() === "") {
     return [
       finding({
         ...base,
         rule: "purpose-missing",
-        line: registry.lineOf(["tools", tool.index, "name"]),
+        line: registry.lineOf(["tools", registry.indexOf(tool), "name"]),
         message: `${tool.name} has no purpose; the model sees only its name`,
         fix: "add purpose: one sentence saying what the tool does and what it returns or changes",
       }),
@@ -32,7 +33,7 @@ function checkPurpose(registry: LintRegistry, tool: LintTool): Finding[] {
       finding({
         ...base,
         rule: "purpose-vague",
-        line: registry.lineOf(["tools", tool.index, "purpose"]),
+        line: registry.lineOf(["tools", registry.indexOf(tool), "purpose"]),
         message: `${tool.name}: purpose "${tool.purpose}" says nothing its name does not`,
         fix: "say what it acts on, what it returns or changes, and what sets it apart from its neighbours",
       }),
@@ -47,8 +48,8 @@ function addsToName(purpose: string, name: string): boolean {
   return tokenize(purpose).some((word) => !nameWords.has(word));
 }
 
-function checkConditions(registry: LintRegistry, tool: LintTool): Finding[] {
-  const line = registry.lineOf(["tools", tool.index, "name"]);
+function checkConditions(registry: LintRegistry, tool: Tool): Finding[] {
+  const line = registry.lineOf(["tools", registry.indexOf(tool), "name"]);
   const base = { file: registry.file, line, tool: tool.name };
   const findings: Finding[] = [];
   if (tool.use_when.length === 0) {
@@ -74,12 +75,12 @@ function checkConditions(registry: LintRegistry, tool: LintTool): Finding[] {
   return findings;
 }
 
-function checkLosingCondition(registry: LintRegistry, tool: LintTool, rivals: RivalPair[]): Finding[] {
+function checkLosingCondition(registry: LintRegistry, tool: Tool, rivals: RivalPair[]): Finding[] {
   const missing = rivals.filter((pair) => !namesRival(tool, other(pair, tool)));
   if (missing.length === 0) return [];
   const names = missing.map((pair) => other(pair, tool).name);
   const scored = missing.map((pair) => `${other(pair, tool).name} (${pair.score.toFixed(2)})`);
-  const path = tool.avoid_when.length > 0 ? ["tools", tool.index, "avoid_when"] : ["tools", tool.index, "name"];
+  const path = tool.avoid_when.length > 0 ? ["tools", registry.indexOf(tool), "avoid_when"] : ["tools", registry.indexOf(tool), "name"];
   return [
     finding({
       rule: "no-losing-condition",
@@ -93,8 +94,8 @@ function checkLosingCondition(registry: LintRegistry, tool: LintTool, rivals: Ri
   ];
 }
 
-function rivalsByTool(pairs: RivalPair[]): Map<LintTool, RivalPair[]> {
-  const byTool = new Map<LintTool, RivalPair[]>();
+function rivalsByTool(pairs: RivalPair[]): Map<Tool, RivalPair[]> {
+  const byTool = new Map<Tool, RivalPair[]>();
   for (const pair of pairs) {
     for (const tool of [pair.a, pair.b]) {
       const list = byTool.get(tool) ?? [];
@@ -105,6 +106,6 @@ function rivalsByTool(pairs: RivalPair[]): Map<LintTool, RivalPair[]> {
   return byTool;
 }
 
-function other(pair: RivalPair, tool: LintTool): LintTool {
+function other(pair: RivalPair, tool: Tool): Tool {
   return pair.a === tool ? pair.b : pair.a;
 }

@@ -1,4 +1,4 @@
-/** names: provider-safe, snake_case, unique. */
+/** names: provider-safe, snake_case (unique names are the snapshot's own rule: parse-registry.ts). */
 import type { LintRegistry } from "./lint-input.js";
 import { finding, type Finding } from "./rules.js";
 
@@ -7,9 +7,8 @@ const SNAKE_CASE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 
 export function checkNames(registry: LintRegistry): Finding[] {
   const findings: Finding[] = [];
-  const firstLine = new Map<string, number>();
   for (const tool of registry.tools) {
-    const line = registry.lineOf(["tools", tool.index, "name"]);
+    const line = registry.lineOf(["tools", registry.indexOf(tool), "name"]);
     const base = { file: registry.file, line, tool: tool.name };
     if (!PROVIDER_SAFE.test(tool.name)) {
       findings.push(
@@ -27,18 +26,6 @@ export function checkNames(registry: LintRegistry): Finding[] {
           rule: "name-not-snake-case",
           message: `tool name "${tool.name}" is not snake_case; mixed conventions make near names harder to tell apart`,
           fix: `rename it "${suggestName(tool.name)}"`,
-        }),
-      );
-    }
-    const first = firstLine.get(tool.name);
-    if (first === undefined) firstLine.set(tool.name, line);
-    else {
-      findings.push(
-        finding({
-          ...base,
-          rule: "name-duplicate",
-          message: `tool name "${tool.name}" is already defined at line ${first}; the model cannot tell the two apart`,
-          fix: "rename one of them or merge them into one tool",
         }),
       );
     }

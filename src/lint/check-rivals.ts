@@ -1,6 +1,7 @@
 /** rivals: pairs of near tools with their score, and clusters of three or more. */
 import { findClusters, type RivalPair } from "./find-rivals.js";
-import type { LintRegistry, LintTool } from "./lint-input.js";
+import type { LintRegistry } from "./lint-input.js";
+import type { Tool } from "../types.js";
 import { finding, type Finding } from "./rules.js";
 
 export function checkRivals(registry: LintRegistry, pairs: RivalPair[]): Finding[] {
@@ -16,7 +17,7 @@ function rivalPairFinding(registry: LintRegistry, pair: RivalPair): Finding {
   return finding({
     rule: "rival-pair",
     file: registry.file,
-    line: registry.lineOf(["tools", a.index, "name"]),
+    line: registry.lineOf(["tools", registry.indexOf(a), "name"]),
     tool: a.name,
     message: `${a.name} and ${b.name} are rivals: score ${pair.score.toFixed(2)} (${explainScore(pair)}); ${describeContrast(a, b, ab, ba)}`,
     fix: suggestContrast(a, b, ab, ba),
@@ -25,14 +26,14 @@ function rivalPairFinding(registry: LintRegistry, pair: RivalPair): Finding {
   });
 }
 
-function describeContrast(a: LintTool, b: LintTool, ab: boolean, ba: boolean): string {
+function describeContrast(a: Tool, b: Tool, ab: boolean, ba: boolean): string {
   if (ab && ba) return "each avoid_when names the other";
   if (ab) return `${b.name}'s avoid_when never names ${a.name}`;
   if (ba) return `${a.name}'s avoid_when never names ${b.name}`;
   return "neither avoid_when names the other";
 }
 
-function suggestContrast(a: LintTool, b: LintTool, ab: boolean, ba: boolean): string {
+function suggestContrast(a: Tool, b: Tool, ab: boolean, ba: boolean): string {
   if (ab && ba) return "keep the contrast sharp; if cases still confuse them, merge them or rename one for what sets it apart";
   const [loser, winner] = ab ? [b, a] : [a, b];
   const example = `"<when ${winner.name} fits>; use ${winner.name}."`;
@@ -40,12 +41,12 @@ function suggestContrast(a: LintTool, b: LintTool, ab: boolean, ba: boolean): st
   return `add to each avoid_when the case the other wins, naming it, e.g. to ${a.name}'s: ${example}`;
 }
 
-function clusterFinding(registry: LintRegistry, members: LintTool[]): Finding {
+function clusterFinding(registry: LintRegistry, members: Tool[]): Finding {
   const names = members.map((tool) => tool.name);
   return finding({
     rule: "rival-cluster",
     file: registry.file,
-    line: registry.lineOf(["tools", members[0].index, "name"]),
+    line: registry.lineOf(["tools", registry.indexOf(members[0]), "name"]),
     tool: names[0],
     message: `${members.length} near-synonymous tools compete for the same requests: ${names.join(", ")}`,
     fix: "merge them into one tool with a parameter that selects the mode, or make each avoid_when name the others with the case it loses",
@@ -62,7 +63,7 @@ export function explainScore(pair: RivalPair): string {
 const patterns = new Map<string, RegExp>();
 
 /** Whether `tool`'s avoid_when names `rival` (as a whole word). */
-export function namesRival(tool: LintTool, rival: LintTool): boolean {
+export function namesRival(tool: Tool, rival: Tool): boolean {
   let pattern = patterns.get(rival.name);
   if (pattern === undefined) {
     pattern = new RegExp(`(^|[^A-Za-z0-9_-])${escapeRegExp(rival.name)}($|[^A-Za-z0-9_-])`);

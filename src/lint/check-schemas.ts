@@ -1,7 +1,7 @@
 /** schemas: valid 2020-12, an object root, closed objects, required stated, few flat parameters, enums where a set fits. */
-import { findSchemaProblem } from "./find-schema-problem.js";
 import type { JsonObject } from "../types.js";
-import type { LintPath, LintRegistry, LintTool } from "./lint-input.js";
+import type { LintPath, LintRegistry } from "./lint-input.js";
+import type { Tool } from "../types.js";
 import { finding, type Finding, type RuleId } from "./rules.js";
 import { describesObject, hasType, isObject, walkSchema, type SchemaNode } from "./walk-schema.js";
 
@@ -14,38 +14,21 @@ const FINITE_SET_WORDS = new Set([
   "interval", "period", "format", "method", "locale", "language",
 ]);
 
+/** Design rules for every input_schema that is valid (an invalid one is the snapshot's own problem). */
 export function checkSchemas(registry: LintRegistry): Finding[] {
-  return registry.tools.flatMap((tool) => {
-    const output = checkValid(registry, tool, "output_schema", tool.output_schema);
-    const input = checkValid(registry, tool, "input_schema", tool.input_schema);
-    if (tool.input_schema === undefined || input.length > 0) return [...input, ...output];
-    return [...checkInputSchema(registry, tool, tool.input_schema), ...output];
-  });
-}
-
-function checkValid(registry: LintRegistry, tool: LintTool, key: SchemaKey, schema: JsonObject | undefined): Finding[] {
-  if (schema === undefined) return [];
-  const problem = findSchemaProblem(schema);
-  if (problem === null) return [];
-  return [
-    finding({
-      rule: "schema-invalid",
-      file: registry.file,
-      line: registry.lineOf(["tools", tool.index, key, ...problem.at]),
-      tool: tool.name,
-      message: `${tool.name}: ${showPath(key, problem.path)}: not a valid JSON Schema 2020-12: ${problem.message}`,
-      fix: "correct it against the 2020-12 meta-schema (json-schema.org); `route-eval run` rejects the registry until then",
-    }),
-  ];
+  const invalid = new Set(registry.problems.filter((p) => p.schema === "input_schema").map((p) => p.tool));
+  return registry.tools.flatMap((tool) =>
+    tool.input_schema === undefined || invalid.has(tool.name) ? [] : checkInputSchema(registry, tool, tool.input_schema),
+  );
 }
 
 type SchemaKey = "input_schema" | "output_schema";
 
 type At = (rule: RuleId, path: LintPath, message: string, fix: string) => Finding;
 
-function checkInputSchema(registry: LintRegistry, tool: LintTool, schema: JsonObject): Finding[] {
+function checkInputSchema(registry: LintRegistry, tool: Tool, schema: JsonObject): Finding[] {
   const at: At = (rule, path, message, fix) =>
-    finding({ rule, file: registry.file, line: registry.lineOf(["tools", tool.index, "input_schema", ...path]), tool: tool.name, message, fix });
+    finding({ rule, file: registry.file, line: registry.lineOf(["tools", registry.indexOf(tool), "input_schema", ...path]), tool: tool.name, message, fix });
   if (schema.type !== "object") {
     const got = schema.type === undefined ? "no type" : `type ${JSON.stringify(schema.type)}`;
     const message = `${tool.name}: input_schema has ${got}; tool arguments must be an object`;
@@ -59,7 +42,7 @@ function checkInputSchema(registry: LintRegistry, tool: LintTool, schema: JsonOb
   ];
 }
 
-function checkRoot(schema: JsonObject, tool: LintTool, at: At): Finding[] {
+function checkRoot(schema: JsonObject, tool: Tool, at: At): Finding[] {
   const findings: Finding[] = [];
   if (!Array.isArray(schema.required)) {
     const message = `${tool.name}: input_schema does not state required, so the model guesses which arguments it must send`;
@@ -73,7 +56,7 @@ function checkRoot(schema: JsonObject, tool: LintTool, at: At): Finding[] {
   return findings;
 }
 
-function checkNode(node: SchemaNode, tool: LintTool, at: At): Finding[] {
+function checkNode(node: SchemaNode, tool: Tool, at: At): Finding[] {
   const { schema, path } = node;
   const findings: Finding[] = [];
   if (describesObject(schema) && schema.additionalProperties !== false && schema.unevaluatedProperties !== false) {
@@ -88,7 +71,7 @@ function checkNode(node: SchemaNode, tool: LintTool, at: At): Finding[] {
 }
 
 /** One finding per tool, at the first object nested two levels or more. */
-function checkNesting(nodes: SchemaNode[], tool: LintTool, at: At): Finding[] {
+function checkNesting(nodes: SchemaNode[], tool: Tool, at: At): Finding[] {
   const deep = nodes.find((node) => node.depth >= 2 && describesObject(node.schema));
   if (deep === undefined) return [];
   const message = `${tool.name}: ${showPath("input_schema", deep.path)} is an object nested ${deep.depth} levels deep; models fill deep structures poorly`;

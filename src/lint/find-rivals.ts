@@ -5,7 +5,7 @@
  *    same small family group, scoring ≥ NAME_THRESHOLD.
  * The pair's score is the larger of the two; both are reported.
  */
-import type { LintTool } from "./lint-input.js";
+import type { Tool } from "../types.js";
 import { relateNames, splitName, type NameParts, type NameRelation } from "./name-parts.js";
 import { buildTfIdf, cosine, findSimilarPairs } from "./tfidf.js";
 
@@ -18,8 +18,11 @@ export const NAME_THRESHOLD = 0.4;
 export const FAMILY_GROUP_MAX = 4;
 
 export interface RivalPair {
-  a: LintTool;
-  b: LintTool;
+  a: Tool;
+  b: Tool;
+  /** Positions of a and b in the registry. */
+  ai: number;
+  bi: number;
   score: number;
   /** TF-IDF cosine of name + purpose + use_when. */
   text: number;
@@ -30,7 +33,7 @@ export interface RivalPair {
 }
 
 /** Every rival pair, a before b in registry order, sorted by score (highest first) then position. */
-export function findRivals(tools: LintTool[]): RivalPair[] {
+export function findRivals(tools: Tool[]): RivalPair[] {
   const vectors = buildTfIdf(tools.map(describeForSimilarity));
   const parts = tools.map((tool) => splitName(tool.name));
   const byObject = groupTools(parts, (part) => part.objects);
@@ -45,15 +48,15 @@ export function findRivals(tools: LintTool[]): RivalPair[] {
   for (const id of candidates) {
     const [i, j] = [Math.floor(id / tools.length), id % tools.length];
     const family = inSmallFamilyGroup.has(i) && inSmallFamilyGroup.has(j) && tools[i].family === tools[j].family ? tools[i].family : null;
-    const pair = scorePair(tools[i], tools[j], cosine(vectors[i], vectors[j]), relateNames(parts[i], parts[j], family));
+    const pair = scorePair(i, j, tools, cosine(vectors[i], vectors[j]), relateNames(parts[i], parts[j], family));
     if (pair !== null) pairs.push(pair);
   }
-  return pairs.sort((x, y) => y.score - x.score || x.a.index - y.a.index || x.b.index - y.b.index);
+  return pairs.sort((x, y) => y.score - x.score || x.ai - y.ai || x.bi - y.bi);
 }
 
-function scorePair(a: LintTool, b: LintTool, text: number, names: NameRelation): RivalPair | null {
+function scorePair(ai: number, bi: number, tools: Tool[], text: number, names: NameRelation): RivalPair | null {
   if (text < TEXT_THRESHOLD && names.score < NAME_THRESHOLD) return null;
-  return { a, b, score: Math.max(text, names.score), text, names: names.score, why: names.why };
+  return { a: tools[ai], b: tools[bi], ai, bi, score: Math.max(text, names.score), text, names: names.score, why: names.why };
 }
 
 /** Tool indices grouped by verb class and each key `keysOf` gives: only tools in one group can score by name. */
@@ -80,14 +83,17 @@ function pairsWithin(groups: number[][]): [number, number][] {
 }
 
 /** The text the similarity reads: what the model reads first (name, purpose, when to use). */
-export function describeForSimilarity(tool: LintTool): string {
-  return [tool.name, tool.purpose ?? "", ...tool.use_when].join("\n");
+export function describeForSimilarity(tool: Tool): string {
+  return [tool.name, tool.purpose, ...tool.use_when].join("\n");
 }
 
 /** Groups of three or more tools linked by rival pairs (connected components), in registry order. */
-export function findClusters(pairs: RivalPair[]): LintTool[][] {
-  const parent = new Map<LintTool, LintTool>();
-  const root = (tool: LintTool): LintTool => {
+export function findClusters(pairs: RivalPair[]): Tool[][] {
+  const position = new Map<Tool, number>();
+  for (const { a, b, ai, bi } of pairs) position.set(a, ai).set(b, bi);
+  const at = (tool: Tool): number => position.get(tool) ?? 0;
+  const parent = new Map<Tool, Tool>();
+  const root = (tool: Tool): Tool => {
     let node = tool;
     while (parent.get(node) !== node) node = parent.get(node) ?? node;
     parent.set(tool, node);
@@ -98,7 +104,7 @@ export function findClusters(pairs: RivalPair[]): LintTool[][] {
     if (!parent.has(b)) parent.set(b, b);
     parent.set(root(a), root(b));
   }
-  const groups = new Map<LintTool, LintTool[]>();
+  const groups = new Map<Tool, Tool[]>();
   for (const tool of parent.keys()) {
     const members = groups.get(root(tool)) ?? [];
     members.push(tool);
@@ -106,6 +112,6 @@ export function findClusters(pairs: RivalPair[]): LintTool[][] {
   }
   return [...groups.values()]
     .filter((members) => members.length >= 3)
-    .map((members) => members.sort((x, y) => x.index - y.index))
-    .sort((x, y) => x[0].index - y[0].index);
+    .map((members) => members.sort((x, y) => at(x) - at(y)))
+    .sort((x, y) => at(x[0]) - at(y[0]));
 }

@@ -1,27 +1,24 @@
 /**
- * What the lint checks read: registries and case files as written (leniently: a missing purpose
- * or a bad name is a finding, not a load error), each able to point at its own lines, and the
+ * What the lint checks read: registries (as parseRegistry reads them: a missing purpose or a bad
+ * name is a finding, not a load error) and case files, each able to point at its own lines, and the
  * size of what every phase shows the model (computed by the composition root).
  */
+import type { RegistryProblem } from "../registry/parse-registry.js";
 import type { Tool } from "../types.js";
 
 /** A location inside a file: object keys and array indices, outermost first. */
 export type LintPath = (string | number)[];
 
-/** A registry tool as lint reads it: its position, and a purpose that may be missing. */
-export type LintTool = Omit<Tool, "purpose"> & {
-  /** Position in the registry's `tools` list. */
-  index: number;
-  /** null when absent or blank. */
-  purpose: string | null;
-};
-
 export interface LintRegistry {
   /** The path as shown in findings. */
   file: string;
   snapshot: string;
-  tools: LintTool[];
+  tools: Tool[];
+  /** The snapshot's own problems (registry/parse-registry.ts), listed as findings in the same words. */
+  problems: RegistryProblem[];
   lineOf(path: LintPath): number;
+  /** Position of a tool in the file's `tools` list. */
+  indexOf(tool: Tool): number;
 }
 
 export interface LintCase {

@@ -8,7 +8,7 @@ import { checkSchemas } from "./check-schemas.js";
 import { checkSurface } from "./check-surface.js";
 import { findRivals } from "./find-rivals.js";
 import type { LintProject, LintRegistry } from "./lint-input.js";
-import { RULE_IDS, SEVERITIES, type Finding, type Severity } from "./rules.js";
+import { finding, RULE_IDS, SEVERITIES, type Finding, type Severity } from "./rules.js";
 
 export interface LintResult {
   /** Sorted by file, line, rule. */
@@ -43,12 +43,23 @@ export function lintProject(project: LintProject): LintResult {
 function lintRegistry(registry: LintRegistry): Finding[] {
   const rivals = findRivals(registry.tools);
   return [
+    ...listSnapshotProblems(registry),
     ...checkNames(registry),
     ...checkDescriptions(registry, rivals),
     ...checkRivals(registry, rivals),
     ...checkSchemas(registry),
     ...checkContract(registry),
   ];
+}
+
+/** The snapshot's own problems in run's words; a bad name or purpose (registry-shape) lint words itself. */
+function listSnapshotProblems(registry: LintRegistry): Finding[] {
+  return registry.problems.flatMap((problem) => {
+    const { rule, line, tool, message } = problem;
+    if (rule === "registry-shape") return [];
+    const fix = `${problem.fix}; \`route-eval run\` rejects this registry until then`;
+    return [finding({ rule, file: registry.file, line, ...(tool === undefined ? {} : { tool }), message, fix })];
+  });
 }
 
 const SEVERITY_RANK = new Map(SEVERITIES.map((severity, rank) => [severity, rank]));

@@ -68,7 +68,7 @@ export const RULES: Record<RuleId, RuleInfo> = {
   "control-claim": { group: "contract", severity: "error", summary: "a registry tool claims to be a trusted control" },
   "surface-crowded": { group: "surface", severity: "warning", summary: "a phase shows the model more than 20 ordinary tools" },
   "surface-over-limit": { group: "surface", severity: "error", summary: "a phase shows more than 128 tools (the provider limit)" },
-  "case-unknown-tool": { group: "cases", severity: "warning", summary: "a case names a tool the registry lacks, like a typo" },
+  "case-unknown-tool": { group: "cases", severity: "error", summary: "a case names a tool the registry lacks, like a typo" },
   "case-coverage-gap": { group: "cases", severity: "info", summary: "acceptable names a tool that does not exist (a coverage gap)" },
   "case-family-single": { group: "cases", severity: "warning", summary: "a case family with a single case (no near neighbour)" },
   "suite-no-control-case": { group: "cases", severity: "warning", summary: "no case expects abstention or ask_user" },
