@@ -10,7 +10,8 @@ import { topK } from "../src/discovery/bm25.js";
 import { createEmbedder } from "../src/discovery/embedding-client.js";
 import { cosine, createEmbeddingsRetriever, embeddingText } from "../src/discovery/embeddings.js";
 import { EndpointFailure, InputError } from "../src/errors.js";
-import { openResponseStore, storeKey } from "../src/store/response-store.js";
+import { openResponseStore } from "../src/store/response-store.js";
+import { contentHash } from "../src/text/content-hash.js";
 import { EMBEDDINGS_DEFAULTS, type EmbeddingsConfig, type StoreMode, type Tool, type TrialRecord } from "../src/types.js";
 
 function tool(name: string, purpose: string): Tool {
@@ -116,7 +117,7 @@ describe("the embeddings retriever against a local OpenAI-compatible server", ()
     const store = tempDir();
     await retrieverFor(store).score("where is my order", names);
     expect(seen.length).toBeGreaterThan(0);
-    const key = storeKey({ model: "fake-embed", base_url: baseUrl, text: "where is my order" });
+    const key = contentHash({ model: "fake-embed", base_url: baseUrl, text: "where is my order" });
     const file = join(store, key.slice(0, 2), `${key}.json`);
     expect(JSON.parse(readFileSync(file, "utf8")).vector).toEqual([1, 0.1, 0]);
     seen.length = 0;

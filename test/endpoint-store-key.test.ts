@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createEndpoint } from "../src/endpoint/create-endpoint.js";
 import { renderOpenAIRequest } from "../src/endpoint/openai-wire.js";
-import { storeKey } from "../src/store/response-store.js";
+import { contentHash } from "../src/text/content-hash.js";
 import { canonicalJson, createCanonicalWriter, sortKeys } from "../src/text/canonical-json.js";
 import { openaiReply, startFakeServer, type FakeServer } from "./fixtures/fake-provider.js";
 import { liveConfig, makeRequest, makeTempDir, removeTempDirs, writeProject } from "./fixtures/live-project.js";
@@ -34,7 +34,7 @@ describe("canonical JSON", () => {
 });
 
 describe("response-store key", () => {
-  it("is storeKey of {endpoint, model, base_url, trial, rendered request} — the same whatever the API key", async () => {
+  it("is the content hash of {endpoint, model, base_url, trial, rendered request} — the same whatever the API key", async () => {
     server = await startFakeServer(() => openaiReply([{ name: "get_order", arguments: "{}" }]));
     const baseUrl = `${server.url}/v1`;
     const dir = writeProject();
@@ -46,7 +46,7 @@ describe("response-store key", () => {
     await first.close?.();
     const two = await createEndpoint(config, { env: { OPENAI_API_KEY: "key-two-456" } }).call(request);
     const body = renderOpenAIRequest(request, { model: "test-model", maxTokens: 1024, official: false });
-    const expected = storeKey({ endpoint: "openai", model: "test-model", base_url: baseUrl, trial: 3, request: body });
+    const expected = contentHash({ endpoint: "openai", model: "test-model", base_url: baseUrl, trial: 3, request: body });
     expect(one.request_hash).toBe(expected);
     expect(two.request_hash).toBe(expected);
     expect(readdirSync(join(store, expected.slice(0, 2)))).toEqual([`${expected}.json`]);

@@ -1,5 +1,5 @@
 /** Cells of the confusion matrix (acceptable label × selected) whose counts changed. */
-import { compareText } from "../render/format.js";
+import { compareText } from "../text/compare-text.js";
 import type { Confusion } from "../types.js";
 import type { ConfusionMove } from "./diff-types.js";
 

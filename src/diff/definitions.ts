@@ -3,7 +3,7 @@
  * keeps), a word-level diff of the description, and the blast radius: the cases whose visible set
  * contained the tool, and how their outcomes moved.
  */
-import { compareText } from "../render/format.js";
+import { compareText } from "../text/compare-text.js";
 import type { CaseRow, DefinitionInfo, TrialRecord } from "../types.js";
 import type { BlastRadius, CaseFlip, DefinitionChange, DefinitionSide } from "./diff-types.js";
 import { countKinds } from "./flips.js";

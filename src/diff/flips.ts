@@ -2,7 +2,8 @@
  * How each case moved between two runs (fixed, regressed, still failing, new, removed…) and its
  * reliability class in each (always-pass / flaky / always-fail over its scored trials).
  */
-import { compareText, CORRECT } from "../render/format.js";
+import { CORRECT } from "../render/format.js";
+import { compareText } from "../text/compare-text.js";
 import { STAGES } from "../types.js";
 import type { CaseRow } from "../types.js";
 import { FLIP_KINDS } from "./diff-types.js";

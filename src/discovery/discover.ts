@@ -1,16 +1,15 @@
-import { CONTROL_NAMES, type DiscoveryConfig, type Discovery } from "../types.js";
+import { type DiscoveryConfig, type Discovery, isControl } from "../types.js";
 import { topK } from "./bm25.js";
 import type { Retriever } from "./retriever.js";
 
-const CONTROLS: ReadonlySet<string> = new Set(CONTROL_NAMES);
 
 /**
  * The visible set: ordinary exposed tools kept by the retriever (all of them with retriever
  * `none`), in rank order, then the exposed controls. Controls never consume the budget k.
  */
 export async function discover(exposed: string[], goal: string, discovery: DiscoveryConfig, retriever: Retriever | null): Promise<Discovery> {
-  const controls = exposed.filter((name) => CONTROLS.has(name));
-  const ordinary = exposed.filter((name) => !CONTROLS.has(name));
+  const controls = exposed.filter((name) => isControl(name));
+  const ordinary = exposed.filter((name) => !isControl(name));
   if (discovery.retriever === "none" || retriever === null) {
     return { visible: [...ordinary, ...controls], retrieved: ordinary, k: null, scores: null };
   }

@@ -1,7 +1,7 @@
 import type OpenAI from "openai";
 import { EndpointFailure, InputError } from "../errors.js";
 import type { ResponseStore } from "../store/response-store.js";
-import { storeKey } from "../store/response-store.js";
+import { contentHash } from "../text/content-hash.js";
 import { EMBEDDINGS_DEFAULTS, type EmbeddingsConfig, type StoreMode } from "../types.js";
 
 /** Texts → vectors, in input order. */
@@ -19,7 +19,7 @@ const BATCH = 128;
 
 /**
  * Vectors from any OpenAI-compatible `/embeddings` endpoint through the official SDK, kept in the
- * response store under storeKey({model, base_url, text}) so that reruns and replays cost nothing.
+ * response store under contentHash({model, base_url, text}) so that reruns and replays cost nothing.
  * Equal texts in flight share one request.
  */
 export function createEmbedder(settings: EmbeddingsConfig, context: EmbedderContext): EmbedTexts {
@@ -54,7 +54,7 @@ function identify(settings: EmbeddingsConfig): { model: string; base_url: string
 }
 
 function keyOf(settings: EmbeddingsConfig, text: string): string {
-  return storeKey({ ...identify(settings), text });
+  return contentHash({ ...identify(settings), text });
 }
 
 /** A stored vector, or null when absent or not a vector (a damaged entry is fetched again). */

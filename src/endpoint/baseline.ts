@@ -1,4 +1,4 @@
-import { ABSTAIN, CONTROL_NAMES, type Endpoint, type EndpointOutcome, type JsonObject, type JsonValue, type ToolDefinition, type TrialRequest } from "../types.js";
+import { ABSTAIN, type Endpoint, type EndpointOutcome, type JsonObject, type JsonValue, type ToolDefinition, type TrialRequest, isControl } from "../types.js";
 import { tokenize } from "../text/tokenize.js";
 
 /**
@@ -10,7 +10,6 @@ import { tokenize } from "../text/tokenize.js";
  */
 export const BASELINE_THRESHOLD = 3;
 const WEIGHTS = { name: 3, purpose: 2, use: 1, avoid: -1.5 } as const;
-const CONTROLS: ReadonlySet<string> = new Set(CONTROL_NAMES);
 
 export function createBaselineEndpoint(): Endpoint {
   return { id: "baseline", model: "lexical-v1", call: async (request) => routeLexically(request) };
@@ -21,7 +20,7 @@ export function routeLexically(request: TrialRequest): EndpointOutcome {
   const goal = new Set(tokenize(request.goal));
   let best: { tool: ToolDefinition; score: number } | null = null;
   for (const tool of request.tools) {
-    if (CONTROLS.has(tool.name)) continue;
+    if (isControl(tool.name)) continue;
     const score = scoreTool(tool, goal);
     if (best === null || score > best.score || (score === best.score && tool.name < best.tool.name)) best = { tool, score };
   }

@@ -1,12 +1,12 @@
-import { createHash } from "node:crypto";
-import { canonicalJson } from "../text/canonical-json.js";
+import { contentHash } from "../text/content-hash.js";
 import type { TrialRequest } from "../types.js";
 
 /**
- * Content address of one trial's request: the canonical rendered request (stable key order) plus
- * the endpoint, model and trial index. Two runs that would send the same bytes share the hash.
+ * The request_hash of a trial whose endpoint has no store (the baseline): the content hash of the
+ * same parts a stored endpoint's key is made of — endpoint, model, base URL (none), trial and the
+ * request the endpoint is given — so request_hash means one thing whatever the endpoint.
  */
 export function hashRequest(request: TrialRequest, endpoint: string, model: string): string {
   const { case_id: _caseId, ...content } = request;
-  return createHash("sha256").update(canonicalJson({ endpoint, model, request: content })).digest("hex");
+  return contentHash({ endpoint, model, base_url: null, trial: request.trial, request: content });
 }

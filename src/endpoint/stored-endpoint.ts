@@ -4,10 +4,9 @@
  * URL and trial index — and never the API key. Modes: `live` calls always (and records),
  * `cached` answers from the store and calls on a miss, `replay` never calls: a miss stops the run.
  */
-import { createHash } from "node:crypto";
 import { InputError } from "../errors.js";
 import type { ResponseStore } from "../store/response-store.js";
-import { createCanonicalWriter } from "../text/canonical-json.js";
+import { createContentHasher } from "../text/content-hash.js";
 import type { Endpoint, EndpointOutcome, StoreMode, TrialRequest } from "../types.js";
 import { field, isObject, numberField, stringField } from "./json-guards.js";
 import { callWithRetries, type RetryPolicy } from "./retry.js";
@@ -35,8 +34,7 @@ interface StoreEntry {
 
 export function createStoredEndpoint<Body>(wire: WireEndpoint<Body>, options: StoredEndpointOptions): Endpoint {
   // Requests share their tool schemas by reference; remembering their text makes hashing cheap.
-  const canonical = createCanonicalWriter();
-  const keyOf = (content: unknown) => createHash("sha256").update(canonical(content)).digest("hex");
+  const keyOf = createContentHasher();
   // Store writes run in the background so that a trial's concurrency slot is not held by disk I/O;
   // close() waits for them (an entry lost to a crash is only a cache miss later).
   const pending = new Set<Promise<void>>();
@@ -67,7 +65,7 @@ async function callStored<Body>(
   request: TrialRequest,
 ): Promise<EndpointOutcome> {
   const body = wire.render(request);
-  // Same text as storeKey(content): the canonical JSON of everything that determines the answer.
+  // The content address of everything that determines the answer (requestAddress for the baseline).
   const key = keyOf({ endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, trial: request.trial, request: body });
   const where = `case "${request.case_id}" trial ${request.trial}`;
   if (options.mode !== "live") {

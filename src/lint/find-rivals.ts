@@ -7,7 +7,7 @@
  */
 import type { Tool } from "../types.js";
 import { relateNames, splitName, type NameParts, type NameRelation } from "./name-parts.js";
-import { buildTfIdf, cosine, findSimilarPairs } from "./tfidf.js";
+import { buildTfIdf, cosine, findSimilarPairs } from "../text/tfidf.js";
 
 export const TEXT_THRESHOLD = 0.5;
 export const NAME_THRESHOLD = 0.4;
@@ -34,7 +34,7 @@ export interface RivalPair {
 
 /** Every rival pair, a before b in registry order, sorted by score (highest first) then position. */
 export function findRivals(tools: Tool[]): RivalPair[] {
-  const vectors = buildTfIdf(tools.map(describeForSimilarity));
+  const { vectors } = buildTfIdf(tools.map(describeForSimilarity));
   const parts = tools.map((tool) => splitName(tool.name));
   const byObject = groupTools(parts, (part) => part.objects);
   const byFamily = groupTools(parts, (_, index) => [tools[index].family]);

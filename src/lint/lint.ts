@@ -9,6 +9,7 @@ import { checkSurface } from "./check-surface.js";
 import { findRivals } from "./find-rivals.js";
 import type { LintProject, LintRegistry } from "./lint-input.js";
 import { finding, RULE_IDS, SEVERITIES, type Finding, type Severity } from "./rules.js";
+import { compareText } from "../text/compare-text.js";
 
 export interface LintResult {
   /** Sorted by file, line, rule. */
@@ -73,8 +74,4 @@ function compareFindings(a: Finding, b: Finding): number {
     (RULE_RANK.get(a.rule) ?? 0) - (RULE_RANK.get(b.rule) ?? 0) ||
     compareText(a.message, b.message)
   );
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -4,7 +4,7 @@
  */
 import type { Metrics, Report, TrialRecord } from "../types.js";
 import { computeMetrics } from "./compute-metrics.js";
-import { compareText } from "./scored-trials.js";
+import { compareText } from "../text/compare-text.js";
 
 /** The breakdown key of a record without a family or phase. */
 export const NONE_LABEL = "(none)";

@@ -9,7 +9,8 @@ import { computeConfusions } from "./confusions.js";
 import { computeSelectionByPosition } from "./position.js";
 import { computeReliability } from "./reliability.js";
 import { computeInputTokens, computeRetrievalQuality } from "./retrieval-quality.js";
-import { compareText, groupBy, scoreRecords } from "./scored-trials.js";
+import { groupBy, scoreRecords } from "./scored-trials.js";
+import { compareText } from "../text/compare-text.js";
 import { rate } from "./wilson.js";
 
 type Funnel = Pick<

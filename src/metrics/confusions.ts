@@ -3,7 +3,8 @@
  * rivals table. Inputs are scored (re-classified) trials.
  */
 import type { Confusion, Rival, TrialRecord } from "../types.js";
-import { compareText, countBy, findModal, groupBy, labelAcceptable, labelSelected } from "./scored-trials.js";
+import { countBy, findModal, groupBy, labelAcceptable, labelSelected } from "./scored-trials.js";
+import { compareText } from "../text/compare-text.js";
 
 const SEPARATOR = "\u0000";
 

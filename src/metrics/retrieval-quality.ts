@@ -2,11 +2,10 @@
  * How well the retriever ranked the acceptable set, beyond "was one of them in the top k":
  * recall@k, MRR and nDCG@k over the trials whose retriever recorded scores. Pure.
  */
-import { CONTROL_NAMES, type InputTokens, type RetrievalQuality, type TrialRecord } from "../types.js";
-import { compareText } from "./scored-trials.js";
+import { type InputTokens, type RetrievalQuality, type TrialRecord, isControl } from "../types.js";
+import { compareText } from "../text/compare-text.js";
 import { rate } from "./wilson.js";
 
-const CONTROLS: ReadonlySet<string> = new Set(CONTROL_NAMES);
 
 /**
  * The retriever's ranking of a trial's ordinary exposed tools: the top k in the order shown (the
@@ -16,7 +15,7 @@ const CONTROLS: ReadonlySet<string> = new Set(CONTROL_NAMES);
 export function rankRetrieved(record: TrialRecord): string[] | null {
   const scores = record.retrieval_scores;
   if (scores === null) return null;
-  const top = record.retrieved_names.filter((name) => !CONTROLS.has(name));
+  const top = record.retrieved_names.filter((name) => !isControl(name));
   const shown = new Set(top);
   const rest = Object.keys(scores)
     .filter((name) => !shown.has(name))
@@ -55,7 +54,7 @@ export function computeRetrievalQuality(scored: TrialRecord[]): RetrievalQuality
     const ranking = rankRetrieved(record);
     if (ranking === null) continue;
     const k = record.retrieval_k ?? ranking.length;
-    const quality = scoreRanking(ranking, new Set(record.acceptable.filter((name) => !CONTROLS.has(name))), k);
+    const quality = scoreRanking(ranking, new Set(record.acceptable.filter((name) => !isControl(name))), k);
     if (quality !== null) qualities.push(quality);
   }
   const mean = (pick: (q: TrialQuality) => number) => rate(qualities.reduce((sum, q) => sum + pick(q), 0), qualities.length);

@@ -4,14 +4,11 @@
  */
 import { classifyRecord } from "../classify/classify-trial.js";
 import type { TrialRecord } from "../types.js";
+import { compareText } from "../text/compare-text.js";
 
 /** The selection label of a trial that answered without a tool call. */
 export const NO_CALL_LABEL = "(no call)";
 
-/** Code-unit order, independent of the locale, so artefacts sort the same everywhere. */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /** Sorted acceptable names joined by "|". */
 export function labelAcceptable(acceptable: string[]): string {

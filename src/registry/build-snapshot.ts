@@ -5,11 +5,10 @@
  * trusts it. Without that, every tool gets the conservative contract: destructive, not
  * idempotent, open-world — the MCP specification's own defaults when hints are absent.
  */
-import { createHash } from "node:crypto";
 import type { RegistryFile, ToolEntry } from "../config/file-types.js";
 import { findJsonSchemaProblem } from "../config/validate.js";
 import { InputError } from "../errors.js";
-import { canonicalJson } from "../text/canonical-json.js";
+import { shortContentHash } from "../text/content-hash.js";
 import { CONTROL_FAMILY, CONTROL_NAMES, type Effect, type JsonObject } from "../types.js";
 import { splitDescription } from "./split-description.js";
 
@@ -55,7 +54,7 @@ export function buildSnapshot(sources: SourceTool[], options: SnapshotOptions): 
   const warnings: string[] = [];
   const tools = sources.map((source, index) => toToolEntry(source, index, options, warnings));
   warnDuplicates(tools, warnings);
-  const revision = `sha256:${createHash("sha256").update(canonicalJson(tools)).digest("hex").slice(0, 16)}`;
+  const revision = `sha256:${shortContentHash(tools)}`;
   return { registry: { snapshot: options.snapshot, revision, source: options.source, tools }, warnings };
 }
 

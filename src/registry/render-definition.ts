@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import { canonicalJson } from "../text/canonical-json.js";
+import { shortContentHash } from "../text/content-hash.js";
 import type { ControlName, JsonObject, Tool, ToolDefinition } from "../types.js";
 
 const EMPTY_OBJECT_SCHEMA: JsonObject = { type: "object", properties: {}, additionalProperties: false };
@@ -21,7 +20,7 @@ export function renderDefinition(tool: Tool): ToolDefinition {
 
 /** sha256 (first 16 hex) of the rendered definition, so a diff can name tools whose text changed. */
 export function hashDefinition(definition: ToolDefinition): string {
-  return createHash("sha256").update(canonicalJson(definition)).digest("hex").slice(0, 16);
+  return shortContentHash(definition);
 }
 
 /** The trusted controls, as the runtime renders them. */

@@ -4,6 +4,7 @@
  */
 import type { CaseRow, Metrics, Rate, SelectionError, Stage } from "../types.js";
 import { STAGES } from "../types.js";
+import { compareText } from "../text/compare-text.js";
 
 /** Shown wherever a value is null (an empty population). */
 export const MISSING = "—";
@@ -102,10 +103,6 @@ export function formatDecimal(value: number): string {
   return String(Number(value.toFixed(3)));
 }
 
-/** Code-unit order, independent of the locale. */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 const INTEGER_KEY = /^(0|[1-9]\d*)$/;
 

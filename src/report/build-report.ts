@@ -2,10 +2,11 @@ import { computeBreakdowns } from "../metrics/breakdowns.js";
 import { buildCaseRows } from "../metrics/case-rows.js";
 import { computeMetrics } from "../metrics/compute-metrics.js";
 import { REPORT_SCHEMA_VERSION, type Report, type RunMeta, type TrialRecord } from "../types.js";
+import { compareText } from "../text/compare-text.js";
 
 /** The whole report, from run metadata and trial records alone — no endpoint, no registry. */
 export function buildReport(meta: RunMeta, records: TrialRecord[]): Report {
-  const sorted = [...records].sort((a, b) => compare(a.case_id, b.case_id) || a.trial - b.trial);
+  const sorted = [...records].sort((a, b) => compareText(a.case_id, b.case_id) || a.trial - b.trial);
   return {
     schema_version: REPORT_SCHEMA_VERSION,
     run: meta,
@@ -60,8 +61,4 @@ export function metaFromRecords(runId: string, records: TrialRecord[], toolVersi
       gates: {},
     },
   };
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -5,7 +5,8 @@
  */
 import { InputError } from "../errors.js";
 import type { CaseMean, GateResult, GateSpec, Metrics, Rate } from "../types.js";
-import { compareText, formatCount, formatDecimal, RATE_FIELDS, type RateField } from "../render/format.js";
+import { formatCount, formatDecimal, RATE_FIELDS, type RateField } from "../render/format.js";
+import { compareText } from "../text/compare-text.js";
 
 export const OPERATORS = [">=", "<=", ">", "<", "==", "!="] as const;
 export type Operator = (typeof OPERATORS)[number];

@@ -2,7 +2,7 @@
 import { NONE_LABEL } from "../metrics/breakdowns.js";
 import { STAGES } from "../types.js";
 import type { CaseRow, Metrics, Report } from "../types.js";
-import { compareText } from "../render/format.js";
+import { compareText } from "../text/compare-text.js";
 import { html, type SafeHtml } from "../render/html/escape.js";
 import type { HtmlSection } from "../render/html/page.js";
 import { rateCell } from "./render-html-parts.js";

@@ -5,7 +5,6 @@
  */
 import type { CaseRow, GateResult, Metrics, Report } from "../types.js";
 import {
-  compareText,
   describeStages,
   formatCounts,
   formatRate,
@@ -13,6 +12,7 @@ import {
   isAllErrored,
   MISSING,
 } from "../render/format.js";
+import { compareText } from "../text/compare-text.js";
 import { escapeMarkdown, renderTable } from "../render/markdown.js";
 import type { Cell, Section, TableData } from "../render/section.js";
 import { buildGateSection, buildSummarySections, describeRun } from "./render-sections.js";

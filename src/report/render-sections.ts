@@ -6,7 +6,6 @@ import { POSITION_THIRDS, SELECTION_ERRORS, STAGES } from "../types.js";
 import type { GateResult, Metrics, Rate, Report } from "../types.js";
 import {
   compareKeys,
-  compareText,
   formatCi,
   formatCounts,
   formatNumber,
@@ -18,6 +17,7 @@ import {
   truncateLine,
   type RateField,
 } from "../render/format.js";
+import { compareText } from "../text/compare-text.js";
 import { cellText, type Align, type Cell, type Section, type TableData, type Tone } from "../render/section.js";
 
 const MISSING_K = "?";

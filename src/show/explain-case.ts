@@ -4,12 +4,13 @@
  * place and what to fix. Pure: every input is an argument (the composition root gathers them).
  */
 import { scoreRecords } from "../metrics/scored-trials.js";
-import { CONTROL_NAMES, STAGES } from "../types.js";
+import { STAGES, isControl } from "../types.js";
 import type { CaseRow, HiddenReason, PhasePolicy, Rival, Stage, TrialRecord } from "../types.js";
 import { buildLadder, rankTools } from "./explain-ladder.js";
 import { findFix, findRival } from "./explain-fix.js";
 import type { CaseExplanation, CaseFacts, HiddenGroup, HiddenTool, TrialView } from "./explain-types.js";
-import { compareText, describeCaseOutcome } from "../render/format.js";
+import { describeCaseOutcome } from "../render/format.js";
+import { compareText } from "../text/compare-text.js";
 
 export interface CaseEvidence {
   /** The case's row of the report. */
@@ -26,7 +27,6 @@ export interface CaseEvidence {
   rivals: Rival[];
 }
 
-const CONTROLS: ReadonlySet<string> = new Set(CONTROL_NAMES);
 
 export function explainCase(e: CaseEvidence): CaseExplanation {
   const records = [...e.records].sort((a, b) => a.trial - b.trial);
@@ -40,7 +40,7 @@ export function explainCase(e: CaseEvidence): CaseExplanation {
 function gatherFacts(e: CaseEvidence, records: TrialRecord[], scored: TrialRecord[]): CaseFacts {
   const first = scored[0] ?? records[0];
   const views = records.map((r) => viewTrial(scored.find((s) => s.trial === r.trial) ?? r));
-  const exposed = first.exposed_names.filter((name) => !CONTROLS.has(name)).length;
+  const exposed = first.exposed_names.filter((name) => !isControl(name)).length;
   return {
     case_id: e.row.case_id,
     goal: first.goal ?? null,
@@ -66,7 +66,7 @@ function gatherFacts(e: CaseEvidence, records: TrialRecord[], scored: TrialRecor
 }
 
 function describeRegistry(first: TrialRecord): CaseFacts["registry"] {
-  const tools = first.registry_names.filter((name) => !CONTROLS.has(name)).length;
+  const tools = first.registry_names.filter((name) => !isControl(name)).length;
   return {
     tools,
     controls: first.registry_names.length - tools,

@@ -5,13 +5,12 @@
  */
 import { findModal, labelAcceptable, NO_CALL_LABEL } from "../metrics/scored-trials.js";
 import { tokenize } from "../text/tokenize.js";
-import { CONTROL_NAMES, SELECTION_ERRORS } from "../types.js";
+import { SELECTION_ERRORS, isControl } from "../types.js";
 import type { HiddenReason, Rival, SelectionError, Stage, TrialRecord } from "../types.js";
 import { bestAcceptable } from "./explain-ladder.js";
 import type { CaseFacts, FixView, HiddenTool, RivalView, ToolText } from "./explain-types.js";
 import { formatDecimal } from "../render/format.js";
 
-const CONTROLS: ReadonlySet<string> = new Set(CONTROL_NAMES);
 
 export const FIX_ACTIONS: Record<Stage, string> = {
   coverage: "build a tool",
@@ -88,7 +87,7 @@ const DETAILS: Record<Stage, Detail> = {
 const SELECTION_FIXES: Record<SelectionError, (expected: string, f: FixFacts) => string[]> = {
   wrong_tool: (x, f) => {
     const r = f.rival?.rival.name ?? "the rival";
-    if (CONTROLS.has(x)) {
+    if (isControl(x)) {
       return [
         `The model chose ${r} instead of ${x} on ${f.rival?.count ?? 0} of ${f.scored} trials.`,
         `${x} is a trusted control (its text is route-eval's), so sharpen ${r}: add an avoid_when that excludes this goal (e.g. when input it needs is missing or the request is out of scope).`,

@@ -2,12 +2,12 @@
  * The ladder of one case, rung by rung, each with its status over the scored trials and one
  * sentence of evidence; and the retriever's ranking of the exposed tools.
  */
-import { CONTROL_NAMES, STAGES } from "../types.js";
+import { STAGES, isControl } from "../types.js";
 import type { Stage, TrialRecord } from "../types.js";
 import type { CaseFacts, LadderStep, RankedTool, StepStatus } from "./explain-types.js";
-import { compareText, formatCounts, formatDecimal } from "../render/format.js";
+import { formatCounts, formatDecimal } from "../render/format.js";
+import { compareText } from "../text/compare-text.js";
 
-const CONTROLS: ReadonlySet<string> = new Set(CONTROL_NAMES);
 
 /** Exposed ordinary tools by retriever score (ties: kept first, then name); null without scores. */
 export function rankTools(record: TrialRecord): RankedTool[] | null {
@@ -15,7 +15,7 @@ export function rankTools(record: TrialRecord): RankedTool[] | null {
   if (scores === null) return null;
   const visible = new Set(record.visible_order);
   return Object.entries(scores)
-    .filter(([name]) => !CONTROLS.has(name))
+    .filter(([name]) => !isControl(name))
     .map(([name, score]) => ({ name, score, kept: visible.has(name), acceptable: record.acceptable.includes(name) }))
     .sort((a, b) => b.score - a.score || Number(b.kept) - Number(a.kept) || compareText(a.name, b.name))
     .map((tool, index) => ({ ...tool, rank: index + 1 }));
@@ -62,14 +62,14 @@ const DESCRIBE: Record<Stage, Describe> = {
   },
   discovery: (f, failed) => {
     const { ranking, k, exposed } = f.discovery;
-    const ordinaryVisible = f.visible_order.filter((name) => !CONTROLS.has(name)).length;
+    const ordinaryVisible = f.visible_order.filter((name) => !isControl(name)).length;
     if (ranking === null) {
       return failed ? `no acceptable tool among the ${ordinaryVisible} visible tools` : `no retriever: all ${exposed} exposed tools visible`;
     }
     const best = bestAcceptable(ranking);
     const kept = `the retriever kept ${ordinaryVisible} of ${exposed} at k=${k ?? "?"}`;
     if (best === null) {
-      const controls = f.acceptable.filter((name) => CONTROLS.has(name) && f.visible_order.includes(name));
+      const controls = f.acceptable.filter((name) => isControl(name) && f.visible_order.includes(name));
       return controls.length > 0 ? `${kept}; ${controls.join(", ")} is a control, always visible (controls never use k)` : `${kept}; no acceptable tool was exposed to rank`;
     }
     const where = `${best.name} ranked #${best.rank} (score ${formatDecimal(best.score)})`;

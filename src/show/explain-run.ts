@@ -9,10 +9,9 @@ import { groupBy } from "../metrics/scored-trials.js";
 import { CONTROL_TOOLS, renderDescription } from "../registry/render-definition.js";
 import { explainCase } from "./explain-case.js";
 import type { CaseExplanation, HiddenTool } from "./explain-types.js";
-import { CONTROL_NAMES } from "../types.js";
+import { isControl } from "../types.js";
 import type { CaseRow, PhasePolicy, Report, RunMeta, TrialRecord } from "../types.js";
 
-const CONTROLS: ReadonlySet<string> = new Set(CONTROL_NAMES);
 
 /** One explanation per case, in the report's case order. */
 export function explainRun(report: Report, records: TrialRecord[]): CaseExplanation[] {
@@ -48,7 +47,7 @@ function findPolicy(meta: RunMeta, phase: string | null): PhasePolicy | null {
 function findHidden(record: TrialRecord, meta: RunMeta, policy: PhasePolicy | null): HiddenTool[] {
   const exposed = new Set(record.exposed_names);
   return record.registry_names
-    .filter((name) => !exposed.has(name) && !CONTROLS.has(name))
+    .filter((name) => !exposed.has(name) && !isControl(name))
     .map((name) => {
       const d = meta.definitions[name];
       return {

@@ -7,7 +7,7 @@ import type { Report, Stage } from "../types.js";
 import { bestAcceptable } from "./explain-ladder.js";
 import { FIX_ACTIONS } from "./explain-fix.js";
 import type { CaseExplanation } from "./explain-types.js";
-import { compareText } from "../render/format.js";
+import { compareText } from "../text/compare-text.js";
 import { describeRun } from "../report/render-sections.js";
 import { makePaint, stripControls, type Paint } from "../render/terminal.js";
 

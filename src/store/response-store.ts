@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { dirname, join } from "node:path";
 import { canonicalJson } from "../text/canonical-json.js";
 import { createFileWriter, type FileWriter } from "./file-writer.js";
@@ -7,7 +7,7 @@ import { createFileWriter, type FileWriter } from "./file-writer.js";
 /**
  * A content-addressed store of endpoint answers (and retriever vectors): one JSON file per key at
  * `<dir>/<first two hex>/<key>.json`, written atomically (temp file + rename) so a crash never
- * leaves a torn entry. Keys are sha256 hex of the canonical content that produced the answer.
+ * leaves a torn entry. Keys are content hashes (text/content-hash.ts) of what produced the answer.
  */
 export interface ResponseStore {
   readonly dir: string;
@@ -18,10 +18,6 @@ export interface ResponseStore {
   has(key: string): boolean;
 }
 
-/** sha256 hex of the canonical JSON of `content` (stable key order). */
-export function storeKey(content: unknown): string {
-  return createHash("sha256").update(canonicalJson(content)).digest("hex");
-}
 
 /** One writer thread per process, shared by every store (a sweep opens many). */
 let writer: FileWriter | null = null;

@@ -1,8 +1,6 @@
 import { renderDescription } from "../registry/render-definition.js";
-import { tokenize } from "../text/tokenize.js";
+import { buildTfIdf, cosine, type SparseVector } from "../text/tfidf.js";
 import type { Tool } from "../types.js";
-
-type Vector = Map<string, number>;
 
 /** TF-IDF cosine similarity between tools (and a tool and free text), over one registry. */
 export interface Similarity {
@@ -17,38 +15,13 @@ export function similarityText(tool: Tool): string {
   return `${tool.name}\n${renderDescription(tool)}`;
 }
 
-/**
- * Term vectors weighted by log-scaled term frequency × idf = ln(1 + N / df), L2-normalised, so
- * that words every tool shares ("the user", "order") weigh little and distinctive ones a lot.
- */
+/** TF-IDF (text/tfidf.ts) over the registry's tool texts; a goal is weighted by the same idf. */
 export function buildSimilarity(tools: Tool[]): Similarity {
-  const counts = tools.map((tool) => countTerms(similarityText(tool)));
-  const df = new Map<string, number>();
-  for (const terms of counts) for (const term of terms.keys()) df.set(term, (df.get(term) ?? 0) + 1);
-  const idf = (term: string) => Math.log(1 + tools.length / (df.get(term) ?? 1));
-  const vectorOf = (terms: Map<string, number>): Vector => normalise(new Map([...terms].map(([t, n]) => [t, (1 + Math.log(n)) * idf(t)])));
-  const vectors = new Map(tools.map((tool, i) => [tool.name, vectorOf(counts[i])]));
+  const tfidf = buildTfIdf(tools.map(similarityText));
+  const vectors = new Map(tools.map((tool, i) => [tool.name, tfidf.vectors[i]]));
+  const dot = (a: SparseVector | undefined, b: SparseVector | undefined) => (a === undefined || b === undefined ? 0 : cosine(a, b));
   return {
     between: (a, b) => dot(vectors.get(a), vectors.get(b)),
-    toText: (name, text) => dot(vectors.get(name), vectorOf(countTerms(text))),
+    toText: (name, text) => dot(vectors.get(name), tfidf.vectorise(text)),
   };
-}
-
-function countTerms(text: string): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const term of tokenize(text)) counts.set(term, (counts.get(term) ?? 0) + 1);
-  return counts;
-}
-
-function normalise(vector: Vector): Vector {
-  const norm = Math.sqrt([...vector.values()].reduce((sum, x) => sum + x * x, 0));
-  return norm === 0 ? vector : new Map([...vector].map(([t, x]) => [t, x / norm]));
-}
-
-function dot(a: Vector | undefined, b: Vector | undefined): number {
-  if (a === undefined || b === undefined) return 0;
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  let sum = 0;
-  for (const [term, x] of small) sum += x * (large.get(term) ?? 0);
-  return sum;
 }

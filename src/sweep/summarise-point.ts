@@ -1,7 +1,6 @@
-import { CONTROL_NAMES, type Report, type TrialRecord } from "../types.js";
+import { type Report, type TrialRecord, isControl } from "../types.js";
 import type { SweepPoint } from "./sweep-types.js";
 
-const CONTROLS: ReadonlySet<string> = new Set(CONTROL_NAMES);
 
 /** Nearest-rank percentile of sorted values; null when empty. */
 export function percentile(sorted: number[], p: number): number | null {
@@ -13,7 +12,7 @@ export function percentile(sorted: number[], p: number): number | null {
 export function countVisiblePerCase(records: TrialRecord[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const record of [...records].sort((a, b) => a.trial - b.trial)) {
-    if (!counts.has(record.case_id)) counts.set(record.case_id, record.retrieved_names.filter((name) => !CONTROLS.has(name)).length);
+    if (!counts.has(record.case_id)) counts.set(record.case_id, record.retrieved_names.filter((name) => !isControl(name)).length);
   }
   return counts;
 }

@@ -5,7 +5,7 @@
  * smaller than asked means the case had no more exposed tools (capped; its true size is recorded).
  * Controls are added at every size and never counted.
  */
-import { CONTROL_NAMES, type Discovery } from "../types.js";
+import { type Discovery, isControl } from "../types.js";
 import { hashSeed, seededRandom, shuffle } from "../text/seeded-random.js";
 import type { Similarity } from "./similarity.js";
 
@@ -13,7 +13,6 @@ export const DISTRACTOR_POLICIES = ["random", "similar"] as const;
 /** random: a seeded shuffle; similar: hard negatives first (most similar to the acceptable tools). */
 export type DistractorPolicy = (typeof DISTRACTOR_POLICIES)[number];
 
-const CONTROLS: ReadonlySet<string> = new Set(CONTROL_NAMES);
 
 export interface CandidateInput {
   caseId: string;
@@ -42,13 +41,13 @@ export interface CandidateOrder {
  * the goal when no acceptable ordinary tool is exposed (abstention and coverage cases).
  */
 export function measureHardness(input: Pick<CandidateInput, "goal" | "acceptable" | "exposed" | "similarity">, distractor: string): number {
-  const references = input.acceptable.filter((name) => !CONTROLS.has(name) && input.exposed.includes(name));
+  const references = input.acceptable.filter((name) => !isControl(name) && input.exposed.includes(name));
   if (references.length === 0) return input.similarity.toText(distractor, input.goal);
   return Math.max(...references.map((reference) => input.similarity.between(distractor, reference)));
 }
 
 export function orderCandidates(input: CandidateInput): CandidateOrder {
-  const ordinary = input.exposed.filter((name) => !CONTROLS.has(name));
+  const ordinary = input.exposed.filter((name) => !isControl(name));
   const acceptable = input.acceptable.filter((name) => ordinary.includes(name));
   const distractors = ordinary.filter((name) => !acceptable.includes(name));
   // Own and padding tools draw from separate streams: adding a distractor registry changes no set
@@ -61,7 +60,7 @@ export function orderCandidates(input: CandidateInput): CandidateOrder {
   return {
     take,
     display: new Map(shown.map((name, i) => [name, i])),
-    controls: input.exposed.filter((name) => CONTROLS.has(name)),
+    controls: input.exposed.filter((name) => isControl(name)),
   };
 }
 

@@ -10,6 +10,13 @@ export const CONTROL_NAMES = ["ask_user", "wait_for_event", "no_applicable_tool"
 export type ControlName = (typeof CONTROL_NAMES)[number];
 export const CONTROL_FAMILY = "control";
 export const ABSTAIN: ControlName = "no_applicable_tool";
+
+const CONTROL_SET: ReadonlySet<string> = new Set(CONTROL_NAMES);
+
+/** Whether `name` is one of the trusted controls (by name: a registry cannot add one). */
+export function isControl(name: string): name is ControlName {
+  return CONTROL_SET.has(name);
+}
 export const ASK: ControlName = "ask_user";
 
 export interface Tool {

@@ -2,7 +2,7 @@
  * Sparse TF-IDF vectors and the pairs whose cosine reaches a threshold. An inverted index means
  * only documents that share a term are ever compared, so a 1,000-tool registry stays fast.
  */
-import { tokenize } from "../text/tokenize.js";
+import { tokenize } from "./tokenize.js";
 
 /** term → weight, L2-normalised (empty for a document without terms). */
 export type SparseVector = Map<string, number>;
@@ -13,13 +13,24 @@ export interface SimilarPair {
   cosine: number;
 }
 
-/** tf = 1 + ln(count), idf = ln(1 + N / df), then each vector scaled to unit length. */
-export function buildTfIdf(texts: string[]): SparseVector[] {
+export interface TfIdf {
+  /** One vector per text, in order. */
+  vectors: SparseVector[];
+  /** Any other text (a goal) weighted by the same document frequencies. */
+  vectorise(text: string): SparseVector;
+}
+
+/**
+ * tf = 1 + ln(count), idf = ln(1 + N / df), then each vector scaled to unit length, so that words
+ * every document shares weigh little and distinctive ones a lot. The one TF-IDF of route-eval:
+ * lint's rival measure and the sweep's hardest-first distractors.
+ */
+export function buildTfIdf(texts: string[]): TfIdf {
   const counts = texts.map(countTerms);
   const df = new Map<string, number>();
   for (const terms of counts) for (const term of terms.keys()) df.set(term, (df.get(term) ?? 0) + 1);
   const n = texts.length;
-  return counts.map((terms) => {
+  const toVector = (terms: Map<string, number>): SparseVector => {
     const vector: SparseVector = new Map();
     let norm = 0;
     for (const [term, count] of terms) {
@@ -30,7 +41,8 @@ export function buildTfIdf(texts: string[]): SparseVector[] {
     const length = Math.sqrt(norm);
     for (const [term, weight] of vector) vector.set(term, length > 0 ? weight / length : 0);
     return vector;
-  });
+  };
+  return { vectors: counts.map(toVector), vectorise: (text) => toVector(countTerms(text)) };
 }
 
 export function cosine(a: SparseVector, b: SparseVector): number {

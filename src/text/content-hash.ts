@@ -1,0 +1,29 @@
+/**
+ * The one content address: sha256 (hex) of the canonical JSON of a value (stable key order), so
+ * equal content always has one hash — store keys, request hashes, definition hashes and
+ * snapshot revisions all mean "this content" the same way.
+ */
+import { createHash } from "node:crypto";
+import { canonicalJson, createCanonicalWriter } from "./canonical-json.js";
+
+export function contentHash(value: unknown): string {
+  return sha256Hex(canonicalJson(value));
+}
+
+/** The first 16 hex digits: a readable name for a definition or a snapshot revision. */
+export function shortContentHash(value: unknown): string {
+  return contentHash(value).slice(0, 16);
+}
+
+/**
+ * contentHash for a stream of values that share large parts by reference (requests share their
+ * tool schemas): the canonical text of each shared part is remembered.
+ */
+export function createContentHasher(): (value: unknown) => string {
+  const canonical = createCanonicalWriter();
+  return (value) => sha256Hex(canonical(value));
+}
+
+function sha256Hex(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
