@@ -17,6 +17,7 @@ const defaultIo: Io = {
   stderrTTY: process.stderr.isTTY === true,
   env: process.env,
   cwd: process.cwd(),
+  now: () => new Date(),
 };
 
 /** Runs the CLI and returns the exit code; never throws. The only place exit codes are decided. */

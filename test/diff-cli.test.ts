@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
-import { captureIo } from "./fixtures/capture-io.js";
+import { captureIo } from "./support/io.js";
 import { makeShopRuns, ROOT, runShop, SHOP, type ShopRuns } from "./fixtures/diff-runs.js";
 
 let tmp = "";
@@ -13,8 +13,8 @@ let sharedB = "";
 
 async function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
   const io = captureIo(ROOT, env);
-  const code = await main(["node", "route-eval", ...args], io);
-  return { code, out: io.out(), err: io.err() };
+  const code = await main(["node", "route-eval", ...args], io.io);
+  return { code, out: io.stdout(), err: io.stderr() };
 }
 
 beforeAll(async () => {

@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { readFileSync } from "node:fs";
 import { main } from "../src/cli.js";
-import { captureIo } from "./fixtures/capture-io.js";
+import { captureIo } from "./support/io.js";
 import { buildMeta, buildRecords, writeRunDir } from "./fixtures/diff-records.js";
 import { makeShopRuns, ROOT, type ShopRuns } from "./fixtures/diff-runs.js";
-import { expectGolden } from "./fixtures/golden.js";
+import { expectGolden } from "./support/golden.js";
 
 let tmp = "";
 let shop: ShopRuns;
@@ -16,9 +16,9 @@ let flaky: { base: string; current: string };
 
 async function diff(args: string[]): Promise<{ code: number; out: string; err: string }> {
   const io = captureIo(ROOT);
-  const code = await main(["node", "route-eval", "diff", ...args], io);
+  const code = await main(["node", "route-eval", "diff", ...args], io.io);
   const normalise = (text: string): string => text.split(tmp).join("<tmp>");
-  return { code, out: normalise(io.out()), err: normalise(io.err()) };
+  return { code, out: normalise(io.stdout()), err: normalise(io.stderr()) };
 }
 
 beforeAll(async () => {

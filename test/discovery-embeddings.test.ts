@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
-import type { Io } from "../src/commands/io.js";
+import { captureIo } from "./support/io.js";
 import { topK } from "../src/discovery/bm25.js";
 import { createEmbedder } from "../src/discovery/embedding-client.js";
 import { cosine, createEmbeddingsRetriever, embeddingText } from "../src/discovery/embeddings.js";
@@ -153,21 +153,36 @@ describe("route-eval run --retriever embeddings", () => {
     const config = join(out, "route-eval.yaml");
     const cases = resolve("test/fixtures/sweep/cases.yaml");
     writeFileSync(config, `cases: [${JSON.stringify(cases)}]\nphases: {desk: {}, triage: {max_effect: read_only}}\nstore_dir: store\n`);
-    let stdout = "";
-    const io: Io = { stdout: (t) => void (stdout += t), stderr: () => undefined, color: false, env: {}, cwd: process.cwd() };
+    const captured = captureIo();
     const args = ["run", "-c", config, "-o", out, "--run-id", "emb", "-n", "1", "--retriever", "embeddings", "-k", "2"];
-    const code = await main(["node", "route-eval", ...args, "--embeddings-base-url", baseUrl, "--embeddings-model", "fake-embed", "--format", "json"], io);
-    expect(code).toBe(0);
+    const code = await main(["node", "route-eval", ...args, "--embeddings-base-url", baseUrl, "--embeddings-model", "fake-embed", "--format", "json"], captured.io);
+    expect(code, captured.stderr()).toBe(0);
     const records: TrialRecord[] = readFileSync(join(out, "emb", "records.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
     for (const r of records) {
       expect(r.retrieval_k).toBe(2);
       expect(r.retrieved_names.filter((n) => !["ask_user", "wait_for_event", "no_applicable_tool"].includes(n))).toHaveLength(2);
       expect(Object.values(r.retrieval_scores ?? {}).every((s) => s >= -1 && s <= 1)).toBe(true);
     }
-    const report = JSON.parse(stdout);
+    const report = JSON.parse(captured.stdout());
     expect(report.run.config.discovery).toEqual({ retriever: "embeddings", k: 2, embeddings: { base_url: baseUrl, model: "fake-embed" } });
     expect(report.metrics.retrieval.mrr.denominator).toBe(5);
     expect(seen.every((s) => s.model === "fake-embed")).toBe(true);
     expect(existsSync(join(out, "store"))).toBe(true); // vectors kept in the configured store
+  });
+
+  it("reads its key from the run context's environment, not the process's", async () => {
+    const out = tempDir();
+    const config = join(out, "route-eval.yaml");
+    writeFileSync(config, `cases: [${JSON.stringify(resolve("test/fixtures/sweep/cases.yaml"))}]\nphases: {desk: {}, triage: {max_effect: read_only}}\nstore_dir: store\n`);
+    process.env.ROUTE_EVAL_TEST_EMBED_KEY = "from-the-process";
+    const captured = captureIo(process.cwd(), { ROUTE_EVAL_TEST_EMBED_KEY: "from-the-context" });
+    seen.length = 0;
+    const args = ["run", "-c", config, "-o", out, "-n", "1", "--retriever", "embeddings", "-k", "2", "--mode", "live", "--no-progress"];
+    const flags = ["--embeddings-base-url", baseUrl, "--embeddings-model", "fake-embed", "--embeddings-api-key-env", "ROUTE_EVAL_TEST_EMBED_KEY"];
+    const code = await main(["node", "route-eval", ...args, ...flags, "--no-gates"], captured.io);
+    delete process.env.ROUTE_EVAL_TEST_EMBED_KEY;
+    expect(code, captured.stderr()).toBe(0);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(new Set(seen.map((s) => s.authorization))).toEqual(new Set(["Bearer from-the-context"]));
   });
 });

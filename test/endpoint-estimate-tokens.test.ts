@@ -33,7 +33,7 @@ describe("the input-token estimate", () => {
 
   it("reaches every record and the report, which says the tokens are estimated", async () => {
     const config = loadConfig(resolve("test/fixtures/sweep/route-eval.yaml"), { out_dir: out, trials: 1 }, process.cwd());
-    const { runDir, report } = await runEvaluation(config, { runId: "tokens" });
+    const { runDir, report } = await runEvaluation(config, { runId: "tokens", env: {}, now: () => new Date() });
     const records: TrialRecord[] = readFileSync(join(runDir, "records.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
     for (const r of records) {
       expect(r.usage.input_tokens).toBeNull();

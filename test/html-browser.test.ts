@@ -14,7 +14,7 @@ import { main } from "../src/cli.js";
 import type { Diff } from "../src/diff/diff-types.js";
 import type { SweepReport } from "../src/sweep/sweep-types.js";
 import type { Report } from "../src/types.js";
-import { argv, captureIo } from "./fixtures/cli-io.js";
+import { argv, captureIo } from "./support/io.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const HAS_CHROMIUM = existsSync(CHROMIUM);

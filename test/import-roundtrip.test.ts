@@ -10,10 +10,10 @@ import { parse } from "yaml";
 import { loadRegistry } from "../src/registry/load-registry.js";
 import { renderDescription } from "../src/registry/render-definition.js";
 import type { Registry, Tool } from "../src/types.js";
-import { runCli, writeFiles } from "./fixtures/lint/run-cli.js";
+import { runCli, writeFiles } from "./support/cli.js";
 
 const COMMERCE = fileURLToPath(new URL("../registries/commerce.yaml", import.meta.url));
-const original = loadRegistry(COMMERCE);
+const original = loadRegistry(COMMERCE, process.cwd());
 
 const EXPORTERS: Record<"mcp" | "openai" | "anthropic", (tools: Tool[]) => unknown> = {
   mcp: (tools) => ({
@@ -29,7 +29,7 @@ async function importFile(format: string, data: unknown, ...flags: string[]): Pr
   const out = join(dir, "out.yaml");
   const result = await runCli(["import", format, join(dir, "input.json"), "-o", out, ...flags], dir);
   if (result.code !== 0) throw new Error(`exit ${result.code}: ${result.stderr}`);
-  return { registry: loadRegistry(out), text: readFileSync(out, "utf8"), stderr: result.stderr };
+  return { registry: loadRegistry(out, process.cwd()), text: readFileSync(out, "utf8"), stderr: result.stderr };
 }
 
 describe("import round trips the bundled registry through each format", () => {
@@ -235,6 +235,6 @@ describe("import writes to stdout by default", () => {
     const written = parse(result.stdout);
     expect([written.snapshot, written.tools[0].family]).toEqual(["tools", "tools"]);
     writeFileSync(join(dir, "out.yaml"), result.stdout);
-    expect(loadRegistry(join(dir, "out.yaml")).tools).toHaveLength(1);
+    expect(loadRegistry(join(dir, "out.yaml"), process.cwd()).tools).toHaveLength(1);
   });
 });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Finding } from "../src/lint/rules.js";
-import { runCli, writeFiles } from "./fixtures/lint/run-cli.js";
+import { runCli, writeFiles } from "./support/cli.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const GOLDEN = fileURLToPath(new URL("./golden/lint-commerce.txt", import.meta.url));
@@ -104,7 +104,7 @@ describe("exit codes", () => {
     const dir = writeFiles({ "r.yaml": REGISTRY(TOOL("alpha") + TOOL("alpha")) });
     const result = await runCli(["lint", join(dir, "r.yaml")], dir);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain(`${join(dir, "r.yaml")}:4: error name-duplicate: tools[1].name: duplicate tool name "alpha" (first defined at line 3)`);
+    expect(result.stdout).toContain(`r.yaml:4: error name-duplicate: tools[1].name: duplicate tool name "alpha" (first defined at line 3)`);
   });
 
   it("says what `run` says about a snapshot's own faults, from the same rule", async () => {
@@ -154,7 +154,7 @@ describe("phases and retrieval budgets size the surface checks", () => {
     const dir = writeFiles({ "r.yaml": REGISTRY(tools), "route-eval.yaml": config(""), "cases.yaml": cases });
     const { json } = await lintJson([], dir);
     const surface = json.findings.filter((f) => f.rule.startsWith("surface"));
-    expect(surface.map((f) => [f.rule, f.file, f.line])).toEqual([["surface-over-limit", join(dir, "route-eval.yaml"), 3]]);
+    expect(surface.map((f) => [f.rule, f.file, f.line])).toEqual([["surface-over-limit", "route-eval.yaml", 3]]);
     expect(surface[0].message).toContain("130 ordinary tools + 3 controls = 133 per request");
   });
 
@@ -177,7 +177,7 @@ describe("--format json", () => {
       {
         rule: "name-not-snake-case",
         severity: "warning",
-        file: join(dir, "r.yaml"),
+        file: "r.yaml",
         line: 3,
         tool: "getThing",
         message: 'tool name "getThing" is not snake_case; mixed conventions make near names harder to tell apart',
@@ -198,7 +198,7 @@ describe("case rules shared with run", () => {
     const words = `case "c1": acceptable names "get_ordr", which registry r does not have (did you mean "get_order"?); no trial of this case can succeed`;
     const run = await runCli(["run", "--cases", join(dir, "c.yaml"), "--out", join(dir, "reports"), "--no-gates", "--no-progress"], dir);
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain(`${join(dir, "c.yaml")}:3: warning: ${words}`);
+    expect(run.stderr).toContain(`c.yaml:3: warning: ${words}`);
     const lint = await runCli(["lint", join(dir, "c.yaml")], dir);
     expect(lint.code).toBe(1);
     expect(lint.stdout).toContain(`error case-unknown-tool: ${words}`);
@@ -210,7 +210,7 @@ describe("case rules shared with run", () => {
     const run = await runCli(["run", "--cases", join(dir, "a.yaml"), join(dir, "b.yaml"), "--out", join(dir, "reports")], dir);
     const lint = await runCli(["lint", join(dir, "a.yaml"), join(dir, "b.yaml")], dir);
     expect(lint.code).toBe(2);
-    expect(lint.stderr).toBe(`route-eval: ${join(dir, "b.yaml")}:3: duplicate case id "same" (also defined at ${join(dir, "a.yaml")}:3)\n`);
+    expect(lint.stderr).toBe(`route-eval: b.yaml:3: duplicate case id "same" (also defined at a.yaml:3)\n`);
     expect(run.stderr).toBe(lint.stderr);
   });
 });

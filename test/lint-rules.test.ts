@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { RULE_IDS, type Finding, type RuleId } from "../src/lint/rules.js";
-import { runCli, writeFiles } from "./fixtures/lint/run-cli.js";
+import { runCli, writeFiles } from "./support/cli.js";
 
 interface ToolSpec {
   name?: string;

@@ -8,7 +8,8 @@ const BAD = fileURLToPath(new URL("./fixtures/bad-input/", import.meta.url));
 const LOADERS = fileURLToPath(new URL("./fixtures/loaders/", import.meta.url));
 const PROJECT = resolve(LOADERS, "project");
 const EMPTY = resolve(LOADERS, "empty");
-const shown = (name: string): string => relative(process.cwd(), resolve(BAD, name));
+/** Messages show paths relative to the working directory (BAD, as loadConfig is told). */
+const shown = (name: string): string => relative(BAD, resolve(BAD, name));
 
 function messageOf(file: string | null, overrides: ConfigOverrides = {}, cwd = BAD): string {
   try {
@@ -25,6 +26,7 @@ describe("loadConfig defaults and precedence", () => {
     expect(loadConfig(null, {}, EMPTY)).toEqual({
       file: null,
       root: EMPTY,
+      cwd: EMPTY,
       cases: ["cases/*.yaml"],
       registry: null,
       phases: {},

@@ -39,7 +39,7 @@ describe("discovery.embeddings in route-eval.yaml and flags", () => {
   });
 
   it("rejects a key pasted where the variable name goes, and a base URL that is not http(s), at their line", () => {
-    const shown = (name: string) => join(dir, name); // outside the working directory: shown absolute
+    const shown = (name: string) => name; // relative to the working directory, dir
     const pasted = configFile("pasted.yaml", "discovery:\n  retriever: embeddings\n  k: 4\n  embeddings:\n    api_key_env: sk-abc123\n");
     expect(messageOf(() => loadConfig(pasted, {}, dir))).toBe(
       `${shown("pasted.yaml")}:5: discovery.embeddings.api_key_env: expected the name of an environment variable, not the key itself`,

@@ -10,7 +10,7 @@ const shown = (name: string): string => relative(process.cwd(), resolve(BAD, nam
 
 function messageOf(name: string): string {
   try {
-    loadRegistry(resolve(BAD, name));
+    loadRegistry(resolve(BAD, name), process.cwd());
   } catch (error) {
     if (error instanceof InputError) return error.message;
     throw error;
@@ -69,7 +69,7 @@ describe("loadRegistry on a good snapshot", () => {
   const file = resolve(PROJECT, "registries/shop.yaml");
 
   it("fills tool defaults and keeps what is written", () => {
-    const registry = loadRegistry(file);
+    const registry = loadRegistry(file, process.cwd());
     expect(registry.snapshot).toBe("shop");
     expect(registry.revision).toBe("2026-01-01.1");
     expect(registry.file).toBe(file);
@@ -94,16 +94,16 @@ describe("loadRegistry on a good snapshot", () => {
   });
 
   it("names the snapshot after its file when snapshot is absent", () => {
-    const registry = loadRegistry(resolve(PROJECT, "registries/other.yaml"));
+    const registry = loadRegistry(resolve(PROJECT, "registries/other.yaml"), process.cwd());
     expect(registry.snapshot).toBe("other");
     expect(registry.revision).toBe("7");
   });
 
   it("loads a path once per cache", () => {
     const cache = createRegistryCache();
-    const first = loadRegistry(file, cache);
-    expect(loadRegistry(file, cache)).toBe(first);
-    expect(loadRegistry(file)).not.toBe(first);
+    const first = loadRegistry(file, process.cwd(), cache);
+    expect(loadRegistry(file, process.cwd(), cache)).toBe(first);
+    expect(loadRegistry(file, process.cwd())).not.toBe(first);
     expect([...cache.keys()]).toEqual([file]);
   });
 });

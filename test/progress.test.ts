@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createProgressPrinter, formatDuration, formatProgress } from "../src/render/progress.js";
 import type { RunProgress } from "../src/app/run.js";
-import { captureIo } from "./fixtures/capture-stdio.js";
+import { captureIo } from "./support/io.js";
 
 function progress(fields: Partial<RunProgress>): RunProgress {
   return { total: 100, done: 0, resumed: 0, errored: 0, retries: 0, from_store: 0, elapsed_ms: 0, finished: false, ...fields };
@@ -21,7 +21,8 @@ describe("progress line", () => {
   });
 
   it("on a terminal, redraws one line in place at most every 100 ms and ends it with a newline", () => {
-    const { io, out } = captureIo("/", {}, true);
+    const captured = captureIo("/", {}, true);
+    const { io } = captured;
     let clock = 0;
     const print = createProgressPrinter(io, { tty: true, now: () => clock });
     for (let done = 0; done <= 100; done++) {
@@ -29,14 +30,15 @@ describe("progress line", () => {
       print(progress({ done, elapsed_ms: clock }));
     }
     print(progress({ done: 100, elapsed_ms: 1000, finished: true }));
-    const frames = out.stderr.split("\r\u001b[K").filter((f) => f !== "");
+    const frames = captured.stderr().split("\r\u001b[K").filter((f) => f !== "");
     expect(frames).toHaveLength(12);
-    expect(out.stderr).not.toMatch(/\n(?!$)/);
+    expect(captured.stderr()).not.toMatch(/\n(?!$)/);
     expect(frames[frames.length - 1]).toBe("route-eval: 100/100 trials (100%) · 0 errored · 0 retries · took 1.0s\n");
   });
 
   it("in CI logs, prints a line per 10% and at least every 10 s, then the final line", () => {
-    const { io, out } = captureIo("/");
+    const captured = captureIo("/");
+    const { io } = captured;
     let clock = 0;
     const print = createProgressPrinter(io, { tty: false, now: () => clock });
     print(progress({ done: 0, elapsed_ms: 2_000 }));
@@ -44,7 +46,7 @@ describe("progress line", () => {
     clock = 5_000;
     print(progress({ done: 100, elapsed_ms: 7_000 }));
     print(progress({ done: 100, finished: true, elapsed_ms: 2000 }));
-    const lines = out.stderr.trim().split("\n");
+    const lines = captured.stderr().trim().split("\n");
     expect(lines.map((l) => l.split(" ")[1])).toEqual(["0/100", "10/100", "20/100", "30/100", "40/100", "50/100", "60/100", "70/100", "80/100", "90/100", "100/100"]);
     expect(lines[lines.length - 1]).toContain("took 2.0s");
 
@@ -56,14 +58,15 @@ describe("progress line", () => {
     printSlow(progress({ done: 2, total: 1000, elapsed_ms: 11_000 }));
     clock = 10_500;
     printSlow(progress({ done: 3, total: 1000, elapsed_ms: 12_500 }));
-    expect(slow.out.stderr.trim().split("\n").map((l) => l.split(" ")[1])).toEqual(["1/1000", "3/1000"]);
+    expect(slow.stderr().trim().split("\n").map((l) => l.split(" ")[1])).toEqual(["1/1000", "3/1000"]);
   });
 
   it("in CI logs, a run shorter than 2 s prints only its last line", () => {
-    const { io, out } = captureIo("/");
+    const captured = captureIo("/");
+    const { io } = captured;
     const print = createProgressPrinter(io, { tty: false, now: () => 0 });
     for (let done = 0; done <= 100; done++) print(progress({ done, elapsed_ms: done * 10 }));
     print(progress({ done: 100, elapsed_ms: 1_000, finished: true }));
-    expect(out.stderr).toBe("route-eval: 100/100 trials (100%) · 0 errored · 0 retries · took 1.0s\n");
+    expect(captured.stderr()).toBe("route-eval: 100/100 trials (100%) · 0 errored · 0 retries · took 1.0s\n");
   });
 });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
-import { argv, captureIo } from "./fixtures/cli-io.js";
+import { argv, captureIo } from "./support/io.js";
 
 const CONFIG = fileURLToPath(new URL("./fixtures/show/route-eval.yaml", import.meta.url));
 let out: string;

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
 import type { Diff } from "../src/diff/diff-types.js";
-import { captureIo } from "./fixtures/capture-io.js";
+import { captureIo } from "./support/io.js";
 import { ROOT, runShop } from "./fixtures/diff-runs.js";
 
 const HOSTILE = fileURLToPath(new URL("./fixtures/html-hostile/", import.meta.url));
@@ -22,8 +22,8 @@ let page = "";
 
 async function cli(args: string[], cwd = ROOT): Promise<{ code: number; out: string; err: string }> {
   const io = captureIo(cwd);
-  const code = await main(["node", "route-eval", ...args], io);
-  return { code, out: io.out(), err: io.err() };
+  const code = await main(["node", "route-eval", ...args], io.io);
+  return { code, out: io.stdout(), err: io.stderr() };
 }
 
 /** "66.7% (8/12)" and "−14.3 pts", computed here from the JSON, independently of the renderers. */

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
 import { renderSweepHtml } from "../src/sweep/render-sweep-html.js";
 import type { SweepReport } from "../src/sweep/sweep-types.js";
-import { argv, captureIo } from "./fixtures/cli-io.js";
+import { argv, captureIo } from "./support/io.js";
 
 const FIXTURE = "test/fixtures/sweep";
 let out = "";

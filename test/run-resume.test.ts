@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
-import { captureIo } from "./fixtures/capture-stdio.js";
+import { captureIo } from "./support/io.js";
 import { offeredTools, openaiError, openaiReply, startFakeServer, type FakeServer } from "./fixtures/fake-provider.js";
 import { removeTempDirs, writeProject } from "./fixtures/live-project.js";
 
@@ -48,8 +48,8 @@ describe("a run stopped early", () => {
     );
     const first = captureIo(dir, ENV);
     expect(await main(runArgs(server.url, "--concurrency", "1", "--run-id", "stopped"), first.io)).toBe(3);
-    expect(first.out.stderr).toContain("the API key in OPENAI_API_KEY was rejected; set OPENAI_API_KEY to a valid key");
-    expect(first.out.stderr).toContain("run stopped early; 3 trial records kept");
+    expect(first.stderr()).toContain("the API key in OPENAI_API_KEY was rejected; set OPENAI_API_KEY to a valid key");
+    expect(first.stderr()).toContain("run stopped early; 3 trial records kept");
     expect(server.requests).toHaveLength(4);
     const runDir = join(dir, "reports", "stopped");
     expect(pairsOf(runDir)).toHaveLength(3);
@@ -60,7 +60,7 @@ describe("a run stopped early", () => {
     expect(await main(runArgs(server.url, "--resume", runDir, "--format", "json"), second.io)).toBe(0);
     expect(server.requests).toHaveLength(4 + 3);
     expectEachTrialOnce(runDir, 3, 2);
-    expect(JSON.parse(second.out.stdout).metrics.trials).toBe(6);
+    expect(JSON.parse(second.stdout()).metrics.trials).toBe(6);
     expect(JSON.parse(readFileSync(join(runDir, "run.json"), "utf8")).finished_at).not.toBeNull();
   });
 
@@ -83,10 +83,11 @@ describe("a run stopped early", () => {
     const dir = writeProject();
     server = await startFakeServer((request) => openaiReply([{ name: offeredTools(request.body)[0], arguments: "{}" }]));
     await main(runArgs(server.url, "--run-id", "other"), captureIo(dir, ENV).io);
-    const { io, out } = captureIo(dir, ENV);
+    const captured = captureIo(dir, ENV);
+    const { io } = captured;
     const code = await main([...runArgs(server.url, "--resume", join(dir, "reports", "other")), "-m", "another-model"], io);
     expect(code).toBe(2);
-    expect(out.stderr).toContain("that run asked openai/test-model, this one would ask openai/another-model");
+    expect(captured.stderr()).toContain("that run asked openai/test-model, this one would ask openai/another-model");
   });
 
   it("survives SIGKILL mid-run: --resume leaves every (case, trial) exactly once", async () => {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
-import { captureIo } from "./fixtures/capture-stdio.js";
+import { captureIo } from "./support/io.js";
 import { anthropicReply, offeredTools, openaiError, openaiReply, startFakeServer, type FakeServer } from "./fixtures/fake-provider.js";
 import { removeTempDirs, writeProject } from "./fixtures/live-project.js";
 
@@ -28,7 +28,8 @@ describe("API keys never reach a file", () => {
     server = await startFakeServer((request, i) =>
       i === 0 ? openaiError(422, `this key (${key}) may not do that`) : openaiReply([{ name: offeredTools(request.body)[0], arguments: "{}" }]),
     );
-    const { io, out } = captureIo(dir, { OPENAI_API_KEY: key });
+    const captured = captureIo(dir, { OPENAI_API_KEY: key });
+    const { io } = captured;
     const argv = ["node", "route-eval", "run", "-e", "openai:test-model", "--base-url", `${server.url}/v1`, "--concurrency", "1", "--output", join(dir, "reports", "summary.md"), "-f", "markdown"];
     expect(await main(argv, io)).toBe(0);
     expect(server.requests.every((r) => r.headers.authorization === `Bearer ${key}`)).toBe(true);
@@ -38,9 +39,9 @@ describe("API keys never reach a file", () => {
     expect(files.some((f) => f.endsWith("report.json"))).toBe(true);
     expect(files.filter((f) => f.includes(".route-eval")).length).toBe(5);
     for (const file of files) expect(readFileSync(file, "utf8"), file).not.toContain(key);
-    expect(out.stdout + out.stderr).not.toContain(key);
+    expect(captured.stdout() + captured.stderr()).not.toContain(key);
     expect(readFileSync(join(dir, "reports", "summary.md"), "utf8")).toContain("[redacted]");
-    expect(out.stderr).toContain("route-eval: 6/6 trials (100%) · 1 errored · 0 retries · took");
+    expect(captured.stderr()).toContain("route-eval: 6/6 trials (100%) · 1 errored · 0 retries · took");
   });
 
   it("anthropic: the same", async () => {

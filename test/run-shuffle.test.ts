@@ -65,8 +65,8 @@ describe("--shuffle-tools in a run", () => {
   it("records the shown order and the acceptable positions, reproducibly, and the report shows accuracy by position", async () => {
     const dir = writeProject();
     const config = liveConfig(dir, { shuffle_tools: true, trials: 4 });
-    const first = await runEvaluation(config);
-    const second = await runEvaluation(config);
+    const first = await runEvaluation(config, { env: {}, now: () => new Date() });
+    const second = await runEvaluation(config, { env: {}, now: () => new Date() });
     const records = recordsOf(first.runDir);
     const orders = (rs: TrialRecord[]) => rs.map((r) => `${r.case_id}#${r.trial}:${r.visible_order.join(",")}`).sort();
     expect(orders(recordsOf(second.runDir))).toEqual(orders(records));
@@ -86,7 +86,7 @@ describe("--shuffle-tools in a run", () => {
   });
 
   it("keeps registry order without the flag and says position and tool are confounded", async () => {
-    const { runDir, report } = await runEvaluation(liveConfig(writeProject(), {}));
+    const { runDir, report } = await runEvaluation(liveConfig(writeProject(), {}), { env: {}, now: () => new Date() });
     expect(recordsOf(runDir).every((r) => r.tools_shuffled === false)).toBe(true);
     expect(renderTerminal(report, { color: false })).toContain("position and tool are confounded");
   });

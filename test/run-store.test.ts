@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
 import { runEvaluation, type RunProgress } from "../src/app/run.js";
-import { captureIo } from "./fixtures/capture-stdio.js";
+import { captureIo } from "./support/io.js";
 import { offeredTools, openaiReply, startFakeServer, type FakeServer } from "./fixtures/fake-provider.js";
 import { CASES, liveConfig, removeTempDirs, TOOLS, writeProject, writeRegistry } from "./fixtures/live-project.js";
 
@@ -25,7 +25,7 @@ async function startFirstToolServer(): Promise<FakeServer> {
 async function run(dir: string, url: string, mode: "live" | "cached" | "replay" = "cached") {
   const progress: RunProgress[] = [];
   const config = liveConfig(dir, { endpoint: "openai:test-model", base_url: `${url}/v1`, mode });
-  const result = await runEvaluation(config, { env: ENV, onProgress: (p) => progress.push(p) });
+  const result = await runEvaluation(config, { env: ENV, now: () => new Date(), onProgress: (p) => progress.push(p) });
   return { ...result, last: progress[progress.length - 1] };
 }
 
@@ -78,12 +78,13 @@ describe("response store", () => {
     const fake = await startFirstToolServer();
     await run(dir, fake.url);
     writeProject(TOOLS, [...CASES, { id: "new-case", goal: "Is ord_9 late?", phase: "orders", acceptable: ["get_order"] }], dir);
-    const { io, out } = captureIo(dir, ENV);
+    const captured = captureIo(dir, ENV);
+    const { io } = captured;
     const argv = ["node", "route-eval", "run", "-e", "openai:test-model", "--base-url", `${fake.url}/v1`, "--mode", "replay", "--concurrency", "1", "--run-id", "replay"];
     const code = await main(argv, io);
     expect(code).toBe(3);
-    expect(out.stderr).toMatch(/route-eval: replay: the response store \S+ has no answer for case "new-case" trial 0 \(key [0-9a-f]{12}\); run it once with --mode cached/);
-    expect(out.stderr).toContain(`--resume ${join(dir, "reports", "replay")}`);
+    expect(captured.stderr()).toMatch(/route-eval: replay: the response store \S+ has no answer for case "new-case" trial 0 \(key [0-9a-f]{12}\); run it once with --mode cached/);
+    expect(captured.stderr()).toContain(`--resume ${join(dir, "reports", "replay")}`);
     expect(fake.requests).toHaveLength(6);
     const records = readFileSync(join(dir, "reports", "replay", "records.jsonl"), "utf8").trim().split("\n");
     expect(records).toHaveLength(6);
@@ -94,10 +95,11 @@ describe("response store", () => {
     const dir = writeProject();
     const fake = await startFirstToolServer();
     writeFileSync(join(dir, "blocker"), "not a directory");
-    const { io, out } = captureIo(dir, ENV);
+    const captured = captureIo(dir, ENV);
+    const { io } = captured;
     const argv = ["node", "route-eval", "run", "-e", "openai:test-model", "--base-url", `${fake.url}/v1`, "--store", "blocker/store", "--run-id", "nostore", "--no-progress"];
     expect(await main(argv, io)).toBe(2);
-    expect(out.stderr).toMatch(/^route-eval: cannot write to the response store \S+blocker\/store \(response store: .*\); check store_dir/);
+    expect(captured.stderr()).toMatch(/^route-eval: cannot write to the response store \S+blocker\/store \(response store: .*\); check store_dir/);
     expect(readFileSync(join(dir, "reports", "nostore", "records.jsonl"), "utf8").trim().split("\n")).toHaveLength(6);
   });
 

@@ -14,7 +14,7 @@ const accuracy = (points: { selection_accuracy: { value: number | null } }[]) =>
 
 describe("a size sweep of the bundled example with the baseline endpoint", { timeout: 60_000 }, () => {
   it("shows selection accuracy falling as the visible set grows, padded by registries/distractors.yaml", async () => {
-    const { sweep } = await runSweep(config(), {
+    const { sweep } = await runSweep(config(), { env: {}, now: () => new Date(),
       kind: "size", values: [5, 10, 20, 40], distractors: "random", distractorRegistry: resolve("registries/distractors.yaml"),
     });
     const values = accuracy(sweep.points);
@@ -26,7 +26,7 @@ describe("a size sweep of the bundled example with the baseline endpoint", { tim
   });
 
   it("without padding, caps the phases that expose fewer than 40 tools and records the true size", async () => {
-    const { sweep } = await runSweep(config(), { kind: "size", values: [10, 40], distractors: "similar", distractorRegistry: null });
+    const { sweep } = await runSweep(config(), { env: {}, now: () => new Date(), kind: "size", values: [10, 40], distractors: "similar", distractorRegistry: null });
     const [ten, forty] = sweep.points;
     expect(ten.capped_cases).toEqual([]);
     expect(forty.capped_cases.length).toBeGreaterThan(0);

@@ -2,21 +2,14 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { main } from "../src/cli.js";
-import type { Io } from "../src/commands/io.js";
+import { runCli } from "./support/cli.js";
 
 const FIXTURE = "test/fixtures/sweep";
 const GOLDEN = new URL("./golden/", import.meta.url);
 const out = mkdtempSync(join(tmpdir(), "route-eval-sweep-cli-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const io: Io = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), color: false, env: {}, cwd: process.cwd() };
-  const code = await main(["node", "route-eval", ...args], io);
-  return { code, stdout, stderr };
-}
+const run = (args: string[]) => runCli(args);
 
 /**
  * Latency is the only measured (non-deterministic) figure: mask the p50/p95 cells. Table borders

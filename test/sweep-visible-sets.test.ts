@@ -7,8 +7,8 @@ import { buildSimilarity, similarityText } from "../src/sweep/similarity.js";
 import { measureHardness, orderCandidates, visibleAt, type CandidateInput, type DistractorPolicy } from "../src/sweep/visible-sets.js";
 import { CONTROL_NAMES, type Registry } from "../src/types.js";
 
-const commerce = loadRegistry("registries/commerce.yaml");
-const neighbours = loadRegistry("registries/distractors.yaml");
+const commerce = loadRegistry("registries/commerce.yaml", process.cwd());
+const neighbours = loadRegistry("registries/distractors.yaml", process.cwd());
 const CONTROLS = [...CONTROL_NAMES];
 const SIZES = [1, 2, 3, 5, 8, 10, 13, 20, 30, 40, 47, 60];
 

@@ -19,11 +19,12 @@ import type { Config } from "../types.js";
  * Lint `files` (registries and case files, told apart by their `tools:` or `cases:` key; paths or
  * globs relative to `cwd`), or, when none are given, the config's cases and their registries.
  */
-export function lintFiles(config: Config, files: string[], cwd: string): LintResult {
+export function lintFiles(config: Config, files: string[]): LintResult {
+  const cwd = config.cwd;
   const registries = new Map<string, LintRegistry>();
   const loadRegistry = (file: string | YamlFile): LintRegistry => {
-    const absolute = typeof file === "string" ? resolve(file) : file.file;
-    const cached = registries.get(absolute) ?? readLintRegistry(file);
+    const absolute = typeof file === "string" ? resolve(cwd, file) : file.file;
+    const cached = registries.get(absolute) ?? readLintRegistry(file, cwd);
     registries.set(absolute, cached);
     return cached;
   };
@@ -46,8 +47,8 @@ interface Inputs {
 
 function classifyFiles(patterns: string[], cwd: string): Inputs {
   const inputs: Inputs = { registryFiles: [], caseFiles: [] };
-  for (const file of expandPatterns(patterns, cwd)) {
-    const yaml = readYamlFile(file);
+  for (const file of expandPatterns(patterns, cwd, cwd)) {
+    const yaml = readYamlFile(file, cwd);
     const data = yaml.data;
     const keys = data !== null && typeof data === "object" && !Array.isArray(data) ? Object.keys(data) : [];
     if (keys.includes("tools")) inputs.registryFiles.push(yaml);
@@ -58,12 +59,12 @@ function classifyFiles(patterns: string[], cwd: string): Inputs {
 }
 
 function configFiles(config: Config): Inputs {
-  return { registryFiles: config.registry === null ? [] : [config.registry], caseFiles: expandPatterns(config.cases, config.root) };
+  return { registryFiles: config.registry === null ? [] : [config.registry], caseFiles: expandPatterns(config.cases, config.root, config.cwd) };
 }
 
 
-function readLintRegistry(file: string | YamlFile): LintRegistry {
-  const yaml = typeof file === "string" ? readYamlFile(file) : file;
+function readLintRegistry(file: string | YamlFile, cwd: string): LintRegistry {
+  const yaml = typeof file === "string" ? readYamlFile(file, cwd) : file;
   const { registry, problems } = parseRegistry(yaml);
   if (registry === null) throw new InputError(at(yaml.shown, problems[0]?.line ?? 1, problems[0]?.message ?? "is not a registry snapshot"));
   const positions = new Map(registry.tools.map((tool, index) => [tool, index]));
@@ -84,11 +85,11 @@ interface ReadCaseFile {
 }
 
 function readLintCaseFile(file: string | YamlFile, config: Config, loadRegistry: (path: string) => LintRegistry, seen: Map<string, CaseSource>): ReadCaseFile {
-  const yaml = typeof file === "string" ? readYamlFile(file) : file;
+  const yaml = typeof file === "string" ? readYamlFile(file, config.cwd) : file;
   const written = validateCasesFile(yaml);
   const phaseNames = Object.keys(config.phases);
   written.cases.forEach((entry, index) => checkCase(yaml, entry, index, phaseNames));
-  written.cases.forEach((entry, index) => claimCaseId(yaml, entry.id, index, seen));
+  written.cases.forEach((entry, index) => claimCaseId(yaml, entry.id, index, seen, config.cwd));
   const registry = loadRegistry(findRegistry(yaml, written, config));
   const cases = written.cases.map((entry, index) => ({
     index,
@@ -107,7 +108,7 @@ function readLintCaseFile(file: string | YamlFile, config: Config, loadRegistry:
  * that cases use without a phase, or when no phases are configured at all.
  */
 function measureSurfaces(config: Config, registries: LintRegistry[], cases: ReadCaseFile[]): LintSurface[] {
-  const configYaml: YamlFile | null = config.file === null ? null : readYamlFile(config.file);
+  const configYaml: YamlFile | null = config.file === null ? null : readYamlFile(config.file, config.cwd);
   const phases = Object.entries(config.phases);
   return registries.flatMap((registry) => {
     const tools = registry.tools;

@@ -28,14 +28,14 @@ export type { RunProgress } from "./run-loop.js";
 
 export interface RunOptions {
   runId?: string;
-  /** Clock injected so that tests and golden files can fix it. */
-  now?: () => Date;
+  /** The clock (run metadata and the run id): tests and golden files fix it. */
+  now: () => Date;
   /** Continue the interrupted run in this directory: recorded trials are kept, the rest are run. */
   resume?: string;
   /** Called as trials finish, once at the start and once at the end (progress lines). */
   onProgress?: (progress: RunProgress) => void;
-  /** Where API keys are read from (default process.env). */
-  env?: NodeJS.ProcessEnv;
+  /** Where API keys are read from (the endpoint's and the embeddings retriever's). */
+  env: NodeJS.ProcessEnv;
   /** Told each warning about the inputs (a likely typo of a tool name), before the first call. */
   onWarning?: (message: string) => void;
   /** A sweep point (src/sweep): supplies the (padded) cases and fixes each case's visible set. Absent = the configured pipeline. */
@@ -60,10 +60,10 @@ export interface RunResult {
  * A run-stopping endpoint failure (bad key, bad request, replay miss) throws EndpointFailure after
  * every finished trial has been written, so `--resume` can continue.
  */
-export async function runEvaluation(config: Config, options: RunOptions = {}): Promise<RunResult> {
-  const now = options.now ?? (() => new Date());
+export async function runEvaluation(config: Config, options: RunOptions): Promise<RunResult> {
+  const now = options.now;
   const cases = options.sweep?.cases ?? loadCases(config);
-  for (const warning of findNameWarnings(cases)) options.onWarning?.(warning);
+  for (const warning of findNameWarnings(cases, config.cwd)) options.onWarning?.(warning);
   const endpoint = withTokenEstimate(createEndpoint(config, { env: options.env }));
   const run = openRun(config, options, endpoint, now());
   const meta = describeRun(run.runId, config, cases, endpoint, now());
@@ -111,7 +111,7 @@ async function runPending(
   const jobs = cases.flatMap((testCase) =>
     Array.from({ length: config.trials }, (_, trial) => trial)
       .filter((trial) => !done.has(trialKey(testCase.id, trial)))
-      .map((trial) => () => runTrial(config, endpoint, testCase, trial, prepareRegistry(prepared, testCase.registry, config), options.sweep)),
+      .map((trial) => () => runTrial(config, endpoint, testCase, trial, prepareRegistry(prepared, testCase.registry, config, options.env), options.sweep)),
   );
   const writer = openRecordWriter(join(run.dir, "records.jsonl"));
   try {
@@ -132,14 +132,14 @@ interface PreparedRegistry {
   retriever: Retriever | null;
 }
 
-function prepareRegistry(cache: Map<Registry, PreparedRegistry>, registry: Registry, config: Config): PreparedRegistry {
+function prepareRegistry(cache: Map<Registry, PreparedRegistry>, registry: Registry, config: Config, env: NodeJS.ProcessEnv): PreparedRegistry {
   let prepared = cache.get(registry);
   if (prepared === undefined) {
     const tools = [...Object.values(CONTROL_TOOLS), ...registry.tools];
     prepared = {
       names: tools.map((t) => t.name),
       definitions: new Map(tools.map((t) => [t.name, renderDefinition(t)])),
-      retriever: createRetriever(config.discovery, registry.tools, { storeDir: config.store_dir, mode: config.mode, env: process.env }),
+      retriever: createRetriever(config.discovery, registry.tools, { storeDir: config.store_dir, mode: config.mode, env }),
     };
     cache.set(registry, prepared);
   }
@@ -201,12 +201,12 @@ function describeRun(runId: string, config: Config, cases: Case[], endpoint: End
 }
 
 /** A name a case gives that its registry lacks but that looks like a typo of one it has. */
-function findNameWarnings(cases: Case[]): string[] {
+function findNameWarnings(cases: Case[], cwd: string): string[] {
   return cases.flatMap((testCase) => {
     const known = new Set([...CONTROL_NAMES, ...testCase.registry.tools.map((tool) => tool.name)]);
     return findUnknownNames(testCase, known, testCase.registry.snapshot)
       .filter((unknown) => unknown.near !== null)
-      .map((unknown) => `${showPath(testCase.source.file)}:${testCase.source.line}: warning: ${unknown.message}`);
+      .map((unknown) => `${showPath(testCase.source.file, cwd)}:${testCase.source.line}: warning: ${unknown.message}`);
   });
 }
 

@@ -31,16 +31,18 @@ export interface SweepOptions {
   /** A registry snapshot whose tools pad every case's registry (size sweeps). */
   distractorRegistry: string | null;
   sweepId?: string;
-  now?: () => Date;
+  now: () => Date;
+  /** Where API keys are read from. */
+  env: NodeJS.ProcessEnv;
   /** Told when each point is done (the CLI prints it on stderr). */
   onPoint?: (point: SweepPoint, runDir: string) => void;
 }
 
 export async function runSweep(config: Config, options: SweepOptions): Promise<{ sweepDir: string; sweep: SweepReport }> {
-  const now = options.now ?? (() => new Date());
+  const now = options.now;
   checkSweep(config, options);
   const values = [...new Set(options.values)].sort((a, b) => a - b);
-  const padding = options.distractorRegistry === null ? null : loadRegistry(options.distractorRegistry);
+  const padding = options.distractorRegistry === null ? null : loadRegistry(options.distractorRegistry, config.cwd);
   const started = now();
   const sweepId = options.sweepId ?? `${stamp(started)}-sweep-${options.kind}`;
   const sweepDir = prepareSweepDir(resolve(config.root, config.out_dir), sweepId);
@@ -51,7 +53,7 @@ export async function runSweep(config: Config, options: SweepOptions): Promise<{
   for (const value of values) {
     const runId = `${options.kind}-${String(value).padStart(Math.max(2, width), "0")}`;
     const pointConfig: Config = { ...config, out_dir: sweepDir, discovery: pointDiscovery(config, options.kind, value) };
-    const { runDir, report } = await runEvaluation(pointConfig, { runId, now, sweep: hookAt(value) });
+    const { runDir, report } = await runEvaluation(pointConfig, { runId, now, env: options.env, sweep: hookAt(value) });
     const point = summarisePoint(value, runId, report, readRecords(join(runDir, "records.jsonl")), config.trials);
     identity = { endpoint: report.run.endpoint, model: report.run.model };
     points.push(point);

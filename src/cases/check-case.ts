@@ -65,11 +65,11 @@ function regexProblem(pattern: string): string | null {
 }
 
 /** Record where a case id is defined; a second definition anywhere names both places. */
-export function claimCaseId(yaml: YamlFile, id: string, index: number, seen: Map<string, CaseSource>): CaseSource {
+export function claimCaseId(yaml: YamlFile, id: string, index: number, seen: Map<string, CaseSource>, cwd: string): CaseSource {
   const idAt = { file: yaml.file, line: yaml.lineOf(["cases", index, "id"]) };
   const first = seen.get(id);
   if (first !== undefined) {
-    const where = `${showPath(first.file)}:${first.line}`;
+    const where = `${showPath(first.file, cwd)}:${first.line}`;
     throw new InputError(at(yaml.shown, idAt.line, `duplicate case id "${id}" (also defined at ${where})`));
   }
   seen.set(id, idAt);

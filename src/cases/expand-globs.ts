@@ -26,12 +26,12 @@ export function expandGlob(pattern: string, root: string): string[] {
  * Every file the patterns name, sorted and once each; a pattern that matches nothing is an
  * InputError (prefixed with the config key the patterns came from, when they did).
  */
-export function expandPatterns(patterns: string[], root: string, key: string | null = null): string[] {
+export function expandPatterns(patterns: string[], root: string, cwd: string, key: string | null = null): string[] {
   const found = patterns.flatMap((pattern) => {
     const matches = expandGlob(pattern, root);
     if (matches.length > 0) return matches;
-    if (!WILDCARD.test(pattern)) throw new InputError(`${showPath(resolve(root, pattern))}: file not found`);
-    throw new InputError(`${key === null ? "" : `${key}: `}no file matches "${pattern}" (looked under ${showPath(root)})`);
+    if (!WILDCARD.test(pattern)) throw new InputError(`${showPath(resolve(root, pattern), cwd)}: file not found`);
+    throw new InputError(`${key === null ? "" : `${key}: `}no file matches "${pattern}" (looked under ${showPath(root, cwd)})`);
   });
   return [...new Set(found)].sort();
 }

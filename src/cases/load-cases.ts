@@ -20,8 +20,8 @@ type Source = CaseSource;
 export function loadCases(config: Config, files?: string[]): Case[] {
   const paths =
     files !== undefined && files.length > 0
-      ? expandPatterns(files, process.cwd())
-      : expandPatterns(config.cases, config.root, "cases");
+      ? expandPatterns(files, config.cwd, config.cwd)
+      : expandPatterns(config.cases, config.root, config.cwd, "cases");
   const registries = createRegistryCache();
   /** Case id → where its `id:` is written. */
   const seen = new Map<string, Source>();
@@ -30,12 +30,12 @@ export function loadCases(config: Config, files?: string[]): Case[] {
 
 
 function loadCaseFile(file: string, config: Config, registries: RegistryCache, seen: Map<string, Source>): Case[] {
-  const yaml = readYamlFile(file);
+  const yaml = readYamlFile(file, config.cwd);
   const written = validateCasesFile(yaml);
   const phases = Object.keys(config.phases);
   written.cases.forEach((entry, index) => checkCase(yaml, entry, index, phases));
-  const sources = written.cases.map((entry, index) => claimCaseId(yaml, entry.id, index, seen));
-  const registry = loadRegistry(findRegistry(yaml, written, config), registries);
+  const sources = written.cases.map((entry, index) => claimCaseId(yaml, entry.id, index, seen, config.cwd));
+  const registry = loadRegistry(findRegistry(yaml, written, config), config.cwd, registries);
   return written.cases.map((entry, index) => toCase(entry, sources[index], registry));
 }
 
@@ -43,7 +43,7 @@ function loadCaseFile(file: string, config: Config, registries: RegistryCache, s
 export function findRegistry(yaml: YamlFile, written: CasesFile, config: Config): string {
   if (config.registry !== null) {
     if (existsSync(config.registry)) return config.registry;
-    throw new InputError(`${showPath(config.registry)}: registry file not found (set by registry: in route-eval.yaml or --registry)`);
+    throw new InputError(`${showPath(config.registry, config.cwd)}: registry file not found (set by registry: in route-eval.yaml or --registry)`);
   }
   if (written.registry === undefined) {
     const fix = "add registry: <snapshot file> to this case file, set registry: in route-eval.yaml, or pass --registry";
@@ -52,7 +52,7 @@ export function findRegistry(yaml: YamlFile, written: CasesFile, config: Config)
   const path = resolve(dirname(yaml.file), written.registry);
   if (existsSync(path)) return path;
   const message =
-    `registry "${written.registry}" not found (tried ${showPath(path)}); ` +
+    `registry "${written.registry}" not found (tried ${showPath(path, config.cwd)}); ` +
     "registry: in the case file (relative to it) or --registry sets it";
   throw new InputError(at(yaml.shown, yaml.lineOf(["registry"]), message));
 }

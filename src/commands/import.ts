@@ -74,7 +74,7 @@ async function gather(format: ImportFormat, file: string | undefined, flags: Imp
     return { tools, notes, source: `mcp stdio: ${flags.command}${server}`, name: listing.server?.name ?? "mcp" };
   }
   if (file === undefined) throw new InputError(`import ${format}: give the FILE to read${format === "mcp" ? ", or --command to start a server" : ""}`);
-  const input = readJsonInput(file);
+  const input = readJsonInput(file, cwd);
   const reader = new JsonReader(input.shown);
   const name = basename(file, extname(file));
   const source = `${format}: ${input.shown}`;

@@ -29,7 +29,7 @@ export function registerLint(program: Command, io: Io, setExit: SetExit): void {
     .action((files: string[], flags: LintFlags) => {
       const overrides = { ...(flags.cases ? { cases: flags.cases } : {}), ...(flags.registry ? { registry: flags.registry } : {}) };
       const config = loadConfig(flags.config ?? null, overrides, io.cwd);
-      const result = lintFiles(config, files, io.cwd);
+      const result = lintFiles(config, files);
       const text = renderLint(result, flags.format);
       if (flags.output === undefined) io.stdout(text);
       else {

@@ -41,7 +41,7 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
       const config = loadConfig(flags.config ?? null, toOverrides(flags), io.cwd);
       const onProgress = flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true });
       const onWarning = (message: string) => io.stderr(`${message}\n`);
-      const { report, runDir } = await runEvaluation(config, { runId: flags.runId, resume: flags.resume, onProgress, onWarning, env: io.env });
+      const { report, runDir } = await runEvaluation(config, { runId: flags.runId, resume: flags.resume, onProgress, onWarning, env: io.env, now: io.now });
       const gates = flags.gates === false ? [] : evaluateGates(report.metrics, config.gates);
       emitReport(io, report, flags, gates, { runDir, records: () => readRecords(join(runDir, "records.jsonl")) });
       io.stderr(`records and report: ${runDir}\n`);

@@ -44,6 +44,8 @@ export function registerSweep(program: Command, io: Io, setExit: SetExit): void 
       const config = loadConfig(flags.config ?? null, { ...toOverrides(rest), ...(k === undefined ? {} : { k: k[0] }) }, io.cwd);
       const kind = k === undefined ? "size" : "k";
       const { sweepDir, sweep } = await runSweep(config, {
+        env: io.env,
+        now: io.now,
         kind,
         values: k ?? sizes ?? DEFAULT_SIZES,
         distractors: flags.distractors,

@@ -38,8 +38,8 @@ type ValueAt<T, P extends string> = P extends `${infer Head}.${infer Rest}`
 
 type TopOf<P> = P extends `${infer Head}.${string}` ? Head : P;
 
-/** Every key of Config that is a setting (file and root say where it came from). */
-export type SettingKey = Exclude<keyof Config, "file" | "root">;
+/** Every key of Config that is a setting (file, root and cwd say where it came from). */
+export type SettingKey = Exclude<keyof Config, "file" | "root" | "cwd">;
 
 function defineKeys<T extends { [P in keyof T]: KeySpec<ValueAt<Config, P & string>> }>(table: T): T {
   return table;

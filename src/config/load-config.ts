@@ -34,12 +34,12 @@ const RETRIEVERS_WITH_BUDGET: ReadonlySet<RetrieverName> = new Set(["bm25", "emb
 export function loadConfig(file: string | null, overrides: ConfigOverrides, workingDir: string): Config {
   const cwd = resolve(workingDir);
   const path = file === null ? findDefaultConfig(cwd) : resolve(cwd, file);
-  const yaml = path === null ? null : readYamlFile(path);
+  const yaml = path === null ? null : readYamlFile(path, cwd);
   const written = yaml === null ? {} : validateConfigFile(nullAsEmpty(yaml));
   const root = path === null ? cwd : dirname(path);
   checkOverrides(overrides);
   const layers = [overrideLeaves(overrides, cwd, root), fileLeaves(written, root)];
-  const config = mergeLayers(layers, path, root);
+  const config = mergeLayers(layers, path, root, cwd);
   checkRetrieverBudget(config, overrides, yaml);
   return config;
 }
@@ -89,8 +89,8 @@ function overrideLeaves(overrides: ConfigOverrides, cwd: string, root: string): 
 }
 
 /** For each key the first layer that sets it wins, else the table's default; nested into Config's shape. */
-function mergeLayers(layers: Leaves[], file: string | null, root: string): Config {
-  const config: Record<string, unknown> = { file, root };
+function mergeLayers(layers: Leaves[], file: string | null, root: string, cwd: string): Config {
+  const config: Record<string, unknown> = { file, root, cwd };
   for (const [path, spec] of listConfigKeys()) {
     const set = layers.find((layer) => layer.has(path));
     const value = set !== undefined ? set.get(path) : typeof spec.default === "function" ? spec.default(root) : spec.default;

@@ -22,23 +22,22 @@ export interface YamlFile {
 }
 
 /** `file` as shown to the user: relative to the working directory when it lies inside it. */
-export function showPath(file: string): string {
-  const rel = relative(process.cwd(), file);
+export function showPath(file: string, cwd: string): string {
+  const rel = relative(cwd, file);
   return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : file;
 }
 
 /** Read and parse one YAML file. A missing file or a syntax error is an InputError naming the file. */
-export function readYamlFile(file: string): YamlFile {
-  const absolute = resolve(file);
-  const shown = showPath(absolute);
+export function readYamlFile(file: string, cwd: string): YamlFile {
+  const absolute = resolve(cwd, file);
+  const shown = showPath(absolute, cwd);
   if (!existsSync(absolute)) throw new InputError(`${shown}: file not found`);
   if (!statSync(absolute).isFile()) throw new InputError(`${shown}: not a file`);
-  return parseYaml(readFileSync(absolute, "utf8"), absolute);
+  return parseYaml(readFileSync(absolute, "utf8"), absolute, shown);
 }
 
-/** Parse YAML text that came from `file` (absolute). */
-export function parseYaml(text: string, file: string): YamlFile {
-  const shown = showPath(file);
+/** Parse YAML text that came from `file` (absolute), shown in messages as `shown`. */
+function parseYaml(text: string, file: string, shown: string): YamlFile {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const error = doc.errors[0];

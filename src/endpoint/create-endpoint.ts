@@ -18,8 +18,8 @@ const KEY_VARIABLES: Record<Exclude<Provider, "baseline">, string> = {
 };
 
 export interface EndpointEnvironment {
-  /** Where keys are read from (only ever the environment). */
-  env?: NodeJS.ProcessEnv;
+  /** Where keys are read from (only ever the environment, from the run context). */
+  env: NodeJS.ProcessEnv;
   /** Retry timing, replaceable in tests. */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
@@ -30,7 +30,7 @@ export interface EndpointEnvironment {
  * `anthropic:claude-sonnet-4-5`); config `model`, when set, names the model instead.
  * Provider endpoints answer through the response store in config `mode`.
  */
-export function createEndpoint(config: Config, environment: EndpointEnvironment = {}): Endpoint {
+export function createEndpoint(config: Config, environment: EndpointEnvironment): Endpoint {
   const separator = config.endpoint.indexOf(":");
   const provider = separator === -1 ? config.endpoint : config.endpoint.slice(0, separator);
   const named = separator === -1 ? null : config.endpoint.slice(separator + 1);
@@ -49,7 +49,7 @@ function createProviderEndpoint(provider: "openai" | "anthropic", model: string 
   if (model === null || model === "") {
     throw new InputError(`endpoint "${config.endpoint}" needs a model: write ${provider}:MODEL or pass --model`);
   }
-  const key = readApiKey(environment.env ?? process.env, config.api_key_env, KEY_VARIABLES[provider]);
+  const key = readApiKey(environment.env, config.api_key_env, KEY_VARIABLES[provider]);
   const settings: ProviderSettings = { model, baseUrl: config.base_url, key, maxTokens: config.max_tokens, timeoutMs: config.timeout_ms };
   if (config.mode === "live" && key.key === null && config.base_url === null) {
     const other = key.isDefault ? ", or name another variable with --api-key-env" : "";

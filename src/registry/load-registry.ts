@@ -14,17 +14,17 @@ export function createRegistryCache(): RegistryCache {
 /**
  * Load one registry snapshot for a run: its first problem (parseRegistry) is an InputError.
  */
-export function loadRegistry(file: string, cache?: RegistryCache): Registry {
-  const absolute = resolve(file);
+export function loadRegistry(file: string, cwd: string, cache?: RegistryCache): Registry {
+  const absolute = resolve(cwd, file);
   const cached = cache?.get(absolute);
   if (cached !== undefined) return cached;
-  const registry = readRegistry(absolute);
+  const registry = readRegistry(absolute, cwd);
   cache?.set(absolute, registry);
   return registry;
 }
 
-function readRegistry(file: string): Registry {
-  const yaml = readYamlFile(file);
+function readRegistry(file: string, cwd: string): Registry {
+  const yaml = readYamlFile(file, cwd);
   const { registry, problems } = parseRegistry(yaml);
   const first = problems[0];
   if (first !== undefined) throw new InputError(at(yaml.shown, first.line, first.message));

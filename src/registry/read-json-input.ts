@@ -14,9 +14,9 @@ export interface JsonInput {
   data: JsonValue;
 }
 
-export function readJsonInput(file: string): JsonInput {
-  const absolute = resolve(file);
-  const shown = showPath(absolute);
+export function readJsonInput(file: string, cwd: string): JsonInput {
+  const absolute = resolve(cwd, file);
+  const shown = showPath(absolute, cwd);
   if (!existsSync(absolute)) throw new InputError(`${shown}: file not found`);
   if (!statSync(absolute).isFile()) throw new InputError(`${shown}: not a file`);
   const text = readFileSync(absolute, "utf8");

@@ -47,6 +47,8 @@ export interface Config {
   file: string | null;
   /** Directory relative paths resolve against. */
   root: string;
+  /** Where the command runs (from the run context): paths in messages are shown relative to it. */
+  cwd: string;
   cases: string[];
   /** Registry override for every case file (absolute), or null to use each file's own. */
   registry: string | null;

@@ -1,7 +1,9 @@
-import { mkdtempSync } from "node:fs";
+/** The one CLI runner: the real CLI in-process with a captured Io, and throwaway fixture files. */
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "../../src/cli.js";
+import { argv, captureIo } from "./io.js";
 
 export interface CliResult {
   code: number;
@@ -9,20 +11,21 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real CLI in-process with captured output and no colour. */
-export async function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(["node", "route-eval", ...args], {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    color: false,
-    env: options.env ?? {},
-    cwd: options.cwd ?? process.cwd(),
-  });
-  return { code, stdout, stderr };
+/** `where` is the working directory, or {cwd, env}. */
+export async function runCli(args: string[], where: string | { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+  const { cwd, env } = typeof where === "string" ? { cwd: where, env: {} } : where;
+  const captured = captureIo(cwd ?? process.cwd(), env ?? {});
+  const code = await main(argv(...args), captured.io);
+  return { code, stdout: captured.stdout(), stderr: captured.stderr() };
 }
 
 export function tempDir(prefix = "route-eval-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** A fresh temporary directory holding `files` (name → content); returns its path. */
+export function writeFiles(files: Record<string, string>): string {
+  const dir = tempDir();
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+  return dir;
 }

@@ -1,9 +1,19 @@
+/** Golden files under test/golden/: compared whole; rewritten only with UPDATE_GOLDEN=1; a missing one fails. */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 
-const GOLDEN = fileURLToPath(new URL("../golden/", import.meta.url));
+export function expectGolden(name: string, actual: string): void {
+  const file = fileURLToPath(new URL(`../golden/${name}`, import.meta.url));
+  if (process.env.UPDATE_GOLDEN === "1") {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, actual);
+    return;
+  }
+  if (!existsSync(file)) throw new Error(`golden file test/golden/${name} is missing; run UPDATE_GOLDEN=1 npx vitest run to create it`);
+  expect(actual, `test/golden/${name} (UPDATE_GOLDEN=1 rewrites it)`).toBe(readFileSync(file, "utf8"));
+}
 
 /** Replaces the volatile parts of an output: named paths, ISO timestamps, the tool version. */
 export function normalise(text: string, paths: Record<string, string>): string {
@@ -14,16 +24,4 @@ export function normalise(text: string, paths: Record<string, string>): string {
   return out
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "<time>")
     .replace(/"tool_version": "[^"]+"/g, '"tool_version": "<version>"');
-}
-
-/** Compares with test/golden/NAME; UPDATE_GOLDEN=1 rewrites the file instead. */
-export function expectGolden(name: string, actual: string): void {
-  const file = GOLDEN + name;
-  if (process.env.UPDATE_GOLDEN === "1" || !existsSync(file)) {
-    if (process.env.CI === "true" && !existsSync(file)) throw new Error(`golden file ${name} is missing`);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, actual);
-    return;
-  }
-  expect(actual).toBe(readFileSync(file, "utf8"));
 }
