@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { basename, extname } from "node:path";
 import { Argument, type Command } from "commander";
 import { InputError } from "../errors.js";
+import { loadMcpLister } from "../registry/load-mcp-lister.js";
 import { buildSnapshot, type SourceTool } from "../registry/build-snapshot.js";
 import { readAnthropicTools } from "../registry/import-anthropic.js";
 import { readMcpTools } from "../registry/import-mcp.js";
@@ -65,8 +66,7 @@ async function gather(format: ImportFormat, file: string | undefined, flags: Imp
   if (flags.command !== undefined) {
     if (format !== "mcp") throw new InputError("--command: only `import mcp` starts a server; give a FILE for openai and anthropic");
     if (file !== undefined) throw new InputError(`give either FILE or --command, not both (got "${file}")`);
-    // Loaded on demand: the MCP SDK costs a third of a second to import, which no other command should pay.
-    const { listMcpTools } = await import("../registry/list-mcp-tools.js");
+    const { listMcpTools } = await loadMcpLister();
     const listing = await listMcpTools(flags.command, cwd);
     const server = listing.server === null ? "" : ` (server ${listing.server.name} ${listing.server.version})`;
     const tools = readMcpTools(listing.tools, new JsonReader(`--command "${flags.command}"`));
