@@ -7,7 +7,7 @@ import { checkCase, claimCaseId, type CaseSource } from "../cases/check-case.js"
 import { expandPatterns } from "../cases/expand-globs.js";
 import { findRegistry } from "../cases/load-cases.js";
 import { validateCasesFile } from "../config/validate.js";
-import { readYamlFile, showPath, type YamlFile } from "../config/yaml-document.js";
+import { readYamlFile, type YamlFile } from "../config/yaml-document.js";
 import { InputError, at } from "../errors.js";
 import { expose } from "../exposure/expose.js";
 import type { LintCaseFile, LintProject, LintRegistry, LintSurface } from "../lint/lint-input.js";

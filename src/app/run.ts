@@ -50,9 +50,11 @@ export interface SweepHook {
   visibleFor?: (testCase: Case, exposure: Exposure) => Discovery | null;
 }
 
+/** What the run wrote: its directory, the report and every trial record (resumed ones included). */
 export interface RunResult {
   runDir: string;
   report: Report;
+  records: TrialRecord[];
 }
 
 /**
@@ -85,7 +87,7 @@ export async function runEvaluation(config: Config, options: RunOptions): Promis
   writeJsonFile(join(run.dir, "run.json"), meta);
   const report = buildReport(meta, records);
   writeReportFile(join(run.dir, "report.json"), report);
-  return { runDir: run.dir, report };
+  return { runDir: run.dir, report, records };
 }
 
 function openRun(config: Config, options: RunOptions, endpoint: Endpoint, started: Date): RunDirectory {

@@ -8,7 +8,6 @@ import { join, resolve } from "node:path";
 import { loadCases } from "../cases/load-cases.js";
 import { InputError } from "../errors.js";
 import { loadRegistry } from "../registry/load-registry.js";
-import { readRecords } from "../run-files/records-io.js";
 import { writeTextFile } from "../run-files/write-files.js";
 import { runEvaluation, type SweepHook } from "./run.js";
 import type { Case, Config, Registry } from "../types.js";
@@ -53,8 +52,8 @@ export async function runSweep(config: Config, options: SweepOptions): Promise<{
   for (const value of values) {
     const runId = `${options.kind}-${String(value).padStart(Math.max(2, width), "0")}`;
     const pointConfig: Config = { ...config, out_dir: sweepDir, discovery: pointDiscovery(config, options.kind, value) };
-    const { runDir, report } = await runEvaluation(pointConfig, { runId, now, env: options.env, sweep: hookAt(value) });
-    const point = summarisePoint(value, runId, report, readRecords(join(runDir, "records.jsonl")), config.trials);
+    const { runDir, report, records } = await runEvaluation(pointConfig, { runId, now, env: options.env, sweep: hookAt(value) });
+    const point = summarisePoint(value, runId, report, records, config.trials);
     identity = { endpoint: report.run.endpoint, model: report.run.model };
     points.push(point);
     options.onPoint?.(point, runDir);

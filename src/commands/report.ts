@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { recomputeReport } from "../run-files/read-run.js";
+import { recomputeReport } from "../app/report.js";
 import { evaluateGates } from "../report/gates.js";
 import { emitReport, formatOption, verdict, type Io, type OutputFlags, type SetExit } from "./io.js";
 import { reportSweep } from "../app/report-sweep.js";

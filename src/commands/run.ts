@@ -2,7 +2,6 @@ import { join } from "node:path";
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { loadConfig, type ConfigOverrides } from "../config/load-config.js";
 import { evaluateGates } from "../report/gates.js";
-import { readRecords } from "../run-files/records-io.js";
 import { renderMarkdown } from "../report/render-markdown.js";
 import { BASELINE_NAME, saveBaseline } from "../run-files/save-baseline.js";
 import { runEvaluation } from "../app/run.js";
@@ -41,9 +40,9 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
       const config = loadConfig(flags.config ?? null, toOverrides(flags), io.cwd);
       const onProgress = flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true });
       const onWarning = (message: string) => io.stderr(`${message}\n`);
-      const { report, runDir } = await runEvaluation(config, { runId: flags.runId, resume: flags.resume, onProgress, onWarning, env: io.env, now: io.now });
+      const { report, runDir, records } = await runEvaluation(config, { runId: flags.runId, resume: flags.resume, onProgress, onWarning, env: io.env, now: io.now });
       const gates = flags.gates === false ? [] : evaluateGates(report.metrics, config.gates);
-      emitReport(io, report, flags, gates, { runDir, records: () => readRecords(join(runDir, "records.jsonl")) });
+      emitReport(io, report, flags, gates, { runDir, records: () => records });
       io.stderr(`records and report: ${runDir}\n`);
       appendStepSummary(io, renderMarkdown(report, { gates }), flags.stepSummary !== false);
       if (flags.saveBaseline !== undefined) {

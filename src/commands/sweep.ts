@@ -8,7 +8,7 @@ import { DISTRACTOR_POLICIES, type DistractorPolicy } from "../sweep/visible-set
 import { emitSweep } from "../app/emit-sweep.js";
 import type { Io, SetExit } from "./io.js";
 import { positiveIntList } from "../config/parse-number.js";
-import { addConfigOptions, toOverrides, type ConfigFlags } from "./run.js";
+import { addConfigOptions, toOverrides } from "./run.js";
 
 interface SweepFlags {
   config?: string;

@@ -5,7 +5,6 @@
 import type {
   ArgExpectation,
   Config,
-  ControlName,
   Effect,
   EmbeddingsConfig,
   JsonObject,

@@ -11,7 +11,7 @@ import type {
   Tool,
 } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { EndpointResponse, Message, ToolDefinition, TrialRequest } from "../types.js";
-import { arrayField, field, numberField, parseArguments, stringField } from "./json-guards.js";
+import { field, numberField, parseArguments, stringField } from "./json-guards.js";
 import { renderSystemText } from "./render-prompt.js";
 import type { WireReply } from "./wire-endpoint.js";
 

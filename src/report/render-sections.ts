@@ -18,7 +18,7 @@ import {
   type RateField,
 } from "../render/format.js";
 import { compareText } from "../text/compare-text.js";
-import { cellText, type Align, type Cell, type Section, type TableData, type Tone } from "../render/section.js";
+import type { Align, Cell, Section, TableData } from "../render/section.js";
 
 const MISSING_K = "?";
 const MAX_CONFUSIONS = 10;

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { InputError, at } from "../errors.js";
 import { lazy } from "../text/lazy.js";
@@ -28,21 +28,47 @@ export interface ReadOptions {
   dropTornTail?: boolean;
 }
 
-/** Parses records.jsonl; a malformed line is an InputError naming its line number. */
+/**
+ * Parses records.jsonl line by line (never the whole file as one string, so a run of any size
+ * reads back); a malformed line is an InputError naming its line number.
+ */
 export function readRecords(file: string, options: ReadOptions = {}): TrialRecord[] {
   if (!existsSync(file)) throw new InputError(`${file}: no such file (expected a run directory holding records.jsonl)`);
-  const text = readFileSync(file, "utf8");
-  const lines = text.split("\n");
   const records: TrialRecord[] = [];
   const intern = createArrayInterner();
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    if (line.trim() === "") continue;
-    const torn = i === lines.length - 1 && options.dropTornTail === true;
-    const record = parseRecordLine(file, i + 1, line, torn, intern);
+  forEachLine(file, (line, number, last) => {
+    if (line.trim() === "") return;
+    const torn = last && options.dropTornTail === true;
+    const record = parseRecordLine(file, number, line, torn, intern);
     if (record !== null) records.push(record);
-  }
+  });
   return records;
+}
+
+const CHUNK = 1 << 20;
+
+/** Calls `onLine` with each line (1-based number; `last` for a final line without a newline). */
+function forEachLine(file: string, onLine: (line: string, number: number, last: boolean) => void): void {
+  const fd = openSync(file, "r");
+  const buffer = Buffer.allocUnsafe(CHUNK);
+  let pending: Buffer[] = [];
+  let number = 0;
+  try {
+    for (let read = readSync(fd, buffer, 0, CHUNK, null); read > 0; read = readSync(fd, buffer, 0, CHUNK, null)) {
+      let start = 0;
+      for (let end = buffer.indexOf(10, start); end !== -1 && end < read; end = buffer.indexOf(10, start)) {
+        const piece = buffer.subarray(start, end);
+        const line = pending.length === 0 ? piece.toString("utf8") : Buffer.concat([...pending, piece]).toString("utf8");
+        pending = [];
+        onLine(line, ++number, false);
+        start = end + 1;
+      }
+      if (start < read) pending.push(Buffer.from(buffer.subarray(start, read)));
+    }
+    if (pending.length > 0) onLine(Buffer.concat(pending).toString("utf8"), ++number, true);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function parseRecordLine(file: string, line: number, text: string, torn: boolean, intern: Interner): TrialRecord | null {

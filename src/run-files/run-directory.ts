@@ -8,7 +8,7 @@ import { basename, join, resolve } from "node:path";
 import { InputError } from "../errors.js";
 import { readMeta } from "./read-run.js";
 import { readRecords } from "./records-io.js";
-import { writeTextFile } from "./write-files.js";
+import { writeLinesFile } from "./write-files.js";
 import type { RunMeta, TrialRecord } from "../types.js";
 
 export interface RunDirectory {
@@ -36,7 +36,7 @@ export function reopenRunDirectory(target: string): RunDirectory {
   const previous = existsSync(metaFile) ? readMeta(metaFile) : null;
   const recordsFile = join(dir, "records.jsonl");
   const records = existsSync(recordsFile) ? keepFirstOfEachTrial(readRecords(recordsFile, { dropTornTail: true })) : [];
-  writeTextFile(recordsFile, records.map((record) => `${JSON.stringify(record)}\n`).join(""));
+  writeLinesFile(recordsFile, records, (record) => JSON.stringify(record));
   return { dir, runId: previous?.run_id ?? basename(dir), previous, records };
 }
 

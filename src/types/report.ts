@@ -1,5 +1,5 @@
 /** Reports: part of the records of route-eval (see ../types.ts). */
-import type { ControlName, Effect } from "./tools.js";
+import type { Effect } from "./tools.js";
 import type { RunConfig } from "../config/keys.js";
 import type { CaseRow, Metrics } from "./metrics.js";
 

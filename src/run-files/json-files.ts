@@ -1,0 +1,61 @@
+/**
+ * route-eval's own JSON files read back (run.json, report.json, sweep.json): parse, check the
+ * schema version where the file has one, validate the parts readers rely on against /schemas
+ * (one Ajv holding every schema, so report.json can refer to run.json's), then trust the type.
+ */
+import { readFileSync } from "node:fs";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { describeSchemaErrors, formatPath } from "../config/format-error.js";
+import { InputError } from "../errors.js";
+import { lazy } from "../text/lazy.js";
+
+const SCHEMAS = ["run", "report", "sweep"] as const;
+type Kind = (typeof SCHEMAS)[number];
+
+const ajv = lazy(() => {
+  const instance = new Ajv2020({ strict: false, allErrors: true, verbose: true });
+  for (const kind of SCHEMAS) instance.addSchema(JSON.parse(readFileSync(new URL(`../../schemas/${kind}.schema.json`, import.meta.url), "utf8")));
+  return instance;
+});
+
+function validator(kind: Kind): ValidateFunction {
+  const validate = ajv().getSchema(`https://route-eval.dev/schemas/${kind}.schema.json`);
+  if (validate === undefined) throw new Error(`schemas/${kind}.schema.json has no $id (a packaging bug)`);
+  return validate;
+}
+
+export interface JsonFileKind<T> {
+  kind: Kind;
+  /** The highest schema_version this route-eval reads; null for files without one (run.json). */
+  version: number | null;
+  /** Type guard after validation passed. */
+  is: (value: unknown) => value is T;
+}
+
+/** Reads `file` as a route-eval `kind` file, or throws an InputError naming the file and the problem. */
+export function readJsonFile<T>(file: string, spec: JsonFileKind<T>): T {
+  const value = parse(file, spec.kind);
+  if (spec.version !== null) checkVersion(file, value, spec.kind, spec.version);
+  const validate = validator(spec.kind);
+  if (validate(value) && spec.is(value)) return value;
+  const problem = describeSchemaErrors(validate.errors ?? [], value);
+  const where = problem.path.length === 0 ? "" : `${formatPath(problem.path)}: `;
+  throw new InputError(`${file}: ${where}${problem.message}`);
+}
+
+function parse(file: string, kind: Kind): unknown {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new InputError(`${file}: not valid JSON (${why}); expected a route-eval ${kind}.json`);
+  }
+}
+
+function checkVersion(file: string, value: unknown, kind: Kind, readable: number): void {
+  const version = value !== null && typeof value === "object" && "schema_version" in value ? value.schema_version : undefined;
+  if (version === undefined) throw new InputError(`${file}: not a route-eval ${kind} (no schema_version)`);
+  if (typeof version === "number" && version > readable) {
+    throw new InputError(`${file}: ${kind} schema_version ${version} is newer than this route-eval reads (${readable}); upgrade route-eval`);
+  }
+}
