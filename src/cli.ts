@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
-import { EXIT, type Io } from "./commands/io.js";
+import { EXIT } from "./commands/io.js";
+import type { Io } from "./context.js";
 import { registerImport } from "./commands/import.js";
 import { registerLint } from "./commands/lint.js";
 import { registerDiff } from "./commands/diff.js";

@@ -8,3 +8,13 @@ export interface RunContext {
   cwd: string;
   now: () => Date;
 }
+
+/** Where a command writes, and its run context; tests pass their own to capture output. */
+export interface Io extends RunContext {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Whether stdout takes ANSI colour (a TTY, and NO_COLOR unset). */
+  color: boolean;
+  /** Whether stderr is a terminal (a live progress line) — absent means no. */
+  stderrTTY?: boolean;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createProgressPrinter, formatDuration, formatProgress } from "../src/render/progress.js";
-import type { RunProgress } from "../src/app/run.js";
+import type { RunProgress } from "../src/types.js";
 import { captureIo } from "./support/io.js";
 
 function progress(fields: Partial<RunProgress>): RunProgress {

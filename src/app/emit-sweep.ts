@@ -8,7 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { renderSweep, type SweepFormat } from "../sweep/render-sweep.js";
 import type { SweepReport } from "../sweep/sweep-types.js";
 import { writePointPages } from "./sweep-pages.js";
-import type { Io } from "../commands/io.js";
+import type { Io } from "../context.js";
 import { relativeHref } from "../render/relative-href.js";
 
 export interface SweepOutputFlags {

@@ -9,7 +9,7 @@ import type { Format } from "../report/render.js";
 import { findSweepFile, readSweepFile } from "../run-files/read-sweep.js";
 import type { SweepFormat } from "../sweep/render-sweep.js";
 import { emitSweep } from "./emit-sweep.js";
-import type { Io } from "../commands/io.js";
+import type { Io } from "../context.js";
 
 /** Report formats a sweep has (null: none; a sweep has no per-case JUnit). */
 const SWEEP_RENDERINGS: Record<Format, SweepFormat | null> = {

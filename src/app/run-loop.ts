@@ -5,22 +5,7 @@
  * `--resume` redoes it), and its message is returned.
  */
 import pLimit from "p-limit";
-import type { EndpointOutcome, TrialRecord } from "../types.js";
-
-/** A snapshot of a run's progress, for a progress line. */
-export interface RunProgress {
-  /** Trials in the run, resumed ones included. */
-  total: number;
-  /** Trials recorded so far, resumed ones included. */
-  done: number;
-  /** Trials recorded before this session (by the interrupted run). */
-  resumed: number;
-  errored: number;
-  retries: number;
-  from_store: number;
-  elapsed_ms: number;
-  finished: boolean;
-}
+import type { EndpointOutcome, RunProgress, TrialRecord } from "../types.js";
 
 export interface TrialResult {
   outcome: EndpointOutcome;

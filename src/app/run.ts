@@ -15,16 +15,15 @@ import { buildReport } from "../report/build-report.js";
 import { openRecordWriter } from "../run-files/records-io.js";
 import { writeJsonFile, writeReportFile } from "../run-files/write-files.js";
 import { checkResumable, createRunDirectory, reopenRunDirectory, trialKey, type RunDirectory } from "../run-files/run-directory.js";
-import { runTrialJobs, type RunProgress, type TrialResult } from "./run-loop.js";
+import { runTrialJobs, type TrialResult } from "./run-loop.js";
 import { deriveSeed } from "../text/seeded-random.js";
-import type { Case, Config, Discovery, Endpoint, Exposure, Registry, Report, RunMeta, ToolDefinition, TrialRecord, TrialRequest } from "../types.js";
+import type { Case, Config, RunProgress, Discovery, Endpoint, Exposure, Registry, Report, RunMeta, ToolDefinition, TrialRecord, TrialRequest } from "../types.js";
 import { TOOL_VERSION } from "../version.js";
 import { findUnknownNames } from "../cases/unknown-names.js";
 import { showPath } from "../config/yaml-document.js";
 import { CONTROL_NAMES } from "../types.js";
 import { pickRunConfig } from "../config/keys.js";
 
-export type { RunProgress } from "./run-loop.js";
 
 export interface RunOptions {
   runId?: string;
@@ -68,7 +67,7 @@ export async function runEvaluation(config: Config, options: RunOptions): Promis
   for (const warning of findNameWarnings(cases, config.cwd)) options.onWarning?.(warning);
   const endpoint = withTokenEstimate(createEndpoint(config, { env: options.env }));
   const run = openRun(config, options, endpoint, now());
-  const meta = describeRun(run.runId, config, cases, endpoint, now());
+  const meta = buildRunMeta(run.runId, config, cases, endpoint, now());
   if (run.previous !== null) meta.started_at = run.previous.started_at;
   writeJsonFile(join(run.dir, "run.json"), meta);
 
@@ -182,7 +181,7 @@ async function runTrial(config: Config, endpoint: Endpoint, testCase: Case, tria
   return { outcome, record };
 }
 
-function describeRun(runId: string, config: Config, cases: Case[], endpoint: Endpoint, started: Date): RunMeta {
+function buildRunMeta(runId: string, config: Config, cases: Case[], endpoint: Endpoint, started: Date): RunMeta {
   const registries = [...new Set(cases.map((c) => c.registry))];
   const definitions: RunMeta["definitions"] = {};
   for (const tool of registries.flatMap((r) => r.tools)) {

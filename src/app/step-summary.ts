@@ -1,5 +1,5 @@
 import { appendFileSync } from "node:fs";
-import type { Io } from "../commands/io.js";
+import type { Io } from "../context.js";
 
 /**
  * GitHub Actions: when GITHUB_STEP_SUMMARY names a file, append the Markdown summary to it, so

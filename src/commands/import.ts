@@ -9,7 +9,8 @@ import { readMcpTools } from "../registry/import-mcp.js";
 import { readOpenAiTools } from "../registry/import-openai.js";
 import { JsonReader, readJsonInput } from "../registry/read-json-input.js";
 import { renderSnapshot } from "../registry/render-snapshot.js";
-import { EXIT, type Io, type SetExit } from "./io.js";
+import { EXIT, type SetExit } from "./io.js";
+import type { Io } from "../context.js";
 
 export const IMPORT_FORMATS = ["mcp", "openai", "anthropic"] as const;
 type ImportFormat = (typeof IMPORT_FORMATS)[number];

@@ -1,20 +1,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Option } from "commander";
-import type { RunContext } from "../context.js";
+import type { Io } from "../context.js";
 import { explainRun } from "../show/explain-run.js";
 import { FORMATS, renderReport, type Format } from "../report/render.js";
 import type { GateResult, Report, TrialRecord } from "../types.js";
-
-/** Where a command writes, and its run context; tests pass their own to capture output. */
-export interface Io extends RunContext {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  /** Whether stdout takes ANSI colour (a TTY, and NO_COLOR unset). */
-  color: boolean;
-  /** Whether stderr is a terminal (a live progress line) — absent means no. */
-  stderrTTY?: boolean;
-}
 
 /** Exit codes (DESIGN §7). 4 is ours: an internal error, i.e. a bug. Only cli.ts returns them. */
 export const EXIT = { ok: 0, gate: 1, input: 2, endpoint: 3, bug: 4 } as const;

@@ -3,7 +3,8 @@ import { Option, type Command } from "commander";
 import { loadConfig } from "../config/load-config.js";
 import { lintFiles } from "../app/lint.js";
 import { LINT_FORMATS, renderLint, type LintFormat } from "../lint/render-findings.js";
-import { EXIT, type Io, type SetExit } from "./io.js";
+import { EXIT, type SetExit } from "./io.js";
+import type { Io } from "../context.js";
 
 interface LintFlags {
   config?: string;

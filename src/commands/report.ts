@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import { recomputeReport } from "../app/report.js";
 import { evaluateGates } from "../report/gates.js";
-import { emitReport, formatOption, verdict, type Io, type OutputFlags, type SetExit } from "./io.js";
+import { emitReport, formatOption, verdict, type OutputFlags, type SetExit } from "./io.js";
+import type { Io } from "../context.js";
 import { reportSweep } from "../app/report-sweep.js";
 
 export function registerReport(program: Command, io: Io, setExit: SetExit): void {

@@ -6,7 +6,8 @@ import { renderMarkdown } from "../report/render-markdown.js";
 import { BASELINE_NAME, saveBaseline } from "../run-files/save-baseline.js";
 import { runEvaluation } from "../app/run.js";
 import { listConfigKeys, overridePath } from "../config/keys.js";
-import { emitReport, formatOption, verdict, type Io, type OutputFlags, type SetExit } from "./io.js";
+import { emitReport, formatOption, verdict, type OutputFlags, type SetExit } from "./io.js";
+import type { Io } from "../context.js";
 import { appendStepSummary } from "../app/step-summary.js";
 import { createProgressPrinter } from "../render/progress.js";
 

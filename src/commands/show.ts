@@ -4,7 +4,8 @@ import { readRun } from "../run-files/read-run.js";
 import { buildReport } from "../report/build-report.js";
 import { renderCaseExplanation } from "../show/render-case.js";
 import { renderFailingCases } from "../show/render-failing-cases.js";
-import type { Io, SetExit } from "./io.js";
+import type { SetExit } from "./io.js";
+import type { Io } from "../context.js";
 
 interface ShowFlags {
   case?: string;

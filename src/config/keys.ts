@@ -6,7 +6,8 @@
  */
 import { resolve } from "node:path";
 import { CONTROL_NAMES } from "../types/tools.js";
-import { RETRIEVERS, STORE_MODES, type Config } from "../types/config.js";
+import { LATER_RUN_KEYS, RETRIEVERS, RUN_KEYS, STORE_MODES, type Config, type SettingKey } from "../types/config.js";
+import type { RunConfig } from "../types/report.js";
 import type { JsonObject } from "../types/json.js";
 import { nonNegativeInt, nonNegativeNumber, positiveInt } from "./parse-number.js";
 
@@ -38,9 +39,6 @@ type ValueAt<T, P extends string> = P extends `${infer Head}.${infer Rest}`
 
 type TopOf<P> = P extends `${infer Head}.${string}` ? Head : P;
 
-/** Every key of Config that is a setting (file, root and cwd say where it came from). */
-export type SettingKey = Exclude<keyof Config, "file" | "root" | "cwd">;
-
 function defineKeys<T extends { [P in keyof T]: KeySpec<ValueAt<Config, P & string>> }>(table: T): T {
   return table;
 }
@@ -61,231 +59,98 @@ export const DEFAULT_SYSTEM_PROMPT =
 
 /** Keyed by the dotted path in route-eval.yaml; rows in --help order. */
 export const CONFIG_KEYS = defineKeys({
-  cases: {
-    flags: "--cases <glob...>",
-    help: "case files or globs",
-    default: ["cases/*.yaml"],
-    path: "glob",
+  cases: { flags: "--cases <glob...>", help: "case files or globs", default: ["cases/*.yaml"], path: "glob",
     schema: {
       description: "Glob(s) of routing-case files (*, ?, ** supported).",
-      type: ["string", "array"],
-      items: { type: "string", minLength: 1 },
-      minItems: 1,
-      minLength: 1,
-    },
-  },
-  registry: {
-    flags: "--registry <file>",
-    help: "registry snapshot for every case file",
-    default: null,
-    path: "file",
+      type: ["string", "array"], items: { type: "string", minLength: 1 }, minItems: 1, minLength: 1,
+    } },
+  registry: { flags: "--registry <file>", help: "registry snapshot for every case file", default: null, path: "file",
     schema: {
       description: "Registry snapshot used by every case file, overriding each file's own `registry:`.",
-      type: ["string", "null"],
-      minLength: 1,
-    },
-  },
-  endpoint: {
-    flags: "-e, --endpoint <name>",
-    help: "endpoint: baseline, openai:MODEL or anthropic:MODEL",
-    default: "baseline",
-    schema: { description: "Endpoint id: baseline, openai, anthropic, …", type: "string", minLength: 1 },
-  },
-  model: {
-    flags: "-m, --model <name>",
-    help: "model name for the endpoint",
-    default: null,
-    schema: { type: ["string", "null"], minLength: 1 },
-  },
-  trials: {
-    flags: "-n, --trials <n>",
-    help: "trials per case",
-    parse: positiveInt,
-    default: 3,
-    schema: { description: "Trials per case (n).", type: "integer", minimum: 1 },
-  },
-  concurrency: {
-    flags: "--concurrency <n>",
-    help: "trials in flight at once",
-    parse: positiveInt,
-    default: 4,
-    schema: { type: "integer", minimum: 1 },
-  },
-  temperature: {
-    flags: "--temperature <t>",
-    help: "sampling temperature",
-    parse: nonNegativeNumber,
-    default: 0,
-    schema: { type: "number", minimum: 0, maximum: 2 },
-  },
-  "discovery.retriever": {
-    flags: "--retriever <name>",
-    help: "discovery retriever",
-    choices: RETRIEVERS,
-    default: "none",
-    schema: { enum: [...RETRIEVERS] },
-  },
-  "discovery.k": {
-    flags: "-k, --k <n>",
-    help: "retrieval budget of ordinary tools",
-    parse: positiveInt,
-    default: undefined,
+      type: ["string", "null"], minLength: 1,
+    } },
+  endpoint: { flags: "-e, --endpoint <name>", help: "endpoint: baseline, openai:MODEL or anthropic:MODEL", default: "baseline",
+    schema: { description: "Endpoint id: baseline, openai, anthropic, …", type: "string", minLength: 1 } },
+  model: { flags: "-m, --model <name>", help: "model name for the endpoint", default: null,
+    schema: { type: ["string", "null"], minLength: 1 } },
+  trials: { flags: "-n, --trials <n>", help: "trials per case", parse: positiveInt, default: 3,
+    schema: { description: "Trials per case (n).", type: "integer", minimum: 1 } },
+  concurrency: { flags: "--concurrency <n>", help: "trials in flight at once", parse: positiveInt, default: 4,
+    schema: { type: "integer", minimum: 1 } },
+  temperature: { flags: "--temperature <t>", help: "sampling temperature", parse: nonNegativeNumber, default: 0,
+    schema: { type: "number", minimum: 0, maximum: 2 } },
+  "discovery.retriever": { flags: "--retriever <name>", help: "discovery retriever", choices: RETRIEVERS, default: "none",
+    schema: { enum: [...RETRIEVERS] } },
+  "discovery.k": { flags: "-k, --k <n>", help: "retrieval budget of ordinary tools", parse: positiveInt, default: undefined,
     schema: {
       description: "Budget of ordinary tools kept by the retriever (controls never count). Required with bm25 or embeddings.",
-      type: "integer",
-      minimum: 1,
-    },
-  },
-  "discovery.embeddings.model": {
-    flags: "--embeddings-model <name>",
-    help: "embedding model",
-    default: undefined,
-    schema: { description: "Embedding model (default text-embedding-3-small).", type: "string", minLength: 1 },
-  },
-  "discovery.embeddings.base_url": {
-    flags: "--embeddings-base-url <url>",
-    help: "OpenAI-compatible API base URL",
-    default: undefined,
+      type: "integer", minimum: 1,
+    } },
+  "discovery.embeddings.model": { flags: "--embeddings-model <name>", help: "embedding model", default: undefined,
+    schema: { description: "Embedding model (default text-embedding-3-small).", type: "string", minLength: 1 } },
+  "discovery.embeddings.base_url": { flags: "--embeddings-base-url <url>", help: "OpenAI-compatible API base URL", default: undefined,
     schema: {
       description: "Base URL of the API, e.g. http://127.0.0.1:11434/v1 (default https://api.openai.com/v1).",
-      type: "string",
-      pattern: "^https?://",
-      patternErrorMessage: "expected an http:// or https:// URL",
-    },
-  },
-  "discovery.embeddings.api_key_env": {
-    flags: "--embeddings-api-key-env <var>",
-    help: "environment variable holding its key",
-    default: undefined,
+      type: "string", pattern: "^https?://", patternErrorMessage: "expected an http:// or https:// URL",
+    } },
+  "discovery.embeddings.api_key_env": { flags: "--embeddings-api-key-env <var>", help: "environment variable holding its key", default: undefined,
     schema: {
       description: "Environment variable holding the API key (default OPENAI_API_KEY). Keys never go in a file.",
-      type: "string",
-      pattern: ENV_NAME.pattern,
-      patternErrorMessage: "expected the name of an environment variable, not the key itself",
-    },
-  },
-  seed: {
-    flags: "--seed <n>",
-    help: "run seed",
-    parse: nonNegativeInt,
-    default: 1,
-    schema: { type: "integer" },
-  },
-  system_prompt: {
-    flags: "--system-prompt <text>",
-    help: "system prompt",
-    default: DEFAULT_SYSTEM_PROMPT,
-    schema: { type: "string", minLength: 1 },
-  },
-  out_dir: {
-    flags: "-o, --out <dir>",
-    help: "directory that receives <run-id>/",
-    default: (root) => resolve(root, "reports"),
-    path: "file",
-    schema: { description: "Directory that receives reports/<run-id>.", type: "string", minLength: 1 },
-  },
-  mode: {
-    flags: "--mode <mode>",
-    help: "live: always call · cached: store first · replay: store only",
-    choices: STORE_MODES,
-    default: "cached",
+      type: "string", pattern: ENV_NAME.pattern, patternErrorMessage: "expected the name of an environment variable, not the key itself",
+    } },
+  seed: { flags: "--seed <n>", help: "run seed", parse: nonNegativeInt, default: 1, schema: { type: "integer" } },
+  system_prompt: { flags: "--system-prompt <text>", help: "system prompt", default: DEFAULT_SYSTEM_PROMPT,
+    schema: { type: "string", minLength: 1 } },
+  out_dir: { flags: "-o, --out <dir>", help: "directory that receives <run-id>/", default: (root) => resolve(root, "reports"), path: "file",
+    schema: { description: "Directory that receives reports/<run-id>.", type: "string", minLength: 1 } },
+  mode: { flags: "--mode <mode>", help: "live: always call · cached: store first · replay: store only", choices: STORE_MODES, default: "cached",
     schema: {
       description: "live: always call; cached: store first, call on a miss; replay: store only (a miss is an error).",
       enum: [...STORE_MODES],
-    },
-  },
-  store_dir: {
-    flags: "--store <dir>",
-    help: "response store directory",
-    default: (root) => resolve(root, ".route-eval", "store"),
-    path: "file",
-    schema: { description: "Content-addressed store of endpoint answers (default .route-eval/store).", type: "string", minLength: 1 },
-  },
-  base_url: {
-    flags: "--base-url <url>",
-    help: "provider base URL, e.g. an OpenAI-compatible server's http://localhost:8000/v1",
-    default: null,
+    } },
+  store_dir: { flags: "--store <dir>", help: "response store directory", default: (root) => resolve(root, ".route-eval", "store"), path: "file",
+    schema: { description: "Content-addressed store of endpoint answers (default .route-eval/store).", type: "string", minLength: 1 } },
+  base_url: { flags: "--base-url <url>", help: "provider base URL, e.g. an OpenAI-compatible server's http://localhost:8000/v1", default: null,
     schema: {
       description: "Base URL of the provider API, e.g. http://localhost:11434/v1 for Ollama; null = the provider's own.",
-      type: ["string", "null"],
-      ...URL_PATTERN,
-    },
-  },
-  api_key_env: {
-    flags: "--api-key-env <name>",
-    help: "environment variable holding the API key",
-    default: null,
+      type: ["string", "null"], ...URL_PATTERN,
+    } },
+  api_key_env: { flags: "--api-key-env <name>", help: "environment variable holding the API key", default: null,
     schema: {
       description: "Environment variable that holds the API key (default OPENAI_API_KEY / ANTHROPIC_API_KEY). The key itself never goes in a file.",
-      type: ["string", "null"],
-      ...ENV_NAME,
-    },
-  },
-  max_tokens: {
-    flags: "--max-tokens <n>",
-    help: "output token budget per call",
-    parse: positiveInt,
-    default: 1024,
-    schema: { description: "Output token budget of each call (default 1024).", type: "integer", minimum: 1 },
-  },
-  timeout_ms: {
-    flags: "--timeout-ms <n>",
-    help: "time limit of one attempt",
-    parse: positiveInt,
-    default: 60_000,
-    schema: { description: "Time limit of one attempt (default 60000).", type: "integer", minimum: 1 },
-  },
-  max_retries: {
-    flags: "--max-retries <n>",
-    help: "attempts after the first on 408/409/429/5xx, timeouts, resets",
-    parse: nonNegativeInt,
-    default: 4,
+      type: ["string", "null"], ...ENV_NAME,
+    } },
+  max_tokens: { flags: "--max-tokens <n>", help: "output token budget per call", parse: positiveInt, default: 1024,
+    schema: { description: "Output token budget of each call (default 1024).", type: "integer", minimum: 1 } },
+  timeout_ms: { flags: "--timeout-ms <n>", help: "time limit of one attempt", parse: positiveInt, default: 60_000,
+    schema: { description: "Time limit of one attempt (default 60000).", type: "integer", minimum: 1 } },
+  max_retries: { flags: "--max-retries <n>", help: "attempts after the first on 408/409/429/5xx, timeouts, resets", parse: nonNegativeInt, default: 4,
     schema: {
       description: "Attempts after the first on 408/409/429/5xx, timeouts and connection resets (default 4).",
-      type: "integer",
-      minimum: 0,
-    },
-  },
-  retry_base_ms: {
-    flags: "--retry-base-ms <n>",
-    help: "base of the exponential backoff between attempts",
-    parse: nonNegativeInt,
-    default: 500,
-    schema: { description: "Base of the exponential backoff between attempts, with full jitter (default 500).", type: "integer", minimum: 0 },
-  },
-  shuffle_tools: {
-    flags: "--shuffle-tools",
-    help: "permute the visible tools per trial, seeded",
-    default: false,
+      type: "integer", minimum: 0,
+    } },
+  retry_base_ms: { flags: "--retry-base-ms <n>", help: "base of the exponential backoff between attempts", parse: nonNegativeInt, default: 500,
+    schema: {
+      description: "Base of the exponential backoff between attempts, with full jitter (default 500).",
+      type: "integer", minimum: 0,
+    } },
+  shuffle_tools: { flags: "--shuffle-tools", help: "permute the visible tools per trial, seeded", default: false,
     schema: {
       description: "Permute the visible tools per trial, seeded by (seed, case, trial), to measure position effects.",
       type: "boolean",
-    },
-  },
-  phases: {
-    help: "exposure policies by phase name",
-    default: {},
-    schema: { description: "Exposure policies by phase name.", type: "object", additionalProperties: { $ref: "#/$defs/phase" } },
-  },
-  controls: {
-    help: "trusted control outcomes offered in every phase",
-    default: [...CONTROL_NAMES],
+    } },
+  phases: { help: "exposure policies by phase name", default: {},
+    schema: { description: "Exposure policies by phase name.", type: "object", additionalProperties: { $ref: "#/$defs/phase" } } },
+  controls: { help: "trusted control outcomes offered in every phase", default: [...CONTROL_NAMES],
     schema: {
       description: "Trusted control outcomes offered in every phase.",
-      type: "array",
-      items: { enum: [...CONTROL_NAMES] },
-      uniqueItems: true,
-    },
-  },
-  gates: {
-    help: "CI thresholds by metric name",
-    default: {},
+      type: "array", items: { enum: [...CONTROL_NAMES] }, uniqueItems: true,
+    } },
+  gates: { help: "CI thresholds by metric name", default: {},
     schema: {
       description: "CI thresholds by metric name: a comparison such as \">= 0.9\", or {k, min} for pass_hat_k.",
-      type: "object",
-      additionalProperties: { $ref: "#/$defs/gate" },
-    },
-  },
+      type: "object", additionalProperties: { $ref: "#/$defs/gate" },
+    } },
 });
 
 export type ConfigPath = keyof typeof CONFIG_KEYS;
@@ -294,15 +159,6 @@ export type ConfigPath = keyof typeof CONFIG_KEYS;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const EVERY_SETTING_HAS_A_ROW: Same<TopOf<ConfigPath>, SettingKey> = true;
 void EVERY_SETTING_HAS_A_ROW;
-
-/** Settings pinned in run.json's `config` (what a report and a diff may read back). */
-export const RUN_KEYS = [
-  "cases", "phases", "controls", "discovery", "trials", "concurrency", "temperature", "seed", "system_prompt", "gates",
-] as const satisfies readonly SettingKey[];
-/** Pinned too, but absent from run.json files written before they existed. */
-export const LATER_RUN_KEYS = ["mode", "base_url", "api_key_env", "max_tokens", "shuffle_tools"] as const satisfies readonly SettingKey[];
-
-export type RunConfig = Pick<Config, (typeof RUN_KEYS)[number]> & Partial<Pick<Config, (typeof LATER_RUN_KEYS)[number]>>;
 
 /** The settings of a run as run.json pins them. */
 export function pickRunConfig(config: Config): RunConfig {

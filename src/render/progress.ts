@@ -3,8 +3,12 @@
  * redrawn in place at most every 100 ms. Elsewhere (CI logs): once the run has taken 2 s, a line
  * at each 10% and at least every 10 s; and always a last line when the run ends.
  */
-import type { RunProgress } from "../app/run.js";
-import type { Io } from "../commands/io.js";
+import type { RunProgress } from "../types.js";
+
+/** Where progress lines go (stderr). */
+interface ProgressSink {
+  stderr: (text: string) => void;
+}
 
 export interface ProgressOptions {
   /** Redraw one line in place (stderr is a terminal). */
@@ -19,7 +23,7 @@ const LOG_STEPS = 10;
 /** A run shorter than this logs only its last line. */
 const LOG_QUIET_MS = 2_000;
 
-export function createProgressPrinter(io: Io, options: ProgressOptions): (progress: RunProgress) => void {
+export function createProgressPrinter(io: ProgressSink, options: ProgressOptions): (progress: RunProgress) => void {
   const now = options.now ?? (() => performance.now());
   let last = -Infinity;
   let lastStep = -1;

@@ -14,7 +14,7 @@ import { renderHtmlPage, type HtmlSection } from "../render/html/page.js";
 import { renderGatesSection, renderProblemsSection, renderRatesSection } from "./render-html-rates.js";
 import { renderReliabilitySection } from "./render-html-reliability.js";
 import { HTML_SCRIPT } from "./render-html-script.js";
-import { describeRun } from "./render-sections.js";
+import { describeRun } from "../render/run-header.js";
 import { HIDING_LABELS, NO_DESCRIPTION, STATUS_MARKS } from "../show/render-case.js";
 
 export interface HtmlOptions {

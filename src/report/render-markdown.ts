@@ -15,7 +15,8 @@ import {
 import { compareText } from "../text/compare-text.js";
 import { escapeMarkdown, renderTable } from "../render/markdown.js";
 import type { Cell, Section, TableData } from "../render/section.js";
-import { buildGateSection, buildSummarySections, describeRun } from "./render-sections.js";
+import { describeRun } from "../render/run-header.js";
+import { buildGateSection, buildSummarySections } from "./render-sections.js";
 
 export interface MarkdownOptions {
   gates?: GateResult[];

@@ -20,7 +20,6 @@ import {
 import { compareText } from "../text/compare-text.js";
 import type { Align, Cell, Section, TableData } from "../render/section.js";
 
-const MISSING_K = "?";
 const MAX_CONFUSIONS = 10;
 const MAX_UNSTABLE = 10;
 const MAX_ERRORED = 5;
@@ -48,15 +47,6 @@ function moreNote(total: number, shown: number): string[] {
   return total > shown ? [`… and ${total - shown} more`] : [];
 }
 
-/** One line: run id, endpoint/model, registry snapshot@revision, cases × trials, retriever/k. */
-export function describeRun(report: Report): string {
-  const { run } = report;
-  const registries = run.registries.map((r) => `${r.snapshot}@${r.revision}`).join(", ") || "no registry";
-  const { retriever, k } = run.config.discovery;
-  const discovery = retriever === "none" ? "no retriever" : `retriever ${retriever}, k=${k ?? MISSING_K}`;
-  const size = `${report.cases.length} cases × ${run.config.trials} trials`;
-  return `route-eval run ${run.run_id} · ${run.endpoint}/${run.model} · ${registries} · ${size} · ${discovery}`;
-}
 export function buildFunnelSection(metrics: Metrics): Section {
   const rows = STAGES.map((stage) => rateRow(stage, metrics[STAGE_RATES[stage]]));
   rows.push(rateRow("end-to-end", metrics.end_to_end_accuracy));

@@ -5,7 +5,8 @@
 import type { GateResult, Report } from "../types.js";
 import type { Section } from "../render/section.js";
 import { makePaint, renderTable, stripControls, type Paint } from "../render/terminal.js";
-import { buildGateSection, buildSummarySections, describeRun } from "./render-sections.js";
+import { describeRun } from "../render/run-header.js";
+import { buildGateSection, buildSummarySections } from "./render-sections.js";
 
 export interface TerminalOptions {
   color: boolean;

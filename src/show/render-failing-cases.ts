@@ -8,7 +8,7 @@ import { bestAcceptable } from "./explain-ladder.js";
 import { FIX_ACTIONS } from "./explain-fix.js";
 import type { CaseExplanation } from "./explain-types.js";
 import { compareText } from "../text/compare-text.js";
-import { describeRun } from "../report/render-sections.js";
+import { describeRun } from "../render/run-header.js";
 import { makePaint, stripControls, type Paint } from "../render/terminal.js";
 
 /** One line per case: why it sits in its group, in the words of its rung. */

@@ -82,3 +82,13 @@ export interface Config {
   shuffle_tools: boolean;
   gates: Record<string, GateSpec>;
 }
+
+/** Every key of Config that is a setting (file, root and cwd say where it came from). */
+export type SettingKey = Exclude<keyof Config, "file" | "root" | "cwd">;
+
+/** Settings pinned in run.json's `config` (what a report and a diff may read back). */
+export const RUN_KEYS = [
+  "cases", "phases", "controls", "discovery", "trials", "concurrency", "temperature", "seed", "system_prompt", "gates",
+] as const satisfies readonly SettingKey[];
+/** Pinned too, but absent from run.json files written before they existed. */
+export const LATER_RUN_KEYS = ["mode", "base_url", "api_key_env", "max_tokens", "shuffle_tools"] as const satisfies readonly SettingKey[];

@@ -1,9 +1,28 @@
 /** Reports: part of the records of route-eval (see ../types.ts). */
 import type { Effect } from "./tools.js";
-import type { RunConfig } from "../config/keys.js";
+import type { Config, LATER_RUN_KEYS, RUN_KEYS } from "./config.js";
 import type { CaseRow, Metrics } from "./metrics.js";
 
 export const REPORT_SCHEMA_VERSION = 1;
+
+/** The settings run.json pins (see RUN_KEYS). */
+export type RunConfig = Pick<Config, (typeof RUN_KEYS)[number]> & Partial<Pick<Config, (typeof LATER_RUN_KEYS)[number]>>;
+
+/** A snapshot of a run's progress, for a progress line. */
+export interface RunProgress {
+  /** Trials in the run, resumed ones included. */
+  total: number;
+  /** Trials recorded so far, resumed ones included. */
+  done: number;
+  /** Trials recorded before this session (by the interrupted run). */
+  resumed: number;
+  errored: number;
+  retries: number;
+  from_store: number;
+  elapsed_ms: number;
+  finished: boolean;
+}
+
 
 export interface DefinitionInfo {
   family: string;

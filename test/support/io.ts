@@ -1,5 +1,5 @@
 /** The one captured Io: drives `main(argv, io)` in-process and records what the command wrote. */
-import type { Io } from "../../src/commands/io.js";
+import type { Io } from "../../src/context.js";
 
 export interface CapturedIo {
   io: Io;
