@@ -13,7 +13,8 @@ import { renderHeatmapSection } from "./render-html-heatmap.js";
 import { renderHtmlPage, type HtmlSection } from "../render/html/page.js";
 import { renderGatesSection, renderProblemsSection, renderRatesSection } from "./render-html-rates.js";
 import { renderReliabilitySection } from "./render-html-reliability.js";
-import { HTML_SCRIPT } from "./render-html-script.js";
+import { readFileSync } from "node:fs";
+import { lazy } from "../text/lazy.js";
 import { describeRun } from "../render/run-header.js";
 import { HIDING_LABELS, NO_DESCRIPTION, STATUS_MARKS } from "../show/render-case.js";
 
@@ -61,7 +62,10 @@ export function renderHtml(report: Report, options: HtmlOptions): string {
     facts: runFacts(report),
     sections,
     data: pageData(options),
-    script: HTML_SCRIPT,
+    script: pageScript(),
     footer: `route-eval ${report.run.tool_version} · report schema ${report.schema_version} · self-contained: no network, works offline`,
   });
 }
+
+/** The page's script, a real source file beside the kit (src/render/html/browser/, and dist/ likewise). */
+const pageScript = lazy(() => readFileSync(new URL("../render/html/browser/report-page.js", import.meta.url), "utf8"));

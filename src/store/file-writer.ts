@@ -9,26 +9,8 @@
  */
 import { Worker } from "node:worker_threads";
 
-const WORKER_SOURCE = `
-const { parentPort } = require("node:worker_threads");
-const { mkdirSync, renameSync, writeFileSync } = require("node:fs");
-const { dirname } = require("node:path");
-const made = new Set();
-parentPort.on("message", (batch) => {
-  const results = batch.map(({ id, file, temp, text }) => {
-    try {
-      const parent = dirname(file);
-      if (!made.has(parent)) { mkdirSync(parent, { recursive: true }); made.add(parent); }
-      writeFileSync(temp, text);
-      renameSync(temp, file);
-      return { id, error: null };
-    } catch (error) {
-      return { id, error: error instanceof Error ? error.message : String(error) };
-    }
-  });
-  parentPort.postMessage(results);
-});
-`;
+/** The writer thread's own source file, beside this one in src/ and in dist/. */
+const WORKER_FILE = new URL("./write-worker.js", import.meta.url);
 
 export interface FileWriter {
   /** Write `text` to `temp`, then rename it to `file` (creating the directory). */
@@ -87,7 +69,7 @@ export function createFileWriter(): FileWriter {
 }
 
 function startWorker(onResults: (results: unknown) => void, onFailure: (error: Error) => void): Worker {
-  const worker = new Worker(WORKER_SOURCE, { eval: true });
+  const worker = new Worker(WORKER_FILE);
   worker.on("message", onResults);
   worker.on("error", onFailure);
   worker.on("exit", () => onFailure(new Error("response store: the writer thread stopped")));

@@ -1,25 +1,48 @@
+// @ts-check
 /**
- * The drill-down half of the page script: builds one case's explanation (the same parts as
- * `route-eval show --case`) from the embedded JSON, inserting every string with textContent.
- * Plain ES5-style JavaScript; it runs inside the wrapper of render-html-script.ts.
+ * The report page's only script (allowed by its hash in the page's Content-Security-Policy):
+ * the case filter, the heatmap toggle, expanding a case row into the same drill-down as
+ * `route-eval show --case`, and #case=<id> links. Every string from the data is inserted with
+ * textContent, never as markup. Plain JavaScript that runs as written in the browser, read by
+ * render-html.ts at render time and type-checked by tsc (checkJs) against the data it reads.
+ *
+ * @typedef {import("../../../show/explain-types.js").CaseExplanation} Explanation
+ * @typedef {import("../../../show/explain-types.js").TrialView} TrialView
+ * @typedef {{ schema: string; labels: { hiding: Record<string, string>; marks: Record<string, string>; noDescription: string }; cases: Explanation[] }} PageData
  */
-export const DRILL_SCRIPT = String.raw`
+(function () {
 "use strict";
 var dataNode = document.getElementById("route-eval-data");
 var data = dataNode ? JSON.parse(dataNode.textContent || "null") : null;
 var labels = (data && data.labels) || { hiding: {}, marks: {} };
 
+/**
+ * @param {string} tag
+ * @param {string | null} [cls]
+ * @param {unknown} [text]
+ * @returns {HTMLElement}
+ */
 function el(tag, cls, text) {
   var node = document.createElement(tag);
   if (cls) node.className = cls;
   if (text !== undefined && text !== null) node.textContent = String(text);
   return node;
 }
+/**
+ * @template {Node} T
+ * @param {Node} parent
+ * @param {T} child
+ * @returns {T}
+ */
 function add(parent, child) { parent.appendChild(child); return child; }
+/** @param {Node} parent @param {string} text */
 function heading(parent, text) { add(parent, el("h4", null, text)); }
+/** @param {Node} parent @param {string} text @param {string} [cls] */
 function para(parent, text, cls) { return add(parent, el("p", cls || null, text)); }
+/** @param {string[]} names */
 function list(names) { return names.length ? names.join(", ") : "(none)"; }
 
+/** @param {Node} parent @param {Explanation} x */
 function facts(parent, x) {
   var dl = add(parent, el("dl", "facts"));
   var rows = [["goal", x.goal === null ? "(not recorded)" : x.goal],
@@ -29,6 +52,7 @@ function facts(parent, x) {
   rows.forEach(function (r) { add(dl, el("dt", null, r[0])); add(dl, el("dd", null, r[1])); });
 }
 
+/** @param {Node} parent @param {Explanation} x */
 function ladder(parent, x) {
   heading(parent, "Ladder");
   var ol = add(parent, el("ol", "ladder"));
@@ -42,6 +66,7 @@ function ladder(parent, x) {
   });
 }
 
+/** @param {Explanation} x */
 function policyText(x) {
   var p = x.exposure.policy;
   if (x.exposure.phase === null) return "no phase: every tool exposed";
@@ -50,11 +75,13 @@ function policyText(x) {
     "; max_effect " + (p.max_effect || "destructive") + "; open_world " + (p.open_world === false ? "false" : "true");
 }
 
+/** @param {Node} parent @param {string[]} names @param {(name: string) => string} classOf */
 function chips(parent, names, classOf) {
   var box = add(parent, el("div", "chips"));
   names.forEach(function (name) { add(box, el("span", "chip " + classOf(name), name)); });
 }
 
+/** @param {Node} parent @param {Explanation} x */
 function exposure(parent, x) {
   heading(parent, "Exposure — " + x.exposure.exposed + " of " + x.registry.tools + " tools exposed, " + x.exposure.hidden + " hidden");
   para(parent, policyText(x), "muted");
@@ -64,6 +91,7 @@ function exposure(parent, x) {
   });
 }
 
+/** @param {Node} parent @param {Explanation} x */
 function discovery(parent, x) {
   var d = x.discovery;
   heading(parent, "Discovery");
@@ -80,6 +108,7 @@ function discovery(parent, x) {
   });
 }
 
+/** @param {Node} parent @param {Explanation} x */
 function visible(parent, x) {
   heading(parent, "Visible set, in the order shown (" + x.visible_order.length + ")");
   var picked = x.trial_views.map(function (v) { return v.selected; });
@@ -89,12 +118,14 @@ function visible(parent, x) {
   });
 }
 
+/** @param {TrialView} v */
 function verdict(v) {
   if (v.error !== null) return "errored (excluded): " + v.error;
   var text = v.failed_stage === null ? "✓ correct" : "✗ " + v.failed_stage + (v.selection_error ? " (" + v.selection_error + ")" : "");
   return text + (v.forbidden ? " · FORBIDDEN" : "") + (v.phantom ? " · not visible" : "");
 }
 
+/** @param {Node} parent @param {Explanation} x */
 function trials(parent, x) {
   heading(parent, "Trials (" + x.trials + ")");
   var table = add(parent, el("table", "trials"));
@@ -114,6 +145,7 @@ function trials(parent, x) {
   });
 }
 
+/** @param {Node} parent @param {Explanation} x */
 function forbidden(parent, x) {
   heading(parent, "Forbidden hits");
   if (x.forbidden.length === 0) { para(parent, "none (the case forbids nothing)", "muted"); return; }
@@ -122,19 +154,23 @@ function forbidden(parent, x) {
     x.forbidden_hits.map(function (h) { return "#" + h.trial + " " + h.tool; }).join(", "), "bad");
 }
 
+/** @param {Node} parent @param {Explanation} x */
 function rival(parent, x) {
   heading(parent, "Nearest rival");
   var r = x.rival;
   if (r === null) { para(parent, "none: no trial of this case (nor of its expected label in the run) chose another tool", "muted"); return; }
   para(parent, r.rival.name + " took " + r.count + " of " + r.of + " trials (" + (r.scope === "case" ? "in this case" : "across the run, for the same expected tools") + ")");
   var grid = add(parent, el("div", "rival"));
-  [["expected: ", r.expected], ["rival: ", r.rival]].forEach(function (pair) {
+  /** @type {[string, import("../../../show/explain-types.js").ToolText][]} */
+  var sides = [["expected: ", r.expected], ["rival: ", r.rival]];
+  sides.forEach(function (pair) {
     var box = add(grid, el("div"));
     add(box, el("strong", null, pair[0] + pair[1].name));
     add(box, el("pre", null, pair[1].description === null ? labels.noDescription : pair[1].description));
   });
 }
 
+/** @param {Node} parent @param {Explanation} x */
 function fix(parent, x) {
   heading(parent, "Fix");
   if (x.fix === null) { para(parent, "nothing to fix: every scored trial was correct", "good"); return; }
@@ -143,9 +179,115 @@ function fix(parent, x) {
   x.fix.detail.forEach(function (line) { para(box, line); });
 }
 
+/** @param {Explanation} x */
 function buildDrill(x) {
   var div = el("div", "drill");
   [facts, ladder, exposure, discovery, visible, trials, forbidden, rival, fix].forEach(function (part) { part(div, x); });
   return div;
 }
-`;
+
+/**
+ * The element with this id when it is of the expected kind, else null.
+ * @template {HTMLElement} T
+ * @param {string} id
+ * @param {{ new (): T; prototype: T }} kind
+ * @returns {T | null}
+ */
+function byId(id, kind) {
+  var node = document.getElementById(id);
+  return node instanceof kind ? node : null;
+}
+
+var heatToggle = byId("heat-errors-only", HTMLInputElement);
+var heatAll = byId("heat-all", HTMLElement);
+var heatHot = byId("heat-hot", HTMLElement);
+if (heatToggle && heatAll && heatHot) {
+  var toggleInput = heatToggle, all = heatAll, hot = heatHot;
+  toggleInput.addEventListener("change", function () {
+    all.hidden = toggleInput.checked;
+    hot.hidden = !toggleInput.checked;
+  });
+}
+
+var table = byId("case-table", HTMLTableElement);
+var search = byId("case-search", HTMLInputElement);
+var stage = byId("case-stage", HTMLSelectElement);
+var count = byId("case-count", HTMLElement);
+if (!table || !search || !stage || !count) return;
+var caseSearch = search, caseStage = stage, caseCount = count;
+/** @type {HTMLTableRowElement[]} */
+var rows = Array.prototype.slice.call(table.querySelectorAll("tr.case-row"));
+var columns = table.querySelector("thead tr")?.children.length ?? 1;
+
+/** @param {Element} row @returns {HTMLElement | null} */
+function drillOf(row) {
+  var next = row.nextElementSibling;
+  return next instanceof HTMLElement && next.classList.contains("drill") ? next : null;
+}
+
+/** @param {Element} row @param {boolean} open */
+function toggle(row, open) {
+  var button = row.querySelector("button.expand");
+  var index = Number(row.getAttribute("data-index"));
+  if (!button || !data || !data.cases[index]) return;
+  var drill = drillOf(row);
+  if (open && !drill) {
+    drill = el("tr", "drill");
+    var cell = add(drill, document.createElement("td"));
+    cell.colSpan = columns;
+    add(cell, buildDrill(data.cases[index]));
+    row.after(drill);
+  }
+  if (drill) drill.hidden = !open;
+  button.setAttribute("aria-expanded", open ? "true" : "false");
+  button.textContent = open ? "▾" : "▸";
+}
+
+/** @param {Element} row @param {string} query @param {string} wanted */
+function matches(row, query, wanted) {
+  if (query && (row.getAttribute("data-search") ?? "").indexOf(query) < 0) return false;
+  var st = row.getAttribute("data-stage");
+  if (wanted === "all") return true;
+  if (wanted === "failing") return st !== "passed" && st !== "errored";
+  if (wanted === "violated") return row.getAttribute("data-violated") === "1";
+  if (wanted === "unstable") return row.getAttribute("data-unstable") === "1";
+  return st === wanted;
+}
+
+function applyFilter() {
+  var query = caseSearch.value.trim().toLowerCase();
+  var shown = 0;
+  rows.forEach(function (row) {
+    var ok = matches(row, query, caseStage.value);
+    row.hidden = !ok;
+    if (ok) shown++;
+    var drill = drillOf(row);
+    if (drill) drill.hidden = !ok || row.querySelector("button.expand")?.getAttribute("aria-expanded") !== "true";
+  });
+  caseCount.textContent = shown + " of " + rows.length + " cases";
+}
+
+table.addEventListener("click", function (event) {
+  var button = event.target instanceof Element ? event.target.closest("button.expand") : null;
+  var row = button?.closest("tr");
+  if (button && row) toggle(row, button.getAttribute("aria-expanded") !== "true");
+});
+search.addEventListener("input", applyFilter);
+stage.addEventListener("change", applyFilter);
+
+function openFromHash() {
+  var match = /^#case=(.*)$/.exec(location.hash);
+  if (!match) return;
+  var id = decodeURIComponent(match[1]);
+  var row = rows.filter(function (r) { return r.getAttribute("data-case-id") === id; })[0];
+  if (!row) return;
+  caseSearch.value = "";
+  caseStage.value = "all";
+  applyFilter();
+  toggle(row, true);
+  row.scrollIntoView();
+}
+window.addEventListener("hashchange", openFromHash);
+applyFilter();
+openFromHash();
+})();
