@@ -20,7 +20,7 @@ describe("route-eval run on the golden fixture project", () => {
     it(`renders ${format} exactly as the golden file`, async () => {
       const { code, text, stderr } = await runGolden(format);
       expect(code).toBe(1); // two of its three gates fail by design
-      expect(stderr).toMatch(/^route-eval: 22\/22 trials \(100%\) · 0 errored · 0 retries · took \d+(\.\d+)?m?s\nrecords and report: .*golden\n$/);
+      expect(stderr).toMatch(/^run directory: .*golden\nroute-eval: 22\/22 trials \(100%\) · 0 errored · 0 retries · took \d+(\.\d+)?m?s\nrecords and report: .*golden\n$/);
       expectGolden(`run.${FORMATS[format]}`, text);
     });
   }

@@ -150,7 +150,7 @@ describe("openai endpoint: retries and failures", () => {
   it("gives up after max_retries and records the trial as errored", async () => {
     const { outcome, server } = await callOnce(() => openaiError(503, "overloaded"), { max_retries: 2 });
     expect(outcome).toMatchObject({ ok: false, kind: "errored", retries: 2 });
-    expect(!outcome.ok && outcome.error).toBe("HTTP 503: overloaded (gave up after 3 attempts)");
+    expect(!outcome.ok && outcome.error).toMatch(/^HTTP 503: overloaded \(gave up after 3 attempts in \d+\.\d s\)$/);
     expect(server.requests).toHaveLength(3);
   });
 
@@ -163,7 +163,8 @@ describe("openai endpoint: retries and failures", () => {
 
   it("reports a request that always hangs as timed out", async () => {
     const { outcome } = await callOnce(() => ({ hang: true }), { timeout_ms: 100, max_retries: 1 });
-    expect(outcome).toMatchObject({ ok: false, kind: "errored", error: "timed out after 100 ms (gave up after 2 attempts)" });
+    expect(outcome).toMatchObject({ ok: false, kind: "errored" });
+    expect(!outcome.ok && outcome.error).toMatch(/^timed out after 100 ms \(gave up after 2 attempts in \d+\.\d s\)$/);
   });
 
   it("stops on 401 at once, naming the key variable; never retries it", async () => {
@@ -187,15 +188,22 @@ describe("openai endpoint: retries and failures", () => {
     expect(!bad.outcome.ok && bad.outcome.error).toMatch(/HTTP 400 \(temperature unsupported\) for case "case-1" trial 0/);
   });
 
-  it("records a 422 as an errored trial without retrying (it concerns this request only)", async () => {
-    const { outcome, server } = await callOnce(() => openaiError(422, "context too long"));
-    expect(outcome).toMatchObject({ ok: false, kind: "errored", error: "HTTP 422: context too long" });
+  it("stops on 422 at once (every request of the run is built the same way), naming the case", async () => {
+    const { outcome, server } = await callOnce(() => openaiError(422, "tools[0].parameters: unsupported"));
+    expect(outcome).toMatchObject({ ok: false, kind: "fatal" });
+    expect(!outcome.ok && outcome.error).toContain("answered HTTP 422 (tools[0].parameters: unsupported) for case \"case-1\" trial 0: the request was rejected");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("records a 413 as an errored trial without retrying (it concerns this request only)", async () => {
+    const { outcome, server } = await callOnce(() => openaiError(413, "context too long"));
+    expect(outcome).toMatchObject({ ok: false, kind: "errored", error: "HTTP 413: context too long" });
     expect(server.requests).toHaveLength(1);
   });
 
   it("redacts the key when a server echoes it in an error", async () => {
-    const { outcome } = await callOnce(() => openaiError(422, `key ${KEY} is not allowed here`));
-    expect(!outcome.ok && outcome.error).toBe("HTTP 422: key [redacted] is not allowed here");
+    const { outcome } = await callOnce(() => openaiError(413, `key ${KEY} is not allowed here`));
+    expect(!outcome.ok && outcome.error).toBe("HTTP 413: key [redacted] is not allowed here");
   });
 });
 

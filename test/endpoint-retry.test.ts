@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { createBreaker, START_FAILURES } from "../src/endpoint/breaker.js";
+import { createPace } from "../src/endpoint/pace.js";
 import { backoffDelay, callWithRetries, parseRetryAfter, type AttemptVerdict, type RetryPolicy } from "../src/endpoint/retry.js";
 
 const headers = (values: Record<string, string>) => ({ get: (name: string) => values[name.toLowerCase()] ?? null });
@@ -34,33 +36,89 @@ describe("backoffDelay", () => {
 });
 
 describe("callWithRetries", () => {
-  function policy(waits: number[], maxRetries = 3): RetryPolicy {
-    return { maxRetries, baseMs: 100, maxDelayMs: 10_000, random: () => 0.5, sleep: async (ms) => void waits.push(ms) };
+  /** A fake clock that only sleeping advances. */
+  function setup(options: { budgetMs?: number; maxRetries?: number | null; windowMs?: number } = {}) {
+    const clock = { t: 0 };
+    const waits: number[] = [];
+    const policy: RetryPolicy = {
+      budgetMs: options.budgetMs ?? 10_000,
+      maxRetries: options.maxRetries ?? null,
+      baseMs: 100,
+      maxDelayMs: 10_000,
+      random: () => 0.5,
+      now: () => clock.t,
+      sleep: async (ms) => {
+        waits.push(ms);
+        clock.t += ms;
+      },
+    };
+    const guards = { pace: createPace(8), breaker: createBreaker("test", { windowMs: options.windowMs ?? 60_000, startFailures: START_FAILURES, now: () => clock.t }) };
+    return { policy, guards, waits, clock };
   }
   const classify = (error: unknown): AttemptVerdict =>
-    error === "fatal" ? { kind: "fatal", message: "stop" } : { kind: "retryable", message: String(error), retryAfterMs: error === "429" ? 2000 : null };
+    error === "fatal"
+      ? { kind: "fatal", message: "stop" }
+      : { kind: "retryable", cause: error === "429" ? "rate_limit" : "transport", message: String(error), retryAfterMs: error === "429" ? 2000 : null };
 
   it("retries retryable failures with growing waits, then returns the value and the retry count", async () => {
-    const waits: number[] = [];
+    const { policy, guards, waits } = setup();
     let n = 0;
-    const result = await callWithRetries(async () => (n++ < 2 ? Promise.reject("503") : "ok"), classify, policy(waits));
+    const result = await callWithRetries(async () => (n++ < 2 ? Promise.reject("503") : "ok"), classify, policy, guards);
     expect(result).toEqual({ ok: true, value: "ok", retries: 2 });
     expect(waits).toEqual([50, 100]);
   });
 
-  it("bounds the attempts and says how many were made", async () => {
-    const waits: number[] = [];
+  it("retries by time: gives up once the next wait would overrun the budget, saying how many attempts in how long", async () => {
+    const { policy, guards, waits } = setup({ budgetMs: 7_000 });
     let attempts = 0;
-    const result = await callWithRetries(() => (attempts++, Promise.reject("429")), classify, policy(waits, 2));
-    expect(result).toEqual({ ok: false, kind: "errored", error: "429 (gave up after 3 attempts)", retries: 2 });
-    expect(attempts).toBe(3);
-    expect(waits).toEqual([2000, 2000]);
+    const result = await callWithRetries(() => (attempts++, Promise.reject("429")), classify, policy, guards);
+    expect(result).toEqual({ ok: false, kind: "errored", error: "429 (gave up after 4 attempts in 6.0 s)", retries: 3 });
+    expect(waits).toEqual([2000, 2000, 2000]);
+  });
+
+  it("keeps an explicit max_retries cap as well", async () => {
+    const { policy, guards } = setup({ maxRetries: 1 });
+    let attempts = 0;
+    const result = await callWithRetries(() => (attempts++, Promise.reject("503")), classify, policy, guards);
+    expect(result.ok).toBe(false);
+    expect(attempts).toBe(2);
   });
 
   it("never retries a fatal failure", async () => {
+    const { policy, guards } = setup();
     let attempts = 0;
-    const result = await callWithRetries(() => (attempts++, Promise.reject("fatal")), classify, policy([]));
+    const result = await callWithRetries(() => (attempts++, Promise.reject("fatal")), classify, policy, guards);
     expect(result).toEqual({ ok: false, kind: "fatal", error: "stop", retries: 0 });
     expect(attempts).toBe(1);
+  });
+
+  it("stops the run (fatal) when the first attempts of the run all fail with transport errors", async () => {
+    const { policy, guards } = setup({ budgetMs: 10 ** 9, windowMs: 10 ** 9 });
+    let attempts = 0;
+    const result = await callWithRetries(() => (attempts++, Promise.reject("ECONNREFUSED")), classify, policy, guards);
+    expect(result.ok === false && result.kind).toBe("fatal");
+    expect(attempts).toBe(START_FAILURES);
+    expect(result.ok === false && result.error).toBe(`test looks down: the first ${START_FAILURES} attempts of the run all failed (last: ECONNREFUSED)`);
+    // every later call stops at once, without an attempt
+    const later = await callWithRetries(() => (attempts++, Promise.resolve("ok")), classify, policy, guards);
+    expect(later.ok === false && later.kind).toBe("fatal");
+    expect(attempts).toBe(START_FAILURES);
+  });
+
+  it("stops the run when no call has succeeded for the window after the endpoint worked", async () => {
+    const { policy, guards } = setup({ budgetMs: 10 ** 9, windowMs: 5_000 });
+    expect((await callWithRetries(async () => "ok", classify, policy, guards)).ok).toBe(true);
+    const result = await callWithRetries(() => Promise.reject("HTTP 503"), classify, policy, guards);
+    expect(result.ok === false && result.kind).toBe("fatal");
+    expect(result.ok === false && result.error).toMatch(/^test looks down: no call has succeeded for \d+ s while \d+ attempts failed \(last: HTTP 503\)$/);
+  });
+
+  it("never trips on rate limits: 429s halve the pace instead, and successes restore it", async () => {
+    const { policy, guards } = setup({ budgetMs: 10 ** 9 });
+    let n = 0;
+    const result = await callWithRetries(async () => (n++ < 40 ? Promise.reject("429") : "ok"), classify, policy, guards);
+    expect(result.ok).toBe(true);
+    expect(guards.breaker.tripped()).toBeNull();
+    expect(guards.pace.capacity()).toBe(2);
   });
 });

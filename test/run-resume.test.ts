@@ -87,7 +87,7 @@ describe("a run stopped early", () => {
     const { io } = captured;
     const code = await main([...runArgs(server.url, "--resume", join(dir, "reports", "other")), "-m", "another-model"], io);
     expect(code).toBe(2);
-    expect(captured.stderr()).toContain("that run asked openai/test-model, this one would ask openai/another-model");
+    expect(captured.stderr()).toContain("this would not continue the same experiment: model test-model → another-model");
   });
 
   it("survives SIGKILL mid-run: --resume leaves every (case, trial) exactly once", async () => {

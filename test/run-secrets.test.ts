@@ -26,7 +26,7 @@ describe("API keys never reach a file", () => {
     const key = "sk-proj-SECRET-7f3a9c1e5b2d4f6a8c0e";
     const dir = writeProject();
     server = await startFakeServer((request, i) =>
-      i === 0 ? openaiError(422, `this key (${key}) may not do that`) : openaiReply([{ name: offeredTools(request.body)[0], arguments: "{}" }]),
+      i === 0 ? openaiError(413, `this key (${key}) may not do that`) : openaiReply([{ name: offeredTools(request.body)[0], arguments: "{}" }]),
     );
     const captured = captureIo(dir, { OPENAI_API_KEY: key });
     const { io } = captured;

@@ -100,7 +100,7 @@ describe("response store", () => {
     const { io } = captured;
     const argv = ["node", "route-eval", "run", "-e", "openai:test-model", "--base-url", `${fake.url}/v1`, "--store", "blocker/store", "--run-id", "nostore", "--no-progress"];
     expect(await main(argv, io)).toBe(2);
-    expect(captured.stderr()).toMatch(/^route-eval: cannot write to the response store \S+blocker\/store \(response store: .*\); check store_dir/);
+    expect(captured.stderr()).toMatch(/^run directory: \S+nostore\n(.*\n)*route-eval: cannot write to the response store \S+blocker\/store \(response store: .*\); check store_dir/);
     expect(readFileSync(join(dir, "reports", "nostore", "records.jsonl"), "utf8").trim().split("\n")).toHaveLength(6);
   });
 

@@ -8,13 +8,15 @@ import { shuffleVisible } from "../discovery/shuffle-visible.js";
 import { createEndpoint } from "../endpoint/create-endpoint.js";
 import { withTokenEstimate } from "../endpoint/estimate-tokens.js";
 import { hashRequest } from "../endpoint/request-hash.js";
-import { EndpointFailure } from "../errors.js";
+import { EndpointFailure, InputError } from "../errors.js";
 import { expose } from "../exposure/expose.js";
 import { CONTROL_TOOLS, hashDefinition, renderDefinition } from "../registry/render-definition.js";
 import { buildReport } from "../report/build-report.js";
 import { openRecordWriter } from "../run-files/records-io.js";
 import { writeJsonFile, writeReportFile } from "../run-files/write-files.js";
-import { checkResumable, createRunDirectory, reopenRunDirectory, trialKey, type RunDirectory } from "../run-files/run-directory.js";
+import { createRunDirectory, reopenRunDirectory, trialKey, type RunDirectory } from "../run-files/run-directory.js";
+import { findResumeDifferences } from "../run-files/resume-check.js";
+import { shortContentHash } from "../text/content-hash.js";
 import { runTrialJobs, type TrialResult } from "./run-loop.js";
 import { deriveSeed } from "../text/seeded-random.js";
 import type { Case, Config, RunProgress, Discovery, Endpoint, Exposure, Registry, Report, RunMeta, ToolDefinition, TrialRecord, TrialRequest } from "../types.js";
@@ -37,6 +39,8 @@ export interface RunOptions {
   env: NodeJS.ProcessEnv;
   /** Told each warning about the inputs (a likely typo of a tool name), before the first call. */
   onWarning?: (message: string) => void;
+  /** Told where the run directory is (before the first call) and, on resume, what is kept and redone. */
+  onNotice?: (message: string) => void;
   /** A sweep point (src/sweep): supplies the (padded) cases and fixes each case's visible set. Absent = the configured pipeline. */
   sweep?: SweepHook;
 }
@@ -66,10 +70,16 @@ export async function runEvaluation(config: Config, options: RunOptions): Promis
   const cases = options.sweep?.cases ?? loadCases(config);
   for (const warning of findNameWarnings(cases, config.cwd)) options.onWarning?.(warning);
   const endpoint = withTokenEstimate(createEndpoint(config, { env: options.env }));
-  const run = openRun(config, options, endpoint, now());
-  const meta = buildRunMeta(run.runId, config, cases, endpoint, now());
-  if (run.previous !== null) meta.started_at = run.previous.started_at;
+  const started = now();
+  const run = openRun(config, options, endpoint, started);
+  const meta = buildRunMeta(run.runId, config, cases, endpoint, started);
+  if (run.previous !== null) {
+    checkSameExperiment(run, meta);
+    meta.started_at = run.previous.started_at;
+    options.onNotice?.(describeResume(run, config.trials * cases.length));
+  }
   writeJsonFile(join(run.dir, "run.json"), meta);
+  options.onNotice?.(`run directory: ${run.dir}`);
 
   const records = [...run.records];
   let stopped: string | null;
@@ -93,9 +103,23 @@ function openRun(config: Config, options: RunOptions, endpoint: Endpoint, starte
   if (options.resume === undefined) {
     return createRunDirectory(resolve(config.root, config.out_dir), options.runId ?? newRunId(started, endpoint.id));
   }
-  const run = reopenRunDirectory(options.resume);
-  checkResumable(run, endpoint.id, endpoint.model);
-  return run;
+  return reopenRunDirectory(options.resume);
+}
+
+/** A resumed run must be the same experiment: every difference is named, and none is allowed. */
+function checkSameExperiment(run: RunDirectory, meta: RunMeta): void {
+  if (run.previous === null) return;
+  const differences = findResumeDifferences(run.previous, meta);
+  if (differences.length === 0) return;
+  throw new InputError(
+    `--resume ${run.dir}: this would not continue the same experiment: ${differences.join("; ")}; ` +
+      "resume with the same settings and inputs, or start a new run",
+  );
+}
+
+function describeResume(run: RunDirectory, total: number): string {
+  const redo = run.redo > 0 ? `; ${run.redo} errored trial${run.redo === 1 ? "" : "s"} will be asked again` : "";
+  return `resuming ${run.dir}: ${run.records.length} of ${total} trials kept${redo}`;
 }
 
 /** Runs every (case, trial) not yet recorded; returns the message of a run-stopping failure, or null. */
@@ -188,6 +212,7 @@ function buildRunMeta(runId: string, config: Config, cases: Case[], endpoint: En
     const definition = renderDefinition(tool);
     definitions[tool.name] = { family: tool.family, effect: tool.effect, open_world: tool.open_world, hash: hashDefinition(definition), description: definition.description };
   }
+  const inputs = { cases: Object.fromEntries(cases.map((c) => [c.id, hashCase(c)])) };
   return {
     run_id: runId,
     tool_version: TOOL_VERSION,
@@ -197,6 +222,7 @@ function buildRunMeta(runId: string, config: Config, cases: Case[], endpoint: En
     model: endpoint.model,
     registries: registries.map((r) => ({ snapshot: r.snapshot, revision: r.revision, file: relative(config.root, r.file) })),
     definitions,
+    inputs,
     config: pickRunConfig(config),
   };
 }
@@ -209,6 +235,12 @@ function findNameWarnings(cases: Case[], cwd: string): string[] {
       .filter((unknown) => unknown.near !== null)
       .map((unknown) => `${showPath(testCase.source.file, cwd)}:${testCase.source.line}: warning: ${unknown.message}`);
   });
+}
+
+/** What a case asks, as a content hash (its source lines and registry object left out). */
+function hashCase(testCase: Case): string {
+  const { source: _source, registry, ...asked } = testCase;
+  return shortContentHash({ ...asked, registry: `${registry.snapshot}@${registry.revision}` });
 }
 
 /** `20261130-124955-baseline`: sortable, readable, one per second per endpoint. */

@@ -1,4 +1,8 @@
-import { join } from "node:path";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { InputError } from "../errors.js";
+import { readMeta } from "../run-files/read-run.js";
+import { pinnedOverrides } from "../run-files/resume-check.js";
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { loadConfig, type ConfigOverrides } from "../config/load-config.js";
 import { evaluateGates } from "../report/gates.js";
@@ -38,10 +42,14 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
     .option("--no-progress", "no progress line on stderr")
     .addHelpText("after", RUN_HELP)
     .action(async (flags: RunFlags) => {
-      const config = loadConfig(flags.config ?? null, toOverrides(flags), io.cwd);
+      // --resume continues the experiment run.json pins: its settings, unless a flag says otherwise (then refused).
+      const pinned = flags.resume === undefined ? {} : pinnedOverrides(readMeta(resumeMetaFile(flags.resume, io.cwd)));
+      const config = loadConfig(flags.config ?? null, { ...pinned, ...toOverrides(flags) }, io.cwd);
       const onProgress = flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true });
       const onWarning = (message: string) => io.stderr(`${message}\n`);
-      const { report, runDir, records } = await runEvaluation(config, { runId: flags.runId, resume: flags.resume, onProgress, onWarning, env: io.env, now: io.now });
+      const resume = flags.resume === undefined ? undefined : resolve(io.cwd, flags.resume);
+      const options = { runId: flags.runId, resume, onProgress, onWarning, onNotice: onWarning, env: io.env, now: io.now };
+      const { report, runDir, records } = await runEvaluation(config, options);
       const gates = flags.gates === false ? [] : evaluateGates(report.metrics, config.gates);
       emitReport(io, report, flags, gates, { runDir, records: () => records });
       io.stderr(`records and report: ${runDir}\n`);
@@ -51,6 +59,15 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
       }
       setExit(verdict(report, gates));
     });
+}
+
+/** The run.json of the run to resume; a target that is not a route-eval run is refused. */
+function resumeMetaFile(target: string, cwd: string): string {
+  const file = join(resolve(cwd, target), "run.json");
+  if (!existsSync(file)) {
+    throw new InputError(`--resume ${target}: not a route-eval run directory (it has no run.json); give the reports/<run-id> directory of the run to continue`);
+  }
+  return file;
 }
 
 function parseBaselineName(value: string): string {

@@ -124,10 +124,17 @@ export const CONFIG_KEYS = defineKeys({
     schema: { description: "Output token budget of each call (default 1024).", type: "integer", minimum: 1 } },
   timeout_ms: { flags: "--timeout-ms <n>", help: "time limit of one attempt", parse: positiveInt, default: 60_000,
     schema: { description: "Time limit of one attempt (default 60000).", type: "integer", minimum: 1 } },
-  max_retries: { flags: "--max-retries <n>", help: "attempts after the first on 408/409/429/5xx, timeouts, resets", parse: nonNegativeInt, default: 4,
+  retry_budget_ms: { flags: "--retry-budget-ms <n>", help: "time one trial may spend on retries (default 10 minutes)", parse: positiveInt, default: 600_000,
     schema: {
-      description: "Attempts after the first on 408/409/429/5xx, timeouts and connection resets (default 4).",
-      type: "integer", minimum: 0,
+      description: "Time one trial may spend retrying 408/409/429/5xx, timeouts, resets and unreadable replies (default 600000 = 10 minutes).",
+      type: "integer", minimum: 1,
+    } },
+  max_retries: { flags: "--max-retries <n>", help: "an extra cap on attempts after the first (default: none, the budget decides)", parse: nonNegativeInt, default: null,
+    schema: { description: "An extra cap on attempts after the first; null (default) = only retry_budget_ms limits retries.", type: ["integer", "null"], minimum: 0 } },
+  breaker_window_ms: { flags: "--breaker-window-ms <n>", help: "stop the run when no call has succeeded for this long (default 60 s)", parse: positiveInt, default: 60_000,
+    schema: {
+      description: "The circuit breaker: no successful call for this long while calls keep failing stops the run (exit 3); default 60000.",
+      type: "integer", minimum: 1,
     } },
   retry_base_ms: { flags: "--retry-base-ms <n>", help: "base of the exponential backoff between attempts", parse: nonNegativeInt, default: 500,
     schema: {

@@ -3,7 +3,7 @@
 import type { MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages/messages";
 import { lazy } from "../text/lazy.js";
 import { normaliseAnthropicReply, renderAnthropicRequest } from "./anthropic-wire.js";
-import { classifyApiFailure, describeError, redact, type ApiFailure } from "./http-failure.js";
+import { classifyApiFailure, describeError, isUnreadableBody, redact, type ApiFailure } from "./http-failure.js";
 import { describeProvider, sdkClientOptions, timed, type ProviderSettings, type WireEndpoint } from "./wire-endpoint.js";
 
 export const ANTHROPIC_KEY_VARIABLE = "ANTHROPIC_API_KEY";
@@ -41,6 +41,7 @@ const loadSdk = lazy(async () => (sdk = await import("@anthropic-ai/sdk")));
 
 function readAnthropicError(error: unknown, secret: string | null): ApiFailure {
   const detail = redact(describeError(error), secret);
+  if (isUnreadableBody(error)) return { type: "malformed", detail };
   if (sdk === null) return { type: "other", detail };
   const { APIConnectionError, APIConnectionTimeoutError, APIError } = sdk;
   if (error instanceof APIConnectionTimeoutError) return { type: "timeout" };

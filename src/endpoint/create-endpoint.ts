@@ -5,7 +5,9 @@ import { ANTHROPIC_KEY_VARIABLE, createAnthropicWire } from "./anthropic.js";
 import { readApiKey } from "./api-key.js";
 import { createBaselineEndpoint } from "./baseline.js";
 import { createOpenAIWire, OPENAI_KEY_VARIABLE } from "./openai.js";
-import { DEFAULT_MAX_DELAY_MS, sleep, type RetryPolicy } from "./retry.js";
+import { createBreaker, START_FAILURES } from "./breaker.js";
+import { createPace } from "./pace.js";
+import { DEFAULT_MAX_DELAY_MS, sleep, type CallGuards, type RetryPolicy } from "./retry.js";
 import { createStoredEndpoint } from "./stored-endpoint.js";
 import type { ProviderSettings } from "./wire-endpoint.js";
 
@@ -23,6 +25,8 @@ export interface EndpointEnvironment {
   /** Retry timing, replaceable in tests. */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
+  /** Milliseconds clock of the retry budget and the breaker (default performance.now). */
+  clock?: () => number;
 }
 
 /**
@@ -55,14 +59,25 @@ function createProviderEndpoint(provider: "openai" | "anthropic", model: string 
     const other = key.isDefault ? ", or name another variable with --api-key-env" : "";
     throw new InputError(`${key.variable} is not set: endpoint ${provider}:${model} needs an API key in mode live; export ${key.variable}${other}`);
   }
+  const now = environment.clock ?? (() => performance.now());
   const retry: RetryPolicy = {
+    budgetMs: config.retry_budget_ms,
     maxRetries: config.max_retries,
     baseMs: config.retry_base_ms,
     maxDelayMs: DEFAULT_MAX_DELAY_MS,
     sleep: environment.sleep ?? sleep,
     random: environment.random ?? Math.random,
+    now,
   };
-  const options = { store: openResponseStore(config.store_dir), mode: config.mode, retry };
+  const guards: CallGuards = {
+    pace: createPace(config.concurrency),
+    breaker: createBreaker(`${provider}:${model} at ${config.base_url ?? "the provider's API"}`, {
+      windowMs: config.breaker_window_ms,
+      startFailures: START_FAILURES,
+      now,
+    }),
+  };
+  const options = { store: openResponseStore(config.store_dir), mode: config.mode, retry, guards };
   return provider === "openai"
     ? createStoredEndpoint(createOpenAIWire(settings), options)
     : createStoredEndpoint(createAnthropicWire(settings), options);

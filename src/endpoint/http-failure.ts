@@ -9,6 +9,8 @@ export type ApiFailure =
   | { type: "http"; status: number; headers: HeaderReader | undefined; detail: string }
   | { type: "timeout" }
   | { type: "connection"; detail: string }
+  /** A reply that arrived but cannot be read: cut off, not JSON, an HTML page, the wrong shape. */
+  | { type: "malformed"; detail: string }
   | { type: "other"; detail: string };
 
 /** What a failure message may name. */
@@ -29,12 +31,19 @@ export interface FailureContext {
 
 const RETRYABLE_STATUS: ReadonlySet<number> = new Set([408, 409, 429]);
 
+/** Errors a reply that cannot be parsed raises inside an SDK (cut-off or non-JSON body). */
+export function isUnreadableBody(error: unknown): boolean {
+  return error instanceof SyntaxError || (error instanceof Error && /\bterminated\b|premature close|unexpected end/i.test(error.message));
+}
+
 export function classifyApiFailure(failure: ApiFailure, ctx: FailureContext): AttemptVerdict {
   switch (failure.type) {
     case "timeout":
-      return { kind: "retryable", message: `timed out after ${ctx.timeoutMs} ms`, retryAfterMs: null };
+      return { kind: "retryable", cause: "transport", message: `timed out after ${ctx.timeoutMs} ms`, retryAfterMs: null };
     case "connection":
-      return { kind: "retryable", message: `connection failed: ${failure.detail}`, retryAfterMs: null };
+      return { kind: "retryable", cause: "transport", message: `connection failed: ${failure.detail}`, retryAfterMs: null };
+    case "malformed":
+      return { kind: "retryable", cause: "transport", message: `unreadable reply: ${failure.detail}`, retryAfterMs: null };
     case "other":
       return { kind: "errored", message: failure.detail };
     case "http":
@@ -44,7 +53,8 @@ export function classifyApiFailure(failure: ApiFailure, ctx: FailureContext): At
 
 function classifyStatus(status: number, detail: string, headers: HeaderReader | undefined, ctx: FailureContext): AttemptVerdict {
   const message = `HTTP ${status}: ${detail}`;
-  if (RETRYABLE_STATUS.has(status) || status >= 500) return { kind: "retryable", message, retryAfterMs: parseRetryAfter(headers) };
+  if (status === 429) return { kind: "retryable", cause: "rate_limit", message, retryAfterMs: parseRetryAfter(headers) };
+  if (RETRYABLE_STATUS.has(status) || status >= 500) return { kind: "retryable", cause: "transport", message, retryAfterMs: parseRetryAfter(headers) };
   const fatal = describeFatal(status, detail, ctx);
   return fatal === null ? { kind: "errored", message } : { kind: "fatal", message: fatal };
 }
@@ -70,6 +80,7 @@ function describeFatal(status: number, detail: string, ctx: FailureContext): str
     case 404:
       return `${head}: model "${ctx.model}" or the API path was not found at ${ctx.baseUrl}; check --model and --base-url (an OpenAI-compatible server's base URL usually ends in /v1)`;
     case 400:
+    case 422:
       return `${head} for ${ctx.where}: the request was rejected; check that model "${ctx.model}" supports tool calling and accepts --temperature and --max-tokens as set`;
     default:
       return null;

@@ -4,7 +4,7 @@
  */
 import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import { lazy } from "../text/lazy.js";
-import { classifyApiFailure, describeError, redact, type ApiFailure } from "./http-failure.js";
+import { classifyApiFailure, describeError, isUnreadableBody, redact, type ApiFailure } from "./http-failure.js";
 import { normaliseOpenAIReply, renderOpenAIRequest } from "./openai-wire.js";
 import { describeProvider, sdkClientOptions, timed, type ProviderSettings, type WireEndpoint } from "./wire-endpoint.js";
 
@@ -52,6 +52,7 @@ const loadSdk = lazy(async () => (sdk = await import("openai")));
 
 function readOpenAIError(error: unknown, secret: string | null): ApiFailure {
   const detail = redact(describeError(error), secret);
+  if (isUnreadableBody(error)) return { type: "malformed", detail };
   if (sdk === null) return { type: "other", detail };
   const { APIConnectionError, APIConnectionTimeoutError, APIError } = sdk;
   if (error instanceof APIConnectionTimeoutError) return { type: "timeout" };

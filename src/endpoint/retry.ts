@@ -1,24 +1,41 @@
 /**
- * Bounded retries with exponential backoff and full jitter, honouring the server's Retry-After.
- * The SDKs' own retries are switched off (maxRetries: 0), so these are the only ones: each wait
- * and each give-up is ours to count and report.
+ * Retries by time, not by count: exponential backoff with full jitter, honouring the server's
+ * Retry-After, until the trial's retry budget is spent. The SDKs' own retries are switched off
+ * (maxRetries: 0), so these are the only ones: each wait and each give-up is ours to count and
+ * report. Every attempt holds a place of the endpoint's pace (429s slow the run down) and tells
+ * its breaker how it went (an endpoint that is down stops the run).
  */
 import type { FailureKind } from "../types.js";
+import type { Breaker } from "./breaker.js";
+import type { Pace } from "./pace.js";
 
 export interface RetryPolicy {
-  /** Attempts after the first. */
-  maxRetries: number;
+  /** Time one trial may spend on retries, counted from its first attempt. */
+  budgetMs: number;
+  /** An extra cap on attempts after the first; null = the budget alone decides. */
+  maxRetries: number | null;
   /** Backoff before retry r (0-based) is uniform in [0, min(maxDelayMs, baseMs · 2^r)]. */
   baseMs: number;
   /** Ceiling of one wait, a server's Retry-After included. */
   maxDelayMs: number;
   sleep: (ms: number) => Promise<void>;
   random: () => number;
+  /** Milliseconds clock. */
+  now: () => number;
 }
+
+/** The endpoint's shared state: its pace (rate limits) and its breaker (outages). */
+export interface CallGuards {
+  pace: Pace;
+  breaker: Breaker;
+}
+
+/** Why an attempt may be retried: a rate limit slows the run; anything else counts towards the breaker. */
+export type RetryCause = "rate_limit" | "transport";
 
 /** What one failed attempt means. */
 export type AttemptVerdict =
-  | { kind: "retryable"; message: string; retryAfterMs: number | null }
+  | { kind: "retryable"; cause: RetryCause; message: string; retryAfterMs: number | null }
   | { kind: FailureKind; message: string };
 
 export type RetryResult<T> =
@@ -57,23 +74,41 @@ export function parseRetryAfter(headers: HeaderReader | undefined, now: number =
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
 
-/** Run `attempt` until it succeeds, fails for good, or the retries run out. */
+/** Run `attempt` until it succeeds, fails for good, the budget is spent, or the breaker trips. */
 export async function callWithRetries<T>(
   attempt: () => Promise<T>,
   classify: (error: unknown) => AttemptVerdict,
   policy: RetryPolicy,
+  guards: CallGuards,
 ): Promise<RetryResult<T>> {
+  const started = policy.now();
   for (let retry = 0; ; retry++) {
+    const down = guards.breaker.tripped();
+    if (down !== null) return { ok: false, kind: "fatal", error: down, retries: retry };
+    const release = await guards.pace.acquire();
+    let verdict: AttemptVerdict;
     try {
-      return { ok: true, value: await attempt(), retries: retry };
+      const value = await attempt();
+      guards.pace.succeeded();
+      guards.breaker.success();
+      return { ok: true, value, retries: retry };
     } catch (error) {
-      const verdict = classify(error);
-      if (verdict.kind !== "retryable") return { ok: false, kind: verdict.kind, error: verdict.message, retries: retry };
-      if (retry >= policy.maxRetries) {
-        const attempts = retry + 1;
-        return { ok: false, kind: "errored", error: `${verdict.message} (gave up after ${attempts} attempt${attempts === 1 ? "" : "s"})`, retries: retry };
-      }
-      await policy.sleep(backoffDelay(retry, verdict.retryAfterMs, policy));
+      verdict = classify(error);
+    } finally {
+      release();
     }
+    if (verdict.kind !== "retryable") return { ok: false, kind: verdict.kind, error: verdict.message, retries: retry };
+    if (verdict.cause === "rate_limit") guards.pace.rateLimited();
+    else guards.breaker.failure(verdict.message);
+    const tripped = guards.breaker.tripped();
+    if (tripped !== null) return { ok: false, kind: "fatal", error: tripped, retries: retry };
+    const delay = backoffDelay(retry, verdict.retryAfterMs, policy);
+    const spent = policy.now() - started;
+    if ((policy.maxRetries !== null && retry >= policy.maxRetries) || spent + delay > policy.budgetMs) {
+      const attempts = retry + 1;
+      const over = `gave up after ${attempts} attempt${attempts === 1 ? "" : "s"} in ${(spent / 1000).toFixed(1)} s`;
+      return { ok: false, kind: "errored", error: `${verdict.message} (${over})`, retries: retry };
+    }
+    await policy.sleep(delay);
   }
 }

@@ -9,13 +9,15 @@ import type { ResponseStore } from "../store/response-store.js";
 import { createContentHasher } from "../text/content-hash.js";
 import type { Endpoint, EndpointOutcome, StoreMode, TrialRequest } from "../types.js";
 import { field, isObject, numberField, stringField } from "./json-guards.js";
-import { callWithRetries, type RetryPolicy } from "./retry.js";
+import { callWithRetries, type CallGuards, type RetryPolicy } from "./retry.js";
 import type { WireEndpoint, WireReply } from "./wire-endpoint.js";
 
 export interface StoredEndpointOptions {
   store: ResponseStore;
   mode: StoreMode;
   retry: RetryPolicy;
+  /** Shared by every trial of the run: the pace (429s) and the breaker (outages). */
+  guards: CallGuards;
 }
 
 /**
@@ -79,7 +81,17 @@ async function callStored<Body>(
   if (wire.unavailable !== null) {
     return fatal(`${wire.unavailable}: ${where} needs a live call (the store has no answer for it); export the key, or run with --mode replay`, key);
   }
-  const result = await callWithRetries(() => wire.send(body), (error) => wire.classify(error, where), options.retry);
+  const readable = async () => {
+    const reply = await wire.send(body);
+    const response = wire.normalise(reply);
+    if ("error" in response) throw new UnreadableReply(response.error);
+    return reply;
+  };
+  const classify = (error: unknown) =>
+    error instanceof UnreadableReply
+      ? { kind: "retryable" as const, cause: "transport" as const, message: `unreadable reply: ${error.message}`, retryAfterMs: null }
+      : wire.classify(error, where);
+  const result = await callWithRetries(readable, classify, options.retry, options.guards);
   if (!result.ok) return { ok: false, kind: result.kind, error: result.error, request_hash: key, retries: result.retries };
   const outcome = answer(wire, result.value, { request_hash: key, retries: result.retries, from_store: false });
   if (outcome.ok) {
@@ -88,6 +100,9 @@ async function callStored<Body>(
   }
   return outcome;
 }
+
+/** A 200 whose body is not the provider's reply shape (no choices, no content…): retried like a cut-off body. */
+class UnreadableReply extends Error {}
 
 function answer<Body>(wire: WireEndpoint<Body>, reply: WireReply, info: { request_hash: string; retries: number; from_store: boolean }): EndpointOutcome {
   const response = wire.normalise(reply);

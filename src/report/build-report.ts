@@ -6,10 +6,12 @@ import { compareText } from "../text/compare-text.js";
 
 /** The whole report, from run metadata and trial records alone — no endpoint, no registry. */
 export function buildReport(meta: RunMeta, records: TrialRecord[]): Report {
+  // run.json's input hashes serve --resume; the report names the definitions and settings only.
+  const { inputs: _inputs, ...run } = meta;
   const sorted = [...records].sort((a, b) => compareText(a.case_id, b.case_id) || a.trial - b.trial);
   return {
     schema_version: REPORT_SCHEMA_VERSION,
-    run: meta,
+    run,
     metrics: computeMetrics(sorted),
     breakdowns: computeBreakdowns(sorted),
     cases: buildCaseRows(sorted),

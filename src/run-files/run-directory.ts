@@ -1,7 +1,8 @@
 /**
  * The run directory `reports/<run-id>/`: created fresh, or reopened by `--resume` to continue an
- * interrupted run. Reopening keeps every complete record, drops a torn last line (a write cut by
- * a crash) and rewrites records.jsonl without it, so appending continues on a clean line.
+ * interrupted run. Reopening keeps every complete scored record, drops a torn last line (a write
+ * cut by a crash) and errored trials, and rewrites records.jsonl without them, so appending
+ * continues on a clean line.
  */
 import { existsSync, mkdirSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
@@ -16,28 +17,38 @@ export interface RunDirectory {
   runId: string;
   /** run.json of the interrupted run, when resuming. */
   previous: RunMeta | null;
-  /** Records already written (resume), each (case, trial) once. */
+  /** Scored records already written (resume), each (case, trial) once. */
   records: TrialRecord[];
+  /** Errored trials dropped on reopening, to be asked again. */
+  redo: number;
 }
 
 export function createRunDirectory(outDir: string, runId: string): RunDirectory {
   let dir = join(outDir, runId);
   for (let n = 2; existsSync(dir); n++) dir = join(outDir, `${runId}-${n}`);
   mkdirSync(dir, { recursive: true });
-  return { dir, runId: basename(dir), previous: null, records: [] };
+  return { dir, runId: basename(dir), previous: null, records: [], redo: 0 };
 }
 
+/**
+ * Reopen an interrupted run. Only a route-eval run directory (one with run.json) is reopened.
+ * Errored trials are not results: they are dropped here so the run asks them again.
+ */
 export function reopenRunDirectory(target: string): RunDirectory {
   const dir = resolve(target);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new InputError(`--resume ${target}: no such run directory (expected reports/<run-id> of an interrupted run)`);
   }
   const metaFile = join(dir, "run.json");
-  const previous = existsSync(metaFile) ? readMeta(metaFile) : null;
+  if (!existsSync(metaFile)) {
+    throw new InputError(`--resume ${target}: not a route-eval run directory (it has no run.json); give the reports/<run-id> directory of the run to continue`);
+  }
+  const previous = readMeta(metaFile);
   const recordsFile = join(dir, "records.jsonl");
-  const records = existsSync(recordsFile) ? keepFirstOfEachTrial(readRecords(recordsFile, { dropTornTail: true })) : [];
+  const all = existsSync(recordsFile) ? keepFirstOfEachTrial(readRecords(recordsFile, { dropTornTail: true })) : [];
+  const records = all.filter((record) => record.error === null);
   writeLinesFile(recordsFile, records, (record) => JSON.stringify(record));
-  return { dir, runId: previous?.run_id ?? basename(dir), previous, records };
+  return { dir, runId: previous.run_id, previous, records, redo: all.length - records.length };
 }
 
 /** "case\u0000trial": the identity of one decision. */
@@ -53,13 +64,4 @@ function keepFirstOfEachTrial(records: TrialRecord[]): TrialRecord[] {
     seen.add(key);
     return true;
   });
-}
-
-/** A resumed run must ask the same endpoint and model, or its records would mix two runs. */
-export function checkResumable(run: RunDirectory, endpoint: string, model: string): void {
-  const previous = run.previous;
-  if (previous === null || (previous.endpoint === endpoint && previous.model === model)) return;
-  throw new InputError(
-    `--resume ${run.dir}: that run asked ${previous.endpoint}/${previous.model}, this one would ask ${endpoint}/${model}; resume with the same --endpoint and --model, or start a new run`,
-  );
 }

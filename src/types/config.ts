@@ -74,8 +74,12 @@ export interface Config {
   max_tokens: number;
   /** Time limit of one attempt of one call. */
   timeout_ms: number;
-  /** Attempts after the first on 408/409/429/5xx, timeouts and connection resets. */
-  max_retries: number;
+  /** Time one trial may spend on retries (408/409/429/5xx, timeouts, resets, unreadable replies). */
+  retry_budget_ms: number;
+  /** An extra cap on attempts after the first; null = the budget alone decides. */
+  max_retries: number | null;
+  /** No successful call for this long, while calls fail, stops the run (the circuit breaker). */
+  breaker_window_ms: number;
   /** Base of the exponential backoff (full jitter) between attempts. */
   retry_base_ms: number;
   /** Permute the visible tools per trial, seeded by (seed, case, trial). */

@@ -42,6 +42,8 @@ export interface RunMeta {
   model: string;
   registries: { snapshot: string; revision: string; file: string }[];
   definitions: Record<string, DefinitionInfo>;
+  /** Content hashes of the inputs beyond the tool definitions: each case (what `--resume` compares). */
+  inputs?: { cases: Record<string, string> };
   /** The settings the run used (see config/keys.ts RUN_KEYS). */
   config: RunConfig;
 }

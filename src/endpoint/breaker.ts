@@ -1,0 +1,49 @@
+/**
+ * The circuit breaker of one endpoint: a run against an endpoint that is down must stop loudly
+ * (exit 3, with the resume command) instead of recording a green run of errored trials. It trips
+ * when the first calls of the run all fail with transport errors, 5xx or unreadable replies, or
+ * when no call has succeeded for a window while calls keep failing that way. Rate limits (429)
+ * never trip it: they slow the run down instead (pace.ts).
+ */
+export interface BreakerSettings {
+  /** No success for this long, while failing, stops the run. */
+  windowMs: number;
+  /** This many failed attempts before the first success of the run stop it. */
+  startFailures: number;
+  now: () => number;
+}
+
+export interface Breaker {
+  success(): void;
+  failure(message: string): void;
+  /** Why the run must stop, once tripped; null while the endpoint may still be up. */
+  tripped(): string | null;
+}
+
+export const START_FAILURES = 20;
+
+export function createBreaker(endpoint: string, settings: BreakerSettings): Breaker {
+  let lastSuccess = settings.now();
+  let succeeded = false;
+  let failuresSinceSuccess = 0;
+  let reason: string | null = null;
+  return {
+    success: () => {
+      succeeded = true;
+      lastSuccess = settings.now();
+      failuresSinceSuccess = 0;
+    },
+    failure: (message) => {
+      if (reason !== null) return;
+      failuresSinceSuccess += 1;
+      const quiet = settings.now() - lastSuccess;
+      if (!succeeded && failuresSinceSuccess >= settings.startFailures) {
+        reason = `${endpoint} looks down: the first ${failuresSinceSuccess} attempts of the run all failed (last: ${message})`;
+      } else if (failuresSinceSuccess >= 2 && quiet >= settings.windowMs) {
+        const since = succeeded ? "succeeded" : "succeeded since the run started";
+        reason = `${endpoint} looks down: no call has ${since} for ${Math.round(quiet / 1000)} s while ${failuresSinceSuccess} attempts failed (last: ${message})`;
+      }
+    },
+    tripped: () => reason,
+  };
+}

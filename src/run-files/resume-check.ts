@@ -1,0 +1,73 @@
+/**
+ * `--resume RUN` continues exactly the experiment RUN pinned in its run.json. The settings come
+ * from run.json; a flag that sets one differently, a tool whose model-facing definition changed,
+ * or a case that changed, was added or was removed is refused, each difference named.
+ * Operational settings (concurrency, store mode, timeouts, retries, gates, output) may differ.
+ */
+import type { ConfigOverrides } from "../config/load-config.js";
+import type { RunMeta } from "../types.js";
+import { canonicalJson } from "../text/canonical-json.js";
+import { compareText } from "../text/compare-text.js";
+
+/** Settings of run.json that define the experiment, in the order differences are listed. */
+export const PINNED_SETTINGS = [
+  "trials", "temperature", "seed", "system_prompt", "discovery", "phases", "controls", "base_url", "max_tokens", "shuffle_tools",
+] as const;
+
+const MAX_NAMED = 5;
+
+/** run.json's settings as config overrides: what `--resume` runs with unless a flag says otherwise. */
+export function pinnedOverrides(meta: RunMeta): ConfigOverrides {
+  const { config } = meta;
+  const { retriever, k, embeddings } = config.discovery;
+  const overrides: ConfigOverrides = {
+    endpoint: meta.endpoint === "baseline" ? "baseline" : `${meta.endpoint}:${meta.model}`,
+    trials: config.trials,
+    temperature: config.temperature,
+    seed: config.seed,
+    system_prompt: config.system_prompt,
+    retriever,
+    ...(k === undefined ? {} : { k }),
+    ...(embeddings === undefined ? {} : { embeddings }),
+    phases: config.phases,
+    controls: config.controls,
+    ...(config.base_url === undefined ? {} : { base_url: config.base_url }),
+    ...(config.max_tokens === undefined ? {} : { max_tokens: config.max_tokens }),
+    ...(config.shuffle_tools === undefined ? {} : { shuffle_tools: config.shuffle_tools }),
+  };
+  return overrides;
+}
+
+/** Every difference between the run being resumed and the one these inputs would start. */
+export function findResumeDifferences(previous: RunMeta, current: RunMeta): string[] {
+  const out: string[] = [];
+  if (previous.endpoint !== current.endpoint) out.push(`endpoint ${previous.endpoint} → ${current.endpoint}`);
+  if (previous.model !== current.model) out.push(`model ${previous.model} → ${current.model}`);
+  for (const key of PINNED_SETTINGS) {
+    const before = previous.config[key];
+    const after = current.config[key];
+    if (before !== undefined && canonicalJson(before) !== canonicalJson(after)) out.push(`${key} ${show(before)} → ${show(after)}`);
+  }
+  out.push(...compareKeyed("tool", previous.definitions, current.definitions, (a, b) => a.hash === b.hash, "description changed"));
+  if (previous.inputs !== undefined && current.inputs !== undefined) {
+    out.push(...compareKeyed("case", previous.inputs.cases, current.inputs.cases, (a, b) => a === b, "changed"));
+  }
+  return out;
+}
+
+function compareKeyed<T>(what: string, before: Record<string, T>, after: Record<string, T>, same: (a: T, b: T) => boolean, changed: string): string[] {
+  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort(compareText);
+  const lines = names.flatMap((name) => {
+    const a = before[name];
+    const b = after[name];
+    if (a === undefined) return [`${what} ${name}: added`];
+    if (b === undefined) return [`${what} ${name}: removed`];
+    return same(a, b) ? [] : [`${what} ${name}: ${changed}`];
+  });
+  return lines.length <= MAX_NAMED ? lines : [...lines.slice(0, MAX_NAMED), `… and ${lines.length - MAX_NAMED} more ${what} differences`];
+}
+
+function show(value: unknown): string {
+  const text = typeof value === "string" ? JSON.stringify(value) : canonicalJson(value);
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
