@@ -8,5 +8,7 @@ process.stdout.on("error", (error) => {
 });
 
 main(process.argv).then((code) => {
+  // An interrupted run has kept its records; calls it abandoned must not keep the process alive.
+  if (code === 130 || code === 143) process.exit(code);
   process.exitCode = code;
 });

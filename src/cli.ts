@@ -8,7 +8,7 @@ import { registerReport } from "./commands/report.js";
 import { registerRun } from "./commands/run.js";
 import { registerShow } from "./commands/show.js";
 import { registerSweep } from "./commands/sweep.js";
-import { EndpointFailure, InputError } from "./errors.js";
+import { EndpointFailure, InputError, Interrupted } from "./errors.js";
 import { TOOL_VERSION } from "./version.js";
 
 const defaultIo: Io = {
@@ -19,7 +19,29 @@ const defaultIo: Io = {
   env: process.env,
   cwd: process.cwd(),
   now: () => new Date(),
+  interrupts: lazyInterrupts(),
 };
+
+/**
+ * The first SIGINT/SIGTERM asks the run to stop cleanly (it keeps its records and prints the
+ * resume command); a second one ends the process at once.
+ */
+function lazyInterrupts(): () => AbortSignal {
+  let controller: AbortController | null = null;
+  return () => {
+    if (controller !== null) return controller.signal;
+    const own = new AbortController();
+    controller = own;
+    const onSignal = (name: "SIGINT" | "SIGTERM") => {
+      if (own.signal.aborted) process.exit(name === "SIGTERM" ? 143 : 130);
+      process.stderr.write(`\nroute-eval: ${name}: stopping; trials in flight get a few seconds to finish (again to quit at once)\n`);
+      own.abort(name);
+    };
+    process.on("SIGINT", () => onSignal("SIGINT"));
+    process.on("SIGTERM", () => onSignal("SIGTERM"));
+    return own.signal;
+  };
+}
 
 /** Runs the CLI and returns the exit code; never throws. The only place exit codes are decided. */
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
@@ -57,7 +79,7 @@ function reportError(error: unknown, io: Io, debug: boolean): number {
   if (error instanceof CommanderError) {
     return error.exitCode === 0 ? EXIT.ok : EXIT.input;
   }
-  if (error instanceof InputError || error instanceof EndpointFailure) {
+  if (error instanceof InputError || error instanceof EndpointFailure || error instanceof Interrupted) {
     io.stderr(`route-eval: ${error.message}\n`);
     if (debug && error.stack !== undefined) io.stderr(error.stack + "\n");
     return error.exitCode;

@@ -17,4 +17,9 @@ export interface Io extends RunContext {
   color: boolean;
   /** Whether stderr is a terminal (a live progress line) — absent means no. */
   stderrTTY?: boolean;
+  /**
+   * Starts listening for SIGINT/SIGTERM and returns the signal they abort (reason: the signal's
+   * name), for a command that can stop cleanly (run, sweep). Absent in tests that do not send one.
+   */
+  interrupts?: () => AbortSignal;
 }

@@ -19,6 +19,16 @@ export class EndpointFailure extends Error {
   }
 }
 
+/** The run was stopped by SIGINT (exit 130) or SIGTERM (exit 143) after keeping what it had. */
+export class Interrupted extends Error {
+  readonly exitCode: number;
+  constructor(signal: string, message: string) {
+    super(message);
+    this.name = "Interrupted";
+    this.exitCode = signal === "SIGTERM" ? 143 : 130;
+  }
+}
+
 /** `file:line: message`, or `file: message` when the line is unknown. */
 export function at(file: string, line: number | null, message: string): string {
   return line === null ? `${file}: ${message}` : `${file}:${line}: ${message}`;

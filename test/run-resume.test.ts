@@ -112,3 +112,33 @@ describe("a run stopped early", () => {
     expectEachTrialOnce(runDir, 3, 20);
   }, 20_000);
 });
+
+describe("SIGINT and SIGTERM", () => {
+  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+    it(`${signal}: stops scheduling, keeps every finished trial, prints the resume command, exits ${code}; resume completes the run`, async () => {
+      const dir = writeProject();
+      let stop: (() => void) | null = null;
+      server = await startFakeServer((request, i) => {
+        if (i === 12) stop?.();
+        return { ...openaiReply([{ name: offeredTools(request.body)[0], arguments: "{}" }]), delayMs: 20 };
+      });
+      const runId = `stopped-${signal}`;
+      const args = runArgs(server.url, "--trials", "20", "--concurrency", "4", "--run-id", runId).slice(2);
+      const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, ...ENV }, stdio: ["ignore", "ignore", "pipe"] });
+      let stderr = "";
+      child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+      stop = () => child.kill(signal);
+      const exit = await new Promise<number | null>((resolve) => child.on("exit", (status) => resolve(status)));
+      const runDir = join(dir, "reports", runId);
+      expect(exit).toBe(code);
+      expect(stderr).toMatch(new RegExp(`route-eval: interrupted by ${signal}: \\d+ trial records? kept in \\S+records.jsonl; continue with --resume ${runDir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\n$`));
+      const kept = pairsOf(runDir);
+      expect(kept.length).toBeGreaterThan(0);
+      expect(kept.length).toBeLessThan(60);
+      expect(new Set(kept).size).toBe(kept.length);
+      const { io } = captureIo(dir, ENV);
+      expect(await main(runArgs(server.url, "--trials", "20", "--resume", runDir), io)).toBe(0);
+      expectEachTrialOnce(runDir, 3, 20);
+    }, 20_000);
+  }
+});

@@ -2,7 +2,8 @@
  * The trial loop of a run: jobs `concurrency` at a time, each record appended as it finishes,
  * progress reported as trials finish. The first run-stopping (fatal) outcome stops the loop:
  * nothing new starts, trials in flight finish and are kept, the fatal trial is not recorded (so
- * `--resume` redoes it), and its message is returned.
+ * `--resume` redoes it), and its message is returned. An interrupt (SIGINT/SIGTERM) stops it the
+ * same way, except that trials still in flight after GRACE_MS are abandoned (not recorded).
  */
 import pLimit from "p-limit";
 import type { EndpointOutcome, RunProgress, TrialRecord } from "../types.js";
@@ -20,9 +21,17 @@ export interface LoopOptions {
   /** Called with each record as its trial finishes. */
   keep: (record: TrialRecord) => void;
   onProgress?: (progress: RunProgress) => void;
+  /** Aborted on SIGINT/SIGTERM; its reason is the signal's name. */
+  signal?: AbortSignal;
 }
 
-export async function runTrialJobs(jobs: (() => Promise<TrialResult>)[], options: LoopOptions): Promise<string | null> {
+/** How long trials in flight may take to finish after an interrupt. */
+export const GRACE_MS = 3_000;
+
+/** Why the loop stopped early: a run-stopping endpoint failure, or an interrupt. */
+export type LoopStop = { kind: "fatal"; message: string } | { kind: "interrupted"; signal: string } | null;
+
+export async function runTrialJobs(jobs: (() => Promise<TrialResult>)[], options: LoopOptions): Promise<LoopStop> {
   const started = performance.now();
   const progress: RunProgress = {
     total: options.total, done: options.resumed, resumed: options.resumed,
@@ -31,8 +40,10 @@ export async function runTrialJobs(jobs: (() => Promise<TrialResult>)[], options
   const report = (finished: boolean) => options.onProgress?.({ ...progress, elapsed_ms: performance.now() - started, finished });
   const limit = pLimit(options.concurrency);
   let stopped: string | null = null;
+  let closed = false;
   report(false);
   const finishOne = ({ outcome, record }: TrialResult) => {
+    if (closed) return;
     progress.retries += outcome.retries ?? 0;
     if (!outcome.ok && outcome.kind === "fatal") {
       stopped ??= outcome.error;
@@ -44,7 +55,25 @@ export async function runTrialJobs(jobs: (() => Promise<TrialResult>)[], options
     if (outcome.from_store === true) progress.from_store += 1;
     report(false);
   };
-  await Promise.all(jobs.map((job) => limit(async () => (stopped === null ? finishOne(await job()) : undefined))));
+  const going = () => stopped === null && options.signal?.aborted !== true;
+  const all = Promise.all(jobs.map((job) => limit(async () => (going() ? finishOne(await job()) : undefined))));
+  await Promise.race([all, interrupted(options.signal).then(() => Promise.race([all, delay(GRACE_MS)]))]);
+  closed = true;
   report(true);
-  return stopped;
+  if (stopped !== null) return { kind: "fatal", message: stopped };
+  if (options.signal?.aborted === true) return { kind: "interrupted", signal: String(options.signal.reason) };
+  return null;
+}
+
+/** Resolves when the signal is aborted (never, without one). */
+function interrupted(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal === undefined) return;
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -8,7 +8,7 @@ import { shuffleVisible } from "../discovery/shuffle-visible.js";
 import { createEndpoint } from "../endpoint/create-endpoint.js";
 import { withTokenEstimate } from "../endpoint/estimate-tokens.js";
 import { hashRequest } from "../endpoint/request-hash.js";
-import { EndpointFailure, InputError } from "../errors.js";
+import { EndpointFailure, InputError, Interrupted } from "../errors.js";
 import { expose } from "../exposure/expose.js";
 import { CONTROL_TOOLS, hashDefinition, renderDefinition } from "../registry/render-definition.js";
 import { buildReport } from "../report/build-report.js";
@@ -17,7 +17,7 @@ import { writeJsonFile, writeReportFile } from "../run-files/write-files.js";
 import { createRunDirectory, reopenRunDirectory, trialKey, type RunDirectory } from "../run-files/run-directory.js";
 import { findResumeDifferences } from "../run-files/resume-check.js";
 import { shortContentHash } from "../text/content-hash.js";
-import { runTrialJobs, type TrialResult } from "./run-loop.js";
+import { runTrialJobs, type LoopStop, type TrialResult } from "./run-loop.js";
 import { deriveSeed } from "../text/seeded-random.js";
 import type { Case, Config, RunProgress, Discovery, Endpoint, Exposure, Registry, Report, RunMeta, ToolDefinition, TrialRecord, TrialRequest } from "../types.js";
 import { TOOL_VERSION } from "../version.js";
@@ -39,6 +39,8 @@ export interface RunOptions {
   env: NodeJS.ProcessEnv;
   /** Told each warning about the inputs (a likely typo of a tool name), before the first call. */
   onWarning?: (message: string) => void;
+  /** Aborted on SIGINT/SIGTERM (reason: the signal's name): the run stops, keeps its records, says how to resume. */
+  signal?: AbortSignal;
   /** Told where the run directory is (before the first call) and, on resume, what is kept and redone. */
   onNotice?: (message: string) => void;
   /** A sweep point (src/sweep): supplies the (padded) cases and fixes each case's visible set. Absent = the configured pipeline. */
@@ -82,7 +84,7 @@ export async function runEvaluation(config: Config, options: RunOptions): Promis
   options.onNotice?.(`run directory: ${run.dir}`);
 
   const records = [...run.records];
-  let stopped: string | null;
+  let stopped: LoopStop;
   try {
     stopped = await runPending(config, endpoint, cases, run, records, options);
   } finally {
@@ -90,7 +92,10 @@ export async function runEvaluation(config: Config, options: RunOptions): Promis
   }
   if (stopped !== null) {
     const kept = `${records.length} trial record${records.length === 1 ? "" : "s"} kept in ${join(run.dir, "records.jsonl")}`;
-    throw new EndpointFailure(`${stopped} (run stopped early; ${kept}; fix it, then continue with --resume ${run.dir})`);
+    if (stopped.kind === "interrupted") {
+      throw new Interrupted(stopped.signal, `interrupted by ${stopped.signal}: ${kept}; continue with --resume ${run.dir}`);
+    }
+    throw new EndpointFailure(`${stopped.message} (run stopped early; ${kept}; fix it, then continue with --resume ${run.dir})`);
   }
   meta.finished_at = now().toISOString();
   writeJsonFile(join(run.dir, "run.json"), meta);
@@ -130,7 +135,7 @@ async function runPending(
   run: RunDirectory,
   records: TrialRecord[],
   options: RunOptions,
-): Promise<string | null> {
+): Promise<LoopStop> {
   const done = new Set(records.map((r) => trialKey(r.case_id, r.trial)));
   const prepared = new Map<Registry, PreparedRegistry>();
   const jobs = cases.flatMap((testCase) =>
@@ -145,7 +150,7 @@ async function runPending(
       records.push(record);
     };
     const resumed = records.length;
-    return await runTrialJobs(jobs, { concurrency: config.concurrency, resumed, total: resumed + jobs.length, keep, onProgress: options.onProgress });
+    return await runTrialJobs(jobs, { concurrency: config.concurrency, resumed, total: resumed + jobs.length, keep, onProgress: options.onProgress, signal: options.signal });
   } finally {
     writer.close();
   }

@@ -48,7 +48,7 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
       const onProgress = flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true });
       const onWarning = (message: string) => io.stderr(`${message}\n`);
       const resume = flags.resume === undefined ? undefined : resolve(io.cwd, flags.resume);
-      const options = { runId: flags.runId, resume, onProgress, onWarning, onNotice: onWarning, env: io.env, now: io.now };
+      const options = { runId: flags.runId, resume, onProgress, onWarning, onNotice: onWarning, env: io.env, now: io.now, signal: io.interrupts?.() };
       const { report, runDir, records } = await runEvaluation(config, options);
       const gates = flags.gates === false ? [] : evaluateGates(report.metrics, config.gates);
       emitReport(io, report, flags, gates, { runDir, records: () => records });
