@@ -52,7 +52,7 @@ describe("storms", () => {
       const { code, report, stderr } = await run(dir, server.url, "--trials", "8", "--concurrency", "8");
       expect(code, stderr).toBe(0);
       expect([report.metrics.trials, report.errored.length]).toEqual([24, 0]);
-    });
+    }, 60_000);
   }
 
   it("unreadable replies are retried: cut-off bodies, JSON without choices, not JSON, HTML 502 pages, resets", async () => {
@@ -70,7 +70,7 @@ describe("storms", () => {
     const { code, report, stderr } = await run(dir, server.url, "--trials", "6");
     expect(code, stderr).toBe(0);
     expect([report.metrics.trials, report.errored.length]).toEqual([18, 0]);
-  });
+  }, 60_000);
 });
 
 describe("an endpoint that is down", () => {
@@ -85,7 +85,7 @@ describe("an endpoint that is down", () => {
     expect(stderr).toContain("looks down: the first 20 attempts of the run all failed (last: HTTP 503: upstream unavailable)");
     expect(stderr).toContain(`--resume ${join(dir, "reports", "down")}`);
     expect(readFileSync(join(dir, "reports", "down", "records.jsonl"), "utf8")).toBe("");
-  });
+  }, 90_000);
 
   it("dies mid-run: exit 3 within the breaker window; a resume after it returns scores every trial once", async () => {
     let alive = true;
@@ -109,7 +109,7 @@ describe("an endpoint that is down", () => {
     expect([report.metrics.trials, report.errored.length]).toEqual([30, 0]);
     const lines = readFileSync(join(runDir, "records.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(new Set(lines.map((r) => `${r.case_id}#${r.trial}`)).size).toBe(lines.length);
-  });
+  }, 60_000);
 
   it("422 on every request: exit 3 at the first, not a run of errored trials", async () => {
     server = await startFakeServer(() => openaiError(422, "tools: unsupported schema"));

@@ -71,7 +71,7 @@ export async function runEvaluation(config: Config, options: RunOptions): Promis
   const now = options.now;
   const cases = options.sweep?.cases ?? loadCases(config);
   for (const warning of findNameWarnings(cases, config.cwd)) options.onWarning?.(warning);
-  const endpoint = withTokenEstimate(createEndpoint(config, { env: options.env }));
+  const endpoint = withTokenEstimate(createEndpoint(config, { env: options.env, warn: options.onWarning }));
   const started = now();
   const run = openRun(config, options, endpoint, started);
   const meta = buildRunMeta(run.runId, config, cases, endpoint, started);

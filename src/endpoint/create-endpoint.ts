@@ -27,6 +27,8 @@ export interface EndpointEnvironment {
   random?: () => number;
   /** Milliseconds clock of the retry budget and the breaker (default performance.now). */
   clock?: () => number;
+  /** Where warnings go (a store entry that was asked again). */
+  warn?: (message: string) => void;
 }
 
 /**
@@ -77,7 +79,7 @@ function createProviderEndpoint(provider: "openai" | "anthropic", model: string 
       now,
     }),
   };
-  const options = { store: openResponseStore(config.store_dir), mode: config.mode, retry, guards };
+  const options = { store: openResponseStore(config.store_dir), mode: config.mode, retry, guards, warn: environment.warn ?? (() => undefined) };
   return provider === "openai"
     ? createStoredEndpoint(createOpenAIWire(settings), options)
     : createStoredEndpoint(createAnthropicWire(settings), options);

@@ -18,6 +18,8 @@ export interface StoredEndpointOptions {
   retry: RetryPolicy;
   /** Shared by every trial of the run: the pace (429s) and the breaker (outages). */
   guards: CallGuards;
+  /** Told about a store entry that was unreadable or did not match its key (it is asked again). */
+  warn: (message: string) => void;
 }
 
 /**
@@ -26,6 +28,8 @@ export interface StoredEndpointOptions {
  * multiply the size of a store that CI may commit.
  */
 interface StoreEntry {
+  /** The entry's own key: an entry copied over another one's file is caught by it. */
+  key: string;
   endpoint: string;
   model: string;
   base_url: string;
@@ -71,8 +75,12 @@ async function callStored<Body>(
   const key = keyOf({ endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, trial: request.trial, request: body });
   const where = `case "${request.case_id}" trial ${request.trial}`;
   if (options.mode !== "live") {
-    const reply = readReply(options.store, key);
-    if (reply !== null) return answer(wire, reply, { request_hash: key, retries: 0, from_store: true });
+    const stored = readReply(options.store, key);
+    if ("reply" in stored) return answer(wire, stored.reply, { request_hash: key, retries: 0, from_store: true });
+    if (stored.problem !== null && options.mode === "replay") {
+      return fatal(`replay: the response store entry ${stored.file} for ${where} ${stored.problem}; delete it and record it again with --mode cached`, key);
+    }
+    if (stored.problem !== null) options.warn(`response store: ${stored.file} ${stored.problem}; asking ${where} again`);
     if (options.mode === "replay") {
       const fix = "run it once with --mode cached (or live) to record the answer";
       return fatal(`replay: the response store ${options.store.dir} has no answer for ${where} (key ${key.slice(0, 12)}); ${fix}`, key);
@@ -95,7 +103,7 @@ async function callStored<Body>(
   if (!result.ok) return { ok: false, kind: result.kind, error: result.error, request_hash: key, retries: result.retries };
   const outcome = answer(wire, result.value, { request_hash: key, retries: result.retries, from_store: false });
   if (outcome.ok) {
-    const entry: StoreEntry = { endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, case_id: request.case_id, trial: request.trial, reply: result.value };
+    const entry: StoreEntry = { key, endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, case_id: request.case_id, trial: request.trial, reply: result.value };
     save(key, entry);
   }
   return outcome;
@@ -114,15 +122,24 @@ function fatal(error: string, key: string): EndpointOutcome {
   return { ok: false, kind: "fatal", error, request_hash: key, retries: 0 };
 }
 
-/** The stored reply, or null when absent or unreadable (an unreadable entry is a miss). */
-function readReply(store: ResponseStore, key: string): WireReply | null {
+type StoredReply = { reply: WireReply } | { file: string; problem: string | null };
+
+/**
+ * The stored reply; or, for a miss, what was wrong with the entry when there was one (it cannot
+ * be read, or it is not this request's: its own key differs, as when a file was copied over).
+ */
+function readReply(store: ResponseStore, key: string): StoredReply {
+  const file = store.fileOf(key);
   let entry: unknown;
   try {
     entry = store.get(key);
-  } catch {
-    return null;
+  } catch (error) {
+    return { file, problem: `cannot be read (${error instanceof Error ? error.message : String(error)})` };
   }
+  if (entry === undefined) return { file, problem: null };
+  const own = field(entry, "key");
+  if (own !== key) return { file, problem: own === undefined ? "carries no key (written by another tool or version)" : "holds another request's answer (its key does not match)" };
   const reply = field(entry, "reply");
-  if (!isObject(reply) || !("body" in reply)) return null;
-  return { body: reply.body, request_id: stringField(reply, "request_id"), latency_ms: numberField(reply, "latency_ms") ?? 0 };
+  if (!isObject(reply) || !("body" in reply)) return { file, problem: "has no reply in it" };
+  return { reply: { body: reply.body, request_id: stringField(reply, "request_id"), latency_ms: numberField(reply, "latency_ms") ?? 0 } };
 }

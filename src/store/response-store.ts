@@ -16,6 +16,8 @@ export interface ResponseStore {
   /** Like put, done by a writer thread: the event loop stays free for the trials in flight. */
   putAsync(key: string, value: unknown): Promise<void>;
   has(key: string): boolean;
+  /** Where the entry of `key` lives. */
+  fileOf(key: string): string;
 }
 
 
@@ -30,6 +32,7 @@ export function openResponseStore(dir: string): ResponseStore {
   const tempOf = (file: string) => `${file}.${tag}.${writes++}.tmp`;
   return {
     dir,
+    fileOf: pathOf,
     has: (key) => existsSync(pathOf(key)),
     get: (key) => {
       const file = pathOf(key);
