@@ -58,4 +58,24 @@ describe("API keys never reach a file", () => {
     const meta = JSON.parse(readFileSync(files.find((f) => f.endsWith("run.json")) ?? "", "utf8"));
     expect(meta.config.api_key_env).toBe("MY_ANTHROPIC");
   });
+
+  it("a key in the base URL (userinfo or a credential parameter) appears in no file written and no line printed", async () => {
+    const user = "keyuser-7Hq2";
+    const password = "urlpass-SECRET-5d1c9e";
+    server = await startFakeServer((request, i) =>
+      i === 0 ? { reset: true } : openaiReply([{ name: offeredTools(request.body)[0], arguments: "{}" }]),
+    );
+    const dir = writeProject();
+    const base = server.url.replace("http://", `http://${user}:${password}@`);
+    for (const baseUrl of [`${base}/v1`, `${server.url}/v1?api_key=${password}`]) {
+      const captured = captureIo(dir, { OPENAI_API_KEY: "sk-x-0123456789" });
+      const argv = ["node", "route-eval", "run", "-e", "openai:test-model", "--base-url", baseUrl, "--retry-base-ms", "1", "--no-gates", "-f", "html", "--mode", "live"];
+      await main(argv, captured.io);
+      const printed = captured.stdout() + captured.stderr();
+      for (const secret of [user, password]) expect(printed).not.toContain(secret);
+      const files = [...filesUnder(join(dir, "reports")), ...filesUnder(join(dir, ".route-eval"))];
+      expect(files.some((f) => f.endsWith("report.html"))).toBe(true);
+      for (const file of files) for (const secret of [user, password]) expect(readFileSync(file, "utf8"), file).not.toContain(secret);
+    }
+  });
 });

@@ -5,6 +5,7 @@
  * Adding a key is one row here plus its field in `Config` (the compiler insists on both).
  */
 import { resolve } from "node:path";
+import { redactUrl } from "../text/redact-url.js";
 import { CONTROL_NAMES } from "../types/tools.js";
 import { LATER_RUN_KEYS, RETRIEVERS, RUN_KEYS, STORE_MODES, type Config, type SettingKey } from "../types/config.js";
 import type { RunConfig } from "../types/report.js";
@@ -170,7 +171,14 @@ void EVERY_SETTING_HAS_A_ROW;
 /** The settings of a run as run.json pins them. */
 export function pickRunConfig(config: Config): RunConfig {
   const keys = [...RUN_KEYS, ...LATER_RUN_KEYS];
-  return Object.fromEntries(keys.map((key) => [key, config[key]])) as RunConfig;
+  const picked = Object.fromEntries(keys.map((key) => [key, config[key]])) as RunConfig;
+  // No secrets at rest: a URL in run.json (and so in report.json) carries no credentials.
+  const embeddings = picked.discovery.embeddings;
+  return {
+    ...picked,
+    base_url: picked.base_url === null || picked.base_url === undefined ? picked.base_url : redactUrl(picked.base_url),
+    discovery: embeddings?.base_url === undefined ? picked.discovery : { ...picked.discovery, embeddings: { ...embeddings, base_url: redactUrl(embeddings.base_url) } },
+  };
 }
 
 /** Every row as [path, spec], in table order. */

@@ -2,6 +2,7 @@ import type OpenAI from "openai";
 import { EndpointFailure, InputError } from "../errors.js";
 import type { ResponseStore } from "../store/response-store.js";
 import { contentHash } from "../text/content-hash.js";
+import { redactUrl } from "../text/redact-url.js";
 import { EMBEDDINGS_DEFAULTS, type EmbeddingsConfig, type StoreMode } from "../types.js";
 
 /** Texts → vectors, in input order. */
@@ -50,7 +51,7 @@ export function createEmbedder(settings: EmbeddingsConfig, context: EmbedderCont
 }
 
 function identify(settings: EmbeddingsConfig): { model: string; base_url: string } {
-  return { model: settings.model, base_url: settings.base_url };
+  return { model: settings.model, base_url: redactUrl(settings.base_url) };
 }
 
 function keyOf(settings: EmbeddingsConfig, text: string): string {
@@ -70,7 +71,7 @@ function isVector(value: unknown): value is number[] {
 
 function replayMiss(settings: EmbeddingsConfig, text: string): EndpointFailure {
   const shown = text.length > 60 ? `${text.slice(0, 59)}…` : text;
-  return new EndpointFailure(`embeddings (replay mode): no stored vector for model "${settings.model}" at ${settings.base_url} and text "${shown}"; run once in cached mode to record it`);
+  return new EndpointFailure(`embeddings (replay mode): no stored vector for model "${settings.model}" at ${redactUrl(settings.base_url)} and text "${shown}"; run once in cached mode to record it`);
 }
 
 /** The key comes from the environment only. A server other than the default may need none. */
@@ -78,7 +79,7 @@ async function createClient(settings: EmbeddingsConfig, env: NodeJS.ProcessEnv):
   const key = env[settings.api_key_env];
   if ((key === undefined || key === "") && settings.base_url === EMBEDDINGS_DEFAULTS.base_url) {
     throw new InputError(
-      `discovery.embeddings: environment variable ${settings.api_key_env} is not set; the embeddings retriever needs an API key for ${settings.base_url} (or set discovery.embeddings.base_url to a local server)`,
+      `discovery.embeddings: environment variable ${settings.api_key_env} is not set; the embeddings retriever needs an API key for ${redactUrl(settings.base_url)} (or set discovery.embeddings.base_url to a local server)`,
     );
   }
   // The SDK loads on first use, so commands without an embeddings retriever do not pay for it.
@@ -87,7 +88,7 @@ async function createClient(settings: EmbeddingsConfig, env: NodeJS.ProcessEnv):
 }
 
 async function requestVectors(client: OpenAI, settings: EmbeddingsConfig, texts: string[]): Promise<number[][]> {
-  const where = `embeddings endpoint ${settings.base_url} (model "${settings.model}")`;
+  const where = `embeddings endpoint ${redactUrl(settings.base_url)} (model "${settings.model}")`;
   let response: OpenAI.CreateEmbeddingResponse;
   try {
     response = await client.embeddings.create({ model: settings.model, input: texts, encoding_format: "float" });

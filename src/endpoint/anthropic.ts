@@ -3,7 +3,8 @@
 import type { MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages/messages";
 import { lazy } from "../text/lazy.js";
 import { normaliseAnthropicReply, renderAnthropicRequest } from "./anthropic-wire.js";
-import { classifyApiFailure, describeError, isUnreadableBody, redact, type ApiFailure } from "./http-failure.js";
+import { maskSecrets, redactUrl, urlSecrets } from "../text/redact-url.js";
+import { classifyApiFailure, describeError, isUnreadableBody, type ApiFailure } from "./http-failure.js";
 import { describeProvider, sdkClientOptions, timed, type ProviderSettings, type WireEndpoint } from "./wire-endpoint.js";
 
 export const ANTHROPIC_KEY_VARIABLE = "ANTHROPIC_API_KEY";
@@ -12,16 +13,19 @@ export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
 export function createAnthropicWire(settings: ProviderSettings): WireEndpoint<MessageCreateParamsNonStreaming> {
   const baseUrl = settings.baseUrl ?? ANTHROPIC_BASE_URL;
   const secret = settings.key.key;
+  // The URL is used for the call only; what is stored, printed or written has no credentials in it.
+  const secrets = [...(secret === null ? [] : [secret]), ...urlSecrets(baseUrl)];
+  const shownUrl = redactUrl(baseUrl);
   const client = lazy(async () => {
     const { default: AnthropicClient } = await loadSdk();
     return new AnthropicClient(sdkClientOptions(settings, baseUrl));
   });
-  const context = describeProvider("anthropic", settings, baseUrl);
+  const context = describeProvider("anthropic", settings, shownUrl);
   const renderOptions = { model: settings.model, maxTokens: settings.maxTokens };
   return {
     id: "anthropic",
     model: settings.model,
-    baseUrl,
+    baseUrl: shownUrl,
     unavailable: secret === null && settings.baseUrl === null ? `${settings.key.variable} is not set` : null,
     render: (request) => renderAnthropicRequest(request, renderOptions),
     send: async (body) => {
@@ -30,7 +34,7 @@ export function createAnthropicWire(settings: ProviderSettings): WireEndpoint<Me
       return { body: value.data, request_id: value.request_id ?? null, latency_ms };
     },
     normalise: normaliseAnthropicReply,
-    classify: (error, where) => classifyApiFailure(readAnthropicError(error, secret), { ...context, where }),
+    classify: (error, where) => classifyApiFailure(readAnthropicError(error, secrets), { ...context, where }),
   };
 }
 
@@ -39,8 +43,8 @@ type AnthropicSdk = typeof import("@anthropic-ai/sdk");
 let sdk: AnthropicSdk | null = null;
 const loadSdk = lazy(async () => (sdk = await import("@anthropic-ai/sdk")));
 
-function readAnthropicError(error: unknown, secret: string | null): ApiFailure {
-  const detail = redact(describeError(error), secret);
+function readAnthropicError(error: unknown, secrets: string[]): ApiFailure {
+  const detail = maskSecrets(describeError(error), secrets);
   if (isUnreadableBody(error)) return { type: "malformed", detail };
   if (sdk === null) return { type: "other", detail };
   const { APIConnectionError, APIConnectionTimeoutError, APIError } = sdk;
@@ -48,7 +52,7 @@ function readAnthropicError(error: unknown, secret: string | null): ApiFailure {
   if (error instanceof APIConnectionError) return { type: "connection", detail };
   if (error instanceof APIError && typeof error.status === "number") {
     const message = error.apiMessage ?? error.message.replace(/^\d{3} /, "");
-    return { type: "http", status: error.status, headers: error.headers, detail: redact(message, secret) };
+    return { type: "http", status: error.status, headers: error.headers, detail: maskSecrets(message, secrets) };
   }
   return { type: "other", detail };
 }

@@ -5,6 +5,7 @@ import { ANTHROPIC_KEY_VARIABLE, createAnthropicWire } from "./anthropic.js";
 import { readApiKey } from "./api-key.js";
 import { createBaselineEndpoint } from "./baseline.js";
 import { createOpenAIWire, OPENAI_KEY_VARIABLE } from "./openai.js";
+import { redactUrl } from "../text/redact-url.js";
 import { createBreaker, START_FAILURES } from "./breaker.js";
 import { createPace } from "./pace.js";
 import { DEFAULT_MAX_DELAY_MS, sleep, type CallGuards, type RetryPolicy } from "./retry.js";
@@ -73,7 +74,7 @@ function createProviderEndpoint(provider: "openai" | "anthropic", model: string 
   };
   const guards: CallGuards = {
     pace: createPace(config.concurrency),
-    breaker: createBreaker(`${provider}:${model} at ${config.base_url ?? "the provider's API"}`, {
+    breaker: createBreaker(`${provider}:${model} at ${config.base_url === null ? "the provider's API" : redactUrl(config.base_url)}`, {
       windowMs: config.breaker_window_ms,
       startFailures: START_FAILURES,
       now,

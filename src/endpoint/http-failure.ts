@@ -86,9 +86,3 @@ function describeFatal(status: number, detail: string, ctx: FailureContext): str
       return null;
   }
 }
-
-/** Remove every occurrence of `secret` from `text` (a server may echo the key in an error). */
-export function redact(text: string, secret: string | null): string {
-  if (secret === null || secret.length < 4) return text;
-  return text.split(secret).join("[redacted]");
-}

@@ -4,7 +4,8 @@
  */
 import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import { lazy } from "../text/lazy.js";
-import { classifyApiFailure, describeError, isUnreadableBody, redact, type ApiFailure } from "./http-failure.js";
+import { maskSecrets, redactUrl, urlSecrets } from "../text/redact-url.js";
+import { classifyApiFailure, describeError, isUnreadableBody, type ApiFailure } from "./http-failure.js";
 import { normaliseOpenAIReply, renderOpenAIRequest } from "./openai-wire.js";
 import { describeProvider, sdkClientOptions, timed, type ProviderSettings, type WireEndpoint } from "./wire-endpoint.js";
 
@@ -14,16 +15,19 @@ export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 export function createOpenAIWire(settings: ProviderSettings): WireEndpoint<ChatCompletionCreateParamsNonStreaming> {
   const baseUrl = settings.baseUrl ?? OPENAI_BASE_URL;
   const secret = settings.key.key;
+  // The URL is used for the call only; what is stored, printed or written has no credentials in it.
+  const secrets = [...(secret === null ? [] : [secret]), ...urlSecrets(baseUrl)];
+  const shownUrl = redactUrl(baseUrl);
   const client = lazy(async () => {
     const { default: OpenAIClient } = await loadSdk();
     return new OpenAIClient(sdkClientOptions(settings, baseUrl));
   });
-  const context = describeProvider("openai", settings, baseUrl);
+  const context = describeProvider("openai", settings, shownUrl);
   const renderOptions = { model: settings.model, maxTokens: settings.maxTokens, official: isOfficialApi(baseUrl) };
   return {
     id: "openai",
     model: settings.model,
-    baseUrl,
+    baseUrl: shownUrl,
     unavailable: secret === null && settings.baseUrl === null ? `${settings.key.variable} is not set` : null,
     render: (request) => renderOpenAIRequest(request, renderOptions),
     send: async (body) => {
@@ -32,7 +36,7 @@ export function createOpenAIWire(settings: ProviderSettings): WireEndpoint<ChatC
       return { body: value.data, request_id: value.request_id, latency_ms };
     },
     normalise: normaliseOpenAIReply,
-    classify: (error, where) => classifyApiFailure(readOpenAIError(error, secret), { ...context, where }),
+    classify: (error, where) => classifyApiFailure(readOpenAIError(error, secrets), { ...context, where }),
   };
 }
 
@@ -50,15 +54,15 @@ type OpenAISdk = typeof import("openai");
 let sdk: OpenAISdk | null = null;
 const loadSdk = lazy(async () => (sdk = await import("openai")));
 
-function readOpenAIError(error: unknown, secret: string | null): ApiFailure {
-  const detail = redact(describeError(error), secret);
+function readOpenAIError(error: unknown, secrets: string[]): ApiFailure {
+  const detail = maskSecrets(describeError(error), secrets);
   if (isUnreadableBody(error)) return { type: "malformed", detail };
   if (sdk === null) return { type: "other", detail };
   const { APIConnectionError, APIConnectionTimeoutError, APIError } = sdk;
   if (error instanceof APIConnectionTimeoutError) return { type: "timeout" };
   if (error instanceof APIConnectionError) return { type: "connection", detail };
   if (error instanceof APIError && typeof error.status === "number") {
-    return { type: "http", status: error.status, headers: error.headers, detail: redact(error.message.replace(/^\d{3} /, ""), secret) };
+    return { type: "http", status: error.status, headers: error.headers, detail: maskSecrets(error.message.replace(/^\d{3} /, ""), secrets) };
   }
   return { type: "other", detail };
 }
