@@ -9,6 +9,7 @@ import { registerRun } from "./commands/run.js";
 import { registerShow } from "./commands/show.js";
 import { registerSweep } from "./commands/sweep.js";
 import { EndpointFailure, InputError, Interrupted } from "./errors.js";
+import { inertLine } from "./text/inert.js";
 import { TOOL_VERSION } from "./version.js";
 
 const defaultIo: Io = {
@@ -80,11 +81,12 @@ function reportError(error: unknown, io: Io, debug: boolean): number {
     return error.exitCode === 0 ? EXIT.ok : EXIT.input;
   }
   if (error instanceof InputError || error instanceof EndpointFailure || error instanceof Interrupted) {
-    io.stderr(`route-eval: ${error.message}\n`);
+    // Messages quote servers, models, registries and MCP servers' stderr: one inert line.
+    io.stderr(`route-eval: ${inertLine(error.message)}\n`);
     if (debug && error.stack !== undefined) io.stderr(error.stack + "\n");
     return error.exitCode;
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = inertLine(error instanceof Error ? error.message : String(error));
   io.stderr(`route-eval: internal error (this is a bug, please report it): ${message}\n`);
   if (debug && error instanceof Error && error.stack !== undefined) io.stderr(error.stack + "\n");
   else io.stderr("rerun with --debug for the stack trace\n");

@@ -114,16 +114,16 @@ describe("renderJunit", () => {
     expect(xml).toContain('<testcase classname="exact-id-vs-free-text" name="order-status-exact-id"/>');
   });
 
-  it("escapes & < > \" ' and strips characters illegal in XML 1.0", () => {
-    expect(escapeXml(`a&b<c>d"e'f\u0001g\u0000h\uFFFEi\uD800j😀`)).toBe("a&amp;b&lt;c&gt;d&quot;e&apos;fghij😀");
+  it("escapes & < > \" ', makes control characters visible and strips the rest that XML 1.0 forbids", () => {
+    expect(escapeXml(`a&b<c>d"e'f\u0001g\u0000h\uFFFEi\uD800j😀`)).toBe("a&amp;b&lt;c&gt;d&quot;e&apos;f\\u0001g\\u0000hij😀");
     const report = buildFixtureReport();
     report.cases[1].case_id = `x"<&'>\u0007y`;
     report.cases[1].selections = { "<img src=x>": 2, search_orders: 1 };
     report.run.model = "m&m's \u001b model";
     const xml = renderJunit(report);
     const elements = parseXml(xml);
-    expect(xml).toContain('name="x&quot;&lt;&amp;&apos;&gt;y"');
-    expect(elements.filter((e) => e.name === "testcase")[1].attributes.name).toBe(`x"<&'>y`);
+    expect(xml).toContain('name="x&quot;&lt;&amp;&apos;&gt;\\u0007y"');
+    expect(elements.filter((e) => e.name === "testcase")[1].attributes.name).toBe(`x"<&'>\\u0007y`);
     expect(elements.find((e) => e.name === "failure")?.attributes.message).toBe("selection ×2 (selected <img src=x>), correct ×1");
     expect(xml).not.toContain("\u001b");
   });

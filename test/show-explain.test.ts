@@ -158,8 +158,8 @@ describe("renderCaseExplanation", () => {
     }));
     const text = renderCaseExplanation(x, { color: false });
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
-    expect(text).toContain("clear\ufffd[2J screen now");
-    expect(text).toContain("Look up\ufffd[31m red");
+    expect(text).toContain("clear\\u001b[2J screen now");
+    expect(text).toContain("Look up\\u001b[31m red");
   });
 
   it("colours only when asked", () => {

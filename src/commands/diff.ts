@@ -2,6 +2,7 @@ import { existsSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { parseDropRule, type DropRule } from "../diff/gating.js";
+import { inertLine } from "../text/inert.js";
 import { DIFF_FORMATS, renderDiff, type DiffFormat } from "../diff/render.js";
 import { renderDiffMarkdown } from "../diff/render-markdown.js";
 import { diffRuns } from "../app/diff.js";
@@ -76,7 +77,7 @@ function runDiff(io: Io, base: string, current: string, flags: DiffFlags): numbe
     io.stderr(`wrote ${output}\n`);
   }
   appendStepSummary(io, renderDiffMarkdown(diff), flags.stepSummary);
-  for (const gate of diff.gates.filter((g) => !g.passed)) io.stderr(`route-eval: gate failed: ${gate.rule}: ${gate.reason}\n`);
+  for (const gate of diff.gates.filter((g) => !g.passed)) io.stderr(`route-eval: gate failed: ${gate.rule}: ${inertLine(gate.reason)}\n`);
   return diff.verdict === "fail" ? EXIT.gate : EXIT.ok;
 }
 

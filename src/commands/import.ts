@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { basename, extname } from "node:path";
 import { Argument, type Command } from "commander";
 import { InputError } from "../errors.js";
+import { inertLine } from "../text/inert.js";
 import { loadMcpLister } from "../registry/load-mcp-lister.js";
 import { buildSnapshot, type SourceTool } from "../registry/build-snapshot.js";
 import { readAnthropicTools } from "../registry/import-anthropic.js";
@@ -55,7 +56,7 @@ export function registerImport(program: Command, io: Io, setExit: SetExit): void
       const input = file ?? `--command ${JSON.stringify(flags.command)}`;
       const command = `route-eval import ${format} ${input}${flags.trustAnnotations ? " --trust-annotations" : ""}`;
       const text = renderSnapshot(built.registry, { command, trustAnnotations: flags.trustAnnotations === true });
-      for (const note of [...gathered.notes, ...built.warnings]) io.stderr(`route-eval import: ${note}\n`);
+      for (const note of [...gathered.notes, ...built.warnings]) io.stderr(`route-eval import: ${inertLine(note)}\n`);
       if (flags.output === undefined) io.stdout(text);
       else writeFileSync(flags.output, text);
       io.stderr(`imported ${built.registry.tools.length} tools from ${gathered.source}${flags.output === undefined ? "" : ` → ${flags.output}`}\n`);

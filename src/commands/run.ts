@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { InputError } from "../errors.js";
+import { inertLine } from "../text/inert.js";
 import { readMeta } from "../run-files/read-run.js";
 import { pinnedOverrides } from "../run-files/resume-check.js";
 import { InvalidArgumentError, Option, type Command } from "commander";
@@ -46,7 +47,7 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
       const pinned = flags.resume === undefined ? {} : pinnedOverrides(readMeta(resumeMetaFile(flags.resume, io.cwd)));
       const config = loadConfig(flags.config ?? null, { ...pinned, ...toOverrides(flags) }, io.cwd);
       const onProgress = flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true });
-      const onWarning = (message: string) => io.stderr(`${message}\n`);
+      const onWarning = (message: string) => io.stderr(`${inertLine(message)}\n`);
       const resume = flags.resume === undefined ? undefined : resolve(io.cwd, flags.resume);
       const options = { runId: flags.runId, resume, onProgress, onWarning, onNotice: onWarning, env: io.env, now: io.now, signal: io.interrupts?.() };
       const { report, runDir, records } = await runEvaluation(config, options);

@@ -1,4 +1,5 @@
 /** Lint results as text (one `file:line: severity rule: message` line and a fix line each) or JSON. */
+import { inertLine } from "../text/inert.js";
 import type { LintResult } from "./lint.js";
 import type { Finding } from "./rules.js";
 
@@ -24,7 +25,7 @@ function renderText(result: LintResult): string {
 
 function renderFinding(f: Finding): string {
   const where = f.line === null ? f.file : `${f.file}:${f.line}`;
-  return `${where}: ${f.severity} ${f.rule}: ${f.message}\n    fix: ${f.fix}`;
+  return inertLine(`${where}: ${f.severity} ${f.rule}: ${f.message}`) + `\n    fix: ${inertLine(f.fix)}`;
 }
 
 function summarize(result: LintResult): string {

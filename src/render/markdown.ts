@@ -1,19 +1,13 @@
 /**
  * GitHub-flavoured Markdown layout: escaped text and tables.
  */
+import { inertMarkdown } from "../text/inert.js";
 import { cellText, type Align, type Cell, type TableData } from "./section.js";
 
 const ALIGN_MARKERS: Record<Align, string> = { left: "---", right: "---:" };
 
-/** HTML-escape `&`, `<`, `>`; escape `|` for table cells; newlines become `<br>`. */
-export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/\|/g, "\\|")
-    .replace(/\r\n|\r|\n/g, "<br>");
-}
+/** Every string a Markdown rendering shows goes through the one sanitiser (text/inert.ts). */
+export const escapeMarkdown = inertMarkdown;
 
 function renderRow(cells: Cell[]): string {
   return `| ${cells.map((cell) => escapeMarkdown(cellText(cell))).join(" | ")} |`;

@@ -2,6 +2,7 @@
  * Terminal layout: ANSI styles (none without colour), inert untrusted text, and tables.
  */
 import Table from "cli-table3";
+import { inertLine } from "../text/inert.js";
 import { cellText, cellTone, type Cell, type TableData, type Tone } from "./section.js";
 
 export type Paint = (text: string, style: Style) => string;
@@ -27,9 +28,9 @@ export function makePaint(color: boolean): Paint {
   return (text, style) => (text === "" ? text : `\u001b[${ANSI[style][0]}m${text}\u001b[${ANSI[style][1]}m`);
 }
 
-/** Registry, case and model strings must not move the cursor or recolour the terminal. */
+/** Registry, case and model strings must not move the cursor or recolour the terminal: one inert line. */
 export function stripControls(text: string): string {
-  return text.replace(/[\t\n\r]+/g, " ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "\ufffd");
+  return inertLine(text.replace(/\r\n|[\r\n\t]/g, " "));
 }
 
 function paintCell(cell: Cell, paint: Paint): string {
