@@ -20,7 +20,9 @@ describe("route-eval run on the golden fixture project", () => {
     it(`renders ${format} exactly as the golden file`, async () => {
       const { code, text, stderr } = await runGolden(format);
       expect(code).toBe(1); // two of its three gates fail by design
-      expect(stderr).toMatch(/^run directory: .*golden\nroute-eval: 22\/22 trials \(100%\) · 0 errored · 0 retries · took \d+(\.\d+)?m?s\nrecords and report: .*golden\n$/);
+      expect(stderr).toMatch(/^run directory: .*golden\nroute-eval: 22\/22 trials \(100%\) · 0 errored · 0 retries · took \d+(\.\d+)?m?s\nrecords and report: .*golden\n(route-eval: gate failed: .*\n){2}$/);
+      // Every exit 1 says why, whatever the format: each failed gate with its value and population.
+      expect(stderr).toContain("route-eval: gate failed: selection_accuracy >= 0.9: selection_accuracy ");
       expectGolden(`run.${FORMATS[format]}`, text);
     });
   }

@@ -41,7 +41,7 @@ describe("evaluateGates: operators on rates", () => {
   ])("%s %s → %s", (name, spec, passed, reason) => {
     const result = gate(name, spec);
     const actual = { selection_accuracy: 4 / 6, violation_rate: 2 / 11, argument_match: 1 }[name];
-    expect(result).toEqual({ metric: name, spec, actual, passed, reason });
+    expect(result).toEqual({ name, threshold: spec, value: actual, passed, reason });
   });
 
   it(">= holds at equality and > does not", () => {
@@ -52,7 +52,7 @@ describe("evaluateGates: operators on rates", () => {
   });
 
   it("normalises the spec text", () => {
-    expect(gate("selection_accuracy", "  >=0.60 ").spec).toBe(">= 0.6");
+    expect(gate("selection_accuracy", "  >=0.60 ").threshold).toBe(">= 0.6");
   });
 });
 
@@ -61,7 +61,7 @@ describe("evaluateGates: other metrics", () => {
     for (const spec of [">= 0.5", "<= 1", "!= 0.5"]) {
       const result = gate("abstention_accuracy", spec);
       expect(result.passed).toBe(false);
-      expect(result.actual).toBeNull();
+      expect(result.value).toBeNull();
       expect(result.reason).toContain("no trials in its population");
     }
     const empty = evaluateGates(makeMetrics({}), { consistency: ">= 0", mean_visible: ">= 0" });
@@ -73,36 +73,36 @@ describe("evaluateGates: other metrics", () => {
 
   it("gates plain numbers: consistency and mean_visible", () => {
     expect(gate("consistency", "> 0.9")).toMatchObject({ passed: true, reason: "consistency 0.917 is above 0.9" });
-    expect(gate("mean_visible", "<= 5")).toMatchObject({ passed: false, actual: 7, reason: "mean_visible 7 is above 5" });
+    expect(gate("mean_visible", "<= 5")).toMatchObject({ passed: false, value: 7, reason: "mean_visible 7 is above 5" });
   });
 
   it("gates pass^k and pass@k with {k, min}", () => {
     expect(gate("pass_hat_k", { k: 3, min: 0.3 })).toEqual({
-      metric: "pass_hat_k", spec: ">= 0.3 at k=3", actual: 1 / 3, passed: true,
+      name: "pass_hat_k", threshold: ">= 0.3 at k=3", value: 1 / 3, passed: true,
       reason: "pass_hat_k at k=3 0.333 (mean over 3 cases) is at least 0.3",
     });
     expect(gate("pass_hat_k", { k: 2, min: 0.3 })).toMatchObject({
-      passed: false, actual: 0.25, reason: "pass_hat_k at k=2 0.25 (mean over 4 cases) is below 0.3",
+      passed: false, value: 0.25, reason: "pass_hat_k at k=2 0.25 (mean over 4 cases) is below 0.3",
     });
-    expect(gate("pass_at_k", { k: 2, min: 0.4 })).toMatchObject({ passed: true, actual: 5 / 12 });
+    expect(gate("pass_at_k", { k: 2, min: 0.4 })).toMatchObject({ passed: true, value: 5 / 12 });
     const beyond = gate("pass_hat_k", { k: 5, min: 0 });
-    expect(beyond).toMatchObject({ passed: false, actual: null });
+    expect(beyond).toMatchObject({ passed: false, value: null });
     expect(beyond.reason).toContain("no trials in its population");
   });
 
   it("gates a named k: pass_hat_k.<k> and tool_recall_at_k.<k>", () => {
-    expect(gate("pass_hat_k.2", ">= 0.25")).toMatchObject({ passed: true, actual: 0.25 });
+    expect(gate("pass_hat_k.2", ">= 0.25")).toMatchObject({ passed: true, value: 0.25 });
     expect(gate("tool_recall_at_k.all", ">= 0.95")).toMatchObject({ passed: true, reason: "tool_recall_at_k.all 1 (6/6) is at least 0.95" });
     const other = evaluateGates(makeMetrics({ tool_recall_at_k: { "5": rate(3, 4) } }), { "tool_recall_at_k.5": "> 0.8" });
     expect(other[0]).toMatchObject({ passed: false, reason: "tool_recall_at_k.5 0.75 (3/4) is not above 0.8" });
     const missing = gate("tool_recall_at_k.5", ">= 0.5");
-    expect(missing).toMatchObject({ passed: false, actual: null });
+    expect(missing).toMatchObject({ passed: false, value: null });
     expect(missing.reason).toContain("no trials in its population");
   });
 
   it("returns results sorted by metric name", () => {
     const results = evaluateGates(metrics, { violation_rate: "<= 0.5", consistency: ">= 0.5", argument_match: ">= 0.5", pass_at_k: { k: 1, min: 0 } });
-    expect(results.map((r) => r.metric)).toEqual(["argument_match", "consistency", "pass_at_k", "violation_rate"]);
+    expect(results.map((r) => r.name)).toEqual(["argument_match", "consistency", "pass_at_k", "violation_rate"]);
   });
 });
 

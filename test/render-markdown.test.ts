@@ -92,7 +92,7 @@ describe("renderMarkdown", () => {
 
   it("puts gates first when given, HTML-escaping the operator", () => {
     const gates: GateResult[] = [
-      { metric: "selection_accuracy", spec: ">= 0.9", actual: 4 / 6, passed: false, reason: "selection_accuracy 0.667 (4/6) is below 0.9" },
+      { name: "selection_accuracy", threshold: ">= 0.9", value: 4 / 6, passed: false, reason: "selection_accuracy 0.667 (4/6) is below 0.9" },
     ];
     const markdown = renderMarkdown(buildFixtureReport(), { gates });
     expect(markdown).toContain("| ✗ | selection_accuracy &gt;= 0.9 | selection_accuracy 0.667 (4/6) is below 0.9 |");

@@ -35,7 +35,7 @@ describe("renderTerminal", () => {
 
   it("colours with ANSI when asked, and the layout is the same once the codes are removed", () => {
     const report = buildFixtureReport();
-    const gates: GateResult[] = [{ metric: "violation_rate", spec: "== 0", actual: 0.18, passed: false, reason: "x" }];
+    const gates: GateResult[] = [{ name: "violation_rate", threshold: "== 0", value: 0.18, passed: false, reason: "x" }];
     const colored = renderTerminal(report, { color: true, gates });
     expect(colored).toMatch(ANSI);
     expect(colored.replace(ANSI, "")).toBe(renderTerminal(report, { color: false, gates }));
@@ -121,8 +121,8 @@ describe("renderTerminal", () => {
     const report = buildFixtureReport();
     expect(renderTerminal(report, { color: false })).not.toContain("Gates");
     const gates: GateResult[] = [
-      { metric: "selection_accuracy", spec: ">= 0.9", actual: 4 / 6, passed: false, reason: "selection_accuracy 0.667 (4/6) is below 0.9" },
-      { metric: "violation_rate", spec: "<= 0.5", actual: 2 / 11, passed: true, reason: "violation_rate 0.182 (2/11) is at most 0.5" },
+      { name: "selection_accuracy", threshold: ">= 0.9", value: 4 / 6, passed: false, reason: "selection_accuracy 0.667 (4/6) is below 0.9" },
+      { name: "violation_rate", threshold: "<= 0.5", value: 2 / 11, passed: true, reason: "violation_rate 0.182 (2/11) is at most 0.5" },
     ];
     const output = renderTerminal(report, { color: false, gates });
     const rows = rowsOf(output, "Gates");

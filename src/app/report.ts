@@ -9,9 +9,9 @@ import type { Report, TrialRecord } from "../types.js";
  * `route-eval report`: rebuild report.json from records.jsonl alone (run.json, when present, only
  * supplies metadata). No endpoint is called and no registry is read.
  */
-export function recomputeReport(target: string): { runDir: string; report: Report; records: TrialRecord[] } {
+export function recomputeReport(target: string, options: { gates: boolean }): { runDir: string; report: Report; records: TrialRecord[] } {
   const { runDir, meta, records } = readRun(target);
-  const report = buildReport(meta, records);
+  const report = buildReport(meta, records, options);
   writeReportFile(join(runDir, "report.json"), report);
   return { runDir, report, records };
 }

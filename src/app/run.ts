@@ -39,6 +39,8 @@ export interface RunOptions {
   env: NodeJS.ProcessEnv;
   /** Told each warning about the inputs (a likely typo of a tool name), before the first call. */
   onWarning?: (message: string) => void;
+  /** Whether report.json carries the run's gates evaluated (default true; false with --no-gates). */
+  gates?: boolean;
   /** Aborted on SIGINT/SIGTERM (reason: the signal's name): the run stops, keeps its records, says how to resume. */
   signal?: AbortSignal;
   /** Told where the run directory is (before the first call) and, on resume, what is kept and redone. */
@@ -99,7 +101,7 @@ export async function runEvaluation(config: Config, options: RunOptions): Promis
   }
   meta.finished_at = now().toISOString();
   writeJsonFile(join(run.dir, "run.json"), meta);
-  const report = buildReport(meta, records);
+  const report = buildReport(meta, records, { gates: options.gates !== false });
   writeReportFile(join(run.dir, "report.json"), report);
   return { runDir: run.dir, report, records };
 }

@@ -9,7 +9,6 @@ import { InputError } from "../errors.js";
 import { explainRun } from "../show/explain-run.js";
 import { readRun } from "../run-files/read-run.js";
 import { buildReport } from "../report/build-report.js";
-import { evaluateGates } from "../report/gates.js";
 import { renderHtml } from "../report/render-html.js";
 import { writeTextFile } from "../run-files/write-files.js";
 import type { SweepReport } from "../sweep/sweep-types.js";
@@ -33,7 +32,7 @@ export function writePointPages(sweepDir: string, sweep: SweepReport): PointPage
     try {
       const { meta, records } = readRun(runDir);
       const report = buildReport(meta, records);
-      const gates = evaluateGates(report.metrics, report.run.config.gates);
+      const gates = report.gates;
       writeTextFile(join(runDir, "report.html"), renderHtml(report, { gates, explanations: explainRun(report, records) }));
       pages.written.push(point.run);
     } catch (error) {

@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Option } from "commander";
 import type { Io } from "../context.js";
+import { inertLine } from "../text/inert.js";
 import { explainRun } from "../show/explain-run.js";
 import { FORMATS, renderReport, type Format } from "../report/render.js";
 import type { GateResult, Report, TrialRecord } from "../types.js";
@@ -45,8 +46,13 @@ export function emitReport(io: Io, report: Report, flags: OutputFlags, gates: Ga
   }
 }
 
-/** 1 when a gate or an exposure assertion failed, else 0. */
-export function verdict(report: Report, gates: GateResult[]): number {
-  const failed = gates.some((g) => !g.passed) || report.exposure_assertions.length > 0;
-  return failed ? EXIT.gate : EXIT.ok;
+/**
+ * 1 when a gate or an exposure assertion failed, else 0. Every exit 1 says why on stderr,
+ * whatever the format: each failed gate (name, threshold, value and population) and assertion.
+ */
+export function verdict(io: Io, report: Report, gates: GateResult[]): number {
+  const failed = gates.filter((g) => !g.passed);
+  for (const gate of failed) io.stderr(`route-eval: gate failed: ${gate.name} ${gate.threshold}: ${inertLine(gate.reason)}\n`);
+  for (const { case_id, failures } of report.exposure_assertions) io.stderr(`route-eval: exposure assertion failed: case "${inertLine(case_id)}": ${inertLine(failures.join("; "))}\n`);
+  return failed.length > 0 || report.exposure_assertions.length > 0 ? EXIT.gate : EXIT.ok;
 }

@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import { recomputeReport } from "../app/report.js";
-import { evaluateGates } from "../report/gates.js";
 import { emitReport, formatOption, verdict, type OutputFlags, type SetExit } from "./io.js";
 import type { Io } from "../context.js";
 import { reportSweep } from "../app/report-sweep.js";
@@ -16,9 +15,9 @@ export function registerReport(program: Command, io: Io, setExit: SetExit): void
     .addHelpText("after", "\nRecords written by other tools in the same format work too (see README: Trial records).\nA sweep directory is rendered from its sweep.json (html: <sweep>/report.html, plus each point's report.html).\n")
     .action((run: string, flags: OutputFlags) => {
       if (reportSweep(io, run, flags)) return setExit(0);
-      const { report, runDir, records } = recomputeReport(run);
-      const gates = flags.gates === false ? [] : evaluateGates(report.metrics, report.run.config.gates);
+      const { report, runDir, records } = recomputeReport(run, { gates: flags.gates !== false });
+      const gates = report.gates;
       emitReport(io, report, flags, gates, { runDir, records: () => records });
-      setExit(verdict(report, gates));
+      setExit(verdict(io, report, gates));
     });
 }

@@ -6,7 +6,6 @@ import { readMeta } from "../run-files/read-run.js";
 import { pinnedOverrides } from "../run-files/resume-check.js";
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { loadConfig, type ConfigOverrides } from "../config/load-config.js";
-import { evaluateGates } from "../report/gates.js";
 import { renderMarkdown } from "../report/render-markdown.js";
 import { BASELINE_NAME, saveBaseline } from "../run-files/save-baseline.js";
 import { runEvaluation } from "../app/run.js";
@@ -49,16 +48,18 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
       const onProgress = flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true });
       const onWarning = (message: string) => io.stderr(`${inertLine(message)}\n`);
       const resume = flags.resume === undefined ? undefined : resolve(io.cwd, flags.resume);
-      const options = { runId: flags.runId, resume, onProgress, onWarning, onNotice: onWarning, env: io.env, now: io.now, signal: io.interrupts?.() };
+      const options = {
+        runId: flags.runId, resume, onProgress, onWarning, onNotice: onWarning, env: io.env, now: io.now, signal: io.interrupts?.(), gates: flags.gates !== false,
+      };
       const { report, runDir, records } = await runEvaluation(config, options);
-      const gates = flags.gates === false ? [] : evaluateGates(report.metrics, config.gates);
+      const gates = report.gates;
       emitReport(io, report, flags, gates, { runDir, records: () => records });
       io.stderr(`records and report: ${runDir}\n`);
       appendStepSummary(io, renderMarkdown(report, { gates }), flags.stepSummary !== false);
       if (flags.saveBaseline !== undefined) {
         io.stderr(`baseline: ${saveBaseline(runDir, join(config.out_dir, "baselines"), flags.saveBaseline)}\n`);
       }
-      setExit(verdict(report, gates));
+      setExit(verdict(io, report, gates));
     });
 }
 

@@ -1,18 +1,24 @@
 import { computeBreakdowns } from "../metrics/breakdowns.js";
 import { buildCaseRows } from "../metrics/case-rows.js";
 import { computeMetrics } from "../metrics/compute-metrics.js";
+import { evaluateGates } from "./gates.js";
 import { REPORT_SCHEMA_VERSION, type Report, type RunMeta, type TrialRecord } from "../types.js";
 import { compareText } from "../text/compare-text.js";
 
-/** The whole report, from run metadata and trial records alone — no endpoint, no registry. */
-export function buildReport(meta: RunMeta, records: TrialRecord[]): Report {
+/**
+ * The whole report, from run metadata and trial records alone — no endpoint, no registry. The
+ * run's gates are evaluated on its metrics unless `gates` is false (--no-gates).
+ */
+export function buildReport(meta: RunMeta, records: TrialRecord[], options: { gates?: boolean } = {}): Report {
   // run.json's input hashes serve --resume; the report names the definitions and settings only.
   const { inputs: _inputs, ...run } = meta;
   const sorted = [...records].sort((a, b) => compareText(a.case_id, b.case_id) || a.trial - b.trial);
+  const metrics = computeMetrics(sorted);
   return {
     schema_version: REPORT_SCHEMA_VERSION,
     run,
-    metrics: computeMetrics(sorted),
+    metrics,
+    gates: options.gates === false ? [] : evaluateGates(metrics, run.config.gates),
     breakdowns: computeBreakdowns(sorted),
     cases: buildCaseRows(sorted),
     errored: sorted.filter((r) => r.error !== null).map((r) => ({ case_id: r.case_id, trial: r.trial, error: r.error ?? "" })),

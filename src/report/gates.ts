@@ -115,12 +115,12 @@ function parseThreshold(name: string, spec: string): Threshold {
 function judge(metric: string, spec: string, measure: Measure, threshold: Threshold): GateResult {
   const limit = String(threshold.value);
   if (measure.value === null) {
-    return { metric, spec, actual: null, passed: false, reason: `${measure.label}: ${measure.missing}` };
+    return { name: metric, threshold: spec, value: null, passed: false, reason: `${measure.label}: ${measure.missing}` };
   }
   const passed = COMPARE[threshold.op](measure.value, threshold.value);
   const phrase = (passed ? PASS_PHRASES : FAIL_PHRASES)[threshold.op];
   const reason = `${measure.label} ${formatDecimal(measure.value)}${measure.evidence} ${phrase} ${limit}`;
-  return { metric, spec, actual: measure.value, passed, reason };
+  return { name: metric, threshold: spec, value: measure.value, passed, reason };
 }
 
 function evaluateGate(metrics: Metrics, name: string, spec: GateSpec): GateResult {

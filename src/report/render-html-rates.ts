@@ -26,7 +26,7 @@ export function renderRatesSection(report: Report): HtmlSection {
 export function renderGatesSection(gates: GateResult[]): HtmlSection | null {
   if (gates.length === 0) return null;
   const passed = gates.filter((g) => g.passed).length;
-  const rows = gates.map((g) => html`<tr class="${g.passed ? "" : "failed"}"><td class="${g.passed ? "good" : "bad"}">${g.passed ? "✓ passed" : "✗ failed"}</td><td><code>${g.metric} ${g.spec}</code></td><td>${g.reason}</td></tr>`);
+  const rows = gates.map((g) => html`<tr class="${g.passed ? "" : "failed"}"><td class="${g.passed ? "good" : "bad"}">${g.passed ? "✓ passed" : "✗ failed"}</td><td><code>${g.name} ${g.threshold}</code></td><td>${g.reason}</td></tr>`);
   const body = html`<table id="gates"><thead><tr><th></th><th>gate</th><th>reason</th></tr></thead><tbody>${rows}</tbody></table>`;
   return { id: "gates", title: "Gates", intro: `${passed} of ${gates.length} gates passed.`, body };
 }

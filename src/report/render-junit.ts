@@ -2,7 +2,7 @@
  * JUnit XML for CI test panels: one testcase per case, in report order. A case fails when any
  * scored trial failed a rung; a case whose every trial errored is an error, not a failure.
  */
-import type { CaseRow, Report } from "../types.js";
+import type { CaseRow, GateResult, Report } from "../types.js";
 import { describeCaseOutcome, formatCounts, hasFailedTrial, isAllErrored, truncateLine } from "../render/format.js";
 
 import { attributes, escapeXml } from "../render/xml.js";
@@ -46,6 +46,13 @@ function renderCase(report: Report, row: CaseRow, verdict: Verdict): string {
   return `${open}>\n      ${child}\n    </testcase>`;
 }
 
+/** Each gate is a testcase of its own (classname "gates"), so a CI panel says why the run failed. */
+function renderGate(gate: GateResult): string {
+  const open = `    <testcase${attributes([["classname", "gates"], ["name", `${gate.name} ${gate.threshold}`], ["time", 0]])}`;
+  if (gate.passed) return `${open}/>`;
+  return `${open}>\n      <failure${attributes([["message", gate.reason], ["type", "gate"]])}>${escapeXml(gate.reason)}</failure>\n    </testcase>`;
+}
+
 function renderProperties(report: Report): string[] {
   const { run } = report;
   const registries = run.registries.map((r) => `${r.snapshot}@${r.revision}`).join(", ");
@@ -64,9 +71,10 @@ function renderProperties(report: Report): string[] {
 /** The JUnit document, ending with a newline; deterministic for a given report. */
 export function renderJunit(report: Report): string {
   const verdicts = report.cases.map(judgeCase);
+  const failedGates = report.gates.filter((g) => !g.passed).length;
   const counts: [string, number][] = [
-    ["tests", report.cases.length],
-    ["failures", verdicts.filter((v) => v === "failed").length],
+    ["tests", report.cases.length + report.gates.length],
+    ["failures", verdicts.filter((v) => v === "failed").length + failedGates],
     ["errors", verdicts.filter((v) => v === "errored").length],
   ];
   const suite = `  <testsuite${attributes([["name", SUITE], ...counts, ["skipped", 0]])}>`;
@@ -76,6 +84,7 @@ export function renderJunit(report: Report): string {
     suite,
     ...renderProperties(report),
     ...report.cases.map((row, i) => renderCase(report, row, verdicts[i])),
+    ...report.gates.map(renderGate),
     "  </testsuite>",
     "</testsuites>",
     "",

@@ -182,7 +182,7 @@ export function buildGateSection(gates: GateResult[]): Section {
   const passed = gates.filter((g) => g.passed).length;
   const rows = gates.map((g): Cell[] => [
     g.passed ? { text: "✓", tone: "good" } : { text: "✗", tone: "bad" },
-    `${g.metric} ${g.spec}`,
+    `${g.name} ${g.threshold}`,
     g.reason,
   ]);
   const lines = [`${passed} of ${gates.length} gates passed`];

@@ -59,14 +59,21 @@ export interface Report {
   };
   cases: CaseRow[];
   errored: { case_id: string; trial: number; error: string }[];
+  /** The run's gates (config `gates`), evaluated on these metrics; empty with --no-gates. */
+  gates: GateResult[];
   /** Cases whose must_see / must_not_see assertions failed (phase policy checks, no model needed). */
   exposure_assertions: { case_id: string; failures: string[] }[];
 }
 
+/** One CI gate's verdict, as report.json, stderr, JUnit and Markdown state it. */
 export interface GateResult {
-  metric: string;
-  spec: string;
-  actual: number | null;
+  /** The metric gated, e.g. "selection_accuracy" or "pass_hat_k". */
+  name: string;
+  /** The threshold as written, normalised: ">= 0.9", ">= 0.8 at k=3". */
+  threshold: string;
+  /** The measured value; null when its population was empty (the gate then fails). */
+  value: number | null;
   passed: boolean;
+  /** Why, with the population: "selection_accuracy 0.75 (6/8) is below 0.9". */
   reason: string;
 }
