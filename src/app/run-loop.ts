@@ -29,7 +29,7 @@ export interface LoopOptions {
 export const GRACE_MS = 3_000;
 
 /** Why the loop stopped early: a run-stopping endpoint failure, or an interrupt. */
-export type LoopStop = { kind: "fatal"; message: string } | { kind: "interrupted"; signal: string } | null;
+export type LoopStop = { kind: "fatal"; message: string; setup: boolean } | { kind: "interrupted"; signal: string } | null;
 
 export async function runTrialJobs(jobs: (() => Promise<TrialResult>)[], options: LoopOptions): Promise<LoopStop> {
   const started = performance.now();
@@ -40,12 +40,14 @@ export async function runTrialJobs(jobs: (() => Promise<TrialResult>)[], options
   const report = (finished: boolean) => options.onProgress?.({ ...progress, elapsed_ms: performance.now() - started, finished });
   const limit = pLimit(options.concurrency);
   let stopped: string | null = null;
+  let setup = false;
   let closed = false;
   report(false);
   const finishOne = ({ outcome, record }: TrialResult) => {
     if (closed) return;
     progress.retries += outcome.retries ?? 0;
     if (!outcome.ok && outcome.kind === "fatal") {
+      if (stopped === null) setup = outcome.setup === true;
       stopped ??= outcome.error;
       return;
     }
@@ -60,7 +62,7 @@ export async function runTrialJobs(jobs: (() => Promise<TrialResult>)[], options
   await Promise.race([all, interrupted(options.signal).then(() => Promise.race([all, delay(GRACE_MS)]))]);
   closed = true;
   report(true);
-  if (stopped !== null) return { kind: "fatal", message: stopped };
+  if (stopped !== null) return { kind: "fatal", message: stopped, setup };
   if (options.signal?.aborted === true) return { kind: "interrupted", signal: String(options.signal.reason) };
   return null;
 }

@@ -1,3 +1,4 @@
+import { rmSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { loadCases } from "../cases/load-cases.js";
 import { buildRecord } from "../classify/build-record.js";
@@ -8,7 +9,7 @@ import { shuffleVisible } from "../discovery/shuffle-visible.js";
 import { createEndpoint } from "../endpoint/create-endpoint.js";
 import { withTokenEstimate } from "../endpoint/estimate-tokens.js";
 import { hashRequest } from "../endpoint/request-hash.js";
-import { EndpointFailure, InputError, Interrupted } from "../errors.js";
+import { EndpointFailure, InputError, Interrupted, at } from "../errors.js";
 import { expose } from "../exposure/expose.js";
 import { CONTROL_TOOLS, hashDefinition, renderDefinition } from "../registry/render-definition.js";
 import { buildReport } from "../report/build-report.js";
@@ -22,7 +23,8 @@ import { deriveSeed } from "../text/seeded-random.js";
 import type { Case, Config, RunProgress, Discovery, Endpoint, Exposure, Registry, Report, RunMeta, ToolDefinition, TrialRecord, TrialRequest } from "../types.js";
 import { TOOL_VERSION } from "../version.js";
 import { findUnknownNames } from "../cases/unknown-names.js";
-import { showPath } from "../config/yaml-document.js";
+import { readYamlFile, showPath } from "../config/yaml-document.js";
+import { findUnknownFamilies } from "../exposure/check-policies.js";
 import { CONTROL_NAMES } from "../types.js";
 import { pickRunConfig } from "../config/keys.js";
 
@@ -72,6 +74,7 @@ export interface RunResult {
 export async function runEvaluation(config: Config, options: RunOptions): Promise<RunResult> {
   const now = options.now;
   const cases = options.sweep?.cases ?? loadCases(config);
+  for (const warning of checkPhaseFamilies(config, cases)) options.onWarning?.(warning);
   for (const warning of findNameWarnings(cases, config.cwd)) options.onWarning?.(warning);
   const endpoint = withTokenEstimate(createEndpoint(config, { env: options.env, warn: options.onWarning }));
   const started = now();
@@ -96,6 +99,11 @@ export async function runEvaluation(config: Config, options: RunOptions): Promis
     const kept = `${records.length} trial record${records.length === 1 ? "" : "s"} kept in ${join(run.dir, "records.jsonl")}`;
     if (stopped.kind === "interrupted") {
       throw new Interrupted(stopped.signal, `interrupted by ${stopped.signal}: ${kept}; continue with --resume ${run.dir}`);
+    }
+    if (stopped.setup && records.length === 0 && run.previous === null) {
+      // Nothing could be asked (a key missing in cached mode, and the store short): leave no empty run behind.
+      rmSync(run.dir, { recursive: true, force: true });
+      throw new EndpointFailure(`${stopped.message} (nothing was recorded, so no run directory was kept)`);
     }
     throw new EndpointFailure(`${stopped.message} (run stopped early; ${kept}; fix it, then continue with --resume ${run.dir})`);
   }
@@ -232,6 +240,25 @@ function buildRunMeta(runId: string, config: Config, cases: Case[], endpoint: En
     inputs,
     config: pickRunConfig(config),
   };
+}
+
+/**
+ * Every family a phase in use admits should be carried by some tool of its cases' registries: a
+ * likely typo is an error (it hides a family), another absent family a warning (returned).
+ */
+function checkPhaseFamilies(config: Config, cases: Case[]): string[] {
+  const problems = Object.keys(config.phases).flatMap((phase) => {
+    const inPhase = cases.filter((c) => c.phase === phase);
+    if (inPhase.length === 0) return [];
+    const families = new Set(inPhase.flatMap((c) => c.registry.tools.map((tool) => tool.family)));
+    return findUnknownFamilies({ [phase]: config.phases[phase] }, families);
+  });
+  if (problems.length === 0) return [];
+  const yaml = config.file === null ? null : readYamlFile(config.file, config.cwd);
+  const place = (p: (typeof problems)[number]) => at(yaml?.shown ?? "phases", yaml?.lineOf(["phases", p.phase, "families", p.index]) ?? null, p.message);
+  const typo = problems.find((p) => p.near !== null);
+  if (typo !== undefined) throw new InputError(place(typo));
+  return problems.map((p) => `${place(p).replace(": phases.", ": warning: phases.")}`);
 }
 
 /** A name a case gives that its registry lacks but that looks like a typo of one it has. */

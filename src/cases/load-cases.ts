@@ -41,6 +41,11 @@ function loadCaseFile(file: string, config: Config, registries: RegistryCache, s
 
 /** The config's registry wins over the file's own `registry:`, which is relative to the file. */
 export function findRegistry(yaml: YamlFile, written: CasesFile, config: Config): string {
+  const own = written.registry === undefined ? null : resolve(dirname(yaml.file), written.registry);
+  if (own !== null && config.registry !== null && !existsSync(own)) {
+    const message = `registry "${written.registry}" not found (tried ${showPath(own, config.cwd)}), even though --registry / registry: in route-eval.yaml overrides it; fix or remove the case file's registry:`;
+    throw new InputError(at(yaml.shown, yaml.lineOf(["registry"]), message));
+  }
   if (config.registry !== null) {
     if (existsSync(config.registry)) return config.registry;
     throw new InputError(`${showPath(config.registry, config.cwd)}: registry file not found (set by registry: in route-eval.yaml or --registry)`);

@@ -30,7 +30,9 @@ export function registerLint(program: Command, io: Io, setExit: SetExit): void {
     .action((files: string[], flags: LintFlags) => {
       const overrides = { ...(flags.cases ? { cases: flags.cases } : {}), ...(flags.registry ? { registry: flags.registry } : {}) };
       const config = loadConfig(flags.config ?? null, overrides, io.cwd);
-      const result = lintFiles(config, files);
+      // `lint --registry FILE` with no case files (none given, none configured) lints FILE itself.
+      const alone = files.length === 0 && flags.registry !== undefined && flags.cases === undefined && config.file === null;
+      const result = lintFiles(config, alone ? [flags.registry ?? ""] : files);
       const text = renderLint(result, flags.format);
       if (flags.output === undefined) io.stdout(text);
       else {

@@ -1,5 +1,6 @@
 import { Option, type Command } from "commander";
-import { loadConfig } from "../config/load-config.js";
+import { loadConfig, type ConfigOverrides } from "../config/load-config.js";
+import type { Config } from "../types.js";
 import { InputError } from "../errors.js";
 import { SWEEP_FORMATS, type SweepFormat } from "../sweep/render-sweep.js";
 import { DEFAULT_SIZES, runSweep } from "../app/sweep.js";
@@ -42,7 +43,7 @@ export function registerSweep(program: Command, io: Io, setExit: SetExit): void 
       const { k, sizes, ...rest } = flags;
       if (k !== undefined && sizes !== undefined) throw new InputError("--sizes and --k: choose one sweep (visible-set sizes, or retriever budgets)");
       // Each point sets its own k; the first one satisfies the config's "a retriever needs k" check.
-      const config = loadConfig(flags.config ?? null, { ...toOverrides(rest), ...(k === undefined ? {} : { k: k[0] }) }, io.cwd);
+      const config = loadSweepConfig(flags.config ?? null, toOverrides(rest), k, io.cwd);
       const kind = k === undefined ? "size" : "k";
       const { sweepDir, sweep } = await runSweep(config, {
         env: io.env,
@@ -59,6 +60,16 @@ export function registerSweep(program: Command, io: Io, setExit: SetExit): void 
       io.stderr(`sweep.json, sweep.csv and one run per point: ${sweepDir}\n`);
       setExit(0);
     });
+}
+
+/** Each point sets its own k; the first one satisfies the config's "a retriever needs k" check. */
+function loadSweepConfig(file: string | null, overrides: ConfigOverrides, k: number[] | undefined, cwd: string): Config {
+  try {
+    return loadConfig(file, { ...overrides, ...(k === undefined ? {} : { k: k[0] }) }, cwd);
+  } catch (error) {
+    if (!(k !== undefined && error instanceof InputError && error.message.startsWith("--k: no retriever"))) throw error;
+    throw new InputError("--k: a k sweep varies the retriever's budget, and discovery.retriever is none; pass --retriever bm25 (or embeddings)");
+  }
 }
 
 const SWEEP_HELP = `

@@ -4,6 +4,7 @@ import { InputError, at } from "../errors.js";
 import type { Config, EmbeddingsConfig, RetrieverName } from "../types.js";
 import type { ConfigFile } from "./file-types.js";
 import { formatPath, isRecord } from "./format-error.js";
+import { findGateProblem } from "./gate-names.js";
 import { listConfigKeys, overridePath, type ConfigPath } from "./keys.js";
 
 export { DEFAULT_SYSTEM_PROMPT } from "./keys.js";
@@ -41,6 +42,7 @@ export function loadConfig(file: string | null, overrides: ConfigOverrides, work
   const layers = [overrideLeaves(overrides, cwd, root), fileLeaves(written, root)];
   const config = mergeLayers(layers, path, root, cwd);
   checkRetrieverBudget(config, overrides, yaml);
+  checkGates(config, yaml);
   return config;
 }
 
@@ -119,8 +121,24 @@ function checkOverrides(overrides: ConfigOverrides): void {
   throw new InputError(`${flag}: ${inner}${problem.message}`);
 }
 
+/** A misspelt gate fails here, before the first call, at its line. */
+function checkGates(config: Config, yaml: YamlFile | null): void {
+  for (const [name, spec] of Object.entries(config.gates)) {
+    const problem = findGateProblem(name, spec);
+    if (problem === null) continue;
+    const where = yaml === null ? "gates" : at(yaml.shown, yaml.lineOf(["gates", name]), "gates");
+    throw new InputError(`${where}.${name}: ${problem}`);
+  }
+}
+
 function checkRetrieverBudget(config: Config, overrides: ConfigOverrides, yaml: YamlFile | null): void {
   const { retriever, k } = config.discovery;
+  // k without a retriever is a mistake, unless a flag turned the file's retriever off (--retriever none).
+  if (retriever === "none" && k !== undefined && (overrides.k !== undefined || overrides.retriever === undefined)) {
+    const fix = "k is the retriever's budget; choose one with --retriever bm25|embeddings (config: discovery.retriever), or drop k";
+    if (overrides.k !== undefined || yaml === null) throw new InputError(`--k: no retriever to give it to (the retriever is "none"); ${fix}`);
+    throw new InputError(at(yaml.shown, yaml.lineOf(["discovery", "k"]), `discovery.k: no retriever to give it to (the retriever is "none"); ${fix}`));
+  }
   if (!RETRIEVERS_WITH_BUDGET.has(retriever) || k !== undefined) return;
   const need = `retriever "${retriever}" needs k, the number of ordinary tools it keeps (controls do not count)`;
   if (overrides.retriever !== undefined || yaml === null) throw new InputError(`--retriever: ${need}; pass --k`);

@@ -87,7 +87,8 @@ async function callStored<Body>(
     }
   }
   if (wire.unavailable !== null) {
-    return fatal(`${wire.unavailable}: ${where} needs a live call (the store has no answer for it); export the key, or run with --mode replay`, key);
+    const error = `${wire.unavailable}: ${where} needs a live call (the store has no answer for it); export the key, or run with --mode replay`;
+    return { ok: false, kind: "fatal", setup: true, error, request_hash: key, retries: 0 };
   }
   const readable = async () => {
     const reply = await wire.send(body);

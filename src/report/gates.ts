@@ -7,6 +7,7 @@ import { InputError } from "../errors.js";
 import type { CaseMean, GateResult, GateSpec, Metrics, Rate } from "../types.js";
 import { formatCount, formatDecimal, RATE_FIELDS, type RateField } from "../render/format.js";
 import { compareText } from "../text/compare-text.js";
+import { CASE_MEANS, CASE_MEAN_PATTERN, GATE_METRICS, RECALL_PATTERN, SPEC_PATTERN } from "../config/gate-names.js";
 
 export const OPERATORS = [">=", "<=", ">", "<", "==", "!="] as const;
 export type Operator = (typeof OPERATORS)[number];
@@ -26,17 +27,7 @@ const FAIL_PHRASES: Record<Operator, string> = {
   ">=": "is below", "<=": "is above", ">": "is not above", "<": "is not below", "==": "is not", "!=": "equals",
 };
 
-const CASE_MEANS = ["pass_hat_k", "pass_at_k"] as const;
 type CaseMeanField = (typeof CASE_MEANS)[number];
-
-/** Every gate name evaluateGates accepts (`<k>` stands for a budget, or "all" for recall). */
-export const GATE_METRICS: readonly string[] = [
-  ...RATE_FIELDS, "consistency", "mean_visible", "tool_recall_at_k.<k>", ...CASE_MEANS, "pass_hat_k.<k>", "pass_at_k.<k>",
-];
-
-const SPEC_PATTERN = /^(>=|<=|==|!=|>|<)\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)$/;
-const RECALL_PATTERN = /^tool_recall_at_k\.(all|[1-9]\d*)$/;
-const CASE_MEAN_PATTERN = /^(pass_hat_k|pass_at_k)\.([1-9]\d*)$/;
 const NO_POPULATION = "no trials in its population";
 
 interface Threshold {

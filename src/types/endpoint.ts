@@ -62,7 +62,14 @@ export interface CallInfo {
 /** Endpoint failures are data: an errored trial is counted, listed and excluded from rates. */
 export type EndpointOutcome = (
   | { ok: true; response: EndpointResponse }
-  | { ok: false; error: string; /** absent = "errored" */ kind?: FailureKind }
+  | {
+      ok: false;
+      error: string;
+      /** absent = "errored" */
+      kind?: FailureKind;
+      /** A fatal failure of the set-up (a key that is not set), not of a call: nothing was asked. */
+      setup?: boolean;
+    }
 ) & CallInfo;
 
 export interface Endpoint {

@@ -1,0 +1,34 @@
+/**
+ * The vocabulary of `gates:` — which names a gate may have and how its threshold is written —
+ * checked when route-eval.yaml is loaded, so a misspelt gate fails before the first (paid) call.
+ * report/gates.ts evaluates the same names.
+ */
+import { RATE_FIELDS } from "../render/format.js";
+import { findNearName } from "../text/near-name.js";
+import type { GateSpec } from "../types.js";
+
+export const CASE_MEANS = ["pass_hat_k", "pass_at_k"] as const;
+
+/** Every gate name evaluateGates accepts (`<k>` stands for a budget, or "all" for recall). */
+export const GATE_METRICS: readonly string[] = [
+  ...RATE_FIELDS, "consistency", "mean_visible", "tool_recall_at_k.<k>", ...CASE_MEANS, "pass_hat_k.<k>", "pass_at_k.<k>",
+];
+
+export const RECALL_PATTERN = /^tool_recall_at_k\.(all|[1-9]\d*)$/;
+export const CASE_MEAN_PATTERN = /^(pass_hat_k|pass_at_k)\.([1-9]\d*)$/;
+export const SPEC_PATTERN = /^(>=|<=|==|!=|>|<)\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)$/;
+
+const PLAIN_NAMES: ReadonlySet<string> = new Set([...RATE_FIELDS, "consistency", "mean_visible"]);
+const SUGGESTIONS: ReadonlySet<string> = new Set([...PLAIN_NAMES, ...CASE_MEANS, "tool_recall_at_k.all"]);
+
+/** What is wrong with gate `name: spec`, or null. */
+export function findGateProblem(name: string, spec: GateSpec): string | null {
+  const isMean = CASE_MEANS.some((mean) => mean === name);
+  if (typeof spec !== "string") return isMean ? null : `{k, min} applies only to ${CASE_MEANS.join(" and ")}; write "OP NUMBER" (e.g. ">= 0.9")`;
+  if (isMean) return `expected {k, min} (e.g. {k: 3, min: 0.8}), or name the k: "${name}.3"`;
+  if (!PLAIN_NAMES.has(name) && !RECALL_PATTERN.test(name) && !CASE_MEAN_PATTERN.test(name)) {
+    const near = findNearName(name, SUGGESTIONS);
+    return `unknown metric${near === null ? ` (known: ${GATE_METRICS.join(", ")})` : ` (did you mean "${near}"?)`}`;
+  }
+  return null;
+}
