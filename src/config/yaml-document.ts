@@ -38,6 +38,7 @@ export function readYamlFile(file: string, cwd: string): YamlFile {
 
 /** Parse YAML text that came from `file` (absolute), shown in messages as `shown`. */
 function parseYaml(text: string, file: string, shown: string): YamlFile {
+  checkRepresentable(text, shown);
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const error = doc.errors[0];
@@ -45,12 +46,45 @@ function parseYaml(text: string, file: string, shown: string): YamlFile {
     const line = lineCounter.linePos(error.pos[0]).line;
     throw new InputError(at(shown, line, `YAML syntax error: ${describeYamlError(error.code, error.message)}`));
   }
-  return {
-    file,
-    shown,
-    data: doc.toJS({ maxAliasCount: 1000 }),
-    lineOf: (path) => lineCounter.linePos(offsetOf(doc, path)).line,
-  };
+  return { file, shown, data: toData(doc, lineCounter, shown), lineOf: (path) => lineCounter.linePos(offsetOf(doc, path)).line };
+}
+
+/** Expanded aliases allowed per document: enough for any real file, far too few for an alias bomb. */
+const MAX_ALIAS_COUNT = 100;
+
+/** The document as plain data; an alias that names no anchor, or too many expansions, is bad input. */
+function toData(doc: Document, lines: LineCounter, shown: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const alias = firstAlias(doc.contents);
+    const line = alias === null ? 1 : lines.linePos(alias).line;
+    if (/excessive alias count/i.test(message)) {
+      throw new InputError(at(shown, line, `YAML aliases expand too far (more than ${MAX_ALIAS_COUNT}, an alias bomb?); write the values out`));
+    }
+    throw new InputError(at(shown, line, `YAML: ${message.split("\n")[0]}; every *alias must name an &anchor defined above it`));
+  }
+}
+
+/** The offset of the first alias node (the likely culprit), or null. */
+function firstAlias(node: unknown): number | null {
+  if (isAlias(node)) return node.range?.[0] ?? null;
+  const children: unknown[] = isMap(node) ? node.items.flatMap((pair) => [pair.key, pair.value]) : isSeq(node) ? node.items : [];
+  for (const child of children) {
+    const found = firstAlias(child);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/** A NUL or another character YAML cannot hold is bad input at its line, not a parser crash. */
+function checkRepresentable(text: string, shown: string): void {
+  const match = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/.exec(text);
+  if (match === null) return;
+  const line = text.slice(0, match.index).split("\n").length;
+  const code = `U+${match[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+  throw new InputError(at(shown, line, `contains the control character ${code}, which YAML cannot hold; remove it (or write it as an escape inside double quotes)`));
 }
 
 function describeYamlError(code: string, message: string): string {
