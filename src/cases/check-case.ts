@@ -4,6 +4,7 @@ import { formatPath, isRecord } from "../config/format-error.js";
 import type { JsonPath, YamlFile } from "../config/yaml-document.js";
 import { InputError, at } from "../errors.js";
 import type { Case } from "../types.js";
+import { linearPatternProblem } from "../text/linear-regexp.js";
 import { showPath } from "../config/yaml-document.js";
 
 /** Where a case is written. */
@@ -56,12 +57,7 @@ function checkArgPatterns(yaml: YamlFile, entry: CaseEntry, index: number): void
 }
 
 function regexProblem(pattern: string): string | null {
-  try {
-    new RegExp(pattern);
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
+  return linearPatternProblem(pattern);
 }
 
 /** Record where a case id is defined; a second definition anywhere names both places. */

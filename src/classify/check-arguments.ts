@@ -1,15 +1,19 @@
 /**
- * Argument checks for the selected tool: validity against its input_schema (JSON Schema 2020-12)
+ * Argument checks for the selected tool: validity against its input_schema (in its `$schema` dialect; 2020-12 when none)
  * and the case's expectations on values. Pure apart from a cache of compiled validators.
  */
-// The named export: under NodeNext the default import of this CommonJS module is not constructable.
-import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import { createDialectAjv, describeUnknownDialect, dialectOf, type Dialect, type DialectAjv } from "../config/schema-dialects.js";
+import { compileLinear } from "../text/linear-regexp.js";
 import type { ArgExpectation, JsonObject, JsonValue } from "../types.js";
-import { lazy } from "../text/lazy.js";
 
 // addUsedSchema:false keeps two tools whose schemas share an $id from colliding in one instance.
-const ajv = lazy(() => new Ajv2020({ strict: false, allErrors: true, validateFormats: false, addUsedSchema: false }));
+const ajvs = new Map<Dialect, DialectAjv>();
+function ajvOf(dialect: Dialect): DialectAjv {
+  let ajv = ajvs.get(dialect);
+  if (ajv === undefined) ajvs.set(dialect, (ajv = createDialectAjv(dialect, { allErrors: true, validateFormats: false, addUsedSchema: false })));
+  return ajv;
+}
 const validators = new Map<string, ValidateFunction | string>();
 
 /** Compile once per distinct schema text; a schema that does not compile is remembered as its message. */
@@ -18,8 +22,9 @@ function compileSchema(schema: JsonObject): ValidateFunction | string {
   const cached = validators.get(key);
   if (cached !== undefined) return cached;
   let compiled: ValidateFunction | string;
+  const dialect = dialectOf(schema);
   try {
-    compiled = ajv().compile(schema);
+    compiled = typeof dialect === "string" ? ajvOf(dialect).compile(schema) : `(schema): ${describeUnknownDialect(dialect.unknown)}`;
   } catch (error) {
     compiled = `(schema): invalid input_schema: ${error instanceof Error ? error.message : String(error)}`;
   }
@@ -73,9 +78,9 @@ function stringForm(value: JsonValue): string {
 function checkExpectation(name: string, expectation: ArgExpectation, actual: JsonValue | undefined): string | null {
   if (actual === undefined) return `${name}: missing`;
   if (isPatternExpectation(expectation)) {
-    let regex: RegExp;
+    let regex: { test(text: string): boolean };
     try {
-      regex = new RegExp(expectation.pattern);
+      regex = compileLinear(expectation.pattern);
     } catch {
       return `${name}: invalid pattern /${expectation.pattern}/`;
     }

@@ -11,6 +11,7 @@ import type { JsonObject } from "../types.js";
 import type { CasesFile, ConfigFile, RegistryFile } from "./file-types.js";
 import { buildConfigSchema } from "./config-schema.js";
 import { describeSchemaErrors, formatPath, isRecord, type SchemaProblem } from "./format-error.js";
+import { createDialectAjv, describeUnknownDialect, dialectOf, type Dialect, type DialectAjv } from "./schema-dialects.js";
 import type { JsonPath, YamlFile } from "./yaml-document.js";
 
 /** src/config/x.ts (vitest) and dist/config/x.js (tsc) both sit two levels below the package root. */
@@ -23,8 +24,19 @@ const ajv = lazy(() => {
   return instance;
 });
 
-/** Tools' schemas are third-party: unknown keywords and formats are tolerated, never logged. */
-const toolSchemaAjv = lazy(() => new Ajv2020({ allErrors: false, verbose: true, strict: false, logger: false }));
+/** Tools' schemas are third-party: unknown keywords and formats are tolerated, never logged; one Ajv per dialect. */
+const toolSchemaAjvs = new Map<Dialect, DialectAjv>();
+function toolSchemaAjv(dialect: Dialect): DialectAjv {
+  let ajv = toolSchemaAjvs.get(dialect);
+  if (ajv === undefined) toolSchemaAjvs.set(dialect, (ajv = createDialectAjv(dialect, { allErrors: false, verbose: true })));
+  return ajv;
+}
+
+/** The dialect of a tool's schema, or the problem of a `$schema` route-eval does not know. */
+function dialectOrProblem(schema: JsonObject): Dialect | SchemaProblem {
+  const dialect = dialectOf(schema);
+  return typeof dialect === "string" ? dialect : { path: ["$schema"], at: ["$schema"], message: describeUnknownDialect(dialect.unknown) };
+}
 
 const configValidator = lazy(() => compileSchema<ConfigFile>(buildConfigSchema(), "the config key table"));
 const registryValidator = lazy(() => compileSchemaFile<RegistryFile>("registry.schema.json"));
@@ -52,26 +64,30 @@ export function findConfigProblem(data: unknown): SchemaProblem | null {
 }
 
 /**
- * Why `schema` is not a usable JSON Schema 2020-12, or null when it is. Meta-schema violations
+ * Why `schema` is not a usable JSON Schema of its dialect (`$schema`; none = 2020-12), or null. Meta-schema violations
  * carry a path inside `schema`; compile failures (unresolvable $ref, bad regex…) point at its root.
  */
 export function findJsonSchemaProblem(schema: JsonObject): SchemaProblem | null {
+  const dialect = dialectOrProblem(schema);
+  if (typeof dialect !== "string") return dialect;
+  const ajv = toolSchemaAjv(dialect);
   try {
-    if (!toolSchemaAjv().validateSchema(schema)) {
-      return describeSchemaErrors(toolSchemaAjv().errors ?? [], schema);
-    }
-    toolSchemaAjv().compile(schema);
+    if (ajv.validateSchema(schema) !== true) return describeSchemaErrors(ajv.errors ?? [], schema);
+    ajv.compile(schema);
     return null;
   } catch (error) {
     return { path: [], at: [], message: error instanceof Error ? error.message : String(error) };
   } finally {
-    toolSchemaAjv().removeSchema(schema);
+    ajv.removeSchema(schema);
   }
 }
 
 /** Only the meta-schema half of findJsonSchemaProblem (no compile): cheap enough for thousands of schemas. */
 export function findMetaSchemaProblem(schema: JsonObject): SchemaProblem | null {
-  return toolSchemaAjv().validateSchema(schema) ? null : describeSchemaErrors(toolSchemaAjv().errors ?? [], schema);
+  const dialect = dialectOrProblem(schema);
+  if (typeof dialect !== "string") return dialect;
+  const ajv = toolSchemaAjv(dialect);
+  return ajv.validateSchema(schema) === true ? null : describeSchemaErrors(ajv.errors ?? [], schema);
 }
 
 /** `file:line: path: message` for a problem found at `prefix` + the problem's own path. */

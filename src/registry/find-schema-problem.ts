@@ -8,6 +8,7 @@
 import { findJsonSchemaProblem, findMetaSchemaProblem } from "../config/validate.js";
 import type { SchemaProblem } from "../config/format-error.js";
 import type { JsonObject, JsonValue } from "../types.js";
+import { linearPatternProblem } from "../text/linear-regexp.js";
 
 const REFERENCES = new Set(["$ref", "$dynamicRef", "$recursiveRef"]);
 /** Keywords whose values are data, not subschemas. */
@@ -31,12 +32,7 @@ function needsCompile(node: JsonValue): boolean {
   return false;
 }
 
-/** ajv compiles patterns with the u flag. */
+/** Patterns are matched by RE2 (text/linear-regexp.ts); one it cannot take needs the full check for its message. */
 function compiles(pattern: string): boolean {
-  try {
-    new RegExp(pattern, "u");
-    return true;
-  } catch {
-    return false;
-  }
+  return linearPatternProblem(pattern) === null;
 }

@@ -10,8 +10,9 @@ import type { ErrorObject } from "ajv/dist/2020.js";
 import type { RegistryFile, ToolEntry } from "../config/file-types.js";
 import { describeSchemaErrors, formatPath, isRecord } from "../config/format-error.js";
 import { registryShapeErrors } from "../config/validate.js";
+import { dialectOf } from "../config/schema-dialects.js";
 import type { JsonPath, YamlFile } from "../config/yaml-document.js";
-import { CONTROL_FAMILY, CONTROL_NAMES, type Registry, type Tool } from "../types.js";
+import { CONTROL_FAMILY, CONTROL_NAMES, type JsonObject, type Registry, type Tool } from "../types.js";
 import { findSchemaProblem } from "./find-schema-problem.js";
 
 /** Rules a snapshot can break; lint shows the first three as its findings of the same names. */
@@ -68,6 +69,12 @@ function shapeProblem(yaml: YamlFile, errors: ErrorObject[]): RegistryProblem {
   const problem = describeSchemaErrors(errors, yaml.data);
   const where = problem.path.length > 0 ? `${formatPath(problem.path)}: ` : "";
   return { rule: "registry-shape", line: yaml.lineOf(problem.at), message: where + problem.message, fix: "correct it against schemas/registry.schema.json" };
+}
+
+/** "2020-12", "draft-07"…, or "(unknown dialect)" for a $schema route-eval does not read. */
+function dialectName(schema: JsonObject): string {
+  const dialect = dialectOf(schema);
+  return typeof dialect === "string" ? dialect : "(unknown dialect)";
 }
 
 function toTool(entry: ToolEntry): Tool {
@@ -145,8 +152,8 @@ function checkToolSchema(yaml: YamlFile, tool: ToolEntry, index: number, key: "i
       line: yaml.lineOf([...path, ...problem.at]),
       tool: tool.name,
       schema: key,
-      message: `${formatPath([...path, ...problem.path])}: not a valid JSON Schema 2020-12: ${problem.message}`,
-      fix: "correct it against the 2020-12 meta-schema (json-schema.org)",
+      message: `${formatPath([...path, ...problem.path])}: not a valid JSON Schema ${dialectName(schema)}: ${problem.message}`,
+      fix: "correct it against its dialect's meta-schema (json-schema.org); without $schema that is 2020-12",
     },
   ];
 }
