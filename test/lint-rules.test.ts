@@ -117,6 +117,11 @@ const REGISTRY_CASES: RegistryCase[] = [
   { rule: "schema-naked-string", trigger: [tool({ input_schema: schema({ order_status: { type: "string" } }) })], near: [tool({ input_schema: schema({ order_status: { type: "string", enum: ["open", "paid"] } }) })] },
   { rule: "schema-naked-string", trigger: [tool({ input_schema: schema({ sortBy: { type: "string" } }) })], near: [tool({ input_schema: schema({ order_note: { type: "string" } }) })] },
   {
+    rule: "schema-pattern-backtracks",
+    trigger: [tool({ input_schema: schema({ order_id: { type: "string", pattern: "^(ord_\\d+)+$" } }) })],
+    near: [tool({ input_schema: schema({ order_id: { type: "string", pattern: "^ord_\\d+$" } }) })],
+  },
+  {
     rule: "no-idempotency-key",
     trigger: [tool({ name: "pay_invoice", purpose: "Charge the invoice to the card on file.", effect: "mutating", idempotent: false })],
     near: [tool({ name: "pay_invoice", purpose: "Charge the invoice to the card on file.", effect: "mutating", idempotent: false, input_schema: schema({ invoice_id: { type: "string", pattern: "^inv_" }, idempotency_key: { type: "string" } }) })],

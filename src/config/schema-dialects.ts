@@ -39,7 +39,7 @@ export function dialectOf(schema: JsonObject): Dialect | { unknown: string } {
 }
 
 export function describeUnknownDialect(value: string): string {
-  return `$schema: unknown JSON Schema dialect "${value}" (route-eval reads ${DIALECTS.join(", ")}; without $schema, 2020-12)`;
+  return `unknown JSON Schema dialect "${value}" (route-eval reads ${DIALECTS.join(", ")}; without $schema, 2020-12)`;
 }
 
 const require = createRequire(import.meta.url);

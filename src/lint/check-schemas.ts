@@ -63,11 +63,24 @@ function checkNode(node: SchemaNode, tool: Tool, at: At): Finding[] {
     const message = `${tool.name}: ${showPath("input_schema", path)} accepts properties it does not declare; invented arguments pass unchecked`;
     findings.push(at("schema-open", path, message, "add additionalProperties: false"));
   }
+  if (typeof schema.pattern === "string" && backtracks(schema.pattern)) {
+    const message = `${tool.name}: ${showPath("input_schema", path)} has pattern /${schema.pattern}/, whose nested quantifier takes exponential time in a backtracking regex engine (ReDoS)`;
+    findings.push(
+      at("schema-pattern-backtracks", [...path, "pattern"], message, "rewrite it without a quantified group that is itself quantified, e.g. ^a+$ for ^(a+)+$; route-eval matches it in linear time, your runtime may not"),
+    );
+  }
   if (node.property !== null && isNakedString(schema) && suggestsFiniteSet(node.property)) {
     const message = `${tool.name}: parameter "${node.property}" is a free-form string, but its name suggests a finite set of values`;
     findings.push(at("schema-naked-string", path, message, "list the values: enum: [...] (or give a pattern or format)"));
   }
   return findings;
+}
+
+/** A group holding a quantifier that is itself quantified — (a+)+, (a*)*, (\w+\s?)* — the classic catastrophic shape. */
+const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*(?:[+*]|\{\d+,\d*\})(?:[^()\\]|\\.)*\)(?:[+*]|\{\d+,\d*\})/;
+
+export function backtracks(pattern: string): boolean {
+  return NESTED_QUANTIFIER.test(pattern);
 }
 
 /** One finding per tool, at the first object nested two levels or more. */

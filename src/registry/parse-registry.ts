@@ -71,10 +71,10 @@ function shapeProblem(yaml: YamlFile, errors: ErrorObject[]): RegistryProblem {
   return { rule: "registry-shape", line: yaml.lineOf(problem.at), message: where + problem.message, fix: "correct it against schemas/registry.schema.json" };
 }
 
-/** "2020-12", "draft-07"…, or "(unknown dialect)" for a $schema route-eval does not read. */
-function dialectName(schema: JsonObject): string {
+/** "2020-12", "draft-07"…, or null for a $schema route-eval does not read (the problem says so). */
+function dialectName(schema: JsonObject): string | null {
   const dialect = dialectOf(schema);
-  return typeof dialect === "string" ? dialect : "(unknown dialect)";
+  return typeof dialect === "string" ? dialect : null;
 }
 
 function toTool(entry: ToolEntry): Tool {
@@ -152,7 +152,7 @@ function checkToolSchema(yaml: YamlFile, tool: ToolEntry, index: number, key: "i
       line: yaml.lineOf([...path, ...problem.at]),
       tool: tool.name,
       schema: key,
-      message: `${formatPath([...path, ...problem.path])}: not a valid JSON Schema ${dialectName(schema)}: ${problem.message}`,
+      message: `${formatPath([...path, ...problem.path])}: ${dialectName(schema) === null ? "" : `not a valid JSON Schema ${dialectName(schema)}: `}${problem.message}`,
       fix: "correct it against its dialect's meta-schema (json-schema.org); without $schema that is 2020-12",
     },
   ];

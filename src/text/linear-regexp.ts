@@ -8,6 +8,7 @@ import { RE2JS } from "re2js";
 
 export interface LinearRegExp {
   test(text: string): boolean;
+  toString(): string;
 }
 
 /** Compiles `pattern` (JavaScript syntax, search semantics like RegExp.test), or throws an Error that says why not. */
@@ -21,7 +22,8 @@ export function compileLinear(pattern: string): LinearRegExp {
     const why = error instanceof Error ? error.message : String(error);
     throw new Error(`pattern /${pattern}/ cannot be matched in linear time (${why}); lookaround and backreferences are not supported`);
   }
-  return { test: (text) => compiled.matcher(text).find() };
+  // Ajv keys compiled patterns by their text (toString), so each must print as itself.
+  return { test: (text) => compiled.matcher(text).find(), toString: () => `/${pattern}/` };
 }
 
 /** Why `pattern` cannot be compiled, or null. */
