@@ -59,4 +59,14 @@ describe("hostile text stays text", () => {
     expect(result.stdout).not.toMatch(RAW);
     expect(result.stdout).toContain("\\u001b]0;pwned");
   });
+
+  it("import: a source's hostile tool name reaches stderr inert", async () => {
+    const dir = writeProject();
+    const tools = [{ type: "function", function: { name: `bad.name${HOSTILE}`, description: "Does a thing.", parameters: { type: "object" } } }];
+    writeFileSync(join(dir, "tools.json"), JSON.stringify(tools));
+    const result = await runCli(["import", "openai", join(dir, "tools.json")], dir);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain("not a provider-safe name");
+    expect(result.stderr).not.toMatch(RAW);
+  });
 });

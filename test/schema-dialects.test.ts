@@ -29,6 +29,13 @@ describe("JSON Schema dialects", () => {
     expect(result.stdout).toContain("4 tools in 1 registry");
   });
 
+  it("runs: cases on the mixed registry go through the whole pipeline", async () => {
+    const dir = writeFiles({ "c.yaml": `registry: ${MIXED}\ncases:\n  - {id: c, goal: Set the count to 6., acceptable: [set_count_d4, set_count_d7, set_count_2019, set_count]}\n` });
+    const result = await runCli(["run", "--cases", join(dir, "c.yaml"), "--out", join(dir, "out"), "--no-gates", "--no-step-summary", "--no-progress", "-f", "json"], dir);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).metrics.trials).toBe(3);
+  });
+
   it("a draft-04 schema is invalid as 2020-12 (boolean exclusiveMinimum), so the dialect really decides", () => {
     const d4 = loadRegistry(MIXED, process.cwd()).tools[0].input_schema ?? {};
     const { $schema: _dropped, ...as2020 } = d4;
