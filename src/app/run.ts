@@ -1,5 +1,5 @@
 import { rmSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { loadCases } from "../cases/load-cases.js";
 import { buildRecord } from "../classify/build-record.js";
 import { createRetriever } from "../discovery/create-retriever.js";
@@ -9,24 +9,19 @@ import { shuffleVisible } from "../discovery/shuffle-visible.js";
 import { createEndpoint } from "../endpoint/create-endpoint.js";
 import { withTokenEstimate } from "../endpoint/estimate-tokens.js";
 import { hashRequest } from "../endpoint/request-hash.js";
-import { EndpointFailure, InputError, Interrupted, at } from "../errors.js";
+import { EndpointFailure, InputError, Interrupted } from "../errors.js";
 import { expose } from "../exposure/expose.js";
-import { CONTROL_TOOLS, hashDefinition, renderDefinition } from "../registry/render-definition.js";
+import { CONTROL_TOOLS, renderDefinition } from "../registry/render-definition.js";
 import { buildReport } from "../report/build-report.js";
 import { openRecordWriter } from "../run-files/records-io.js";
 import { writeJsonFile, writeReportFile } from "../run-files/write-files.js";
 import { createRunDirectory, reopenRunDirectory, trialKey, type RunDirectory } from "../run-files/run-directory.js";
 import { findResumeDifferences } from "../run-files/resume-check.js";
-import { shortContentHash } from "../text/content-hash.js";
 import { runTrialJobs, type LoopStop, type TrialResult } from "./run-loop.js";
+import { checkPhaseFamilies, findNameWarnings } from "./run-checks.js";
+import { buildRunMeta, newRunId } from "./run-meta.js";
 import { deriveSeed } from "../text/seeded-random.js";
 import type { Case, Config, RunProgress, Discovery, Endpoint, Exposure, Registry, Report, RunMeta, ToolDefinition, TrialRecord, TrialRequest } from "../types.js";
-import { TOOL_VERSION } from "../version.js";
-import { findUnknownNames } from "../cases/unknown-names.js";
-import { readYamlFile, showPath } from "../config/yaml-document.js";
-import { findUnknownFamilies } from "../exposure/check-policies.js";
-import { CONTROL_NAMES } from "../types.js";
-import { pickRunConfig } from "../config/keys.js";
 
 
 export interface RunOptions {
@@ -218,67 +213,4 @@ async function runTrial(config: Config, endpoint: Endpoint, testCase: Case, tria
     toolsShuffled: config.shuffle_tools,
   });
   return { outcome, record };
-}
-
-function buildRunMeta(runId: string, config: Config, cases: Case[], endpoint: Endpoint, started: Date): RunMeta {
-  const registries = [...new Set(cases.map((c) => c.registry))];
-  const definitions: RunMeta["definitions"] = {};
-  for (const tool of registries.flatMap((r) => r.tools)) {
-    const definition = renderDefinition(tool);
-    definitions[tool.name] = { family: tool.family, effect: tool.effect, open_world: tool.open_world, hash: hashDefinition(definition), description: definition.description };
-  }
-  const inputs = { cases: Object.fromEntries(cases.map((c) => [c.id, hashCase(c)])) };
-  return {
-    run_id: runId,
-    tool_version: TOOL_VERSION,
-    started_at: started.toISOString(),
-    finished_at: null,
-    endpoint: endpoint.id,
-    model: endpoint.model,
-    registries: registries.map((r) => ({ snapshot: r.snapshot, revision: r.revision, file: relative(config.root, r.file) })),
-    definitions,
-    inputs,
-    config: pickRunConfig(config),
-  };
-}
-
-/**
- * Every family a phase in use admits should be carried by some tool of its cases' registries: a
- * likely typo is an error (it hides a family), another absent family a warning (returned).
- */
-function checkPhaseFamilies(config: Config, cases: Case[]): string[] {
-  const problems = Object.keys(config.phases).flatMap((phase) => {
-    const inPhase = cases.filter((c) => c.phase === phase);
-    if (inPhase.length === 0) return [];
-    const families = new Set(inPhase.flatMap((c) => c.registry.tools.map((tool) => tool.family)));
-    return findUnknownFamilies({ [phase]: config.phases[phase] }, families);
-  });
-  if (problems.length === 0) return [];
-  const yaml = config.file === null ? null : readYamlFile(config.file, config.cwd);
-  const place = (p: (typeof problems)[number]) => at(yaml?.shown ?? "phases", yaml?.lineOf(["phases", p.phase, "families", p.index]) ?? null, p.message);
-  const typo = problems.find((p) => p.near !== null);
-  if (typo !== undefined) throw new InputError(place(typo));
-  return problems.map((p) => `${place(p).replace(": phases.", ": warning: phases.")}`);
-}
-
-/** A name a case gives that its registry lacks but that looks like a typo of one it has. */
-function findNameWarnings(cases: Case[], cwd: string): string[] {
-  return cases.flatMap((testCase) => {
-    const known = new Set([...CONTROL_NAMES, ...testCase.registry.tools.map((tool) => tool.name)]);
-    return findUnknownNames(testCase, known, testCase.registry.snapshot)
-      .filter((unknown) => unknown.near !== null)
-      .map((unknown) => `${showPath(testCase.source.file, cwd)}:${testCase.source.line}: warning: ${unknown.message}`);
-  });
-}
-
-/** What a case asks, as a content hash (its source lines and registry object left out). */
-function hashCase(testCase: Case): string {
-  const { source: _source, registry, ...asked } = testCase;
-  return shortContentHash({ ...asked, registry: `${registry.snapshot}@${registry.revision}` });
-}
-
-/** `20261130-124955-baseline`: sortable, readable, one per second per endpoint. */
-function newRunId(at: Date, endpoint: string): string {
-  const stamp = at.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
-  return `${stamp}-${endpoint}`;
 }

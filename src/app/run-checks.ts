@@ -1,0 +1,35 @@
+/** Checks of a run's inputs made before the first call: what would hide a family or a tool by a typo. */
+import { findUnknownNames } from "../cases/unknown-names.js";
+import { readYamlFile, showPath } from "../config/yaml-document.js";
+import { InputError, at } from "../errors.js";
+import { findUnknownFamilies } from "../exposure/check-policies.js";
+import { CONTROL_NAMES, type Case, type Config } from "../types.js";
+
+/**
+ * Every family a phase in use admits should be carried by some tool of its cases' registries: a
+ * likely typo is an error (it hides a family), another absent family a warning (returned).
+ */
+export function checkPhaseFamilies(config: Config, cases: Case[]): string[] {
+  const problems = Object.keys(config.phases).flatMap((phase) => {
+    const inPhase = cases.filter((c) => c.phase === phase);
+    if (inPhase.length === 0) return [];
+    const families = new Set(inPhase.flatMap((c) => c.registry.tools.map((tool) => tool.family)));
+    return findUnknownFamilies({ [phase]: config.phases[phase] }, families);
+  });
+  if (problems.length === 0) return [];
+  const yaml = config.file === null ? null : readYamlFile(config.file, config.cwd);
+  const place = (p: (typeof problems)[number]) => at(yaml?.shown ?? "phases", yaml?.lineOf(["phases", p.phase, "families", p.index]) ?? null, p.message);
+  const typo = problems.find((p) => p.near !== null);
+  if (typo !== undefined) throw new InputError(place(typo));
+  return problems.map((p) => `${place(p).replace(": phases.", ": warning: phases.")}`);
+}
+
+/** A name a case gives that its registry lacks but that looks like a typo of one it has. */
+export function findNameWarnings(cases: Case[], cwd: string): string[] {
+  return cases.flatMap((testCase) => {
+    const known = new Set([...CONTROL_NAMES, ...testCase.registry.tools.map((tool) => tool.name)]);
+    return findUnknownNames(testCase, known, testCase.registry.snapshot)
+      .filter((unknown) => unknown.near !== null)
+      .map((unknown) => `${showPath(testCase.source.file, cwd)}:${testCase.source.line}: warning: ${unknown.message}`);
+  });
+}
