@@ -11,7 +11,7 @@ import { listConfigKeys } from "./keys.js";
 const GROUPS: Record<string, JsonObject> = {
   discovery: {},
   "discovery.embeddings": {
-    description: "The embeddings retriever: any OpenAI-compatible /embeddings endpoint. Vectors are kept in the store (store_dir).",
+    description: "The embeddings retriever, for every OpenAI-compatible /embeddings endpoint. Vectors are kept in the store (store_dir).",
   },
 };
 
