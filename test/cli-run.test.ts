@@ -33,7 +33,7 @@ describe("route-eval run on the golden fixture project", () => {
     expect(lines).toHaveLength(11 * 2);
     const keys = lines.map((line) => { const r = JSON.parse(line); return `${r.case_id}#${r.trial}`; });
     expect(new Set(keys).size).toBe(22);
-    expect(readFileSync(join(runDir, "report.json"), "utf8").startsWith('{\n  "schema_version": 1,')).toBe(true);
+    expect(readFileSync(join(runDir, "report.json"), "utf8").startsWith('{\n  "schema_version": 2,')).toBe(true);
     expect(readdirSync(runDir).sort()).toEqual(["records.jsonl", "report.json", "run.json"]);
   });
 

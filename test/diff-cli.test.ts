@@ -76,7 +76,7 @@ describe("route-eval diff: gates (exit 1 with the reason, else 0)", () => {
   it("exits 1 on a drop beyond tolerance and prints why on stderr", async () => {
     const { code, err } = await cli(["diff", sharedA, sharedB, "--max-drop", "0.02", "--max-drop", "argument_validity=0.1"]);
     expect(code).toBe(1);
-    expect(err).toBe("route-eval: gate failed: max-drop argument_validity=0.1: argument_validity 85.7% → 71.4%: 14.3 points worse, more than the 10.0 points allowed (p = 1)\n");
+    expect(err).toBe("route-eval: gate failed: max-drop argument_validity=0.1: argument_validity 80.0% → 60.0%: 20.0 points worse, more than the 10.0 points allowed (p = 1)\n");
   });
 
   it("exits 1 on a regressed case with --fail-on-regressed-case", async () => {
@@ -116,8 +116,8 @@ describe("route-eval diff: inputs and usage errors (exit 2)", () => {
 
   it("refuses reports from a newer schema, non-JSON files and missing paths", async () => {
     const newer = join(tmp, "newer.json");
-    writeFileSync(newer, JSON.stringify({ schema_version: 2 }));
-    expect((await cli(["diff", newer, sharedB])).err).toContain("report schema_version 2 is newer than this route-eval reads (1)");
+    writeFileSync(newer, JSON.stringify({ schema_version: 3 }));
+    expect((await cli(["diff", newer, sharedB])).err).toContain("report schema_version 3 is newer than this route-eval reads (2)");
     const text = join(tmp, "notes.json");
     writeFileSync(text, "not json");
     expect((await cli(["diff", text, sharedB])).err).toMatch(/notes.json: not valid JSON \(.*\); expected a route-eval report.json/);

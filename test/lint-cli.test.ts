@@ -214,3 +214,18 @@ describe("case rules shared with run", () => {
     expect(run.stderr).toBe(lint.stderr);
   });
 });
+
+describe("a case that contradicts itself", () => {
+  it("acceptable [a tool, no_applicable_tool]: lint errors, run warns, in the same words", async () => {
+    const dir = writeFiles({
+      "r.yaml": REGISTRY(TOOL("get_order")),
+      "c.yaml": "registry: r.yaml\ncases:\n  - {id: c1, goal: Where is ord_1?, acceptable: [get_order, no_applicable_tool]}\n",
+    });
+    const words = `case "c1": acceptable names no_applicable_tool beside get_order — "nothing applies" and "get_order applies" contradict, so abstention accuracy punishes a correct pick`;
+    const lint = await runCli(["lint", join(dir, "c.yaml")], dir);
+    expect(lint.code).toBe(1);
+    expect(lint.stdout).toContain(`error case-contradictory: ${words}`);
+    const run = await runCli(["run", "--cases", join(dir, "c.yaml"), "--out", join(dir, "reports"), "--no-gates", "--no-progress"], dir);
+    expect(run.stderr).toContain(`c.yaml:3: warning: ${words}`);
+  });
+});

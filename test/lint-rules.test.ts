@@ -164,6 +164,7 @@ const CASE_CASES: { rule: RuleId; trigger: string; near: string }[] = [
   { rule: "case-unknown-tool", trigger: caseLine("a", ["get_invoice"], "invoices", ", forbidden: [delete_everything]") + caseLine("b", ["get_invoice"]), near: caseLine("a", ["get_invoice"], "invoices", ", forbidden: [ask_user]") + caseLine("b", ["get_invoice"]) },
   { rule: "case-coverage-gap", trigger: caseLine("a", ["issue_gift_card"]) + caseLine("b", ["get_invoice"]), near: caseLine("a", ["get_invoice"]) + caseLine("b", ["get_invoice"]) },
   { rule: "case-family-single", trigger: caseLine("a", ["get_invoice"]) + caseLine("b", ["get_invoice"], "other"), near: caseLine("a", ["get_invoice"]) + caseLine("b", ["get_invoice"]) },
+  { rule: "case-contradictory", trigger: caseLine("a", ["get_invoice", "no_applicable_tool"]) + caseLine("b", ["get_invoice"]), near: caseLine("a", ["get_invoice", "ask_user"]) + caseLine("b", ["get_invoice"]) },
 ];
 
 async function lintCases(cases: string): Promise<Finding[]> {

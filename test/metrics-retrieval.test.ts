@@ -20,14 +20,24 @@ function record(over: Partial<TrialRecord>): TrialRecord {
 const gain = (position: number) => 1 / Math.log2(position + 2);
 
 describe("ranking quality of the acceptable set", () => {
-  it("takes the top k as shown, then the rest by recorded score, ties by name", () => {
+  it("ranks by the retriever's recorded scores, ties by name — never by the order shown", () => {
     const r = record({
       retrieval_k: 2,
       retrieved_names: ["c", "a", ...CONTROLS],
       retrieval_scores: { a: 2, b: 0.5, c: 2, d: 0.5, e: 1 },
     });
-    expect(rankRetrieved(r)).toEqual(["c", "a", "e", "b", "d"]);
+    expect(rankRetrieved(r)).toEqual(["a", "c", "e", "b", "d"]);
     expect(rankRetrieved(record({}))).toBeNull();
+  });
+
+  it("the issue's repro: shown [t2, t1], scores {t1: 5, t2: 1}, acceptable [t2] → MRR 0.5, nDCG@2 0.6309", () => {
+    const r = record({ retrieval_k: 2, retrieved_names: ["t2", "t1"], retrieval_scores: { t1: 5, t2: 1 }, acceptable: ["t2"] });
+    const ranking = rankRetrieved(r) ?? [];
+    expect(ranking).toEqual(["t1", "t2"]);
+    const q = scoreRanking(ranking, new Set(["t2"]), 2);
+    expect(q?.reciprocalRank).toBe(0.5);
+    expect(q?.ndcg).toBeCloseTo(1 / Math.log2(3), 4);
+    expect(Number(q?.ndcg.toFixed(4))).toBe(0.6309);
   });
 
   it("computes recall@k, reciprocal rank and nDCG@k by hand", () => {

@@ -70,7 +70,7 @@ describe("diff --format html", () => {
       const start = `data-metric="${metric}"`;
       expect([field(page, start, "base"), field(page, start, "current"), field(page, start, "delta")]).toEqual([percent(row.base), percent(row.current), points(row.delta)]);
     }
-    expect(field(page, 'data-metric="argument_validity"', "delta")).toBe("−14.3 pts");
+    expect(field(page, 'data-metric="argument_validity"', "delta")).toBe("−20.0 pts");
     expect(page).toContain('data-metric="argument_validity" data-change="regressed"');
   });
 

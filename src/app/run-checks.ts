@@ -1,5 +1,5 @@
 /** Checks of a run's inputs made before the first call: what would hide a family or a tool by a typo. */
-import { findUnknownNames } from "../cases/unknown-names.js";
+import { findContradiction, findUnknownNames } from "../cases/unknown-names.js";
 import { readYamlFile, showPath } from "../config/yaml-document.js";
 import { InputError, at } from "../errors.js";
 import { findUnknownFamilies } from "../exposure/check-policies.js";
@@ -24,12 +24,18 @@ export function checkPhaseFamilies(config: Config, cases: Case[]): string[] {
   return problems.map((p) => `${place(p).replace(": phases.", ": warning: phases.")}`);
 }
 
-/** A name a case gives that its registry lacks but that looks like a typo of one it has. */
+/** Warnings about the cases: a name that looks like a typo of a registry tool, a self-contradicting acceptable list. */
 export function findNameWarnings(cases: Case[], cwd: string): string[] {
   return cases.flatMap((testCase) => {
     const known = new Set([...CONTROL_NAMES, ...testCase.registry.tools.map((tool) => tool.name)]);
     return findUnknownNames(testCase, known, testCase.registry.snapshot)
       .filter((unknown) => unknown.near !== null)
-      .map((unknown) => `${showPath(testCase.source.file, cwd)}:${testCase.source.line}: warning: ${unknown.message}`);
+      .map((unknown) => `${showPath(testCase.source.file, cwd)}:${testCase.source.line}: warning: ${unknown.message}`)
+      .concat(contradiction(testCase, cwd));
   });
+}
+
+function contradiction(testCase: Case, cwd: string): string[] {
+  const message = findContradiction(testCase);
+  return message === null ? [] : [`${showPath(testCase.source.file, cwd)}:${testCase.source.line}: warning: ${message}`];
 }

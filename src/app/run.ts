@@ -15,12 +15,13 @@ import { CONTROL_TOOLS, renderDefinition } from "../registry/render-definition.j
 import { buildReport } from "../report/build-report.js";
 import { openRecordWriter } from "../run-files/records-io.js";
 import { writeJsonFile, writeReportFile } from "../run-files/write-files.js";
-import { createRunDirectory, reopenRunDirectory, trialKey, type RunDirectory } from "../run-files/run-directory.js";
+import { createRunDirectory, reopenRunDirectory, type RunDirectory } from "../run-files/run-directory.js";
 import { findResumeDifferences } from "../run-files/resume-check.js";
 import { runTrialJobs, type LoopStop, type TrialResult } from "./run-loop.js";
 import { checkPhaseFamilies, findNameWarnings } from "./run-checks.js";
 import { buildRunMeta, newRunId } from "./run-meta.js";
 import { deriveSeed } from "../text/seeded-random.js";
+import { trialKey } from "../types.js";
 import type { Case, Config, RunProgress, Discovery, Endpoint, Exposure, Registry, Report, RunMeta, ToolDefinition, TrialRecord, TrialRequest } from "../types.js";
 
 

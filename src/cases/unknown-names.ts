@@ -4,6 +4,7 @@
  * every one. Both say it in these words.
  */
 import { findNearName } from "../text/near-name.js";
+import { ABSTAIN } from "../types/tools.js";
 
 export const NAME_LISTS = ["acceptable", "forbidden", "must_see", "must_not_see"] as const;
 export type NameList = (typeof NAME_LISTS)[number];
@@ -42,4 +43,14 @@ export function findUnknownNames(testCase: NamedLists, known: ReadonlySet<string
       return [{ case_id: testCase.id, list, position, name, near, message }];
     }),
   );
+}
+
+/**
+ * `acceptable: [t1, no_applicable_tool]` says both "nothing applies" and "t1 applies": abstention
+ * accuracy would punish a correct pick of t1. The one wording run (a warning) and lint (an error) use.
+ */
+export function findContradiction(testCase: { id: string; acceptable: string[] }): string | null {
+  if (!testCase.acceptable.includes(ABSTAIN) || testCase.acceptable.length === 1) return null;
+  const others = testCase.acceptable.filter((name) => name !== ABSTAIN);
+  return `case "${testCase.id}": acceptable names ${ABSTAIN} beside ${others.join(", ")} — "nothing applies" and "${others[0]} applies" contradict, so abstention accuracy punishes a correct pick`;
 }

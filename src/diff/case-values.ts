@@ -6,7 +6,7 @@
 import { findModal } from "../metrics/scored-trials.js";
 import { passAtK, passHatK } from "../metrics/pass-k.js";
 import { RATE_FIELDS } from "../render/format.js";
-import type { CaseRow, Metrics, TrialRecord } from "../types.js";
+import { trialKey, type CaseRow, type Metrics, type TrialRecord } from "../types.js";
 import type { RunEvidence } from "./metric-deltas.js";
 import { outcomesOf, tallyRecords, tallyRow, type CaseTallies, type TrialOutcomes } from "./trial-outcomes.js";
 
@@ -16,9 +16,6 @@ const ROW_RATES = [
   "abstention_accuracy", "violation_rate", "clarification_rate", "abstention_rate", "no_call_rate",
 ];
 
-export function trialKey(caseId: string, trial: number): string {
-  return `${caseId}\u0000${trial}`;
-}
 
 function recallKeysOf(metrics: Metrics): string[] {
   return Object.keys(metrics.tool_recall_at_k).map((k) => `tool_recall_at_k.${k}`);

@@ -4,7 +4,7 @@
  * (test/diff-outcomes.test.ts proves that summing them gives the report's numerators).
  */
 import { NO_CALL_LABEL } from "../metrics/scored-trials.js";
-import { ABSTAIN, ASK, STAGES } from "../types.js";
+import { ABSTAIN, ASK, STAGES, isControl } from "../types.js";
 import type { CaseRow, TrialRecord } from "../types.js";
 
 /** Metric name → success, for each rate whose population holds the trial. */
@@ -45,7 +45,7 @@ export function outcomesOf(t: TrialRecord): TrialOutcomes {
   out.set("end_to_end_accuracy", t.failed_stage === null);
   if (t.acceptable.includes(ABSTAIN)) out.set("abstention_accuracy", t.selected === ABSTAIN);
   out.set("violation_rate", t.violated);
-  if (t.argument_errors !== null) out.set("argument_validity", t.argument_errors.length === 0);
+  if (t.argument_errors !== null && !isControl(t.selected ?? "")) out.set("argument_validity", t.argument_errors.length === 0);
   if (t.argument_match !== null) out.set("argument_match", t.argument_match);
   out.set("clarification_rate", t.selected === ASK);
   out.set("abstention_rate", t.selected === ABSTAIN);

@@ -1,12 +1,19 @@
 /** cases: names the registry lacks, lonely families, a suite that never expects a control. */
-import { findUnknownNames } from "../cases/unknown-names.js";
+import { findContradiction, findUnknownNames } from "../cases/unknown-names.js";
 import { ABSTAIN, ASK, CONTROL_NAMES } from "../types.js";
 import type { LintCase, LintCaseFile } from "./lint-input.js";
 import { finding, type Finding } from "./rules.js";
 
 export function checkCaseFile(file: LintCaseFile): Finding[] {
   const known = new Set<string>([...CONTROL_NAMES, ...file.registry.tools.map((tool) => tool.name)]);
-  return file.cases.flatMap((testCase) =>
+  const contradictions = file.cases.flatMap((testCase) => {
+    const message = findContradiction(testCase);
+    if (message === null) return [];
+    const line = file.lineOf(["cases", testCase.index, "acceptable"]);
+    const fix = `keep acceptable: [${ABSTAIN}] alone when nothing applies, or drop ${ABSTAIN} when a tool does`;
+    return [finding({ rule: "case-contradictory", file: file.file, line, case: testCase.id, message, fix })];
+  });
+  return contradictions.concat(file.cases.flatMap((testCase) =>
     findUnknownNames(testCase, known, file.registry.snapshot).map((unknown) => {
       const base = { file: file.file, line: file.lineOf(["cases", testCase.index, unknown.list, unknown.position]), case: testCase.id };
       const { name, near, list } = unknown;
@@ -27,7 +34,7 @@ export function checkCaseFile(file: LintCaseFile): Finding[] {
         ...(near === null ? {} : { related: [near] }),
       });
     }),
-  );
+  ));
 }
 
 /** Families are compared across every case file: a family is a set of near cases. */

@@ -36,6 +36,7 @@ export const RULE_IDS = [
   "case-unknown-tool",
   "case-coverage-gap",
   "case-family-single",
+  "case-contradictory",
   "suite-no-control-case",
 ] as const;
 export type RuleId = (typeof RULE_IDS)[number];
@@ -73,6 +74,7 @@ export const RULES: Record<RuleId, RuleInfo> = {
   "case-unknown-tool": { group: "cases", severity: "error", summary: "a case names a tool the registry lacks, like a typo" },
   "case-coverage-gap": { group: "cases", severity: "info", summary: "acceptable names a tool that does not exist (a coverage gap)" },
   "case-family-single": { group: "cases", severity: "warning", summary: "a case family with a single case (no near neighbour)" },
+  "case-contradictory": { group: "cases", severity: "error", summary: "acceptable names no_applicable_tool beside a tool" },
   "suite-no-control-case": { group: "cases", severity: "warning", summary: "no case expects abstention or ask_user" },
 };
 

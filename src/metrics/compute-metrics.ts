@@ -10,6 +10,7 @@ import { computeSelectionByPosition } from "./position.js";
 import { computeReliability } from "./reliability.js";
 import { computeInputTokens, computeRetrievalQuality } from "./retrieval-quality.js";
 import { groupBy, scoreRecords } from "./scored-trials.js";
+import { isControl } from "../types.js";
 import { compareText } from "../text/compare-text.js";
 import { rate } from "./wilson.js";
 
@@ -53,7 +54,8 @@ function computeFunnel(scored: TrialRecord[]): Funnel {
     end_to_end_accuracy: rateOf(scored, (t) => t.failed_stage === null),
     abstention_accuracy: rateOf(scored.filter((t) => t.acceptable.includes(ABSTAIN)), (t) => t.selected === ABSTAIN),
     violation_rate: rateOf(scored, (t) => t.violated),
-    argument_validity: rateOf(scored.filter((t) => t.argument_errors !== null), (t) => t.argument_errors?.length === 0),
+    // Ordinary tool calls only: a control's (empty) arguments say nothing about filling a tool's schema.
+    argument_validity: rateOf(scored.filter((t) => t.argument_errors !== null && !isControl(t.selected ?? "")), (t) => t.argument_errors?.length === 0),
     argument_match: rateOf(scored.filter((t) => t.argument_match !== null), (t) => t.argument_match === true),
   };
 }

@@ -8,19 +8,17 @@ import { rate } from "./wilson.js";
 
 
 /**
- * The retriever's ranking of a trial's ordinary exposed tools: the top k in the order shown (the
- * retriever's order), then the others by recorded score descending, ties by name — the tie-break
- * of topK. Null when the retriever recorded no scores (no retriever, or a sweep's fixed set).
+ * The retriever's own ranking of a trial's ordinary exposed tools: by recorded score descending,
+ * ties by name — the order topK keeps them in — never the order they were shown in (which
+ * --shuffle-tools permutes). Null when the retriever recorded no scores (no retriever, or a
+ * sweep's fixed set).
  */
 export function rankRetrieved(record: TrialRecord): string[] | null {
   const scores = record.retrieval_scores;
   if (scores === null) return null;
-  const top = record.retrieved_names.filter((name) => !isControl(name));
-  const shown = new Set(top);
-  const rest = Object.keys(scores)
-    .filter((name) => !shown.has(name))
+  return Object.keys(scores)
+    .filter((name) => !isControl(name))
     .sort((a, b) => scores[b] - scores[a] || compareText(a, b));
-  return [...top, ...rest];
 }
 
 interface TrialQuality {

@@ -2,7 +2,7 @@ import { closeSync, existsSync, openSync, readFileSync, readSync, writeSync } fr
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { InputError, at } from "../errors.js";
 import { lazy } from "../text/lazy.js";
-import type { TrialRecord } from "../types.js";
+import { trialKey, type TrialRecord } from "../types.js";
 
 const recordValidator = lazy(() => {
   const schema: unknown = JSON.parse(readFileSync(new URL("../../schemas/record.schema.json", import.meta.url), "utf8"));
@@ -26,6 +26,8 @@ export function openRecordWriter(file: string): RecordWriter {
 export interface ReadOptions {
   /** Drop an unterminated, unparseable last line (a torn write) instead of failing. */
   dropTornTail?: boolean;
+  /** Keep the first record of a (case_id, trial) seen twice instead of failing (--resume repairs). */
+  keepFirstDuplicate?: boolean;
 }
 
 /**
@@ -36,11 +38,21 @@ export function readRecords(file: string, options: ReadOptions = {}): TrialRecor
   if (!existsSync(file)) throw new InputError(`${file}: no such file (expected a run directory holding records.jsonl)`);
   const records: TrialRecord[] = [];
   const intern = createArrayInterner();
+  /** (case_id, trial) → the line that holds it: a trial is one decision, recorded once. */
+  const lineOf = new Map<string, number>();
   forEachLine(file, (line, number, last) => {
     if (line.trim() === "") return;
     const torn = last && options.dropTornTail === true;
     const record = parseRecordLine(file, number, line, torn, intern);
-    if (record !== null) records.push(record);
+    if (record === null) return;
+    const key = trialKey(record.case_id, record.trial);
+    const first = lineOf.get(key);
+    if (first === undefined) {
+      lineOf.set(key, number);
+      records.push(record);
+    } else if (options.keepFirstDuplicate !== true) {
+      throw new InputError(at(file, number, `case "${record.case_id}" trial ${record.trial} is recorded twice (also at line ${first}); each (case_id, trial) appears once — remove one`));
+    }
   });
   return records;
 }

@@ -45,23 +45,10 @@ export function reopenRunDirectory(target: string): RunDirectory {
   }
   const previous = readMeta(metaFile);
   const recordsFile = join(dir, "records.jsonl");
-  const all = existsSync(recordsFile) ? keepFirstOfEachTrial(readRecords(recordsFile, { dropTornTail: true })) : [];
+  const all = existsSync(recordsFile) ? readRecords(recordsFile, { dropTornTail: true, keepFirstDuplicate: true }) : [];
   const records = all.filter((record) => record.error === null);
   writeLinesFile(recordsFile, records, (record) => JSON.stringify(record));
   return { dir, runId: previous.run_id, previous, records, redo: all.length - records.length };
 }
 
-/** "case\u0000trial": the identity of one decision. */
-export function trialKey(caseId: string, trial: number): string {
-  return `${caseId}\u0000${trial}`;
-}
 
-function keepFirstOfEachTrial(records: TrialRecord[]): TrialRecord[] {
-  const seen = new Set<string>();
-  return records.filter((record) => {
-    const key = trialKey(record.case_id, record.trial);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}

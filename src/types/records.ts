@@ -55,3 +55,8 @@ export interface TrialRecord {
   /** Whether visible_order was a seeded permutation (--shuffle-tools). */
   tools_shuffled?: boolean;
 }
+
+/** "case\u0000trial": the identity of one decision, which a run records once. */
+export function trialKey(caseId: string, trial: number): string {
+  return `${caseId}\u0000${trial}`;
+}

@@ -3,7 +3,7 @@ import type { Effect } from "./tools.js";
 import type { Config, LATER_RUN_KEYS, RUN_KEYS } from "./config.js";
 import type { CaseRow, Metrics } from "./metrics.js";
 
-export const REPORT_SCHEMA_VERSION = 1;
+export const REPORT_SCHEMA_VERSION = 2;
 
 /** The settings run.json pins (see RUN_KEYS). */
 export type RunConfig = Pick<Config, (typeof RUN_KEYS)[number]> & Partial<Pick<Config, (typeof LATER_RUN_KEYS)[number]>>;

@@ -1,0 +1,51 @@
+/** The "wrong today" numbers of the numbers issue, each as a reproduction with its hand-derived value. */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { computeMetrics } from "../src/metrics/compute-metrics.js";
+import type { TrialRecord } from "../src/types.js";
+import { runCli, tempDir } from "./support/cli.js";
+
+describe("retrieval quality comes from the retriever's ranking", () => {
+  it("is the same with --shuffle-tools on and off (bundled example, bm25 k=3)", async () => {
+    const out = tempDir();
+    const flags = ["run", "--retriever", "bm25", "-k", "3", "-n", "1", "--no-gates", "--no-progress", "--no-step-summary", "-f", "json", "-o", out];
+    const plain = JSON.parse((await runCli(flags)).stdout);
+    const shuffled = JSON.parse((await runCli([...flags, "--shuffle-tools"])).stdout);
+    expect(shuffled.run.config.shuffle_tools).toBe(true);
+    expect(shuffled.metrics.retrieval).toEqual(plain.metrics.retrieval);
+    expect(plain.metrics.retrieval.mrr.denominator).toBeGreaterThan(0);
+  });
+});
+
+describe("argument validity counts ordinary tool calls only", () => {
+  it("a control call with empty arguments is not in its population", () => {
+    const base = { trial: 0, phase: null, family: null, tags: [], forbidden: [], registry_names: ["t", "no_applicable_tool"], exposed_names: ["t", "no_applicable_tool"],
+      retrieved_names: ["t", "no_applicable_tool"], visible_order: ["t", "no_applicable_tool"], retrieval_k: null, retrieval_scores: null, arguments: {}, argument_match: null,
+      must_see: [], must_not_see: [], response_text: null, tool_calls: 1, usage: { input_tokens: null, output_tokens: null }, latency_ms: 0, endpoint: "e", model: "m",
+      request_hash: "", error: null, violated: false, selection_error: null } as const;
+    const records = [
+      { ...base, case_id: "a", acceptable: ["t"], selected: "t", argument_errors: [], failed_stage: null },
+      { ...base, case_id: "b", acceptable: ["t"], selected: "t", argument_errors: ["(root): must have required property 'x'"], failed_stage: null },
+      { ...base, case_id: "c", acceptable: ["no_applicable_tool"], selected: "no_applicable_tool", argument_errors: [], failed_stage: null },
+    ] as unknown as TrialRecord[];
+    const validity = computeMetrics(records).argument_validity;
+    expect([validity.numerator, validity.denominator]).toEqual([1, 2]);
+  });
+});
+
+describe("a (case_id, trial) recorded twice", () => {
+  it("is an input error naming both lines, for report, show and diff alike", async () => {
+    const out = tempDir();
+    expect((await runCli(["run", "-n", "1", "--no-gates", "--no-progress", "--no-step-summary", "-o", out, "--run-id", "dup"])).code).toBe(0);
+    const file = join(out, "dup", "records.jsonl");
+    const lines = readFileSync(file, "utf8").trim().split("\n");
+    writeFileSync(file, `${[...lines, lines[1]].join("\n")}\n`);
+    const at = `${file}:${lines.length + 1}: case "${JSON.parse(lines[1]).case_id}" trial 0 is recorded twice (also at line 2)`;
+    for (const args of [["report", file], ["show", join(out, "dup")], ["diff", join(out, "dup"), join(out, "dup")]]) {
+      const result = await runCli(args);
+      expect(result.code, args[0]).toBe(2);
+      expect(result.stderr, args[0]).toContain(at);
+    }
+  });
+});
