@@ -100,15 +100,15 @@ describe("computeMetrics on a hand-built run", () => {
 
   it("builds the full confusion matrix over every scored trial", () => {
     expect(m.confusion_matrix).toEqual([
-      { acceptable: "get_order", selected: "find_orders", count: 3 },
-      { acceptable: "get_order", selected: "get_order", count: 2 },
-      { acceptable: "find_orders", selected: "(no call)", count: 1 },
-      { acceptable: "find_orders|get_order", selected: "(no call)", count: 1 },
-      { acceptable: "get_order", selected: "cancel_order", count: 1 },
-      { acceptable: "get_order", selected: "delete_everything", count: 1 },
-      { acceptable: "no_applicable_tool", selected: "ask_user", count: 1 },
-      { acceptable: "no_applicable_tool", selected: "no_applicable_tool", count: 1 },
-      { acceptable: "refund_order", selected: "cancel_order", count: 1 },
+      { acceptable: "get_order", selected: "find_orders", count: 3, correct: 0 },
+      { acceptable: "get_order", selected: "get_order", count: 2, correct: 2 },
+      { acceptable: "find_orders", selected: "(no call)", count: 1, correct: 0 },
+      { acceptable: "find_orders|get_order", selected: "(no call)", count: 1, correct: 0 },
+      { acceptable: "get_order", selected: "cancel_order", count: 1, correct: 0 },
+      { acceptable: "get_order", selected: "delete_everything", count: 1, correct: 0 },
+      { acceptable: "no_applicable_tool", selected: "ask_user", count: 1, correct: 0 },
+      { acceptable: "no_applicable_tool", selected: "no_applicable_tool", count: 1, correct: 1 },
+      { acceptable: "refund_order", selected: "cancel_order", count: 1, correct: 0 },
     ]);
   });
 

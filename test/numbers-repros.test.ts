@@ -49,3 +49,15 @@ describe("a (case_id, trial) recorded twice", () => {
     }
   });
 });
+
+describe("diff labels a confusion cell by the trials' ladder outcome", () => {
+  it("acceptable [gift_card] (not registered), picked gift_card: a coverage failure, not a correct cell", async () => {
+    const { findConfusionMoves } = await import("../src/diff/confusion-moves.js");
+    const moves = findConfusionMoves([{ acceptable: "gift_card", selected: "gift_card", count: 2, correct: 0 }], []);
+    expect(moves).toEqual([{ acceptable: "gift_card", selected: "gift_card", correct: false, base: 2, current: 0, delta: -2 }]);
+    const right = findConfusionMoves([{ acceptable: "get_order", selected: "get_order", count: 2, correct: 2 }], [{ acceptable: "get_order", selected: "get_order", count: 3, correct: 3 }]);
+    expect(right[0].correct).toBe(true);
+    // reports before schema_version 2 carry no outcome: selected ∈ acceptable, as before
+    expect(findConfusionMoves([{ acceptable: "a|b", selected: "b", count: 1 }], [])[0].correct).toBe(true);
+  });
+});

@@ -8,13 +8,18 @@ import { compareText } from "../text/compare-text.js";
 
 const SEPARATOR = "\u0000";
 
-/** Count (acceptable label, selected label) pairs; count desc, then acceptable, then selected. */
-export function countConfusions(trials: TrialRecord[]): Confusion[] {
-  const counts = countBy(trials, (t) => `${labelAcceptable(t.acceptable)}${SEPARATOR}${labelSelected(t.selected)}`);
+/**
+ * Count (acceptable label, selected label) pairs; count desc, then acceptable, then selected.
+ * `withOutcome` adds each cell's count of trials that passed every rung (the full matrix).
+ */
+export function countConfusions(trials: TrialRecord[], withOutcome = false): Confusion[] {
+  const keyOf = (t: TrialRecord) => `${labelAcceptable(t.acceptable)}${SEPARATOR}${labelSelected(t.selected)}`;
+  const counts = countBy(trials, keyOf);
+  const correct = countBy(trials.filter((t) => t.failed_stage === null), keyOf);
   return Object.entries(counts)
     .map(([key, count]) => {
       const [acceptable, selected] = key.split(SEPARATOR);
-      return { acceptable, selected, count };
+      return withOutcome ? { acceptable, selected, count, correct: correct[key] ?? 0 } : { acceptable, selected, count };
     })
     .sort(
       (a, b) => b.count - a.count || compareText(a.acceptable, b.acceptable) || compareText(a.selected, b.selected),
@@ -41,7 +46,7 @@ export function computeConfusions(
 ): { selection_confusions: Confusion[]; confusion_matrix: Confusion[]; rivals: Rival[] } {
   return {
     selection_confusions: countConfusions(trials.filter((t) => t.failed_stage === "selection")),
-    confusion_matrix: countConfusions(trials),
+    confusion_matrix: countConfusions(trials, true),
     rivals: findRivals(trials),
   };
 }

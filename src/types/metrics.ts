@@ -19,6 +19,8 @@ export interface Confusion {
   /** Selected tool, or "(no call)". */
   selected: string;
   count: number;
+  /** Of them, trials that passed every rung (absent in reports before schema_version 2). */
+  correct?: number;
 }
 
 export interface Rival {
