@@ -61,3 +61,27 @@ describe("diff labels a confusion cell by the trials' ladder outcome", () => {
     expect(findConfusionMoves([{ acceptable: "a|b", selected: "b", count: 1 }], [])[0].correct).toBe(true);
   });
 });
+
+describe("a run's facts come from all its records", () => {
+  it("reversing a records file (no run.json) changes nothing: report is identical and diff exits 0", async () => {
+    const out = tempDir();
+    const flags = ["run", "--retriever", "bm25", "-k", "4", "-n", "2", "--no-gates", "--no-progress", "--no-step-summary", "-o", out];
+    expect((await runCli([...flags, "--run-id", "r"])).code).toBe(0);
+    const lines = readFileSync(join(out, "r", "records.jsonl"), "utf8").trim().split("\n");
+    // One trial of the file without a retriever, as another tool might have written it: the first line no longer decides.
+    const first = JSON.parse(lines[0]);
+    const edited = [JSON.stringify({ ...first, retrieval_k: null, retrieval_scores: null }), ...lines.slice(1)];
+    const forward = join(out, "forward.jsonl");
+    const backward = join(out, "backward.jsonl");
+    writeFileSync(forward, `${edited.join("\n")}\n`);
+    writeFileSync(backward, `${[...edited].reverse().join("\n")}\n`);
+    const a = await runCli(["report", forward, "-f", "json", "--no-gates"]);
+    const b = await runCli(["report", backward, "-f", "json", "--no-gates"]);
+    expect(a.code).toBe(0);
+    expect(b.stdout.replace(/backward/g, "forward")).toBe(a.stdout);
+    expect(JSON.parse(a.stdout).run.config.discovery).toEqual({ retriever: "bm25", k: 4 });
+    expect(JSON.parse(a.stdout).run.config.trials).toBe(2);
+    const diff = await runCli(["diff", forward, backward]);
+    expect(diff.code, diff.stderr).toBe(0);
+  });
+});

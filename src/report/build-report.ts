@@ -43,25 +43,31 @@ function checkExposureAssertions(records: TrialRecord[]): Report["exposure_asser
   return out;
 }
 
-/** Metadata for records that came without a run.json (written by another tool). */
+/**
+ * Metadata for records that came without a run.json (written by another tool), derived from all
+ * of them, so the order of the lines never matters: an endpoint or model the records disagree on
+ * is "mixed: a ×n, b ×m"; trials is the most any case has; the retriever budget is the k most
+ * records carry (records do not name their retriever: one with a k is taken as bm25).
+ */
 export function metaFromRecords(runId: string, records: TrialRecord[], toolVersion: string): RunMeta {
-  const first = records[0];
-  const trials = records.reduce((max, r) => Math.max(max, r.trial + 1), 0);
+  const perCase = new Map<string, number>();
+  for (const r of records) perCase.set(r.case_id, (perCase.get(r.case_id) ?? 0) + 1);
+  const k = mostCommon(records.flatMap((r) => (r.retrieval_k === null ? [] : [String(r.retrieval_k)])));
   return {
     run_id: runId,
     tool_version: toolVersion,
     started_at: "",
     finished_at: null,
-    endpoint: first?.endpoint ?? "unknown",
-    model: first?.model ?? "unknown",
+    endpoint: describeAll(records.map((r) => r.endpoint)),
+    model: describeAll(records.map((r) => r.model)),
     registries: [],
     definitions: {},
     config: {
       cases: [],
       phases: {},
       controls: [],
-      discovery: { retriever: first?.retrieval_k == null ? "none" : "bm25", k: first?.retrieval_k ?? undefined },
-      trials,
+      discovery: k === null ? { retriever: "none" } : { retriever: "bm25", k: Number(k) },
+      trials: Math.max(0, ...perCase.values()),
       concurrency: 1,
       temperature: 0,
       seed: 0,
@@ -69,4 +75,22 @@ export function metaFromRecords(runId: string, records: TrialRecord[], toolVersi
       gates: {},
     },
   };
+}
+
+/** The one value all records share, else "mixed: a ×n, b ×m" (most first, then by name). */
+function describeAll(values: string[]): string {
+  const counts = countValues(values);
+  if (counts.length === 0) return "unknown";
+  if (counts.length === 1) return counts[0][0];
+  return `mixed: ${counts.map(([value, n]) => `${value} ×${n}`).join(", ")}`;
+}
+
+function mostCommon(values: string[]): string | null {
+  return countValues(values)[0]?.[0] ?? null;
+}
+
+function countValues(values: string[]): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return [...counts].sort(([a, x], [b, y]) => y - x || compareText(a, b));
 }
