@@ -85,3 +85,25 @@ describe("a run's facts come from all its records", () => {
     expect(diff.code, diff.stderr).toBe(0);
   });
 });
+
+describe("pass^k over a fixed set of cases", () => {
+  it("an always-failing case with one errored trial no longer vanishes at high k; a pass^k gate names it", async () => {
+    const { evaluateGates } = await import("../src/report/gates.js");
+    const base = { phase: null, family: null, tags: [], forbidden: [], registry_names: ["t"], exposed_names: ["t"], retrieved_names: ["t"], visible_order: ["t"],
+      retrieval_k: null, retrieval_scores: null, arguments: {}, argument_errors: [], argument_match: null, must_see: [], must_not_see: [], response_text: null,
+      tool_calls: 1, usage: { input_tokens: null, output_tokens: null }, latency_ms: 0, endpoint: "e", model: "m", request_hash: "", violated: false, acceptable: ["t"] } as const;
+    const pass = (case_id: string, trial: number) => ({ ...base, case_id, trial, selected: "t", failed_stage: null, selection_error: null, error: null });
+    const fail = (case_id: string, trial: number) => ({ ...base, case_id, trial, selected: null, failed_stage: "selection", selection_error: "no_call", error: null });
+    const errored = (case_id: string, trial: number) => ({ ...fail(case_id, trial), error: "HTTP 500" });
+    const records = [pass("a", 0), pass("a", 1), pass("a", 2), fail("b", 0), fail("b", 1), errored("b", 2)] as unknown as TrialRecord[];
+    const m = computeMetrics(records);
+    // before: pass^1 0.5, pass^3 1.0 (case b dropped at k=3); now k stops at 2, over both cases
+    expect(Object.keys(m.pass_hat_k)).toEqual(["1", "2"]);
+    expect(m.pass_hat_k["1"].value).toBe(0.5);
+    expect(m.pass_hat_k["2"].value).toBe(0.5);
+    expect(m.pass_k_short_cases).toEqual([{ case_id: "b", scored: 2 }]);
+    const [gate] = evaluateGates(m, { pass_hat_k: { k: 3, min: 0.9 } });
+    expect(gate.passed).toBe(false);
+    expect(gate.reason).toContain('k=3 needs every case to have 3 scored trials, and case "b" has 2');
+  });
+});

@@ -40,21 +40,23 @@ export function passAtK(c: number, n: number, k: number): number {
 }
 
 /**
- * Mean over cases of `estimate(c, n, k)` for k = 1..max n, each k over the cases with n ≥ k.
- * As a CaseMean: numerator = sum of per-case estimates, denominator = cases contributing.
- * The ci is a Wilson interval on (sum, cases), an approximation that treats the mean of
- * per-case probabilities as a proportion over cases; it ignores the within-case spread.
+ * Mean over cases of `estimate(c, n, k)` for k = 1..(the fewest scored trials of any scored case),
+ * over the same cases at every k — so pass^k never rises with k and no case drops out of a k
+ * because one of its trials errored. Cases with no scored trial are not scored cases.
+ * As a CaseMean: numerator = sum of per-case estimates, denominator = cases. The ci is a Wilson
+ * interval on (sum, cases), an approximation that treats the mean of per-case probabilities as
+ * a proportion over cases; it ignores the within-case spread.
  */
 export function meanOverCases(
   cases: CaseTally[],
   estimate: (c: number, n: number, k: number) => number,
 ): Record<string, CaseMean> {
-  const maxN = cases.reduce((max, tally) => Math.max(max, tally.n), 0);
+  const scored = cases.filter((tally) => tally.n > 0);
+  const minN = scored.length === 0 ? 0 : Math.min(...scored.map((tally) => tally.n));
   const means: Record<string, CaseMean> = {};
-  for (let k = 1; k <= maxN; k++) {
-    const contributing = cases.filter((tally) => tally.n >= k);
-    const sum = contributing.reduce((total, tally) => total + estimate(tally.c, tally.n, k), 0);
-    means[String(k)] = rate(sum, contributing.length);
+  for (let k = 1; k <= minN; k++) {
+    const sum = scored.reduce((total, tally) => total + estimate(tally.c, tally.n, k), 0);
+    means[String(k)] = rate(sum, scored.length);
   }
   return means;
 }

@@ -4,9 +4,10 @@
  */
 import type { Metrics, TrialRecord } from "../types.js";
 import { computePassK } from "./pass-k.js";
+import { compareText } from "../text/compare-text.js";
 import { countBy, findModal, groupBy, labelSelected } from "./scored-trials.js";
 
-type Reliability = Pick<Metrics, "pass_hat_k" | "pass_at_k" | "consistency" | "unstable_cases">;
+type Reliability = Pick<Metrics, "pass_hat_k" | "pass_at_k" | "pass_k_short_cases" | "consistency" | "unstable_cases">;
 type UnstableCase = Metrics["unstable_cases"][number];
 
 /** Per case: its selection counts and the modal selection (ties broken by name). */
@@ -27,8 +28,14 @@ export function computeReliability(trials: TrialRecord[]): Reliability {
     summaries.length === 0
       ? null
       : summaries.reduce((sum, s) => sum + s.modal_count / s.n, 0) / summaries.length;
+  const most = Math.max(0, ...tallies.map((tally) => tally.n));
+  const short = [...cases.entries()]
+    .filter(([, group]) => group.length < most)
+    .map(([case_id, group]) => ({ case_id, scored: group.length }))
+    .sort((a, b) => a.scored - b.scored || compareText(a.case_id, b.case_id));
   return {
     ...computePassK(tallies),
+    pass_k_short_cases: short,
     consistency,
     unstable_cases: summaries.filter((s) => s.modal_count < s.n),
   };

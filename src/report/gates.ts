@@ -4,7 +4,7 @@
  * measured must not pass silently.
  */
 import { InputError } from "../errors.js";
-import type { CaseMean, GateResult, GateSpec, Metrics, Rate } from "../types.js";
+import type { GateResult, GateSpec, Metrics, Rate } from "../types.js";
 import { formatCount, formatDecimal, RATE_FIELDS, type RateField } from "../render/format.js";
 import { compareText } from "../text/compare-text.js";
 import { CASE_MEANS, CASE_MEAN_PATTERN, GATE_METRICS, RECALL_PATTERN, SPEC_PATTERN } from "../config/gate-names.js";
@@ -64,10 +64,17 @@ function measureRate(label: string, rate: Rate | undefined, missing = NO_POPULAT
   return { label, value: rate?.value ?? null, evidence, missing };
 }
 
-function measureCaseMean(field: CaseMeanField, means: Record<string, CaseMean>, k: number): Measure {
+function measureCaseMean(field: CaseMeanField, metrics: Metrics, k: number): Measure {
+  const means = metrics[field];
   const mean = Object.hasOwn(means, String(k)) ? means[String(k)] : undefined;
   const measured = Object.keys(means).length;
-  const why = `${NO_POPULATION} (k=${k} needs cases with at least ${k} scored trials; measured k = 1..${measured})`;
+  const lacking = (metrics.pass_k_short_cases ?? []).filter((c) => c.scored < k);
+  const named = lacking.slice(0, 3).map((c) => `case "${c.case_id}" has ${c.scored}`).join(", ");
+  const more = lacking.length > 3 ? ` and ${lacking.length - 3} more` : "";
+  const why =
+    lacking.length > 0
+      ? `not measured: k=${k} needs every case to have ${k} scored trials, and ${named}${more} (errored trials do not count; measured k = 1..${measured})`
+      : `${NO_POPULATION} (k=${k} needs cases with at least ${k} scored trials; measured k = 1..${measured})`;
   const evidence = mean === undefined ? "" : ` (mean over ${mean.denominator} cases)`;
   return { label: `${field} at k=${k}`, value: mean?.value ?? null, evidence, missing: why };
 }
@@ -89,7 +96,7 @@ function measureNamed(metrics: Metrics, name: string): Measure {
   const recall = RECALL_PATTERN.exec(name);
   if (recall !== null) return measureRecall(metrics, recall[1]);
   const mean = CASE_MEAN_PATTERN.exec(name);
-  if (mean !== null && isCaseMeanField(mean[1])) return measureCaseMean(mean[1], metrics[mean[1]], Number(mean[2]));
+  if (mean !== null && isCaseMeanField(mean[1])) return measureCaseMean(mean[1], metrics, Number(mean[2]));
   if (isCaseMeanField(name)) fail(name, `expected {k, min} (e.g. {k: 3, min: 0.8}), or name the k: "${name}.3"`);
   return fail(name, `unknown metric "${name}"; known metrics: ${GATE_METRICS.join(", ")}`);
 }
@@ -126,7 +133,7 @@ function evaluateGate(metrics: Metrics, name: string, spec: GateSpec): GateResul
     return fail(name, `expected k a positive integer and min a number, got {k: ${spec.k}, min: ${spec.min}}`);
   }
   const threshold: Threshold = { op: ">=", value: spec.min };
-  return judge(name, `>= ${spec.min} at k=${spec.k}`, measureCaseMean(name, metrics[name], spec.k), threshold);
+  return judge(name, `>= ${spec.min} at k=${spec.k}`, measureCaseMean(name, metrics, spec.k), threshold);
 }
 
 /**

@@ -129,8 +129,18 @@ export function buildReliabilitySection(metrics: Metrics): Section {
   ];
   const rows = [row("pass^k (all k succeed)", metrics.pass_hat_k), row("pass@k (any of k succeeds)", metrics.pass_at_k)];
   const align: Align[] = ["left", ...ks.map((): Align => "right")];
-  return section("Reliability over trials", [], { head: ["metric", ...ks.map((k) => `k=${k}`)], align, rows });
+  const cases = metrics.pass_hat_k["1"]?.denominator ?? 0;
+  const short = metrics.pass_k_short_cases ?? [];
+  const lines = [`over the same ${cases} case${cases === 1 ? "" : "s"} at every k`];
+  if (short.length > 0) {
+    const named = short.slice(0, MAX_SHORT).map((c) => `${c.case_id} (${c.scored})`).join(", ");
+    const more = short.length > MAX_SHORT ? ` and ${short.length - MAX_SHORT} more` : "";
+    lines.push(`k stops at ${ks.length}: ${short.length} case${short.length === 1 ? " has" : "s have"} fewer scored trials (errored trials do not count): ${named}${more}`);
+  }
+  return section("Reliability over trials", lines, { head: ["metric", ...ks.map((k) => `k=${k}`)], align, rows });
 }
+
+const MAX_SHORT = 5;
 
 export function buildConsistencySection(metrics: Metrics): Section {
   const all = metrics.unstable_cases;

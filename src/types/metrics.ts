@@ -62,9 +62,11 @@ export interface Metrics {
   selection_confusions: Confusion[];
   confusion_matrix: Confusion[];
   rivals: Rival[];
-  /** Keyed by k = 1..n. */
+  /** Keyed by k = 1..(the fewest scored trials of any scored case), over the same cases at every k. */
   pass_hat_k: Record<string, CaseMean>;
   pass_at_k: Record<string, CaseMean>;
+  /** Cases with fewer scored trials than the most any case has (errored trials): they bound k. */
+  pass_k_short_cases: { case_id: string; scored: number }[];
   consistency: number | null;
   /** Ranking quality of the acceptable set, over exposed trials whose retriever recorded scores. */
   retrieval: RetrievalQuality;
