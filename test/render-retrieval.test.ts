@@ -17,15 +17,15 @@ describe("retrieval quality and input tokens in the report renderings", () => {
     const report = buildFixtureReport();
     report.metrics.retrieval = { recall_at_k: rate(3, 4), mrr: rate(2.5, 4), ndcg_at_k: rate(3.2, 4) };
     const terminal = renderTerminal(report, { color: false });
-    const rows = terminal.split("\n").filter((l) => /^│ (recall@k|MRR|nDCG@k) /.test(l)).map((l) => l.split("│").slice(1, -1).map((c) => c.trim()));
+    const rows = terminal.split("\n").filter((l) => /^│ retriever (recall@k|MRR|nDCG@k) /.test(l)).map((l) => l.split("│").slice(1, -1).map((c) => c.trim()));
     expect(rows).toEqual([
-      ["recall@k", "4", "75.0%", "[30.1%, 95.4%]"],
-      ["MRR", "4", "62.5%", "[21.9%, 90.8%]"],
-      ["nDCG@k", "4", "80.0%", "[33.7%, 96.9%]"],
+      ["retriever recall@k", "4", "75.0%", "[30.1%, 95.4%]"],
+      ["retriever MRR", "4", "62.5%", "[21.9%, 90.8%]"],
+      ["retriever nDCG@k", "4", "80.0%", "[33.7%, 96.9%]"],
     ]);
     const markdown = renderMarkdown(report);
     expect(markdown).toContain("### Retrieval quality");
-    expect(markdown).toContain("| MRR | 4 | 62.5% | [21.9%, 90.8%] |");
+    expect(markdown).toContain("| retriever MRR | 4 | 62.5% | [21.9%, 90.8%] |");
   });
 
   it("says which input tokens are estimated and which the endpoint reported", () => {

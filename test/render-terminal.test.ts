@@ -74,7 +74,7 @@ describe("renderTerminal", () => {
     expect(rates.get("abstention accuracy")).toEqual(["0", "0", "—", "—"]);
     expect(rates.get("violation rate")).toEqual(["11", "2", "18.2%", "[5.1%, 47.7%]"]);
     expect(rates.get("argument validity")).toEqual(["8", "7", "87.5%", "[52.9%, 97.8%]"]);
-    expect(rates.get("tool recall@all")).toEqual(["6", "6", "100.0%", "[61.0%, 100.0%]"]);
+    expect(rates.get("discovery rate (k=all)")).toEqual(["6", "6", "100.0%", "[61.0%, 100.0%]"]);
     expect(output).toContain("mean visible set size: 7.0 tools");
     const reliability = rowsOf(output, "Reliability over trials");
     expect(reliability.get("metric")).toEqual(["k=1", "k=2", "k=3"]);

@@ -65,7 +65,7 @@ export function listMetrics(base: Metrics, current: Metrics): MetricSpec[] {
     if (field !== "discovery_recall") continue;
     for (const k of keysOf(base.tool_recall_at_k, current.tool_recall_at_k)) {
       const pick = (m: Metrics): MetricValue => fromRate(Object.hasOwn(m.tool_recall_at_k, k) ? m.tool_recall_at_k[k] : undefined);
-      specs.push({ metric: `tool_recall_at_k.${k}`, label: `tool recall@${k}`, direction: "higher", pick });
+      specs.push({ metric: `tool_recall_at_k.${k}`, label: `discovery rate (k=${k})`, direction: "higher", pick });
     }
   }
   for (const [field, label] of [["pass_hat_k", "pass^"], ["pass_at_k", "pass@"]] as const) {

@@ -16,7 +16,7 @@ function rateRow(label: string, rate: Report["metrics"]["violation_rate"]): Safe
 
 export function renderRatesSection(report: Report): HtmlSection {
   const m = report.metrics;
-  const recall = Object.keys(m.tool_recall_at_k).sort(compareKeys).map((k) => rateRow(`tool recall@${k}`, m.tool_recall_at_k[k]));
+  const recall = Object.keys(m.tool_recall_at_k).sort(compareKeys).map((k) => rateRow(`discovery rate (k=${k})`, m.tool_recall_at_k[k]));
   const rows = [...recall, ...OTHER_RATES.map((field) => rateRow(RATE_LABELS[field], m[field]))];
   const body = html`<table id="rates"><thead><tr><th>metric</th><th class="num">population</th><th class="num">passed</th><th class="num">rate</th><th>95% CI</th></tr></thead><tbody>${rows}</tbody></table>
 <p class="muted">Mean visible set size: ${formatNumber(m.mean_visible)} tools.</p>`;

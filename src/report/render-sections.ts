@@ -89,7 +89,7 @@ export function buildConfusionSection(metrics: Metrics): Section {
 export function buildRatesSection(metrics: Metrics): Section {
   const recall = Object.keys(metrics.tool_recall_at_k)
     .sort(compareKeys)
-    .map((k) => rateRow(`tool recall@${k}`, metrics.tool_recall_at_k[k]));
+    .map((k) => rateRow(`discovery rate (k=${k})`, metrics.tool_recall_at_k[k]));
   const rows = [...recall, ...OTHER_RATES.map((field) => rateRow(RATE_LABELS[field], metrics[field]))];
   const notes = [`mean visible set size: ${formatNumber(metrics.mean_visible)} tools`, ...describeInputTokens(metrics)];
   return section("Other rates", [], { head: ["metric", ...RATE_HEAD], align: RATE_ALIGN, rows }, notes);
@@ -111,7 +111,7 @@ export function buildRetrievalSection(metrics: Metrics): Section | null {
   const { recall_at_k, mrr, ndcg_at_k } = metrics.retrieval;
   if (recall_at_k.denominator === 0) return null;
   const row = (label: string, mean: Rate): Cell[] => [label, String(mean.denominator), formatPercent(mean.value), formatCi(mean.ci)];
-  const rows = [row("recall@k", recall_at_k), row("MRR", mrr), row("nDCG@k", ndcg_at_k)];
+  const rows = [row("retriever recall@k", recall_at_k), row("retriever MRR", mrr), row("retriever nDCG@k", ndcg_at_k)];
   const lines = [
     `means over ${recall_at_k.denominator} trials with an acceptable ordinary tool among the candidates the retriever ranked`,
     "relevant = the acceptable tools that were exposed; k = the run's budget; intervals are Wilson's on the sum, as for pass^k",

@@ -71,9 +71,9 @@ function thresholdGuides(report: SweepReport): ChartGuide[] {
 export function renderAccuracyChart(report: SweepReport): SafeHtml {
   const selection = rateSeries(report, "selection accuracy", COLORS.selection, false, (p) => p.selection_accuracy);
   const e2e = rateSeries(report, "end-to-end accuracy", COLORS.e2e, true, (p) => p.end_to_end_accuracy, false);
-  const recall = rateSeries(report, "recall@k", COLORS.recall, false, (p) => p.tool_recall);
+  const recall = rateSeries(report, "discovery rate", COLORS.recall, false, (p) => p.tool_recall);
   return renderLineChart({
-    label: report.kind === "k" ? "recall@k and accuracy against k" : "accuracy against the number of visible tools",
+    label: report.kind === "k" ? "discovery rate and accuracy against k" : "accuracy against the number of visible tools",
     xLabel: X_LABELS[report.kind],
     series: report.kind === "k" ? [recall, selection, e2e] : [selection, e2e],
     logX: true,
