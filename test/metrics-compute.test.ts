@@ -150,7 +150,7 @@ describe("computeMetrics edge cases", () => {
   it("gives null values for empty populations", () => {
     const m = computeMetrics([]);
     expect([m.trials, m.errored, m.scored]).toEqual([0, 0, 0]);
-    expect(m.capability_coverage).toEqual({ numerator: 0, denominator: 0, value: null, ci: null });
+    expect(m.capability_coverage).toEqual({ numerator: 0, denominator: 0, value: null, ci: null, cases: 0, effective_n: 0 });
     expect(m.end_to_end_accuracy.value).toBeNull();
     expect(m.mean_visible).toBeNull();
     expect(m.consistency).toBeNull();

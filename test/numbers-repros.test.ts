@@ -107,3 +107,34 @@ describe("pass^k over a fixed set of cases", () => {
     expect(gate.reason).toContain('k=3 needs every case to have 3 scored trials, and case "b" has 2');
   });
 });
+
+describe("cluster-robust intervals: the case is the unit", () => {
+  it("a deterministic endpoint (every trial of a case alike) gets exactly the case-level Wilson interval", async () => {
+    const { clusterRate, wilson } = await import("../src/metrics/wilson.js");
+    // 58 of 75 cases right, 3 identical trials each: 174/225 trials
+    const clusters = [...Array.from({ length: 58 }, () => ({ n: 3, s: 3 })), ...Array.from({ length: 17 }, () => ({ n: 3, s: 0 }))];
+    const r = clusterRate(clusters);
+    expect([r.numerator, r.denominator, r.cases]).toEqual([174, 225, 75]);
+    expect(r.effective_n).toBeCloseTo(75, 9);
+    const caseLevel = wilson(58, 75) ?? [0, 0];
+    expect(r.ci?.[0]).toBeCloseTo(caseLevel[0], 9);
+    expect(r.ci?.[1]).toBeCloseTo(caseLevel[1], 9);
+    // the figures: about [66.7%, 85.3%], not the trial-level [71.4%, 82.3%]
+    expect([Number(((r.ci?.[0] ?? 0) * 100).toFixed(1)), Number(((r.ci?.[1] ?? 0) * 100).toFixed(1))]).toEqual([66.7, 85.3]);
+    const trialLevel = wilson(174, 225) ?? [0, 0];
+    expect([Number((trialLevel[0] * 100).toFixed(1)), Number((trialLevel[1] * 100).toFixed(1))]).toEqual([71.4, 82.3]);
+  });
+
+  it("independent trials stay close to the trial-level interval; one trial per case is exactly it", async () => {
+    const { clusterRate, wilson } = await import("../src/metrics/wilson.js");
+    // 60 cases × 3 trials, successes spread as independent draws would (no case-level agreement)
+    const pattern = [2, 2, 3, 2, 1, 2, 2, 3, 2, 2]; // mean 2.1 of 3 = 0.7, within-case variance ≈ binomial
+    const clusters = Array.from({ length: 60 }, (_, i) => ({ n: 3, s: pattern[i % pattern.length] }));
+    const r = clusterRate(clusters);
+    const trial = wilson(r.numerator, r.denominator) ?? [0, 0];
+    expect(Math.abs((r.ci?.[0] ?? 0) - trial[0])).toBeLessThan(0.02);
+    expect(Math.abs((r.ci?.[1] ?? 0) - trial[1])).toBeLessThan(0.02);
+    const single = clusterRate(Array.from({ length: 40 }, (_, i) => ({ n: 1, s: i % 4 === 0 ? 0 : 1 })));
+    expect(single.ci).toEqual(wilson(30, 40));
+  });
+});

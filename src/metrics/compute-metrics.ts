@@ -12,7 +12,7 @@ import { computeInputTokens, computeRetrievalQuality } from "./retrieval-quality
 import { groupBy, scoreRecords } from "./scored-trials.js";
 import { isControl } from "../types.js";
 import { compareText } from "../text/compare-text.js";
-import { rate } from "./wilson.js";
+import { clusterRate, type ClusterTally } from "./wilson.js";
 
 type Funnel = Pick<
   Metrics,
@@ -25,9 +25,17 @@ type Signals = Pick<
   | "failure_profile" | "selection_errors"
 >;
 
-/** The share of `population` for which `success` holds. */
+/** The share of `population` for which `success` holds; its interval treats the case as the unit. */
 export function rateOf(population: TrialRecord[], success: (t: TrialRecord) => boolean): Rate {
-  return rate(population.filter(success).length, population.length);
+  const byCase = new Map<string, ClusterTally>();
+  for (const t of population) {
+    const tally = byCase.get(t.case_id) ?? { n: 0, s: 0 };
+    tally.n += 1;
+    if (success(t)) tally.s += 1;
+    byCase.set(t.case_id, tally);
+  }
+  // Summed in case order, so the interval's last digits never depend on the order of the records.
+  return clusterRate([...byCase.entries()].sort(([a], [b]) => compareText(a, b)).map(([, tally]) => tally));
 }
 
 const isCovered = (t: TrialRecord): boolean => intersects(t.acceptable, t.registry_names);

@@ -35,8 +35,14 @@ function section(title: string, lines: string[], table: TableData | null, notes:
   return { title, lines, table, notes };
 }
 
+/** The population in trials and, when trials repeat a case, in cases too (the interval's unit). */
+function populationCell(rate: Rate): string {
+  const cases = rate.cases;
+  return cases === undefined || cases === rate.denominator ? String(rate.denominator) : `${rate.denominator} (${cases} cases)`;
+}
+
 function rateRow(label: string, rate: Rate): Cell[] {
-  return [label, String(rate.denominator), String(rate.numerator), formatPercent(rate.value), formatCi(rate.ci)];
+  return [label, populationCell(rate), String(rate.numerator), formatPercent(rate.value), formatCi(rate.ci)];
 }
 
 function countCell(count: number): Cell {

@@ -6,8 +6,15 @@ export interface Rate {
   numerator: number;
   denominator: number;
   value: number | null;
-  /** 95% Wilson score interval; null when the denominator is 0. */
+  /**
+   * 95% interval; null when the denominator is 0. Wilson on the trials when each case has one;
+   * with repeated trials, cluster-robust: Wilson on the effective sample size (the case is the unit).
+   */
   ci: [number, number] | null;
+  /** Cases in the population (trial-level rates). */
+  cases?: number;
+  /** The sample size the interval is computed on: the trials, shrunk by the design effect of repeated trials. */
+  effective_n?: number;
 }
 
 /** A mean over cases of a per-case estimate (pass^k, pass@k): numerator is the sum of estimates. */
