@@ -138,3 +138,20 @@ describe("cluster-robust intervals: the case is the unit", () => {
     expect(single.ci).toEqual(wilson(30, 40));
   });
 });
+
+describe("call_accuracy: the right tool with its arguments right", () => {
+  it("on the bundled example: the selection population, at most selection accuracy's successes, in every renderer", async () => {
+    const out = tempDir();
+    const flags = ["run", "-n", "1", "--no-gates", "--no-progress", "--no-step-summary", "-o", out];
+    const report = JSON.parse((await runCli([...flags, "-f", "json"])).stdout);
+    const { call_accuracy: call, selection_accuracy: selection } = report.metrics;
+    expect(call.denominator).toBe(selection.denominator);
+    expect(call.numerator).toBeLessThanOrEqual(selection.numerator);
+    expect(call.numerator).toBeGreaterThan(0);
+    for (const format of ["terminal", "markdown", "html"]) {
+      const result = await runCli([...flags, "-f", format, "--output", join(out, `r.${format}`)]);
+      expect(result.code).toBe(0);
+      expect(readFileSync(join(out, `r.${format}`), "utf8"), format).toContain("call accuracy");
+    }
+  });
+});

@@ -65,3 +65,13 @@ export function findArgumentsError(argumentErrors: string[] | null): string | nu
 export function classifyRecord(record: TrialRecord): Classification {
   return classifyTrial({ ...record, arguments_error: findArgumentsError(record.argument_errors) });
 }
+
+/**
+ * The right tool *and* its arguments filled right: selected ∈ acceptable, the arguments parse and
+ * are valid against the schema shown, and the case's stated expectations hold. The ladder stops
+ * at selection (arguments belong to the action boundary); this is the figure beside it.
+ */
+export function isRightCall(t: TrialRecord): boolean {
+  const right = t.selected !== null && t.acceptable.includes(t.selected);
+  return right && (t.argument_errors === null || t.argument_errors.length === 0) && t.argument_match !== false;
+}

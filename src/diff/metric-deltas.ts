@@ -17,6 +17,7 @@ export const RATE_DIRECTIONS: Record<RateField, Direction> = {
   exposure_recall: "higher",
   discovery_recall: "higher",
   selection_accuracy: "higher",
+  call_accuracy: "higher",
   end_to_end_accuracy: "higher",
   abstention_accuracy: "higher",
   violation_rate: "lower",

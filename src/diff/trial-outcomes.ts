@@ -3,6 +3,7 @@
  * rate's population or not, and succeeds or not. The predicates are those of compute-metrics
  * (test/diff-outcomes.test.ts proves that summing them gives the report's numerators).
  */
+import { isRightCall } from "../classify/classify-trial.js";
 import { NO_CALL_LABEL } from "../metrics/scored-trials.js";
 import { ABSTAIN, ASK, STAGES, isControl } from "../types.js";
 import type { CaseRow, TrialRecord } from "../types.js";
@@ -42,6 +43,7 @@ export function outcomesOf(t: TrialRecord): TrialOutcomes {
     out.set(recallKey(t.retrieval_k), retrieved);
   }
   if (retrieved) out.set("selection_accuracy", t.selected !== null && t.acceptable.includes(t.selected));
+  if (retrieved) out.set("call_accuracy", isRightCall(t));
   out.set("end_to_end_accuracy", t.failed_stage === null);
   if (t.acceptable.includes(ABSTAIN)) out.set("abstention_accuracy", t.selected === ABSTAIN);
   out.set("violation_rate", t.violated);

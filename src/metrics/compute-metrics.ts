@@ -2,7 +2,7 @@
  * Every metric of DESIGN §3–4 from trial records. Pure. Errored trials are counted and excluded
  * from every rate, pass^k, consistency figure and confusion table.
  */
-import { intersects } from "../classify/classify-trial.js";
+import { intersects, isRightCall } from "../classify/classify-trial.js";
 import { ABSTAIN, ASK } from "../types.js";
 import type { Metrics, Rate, SelectionError, Stage, TrialRecord } from "../types.js";
 import { computeConfusions } from "./confusions.js";
@@ -17,7 +17,7 @@ import { clusterRate, type ClusterTally } from "./wilson.js";
 type Funnel = Pick<
   Metrics,
   | "capability_coverage" | "exposure_recall" | "discovery_recall" | "tool_recall_at_k" | "selection_accuracy"
-  | "end_to_end_accuracy" | "abstention_accuracy" | "violation_rate" | "argument_validity" | "argument_match"
+  | "end_to_end_accuracy" | "abstention_accuracy" | "violation_rate" | "argument_validity" | "argument_match" | "call_accuracy"
 >;
 type Signals = Pick<
   Metrics,
@@ -65,8 +65,10 @@ function computeFunnel(scored: TrialRecord[]): Funnel {
     // Ordinary tool calls only: a control's (empty) arguments say nothing about filling a tool's schema.
     argument_validity: rateOf(scored.filter((t) => t.argument_errors !== null && !isControl(t.selected ?? "")), (t) => t.argument_errors?.length === 0),
     argument_match: rateOf(scored.filter((t) => t.argument_match !== null), (t) => t.argument_match === true),
+    call_accuracy: rateOf(scored.filter(isRetrieved), isRightCall),
   };
 }
+
 
 function countStages(scored: TrialRecord[]): Record<Stage, number> {
   const counts: Record<Stage, number> = { coverage: 0, exposure: 0, discovery: 0, selection: 0 };

@@ -20,6 +20,7 @@ export const RATE_FIELDS = [
   "exposure_recall",
   "discovery_recall",
   "selection_accuracy",
+  "call_accuracy",
   "end_to_end_accuracy",
   "abstention_accuracy",
   "violation_rate",
@@ -32,11 +33,24 @@ export const RATE_FIELDS = [
 ] as const satisfies readonly RateKey[];
 export type RateField = (typeof RATE_FIELDS)[number];
 
+/** The rates shown after the ladder, in every renderer's "other rates" table. */
+export const OTHER_RATES: readonly RateField[] = [
+  "call_accuracy", "abstention_accuracy", "violation_rate", "argument_validity", "argument_match",
+  "clarification_rate", "abstention_rate", "phantom_rate", "no_call_rate",
+];
+
+/** A rate's population in trials and, when trials repeat a case, in cases too (the interval's unit). */
+export function formatPopulation(rate: Rate): string {
+  const cases = rate.cases;
+  return cases === undefined || cases === rate.denominator ? String(rate.denominator) : `${rate.denominator} (${cases} cases)`;
+}
+
 export const RATE_LABELS: Record<RateField, string> = {
   capability_coverage: "capability coverage",
   exposure_recall: "exposure recall",
   discovery_recall: "discovery recall",
   selection_accuracy: "selection accuracy",
+  call_accuracy: "call accuracy (right tool, right arguments)",
   end_to_end_accuracy: "end-to-end accuracy",
   abstention_accuracy: "abstention accuracy",
   violation_rate: "violation rate",

@@ -1,17 +1,13 @@
 /** The remaining rates, the gates, errored trials and failing exposure assertions. */
 import type { GateResult, Report } from "../types.js";
-import { compareKeys, formatNumber, RATE_LABELS, type RateField } from "../render/format.js";
+import { compareKeys, formatNumber, formatPopulation, OTHER_RATES, RATE_LABELS } from "../render/format.js";
 import { html, type SafeHtml } from "../render/html/escape.js";
 import type { HtmlSection } from "../render/html/page.js";
 import { rateCells } from "./render-html-parts.js";
 
-const OTHER_RATES: RateField[] = [
-  "abstention_accuracy", "violation_rate", "argument_validity", "argument_match",
-  "clarification_rate", "abstention_rate", "phantom_rate", "no_call_rate",
-];
 
 function rateRow(label: string, rate: Report["metrics"]["violation_rate"]): SafeHtml {
-  return html`<tr><td>${label}</td><td class="num">${rate.denominator}</td><td class="num">${rate.numerator}</td>${rateCells(rate)}</tr>`;
+  return html`<tr><td>${label}</td><td class="num">${formatPopulation(rate)}</td><td class="num">${rate.numerator}</td>${rateCells(rate)}</tr>`;
 }
 
 export function renderRatesSection(report: Report): HtmlSection {

@@ -15,7 +15,8 @@ import {
   STAGE_MEANINGS,
   STAGE_RATES,
   truncateLine,
-  type RateField,
+  formatPopulation,
+  OTHER_RATES,
 } from "../render/format.js";
 import { compareText } from "../text/compare-text.js";
 import type { Align, Cell, Section, TableData } from "../render/section.js";
@@ -23,10 +24,6 @@ import type { Align, Cell, Section, TableData } from "../render/section.js";
 const MAX_CONFUSIONS = 10;
 const MAX_UNSTABLE = 10;
 const MAX_ERRORED = 5;
-const OTHER_RATES: RateField[] = [
-  "abstention_accuracy", "violation_rate", "argument_validity", "argument_match",
-  "clarification_rate", "abstention_rate", "phantom_rate", "no_call_rate",
-];
 const RATE_HEAD = ["population", "passed", "rate", "95% CI"];
 const RATE_ALIGN: Align[] = ["left", "right", "right", "right", "left"];
 
@@ -35,14 +32,8 @@ function section(title: string, lines: string[], table: TableData | null, notes:
   return { title, lines, table, notes };
 }
 
-/** The population in trials and, when trials repeat a case, in cases too (the interval's unit). */
-function populationCell(rate: Rate): string {
-  const cases = rate.cases;
-  return cases === undefined || cases === rate.denominator ? String(rate.denominator) : `${rate.denominator} (${cases} cases)`;
-}
-
 function rateRow(label: string, rate: Rate): Cell[] {
-  return [label, populationCell(rate), String(rate.numerator), formatPercent(rate.value), formatCi(rate.ci)];
+  return [label, formatPopulation(rate), String(rate.numerator), formatPercent(rate.value), formatCi(rate.ci)];
 }
 
 function countCell(count: number): Cell {

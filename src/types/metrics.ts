@@ -54,6 +54,8 @@ export interface Metrics {
   /** Keyed by k; trials without a retriever are keyed "all". */
   tool_recall_at_k: Record<string, Rate>;
   selection_accuracy: Rate;
+  /** Over the selection population: the right tool, arguments that parse, are valid and meet the case's expectations. */
+  call_accuracy: Rate;
   end_to_end_accuracy: Rate;
   abstention_accuracy: Rate;
   violation_rate: Rate;
