@@ -51,6 +51,7 @@ describe("loadConfig defaults and precedence", () => {
       breaker_window_ms: 60_000,
       retry_base_ms: 500,
       shuffle_tools: false,
+      success: "selection",
       gates: {},
     });
   });

@@ -155,3 +155,21 @@ describe("call_accuracy: the right tool with its arguments right", () => {
     }
   });
 });
+
+describe("--success call", () => {
+  it("makes pass^k, passed cases (JUnit) and the run.json setting use call correctness", async () => {
+    const out = tempDir();
+    const flags = ["run", "-n", "1", "--no-gates", "--no-progress", "--no-step-summary", "-o", out, "-f", "json"];
+    const selection = JSON.parse((await runCli(flags)).stdout);
+    const call = JSON.parse((await runCli([...flags, "--success", "call"])).stdout);
+    expect(call.run.config.success).toBe("call");
+    // the ladder's own rates do not move; what counts as a correct trial does
+    expect(call.metrics.selection_accuracy).toEqual(selection.metrics.selection_accuracy);
+    const passedCases = (r: { cases: { passed: boolean }[] }) => r.cases.filter((c) => c.passed).length;
+    expect(passedCases(call)).toBeLessThan(passedCases(selection));
+    expect(call.metrics.pass_hat_k["1"].numerator).toBeLessThan(selection.metrics.pass_hat_k["1"].numerator);
+    // one trial per case: pass^1's sum is the number of cases passed, under either correctness
+    expect(call.metrics.pass_hat_k["1"].numerator).toBe(passedCases(call));
+    expect(selection.metrics.pass_hat_k["1"].numerator).toBe(passedCases(selection));
+  });
+});

@@ -33,7 +33,8 @@ export function loadDiffInput(target: string): DiffInput {
 
 /** The parts of a report a diff reads, from records (the per-slice breakdowns are skipped). */
 function summariseRun(run: RunMeta, records: TrialRecord[]): DiffReport {
-  return { run, metrics: computeMetrics(records), cases: buildCaseRows(records) };
+  const success = run.config.success ?? "selection";
+  return { run, metrics: computeMetrics(records, success), cases: buildCaseRows(records, success) };
 }
 
 /** Compare BASE with CURRENT; InputError (exit 2) naming every difference when they do not compare. */

@@ -7,7 +7,7 @@
 import { resolve } from "node:path";
 import { redactUrl } from "../text/redact-url.js";
 import { CONTROL_NAMES } from "../types/tools.js";
-import { LATER_RUN_KEYS, RETRIEVERS, RUN_KEYS, STORE_MODES, type Config, type SettingKey } from "../types/config.js";
+import { LATER_RUN_KEYS, RETRIEVERS, RUN_KEYS, STORE_MODES, SUCCESS_KINDS, type Config, type SettingKey } from "../types/config.js";
 import type { RunConfig } from "../types/report.js";
 import type { JsonObject } from "../types/json.js";
 import { nonNegativeInt, nonNegativeNumber, positiveInt } from "./parse-number.js";
@@ -146,6 +146,12 @@ export const CONFIG_KEYS = defineKeys({
     schema: {
       description: "Permute the visible tools per trial, seeded by (seed, case, trial), to measure position effects.",
       type: "boolean",
+    } },
+  success: { flags: "--success <which>", help: "what a correct trial is for pass^k, JUnit and flips: selection, or call (right tool and arguments)",
+    choices: SUCCESS_KINDS, default: "selection",
+    schema: {
+      description: "selection (default): the ladder passed; call: also the arguments parse, are valid and meet the case's expectations (call_accuracy).",
+      enum: [...SUCCESS_KINDS],
     } },
   phases: { help: "exposure policies by phase name", default: {},
     schema: { description: "Exposure policies by phase name.", type: "object", additionalProperties: { $ref: "#/$defs/phase" } } },

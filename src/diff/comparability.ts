@@ -61,6 +61,8 @@ function collectNotes(base: DiffReport, current: DiffReport): string[] {
   if (a.system_prompt !== b.system_prompt) notes.push("system prompt changed");
   if (canonicalJson(a.phases) !== canonicalJson(b.phases)) notes.push("phase policies changed");
   if (canonicalJson(a.controls) !== canonicalJson(b.controls)) notes.push(`controls changed: ${a.controls.join(", ")} → ${b.controls.join(", ")}`);
+  const [sa, sb] = [a.success ?? "selection", b.success ?? "selection"];
+  if (sa !== sb) notes.push(`success changed: ${sa} → ${sb} (pass^k, flips and passed cases use different correctness)`);
   if (base.run.tool_version !== current.run.tool_version) {
     notes.push(`route-eval version ${base.run.tool_version} → ${current.run.tool_version}`);
   }

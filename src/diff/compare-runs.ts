@@ -93,8 +93,8 @@ function compareMetrics(base: DiffInput, current: DiffInput, shared: Set<string>
   const baseRecords = restrict(base, shared, differ);
   const currentRecords = restrict(current, shared, differ);
   const recomputed = differ && baseRecords !== null && currentRecords !== null;
-  const baseMetrics = recomputed && baseRecords !== null ? computeMetrics(baseRecords) : base.report.metrics;
-  const currentMetrics = recomputed && currentRecords !== null ? computeMetrics(currentRecords) : current.report.metrics;
+  const baseMetrics = recomputed && baseRecords !== null ? computeMetrics(baseRecords, base.report.run.config.success) : base.report.metrics;
+  const currentMetrics = recomputed && currentRecords !== null ? computeMetrics(currentRecords, current.report.run.config.success) : current.report.metrics;
   const metrics = computeMetricDeltas(
     gatherEvidence(baseMetrics, base.report.cases, baseRecords === null ? null : scoreRecords(baseRecords)),
     gatherEvidence(currentMetrics, current.report.cases, currentRecords === null ? null : scoreRecords(currentRecords)),

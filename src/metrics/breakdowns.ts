@@ -2,14 +2,14 @@
  * The full metrics of each slice of a run: per case family, per tag, per phase. Keys sorted;
  * records without a family or phase go under "(none)"; a record counts under each of its tags.
  */
-import type { Metrics, Report, TrialRecord } from "../types.js";
+import type { Metrics, Report, Success, TrialRecord } from "../types.js";
 import { computeMetrics } from "./compute-metrics.js";
 import { compareText } from "../text/compare-text.js";
 
 /** The breakdown key of a record without a family or phase. */
 export const NONE_LABEL = "(none)";
 
-function computeSlices(records: TrialRecord[], keysOf: (t: TrialRecord) => string[]): Record<string, Metrics> {
+function computeSlices(records: TrialRecord[], keysOf: (t: TrialRecord) => string[], success: Success): Record<string, Metrics> {
   const slices = new Map<string, TrialRecord[]>();
   for (const record of records) {
     for (const key of new Set(keysOf(record))) {
@@ -19,13 +19,13 @@ function computeSlices(records: TrialRecord[], keysOf: (t: TrialRecord) => strin
     }
   }
   const keys = [...slices.keys()].sort(compareText);
-  return Object.fromEntries(keys.map((key) => [key, computeMetrics(slices.get(key) ?? [])]));
+  return Object.fromEntries(keys.map((key) => [key, computeMetrics(slices.get(key) ?? [], success)]));
 }
 
-export function computeBreakdowns(records: TrialRecord[]): Report["breakdowns"] {
+export function computeBreakdowns(records: TrialRecord[], success: Success = "selection"): Report["breakdowns"] {
   return {
-    family: computeSlices(records, (t) => [t.family ?? NONE_LABEL]),
-    tag: computeSlices(records, (t) => t.tags),
-    phase: computeSlices(records, (t) => [t.phase ?? NONE_LABEL]),
+    family: computeSlices(records, (t) => [t.family ?? NONE_LABEL], success),
+    tag: computeSlices(records, (t) => t.tags, success),
+    phase: computeSlices(records, (t) => [t.phase ?? NONE_LABEL], success),
   };
 }

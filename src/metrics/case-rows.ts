@@ -3,7 +3,8 @@
  * the case passed (every scored trial correct, and at least one scored trial).
  */
 import { STAGES } from "../types.js";
-import type { CaseRow, TrialRecord } from "../types.js";
+import type { CaseRow, Success, TrialRecord } from "../types.js";
+import { isSuccess } from "../classify/classify-trial.js";
 import { countBy, groupBy, labelSelected, scoreRecords } from "./scored-trials.js";
 
 /** The stage label of a trial: its failed stage, or "correct". */
@@ -16,10 +17,10 @@ function countStages(scored: TrialRecord[]): Record<string, number> {
   return Object.fromEntries(STAGE_ORDER.filter((label) => label in counts).map((label) => [label, counts[label]]));
 }
 
-function buildCaseRow(caseId: string, records: TrialRecord[]): CaseRow {
+function buildCaseRow(caseId: string, records: TrialRecord[], success: Success): CaseRow {
   const first = records[0];
   const scored = scoreRecords(records);
-  const correct = scored.filter((t) => t.failed_stage === null).length;
+  const correct = scored.filter((t) => isSuccess(t, success)).length;
   return {
     case_id: caseId,
     family: first.family,
@@ -37,9 +38,9 @@ function buildCaseRow(caseId: string, records: TrialRecord[]): CaseRow {
   };
 }
 
-/** Rows sorted by case_id; case fields come from the case's lowest-numbered trial. */
-export function buildCaseRows(records: TrialRecord[]): CaseRow[] {
+/** Rows sorted by case_id; case fields come from the case's lowest-numbered trial; `correct` by the run's success. */
+export function buildCaseRows(records: TrialRecord[], success: Success = "selection"): CaseRow[] {
   return [...groupBy(records, (t) => t.case_id).entries()].map(([caseId, group]) =>
-    buildCaseRow(caseId, [...group].sort((a, b) => a.trial - b.trial)),
+    buildCaseRow(caseId, [...group].sort((a, b) => a.trial - b.trial), success),
   );
 }

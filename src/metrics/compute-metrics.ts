@@ -4,7 +4,7 @@
  */
 import { intersects, isRightCall } from "../classify/classify-trial.js";
 import { ABSTAIN, ASK } from "../types.js";
-import type { Metrics, Rate, SelectionError, Stage, TrialRecord } from "../types.js";
+import type { Metrics, Rate, SelectionError, Stage, Success, TrialRecord } from "../types.js";
 import { computeConfusions } from "./confusions.js";
 import { computeSelectionByPosition } from "./position.js";
 import { computeReliability } from "./reliability.js";
@@ -97,8 +97,8 @@ function computeSignals(scored: TrialRecord[]): Signals {
   };
 }
 
-/** All metrics of a set of records (a run, or one breakdown's subset). */
-export function computeMetrics(records: TrialRecord[]): Metrics {
+/** All metrics of a set of records (a run, or one breakdown's subset); pass^k by the run's `success`. */
+export function computeMetrics(records: TrialRecord[], success: Success = "selection"): Metrics {
   const scored = scoreRecords(records);
   return {
     trials: records.length,
@@ -107,7 +107,7 @@ export function computeMetrics(records: TrialRecord[]): Metrics {
     ...computeFunnel(scored),
     ...computeSignals(scored),
     ...computeConfusions(scored),
-    ...computeReliability(scored),
+    ...computeReliability(scored, success),
     retrieval: computeRetrievalQuality(scored),
     input_tokens: computeInputTokens(scored),
     selection_by_position: computeSelectionByPosition(scored),

@@ -2,7 +2,8 @@
  * Repeated-trial reliability (DESIGN §4): pass^k, pass@k, consistency and unstable cases.
  * A case's n is its scored (non-errored) trials; a trial is correct when failed_stage is null.
  */
-import type { Metrics, TrialRecord } from "../types.js";
+import type { Metrics, Success, TrialRecord } from "../types.js";
+import { isSuccess } from "../classify/classify-trial.js";
 import { computePassK } from "./pass-k.js";
 import { compareText } from "../text/compare-text.js";
 import { countBy, findModal, groupBy, labelSelected } from "./scored-trials.js";
@@ -17,11 +18,11 @@ function summariseCase(case_id: string, trials: TrialRecord[]): UnstableCase {
   return { case_id, modal: modal.key, modal_count: modal.count, n: trials.length, selections };
 }
 
-export function computeReliability(trials: TrialRecord[]): Reliability {
+export function computeReliability(trials: TrialRecord[], success: Success = "selection"): Reliability {
   const cases = groupBy(trials, (t) => t.case_id);
   const tallies = [...cases.values()].map((group) => ({
     n: group.length,
-    c: group.filter((t) => t.failed_stage === null).length,
+    c: group.filter((t) => isSuccess(t, success)).length,
   }));
   const summaries = [...cases.entries()].map(([caseId, group]) => summariseCase(caseId, group));
   const consistency =

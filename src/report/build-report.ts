@@ -13,14 +13,15 @@ export function buildReport(meta: RunMeta, records: TrialRecord[], options: { ga
   // run.json's input hashes serve --resume; the report names the definitions and settings only.
   const { inputs: _inputs, ...run } = meta;
   const sorted = [...records].sort((a, b) => compareText(a.case_id, b.case_id) || a.trial - b.trial);
-  const metrics = computeMetrics(sorted);
+  const success = run.config.success ?? "selection";
+  const metrics = computeMetrics(sorted, success);
   return {
     schema_version: REPORT_SCHEMA_VERSION,
     run,
     metrics,
     gates: options.gates === false ? [] : evaluateGates(metrics, run.config.gates),
-    breakdowns: computeBreakdowns(sorted),
-    cases: buildCaseRows(sorted),
+    breakdowns: computeBreakdowns(sorted, success),
+    cases: buildCaseRows(sorted, success),
     errored: sorted.filter((r) => r.error !== null).map((r) => ({ case_id: r.case_id, trial: r.trial, error: r.error ?? "" })),
     exposure_assertions: checkExposureAssertions(sorted),
   };

@@ -11,7 +11,7 @@ import { compareText } from "../text/compare-text.js";
 
 /** Settings of run.json that define the experiment, in the order differences are listed. */
 export const PINNED_SETTINGS = [
-  "trials", "temperature", "seed", "system_prompt", "discovery", "phases", "controls", "base_url", "max_tokens", "shuffle_tools",
+  "trials", "temperature", "seed", "system_prompt", "discovery", "phases", "controls", "base_url", "max_tokens", "shuffle_tools", "success",
 ] as const;
 
 const MAX_NAMED = 5;
@@ -34,6 +34,7 @@ export function pinnedOverrides(meta: RunMeta): ConfigOverrides {
     ...(config.base_url === undefined ? {} : { base_url: config.base_url }),
     ...(config.max_tokens === undefined ? {} : { max_tokens: config.max_tokens }),
     ...(config.shuffle_tools === undefined ? {} : { shuffle_tools: config.shuffle_tools }),
+    ...(config.success === undefined ? {} : { success: config.success }),
   };
   return overrides;
 }

@@ -38,6 +38,10 @@ export const EMBEDDINGS_DEFAULTS: EmbeddingsConfig = {
 /** A gate: `"OP NUMBER"` on a rate (e.g. ">= 0.9"), or pass^k with a minimum. */
 export type GateSpec = string | { k: number; min: number };
 
+/** Which correctness pass^k, JUnit and flips use: the ladder's (selection), or the right call (call). */
+export const SUCCESS_KINDS = ["selection", "call"] as const;
+export type Success = (typeof SUCCESS_KINDS)[number];
+
 /** How endpoint answers are fetched: always call, store first then call, or store only. */
 export const STORE_MODES = ["live", "cached", "replay"] as const;
 export type StoreMode = (typeof STORE_MODES)[number];
@@ -84,6 +88,8 @@ export interface Config {
   retry_base_ms: number;
   /** Permute the visible tools per trial, seeded by (seed, case, trial). */
   shuffle_tools: boolean;
+  /** What a correct trial is for pass^k, JUnit and flips: the ladder passed (selection), or also the arguments (call). */
+  success: Success;
   gates: Record<string, GateSpec>;
 }
 
@@ -95,4 +101,4 @@ export const RUN_KEYS = [
   "cases", "phases", "controls", "discovery", "trials", "concurrency", "temperature", "seed", "system_prompt", "gates",
 ] as const satisfies readonly SettingKey[];
 /** Pinned too, but absent from run.json files written before they existed. */
-export const LATER_RUN_KEYS = ["mode", "base_url", "api_key_env", "max_tokens", "shuffle_tools"] as const satisfies readonly SettingKey[];
+export const LATER_RUN_KEYS = ["mode", "base_url", "api_key_env", "max_tokens", "shuffle_tools", "success"] as const satisfies readonly SettingKey[];
