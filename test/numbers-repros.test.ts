@@ -173,3 +173,30 @@ describe("--success call", () => {
     expect(selection.metrics.pass_hat_k["1"].numerator).toBe(passedCases(selection));
   });
 });
+
+describe("no rate without its denominator", () => {
+  /** A line with a percentage must also carry a count: (a/b), "N (M cases)", "over N cases", or a count column. */
+  function bare(text: string): string[] {
+    return text.split("\n").filter((line) => {
+      if (!/\d(\.\d+)?%/.test(line.replace(/95% CI|\[[^\]]*%[^\]]*\]/g, ""))) return false;
+      if (/\(\d+(\.\d+)?\/\d+\)|\d+ \(\d+ cases\)|over (the same )?\d+ cases|\(\d+ cases\)/.test(line)) return false;
+      const cells = line.split(/[│|]/).map((c) => c.trim()).filter((c) => c !== "");
+      return !cells.some((cell) => /^\d+$/.test(cell)); // a count column beside the rate
+    });
+  }
+
+  it("in the terminal and Markdown renderings of the bundled example, and a sweep table", async () => {
+    const out = tempDir();
+    const flags = ["run", "-n", "2", "--no-gates", "--no-progress", "--no-step-summary", "-o", out];
+    for (const format of ["terminal", "markdown"]) {
+      const { stdout } = await runCli([...flags, "-f", format]);
+      expect(bare(stdout), format).toEqual([]);
+    }
+    const sweep = await runCli(["sweep", "--sizes", "5,10", "-n", "1", "-o", out, "--no-progress"]);
+    const table = sweep.stdout.split("\n\n")[1] ?? "";
+    expect(table).toMatch(/selection accuracy/);
+    expect(bare(table), "sweep").toEqual([]);
+    // and the check itself finds what it should
+    expect(bare("consistency 91.7% (mean share)\nabstention 100.0%")).toHaveLength(2);
+  });
+});

@@ -77,9 +77,9 @@ describe("renderTerminal", () => {
     expect(rates.get("discovery rate (k=all)")).toEqual(["6", "6", "100.0%", "[61.0%, 100.0%]"]);
     expect(output).toContain("mean visible set size: 7.0 tools");
     const reliability = rowsOf(output, "Reliability over trials");
-    expect(reliability.get("metric")).toEqual(["k=1", "k=2", "k=3"]);
-    expect(reliability.get("pass^k (all k succeed)")).toEqual(["33.3%", "25.0%", "33.3%"]);
-    expect(reliability.get("pass@k (any of k succeeds)")).toEqual(["33.3%", "41.7%", "66.7%"]);
+    expect(reliability.get("metric")).toEqual(["cases", "k=1", "k=2", "k=3"]);
+    expect(reliability.get("pass^k (all k succeed)")).toEqual(["4", "33.3%", "25.0%", "33.3%"]);
+    expect(reliability.get("pass@k (any of k succeeds)")).toEqual(["4", "33.3%", "41.7%", "66.7%"]);
     expect(output).toContain("consistency 91.7%");
     const unstable = rowsOf(output, "Consistency");
     expect(unstable.get("order-status-free-text")).toEqual(["get_order", "2/3", "get_order ×2, search_orders ×1"]);

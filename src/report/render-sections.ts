@@ -122,10 +122,11 @@ export function buildReliabilitySection(metrics: Metrics): Section {
   if (ks.length === 0) return section("Reliability over trials", ["no scored trials"], null);
   const row = (label: string, means: Metrics["pass_hat_k"]): Cell[] => [
     label,
+    String(means["1"]?.denominator ?? 0),
     ...ks.map((k) => formatPercent(means[k]?.value ?? null)),
   ];
   const rows = [row("pass^k (all k succeed)", metrics.pass_hat_k), row("pass@k (any of k succeeds)", metrics.pass_at_k)];
-  const align: Align[] = ["left", ...ks.map((): Align => "right")];
+  const align: Align[] = ["left", "right", ...ks.map((): Align => "right")];
   const cases = metrics.pass_hat_k["1"]?.denominator ?? 0;
   const short = metrics.pass_k_short_cases ?? [];
   const lines = [`over the same ${cases} case${cases === 1 ? "" : "s"} at every k`];
@@ -134,7 +135,7 @@ export function buildReliabilitySection(metrics: Metrics): Section {
     const more = short.length > MAX_SHORT ? ` and ${short.length - MAX_SHORT} more` : "";
     lines.push(`k stops at ${ks.length}: ${short.length} case${short.length === 1 ? " has" : "s have"} fewer scored trials (errored trials do not count): ${named}${more}`);
   }
-  return section("Reliability over trials", lines, { head: ["metric", ...ks.map((k) => `k=${k}`)], align, rows });
+  return section("Reliability over trials", lines, { head: ["metric", "cases", ...ks.map((k) => `k=${k}`)], align, rows });
 }
 
 const MAX_SHORT = 5;
@@ -142,7 +143,7 @@ const MAX_SHORT = 5;
 export function buildConsistencySection(metrics: Metrics): Section {
   const all = metrics.unstable_cases;
   const lines = [
-    `consistency ${formatPercent(metrics.consistency)} (mean share of each case's most frequent selection)`,
+    `consistency ${formatPercent(metrics.consistency)} over ${metrics.pass_hat_k["1"]?.denominator ?? 0} cases (mean share of each case's most frequent selection)`,
     `${all.length} unstable case${all.length === 1 ? "" : "s"}`,
   ];
   if (all.length === 0) return section("Consistency", lines, null);

@@ -44,7 +44,7 @@ const PASS_HEAD = (report: SweepReport) => `pass^${report.settings.trials}`;
 
 function commonTail(report: SweepReport): Column[] {
   return [
-    { head: PASS_HEAD(report), numeric: true, cell: (p) => formatPercent(p.pass_hat_k?.mean.value ?? null) },
+    { head: PASS_HEAD(report), numeric: true, cell: (p) => (p.pass_hat_k === null || p.pass_hat_k === undefined ? formatPercent(null) : formatRate(p.pass_hat_k.mean)) },
     { head: "input tokens", numeric: true, cell: formatTokens },
     { head: "p50 ms", numeric: true, cell: (p) => formatMs(p.latency_ms.p50) },
     { head: "p95 ms", numeric: true, cell: (p) => formatMs(p.latency_ms.p95) },
@@ -59,9 +59,9 @@ const COLUMNS: Record<SweepKind, (report: SweepReport) => Column[]> = {
     { head: "trials", numeric: true, cell: (p) => String(p.scored) },
     { head: "selection accuracy", numeric: true, cell: (p) => formatRate(p.selection_accuracy) },
     { head: "95% CI", numeric: false, cell: (p) => formatCi(p.selection_accuracy.ci) },
-    { head: "abstention", numeric: true, cell: (p) => formatPercent(p.abstention_accuracy.value) },
-    { head: "violations", numeric: true, cell: (p) => formatPercent(p.violation_rate.value) },
-    { head: "arg. validity", numeric: true, cell: (p) => formatPercent(p.argument_validity.value) },
+    { head: "abstention", numeric: true, cell: (p) => formatRate(p.abstention_accuracy) },
+    { head: "violations", numeric: true, cell: (p) => formatRate(p.violation_rate) },
+    { head: "arg. validity", numeric: true, cell: (p) => formatRate(p.argument_validity) },
     ...commonTail(report),
   ],
   k: (report) => [
@@ -71,9 +71,9 @@ const COLUMNS: Record<SweepKind, (report: SweepReport) => Column[]> = {
     { head: "discovery rate", numeric: true, cell: (p) => formatRate(p.tool_recall) },
     { head: "selection accuracy", numeric: true, cell: (p) => formatRate(p.selection_accuracy) },
     { head: "95% CI", numeric: false, cell: (p) => formatCi(p.selection_accuracy.ci) },
-    { head: "end-to-end", numeric: true, cell: (p) => formatPercent(p.end_to_end_accuracy.value) },
-    { head: "retriever MRR", numeric: true, cell: (p) => formatPercent(p.retrieval.mrr.value) },
-    { head: "retriever nDCG@k", numeric: true, cell: (p) => formatPercent(p.retrieval.ndcg_at_k.value) },
+    { head: "end-to-end", numeric: true, cell: (p) => formatRate(p.end_to_end_accuracy) },
+    { head: "retriever MRR", numeric: true, cell: (p) => formatRate(p.retrieval.mrr) },
+    { head: "retriever nDCG@k", numeric: true, cell: (p) => formatRate(p.retrieval.ndcg_at_k) },
     ...commonTail(report),
   ],
 };
