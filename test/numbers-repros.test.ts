@@ -192,7 +192,7 @@ describe("no rate without its denominator", () => {
       const { stdout } = await runCli([...flags, "-f", format]);
       expect(bare(stdout), format).toEqual([]);
     }
-    const sweep = await runCli(["sweep", "--sizes", "5,10", "-n", "1", "-o", out, "--no-progress"]);
+    const sweep = await runCli(["sweep", "--sizes", "5,10", "-n", "1", "-o", out]);
     const table = sweep.stdout.split("\n\n")[1] ?? "";
     expect(table).toMatch(/selection accuracy/);
     expect(bare(table), "sweep").toEqual([]);
