@@ -178,7 +178,7 @@ describe("no rate without its denominator", () => {
   /** A line with a percentage must also carry a count: (a/b), "N (M cases)", "over N cases", or a count column. */
   function bare(text: string): string[] {
     return text.split("\n").filter((line) => {
-      if (!/\d(\.\d+)?%/.test(line.replace(/95% CI|\[[^\]]*%[^\]]*\]/g, ""))) return false;
+      if (!/\d(\.\d+)?%/.test(line.replace(/95% (CI|interval)|\[[^\]]*%[^\]]*\]/g, ""))) return false;
       if (/\(\d+(\.\d+)?\/\d+\)|\d+ \(\d+ cases\)|over (the same )?\d+ cases|\(\d+ cases\)/.test(line)) return false;
       const cells = line.split(/[│|]/).map((c) => c.trim()).filter((c) => c !== "");
       return !cells.some((cell) => /^\d+$/.test(cell)); // a count column beside the rate
@@ -196,6 +196,14 @@ describe("no rate without its denominator", () => {
     const table = sweep.stdout.split("\n\n")[1] ?? "";
     expect(table).toMatch(/selection accuracy/);
     expect(bare(table), "sweep").toEqual([]);
+    // the HTML report: each table row, paragraph and heading as one line of text
+    await runCli([...flags, "-f", "html", "--output", join(out, "report.html")]);
+    const page = readFileSync(join(out, "report.html"), "utf8").replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/g, "");
+    const text = page
+      .split(/<\/tr>|<\/p>|<\/li>|<\/h\d>|<br>/)
+      .map((part) => part.replace(/<\/t[dh]>/g, " │ ").replace(/<[^>]+>/g, "").replace(/&[a-z#0-9]+;/g, " ").replace(/\s+/g, " ").trim());
+    expect(text.filter((line) => /\d%/.test(line)).length).toBeGreaterThan(20);
+    expect(bare(text.join("\n")), "html").toEqual([]);
     // and the check itself finds what it should
     expect(bare("consistency 91.7% (mean share)\nabstention 100.0%")).toHaveLength(2);
   });
