@@ -75,7 +75,7 @@ describe("renderTerminal", () => {
     expect(rates.get("violation rate")).toEqual(["11", "2", "18.2%", "[5.1%, 47.7%]"]);
     expect(rates.get("argument validity")).toEqual(["8", "7", "87.5%", "[52.9%, 97.8%]"]);
     expect(rates.get("discovery rate (k=all)")).toEqual(["6", "6", "100.0%", "[61.0%, 100.0%]"]);
-    expect(output).toContain("mean visible set size: 7.0 tools");
+    expect(output).toContain("mean visible set size: 7.0 ordinary tools per trial (controls apart)");
     const reliability = rowsOf(output, "Reliability over trials");
     expect(reliability.get("metric")).toEqual(["cases", "k=1", "k=2", "k=3"]);
     expect(reliability.get("pass^k (all k succeed)")).toEqual(["4", "33.3%", "25.0%", "33.3%"]);

@@ -85,7 +85,8 @@ function countSelectionErrors(scored: TrialRecord[]): Record<SelectionError, num
 }
 
 function computeSignals(scored: TrialRecord[]): Signals {
-  const visibleTotal = scored.reduce((sum, t) => sum + t.visible_order.length, 0);
+  // Ordinary tools only, controls apart: the same count as a sweep's "visible" column.
+  const visibleTotal = scored.reduce((sum, t) => sum + t.visible_order.filter((name) => !isControl(name)).length, 0);
   return {
     clarification_rate: rateOf(scored, (t) => t.selected === ASK),
     abstention_rate: rateOf(scored, (t) => t.selected === ABSTAIN),

@@ -15,7 +15,7 @@ export function renderRatesSection(report: Report): HtmlSection {
   const recall = Object.keys(m.tool_recall_at_k).sort(compareKeys).map((k) => rateRow(`discovery rate (k=${k})`, m.tool_recall_at_k[k]));
   const rows = [...recall, ...OTHER_RATES.map((field) => rateRow(RATE_LABELS[field], m[field]))];
   const body = html`<table id="rates"><thead><tr><th>metric</th><th class="num">population</th><th class="num">passed</th><th class="num">rate</th><th>95% CI</th></tr></thead><tbody>${rows}</tbody></table>
-<p class="muted">Mean visible set size: ${formatNumber(m.mean_visible)} tools.</p>`;
+<p class="muted">Mean visible set size: ${formatNumber(m.mean_visible)} ordinary tools per trial (controls apart).</p>`;
   return { id: "rates", title: "Other rates", intro: null, body };
 }
 

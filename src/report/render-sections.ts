@@ -88,7 +88,7 @@ export function buildRatesSection(metrics: Metrics): Section {
     .sort(compareKeys)
     .map((k) => rateRow(`discovery rate (k=${k})`, metrics.tool_recall_at_k[k]));
   const rows = [...recall, ...OTHER_RATES.map((field) => rateRow(RATE_LABELS[field], metrics[field]))];
-  const notes = [`mean visible set size: ${formatNumber(metrics.mean_visible)} tools`, ...describeInputTokens(metrics)];
+  const notes = [`mean visible set size: ${formatNumber(metrics.mean_visible)} ordinary tools per trial (controls apart)`, ...describeInputTokens(metrics)];
   return section("Other rates", [], { head: ["metric", ...RATE_HEAD], align: RATE_ALIGN, rows }, notes);
 }
 
