@@ -76,7 +76,7 @@ describe("route-eval diff: gates (exit 1 with the reason, else 0)", () => {
   it("exits 1 on a drop beyond tolerance and prints why on stderr", async () => {
     const { code, err } = await cli(["diff", sharedA, sharedB, "--max-drop", "0.02", "--max-drop", "argument_validity=0.1"]);
     expect(code).toBe(1);
-    expect(err).toBe("route-eval: gate failed: max-drop argument_validity=0.1: argument_validity 80.0% → 60.0%: 20.0 points worse, more than the 10.0 points allowed (p = 1)\n");
+    expect(err).toBe("route-eval: gate failed: max-drop argument_validity=0.1: argument_validity 80.0% (8/10) → 60.0% (6/10): 20.0 points worse, more than the 10.0 points allowed (p = 1)\n");
   });
 
   it("exits 1 on a regressed case with --fail-on-regressed-case", async () => {

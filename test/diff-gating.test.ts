@@ -43,21 +43,21 @@ describe("evaluateDiffGates", () => {
     expect(diff.gates).toEqual([{
       rule: "max-drop selection_accuracy=0.02",
       passed: false,
-      reason: "selection_accuracy 90.0% → 80.0%: 10.0 points worse, more than the 2.0 points allowed (p = 0.5)",
+      reason: "selection_accuracy 90.0% (18/20) → 80.0% (16/20): 10.0 points worse, more than the 2.0 points allowed (p = 0.5)",
     }]);
   });
 
   it("passes a drop within tolerance, an improvement, and no change", () => {
-    expect(dropDiff(1, { maxDrops: [parseDropRule("0.05")] }).gates[0]).toMatchObject({ passed: true, reason: "selection_accuracy 90.0% → 85.0%: 5.0 points worse, within the 5.0 points allowed" });
-    expect(dropDiff(0, { maxDrops: [parseDropRule("0")] }).gates[0]).toMatchObject({ passed: true, reason: "selection_accuracy 90.0% → 90.0%: unchanged" });
-    expect(dropDiff(-2, { maxDrops: [parseDropRule("0")] }).gates[0]).toMatchObject({ passed: true, reason: "selection_accuracy 90.0% → 100.0%: 10.0 points better" });
+    expect(dropDiff(1, { maxDrops: [parseDropRule("0.05")] }).gates[0]).toMatchObject({ passed: true, reason: "selection_accuracy 90.0% (18/20) → 85.0% (17/20): 5.0 points worse, within the 5.0 points allowed" });
+    expect(dropDiff(0, { maxDrops: [parseDropRule("0")] }).gates[0]).toMatchObject({ passed: true, reason: "selection_accuracy 90.0% (18/20) → 90.0% (18/20): unchanged" });
+    expect(dropDiff(-2, { maxDrops: [parseDropRule("0")] }).gates[0]).toMatchObject({ passed: true, reason: "selection_accuracy 90.0% (18/20) → 100.0% (20/20): 10.0 points better" });
   });
 
   it("reads 'worse' in the metric's direction: a rise in violations is a drop", () => {
     const base = makeInput("base", buildRecords({ a: "P", b: "P" }));
     const current = makeInput("current", buildRecords({ a: "P", b: "F" }, { forbidden: ["search_orders"] }));
     const diff = compareRuns(base, current, { ...OPTIONS, maxDrops: [parseDropRule("violation_rate=0")] });
-    expect(diff.gates[0]).toMatchObject({ passed: false, reason: "violation_rate 0.0% → 50.0%: 50.0 points worse, more than the 0.0 points allowed (p = 1)" });
+    expect(diff.gates[0]).toMatchObject({ passed: false, reason: "violation_rate 0.0% (0/2) → 50.0% (1/2): 50.0 points worse, more than the 0.0 points allowed (p = 1)" });
   });
 
   it("with significantOnly, lets a non-significant drop pass and fails a significant one", () => {

@@ -4,7 +4,8 @@
  * `significantOnly`, a drop beyond tolerance fails only when its paired test is significant.
  */
 import { InputError } from "../errors.js";
-import { formatPercent, RATE_FIELDS } from "../render/format.js";
+import { RATE_FIELDS } from "../render/format.js";
+import { formatValue } from "./format-diff.js";
 import type { Diff, GateCheck, MetricDelta } from "./diff-types.js";
 import { EPSILON, RATE_DIRECTIONS } from "./metric-deltas.js";
 
@@ -65,7 +66,7 @@ function checkDrop(rule: DropRule, diff: Diff, options: GateOptions): GateCheck 
     return { rule: name, passed: false, reason: `${rule.metric}: not measured in ${side} (no trials in its population), so the drop cannot be checked` };
   }
   const worse = worsening(row, row.delta);
-  const moved = `${rule.metric} ${formatPercent(row.base.value)} → ${formatPercent(row.current.value)}`;
+  const moved = `${rule.metric} ${formatValue(row, row.base)} → ${formatValue(row, row.current)}`;
   if (worse <= rule.tolerance + EPSILON) {
     const how = worse > EPSILON ? `${points(worse)} worse, within the ${points(rule.tolerance)} allowed` : worse < -EPSILON ? `${points(worse)} better` : "unchanged";
     return { rule: name, passed: true, reason: `${moved}: ${how}` };

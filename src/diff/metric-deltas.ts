@@ -54,6 +54,13 @@ function fromNumber(value: number | null): MetricValue {
   return { value, numerator: null, denominator: null };
 }
 
+/** Consistency is a mean over cases: its numerator is the sum of the per-case shares, its denominator the cases. */
+function consistencyOf(m: Metrics): MetricValue {
+  const cases = m.pass_hat_k["1"]?.denominator ?? null;
+  if (m.consistency === null || cases === null) return fromNumber(m.consistency);
+  return { value: m.consistency, numerator: m.consistency * cases, denominator: cases };
+}
+
 function keysOf(a: Record<string, unknown>, b: Record<string, unknown>): string[] {
   return [...new Set([...Object.keys(a), ...Object.keys(b)])].sort(compareKeys);
 }
@@ -75,7 +82,7 @@ export function listMetrics(base: Metrics, current: Metrics): MetricSpec[] {
       specs.push({ metric: `${field}.${k}`, label: `${label}${k}`, direction: "higher", pick });
     }
   }
-  specs.push({ metric: "consistency", label: "consistency", direction: "higher", pick: (m) => fromNumber(m.consistency) });
+  specs.push({ metric: "consistency", label: "consistency", direction: "higher", pick: consistencyOf });
   specs.push({ metric: "mean_visible", label: "mean visible set size", direction: "neutral", pick: (m) => fromNumber(m.mean_visible) });
   return specs;
 }
