@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compareRuns, type CompareOptions } from "../src/diff/compare-runs.js";
-import { evaluateDiffGates, formatP, parseDropRule } from "../src/diff/gating.js";
+import { formatP } from "../src/diff/format-diff.js";
+import { evaluateDiffGates, parseDropRule } from "../src/diff/gating.js";
 import { InputError } from "../src/errors.js";
 import { buildRecords, makeInput } from "./fixtures/diff-records.js";
 

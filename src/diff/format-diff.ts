@@ -5,7 +5,6 @@
 import { formatCount, formatNumber, formatPercent, MISSING } from "../render/format.js";
 import { describeDiscovery } from "./comparability.js";
 import type { Change, DefinitionChangeKind, Diff, DiffRunInfo, FlipKind, MetricDelta, MetricValue, ReliabilityClass } from "./diff-types.js";
-import { formatP } from "./gating.js";
 import type { PairedTest } from "./mcnemar.js";
 
 export const FLIP_LABELS: Record<FlipKind, string> = {
@@ -48,6 +47,11 @@ function isProportion(row: MetricDelta): boolean {
 function tidy(count: number): number {
   const whole = Math.round(count);
   return Math.abs(count - whole) < 1e-9 ? whole : count;
+}
+
+/** A p-value in three significant digits, "< 0.0001" below that. */
+export function formatP(p: number): string {
+  return p < 0.0001 ? "< 0.0001" : String(Number(p.toPrecision(3)));
 }
 
 /** "66.7% (4/6)", "85.0%" (consistency), "7.0" (mean visible), or "—". */

@@ -5,7 +5,7 @@
  */
 import { InputError } from "../errors.js";
 import { RATE_FIELDS } from "../render/format.js";
-import { formatValue } from "./format-diff.js";
+import { formatP, formatValue } from "./format-diff.js";
 import type { Diff, GateCheck, MetricDelta } from "./diff-types.js";
 import { EPSILON, RATE_DIRECTIONS } from "./metric-deltas.js";
 
@@ -80,10 +80,6 @@ function checkDrop(rule: DropRule, diff: Diff, options: GateOptions): GateCheck 
 }
 
 /** p-values: 3 significant digits, "< 0.0001" below that. */
-export function formatP(p: number): string {
-  return p < 0.0001 ? "< 0.0001" : String(Number(p.toPrecision(3)));
-}
-
 function checkRegressedCases(diff: Diff): GateCheck {
   const regressed = diff.flips.filter((flip) => flip.kind === "regressed").map((flip) => flip.case_id);
   const rule = "fail-on-regressed-case";

@@ -9,7 +9,7 @@ import { FLIP_KINDS, RELIABILITY_CLASSES } from "./diff-types.js";
 import type { CaseFlip, CaseSide, Diff, MetricDelta } from "./diff-types.js";
 import { CHANGE_LABELS, CLASS_LABELS, describeSources, FLIP_LABELS, formatDelta, formatTest, formatValue, isSignificant } from "./format-diff.js";
 import { section, type DiffSection, type Line } from "./diff-section.js";
-import { formatP } from "./gating.js";
+import { formatP } from "./format-diff.js";
 import { buildDefinitionSections } from "./render-definitions.js";
 
 const MAX_FLIPS = 50;
