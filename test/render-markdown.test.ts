@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { escapeMarkdown } from "../src/render/markdown.js";
+import { inertMarkdown } from "../src/text/inert.js";
 import { renderMarkdown } from "../src/report/render-markdown.js";
 import type { GateResult } from "../src/types.js";
 import { buildFixtureReport } from "./fixtures/report-fixture.js";
@@ -34,9 +34,9 @@ function hostileReport() {
   return report;
 }
 
-describe("escapeMarkdown", () => {
+describe("inertMarkdown", () => {
   it("HTML-escapes <, > and &, escapes pipes and turns newlines into <br>", () => {
-    expect(escapeMarkdown("a|b <script>&\nc\r\nd")).toBe("a\\|b &lt;script&gt;&amp;<br>c<br>d");
+    expect(inertMarkdown("a|b <script>&\nc\r\nd")).toBe("a\\|b &lt;script&gt;&amp;<br>c<br>d");
   });
 });
 

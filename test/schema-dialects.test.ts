@@ -2,7 +2,6 @@
  * Every JSON Schema dialect a server may declare is read as that dialect, and patterns from
  * outside are matched in linear time.
  */
-import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkArguments, matchArguments } from "../src/classify/check-arguments.js";
@@ -73,7 +72,6 @@ describe("linear-time patterns", () => {
       "r.yaml": 'revision: "1"\ntools:\n  - name: t\n    family: f\n    purpose: Do a thing for one record.\n    effect: read_only\n    input_schema: {type: object, properties: {x: {type: string, pattern: "(a)\\\\1"}}}\n',
       "c.yaml": "registry: r.yaml\ncases:\n  - {id: c, goal: Do it., acceptable: [t]}\n",
     });
-    writeFileSync(join(dir, "unused"), "");
     const result = await runCli(["run", "--cases", join(dir, "c.yaml"), "--out", join(dir, "out")], dir);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("cannot be matched in linear time");

@@ -18,10 +18,11 @@ export function checkPhaseFamilies(config: Config, cases: Case[]): string[] {
   });
   if (problems.length === 0) return [];
   const yaml = config.file === null ? null : readYamlFile(config.file, config.cwd);
-  const place = (p: (typeof problems)[number]) => at(yaml?.shown ?? "phases", yaml?.lineOf(["phases", p.phase, "families", p.index]) ?? null, p.message);
+  const place = (p: (typeof problems)[number], message: string) =>
+    at(yaml?.shown ?? "phases", yaml?.lineOf(["phases", p.phase, "families", p.index]) ?? null, message);
   const typo = problems.find((p) => p.near !== null);
-  if (typo !== undefined) throw new InputError(place(typo));
-  return problems.map((p) => `${place(p).replace(": phases.", ": warning: phases.")}`);
+  if (typo !== undefined) throw new InputError(place(typo, typo.message));
+  return problems.map((p) => place(p, `warning: ${p.message}`));
 }
 
 /** Warnings about the cases: a name that looks like a typo of a registry tool, a self-contradicting acceptable list. */

@@ -2,7 +2,8 @@
  * GitHub-flavoured Markdown of a diff for PR comments and GITHUB_STEP_SUMMARY: gates first, then
  * the shared sections; removed words as <del>, added as <ins>. Every string is escaped.
  */
-import { escapeMarkdown, renderTable } from "../render/markdown.js";
+import { renderTable } from "../render/markdown.js";
+import { inertMarkdown } from "../text/inert.js";
 import type { Diff } from "./diff-types.js";
 import type { DiffSection, Line, Span } from "./diff-section.js";
 import { describeDiff } from "./format-diff.js";
@@ -15,12 +16,12 @@ const TAGS: Record<Span["mark"], [string, string]> = { same: ["", ""], removed: 
 function renderSpan(span: Span): string {
   const [open, close] = TAGS[span.mark];
   const [lead, rest] = span.mark === "same" ? ["", span.text] : splitLead(span.text);
-  return `${escapeMarkdown(lead)}${open}${escapeMarkdown(rest)}${close}`;
+  return `${inertMarkdown(lead)}${open}${inertMarkdown(rest)}${close}`;
 }
 
 /** A word diff is quoted, so it stands apart from the lines around it. */
 function renderLine(line: Line): string {
-  return typeof line === "string" ? escapeMarkdown(line) : `> ${line.map(renderSpan).join("")}`;
+  return typeof line === "string" ? inertMarkdown(line) : `> ${line.map(renderSpan).join("")}`;
 }
 
 /** Plain lines form one paragraph (joined by <br>); a quoted word diff is a block of its own. */
@@ -29,7 +30,7 @@ function renderLines(lines: Line[]): string[] {
   let paragraph: string[] = [];
   for (const line of lines) {
     if (typeof line === "string") {
-      paragraph.push(escapeMarkdown(line));
+      paragraph.push(inertMarkdown(line));
       continue;
     }
     if (paragraph.length > 0) blocks.push(paragraph.join("<br>\n"));
@@ -41,7 +42,7 @@ function renderLines(lines: Line[]): string[] {
 }
 
 function renderSection(s: DiffSection): string {
-  const parts = [`### ${escapeMarkdown(s.title)}`, ...renderLines(s.lines)];
+  const parts = [`### ${inertMarkdown(s.title)}`, ...renderLines(s.lines)];
   if (s.table !== null) parts.push(renderTable(s.table));
   parts.push(...renderLines(s.notes));
   return parts.join("\n\n");
@@ -50,7 +51,7 @@ function renderSection(s: DiffSection): string {
 /** The whole Markdown document, ending with a newline. */
 export function renderDiffMarkdown(diff: Diff): string {
   const verdict = diff.verdict === "pass" ? "**verdict: pass**" : "**verdict: FAIL** (exit 1)";
-  const header = `## route-eval diff\n\n${escapeMarkdown(describeDiff(diff))}<br>\n${verdict}`;
+  const header = `## route-eval diff\n\n${inertMarkdown(describeDiff(diff))}<br>\n${verdict}`;
   const sections = [buildGateSection(diff), ...buildDiffSections(diff)];
   return `${[header, ...sections.map(renderSection)].join("\n\n")}\n`;
 }

@@ -6,11 +6,8 @@ import { cellText, type Align, type Cell, type TableData } from "./section.js";
 
 const ALIGN_MARKERS: Record<Align, string> = { left: "---", right: "---:" };
 
-/** Every string a Markdown rendering shows goes through the one sanitiser (text/inert.ts). */
-export const escapeMarkdown = inertMarkdown;
-
 function renderRow(cells: Cell[]): string {
-  return `| ${cells.map((cell) => escapeMarkdown(cellText(cell))).join(" | ")} |`;
+  return `| ${cells.map((cell) => inertMarkdown(cellText(cell))).join(" | ")} |`;
 }
 
 export function renderTable(table: TableData): string {

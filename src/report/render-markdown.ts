@@ -13,7 +13,8 @@ import {
   MISSING,
 } from "../render/format.js";
 import { compareText } from "../text/compare-text.js";
-import { escapeMarkdown, renderTable } from "../render/markdown.js";
+import { renderTable } from "../render/markdown.js";
+import { inertMarkdown } from "../text/inert.js";
 import type { Cell, Section, TableData } from "../render/section.js";
 import { describeRun } from "../render/run-header.js";
 import { buildGateSection, buildSummarySections } from "./render-sections.js";
@@ -25,10 +26,10 @@ export interface MarkdownOptions {
 const MAX_FAILING_CASES = 50;
 
 function renderSection(section: Section): string {
-  const parts = [`### ${escapeMarkdown(section.title)}`];
-  if (section.lines.length > 0) parts.push(section.lines.map(escapeMarkdown).join("<br>\n"));
+  const parts = [`### ${inertMarkdown(section.title)}`];
+  if (section.lines.length > 0) parts.push(section.lines.map(inertMarkdown).join("<br>\n"));
   if (section.table !== null) parts.push(renderTable(section.table));
-  if (section.notes.length > 0) parts.push(section.notes.map(escapeMarkdown).join("<br>\n"));
+  if (section.notes.length > 0) parts.push(section.notes.map(inertMarkdown).join("<br>\n"));
   return parts.join("\n\n");
 }
 
@@ -79,6 +80,6 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
     buildBreakdownSection("family", report.breakdowns.family),
     buildBreakdownSection("phase", report.breakdowns.phase),
   ];
-  const header = `## route-eval report\n\n${escapeMarkdown(describeRun(report))}`;
+  const header = `## route-eval report\n\n${inertMarkdown(describeRun(report))}`;
   return `${[header, ...sections.map(renderSection)].join("\n\n")}\n`;
 }
