@@ -5,8 +5,8 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { openaiError, openaiReply, startFakeServer, type FakeServer } from "./fixtures/fake-provider.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { openaiError, openaiReply, useFakeServers } from "./fixtures/fake-provider.js";
 import { removeTempDirs, writeProject } from "./fixtures/live-project.js";
 import { runCli } from "./support/cli.js";
 
@@ -14,11 +14,7 @@ afterAll(removeTempDirs);
 const ENV = { OPENAI_API_KEY: "sk-test-hostile-0123456789" };
 const HOSTILE = "\u001b]0;pwned\u0007\u001b[2J\r\u202eevil\u2066";
 const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
-let server: FakeServer | null = null;
-afterEach(async () => {
-  await server?.close();
-  server = null;
-});
+const servers = useFakeServers();
 
 function live(url: string, ...extra: string[]): string[] {
   return ["run", "-e", "openai:test-model", "--base-url", `${url}/v1`, "--mode", "live", "--no-progress", "--no-gates", "--no-step-summary", "-n", "1", ...extra];
@@ -26,7 +22,7 @@ function live(url: string, ...extra: string[]): string[] {
 
 describe("hostile text stays text", () => {
   it("stderr: a provider's error message with escapes, BEL, CR and bidi overrides is one visible line", async () => {
-    server = await startFakeServer(() => openaiError(401, `bad key ${HOSTILE}`));
+    const server = await servers.start(() => openaiError(401, `bad key ${HOSTILE}`));
     const result = await runCli(live(server.url), { cwd: writeProject(), env: ENV });
     expect(result.code).toBe(3);
     expect(result.stderr).not.toMatch(RAW);
@@ -35,7 +31,7 @@ describe("hostile text stays text", () => {
 
   it("terminal, Markdown and JUnit: a model-chosen tool name with image syntax and escapes is inert everywhere", async () => {
     const name = `![x](http://evil.example/i.png)${HOSTILE}`;
-    server = await startFakeServer(() => openaiReply([{ name, arguments: "{}" }], `<img src=x onerror=alert(1)> [click](http://evil.example) ${HOSTILE}`));
+    const server = await servers.start(() => openaiReply([{ name, arguments: "{}" }], `<img src=x onerror=alert(1)> [click](http://evil.example) ${HOSTILE}`));
     const dir = writeProject();
     for (const format of ["terminal", "markdown", "junit"]) {
       const result = await runCli(live(server.url, "-f", format), { cwd: dir, env: ENV });

@@ -6,19 +6,15 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { offeredTools, openaiError, openaiReply, startFakeServer, type FakeReply, type FakeServer, type ReceivedRequest } from "./fixtures/fake-provider.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { offeredTools, openaiError, openaiReply, type FakeReply, type ReceivedRequest, useFakeServers } from "./fixtures/fake-provider.js";
 import { removeTempDirs, writeProject } from "./fixtures/live-project.js";
 import { runCli } from "./support/cli.js";
 
 afterAll(removeTempDirs);
 
 const ENV = { OPENAI_API_KEY: "sk-test-outage-0123456789" };
-let server: FakeServer | null = null;
-afterEach(async () => {
-  await server?.close();
-  server = null;
-});
+const servers = useFakeServers();
 
 const good = (request: ReceivedRequest): FakeReply => openaiReply([{ name: offeredTools(request.body)[0], arguments: "{}" }]);
 
@@ -42,7 +38,7 @@ describe("storms", () => {
   for (const [rate, seed] of [[0.3, 7], [0.6, 11]] as const) {
     it(`${rate * 100}% 429/5xx (with Retry-After on some 429s): every trial scored, none errored`, async () => {
       const flip = coin(seed);
-      server = await startFakeServer((request) => {
+      const server = await servers.start((request) => {
         const r = flip();
         if (r < rate / 2) return openaiError(429, "rate limited", r < rate / 6 ? { "retry-after-ms": "5" } : {});
         if (r < rate) return openaiError(r < rate * 0.75 ? 500 : 503, "overloaded");
@@ -65,7 +61,7 @@ describe("storms", () => {
       { reset: true },
     ];
     const flip = coin(3);
-    server = await startFakeServer((request) => (flip() < 0.4 ? faults[Math.floor(flip() * faults.length)] : good(request)));
+    const server = await servers.start((request) => (flip() < 0.4 ? faults[Math.floor(flip() * faults.length)] : good(request)));
     const dir = writeProject();
     const { code, report, stderr } = await run(dir, server.url, "--trials", "6");
     expect(code, stderr).toBe(0);
@@ -75,7 +71,7 @@ describe("storms", () => {
 
 describe("an endpoint that is down", () => {
   it("down from the start: exit 3 naming the endpoint and the last failure, with the resume command; nothing scored as wrong", async () => {
-    server = await startFakeServer(() => openaiError(503, "upstream unavailable"));
+    const server = await servers.start(() => openaiError(503, "upstream unavailable"));
     const dir = writeProject();
     const started = performance.now();
     const { code, stderr } = await run(dir, server.url, "--run-id", "down");
@@ -90,7 +86,7 @@ describe("an endpoint that is down", () => {
   it("dies mid-run: exit 3 within the breaker window; a resume after it returns scores every trial once", async () => {
     let alive = true;
     let served = 0;
-    server = await startFakeServer((request) => {
+    const server = await servers.start((request) => {
       if (alive && served++ >= 10) alive = false;
       return alive ? good(request) : { reset: true };
     });
@@ -112,7 +108,7 @@ describe("an endpoint that is down", () => {
   }, 60_000);
 
   it("422 on every request: exit 3 at the first, not a run of errored trials", async () => {
-    server = await startFakeServer(() => openaiError(422, "tools: unsupported schema"));
+    const server = await servers.start(() => openaiError(422, "tools: unsupported schema"));
     const dir = writeProject();
     const { code, stderr } = await run(dir, server.url);
     expect(code).toBe(3);

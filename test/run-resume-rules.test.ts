@@ -1,8 +1,8 @@
 /** `--resume` continues exactly the experiment run.json pins, and redoes errored trials. */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { offeredTools, openaiError, openaiReply, startFakeServer, type FakeServer } from "./fixtures/fake-provider.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { offeredTools, openaiError, openaiReply, useFakeServers } from "./fixtures/fake-provider.js";
 import { removeTempDirs, writeProject } from "./fixtures/live-project.js";
 import { runCli } from "./support/cli.js";
 
@@ -71,16 +71,12 @@ describe("--resume refuses another experiment", () => {
 });
 
 describe("--resume redoes errored trials", () => {
-  let server: FakeServer | null = null;
-  afterEach(async () => {
-    await server?.close();
-    server = null;
-  });
+  const servers = useFakeServers();
 
   it("asks each errored trial again, says how many, and ends with every trial scored once", async () => {
     const dir = writeProject();
     let failing = true;
-    server = await startFakeServer((request) =>
+    const server = await servers.start((request) =>
       failing && JSON.stringify(request.body).includes("teapot") ? openaiError(413, "too long today") : openaiReply([{ name: offeredTools(request.body)[0], arguments: "{}" }]),
     );
     const flags = [...base, "-e", "openai:test-model", "--base-url", `${server.url}/v1`, "--mode", "live", "--retry-base-ms", "1"];

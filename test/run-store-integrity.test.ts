@@ -1,18 +1,14 @@
 /** The response store checks itself: a swapped, truncated or garbage entry is never used as an answer. */
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { offeredTools, openaiReply, startFakeServer, type FakeServer } from "./fixtures/fake-provider.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { offeredTools, openaiReply, useFakeServers } from "./fixtures/fake-provider.js";
 import { removeTempDirs, writeProject } from "./fixtures/live-project.js";
 import { runCli } from "./support/cli.js";
 
 afterAll(removeTempDirs);
 const ENV = { OPENAI_API_KEY: "sk-test-store-0123456789" };
-let server: FakeServer | null = null;
-afterEach(async () => {
-  await server?.close();
-  server = null;
-});
+const servers = useFakeServers();
 
 function entries(storeDir: string): string[] {
   return readdirSync(storeDir).flatMap((sub) => (statSync(join(storeDir, sub)).isDirectory() ? readdirSync(join(storeDir, sub)).map((f) => join(storeDir, sub, f)) : []));
@@ -27,7 +23,7 @@ const TAMPERING: [string, (files: string[]) => void, string][] = [
 describe("a store that checks itself", () => {
   for (const [what, tamper, problem] of TAMPERING) {
     it(`${what}: cached mode warns naming the file and asks again; replay mode stops naming the file`, async () => {
-      server = await startFakeServer((request) => openaiReply([{ name: offeredTools(request.body)[0], arguments: "{}" }]));
+      const server = await servers.start((request) => openaiReply([{ name: offeredTools(request.body)[0], arguments: "{}" }]));
       const dir = writeProject();
       const flags = ["run", "-e", "openai:test-model", "--base-url", `${server.url}/v1`, "--no-progress", "--no-gates", "--no-step-summary", "-n", "1", "-f", "json"];
       const first = await runCli(flags, { cwd: dir, env: ENV });
