@@ -1,5 +1,5 @@
 import { Option, type Command } from "commander";
-import { loadConfig, type ConfigOverrides } from "../config/load-config.js";
+import { BudgetWithoutRetriever, loadConfig, type ConfigOverrides } from "../config/load-config.js";
 import type { Config } from "../types.js";
 import { InputError } from "../errors.js";
 import { SWEEP_FORMATS, type SweepFormat } from "../sweep/render-sweep.js";
@@ -67,7 +67,7 @@ function loadSweepConfig(file: string | null, overrides: ConfigOverrides, k: num
   try {
     return loadConfig(file, { ...overrides, ...(k === undefined ? {} : { k: k[0] }) }, cwd);
   } catch (error) {
-    if (!(k !== undefined && error instanceof InputError && error.message.startsWith("--k: no retriever"))) throw error;
+    if (!(k !== undefined && error instanceof BudgetWithoutRetriever)) throw error;
     throw new InputError("--k: a k sweep varies the retriever's budget, and discovery.retriever is none; pass --retriever bm25 (or embeddings)");
   }
 }

@@ -108,6 +108,9 @@ function mergeLayers(layers: Leaves[], file: string | null, root: string, cwd: s
   return config as unknown as Config;
 }
 
+/** A retrieval budget k was given but the retriever is "none" (sweep words it for a k sweep). */
+export class BudgetWithoutRetriever extends InputError {}
+
 /** Command-line values must satisfy the same schema as the file's (ajv skips undefined values). */
 function checkOverrides(overrides: ConfigOverrides): void {
   const { retriever, k, embeddings, ...rest } = overrides;
@@ -136,7 +139,7 @@ function checkRetrieverBudget(config: Config, overrides: ConfigOverrides, yaml: 
   // k without a retriever is a mistake, unless a flag turned the file's retriever off (--retriever none).
   if (retriever === "none" && k !== undefined && (overrides.k !== undefined || overrides.retriever === undefined)) {
     const fix = "k is the retriever's budget; choose one with --retriever bm25|embeddings (config: discovery.retriever), or drop k";
-    if (overrides.k !== undefined || yaml === null) throw new InputError(`--k: no retriever to give it to (the retriever is "none"); ${fix}`);
+    if (overrides.k !== undefined || yaml === null) throw new BudgetWithoutRetriever(`--k: no retriever to give it to (the retriever is "none"); ${fix}`);
     throw new InputError(at(yaml.shown, yaml.lineOf(["discovery", "k"]), `discovery.k: no retriever to give it to (the retriever is "none"); ${fix}`));
   }
   if (!RETRIEVERS_WITH_BUDGET.has(retriever) || k !== undefined) return;
