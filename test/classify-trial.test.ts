@@ -125,7 +125,7 @@ describe("classifyTrial: selection error types", () => {
 function toRecord(s: TrialSets, argument_errors: string[] | null): TrialRecord {
   const { arguments_error: _unused, ...names } = s;
   return {
-    ...names, case_id: "c", trial: 0, phase: null, family: null, tags: [], retrieval_k: null, retrieval_scores: null,
+    ...names, case_id: "c", trial: 0, phase: null, family: null, tags: [], retrieval_k: null, retrieval: null,
     arguments: null, argument_errors, argument_match: null, failed_stage: null, selection_error: null, violated: true,
     must_see: [], must_not_see: [], response_text: null, tool_calls: 1, usage: { input_tokens: null, output_tokens: null },
     latency_ms: 0, endpoint: "test", model: "test", request_hash: "h", error: null,

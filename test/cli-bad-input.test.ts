@@ -62,6 +62,6 @@ describe("bad input through the CLI", () => {
     const bad = await runCli(["run", "--cases", `${B}/empty-acceptable.cases.yaml`, "--out", out]);
     expect(bad.code).toBe(2);
     expect(readdirSync(out)).toEqual(["first"]);
-    expect(readdirSync(join(out, "first")).sort()).toEqual(["records.jsonl", "report.json", "run.json"]);
+    expect(readdirSync(join(out, "first")).sort()).toEqual(["records.jsonl", "report.json", "run.json", "sets.jsonl"]);
   });
 });

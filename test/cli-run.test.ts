@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runCli, tempDir } from "./support/cli.js";
+import { readRecords } from "../src/run-files/records-io.js";
 import { expectGolden, normalise } from "./support/golden.js";
 
 const PROJECT = fileURLToPath(new URL("./fixtures/golden/", import.meta.url)).replace(/\/$/, "");
@@ -34,7 +35,7 @@ describe("route-eval run on the golden fixture project", () => {
     const keys = lines.map((line) => { const r = JSON.parse(line); return `${r.case_id}#${r.trial}`; });
     expect(new Set(keys).size).toBe(22);
     expect(readFileSync(join(runDir, "report.json"), "utf8").startsWith('{\n  "schema_version": 2,')).toBe(true);
-    expect(readdirSync(runDir).sort()).toEqual(["records.jsonl", "report.json", "run.json"]);
+    expect(readdirSync(runDir).sort()).toEqual(["records.jsonl", "report.json", "run.json", "sets.jsonl"]);
   });
 
   it("`report` recomputes the same report.json from records.jsonl", async () => {
@@ -50,11 +51,9 @@ describe("route-eval run on the golden fixture project", () => {
     const { runDir } = await runGolden("json");
     const report = JSON.parse(readFileSync(join(runDir, "report.json"), "utf8"));
     const foreign = join(tempDir(), "foreign-run");
-    const required = ["case_id", "trial", "acceptable", "forbidden", "registry_names", "exposed_names", "retrieved_names", "visible_order", "retrieval_k", "selected", "argument_errors", "argument_match", "phase", "family", "tags", "must_see", "must_not_see", "retrieval_scores", "usage"];
-    const lines = readFileSync(join(runDir, "records.jsonl"), "utf8").trim().split("\n").map((line) => {
-      const r = JSON.parse(line);
-      return JSON.stringify(Object.fromEntries(required.map((key) => [key, r[key]])));
-    });
+    // The inline form (records format 1): every set in every record, no sets.jsonl.
+    const required = ["case_id", "trial", "acceptable", "forbidden", "registry_names", "exposed_names", "retrieved_names", "visible_order", "retrieval_k", "selected", "argument_errors", "argument_match", "phase", "family", "tags", "must_see", "must_not_see", "retrieval", "usage"] as const;
+    const lines = readRecords(join(runDir, "records.jsonl")).map((r) => JSON.stringify(Object.fromEntries(required.map((key) => [key, r[key]]))));
     mkdirSync(foreign);
     writeFileSync(join(foreign, "records.jsonl"), lines.join("\n") + "\n");
     const result = await runCli(["report", foreign, "-f", "json", "--no-gates"]);

@@ -179,7 +179,7 @@ describe("GITHUB_STEP_SUMMARY and baselines", () => {
     expect(first.code).toBe(0);
     const baseline = join(out, "baselines", "main");
     expect(first.err).toContain(`baseline: ${baseline}\n`);
-    expect(readdirSync(baseline).sort()).toEqual(["records.jsonl", "report.json", "run.json"]);
+    expect(readdirSync(baseline).sort()).toEqual(["records.jsonl", "report.json", "run.json", "sets.jsonl"]);
     await run("b", "second");
     expect(JSON.parse(readFileSync(join(baseline, "run.json"), "utf8")).run_id).toBe("second");
     expect(readdirSync(join(out, "baselines"))).toEqual(["main"]);

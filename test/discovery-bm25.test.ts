@@ -88,17 +88,20 @@ describe("discover", () => {
   const exposed = [...controls, ...tools.map((t) => t.name)];
 
   it("never spends k on controls: k ordinary tools, plus every exposed control", async () => {
-    const found = await discover(exposed, "beta gamma", { retriever: "bm25", k: 2 }, createBm25Retriever(tools));
+    const found = await discover(exposed, "beta gamma", ["a_tool"], { retriever: "bm25", k: 2 }, createBm25Retriever(tools));
     expect(found.retrieved).toEqual(["b_tool", "c_tool"]);
     expect(found.visible).toEqual(["b_tool", "c_tool", ...controls]);
     expect(found.k).toBe(2);
-    expect(Object.keys(found.scores ?? {}).sort()).toEqual(["a_tool", "b_tool", "c_tool", "d_tool"]);
-    const one = await discover(exposed, "delta", { retriever: "bm25", k: 1 }, createBm25Retriever(tools));
+    // The record keeps the top k + 3 in retriever order, and where the acceptable tool ranked (cut at #3).
+    expect(found.retrieval?.candidates).toBe(4);
+    expect(found.retrieval?.top.map((t) => [t.name, t.rank])).toEqual([["b_tool", 1], ["c_tool", 2], ["a_tool", 3], ["d_tool", 4]]);
+    expect(found.retrieval?.acceptable.map((t) => [t.name, t.rank, t.score])).toEqual([["a_tool", 3, 0]]);
+    const one = await discover(exposed, "delta", [], { retriever: "bm25", k: 1 }, createBm25Retriever(tools));
     expect(one.visible).toEqual(["d_tool", ...controls]);
   });
 
   it("shows every exposed tool without a retriever", async () => {
-    const found = await discover(exposed, "beta", { retriever: "none" }, null);
-    expect(found).toEqual({ visible: [...tools.map((t) => t.name), ...controls], retrieved: tools.map((t) => t.name), k: null, scores: null });
+    const found = await discover(exposed, "beta", ["a_tool"], { retriever: "none" }, null);
+    expect(found).toEqual({ visible: [...tools.map((t) => t.name), ...controls], retrieved: tools.map((t) => t.name), k: null, retrieval: null });
   });
 });

@@ -1,3 +1,4 @@
+import { readRecords } from "../src/run-files/records-io.js";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -157,11 +158,11 @@ describe("route-eval run --retriever embeddings", () => {
     const args = ["run", "-c", config, "-o", out, "--run-id", "emb", "-n", "1", "--retriever", "embeddings", "-k", "2"];
     const code = await main(["node", "route-eval", ...args, "--embeddings-base-url", baseUrl, "--embeddings-model", "fake-embed", "--format", "json"], captured.io);
     expect(code, captured.stderr()).toBe(0);
-    const records: TrialRecord[] = readFileSync(join(out, "emb", "records.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const records: TrialRecord[] = readRecords(join(out, "emb", "records.jsonl"));
     for (const r of records) {
       expect(r.retrieval_k).toBe(2);
       expect(r.retrieved_names.filter((n) => !["ask_user", "wait_for_event", "no_applicable_tool"].includes(n))).toHaveLength(2);
-      expect(Object.values(r.retrieval_scores ?? {}).every((s) => s >= -1 && s <= 1)).toBe(true);
+      expect(r.retrieval?.top.every((t) => t.score >= -1 && t.score <= 1)).toBe(true);
     }
     const report = JSON.parse(captured.stdout());
     expect(report.run.config.discovery).toEqual({ retriever: "embeddings", k: 2, embeddings: { base_url: baseUrl, model: "fake-embed" } });

@@ -10,7 +10,7 @@ function record(over: Partial<TrialRecord>): TrialRecord {
     case_id: "x", trial: 0, phase: "support", family: "exact-id", tags: ["read"],
     acceptable: ["get_order"], forbidden: ["cancel_order"],
     registry_names: ALL, exposed_names: ALL, retrieved_names: ALL, visible_order: ALL,
-    retrieval_k: null, retrieval_scores: null, must_see: [], must_not_see: [],
+    retrieval_k: null, retrieval: null, must_see: [], must_not_see: [],
     selected: "get_order", arguments: {}, argument_errors: null, argument_match: null,
     failed_stage: null, selection_error: null, violated: false,
     response_text: null, tool_calls: 1, usage: { input_tokens: null, output_tokens: null }, latency_ms: 0,

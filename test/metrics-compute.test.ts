@@ -14,7 +14,7 @@ function record(over: Partial<TrialRecord>): TrialRecord {
     case_id: "a", trial: 0, phase: null, family: null, tags: [],
     acceptable: ["get_order"], forbidden: [],
     registry_names: ALL, exposed_names: ALL, retrieved_names: ALL, visible_order: ALL,
-    retrieval_k: null, retrieval_scores: null, must_see: [], must_not_see: [],
+    retrieval_k: null, retrieval: null, must_see: [], must_not_see: [],
     selected: "get_order", arguments: {}, argument_errors: null, argument_match: null,
     failed_stage: null, selection_error: null, violated: false,
     response_text: null, tool_calls: 1, usage: { input_tokens: 10, output_tokens: 2 }, latency_ms: 5,

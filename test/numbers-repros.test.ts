@@ -1,5 +1,5 @@
 /** The "wrong today" numbers of the numbers issue, each as a reproduction with its hand-derived value. */
-import { readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { computeMetrics } from "../src/metrics/compute-metrics.js";
@@ -21,7 +21,7 @@ describe("retrieval quality comes from the retriever's ranking", () => {
 describe("argument validity counts ordinary tool calls only", () => {
   it("a control call with empty arguments is not in its population", () => {
     const base = { trial: 0, phase: null, family: null, tags: [], forbidden: [], registry_names: ["t", "no_applicable_tool"], exposed_names: ["t", "no_applicable_tool"],
-      retrieved_names: ["t", "no_applicable_tool"], visible_order: ["t", "no_applicable_tool"], retrieval_k: null, retrieval_scores: null, arguments: {}, argument_match: null,
+      retrieved_names: ["t", "no_applicable_tool"], visible_order: ["t", "no_applicable_tool"], retrieval_k: null, retrieval: null, arguments: {}, argument_match: null,
       must_see: [], must_not_see: [], response_text: null, tool_calls: 1, usage: { input_tokens: null, output_tokens: null }, latency_ms: 0, endpoint: "e", model: "m",
       request_hash: "", error: null, violated: false, selection_error: null } as const;
     const records = [
@@ -70,11 +70,16 @@ describe("a run's facts come from all its records", () => {
     const lines = readFileSync(join(out, "r", "records.jsonl"), "utf8").trim().split("\n");
     // One trial of the file without a retriever, as another tool might have written it: the first line no longer decides.
     const first = JSON.parse(lines[0]);
-    const edited = [JSON.stringify({ ...first, retrieval_k: null, retrieval_scores: null }), ...lines.slice(1)];
-    const forward = join(out, "forward.jsonl");
-    const backward = join(out, "backward.jsonl");
-    writeFileSync(forward, `${edited.join("\n")}\n`);
-    writeFileSync(backward, `${[...edited].reverse().join("\n")}\n`);
+    const edited = [JSON.stringify({ ...first, retrieval_k: null, retrieval: null }), ...lines.slice(1)];
+    // Each records file beside the run's sets.jsonl, which its records name their shared sets in.
+    const place = (name: string, text: string) => {
+      mkdirSync(join(out, name));
+      copyFileSync(join(out, "r", "sets.jsonl"), join(out, name, "sets.jsonl"));
+      writeFileSync(join(out, name, "records.jsonl"), text);
+      return join(out, name, "records.jsonl");
+    };
+    const forward = place("forward", `${edited.join("\n")}\n`);
+    const backward = place("backward", `${[...edited].reverse().join("\n")}\n`);
     const a = await runCli(["report", forward, "-f", "json", "--no-gates"]);
     const b = await runCli(["report", backward, "-f", "json", "--no-gates"]);
     expect(a.code).toBe(0);
@@ -90,7 +95,7 @@ describe("pass^k over a fixed set of cases", () => {
   it("an always-failing case with one errored trial no longer vanishes at high k; a pass^k gate names it", async () => {
     const { evaluateGates } = await import("../src/report/gates.js");
     const base = { phase: null, family: null, tags: [], forbidden: [], registry_names: ["t"], exposed_names: ["t"], retrieved_names: ["t"], visible_order: ["t"],
-      retrieval_k: null, retrieval_scores: null, arguments: {}, argument_errors: [], argument_match: null, must_see: [], must_not_see: [], response_text: null,
+      retrieval_k: null, retrieval: null, arguments: {}, argument_errors: [], argument_match: null, must_see: [], must_not_see: [], response_text: null,
       tool_calls: 1, usage: { input_tokens: null, output_tokens: null }, latency_ms: 0, endpoint: "e", model: "m", request_hash: "", violated: false, acceptable: ["t"] } as const;
     const pass = (case_id: string, trial: number) => ({ ...base, case_id, trial, selected: "t", failed_stage: null, selection_error: null, error: null });
     const fail = (case_id: string, trial: number) => ({ ...base, case_id, trial, selected: null, failed_stage: "selection", selection_error: "no_call", error: null });

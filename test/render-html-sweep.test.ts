@@ -88,7 +88,7 @@ describe("report SWEEP_DIR", () => {
     mkdirSync(copy);
     writeFileSync(join(copy, "sweep.json"), readFileSync(join(sweepDir, "sweep.json")));
     mkdirSync(join(copy, "size-02"));
-    for (const file of ["records.jsonl", "run.json"]) writeFileSync(join(copy, "size-02", file), readFileSync(join(sweepDir, "size-02", file)));
+    for (const file of ["records.jsonl", "sets.jsonl", "run.json"]) writeFileSync(join(copy, "size-02", file), readFileSync(join(sweepDir, "size-02", file)));
     const result = await cli("report", copy, "-f", "html");
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(`route-eval: no point page: ${join(copy, "size-04", "records.jsonl")}: not found`);

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readRecords } from "../src/run-files/records-io.js";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { shuffleVisible } from "../src/discovery/shuffle-visible.js";
@@ -13,7 +13,7 @@ afterAll(removeTempDirs);
 const NAMES = Array.from({ length: 12 }, (_, i) => `tool_${i}`);
 
 function recordsOf(runDir: string): TrialRecord[] {
-  return readFileSync(join(runDir, "records.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+  return readRecords(join(runDir, "records.jsonl"));
 }
 
 describe("shuffleVisible", () => {

@@ -1,3 +1,4 @@
+import { summariseScores } from "../src/run-files/record-form.js";
 import { describe, expect, it } from "vitest";
 import { expose } from "../src/exposure/expose.js";
 import { listHidingRules } from "../src/exposure/hiding-rules.js";
@@ -17,7 +18,7 @@ function record(over: Partial<TrialRecord>): TrialRecord {
     case_id: "c", trial: 0, goal: "Where is the blue teapot I ordered?", phase: "support", family: "lookup", tags: ["read"],
     acceptable: ["search_orders"], forbidden: ["cancel_order"],
     registry_names: REGISTRY, exposed_names: EXPOSED, retrieved_names: VISIBLE, visible_order: VISIBLE,
-    retrieval_k: null, retrieval_scores: null, must_see: [], must_not_see: [],
+    retrieval_k: null, retrieval: null, must_see: [], must_not_see: [],
     selected: "search_orders", arguments: { query: "blue teapot" }, argument_errors: [], argument_match: null,
     failed_stage: null, selection_error: null, violated: false,
     response_text: null, tool_calls: 1, usage: { input_tokens: null, output_tokens: null }, latency_ms: 0,
@@ -94,7 +95,9 @@ describe("explainCase", () => {
 
   it("ranks the exposed tools by retriever score and points discovery failures at k", () => {
     const scored = { search_orders: 0.5, get_order: 2, ask_user: 9 };
-    const x = explainCase(evidence([record({ retrieval_k: 1, retrieval_scores: scored, retrieved_names: ["get_order", ...CONTROLS], visible_order: ["get_order", ...CONTROLS], selected: "get_order" })]));
+    const shown = { retrieval_k: 1, retrieved_names: ["get_order", ...CONTROLS], visible_order: ["get_order", ...CONTROLS] };
+    const retrieval = summariseScores(scored, { ...shown, acceptable: ["search_orders"] });
+    const x = explainCase(evidence([record({ ...shown, retrieval, selected: "get_order" })]));
     expect(x.stage).toBe("discovery");
     expect(x.discovery.ranking).toEqual([
       { name: "get_order", score: 2, kept: true, acceptable: false, rank: 1 },

@@ -49,7 +49,7 @@ describe("route-eval sweep through the CLI", { timeout: 30_000 }, () => {
     const dir = join(out, "sizes");
     expect(readdirSync(dir).sort()).toEqual(["size-02", "size-04", "size-08", "size-16", "sweep.csv", "sweep.json"]);
     for (const point of ["size-02", "size-16"]) {
-      expect(readdirSync(join(dir, point)).sort()).toEqual(["records.jsonl", "report.json", "run.json"]);
+      expect(readdirSync(join(dir, point)).sort()).toEqual(["records.jsonl", "report.json", "run.json", "sets.jsonl"]);
     }
     const sweep = JSON.parse(readFileSync(join(dir, "sweep.json"), "utf8"));
     expect(Object.keys(sweep)[0]).toBe("schema_version");

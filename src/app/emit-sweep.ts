@@ -3,7 +3,7 @@
  * chosen format. html writes each point's report.html and the sweep page — <sweep>/report.html by
  * default — whose links to the point pages are relative to where the page lands.
  */
-import { writeFileSync } from "node:fs";
+import { writeOutput } from "./write-output.js";
 import { dirname, join, resolve } from "node:path";
 import { renderSweep, type SweepFormat } from "../sweep/render-sweep.js";
 import type { SweepReport } from "../sweep/sweep-types.js";
@@ -16,17 +16,9 @@ export interface SweepOutputFlags {
   output?: string;
 }
 
-function emit(io: Io, text: string, output: string | undefined): void {
-  if (output === undefined || output === "-") io.stdout(text);
-  else {
-    writeFileSync(resolve(io.cwd, output), text);
-    io.stderr(`wrote ${output}\n`);
-  }
-}
-
 export function emitSweep(io: Io, sweepDir: string, sweep: SweepReport, flags: SweepOutputFlags): void {
   if (flags.format !== "html") {
-    emit(io, renderSweep(sweep, flags.format), flags.output);
+    writeOutput(io, renderSweep(sweep, flags.format), flags.output);
     return;
   }
   const pages = writePointPages(resolve(io.cwd, sweepDir), sweep);
@@ -35,5 +27,5 @@ export function emitSweep(io: Io, sweepDir: string, sweep: SweepReport, flags: S
   const output = flags.output ?? join(sweepDir, "report.html");
   const from = output === "-" ? resolve(io.cwd) : dirname(resolve(io.cwd, output));
   const pointLinks = Object.fromEntries(pages.written.map((run) => [run, relativeHref(from, resolve(io.cwd, sweepDir, run, "report.html"))]));
-  emit(io, renderSweep(sweep, "html", { pointLinks, sweepDir }), output);
+  writeOutput(io, renderSweep(sweep, "html", { pointLinks, sweepDir }), output);
 }

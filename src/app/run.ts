@@ -185,7 +185,7 @@ function prepareRegistry(cache: Map<Registry, PreparedRegistry>, registry: Regis
 async function runTrial(config: Config, endpoint: Endpoint, testCase: Case, trial: number, registry: PreparedRegistry, sweep?: SweepHook): Promise<TrialResult> {
   const policy = testCase.phase === null ? null : (config.phases[testCase.phase] ?? null);
   const exposure = expose(testCase.registry.tools, policy, config.controls);
-  const found = sweep?.visibleFor?.(testCase, exposure) ?? (await discover(exposure.exposed, testCase.goal, config.discovery, registry.retriever));
+  const found = sweep?.visibleFor?.(testCase, exposure) ?? (await discover(exposure.exposed, testCase.goal, testCase.acceptable, config.discovery, registry.retriever));
   const discovery = config.shuffle_tools ? { ...found, visible: shuffleVisible(found.visible, config.seed, testCase.id, trial) } : found;
   const tools = discovery.visible.map((name) => registry.definitions.get(name)).filter((d): d is ToolDefinition => d !== undefined);
   const request: TrialRequest = {

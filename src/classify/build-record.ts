@@ -48,7 +48,7 @@ export function buildRecord(e: TrialEvidence): TrialRecord {
     tags: c.tags,
     ...sets,
     retrieval_k: e.discovery.k,
-    retrieval_scores: e.discovery.scores,
+    retrieval: e.discovery.retrieval,
     arguments: args,
     argument_errors: checkVisibleArguments(tool, args, argumentsError),
     argument_match: expected !== undefined ? matchArguments(expected, args).match : null,

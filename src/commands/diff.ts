@@ -1,4 +1,5 @@
-import { existsSync, statSync, writeFileSync } from "node:fs";
+import { writeOutput } from "../app/write-output.js";
+import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { parseDropRule, type DropRule } from "../diff/gating.js";
@@ -71,11 +72,7 @@ function runDiff(io: Io, base: string, current: string, flags: DiffFlags): numbe
   const output = flags.output ?? (flags.format === "html" ? join(io.cwd, "diff.html") : undefined);
   const pages = flags.format === "html" ? findRunPages(io, base, current, output) : undefined;
   const text = renderDiff(diff, flags.format, { color: io.color && output === undefined, pages });
-  if (output === undefined || output === "-") io.stdout(text);
-  else {
-    writeFileSync(resolve(io.cwd, output), text);
-    io.stderr(`wrote ${output}\n`);
-  }
+  writeOutput(io, text, output);
   appendStepSummary(io, renderDiffMarkdown(diff), flags.stepSummary);
   for (const gate of diff.gates.filter((g) => !g.passed)) io.stderr(`route-eval: gate failed: ${gate.rule}: ${inertLine(gate.reason)}\n`);
   return diff.verdict === "fail" ? EXIT.gate : EXIT.ok;

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { writeOutput } from "../app/write-output.js";
 import { basename, extname } from "node:path";
 import { Argument, type Command } from "commander";
 import { InputError } from "../errors.js";
@@ -57,8 +57,7 @@ export function registerImport(program: Command, io: Io, setExit: SetExit): void
       const command = `route-eval import ${format} ${input}${flags.trustAnnotations ? " --trust-annotations" : ""}`;
       const text = renderSnapshot(built.registry, { command, trustAnnotations: flags.trustAnnotations === true });
       for (const note of [...gathered.notes, ...built.warnings]) io.stderr(`route-eval import: ${inertLine(note)}\n`);
-      if (flags.output === undefined) io.stdout(text);
-      else writeFileSync(flags.output, text);
+      writeOutput(io, text, flags.output);
       io.stderr(`imported ${built.registry.tools.length} tools from ${gathered.source}${flags.output === undefined ? "" : ` → ${flags.output}`}\n`);
       setExit(EXIT.ok);
     });

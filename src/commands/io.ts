@@ -1,5 +1,5 @@
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeOutput } from "../app/write-output.js";
 import { Option } from "commander";
 import type { Io } from "../context.js";
 import { inertLine } from "../text/inert.js";
@@ -39,12 +39,9 @@ export function emitReport(io: Io, report: Report, flags: OutputFlags, gates: Ga
   const explanations = html ? explainRun(report, source.records()) : null;
   const output = flags.output ?? (html ? join(source.runDir, "report.html") : undefined);
   const text = renderReport(report, flags.format, { color: io.color && output === undefined, gates, explanations });
-  if (output === undefined || output === "-") io.stdout(text);
-  else {
-    writeFileSync(output, text);
-    io.stderr(`wrote ${output}\n`);
-  }
+  writeOutput(io, text, output);
 }
+
 
 /**
  * 1 when a gate or an exposure assertion failed, else 0. Every exit 1 says why on stderr,

@@ -93,7 +93,7 @@ export function scoreBm25(index: Bm25Index, query: string, allowed: ReadonlySet<
 }
 
 /** Whether (score a, id a) ranks before (score b, id b): higher score first, then id in code-unit order. */
-function ranksBefore(scoreA: number, idA: string, scoreB: number, idB: string): boolean {
+export function ranksBefore(scoreA: number, idA: string, scoreB: number, idB: string): boolean {
   return scoreA > scoreB || (scoreA === scoreB && idA < idB);
 }
 

@@ -2,24 +2,9 @@
  * How well the retriever ranked the acceptable set, beyond "was one of them in the top k":
  * recall@k, MRR and nDCG@k over the trials whose retriever recorded scores. Pure.
  */
-import { type InputTokens, type RetrievalQuality, type TrialRecord, isControl } from "../types.js";
-import { compareText } from "../text/compare-text.js";
+import type { InputTokens, RetrievalQuality, TrialRecord } from "../types.js";
 import { rate } from "./wilson.js";
 
-
-/**
- * The retriever's own ranking of a trial's ordinary exposed tools: by recorded score descending,
- * ties by name — the order topK keeps them in — never the order they were shown in (which
- * --shuffle-tools permutes). Null when the retriever recorded no scores (no retriever, or a
- * sweep's fixed set).
- */
-export function rankRetrieved(record: TrialRecord): string[] | null {
-  const scores = record.retrieval_scores;
-  if (scores === null) return null;
-  return Object.keys(scores)
-    .filter((name) => !isControl(name))
-    .sort((a, b) => scores[b] - scores[a] || compareText(a, b));
-}
 
 interface TrialQuality {
   recall: number;
@@ -27,32 +12,36 @@ interface TrialQuality {
   ndcg: number;
 }
 
-/** Binary-relevance quality of one ranking; null when no relevant tool was a candidate. */
-export function scoreRanking(ranking: string[], relevant: ReadonlySet<string>, k: number): TrialQuality | null {
-  const present = ranking.filter((name) => relevant.has(name)).length;
-  if (present === 0) return null;
-  const gain = (position: number): number => 1 / Math.log2(position + 2);
+/**
+ * Binary-relevance quality of one ranking from the 1-based ranks of its relevant tools among the
+ * ranked candidates (cut at k); null when no relevant tool was a candidate.
+ */
+export function scoreRanks(ranks: readonly number[], k: number): TrialQuality | null {
+  if (ranks.length === 0) return null;
+  const gain = (rank: number): number => 1 / Math.log2(rank + 1);
   let hits = 0;
   let dcg = 0;
-  for (let i = 0; i < Math.min(k, ranking.length); i++) {
-    if (!relevant.has(ranking[i])) continue;
+  let first = Infinity;
+  for (const rank of ranks) {
+    first = Math.min(first, rank);
+    if (rank > k) continue;
     hits += 1;
-    dcg += gain(i);
+    dcg += gain(rank);
   }
   let idcg = 0;
-  for (let i = 0; i < Math.min(k, present); i++) idcg += gain(i);
-  const first = ranking.findIndex((name) => relevant.has(name));
-  return { recall: hits / present, reciprocalRank: 1 / (first + 1), ndcg: dcg / idcg };
+  for (let rank = 1; rank <= Math.min(k, ranks.length); rank++) idcg += gain(rank);
+  return { recall: hits / ranks.length, reciprocalRank: 1 / first, ndcg: dcg / idcg };
 }
 
-/** Over scored trials: each trial's relevant set is its acceptable ordinary tools among the ranked candidates. */
+/**
+ * Over scored trials whose retriever recorded a ranking: each trial's relevant set is its
+ * acceptable ordinary tools among the ranked candidates (the ranks its record keeps).
+ */
 export function computeRetrievalQuality(scored: TrialRecord[]): RetrievalQuality {
   const qualities: TrialQuality[] = [];
-  for (const record of scored) {
-    const ranking = rankRetrieved(record);
-    if (ranking === null) continue;
-    const k = record.retrieval_k ?? ranking.length;
-    const quality = scoreRanking(ranking, new Set(record.acceptable.filter((name) => !isControl(name))), k);
+  for (const { retrieval, retrieval_k } of scored) {
+    if (retrieval === null) continue;
+    const quality = scoreRanks(retrieval.acceptable.map((tool) => tool.rank), retrieval_k ?? retrieval.candidates);
     if (quality !== null) qualities.push(quality);
   }
   const mean = (pick: (q: TrialQuality) => number) => rate(qualities.reduce((sum, q) => sum + pick(q), 0), qualities.length);

@@ -1,8 +1,10 @@
-import { closeSync, existsSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { InputError, at } from "../errors.js";
 import { lazy } from "../text/lazy.js";
 import { trialKey, type TrialRecord } from "../types.js";
+import { type SetLine, type StoredRecord, SETS_FILE, isReferenced, openRecordEncoder, resolveSets, summariseScores } from "./record-form.js";
 
 const recordValidator = lazy(() => {
   const schema: unknown = JSON.parse(readFileSync(new URL("../../schemas/record.schema.json", import.meta.url), "utf8"));
@@ -14,13 +16,59 @@ export interface RecordWriter {
   close(): void;
 }
 
-/** Appends one JSON line per finished trial, synchronously, so a crash loses nothing already done. */
+/**
+ * Appends one JSON line per finished trial, synchronously, so a crash loses nothing already done;
+ * each new set goes to sets.jsonl before the first record that names it.
+ */
 export function openRecordWriter(file: string): RecordWriter {
+  const sets = join(dirname(file), SETS_FILE);
+  const encoder = openRecordEncoder(sets, readSets(sets).keys());
   const fd = openSync(file, "a");
   return {
-    append: (record) => void writeSync(fd, JSON.stringify(record) + "\n"),
-    close: () => closeSync(fd),
+    append: (record) => void writeSync(fd, JSON.stringify(encoder.encode(record)) + "\n"),
+    close: () => {
+      closeSync(fd);
+      encoder.close();
+    },
   };
+}
+
+/** Replaces records.jsonl with `records` (in the referenced form), atomically. */
+export function rewriteRecords(file: string, records: Iterable<TrialRecord>): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  closeSync(openSync(temp, "w"));
+  const writer = openRecordWriter(temp);
+  try {
+    for (const record of records) writer.append(record);
+  } finally {
+    writer.close();
+  }
+  renameSync(temp, file);
+}
+
+/** sets.jsonl: id → names; empty when the file does not exist (a run in the inline form). */
+function readSets(file: string): Map<string, string[]> {
+  const sets = new Map<string, string[]>();
+  if (!existsSync(file)) return sets;
+  forEachLine(file, (line, number, last) => {
+    if (line.trim() === "") return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      if (last) return; // a torn last line: its set was never referenced (records are written after their sets)
+      throw new InputError(at(file, number, `not valid JSON (${(error as Error).message}); each line must be one {"id", "names"} set`));
+    }
+    if (!isSetLine(value)) throw new InputError(at(file, number, `expected {"id": string, "names": [string, ...]}`));
+    sets.set(value.id, value.names);
+  });
+  return sets;
+}
+
+function isSetLine(value: unknown): value is SetLine {
+  if (value === null || typeof value !== "object") return false;
+  const { id, names } = value as Partial<SetLine>;
+  return typeof id === "string" && Array.isArray(names) && names.every((name) => typeof name === "string");
 }
 
 export interface ReadOptions {
@@ -38,12 +86,15 @@ export function readRecords(file: string, options: ReadOptions = {}): TrialRecor
   if (!existsSync(file)) throw new InputError(`${file}: no such file (expected a run directory holding records.jsonl)`);
   const records: TrialRecord[] = [];
   const intern = createArrayInterner();
+  const setsFile = join(dirname(file), SETS_FILE);
+  const sets = lazy(() => readSets(setsFile));
+  const context: LineContext = { file, intern, setOf: (id) => sets().get(id) };
   /** (case_id, trial) → the line that holds it: a trial is one decision, recorded once. */
   const lineOf = new Map<string, number>();
   forEachLine(file, (line, number, last) => {
     if (line.trim() === "") return;
     const torn = last && options.dropTornTail === true;
-    const record = parseRecordLine(file, number, line, torn, intern);
+    const record = parseRecordLine(context, number, line, torn);
     if (record === null) return;
     const key = trialKey(record.case_id, record.trial);
     const first = lineOf.get(key);
@@ -83,7 +134,13 @@ function forEachLine(file: string, onLine: (line: string, number: number, last: 
   }
 }
 
-function parseRecordLine(file: string, line: number, text: string, torn: boolean, intern: Interner): TrialRecord | null {
+interface LineContext {
+  file: string;
+  intern: Interner;
+  setOf: (id: string) => string[] | undefined;
+}
+
+function parseRecordLine({ file, intern, setOf }: LineContext, line: number, text: string, torn: boolean): TrialRecord | null {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -98,7 +155,14 @@ function parseRecordLine(file: string, line: number, text: string, torn: boolean
     const detail = e?.keyword === "required" ? `missing required field "${String(e.params.missingProperty)}"` : `${path || "(record)"} ${e?.message ?? "is invalid"}`;
     throw new InputError(at(file, line, `trial record: ${detail}`));
   }
-  return normalizeRecord(value as Partial<TrialRecord> & Pick<TrialRecord, RequiredField>, intern);
+  if (!isReferenced(value as object)) return normalizeRecord(value as InlineRecord, intern);
+  const stored = value as StoredRecord;
+  const resolved = resolveSets(stored, setOf);
+  if ("missing" in resolved) {
+    throw new InputError(at(file, line, `trial record names ${resolved.missing}, which is not in ${SETS_FILE} beside it; keep a run's ${SETS_FILE} with its records.jsonl`));
+  }
+  const { registry_set: _r, exposed_set: _e, visible_set: _v, ...rest } = stored;
+  return normalizeRecord({ ...rest, ...resolved.lists }, intern);
 }
 
 type Interner = (names: string[]) => string[];
@@ -131,8 +195,13 @@ function sameNames(a: string[], b: string[]): boolean {
 
 type RequiredField = "case_id" | "trial" | "acceptable" | "registry_names" | "exposed_names" | "retrieved_names" | "selected";
 
+/** A record as read, in either form once its sets are resolved: `retrieval_scores` only in the inline form. */
+type InlineRecord = Partial<TrialRecord> & Pick<TrialRecord, RequiredField> & { retrieval_scores?: Record<string, number> | null };
+
 /** Fills the optional fields that records written by other tools may leave out. */
-function normalizeRecord(r: Partial<TrialRecord> & Pick<TrialRecord, RequiredField>, intern: Interner): TrialRecord {
+function normalizeRecord(inline: InlineRecord, intern: Interner): TrialRecord {
+  const { retrieval_scores: scores, ...r } = inline;
+  const retrieval = r.retrieval ?? (scores === null || scores === undefined ? null : summariseScores(scores, { acceptable: r.acceptable, retrieved_names: r.retrieved_names, retrieval_k: r.retrieval_k ?? null }));
   return {
     ...r,
     acceptable: intern(r.acceptable),
@@ -145,7 +214,7 @@ function normalizeRecord(r: Partial<TrialRecord> & Pick<TrialRecord, RequiredFie
     forbidden: r.forbidden ?? [],
     visible_order: intern(r.visible_order ?? r.retrieved_names),
     retrieval_k: r.retrieval_k ?? null,
-    retrieval_scores: r.retrieval_scores ?? null,
+    retrieval,
     arguments: r.arguments ?? null,
     argument_errors: r.argument_errors ?? null,
     argument_match: r.argument_match ?? null,

@@ -8,8 +8,7 @@ import { existsSync, mkdirSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { InputError } from "../errors.js";
 import { readMeta } from "./read-run.js";
-import { readRecords } from "./records-io.js";
-import { writeLinesFile } from "./write-files.js";
+import { readRecords, rewriteRecords } from "./records-io.js";
 import type { RunMeta, TrialRecord } from "../types.js";
 
 export interface RunDirectory {
@@ -47,7 +46,7 @@ export function reopenRunDirectory(target: string): RunDirectory {
   const recordsFile = join(dir, "records.jsonl");
   const all = existsSync(recordsFile) ? readRecords(recordsFile, { dropTornTail: true, keepFirstDuplicate: true }) : [];
   const records = all.filter((record) => record.error === null);
-  writeLinesFile(recordsFile, records, (record) => JSON.stringify(record));
+  rewriteRecords(recordsFile, records);
   return { dir, runId: previous.run_id, previous, records, redo: all.length - records.length };
 }
 

@@ -1,13 +1,13 @@
 /**
  * The baseline convention: `<out_dir>/baselines/<name>/` holds a copy of a finished run
- * (records.jsonl, run.json, report.json) that later runs are diffed against. Saving replaces the
+ * (records.jsonl, sets.jsonl, run.json, report.json) that later runs are diffed against. Saving replaces the
  * previous baseline of that name whole, so a reader never sees a mix of two runs.
  */
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 /** The files of a run directory that make a baseline (records first: diff pairs trials by them). */
-export const BASELINE_FILES = ["records.jsonl", "run.json", "report.json"] as const;
+export const BASELINE_FILES = ["records.jsonl", "sets.jsonl", "run.json", "report.json"] as const;
 
 /** A baseline name is one path segment: letters, digits, `.`, `_`, `-`. */
 export const BASELINE_NAME = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,100}$/;

@@ -6,19 +6,21 @@ import { STAGES, isControl } from "../types.js";
 import type { Stage, TrialRecord } from "../types.js";
 import type { CaseFacts, LadderStep, RankedTool, StepStatus } from "./explain-types.js";
 import { formatCounts, formatDecimal } from "../render/format.js";
-import { compareText } from "../text/compare-text.js";
 
 
-/** Exposed ordinary tools by retriever score (ties: kept first, then name); null without scores. */
+/**
+ * What the record keeps of the retriever's ranking — its top (the kept tools and a few below the
+ * cut) and every acceptable tool — best first; null without scores.
+ */
 export function rankTools(record: TrialRecord): RankedTool[] | null {
-  const scores = record.retrieval_scores;
-  if (scores === null) return null;
+  const { retrieval } = record;
+  if (retrieval === null) return null;
   const visible = new Set(record.visible_order);
-  return Object.entries(scores)
-    .filter(([name]) => !isControl(name))
-    .map(([name, score]) => ({ name, score, kept: visible.has(name), acceptable: record.acceptable.includes(name) }))
-    .sort((a, b) => b.score - a.score || Number(b.kept) - Number(a.kept) || compareText(a.name, b.name))
-    .map((tool, index) => ({ ...tool, rank: index + 1 }));
+  const acceptable = new Set(record.acceptable);
+  const byName = new Map([...retrieval.top, ...retrieval.acceptable].map((tool) => [tool.name, tool]));
+  return [...byName.values()]
+    .sort((a, b) => a.rank - b.rank)
+    .map((tool) => ({ ...tool, kept: visible.has(tool.name), acceptable: acceptable.has(tool.name) }));
 }
 
 /** The best-ranked acceptable tool, or null when none was exposed. */

@@ -3,7 +3,7 @@
  * the fix the failing rung points to. Built from run.json and records.jsonl alone (nothing is
  * re-run); `show --case` prints it and the HTML report embeds it for the per-case drill-down.
  */
-import type { Effect, HiddenReason, JsonValue, PhasePolicy, SelectionError, Stage } from "../types.js";
+import type { Effect, HiddenReason, JsonValue, PhasePolicy, RankedName, SelectionError, Stage } from "../types.js";
 
 /** How the case's scored trials fared at one rung. */
 export type StepStatus = "passed" | "failed" | "mixed" | "not_reached";
@@ -35,11 +35,8 @@ export interface HiddenTool {
 }
 
 /** An exposed ordinary tool as the retriever ranked it for this goal. */
-export interface RankedTool {
-  name: string;
-  /** 1-based rank by score (ties: kept tools first, then name). */
-  rank: number;
-  score: number;
+/** A tool at its place in the retriever's ranking (see RankedName), as `show` presents it. */
+export interface RankedTool extends RankedName {
   kept: boolean;
   acceptable: boolean;
 }

@@ -3,7 +3,7 @@
  * nearest rival side by side and the fix. Pure; without colour the output has no ANSI codes, and
  * every registry, case or model string is stripped of control characters before it is printed.
  */
-import type { HiddenReason, JsonValue } from "../types.js";
+import { RUNNERS_UP, type HiddenReason, type JsonValue } from "../types.js";
 import type { CaseExplanation, RankedTool, StepStatus, TrialView } from "./explain-types.js";
 import { formatDecimal } from "../render/format.js";
 import { makePaint, stripControls, type Paint } from "../render/terminal.js";
@@ -12,8 +12,6 @@ import { indentWrap, sideBySide, wrapParagraphs, wrapText } from "../render/text
 /** Total width of the explanation; fixed so that the output is the same on every terminal. */
 export const SHOW_WIDTH = 100;
 const LABEL = 13;
-/** Ranked tools shown past the retriever's cut (acceptable ones are always shown). */
-const BELOW_CUT = 3;
 
 export const STATUS_MARKS: Record<StepStatus, string> = { passed: "✓", failed: "✗", mixed: "~", not_reached: "·" };
 
@@ -99,10 +97,10 @@ function renderDiscovery(x: CaseExplanation, paint: Paint): string[] {
   const { ranking, k, exposed } = x.discovery;
   if (ranking === null) return [paint("Discovery", "bold"), `  no retriever scores: the visible set is the ${exposed} exposed tools (plus controls)`];
   const kept = ranking.filter((t) => t.kept).length;
-  const shown = ranking.filter((t) => t.kept || t.acceptable || t.rank <= kept + BELOW_CUT);
+  const shown = ranking.filter((t) => t.kept || t.acceptable || t.rank <= kept + RUNNERS_UP);
   const row = (t: RankedTool): string =>
     `  #${String(t.rank).padEnd(4)}${formatDecimal(t.score).padStart(8)}  ${clean(t.name).padEnd(32)} ${t.kept ? "kept" : "cut"}${t.acceptable ? "  ← acceptable" : ""}`;
-  const omitted = ranking.length - shown.length;
+  const omitted = exposed - shown.length;
   const note = omitted > 0 ? [`  … ${omitted} more below the cut`] : [];
   return [paint("Discovery", "bold"), `  the retriever kept ${kept} of ${exposed} exposed tools at k=${k ?? "?"}; rank by score:`, ...shown.map(row), ...note];
 }

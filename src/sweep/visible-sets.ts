@@ -75,5 +75,5 @@ function orderDistractors(input: CandidateInput, shuffled: string[]): string[] {
 export function visibleAt(order: CandidateOrder, size: number): Discovery {
   const chosen = order.take.slice(0, size);
   chosen.sort((a, b) => (order.display.get(a) ?? 0) - (order.display.get(b) ?? 0));
-  return { visible: [...chosen, ...order.controls], retrieved: chosen, k: size, scores: null };
+  return { visible: [...chosen, ...order.controls], retrieved: chosen, k: size, retrieval: null };
 }

@@ -1,6 +1,7 @@
 /** Trial records: part of the records of route-eval (see ../types.ts). */
 import type { JsonValue } from "./json.js";
 import type { Usage } from "./endpoint.js";
+import type { RetrievalSummary } from "./discovery.js";
 
 export const STAGES = ["coverage", "exposure", "discovery", "selection"] as const;
 export type Stage = (typeof STAGES)[number];
@@ -8,7 +9,11 @@ export type Stage = (typeof STAGES)[number];
 export const SELECTION_ERRORS = ["wrong_tool", "phantom_tool", "no_call", "abstained", "asked", "malformed"] as const;
 export type SelectionError = (typeof SELECTION_ERRORS)[number];
 
-/** One line of records.jsonl: one decision, with every set along the way. */
+/**
+ * One decision, with every set along the way, as route-eval holds it in memory. On disk
+ * (records.jsonl) the registry and exposed sets are named by content id and kept once in
+ * sets.jsonl; see run-files/records-io.ts for both forms.
+ */
 export interface TrialRecord {
   case_id: string;
   trial: number;
@@ -34,8 +39,8 @@ export interface TrialRecord {
   /** Exposure assertions of the case (checked against exposed_names by the report). */
   must_see: string[];
   must_not_see: string[];
-  /** Retriever score per ordinary exposed tool, when the retriever scores (null otherwise). */
-  retrieval_scores: Record<string, number> | null;
+  /** The retriever's ranking (top of it, and the acceptable tools' ranks); null without scores. */
+  retrieval: RetrievalSummary | null;
   selection_error: SelectionError | null;
   violated: boolean;
   response_text: string | null;
