@@ -105,3 +105,24 @@ describe("discover", () => {
     expect(found).toEqual({ visible: [...tools.map((t) => t.name), ...controls], retrieved: tools.map((t) => t.name), k: null, retrieval: null });
   });
 });
+
+describe("the ranks a record keeps", () => {
+  it("equal each tool's place in a full sort of the candidates, for scored, unscored, negative and tied tools", async () => {
+    const random = createRandom(5);
+    const names = Array.from({ length: 400 }, (_, i) => `t${String(random() * 1e6 | 0).padStart(6, "0")}_${i}`);
+    const scores = new Map<string, number>();
+    // Scored: a third positive (with ties), a few negative (embeddings), a few an explicit 0; the rest unscored (0).
+    names.forEach((name, i) => {
+      if (i % 3 === 0) scores.set(name, Math.round(random() * 20) / 4);
+      else if (i % 17 === 0) scores.set(name, -random());
+      else if (i % 23 === 0) scores.set(name, 0);
+    });
+    const retriever = { score: async () => scores };
+    const found = await discover(names, "goal", names, { retriever: "bm25", k: 10 }, retriever);
+    const score = (n: string) => scores.get(n) ?? 0;
+    const full = [...names].sort((a, b) => score(b) - score(a) || (a < b ? -1 : a > b ? 1 : 0));
+    expect(found.retrieved).toEqual(full.slice(0, 10));
+    expect(found.retrieval?.top.map((t) => t.name)).toEqual(full.slice(0, 13));
+    expect(found.retrieval?.acceptable.map((t) => [t.name, t.rank])).toEqual(full.map((name, i) => [name, i + 1]));
+  });
+});

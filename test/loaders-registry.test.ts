@@ -1,4 +1,6 @@
-import { relative, resolve } from "node:path";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { InputError } from "../src/errors.js";
@@ -105,5 +107,42 @@ describe("loadRegistry on a good snapshot", () => {
     expect(loadRegistry(file, process.cwd(), cache)).toBe(first);
     expect(loadRegistry(file, process.cwd())).not.toBe(first);
     expect([...cache.keys()]).toEqual([file]);
+  });
+});
+
+describe("a .json registry is read with JSON.parse", () => {
+  const dir = mkdtempSync(join(tmpdir(), "route-eval-json-registry-"));
+  const write = (name: string, text: string) => {
+    writeFileSync(join(dir, name), text);
+    return join(dir, name);
+  };
+  const tool = { name: "get_order", family: "orders", purpose: "Fetch one order by id.", effect: "read_only", input_schema: { type: "object" } };
+  const failure = (file: string): string => {
+    try {
+      loadRegistry(file, dir);
+    } catch (error) {
+      if (error instanceof InputError) return error.message;
+      throw error;
+    }
+    throw new Error("expected an InputError");
+  };
+
+  it("loads the same registry as its YAML twin", () => {
+    const json = loadRegistry(write("r.json", JSON.stringify({ revision: "1", tools: [tool] }, null, 2)), dir);
+    const yaml = loadRegistry(write("r.yaml", `revision: "1"\ntools:\n  - ${JSON.stringify(tool)}\n`), dir);
+    expect(json.tools).toEqual(yaml.tools);
+  });
+
+  it("names the line of a JSON syntax error, and locates a schema problem's line only when it reports one", () => {
+    expect(failure(write("syntax.json", '{"revision": "x",\n "tools": [\n  {"name": "a" "purpose": 1}\n ]}\n'))).toBe(
+      "syntax.json:3: JSON syntax error: Expected ',' or '}' after property value in JSON at position 45",
+    );
+    const bad = { ...tool, name: "get_orders", input_schema: { type: "object", properties: { id: { type: "strin" } } } };
+    expect(failure(write("schema.json", JSON.stringify({ revision: "1", tools: [tool, bad] }, null, 2)))).toMatch(
+      /^schema\.json:\d+: tools\[1\]\.input_schema\.properties\.id\.type: not a valid JSON Schema 2020-12/,
+    );
+    const text = JSON.stringify({ revision: "1", tools: [tool, bad] }, null, 2);
+    const line = text.split("\n").findIndex((l) => l.includes('"strin"')) + 1;
+    expect(failure(join(dir, "schema.json")).startsWith(`schema.json:${line}:`)).toBe(true);
   });
 });

@@ -13,7 +13,8 @@ export function checkPhaseFamilies(config: Config, cases: Case[]): string[] {
   const problems = Object.keys(config.phases).flatMap((phase) => {
     const inPhase = cases.filter((c) => c.phase === phase);
     if (inPhase.length === 0) return [];
-    const families = new Set(inPhase.flatMap((c) => c.registry.tools.map((tool) => tool.family)));
+    const registries = new Set(inPhase.map((c) => c.registry));
+    const families = new Set([...registries].flatMap((registry) => registry.tools.map((tool) => tool.family)));
     return findUnknownFamilies({ [phase]: config.phases[phase] }, families);
   });
   if (problems.length === 0) return [];
@@ -27,9 +28,14 @@ export function checkPhaseFamilies(config: Config, cases: Case[]): string[] {
 
 /** Warnings about the cases: a name that looks like a typo of a registry tool, a self-contradicting acceptable list. */
 export function findNameWarnings(cases: Case[], cwd: string): string[] {
+  const names = new Map<Case["registry"], Set<string>>();
+  const knownIn = (registry: Case["registry"]) => {
+    let known = names.get(registry);
+    if (known === undefined) names.set(registry, (known = new Set([...CONTROL_NAMES, ...registry.tools.map((tool) => tool.name)])));
+    return known;
+  };
   return cases.flatMap((testCase) => {
-    const known = new Set([...CONTROL_NAMES, ...testCase.registry.tools.map((tool) => tool.name)]);
-    return findUnknownNames(testCase, known, testCase.registry.snapshot)
+    return findUnknownNames(testCase, knownIn(testCase.registry), testCase.registry.snapshot)
       .filter((unknown) => unknown.near !== null)
       .map((unknown) => `${showPath(testCase.source.file, cwd)}:${testCase.source.line}: warning: ${unknown.message}`)
       .concat(contradiction(testCase, cwd));

@@ -166,6 +166,8 @@ interface PreparedRegistry {
   names: string[];
   definitions: Map<string, ToolDefinition>;
   retriever: Retriever | null;
+  /** The exposure of each phase (null: no phase), computed once: every trial of a phase shares it. */
+  exposures: Map<string | null, Exposure>;
 }
 
 function prepareRegistry(cache: Map<Registry, PreparedRegistry>, registry: Registry, config: Config, env: NodeJS.ProcessEnv): PreparedRegistry {
@@ -176,6 +178,7 @@ function prepareRegistry(cache: Map<Registry, PreparedRegistry>, registry: Regis
       names: tools.map((t) => t.name),
       definitions: new Map(tools.map((t) => [t.name, renderDefinition(t)])),
       retriever: createRetriever(config.discovery, registry.tools, { storeDir: config.store_dir, mode: config.mode, env }),
+      exposures: new Map(),
     };
     cache.set(registry, prepared);
   }
@@ -183,8 +186,11 @@ function prepareRegistry(cache: Map<Registry, PreparedRegistry>, registry: Regis
 }
 
 async function runTrial(config: Config, endpoint: Endpoint, testCase: Case, trial: number, registry: PreparedRegistry, sweep?: SweepHook): Promise<TrialResult> {
-  const policy = testCase.phase === null ? null : (config.phases[testCase.phase] ?? null);
-  const exposure = expose(testCase.registry.tools, policy, config.controls);
+  let exposure = registry.exposures.get(testCase.phase);
+  if (exposure === undefined) {
+    const policy = testCase.phase === null ? null : (config.phases[testCase.phase] ?? null);
+    registry.exposures.set(testCase.phase, (exposure = expose(testCase.registry.tools, policy, config.controls)));
+  }
   const found = sweep?.visibleFor?.(testCase, exposure) ?? (await discover(exposure.exposed, testCase.goal, testCase.acceptable, config.discovery, registry.retriever));
   const discovery = config.shuffle_tools ? { ...found, visible: shuffleVisible(found.visible, config.seed, testCase.id, trial) } : found;
   const tools = discovery.visible.map((name) => registry.definitions.get(name)).filter((d): d is ToolDefinition => d !== undefined);

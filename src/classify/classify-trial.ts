@@ -21,11 +21,28 @@ export type TrialSets = Pick<
 export type Classification = Pick<TrialRecord, "failed_stage" | "selection_error" | "violated">;
 
 /** True when some acceptable tool is among `names`. */
-export function intersects(acceptable: string[], names: string[]): boolean {
-  // acceptable is tiny (1–3 names): a linear scan beats building a Set for every call.
-  for (const name of acceptable) if (names.includes(name)) return true;
+export function intersects(acceptable: readonly string[], names: readonly string[]): boolean {
+  // acceptable is tiny (1–3 names): a linear scan of a short list beats any Set; a long list (a
+  // registry, an exposed set) is shared by every record of a run, so its Set is built once.
+  if (names.length <= LINEAR_SCAN) {
+    for (const name of acceptable) if (names.includes(name)) return true;
+    return false;
+  }
+  const members = memberSet(names);
+  for (const name of acceptable) if (members.has(name)) return true;
   return false;
 }
+
+const LINEAR_SCAN = 32;
+
+/** The names of a list as a Set, one per list object (records share their registry and exposed lists). */
+export function memberSet(names: readonly string[]): ReadonlySet<string> {
+  let members = memberSets.get(names);
+  if (members === undefined) memberSets.set(names, (members = new Set(names)));
+  return members;
+}
+
+const memberSets = new WeakMap<readonly string[], ReadonlySet<string>>();
 
 /** The first rung that fails: coverage → exposure → discovery → selection, or null when correct. */
 export function findFailedStage(t: TrialSets): Stage | null {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import { Document, LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument } from "yaml";
 import { InputError, at } from "../errors.js";
+import { lazy } from "../text/lazy.js";
 
 /** A location inside parsed data: object keys and array indices, outermost first. */
 export type JsonPath = (string | number)[];
@@ -27,13 +28,33 @@ export function showPath(file: string, cwd: string): string {
   return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : file;
 }
 
-/** Read and parse one YAML file. A missing file or a syntax error is an InputError naming the file. */
+/**
+ * Read and parse one YAML file (a `.json` file with JSON.parse, several times faster on a large
+ * registry; its lines are located only when an error needs one). A missing file or a syntax error
+ * is an InputError naming the file.
+ */
 export function readYamlFile(file: string, cwd: string): YamlFile {
   const absolute = resolve(cwd, file);
   const shown = showPath(absolute, cwd);
   if (!existsSync(absolute)) throw new InputError(`${shown}: file not found`);
   if (!statSync(absolute).isFile()) throw new InputError(`${shown}: not a file`);
-  return parseYaml(readFileSync(absolute, "utf8"), absolute, shown);
+  const text = readFileSync(absolute, "utf8");
+  return absolute.toLowerCase().endsWith(".json") ? parseJson(text, absolute, shown) : parseYaml(text, absolute, shown);
+}
+
+/** JSON is YAML: the YAML parse of the same text, made only when a message needs a line, locates paths. */
+function parseJson(text: string, file: string, shown: string): YamlFile {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    const message = (error as Error).message;
+    const position = /position (\d+)/.exec(message);
+    const line = /line (\d+)/.exec(message)?.[1] ?? (position === null ? null : text.slice(0, Number(position[1])).split("\n").length);
+    throw new InputError(at(shown, line === null ? null : Number(line), `JSON syntax error: ${message.replace(/^JSON\.parse: /, "").split("\n")[0]}`));
+  }
+  const located = lazy(() => parseYaml(text, file, shown));
+  return { file, shown, data, lineOf: (path) => located().lineOf(path) };
 }
 
 /** Parse YAML text that came from `file` (absolute), shown in messages as `shown`. */

@@ -3,7 +3,7 @@
  * rate's population or not, and succeeds or not. The predicates are those of compute-metrics
  * (test/diff-outcomes.test.ts proves that summing them gives the report's numerators).
  */
-import { isRightCall } from "../classify/classify-trial.js";
+import { intersects, isRightCall } from "../classify/classify-trial.js";
 import { NO_CALL_LABEL } from "../metrics/scored-trials.js";
 import { ABSTAIN, ASK, STAGES, isControl } from "../types.js";
 import type { CaseRow, TrialRecord } from "../types.js";
@@ -25,17 +25,13 @@ export function recallKey(k: number | null): string {
   return `tool_recall_at_k.${k === null ? "all" : k}`;
 }
 
-/** Whether some acceptable tool is among `names` (acceptable lists are short: no Set needed). */
-function meets(acceptable: string[], names: string[]): boolean {
-  return acceptable.some((name) => names.includes(name));
-}
 
 /** The outcomes of one scored (non-errored, re-classified) trial. */
 export function outcomesOf(t: TrialRecord): TrialOutcomes {
   const out: TrialOutcomes = new Map();
-  const covered = meets(t.acceptable, t.registry_names);
-  const exposed = meets(t.acceptable, t.exposed_names);
-  const retrieved = meets(t.acceptable, t.retrieved_names);
+  const covered = intersects(t.acceptable, t.registry_names);
+  const exposed = intersects(t.acceptable, t.exposed_names);
+  const retrieved = intersects(t.acceptable, t.retrieved_names);
   out.set("capability_coverage", covered);
   if (covered) out.set("exposure_recall", exposed);
   if (exposed) {

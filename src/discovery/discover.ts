@@ -9,8 +9,7 @@ import type { Retriever } from "./retriever.js";
  * `acceptable` are the case's acceptable tools, whose ranks the record keeps.
  */
 export async function discover(exposed: string[], goal: string, acceptable: readonly string[], discovery: DiscoveryConfig, retriever: Retriever | null): Promise<Discovery> {
-  const controls = exposed.filter((name) => isControl(name));
-  const ordinary = exposed.filter((name) => !isControl(name));
+  const { controls, ordinary } = split(exposed);
   if (discovery.retriever === "none" || retriever === null) {
     return { visible: [...ordinary, ...controls], retrieved: ordinary, k: null, retrieval: null };
   }
@@ -21,10 +20,22 @@ export async function discover(exposed: string[], goal: string, acceptable: read
   return { visible: [...retrieved, ...controls], retrieved, k, retrieval: summarise(scores, ordinary, top, acceptable) };
 }
 
+/** Controls and ordinary tools of an exposed set; every trial of a phase shares one set, split once. */
+function split(exposed: string[]): { controls: string[]; ordinary: string[] } {
+  let parts = splits.get(exposed);
+  if (parts === undefined) {
+    parts = { controls: exposed.filter((name) => isControl(name)), ordinary: exposed.filter((name) => !isControl(name)) };
+    splits.set(exposed, parts);
+  }
+  return parts;
+}
+
+const splits = new WeakMap<string[], { controls: string[]; ordinary: string[] }>();
+
 /**
  * The record's view of the ranking. An acceptable tool below the kept top is ranked by counting
- * the candidates that rank before it (the order topK keeps: score, then id) — O(candidates) per
- * acceptable tool, never a sort of the whole registry.
+ * the candidates that rank before it (the order topK keeps: score, then id), never by sorting
+ * the registry.
  */
 function summarise(scores: ReadonlyMap<string, number>, ordinary: string[], top: string[], acceptable: readonly string[]): RetrievalSummary {
   const score = (name: string) => scores.get(name) ?? 0;
@@ -35,10 +46,7 @@ function summarise(scores: ReadonlyMap<string, number>, ordinary: string[], top:
     .map((name) => {
       const index = top.indexOf(name);
       if (index !== -1) return place(name, index + 1);
-      const s = score(name);
-      let before = 0;
-      for (const other of ordinary) if (ranksBefore(score(other), other, s, name)) before += 1;
-      return place(name, before + 1);
+      return place(name, countBefore(scores, ordinary, name) + 1);
     })
     .sort((a, b) => a.rank - b.rank);
   return { candidates: ordinary.length, top: top.map((name, index) => place(name, index + 1)), acceptable: ranked };
@@ -47,3 +55,41 @@ function summarise(scores: ReadonlyMap<string, number>, ordinary: string[], top:
 function round(x: number): number {
   return Math.round(x * 1e4) / 1e4;
 }
+
+/**
+ * Candidates ranking before `name`. The scored entries are visited once; the candidates without a
+ * score count 0, so they rank before `name` all together (its score is negative), or those with a
+ * smaller id (its score is 0: found by binary search in the candidates sorted once), or none.
+ */
+function countBefore(scores: ReadonlyMap<string, number>, candidates: string[], name: string): number {
+  const own = scores.get(name) ?? 0;
+  let before = 0;
+  let scoredBelow = 0;
+  for (const [other, value] of scores) {
+    if (ranksBefore(value, other, own, name)) before += 1;
+    if (other < name) scoredBelow += 1;
+  }
+  if (own > 0) return before;
+  if (own < 0) return before + candidates.length - scores.size;
+  return before + countBelow(sortedOnce(candidates), name) - scoredBelow;
+}
+
+/** Entries of a sorted list that are < name (code-unit order, as ranksBefore compares ids). */
+function countBelow(sorted: string[], name: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < name) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function sortedOnce(candidates: string[]): string[] {
+  let sorted = sortedLists.get(candidates);
+  if (sorted === undefined) sortedLists.set(candidates, (sorted = [...candidates].sort()));
+  return sorted;
+}
+
+const sortedLists = new WeakMap<string[], string[]>();

@@ -22,7 +22,14 @@ export function createBm25Retriever(tools: Tool[]): Retriever {
       ],
     })),
   );
-  // Candidates are distinct registry tools, so as many candidates as tools means all of them.
-  const allowed = (candidates: string[]) => (candidates.length >= tools.length ? null : new Set(candidates));
+  // Candidates are distinct registry tools, so as many candidates as tools means all of them;
+  // the trials of a phase pass one candidates array, whose set is built once.
+  const sets = new WeakMap<string[], ReadonlySet<string>>();
+  const allowed = (candidates: string[]) => {
+    if (candidates.length >= tools.length) return null;
+    let set = sets.get(candidates);
+    if (set === undefined) sets.set(candidates, (set = new Set(candidates)));
+    return set;
+  };
   return { score: async (goal, candidates) => scoreBm25(index, goal, allowed(candidates)) };
 }

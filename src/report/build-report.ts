@@ -1,3 +1,4 @@
+import { memberSet } from "../classify/classify-trial.js";
 import { computeBreakdowns } from "../metrics/breakdowns.js";
 import { buildCaseRows } from "../metrics/case-rows.js";
 import { computeMetrics } from "../metrics/compute-metrics.js";
@@ -34,7 +35,7 @@ function checkExposureAssertions(records: TrialRecord[]): Report["exposure_asser
   for (const r of records) {
     if (seen.has(r.case_id)) continue;
     seen.add(r.case_id);
-    const exposed = new Set(r.exposed_names);
+    const exposed = memberSet(r.exposed_names);
     const failures = [
       ...r.must_see.filter((name) => !exposed.has(name)).map((name) => `must_see ${name}: not exposed in phase ${r.phase ?? "(none)"}`),
       ...r.must_not_see.filter((name) => exposed.has(name)).map((name) => `must_not_see ${name}: exposed in phase ${r.phase ?? "(none)"}`),

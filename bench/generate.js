@@ -1,0 +1,152 @@
+// Shared by the benches: seeded generators of realistic large inputs (registries, cases, projects)
+// and a child-process measure that reports wall time, CPU time and peak RSS of one command.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+
+/** Seeded LCG: every run of a bench generates the same inputs. */
+export function seeded(seed) {
+  let state = seed;
+  const rand = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+  return { rand, pick: (list) => list[Math.floor(rand() * list.length)] };
+}
+
+const VERBS = ["get", "search", "list", "find", "create", "update", "delete", "send", "export", "sync", "archive", "refund", "approve", "assign", "merge"];
+const NOUNS = ["order", "customer", "invoice", "ticket", "product", "shipment", "payment", "user", "report", "task", "project", "file",
+  "message", "contract", "lead", "account", "subscription", "coupon", "warehouse", "vendor", "asset", "incident", "budget", "policy"];
+const QUALIFIERS = ["", "", "", "", "by_email", "by_date", "for_team", "draft", "bulk", "archived", "pending"];
+export const FAMILIES = ["sales", "support", "finance", "ops", "catalog", "people", "projects", "admin"];
+const WORDS = ("record details status history owner amount date region team priority note attachment label summary " +
+  "reference approval workflow schedule quota limit balance currency channel template audit export import queue " +
+  "deadline milestone comment reviewer tag version revision snapshot backup restore permission role group member " +
+  "invite access token secret key certificate domain endpoint webhook event trigger rule condition threshold alert " +
+  "metric dashboard chart forecast estimate discount tax shipping carrier parcel label return exchange warranty " +
+  "claim dispute chargeback payout transfer deposit withdrawal ledger journal entry period close reconcile").split(" ");
+
+/** `n` tools of a plausible enterprise catalogue: overlapping names, families, effects, schemas. */
+export function generateTools(n, seed = 7) {
+  const { rand, pick } = seeded(seed);
+  const sentence = (k) => Array.from({ length: k }, () => pick(WORDS)).join(" ");
+  const tools = [];
+  const seen = new Set();
+  for (let i = 0; tools.length < n; i++) {
+    const noun = pick(NOUNS);
+    const verb = pick(VERBS);
+    const qualifier = pick(QUALIFIERS);
+    let name = [verb, noun, qualifier].filter(Boolean).join("_");
+    if (seen.has(name)) name = `${name}_${i}`;
+    seen.add(name);
+    const effect = ["get", "search", "list", "find", "export"].includes(verb) ? "read_only" : verb === "delete" ? "destructive" : "mutating";
+    const props = {};
+    const count = 1 + Math.floor(rand() * 9);
+    for (let p = 0; p < count; p++) props[`${pick(WORDS)}_${p}`] = rand() < 0.2 ? { type: "string" } : { type: "string", pattern: "^[a-z0-9_]+$" };
+    if (rand() < 0.1) props.status = { type: "string" };
+    if (rand() < 0.1) props.address = { type: "object", properties: { city: { type: "object", properties: { name: { type: "string" } } } } };
+    tools.push({
+      name,
+      family: FAMILIES[NOUNS.indexOf(noun) % FAMILIES.length],
+      purpose: `${verb} the ${noun} ${qualifier.replace(/_/g, " ")} ${sentence(8)}.`,
+      use_when: [`The user asks to ${verb} a ${noun} with ${sentence(5)}.`],
+      avoid_when: rand() < 0.7 ? [`The request is about ${sentence(4)}; use ${verb}_${pick(NOUNS)}.`] : [],
+      input_schema: { type: "object", properties: props, required: Object.keys(props).slice(0, 1), additionalProperties: rand() < 0.8 ? false : true },
+      effect,
+      idempotent: effect === "read_only",
+      open_world: rand() < 0.2,
+    });
+  }
+  return tools;
+}
+
+/** A registry snapshot in block YAML (what a user's exported catalogue looks like), or JSON. */
+export function writeRegistry(file, tools, format = "yaml") {
+  if (format === "json") {
+    writeFileSync(file, JSON.stringify({ revision: "bench", tools }, null, 2));
+    return;
+  }
+  const scalar = (value) => JSON.stringify(value);
+  const lines = ['revision: "bench"', "tools:"];
+  for (const t of tools) {
+    lines.push(`  - name: ${t.name}`, `    family: ${t.family}`, `    purpose: ${scalar(t.purpose)}`, "    use_when:");
+    for (const u of t.use_when) lines.push(`      - ${scalar(u)}`);
+    lines.push(t.avoid_when.length === 0 ? "    avoid_when: []" : "    avoid_when:");
+    for (const a of t.avoid_when) lines.push(`      - ${scalar(a)}`);
+    lines.push("    input_schema:", "      type: object", "      properties:");
+    for (const [key, value] of Object.entries(t.input_schema.properties)) lines.push(`        ${key}: ${JSON.stringify(value)}`);
+    lines.push(`      required: ${JSON.stringify(t.input_schema.required)}`, `      additionalProperties: ${t.input_schema.additionalProperties}`);
+    lines.push(`    effect: ${t.effect}`, `    idempotent: ${t.idempotent}`, `    open_world: ${t.open_world}`);
+  }
+  writeFileSync(file, lines.join("\n") + "\n");
+}
+
+/**
+ * A project: registry, `cases` cases (goals drawn from a target tool's own words, so the retriever
+ * has real work: some targets rank in the top k, some do not), and a config with two phases.
+ */
+export function writeProject(dir, { tools, cases, k = 10, trials = 1, seed = 11, registryFormat = "yaml" }) {
+  const { rand, pick } = seeded(seed);
+  mkdirSync(join(dir, "registries"), { recursive: true });
+  mkdirSync(join(dir, "cases"), { recursive: true });
+  const registryFile = `registries/bench.${registryFormat}`;
+  writeRegistry(join(dir, registryFile), tools, registryFormat);
+  const lines = [`registry: ../${registryFile}`, "cases:"];
+  for (let i = 0; i < cases; i++) {
+    const target = pick(tools);
+    const words = target.purpose.split(" ").filter((w) => rand() < 0.5).slice(0, 6).join(" ").replace(/[.:]/g, "");
+    const phase = rand() < 0.5 ? "desk" : "ops";
+    lines.push(`  - id: case-${String(i).padStart(5, "0")}`, `    goal: ${JSON.stringify(`Please ${words} for ${target.name.split("_")[1]} ${i}`)}`,
+      `    phase: ${phase}`, `    acceptable: [${target.name}]`);
+  }
+  writeFileSync(join(dir, "cases", "bench.yaml"), lines.join("\n") + "\n");
+  writeFileSync(join(dir, "route-eval.yaml"), [
+    'cases: ["cases/*.yaml"]',
+    "phases:",
+    `  desk: {families: [${FAMILIES.slice(0, 5).join(", ")}], max_effect: mutating}`,
+    "  ops: {max_effect: destructive}",
+    "controls: [ask_user, no_applicable_tool]",
+    `discovery: {retriever: bm25, k: ${k}}`,
+    "endpoint: baseline",
+    `trials: ${trials}`,
+    "concurrency: 8",
+    "",
+  ].join("\n"));
+}
+
+const CLI = new URL("../dist/cli.js", import.meta.url).href;
+/** Runs the CLI in a child exactly as bin/route-eval.js does, and reports its CPU time and peak RSS on exit. */
+const DRIVER = `import(${JSON.stringify(CLI)}).then(async ({ main }) => {
+  process.exitCode = await main([process.argv[0], "route-eval", ...process.argv.slice(1)]);
+  const u = process.resourceUsage();
+  process.stderr.write("\\nbench: cpu_ms=" + (u.userCPUTime + u.systemCPUTime) / 1000 + " rss_kb=" + u.maxRSS + "\\n");
+});`;
+
+/** One measured child: `route-eval ...args` (or `code` as a module, when given) in `cwd`. */
+export function measure({ args = [], code = null, cwd, okCodes = [0, 1] }) {
+  const script = code ?? DRIVER;
+  const start = process.hrtime.bigint();
+  const out = spawnSync(process.execPath, ["--input-type=module", "-e", script, ...args], { encoding: "utf8", cwd, maxBuffer: 1 << 30 });
+  const wall = Number(process.hrtime.bigint() - start) / 1e6;
+  if (!okCodes.includes(out.status)) throw new Error(`bench child failed (${out.status}): ${out.stderr.slice(-2000)}`);
+  const cpu = Number(/bench: cpu_ms=([0-9.]+)/.exec(out.stderr)?.[1] ?? NaN);
+  const rss = Number(/rss_kb=([0-9]+)/.exec(out.stderr)?.[1] ?? NaN) / 1024;
+  return { wall, cpu, rss, stdout: out.stdout, stderr: out.stderr };
+}
+
+/** A module body that ends by printing the same cpu/rss line as the CLI driver. */
+export function measuredScript(body) {
+  return `${body}
+const u = process.resourceUsage();
+process.stderr.write("\\nbench: cpu_ms=" + (u.userCPUTime + u.systemCPUTime) / 1000 + " rss_kb=" + u.maxRSS + "\\n");`;
+}
+
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Runs `a` and `b` alternately `times` times (this machine is noisy), returns both lists. */
+export function interleave(times, a, b) {
+  const as = [];
+  const bs = [];
+  for (let i = 0; i < times; i++) {
+    as.push(a());
+    bs.push(b());
+  }
+  return [as, bs];
+}
