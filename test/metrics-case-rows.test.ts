@@ -1,6 +1,7 @@
 import { describe, it, expect } from "vitest";
 import { computeBreakdowns } from "../src/metrics/breakdowns.js";
 import { buildCaseRows } from "../src/metrics/case-rows.js";
+import { computeMetrics } from "../src/metrics/compute-metrics.js";
 import type { TrialRecord } from "../src/types.js";
 
 const ALL = ["ask_user", "wait_for_event", "no_applicable_tool", "get_order", "cancel_order"];
@@ -62,7 +63,7 @@ describe("computeBreakdowns", () => {
     record({ case_id: "b", family: null, tags: ["read"], phase: null, selected: "cancel_order" }),
     record({ case_id: "c", family: "f1", tags: [], phase: "admin", error: "HTTP 500" }),
   ];
-  const breakdowns = computeBreakdowns(records);
+  const breakdowns = computeBreakdowns(records, "selection", computeMetrics(records));
 
   it("keys slices in sorted order with (none) for missing family or phase", () => {
     expect(Object.keys(breakdowns.family)).toEqual(["(none)", "f1", "f2"]);
@@ -77,5 +78,15 @@ describe("computeBreakdowns", () => {
     expect(breakdowns.family["(none)"].violation_rate.value).toBe(1);
     expect(breakdowns.family.f1).toMatchObject({ trials: 1, errored: 1, scored: 0 });
     expect(breakdowns.phase.admin.end_to_end_accuracy.value).toBeNull();
+  });
+
+  it("a slice equal to the whole run is the run's metrics (reused, not recomputed), equal to computing it", () => {
+    const whole = computeMetrics(records);
+    const one = records.map((r) => ({ ...r, family: "only" }));
+    const oneWhole = computeMetrics(one);
+    const reused = computeBreakdowns(one, "selection", oneWhole);
+    expect(reused.family.only).toBe(oneWhole);
+    expect(reused.family.only).toEqual(computeMetrics(one.slice()));
+    expect(computeBreakdowns(records, "selection", whole).family.f2).not.toBe(whole);
   });
 });

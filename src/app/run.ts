@@ -78,6 +78,7 @@ export async function runEvaluation(config: Config, options: RunOptions): Promis
   const meta = buildRunMeta(run.runId, config, cases, endpoint, started);
   if (run.previous !== null) {
     checkSameExperiment(run, meta);
+    run.repair();
     meta.started_at = run.previous.started_at;
     options.onNotice?.(describeResume(run, config.trials * cases.length));
   }

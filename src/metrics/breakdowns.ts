@@ -9,7 +9,7 @@ import { compareText } from "../text/compare-text.js";
 /** The breakdown key of a record without a family or phase. */
 export const NONE_LABEL = "(none)";
 
-function computeSlices(records: TrialRecord[], keysOf: (t: TrialRecord) => string[], success: Success): Record<string, Metrics> {
+function computeSlices(records: TrialRecord[], keysOf: (t: TrialRecord) => string[], success: Success, whole: Metrics): Record<string, Metrics> {
   const slices = new Map<string, TrialRecord[]>();
   for (const record of records) {
     for (const key of new Set(keysOf(record))) {
@@ -19,13 +19,16 @@ function computeSlices(records: TrialRecord[], keysOf: (t: TrialRecord) => strin
     }
   }
   const keys = [...slices.keys()].sort(compareText);
-  return Object.fromEntries(keys.map((key) => [key, computeMetrics(slices.get(key) ?? [], success)]));
+  // A record joins a slice at most once, so a slice as long as the run is the run: its metrics are the run's.
+  const metricsOf = (slice: TrialRecord[]) => (slice.length === records.length ? whole : computeMetrics(slice, success));
+  return Object.fromEntries(keys.map((key) => [key, metricsOf(slices.get(key) ?? [])]));
 }
 
-export function computeBreakdowns(records: TrialRecord[], success: Success = "selection"): Report["breakdowns"] {
+/** `whole` is computeMetrics(records, success), which a slice equal to the whole run reuses. */
+export function computeBreakdowns(records: TrialRecord[], success: Success, whole: Metrics): Report["breakdowns"] {
   return {
-    family: computeSlices(records, (t) => [t.family ?? NONE_LABEL], success),
-    tag: computeSlices(records, (t) => t.tags, success),
-    phase: computeSlices(records, (t) => [t.phase ?? NONE_LABEL], success),
+    family: computeSlices(records, (t) => [t.family ?? NONE_LABEL], success, whole),
+    tag: computeSlices(records, (t) => t.tags, success, whole),
+    phase: computeSlices(records, (t) => [t.phase ?? NONE_LABEL], success, whole),
   };
 }

@@ -2,7 +2,7 @@
  * Every metric of DESIGN §3–4 from trial records. Pure. Errored trials are counted and excluded
  * from every rate, pass^k, consistency figure and confusion table.
  */
-import { intersects, isRightCall } from "../classify/classify-trial.js";
+import { isRightCall } from "../classify/classify-trial.js";
 import { ABSTAIN, ASK } from "../types.js";
 import type { Metrics, Rate, SelectionError, Stage, Success, TrialRecord } from "../types.js";
 import { computeConfusions } from "./confusions.js";
@@ -28,19 +28,28 @@ type Signals = Pick<
 /** The share of `population` for which `success` holds; its interval treats the case as the unit. */
 export function rateOf(population: TrialRecord[], success: (t: TrialRecord) => boolean): Rate {
   const byCase = new Map<string, ClusterTally>();
+  // A case's trials are usually adjacent (reports sort by case): the last tally is reused without a lookup.
+  let lastCase: string | null = null;
+  let tally: ClusterTally = { n: 0, s: 0 };
   for (const t of population) {
-    const tally = byCase.get(t.case_id) ?? { n: 0, s: 0 };
+    if (t.case_id !== lastCase) {
+      lastCase = t.case_id;
+      const known = byCase.get(t.case_id);
+      if (known === undefined) byCase.set(t.case_id, (tally = { n: 0, s: 0 }));
+      else tally = known;
+    }
     tally.n += 1;
     if (success(t)) tally.s += 1;
-    byCase.set(t.case_id, tally);
   }
   // Summed in case order, so the interval's last digits never depend on the order of the records.
   return clusterRate([...byCase.entries()].sort(([a], [b]) => compareText(a, b)).map(([, tally]) => tally));
 }
 
-const isCovered = (t: TrialRecord): boolean => intersects(t.acceptable, t.registry_names);
-const isExposed = (t: TrialRecord): boolean => intersects(t.acceptable, t.exposed_names);
-const isRetrieved = (t: TrialRecord): boolean => intersects(t.acceptable, t.retrieved_names);
+// Scored trials are re-classified from their sets, so the rung a trial failed says which sets held
+// an acceptable tool: no set is searched again in any pass.
+const isCovered = (t: TrialRecord): boolean => t.failed_stage !== "coverage";
+const isExposed = (t: TrialRecord): boolean => t.failed_stage !== "coverage" && t.failed_stage !== "exposure";
+const isRetrieved = (t: TrialRecord): boolean => t.failed_stage === null || t.failed_stage === "selection";
 
 /** "all" for trials without a retriever, else the budget; numeric keys ascending, "all" last. */
 function computeRecallAtK(exposed: TrialRecord[]): Record<string, Rate> {

@@ -6,24 +6,28 @@ import type { Confusion, Rival, TrialRecord } from "../types.js";
 import { countBy, findModal, groupBy, labelAcceptable, labelSelected } from "./scored-trials.js";
 import { compareText } from "../text/compare-text.js";
 
-const SEPARATOR = "\u0000";
-
 /**
  * Count (acceptable label, selected label) pairs; count desc, then acceptable, then selected.
  * `withOutcome` adds each cell's count of trials that passed every rung (the full matrix).
+ * One pass, two levels of Map keyed by the (cached) labels: no key string is built per trial.
  */
 export function countConfusions(trials: TrialRecord[], withOutcome = false): Confusion[] {
-  const keyOf = (t: TrialRecord) => `${labelAcceptable(t.acceptable)}${SEPARATOR}${labelSelected(t.selected)}`;
-  const counts = countBy(trials, keyOf);
-  const correct = countBy(trials.filter((t) => t.failed_stage === null), keyOf);
-  return Object.entries(counts)
-    .map(([key, count]) => {
-      const [acceptable, selected] = key.split(SEPARATOR);
-      return withOutcome ? { acceptable, selected, count, correct: correct[key] ?? 0 } : { acceptable, selected, count };
-    })
-    .sort(
-      (a, b) => b.count - a.count || compareText(a.acceptable, b.acceptable) || compareText(a.selected, b.selected),
-    );
+  const cells = new Map<string, Map<string, { count: number; correct: number }>>();
+  for (const t of trials) {
+    const acceptable = labelAcceptable(t.acceptable);
+    let row = cells.get(acceptable);
+    if (row === undefined) cells.set(acceptable, (row = new Map()));
+    const selected = labelSelected(t.selected);
+    let cell = row.get(selected);
+    if (cell === undefined) row.set(selected, (cell = { count: 0, correct: 0 }));
+    cell.count += 1;
+    if (t.failed_stage === null) cell.correct += 1;
+  }
+  const out: Confusion[] = [];
+  for (const [acceptable, row] of cells) {
+    for (const [selected, { count, correct }] of row) out.push(withOutcome ? { acceptable, selected, count, correct } : { acceptable, selected, count });
+  }
+  return out.sort((a, b) => b.count - a.count || compareText(a.acceptable, b.acceptable) || compareText(a.selected, b.selected));
 }
 
 /**

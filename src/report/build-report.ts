@@ -21,7 +21,7 @@ export function buildReport(meta: RunMeta, records: TrialRecord[], options: { ga
     run,
     metrics,
     gates: options.gates === false ? [] : evaluateGates(metrics, run.config.gates),
-    breakdowns: computeBreakdowns(sorted, success),
+    breakdowns: computeBreakdowns(sorted, success, metrics),
     cases: buildCaseRows(sorted, success),
     errored: sorted.filter((r) => r.error !== null).map((r) => ({ case_id: r.case_id, trial: r.trial, error: r.error ?? "" })),
     exposure_assertions: checkExposureAssertions(sorted),

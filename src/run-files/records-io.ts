@@ -76,6 +76,8 @@ export interface ReadOptions {
   dropTornTail?: boolean;
   /** Keep the first record of a (case_id, trial) seen twice instead of failing (--resume repairs). */
   keepFirstDuplicate?: boolean;
+  /** Told of each line dropped by the two options above. */
+  onDrop?: (line: number) => void;
 }
 
 /**
@@ -95,7 +97,10 @@ export function readRecords(file: string, options: ReadOptions = {}): TrialRecor
     if (line.trim() === "") return;
     const torn = last && options.dropTornTail === true;
     const record = parseRecordLine(context, number, line, torn);
-    if (record === null) return;
+    if (record === null) {
+      options.onDrop?.(number);
+      return;
+    }
     const key = trialKey(record.case_id, record.trial);
     const first = lineOf.get(key);
     if (first === undefined) {
@@ -103,6 +108,8 @@ export function readRecords(file: string, options: ReadOptions = {}): TrialRecor
       records.push(record);
     } else if (options.keepFirstDuplicate !== true) {
       throw new InputError(at(file, number, `case "${record.case_id}" trial ${record.trial} is recorded twice (also at line ${first}); each (case_id, trial) appears once — remove one`));
+    } else {
+      options.onDrop?.(number);
     }
   });
   return records;
@@ -155,37 +162,58 @@ function parseRecordLine({ file, intern, setOf }: LineContext, line: number, tex
     const detail = e?.keyword === "required" ? `missing required field "${String(e.params.missingProperty)}"` : `${path || "(record)"} ${e?.message ?? "is invalid"}`;
     throw new InputError(at(file, line, `trial record: ${detail}`));
   }
-  if (!isReferenced(value as object)) return normalizeRecord(value as InlineRecord, intern);
+  if (!isReferenced(value as object)) return normalizeRecord(value as InlineRecord, intern.lists, intern.acceptable);
   const stored = value as StoredRecord;
   const resolved = resolveSets(stored, setOf);
   if ("missing" in resolved) {
     throw new InputError(at(file, line, `trial record names ${resolved.missing}, which is not in ${SETS_FILE} beside it; keep a run's ${SETS_FILE} with its records.jsonl`));
   }
-  const { registry_set: _r, exposed_set: _e, visible_set: _v, ...rest } = stored;
-  return normalizeRecord({ ...rest, ...resolved.lists }, intern);
+  // normalizeRecord copies fields by name, so the set ids stay behind on the parsed object.
+  // The shared sets come resolved to one array per set; the visible order is the trial's own.
+  return normalizeRecord(Object.assign(stored as unknown as InlineRecord, resolved.lists), unshared, intern.acceptable);
 }
 
-type Interner = (names: string[]) => string[];
+type Intern = (names: string[]) => string[];
+
+interface Interner {
+  /** Inline records repeat the registry, exposed and (without a retriever) visible lists in every line. */
+  lists: Intern;
+  /** Every trial of a case repeats its acceptable list; one array per distinct list lets labels be cached per list. */
+  acceptable: Intern;
+}
+
+const unshared: Intern = (names) => names;
 
 /**
- * Trials of one run repeat the same name lists (registry, exposed, visible) thousands of times;
- * sharing one array per distinct list keeps a large run's records small enough to hold in memory.
- * Records are read-only past this boundary, so sharing is safe.
+ * Sharing one array per distinct list keeps a large inline run's records small enough to hold in
+ * memory (records are read-only past this boundary, so sharing is safe). Referenced records need
+ * no list interner: their sets are shared by id, and their visible order differs per trial (an
+ * interner there only misses — the report bench measured it at a fifth of the read time).
  */
 function createArrayInterner(): Interner {
   const byLength = new Map<number, string[][]>();
-  return (names) => {
-    let candidates = byLength.get(names.length);
-    if (candidates === undefined) byLength.set(names.length, (candidates = []));
-    const known = candidates.find((candidate) => sameNames(candidate, names));
-    if (known !== undefined) return known;
-    candidates.unshift(names);
-    if (candidates.length > INTERNED_PER_LENGTH) candidates.pop();
-    return names;
+  const acceptable = new Map<string, string[]>();
+  return {
+    lists: (names) => {
+      let candidates = byLength.get(names.length);
+      if (candidates === undefined) byLength.set(names.length, (candidates = []));
+      const known = candidates.find((candidate) => sameNames(candidate, names));
+      if (known !== undefined) return known;
+      candidates.unshift(names);
+      if (candidates.length > INTERNED_PER_LENGTH) candidates.pop();
+      return names;
+    },
+    acceptable: (names) => {
+      const key = names.join("\u0000");
+      const known = acceptable.get(key);
+      if (known !== undefined) return known;
+      acceptable.set(key, names);
+      return names;
+    },
   };
 }
 
-/** Distinct lists kept per length; runs repeat few lists, and a miss only costs memory. */
+/** Distinct lists kept per length; inline runs repeat few lists, and a miss only costs memory. */
 const INTERNED_PER_LENGTH = 16;
 
 function sameNames(a: string[], b: string[]): boolean {
@@ -198,42 +226,54 @@ type RequiredField = "case_id" | "trial" | "acceptable" | "registry_names" | "ex
 /** A record as read, in either form once its sets are resolved: `retrieval_scores` only in the inline form. */
 type InlineRecord = Partial<TrialRecord> & Pick<TrialRecord, RequiredField> & { retrieval_scores?: Record<string, number> | null };
 
-/** Fills the optional fields that records written by other tools may leave out. */
-function normalizeRecord(inline: InlineRecord, intern: Interner): TrialRecord {
-  const { retrieval_scores: scores, ...r } = inline;
+/**
+ * Fills the optional fields that records written by other tools may leave out. Every field is
+ * copied by name into one object literal (one shape for every record: a spread of a parsed object
+ * costs more than the parse).
+ */
+function normalizeRecord(r: InlineRecord, intern: Intern, internAcceptable: Intern): TrialRecord {
+  const scores = r.retrieval_scores;
   const retrieval = r.retrieval ?? (scores === null || scores === undefined ? null : summariseScores(scores, { acceptable: r.acceptable, retrieved_names: r.retrieved_names, retrieval_k: r.retrieval_k ?? null }));
+  const usage = r.usage;
   return {
-    ...r,
-    acceptable: intern(r.acceptable),
-    registry_names: intern(r.registry_names),
-    exposed_names: intern(r.exposed_names),
-    retrieved_names: intern(r.retrieved_names),
+    case_id: r.case_id,
+    trial: r.trial,
+    goal: r.goal,
     phase: r.phase ?? null,
     family: r.family ?? null,
     tags: r.tags ?? [],
+    acceptable: internAcceptable(r.acceptable),
     forbidden: r.forbidden ?? [],
+    registry_names: intern(r.registry_names),
+    exposed_names: intern(r.exposed_names),
+    retrieved_names: intern(r.retrieved_names),
     visible_order: intern(r.visible_order ?? r.retrieved_names),
     retrieval_k: r.retrieval_k ?? null,
-    retrieval,
+    selected: r.selected,
     arguments: r.arguments ?? null,
     argument_errors: r.argument_errors ?? null,
     argument_match: r.argument_match ?? null,
     failed_stage: r.failed_stage ?? null,
-    selection_error: r.selection_error ?? null,
-    violated: r.violated ?? false,
     must_see: r.must_see ?? [],
     must_not_see: r.must_not_see ?? [],
+    retrieval,
+    selection_error: r.selection_error ?? null,
+    violated: r.violated ?? false,
     response_text: r.response_text ?? null,
     tool_calls: r.tool_calls ?? (r.selected === null ? 0 : 1),
     usage: {
-      input_tokens: r.usage?.input_tokens ?? null,
-      output_tokens: r.usage?.output_tokens ?? null,
-      ...(r.usage?.input_tokens_estimated === undefined ? {} : { input_tokens_estimated: r.usage.input_tokens_estimated }),
+      input_tokens: usage?.input_tokens ?? null,
+      output_tokens: usage?.output_tokens ?? null,
+      ...(usage?.input_tokens_estimated === undefined ? {} : { input_tokens_estimated: usage.input_tokens_estimated }),
     },
     latency_ms: r.latency_ms ?? 0,
     endpoint: r.endpoint ?? "unknown",
     model: r.model ?? "unknown",
     request_hash: r.request_hash ?? "",
     error: r.error ?? null,
+    provider_request_id: r.provider_request_id,
+    retries: r.retries,
+    acceptable_positions: r.acceptable_positions,
+    tools_shuffled: r.tools_shuffled,
   };
 }

@@ -4,7 +4,7 @@
  * cut by a crash) and errored trials, and rewrites records.jsonl without them, so appending
  * continues on a clean line.
  */
-import { existsSync, mkdirSync, statSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { InputError } from "../errors.js";
 import { readMeta } from "./read-run.js";
@@ -20,13 +20,15 @@ export interface RunDirectory {
   records: TrialRecord[];
   /** Errored trials dropped on reopening, to be asked again. */
   redo: number;
+  /** Rewrites records.jsonl as `records` when reopening dropped a line (or the last line has no newline). */
+  repair(): void;
 }
 
 export function createRunDirectory(outDir: string, runId: string): RunDirectory {
   let dir = join(outDir, runId);
   for (let n = 2; existsSync(dir); n++) dir = join(outDir, `${runId}-${n}`);
   mkdirSync(dir, { recursive: true });
-  return { dir, runId: basename(dir), previous: null, records: [], redo: 0 };
+  return { dir, runId: basename(dir), previous: null, records: [], redo: 0, repair: () => {} };
 }
 
 /**
@@ -44,10 +46,27 @@ export function reopenRunDirectory(target: string): RunDirectory {
   }
   const previous = readMeta(metaFile);
   const recordsFile = join(dir, "records.jsonl");
-  const all = existsSync(recordsFile) ? readRecords(recordsFile, { dropTornTail: true, keepFirstDuplicate: true }) : [];
+  let dropped = 0;
+  const all = existsSync(recordsFile) ? readRecords(recordsFile, { dropTornTail: true, keepFirstDuplicate: true, onDrop: () => void (dropped += 1) }) : [];
   const records = all.filter((record) => record.error === null);
-  rewriteRecords(recordsFile, records);
-  return { dir, runId: previous.run_id, previous, records, redo: all.length - records.length };
+  const clean = dropped === 0 && records.length === all.length && endsWithNewline(recordsFile);
+  const repair = () => void (clean ? undefined : rewriteRecords(recordsFile, records));
+  return { dir, runId: previous.run_id, previous, records, redo: all.length - records.length, repair };
+}
+
+/** Whether the file is empty or ends with "\n" (so the next append starts a line). */
+function endsWithNewline(file: string): boolean {
+  if (!existsSync(file)) return true;
+  const size = statSync(file).size;
+  if (size === 0) return true;
+  const fd = openSync(file, "r");
+  try {
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] === 10;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 
