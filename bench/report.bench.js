@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
 import { interleave, measure, measuredScript, median, seeded } from "./generate.js";
+import { classifyRecord } from "../dist/classify/classify-trial.js";
 
 const CASES = 2_000;
 const TRIALS = 50;
@@ -51,7 +52,7 @@ for (let c = 0; c < CASES; c++) {
     const acceptable = expected === "missing_tool" ? [] : [rankOf >= 0 ? top[rankOf] : { name: expected, rank: K + 4 + Math.floor(rand() * 200), score: 1 }];
     const r = rand();
     const selected = r < 0.6 ? expected : r < 0.85 ? pick(kept) : r < 0.92 ? "no_applicable_tool" : r < 0.95 ? "ask_user" : null;
-    const line = JSON.stringify({
+    const record = {
       case_id: `case-${String(c).padStart(4, "0")}`, trial, goal, phase, family: `fam-${c % 100}`, tags: [c % 2 ? "read" : "write"],
       acceptable: [expected], forbidden, registry_set: sets[0].id, exposed_set: id(exposed), visible_order: visible,
       retrieval_k: K, retrieval: { candidates: ordinary.length, top, acceptable }, selected,
@@ -62,7 +63,10 @@ for (let c = 0; c < CASES; c++) {
       endpoint: "openai", model: "bench", request_hash: createHash("sha256").update(`${c}/${trial}`).digest("hex"),
       error: rand() < 0.01 ? "timeout after 60000 ms" : null, provider_request_id: null, retries: 0,
       acceptable_positions: visible.flatMap((n, i) => (n === expected ? [i] : [])), tools_shuffled: true,
-    });
+    };
+    // Classified as route-eval classifies the trials it records (the report re-checks, and agrees).
+    const lists = { registry_names: registry, exposed_names: exposed, retrieved_names: visible };
+    const line = JSON.stringify({ ...record, ...classifyRecord({ ...record, ...lists }) });
     bytes += writeSync(fd, line + "\n");
   }
 }

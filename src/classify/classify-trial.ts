@@ -80,7 +80,9 @@ export function findArgumentsError(argumentErrors: string[] | null): string | nu
 
 /** Re-classify a stored record from its sets (records written by other tools may disagree). */
 export function classifyRecord(record: TrialRecord): Classification {
-  return classifyTrial({ ...record, arguments_error: findArgumentsError(record.argument_errors) });
+  // The sets by name, not a spread of the whole record: this runs once per record of every report.
+  const { acceptable, forbidden, registry_names, exposed_names, retrieved_names, visible_order, selected } = record;
+  return classifyTrial({ acceptable, forbidden, registry_names, exposed_names, retrieved_names, visible_order, selected, arguments_error: findArgumentsError(record.argument_errors) });
 }
 
 /**

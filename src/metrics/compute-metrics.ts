@@ -95,7 +95,8 @@ function countSelectionErrors(scored: TrialRecord[]): Record<SelectionError, num
 
 function computeSignals(scored: TrialRecord[]): Signals {
   // Ordinary tools only, controls apart: the same count as a sweep's "visible" column.
-  const visibleTotal = scored.reduce((sum, t) => sum + t.visible_order.filter((name) => !isControl(name)).length, 0);
+  let visibleTotal = 0;
+  for (const t of scored) for (const name of t.visible_order) if (!isControl(name)) visibleTotal += 1;
   return {
     clarification_rate: rateOf(scored, (t) => t.selected === ASK),
     abstention_rate: rateOf(scored, (t) => t.selected === ABSTAIN),

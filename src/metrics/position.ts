@@ -16,8 +16,8 @@ export function positionThird(index: number, length: number): PositionThird {
 
 /** The third holding the first acceptable tool shown, or null when none was shown. */
 export function thirdOfTrial(trial: TrialRecord): PositionThird | null {
-  const acceptable = new Set(trial.acceptable);
-  const index = trial.visible_order.findIndex((name) => acceptable.has(name));
+  // acceptable holds one to three names: scanning it beats building a Set per trial.
+  const index = trial.visible_order.findIndex((name) => trial.acceptable.includes(name));
   return index === -1 ? null : positionThird(index, trial.visible_order.length);
 }
 

@@ -16,13 +16,14 @@ interface TrialQuality {
  * Binary-relevance quality of one ranking from the 1-based ranks of its relevant tools among the
  * ranked candidates (cut at k); null when no relevant tool was a candidate.
  */
-export function scoreRanks(ranks: readonly number[], k: number): TrialQuality | null {
+export function scoreRanks(ranks: readonly (number | { rank: number })[], k: number): TrialQuality | null {
   if (ranks.length === 0) return null;
   const gain = (rank: number): number => 1 / Math.log2(rank + 1);
   let hits = 0;
   let dcg = 0;
   let first = Infinity;
-  for (const rank of ranks) {
+  for (const entry of ranks) {
+    const rank = typeof entry === "number" ? entry : entry.rank;
     first = Math.min(first, rank);
     if (rank > k) continue;
     hits += 1;
@@ -38,14 +39,20 @@ export function scoreRanks(ranks: readonly number[], k: number): TrialQuality | 
  * acceptable ordinary tools among the ranked candidates (the ranks its record keeps).
  */
 export function computeRetrievalQuality(scored: TrialRecord[]): RetrievalQuality {
-  const qualities: TrialQuality[] = [];
+  let counted = 0;
+  let recall = 0;
+  let reciprocalRank = 0;
+  let ndcg = 0;
   for (const { retrieval, retrieval_k } of scored) {
     if (retrieval === null) continue;
-    const quality = scoreRanks(retrieval.acceptable.map((tool) => tool.rank), retrieval_k ?? retrieval.candidates);
-    if (quality !== null) qualities.push(quality);
+    const quality = scoreRanks(retrieval.acceptable, retrieval_k ?? retrieval.candidates);
+    if (quality === null) continue;
+    counted += 1;
+    recall += quality.recall;
+    reciprocalRank += quality.reciprocalRank;
+    ndcg += quality.ndcg;
   }
-  const mean = (pick: (q: TrialQuality) => number) => rate(qualities.reduce((sum, q) => sum + pick(q), 0), qualities.length);
-  return { recall_at_k: mean((q) => q.recall), mrr: mean((q) => q.reciprocalRank), ndcg_at_k: mean((q) => q.ndcg) };
+  return { recall_at_k: rate(recall, counted), mrr: rate(reciprocalRank, counted), ndcg_at_k: rate(ndcg, counted) };
 }
 
 /** Mean input tokens: the endpoint's count when it reported one, else route-eval's estimate. */

@@ -18,7 +18,12 @@ export function stableStringify(value: unknown, indent = 0): string {
   return JSON.stringify({ [LEADING_KEY]: version, ...rest }, null, indent);
 }
 
-/** report.json: stable key order, 2-space indent, trailing newline. */
+/** report.json: stable key order, 2-space indent, trailing newline. A report is rendered once (report.json and `-f json` share it). */
 export function renderJson(report: Report): string {
-  return `${stableStringify(report, 2)}\n`;
+  let text = rendered.get(report);
+  if (text === undefined) rendered.set(report, (text = `${stableStringify(report, 2)}\n`));
+  return text;
 }
+
+/** Reports are not changed once built, so their text is kept for a second reader. */
+const rendered = new WeakMap<Report, string>();
