@@ -200,3 +200,35 @@ describe("the rule table", () => {
     expect(RULE_IDS.filter((id) => !covered.has(id))).toEqual([]);
   });
 });
+
+describe("rival findings stay O(tools)", () => {
+  // 30 near-identical tools: hundreds of rival pairs, one cluster.
+  const catalogue = Array.from({ length: 30 }, (_, i) =>
+    tool({ name: `get_invoice_${i}`, purpose: `Return one invoice with its lines and totals, variant ${i}.`, avoid_when: ["Only the customer is known; ask."] }),
+  );
+
+  it("a tool of a cluster too large to name whole gets its strongest pair only, the rest counted; the cluster names ten", async () => {
+    const findings = await lintRegistry(catalogue);
+    const pairs = findings.filter((f) => f.rule === "rival-pair");
+    const perTool = new Map<string, number>();
+    for (const f of pairs) perTool.set(f.tool ?? "", (perTool.get(f.tool ?? "") ?? 0) + 1);
+    expect(Math.max(...perTool.values())).toBe(1);
+    expect(pairs.length).toBeGreaterThanOrEqual(10);
+    expect(pairs[0].message).toMatch(/; get_invoice_\d+ has \d+ more rivals below these, not listed$/);
+    const [cluster] = findings.filter((f) => f.rule === "rival-cluster");
+    expect(cluster.message).toMatch(/^30 near-synonymous tools compete for the same requests: (get_invoice_\d+, ){9}get_invoice_\d+ and 20 more$/);
+    expect(cluster.related).toHaveLength(29);
+    const losing = findings.filter((f) => f.rule === "no-losing-condition");
+    expect(losing.length).toBeGreaterThanOrEqual(10);
+    for (const f of losing) {
+      expect(f.related?.length).toBeLessThanOrEqual(3);
+      if ((f.related?.length ?? 0) === 3) expect(f.message).toMatch(/ and \d+ more that its avoid_when never names$|\(\d\.\d\d\) that its avoid_when never names$/);
+    }
+    expect(losing.some((f) => / and \d+ more that its avoid_when never names$/.test(f.message))).toBe(true);
+  });
+
+  it("a small cluster lists every pair", async () => {
+    const findings = await lintRegistry(catalogue.slice(0, 4));
+    expect(findings.filter((f) => f.rule === "rival-pair")).toHaveLength(6);
+  });
+});

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { closeSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Io } from "../context.js";
 import { InputError } from "../errors.js";
@@ -13,12 +13,42 @@ export function writeOutput(io: Io, text: string, output: string | undefined): v
     io.stdout(text);
     return;
   }
+  guard(output, () => writeFileSync(resolve(io.cwd, output), text));
+  io.stderr(`wrote ${output}\n`);
+}
+
+/** writeOutput for a rendering made in pieces: written in batches as they come, never joined whole. */
+export function writeChunks(io: Io, chunks: Iterable<string>, output: string | undefined): void {
+  const toStdout = output === undefined || output === "-";
+  const fd = toStdout ? null : guard(output, () => openSync(resolve(io.cwd, output), "w"));
+  const write = (text: string) => (fd === null ? io.stdout(text) : void writeSync(fd, text));
   try {
-    writeFileSync(resolve(io.cwd, output), text);
+    let batch: string[] = [];
+    let size = 0;
+    for (const chunk of chunks) {
+      batch.push(chunk);
+      size += chunk.length;
+      if (size >= BATCH) {
+        write(batch.join(""));
+        batch = [];
+        size = 0;
+      }
+    }
+    if (batch.length > 0) write(batch.join(""));
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+  if (!toStdout) io.stderr(`wrote ${output}\n`);
+}
+
+const BATCH = 1 << 16;
+
+function guard<T>(output: string, write: () => T): T {
+  try {
+    return write();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "error";
     const why = code === "EISDIR" ? "it is a directory" : code === "ENOENT" ? "its folder does not exist" : code === "EACCES" ? "permission denied" : code;
     throw new InputError(`${output}: cannot write the output file (${why}); give --output a file path in an existing folder`);
   }
-  io.stderr(`wrote ${output}\n`);
 }

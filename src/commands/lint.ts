@@ -1,8 +1,8 @@
-import { writeFileSync } from "node:fs";
 import { Option, type Command } from "commander";
 import { loadConfig } from "../config/load-config.js";
 import { lintFiles } from "../app/lint.js";
-import { LINT_FORMATS, renderLint, type LintFormat } from "../lint/render-findings.js";
+import { LINT_FORMATS, renderLintChunks, type LintFormat } from "../lint/render-findings.js";
+import { writeChunks } from "../app/write-output.js";
 import { EXIT, type SetExit } from "./io.js";
 import type { Io } from "../context.js";
 
@@ -33,12 +33,7 @@ export function registerLint(program: Command, io: Io, setExit: SetExit): void {
       // `lint --registry FILE` with no case files (none given, none configured) lints FILE itself.
       const alone = files.length === 0 && flags.registry !== undefined && flags.cases === undefined && config.file === null;
       const result = lintFiles(config, alone ? [flags.registry ?? ""] : files);
-      const text = renderLint(result, flags.format);
-      if (flags.output === undefined) io.stdout(text);
-      else {
-        writeFileSync(flags.output, text);
-        io.stderr(`wrote ${flags.output}\n`);
-      }
+      writeChunks(io, renderLintChunks(result, flags.format), flags.output);
       const failed = result.counts.error > 0 || (flags.strict === true && result.counts.warning > 0);
       setExit(failed ? EXIT.gate : EXIT.ok);
     });

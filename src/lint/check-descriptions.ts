@@ -1,7 +1,7 @@
 /** descriptions: a purpose that says something, a winning and a losing condition, contrast with rivals. */
 import { tokenize } from "../text/tokenize.js";
 import { namesRival } from "./check-rivals.js";
-import type { RivalPair } from "./find-rivals.js";
+import { LISTED_RIVALS, listSome, type RivalPair } from "./find-rivals.js";
 import type { LintRegistry } from "./lint-input.js";
 import type { Tool } from "../types.js";
 import { finding, type Finding } from "./rules.js";
@@ -78,6 +78,7 @@ function checkConditions(registry: LintRegistry, tool: Tool): Finding[] {
 function checkLosingCondition(registry: LintRegistry, tool: Tool, rivals: RivalPair[]): Finding[] {
   const missing = rivals.filter((pair) => !namesRival(tool, other(pair, tool)));
   if (missing.length === 0) return [];
+  // Pairs come strongest first; a tool with dozens of rivals names the first few and counts the rest.
   const names = missing.map((pair) => other(pair, tool).name);
   const scored = missing.map((pair) => `${other(pair, tool).name} (${pair.score.toFixed(2)})`);
   const path = tool.avoid_when.length > 0 ? ["tools", registry.indexOf(tool), "avoid_when"] : ["tools", registry.indexOf(tool), "name"];
@@ -87,9 +88,9 @@ function checkLosingCondition(registry: LintRegistry, tool: Tool, rivals: RivalP
       file: registry.file,
       line: registry.lineOf(path),
       tool: tool.name,
-      message: `${tool.name} has close rival${names.length > 1 ? "s" : ""} ${scored.join(", ")} that its avoid_when never names`,
+      message: `${tool.name} has close rival${names.length > 1 ? "s" : ""} ${listSome(scored, LISTED_RIVALS)} that its avoid_when never names`,
       fix: `add to avoid_when the case it loses, naming the winner, e.g. "<when ${names[0]} fits>; use ${names[0]}."`,
-      related: names,
+      related: names.slice(0, LISTED_RIVALS),
     }),
   ];
 }

@@ -1,16 +1,34 @@
 /** rivals: pairs of near tools with their score, and clusters of three or more. */
-import { findClusters, type RivalPair } from "./find-rivals.js";
+import { LISTED_MEMBERS, LISTED_PAIRS, LISTED_PAIRS_IN_LARGE_CLUSTER, findClusters, listSome, type RivalPair } from "./find-rivals.js";
 import type { LintRegistry } from "./lint-input.js";
 import type { Tool } from "../types.js";
 import { finding, type Finding } from "./rules.js";
 
+/**
+ * One finding per rival pair, anchored at its first tool — at most a few per tool, its strongest
+ * (pairs come strongest first), the last of them counting the rest — and one per cluster.
+ */
 export function checkRivals(registry: LintRegistry, pairs: RivalPair[]): Finding[] {
-  const findings = pairs.map((pair) => rivalPairFinding(registry, pair));
-  for (const members of findClusters(pairs)) findings.push(clusterFinding(registry, members));
+  const clusters = findClusters(pairs);
+  const inLargeCluster = new Set(clusters.filter((members) => members.length > LISTED_MEMBERS).flat());
+  const total = new Map<Tool, number>();
+  for (const { a } of pairs) total.set(a, (total.get(a) ?? 0) + 1);
+  const seen = new Map<Tool, number>();
+  const findings: Finding[] = [];
+  for (const pair of pairs) {
+    const index = seen.get(pair.a) ?? 0;
+    seen.set(pair.a, index + 1);
+    const listed = inLargeCluster.has(pair.a) ? LISTED_PAIRS_IN_LARGE_CLUSTER : LISTED_PAIRS;
+    if (index >= listed) continue;
+    const all = total.get(pair.a) ?? 0;
+    const unlisted = index === Math.min(listed, all) - 1 ? all - listed : 0;
+    findings.push(rivalPairFinding(registry, pair, unlisted));
+  }
+  for (const members of clusters) findings.push(clusterFinding(registry, members));
   return findings;
 }
 
-function rivalPairFinding(registry: LintRegistry, pair: RivalPair): Finding {
+function rivalPairFinding(registry: LintRegistry, pair: RivalPair, unlisted: number): Finding {
   const { a, b } = pair;
   const ab = namesRival(a, b);
   const ba = namesRival(b, a);
@@ -19,7 +37,9 @@ function rivalPairFinding(registry: LintRegistry, pair: RivalPair): Finding {
     file: registry.file,
     line: registry.lineOf(["tools", registry.indexOf(a), "name"]),
     tool: a.name,
-    message: `${a.name} and ${b.name} are rivals: score ${pair.score.toFixed(2)} (${explainScore(pair)}); ${describeContrast(a, b, ab, ba)}`,
+    message:
+      `${a.name} and ${b.name} are rivals: score ${pair.score.toFixed(2)} (${explainScore(pair)}); ${describeContrast(a, b, ab, ba)}` +
+      (unlisted > 0 ? `; ${a.name} has ${unlisted} more rival${unlisted === 1 ? "" : "s"} below these, not listed` : ""),
     fix: suggestContrast(a, b, ab, ba),
     related: [b.name],
     score: round(pair.score),
@@ -48,7 +68,7 @@ function clusterFinding(registry: LintRegistry, members: Tool[]): Finding {
     file: registry.file,
     line: registry.lineOf(["tools", registry.indexOf(members[0]), "name"]),
     tool: names[0],
-    message: `${members.length} near-synonymous tools compete for the same requests: ${names.join(", ")}`,
+    message: `${members.length} near-synonymous tools compete for the same requests: ${listSome(names, LISTED_MEMBERS)}`,
     fix: "merge them into one tool with a parameter that selects the mode, or make each avoid_when name the others with the case it loses",
     related: names.slice(1),
   });

@@ -17,6 +17,25 @@ export const NAME_THRESHOLD = 0.4;
  */
 export const FAMILY_GROUP_MAX = 4;
 
+/**
+ * Rivals listed per tool; the rest are counted. A registry of thousands of overlapping tools has
+ * rival pairs by the hundred thousand: the output stays O(tools). A tool in a cluster too large to
+ * name whole (more than LISTED_MEMBERS) gets one pair finding, its strongest: the cluster finding
+ * speaks for the rest.
+ */
+export const LISTED_RIVALS = 3;
+export const LISTED_PAIRS = 5;
+export const LISTED_PAIRS_IN_LARGE_CLUSTER = 1;
+
+/** Members of a cluster named in its message; the rest are counted (all are in `related`). */
+export const LISTED_MEMBERS = 10;
+
+/** "a, b, c and 4 more": the first `max` items, the rest counted. */
+export function listSome(items: string[], max: number): string {
+  if (items.length <= max) return items.join(", ");
+  return `${items.slice(0, max).join(", ")} and ${items.length - max} more`;
+}
+
 export interface RivalPair {
   a: Tool;
   b: Tool;

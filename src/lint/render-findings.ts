@@ -9,18 +9,34 @@ export type LintFormat = (typeof LINT_FORMATS)[number];
 /** Version of the JSON output; a breaking change bumps it. */
 export const LINT_SCHEMA_VERSION = 1;
 
-export function renderLint(result: LintResult, format: LintFormat): string {
-  return format === "json" ? renderJson(result) : renderText(result);
+/**
+ * The rendering in pieces, one finding at a time, so a registry of tens of thousands of tools is
+ * written without one string of the whole output (for json, the pieces join to exactly
+ * JSON.stringify of the whole result with a 2-space indent).
+ */
+export function* renderLintChunks(result: LintResult, format: LintFormat): Generator<string> {
+  if (format === "json") yield* renderJson(result);
+  else yield* renderText(result);
 }
 
-function renderJson(result: LintResult): string {
+function* renderJson(result: LintResult): Generator<string> {
   const { counts, scope, findings } = result;
-  return JSON.stringify({ schema_version: LINT_SCHEMA_VERSION, counts, scope, findings }, null, 2) + "\n";
+  const head = JSON.stringify({ schema_version: LINT_SCHEMA_VERSION, counts, scope }, null, 2);
+  if (findings.length === 0) {
+    yield `${head.slice(0, -2)},\n  "findings": []\n}\n`;
+    return;
+  }
+  yield `${head.slice(0, -2)},\n  "findings": [\n`;
+  for (let i = 0; i < findings.length; i++) {
+    const text = JSON.stringify(findings[i], null, 2).replace(/\n/g, "\n    ");
+    yield `    ${text}${i === findings.length - 1 ? "\n" : ",\n"}`;
+  }
+  yield "  ]\n}\n";
 }
 
-function renderText(result: LintResult): string {
-  const lines = result.findings.map(renderFinding);
-  return [...lines, summarize(result)].join("\n") + "\n";
+function* renderText(result: LintResult): Generator<string> {
+  for (const finding of result.findings) yield `${renderFinding(finding)}\n`;
+  yield `${summarize(result)}\n`;
 }
 
 function renderFinding(f: Finding): string {

@@ -1,6 +1,6 @@
 /**
- * Sparse TF-IDF vectors and the pairs whose cosine reaches a threshold. An inverted index means
- * only documents that share a term are ever compared, so a 1,000-tool registry stays fast.
+ * Sparse TF-IDF vectors and the pairs whose cosine reaches a threshold. A prefix-filtered inverted
+ * index means only documents that share a distinctive term are ever compared.
  */
 import { tokenize } from "./tokenize.js";
 
@@ -52,14 +52,33 @@ export function cosine(a: SparseVector, b: SparseVector): number {
   return sum;
 }
 
-/** Every pair (a < b) whose cosine is at least `threshold`. */
+/**
+ * Every pair (a < b) whose cosine is at least `threshold`, exactly, without walking every pair
+ * that shares a common word. Partial dot products are accumulated over an inverted index of the
+ * terms in at most COMMON_DF documents. A common term can add at most (this vector's weight ×
+ * the term's largest weight anywhere) to any cosine; when those bounds sum below the threshold's
+ * reach, a pair that shares no rare term cannot make it, and one that does gets its full cosine
+ * only when its rare part plus the bound can reach the threshold. A vector whose common terms
+ * alone could reach it is compared through every term, as before.
+ */
 export function findSimilarPairs(vectors: SparseVector[], threshold: number): SimilarPair[] {
-  const postings = new Map<string, { doc: number; weight: number }[]>();
+  const df = new Map<string, number>();
+  const maxWeight = new Map<string, number>();
+  for (const vector of vectors) {
+    for (const [term, weight] of vector) {
+      df.set(term, (df.get(term) ?? 0) + 1);
+      maxWeight.set(term, Math.max(maxWeight.get(term) ?? 0, weight));
+    }
+  }
+  const common = (term: string) => (df.get(term) ?? 0) > COMMON_DF;
+  // Postings as two flat arrays per term (documents ascending, and their weights): no object per entry.
+  const postings = new Map<string, { docs: number[]; weights: number[] }>();
   vectors.forEach((vector, doc) => {
     for (const [term, weight] of vector) {
       let list = postings.get(term);
-      if (list === undefined) postings.set(term, (list = []));
-      list.push({ doc, weight });
+      if (list === undefined) postings.set(term, (list = { docs: [], weights: [] }));
+      list.docs.push(doc);
+      list.weights.push(weight);
     }
   });
   const sums = new Float64Array(vectors.length);
@@ -67,26 +86,40 @@ export function findSimilarPairs(vectors: SparseVector[], threshold: number): Si
   const row = new Int32Array(vectors.length).fill(-1);
   const pairs: SimilarPair[] = [];
   vectors.forEach((vector, a) => {
+    let bound = 0;
+    for (const [term, weight] of vector) if (common(term)) bound += weight * (maxWeight.get(term) ?? 0);
+    const exhaustive = bound >= threshold;
     const touched: number[] = [];
     for (const [term, weight] of vector) {
-      const list = postings.get(term) ?? [];
+      if (!exhaustive && common(term)) continue;
+      const list = postings.get(term);
+      if (list === undefined) continue;
+      const { docs, weights } = list;
       // Postings are in document order: walk back from the end and stop at this document.
-      for (let p = list.length - 1; p >= 0 && list[p].doc > a; p--) {
-        const posting = list[p];
-        if (row[posting.doc] !== a) {
-          row[posting.doc] = a;
-          touched.push(posting.doc);
+      for (let p = docs.length - 1; p >= 0 && docs[p] > a; p--) {
+        const b = docs[p];
+        if (row[b] !== a) {
+          row[b] = a;
+          touched.push(b);
         }
-        sums[posting.doc] += weight * posting.weight;
+        sums[b] += weight * weights[p];
       }
     }
     for (const b of touched) {
-      if (sums[b] >= threshold) pairs.push({ a, b, cosine: sums[b] });
+      if (exhaustive) {
+        if (sums[b] >= threshold) pairs.push({ a, b, cosine: sums[b] });
+      } else if (sums[b] + bound >= threshold) {
+        const value = cosine(vector, vectors[b]);
+        if (value >= threshold) pairs.push({ a, b, cosine: value });
+      }
       sums[b] = 0;
     }
   });
   return pairs;
 }
+
+/** A term in more documents than this is common: it proposes no candidate on its own (see findSimilarPairs). */
+const COMMON_DF = 200;
 
 function countTerms(text: string): Map<string, number> {
   const counts = new Map<string, number>();
