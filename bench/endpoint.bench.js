@@ -1,22 +1,23 @@
-// Issue 3: 2,000 trials at concurrency 32 against a local OpenAI-compatible server that answers
-// every request after a fixed 100 ms. Wall time vs the limit ⌈N/c⌉·100 ms (target ratio ≤ 1.05),
-// and CPU time per trial spent in route-eval (this process; the server runs in a child process).
+// Issue 13: the live path at the floor. N = 4,000 trials at concurrency 32 against a local
+// OpenAI-compatible server (a child process) that answers every request after 100 ms, through the
+// real SDK. The floor is a bare pool of 32 keep-alive node:http requests of the same bodies (no SDK,
+// no route-eval), measured in the same process run, interleaved, median of 3.
+// Targets: wall ≤ 1.05 × the floor; CPU per trial ≤ 1.3 × the floor's; CPU per trial flat (±10%)
+// from 5 to 40 visible tools.
 import { spawn } from "node:child_process";
+import { Agent, request } from "node:http";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import OpenAI from "openai";
-import { loadConfig } from "../dist/config/load-config.js";
-import { DEFAULT_SYSTEM_PROMPT } from "../dist/config/load-config.js";
-import { leanFetch } from "../dist/endpoint/http-transport.js";
+import { loadConfig, DEFAULT_SYSTEM_PROMPT } from "../dist/config/load-config.js";
 import { runEvaluation } from "../dist/app/run.js";
+import { median } from "./generate.js";
 
-const N = 2000;
+const N = Number(process.env.BENCH_TRIALS ?? 4000);
 const CONCURRENCY = 32;
 const DELAY_MS = 100;
 const CASES = 200;
-const TRIALS = N / CASES;
-const TOOLS = 20;
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
 const SERVER = `
 const http = require("node:http");
@@ -44,72 +45,100 @@ function startServer() {
   return new Promise((resolve) => child.stdout.once("data", (data) => resolve({ child, port: Number(String(data).trim()) })));
 }
 
-function writeProject(dir) {
-  mkdirSync(join(dir, "registries"));
-  mkdirSync(join(dir, "cases"));
-  const schema = { type: "object", properties: { id: { type: "string" } }, required: ["id"], additionalProperties: false };
-  const tools = Array.from({ length: TOOLS }, (_, i) => ({
-    name: `tool_${i}`, family: `fam_${i % 4}`, purpose: `Do task number ${i} for the customer.`,
-    use_when: [`The user asks for task ${i}.`], avoid_when: [`The user asks for anything but task ${i}.`],
-    input_schema: schema, effect: "read_only",
-  }));
-  writeFileSync(join(dir, "registries", "bench.yaml"), JSON.stringify({ snapshot: "bench", revision: "1", tools }));
-  const cases = Array.from({ length: CASES }, (_, i) => ({ id: `case-${i}`, goal: `Please do task ${i % TOOLS} for x_${i}.`, acceptable: [`tool_${i % TOOLS}`] }));
+const schema = { type: "object", properties: { id: { type: "string" } }, required: ["id"], additionalProperties: false };
+const toolOf = (i) => ({
+  name: `tool_${i}`, family: `fam_${i % 4}`, purpose: `Do task number ${i} for the customer.`,
+  use_when: [`The user asks for task ${i}.`], avoid_when: [`The user asks for anything but task ${i}.`], input_schema: schema, effect: "read_only",
+});
+
+/** A project whose every trial shows `tools` ordinary tools (no retriever, no phases). */
+function writeProject(dir, tools) {
+  mkdirSync(join(dir, "registries"), { recursive: true });
+  mkdirSync(join(dir, "cases"), { recursive: true });
+  writeFileSync(join(dir, "registries", "bench.yaml"), JSON.stringify({ snapshot: "bench", revision: "1", tools: Array.from({ length: tools }, (_, i) => toolOf(i)) }));
+  const cases = Array.from({ length: CASES }, (_, i) => ({ id: `case-${i}`, goal: `Please do task ${i % tools} for x_${i}.`, acceptable: [`tool_${i % tools}`] }));
   writeFileSync(join(dir, "cases", "bench.yaml"), JSON.stringify({ registry: "../registries/bench.yaml", cases }));
 }
 
 /**
- * The floor: the same number of SDK calls of the same size, at the same concurrency, with no
- * route-eval around them (same SDK, same transport). What route-eval adds is the difference.
+ * The floor: the same number of requests with bodies of the same size, 32 at a time, and nothing
+ * else — through Node's fetch (the issue's "bare fetch pool"), or through bare node:http (lower still).
  */
-async function measureSdkFloor(port) {
-  const client = new OpenAI({ apiKey: "bench", baseURL: `http://127.0.0.1:${port}/v1`, maxRetries: 0, fetch: leanFetch });
-  const schema = { type: "object", properties: { id: { type: "string" } }, required: ["id"], additionalProperties: false };
-  const tools = Array.from({ length: TOOLS + 3 }, (_, i) => ({ type: "function", function: {
+async function floor(port, tools, via = "fetch") {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const functions = Array.from({ length: tools + 3 }, (_, i) => ({ type: "function", function: {
     name: `tool_${i}`, description: `Do task number ${i} for the customer.\nUse when: The user asks for task ${i}.\nAvoid when: The user asks for anything but task ${i}.`, parameters: schema } }));
-  const body = { model: "bench-model", messages: [{ role: "system", content: DEFAULT_SYSTEM_PROMPT }, { role: "user", content: "Please do task 3 for x_3." }], tools, temperature: 0, max_tokens: 1024 };
+  const bodyOf = (i) => JSON.stringify({ model: "bench-model", messages: [{ role: "system", content: DEFAULT_SYSTEM_PROMPT }, { role: "user", content: `Please do task ${i % tools} for x_${i}.` }], tools: functions, temperature: 0 });
+  const viaFetch = async (i) => (await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: bodyOf(i) })).json();
+  const viaHttp = (i) => new Promise((resolve, reject) => {
+    const body = JSON.stringify({ model: "bench-model", messages: [{ role: "system", content: DEFAULT_SYSTEM_PROMPT }, { role: "user", content: `Please do task ${i % tools} for x_${i}.` }], tools: functions, temperature: 0 });
+    const req = request({ host: "127.0.0.1", port, path: "/v1/chat/completions", method: "POST", agent, headers: { "content-type": "application/json" } }, (res) => {
+      const chunks = [];
+      res.on("data", (c) => chunks.push(c));
+      res.on("end", () => resolve(JSON.parse(Buffer.concat(chunks).toString("utf8"))));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+  const post = via === "fetch" ? viaFetch : viaHttp;
   let next = 0;
   const worker = async () => {
-    while (next++ < N) await client.chat.completions.create(body).withResponse();
+    while (next < N) await post(next++);
   };
   const cpu = process.cpuUsage();
   const started = performance.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const used = process.cpuUsage(cpu);
-  return { wall: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
+  agent.destroy();
+  return { wall: performance.now() - started, cpuPerTrial: (used.user + used.system) / 1000 / N };
 }
 
-const dir = mkdtempSync(join(tmpdir(), "route-eval-endpoint-bench-"));
-writeProject(dir);
-const { child, port } = await startServer();
-try {
-  const floor = await measureSdkFloor(port);
+let runs = 0;
+async function run(port, tools, trials = N) {
+  const dir = mkdtempSync(join(tmpdir(), "route-eval-endpoint-bench-"));
+  writeProject(dir, tools);
   const config = loadConfig(null, {
     endpoint: "openai:bench-model", base_url: `http://127.0.0.1:${port}/v1`, mode: "live",
-    trials: TRIALS, concurrency: CONCURRENCY, store_dir: join(dir, "store"), out_dir: join(dir, "reports"),
+    trials: N / CASES, concurrency: CONCURRENCY, store_dir: join(dir, "store"), out_dir: join(dir, "reports"),
   }, dir);
   const cpu = process.cpuUsage();
   const started = performance.now();
-  const marks = {};
-  const onProgress = (p) => {
-    marks.loopStart ??= performance.now();
-    if (p.finished) marks.loopEnd = performance.now();
-  };
-  const { report } = await runEvaluation(config, { env: { OPENAI_API_KEY: "bench" }, onProgress });
+  const { report } = await runEvaluation(config, { env: { OPENAI_API_KEY: "bench" }, runId: `r${runs++}`, now: () => new Date() });
   const wall = performance.now() - started;
   const used = process.cpuUsage(cpu);
   if (report.metrics.trials !== N || report.metrics.errored !== 0) throw new Error(`expected ${N} clean trials, got ${report.metrics.trials} (${report.metrics.errored} errored)`);
-  const limit = Math.ceil(N / CONCURRENCY) * DELAY_MS;
-  console.log(`trials: ${N.toLocaleString("en")}, concurrency ${CONCURRENCY}, server latency ${DELAY_MS} ms, ${TOOLS} tools per request`);
-  console.log(`wall time: ${wall.toFixed(0)} ms (whole run) = load ${(marks.loopStart - started).toFixed(0)} ms + trials ${(marks.loopEnd - marks.loopStart).toFixed(0)} ms + report ${(performance.now() - marks.loopEnd).toFixed(0)} ms`);
-  console.log(`limit ⌈N/c⌉·${DELAY_MS} ms: ${limit} ms`);
-  console.log(`ratio: ${(wall / limit).toFixed(3)} (target ≤ 1.05)`);
-  console.log(`trial loop alone (no loading, no report): ${((marks.loopEnd - marks.loopStart) / limit).toFixed(3)} of the limit`);
-  console.log(`floor, the same SDK calls without route-eval: ${floor.wall.toFixed(0)} ms = ${(floor.wall / limit).toFixed(3)} of the limit`);
-  const cpuMs = (used.user + used.system) / 1000;
-  console.log(`CPU time of the run: ${cpuMs.toFixed(0)} ms, ${(cpuMs / N).toFixed(2)} ms per trial (all threads: SDK and HTTP included)`);
-  console.log(`  of which the SDK calls alone: ${(floor.cpuMs / N).toFixed(2)} ms per call; route-eval's own: ${((cpuMs - floor.cpuMs) / N).toFixed(2)} ms per trial`);
+  rmSync(dir, { recursive: true, force: true });
+  return { wall, cpuPerTrial: (used.user + used.system) / 1000 / N };
+}
+
+const { child, port } = await startServer();
+try {
+  // Warm-up, not counted: the first run in a process loads the SDK and compiles the hot paths.
+  await floor(port, 20);
+  await run(port, 20);
+  const floors = [];
+  const ours = [];
+  for (let i = 0; i < RUNS; i++) {
+    floors.push(await floor(port, 20));
+    ours.push(await run(port, 20));
+  }
+  const bare = await floor(port, 20, "http");
+  const f = { wall: median(floors.map((r) => r.wall)), cpu: median(floors.map((r) => r.cpuPerTrial)) };
+  const o = { wall: median(ours.map((r) => r.wall)), cpu: median(ours.map((r) => r.cpuPerTrial)) };
+  console.log(`trials: ${N.toLocaleString("en")}, concurrency ${CONCURRENCY}, server latency ${DELAY_MS} ms (limit ⌈N/c⌉·L = ${Math.ceil(N / CONCURRENCY) * DELAY_MS} ms)`);
+  console.log(`20 tools — floor (bare fetch pool): ${f.wall.toFixed(0)} ms wall, ${f.cpu.toFixed(3)} ms CPU per request (median of ${RUNS}); ` +
+    `bare node:http pool, for scale: ${bare.wall.toFixed(0)} ms, ${bare.cpuPerTrial.toFixed(3)} ms per request`);
+  console.log(`20 tools — route-eval run (SDK, store, records, report): ${o.wall.toFixed(0)} ms wall, ${o.cpu.toFixed(3)} ms CPU per trial (median of ${RUNS})`);
+  console.log(`ratio: wall ${(o.wall / f.wall).toFixed(3)} (target ≤ 1.05) · CPU per trial ${(o.cpu / f.cpu).toFixed(2)} (target ≤ 1.3)`);
+  const bySize = [];
+  for (const tools of [5, 40]) {
+    const r = await run(port, tools);
+    bySize.push({ tools, cpu: r.cpuPerTrial, wall: r.wall });
+  }
+  bySize.splice(1, 0, { tools: 20, cpu: o.cpu, wall: o.wall });
+  const base = bySize[1].cpu;
+  console.log(`CPU per trial by visible tools: ${bySize.map((s) => `${s.tools}: ${s.cpu.toFixed(3)} ms`).join(" · ")}; ` +
+    `largest departure from 20 tools ${(Math.max(...bySize.map((s) => Math.abs(s.cpu / base - 1))) * 100).toFixed(1)}% (target ≤ 10%)`);
 } finally {
   child.kill();
-  if (process.env.KEEP_BENCH_DIR) console.log(dir); else rmSync(dir, { recursive: true, force: true });
 }

@@ -26,6 +26,24 @@ describe("the input-token estimate", () => {
     expect(estimateInputTokens(more)).toBeGreaterThan(estimateInputTokens(REQUEST));
   });
 
+  it("counts exactly the characters of that JSON, whatever is absent, repeated or non-ASCII", () => {
+    const tool = REQUEST.tools[0];
+    const variants: TrialRequest[] = [
+      { ...REQUEST, tools: [] },
+      { ...REQUEST, system: undefined as unknown as string, context: undefined as unknown as TrialRequest["context"] },
+      { ...REQUEST, system: undefined as unknown as string, context: undefined as unknown as TrialRequest["context"], messages: undefined as unknown as TrialRequest["messages"], goal: undefined as unknown as string },
+      { ...REQUEST, goal: "Où est ord_1 ? 🚚", tools: [tool, tool, { name: "x", description: "é\n\"", input_schema: { type: "object", properties: { a: { enum: ["ü"] } } } }] },
+    ];
+    // Four lengths in a row per variant: a count off by any amount crosses a multiple of 4 in one of them.
+    for (const variant of variants) {
+      for (let pad = 0; pad < 4; pad++) {
+        const request = { ...variant, case_id: "c", tools: [...variant.tools, ...(pad === 0 ? [] : [{ name: "p".repeat(pad), description: "", input_schema: {} }])] };
+        const { system, context, messages, goal, tools } = request;
+        expect(estimateInputTokens(request)).toBe(Math.ceil(JSON.stringify({ system, context, messages, goal, tools }).length / 4));
+      }
+    }
+  });
+
   it("is added beside the endpoint's own count, never in its place", async () => {
     const outcome = await withTokenEstimate(createBaselineEndpoint()).call(REQUEST);
     expect(outcome.ok && outcome.response.usage).toEqual({ input_tokens: null, output_tokens: null, input_tokens_estimated: estimateInputTokens(REQUEST) });

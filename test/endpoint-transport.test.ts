@@ -1,3 +1,5 @@
+import { createServer, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { leanFetch } from "../src/endpoint/http-transport.js";
 import { startFakeServer, type FakeServer } from "./fixtures/fake-provider.js";
@@ -30,5 +32,64 @@ describe("leanFetch (the SDKs' transport)", () => {
     server = await startFakeServer(() => ({ reset: true }));
     await expect(leanFetch(`${server.url}/v1/x`, { method: "POST", body: "{}" })).rejects.toThrow();
     await expect(leanFetch("ftp://127.0.0.1/x")).rejects.toThrow("unsupported protocol ftp:");
+  });
+});
+
+describe("leanFetch sends every body and follows redirects as fetch does", () => {
+  interface Seen { method: string; url: string; body: string; headers: Record<string, string | string[] | undefined> }
+  const servers: Server[] = [];
+  afterEach(() => {
+    for (const s of servers.splice(0)) s.close();
+  });
+  /** A raw server on 127.0.0.1: `reply` answers each request; every request is kept whole. */
+  async function serve(reply: (seen: Seen, res: ServerResponse) => void): Promise<{ url: string; seen: Seen[] }> {
+    const seen: Seen[] = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const entry = { method: req.method ?? "", url: req.url ?? "", body: Buffer.concat(chunks).toString("utf8"), headers: req.headers };
+        seen.push(entry);
+        reply(entry, res);
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+  }
+  const ok = (res: ServerResponse, body: unknown = { ok: true }) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+
+  it("a 307 repeats the method and body; a 303 becomes a GET without one; credentials stay on their origin", async () => {
+    const other = await serve((_, res) => ok(res, { other: true }));
+    const { url, seen } = await serve((entry, res) => {
+      if (entry.url === "/moved") return void res.writeHead(307, { location: "/v1/x" }).end();
+      if (entry.url === "/see-other") return void res.writeHead(303, { location: "/v1/x" }).end();
+      if (entry.url === "/away") return void res.writeHead(308, { location: `${other.url}/v1/y` }).end();
+      ok(res);
+    });
+    const headers = { authorization: "Bearer k", "content-type": "application/json" };
+    expect((await leanFetch(`${url}/moved`, { method: "POST", headers, body: '{"a":1}' })).status).toBe(200);
+    expect(seen.slice(0, 2).map((s) => [s.method, s.url, s.body])).toEqual([["POST", "/moved", '{"a":1}'], ["POST", "/v1/x", '{"a":1}']]);
+    await leanFetch(`${url}/see-other`, { method: "POST", headers, body: '{"a":2}' });
+    expect(seen.slice(2, 4).map((s) => [s.method, s.url, s.body])).toEqual([["POST", "/see-other", '{"a":2}'], ["GET", "/v1/x", ""]]);
+    expect(await (await leanFetch(`${url}/away`, { method: "POST", headers, body: "{}" })).json()).toEqual({ other: true });
+    expect(other.seen[0].headers.authorization).toBeUndefined();
+    expect(other.seen[0].body).toBe("{}");
+    await expect(leanFetch(`${url}/moved`, { method: "POST", body: "{}", redirect: "error" })).rejects.toThrow('redirect to /v1/x refused (redirect: "error")');
+    expect((await leanFetch(`${url}/moved`, { method: "POST", body: "{}", redirect: "manual" })).status).toBe(307);
+  });
+
+  it("sends bytes as they are, and FormData (a file upload) through Node's fetch, whole", async () => {
+    const { url, seen } = await serve((_, res) => ok(res));
+    await leanFetch(`${url}/bytes`, { method: "POST", body: new TextEncoder().encode("héllo") });
+    expect(seen[0].body).toBe("héllo");
+    const form = new FormData();
+    form.append("purpose", "batch");
+    form.append("file", new Blob(['{"custom_id":"a"}\n'], { type: "application/jsonl" }), "batch.jsonl");
+    expect((await leanFetch(`${url}/v1/files`, { method: "POST", body: form })).status).toBe(200);
+    expect(String(seen[1].headers["content-type"])).toMatch(/^multipart\/form-data; boundary=/);
+    expect(seen[1].body).toContain('name="purpose"\r\n\r\nbatch');
+    expect(seen[1].body).toContain('filename="batch.jsonl"');
+    expect(seen[1].body).toContain('{"custom_id":"a"}');
   });
 });

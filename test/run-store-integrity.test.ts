@@ -1,5 +1,5 @@
 /** The response store checks itself: a swapped, truncated or garbage entry is never used as an answer. */
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { offeredTools, openaiReply, useFakeServers } from "./fixtures/fake-provider.js";
@@ -10,14 +10,25 @@ afterAll(removeTempDirs);
 const ENV = { OPENAI_API_KEY: "sk-test-store-0123456789" };
 const servers = useFakeServers();
 
-function entries(storeDir: string): string[] {
-  return readdirSync(storeDir).flatMap((sub) => (statSync(join(storeDir, sub)).isDirectory() ? readdirSync(join(storeDir, sub)).map((f) => join(storeDir, sub, f)) : []));
+/** The store's one pack (a first run writes one) and its lines: `<key>\t<entry JSON>` each. */
+function pack(storeDir: string): { file: string; lines: string[] } {
+  const names = readdirSync(join(storeDir, "packs"));
+  expect(names).toHaveLength(1);
+  const file = join(storeDir, "packs", names[0]);
+  return { file, lines: readFileSync(file, "utf8").trimEnd().split("\n") };
 }
 
-const TAMPERING: [string, (files: string[]) => void, string][] = [
-  ["an entry copied over another's", (files) => writeFileSync(files[1], readFileSync(files[0])), "holds another request's answer (its key does not match)"],
-  ["a truncated entry", (files) => writeFileSync(files[1], readFileSync(files[1], "utf8").slice(0, 40)), "cannot be read ("],
-  ["a garbage entry", (files) => writeFileSync(files[1], "\u0000\u0001 not json"), "cannot be read ("],
+/** Replaces the entry JSON of line `n` (0-based), keeping its key. */
+function tamperLine(file: string, lines: string[], n: number, entry: (json: string, lines: string[]) => string): void {
+  const [key, json] = lines[n].split("\t");
+  const changed = lines.map((line, i) => (i === n ? `${key}\t${entry(json, lines)}` : line));
+  writeFileSync(file, changed.join("\n") + "\n");
+}
+
+const TAMPERING: [string, (json: string, lines: string[]) => string, string][] = [
+  ["an entry copied over another's", (_, lines) => lines[0].split("\t")[1], "holds another request's answer (its key does not match)"],
+  ["a truncated entry", (json) => json.slice(0, 40), "cannot be read ("],
+  ["a garbage entry", () => "\u0000\u0001 not json", "cannot be read ("],
 ];
 
 describe("a store that checks itself", () => {
@@ -28,19 +39,20 @@ describe("a store that checks itself", () => {
       const flags = ["run", "-e", "openai:test-model", "--base-url", `${server.url}/v1`, "--no-progress", "--no-gates", "--no-step-summary", "-n", "1", "-f", "json"];
       const first = await runCli(flags, { cwd: dir, env: ENV });
       expect(first.code, first.stderr).toBe(0);
-      const files = entries(join(dir, ".route-eval", "store")).sort();
-      expect(files).toHaveLength(3);
-      tamper(files);
+      const { file, lines } = pack(join(dir, ".route-eval", "store"));
+      expect(lines).toHaveLength(3);
+      tamperLine(file, lines, 1, tamper);
+      const where = `${file}:2`;
 
       const replay = await runCli([...flags, "--mode", "replay"], { cwd: dir, env: ENV });
       expect(replay.code).toBe(3);
-      expect(replay.stderr).toContain(`replay: the response store entry ${files[1]} for `);
+      expect(replay.stderr).toContain(`replay: the response store entry ${where} for `);
       expect(replay.stderr).toContain(problem);
 
       const before = server.requests.length;
       const cached = await runCli(flags, { cwd: dir, env: ENV });
       expect(cached.code, cached.stderr).toBe(0);
-      expect(cached.stderr).toContain(`response store: ${files[1]} ${problem}`);
+      expect(cached.stderr).toContain(`response store: ${where} ${problem}`);
       expect(server.requests.length - before).toBe(1);
       expect(JSON.parse(cached.stdout).metrics.end_to_end_accuracy.value).toBe(JSON.parse(first.stdout).metrics.end_to_end_accuracy.value);
       const healed = await runCli(flags, { cwd: dir, env: ENV });

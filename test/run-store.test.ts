@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
@@ -49,6 +49,27 @@ describe("response store", () => {
     expect(second.last.from_store).toBe(6);
     expect(second.report.metrics).toEqual(first.report.metrics);
     expect(second.runDir).not.toBe(first.runDir);
+  });
+
+  it("appends one pack line per answer, and still reads a store written one file per key (before packs)", async () => {
+    const dir = writeProject();
+    const fake = await startFirstToolServer();
+    await run(dir, fake.url);
+    const store = join(dir, ".route-eval", "store");
+    const [pack] = readdirSync(join(store, "packs"));
+    const lines = readFileSync(join(store, "packs", pack), "utf8").trimEnd().split("\n");
+    expect(lines).toHaveLength(6);
+    // The older layout: <first two hex>/<key>.json, pretty-printed; no packs.
+    for (const line of lines) {
+      const [key, json] = line.split("\t");
+      expect(JSON.parse(json).key).toBe(key);
+      mkdirSync(join(store, key.slice(0, 2)), { recursive: true });
+      writeFileSync(join(store, key.slice(0, 2), `${key}.json`), JSON.stringify(JSON.parse(json), null, 2) + "\n");
+    }
+    rmSync(join(store, "packs"), { recursive: true });
+    const second = await run(dir, fake.url);
+    expect(fake.requests).toHaveLength(6);
+    expect(second.last.from_store).toBe(6);
   });
 
   it("re-queries only the trials whose visible set held the tool whose description changed", async () => {

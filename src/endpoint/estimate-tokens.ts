@@ -10,9 +10,27 @@ export const CHARS_PER_TOKEN = 4;
  * which is what a size sweep needs: more visible tools, more tokens.
  */
 export function estimateInputTokens(request: TrialRequest): number {
-  const { system, context, messages, goal, tools } = request;
-  return Math.ceil(JSON.stringify({ system, context, messages, goal, tools }).length / CHARS_PER_TOKEN);
+  return Math.ceil(jsonLength(request) / CHARS_PER_TOKEN);
 }
+
+/**
+ * The length of JSON.stringify({system, context, messages, goal, tools}), without serialising the
+ * tools again for every trial: each definition object (shared by every trial that shows the tool)
+ * is measured once. The same number as the whole stringify, to the character.
+ */
+function jsonLength({ system, context, messages, goal, tools }: TrialRequest): number {
+  const head = JSON.stringify({ system, context, messages, goal });
+  let toolsLength = 2; // [ ]
+  tools.forEach((tool, i) => {
+    let length = toolLengths.get(tool);
+    if (length === undefined) toolLengths.set(tool, (length = JSON.stringify(tool).length));
+    toolsLength += length + (i > 0 ? 1 : 0);
+  });
+  // head is "{…}": the tools key goes before its closing brace, after a comma unless it is the only key.
+  return head.length - 1 + (head === "{}" ? 0 : 1) + '"tools":'.length + toolsLength + 1;
+}
+
+const toolLengths = new WeakMap<object, number>();
 
 /**
  * The endpoint, with the estimate added to every answer's usage as `input_tokens_estimated`.

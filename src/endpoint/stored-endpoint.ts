@@ -41,21 +41,21 @@ interface StoreEntry {
 export function createStoredEndpoint<Body>(wire: WireEndpoint<Body>, options: StoredEndpointOptions): Endpoint {
   // Requests share their tool schemas by reference; remembering their text makes hashing cheap.
   const keyOf = createContentHasher();
-  // Store writes run in the background so that a trial's concurrency slot is not held by disk I/O;
-  // close() waits for them (an entry lost to a crash is only a cache miss later).
-  const pending = new Set<Promise<void>>();
+  // A store write is one small append; one that fails does not stop the run (its records are
+  // complete) — close() reports the first failure.
   let failure: unknown = null;
   const save = (key: string, entry: StoreEntry) => {
-    const write = options.store.putAsync(key, entry).catch((error: unknown) => void (failure ??= error));
-    pending.add(write);
-    void write.finally(() => pending.delete(write));
+    try {
+      options.store.put(key, entry);
+    } catch (error) {
+      failure ??= error;
+    }
   };
   return {
     id: wire.id,
     model: wire.model,
     call: (request) => callStored(wire, options, keyOf, save, request),
     close: async () => {
-      await Promise.all(pending);
       if (failure === null) return;
       const reason = failure instanceof Error ? failure.message : String(failure);
       throw new InputError(`cannot write to the response store ${options.store.dir} (${reason}); check store_dir / --store — the trial records are complete, and \`route-eval report\` rebuilds the report from them`);

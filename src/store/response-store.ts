@@ -1,54 +1,113 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { canonicalJson } from "../text/canonical-json.js";
-import { createFileWriter, type FileWriter } from "./file-writer.js";
 
 /**
- * A content-addressed store of endpoint answers (and retriever vectors): one JSON file per key at
- * `<dir>/<first two hex>/<key>.json`, written atomically (temp file + rename) so a crash never
- * leaves a torn entry. Keys are content hashes (text/content-hash.ts) of what produced the answer.
+ * A content-addressed store of endpoint answers (and retriever vectors). Keys are content hashes
+ * (text/content-hash.ts) of what produced the answer.
+ *
+ * Each process appends its entries to a pack of its own, `<dir>/packs/<time>-<pid>-<tag>.jsonl`,
+ * one line per entry: `<key>\t<entry as canonical JSON>`. One append per answer costs a small
+ * fraction of creating a file per answer (what the store did before, and what its writer thread
+ * spent most of a live run's CPU on); a crash can only cut the last line of the pack it was
+ * writing, which readers skip. Packs are read in name order, so a later answer for a key (a
+ * `--mode live` run) wins. Stores written before packs — one file per key at
+ * `<first two hex>/<key>.json` — are read as ever.
  */
 export interface ResponseStore {
   readonly dir: string;
   get(key: string): unknown;
+  /** Appends the entry (synchronously: one small write to this process's pack). */
   put(key: string, value: unknown): void;
-  /** Like put, done by a writer thread: the event loop stays free for the trials in flight. */
-  putAsync(key: string, value: unknown): Promise<void>;
   has(key: string): boolean;
-  /** Where the entry of `key` lives. */
+  /** Where the entry of `key` lives, for messages: `packs/…jsonl:LINE`, or the file of an older store. */
   fileOf(key: string): string;
 }
 
+/** Where an entry's JSON lies in a pack. */
+interface Located {
+  file: string;
+  line: number;
+  offset: number;
+  length: number;
+}
 
-/** One writer thread per process, shared by every store (a sweep opens many). */
-let writer: FileWriter | null = null;
+const PACKS = "packs";
 
 export function openResponseStore(dir: string): ResponseStore {
   const pathOf = (key: string) => join(dir, key.slice(0, 2), `${key}.json`);
-  // Unique per process (pid) and per write (a counter, cheaper than random bytes on every write).
-  const tag = `${process.pid}.${randomBytes(4).toString("hex")}`;
-  let writes = 0;
-  const tempOf = (file: string) => `${file}.${tag}.${writes++}.tmp`;
+  const packsDir = join(dir, PACKS);
+  let index: Map<string, Located> | null = null;
+  const located = () => (index ??= indexPacks(packsDir));
+  /** This process's pack, created on the first write. */
+  let own: { file: string; size: number; lines: number } | null = null;
   return {
     dir,
-    fileOf: pathOf,
-    has: (key) => existsSync(pathOf(key)),
+    fileOf: (key) => {
+      const at = located().get(key);
+      return at === undefined ? pathOf(key) : `${at.file}:${at.line}`;
+    },
+    has: (key) => located().has(key) || existsSync(pathOf(key)),
     get: (key) => {
+      const at = located().get(key);
+      if (at !== undefined) return JSON.parse(readSlice(at));
       const file = pathOf(key);
       return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined;
     },
     put: (key, value) => {
-      const file = pathOf(key);
-      mkdirSync(dirname(file), { recursive: true });
-      const temp = tempOf(file);
-      writeFileSync(temp, canonicalJson(value, 2) + "\n");
-      renameSync(temp, file);
-    },
-    putAsync: (key, value) => {
-      const file = pathOf(key);
-      writer ??= createFileWriter();
-      return writer.write(file, tempOf(file), canonicalJson(value, 2) + "\n");
+      const json = canonicalJson(value);
+      const line = `${key}\t${json}\n`;
+      try {
+        if (own === null) {
+          mkdirSync(packsDir, { recursive: true });
+          own = { file: join(packsDir, packName()), size: 0, lines: 0 };
+        }
+        appendFileSync(own.file, line);
+      } catch (error) {
+        throw new Error(`response store: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      const at = { file: own.file, line: ++own.lines, offset: own.size + Buffer.byteLength(key) + 1, length: Buffer.byteLength(json) };
+      own.size += Buffer.byteLength(line);
+      located().set(key, at);
     },
   };
+}
+
+/** Sorts after every earlier pack of the store (time to the millisecond, then this process's count), unique per process. */
+function packName(): string {
+  const time = new Date().toISOString().replace(/[-:]/g, "");
+  return `${time}-${String(packsMade++).padStart(4, "0")}-${process.pid}-${randomBytes(3).toString("hex")}.jsonl`;
+}
+
+let packsMade = 0;
+
+/** key → where its entry lies, over every pack in name order (later lines win); torn last lines are skipped. */
+function indexPacks(packsDir: string): Map<string, Located> {
+  const index = new Map<string, Located>();
+  if (!existsSync(packsDir)) return index;
+  for (const name of readdirSync(packsDir).filter((n) => n.endsWith(".jsonl")).sort()) {
+    const file = join(packsDir, name);
+    const bytes = readFileSync(file);
+    let start = 0;
+    let line = 0;
+    for (let end = bytes.indexOf(10, start); end !== -1; end = bytes.indexOf(10, start)) {
+      line += 1;
+      const tab = bytes.indexOf(9, start);
+      if (tab !== -1 && tab < end) index.set(bytes.toString("latin1", start, tab), { file, line, offset: tab + 1, length: end - tab - 1 });
+      start = end + 1;
+    }
+  }
+  return index;
+}
+
+function readSlice({ file, offset, length }: Located): string {
+  const fd = openSync(file, "r");
+  try {
+    const buffer = Buffer.allocUnsafe(length);
+    const read = readSync(fd, buffer, 0, length, offset);
+    return buffer.toString("utf8", 0, read);
+  } finally {
+    closeSync(fd);
+  }
 }
