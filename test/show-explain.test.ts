@@ -78,14 +78,23 @@ describe("explainCase", () => {
     expect(x.fix?.detail[0]).toBe("The model chose get_order instead of search_orders on 2 of 3 trials.");
   });
 
+  it("lists twenty hidden tools per group and counts the rest, always listing the acceptable ones", () => {
+    const many: HiddenTool[] = Array.from({ length: 50 }, (_, i) => ({ name: `admin_tool_${i}`, family: "admin", effect: "read_only", open_world: false, rules: ["family"], acceptable: i === 40 }));
+    const x = explainCase(evidence([record({ acceptable: ["admin_tool_40"], selected: "get_order" })], { hidden: many }));
+    const [group] = x.exposure.groups;
+    expect(group.tools).toEqual([...Array.from({ length: 20 }, (_, i) => `admin_tool_${i}`), "admin_tool_40"]);
+    expect(group.more).toBe(29);
+    expect(renderCaseExplanation(x, { color: false }).replace(/\n\s+/g, " ")).toContain("admin_tool_19, admin_tool_40* … and 29 more");
+  });
+
   it("groups hidden tools by rule and keeps the acceptable ones with every rule", () => {
     const x = explainCase(evidence([record({ acceptable: ["refund_order"], selected: "get_order" })], {
       hidden: HIDDEN.map((t) => (t.name === "refund_order" ? { ...t, acceptable: true, rules: ["family", "effect"] } : t)),
     }));
     expect(x.stage).toBe("exposure");
     expect(x.exposure.groups).toEqual([
-      { rule: "family", value: "family payments", tools: ["refund_order"] },
-      { rule: "effect", value: "effect destructive", tools: ["cancel_order"] },
+      { rule: "family", value: "family payments", tools: ["refund_order"], more: 0 },
+      { rule: "effect", value: "effect destructive", tools: ["cancel_order"], more: 0 },
     ]);
     expect(x.ladder[1].text).toBe("phase support exposed 2 of 4 tools and hid 2; it hid every acceptable tool: refund_order (family + effect)");
     expect(x.fix?.detail[0]).toBe(
@@ -141,7 +150,7 @@ describe("explainCase", () => {
     const x = explainCase(evidence([record({ acceptable: ["refund_order"], selected: "get_order" })], {
       hidden: [{ name: "refund_order", family: null, effect: null, open_world: null, rules: [], acceptable: true }],
     }));
-    expect(x.exposure.groups).toEqual([{ rule: null, value: "reason unknown", tools: ["refund_order"] }]);
+    expect(x.exposure.groups).toEqual([{ rule: null, value: "reason unknown", tools: ["refund_order"], more: 0 }]);
     expect(x.fix?.detail[0]).toBe("refund_order is hidden in phase support, but run.json does not say why (no definition or policy).");
   });
 

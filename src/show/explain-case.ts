@@ -76,15 +76,19 @@ function describeRegistry(first: TrialRecord): CaseFacts["registry"] {
 
 const RULE_ORDER: HiddenReason[] = ["family", "effect", "open_world"];
 
+/** Hidden tools listed per group; the rest are counted (acceptable ones are always listed). */
+export const LISTED_HIDDEN = 20;
+
 /** Hidden tools by their first rule and what it looked at; tools keep registry order. */
 function groupHidden(hidden: HiddenTool[]): HiddenGroup[] {
   const groups = new Map<string, HiddenGroup>();
   for (const tool of hidden) {
     const rule = tool.rules[0] ?? null;
     const value = rule === null ? "reason unknown" : rule === "family" ? `family ${tool.family}` : rule === "effect" ? `effect ${tool.effect}` : "open world";
-    const group = groups.get(value) ?? { rule, value, tools: [] };
+    const group = groups.get(value) ?? { rule, value, tools: [], more: 0 };
     groups.set(value, group);
-    group.tools.push(tool.name);
+    if (group.tools.length < LISTED_HIDDEN || tool.acceptable) group.tools.push(tool.name);
+    else group.more += 1;
   }
   const order = (g: HiddenGroup): number => (g.rule === null ? RULE_ORDER.length : RULE_ORDER.indexOf(g.rule));
   return [...groups.values()].sort((a, b) => order(a) - order(b) || compareText(a.value, b.value));

@@ -21,7 +21,10 @@ export interface HiddenGroup {
   rule: HiddenReason | null;
   /** What the rule looked at: "family payments", "effect destructive", "open world". */
   value: string;
+  /** The first LISTED_HIDDEN of them in registry order, and every acceptable one. */
   tools: string[];
+  /** Hidden by this rule but not listed (a phase can hide thousands of a catalogue's tools). */
+  more: number;
 }
 
 /** An ordinary registry tool the phase hid, with every rule that hid it (empty = unknown). */

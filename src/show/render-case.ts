@@ -87,7 +87,7 @@ function renderExposure(x: CaseExplanation, paint: Paint): string[] {
   if (x.exposure.hidden === 0) return [...head, "  hid nothing"];
   const lines = x.exposure.groups.flatMap((group) => [
     `  hidden: ${group.rule === null ? "" : `${HIDING_LABELS[group.rule]} `}(${clean(group.value)})`,
-    ...indentWrap(group.tools.map((name) => (x.acceptable.includes(name) ? `${clean(name)}*` : clean(name))).join(", "), SHOW_WIDTH, 4),
+    ...indentWrap(group.tools.map((name) => (x.acceptable.includes(name) ? `${clean(name)}*` : clean(name))).join(", ") + (group.more > 0 ? ` … and ${group.more} more` : ""), SHOW_WIDTH, 4),
   ]);
   const note = x.exposure.hidden_acceptable.length > 0 ? ["  (* = acceptable for this case)"] : [];
   return [...head, ...lines, ...note];

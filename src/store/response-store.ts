@@ -1,14 +1,13 @@
 import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { canonicalJson } from "../text/canonical-json.js";
 
 /**
  * A content-addressed store of endpoint answers (and retriever vectors). Keys are content hashes
  * (text/content-hash.ts) of what produced the answer.
  *
  * Each process appends its entries to a pack of its own, `<dir>/packs/<time>-<pid>-<tag>.jsonl`,
- * one line per entry: `<key>\t<entry as canonical JSON>`. One append per answer costs a small
+ * one line per entry: `<key>\t<entry as JSON>`. One append per answer costs a small
  * fraction of creating a file per answer (what the store did before, and what its writer thread
  * spent most of a live run's CPU on); a crash can only cut the last line of the pack it was
  * writing, which readers skip. Packs are read in name order, so a later answer for a key (a
@@ -56,7 +55,8 @@ export function openResponseStore(dir: string): ResponseStore {
       return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined;
     },
     put: (key, value) => {
-      const json = canonicalJson(value);
+      // Plain JSON: a pack line is found by its key, never addressed by its own text.
+      const json = JSON.stringify(value);
       const line = `${key}\t${json}\n`;
       try {
         if (own === null) {

@@ -88,6 +88,7 @@ function exposure(parent, x) {
   x.exposure.groups.forEach(function (group) {
     para(parent, "hidden: " + (group.rule === null ? "" : labels.hiding[group.rule] + " ") + "(" + group.value + ")");
     chips(parent, group.tools, function (name) { return x.acceptable.indexOf(name) >= 0 ? "acc" : ""; });
+    if (group.more > 0) para(parent, "… and " + group.more + " more", "muted");
   });
 }
 
