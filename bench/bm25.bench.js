@@ -67,7 +67,8 @@ const query = await timeQueries(async (goal) => {
 });
 const exposed = ["ask_user", "wait_for_event", "no_applicable_tool", ...names];
 const whole = await timeQueries(async (goal) => {
-  checksum += (await discover(exposed, goal, { retriever: "bm25", k: K }, retriever)).retrieved.length;
+  // One acceptable tool per goal, as a case has: its rank is what the record keeps beside the top k.
+  checksum += (await discover(exposed, goal, [names[goal.length % names.length]], { retriever: "bm25", k: K }, retriever)).retrieved.length;
 });
 if (checksum !== 2 * (QUERIES + 100) * K) throw new Error(`unexpected result size (${checksum})`);
 
@@ -75,6 +76,6 @@ const q = median(query);
 console.log(`registry: ${TOOLS.toLocaleString("en")} generated tools, ${QUERIES.toLocaleString("en")} queries, k = ${K}`);
 console.log(`index build: ${median(builds).toFixed(1)} ms wall, ${median(buildCpu).toFixed(1)} ms CPU (median of 3; wall > CPU means a busy machine)`);
 console.log(`query (retriever.score + topK): median ${q.toFixed(3)} ms, p95 ${[...query].sort((a, b) => a - b)[Math.floor(QUERIES * 0.95)].toFixed(3)} ms`);
-console.log(`whole discover() per trial (also rounds and records every candidate's score): median ${median(whole).toFixed(3)} ms`);
+console.log(`whole discover() per trial (also the ranking summary a record keeps: top k + 3, the acceptable tool's rank): median ${median(whole).toFixed(3)} ms`);
 console.log(`ratio: ${(q / TARGET_MS).toFixed(2)} (median query / ${TARGET_MS} ms target; ≤ 1 passes)`);
 if (q > TARGET_MS) process.exitCode = 1;

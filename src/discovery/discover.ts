@@ -9,9 +9,9 @@ import type { Retriever } from "./retriever.js";
  * `acceptable` are the case's acceptable tools, whose ranks the record keeps.
  */
 export async function discover(exposed: string[], goal: string, acceptable: readonly string[], discovery: DiscoveryConfig, retriever: Retriever | null): Promise<Discovery> {
-  const { controls, ordinary } = split(exposed);
+  const { controls, ordinary, shown } = split(exposed);
   if (discovery.retriever === "none" || retriever === null) {
-    return { visible: [...ordinary, ...controls], retrieved: ordinary, k: null, retrieval: null };
+    return { visible: shown, retrieved: ordinary, k: null, retrieval: null };
   }
   const k = discovery.k ?? ordinary.length;
   const scores = await retriever.score(goal, ordinary);
@@ -20,17 +20,26 @@ export async function discover(exposed: string[], goal: string, acceptable: read
   return { visible: [...retrieved, ...controls], retrieved, k, retrieval: summarise(scores, ordinary, top, acceptable) };
 }
 
+interface Split {
+  controls: string[];
+  ordinary: string[];
+  /** Without a retriever, the visible set: one array shared by every trial of the phase (records name it by id). */
+  shown: string[];
+}
+
 /** Controls and ordinary tools of an exposed set; every trial of a phase shares one set, split once. */
-function split(exposed: string[]): { controls: string[]; ordinary: string[] } {
+function split(exposed: string[]): Split {
   let parts = splits.get(exposed);
   if (parts === undefined) {
-    parts = { controls: exposed.filter((name) => isControl(name)), ordinary: exposed.filter((name) => !isControl(name)) };
+    const controls = exposed.filter((name) => isControl(name));
+    const ordinary = exposed.filter((name) => !isControl(name));
+    parts = { controls, ordinary, shown: [...ordinary, ...controls] };
     splits.set(exposed, parts);
   }
   return parts;
 }
 
-const splits = new WeakMap<string[], { controls: string[]; ordinary: string[] }>();
+const splits = new WeakMap<string[], Split>();
 
 /**
  * The record's view of the ranking. An acceptable tool below the kept top is ranked by counting

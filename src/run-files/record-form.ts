@@ -10,7 +10,9 @@
  *   `retrieved_names`, `visible_order` and `retrieval_scores` (a score per exposed tool) in
  *   every record. Read as ever; the scores become the same ranking summary.
  */
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, writeSync } from "node:fs";
+import { InputError, at } from "../errors.js";
+import { forEachLine } from "./read-lines.js";
 import { compareText } from "../text/compare-text.js";
 import { shortContentHash } from "../text/content-hash.js";
 import { type RankedName, type RetrievalSummary, RUNNERS_UP, type TrialRecord, isControl } from "../types.js";
@@ -114,4 +116,29 @@ export function summariseScores(
     top: ranking.slice(0, k + RUNNERS_UP).map(placed),
     acceptable: ranking.flatMap((name, index) => (acceptable.has(name) ? [placed(name, index)] : [])),
   };
+}
+
+/** sets.jsonl: id → names; empty when the file does not exist (a run in the inline form). */
+export function readSets(file: string): Map<string, string[]> {
+  const sets = new Map<string, string[]>();
+  if (!existsSync(file)) return sets;
+  forEachLine(file, (line, number, last) => {
+    if (line.trim() === "") return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      if (last) return; // a torn last line: its set was never referenced (records are written after their sets)
+      throw new InputError(at(file, number, `not valid JSON (${(error as Error).message}); each line must be one {"id", "names"} set`));
+    }
+    if (!isSetLine(value)) throw new InputError(at(file, number, `expected {"id": string, "names": [string, ...]}`));
+    sets.set(value.id, value.names);
+  });
+  return sets;
+}
+
+function isSetLine(value: unknown): value is SetLine {
+  if (value === null || typeof value !== "object") return false;
+  const { id, names } = value as Partial<SetLine>;
+  return typeof id === "string" && Array.isArray(names) && names.every((name) => typeof name === "string");
 }

@@ -1,10 +1,11 @@
-import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { InputError, at } from "../errors.js";
 import { lazy } from "../text/lazy.js";
 import { trialKey, type TrialRecord } from "../types.js";
-import { type SetLine, type StoredRecord, SETS_FILE, isReferenced, openRecordEncoder, resolveSets, summariseScores } from "./record-form.js";
+import { type StoredRecord, SETS_FILE, isReferenced, openRecordEncoder, readSets, resolveSets, summariseScores } from "./record-form.js";
+import { forEachLine } from "./read-lines.js";
 
 const recordValidator = lazy(() => {
   const schema: unknown = JSON.parse(readFileSync(new URL("../../schemas/record.schema.json", import.meta.url), "utf8"));
@@ -44,31 +45,6 @@ export function rewriteRecords(file: string, records: Iterable<TrialRecord>): vo
     writer.close();
   }
   renameSync(temp, file);
-}
-
-/** sets.jsonl: id → names; empty when the file does not exist (a run in the inline form). */
-function readSets(file: string): Map<string, string[]> {
-  const sets = new Map<string, string[]>();
-  if (!existsSync(file)) return sets;
-  forEachLine(file, (line, number, last) => {
-    if (line.trim() === "") return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (error) {
-      if (last) return; // a torn last line: its set was never referenced (records are written after their sets)
-      throw new InputError(at(file, number, `not valid JSON (${(error as Error).message}); each line must be one {"id", "names"} set`));
-    }
-    if (!isSetLine(value)) throw new InputError(at(file, number, `expected {"id": string, "names": [string, ...]}`));
-    sets.set(value.id, value.names);
-  });
-  return sets;
-}
-
-function isSetLine(value: unknown): value is SetLine {
-  if (value === null || typeof value !== "object") return false;
-  const { id, names } = value as Partial<SetLine>;
-  return typeof id === "string" && Array.isArray(names) && names.every((name) => typeof name === "string");
 }
 
 export interface ReadOptions {
@@ -113,32 +89,6 @@ export function readRecords(file: string, options: ReadOptions = {}): TrialRecor
     }
   });
   return records;
-}
-
-const CHUNK = 1 << 20;
-
-/** Calls `onLine` with each line (1-based number; `last` for a final line without a newline). */
-function forEachLine(file: string, onLine: (line: string, number: number, last: boolean) => void): void {
-  const fd = openSync(file, "r");
-  const buffer = Buffer.allocUnsafe(CHUNK);
-  let pending: Buffer[] = [];
-  let number = 0;
-  try {
-    for (let read = readSync(fd, buffer, 0, CHUNK, null); read > 0; read = readSync(fd, buffer, 0, CHUNK, null)) {
-      let start = 0;
-      for (let end = buffer.indexOf(10, start); end !== -1 && end < read; end = buffer.indexOf(10, start)) {
-        const piece = buffer.subarray(start, end);
-        const line = pending.length === 0 ? piece.toString("utf8") : Buffer.concat([...pending, piece]).toString("utf8");
-        pending = [];
-        onLine(line, ++number, false);
-        start = end + 1;
-      }
-      if (start < read) pending.push(Buffer.from(buffer.subarray(start, read)));
-    }
-    if (pending.length > 0) onLine(Buffer.concat(pending).toString("utf8"), ++number, true);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 interface LineContext {
