@@ -1,5 +1,5 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
+import { tempDir } from "./support/cli.js";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -111,7 +111,7 @@ describe("loadRegistry on a good snapshot", () => {
 });
 
 describe("a .json registry is read with JSON.parse", () => {
-  const dir = mkdtempSync(join(tmpdir(), "route-eval-json-registry-"));
+  const dir = tempDir("route-eval-json-registry-");
   const write = (name: string, text: string) => {
     writeFileSync(join(dir, name), text);
     return join(dir, name);

@@ -1,7 +1,8 @@
 /** The one CLI runner: the real CLI in-process with a captured Io, and throwaway fixture files. */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll } from "vitest";
 import { main } from "../../src/cli.js";
 import { argv, captureIo } from "./io.js";
 
@@ -19,8 +20,16 @@ export async function runCli(args: string[], where: string | { cwd?: string; env
   return { code, stdout: captured.stdout(), stderr: captured.stderr() };
 }
 
+/** Temporary directories of this test file, removed when it finishes (vitest evaluates this module once per file). */
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 export function tempDir(prefix = "route-eval-test-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
 }
 
 /** A fresh temporary directory holding `files` (name → content); returns its path. */
