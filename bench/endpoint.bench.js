@@ -9,7 +9,9 @@ import { Agent, request } from "node:http";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import OpenAI from "openai";
 import { loadConfig, DEFAULT_SYSTEM_PROMPT } from "../dist/config/load-config.js";
+import { leanFetch } from "../dist/endpoint/http-transport.js";
 import { runEvaluation } from "../dist/app/run.js";
 import { median } from "./generate.js";
 
@@ -68,10 +70,11 @@ async function floor(port, tools, via = "fetch") {
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const functions = Array.from({ length: tools + 3 }, (_, i) => ({ type: "function", function: {
     name: `tool_${i}`, description: `Do task number ${i} for the customer.\nUse when: The user asks for task ${i}.\nAvoid when: The user asks for anything but task ${i}.`, parameters: schema } }));
-  const bodyOf = (i) => JSON.stringify({ model: "bench-model", messages: [{ role: "system", content: DEFAULT_SYSTEM_PROMPT }, { role: "user", content: `Please do task ${i % tools} for x_${i}.` }], tools: functions, temperature: 0 });
+  const bodyObject = (i) => ({ model: "bench-model", messages: [{ role: "system", content: DEFAULT_SYSTEM_PROMPT }, { role: "user", content: `Please do task ${i % tools} for x_${i}.` }], tools: functions, temperature: 0 });
+  const bodyOf = (i) => JSON.stringify(bodyObject(i));
   const viaFetch = async (i) => (await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: bodyOf(i) })).json();
   const viaHttp = (i) => new Promise((resolve, reject) => {
-    const body = JSON.stringify({ model: "bench-model", messages: [{ role: "system", content: DEFAULT_SYSTEM_PROMPT }, { role: "user", content: `Please do task ${i % tools} for x_${i}.` }], tools: functions, temperature: 0 });
+    const body = bodyOf(i);
     const req = request({ host: "127.0.0.1", port, path: "/v1/chat/completions", method: "POST", agent, headers: { "content-type": "application/json" } }, (res) => {
       const chunks = [];
       res.on("data", (c) => chunks.push(c));
@@ -80,7 +83,10 @@ async function floor(port, tools, via = "fetch") {
     req.on("error", reject);
     req.end(body);
   });
-  const post = via === "fetch" ? viaFetch : viaHttp;
+  // The SDK alone, on route-eval's transport: what any SDK-based caller pays, before route-eval's own work.
+  const client = new OpenAI({ apiKey: "bench", baseURL: `http://127.0.0.1:${port}/v1`, maxRetries: 0, fetch: leanFetch });
+  const viaSdk = async (i) => client.chat.completions.create(bodyObject(i)).withResponse();
+  const post = via === "fetch" ? viaFetch : via === "sdk" ? viaSdk : viaHttp;
   let next = 0;
   const worker = async () => {
     while (next < N) await post(next++);
@@ -123,11 +129,13 @@ try {
     ours.push(await run(port, 20));
   }
   const bare = await floor(port, 20, "http");
+  const sdk = await floor(port, 20, "sdk");
   const f = { wall: median(floors.map((r) => r.wall)), cpu: median(floors.map((r) => r.cpuPerTrial)) };
   const o = { wall: median(ours.map((r) => r.wall)), cpu: median(ours.map((r) => r.cpuPerTrial)) };
   console.log(`trials: ${N.toLocaleString("en")}, concurrency ${CONCURRENCY}, server latency ${DELAY_MS} ms (limit ⌈N/c⌉·L = ${Math.ceil(N / CONCURRENCY) * DELAY_MS} ms)`);
   console.log(`20 tools — floor (bare fetch pool): ${f.wall.toFixed(0)} ms wall, ${f.cpu.toFixed(3)} ms CPU per request (median of ${RUNS}); ` +
-    `bare node:http pool, for scale: ${bare.wall.toFixed(0)} ms, ${bare.cpuPerTrial.toFixed(3)} ms per request`);
+    `bare node:http pool, for scale: ${bare.wall.toFixed(0)} ms, ${bare.cpuPerTrial.toFixed(3)} ms per request; ` +
+    `the SDK alone on route-eval's transport: ${sdk.cpuPerTrial.toFixed(3)} ms per request`);
   console.log(`20 tools — route-eval run (SDK, store, records, report): ${o.wall.toFixed(0)} ms wall, ${o.cpu.toFixed(3)} ms CPU per trial (median of ${RUNS})`);
   console.log(`ratio: wall ${(o.wall / f.wall).toFixed(3)} (target ≤ 1.05) · CPU per trial ${(o.cpu / f.cpu).toFixed(2)} (target ≤ 1.3)`);
   const bySize = [];
