@@ -19,7 +19,6 @@ export interface ResponseStore {
   get(key: string): unknown;
   /** Appends the entry (synchronously: one small write to this process's pack). */
   put(key: string, value: unknown): void;
-  has(key: string): boolean;
   /** Where the entry of `key` lives, for messages: `packs/…jsonl:LINE`, or the file of an older store. */
   fileOf(key: string): string;
 }
@@ -47,7 +46,6 @@ export function openResponseStore(dir: string): ResponseStore {
       const at = located().get(key);
       return at === undefined ? pathOf(key) : `${at.file}:${at.line}`;
     },
-    has: (key) => located().has(key) || existsSync(pathOf(key)),
     get: (key) => {
       const at = located().get(key);
       if (at !== undefined) return JSON.parse(readSlice(at));

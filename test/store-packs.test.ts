@@ -1,0 +1,39 @@
+/** The response store's packs: appended by each process, read in name order, a torn last line skipped. */
+import { appendFileSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { openResponseStore } from "../src/store/response-store.js";
+import { tempDir } from "./support/cli.js";
+
+const KEY_A = "a".repeat(64);
+const KEY_B = "b".repeat(64);
+
+describe("response store packs", () => {
+  it("appends one line per entry to one pack per store, found again by a fresh reader", () => {
+    const dir = tempDir();
+    const store = openResponseStore(dir);
+    store.put(KEY_A, { key: KEY_A, n: 1 });
+    store.put(KEY_B, { key: KEY_B, text: "é ✓ \t tab" });
+    expect(store.get(KEY_B)).toEqual({ key: KEY_B, text: "é ✓ \t tab" }); // read back by the writer too
+    const [pack] = readdirSync(join(dir, "packs"));
+    expect(readFileSync(join(dir, "packs", pack), "utf8").split("\n")).toHaveLength(3);
+    const again = openResponseStore(dir);
+    expect(again.get(KEY_A)).toEqual({ key: KEY_A, n: 1 });
+    expect(again.get(KEY_B)).toEqual({ key: KEY_B, text: "é ✓ \t tab" });
+    expect(again.fileOf(KEY_B)).toBe(`${join(dir, "packs", pack)}:2`);
+    expect(again.get("c".repeat(64))).toBeUndefined();
+  });
+
+  it("a later pack's answer for a key wins; a torn last line (a crash mid-write) is skipped, not an error", () => {
+    const dir = tempDir();
+    openResponseStore(dir).put(KEY_A, { key: KEY_A, n: 1 });
+    const second = openResponseStore(dir);
+    second.put(KEY_A, { key: KEY_A, n: 2 });
+    const packs = readdirSync(join(dir, "packs")).sort();
+    expect(packs).toHaveLength(2);
+    appendFileSync(join(dir, "packs", packs[1]), `${KEY_B}\t{"key":"${KEY_B}","n":`);
+    const reader = openResponseStore(dir);
+    expect(reader.get(KEY_A)).toEqual({ key: KEY_A, n: 2 });
+    expect(reader.get(KEY_B)).toBeUndefined();
+  });
+});
