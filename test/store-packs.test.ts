@@ -15,20 +15,28 @@ describe("response store packs", () => {
     store.put(KEY_A, { key: KEY_A, n: 1 });
     store.put(KEY_B, { key: KEY_B, text: "é ✓ \t tab" });
     expect(store.get(KEY_B)).toEqual({ key: KEY_B, text: "é ✓ \t tab" }); // read back by the writer too
-    const [pack] = readdirSync(join(dir, "packs"));
-    expect(readFileSync(join(dir, "packs", pack), "utf8").split("\n")).toHaveLength(3);
+    store.close();
+    store.put("c".repeat(64), { key: "c".repeat(64) }); // a put after close reopens the same pack
+    store.close();
+    const [pack, ...others] = readdirSync(join(dir, "packs"));
+    expect(others).toEqual([]);
+    expect(readFileSync(join(dir, "packs", pack), "utf8").split("\n")).toHaveLength(4);
     const again = openResponseStore(dir);
     expect(again.get(KEY_A)).toEqual({ key: KEY_A, n: 1 });
     expect(again.get(KEY_B)).toEqual({ key: KEY_B, text: "é ✓ \t tab" });
     expect(again.fileOf(KEY_B)).toBe(`${join(dir, "packs", pack)}:2`);
-    expect(again.get("c".repeat(64))).toBeUndefined();
+    expect(again.get("c".repeat(64))).toEqual({ key: "c".repeat(64) });
+    expect(again.get("d".repeat(64))).toBeUndefined();
   });
 
   it("a later pack's answer for a key wins; a torn last line (a crash mid-write) is skipped, not an error", () => {
     const dir = tempDir();
-    openResponseStore(dir).put(KEY_A, { key: KEY_A, n: 1 });
+    const first = openResponseStore(dir);
+    first.put(KEY_A, { key: KEY_A, n: 1 });
+    first.close();
     const second = openResponseStore(dir);
     second.put(KEY_A, { key: KEY_A, n: 2 });
+    second.close();
     const packs = readdirSync(join(dir, "packs")).sort();
     expect(packs).toHaveLength(2);
     appendFileSync(join(dir, "packs", packs[1]), `${KEY_B}\t{"key":"${KEY_B}","n":`);

@@ -30,6 +30,8 @@ export function createEmbedder(settings: EmbeddingsConfig, context: EmbedderCont
     client ??= createClient(settings, context.env);
     const vectors = await requestVectors(await client, settings, texts);
     texts.forEach((text, i) => context.store.put(keyOf(settings, text), { ...identify(settings), text, vector: vectors[i] }));
+    // Batches are few and far between: the pack is not held open between them.
+    context.store.close();
     return vectors;
   };
   return async (texts) => {

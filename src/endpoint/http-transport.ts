@@ -22,13 +22,14 @@ export const leanFetch: FetchLike = (input, init = {}) => {
   if (url.protocol !== "http:" && url.protocol !== "https:") return Promise.reject(new TypeError(`unsupported protocol ${url.protocol}`));
   const signal = init.signal ?? undefined;
   if (signal?.aborted === true) return Promise.reject(abortError(signal));
-  return send(url, { method: init.method ?? "GET", headers: toHeaderObject(init.headers), body: toBuffer(init.body), redirect: init.redirect ?? "follow", signal }, 0);
+  return send(url, { method: init.method ?? "GET", headers: toHeaderObject(init.headers), body: toPlainBody(init.body), redirect: init.redirect ?? "follow", signal }, 0);
 };
 
 interface Sending {
   method: string;
   headers: Record<string, string>;
-  body: Buffer | undefined;
+  /** Text is written as it is (no copy into a Buffer first); bytes as a Buffer view. */
+  body: string | Buffer | undefined;
   redirect: RequestRedirect;
   signal: AbortSignal | undefined;
 }
@@ -79,9 +80,9 @@ function isPlainBody(body: RequestInit["body"]): boolean {
   return body === undefined || body === null || typeof body === "string" || body instanceof ArrayBuffer || ArrayBuffer.isView(body);
 }
 
-function toBuffer(body: RequestInit["body"]): Buffer | undefined {
+function toPlainBody(body: RequestInit["body"]): string | Buffer | undefined {
   if (body === undefined || body === null) return undefined;
-  if (typeof body === "string") return Buffer.from(body, "utf8");
+  if (typeof body === "string") return body;
   if (body instanceof ArrayBuffer) return Buffer.from(body);
   if (ArrayBuffer.isView(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   return undefined;
@@ -89,7 +90,8 @@ function toBuffer(body: RequestInit["body"]): Buffer | undefined {
 
 function toHeaderObject(headers: HeadersInit | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  new Headers(headers).forEach((value, key) => (out[key] = value));
+  // A Headers object (what the SDKs pass) is read as it is; anything else goes through Headers' own rules.
+  (headers instanceof Headers ? headers : new Headers(headers)).forEach((value, key) => (out[key] = value));
   return out;
 }
 

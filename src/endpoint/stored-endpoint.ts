@@ -56,6 +56,7 @@ export function createStoredEndpoint<Body>(wire: WireEndpoint<Body>, options: St
     model: wire.model,
     call: (request) => callStored(wire, options, keyOf, save, request),
     close: async () => {
+      options.store.close();
       if (failure === null) return;
       const reason = failure instanceof Error ? failure.message : String(failure);
       throw new InputError(`cannot write to the response store ${options.store.dir} (${reason}); check store_dir / --store — the trial records are complete, and \`route-eval report\` rebuilds the report from them`);

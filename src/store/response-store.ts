@@ -1,4 +1,4 @@
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 
@@ -17,8 +17,10 @@ import { join } from "node:path";
 export interface ResponseStore {
   readonly dir: string;
   get(key: string): unknown;
-  /** Appends the entry (synchronously: one small write to this process's pack). */
+  /** Appends the entry (synchronously: one small write to this process's pack, kept open). */
   put(key: string, value: unknown): void;
+  /** Closes the pack (a later put opens it again). */
+  close(): void;
   /** Where the entry of `key` lives, for messages: `packs/…jsonl:LINE`, or the file of an older store. */
   fileOf(key: string): string;
 }
@@ -39,7 +41,7 @@ export function openResponseStore(dir: string): ResponseStore {
   let index: Map<string, Located> | null = null;
   const located = () => (index ??= indexPacks(packsDir));
   /** This process's pack, created on the first write. */
-  let own: { file: string; size: number; lines: number } | null = null;
+  let own: { file: string; size: number; lines: number; fd: number | null } | null = null;
   return {
     dir,
     fileOf: (key) => {
@@ -59,15 +61,21 @@ export function openResponseStore(dir: string): ResponseStore {
       try {
         if (own === null) {
           mkdirSync(packsDir, { recursive: true });
-          own = { file: join(packsDir, packName()), size: 0, lines: 0 };
+          own = { file: join(packsDir, packName()), size: 0, lines: 0, fd: null };
         }
-        appendFileSync(own.file, line);
+        own.fd ??= openSync(own.file, "a");
+        writeSync(own.fd, line);
       } catch (error) {
         throw new Error(`response store: ${error instanceof Error ? error.message : String(error)}`);
       }
       const at = { file: own.file, line: ++own.lines, offset: own.size + Buffer.byteLength(key) + 1, length: Buffer.byteLength(json) };
       own.size += Buffer.byteLength(line);
       located().set(key, at);
+    },
+    close: () => {
+      if (own?.fd === null || own === null) return;
+      closeSync(own.fd);
+      own.fd = null;
     },
   };
 }
