@@ -169,6 +169,13 @@ interface PreparedRegistry {
   retriever: Retriever | null;
   /** The exposure of each phase (null: no phase), computed once: every trial of a phase shares it. */
   exposures: Map<string | null, Exposure>;
+  /**
+   * What a case's trials are shown, computed once per case: its goal and phase are the same in
+   * every trial, so the retriever is asked once (and concurrent trials share the one answer).
+   */
+  shown: Map<Case, Promise<Discovery>>;
+  /** The definitions of each visible list (one per phase without a retriever, one per case with one). */
+  tools: WeakMap<string[], ToolDefinition[]>;
 }
 
 function prepareRegistry(cache: Map<Registry, PreparedRegistry>, registry: Registry, config: Config, env: NodeJS.ProcessEnv): PreparedRegistry {
@@ -180,6 +187,8 @@ function prepareRegistry(cache: Map<Registry, PreparedRegistry>, registry: Regis
       definitions: new Map(tools.map((t) => [t.name, renderDefinition(t)])),
       retriever: createRetriever(config.discovery, registry.tools, { storeDir: config.store_dir, mode: config.mode, env }),
       exposures: new Map(),
+      shown: new Map(),
+      tools: new WeakMap(),
     };
     cache.set(registry, prepared);
   }
@@ -192,9 +201,19 @@ async function runTrial(config: Config, endpoint: Endpoint, testCase: Case, tria
     const policy = testCase.phase === null ? null : (config.phases[testCase.phase] ?? null);
     registry.exposures.set(testCase.phase, (exposure = expose(testCase.registry.tools, policy, config.controls)));
   }
-  const found = sweep?.visibleFor?.(testCase, exposure) ?? (await discover(exposure.exposed, testCase.goal, testCase.acceptable, config.discovery, registry.retriever));
+  let shown = registry.shown.get(testCase);
+  if (shown === undefined) {
+    const fixed = sweep?.visibleFor?.(testCase, exposure) ?? null;
+    shown = fixed !== null ? Promise.resolve(fixed) : discover(exposure.exposed, testCase.goal, testCase.acceptable, config.discovery, registry.retriever);
+    registry.shown.set(testCase, shown);
+  }
+  const found = await shown;
   const discovery = config.shuffle_tools ? { ...found, visible: shuffleVisible(found.visible, config.seed, testCase.id, trial) } : found;
-  const tools = discovery.visible.map((name) => registry.definitions.get(name)).filter((d): d is ToolDefinition => d !== undefined);
+  let tools = registry.tools.get(discovery.visible);
+  if (tools === undefined) {
+    tools = discovery.visible.map((name) => registry.definitions.get(name)).filter((d): d is ToolDefinition => d !== undefined);
+    registry.tools.set(discovery.visible, tools);
+  }
   const request: TrialRequest = {
     case_id: testCase.id,
     trial,
