@@ -141,13 +141,15 @@ try {
   const bySize = [];
   for (const tools of [5, 40]) {
     const bare = await floor(port, tools);
+    const alone = await floor(port, tools, "sdk");
     const r = await run(port, tools);
-    bySize.push({ tools, cpu: r.cpuPerTrial, floor: bare.cpuPerTrial });
+    bySize.push({ tools, cpu: r.cpuPerTrial, floor: bare.cpuPerTrial, sdk: alone.cpuPerTrial });
   }
-  bySize.splice(1, 0, { tools: 20, cpu: o.cpu, floor: f.cpu });
+  bySize.splice(1, 0, { tools: 20, cpu: o.cpu, floor: f.cpu, sdk: sdk.cpuPerTrial });
   const base = bySize[1];
   const departure = (pick) => (Math.max(...bySize.map((s) => Math.abs(pick(s) / pick(base) - 1))) * 100).toFixed(1);
-  console.log(`CPU per trial by visible tools: ${bySize.map((s) => `${s.tools}: ${s.cpu.toFixed(3)} ms (floor ${s.floor.toFixed(3)})`).join(" · ")}`);
+  console.log(`CPU per trial by visible tools: ${bySize.map((s) => `${s.tools}: ${s.cpu.toFixed(3)} ms (floor ${s.floor.toFixed(3)}, SDK alone ${s.sdk.toFixed(3)})`).join(" · ")}`);
+  console.log(`  route-eval's own, over the SDK alone: ${bySize.map((s) => `${s.tools}: ${(s.cpu - s.sdk).toFixed(3)} ms`).join(" · ")}`);
   console.log(`  largest departure from 20 tools: ${departure((s) => s.cpu)}% (target ≤ 10%); of route-eval's ratio to the floor at the same size: ${departure((s) => s.cpu / s.floor)}%`);
 } finally {
   child.kill();
