@@ -35,8 +35,10 @@ async function importFile(format: string, data: unknown, ...flags: string[]): Pr
 describe("import round trips the bundled registry through each format", () => {
   for (const format of ["mcp", "openai", "anthropic"] as const) {
     it(format, async () => {
-      const { registry, text } = await importFile(format, EXPORTERS[format](original.tools), "--snapshot", "commerce", "--family", "shop");
+      const { registry, text, stderr } = await importFile(format, EXPORTERS[format](original.tools), "--snapshot", "commerce", "--family", "shop");
       expect(registry.tools.map((t) => t.name)).toEqual(original.tools.map((t) => t.name));
+      // Where the snapshot went is said once (by "wrote"), the count once.
+      expect(stderr).toMatch(new RegExp(`^wrote \\S+out\\.yaml\nimported ${original.tools.length} tools from ${format}: input\\.json\n$`));
       registry.tools.forEach((tool, i) => {
         const before = original.tools[i];
         expect({ purpose: tool.purpose, use_when: tool.use_when, avoid_when: tool.avoid_when }).toEqual({

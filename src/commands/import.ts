@@ -58,7 +58,9 @@ export function registerImport(program: Command, io: Io, setExit: SetExit): void
       const text = renderSnapshot(built.registry, { command, trustAnnotations: flags.trustAnnotations === true });
       for (const note of [...gathered.notes, ...built.warnings]) io.stderr(`route-eval import: ${inertLine(note)}\n`);
       writeOutput(io, text, flags.output);
-      io.stderr(`imported ${built.registry.tools.length} tools from ${gathered.source}${flags.output === undefined ? "" : ` → ${flags.output}`}\n`);
+      // writeOutput has already said where the snapshot went.
+      const count = built.registry.tools.length;
+      io.stderr(`imported ${count} tool${count === 1 ? "" : "s"} from ${gathered.source}\n`);
       setExit(EXIT.ok);
     });
 }
