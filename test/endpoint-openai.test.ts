@@ -167,12 +167,20 @@ describe("openai endpoint: retries and failures", () => {
     expect(!outcome.ok && outcome.error).toMatch(/^timed out after 100 ms \(gave up after 2 attempts in \d+\.\d s\)$/);
   });
 
-  it("stops on 401 at once, naming the key variable; never retries it", async () => {
-    const { outcome, server } = await callOnce(() => openaiError(401, "Incorrect API key provided"));
-    expect(outcome).toMatchObject({ ok: false, kind: "fatal" });
-    expect(!outcome.ok && outcome.error).toContain("the API key in OPENAI_API_KEY was rejected; set OPENAI_API_KEY to a valid key");
-    expect(server.requests).toHaveLength(1);
-  });
+  // Stopped at once and never retried: a bad key, and a request the run builds the same way every time.
+  const STOP_AT_ONCE: [string, number, string, string][] = [
+    ["401, naming the key variable", 401, "Incorrect API key provided", "the API key in OPENAI_API_KEY was rejected; set OPENAI_API_KEY to a valid key"],
+    ["422 (every request of the run is built the same way), naming the case", 422, "tools[0].parameters: unsupported",
+      'answered HTTP 422 (tools[0].parameters: unsupported) for case "case-1" trial 0: the request was rejected'],
+  ];
+  for (const [what, status, message, expected] of STOP_AT_ONCE) {
+    it(`stops on ${what}; never retries it`, async () => {
+      const { outcome, server } = await callOnce(() => openaiError(status, message));
+      expect(outcome).toMatchObject({ ok: false, kind: "fatal" });
+      expect(!outcome.ok && outcome.error).toContain(expected);
+      expect(server.requests).toHaveLength(1);
+    });
+  }
 
   it("names the --api-key-env variable when the key came from it", async () => {
     const { outcome } = await callOnce(() => openaiError(401, "bad key"), { api_key_env: "MY_GATEWAY_KEY" }, { MY_GATEWAY_KEY: KEY });
@@ -188,12 +196,6 @@ describe("openai endpoint: retries and failures", () => {
     expect(!bad.outcome.ok && bad.outcome.error).toMatch(/HTTP 400 \(temperature unsupported\) for case "case-1" trial 0/);
   });
 
-  it("stops on 422 at once (every request of the run is built the same way), naming the case", async () => {
-    const { outcome, server } = await callOnce(() => openaiError(422, "tools[0].parameters: unsupported"));
-    expect(outcome).toMatchObject({ ok: false, kind: "fatal" });
-    expect(!outcome.ok && outcome.error).toContain("answered HTTP 422 (tools[0].parameters: unsupported) for case \"case-1\" trial 0: the request was rejected");
-    expect(server.requests).toHaveLength(1);
-  });
 
   it("records a 413 as an errored trial without retrying (it concerns this request only)", async () => {
     const { outcome, server } = await callOnce(() => openaiError(413, "context too long"));

@@ -42,7 +42,7 @@ describe("ranking quality of the acceptable set", () => {
   it("the issue's repro: shown [t2, t1], scores {t1: 5, t2: 1}, acceptable [t2] → MRR 0.5, nDCG@2 0.6309", () => {
     const r = record({ retrieval_k: 2, retrieved_names: ["t2", "t1"], scores: { t1: 5, t2: 1 }, acceptable: ["t2"] });
     expect(r.retrieval?.top.map((t) => t.name)).toEqual(["t1", "t2"]);
-    const q = scoreRanks(r.retrieval?.acceptable.map((t) => t.rank) ?? [], 2);
+    const q = scoreRanks(r.retrieval?.acceptable ?? [], 2);
     expect(q?.reciprocalRank).toBe(0.5);
     expect(q?.ndcg).toBeCloseTo(1 / Math.log2(3), 4);
     expect(Number(q?.ndcg.toFixed(4))).toBe(0.6309);
@@ -50,12 +50,13 @@ describe("ranking quality of the acceptable set", () => {
 
   it("computes recall@k, reciprocal rank and nDCG@k by hand", () => {
     // ranking a b c d, relevant {b, d} at ranks 2 and 4, k = 2: one of two relevant in the top 2, first at rank 2.
-    const q = scoreRanks([2, 4], 2);
+    const ranked = (...ranks: number[]) => ranks.map((rank) => ({ rank }));
+    const q = scoreRanks(ranked(2, 4), 2);
     expect(q?.recall).toBe(0.5);
     expect(q?.reciprocalRank).toBe(0.5);
     expect(q?.ndcg).toBeCloseTo(gain(1) / (gain(0) + gain(1)), 12);
-    expect(scoreRanks([1], 1)).toEqual({ recall: 1, reciprocalRank: 1, ndcg: 1 });
-    expect(scoreRanks([], 1)).toBeNull();
+    expect(scoreRanks(ranked(1), 1)).toEqual({ recall: 1, reciprocalRank: 1, ndcg: 1 });
+    expect(scoreRanks(ranked(), 1)).toBeNull();
   });
 
   it("averages over scored trials with a relevant candidate; errored, unranked and control-only trials do not count", () => {

@@ -3,8 +3,8 @@
  * rate's population or not, and succeeds or not. The predicates are those of compute-metrics
  * (test/diff-outcomes.test.ts proves that summing them gives the report's numerators).
  */
-import { intersects, isRightCall } from "../classify/classify-trial.js";
-import { NO_CALL_LABEL } from "../metrics/scored-trials.js";
+import { isRightCall } from "../classify/classify-trial.js";
+import { NO_CALL_LABEL, isCovered, isExposed, isRetrieved } from "../metrics/scored-trials.js";
 import { ABSTAIN, ASK, STAGES, isControl } from "../types.js";
 import type { CaseRow, TrialRecord } from "../types.js";
 
@@ -29,9 +29,9 @@ export function recallKey(k: number | null): string {
 /** The outcomes of one scored (non-errored, re-classified) trial. */
 export function outcomesOf(t: TrialRecord): TrialOutcomes {
   const out: TrialOutcomes = new Map();
-  const covered = intersects(t.acceptable, t.registry_names);
-  const exposed = intersects(t.acceptable, t.exposed_names);
-  const retrieved = intersects(t.acceptable, t.retrieved_names);
+  const covered = isCovered(t);
+  const exposed = isExposed(t);
+  const retrieved = isRetrieved(t);
   out.set("capability_coverage", covered);
   if (covered) out.set("exposure_recall", exposed);
   if (exposed) {

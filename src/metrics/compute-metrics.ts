@@ -9,7 +9,7 @@ import { computeConfusions } from "./confusions.js";
 import { computeSelectionByPosition } from "./position.js";
 import { computeReliability } from "./reliability.js";
 import { computeInputTokens, computeRetrievalQuality } from "./retrieval-quality.js";
-import { groupBy, scoreRecords } from "./scored-trials.js";
+import { groupBy, isCovered, isExposed, isRetrieved, scoreRecords } from "./scored-trials.js";
 import { isControl } from "../types.js";
 import { compareText } from "../text/compare-text.js";
 import { clusterRate, type ClusterTally } from "./wilson.js";
@@ -45,11 +45,6 @@ export function rateOf(population: TrialRecord[], success: (t: TrialRecord) => b
   return clusterRate([...byCase.entries()].sort(([a], [b]) => compareText(a, b)).map(([, tally]) => tally));
 }
 
-// Scored trials are re-classified from their sets, so the rung a trial failed says which sets held
-// an acceptable tool: no set is searched again in any pass.
-const isCovered = (t: TrialRecord): boolean => t.failed_stage !== "coverage";
-const isExposed = (t: TrialRecord): boolean => t.failed_stage !== "coverage" && t.failed_stage !== "exposure";
-const isRetrieved = (t: TrialRecord): boolean => t.failed_stage === null || t.failed_stage === "selection";
 
 /** "all" for trials without a retriever, else the budget; numeric keys ascending, "all" last. */
 function computeRecallAtK(exposed: TrialRecord[]): Record<string, Rate> {

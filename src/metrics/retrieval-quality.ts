@@ -16,14 +16,13 @@ interface TrialQuality {
  * Binary-relevance quality of one ranking from the 1-based ranks of its relevant tools among the
  * ranked candidates (cut at k); null when no relevant tool was a candidate.
  */
-export function scoreRanks(ranks: readonly (number | { rank: number })[], k: number): TrialQuality | null {
+export function scoreRanks(ranks: readonly { rank: number }[], k: number): TrialQuality | null {
   if (ranks.length === 0) return null;
   const gain = (rank: number): number => 1 / Math.log2(rank + 1);
   let hits = 0;
   let dcg = 0;
   let first = Infinity;
-  for (const entry of ranks) {
-    const rank = typeof entry === "number" ? entry : entry.rank;
+  for (const { rank } of ranks) {
     first = Math.min(first, rank);
     if (rank > k) continue;
     hits += 1;

@@ -38,6 +38,15 @@ export function scoreRecords(records: TrialRecord[]): TrialRecord[] {
   return scored;
 }
 
+// Scored trials are re-classified from their sets, so the rung a trial failed says which sets held
+// an acceptable tool: no set is searched again (the run's metrics and diff's trial outcomes alike).
+/** Some acceptable tool exists in the registry (of a scored trial). */
+export const isCovered = (t: TrialRecord): boolean => t.failed_stage !== "coverage";
+/** Some acceptable tool was exposed by the phase (of a scored trial). */
+export const isExposed = (t: TrialRecord): boolean => t.failed_stage !== "coverage" && t.failed_stage !== "exposure";
+/** Some acceptable tool was visible (of a scored trial). */
+export const isRetrieved = (t: TrialRecord): boolean => t.failed_stage === null || t.failed_stage === "selection";
+
 /** One re-classified copy per record, shared by the run's metrics, every breakdown and the case rows. */
 const scoredCopies = new WeakMap<TrialRecord, TrialRecord>();
 

@@ -77,7 +77,7 @@ function describeRegistry(first: TrialRecord): CaseFacts["registry"] {
 const RULE_ORDER: HiddenReason[] = ["family", "effect", "open_world"];
 
 /** Hidden tools listed per group; the rest are counted (acceptable ones are always listed). */
-export const LISTED_HIDDEN = 20;
+const LISTED_HIDDEN = 20;
 
 /** Hidden tools by their first rule and what it looked at; tools keep registry order. */
 function groupHidden(hidden: HiddenTool[]): HiddenGroup[] {
