@@ -6,6 +6,7 @@ import { registerLint } from "./commands/lint.js";
 import { registerDiff } from "./commands/diff.js";
 import { registerReport } from "./commands/report.js";
 import { registerRun } from "./commands/run.js";
+import { registerAblate } from "./commands/ablate.js";
 import { registerShow } from "./commands/show.js";
 import { registerSweep } from "./commands/sweep.js";
 import { EndpointFailure, InputError, Interrupted } from "./errors.js";
@@ -17,6 +18,7 @@ const defaultIo: Io = {
   stderr: (text) => void process.stderr.write(text),
   color: process.stdout.isTTY === true && process.env.NO_COLOR === undefined,
   stderrTTY: process.stderr.isTTY === true,
+  columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,
   env: process.env,
   cwd: process.cwd(),
   now: () => new Date(),
@@ -66,6 +68,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError("(run with --help for usage)");
   registerRun(program, io, setExit);
+  registerAblate(program, io, setExit);
   registerReport(program, io, setExit);
   registerShow(program, io, setExit);
   registerSweep(program, io, setExit);

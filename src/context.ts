@@ -17,6 +17,8 @@ export interface Io extends RunContext {
   color: boolean;
   /** Whether stderr is a terminal (a live progress line) — absent means no. */
   stderrTTY?: boolean;
+  /** The width of stdout when it is a terminal; absent otherwise (then COLUMNS, else 100). */
+  columns?: number;
   /**
    * Starts listening for SIGINT/SIGTERM and returns the signal they abort (reason: the signal's
    * name), for a command that can stop cleanly (run, sweep). Absent in tests that do not send one.

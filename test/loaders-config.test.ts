@@ -30,7 +30,9 @@ describe("loadConfig defaults and precedence", () => {
       cases: ["cases/*.yaml"],
       registry: null,
       phases: {},
+      exposure: "on",
       controls: ["ask_user", "wait_for_event", "no_applicable_tool"],
+      descriptions: "full",
       discovery: { retriever: "none" },
       endpoint: "baseline",
       model: null,
@@ -53,6 +55,8 @@ describe("loadConfig defaults and precedence", () => {
       shuffle_tools: false,
       success: "selection",
       gates: {},
+      variants: [],
+      variant_gates: [],
     });
   });
 

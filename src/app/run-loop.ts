@@ -13,13 +13,17 @@ export interface TrialResult {
   record: TrialRecord;
 }
 
+/** One trial to ask, and where its record goes once it is finished (its run's records file). */
+export interface TrialJob {
+  run: () => Promise<TrialResult>;
+  keep: (record: TrialRecord) => void;
+}
+
 export interface LoopOptions {
   concurrency: number;
   /** Trials already recorded (resume) and the run's total. */
   resumed: number;
   total: number;
-  /** Called with each record as its trial finishes. */
-  keep: (record: TrialRecord) => void;
   onProgress?: (progress: RunProgress) => void;
   /** Aborted on SIGINT/SIGTERM; its reason is the signal's name. */
   signal?: AbortSignal;
@@ -31,7 +35,7 @@ export const GRACE_MS = 3_000;
 /** Why the loop stopped early: a run-stopping endpoint failure, or an interrupt. */
 export type LoopStop = { kind: "fatal"; message: string; setup: boolean } | { kind: "interrupted"; signal: string } | null;
 
-export async function runTrialJobs(jobs: (() => Promise<TrialResult>)[], options: LoopOptions): Promise<LoopStop> {
+export async function runTrialJobs(jobs: TrialJob[], options: LoopOptions): Promise<LoopStop> {
   const started = performance.now();
   const progress: RunProgress = {
     total: options.total, done: options.resumed, resumed: options.resumed,
@@ -43,7 +47,7 @@ export async function runTrialJobs(jobs: (() => Promise<TrialResult>)[], options
   let setup = false;
   let closed = false;
   report(false);
-  const finishOne = ({ outcome, record }: TrialResult) => {
+  const finishOne = (job: TrialJob, { outcome, record }: TrialResult) => {
     if (closed) return;
     progress.retries += outcome.retries ?? 0;
     if (!outcome.ok && outcome.kind === "fatal") {
@@ -51,14 +55,14 @@ export async function runTrialJobs(jobs: (() => Promise<TrialResult>)[], options
       stopped ??= outcome.error;
       return;
     }
-    options.keep(record);
+    job.keep(record);
     progress.done += 1;
     if (!outcome.ok) progress.errored += 1;
     if (outcome.from_store === true) progress.from_store += 1;
     report(false);
   };
   const going = () => stopped === null && options.signal?.aborted !== true;
-  const all = Promise.all(jobs.map((job) => limit(async () => (going() ? finishOne(await job()) : undefined))));
+  const all = Promise.all(jobs.map((job) => limit(async () => (going() ? finishOne(job, await job.run()) : undefined))));
   await Promise.race([all, interrupted(options.signal).then(() => Promise.race([all, delay(GRACE_MS)]))]);
   closed = true;
   report(true);

@@ -10,7 +10,7 @@ export function buildRunMeta(runId: string, config: Config, cases: Case[], endpo
   const registries = [...new Set(cases.map((c) => c.registry))];
   const definitions: RunMeta["definitions"] = {};
   for (const tool of registries.flatMap((r) => r.tools)) {
-    const definition = renderDefinition(tool);
+    const definition = renderDefinition(tool, config.descriptions);
     definitions[tool.name] = { family: tool.family, effect: tool.effect, open_world: tool.open_world, hash: hashDefinition(definition), description: definition.description };
   }
   const inputs = { cases: Object.fromEntries(cases.map((c) => [c.id, hashCase(c)])) };

@@ -17,7 +17,8 @@ import { openRecordWriter } from "../run-files/records-io.js";
 import { writeJsonFile, writeReportFile } from "../run-files/write-files.js";
 import { createRunDirectory, reopenRunDirectory, type RunDirectory } from "../run-files/run-directory.js";
 import { findResumeDifferences } from "../run-files/resume-check.js";
-import { runTrialJobs, type LoopStop, type TrialResult } from "./run-loop.js";
+import { runTrialJobs, type LoopStop, type TrialJob, type TrialResult } from "./run-loop.js";
+import type { ResponseStore } from "../store/response-store.js";
 import { checkPhaseFamilies, findNameWarnings } from "./run-checks.js";
 import { buildRunMeta, newRunId } from "./run-meta.js";
 import { deriveSeed } from "../text/seeded-random.js";
@@ -45,6 +46,10 @@ export interface RunOptions {
   onNotice?: (message: string) => void;
   /** A sweep point (src/sweep): supplies the (padded) cases and fixes each case's visible set. Absent = the configured pipeline. */
   sweep?: SweepHook;
+  /** One response store shared by several runs (an experiment's variants): each request is asked once. */
+  store?: ResponseStore;
+  /** The directory `--resume` takes to continue this run, when it is not the run's own (an experiment's). */
+  resumeAs?: string;
 }
 
 /** How a sweep point changes one run; everything else about the run stays as configured. */
@@ -68,16 +73,39 @@ export interface RunResult {
  * every finished trial has been written, so `--resume` can continue.
  */
 export async function runEvaluation(config: Config, options: RunOptions): Promise<RunResult> {
+  const run = startRun(config, options);
+  const stopped = await runTrialJobs(run.jobs, {
+    concurrency: config.concurrency, resumed: run.resumed, total: run.resumed + run.jobs.length, onProgress: options.onProgress, signal: options.signal,
+  }).finally(run.close);
+  return run.finish(stopped);
+}
+
+/** A run opened and its pending trials listed, for a loop to run (one run's own, or an experiment's shared one). */
+export interface StartedRun {
+  dir: string;
+  /** Trials recorded before this session (resume). */
+  resumed: number;
+  /** Trials recorded so far (resumed ones included). */
+  recorded(): number;
+  /** The trials not yet recorded; each keeps its record in the run as it finishes. */
+  jobs: TrialJob[];
+  /** Closes the endpoint and the records file; call it once the loop is over, whatever happened. */
+  close(): Promise<void>;
+  /** After close: the report of a complete run, or the error that says what stopped it and how to resume. */
+  finish(stopped: LoopStop): RunResult;
+}
+
+export function startRun(config: Config, options: RunOptions): StartedRun {
   const now = options.now;
   const cases = options.sweep?.cases ?? loadCases(config);
   for (const warning of checkPhaseFamilies(config, cases)) options.onWarning?.(warning);
   for (const warning of findNameWarnings(cases, config.cwd)) options.onWarning?.(warning);
-  const endpoint = withTokenEstimate(createEndpoint(config, { env: options.env, warn: options.onWarning }));
+  const endpoint = withTokenEstimate(createEndpoint(config, { env: options.env, warn: options.onWarning, store: options.store }));
   const started = now();
   const run = openRun(config, options, endpoint, started);
   const meta = buildRunMeta(run.runId, config, cases, endpoint, started);
   if (run.previous !== null) {
-    checkSameExperiment(run, meta);
+    checkSameExperiment(run, meta, options.resumeAs);
     run.repair();
     meta.started_at = run.previous.started_at;
     options.onNotice?.(describeResume(run, config.trials * cases.length));
@@ -86,29 +114,42 @@ export async function runEvaluation(config: Config, options: RunOptions): Promis
   options.onNotice?.(`run directory: ${run.dir}`);
 
   const records = [...run.records];
-  let stopped: LoopStop;
-  try {
-    stopped = await runPending(config, endpoint, cases, run, records, options);
-  } finally {
-    await endpoint.close?.();
-  }
-  if (stopped !== null) {
-    const kept = `${records.length} trial record${records.length === 1 ? "" : "s"} kept in ${join(run.dir, "records.jsonl")}`;
-    if (stopped.kind === "interrupted") {
-      throw new Interrupted(stopped.signal, `interrupted by ${stopped.signal}: ${kept}; continue with --resume ${run.dir}`);
-    }
-    if (stopped.setup && records.length === 0 && run.previous === null) {
-      // Nothing could be asked (a key missing in cached mode, and the store short): leave no empty run behind.
-      rmSync(run.dir, { recursive: true, force: true });
-      throw new EndpointFailure(`${stopped.message} (nothing was recorded, so no run directory was kept)`);
-    }
-    throw new EndpointFailure(`${stopped.message} (run stopped early; ${kept}; fix it, then continue with --resume ${run.dir})`);
-  }
-  meta.finished_at = now().toISOString();
-  writeJsonFile(join(run.dir, "run.json"), meta);
-  const report = buildReport(meta, records, { gates: options.gates !== false });
-  writeReportFile(join(run.dir, "report.json"), report);
-  return { runDir: run.dir, report, records };
+  const writer = openRecordWriter(join(run.dir, "records.jsonl"));
+  const keep = (record: TrialRecord) => {
+    writer.append(record);
+    records.push(record);
+  };
+  const jobs = listPending(config, endpoint, cases, records, options).map((trial) => ({ run: trial, keep }));
+  const resumeAs = options.resumeAs ?? run.dir;
+  return {
+    dir: run.dir,
+    resumed: records.length,
+    recorded: () => records.length,
+    jobs,
+    close: async () => {
+      writer.close();
+      await endpoint.close?.();
+    },
+    finish: (stopped) => {
+      if (stopped !== null) {
+        const kept = `${records.length} trial record${records.length === 1 ? "" : "s"} kept in ${join(run.dir, "records.jsonl")}`;
+        if (stopped.kind === "interrupted") {
+          throw new Interrupted(stopped.signal, `interrupted by ${stopped.signal}: ${kept}; continue with --resume ${resumeAs}`);
+        }
+        if (stopped.setup && records.length === 0 && run.previous === null && options.resumeAs === undefined) {
+          // Nothing could be asked (a key missing in cached mode, and the store short): leave no empty run behind.
+          rmSync(run.dir, { recursive: true, force: true });
+          throw new EndpointFailure(`${stopped.message} (nothing was recorded, so no run directory was kept)`);
+        }
+        throw new EndpointFailure(`${stopped.message} (run stopped early; ${kept}; fix it, then continue with --resume ${resumeAs})`);
+      }
+      meta.finished_at = now().toISOString();
+      writeJsonFile(join(run.dir, "run.json"), meta);
+      const report = buildReport(meta, records, { gates: options.gates !== false });
+      writeReportFile(join(run.dir, "report.json"), report);
+      return { runDir: run.dir, report, records };
+    },
+  };
 }
 
 function openRun(config: Config, options: RunOptions, endpoint: Endpoint, started: Date): RunDirectory {
@@ -119,12 +160,13 @@ function openRun(config: Config, options: RunOptions, endpoint: Endpoint, starte
 }
 
 /** A resumed run must be the same experiment: every difference is named, and none is allowed. */
-function checkSameExperiment(run: RunDirectory, meta: RunMeta): void {
+function checkSameExperiment(run: RunDirectory, meta: RunMeta, resumeAs: string | undefined): void {
   if (run.previous === null) return;
   const differences = findResumeDifferences(run.previous, meta);
   if (differences.length === 0) return;
+  const which = resumeAs === undefined ? "" : ` (variant ${run.runId})`;
   throw new InputError(
-    `--resume ${run.dir}: this would not continue the same experiment: ${differences.join("; ")}; ` +
+    `--resume ${resumeAs ?? run.dir}${which}: this would not continue the same experiment: ${differences.join("; ")}; ` +
       "resume with the same settings and inputs, or start a new run",
   );
 }
@@ -134,33 +176,15 @@ function describeResume(run: RunDirectory, total: number): string {
   return `resuming ${run.dir}: ${run.records.length} of ${total} trials kept${redo}`;
 }
 
-/** Runs every (case, trial) not yet recorded; returns the message of a run-stopping failure, or null. */
-async function runPending(
-  config: Config,
-  endpoint: Endpoint,
-  cases: Case[],
-  run: RunDirectory,
-  records: TrialRecord[],
-  options: RunOptions,
-): Promise<LoopStop> {
+/** Every (case, trial) not yet recorded, as a job that asks it. */
+function listPending(config: Config, endpoint: Endpoint, cases: Case[], records: TrialRecord[], options: RunOptions): (() => Promise<TrialResult>)[] {
   const done = new Set(records.map((r) => trialKey(r.case_id, r.trial)));
   const prepared = new Map<Registry, PreparedRegistry>();
-  const jobs = cases.flatMap((testCase) =>
+  return cases.flatMap((testCase) =>
     Array.from({ length: config.trials }, (_, trial) => trial)
       .filter((trial) => !done.has(trialKey(testCase.id, trial)))
       .map((trial) => () => runTrial(config, endpoint, testCase, trial, prepareRegistry(prepared, testCase.registry, config, options.env), options.sweep)),
   );
-  const writer = openRecordWriter(join(run.dir, "records.jsonl"));
-  try {
-    const keep = (record: TrialRecord) => {
-      writer.append(record);
-      records.push(record);
-    };
-    const resumed = records.length;
-    return await runTrialJobs(jobs, { concurrency: config.concurrency, resumed, total: resumed + jobs.length, keep, onProgress: options.onProgress, signal: options.signal });
-  } finally {
-    writer.close();
-  }
 }
 
 interface PreparedRegistry {
@@ -184,7 +208,7 @@ function prepareRegistry(cache: Map<Registry, PreparedRegistry>, registry: Regis
     const tools = [...Object.values(CONTROL_TOOLS), ...registry.tools];
     prepared = {
       names: tools.map((t) => t.name),
-      definitions: new Map(tools.map((t) => [t.name, renderDefinition(t)])),
+      definitions: new Map(tools.map((t) => [t.name, renderDefinition(t, config.descriptions)])),
       retriever: createRetriever(config.discovery, registry.tools, { storeDir: config.store_dir, mode: config.mode, env }),
       exposures: new Map(),
       shown: new Map(),
@@ -198,7 +222,7 @@ function prepareRegistry(cache: Map<Registry, PreparedRegistry>, registry: Regis
 async function runTrial(config: Config, endpoint: Endpoint, testCase: Case, trial: number, registry: PreparedRegistry, sweep?: SweepHook): Promise<TrialResult> {
   let exposure = registry.exposures.get(testCase.phase);
   if (exposure === undefined) {
-    const policy = testCase.phase === null ? null : (config.phases[testCase.phase] ?? null);
+    const policy = testCase.phase === null || config.exposure === "off" ? null : (config.phases[testCase.phase] ?? null);
     registry.exposures.set(testCase.phase, (exposure = expose(testCase.registry.tools, policy, config.controls)));
   }
   let shown = registry.shown.get(testCase);

@@ -14,6 +14,9 @@ import { emitReport, formatOption, verdict, type OutputFlags, type SetExit } fro
 import type { Io } from "../context.js";
 import { appendStepSummary } from "../app/step-summary.js";
 import { createProgressPrinter } from "../render/progress.js";
+import { EXPERIMENT_FILE, runExperiment } from "../app/experiment.js";
+import { planVariants } from "../experiment/plan.js";
+import { emitExperiment, experimentOptions, resumePins } from "./ablate.js";
 
 /** Commander's values of the shared config options, by attribute name (see `toOverrides`). */
 export interface ConfigFlags {
@@ -27,6 +30,7 @@ interface RunFlags extends ConfigFlags, OutputFlags {
   stepSummary?: boolean;
   resume?: string;
   progress?: boolean;
+  failIfWorse?: string[];
 }
 
 export function registerRun(program: Command, io: Io, setExit: SetExit): void {
@@ -40,8 +44,10 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
     .option("--no-step-summary", "do not append the Markdown summary to $GITHUB_STEP_SUMMARY")
     .option("--resume <run-dir>", "continue an interrupted run: keep its records, run the trials it lacks")
     .option("--no-progress", "no progress line on stderr")
+    .option("--fail-if-worse <variant...>", "with variants: exit 1 when this variant's paired verdict against the base is \"hurt\"")
     .addHelpText("after", RUN_HELP)
     .action(async (flags: RunFlags) => {
+      if (isExperiment(flags, io)) return setExit(await runVariants(io, flags));
       // --resume continues the experiment run.json pins: its settings, unless a flag says otherwise (then refused).
       const pinned = flags.resume === undefined ? {} : pinnedOverrides(readMeta(resumeMetaFile(flags.resume, io.cwd)));
       const config = loadConfig(flags.config ?? null, { ...pinned, ...toOverrides(flags) }, io.cwd);
@@ -61,6 +67,19 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
       }
       setExit(verdict(io, report, gates));
     });
+}
+
+/** A config with `variants:`, or the directory of such an experiment to resume. */
+function isExperiment(flags: RunFlags, io: Io): boolean {
+  if (flags.resume !== undefined) return existsSync(join(resolve(io.cwd, flags.resume), EXPERIMENT_FILE));
+  return loadConfig(flags.config ?? null, toOverrides(flags), io.cwd).variants.length > 0;
+}
+
+async function runVariants(io: Io, flags: RunFlags): Promise<number> {
+  if (flags.saveBaseline !== undefined) throw new InputError("--save-baseline: saves one run, and this config has variants:; copy the variant you want instead (reports/<id>/variants/<name>) into reports/baselines/<name>");
+  const config = loadConfig(flags.config ?? null, { ...resumePins(flags.resume, io.cwd, "variants"), ...toOverrides(flags) }, io.cwd);
+  const result = await runExperiment(planVariants(config), experimentOptions(io, { ...flags, format: flags.format }));
+  return emitExperiment(io, result, flags);
 }
 
 /** The run.json of the run to resume; a target that is not a route-eval run is refused. */

@@ -5,7 +5,12 @@
  */
 import { EFFECTS } from "../types/tools.js";
 import type { JsonObject } from "../types/json.js";
-import { listConfigKeys } from "./keys.js";
+import { listConfigKeys, VARIANT_KEYS } from "./keys.js";
+
+/** A variant gate's threshold: `>= base`, `<= previous`, `> 0.8`. */
+export const VARIANT_GATE_PATTERN = /^\s*(>=|<=|==|!=|>|<)\s*(base|previous|[-+]?(?:\d+(?:\.\d*)?|\.\d+))\s*$/;
+/** A variant's name: what tables, gates and --fail-if-worse call it (its directory is derived from it). */
+export const VARIANT_NAME_PATTERN = /^[A-Za-z0-9+][A-Za-z0-9 +._-]{0,39}$/;
 
 /** Objects that group keys: their own description, and no keys beyond the table's. */
 const GROUPS: Record<string, JsonObject> = {
@@ -41,6 +46,19 @@ const DEFS: JsonObject = {
     ],
     errorMessage: "expected a comparison such as \">= 0.9\" or an object {k, min}",
   },
+  variantGates: {
+    description: "Gates across variants: by variant name, metric → \"OP base\", \"OP previous\" (the rung before, in a ladder) or \"OP NUMBER\".",
+    type: "object",
+    additionalProperties: {
+      type: "object",
+      minProperties: 1,
+      additionalProperties: {
+        type: "string",
+        pattern: VARIANT_GATE_PATTERN.source,
+        patternErrorMessage: "expected a comparison with base, previous or a number, such as \">= base\" or \">= 0.8\"",
+      },
+    },
+  },
 };
 
 interface ObjectSchema extends JsonObject {
@@ -69,6 +87,26 @@ export function buildConfigSchema(): JsonObject {
     }
     parent.properties[parts[parts.length - 1]] = spec.schema;
   }
+  const gates = root.properties.gates;
+  root.properties.gates = { ...gates, properties: { variants: { $ref: "#/$defs/variantGates" } } };
+  root.properties.variants = {
+    description: "Named overrides of the settings above, each run beside the base over the same cases (route-eval run writes one run per variant and the comparison).",
+    type: "array",
+    minItems: 1,
+    items: {
+      type: "object",
+      required: ["name"],
+      additionalProperties: false,
+      properties: {
+        name: {
+          description: "The variant's name (not \"base\"): tables, gates and --fail-if-worse use it.",
+          type: "string", pattern: VARIANT_NAME_PATTERN.source,
+          patternErrorMessage: "expected a name of letters, digits, spaces and + . _ - (at most 40 characters), such as \"+ exposure\" or gpt-4.1",
+        },
+        ...Object.fromEntries(VARIANT_KEYS.map((key) => [key, root.properties[key]])),
+      },
+    },
+  };
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     $id: "https://route-eval.dev/schemas/config.schema.json",

@@ -5,18 +5,27 @@
 import type {
   ArgExpectation,
   Config,
+  ControlName,
   Effect,
   EmbeddingsConfig,
+  GateSpec,
   JsonObject,
   Message,
   RetrieverName,
 } from "../types.js";
 
 /** route-eval.yaml — built from the key table (config/keys.ts), as written: paths relative, cases one glob or many. */
-export type ConfigFile = Partial<Omit<Config, "file" | "root" | "cases" | "discovery">> & {
+export type ConfigFile = Partial<Omit<Config, "file" | "root" | "cases" | "discovery" | "controls" | "gates" | "variants" | "variant_gates">> & {
   cases?: string | string[];
   discovery?: { retriever?: RetrieverName; k?: number; embeddings?: Partial<EmbeddingsConfig> };
+  controls?: ControlName[] | "on" | "off";
+  /** Gates by metric name, and `variants`: variant name → metric → threshold. */
+  gates?: Record<string, GateSpec | Record<string, Record<string, string>>>;
+  variants?: VariantEntry[];
 };
+
+/** One entry of `variants:` — a name and the settings it overrides, written as in the file. */
+export type VariantEntry = { name: string } & Omit<ConfigFile, "variants" | "gates" | "cases">;
 
 /** One tool of a registry snapshot — schemas/registry.schema.json#/$defs/tool */
 export interface ToolEntry {

@@ -7,7 +7,8 @@
 import { resolve } from "node:path";
 import { redactUrl } from "../text/redact-url.js";
 import { CONTROL_NAMES } from "../types/tools.js";
-import { LATER_RUN_KEYS, RETRIEVERS, RUN_KEYS, STORE_MODES, SUCCESS_KINDS, type Config, type SettingKey } from "../types/config.js";
+import { DESCRIPTION_MODES, EXPOSURE_MODES, LATER_RUN_KEYS, OPTIONAL_RUN_KEYS, RETRIEVERS, RUN_KEYS, STORE_MODES, SUCCESS_KINDS, type Config, type SettingKey } from "../types/config.js";
+import type { ControlName } from "../types/tools.js";
 import type { RunConfig } from "../types/report.js";
 import type { JsonObject } from "../types/json.js";
 import { nonNegativeInt, nonNegativeNumber, positiveInt } from "./parse-number.js";
@@ -27,6 +28,8 @@ export interface KeySpec<T> {
   schema: JsonObject;
   /** How a relative path is read: against the file's directory (or cwd for a flag), or as case globs. */
   path?: "file" | "glob";
+  /** Turns the value as written (already valid against `schema`) into the setting, e.g. controls "off" → []. */
+  read?: (written: unknown) => T;
 }
 
 /** The type of the setting at a dotted path of Config ("discovery.k" → number). */
@@ -155,10 +158,21 @@ export const CONFIG_KEYS = defineKeys({
     } },
   phases: { help: "exposure policies by phase name", default: {},
     schema: { description: "Exposure policies by phase name.", type: "object", additionalProperties: { $ref: "#/$defs/phase" } } },
-  controls: { help: "trusted control outcomes offered in every phase", default: [...CONTROL_NAMES],
+  exposure: { flags: "--exposure <on|off>", help: "off: ignore the phases, every registry tool is exposed", choices: EXPOSURE_MODES, default: "on",
     schema: {
-      description: "Trusted control outcomes offered in every phase.",
-      type: "array", items: { enum: [...CONTROL_NAMES] }, uniqueItems: true,
+      description: "on (default): each case's phase policy decides what is exposed; off: every registry tool is exposed (the cases keep their phase).",
+      enum: [...EXPOSURE_MODES],
+    } },
+  controls: { help: "trusted control outcomes offered in every phase", default: [...CONTROL_NAMES], read: readControls,
+    schema: {
+      description: "Trusted control outcomes offered in every phase: a list, \"on\" (all three) or \"off\" (none).",
+      anyOf: [{ type: "array", items: { enum: [...CONTROL_NAMES] }, uniqueItems: true }, { enum: ["on", "off"] }],
+      errorMessage: `expected a list of ${CONTROL_NAMES.join(", ")}, or "on" (all) or "off" (none)`,
+    } },
+  descriptions: { flags: "--descriptions <which>", help: "full: purpose, use_when and avoid_when · purpose: the purpose alone", choices: DESCRIPTION_MODES, default: "full",
+    schema: {
+      description: "What each tool's model-facing description holds: full (default) = purpose, use_when and avoid_when; purpose = the purpose alone (vague descriptions, no second registry needed).",
+      enum: [...DESCRIPTION_MODES],
     } },
   gates: { help: "CI thresholds by metric name", default: {},
     schema: {
@@ -169,6 +183,22 @@ export const CONFIG_KEYS = defineKeys({
 
 export type ConfigPath = keyof typeof CONFIG_KEYS;
 
+/**
+ * The settings a variant may change (route-eval.yaml `variants:`). Not trials (the paired tests
+ * pair trial i of a case with trial i), nor the cases, nor operational settings (store, retries).
+ */
+export const VARIANT_KEYS = [
+  "registry", "phases", "exposure", "controls", "descriptions", "discovery", "endpoint", "model", "base_url", "api_key_env",
+  "temperature", "system_prompt", "shuffle_tools", "seed", "max_tokens",
+] as const satisfies readonly TopOf<ConfigPath>[];
+
+/** controls: "on" = every control, "off" = none, else the list as written. */
+function readControls(written: unknown): ControlName[] {
+  if (written === "on") return [...CONTROL_NAMES];
+  if (written === "off") return [];
+  return written as ControlName[];
+}
+
 /** Fails to compile when a setting of Config has no row, or a row names no setting. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const EVERY_SETTING_HAS_A_ROW: Same<TopOf<ConfigPath>, SettingKey> = true;
@@ -177,7 +207,8 @@ void EVERY_SETTING_HAS_A_ROW;
 /** The settings of a run as run.json pins them. */
 export function pickRunConfig(config: Config): RunConfig {
   const keys = [...RUN_KEYS, ...LATER_RUN_KEYS];
-  const picked = Object.fromEntries(keys.map((key) => [key, config[key]])) as RunConfig;
+  const optional = OPTIONAL_RUN_KEYS.filter((key) => config[key] !== CONFIG_KEYS[key].default);
+  const picked = Object.fromEntries([...keys, ...optional].map((key) => [key, config[key]])) as RunConfig;
   // No secrets at rest: a URL in run.json (and so in report.json) carries no credentials.
   const embeddings = picked.discovery.embeddings;
   return {

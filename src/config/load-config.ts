@@ -1,11 +1,12 @@
 import { existsSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { InputError, at } from "../errors.js";
-import type { Config, EmbeddingsConfig, RetrieverName } from "../types.js";
-import type { ConfigFile } from "./file-types.js";
+import { canonicalJson } from "../text/canonical-json.js";
+import type { Config, EmbeddingsConfig, RetrieverName, Variant, VariantGate } from "../types.js";
+import type { ConfigFile, VariantEntry } from "./file-types.js";
 import { formatPath, isRecord } from "./format-error.js";
 import { findGateProblem } from "./gate-names.js";
-import { listConfigKeys, overridePath, type ConfigPath } from "./keys.js";
+import { listConfigKeys, overridePath, VARIANT_KEYS, type ConfigPath } from "./keys.js";
 
 export { DEFAULT_SYSTEM_PROMPT } from "./keys.js";
 import { findConfigProblem, validateConfigFile } from "./validate.js";
@@ -42,8 +43,55 @@ export function loadConfig(file: string | null, overrides: ConfigOverrides, work
   const layers = [overrideLeaves(overrides, cwd, root), fileLeaves(written, root)];
   const config = mergeLayers(layers, path, root, cwd);
   checkRetrieverBudget(config, overrides, yaml);
+  config.variant_gates = takeVariantGates(config, yaml);
   checkGates(config, yaml);
+  config.variants = (written.variants ?? []).map((entry, index) => resolveVariant(entry, index, config, layers, yaml));
+  checkVariantNames(config.variants, yaml);
   return config;
+}
+
+/**
+ * A variant is the base config with its own settings laid over everything else (flags included):
+ * the variant says what differs. Its retriever choice is its own: `retriever: none` drops the base's k.
+ */
+function resolveVariant(entry: VariantEntry, index: number, base: Config, layers: Leaves[], yaml: YamlFile | null): Variant {
+  const { name, ...settings } = entry;
+  const line = yaml?.lineOf(["variants", index]) ?? null;
+  const where = (message: string) => new InputError(at(yaml?.shown ?? "route-eval.yaml", line, `variants[${index}] (${name}): ${message}`));
+  const config = mergeLayers([fileLeaves(settings, base.root), ...layers], base.file, base.root, base.cwd);
+  if (settings.discovery?.retriever === "none" && settings.discovery.k === undefined) delete config.discovery.k;
+  const { retriever, k } = config.discovery;
+  if (retriever !== "none" && k === undefined) throw where(`retriever "${retriever}" needs k (discovery.k), the number of ordinary tools it keeps`);
+  if (retriever === "none" && k !== undefined) throw where("discovery.k without a retriever: set discovery.retriever to bm25 or embeddings, or drop k");
+  config.gates = base.gates;
+  const changes = VARIANT_KEYS.filter((key) => canonicalJson(config[key]) !== canonicalJson(base[key]));
+  if (changes.length === 0) throw where(`changes nothing (every setting it names equals the base's); change a setting or remove the variant`);
+  return { name, config, changes, line };
+}
+
+/** Names are unique (by their directory too), and "base" is the base's. */
+function checkVariantNames(variants: Variant[], yaml: YamlFile | null): void {
+  const seen = new Map<string, string>();
+  for (const variant of variants) {
+    const where = (message: string) => new InputError(at(yaml?.shown ?? "route-eval.yaml", variant.line, `variants: ${message}`));
+    const slug = variantSlug(variant.name);
+    if (slug === "base") throw where(`"${variant.name}" is the name of the base config's own run; choose another name`);
+    const other = seen.get(slug);
+    if (other !== undefined) throw where(`"${variant.name}" and "${other}" would share the directory variants/${slug}; rename one`);
+    seen.set(slug, variant.name);
+  }
+}
+
+/** `gates.variants` comes out of the run gates into its own list (checked against the variants when they run). */
+function takeVariantGates(config: Config, yaml: YamlFile | null): VariantGate[] {
+  const gates = config.gates as Record<string, unknown>;
+  const written = gates.variants;
+  if (written === undefined) return [];
+  const { variants: _variants, ...rest } = gates;
+  config.gates = rest as Config["gates"];
+  return Object.entries(written as Record<string, Record<string, string>>).flatMap(([variant, metrics]) =>
+    Object.entries(metrics).map(([metric, threshold]) => ({ variant, metric, threshold: threshold.trim(), line: yaml?.lineOf(["gates", "variants", variant, metric]) ?? null })),
+  );
 }
 
 function findDefaultConfig(cwd: string): string | null {
@@ -65,14 +113,14 @@ function valueAt(data: unknown, path: string[]): unknown {
   return value;
 }
 
-function fileLeaves(written: ConfigFile, root: string): Leaves {
+function fileLeaves(written: Omit<ConfigFile, "variants">, root: string): Leaves {
   const leaves: Leaves = new Map();
   for (const [path, spec] of listConfigKeys()) {
     const value = valueAt(written, path.split("."));
     if (value === undefined) continue;
     if (spec.path === "glob") leaves.set(path, typeof value === "string" ? [value] : value);
     else if (spec.path === "file" && typeof value === "string") leaves.set(path, resolve(root, value));
-    else leaves.set(path, value);
+    else leaves.set(path, spec.read === undefined ? value : spec.read(value));
   }
   return leaves;
 }
@@ -92,7 +140,7 @@ function overrideLeaves(overrides: ConfigOverrides, cwd: string, root: string): 
 
 /** For each key the first layer that sets it wins, else the table's default; nested into Config's shape. */
 function mergeLayers(layers: Leaves[], file: string | null, root: string, cwd: string): Config {
-  const config: Record<string, unknown> = { file, root, cwd };
+  const config: Record<string, unknown> = { file, root, cwd, variants: [], variant_gates: [] };
   for (const [path, spec] of listConfigKeys()) {
     const set = layers.find((layer) => layer.has(path));
     const value = set !== undefined ? set.get(path) : typeof spec.default === "function" ? spec.default(root) : spec.default;
@@ -147,4 +195,9 @@ function checkRetrieverBudget(config: Config, overrides: ConfigOverrides, yaml: 
   if (overrides.retriever !== undefined || yaml === null) throw new InputError(`--retriever: ${need}; pass --k`);
   const line = yaml.lineOf(["discovery", "retriever"]);
   throw new InputError(at(yaml.shown, line, `discovery: ${need}; add discovery.k or pass --k`));
+}
+
+/** The directory name of a variant under variants/: "+ exposure" → "exposure", "GPT 4.1" → "gpt-4.1". */
+export function variantSlug(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9._]+/g, "-").replace(/^[-.]+|-+$/g, "") || "variant";
 }

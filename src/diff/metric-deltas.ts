@@ -38,11 +38,13 @@ export interface RunEvidence {
   trialOutcomes: Map<string, TrialOutcomes> | null;
 }
 
-interface MetricSpec {
+export interface MetricSpec {
   metric: string;
   label: string;
   direction: Direction;
   pick: (m: Metrics) => MetricValue;
+  /** The rate behind the value (its interval and case count); absent for consistency and mean visible. */
+  rate?: (m: Metrics) => Rate | undefined;
 }
 
 function fromRate(rate: Rate | undefined): MetricValue {
@@ -69,17 +71,17 @@ function keysOf(a: Record<string, unknown>, b: Record<string, unknown>): string[
 export function listMetrics(base: Metrics, current: Metrics): MetricSpec[] {
   const specs: MetricSpec[] = [];
   for (const field of RATE_FIELDS) {
-    specs.push({ metric: field, label: RATE_LABELS[field], direction: RATE_DIRECTIONS[field], pick: (m) => fromRate(m[field]) });
+    specs.push({ metric: field, label: RATE_LABELS[field], direction: RATE_DIRECTIONS[field], pick: (m) => fromRate(m[field]), rate: (m) => m[field] });
     if (field !== "discovery_recall") continue;
     for (const k of keysOf(base.tool_recall_at_k, current.tool_recall_at_k)) {
-      const pick = (m: Metrics): MetricValue => fromRate(Object.hasOwn(m.tool_recall_at_k, k) ? m.tool_recall_at_k[k] : undefined);
-      specs.push({ metric: `tool_recall_at_k.${k}`, label: `discovery rate (k=${k})`, direction: "higher", pick });
+      const rate = (m: Metrics): Rate | undefined => (Object.hasOwn(m.tool_recall_at_k, k) ? m.tool_recall_at_k[k] : undefined);
+      specs.push({ metric: `tool_recall_at_k.${k}`, label: `discovery rate (k=${k})`, direction: "higher", pick: (m) => fromRate(rate(m)), rate });
     }
   }
   for (const [field, label] of [["pass_hat_k", "pass^"], ["pass_at_k", "pass@"]] as const) {
     for (const k of keysOf(base[field], current[field])) {
-      const pick = (m: Metrics): MetricValue => fromRate(Object.hasOwn(m[field], k) ? m[field][k] : undefined);
-      specs.push({ metric: `${field}.${k}`, label: `${label}${k}`, direction: "higher", pick });
+      const rate = (m: Metrics): Rate | undefined => (Object.hasOwn(m[field], k) ? m[field][k] : undefined);
+      specs.push({ metric: `${field}.${k}`, label: `${label}${k}`, direction: "higher", pick: (m) => fromRate(rate(m)), rate });
     }
   }
   specs.push({ metric: "consistency", label: "consistency", direction: "higher", pick: consistencyOf });

@@ -1,5 +1,5 @@
 import { InputError } from "../errors.js";
-import { openResponseStore } from "../store/response-store.js";
+import { openResponseStore, type ResponseStore } from "../store/response-store.js";
 import type { Config, Endpoint } from "../types.js";
 import { ANTHROPIC_KEY_VARIABLE, createAnthropicWire } from "./anthropic.js";
 import { readApiKey } from "./api-key.js";
@@ -30,6 +30,8 @@ export interface EndpointEnvironment {
   clock?: () => number;
   /** Where warnings go (a store entry that was asked again). */
   warn?: (message: string) => void;
+  /** A store shared with other runs (an experiment's variants): used instead of opening config.store_dir, and left open. */
+  store?: ResponseStore;
 }
 
 /**
@@ -80,7 +82,9 @@ function createProviderEndpoint(provider: "openai" | "anthropic", model: string 
       now,
     }),
   };
-  const options = { store: openResponseStore(config.store_dir), mode: config.mode, retry, guards, warn: environment.warn ?? (() => undefined) };
+  const shared = environment.store;
+  const store = shared ?? openResponseStore(config.store_dir);
+  const options = { store, ownsStore: shared === undefined, mode: config.mode, retry, guards, warn: environment.warn ?? (() => undefined) };
   return provider === "openai"
     ? createStoredEndpoint(createOpenAIWire(settings), options)
     : createStoredEndpoint(createAnthropicWire(settings), options);

@@ -14,6 +14,8 @@ import type { WireEndpoint, WireReply } from "./wire-endpoint.js";
 
 export interface StoredEndpointOptions {
   store: ResponseStore;
+  /** Whether closing the endpoint closes the store (false when other runs share it). */
+  ownsStore: boolean;
   mode: StoreMode;
   retry: RetryPolicy;
   /** Shared by every trial of the run: the pace (429s) and the breaker (outages). */
@@ -56,7 +58,7 @@ export function createStoredEndpoint<Body>(wire: WireEndpoint<Body>, options: St
     model: wire.model,
     call: (request) => callStored(wire, options, keyOf, save, request),
     close: async () => {
-      options.store.close();
+      if (options.ownsStore) options.store.close();
       if (failure === null) return;
       const reason = failure instanceof Error ? failure.message : String(failure);
       throw new InputError(`cannot write to the response store ${options.store.dir} (${reason}); check store_dir / --store — the trial records are complete, and \`route-eval report\` rebuilds the report from them`);
@@ -101,14 +103,38 @@ async function callStored<Body>(
     error instanceof UnreadableReply
       ? { kind: "retryable" as const, cause: "transport" as const, message: `unreadable reply: ${error.message}`, retryAfterMs: null }
       : wire.classify(error, where);
-  const result = await callWithRetries(readable, classify, options.retry, options.guards);
-  if (!result.ok) return { ok: false, kind: result.kind, error: result.error, request_hash: key, retries: result.retries };
-  const outcome = answer(wire, result.value, { request_hash: key, retries: result.retries, from_store: false });
-  if (outcome.ok) {
-    const entry: StoreEntry = { key, endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, case_id: request.case_id, trial: request.trial, reply: result.value };
-    save(key, entry);
+  // Runs sharing the store (an experiment's variants) ask an identical request once: a second asker waits for the first.
+  const asking = inFlight(options.store);
+  const pending = asking.get(key);
+  if (pending !== undefined) {
+    const shared = await pending;
+    return shared.ok ? { ...shared, retries: 0, from_store: true } : shared;
   }
-  return outcome;
+  const call = (async (): Promise<EndpointOutcome> => {
+    const result = await callWithRetries(readable, classify, options.retry, options.guards);
+    if (!result.ok) return { ok: false, kind: result.kind, error: result.error, request_hash: key, retries: result.retries };
+    const outcome = answer(wire, result.value, { request_hash: key, retries: result.retries, from_store: false });
+    if (outcome.ok) {
+      const entry: StoreEntry = { key, endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, case_id: request.case_id, trial: request.trial, reply: result.value };
+      save(key, entry);
+    }
+    return outcome;
+  })();
+  asking.set(key, call);
+  try {
+    return await call;
+  } finally {
+    asking.delete(key);
+  }
+}
+
+/** The requests being asked through each store right now, by key. */
+const IN_FLIGHT = new WeakMap<ResponseStore, Map<string, Promise<EndpointOutcome>>>();
+
+function inFlight(store: ResponseStore): Map<string, Promise<EndpointOutcome>> {
+  let asking = IN_FLIGHT.get(store);
+  if (asking === undefined) IN_FLIGHT.set(store, (asking = new Map()));
+  return asking;
 }
 
 /** A 200 whose body is not the provider's reply shape (no choices, no content…): retried like a cut-off body. */

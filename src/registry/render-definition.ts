@@ -1,5 +1,5 @@
 import { shortContentHash } from "../text/content-hash.js";
-import type { ControlName, JsonObject, Tool, ToolDefinition } from "../types.js";
+import { isControl, type ControlName, type DescriptionMode, type JsonObject, type Tool, type ToolDefinition } from "../types.js";
 
 const EMPTY_OBJECT_SCHEMA: JsonObject = { type: "object", properties: {}, additionalProperties: false };
 
@@ -7,15 +7,18 @@ const EMPTY_OBJECT_SCHEMA: JsonObject = { type: "object", properties: {}, additi
  * The model-facing description of a tool: its purpose, then its use_when and avoid_when lines.
  * Every endpoint (the baseline router included) sees exactly this text and nothing else.
  */
-export function renderDescription(tool: Pick<Tool, "purpose" | "use_when" | "avoid_when">): string {
+export function renderDescription(tool: Pick<Tool, "purpose" | "use_when" | "avoid_when">, mode: DescriptionMode = "full"): string {
   const lines = [tool.purpose.trim()];
+  if (mode === "purpose") return lines[0];
   if (tool.use_when.length > 0) lines.push(`Use when: ${tool.use_when.join("; ")}`);
   if (tool.avoid_when.length > 0) lines.push(`Avoid when: ${tool.avoid_when.join("; ")}`);
   return lines.join("\n");
 }
 
-export function renderDefinition(tool: Tool): ToolDefinition {
-  return { name: tool.name, description: renderDescription(tool), input_schema: tool.input_schema ?? EMPTY_OBJECT_SCHEMA };
+/** `descriptions: purpose` (config) renders a registry tool's purpose alone; the trusted controls always render in full. */
+export function renderDefinition(tool: Tool, mode: DescriptionMode = "full"): ToolDefinition {
+  const shown = tool.family === "control" && isControl(tool.name) ? "full" : mode;
+  return { name: tool.name, description: renderDescription(tool, shown), input_schema: tool.input_schema ?? EMPTY_OBJECT_SCHEMA };
 }
 
 /** sha256 (first 16 hex) of the rendered definition, so a diff can name tools whose text changed. */

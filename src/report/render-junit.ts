@@ -70,23 +70,38 @@ function renderProperties(report: Report): string[] {
 
 /** The JUnit document, ending with a newline; deterministic for a given report. */
 export function renderJunit(report: Report): string {
+  return wrapSuites([renderJunitSuite(report, SUITE)]);
+}
+
+/** One report's testsuite: its cases, then its gates (`gates: false` leaves them out). */
+export function renderJunitSuite(report: Report, name: string, options: { gates: boolean } = { gates: true }): JunitSuite {
   const verdicts = report.cases.map(judgeCase);
-  const failedGates = report.gates.filter((g) => !g.passed).length;
+  const gates = options.gates ? report.gates : [];
+  const failedGates = gates.filter((g) => !g.passed).length;
   const counts: [string, number][] = [
-    ["tests", report.cases.length + report.gates.length],
+    ["tests", report.cases.length + gates.length],
     ["failures", verdicts.filter((v) => v === "failed").length + failedGates],
     ["errors", verdicts.filter((v) => v === "errored").length],
   ];
-  const suite = `  <testsuite${attributes([["name", SUITE], ...counts, ["skipped", 0]])}>`;
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites${attributes([["name", SUITE], ...counts])}>`,
-    suite,
+  const lines = [
+    `  <testsuite${attributes([["name", name], ...counts, ["skipped", 0]])}>`,
     ...renderProperties(report),
     ...report.cases.map((row, i) => renderCase(report, row, verdicts[i])),
-    ...report.gates.map(renderGate),
+    ...gates.map(renderGate),
     "  </testsuite>",
-    "</testsuites>",
-    "",
-  ].join("\n");
+  ];
+  return { counts, lines };
+}
+
+export interface JunitSuite {
+  /** tests, failures, errors. */
+  counts: [string, number][];
+  lines: string[];
+}
+
+/** The document around suites: <testsuites> carries their summed counts. */
+export function wrapSuites(suites: JunitSuite[]): string {
+  const names = suites[0]?.counts.map(([name]) => name) ?? ["tests", "failures", "errors"];
+  const counts: [string, number][] = names.map((name, i) => [name, suites.reduce((sum, s) => sum + s.counts[i][1], 0)]);
+  return ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites${attributes([["name", SUITE], ...counts])}>`, ...suites.flatMap((s) => s.lines), "</testsuites>", ""].join("\n");
 }

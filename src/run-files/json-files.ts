@@ -9,7 +9,7 @@ import { describeSchemaErrors, formatPath } from "../config/format-error.js";
 import { InputError } from "../errors.js";
 import { lazy } from "../text/lazy.js";
 
-const SCHEMAS = ["run", "report", "sweep"] as const;
+const SCHEMAS = ["run", "report", "sweep", "experiment"] as const;
 type Kind = (typeof SCHEMAS)[number];
 
 const ajv = lazy(() => {

@@ -5,19 +5,23 @@
  * Operational settings (concurrency, store mode, timeouts, retries, gates, output) may differ.
  */
 import type { ConfigOverrides } from "../config/load-config.js";
-import type { RunMeta } from "../types.js";
+import { CONFIG_KEYS } from "../config/keys.js";
+import { OPTIONAL_RUN_KEYS, type RunMeta } from "../types.js";
 import { canonicalJson } from "../text/canonical-json.js";
 import { compareText } from "../text/compare-text.js";
 
 /** Settings of run.json that define the experiment, in the order differences are listed. */
 export const PINNED_SETTINGS = [
-  "trials", "temperature", "seed", "system_prompt", "discovery", "phases", "controls", "base_url", "max_tokens", "shuffle_tools", "success",
+  "trials", "temperature", "seed", "system_prompt", "discovery", "phases", "exposure", "controls", "descriptions", "base_url", "max_tokens", "shuffle_tools", "success",
 ] as const;
+
+/** Settings run.json leaves out at their default (OPTIONAL_RUN_KEYS): absent means the default. */
+const ABSENT_MEANS: Partial<Record<string, unknown>> = Object.fromEntries(OPTIONAL_RUN_KEYS.map((key) => [key, CONFIG_KEYS[key].default]));
 
 const MAX_NAMED = 5;
 
 /** run.json's settings as config overrides: what `--resume` runs with unless a flag says otherwise. */
-export function pinnedOverrides(meta: RunMeta): ConfigOverrides {
+export function pinnedOverrides(meta: Pick<RunMeta, "endpoint" | "model" | "config">): ConfigOverrides {
   const { config } = meta;
   const { retriever, k, embeddings } = config.discovery;
   const overrides: ConfigOverrides = {
@@ -35,6 +39,8 @@ export function pinnedOverrides(meta: RunMeta): ConfigOverrides {
     ...(config.max_tokens === undefined ? {} : { max_tokens: config.max_tokens }),
     ...(config.shuffle_tools === undefined ? {} : { shuffle_tools: config.shuffle_tools }),
     ...(config.success === undefined ? {} : { success: config.success }),
+    ...(config.exposure === undefined ? {} : { exposure: config.exposure }),
+    ...(config.descriptions === undefined ? {} : { descriptions: config.descriptions }),
   };
   return overrides;
 }
@@ -45,8 +51,8 @@ export function findResumeDifferences(previous: RunMeta, current: RunMeta): stri
   if (previous.endpoint !== current.endpoint) out.push(`endpoint ${previous.endpoint} → ${current.endpoint}`);
   if (previous.model !== current.model) out.push(`model ${previous.model} → ${current.model}`);
   for (const key of PINNED_SETTINGS) {
-    const before = previous.config[key];
-    const after = current.config[key];
+    const before = previous.config[key] ?? ABSENT_MEANS[key];
+    const after = current.config[key] ?? ABSENT_MEANS[key];
     if (before !== undefined && canonicalJson(before) !== canonicalJson(after)) out.push(`${key} ${show(before)} → ${show(after)}`);
   }
   out.push(...compareKeyed("tool", previous.definitions, current.definitions, (a, b) => a.hash === b.hash, "description changed"));

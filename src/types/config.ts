@@ -46,6 +46,14 @@ export type Success = (typeof SUCCESS_KINDS)[number];
 export const STORE_MODES = ["live", "cached", "replay"] as const;
 export type StoreMode = (typeof STORE_MODES)[number];
 
+/** What each tool's model-facing description holds: purpose, use_when and avoid_when (full), or the purpose alone. */
+export const DESCRIPTION_MODES = ["full", "purpose"] as const;
+export type DescriptionMode = (typeof DESCRIPTION_MODES)[number];
+
+/** Whether phase policies apply (on), or every registry tool is exposed in every phase (off). */
+export const EXPOSURE_MODES = ["on", "off"] as const;
+export type ExposureMode = (typeof EXPOSURE_MODES)[number];
+
 export interface Config {
   /** Absolute path of route-eval.yaml, or null when running on defaults and flags. */
   file: string | null;
@@ -57,7 +65,11 @@ export interface Config {
   /** Registry override for every case file (absolute), or null to use each file's own. */
   registry: string | null;
   phases: Record<string, PhasePolicy>;
+  /** off: the phases are not applied (every registry tool exposed); the cases keep their phase. */
+  exposure: ExposureMode;
   controls: ControlName[];
+  /** full: purpose + use_when + avoid_when; purpose: the purpose alone (the ablation's "vague" rung). */
+  descriptions: DescriptionMode;
   discovery: DiscoveryConfig;
   endpoint: string;
   model: string | null;
@@ -91,10 +103,35 @@ export interface Config {
   /** What a correct trial is for pass^k, JUnit and flips: the ladder passed (selection), or also the arguments (call). */
   success: Success;
   gates: Record<string, GateSpec>;
+  /** route-eval.yaml `variants:`, each resolved to a whole Config (none inside a variant's own Config). */
+  variants: Variant[];
+  /** `gates.variants`: thresholds on a variant's metrics, against the base, the previous rung or a number. */
+  variant_gates: VariantGate[];
+}
+
+/** One named variant of the base config: its settings, which of them it changes, where it is written. */
+export interface Variant {
+  name: string;
+  config: Config;
+  /** The settings (top-level keys) whose value differs from the base's, in key-table order. */
+  changes: string[];
+  /** Its line in route-eval.yaml (null: built, as the ablation ladder's rungs are). */
+  line: number | null;
+}
+
+export interface VariantGate {
+  variant: string;
+  metric: string;
+  /** As written, e.g. ">= base". */
+  threshold: string;
+  line: number | null;
 }
 
 /** Every key of Config that is a setting (file, root and cwd say where it came from). */
-export type SettingKey = Exclude<keyof Config, "file" | "root" | "cwd">;
+export type SettingKey = Exclude<keyof Config, "file" | "root" | "cwd" | "variants" | "variant_gates">;
+
+/** Pinned only when set to other than their default (so run.json of a run that does not use them is unchanged). */
+export const OPTIONAL_RUN_KEYS = ["exposure", "descriptions"] as const satisfies readonly SettingKey[];
 
 /** Settings pinned in run.json's `config` (what a report and a diff may read back). */
 export const RUN_KEYS = [

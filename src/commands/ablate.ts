@@ -1,0 +1,162 @@
+/**
+ * `route-eval ablate` (the built-in ablation ladder) and the experiment half of `route-eval run`
+ * (a config with `variants:`): run, render, write the step summary, decide the exit code.
+ */
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { Option, type Command } from "commander";
+import { EXPERIMENT_FILE, runExperiment, type ExperimentResult } from "../app/experiment.js";
+import { appendStepSummary } from "../app/step-summary.js";
+import { writeOutput } from "../app/write-output.js";
+import { loadConfig } from "../config/load-config.js";
+import type { Io } from "../context.js";
+import { InputError } from "../errors.js";
+import { planLadder } from "../experiment/plan.js";
+import { EXPERIMENT_FORMATS, renderExperiment, type ExperimentFormat } from "../experiment/render-experiment.js";
+import type { Experiment } from "../experiment/experiment-types.js";
+import { createProgressPrinter } from "../render/progress.js";
+import { renderReport } from "../report/render.js";
+import { readReportFile } from "../run-files/read-report.js";
+import { readExperimentFile } from "../run-files/read-experiment.js";
+import { readRecords } from "../run-files/records-io.js";
+import { pinnedOverrides } from "../run-files/resume-check.js";
+import { explainRun } from "../show/explain-run.js";
+import { inertLine } from "../text/inert.js";
+import type { Report } from "../types.js";
+import { EXIT, type SetExit } from "./io.js";
+import { addConfigOptions, toOverrides, type ConfigFlags } from "./run.js";
+
+export interface ExperimentFlags extends ConfigFlags {
+  runId?: string;
+  resume?: string;
+  format: ExperimentFormat;
+  output?: string;
+  progress?: boolean;
+  stepSummary?: boolean;
+  failIfWorse?: string[];
+  router?: string;
+}
+
+export function registerAblate(program: Command, io: Io, setExit: SetExit): void {
+  addConfigOptions(program.command("ablate"))
+    .description("Run the ablation ladder: the cases fixed, one mechanism added per rung (boundaries, exposure, controls, retrieval, a router); compare each rung with the one before.")
+    .option("--router <endpoint>", "the ladder's last rung: the same cases through this endpoint (e.g. openai:MODEL), with every mechanism on")
+    .option("--run-id <id>", "name of the experiment directory (default: <UTC time>-ablate)")
+    .addOption(experimentFormatOption())
+    .option("--output <file>", "write the rendering to a file instead of stdout (\"-\": stdout)")
+    .option("--fail-if-worse <rung...>", "exit 1 when this rung's paired verdict against the rung before is \"hurt\"")
+    .option("--resume <dir>", "continue an interrupted ablation: every rung keeps its records and runs the trials it lacks")
+    .option("--no-progress", "no progress line on stderr")
+    .option("--no-step-summary", "do not append the Markdown summary to $GITHUB_STEP_SUMMARY")
+    .addHelpText("after", ABLATE_HELP)
+    .action(async (flags: ExperimentFlags) => {
+      const config = loadConfig(flags.config ?? null, { ...resumePins(flags.resume, io.cwd, "ladder"), ...toOverrides(flags) }, io.cwd);
+      if (config.variants.length > 0) io.stderr("route-eval: note: ablate builds its own rungs; the config's variants: are not run (route-eval run runs them)\n");
+      const result = await runExperiment(planLadder(config, flags.router ?? null), experimentOptions(io, flags));
+      setExit(emitExperiment(io, result, flags));
+    });
+}
+
+export function experimentFormatOption(): Option {
+  return new Option("-f, --format <format>", "rendering on stdout (html: written to <experiment>/experiment.html)").choices(EXPERIMENT_FORMATS).default("terminal");
+}
+
+/** `--resume DIR` of an experiment: the base settings experiment.json pins, as config overrides. */
+export function resumePins(target: string | undefined, cwd: string, kind: Experiment["kind"]): ReturnType<typeof pinnedOverrides> {
+  if (target === undefined) return {};
+  const file = join(resolve(cwd, target), EXPERIMENT_FILE);
+  if (!existsSync(file)) {
+    const what = kind === "ladder" ? "an ablation" : "an experiment";
+    throw new InputError(`--resume ${target}: not ${what} directory (it has no ${EXPERIMENT_FILE}); give the reports/<id> directory it printed`);
+  }
+  const previous = readExperimentFile(file);
+  if (previous.kind !== kind) {
+    const other = previous.kind === "ladder" ? "route-eval ablate --resume" : "route-eval run --resume";
+    throw new InputError(`--resume ${target}: it is ${previous.kind === "ladder" ? "an ablation" : "a variants experiment"}; continue it with ${other} ${target}`);
+  }
+  return pinnedOverrides({ endpoint: previous.base.endpoint, model: previous.base.model, config: previous.base.config });
+}
+
+export function experimentOptions(io: Io, flags: ExperimentFlags): Parameters<typeof runExperiment>[1] {
+  const onWarning = (message: string) => io.stderr(`${inertLine(message)}\n`);
+  return {
+    id: flags.runId,
+    resume: flags.resume === undefined ? undefined : resolve(io.cwd, flags.resume),
+    now: io.now,
+    env: io.env,
+    onProgress: flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true }),
+    onWarning,
+    onNotice: onWarning,
+    signal: io.interrupts?.(),
+    failIfWorse: flags.failIfWorse,
+  };
+}
+
+/** Each variant's report.json, in experiment order (JUnit's suites, and each variant's report.html). */
+function readVariantReports(dir: string, experiment: Experiment): Report[] {
+  return experiment.variants.map((v) => readReportFile(join(dir, v.dir, "report.json")));
+}
+
+/**
+ * Prints (or writes) the rendering; html goes to <dir>/experiment.html with each variant's own
+ * report.html beside its records. Appends the Markdown summary to $GITHUB_STEP_SUMMARY. Returns
+ * the exit code: 1 when a variant gate, --fail-if-worse, or (for variants:) a base run gate failed.
+ */
+export function emitExperiment(io: Io, result: ExperimentResult, flags: Pick<ExperimentFlags, "format" | "output" | "stepSummary">): number {
+  const { dir, experiment } = result;
+  const reports = readVariantReports(dir, experiment);
+  const html = flags.format === "html";
+  if (html) {
+    experiment.variants.forEach((v, i) => {
+      const runDir = join(dir, v.dir);
+      const page = renderReport(reports[i], "html", { color: false, gates: reports[i].gates, explanations: explainRun(reports[i], readRecords(join(runDir, "records.jsonl"))) });
+      writeOutput({ ...io, stderr: () => undefined }, page, join(runDir, "report.html"));
+    });
+  }
+  const output = flags.output ?? (html ? join(dir, "experiment.html") : undefined);
+  const text = renderExperiment(experiment, flags.format, { color: io.color && output === undefined, width: terminalWidth(io), reports });
+  writeOutput(io, text, output);
+  io.stderr(`experiment.json and one run per variant: ${dir}\n`);
+  appendStepSummary(io, renderExperiment(experiment, "markdown", { color: false, reports }), flags.stepSummary !== false);
+  for (const gate of experiment.gates.filter((g) => !g.passed)) io.stderr(`route-eval: gate failed: ${inertLine(gate.rule)}: ${inertLine(gate.reason)}\n`);
+  let failed = experiment.verdict === "fail";
+  if (experiment.kind === "variants") {
+    for (const gate of reports[0].gates.filter((g) => !g.passed)) {
+      io.stderr(`route-eval: gate failed (base): ${gate.name} ${gate.threshold}: ${inertLine(gate.reason)}\n`);
+      failed = true;
+    }
+  }
+  return failed ? EXIT.gate : EXIT.ok;
+}
+
+/** The terminal's width when stdout is one, else COLUMNS, else 100. */
+export function terminalWidth(io: Io): number {
+  const fromEnv = Number(io.env.COLUMNS);
+  const columns = io.columns ?? (Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 100);
+  return Math.max(60, columns);
+}
+
+const ABLATE_HELP = `
+The rungs, built from the config (the cases' phase, acceptable and forbidden stay fixed):
+  purpose-only   each tool's purpose only, every registry tool exposed, no controls, no retriever
+  + boundaries   full descriptions (use_when / avoid_when)
+  + exposure     the config's phases          (skipped when it has none)
+  + controls     the config's controls        (skipped when it offers none)
+  + retrieval    the config's retriever and k (skipped without one)
+  + router       --router ENDPOINT            (skipped without it)
+A rung without controls scores abstention cases as failures: that is the point.
+
+Each rung is a full run under <out>/<id>/variants/<rung>/ (show, diff and report work on it);
+experiment.json holds the comparison. One response store serves every rung, so a request that
+two rungs share is asked once, and a second ablate asks nothing.
+
+Exit codes: 0 ok · 1 a gates.variants threshold or --fail-if-worse failed · 2 bad input ·
+            3 endpoint failure · 4 internal error
+
+Examples:
+  route-eval ablate                                   # bundled example, baseline endpoint
+  route-eval ablate -e openai:gpt-4.1-mini --trials 5 # needs OPENAI_API_KEY
+  route-eval ablate --fail-if-worse "+ exposure"      # CI: the mechanism must not hurt
+  route-eval ablate --format html                     # <experiment>/experiment.html
+  route-eval ablate --resume reports/20261201-101500-ablate
+`;

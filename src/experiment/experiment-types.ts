@@ -1,0 +1,118 @@
+/**
+ * An experiment: several variants of one config run over the same cases, side by side.
+ * Serialised as experiment.json beside variants/<name>/ (one full run directory per variant): a
+ * versioned contract (`schema_version` first; a breaking change bumps it).
+ */
+import type { ConfusionMove, Diff, Direction, MetricDelta } from "../diff/diff-types.js";
+import type { RunConfig, Stage } from "../types.js";
+
+export const EXPERIMENT_SCHEMA_VERSION = 1;
+
+/** variants: the config's `variants:` against its base; ladder: the built-in ablation ladder, each rung against the one before. */
+export type ExperimentKind = "variants" | "ladder";
+
+/** Where a trial ended: the stage that failed first, "correct", or "errored". */
+export type TrialEnd = string;
+
+export interface ExperimentVariant {
+  name: string;
+  /** Its run directory, relative to the experiment directory (variants/<slug>). */
+  dir: string;
+  /** The variant it is compared with (null for the base, and the ladder's first rung). */
+  reference: string | null;
+  /** The settings that differ from the reference, with this variant's values (run.json form). */
+  changes: Record<string, unknown>;
+  endpoint: string;
+  model: string;
+}
+
+/** One metric's value in one variant, with its evidence and 95% interval. */
+export interface VariantValue {
+  value: number | null;
+  numerator: number | null;
+  denominator: number | null;
+  ci: [number, number] | null;
+  /** Cases in the population (trial-level rates). */
+  cases: number | null;
+}
+
+export interface MetricRow {
+  metric: string;
+  label: string;
+  direction: Direction;
+  /** One value per variant, in the order of `variants`. */
+  values: VariantValue[];
+}
+
+export interface FailureProfile {
+  trials: number;
+  errored: number;
+  correct: number;
+  /** Scored trials by the first stage that failed. */
+  stages: Record<Stage, number>;
+}
+
+/** Trial pairs (same case, same trial index) that went from one end to another. */
+export interface Transition {
+  from: TrialEnd;
+  to: TrialEnd;
+  trials: number;
+}
+
+export type Verdict = "helped" | "hurt" | "no detectable change";
+
+/** A variant against its reference: diff's paired statistics, what moved, and a verdict. */
+export interface Comparison {
+  variant: string;
+  reference: string;
+  /** Case flips, the sign test on case pass/fail and McNemar on trial pairs (as `route-eval diff`). */
+  outcome: Diff["outcome"];
+  power: Diff["power"];
+  /** Every metric: values, delta, change, sign test over cases, McNemar over trial pairs (diff's rows). */
+  metrics: MetricDelta[];
+  /** Cases that pass in the variant and fail in the reference (fixed), and the reverse (broken). */
+  fixed: string[];
+  broken: string[];
+  /** Confusion cells whose count moved. */
+  confusions: ConfusionMove[];
+  /** Failures per stage, reference → variant. */
+  profile: { stage: string; reference: number; variant: number; delta: number }[];
+  transitions: Transition[];
+  /** One sentence: what the change moved ("moved 14 selection failures to correct; …"). */
+  movement: string;
+  verdict: Verdict;
+  /** Why: the test the verdict rests on, or the smallest effect this budget could detect. */
+  because: string;
+  notes: string[];
+}
+
+export interface VariantGateCheck {
+  variant: string;
+  rule: string;
+  passed: boolean;
+  reason: string;
+}
+
+export interface Experiment {
+  schema_version: number;
+  experiment_id: string;
+  kind: ExperimentKind;
+  tool_version: string;
+  started_at: string;
+  /** null while it runs (an interrupted experiment resumes from here). */
+  finished_at: string | null;
+  /** The base config's endpoint and pinned settings: what `--resume` continues with. */
+  base: { endpoint: string; model: string; config: RunConfig };
+  cases: number;
+  trials: number;
+  variants: ExperimentVariant[];
+  /** Ladder rungs the config cannot express, and why. */
+  skipped: { name: string; reason: string }[];
+  metrics: MetricRow[];
+  /** Each variant's trials by where they ended, in the order of `variants`. */
+  profiles: FailureProfile[];
+  comparisons: Comparison[];
+  gates: VariantGateCheck[];
+  verdict: "pass" | "fail";
+  notes: string[];
+}

@@ -1,0 +1,256 @@
+/**
+ * An experiment rendered for people (terminal, Markdown) and machines (JSON = experiment.json,
+ * JUnit: one suite per variant). Metrics are rows and variants columns; the terminal keeps the
+ * headline metrics and wraps the variants into blocks so no line is wider than the terminal.
+ */
+import Table from "cli-table3";
+import { pIs } from "./compare-variants.js";
+import { formatCount, formatNumber, formatPercent, MISSING } from "../render/format.js";
+import { renderTable as renderMarkdownTable } from "../render/markdown.js";
+import type { TableData } from "../render/section.js";
+import { stableStringify } from "../render/stable-json.js";
+import { makePaint, stripControls, type Paint } from "../render/terminal.js";
+import { wrapText } from "../render/text-layout.js";
+import { renderJunitSuite, wrapSuites } from "../report/render-junit.js";
+import { inertMarkdown } from "../text/inert.js";
+import { attributes, escapeXml } from "../render/xml.js";
+import { STAGES, type Report } from "../types.js";
+import type { Comparison, Experiment, MetricRow, VariantValue } from "./experiment-types.js";
+import { renderExperimentHtml } from "./render-experiment-html.js";
+
+export const EXPERIMENT_FORMATS = ["terminal", "markdown", "json", "junit", "html"] as const;
+export type ExperimentFormat = (typeof EXPERIMENT_FORMATS)[number];
+
+export interface ExperimentRenderOptions {
+  color: boolean;
+  /** Terminal width (default 100). */
+  width?: number;
+  /** Each variant's report, in the order of experiment.variants (JUnit's suites). */
+  reports: Report[];
+}
+
+/** The rows the terminal shows (every row is in Markdown, JSON and HTML). */
+const HEADLINE = [
+  "capability_coverage", "exposure_recall", "discovery_recall", "selection_accuracy", "end_to_end_accuracy", "call_accuracy",
+  "abstention_accuracy", "violation_rate", "pass_hat_k.1", "consistency", "mean_visible", "input_tokens", "latency_ms",
+];
+
+const KIND_TITLES: Record<Experiment["kind"], string> = { variants: "variants", ladder: "ablation ladder" };
+
+/** One line: id, endpoint, cases × trials, variants (and skipped rungs). */
+export function describeExperiment(e: Experiment): string {
+  const endpoints = [...new Set(e.variants.map((v) => `${v.endpoint}${v.model === "" ? "" : `/${v.model}`}`))].join(", ");
+  const noun = e.kind === "ladder" ? "rung" : "variant";
+  return `route-eval ${KIND_TITLES[e.kind]} ${e.experiment_id} · ${endpoints} · ${e.cases} cases × ${e.trials} trials · ${e.variants.length} ${noun}s`;
+}
+
+function isProportion(row: MetricRow): boolean {
+  return !["mean_visible", "input_tokens", "latency_ms"].includes(row.metric);
+}
+
+/** "66.7% 40/60"; "85.0%"; "7.0"; "—". */
+function formatValue(row: MetricRow, v: VariantValue): string {
+  if (v.value === null) return MISSING;
+  if (!isProportion(row)) return row.metric === "latency_ms" ? formatLatency(v.value) : formatNumber(v.value);
+  if (v.numerator === null || v.denominator === null) return formatPercent(v.value);
+  return `${formatPercent(v.value)} ${formatCount(Math.round(v.numerator * 100) / 100)}/${v.denominator}`;
+}
+
+function formatLatency(ms: number): string {
+  return ms < 1 ? ms.toFixed(3) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0);
+}
+
+/** "[55.1–76.5]" in percent; "" without an interval. */
+function formatShortCi(ci: [number, number] | null): string {
+  return ci === null ? "" : `[${(ci[0] * 100).toFixed(1)}–${(ci[1] * 100).toFixed(1)}]`;
+}
+
+/** Rows that have a value somewhere (a run without a retriever measures no recall@k). */
+function shownRows(e: Experiment, headline: boolean): MetricRow[] {
+  const lastPassHat = e.metrics.filter((r) => r.metric.startsWith("pass_hat_k.")).pop()?.metric;
+  const wanted = headline ? new Set([...HEADLINE, ...(lastPassHat === undefined ? [] : [lastPassHat])]) : null;
+  return e.metrics.filter((row) => (wanted === null || wanted.has(row.metric)) && row.values.some((v) => v.value !== null));
+}
+
+function profileRows(e: Experiment): { label: string; cells: string[] }[] {
+  const rows = STAGES.map((stage) => ({ label: `${stage} failures`, cells: e.profiles.map((p) => String(p.stages[stage])) }));
+  rows.push({ label: "correct", cells: e.profiles.map((p) => String(p.correct)) });
+  if (e.profiles.some((p) => p.errored > 0)) rows.push({ label: "errored", cells: e.profiles.map((p) => String(p.errored)) });
+  return rows;
+}
+
+// ── terminal ────────────────────────────────────────────────────────────────────────────────
+
+function terminalTable(head: string[], rows: string[][], paint: Paint): string {
+  const table = new Table({ head: head.map((h) => paint(stripControls(h), "bold")), colAligns: ["left", ...head.slice(1).map(() => "right" as const)], style: { head: [], border: [], compact: true } });
+  for (const row of rows) table.push(row.map((cell) => cell.split("\n").map(stripControls).join("\n")));
+  return table.toString();
+}
+
+/** Splits the variant columns into blocks that fit `width` beside the label column. */
+function blocksOf(labels: string[], columns: { head: string; cells: string[] }[], width: number): number[][] {
+  const widthOf = (texts: string[]) => Math.max(...texts.flatMap((t) => t.split("\n").map((line) => line.length)));
+  const label = widthOf(labels) + 3;
+  const blocks: number[][] = [[]];
+  let used = label + 1;
+  columns.forEach((column, index) => {
+    const own = widthOf([column.head, ...column.cells]) + 3;
+    const block = blocks[blocks.length - 1];
+    if (block.length > 0 && used + own > width) {
+      blocks.push([index]);
+      used = label + 1 + own;
+    } else {
+      block.push(index);
+      used += own;
+    }
+  });
+  return blocks;
+}
+
+function renderBlocks(title: string, labels: string[], columns: { head: string; cells: string[] }[], width: number, paint: Paint): string {
+  const blocks = blocksOf(labels, columns, width);
+  return blocks
+    .map((indexes) => terminalTable([title, ...indexes.map((i) => columns[i].head)], labels.map((label, r) => [label, ...indexes.map((i) => columns[i].cells[r])]), paint))
+    .join("\n");
+}
+
+function verdictStyle(c: Comparison, paint: Paint): string {
+  if (c.verdict === "helped") return paint(c.verdict, "green");
+  if (c.verdict === "hurt") return paint(c.verdict, "red");
+  return c.verdict;
+}
+
+function delta(c: Comparison, metric: string): string {
+  const row = c.metrics.find((m) => m.metric === metric);
+  if (row?.delta === undefined || row.delta === null) return MISSING;
+  const text = Math.abs(row.delta * 100).toFixed(1);
+  return `${text === "0.0" ? "±" : row.delta > 0 ? "+" : "−"}${text} pts`;
+}
+
+function listCases(label: string, ids: string[], max = 8): string {
+  if (ids.length === 0) return `${label}: none`;
+  const shown = ids.slice(0, max).join(", ");
+  return `${label} (${ids.length}): ${shown}${ids.length > max ? `, … and ${ids.length - max} more` : ""}`;
+}
+
+function comparisonLines(c: Comparison, width: number, paint: Paint): string[] {
+  const trials = c.outcome.trials;
+  const variant = stripControls(c.variant);
+  const reference = stripControls(c.reference);
+  const plainHead = `${variant} vs ${reference}: ${c.verdict}`;
+  const head = plainHead.length <= width ? `${paint(variant, "bold")} vs ${reference}: ${verdictStyle(c, paint)}` : wrapText(plainHead, width).join("\n");
+  const wrap = (text: string) => wrapText(stripControls(text), width - 2).map((line) => `  ${line}`);
+  return [
+    head,
+    ...wrap(`end-to-end ${delta(c, "end_to_end_accuracy")} · selection ${delta(c, "selection_accuracy")} · ${c.because}`),
+    ...wrap(c.movement),
+    ...wrap(`${listCases("cases fixed", c.fixed)} · ${listCases("broken", c.broken)}`),
+    ...(trials === null ? [] : wrap(`trial pairs: ${trials.up} fixed vs ${trials.down} broken of ${trials.pairs}, exact McNemar ${pIs(trials.p_value)}`)),
+  ];
+}
+
+function renderTerminal(e: Experiment, options: ExperimentRenderOptions): string {
+  const width = options.width ?? 100;
+  const paint = makePaint(options.color);
+  const rows = shownRows(e, true);
+  const columns = e.variants.map((v, i) => ({ head: v.name, cells: rows.map((row) => [formatValue(row, row.values[i]), formatShortCi(row.values[i].ci)].filter((t) => t !== "").join("\n")) }));
+  const profiles = profileRows(e);
+  const blocks = [
+    wrapText(stripControls(describeExperiment(e)), width).join("\n"),
+    ...(e.skipped.length === 0 ? [] : [wrapText(stripControls(`skipped: ${e.skipped.map((s) => `${s.name} (${s.reason})`).join("; ")}`), width).join("\n")]),
+    renderBlocks("metric", rows.map((r) => r.label.replace(/\s*\((?!ms\)).*\)$/, "")), columns, width, paint),
+    renderBlocks("trials ended at", profiles.map((r) => r.label), e.variants.map((v, i) => ({ head: v.name, cells: profiles.map((r) => r.cells[i]) })), width, paint),
+    e.comparisons.map((c) => comparisonLines(c, width, paint).join("\n")).join("\n\n"),
+    ...(e.gates.length === 0 ? [] : [gateLines(e, paint).join("\n")]),
+    ...(e.notes.length === 0 ? [] : [e.notes.flatMap((note) => wrapText(`note: ${note}`, width)).join("\n")]),
+    wrapText("intervals: 95%, case-clustered; verdicts: exact sign test over cases of end-to-end accuracy at p < 0.05 (every metric's paired tests: experiment.json, --format markdown)", width).join("\n"),
+  ];
+  return `${blocks.filter((b) => b !== "").join("\n\n")}\n`;
+}
+
+function gateLines(e: Experiment, paint: Paint): string[] {
+  const failed = e.gates.filter((g) => !g.passed).length;
+  const title = failed === 0 ? `gates: ${e.gates.length} passed` : `gates: ${failed} of ${e.gates.length} failed`;
+  return [title, ...e.gates.map((g) => `  ${g.passed ? paint("pass", "green") : paint("FAIL", "red")} ${stripControls(g.rule)} — ${stripControls(g.reason)}`)];
+}
+
+// ── Markdown ────────────────────────────────────────────────────────────────────────────────
+
+function renderMarkdown(e: Experiment): string {
+  const rows = shownRows(e, false);
+  const metrics: TableData = {
+    head: ["metric", ...e.variants.map((v) => v.name)],
+    align: ["left", ...e.variants.map(() => "right" as const)],
+    rows: rows.map((row) => [row.label, ...row.values.map((v) => [formatValue(row, v), formatShortCi(v.ci)].filter((t) => t !== "").join(" "))]),
+  };
+  const profiles = profileRows(e);
+  const profile: TableData = {
+    head: ["trials ended at", ...e.variants.map((v) => v.name)],
+    align: ["left", ...e.variants.map(() => "right" as const)],
+    rows: profiles.map((r) => [r.label, ...r.cells]),
+  };
+  const pairs: TableData = {
+    head: [e.kind === "ladder" ? "rung" : "variant", "against", "verdict", "Δ end-to-end", "Δ selection", "fixed", "broken", "what moved"],
+    align: ["left", "left", "left", "right", "right", "right", "right", "left"],
+    rows: e.comparisons.map((c) => [c.variant, c.reference, c.verdict, delta(c, "end_to_end_accuracy"), delta(c, "selection_accuracy"), String(c.fixed.length), String(c.broken.length), c.movement]),
+  };
+  const tests: TableData = {
+    head: ["pair", "metric", "Δ", "cases (sign test)", "trials (McNemar)"],
+    align: ["left", "left", "right", "left", "left"],
+    rows: e.comparisons.flatMap((c) =>
+      c.metrics
+        .filter((m) => m.delta !== null && Math.abs(m.delta) > 1e-9)
+        .map((m) => [`${c.variant} vs ${c.reference}`, m.label, delta(c, m.metric), testText(m.cases), testText(m.trials)]),
+    ),
+  };
+  const blocks = [
+    `## route-eval ${KIND_TITLES[e.kind]}`,
+    inertMarkdown(describeExperiment(e)),
+    ...(e.skipped.length === 0 ? [] : [inertMarkdown(`Skipped: ${e.skipped.map((s) => `${s.name} (${s.reason})`).join("; ")}`)]),
+    renderMarkdownTable(metrics),
+    renderMarkdownTable(profile),
+    ...(e.comparisons.length === 0 ? [] : ["### Each against its reference", renderMarkdownTable(pairs), e.comparisons.map((c) => inertMarkdown(`${c.variant}: ${c.because}`)).join("<br>\n")]),
+    ...(tests.rows.length === 0 ? [] : ["<details><summary>Paired tests of every metric that moved</summary>", "", renderMarkdownTable(tests), "", "</details>"]),
+    ...(e.gates.length === 0 ? [] : ["### Gates", e.gates.map((g) => inertMarkdown(`${g.passed ? "✅" : "❌"} ${g.rule} — ${g.reason}`)).join("<br>\n")]),
+    ...e.notes.map((note) => inertMarkdown(`Note: ${note}`)),
+    "Intervals: 95%, case-clustered. Verdicts: exact sign test over cases of end-to-end accuracy, p < 0.05.",
+  ];
+  return `${blocks.join("\n\n")}\n`;
+}
+
+function testText(test: Comparison["outcome"]["trials"]): string {
+  return test === null ? MISSING : `${test.up}↑ ${test.down}↓ of ${test.pairs}, ${pIs(test.p_value)}`;
+}
+
+// ── JUnit ───────────────────────────────────────────────────────────────────────────────────
+
+/** One suite per variant (its cases), then the experiment's gates as a suite of their own. */
+function renderJunit(e: Experiment, options: ExperimentRenderOptions): string {
+  const suites = e.variants.map((v, i) => renderJunitSuite(options.reports[i], `route-eval: ${v.name}`, { gates: false }));
+  if (e.gates.length > 0) {
+    const failures = e.gates.filter((g) => !g.passed).length;
+    const counts: [string, number][] = [["tests", e.gates.length], ["failures", failures], ["errors", 0]];
+    const lines = [
+      `  <testsuite${attributes([["name", "route-eval: experiment gates"], ...counts, ["skipped", 0]])}>`,
+      ...e.gates.map((g) => {
+        const open = `    <testcase${attributes([["classname", "variant gates"], ["name", g.rule], ["time", 0]])}`;
+        return g.passed ? `${open}/>` : `${open}>\n      <failure${attributes([["message", g.reason], ["type", "gate"]])}>${escapeXml(g.reason)}</failure>\n    </testcase>`;
+      }),
+      "  </testsuite>",
+    ];
+    suites.push({ counts, lines });
+  }
+  return wrapSuites(suites);
+}
+
+const RENDERERS: Record<ExperimentFormat, (e: Experiment, options: ExperimentRenderOptions) => string> = {
+  terminal: renderTerminal,
+  markdown: renderMarkdown,
+  json: (e) => `${stableStringify(e, 2)}\n`,
+  junit: renderJunit,
+  html: (e) => renderExperimentHtml(e),
+};
+
+export function renderExperiment(e: Experiment, format: ExperimentFormat, options: ExperimentRenderOptions): string {
+  return RENDERERS[format](e, options);
+}
