@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { parse, stringify } from "yaml";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { Experiment } from "../src/experiment/experiment-types.js";
+import { loadConfig } from "../src/config/load-config.js";
 import type { Diff } from "../src/diff/diff-types.js";
 import { runCli, tempDir } from "./support/cli.js";
 import { offeredTools, openaiReply, startFakeServer, type FakeServer } from "./fixtures/fake-provider.js";
@@ -129,6 +130,13 @@ describe("route-eval ablate on the bundled example (baseline endpoint)", () => {
 });
 
 describe("variants: in route-eval.yaml", () => {
+  it("loads the README's runnable example: each variant names what it changes", () => {
+    const config = loadConfig(join(ROOT, "examples", "variants", "route-eval.yaml"), {}, ROOT);
+    expect(config.variants.map((v) => [v.name, v.changes])).toEqual([["purpose only", ["descriptions"]], ["bm25 k=8", ["discovery"]]]);
+    expect(config.variant_gates.map((g) => [g.variant, g.metric, g.threshold])).toEqual([["bm25 k=8", "end_to_end_accuracy", ">= base"]]);
+    expect(config.gates).toEqual({ selection_accuracy: ">= 0.6" });
+  });
+
   function writeVariants(dir: string, variants: unknown[], extra: Record<string, unknown> = {}): void {
     const file = join(dir, "route-eval.yaml");
     const { variants: _old, ...config } = parse(readFileSync(file, "utf8")) as Record<string, unknown>;
@@ -152,6 +160,25 @@ describe("variants: in route-eval.yaml", () => {
     const second = await runCli([...args.slice(0, -1), "pair-again"], { cwd: dir, env: ENV });
     expect(second.code, second.stderr).toBe(0);
     expect(server.requests).toHaveLength(12);
+  }, 30_000);
+
+  it("ablate through the server: rungs whose requests agree share them, and a second ablate asks nothing", async () => {
+    const dir = writeProject();
+    server = await startFakeServer((request) => ({ ...openaiReply([{ name: offeredTools(request.body)[0], arguments: "{}" }]), delayMs: 5 }));
+    const args = ["ablate", "-e", "openai:test-model", "--base-url", `${server.url}/v1`, "--no-progress", "--retry-base-ms", "1"];
+    const first = await runCli([...args, "--run-id", "one"], { cwd: dir, env: ENV });
+    expect(first.code, first.stderr).toBe(0);
+    // The tools have a purpose only: + boundaries sends purpose-only's very requests (asked once);
+    // + exposure and + controls each change every visible set. 3 cases × 2 trials per distinct rung.
+    expect(server.requests).toHaveLength(18);
+    const offered = server.requests.map((r) => offeredTools(r.body).join(","));
+    expect(offered.filter((tools) => tools === "get_order,search_orders,refund_order,send_email")).toHaveLength(6);
+    expect(offered.filter((tools) => tools.includes("no_applicable_tool"))).toHaveLength(6);
+    const second = await runCli([...args, "--run-id", "two"], { cwd: dir, env: ENV });
+    expect(second.code, second.stderr).toBe(0);
+    expect(server.requests).toHaveLength(18);
+    expect(readFileSync(join(dir, "reports", "two", "variants", "controls", "report.json"), "utf8").replace(/"(run_id|started_at|finished_at)": "[^"]*"/g, ""))
+      .toBe(readFileSync(join(dir, "reports", "one", "variants", "controls", "report.json"), "utf8").replace(/"(run_id|started_at|finished_at)": "[^"]*"/g, ""));
   }, 30_000);
 
   it("refuses a variant that changes nothing, a setting that cannot vary, and a gate on an unknown variant, at their lines", async () => {

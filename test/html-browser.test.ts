@@ -1,5 +1,5 @@
 /**
- * The HTML pages in a real browser — the run report, the sweep page and the diff page — with
+ * The HTML pages in a real browser — the run report, the sweep, diff and experiment pages — with
  * Debian's chromium, headless, driven by playwright-core (no downloaded browser; one launch for
  * all). Skipped, saying why, only when /usr/bin/chromium is absent; .ci/run installs it so CI
  * always runs these tests.
@@ -12,6 +12,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
 import type { Diff } from "../src/diff/diff-types.js";
+import type { Experiment } from "../src/experiment/experiment-types.js";
 import type { SweepReport } from "../src/sweep/sweep-types.js";
 import type { Report } from "../src/types.js";
 import { argv, captureIo } from "./support/io.js";
@@ -241,6 +242,40 @@ describe.skipIf(!HAS_CHROMIUM)(`HTML report in chromium${SKIP_NOTE}`, () => {
     await expect.poll(() => drill.isVisible()).toBe(true);
     expect(await page.locator("tr.case-row:has(button.expand[aria-expanded=true]) td.case-id").textContent()).toBe(caseId);
     expect((await inspectDom(page)).pwned).toBeUndefined();
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it("opens an ablation page from disk: its table and ladder chart are experiment.json's, a rung links to its report, hostile text stays text", async () => {
+    await cli("ablate", "-c", EXAMPLE_CONFIG, "-o", out, "--run-id", "ladder", "-f", "html", "--no-progress");
+    const dir = join(out, "ladder");
+    const experiment: Experiment = JSON.parse(readFileSync(join(dir, "experiment.json"), "utf8"));
+    const problems: string[] = [];
+    const page = await open(join(dir, "experiment.html"), problems);
+    for (const metric of ["end_to_end_accuracy", "selection_accuracy"]) {
+      const row = experiment.metrics.find((m) => m.metric === metric);
+      const cells = await page.locator(`#metrics tr[data-metric="${metric}"] td.num`).allInnerTexts();
+      expect(cells).toEqual(row?.values.map((v) => `${((v.value ?? 0) * 100).toFixed(1)}% (${v.numerator}/${v.denominator})\n[${((v.ci?.[0] ?? 0) * 100).toFixed(1)}%, ${((v.ci?.[1] ?? 0) * 100).toFixed(1)}%]`));
+      const plotted = await page.locator(`#ladder-chart g[data-metric="${metric}"]`).evaluateAll((gs) => gs.map((g) => [g.getAttribute("data-variant"), Number(g.getAttribute("data-value"))]));
+      expect(plotted).toEqual(experiment.variants.map((v, i) => [v.name, row?.values[i].value]));
+    }
+    for (const [i, variant] of experiment.variants.entries()) {
+      const counts = await page.locator(`#profiles tr[data-variant="${variant.name}"] td[data-stage]`).allTextContents();
+      const p = experiment.profiles[i];
+      expect(counts.map(Number)).toEqual([p.stages.coverage, p.stages.exposure, p.stages.discovery, p.stages.selection, p.correct, p.errored]);
+    }
+    expect(await page.locator(".pair").evaluateAll((pairs) => pairs.map((p) => p.getAttribute("data-verdict")))).toEqual(experiment.comparisons.map((c) => c.verdict));
+    await page.screenshot({ path: join(out, "ablate.png"), fullPage: true });
+    await page.locator('.pair[data-variant="+ exposure"] a').click();
+    await page.waitForURL(/variants\/exposure\/report\.html$/);
+    const rung = experiment.metrics.find((m) => m.metric === "selection_accuracy")?.values[2];
+    expect(await page.locator("tr.rung[data-rung=selection] [data-field=numerator]").textContent()).toBe(String(rung?.numerator));
+
+    // Hostile: the experiment id (its directory) and the hostile fixture's case ids and tool names are markup.
+    const id = "<b>ladder</b><img src=x onerror=window.__pwned=1>";
+    await cli("ablate", "-c", HOSTILE_CONFIG, "-o", out, "--run-id", id, "-f", "html", "--no-progress");
+    const hostile = await open(join(out, id, "experiment.html"), problems);
+    expect(await hostile.locator("h1").textContent()).toBe(`route-eval ablation · ${id}`);
+    expect(await inspectDom(hostile)).toEqual({ pwned: undefined, scripts: 1, injected: 0, handlers: 0 });
     expect(problems).toEqual([]);
   }, 120_000);
 });

@@ -10,7 +10,7 @@ import { listConfigKeys, VARIANT_KEYS } from "./keys.js";
 /** A variant gate's threshold: `>= base`, `<= previous`, `> 0.8`. */
 export const VARIANT_GATE_PATTERN = /^\s*(>=|<=|==|!=|>|<)\s*(base|previous|[-+]?(?:\d+(?:\.\d*)?|\.\d+))\s*$/;
 /** A variant's name: what tables, gates and --fail-if-worse call it (its directory is derived from it). */
-export const VARIANT_NAME_PATTERN = /^[A-Za-z0-9+][A-Za-z0-9 +._-]{0,39}$/;
+export const VARIANT_NAME_PATTERN = /^[A-Za-z0-9+][A-Za-z0-9 +._=@:-]{0,39}$/;
 
 /** Objects that group keys: their own description, and no keys beyond the table's. */
 const GROUPS: Record<string, JsonObject> = {
@@ -101,7 +101,7 @@ export function buildConfigSchema(): JsonObject {
         name: {
           description: "The variant's name (not \"base\"): tables, gates and --fail-if-worse use it.",
           type: "string", pattern: VARIANT_NAME_PATTERN.source,
-          patternErrorMessage: "expected a name of letters, digits, spaces and + . _ - (at most 40 characters), such as \"+ exposure\" or gpt-4.1",
+          patternErrorMessage: "expected a name of letters, digits, spaces and + . _ = @ : - (at most 40 characters), such as \"+ exposure\" or gpt-4.1",
         },
         ...Object.fromEntries(VARIANT_KEYS.map((key) => [key, root.properties[key]])),
       },

@@ -49,7 +49,7 @@ function renderLadderChart(e: Experiment): SafeHtml {
     });
     return html`${points}<text class="name" x="${center}" y="${top + plot + 18}" text-anchor="middle">${variant.name}</text>`;
   });
-  const legend = SERIES.map((s) => html`<span><svg width="10" height="10"><circle class="${s.css}" cx="5" cy="5" r="5"/></svg> ${s.label}</span>`);
+  const legend = SERIES.map((s) => html`<span><svg class="ladder" width="10" height="10"><circle class="${s.css}" cx="5" cy="5" r="5"/></svg> ${s.label}</span>`);
   return html`<svg class="ladder" id="ladder-chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="accuracy per variant">${grid}${marks}</svg><div class="legend">${legend}<span>bars: 95% case-clustered interval</span></div>`;
 }
 
