@@ -271,7 +271,7 @@ describe.skipIf(!HAS_CHROMIUM)(`HTML report in chromium${SKIP_NOTE}`, () => {
     expect(await page.locator("tr.rung[data-rung=selection] [data-field=numerator]").textContent()).toBe(String(rung?.numerator));
 
     // Hostile: the experiment id (its directory) and the hostile fixture's case ids and tool names are markup.
-    const id = "<b>ladder</b><img src=x onerror=window.__pwned=1>";
+    const id = "<b>ladder<img src=x onerror=window.__pwned=1>";
     await cli("ablate", "-c", HOSTILE_CONFIG, "-o", out, "--run-id", id, "-f", "html", "--no-progress");
     const hostile = await open(join(out, id, "experiment.html"), problems);
     expect(await hostile.locator("h1").textContent()).toBe(`route-eval ablation · ${id}`);

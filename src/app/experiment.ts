@@ -117,11 +117,18 @@ export async function runExperiment(plan: ExperimentPlan, options: ExperimentOpt
 function openExperimentDir(plan: ExperimentPlan, options: ExperimentOptions, started: Date): string {
   if (options.resume !== undefined) return resolve(options.resume);
   const outDir = resolve(plan.base.root, plan.base.out_dir);
+  if (options.id !== undefined && (/[\\/]/.test(options.id) || options.id === "" || options.id === "." || options.id === "..")) {
+    throw new InputError(`--run-id ${options.id}: names one directory under ${outDirShown(plan)}, so it cannot hold a slash or be empty, '.' or '..'`);
+  }
   const id = options.id ?? `${started.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15)}-${plan.kind === "ladder" ? "ablate" : "variants"}`;
   let dir = join(outDir, id);
   for (let n = 2; existsSync(dir); n++) dir = join(outDir, `${id}-${n}`);
   mkdirSync(join(dir, "variants"), { recursive: true });
   return dir;
+}
+
+function outDirShown(plan: ExperimentPlan): string {
+  return relative(plan.base.cwd, resolve(plan.base.root, plan.base.out_dir)) || ".";
 }
 
 /** A resumed experiment runs the same variants with the same settings (each variant's run checks its own inputs). */
