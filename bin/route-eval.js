@@ -7,7 +7,18 @@ process.stdout.on("error", (error) => {
   throw error;
 });
 
+// A command that is still waiting when nothing is left to wait for (a promise that can never
+// settle) must not end as a silent exit 0: that is a bug, exit 4.
+let finished = false;
+process.on("beforeExit", () => {
+  if (finished) return;
+  finished = true;
+  process.stderr.write("route-eval: internal error: the command stopped waiting for work that can never finish (a bug; please report it with --debug output)\n");
+  process.exitCode = 4;
+});
+
 main(process.argv).then((code) => {
+  finished = true;
   // An interrupted run has kept its records; calls it abandoned must not keep the process alive.
   if (code === 130 || code === 143) process.exit(code);
   process.exitCode = code;

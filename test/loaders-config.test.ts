@@ -55,6 +55,13 @@ describe("loadConfig defaults and precedence", () => {
       shuffle_tools: false,
       success: "selection",
       gates: {},
+      command: null,
+      endpoint_version: null,
+      headers_env: {},
+      tool_choice: null,
+      parallel_tool_calls: null,
+      strict: false,
+      disable_parallel_tool_use: null,
       variants: [],
       variant_gates: [],
     });

@@ -40,7 +40,7 @@ describe("embedJson", () => {
 function view(over: Partial<TrialView>): TrialView {
   return {
     trial: 0, error: null, selected: "get_order", phantom: false, acceptable: false, forbidden: false, arguments: {},
-    argument_errors: [], argument_match: null, failed_stage: null, selection_error: null, response_text: null, ...over,
+    argument_errors: [], argument_match: null, failed_stage: null, selection_error: null, response_text: null, extra_calls: [], ...over,
   };
 }
 

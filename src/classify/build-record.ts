@@ -69,6 +69,7 @@ export function buildRecord(e: TrialEvidence): TrialRecord {
     retries: e.outcome.retries ?? 0,
     acceptable_positions: findPositions(visible, c.acceptable),
     tools_shuffled: e.toolsShuffled ?? false,
+    calls: response?.calls,
   };
 }
 

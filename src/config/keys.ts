@@ -11,7 +11,7 @@ import { DESCRIPTION_MODES, EXPOSURE_MODES, LATER_RUN_KEYS, OPTIONAL_RUN_KEYS, R
 import type { ControlName } from "../types/tools.js";
 import type { RunConfig } from "../types/report.js";
 import type { JsonObject } from "../types/json.js";
-import { nonNegativeInt, nonNegativeNumber, positiveInt } from "./parse-number.js";
+import { nonNegativeInt, nonNegativeNumber, parseBoolean, positiveInt } from "./parse-number.js";
 
 export interface KeySpec<T> {
   /** Commander's option spec, e.g. "-n, --trials <n>"; absent = file only. */
@@ -73,8 +73,8 @@ export const CONFIG_KEYS = defineKeys({
       description: "Registry snapshot used by every case file, overriding each file's own `registry:`.",
       type: ["string", "null"], minLength: 1,
     } },
-  endpoint: { flags: "-e, --endpoint <name>", help: "endpoint: baseline, openai:MODEL or anthropic:MODEL", default: "baseline",
-    schema: { description: "Endpoint id: baseline, openai, anthropic, …", type: "string", minLength: 1 } },
+  endpoint: { flags: "-e, --endpoint <name>", help: "endpoint: baseline, openai:MODEL, openai-responses:MODEL, anthropic:MODEL, command or http", default: "baseline",
+    schema: { description: "Endpoint: baseline, openai:MODEL (Chat Completions), openai-responses:MODEL (Responses API), anthropic:MODEL, command (config `command`) or http (config `base_url`).", type: "string", minLength: 1 } },
   model: { flags: "-m, --model <name>", help: "model name for the endpoint", default: null,
     schema: { type: ["string", "null"], minLength: 1 } },
   trials: { flags: "-n, --trials <n>", help: "trials per case", parse: positiveInt, default: 3,
@@ -174,6 +174,26 @@ export const CONFIG_KEYS = defineKeys({
       description: "What each tool's model-facing description holds: full (default) = purpose, use_when and avoid_when; purpose = the purpose alone (vague descriptions, no second registry needed).",
       enum: [...DESCRIPTION_MODES],
     } },
+  command: { flags: "--command <cmd>", help: "the command endpoint's command line (your agent or router; see README: Endpoints)", default: null,
+    schema: {
+      description: "The `command` endpoint: a command line run by the shell, once per concurrent worker, speaking newline-delimited JSON (schemas/endpoint-request.schema.json, endpoint-reply.schema.json).",
+      type: ["string", "null"], minLength: 1,
+    } },
+  endpoint_version: { flags: "--endpoint-version <v>", help: "version of your agent or router (part of the store key of command/http answers)", default: null,
+    schema: { description: "A version string of the agent or router behind `command` / `http`; change it to ask again instead of answering from the store.", type: ["string", "null"], minLength: 1 } },
+  headers_env: { help: "http endpoint: header → environment variable holding its value", default: {},
+    schema: {
+      description: "Headers of the `http` endpoint, each read from an environment variable (values never go in a file), e.g. {Authorization: AGENT_TOKEN}.",
+      type: "object", additionalProperties: { type: "string", ...ENV_NAME },
+    } },
+  tool_choice: { flags: "--tool-choice <choice>", help: "auto, required, none, or a tool's name (default: the provider's)", default: null,
+    schema: { description: "auto | required | none | the name of a tool to force; null = the provider's default.", type: ["string", "null"], minLength: 1 } },
+  parallel_tool_calls: { flags: "--parallel-tool-calls <bool>", help: "allow several tool calls in one reply (OpenAI)", parse: parseBoolean, default: null,
+    schema: { description: "OpenAI parallel_tool_calls; null = the provider's default.", type: ["boolean", "null"] } },
+  strict: { flags: "--strict", help: "OpenAI strict function schemas", default: false,
+    schema: { description: "Send OpenAI function tools with strict: true (Structured Outputs for arguments).", type: "boolean" } },
+  disable_parallel_tool_use: { flags: "--disable-parallel-tool-use <bool>", help: "Anthropic: at most one tool call per reply", parse: parseBoolean, default: null,
+    schema: { description: "Anthropic tool_choice.disable_parallel_tool_use; null = the provider's default.", type: ["boolean", "null"] } },
   gates: { help: "CI thresholds by metric name", default: {},
     schema: {
       description: "CI thresholds by metric name: a comparison such as \">= 0.9\", or {k, min} for pass_hat_k.",
@@ -189,7 +209,8 @@ export type ConfigPath = keyof typeof CONFIG_KEYS;
  */
 export const VARIANT_KEYS = [
   "registry", "phases", "exposure", "controls", "descriptions", "discovery", "endpoint", "model", "base_url", "api_key_env",
-  "temperature", "system_prompt", "shuffle_tools", "seed", "max_tokens",
+  "temperature", "system_prompt", "shuffle_tools", "seed", "max_tokens", "command", "endpoint_version", "headers_env",
+  "tool_choice", "parallel_tool_calls", "strict", "disable_parallel_tool_use",
 ] as const satisfies readonly TopOf<ConfigPath>[];
 
 /** controls: "on" = every control, "off" = none, else the list as written. */

@@ -23,3 +23,11 @@ export function nonNegativeNumber(value: string): number {
 export function positiveIntList(value: string): number[] {
   return value.split(",").map((part) => positiveInt(part.trim()));
 }
+
+/** "true" / "false" (also yes/no, on/off, 1/0) for a flag that takes a boolean. */
+export function parseBoolean(raw: string): boolean {
+  const text = raw.trim().toLowerCase();
+  if (["true", "yes", "on", "1"].includes(text)) return true;
+  if (["false", "no", "off", "0"].includes(text)) return false;
+  throw new InvalidArgumentError("expected true or false.");
+}

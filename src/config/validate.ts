@@ -41,6 +41,7 @@ function dialectOrProblem(schema: JsonObject): Dialect | SchemaProblem {
 const configValidator = lazy(() => compileSchema<ConfigFile>(buildConfigSchema(), "the config key table"));
 const registryValidator = lazy(() => compileSchemaFile<RegistryFile>("registry.schema.json"));
 const casesValidator = lazy(() => compileSchemaFile<CasesFile>("cases.schema.json"));
+const endpointReplyValidator = lazy(() => compileSchemaFile<unknown>("endpoint-reply.schema.json"));
 
 /** route-eval.yaml as written, or an InputError at the offending line. */
 export function validateConfigFile(yaml: YamlFile): ConfigFile {
@@ -55,6 +56,14 @@ export function registryShapeErrors(data: unknown): ErrorObject[] {
 
 export function validateCasesFile(yaml: YamlFile): CasesFile {
   return validateYaml(casesValidator(), yaml);
+}
+
+/** Why a `command` / `http` endpoint's reply does not fit schemas/endpoint-reply.schema.json ("path: message"), or null. */
+export function findEndpointReplyProblem(data: unknown): string | null {
+  const validate = endpointReplyValidator();
+  if (validate(data)) return null;
+  const problem = describeSchemaErrors(validate.errors ?? [], data);
+  return problem.path.length === 0 ? problem.message : `${formatPath(problem.path)}: ${problem.message}`;
 }
 
 /** Check config-shaped data that did not come from a file (command-line overrides). */

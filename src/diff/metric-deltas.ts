@@ -27,6 +27,7 @@ export const RATE_DIRECTIONS: Record<RateField, Direction> = {
   abstention_rate: "neutral",
   phantom_rate: "lower",
   no_call_rate: "lower",
+  extra_call_rate: "lower",
 };
 
 /** One run's evidence: its metrics, each metric's value per case, and per-trial outcomes. */

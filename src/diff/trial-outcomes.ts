@@ -49,6 +49,7 @@ export function outcomesOf(t: TrialRecord): TrialOutcomes {
   out.set("abstention_rate", t.selected === ABSTAIN);
   out.set("phantom_rate", t.selected !== null && !t.visible_order.includes(t.selected));
   out.set("no_call_rate", t.selected === null);
+  out.set("extra_call_rate", t.tool_calls > 1);
   return out;
 }
 

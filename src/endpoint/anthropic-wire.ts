@@ -10,14 +10,16 @@ import type {
   MessageParam,
   Tool,
 } from "@anthropic-ai/sdk/resources/messages/messages";
-import type { EndpointResponse, Message, ToolDefinition, TrialRequest } from "../types.js";
-import { field, numberField, parseArguments, stringField } from "./json-guards.js";
+import type { EndpointResponse, Message, ToolControls, ToolDefinition, TrialRequest } from "../types.js";
+import { field, listCalls, numberField, parseArguments, stringField } from "./json-guards.js";
 import { renderSystemText } from "./render-prompt.js";
 import type { WireReply } from "./wire-endpoint.js";
 
 export interface AnthropicRenderOptions {
   model: string;
   maxTokens: number;
+  /** tool_choice and disable_parallel_tool_use; absent = none set. */
+  controls?: ToolControls;
 }
 
 type Turn = { role: "user" | "assistant"; content: ContentBlockParam[] };
@@ -31,7 +33,19 @@ export function renderAnthropicRequest(request: TrialRequest, options: Anthropic
     system: renderSystemText(request),
     messages,
     ...(request.tools.length > 0 ? { tools: request.tools.map(renderTool) } : {}),
+    ...renderToolChoice(options.controls),
   };
+}
+
+/** auto / required (Anthropic's "any") / none / a tool's name, with disable_parallel_tool_use. */
+function renderToolChoice(controls: ToolControls | undefined): Pick<MessageCreateParamsNonStreaming, "tool_choice"> {
+  if (controls === undefined || (controls.tool_choice === null && controls.disable_parallel_tool_use === null)) return {};
+  const choice = controls.tool_choice ?? "auto";
+  const parallel = controls.disable_parallel_tool_use === null ? {} : { disable_parallel_tool_use: controls.disable_parallel_tool_use };
+  if (choice === "none") return { tool_choice: { type: "none" } };
+  if (choice === "auto") return { tool_choice: { type: "auto", ...parallel } };
+  if (choice === "required") return { tool_choice: { type: "any", ...parallel } };
+  return { tool_choice: { type: "tool", name: choice, ...parallel } };
 }
 
 /** One wire object per definition, shared by every trial that shows the tool (cheap store keys). */
@@ -89,6 +103,7 @@ export function normaliseAnthropicReply(reply: WireReply): EndpointResponse | { 
     selected: first === undefined ? null : stringField(first, "name"),
     ...parsed,
     tool_calls: calls.length,
+    ...(calls.length > 1 ? { calls: listCalls(calls, "input") } : {}),
     text: text === "" ? null : text,
     usage: { input_tokens: numberField(usage, "input_tokens"), output_tokens: numberField(usage, "output_tokens") },
     latency_ms: reply.latency_ms,

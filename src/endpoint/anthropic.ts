@@ -21,7 +21,7 @@ export function createAnthropicWire(settings: ProviderSettings): WireEndpoint<Me
     return new AnthropicClient(sdkClientOptions(settings, baseUrl));
   });
   const context = describeProvider("anthropic", settings, shownUrl);
-  const renderOptions = { model: settings.model, maxTokens: settings.maxTokens };
+  const renderOptions = { model: settings.model, maxTokens: settings.maxTokens, controls: settings.controls };
   return {
     id: "anthropic",
     model: settings.model,

@@ -11,14 +11,23 @@ import { createPace } from "./pace.js";
 import { DEFAULT_MAX_DELAY_MS, sleep, type CallGuards, type RetryPolicy } from "./retry.js";
 import { createStoredEndpoint } from "./stored-endpoint.js";
 import type { ProviderSettings } from "./wire-endpoint.js";
+import { createCommandWire } from "./command.js";
+import { createHttpWire } from "./http-endpoint.js";
+import { createResponsesWire } from "./openai-responses.js";
+import type { NeutralControls } from "./neutral-wire.js";
+import type { ToolControls } from "../types.js";
 
-export const PROVIDERS = ["baseline", "openai", "anthropic"] as const;
+export const PROVIDERS = ["baseline", "openai", "openai-responses", "anthropic", "command", "http"] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
-const KEY_VARIABLES: Record<Exclude<Provider, "baseline">, string> = {
+const KEY_VARIABLES: Record<"openai" | "openai-responses" | "anthropic", string> = {
   openai: OPENAI_KEY_VARIABLE,
+  "openai-responses": OPENAI_KEY_VARIABLE,
   anthropic: ANTHROPIC_KEY_VARIABLE,
 };
+
+/** How many times a command endpoint's processes may die (or be killed) before the run stops. */
+const COMMAND_RESTARTS = 5;
 
 export interface EndpointEnvironment {
   /** Where keys are read from (only ever the environment, from the run context). */
@@ -45,25 +54,60 @@ export function createEndpoint(config: Config, environment: EndpointEnvironment)
   const named = separator === -1 ? null : config.endpoint.slice(separator + 1);
   switch (provider) {
     case "baseline":
+      checkControls("baseline", config);
       return createBaselineEndpoint();
     case "openai":
+    case "openai-responses":
     case "anthropic":
+      checkControls(provider, config);
       return createProviderEndpoint(provider, config.model ?? named, config, environment);
+    case "command":
+      checkControls("command", config);
+      return createCommandEndpoint(config.model ?? named ?? "command", config, environment);
+    case "http":
+      checkControls("http", config);
+      return createHttpEndpoint(config.model ?? named ?? "http", config, environment);
     default:
-      throw new InputError(`unknown endpoint "${config.endpoint}" (expected baseline, openai:MODEL or anthropic:MODEL)`);
+      throw new InputError(`unknown endpoint "${config.endpoint}" (expected baseline, openai:MODEL, openai-responses:MODEL, anthropic:MODEL, command or http)`);
   }
 }
 
-function createProviderEndpoint(provider: "openai" | "anthropic", model: string | null, config: Config, environment: EndpointEnvironment): Endpoint {
-  if (model === null || model === "") {
-    throw new InputError(`endpoint "${config.endpoint}" needs a model: write ${provider}:MODEL or pass --model`);
+/** Which tool controls each endpoint takes; setting another is an error naming the endpoint. */
+const CONTROLS_TAKEN: Record<Provider, ReadonlySet<string>> = {
+  baseline: new Set(),
+  openai: new Set(["tool_choice", "parallel_tool_calls", "strict"]),
+  "openai-responses": new Set(["tool_choice", "parallel_tool_calls", "strict"]),
+  anthropic: new Set(["tool_choice", "disable_parallel_tool_use"]),
+  command: new Set(["tool_choice", "parallel_tool_calls"]),
+  http: new Set(["tool_choice", "parallel_tool_calls"]),
+};
+
+function checkControls(provider: Provider, config: Config): void {
+  const set: [string, boolean][] = [
+    ["tool_choice", config.tool_choice !== null],
+    ["parallel_tool_calls", config.parallel_tool_calls !== null],
+    ["strict", config.strict],
+    ["disable_parallel_tool_use", config.disable_parallel_tool_use !== null],
+  ];
+  for (const [name, isSet] of set) {
+    if (!isSet || CONTROLS_TAKEN[provider].has(name)) continue;
+    const takers = PROVIDERS.filter((p) => CONTROLS_TAKEN[p].has(name)).join(", ");
+    throw new InputError(`${name}: endpoint ${provider} has no such control (it applies to ${takers}); remove it or choose one of those endpoints`);
   }
-  const key = readApiKey(environment.env, config.api_key_env, KEY_VARIABLES[provider]);
-  const settings: ProviderSettings = { model, baseUrl: config.base_url, key, maxTokens: config.max_tokens, timeoutMs: config.timeout_ms };
-  if (config.mode === "live" && key.key === null && config.base_url === null) {
-    const other = key.isDefault ? ", or name another variable with --api-key-env" : "";
-    throw new InputError(`${key.variable} is not set: endpoint ${provider}:${model} needs an API key in mode live; export ${key.variable}${other}`);
-  }
+}
+
+/** The tool controls as a request carries them. */
+export function toolControlsOf(config: Config): ToolControls {
+  return {
+    tool_choice: config.tool_choice,
+    parallel_tool_calls: config.parallel_tool_calls,
+    strict: config.strict,
+    disable_parallel_tool_use: config.disable_parallel_tool_use,
+  };
+}
+
+/** Retries and the guards (pace for 429s, breaker for outages) of one endpoint. */
+function callPolicy(label: string, config: Config, environment: EndpointEnvironment): { retry: RetryPolicy; guards: CallGuards } {
   const now = environment.clock ?? (() => performance.now());
   const retry: RetryPolicy = {
     budgetMs: config.retry_budget_ms,
@@ -76,16 +120,81 @@ function createProviderEndpoint(provider: "openai" | "anthropic", model: string 
   };
   const guards: CallGuards = {
     pace: createPace(config.concurrency),
-    breaker: createBreaker(`${provider}:${model} at ${config.base_url === null ? "the provider's API" : redactUrl(config.base_url)}`, {
-      windowMs: config.breaker_window_ms,
-      startFailures: START_FAILURES,
-      now,
-    }),
+    breaker: createBreaker(label, { windowMs: config.breaker_window_ms, startFailures: START_FAILURES, now }),
   };
+  return { retry, guards };
+}
+
+function storeOptions(config: Config, environment: EndpointEnvironment, policy: { retry: RetryPolicy; guards: CallGuards }) {
   const shared = environment.store;
   const store = shared ?? openResponseStore(config.store_dir);
-  const options = { store, ownsStore: shared === undefined, mode: config.mode, retry, guards, warn: environment.warn ?? (() => undefined) };
-  return provider === "openai"
-    ? createStoredEndpoint(createOpenAIWire(settings), options)
-    : createStoredEndpoint(createAnthropicWire(settings), options);
+  return { store, ownsStore: shared === undefined, mode: config.mode, ...policy, warn: environment.warn ?? (() => undefined) };
+}
+
+function createCommandEndpoint(model: string, config: Config, environment: EndpointEnvironment): Endpoint {
+  if (config.command === null) {
+    throw new InputError(`endpoint command needs the command line to run: set command: in route-eval.yaml (e.g. command: "node my-router.js") or pass --command`);
+  }
+  const wire = createCommandWire({
+    command: config.command,
+    version: config.endpoint_version,
+    model,
+    cwd: config.cwd,
+    env: environment.env,
+    workers: config.concurrency,
+    timeoutMs: config.timeout_ms,
+    controls: neutralControls(config),
+    maxRestarts: COMMAND_RESTARTS,
+  });
+  return createStoredEndpoint(wire, storeOptions(config, environment, callPolicy(`endpoint command \`${config.command}\``, config, environment)));
+}
+
+function createHttpEndpoint(model: string, config: Config, environment: EndpointEnvironment): Endpoint {
+  if (config.base_url === null) {
+    throw new InputError("endpoint http needs the URL to POST each trial to: set base_url: in route-eval.yaml (e.g. http://localhost:8080/route) or pass --base-url");
+  }
+  const wire = createHttpWire({
+    url: config.base_url,
+    version: config.endpoint_version,
+    model,
+    headers: readHeaders(config.headers_env, environment.env),
+    timeoutMs: config.timeout_ms,
+    controls: neutralControls(config),
+  });
+  return createStoredEndpoint(wire, storeOptions(config, environment, callPolicy(`endpoint http at ${redactUrl(config.base_url)}`, config, environment)));
+}
+
+function neutralControls(config: Config): NeutralControls {
+  return {
+    ...(config.tool_choice === null ? {} : { tool_choice: config.tool_choice }),
+    ...(config.parallel_tool_calls === null ? {} : { parallel_tool_calls: config.parallel_tool_calls }),
+  };
+}
+
+/** Each header's value from its variable; a variable that is not set is an error naming it. */
+function readHeaders(headersEnv: Record<string, string>, env: NodeJS.ProcessEnv): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [header, variable] of Object.entries(headersEnv)) {
+    const value = env[variable];
+    if (value === undefined || value === "") throw new InputError(`headers_env.${header}: ${variable} is not set; export ${variable} (its value is the header's)`);
+    headers[header] = value;
+  }
+  return headers;
+}
+
+function createProviderEndpoint(provider: "openai" | "openai-responses" | "anthropic", model: string | null, config: Config, environment: EndpointEnvironment): Endpoint {
+  if (model === null || model === "") {
+    throw new InputError(`endpoint "${config.endpoint}" needs a model: write ${provider}:MODEL or pass --model`);
+  }
+  const key = readApiKey(environment.env, config.api_key_env, KEY_VARIABLES[provider]);
+  const settings: ProviderSettings = { model, baseUrl: config.base_url, key, maxTokens: config.max_tokens, timeoutMs: config.timeout_ms, controls: toolControlsOf(config) };
+  if (config.mode === "live" && key.key === null && config.base_url === null) {
+    const other = key.isDefault ? ", or name another variable with --api-key-env" : "";
+    throw new InputError(`${key.variable} is not set: endpoint ${provider}:${model} needs an API key in mode live; export ${key.variable}${other}`);
+  }
+  const policy = callPolicy(`${provider}:${model} at ${config.base_url === null ? "the provider's API" : redactUrl(config.base_url)}`, config, environment);
+  const options = storeOptions(config, environment, policy);
+  if (provider === "openai") return createStoredEndpoint(createOpenAIWire(settings), options);
+  if (provider === "openai-responses") return createStoredEndpoint(createResponsesWire(settings), options);
+  return createStoredEndpoint(createAnthropicWire(settings), options);
 }

@@ -2,7 +2,7 @@
  * Readers for provider replies. What a server sends (or the store holds) is untrusted JSON:
  * OpenAI-compatible servers differ in what they omit, so every field is read defensively.
  */
-import type { JsonObject, JsonValue } from "../types.js";
+import type { EndpointCall, JsonObject, JsonValue } from "../types.js";
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -68,4 +68,13 @@ function describe(value: JsonValue): string {
 
 function quote(text: string): string {
   return JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text);
+}
+
+/** Every call of a reply as {tool, arguments}: `name` and the arguments under `key` of each (unparseable ones kept as sent). */
+export function listCalls(calls: unknown[], key: string): EndpointCall[] {
+  return calls.map((call) => {
+    const raw = field(call, key);
+    const parsed = parseArguments(raw ?? {});
+    return { tool: stringField(call, "name") ?? "", arguments: parsed.arguments_error === null ? parsed.arguments : toJsonValue(raw) };
+  });
 }

@@ -7,8 +7,8 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from "openai/resources/chat/completions";
-import type { EndpointResponse, Message, ToolDefinition, TrialRequest } from "../types.js";
-import { arrayField, field, numberField, parseArguments, stringField } from "./json-guards.js";
+import type { EndpointResponse, Message, ToolControls, ToolDefinition, TrialRequest } from "../types.js";
+import { arrayField, field, listCalls, numberField, parseArguments, stringField } from "./json-guards.js";
 import { renderSystemText } from "./render-prompt.js";
 import type { WireReply } from "./wire-endpoint.js";
 
@@ -20,6 +20,8 @@ export interface OpenAIRenderOptions {
    * OpenAI-compatible servers (vLLM, Ollama, llama.cpp) take `max_tokens`.
    */
   official: boolean;
+  /** tool_choice, parallel_tool_calls, strict; absent = none set. */
+  controls?: ToolControls;
 }
 
 export function renderOpenAIRequest(request: TrialRequest, options: OpenAIRenderOptions): ChatCompletionCreateParamsNonStreaming {
@@ -28,11 +30,15 @@ export function renderOpenAIRequest(request: TrialRequest, options: OpenAIRender
     ...request.messages.map(renderMessage),
     { role: "user", content: request.goal },
   ];
-  const tools = request.tools.map(renderTool);
+  const controls = options.controls;
+  const strict = controls?.strict === true;
+  const tools = request.tools.map((tool) => renderTool(tool, strict));
   return {
     model: options.model,
     messages,
     ...(tools.length > 0 ? { tools } : {}),
+    ...(controls === undefined || controls.tool_choice === null ? {} : { tool_choice: renderToolChoice(controls.tool_choice) }),
+    ...(controls === undefined || controls.parallel_tool_calls === null ? {} : { parallel_tool_calls: controls.parallel_tool_calls }),
     temperature: request.temperature,
     ...(request.seed === undefined ? {} : { seed: request.seed }),
     ...(options.official ? { max_completion_tokens: options.maxTokens } : { max_tokens: options.maxTokens }),
@@ -44,14 +50,21 @@ export function renderOpenAIRequest(request: TrialRequest, options: OpenAIRender
  * canonical writer then recognises it by identity instead of re-serialising it.
  */
 const renderedTools = new WeakMap<ToolDefinition, ChatCompletionTool>();
+const strictTools = new WeakMap<ToolDefinition, ChatCompletionTool>();
 
-function renderTool(tool: ToolDefinition): ChatCompletionTool {
-  let rendered = renderedTools.get(tool);
+function renderTool(tool: ToolDefinition, strict: boolean): ChatCompletionTool {
+  const cache = strict ? strictTools : renderedTools;
+  let rendered = cache.get(tool);
   if (rendered === undefined) {
-    rendered = { type: "function", function: { name: tool.name, description: tool.description, parameters: tool.input_schema } };
-    renderedTools.set(tool, rendered);
+    const fn = { name: tool.name, description: tool.description, parameters: tool.input_schema };
+    rendered = { type: "function", function: strict ? { ...fn, strict: true } : fn };
+    cache.set(tool, rendered);
   }
   return rendered;
+}
+
+function renderToolChoice(choice: string): ChatCompletionCreateParamsNonStreaming["tool_choice"] {
+  return choice === "auto" || choice === "required" || choice === "none" ? choice : { type: "function", function: { name: choice } };
 }
 
 function renderMessage(message: Message): ChatCompletionMessageParam {
@@ -88,6 +101,7 @@ export function normaliseOpenAIReply(reply: WireReply): EndpointResponse | { err
     selected: first === undefined ? null : stringField(first, "name"),
     ...parsed,
     tool_calls: calls.length,
+    ...(calls.length > 1 ? { calls: listCalls(calls, "arguments") } : {}),
     text: text === null || text === "" ? null : text,
     usage: { input_tokens: numberField(usage, "prompt_tokens"), output_tokens: numberField(usage, "completion_tokens") },
     latency_ms: reply.latency_ms,

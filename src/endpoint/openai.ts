@@ -19,11 +19,11 @@ export function createOpenAIWire(settings: ProviderSettings): WireEndpoint<ChatC
   const secrets = [...(secret === null ? [] : [secret]), ...urlSecrets(baseUrl)];
   const shownUrl = redactUrl(baseUrl);
   const client = lazy(async () => {
-    const { default: OpenAIClient } = await loadSdk();
+    const { default: OpenAIClient } = await loadOpenAISdk();
     return new OpenAIClient(sdkClientOptions(settings, baseUrl));
   });
   const context = describeProvider("openai", settings, shownUrl);
-  const renderOptions = { model: settings.model, maxTokens: settings.maxTokens, official: isOfficialApi(baseUrl) };
+  const renderOptions = { model: settings.model, maxTokens: settings.maxTokens, official: isOfficialApi(baseUrl), controls: settings.controls };
   return {
     id: "openai",
     model: settings.model,
@@ -52,9 +52,10 @@ function isOfficialApi(baseUrl: string): boolean {
 /** The SDK loads on the first call, so commands that never call a model do not pay for it. */
 type OpenAISdk = typeof import("openai");
 let sdk: OpenAISdk | null = null;
-const loadSdk = lazy(async () => (sdk = await import("openai")));
+export const loadOpenAISdk = lazy(async () => (sdk = await import("openai")));
 
-function readOpenAIError(error: unknown, secrets: string[]): ApiFailure {
+/** The SDK's error (Chat Completions or Responses) as an ApiFailure, secrets masked. */
+export function readOpenAIError(error: unknown, secrets: string[]): ApiFailure {
   const detail = maskSecrets(describeError(error), secrets);
   if (isUnreadableBody(error)) return { type: "malformed", detail };
   if (sdk === null) return { type: "other", detail };

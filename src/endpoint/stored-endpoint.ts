@@ -58,6 +58,7 @@ export function createStoredEndpoint<Body>(wire: WireEndpoint<Body>, options: St
     model: wire.model,
     call: (request) => callStored(wire, options, keyOf, save, request),
     close: async () => {
+      await wire.close?.();
       if (options.ownsStore) options.store.close();
       if (failure === null) return;
       const reason = failure instanceof Error ? failure.message : String(failure);

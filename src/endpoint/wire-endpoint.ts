@@ -3,7 +3,7 @@
  * between rendering and sending: render (TrialRequest → the provider's request body, which is
  * what gets hashed and stored), send (one HTTP attempt), normalise (reply → EndpointResponse).
  */
-import type { EndpointResponse, TrialRequest } from "../types.js";
+import type { EndpointResponse, ToolControls, TrialRequest } from "../types.js";
 import { PLACEHOLDER_KEY, type KeySource } from "./api-key.js";
 import type { FailureContext } from "./http-failure.js";
 import { leanFetch } from "./http-transport.js";
@@ -30,6 +30,8 @@ export interface WireEndpoint<Body> {
   normalise(reply: WireReply): EndpointResponse | { error: string };
   /** `where` names the case and trial for messages. */
   classify(error: unknown, where: string): AttemptVerdict;
+  /** Stops what it keeps running (a command endpoint's processes). */
+  close?(): Promise<void>;
 }
 
 /** Time one attempt. */
@@ -47,6 +49,8 @@ export interface ProviderSettings {
   key: KeySource;
   maxTokens: number;
   timeoutMs: number;
+  /** The run's tool controls (config tool_choice, parallel_tool_calls, strict, disable_parallel_tool_use). */
+  controls: ToolControls;
 }
 
 /** What failure messages name about a provider endpoint (all but the case and trial). */

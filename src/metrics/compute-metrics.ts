@@ -21,7 +21,7 @@ type Funnel = Pick<
 >;
 type Signals = Pick<
   Metrics,
-  | "clarification_rate" | "abstention_rate" | "phantom_rate" | "no_call_rate" | "mean_visible"
+  | "clarification_rate" | "abstention_rate" | "phantom_rate" | "no_call_rate" | "extra_call_rate" | "mean_visible"
   | "failure_profile" | "selection_errors"
 >;
 
@@ -97,6 +97,7 @@ function computeSignals(scored: TrialRecord[]): Signals {
     abstention_rate: rateOf(scored, (t) => t.selected === ABSTAIN),
     phantom_rate: rateOf(scored, (t) => t.selected !== null && !t.visible_order.includes(t.selected)),
     no_call_rate: rateOf(scored, (t) => t.selected === null),
+    extra_call_rate: rateOf(scored, (t) => t.tool_calls > 1),
     mean_visible: scored.length === 0 ? null : visibleTotal / scored.length,
     failure_profile: countStages(scored),
     selection_errors: countSelectionErrors(scored),

@@ -10,9 +10,17 @@ const EMPTY_OBJECT_SCHEMA: JsonObject = { type: "object", properties: {}, additi
 export function renderDescription(tool: Pick<Tool, "purpose" | "use_when" | "avoid_when">, mode: DescriptionMode = "full"): string {
   const lines = [tool.purpose.trim()];
   if (mode === "purpose") return lines[0];
-  if (tool.use_when.length > 0) lines.push(`Use when: ${tool.use_when.join("; ")}`);
-  if (tool.avoid_when.length > 0) lines.push(`Avoid when: ${tool.avoid_when.join("; ")}`);
+  if (tool.use_when.length > 0) lines.push(`Use when: ${joinItems(tool.use_when)}`);
+  if (tool.avoid_when.length > 0) lines.push(`Avoid when: ${joinItems(tool.avoid_when)}`);
   return lines.join("\n");
+}
+
+/**
+ * Items as clean text: an item that ends a sentence (".", "!", "?") is followed by a space, any
+ * other by "; " — never ".;". Nothing is added or removed, so `import` splits it back exactly.
+ */
+function joinItems(items: string[]): string {
+  return items.map((item) => item.trim()).filter((item) => item !== "").reduce((text, item) => (text === "" ? item : `${text}${/[.!?]$/.test(text) ? " " : "; "}${item}`), "");
 }
 
 /** `descriptions: purpose` (config) renders a registry tool's purpose alone; the trusted controls always render in full. */

@@ -13,8 +13,9 @@ export interface DescriptionParts {
 type Section = "use_when" | "avoid_when";
 
 /**
- * "Use when:" / "Avoid when:" as route-eval renders them: items joined by "; ". A "; " starts a
- * new item only before a capital letter, so "Only an email is known; use find_customer." stays one.
+ * "Use when:" / "Avoid when:" as route-eval renders them: items joined by "; ", or by a space after
+ * an item that ends a sentence. Either starts a new item only before a capital letter, so "Only an
+ * email is known; use find_customer." stays one item.
  */
 const LABELS: { pattern: RegExp; section: Section }[] = [
   { pattern: /^(?:use (?:this |it )?(?:tool )?when|when to use(?: this tool| it)?)\s*:\s*/i, section: "use_when" },
@@ -65,7 +66,7 @@ function findMarker(line: string): Marker | null {
 
 function splitItems(text: string): string[] {
   return text
-    .split(/;\s+(?=[A-Z])/)
+    .split(/;\s+(?=[A-Z])|(?<=[a-z0-9)][.!?])\s+(?=[A-Z])/)
     .map((item) => item.trim())
     .filter((item) => item !== "");
 }

@@ -30,13 +30,14 @@ export const RATE_FIELDS = [
   "abstention_rate",
   "phantom_rate",
   "no_call_rate",
+  "extra_call_rate",
 ] as const satisfies readonly RateKey[];
 export type RateField = (typeof RATE_FIELDS)[number];
 
 /** The rates shown after the ladder, in every renderer's "other rates" table. */
 export const OTHER_RATES: readonly RateField[] = [
   "call_accuracy", "abstention_accuracy", "violation_rate", "argument_validity", "argument_match",
-  "clarification_rate", "abstention_rate", "phantom_rate", "no_call_rate",
+  "clarification_rate", "abstention_rate", "phantom_rate", "no_call_rate", "extra_call_rate",
 ];
 
 /** A rate's population in trials and, when trials repeat a case, in cases too (the interval's unit). */
@@ -60,6 +61,7 @@ export const RATE_LABELS: Record<RateField, string> = {
   abstention_rate: "abstention rate (no_applicable_tool)",
   phantom_rate: "phantom rate",
   no_call_rate: "no-call rate",
+  extra_call_rate: "extra-call rate (several calls)",
 };
 
 /** The funnel rate of each rung of the ladder. */

@@ -225,5 +225,6 @@ function normalizeRecord(r: InlineRecord, intern: Intern, internAcceptable: Inte
     retries: r.retries,
     acceptable_positions: r.acceptable_positions,
     tools_shuffled: r.tools_shuffled,
+    calls: r.calls,
   };
 }

@@ -13,6 +13,7 @@ import { compareText } from "../text/compare-text.js";
 /** Settings of run.json that define the experiment, in the order differences are listed. */
 export const PINNED_SETTINGS = [
   "trials", "temperature", "seed", "system_prompt", "discovery", "phases", "exposure", "controls", "descriptions", "base_url", "max_tokens", "shuffle_tools", "success",
+  "command", "endpoint_version", "tool_choice", "parallel_tool_calls", "strict", "disable_parallel_tool_use",
 ] as const;
 
 /** Settings run.json leaves out at their default (OPTIONAL_RUN_KEYS): absent means the default. */
@@ -39,8 +40,8 @@ export function pinnedOverrides(meta: Pick<RunMeta, "endpoint" | "model" | "conf
     ...(config.max_tokens === undefined ? {} : { max_tokens: config.max_tokens }),
     ...(config.shuffle_tools === undefined ? {} : { shuffle_tools: config.shuffle_tools }),
     ...(config.success === undefined ? {} : { success: config.success }),
-    ...(config.exposure === undefined ? {} : { exposure: config.exposure }),
-    ...(config.descriptions === undefined ? {} : { descriptions: config.descriptions }),
+    // Settings run.json names only when they are not the default.
+    ...Object.fromEntries(OPTIONAL_RUN_KEYS.flatMap((key) => (config[key] === undefined ? [] : [[key, config[key]]]))),
   };
   return overrides;
 }

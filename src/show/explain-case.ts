@@ -108,6 +108,7 @@ function viewTrial(r: TrialRecord): TrialView {
     failed_stage: r.error === null ? r.failed_stage : null,
     selection_error: r.error === null ? r.selection_error : null,
     response_text: r.response_text,
+    extra_calls: (r.calls ?? []).slice(1),
   };
 }
 

@@ -3,7 +3,7 @@
  * the fix the failing rung points to. Built from run.json and records.jsonl alone (nothing is
  * re-run); `show --case` prints it and the HTML report embeds it for the per-case drill-down.
  */
-import type { Effect, HiddenReason, JsonValue, PhasePolicy, RankedName, SelectionError, Stage } from "../types.js";
+import type { Effect, HiddenReason, JsonValue, PhasePolicy, RankedName, SelectionError, Stage, EndpointCall } from "../types.js";
 
 /** How the case's scored trials fared at one rung. */
 export type StepStatus = "passed" | "failed" | "mixed" | "not_reached";
@@ -60,6 +60,8 @@ export interface TrialView {
   failed_stage: Stage | null;
   selection_error: SelectionError | null;
   response_text: string | null;
+  /** Calls after the first, when the reply made several (they are not the selection). */
+  extra_calls: EndpointCall[];
 }
 
 /** A tool's name and model-facing description (null when run.json does not know it). */

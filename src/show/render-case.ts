@@ -142,6 +142,7 @@ function renderTrialGroup(group: TrialView[], paint: Paint): string[] {
   lines.push(...trialField("arguments", formatArguments(v.arguments)));
   if (v.argument_errors !== null && v.argument_errors.length > 0) lines.push(...v.argument_errors.flatMap((e, i) => trialField(i === 0 ? "arg errors" : "", e)));
   if (v.argument_match !== null) lines.push(...trialField("arg match", v.argument_match ? "yes: the case's expectations hold" : "no: the case's expectations do not hold"));
+  for (const [i, call] of v.extra_calls.entries()) lines.push(...trialField(i === 0 ? "also" : "", `${clean(call.tool)} ${formatArguments(call.arguments)}`));
   if (v.response_text !== null && v.response_text.trim() !== "") lines.push(...trialField("said", truncate(v.response_text, 300)));
   return lines;
 }

@@ -103,6 +103,19 @@ export interface Config {
   /** What a correct trial is for pass^k, JUnit and flips: the ladder passed (selection), or also the arguments (call). */
   success: Success;
   gates: Record<string, GateSpec>;
+  /** The `command` endpoint's command line (run by the shell, once per concurrent worker). */
+  command: string | null;
+  /** A version string of your agent or router: part of every content address of `command` and `http` answers. */
+  endpoint_version: string | null;
+  /** `http` endpoint: request header → the environment variable holding its value (never the value itself). */
+  headers_env: Record<string, string>;
+  /** Provider tool controls (null: the provider's default); mapped per provider, an unsupported one is an error. */
+  tool_choice: string | null;
+  parallel_tool_calls: boolean | null;
+  /** OpenAI strict function schemas. */
+  strict: boolean;
+  /** Anthropic's tool_choice.disable_parallel_tool_use. */
+  disable_parallel_tool_use: boolean | null;
   /** route-eval.yaml `variants:`, each resolved to a whole Config (none inside a variant's own Config). */
   variants: Variant[];
   /** `gates.variants`: thresholds on a variant's metrics, against the base, the previous rung or a number. */
@@ -131,7 +144,9 @@ export interface VariantGate {
 export type SettingKey = Exclude<keyof Config, "file" | "root" | "cwd" | "variants" | "variant_gates">;
 
 /** Pinned only when set to other than their default (so run.json of a run that does not use them is unchanged). */
-export const OPTIONAL_RUN_KEYS = ["exposure", "descriptions"] as const satisfies readonly SettingKey[];
+export const OPTIONAL_RUN_KEYS = [
+  "exposure", "descriptions", "command", "endpoint_version", "tool_choice", "parallel_tool_calls", "strict", "disable_parallel_tool_use",
+] as const satisfies readonly SettingKey[];
 
 /** Settings pinned in run.json's `config` (what a report and a diff may read back). */
 export const RUN_KEYS = [

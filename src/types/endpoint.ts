@@ -16,6 +16,14 @@ export interface TrialRequest {
   seed?: number;
 }
 
+/** Provider tool controls, as config sets them (null: the provider's default). */
+export interface ToolControls {
+  tool_choice: string | null;
+  parallel_tool_calls: boolean | null;
+  strict: boolean;
+  disable_parallel_tool_use: boolean | null;
+}
+
 export interface Usage {
   /** As reported by the endpoint; null when it reports none. */
   input_tokens: number | null;
@@ -27,6 +35,12 @@ export interface Usage {
   input_tokens_estimated?: number | null;
 }
 
+/** One tool call of a reply. */
+export interface EndpointCall {
+  tool: string;
+  arguments: JsonValue;
+}
+
 export interface EndpointResponse {
   /** The first tool called, or null when the endpoint answered in text. */
   selected: string | null;
@@ -35,6 +49,8 @@ export interface EndpointResponse {
   /** Set when the call's arguments could not be parsed as a JSON object. */
   arguments_error: string | null;
   tool_calls: number;
+  /** Every call, when the reply made more than one (`selected` is the first, per DESIGN). */
+  calls?: EndpointCall[];
   text: string | null;
   usage: Usage;
   latency_ms: number;

@@ -65,6 +65,8 @@ export interface Metrics {
   abstention_rate: Rate;
   phantom_rate: Rate;
   no_call_rate: Rate;
+  /** Scored trials whose reply made more than one tool call (the first is the selection); absent in reports before it existed. */
+  extra_call_rate: Rate;
   mean_visible: number | null;
   failure_profile: Record<Stage, number>;
   selection_errors: Record<SelectionError, number>;

@@ -1,6 +1,6 @@
 /** Trial records: part of the records of route-eval (see ../types.ts). */
 import type { JsonValue } from "./json.js";
-import type { Usage } from "./endpoint.js";
+import type { EndpointCall, Usage } from "./endpoint.js";
 import type { RetrievalSummary } from "./discovery.js";
 
 export const STAGES = ["coverage", "exposure", "discovery", "selection"] as const;
@@ -59,6 +59,8 @@ export interface TrialRecord {
   acceptable_positions?: number[];
   /** Whether visible_order was a seeded permutation (--shuffle-tools). */
   tools_shuffled?: boolean;
+  /** Every call of the reply, when it made more than one (`selected` and `arguments` are the first's). */
+  calls?: EndpointCall[];
 }
 
 /** "case\u0000trial": the identity of one decision, which a run records once. */

@@ -1,0 +1,117 @@
+/**
+ * The `openai-responses` endpoint: OpenAI's Responses API through the official SDK (any
+ * compatible base URL), function tools only. Prior turns become input items: messages, the
+ * assistant's function calls and their outputs. Same store, retries and failure handling as the
+ * Chat Completions path; the system prompt (with the trusted context) travels as `instructions`.
+ */
+import type { FunctionTool, ResponseCreateParamsNonStreaming, ResponseInputItem } from "openai/resources/responses/responses";
+import { lazy } from "../text/lazy.js";
+import { redactUrl, urlSecrets } from "../text/redact-url.js";
+import type { EndpointResponse, Message, ToolControls, ToolDefinition, TrialRequest } from "../types.js";
+import { classifyApiFailure } from "./http-failure.js";
+import { arrayField, field, listCalls, numberField, parseArguments, stringField } from "./json-guards.js";
+import { loadOpenAISdk, OPENAI_BASE_URL, readOpenAIError } from "./openai.js";
+import { renderSystemText } from "./render-prompt.js";
+import { describeProvider, sdkClientOptions, timed, type ProviderSettings, type WireEndpoint, type WireReply } from "./wire-endpoint.js";
+
+export function createResponsesWire(settings: ProviderSettings): WireEndpoint<ResponseCreateParamsNonStreaming> {
+  const baseUrl = settings.baseUrl ?? OPENAI_BASE_URL;
+  const secret = settings.key.key;
+  const secrets = [...(secret === null ? [] : [secret]), ...urlSecrets(baseUrl)];
+  const shownUrl = redactUrl(baseUrl);
+  const client = lazy(async () => {
+    const { default: OpenAIClient } = await loadOpenAISdk();
+    return new OpenAIClient(sdkClientOptions(settings, baseUrl));
+  });
+  const context = describeProvider("openai-responses", settings, shownUrl);
+  return {
+    id: "openai-responses",
+    model: settings.model,
+    baseUrl: shownUrl,
+    unavailable: secret === null && settings.baseUrl === null ? `${settings.key.variable} is not set` : null,
+    render: (request) => renderResponsesRequest(request, settings.model, settings.maxTokens, settings.controls),
+    send: async (body) => {
+      const openai = await client();
+      const { value, latency_ms } = await timed(() => openai.responses.create(body).withResponse());
+      return { body: value.data, request_id: value.request_id, latency_ms };
+    },
+    normalise: normaliseResponsesReply,
+    classify: (error, where) => classifyApiFailure(readOpenAIError(error, secrets), { ...context, where }),
+  };
+}
+
+export function renderResponsesRequest(request: TrialRequest, model: string, maxTokens: number, controls: ToolControls): ResponseCreateParamsNonStreaming {
+  const input: ResponseInputItem[] = [...request.messages.flatMap(renderMessage), { role: "user", content: request.goal }];
+  const tools = request.tools.map((tool) => renderTool(tool, controls.strict));
+  return {
+    model,
+    instructions: renderSystemText(request),
+    input,
+    ...(tools.length > 0 ? { tools } : {}),
+    ...(controls.tool_choice === null ? {} : { tool_choice: renderToolChoice(controls.tool_choice) }),
+    ...(controls.parallel_tool_calls === null ? {} : { parallel_tool_calls: controls.parallel_tool_calls }),
+    temperature: request.temperature,
+    max_output_tokens: maxTokens,
+  };
+}
+
+function renderToolChoice(choice: string): ResponseCreateParamsNonStreaming["tool_choice"] {
+  return choice === "auto" || choice === "required" || choice === "none" ? choice : { type: "function", name: choice };
+}
+
+const renderedTools = new WeakMap<ToolDefinition, Map<boolean, FunctionTool>>();
+
+function renderTool(tool: ToolDefinition, strict: boolean): FunctionTool {
+  let byStrict = renderedTools.get(tool);
+  if (byStrict === undefined) renderedTools.set(tool, (byStrict = new Map()));
+  let rendered = byStrict.get(strict);
+  if (rendered === undefined) {
+    rendered = { type: "function", name: tool.name, description: tool.description, parameters: tool.input_schema, strict };
+    byStrict.set(strict, rendered);
+  }
+  return rendered;
+}
+
+function renderMessage(message: Message): ResponseInputItem[] {
+  switch (message.role) {
+    case "user":
+      return [{ role: "user", content: message.content }];
+    case "tool":
+      return [{ type: "function_call_output", call_id: message.tool_call_id, output: message.content }];
+    case "assistant": {
+      const text: ResponseInputItem[] = message.content === undefined || message.content === "" ? [] : [{ role: "assistant", content: message.content }];
+      const calls: ResponseInputItem[] = (message.tool_calls ?? []).map((call) => ({
+        type: "function_call",
+        call_id: call.id,
+        name: call.name,
+        arguments: JSON.stringify(call.arguments),
+      }));
+      return [...text, ...calls];
+    }
+  }
+}
+
+/** Every function_call output item (the first is the selection), the output text joined, usage. */
+export function normaliseResponsesReply(reply: WireReply): EndpointResponse | { error: string } {
+  const output = field(reply.body, "output");
+  if (!Array.isArray(output)) return { error: "the reply has no output array" };
+  const calls = output.filter((item) => stringField(item, "type") === "function_call" && stringField(item, "name") !== null);
+  const first = calls[0];
+  const parsed = first === undefined ? { arguments: null, arguments_error: null } : parseArguments(field(first, "arguments"));
+  const texts = output
+    .filter((item) => stringField(item, "type") === "message")
+    .flatMap((item) => arrayField(item, "content"))
+    .map((part) => stringField(part, "text"))
+    .filter((t): t is string => t !== null && t !== "");
+  const usage = field(reply.body, "usage");
+  return {
+    selected: first === undefined ? null : stringField(first, "name"),
+    ...parsed,
+    tool_calls: calls.length,
+    ...(calls.length > 1 ? { calls: listCalls(calls, "arguments") } : {}),
+    text: texts.length === 0 ? null : texts.join("\n"),
+    usage: { input_tokens: numberField(usage, "input_tokens"), output_tokens: numberField(usage, "output_tokens") },
+    latency_ms: reply.latency_ms,
+    provider_request_id: reply.request_id ?? stringField(reply.body, "id"),
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * The `command` endpoint through the whole pipeline: the bundled keyword router, the OpenAI-SDK
+ * agent example against a local OpenAI-compatible server, processes reused across trials, and a
+ * protocol fuzz (garbage, partial JSON, huge lines, exits, hangs, stdout noise) that must end in
+ * errored trials or exit 3 with a clear message — never a crash or a hang.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { runCli, tempDir } from "./support/cli.js";
+import { offeredTools, openaiReply, startFakeServer, type FakeServer } from "./fixtures/fake-provider.js";
+import { removeTempDirs, writeProject } from "./fixtures/live-project.js";
+import { afterAll } from "vitest";
+
+afterAll(removeTempDirs);
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const MISBEHAVE = fileURLToPath(new URL("./fixtures/endpoints/misbehave.js", import.meta.url));
+
+let server: FakeServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+function records(runDir: string): Record<string, unknown>[] {
+  return readFileSync(join(runDir, "records.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+}
+
+function runDirOf(stderr: string): string {
+  const match = /run directory: (.+)/.exec(stderr);
+  if (match === null) throw new Error(`no run directory in: ${stderr}`);
+  return match[1];
+}
+
+describe("command endpoint", () => {
+  it("runs the bundled keyword router on the bundled example, and a second run asks the same content addresses", async () => {
+    const out = tempDir();
+    const log = join(out, "spawns.log");
+    const result = await runCli(
+      ["run", "-e", "command:keyword-router", "--command", "node examples/endpoints/keyword-router.js", "--concurrency", "2", "-o", out, "--run-id", "kw", "--no-progress", "--no-gates", "-f", "json"],
+      { cwd: ROOT, env: { ...process.env, SPAWN_LOG: log } },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.run.endpoint).toBe("command");
+    expect(report.run.model).toBe("keyword-router");
+    expect(report.metrics.scored).toBe(249);
+    expect(report.metrics.selection_accuracy.numerator).toBeGreaterThan(0);
+    // A second run of the same command and version answers from the store.
+    const again = await runCli(["run", "-e", "command:keyword-router", "--command", "node examples/endpoints/keyword-router.js", "-o", out, "--run-id", "kw2", "--no-progress", "--no-gates"], { cwd: ROOT });
+    expect(again.code, again.stderr).toBe(0);
+    expect(records(join(out, "kw2")).every((r) => r.request_hash === records(join(out, "kw")).find((o) => o.case_id === r.case_id && o.trial === r.trial)?.request_hash)).toBe(true);
+  }, 60_000);
+
+  it("reuses one process per worker (spawns counted) and records every call of a reply with several", async () => {
+    const dir = writeProject();
+    const log = join(dir, "spawns.log");
+    const result = await runCli(["run", "-e", "command", "--command", `node ${MISBEHAVE} two-calls`, "--concurrency", "2", "--trials", "5", "--mode", "live", "--no-progress", "--run-id", "two"], {
+      cwd: dir,
+      env: { ...process.env, SPAWN_LOG: log },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(readFileSync(log, "utf8").trim().split("\n")).toHaveLength(2);
+    const all = records(join(dir, "reports", "two"));
+    expect(all).toHaveLength(15);
+    expect(all[0].tool_calls).toBe(2);
+    expect(all[0].calls).toEqual([{ tool: all[0].selected, arguments: {} }, { tool: "no_applicable_tool", arguments: { reason: "also" } }]);
+    const report = JSON.parse(readFileSync(join(dir, "reports", "two", "report.json"), "utf8"));
+    expect(report.metrics.extra_call_rate).toMatchObject({ numerator: 15, denominator: 15 });
+    const show = await runCli(["show", join(dir, "reports", "two"), "--case", "order-by-id"], dir);
+    expect(show.stdout).toMatch(/\n {6}also {7}no_applicable_tool \{"reason":"also"\}\n/);
+  }, 30_000);
+
+  it("wraps the OpenAI SDK with a custom prompt (the example agent) against a local OpenAI-compatible server", async () => {
+    const dir = writeProject();
+    server = await startFakeServer((request) => openaiReply([{ name: offeredTools(request.body)[0], arguments: "{}" }]));
+    const agent = join(ROOT, "examples", "endpoints", "openai-agent.js");
+    const env = { ...process.env, OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: "sk-test-agent-0123456789", AGENT_MODEL: "test-model" };
+    const result = await runCli(["run", "-e", "command:my-agent", "--command", `node ${agent}`, "--endpoint-version", "prompt-v2", "--no-progress", "--run-id", "agent"], { cwd: dir, env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(server.requests).toHaveLength(6);
+    expect((server.requests[0].body.messages as { content: string }[])[0].content).toContain("You are the support desk's router.");
+    expect(records(join(dir, "reports", "agent")).map((r) => r.selected)).not.toContain(null);
+    // A new endpoint_version is a new content address: every trial is asked again.
+    const next = await runCli(["run", "-e", "command:my-agent", "--command", `node ${agent}`, "--endpoint-version", "prompt-v3", "--no-progress", "--run-id", "agent3"], { cwd: dir, env });
+    expect(next.code, next.stderr).toBe(0);
+    expect(server.requests).toHaveLength(12);
+  }, 30_000);
+
+  const fuzz: [mode: string, code: number, message: RegExp][] = [
+    // A reply that is JSON but not the protocol's errors that trial; the process is sound and kept.
+    ["badshape", 0, /the reply does not fit route-eval-endpoint\/1 .*unknown key "tol"/],
+    ["agent-error", 0, /reported an error: upstream model refused/],
+    // A process whose stdout is out of step is killed (the next request would read its leftovers):
+    // one that does it every time is a broken command, and the run stops, saying why.
+    ["garbage", 3, /failed more than 6 times \(last: wrote a line that is not JSON \(write logs to stderr, one JSON reply per line to stdout\): this is not json\)/],
+    ["prelog", 3, /failed more than 6 times \(last: wrote a line that is not JSON .*: loading model\.\.\.\)/],
+    ["wrongid", 3, /failed more than 6 times \(last: answered with id "nope" where request \d+ was waiting/],
+    ["huge", 3, /failed more than 6 times \(last: wrote more than 8388608 bytes without ending the reply line\)/],
+    ["partial", 3, /failed more than 6 times \(last: exited \(code 0\) before answering\)/],
+    ["exit", 3, /failed more than 6 times \(last: exited \(code 1\) before answering; its stderr ends: Error: Cannot find module '\/nowhere\/agent\.js'\)/],
+    ["hang", 3, /failed more than 6 times \(last: timed out after 300 ms/],
+  ];
+  for (const [mode, code, message] of fuzz) {
+    it(`${mode}: ${code === 0 ? "errored trials" : "exit 3"} with a clear message, no crash, no hang`, async () => {
+      const dir = writeProject();
+      const result = await runCli(
+        ["run", "-e", "command", "--command", `node ${MISBEHAVE} ${mode}`, "--mode", "live", "--no-progress", "--no-gates", "--timeout-ms", mode === "hang" ? "300" : "10000", "--retry-base-ms", "1", "--retry-budget-ms", "2000", "--run-id", mode, "-f", "json"],
+        dir,
+      );
+      expect(result.code, result.stderr).toBe(code);
+      expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace
+      if (code === 0) {
+        const report = JSON.parse(result.stdout);
+        expect(report.metrics.errored).toBe(6);
+        expect(report.errored[0].error).toMatch(message);
+      } else {
+        expect(result.stderr).toMatch(message);
+        expect(result.stderr).toContain(`--resume ${runDirOf(result.stderr)}`);
+      }
+    }, 20_000);
+  }
+});
