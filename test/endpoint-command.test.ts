@@ -88,6 +88,18 @@ describe("command endpoint", () => {
     expect(server.requests).toHaveLength(12);
   }, 30_000);
 
+  it("is the ablation ladder's + router rung", async () => {
+    const out = tempDir();
+    const result = await runCli(
+      ["ablate", "--router", "command:keyword-router", "--command", "node examples/endpoints/keyword-router.js", "-n", "1", "-o", out, "--run-id", "ladder", "--no-progress", "-f", "json"],
+      ROOT,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const experiment = JSON.parse(result.stdout);
+    expect(experiment.variants.at(-1)).toMatchObject({ name: "+ router", reference: "+ controls", endpoint: "command:keyword-router", changes: { endpoint: "command:keyword-router" } });
+    expect(experiment.comparisons.at(-1).variant).toBe("+ router");
+  }, 60_000);
+
   const fuzz: [mode: string, code: number, message: RegExp][] = [
     // A reply that is JSON but not the protocol's errors that trial; the process is sound and kept.
     ["badshape", 0, /the reply does not fit route-eval-endpoint\/1 .*unknown key "tol"/],
