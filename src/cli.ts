@@ -7,6 +7,7 @@ import { registerDiff } from "./commands/diff.js";
 import { registerReport } from "./commands/report.js";
 import { registerRun } from "./commands/run.js";
 import { registerAblate } from "./commands/ablate.js";
+import { registerCounterfactual } from "./commands/counterfactual.js";
 import { registerShow } from "./commands/show.js";
 import { registerSweep } from "./commands/sweep.js";
 import { EndpointFailure, InputError, Interrupted } from "./errors.js";
@@ -69,6 +70,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .showHelpAfterError("(run with --help for usage)");
   registerRun(program, io, setExit);
   registerAblate(program, io, setExit);
+  registerCounterfactual(program, io, setExit);
   registerReport(program, io, setExit);
   registerShow(program, io, setExit);
   registerSweep(program, io, setExit);

@@ -235,28 +235,50 @@ async function runTrial(config: Config, endpoint: Endpoint, testCase: Case, tria
   const discovery = config.shuffle_tools ? { ...found, visible: shuffleVisible(found.visible, config.seed, testCase.id, trial) } : found;
   let tools = registry.tools.get(discovery.visible);
   if (tools === undefined) {
-    tools = discovery.visible.map((name) => registry.definitions.get(name)).filter((d): d is ToolDefinition => d !== undefined);
+    tools = definitionsOf(discovery.visible, registry.definitions);
     registry.tools.set(discovery.visible, tools);
   }
+  return askTrial({ config, endpoint, registryNames: registry.names, definitions: registry.definitions }, { testCase, trial, exposure, discovery, tools });
+}
+
+/** The definitions of the names shown, in their order (a name without one is left out). */
+export function definitionsOf(visible: string[], definitions: ReadonlyMap<string, ToolDefinition>): ToolDefinition[] {
+  return visible.map((name) => definitions.get(name)).filter((d): d is ToolDefinition => d !== undefined);
+}
+
+/** What asking a trial needs beyond the trial itself: the run's settings, its endpoint, the registry's names and definitions. */
+export interface AskContext {
+  config: Config;
+  endpoint: Endpoint;
+  registryNames: string[];
+  definitions: ReadonlyMap<string, ToolDefinition>;
+}
+
+/** Asks one decision with exactly this visible set, and classifies and records the answer. */
+export async function askTrial(
+  ctx: AskContext,
+  t: { testCase: Case; trial: number; exposure: Exposure; discovery: Discovery; tools: ToolDefinition[] },
+): Promise<TrialResult> {
+  const { config, endpoint } = ctx;
   const request: TrialRequest = {
-    case_id: testCase.id,
-    trial,
+    case_id: t.testCase.id,
+    trial: t.trial,
     system: config.system_prompt,
-    context: testCase.context,
-    messages: testCase.messages,
-    goal: testCase.goal,
-    tools,
+    context: t.testCase.context,
+    messages: t.testCase.messages,
+    goal: t.testCase.goal,
+    tools: t.tools,
     temperature: config.temperature,
-    seed: deriveSeed(config.seed, testCase.id, trial) % 2 ** 31,
+    seed: deriveSeed(config.seed, t.testCase.id, t.trial) % 2 ** 31,
   };
   const outcome = await endpoint.call(request);
   const record = buildRecord({
-    testCase,
-    trial,
-    registryNames: registry.names,
-    definitions: registry.definitions,
-    exposure,
-    discovery,
+    testCase: t.testCase,
+    trial: t.trial,
+    registryNames: ctx.registryNames,
+    definitions: ctx.definitions,
+    exposure: t.exposure,
+    discovery: t.discovery,
     outcome,
     endpoint: endpoint.id,
     model: endpoint.model,

@@ -77,7 +77,9 @@ export function readRecords(file: string, options: ReadOptions = {}): TrialRecor
       options.onDrop?.(number);
       return;
     }
-    const key = trialKey(record.case_id, record.trial);
+    // A counterfactual re-asks a failed trial: its identity is the trial it re-asks, the kind and the repeat.
+    const cf = record.counterfactual;
+    const key = cf === undefined ? trialKey(record.case_id, record.trial) : `${trialKey(cf.of.case_id, cf.of.trial)}\u0000${cf.kind}\u0000${cf.repeat}`;
     const first = lineOf.get(key);
     if (first === undefined) {
       lineOf.set(key, number);
@@ -226,5 +228,6 @@ function normalizeRecord(r: InlineRecord, intern: Intern, internAcceptable: Inte
     acceptable_positions: r.acceptable_positions,
     tools_shuffled: r.tools_shuffled,
     calls: r.calls,
+    counterfactual: r.counterfactual,
   };
 }

@@ -2,6 +2,7 @@
 import type { JsonValue } from "./json.js";
 import type { EndpointCall, Usage } from "./endpoint.js";
 import type { RetrievalSummary } from "./discovery.js";
+import type { CounterfactualInfo } from "../counterfactual/counterfactual-types.js";
 
 export const STAGES = ["coverage", "exposure", "discovery", "selection"] as const;
 export type Stage = (typeof STAGES)[number];
@@ -61,6 +62,8 @@ export interface TrialRecord {
   tools_shuffled?: boolean;
   /** Every call of the reply, when it made more than one (`selected` and `arguments` are the first's). */
   calls?: EndpointCall[];
+  /** In counterfactual/records.jsonl: which failed trial this re-asks, and what was changed. */
+  counterfactual?: CounterfactualInfo;
 }
 
 /** "case\u0000trial": the identity of one decision, which a run records once. */

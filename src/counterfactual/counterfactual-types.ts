@@ -1,0 +1,94 @@
+/**
+ * Counterfactual attribution: each failed trial re-asked under one change to what the model saw.
+ * counterfactual.json holds the headroom computed from counterfactual/records.jsonl alone; a
+ * versioned contract (`schema_version` first).
+ */
+import type { Rate, Stage } from "../types.js";
+
+export const COUNTERFACTUAL_SCHEMA_VERSION = 1;
+
+/**
+ * inject: the acceptable tool(s) added to the visible set (coverage, exposure, discovery failures);
+ * remove-rival: the tool picked instead removed; first: the acceptable tool moved to the front;
+ * pair: only the acceptable tool, the rival and the controls (selection failures).
+ */
+export const COUNTERFACTUAL_KINDS = ["inject", "remove-rival", "first", "pair"] as const;
+export type CounterfactualKind = (typeof COUNTERFACTUAL_KINDS)[number];
+
+/** Where an injected tool was placed: at the retriever's rank, or a seeded random position. */
+export type Placement = "retriever rank" | "seeded random" | "moved first" | "kept order";
+
+/** What a counterfactual trial record carries beside the usual fields. */
+export interface CounterfactualInfo {
+  kind: CounterfactualKind;
+  /** The failed trial it re-asks. */
+  of: { case_id: string; trial: number };
+  /** 0-based repeat (the request's trial index). */
+  repeat: number;
+  placement: Placement;
+  /** The tools this counterfactual added or removed. */
+  changed: string[];
+}
+
+/** One failed trial's outcome under one kind: correct repeats of `repeats`. */
+export interface CounterfactualOutcome {
+  case_id: string;
+  trial: number;
+  stage: Stage;
+  kind: CounterfactualKind;
+  repeats: number;
+  correct: number;
+  /** The share of repeats that came out correct: 1 = the change fixes this trial. */
+  flip_rate: number;
+  /** What the model picked under the change, by count. */
+  selections: Record<string, number>;
+}
+
+export interface StageHeadroom {
+  stage: Stage;
+  /** Failed trials at this stage, and those a counterfactual was asked for. */
+  failures: number;
+  tested: number;
+  /** Sum of flip rates: the failures the fix turns correct (fractional with repeats). */
+  binding: number;
+  /** End-to-end accuracy now, and if this stage's tested failures flipped as observed. */
+  now: Rate;
+  if_fixed: Rate;
+  /** The recovered trials over all scored trials: the points this stage is worth, with a case-clustered interval. */
+  gain: Rate;
+}
+
+export interface SelectionBreakdown {
+  tested: number;
+  /** Failures each kind flips (sums of flip rates), and those none of the three flips. */
+  by_rival: number;
+  by_position: number;
+  /** pair still fails: the two tools cannot be told apart from their descriptions. */
+  inseparable: number;
+  unexplained: number;
+}
+
+export interface RivalPair {
+  acceptable: string;
+  rival: string;
+  failures: number;
+  /** Failures that remove-rival recovers (sum of flip rates). */
+  recovered: number;
+}
+
+export interface CounterfactualReport {
+  schema_version: number;
+  run_id: string;
+  endpoint: string;
+  model: string;
+  kinds: CounterfactualKind[];
+  repeats: "as the run" | number;
+  scored: number;
+  correct: number;
+  calls: number;
+  stages: StageHeadroom[];
+  selection: SelectionBreakdown;
+  rival_pairs: RivalPair[];
+  outcomes: CounterfactualOutcome[];
+  notes: string[];
+}

@@ -1,0 +1,155 @@
+/**
+ * Counterfactual attribution through the real pipeline. On a fixture whose every baseline decision
+ * is derived by hand (scores: name words ×3, purpose ×2, "Use when" ×1; see the comments), each
+ * outcome and the headroom table are checked; the headroom is recomputed from the counterfactual
+ * records alone; and against a local OpenAI-compatible server the requests carry exactly the
+ * intended visible sets, a second run is free, and replay works.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import type { CounterfactualReport } from "../src/counterfactual/counterfactual-types.js";
+import { runCli, tempDir } from "./support/cli.js";
+import { offeredTools, openaiReply, useFakeServers } from "./fixtures/fake-provider.js";
+import { removeTempDirs, writeProject } from "./fixtures/live-project.js";
+
+afterAll(removeTempDirs);
+const FIXTURE = fileURLToPath(new URL("./fixtures/counterfactual/", import.meta.url));
+const CONFIG = join(FIXTURE, "route-eval.yaml");
+const EXTRA = join(FIXTURE, "registries", "extra.yaml");
+const fake = useFakeServers();
+
+async function runFixture(): Promise<string> {
+  const out = tempDir();
+  const result = await runCli(["run", "-c", CONFIG, "-o", out, "--run-id", "run", "--no-progress", "--no-gates"]);
+  expect(result.code, result.stderr).toBe(0);
+  return join(out, "run");
+}
+
+function lines(file: string): Record<string, unknown>[] {
+  return readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+}
+
+describe("counterfactual on the hand-derived fixture (baseline endpoint)", () => {
+  it("gives every outcome as derived by hand, and the headroom table", async () => {
+    const run = await runFixture();
+    const dry = await runCli(["counterfactual", run, "-c", CONFIG, "--registry-with", EXTRA, "--dry-run"]);
+    // 2 inject (email) + 2 inject (refund) + cancel: 3 kinds × 2 trials + status: 2 kinds × 2 trials (first: already first), 2 repeats each.
+    expect(dry.stdout).toBe("dry run: 14 counterfactuals (4 inject, 4 remove-rival, 2 first, 4 pair) would make 28 endpoint calls (fewer when the store has answers)\nnote: 2 × first: the acceptable tool was already shown first (skipped)\n");
+
+    const result = await runCli(["counterfactual", run, "-c", CONFIG, "--registry-with", EXTRA, "--no-progress", "-f", "json"]);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as CounterfactualReport;
+    const outcome = (caseId: string, kind: string) => report.outcomes.filter((o) => o.case_id === caseId && o.kind === kind).map((o) => [o.trial, o.correct, o.repeats, o.selections]);
+    // refund-hidden: the phase hides refund_payment; order_refund_status wins on "refund" (3 + 2 = 5).
+    // Injected, refund_payment scores 6 + 4 = 10: binding.
+    expect(outcome("refund-hidden", "inject")).toEqual([[0, 2, 2, { refund_payment: 2 }], [1, 2, 2, { refund_payment: 2 }]]);
+    // email-customer: send_email is in no registry (coverage); from --registry-with it scores 6 + 4 = 10: binding.
+    expect(outcome("email-customer", "inject")).toEqual([[0, 2, 2, { send_email: 2 }], [1, 2, 2, { send_email: 2 }]]);
+    // cancel-order: cancel_order_note (8) beats void_purchase (4). Removed, get_order (3 + 2 + 1 = 6) wins:
+    // a third wrong tool, not binding. Position does not move a lexical router; the pair still fails.
+    expect(outcome("cancel-order", "remove-rival")).toEqual([[0, 0, 2, { get_order: 2 }], [1, 0, 2, { get_order: 2 }]]);
+    expect(outcome("cancel-order", "first")).toEqual([[0, 0, 2, { cancel_order_note: 2 }], [1, 0, 2, { cancel_order_note: 2 }]]);
+    expect(outcome("cancel-order", "pair")).toEqual([[0, 0, 2, { cancel_order_note: 2 }], [1, 0, 2, { cancel_order_note: 2 }]]);
+    // order-status: order_refund_status (12) beats get_order (6); removed, get_order beats cancel_order_note (5): binding.
+    expect(outcome("order-status", "remove-rival")).toEqual([[0, 2, 2, { get_order: 2 }], [1, 2, 2, { get_order: 2 }]]);
+    expect(outcome("order-status", "pair")).toEqual([[0, 0, 2, { order_refund_status: 2 }], [1, 0, 2, { order_refund_status: 2 }]]);
+
+    // 10 scored trials, 2 correct (refund-ok). Each stage's binding failures are worth 2 of 10 trials.
+    expect(report.stages.map((s) => [s.stage, s.failures, s.tested, s.binding, s.if_fixed.value, s.gain.value])).toEqual([
+      ["coverage", 2, 2, 2, 0.4, 0.2],
+      ["exposure", 2, 2, 2, 0.4, 0.2],
+      ["discovery", 0, 0, 0, 0.2, 0],
+      ["selection", 4, 4, 2, 0.4, 0.2],
+    ]);
+    expect(report.selection).toEqual({ tested: 4, by_rival: 2, by_position: 0, inseparable: 4, unexplained: 2 });
+    expect(report.rival_pairs).toEqual([
+      { acceptable: "get_order", rival: "order_refund_status", failures: 2, recovered: 2 },
+      { acceptable: "void_purchase", rival: "cancel_order_note", failures: 2, recovered: 0 },
+    ]);
+    // The deterministic baseline repeats itself: each case is one unit, so a gain of 1 of 5 cases.
+    expect(report.stages[1].gain.cases).toBe(5);
+
+    const terminal = await runCli(["counterfactual", run, "-c", CONFIG, "--registry-with", EXTRA, "--no-progress"]);
+    expect(terminal.stdout).toContain("exposure: 2 failures, 2 binding → +20.0 pts end-to-end");
+    expect(terminal.stdout.replace(/\s+/g, " ")).toContain("selection: of 4 failures tested, removing the rival recovers 2, moving the acceptable tool first 0; the pair alone still fails 4");
+  }, 30_000);
+
+  it("skips a coverage failure without --registry-with, saying how to include it", async () => {
+    const run = await runFixture();
+    const result = await runCli(["counterfactual", run, "-c", CONFIG, "--kinds", "inject", "--no-progress", "-f", "json"]);
+    const report = JSON.parse(result.stdout) as CounterfactualReport;
+    expect(report.stages[0]).toMatchObject({ stage: "coverage", failures: 2, tested: 0, binding: 0 });
+    expect(report.notes).toContain("2 × coverage failure without a definition of its acceptable tool: give one with --registry-with FILE (inject skipped)");
+  });
+
+  it("recomputes from counterfactual/records.jsonl alone: the records say what was shown and what came back", async () => {
+    const run = await runFixture();
+    await runCli(["counterfactual", run, "-c", CONFIG, "--registry-with", EXTRA, "--no-progress", "-f", "json"]);
+    const report = JSON.parse(readFileSync(join(run, "counterfactual", "counterfactual.json"), "utf8")) as CounterfactualReport;
+    const records = lines(join(run, "counterfactual", "records.jsonl")) as { counterfactual: { kind: string; of: { case_id: string; trial: number }; changed: string[] }; failed_stage: string | null; visible_order?: string[] }[];
+    expect(records).toHaveLength(report.calls);
+    // Binding per stage, by hand from the records: a failed trial's best kind's share of correct repeats.
+    const stageOf: Record<string, string> = { "refund-hidden": "exposure", "email-customer": "coverage", "cancel-order": "selection", "order-status": "selection" };
+    const best = new Map<string, number>();
+    const groups = new Map<string, { correct: number; n: number }>();
+    for (const r of records) {
+      const key = `${r.counterfactual.of.case_id}#${r.counterfactual.of.trial}#${r.counterfactual.kind}`;
+      const g = groups.get(key) ?? { correct: 0, n: 0 };
+      g.n += 1;
+      if (r.failed_stage === null) g.correct += 1;
+      groups.set(key, g);
+    }
+    for (const [key, g] of groups) {
+      const trial = key.split("#").slice(0, 2).join("#");
+      best.set(trial, Math.max(best.get(trial) ?? 0, g.correct / g.n));
+    }
+    for (const stage of report.stages) {
+      const binding = [...best].filter(([trial]) => stageOf[trial.split("#")[0]] === stage.stage).reduce((sum, [, flip]) => sum + flip, 0);
+      expect(binding).toBe(stage.binding);
+    }
+    // The pair kind showed the acceptable tool, the rival and the control only.
+    const pair = records.find((r) => r.counterfactual.kind === "pair" && r.counterfactual.of.case_id === "cancel-order");
+    expect(pair?.counterfactual.changed.sort()).toEqual(["get_order", "order_refund_status"]);
+  });
+});
+
+describe("counterfactual through a local OpenAI-compatible server", () => {
+  it("sends exactly the intended visible sets, answers a second run from the store, and replays", async () => {
+    const dir = writeProject();
+    // A model that calls the first tool it is offered. The ordinary tools come first, so
+    // order-by-id passes (get_order is first) and the two other cases pick get_order: wrong_tool.
+    const server = await fake.start((request) => openaiReply([{ name: offeredTools(request.body)[0], arguments: "{}" }]));
+    const env = { OPENAI_API_KEY: "sk-test-cf-0123456789" };
+    const args = ["-e", "openai:test-model", "--base-url", `${server.url}/v1`, "--no-progress", "--retry-base-ms", "1"];
+    expect((await runCli(["run", ...args, "--run-id", "r", "--no-gates"], { cwd: dir, env })).code).toBe(0);
+    const asked = server.requests.length;
+    const first = await runCli(["counterfactual", join(dir, "reports", "r"), ...args, "-f", "json"], { cwd: dir, env });
+    expect(first.code, first.stderr).toBe(0);
+    // Each distinct visible set once per repeat (the two failed trials of a case ask the same questions):
+    // order-free-text: without get_order, search_orders first (its pair is the visible set it saw: skipped);
+    // refund-after-lookup: without get_order, refund_order first, and the pair get_order + refund_order.
+    const sent = server.requests.slice(asked).map((r) => `${(r.body.messages as { content: string }[]).at(-1)?.content} ${offeredTools(r.body).join(",")}`);
+    expect([...new Set(sent)].sort()).toEqual([
+      "Find my teapot order search_orders,get_order,no_applicable_tool",
+      "Find my teapot order search_orders,no_applicable_tool",
+      "Refund it please. get_order,refund_order,no_applicable_tool",
+      "Refund it please. refund_order,get_order,search_orders,no_applicable_tool",
+      "Refund it please. search_orders,refund_order,no_applicable_tool",
+    ]);
+    expect(sent).toHaveLength(10);
+    const report = JSON.parse(first.stdout) as CounterfactualReport;
+    expect(report.calls).toBe(20);
+    expect(report.stages[3]).toMatchObject({ stage: "selection", failures: 4, tested: 4, binding: 4 });
+    expect(report.selection).toEqual({ tested: 4, by_rival: 2, by_position: 4, inseparable: 2, unexplained: 0 });
+
+    const second = await runCli(["counterfactual", join(dir, "reports", "r"), ...args, "-f", "json"], { cwd: dir, env });
+    expect(second.code, second.stderr).toBe(0);
+    expect(server.requests.length - asked).toBe(10);
+    const replay = await runCli(["counterfactual", join(dir, "reports", "r"), ...args, "--mode", "replay", "-f", "json"], { cwd: dir, env: {} });
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(JSON.parse(replay.stdout).stages).toEqual(report.stages);
+    expect(server.requests.length - asked).toBe(10);
+  });
+});
