@@ -115,6 +115,34 @@ describe("counterfactual on the hand-derived fixture (baseline endpoint)", () =>
   });
 });
 
+describe("counterfactual outcomes where a run is read", () => {
+  it("show --case lists them, the run page gets a headroom section, diff says how headroom moved, run --counterfactual runs them", async () => {
+    const out = tempDir();
+    const result = await runCli(["run", "-c", CONFIG, "-o", out, "--run-id", "run", "--no-progress", "--no-gates", "--counterfactual"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("Headroom by stage");
+    const run = join(out, "run");
+    const show = await runCli(["show", run, "--case", "order-status"]);
+    expect(show.stdout).toContain("Counterfactuals (route-eval counterfactual: the failed trial re-asked with one change)");
+    expect(show.stdout).toContain("  #0 remove-rival: order_refund_status removed → 2 of 2 correct ✓ fixes it; picked get_order ×2");
+    expect(show.stdout).toContain("  #1 pair: only the acceptable tool, the rival and the controls (2 removed) → 0 of 2 correct ✗");
+    const json = JSON.parse((await runCli(["show", run, "--case", "order-status", "--json"])).stdout);
+    expect(json.counterfactuals).toHaveLength(4);
+
+    expect((await runCli(["report", run, "-f", "html"])).code).toBe(0);
+    const page = readFileSync(join(run, "report.html"), "utf8");
+    expect(page).toContain('<tr data-stage="selection" data-failures="4" data-binding="2">');
+
+    // A second run with the same decisions, counterfactuals with --registry-with: coverage headroom appears.
+    expect((await runCli(["run", "-c", CONFIG, "-o", out, "--run-id", "again", "--no-progress", "--no-gates"])).code).toBe(0);
+    await runCli(["counterfactual", join(out, "again"), "-c", CONFIG, "--registry-with", EXTRA, "--no-progress"]);
+    const diff = await runCli(["diff", run, join(out, "again")]);
+    expect(diff.stdout).toMatch(/Headroom \(counterfactual\)[\s\S]*│ coverage +│ +2 │ +2 │ +0 │ +2 │ +— │ \+20\.0 pts │/);
+    const diffJson = JSON.parse((await runCli(["diff", run, join(out, "again"), "-f", "json"])).stdout);
+    expect(diffJson.headroom[0]).toEqual({ stage: "coverage", base: { failures: 2, binding: 0, gain: null }, current: { failures: 2, binding: 2, gain: 0.2 } });
+  }, 30_000);
+});
+
 describe("counterfactual through a local OpenAI-compatible server", () => {
   it("sends exactly the intended visible sets, answers a second run from the store, and replays", async () => {
     const dir = writeProject();

@@ -13,6 +13,7 @@ import { computeMetrics } from "../metrics/compute-metrics.js";
 import { readReportFile } from "../run-files/read-report.js";
 import { readRecords } from "../run-files/records-io.js";
 import type { RunMeta, TrialRecord } from "../types.js";
+import { readHeadroom } from "../run-files/read-headroom.js";
 
 /**
  * One side of the diff. A run directory (or its records.jsonl) is rebuilt from its trial records,
@@ -48,5 +49,15 @@ export function diffRuns(basePath: string, currentPath: string, options: Compare
     const hint = `pass --force to compare the ${shared} shared case${shared === 1 ? "" : "s"} anyway`;
     throw new InputError(`cannot compare ${basePath} with ${currentPath}: ${reasons}; ${hint}`);
   }
-  return compareRuns(base, current, options);
+  const diff = compareRuns(base, current, options);
+  const before = readHeadroom(locateRun(basePath).runDir);
+  const after = readHeadroom(locateRun(currentPath).runDir);
+  if (before !== null && after !== null) {
+    diff.headroom = before.stages.map((stage, i) => {
+      const other = after.stages[i];
+      const side = (s: typeof stage) => ({ failures: s.failures, binding: s.binding, gain: s.tested === 0 ? null : s.gain.value });
+      return { stage: stage.stage, base: side(stage), current: side(other) };
+    });
+  }
+  return diff;
 }

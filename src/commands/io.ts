@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { readHeadroom } from "../run-files/read-headroom.js";
 import { writeOutput } from "../app/write-output.js";
 import { Option } from "commander";
 import type { Io } from "../context.js";
@@ -37,8 +38,9 @@ export interface RunSource {
 export function emitReport(io: Io, report: Report, flags: OutputFlags, gates: GateResult[], source?: RunSource): void {
   const html = flags.format === "html" && source !== undefined;
   const explanations = html ? explainRun(report, source.records()) : null;
+  const headroom = html ? readHeadroom(source.runDir) : null;
   const output = flags.output ?? (html ? join(source.runDir, "report.html") : undefined);
-  const text = renderReport(report, flags.format, { color: io.color && output === undefined, gates, explanations });
+  const text = renderReport(report, flags.format, { color: io.color && output === undefined, gates, explanations, headroom });
   writeOutput(io, text, output);
 }
 

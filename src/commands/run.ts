@@ -16,7 +16,11 @@ import { appendStepSummary } from "../app/step-summary.js";
 import { createProgressPrinter } from "../render/progress.js";
 import { EXPERIMENT_FILE, runExperiment } from "../app/experiment.js";
 import { planVariants } from "../experiment/plan.js";
-import { emitExperiment, experimentOptions, resumePins } from "./ablate.js";
+import { emitExperiment, experimentOptions, resumePins, terminalWidth } from "./ablate.js";
+import { COUNTERFACTUAL_DIR, runCounterfactuals } from "../app/counterfactual.js";
+import { COUNTERFACTUAL_KINDS } from "../counterfactual/counterfactual-types.js";
+import { renderCounterfactual } from "../counterfactual/render-counterfactual.js";
+import type { Config, RunProgress } from "../types.js";
 
 /** Commander's values of the shared config options, by attribute name (see `toOverrides`). */
 export interface ConfigFlags {
@@ -31,6 +35,7 @@ interface RunFlags extends ConfigFlags, OutputFlags {
   resume?: string;
   progress?: boolean;
   failIfWorse?: string[];
+  counterfactual?: boolean;
 }
 
 export function registerRun(program: Command, io: Io, setExit: SetExit): void {
@@ -44,6 +49,7 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
     .option("--no-step-summary", "do not append the Markdown summary to $GITHUB_STEP_SUMMARY")
     .option("--resume <run-dir>", "continue an interrupted run: keep its records, run the trials it lacks")
     .option("--no-progress", "no progress line on stderr")
+    .option("--counterfactual", "then re-ask each failed trial with one change to what was shown (route-eval counterfactual)")
     .option("--fail-if-worse <variant...>", "with variants: exit 1 when this variant's paired verdict against the base is \"hurt\"")
     .addHelpText("after", RUN_HELP)
     .action(async (flags: RunFlags) => {
@@ -65,8 +71,20 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
       if (flags.saveBaseline !== undefined) {
         io.stderr(`baseline: ${saveBaseline(runDir, join(config.out_dir, "baselines"), flags.saveBaseline)}\n`);
       }
+      if (flags.counterfactual === true) await counterfactualAfterRun(io, runDir, config, flags.format === "terminal" && flags.output === undefined, options.onProgress);
       setExit(verdict(io, report, gates));
     });
+}
+
+/** `run --counterfactual`: the headroom of the run just finished (printed after the report on a terminal). */
+async function counterfactualAfterRun(io: Io, runDir: string, config: Config, print: boolean, onProgress: ((p: RunProgress) => void) | undefined): Promise<void> {
+  const result = await runCounterfactuals(runDir, config, {
+    kinds: COUNTERFACTUAL_KINDS, max: null, repeats: null, registryWith: null, dryRun: false, env: io.env, onProgress, signal: io.interrupts?.(),
+    onWarning: (message) => io.stderr(`${inertLine(message)}\n`),
+  });
+  if (result.dryRun) return;
+  if (print) io.stdout(`\n${renderCounterfactual(result.report, "terminal", { color: io.color, width: terminalWidth(io) })}`);
+  io.stderr(`counterfactual records and counterfactual.json: ${join(runDir, COUNTERFACTUAL_DIR)}\n`);
 }
 
 /** A config with `variants:`, or the directory of such an experiment to resume. */

@@ -6,6 +6,7 @@ import { renderCaseExplanation } from "../show/render-case.js";
 import { renderFailingCases } from "../show/render-failing-cases.js";
 import type { SetExit } from "./io.js";
 import type { Io } from "../context.js";
+import { readCaseCounterfactuals, renderCaseCounterfactuals } from "../counterfactual/case-counterfactuals.js";
 
 interface ShowFlags {
   case?: string;
@@ -21,11 +22,17 @@ export function registerShow(program: Command, io: Io, _setExit: SetExit): void 
     .option("--json", "print the explanation(s) as JSON instead of text")
     .addHelpText("after", SHOW_HELP)
     .action((run: string, flags: ShowFlags) => {
-      const { meta, records } = readRun(run);
+      const { runDir, meta, records } = readRun(run);
       const report = buildReport(meta, records);
       if (flags.case !== undefined) {
         const explanation = explainOneCase(report, records, flags.case, run);
-        io.stdout(flags.json === true ? `${JSON.stringify(explanation, null, 2)}\n` : renderCaseExplanation(explanation, { color: io.color }));
+        const counterfactuals = readCaseCounterfactuals(runDir, explanation.case_id);
+        if (flags.json === true) {
+          io.stdout(`${JSON.stringify(counterfactuals.length === 0 ? explanation : { ...explanation, counterfactuals }, null, 2)}\n`);
+          return;
+        }
+        const text = renderCaseExplanation(explanation, { color: io.color });
+        io.stdout(counterfactuals.length === 0 ? text : `${text}\n${renderCaseCounterfactuals(counterfactuals).join("\n")}\n`);
         return;
       }
       const explanations = explainRun(report, records);
@@ -35,7 +42,8 @@ export function registerShow(program: Command, io: Io, _setExit: SetExit): void 
 }
 
 const SHOW_HELP = `
-Nothing is re-run and nothing is written: show reads run.json and records.jsonl.
+Nothing is re-run and nothing is written: show reads run.json and records.jsonl (and, with
+--case, the case's counterfactuals when route-eval counterfactual has run on it).
 Exit codes: 0 shown · 2 bad input (no such run, unknown case id).
 
 Examples:

@@ -40,7 +40,7 @@ export function describeStage(s: StageHeadroom): string {
 
 function stageTable(r: CounterfactualReport): TableData {
   return {
-    head: ["stage", "failures", "tested", "binding", "end-to-end if fixed", "gain (pts)"],
+    head: ["stage", "failures", "tested", "binding", "end-to-end if fixed", "gain"],
     align: ["left", "right", "right", "right", "right", "right"],
     rows: r.stages.map((s) => [
       s.stage,

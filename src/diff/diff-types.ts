@@ -201,4 +201,13 @@ export interface Diff {
   definitions: { base_recorded: boolean; current_recorded: boolean; changes: DefinitionChange[] };
   gates: GateCheck[];
   verdict: "pass" | "fail";
+  /** How headroom moved, when both runs have a counterfactual.json (route-eval counterfactual). */
+  headroom?: HeadroomMove[];
+}
+
+/** One stage's counterfactual headroom in each run. */
+export interface HeadroomMove {
+  stage: string;
+  base: { failures: number; binding: number; gain: number | null };
+  current: { failures: number; binding: number; gain: number | null };
 }

@@ -6,7 +6,8 @@
 import { formatCounts, MISSING } from "../render/format.js";
 import type { Cell, TableData, Tone } from "../render/section.js";
 import { FLIP_KINDS, RELIABILITY_CLASSES } from "./diff-types.js";
-import type { CaseFlip, CaseSide, Diff, MetricDelta } from "./diff-types.js";
+import type { CaseFlip, CaseSide, Diff, HeadroomMove, MetricDelta } from "./diff-types.js";
+import { formatTrials } from "../counterfactual/render-counterfactual.js";
 import { CHANGE_LABELS, CLASS_LABELS, describeSources, FLIP_LABELS, formatDelta, formatTest, formatValue, isSignificant } from "./format-diff.js";
 import { section, type DiffSection, type Line } from "./diff-section.js";
 import { formatP } from "./format-diff.js";
@@ -151,6 +152,14 @@ export function buildPowerSection(diff: Diff): DiffSection {
   return section("What this sample can detect", lines);
 }
 
+/** Headroom per stage in each run (both ran route-eval counterfactual). */
+function buildHeadroomSection(moves: HeadroomMove[]): DiffSection {
+  const gain = (g: number | null) => (g === null ? MISSING : `+${(g * 100).toFixed(1)} pts`);
+  const rows: Cell[][] = moves.map((m) => [m.stage, String(m.base.failures), String(m.current.failures), formatTrials(m.base.binding), formatTrials(m.current.binding), gain(m.base.gain), gain(m.current.gain)]);
+  const table: TableData = { head: ["stage", "failures BASE", "CURRENT", "binding BASE", "CURRENT", "gain BASE", "CURRENT"], align: ["left", "right", "right", "right", "right", "right", "right"], rows };
+  return section("Headroom (counterfactual)", ["the failures each stage's fix turns correct, and the end-to-end points that is worth, in each run"], table);
+}
+
 /** Every section in reading order, gates excluded (each renderer places them). */
 export function buildDiffSections(diff: Diff): DiffSection[] {
   return [
@@ -161,6 +170,7 @@ export function buildDiffSections(diff: Diff): DiffSection[] {
     buildReliabilitySection(diff),
     buildConfusionSection(diff),
     ...buildDefinitionSections(diff),
+    ...(diff.headroom === undefined ? [] : [buildHeadroomSection(diff.headroom)]),
     buildPowerSection(diff),
   ];
 }

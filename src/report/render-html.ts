@@ -16,12 +16,16 @@ import { renderReliabilitySection } from "./render-html-reliability.js";
 import { readFileSync } from "node:fs";
 import { lazy } from "../text/lazy.js";
 import { describeRun } from "../render/run-header.js";
+import type { CounterfactualReport } from "../counterfactual/counterfactual-types.js";
+import { renderHeadroomSection } from "../counterfactual/render-headroom-html.js";
 import { HIDING_LABELS, NO_DESCRIPTION, STATUS_MARKS } from "../show/render-case.js";
 
 export interface HtmlOptions {
   gates: GateResult[];
   /** One per case (from the run's records) for the drill-down; null renders the table without it. */
   explanations: CaseExplanation[] | null;
+  /** counterfactual.json of the run, when route-eval counterfactual has run on it. */
+  headroom?: CounterfactualReport | null;
 }
 
 function runFacts(report: Report): [string, string][] {
@@ -49,6 +53,7 @@ export function renderHtml(report: Report, options: HtmlOptions): string {
     renderFunnelSection(report.metrics),
     ...(gates === null ? [] : [gates]),
     renderFailureSection(report.metrics),
+    ...(options.headroom === undefined || options.headroom === null ? [] : [renderHeadroomSection(options.headroom)]),
     renderHeatmapSection(report, options.explanations),
     renderReliabilitySection(report.metrics),
     renderBreakdownSection(report),

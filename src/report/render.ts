@@ -1,5 +1,6 @@
 import type { GateResult, Report } from "../types.js";
 import type { CaseExplanation } from "../show/explain-types.js";
+import type { CounterfactualReport } from "../counterfactual/counterfactual-types.js";
 import { renderHtml } from "./render-html.js";
 import { renderJson } from "../render/stable-json.js";
 import { renderJunit } from "./render-junit.js";
@@ -14,6 +15,8 @@ export interface RenderOptions {
   gates: GateResult[];
   /** Per-case explanations for the HTML drill-down (null or absent: none). */
   explanations?: CaseExplanation[] | null;
+  /** The run's counterfactual.json, for the HTML headroom section. */
+  headroom?: CounterfactualReport | null;
 }
 
 const RENDERERS: Record<Format, (report: Report, options: RenderOptions) => string> = {
@@ -21,7 +24,7 @@ const RENDERERS: Record<Format, (report: Report, options: RenderOptions) => stri
   json: (report) => renderJson(report),
   markdown: (report, o) => renderMarkdown(report, { gates: o.gates }),
   junit: (report) => renderJunit(report),
-  html: (report, o) => renderHtml(report, { gates: o.gates, explanations: o.explanations ?? null }),
+  html: (report, o) => renderHtml(report, { gates: o.gates, explanations: o.explanations ?? null, headroom: o.headroom ?? null }),
 };
 
 export function renderReport(report: Report, format: Format, options: RenderOptions): string {

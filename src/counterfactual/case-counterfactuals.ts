@@ -1,0 +1,55 @@
+/** One case's counterfactuals, for `show --case`: each failed trial, each change, what came back. */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { readRecords } from "../run-files/records-io.js";
+import { formatCounts } from "../render/format.js";
+import { stripControls } from "../render/terminal.js";
+import { wrapText } from "../render/text-layout.js";
+import { SHOW_WIDTH } from "../show/render-case.js";
+import type { CounterfactualKind, Placement } from "./counterfactual-types.js";
+
+export interface CaseCounterfactual {
+  trial: number;
+  kind: CounterfactualKind;
+  changed: string[];
+  placement: Placement;
+  repeats: number;
+  correct: number;
+  selections: Record<string, number>;
+}
+
+/** The case's counterfactual outcomes from RUN/counterfactual/records.jsonl; [] when there are none. */
+export function readCaseCounterfactuals(runDir: string, caseId: string): CaseCounterfactual[] {
+  const file = join(runDir, "counterfactual", "records.jsonl");
+  if (!existsSync(file)) return [];
+  const groups = new Map<string, CaseCounterfactual>();
+  for (const record of readRecords(file)) {
+    const info = record.counterfactual;
+    if (info === undefined || info.of.case_id !== caseId || record.error !== null) continue;
+    const key = `${info.of.trial}\u0000${info.kind}`;
+    const group = groups.get(key) ?? { trial: info.of.trial, kind: info.kind, changed: info.changed, placement: info.placement, repeats: 0, correct: 0, selections: {} };
+    group.repeats += 1;
+    if (record.failed_stage === null) group.correct += 1;
+    const picked = record.selected ?? "(no call)";
+    group.selections[picked] = (group.selections[picked] ?? 0) + 1;
+    groups.set(key, group);
+  }
+  return [...groups.values()].sort((a, b) => a.trial - b.trial);
+}
+
+const CHANGES: Record<CounterfactualKind, (c: CaseCounterfactual) => string> = {
+  inject: (c) => `${c.changed.join(", ")} added (${c.placement})`,
+  "remove-rival": (c) => `${c.changed.join(", ")} removed`,
+  first: (c) => `${c.changed.join(", ")} moved first`,
+  pair: (c) => `only the acceptable tool, the rival and the controls (${c.changed.length} removed)`,
+};
+
+export function renderCaseCounterfactuals(list: CaseCounterfactual[]): string[] {
+  const lines = ["Counterfactuals (route-eval counterfactual: the failed trial re-asked with one change)"];
+  for (const c of list) {
+    const verdict = c.correct === c.repeats ? "✓ fixes it" : c.correct === 0 ? "✗ does not fix it" : "~ sometimes";
+    const text = stripControls(`#${c.trial} ${c.kind}: ${CHANGES[c.kind](c)} → ${c.correct} of ${c.repeats} correct ${verdict}; picked ${formatCounts(c.selections)}`);
+    lines.push(...wrapText(text, SHOW_WIDTH - 6).map((line, i) => (i === 0 ? `  ${line}` : `      ${line}`)));
+  }
+  return lines;
+}
