@@ -8,6 +8,7 @@ import { registerReport } from "./commands/report.js";
 import { registerRun } from "./commands/run.js";
 import { registerAblate } from "./commands/ablate.js";
 import { registerCounterfactual } from "./commands/counterfactual.js";
+import { registerInit } from "./commands/init.js";
 import { registerShow } from "./commands/show.js";
 import { registerSweep } from "./commands/sweep.js";
 import { EndpointFailure, InputError, Interrupted } from "./errors.js";
@@ -71,6 +72,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
   registerRun(program, io, setExit);
   registerAblate(program, io, setExit);
   registerCounterfactual(program, io, setExit);
+  registerInit(program, io, setExit);
   registerReport(program, io, setExit);
   registerShow(program, io, setExit);
   registerSweep(program, io, setExit);

@@ -94,6 +94,7 @@ function readLintCaseFile(file: string | YamlFile, config: Config, loadRegistry:
   const cases = written.cases.map((entry, index) => ({
     index,
     id: entry.id,
+    goal: entry.goal,
     family: entry.family ?? null,
     acceptable: entry.acceptable,
     forbidden: entry.forbidden ?? [],

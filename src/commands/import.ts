@@ -1,20 +1,13 @@
 import { writeOutput } from "../app/write-output.js";
-import { basename, extname } from "node:path";
 import { Argument, type Command } from "commander";
-import { InputError } from "../errors.js";
 import { inertLine } from "../text/inert.js";
-import { loadMcpLister } from "../registry/load-mcp-lister.js";
-import { buildSnapshot, type SourceTool } from "../registry/build-snapshot.js";
-import { readAnthropicTools } from "../registry/import-anthropic.js";
-import { readMcpTools } from "../registry/import-mcp.js";
-import { readOpenAiTools } from "../registry/import-openai.js";
-import { JsonReader, readJsonInput } from "../registry/read-json-input.js";
+import { buildSnapshot } from "../registry/build-snapshot.js";
+import { gatherTools, type ImportFormat } from "../registry/gather-tools.js";
 import { renderSnapshot } from "../registry/render-snapshot.js";
 import { EXIT, type SetExit } from "./io.js";
 import type { Io } from "../context.js";
 
-export const IMPORT_FORMATS = ["mcp", "openai", "anthropic"] as const;
-type ImportFormat = (typeof IMPORT_FORMATS)[number];
+import { IMPORT_FORMATS } from "../registry/gather-tools.js";
 
 interface ImportFlags {
   command?: string;
@@ -22,14 +15,6 @@ interface ImportFlags {
   snapshot?: string;
   family?: string;
   trustAnnotations?: boolean;
-}
-
-interface Gathered {
-  tools: SourceTool[];
-  notes: string[];
-  source: string;
-  /** Default snapshot name. */
-  name: string;
 }
 
 export function registerImport(program: Command, io: Io, setExit: SetExit): void {
@@ -45,7 +30,7 @@ export function registerImport(program: Command, io: Io, setExit: SetExit): void
     .option("--trust-annotations", "let MCP annotations set effect, idempotent and open_world (default: conservative values)")
     .addHelpText("after", IMPORT_HELP)
     .action(async (format: ImportFormat, file: string | undefined, flags: ImportFlags) => {
-      const gathered = await gather(format, file, flags, io.cwd);
+      const gathered = await gatherTools(format, file, flags.command, io.cwd);
       const snapshot = flags.snapshot ?? gathered.name;
       const built = buildSnapshot(gathered.tools, {
         snapshot,
@@ -63,27 +48,6 @@ export function registerImport(program: Command, io: Io, setExit: SetExit): void
       io.stderr(`imported ${count} tool${count === 1 ? "" : "s"} from ${gathered.source}\n`);
       setExit(EXIT.ok);
     });
-}
-
-async function gather(format: ImportFormat, file: string | undefined, flags: ImportFlags, cwd: string): Promise<Gathered> {
-  if (flags.command !== undefined) {
-    if (format !== "mcp") throw new InputError("--command: only `import mcp` starts a server; give a FILE for openai and anthropic");
-    if (file !== undefined) throw new InputError(`give either FILE or --command, not both (got "${file}")`);
-    const { listMcpTools } = await loadMcpLister();
-    const listing = await listMcpTools(flags.command, cwd);
-    const server = listing.server === null ? "" : ` (server ${listing.server.name} ${listing.server.version})`;
-    const tools = readMcpTools(listing.tools, new JsonReader(`--command "${flags.command}"`));
-    const notes = [`listed ${listing.tools.length} tools in ${listing.pages} page${listing.pages === 1 ? "" : "s"}`];
-    return { tools, notes, source: `mcp stdio: ${flags.command}${server}`, name: listing.server?.name ?? "mcp" };
-  }
-  if (file === undefined) throw new InputError(`import ${format}: give the FILE to read${format === "mcp" ? ", or --command to start a server" : ""}`);
-  const input = readJsonInput(file, cwd);
-  const reader = new JsonReader(input.shown);
-  const name = basename(file, extname(file));
-  const source = `${format}: ${input.shown}`;
-  if (format === "mcp") return { tools: readMcpTools(input.data, reader), notes: [], source, name };
-  const read = format === "openai" ? readOpenAiTools(input.data, reader) : readAnthropicTools(input.data, reader);
-  return { tools: read.tools, notes: read.skipped, source, name };
 }
 
 const IMPORT_HELP = `

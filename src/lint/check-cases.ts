@@ -3,6 +3,7 @@ import { findContradiction, findUnknownNames } from "../cases/unknown-names.js";
 import { ABSTAIN, ASK, CONTROL_NAMES } from "../types.js";
 import type { LintCase, LintCaseFile } from "./lint-input.js";
 import { finding, type Finding } from "./rules.js";
+import { TODO } from "../init/scaffold.js";
 
 export function checkCaseFile(file: LintCaseFile): Finding[] {
   const known = new Set<string>([...CONTROL_NAMES, ...file.registry.tools.map((tool) => tool.name)]);
@@ -13,7 +14,12 @@ export function checkCaseFile(file: LintCaseFile): Finding[] {
     const fix = `keep acceptable: [${ABSTAIN}] alone when nothing applies, or drop ${ABSTAIN} when a tool does`;
     return [finding({ rule: "case-contradictory", file: file.file, line, case: testCase.id, message, fix })];
   });
-  return contradictions.concat(file.cases.flatMap((testCase) =>
+  const todos = file.cases.flatMap((testCase) => {
+    if (!testCase.goal.trimStart().startsWith(TODO)) return [];
+    const line = file.lineOf(["cases", testCase.index, "goal"]);
+    return [finding({ rule: "case-todo-goal", file: file.file, line, case: testCase.id, message: `case "${testCase.id}": its goal is still a TODO (written by route-eval init): ${testCase.goal}`, fix: "replace it with a real request, as a user would type it" })];
+  });
+  return [...todos, ...contradictions].concat(file.cases.flatMap((testCase) =>
     findUnknownNames(testCase, known, file.registry.snapshot).map((unknown) => {
       const base = { file: file.file, line: file.lineOf(["cases", testCase.index, unknown.list, unknown.position]), case: testCase.id };
       const { name, near, list } = unknown;

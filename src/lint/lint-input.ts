@@ -24,6 +24,7 @@ export interface LintRegistry {
 export interface LintCase {
   index: number;
   id: string;
+  goal: string;
   family: string | null;
   acceptable: string[];
   forbidden: string[];

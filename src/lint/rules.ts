@@ -37,6 +37,7 @@ export const RULE_IDS = [
   "case-coverage-gap",
   "case-family-single",
   "case-contradictory",
+  "case-todo-goal",
   "suite-no-control-case",
 ] as const;
 export type RuleId = (typeof RULE_IDS)[number];
@@ -75,6 +76,7 @@ export const RULES: Record<RuleId, RuleInfo> = {
   "case-coverage-gap": { group: "cases", severity: "info", summary: "acceptable names a tool that does not exist (a coverage gap)" },
   "case-family-single": { group: "cases", severity: "warning", summary: "a case family with a single case (no near neighbour)" },
   "case-contradictory": { group: "cases", severity: "error", summary: "acceptable names no_applicable_tool beside a tool" },
+  "case-todo-goal": { group: "cases", severity: "error", summary: "a starter case's goal is still a TODO (route-eval init)" },
   "suite-no-control-case": { group: "cases", severity: "warning", summary: "no case expects abstention or ask_user" },
 };
 

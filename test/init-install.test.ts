@@ -1,0 +1,143 @@
+/**
+ * Adopting route-eval in another project: `route-eval init` from each source (a small example,
+ * MCP over stdio and from a file, OpenAI and Anthropic tools arrays), the scaffold's lint (TODO
+ * goals are the only errors), a filled-in scaffold that runs; and the package itself packed and
+ * installed into an empty project offline, then init and run there.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
+import { describe, expect, it } from "vitest";
+import { renderDescription } from "../src/registry/render-definition.js";
+import { loadRegistry } from "../src/registry/load-registry.js";
+import { runCli, tempDir } from "./support/cli.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const SERVER = fileURLToPath(new URL("./fixtures/mcp/paged-server.mjs", import.meta.url));
+const commerce = loadRegistry(join(ROOT, "registries", "commerce.yaml"), ROOT).tools.slice(0, 6);
+
+/** The lint findings of the project, as "severity rule" counts. */
+async function lintCounts(dir: string): Promise<{ code: number; counts: Record<string, number> }> {
+  const result = await runCli(["lint", "--format", "json"], dir);
+  const findings = JSON.parse(result.stdout).findings as { severity: string; rule: string }[];
+  const counts: Record<string, number> = {};
+  for (const f of findings) counts[`${f.severity} ${f.rule}`] = (counts[`${f.severity} ${f.rule}`] ?? 0) + 1;
+  return { code: result.code, counts };
+}
+
+/** Replaces every TODO goal with a real request (what a user does next). */
+function fillGoals(dir: string, file: string): void {
+  const path = join(dir, "cases", file);
+  const text = readFileSync(path, "utf8").replace(/goal: "TODO: [^"]*"/g, (_match, offset: number) => `goal: "Please help with request number ${offset}"`);
+  writeFileSync(path, text);
+}
+
+describe("route-eval init", () => {
+  it("scaffolds a small example whose lint errors are the TODO goals only, and runs once they are filled in", async () => {
+    const dir = tempDir();
+    const result = await runCli(["init"], dir);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^route-eval init: 4 tools, 2 phases proposed, 8 starter cases with TODO goals\.\n/);
+    expect(result.stderr).toBe("wrote route-eval.yaml\nwrote registries/example.yaml\nwrote cases/example.yaml\n");
+    const config = readFileSync(join(dir, "route-eval.yaml"), "utf8");
+    expect(config.split("\n")[0]).toMatch(/^# yaml-language-server: \$schema=.*schemas\/config\.schema\.json$/);
+    expect(parse(config).phases).toEqual({ lookup: { families: ["orders"], max_effect: "read_only" }, act: { max_effect: "mutating" } });
+    const cases = parse(readFileSync(join(dir, "cases", "example.yaml"), "utf8")).cases as { id: string; acceptable: string[]; forbidden?: string[] }[];
+    expect(cases.map((c) => [c.id, c.acceptable, c.forbidden ?? []])).toEqual([
+      ["get_order-exact", ["get_order"], []],
+      ["search_orders-free-text", ["search_orders"], []],
+      ["get_order-not-refund_order", ["get_order"], ["refund_order"]],
+      ["refund_order-complete", ["refund_order"], []],
+      ["refund_order-missing-info", ["ask_user"], ["refund_order"]],
+      ["send_email-complete", ["send_email"], []],
+      ["send_email-missing-info", ["ask_user"], ["send_email"]],
+      ["out-of-scope", ["no_applicable_tool"], []],
+    ]);
+    const lint = await lintCounts(dir);
+    expect(lint.code).toBe(1);
+    expect(Object.entries(lint.counts).filter(([key]) => key.startsWith("error"))).toEqual([["error case-todo-goal", 8]]);
+
+    fillGoals(dir, "example.yaml");
+    expect((await lintCounts(dir)).code).toBe(0);
+    const run = await runCli(["run", "--no-progress", "-f", "json"], dir);
+    expect(run.code, run.stderr).toBeLessThanOrEqual(1);
+    expect(JSON.parse(run.stdout).metrics.trials).toBe(24);
+  });
+
+  it("refuses to overwrite without --force, naming the files", async () => {
+    const dir = tempDir();
+    await runCli(["init"], dir);
+    const again = await runCli(["init"], dir);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toBe("route-eval: init: route-eval.yaml, registries/example.yaml, cases/example.yaml already exist; pass --force to overwrite, or --name to write other registry and case files\n");
+    expect((await runCli(["init", "--force"], dir)).code).toBe(0);
+  });
+
+  // The paged MCP server fixture holds a broken output schema on purpose (see import-roundtrip.test.ts).
+  const sources: [string, (dir: string) => string[], string, string[]?][] = [
+    ["--from-openai", (dir) => {
+      writeFileSync(join(dir, "tools.json"), JSON.stringify(commerce.map((t) => ({ type: "function", function: { name: t.name, description: renderDescription(t), parameters: t.input_schema } }))));
+      return ["--from-openai", "tools.json"];
+    }, "tools"],
+    ["--from-anthropic", (dir) => {
+      writeFileSync(join(dir, "claude.json"), JSON.stringify(commerce.map((t) => ({ name: t.name, description: renderDescription(t), input_schema: t.input_schema }))));
+      return ["--from-anthropic", "claude.json"];
+    }, "claude"],
+    ["--from-mcp", (dir) => {
+      writeFileSync(join(dir, "listing.json"), JSON.stringify({ tools: commerce.map((t) => ({ name: t.name, description: renderDescription(t), inputSchema: t.input_schema })) }));
+      return ["--from-mcp", "listing.json"];
+    }, "listing"],
+    ["--from-mcp-command", () => ["--from-mcp-command", `"${process.execPath}" "${SERVER}"`, "--name", "invoices"], "invoices", ["error schema-invalid"]],
+  ];
+  for (const [flag, prepare, name, expected = []] of sources) {
+    it(`${flag}: imports the tools, proposes cases from their rivals and write tools, lints with TODO errors only`, async () => {
+      const dir = tempDir();
+      const result = await runCli(["init", ...prepare(dir)], dir);
+      expect(result.code, result.stderr).toBe(0);
+      expect(existsSync(join(dir, "registries", `${name}.yaml`))).toBe(true);
+      const cases = parse(readFileSync(join(dir, "cases", `${name}.yaml`), "utf8")).cases as { id: string; goal: string }[];
+      expect(cases.every((c) => c.goal.startsWith("TODO:"))).toBe(true);
+      expect(cases.at(-1)?.id).toBe("out-of-scope");
+      const lint = await lintCounts(dir);
+      const errors = Object.entries(lint.counts).filter(([key]) => key.startsWith("error"));
+      expect(errors.map(([key]) => key).filter((key) => key !== "error case-todo-goal")).toEqual(expected);
+      expect(lint.counts["error case-todo-goal"]).toBe(cases.length);
+    }, 30_000);
+  }
+});
+
+describe("installed into another project", () => {
+  it("npm pack, then an offline install of the tarball into an empty project: --version, init and run work there", () => {
+    const dir = tempDir("route-eval-adopt-");
+    // dist/ is built by `npm test` before the tests; packing must not rebuild it under the other tests' feet.
+    execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT, stdio: "ignore" });
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+    const tarball = `route-eval-${pkg.version}.tgz`;
+    // Offline: a lockfile for the project made from route-eval's own, so `npm ci --offline` takes every
+    // dependency from the npm cache that installing route-eval itself filled (no network, no packument).
+    const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8"));
+    const packages: Record<string, unknown> = { "": { name: "my-agent", devDependencies: { "route-eval": `file:${tarball}` } } };
+    packages["node_modules/route-eval"] = { version: pkg.version, resolved: `file:${tarball}`, dev: true, license: pkg.license, dependencies: pkg.dependencies, bin: pkg.bin, engines: pkg.engines, peerDependencies: pkg.peerDependencies, peerDependenciesMeta: pkg.peerDependenciesMeta };
+    for (const [path, entry] of Object.entries(lock.packages as Record<string, { dev?: boolean }>)) {
+      if (path.startsWith("node_modules/") && entry.dev !== true) packages[path] = { ...entry, dev: true };
+    }
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "my-agent", private: true, devDependencies: { "route-eval": `file:${tarball}` } }, null, 2));
+    writeFileSync(join(dir, "package-lock.json"), JSON.stringify({ name: "my-agent", lockfileVersion: 3, requires: true, packages }, null, 2));
+    const env = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
+    execFileSync("npm", ["ci", "--offline"], { cwd: dir, env, stdio: "pipe" });
+    const npx = (...args: string[]) => execFileSync("npx", ["--no-install", "route-eval", ...args], { cwd: dir, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    expect(npx("--version").trim()).toBe(pkg.version);
+    npx("init");
+    expect(readFileSync(join(dir, "route-eval.yaml"), "utf8").split("\n")[0]).toBe("# yaml-language-server: $schema=./node_modules/route-eval/schemas/config.schema.json");
+    fillGoals(dir, "example.yaml");
+    let out = "";
+    try {
+      out = npx("run", "--no-progress", "-f", "json");
+    } catch (error) {
+      out = String((error as { stdout?: string }).stdout ?? ""); // exit 1: a gate of the starter config failed
+    }
+    expect(JSON.parse(out).metrics.trials).toBe(24);
+  }, 120_000);
+});
