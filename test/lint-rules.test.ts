@@ -165,6 +165,11 @@ const CASE_CASES: { rule: RuleId; trigger: string; near: string }[] = [
   { rule: "case-coverage-gap", trigger: caseLine("a", ["issue_gift_card"]) + caseLine("b", ["get_invoice"]), near: caseLine("a", ["get_invoice"]) + caseLine("b", ["get_invoice"]) },
   { rule: "case-family-single", trigger: caseLine("a", ["get_invoice"]) + caseLine("b", ["get_invoice"], "other"), near: caseLine("a", ["get_invoice"]) + caseLine("b", ["get_invoice"]) },
   { rule: "case-contradictory", trigger: caseLine("a", ["get_invoice", "no_applicable_tool"]) + caseLine("b", ["get_invoice"]), near: caseLine("a", ["get_invoice", "ask_user"]) + caseLine("b", ["get_invoice"]) },
+  {
+    rule: "case-todo-goal",
+    trigger: `  - {id: a, goal: "TODO: a request only get_invoice serves", acceptable: [get_invoice], family: invoices}\n` + caseLine("b", ["get_invoice"]),
+    near: `  - {id: a, goal: "Show invoice INV-1 (TODO items are listed on it)", acceptable: [get_invoice], family: invoices}\n` + caseLine("b", ["get_invoice"]),
+  },
 ];
 
 async function lintCases(cases: string): Promise<Finding[]> {

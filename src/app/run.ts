@@ -50,6 +50,8 @@ export interface RunOptions {
   store?: ResponseStore;
   /** The directory `--resume` takes to continue this run, when it is not the run's own (an experiment's). */
   resumeAs?: string;
+  /** With runId: replace a run directory of that name instead of refusing (--force). */
+  replaceRun?: boolean;
 }
 
 /** How a sweep point changes one run; everything else about the run stays as configured. */
@@ -154,7 +156,9 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
 
 function openRun(config: Config, options: RunOptions, endpoint: Endpoint, started: Date): RunDirectory {
   if (options.resume === undefined) {
-    return createRunDirectory(resolve(config.root, config.out_dir), options.runId ?? newRunId(started, endpoint.id));
+    const outDir = resolve(config.root, config.out_dir);
+    if (options.runId === undefined) return createRunDirectory(outDir, newRunId(started, endpoint.id));
+    return createRunDirectory(outDir, options.runId, { named: true, replace: options.replaceRun });
   }
   return reopenRunDirectory(options.resume);
 }

@@ -36,12 +36,14 @@ interface RunFlags extends ConfigFlags, OutputFlags {
   progress?: boolean;
   failIfWorse?: string[];
   counterfactual?: boolean;
+  force?: boolean;
 }
 
 export function registerRun(program: Command, io: Io, setExit: SetExit): void {
   addConfigOptions(program.command("run"))
     .description("Run every case × trials against the endpoint; write records, report.json and print a summary.")
-    .option("--run-id <id>", "name of the run directory (default: <UTC time>-<endpoint>)")
+    .option("--run-id <id>", "name of the run directory (default: <UTC time>-<endpoint>); an existing one is an error")
+    .option("--force", "with --run-id: replace an existing run directory of that name")
     .addOption(formatOption())
     .option("--output <file>", "write the rendering to a file instead of stdout (\"-\": stdout)")
     .option("--no-gates", "do not evaluate gates (exit 0 unless the input is bad)")
@@ -61,7 +63,7 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
       const onWarning = (message: string) => io.stderr(`${inertLine(message)}\n`);
       const resume = flags.resume === undefined ? undefined : resolve(io.cwd, flags.resume);
       const options = {
-        runId: flags.runId, resume, onProgress, onWarning, onNotice: onWarning, env: io.env, now: io.now, signal: io.interrupts?.(), gates: flags.gates !== false,
+        runId: flags.runId, replaceRun: flags.force === true, resume, onProgress, onWarning, onNotice: onWarning, env: io.env, now: io.now, signal: io.interrupts?.(), gates: flags.gates !== false,
       };
       const { report, runDir, records } = await runEvaluation(config, options);
       const gates = report.gates;

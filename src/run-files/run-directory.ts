@@ -4,7 +4,7 @@
  * cut by a crash) and errored trials, and rewrites records.jsonl without them, so appending
  * continues on a clean line.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { InputError } from "../errors.js";
 import { readMeta } from "./read-run.js";
@@ -24,8 +24,16 @@ export interface RunDirectory {
   repair(): void;
 }
 
-export function createRunDirectory(outDir: string, runId: string): RunDirectory {
+/**
+ * A fresh run directory. A default id (a timestamp) that is taken gets a -2, -3… suffix; an id the
+ * user named (`named`) that is taken is an error, unless `replace` says to replace that run.
+ */
+export function createRunDirectory(outDir: string, runId: string, options: { named?: boolean; replace?: boolean } = {}): RunDirectory {
   let dir = join(outDir, runId);
+  if (options.named === true && existsSync(dir)) {
+    if (options.replace !== true) throw new InputError(`--run-id ${runId}: ${dir} already exists; choose another id, or pass --force to replace that run`);
+    rmSync(dir, { recursive: true, force: true });
+  }
   for (let n = 2; existsSync(dir); n++) dir = join(outDir, `${runId}-${n}`);
   mkdirSync(dir, { recursive: true });
   return { dir, runId: basename(dir), previous: null, records: [], redo: 0, repair: () => {} };
