@@ -82,12 +82,13 @@ describe("records in the referenced form (format 2)", () => {
     expect(now.metrics.input_tokens.mean).toBeCloseTo(old.metrics.input_tokens.mean, -1);
     expect(now.cases).toEqual(old.cases);
     // The same explanation; only the description text reads ". " where it read ".; " then.
-    const squeeze = (text: string) => text.replaceAll(".;", ".").replace(/ +/g, " ");
+    const squeeze = (text: string) => text.replaceAll(".;", ".").replace(/[─│ \n]+/g, " ");
     expect(squeeze((await runCli(["show", current, "--case", "refund-over-limit"])).stdout)).toBe(squeeze(legacyFile("show.txt")));
     const diff = await runCli(["diff", legacy, current]);
     expect(diff.code, diff.stderr).toBe(0);
-    expect(diff.stdout).toContain("0 fixed vs 0 regressed of 83 cases scored in both runs");
-    expect(diff.stdout).toContain("0 fixed vs 0 regressed of 166 trial pairs");
+    const said = diff.stdout.replace(/\s+/g, " ");
+    expect(said).toContain("0 fixed vs 0 regressed of 83 cases scored in both runs");
+    expect(said).toContain("0 fixed vs 0 regressed of 166 trial pairs");
   });
 
   it("a records file without the sets it names is a one-line error naming the line and the fix", async () => {

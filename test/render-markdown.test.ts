@@ -67,7 +67,8 @@ describe("renderMarkdown", () => {
     expect(markdown).toContain("| selection | 6 | 4 | 66.7% | [30.0%, 90.3%] |");
     expect(markdown).toContain("| end-to-end | 11 | 4 | 36.4% | [15.2%, 64.6%] |");
     expect(markdown).toContain("| abstention accuracy | 0 | 0 | — | — |");
-    expect(markdown).toContain("| pass^k (all k succeed) | 4 | 33.3% | 25.0% | 33.3% |");
+    expect(markdown).toContain("| k | cases | pass^k (all k succeed) | pass@k (any of k succeeds) |");
+    expect(markdown).toContain("| k=2 | 4 | 25.0% | 41.7% |");
   });
 
   it("lists failing cases (not passing ones) with family, acceptable, selections and stages", () => {

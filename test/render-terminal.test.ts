@@ -77,9 +77,11 @@ describe("renderTerminal", () => {
     expect(rates.get("discovery rate (k=all)")).toEqual(["6", "6", "100.0%", "[61.0%, 100.0%]"]);
     expect(output).toContain("mean visible set size: 7.0 ordinary tools per trial (controls apart)");
     const reliability = rowsOf(output, "Reliability over trials");
-    expect(reliability.get("metric")).toEqual(["cases", "k=1", "k=2", "k=3"]);
-    expect(reliability.get("pass^k (all k succeed)")).toEqual(["4", "33.3%", "25.0%", "33.3%"]);
-    expect(reliability.get("pass@k (any of k succeeds)")).toEqual(["4", "33.3%", "41.7%", "66.7%"]);
+    // k as rows: pass^k and pass@k over the same cases at every k.
+    expect(reliability.get("k")).toEqual(["cases", "pass^k (all k succeed)", "pass@k (any of k succeeds)"]);
+    expect(reliability.get("k=1")).toEqual(["4", "33.3%", "33.3%"]);
+    expect(reliability.get("k=2")).toEqual(["4", "25.0%", "41.7%"]);
+    expect(reliability.get("k=3")).toEqual(["3", "33.3%", "66.7%"]);
     expect(output).toContain("consistency 91.7%");
     const unstable = rowsOf(output, "Consistency");
     expect(unstable.get("order-status-free-text")).toEqual(["get_order", "2/3", "get_order ×2, search_orders ×1"]);

@@ -9,7 +9,8 @@ const GOLDEN = new URL("./golden/", import.meta.url);
 const out = mkdtempSync(join(tmpdir(), "route-eval-sweep-cli-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-const run = (args: string[]) => runCli(args);
+// A terminal wide enough for the whole table: its measured latency cells vary in width, and a narrower one would wrap them differently run to run.
+const run = (args: string[]) => runCli(args, { env: { COLUMNS: "250" } });
 
 /**
  * Latency is the only measured (non-deterministic) figure: mask the p50/p95 cells. Table borders

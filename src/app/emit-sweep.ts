@@ -10,6 +10,7 @@ import type { SweepReport } from "../sweep/sweep-types.js";
 import { writePointPages } from "./sweep-pages.js";
 import type { Io } from "../context.js";
 import { relativeHref } from "../render/relative-href.js";
+import { terminalWidth } from "../render/terminal.js";
 
 export interface SweepOutputFlags {
   format: SweepFormat;
@@ -18,7 +19,7 @@ export interface SweepOutputFlags {
 
 export function emitSweep(io: Io, sweepDir: string, sweep: SweepReport, flags: SweepOutputFlags): void {
   if (flags.format !== "html") {
-    writeOutput(io, renderSweep(sweep, flags.format), flags.output);
+    writeOutput(io, renderSweep(sweep, flags.format, { pointLinks: {}, sweepDir, width: terminalWidth(io) }), flags.output);
     return;
   }
   const pages = writePointPages(resolve(io.cwd, sweepDir), sweep);

@@ -24,6 +24,7 @@ import { explainRun } from "../show/explain-run.js";
 import { inertLine } from "../text/inert.js";
 import type { Report } from "../types.js";
 import { EXIT, type SetExit } from "./io.js";
+import { terminalWidth } from "../render/terminal.js";
 import { addConfigOptions, toOverrides, type ConfigFlags } from "./run.js";
 
 export interface ExperimentFlags extends ConfigFlags {
@@ -84,7 +85,7 @@ export function experimentOptions(io: Io, flags: ExperimentFlags): Parameters<ty
     resume: flags.resume === undefined ? undefined : resolve(io.cwd, flags.resume),
     now: io.now,
     env: io.env,
-    onProgress: flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true }),
+    onProgress: flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) }),
     onWarning,
     onNotice: onWarning,
     signal: io.interrupts?.(),
@@ -127,13 +128,6 @@ export function emitExperiment(io: Io, result: ExperimentResult, flags: Pick<Exp
     }
   }
   return failed ? EXIT.gate : EXIT.ok;
-}
-
-/** The terminal's width when stdout is one, else COLUMNS, else 100. */
-export function terminalWidth(io: Io): number {
-  const fromEnv = Number(io.env.COLUMNS);
-  const columns = io.columns ?? (Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 100);
-  return Math.max(60, columns);
 }
 
 const ABLATE_HELP = `

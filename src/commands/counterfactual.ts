@@ -10,8 +10,8 @@ import { createProgressPrinter } from "../render/progress.js";
 import { readRun } from "../run-files/read-run.js";
 import { pinnedOverrides } from "../run-files/resume-check.js";
 import { inertLine } from "../text/inert.js";
-import { terminalWidth } from "./ablate.js";
 import { EXIT, type SetExit } from "./io.js";
+import { terminalWidth } from "../render/terminal.js";
 import { addConfigOptions, toOverrides, type ConfigFlags } from "./run.js";
 import { join, resolve } from "node:path";
 
@@ -57,7 +57,7 @@ export function registerCounterfactual(program: Command, io: Io, setExit: SetExi
         registryWith: flags.registryWith ?? null,
         dryRun: flags.dryRun === true,
         env: io.env,
-        onProgress: flags.progress === false || flags.dryRun === true ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true }),
+        onProgress: flags.progress === false || flags.dryRun === true ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) }),
         onWarning: (message) => io.stderr(`${inertLine(message)}\n`),
         signal: io.interrupts?.(),
       });

@@ -9,6 +9,7 @@ import { renderDiffMarkdown } from "../diff/render-markdown.js";
 import { diffRuns } from "../app/diff.js";
 import type { RunPages } from "../diff/render-html-cases.js";
 import { EXIT, type SetExit } from "./io.js";
+import { terminalWidth } from "../render/terminal.js";
 import type { Io } from "../context.js";
 import { relativeHref } from "../render/relative-href.js";
 import { appendStepSummary } from "../app/step-summary.js";
@@ -71,7 +72,7 @@ function runDiff(io: Io, base: string, current: string, flags: DiffFlags): numbe
   }
   const output = flags.output ?? (flags.format === "html" ? join(io.cwd, "diff.html") : undefined);
   const pages = flags.format === "html" ? findRunPages(io, base, current, output) : undefined;
-  const text = renderDiff(diff, flags.format, { color: io.color && output === undefined, pages });
+  const text = renderDiff(diff, flags.format, { color: io.color && output === undefined, pages, width: terminalWidth(io) });
   writeOutput(io, text, output);
   appendStepSummary(io, renderDiffMarkdown(diff), flags.stepSummary);
   for (const gate of diff.gates.filter((g) => !g.passed)) io.stderr(`route-eval: gate failed: ${gate.rule}: ${inertLine(gate.reason)}\n`);

@@ -4,6 +4,7 @@ import { writeOutput } from "../app/write-output.js";
 import { Option } from "commander";
 import type { Io } from "../context.js";
 import { inertLine } from "../text/inert.js";
+import { terminalWidth } from "../render/terminal.js";
 import { explainRun } from "../show/explain-run.js";
 import { FORMATS, renderReport, type Format } from "../report/render.js";
 import type { GateResult, Report, TrialRecord } from "../types.js";
@@ -40,7 +41,7 @@ export function emitReport(io: Io, report: Report, flags: OutputFlags, gates: Ga
   const explanations = html ? explainRun(report, source.records()) : null;
   const headroom = html ? readHeadroom(source.runDir) : null;
   const output = flags.output ?? (html ? join(source.runDir, "report.html") : undefined);
-  const text = renderReport(report, flags.format, { color: io.color && output === undefined, gates, explanations, headroom });
+  const text = renderReport(report, flags.format, { color: io.color && output === undefined, gates, explanations, headroom, width: terminalWidth(io) });
   writeOutput(io, text, output);
 }
 

@@ -2,6 +2,7 @@ import { Option, type Command } from "commander";
 import { loadConfig } from "../config/load-config.js";
 import { lintFiles } from "../app/lint.js";
 import { LINT_FORMATS, renderLintChunks, type LintFormat } from "../lint/render-findings.js";
+import { knownWidth } from "../render/terminal.js";
 import { writeChunks } from "../app/write-output.js";
 import { EXIT, type SetExit } from "./io.js";
 import type { Io } from "../context.js";
@@ -33,7 +34,7 @@ export function registerLint(program: Command, io: Io, setExit: SetExit): void {
       // `lint --registry FILE` with no case files (none given, none configured) lints FILE itself.
       const alone = files.length === 0 && flags.registry !== undefined && flags.cases === undefined && config.file === null;
       const result = lintFiles(config, alone ? [flags.registry ?? ""] : files);
-      writeChunks(io, renderLintChunks(result, flags.format), flags.output);
+      writeChunks(io, renderLintChunks(result, flags.format, flags.output === undefined ? (knownWidth(io) ?? undefined) : undefined), flags.output);
       const failed = result.counts.error > 0 || (flags.strict === true && result.counts.warning > 0);
       setExit(failed ? EXIT.gate : EXIT.ok);
     });

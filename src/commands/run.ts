@@ -11,12 +11,13 @@ import { BASELINE_NAME, saveBaseline } from "../run-files/save-baseline.js";
 import { runEvaluation } from "../app/run.js";
 import { listConfigKeys, overridePath } from "../config/keys.js";
 import { emitReport, formatOption, verdict, type OutputFlags, type SetExit } from "./io.js";
+import { terminalWidth } from "../render/terminal.js";
 import type { Io } from "../context.js";
 import { appendStepSummary } from "../app/step-summary.js";
 import { createProgressPrinter } from "../render/progress.js";
 import { EXPERIMENT_FILE, runExperiment } from "../app/experiment.js";
 import { planVariants } from "../experiment/plan.js";
-import { emitExperiment, experimentOptions, resumePins, terminalWidth } from "./ablate.js";
+import { emitExperiment, experimentOptions, resumePins } from "./ablate.js";
 import { COUNTERFACTUAL_DIR, runCounterfactuals } from "../app/counterfactual.js";
 import { COUNTERFACTUAL_KINDS } from "../counterfactual/counterfactual-types.js";
 import { renderCounterfactual } from "../counterfactual/render-counterfactual.js";
@@ -59,7 +60,7 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
       // --resume continues the experiment run.json pins: its settings, unless a flag says otherwise (then refused).
       const pinned = flags.resume === undefined ? {} : pinnedOverrides(readMeta(resumeMetaFile(flags.resume, io.cwd)));
       const config = loadConfig(flags.config ?? null, { ...pinned, ...toOverrides(flags) }, io.cwd);
-      const onProgress = flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true });
+      const onProgress = flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) });
       const onWarning = (message: string) => io.stderr(`${inertLine(message)}\n`);
       const resume = flags.resume === undefined ? undefined : resolve(io.cwd, flags.resume);
       const options = {

@@ -6,6 +6,7 @@ import { renderCaseExplanation } from "../show/render-case.js";
 import { renderFailingCases } from "../show/render-failing-cases.js";
 import type { SetExit } from "./io.js";
 import type { Io } from "../context.js";
+import { terminalWidth } from "../render/terminal.js";
 import { readCaseCounterfactuals, renderCaseCounterfactuals } from "../counterfactual/case-counterfactuals.js";
 
 interface ShowFlags {
@@ -31,13 +32,13 @@ export function registerShow(program: Command, io: Io, _setExit: SetExit): void 
           io.stdout(`${JSON.stringify(counterfactuals.length === 0 ? explanation : { ...explanation, counterfactuals }, null, 2)}\n`);
           return;
         }
-        const text = renderCaseExplanation(explanation, { color: io.color });
+        const text = renderCaseExplanation(explanation, { color: io.color, width: terminalWidth(io) });
         io.stdout(counterfactuals.length === 0 ? text : `${text}\n${renderCaseCounterfactuals(counterfactuals).join("\n")}\n`);
         return;
       }
       const explanations = explainRun(report, records);
       const failing = explanations.filter((x) => x.stage !== null || x.scored === 0);
-      io.stdout(flags.json === true ? `${JSON.stringify(failing, null, 2)}\n` : renderFailingCases(report, explanations, { color: io.color, source: run }));
+      io.stdout(flags.json === true ? `${JSON.stringify(failing, null, 2)}\n` : renderFailingCases(report, explanations, { color: io.color, source: run, width: terminalWidth(io) }));
     });
 }
 

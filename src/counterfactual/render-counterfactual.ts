@@ -4,7 +4,7 @@ import { renderTable as renderMarkdownTable } from "../render/markdown.js";
 import type { TableData } from "../render/section.js";
 import { stableStringify } from "../render/stable-json.js";
 import { makePaint, renderTable as renderTerminalTable } from "../render/terminal.js";
-import { wrapText } from "../render/text-layout.js";
+import { wrapFacts, wrapText } from "../render/text-layout.js";
 import { inertMarkdown } from "../text/inert.js";
 import type { CounterfactualReport, StageHeadroom } from "./counterfactual-types.js";
 
@@ -73,11 +73,11 @@ function renderTerminal(r: CounterfactualReport, color: boolean, width: number):
   const paint = makePaint(color);
   const wrap = (text: string) => wrapText(text, width).join("\n");
   const blocks = [
-    wrap(describeCounterfactual(r)),
-    [paint("Headroom by stage", "bold"), renderTerminalTable(stageTable(r), paint)].join("\n"),
+    wrapFacts(describeCounterfactual(r), width).join("\n"),
+    [paint("Headroom by stage", "bold"), renderTerminalTable(stageTable(r), paint, width)].join("\n"),
     r.stages.filter((s) => s.tested > 0).map((s) => wrap(describeStage(s))).join("\n"),
     wrap(selectionLine(r)),
-    ...(r.rival_pairs.length === 0 ? [] : [[paint("Rival pairs whose removal recovers the most", "bold"), renderTerminalTable(pairTable(r), paint)].join("\n")]),
+    ...(r.rival_pairs.length === 0 ? [] : [[paint("Rival pairs whose removal recovers the most", "bold"), renderTerminalTable(pairTable(r), paint, width)].join("\n")]),
     ...(r.notes.length === 0 ? [] : [r.notes.map((n) => wrap(`note: ${n}`)).join("\n")]),
     wrap(CAVEAT),
   ];

@@ -4,6 +4,7 @@
  * gates. Pure; without colour the output has no ANSI codes.
  */
 import { makePaint, renderTable, stripControls, type Paint } from "../render/terminal.js";
+import { wrapFacts, wrapText } from "../render/text-layout.js";
 import type { Diff } from "./diff-types.js";
 import { describeDiff } from "./format-diff.js";
 import type { DiffSection, Line, Span } from "./diff-section.js";
@@ -32,16 +33,20 @@ function renderLine(line: Line, paint: Paint): string {
   return text.split("\n").map((piece) => `  ${piece}`).join("\n");
 }
 
-function renderSection(s: DiffSection, paint: Paint): string {
-  const parts = [paint(s.title, "bold"), ...s.lines.map((line) => renderLine(line, paint))];
-  if (s.table !== null) parts.push(renderTable(s.table, paint));
-  parts.push(...s.notes.map((line) => renderLine(line, paint)));
+function renderSection(s: DiffSection, paint: Paint, width: number): string {
+  // Plain lines wrap to the width; word-diff lines (spans) keep their own layout.
+  const line = (l: Line) => (typeof l === "string" ? wrapText(stripControls(l), width).join("\n") : renderLine(l, paint));
+  const parts = [paint(s.title, "bold"), ...s.lines.map(line)];
+  if (s.table !== null) parts.push(renderTable(s.table, paint, width));
+  parts.push(...s.notes.map(line));
   return parts.join("\n");
 }
 
-export function renderDiffTerminal(diff: Diff, options: { color: boolean }): string {
+export function renderDiffTerminal(diff: Diff, options: { color: boolean; width?: number }): string {
   const paint = makePaint(options.color);
+  const width = options.width ?? Number.POSITIVE_INFINITY;
   const sections = [...buildDiffSections(diff), buildGateSection(diff)];
-  const blocks = [paint(stripControls(describeDiff(diff)), "bold"), ...sections.map((s) => renderSection(s, paint))];
+  const header = wrapFacts(stripControls(describeDiff(diff)), width).map((l) => paint(l, "bold")).join("\n");
+  const blocks = [header, ...sections.map((s) => renderSection(s, paint, width))];
   return `${blocks.join("\n\n")}\n`;
 }

@@ -12,12 +12,14 @@ export type DiffFormat = (typeof DIFF_FORMATS)[number];
 
 export interface DiffRenderOptions {
   color: boolean;
+  /** Terminal columns to fit. */
+  width?: number;
   /** html: each run's report.html relative to the page, for drill-down links (default: none). */
   pages?: RunPages;
 }
 
 const RENDERERS: Record<DiffFormat, (diff: Diff, options: DiffRenderOptions) => string> = {
-  terminal: (diff, o) => renderDiffTerminal(diff, { color: o.color }),
+  terminal: (diff, o) => renderDiffTerminal(diff, { color: o.color, width: o.width }),
   json: (diff) => renderDiffJson(diff),
   markdown: (diff) => renderDiffMarkdown(diff),
   junit: (diff) => renderDiffJunit(diff),

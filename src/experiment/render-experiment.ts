@@ -10,7 +10,7 @@ import { renderTable as renderMarkdownTable } from "../render/markdown.js";
 import type { TableData } from "../render/section.js";
 import { stableStringify } from "../render/stable-json.js";
 import { makePaint, stripControls, type Paint } from "../render/terminal.js";
-import { wrapText } from "../render/text-layout.js";
+import { wrapFacts, wrapText } from "../render/text-layout.js";
 import { renderJunitSuite, wrapSuites } from "../report/render-junit.js";
 import { inertMarkdown } from "../text/inert.js";
 import { attributes, escapeXml } from "../render/xml.js";
@@ -156,7 +156,7 @@ function renderTerminal(e: Experiment, options: ExperimentRenderOptions): string
   const columns = e.variants.map((v, i) => ({ head: v.name, cells: rows.map((row) => [formatValue(row, row.values[i]), formatShortCi(row.values[i].ci)].filter((t) => t !== "").join("\n")) }));
   const profiles = profileRows(e);
   const blocks = [
-    wrapText(stripControls(describeExperiment(e)), width).join("\n"),
+    wrapFacts(stripControls(describeExperiment(e)), width).join("\n"),
     ...(e.skipped.length === 0 ? [] : [wrapText(stripControls(`skipped: ${e.skipped.map((s) => `${s.name} (${s.reason})`).join("; ")}`), width).join("\n")]),
     renderBlocks("metric", rows.map((r) => r.label.replace(/\s*\((?!ms\)).*\)$/, "")), columns, width, paint),
     renderBlocks("trials ended at", profiles.map((r) => r.label), e.variants.map((v, i) => ({ head: v.name, cells: profiles.map((r) => r.cells[i]) })), width, paint),

@@ -1,5 +1,6 @@
 /** Lint results as text (one `file:line: severity rule: message` line and a fix line each) or JSON. */
 import { inertLine } from "../text/inert.js";
+import { wrapText } from "../render/text-layout.js";
 import type { LintResult } from "./lint.js";
 import type { Finding } from "./rules.js";
 
@@ -14,9 +15,9 @@ export const LINT_SCHEMA_VERSION = 1;
  * written without one string of the whole output (for json, the pieces join to exactly
  * JSON.stringify of the whole result with a 2-space indent).
  */
-export function* renderLintChunks(result: LintResult, format: LintFormat): Generator<string> {
+export function* renderLintChunks(result: LintResult, format: LintFormat, width = Number.POSITIVE_INFINITY): Generator<string> {
   if (format === "json") yield* renderJson(result);
-  else yield* renderText(result);
+  else yield* renderText(result, width);
 }
 
 function* renderJson(result: LintResult): Generator<string> {
@@ -34,14 +35,22 @@ function* renderJson(result: LintResult): Generator<string> {
   yield "  ]\n}\n";
 }
 
-function* renderText(result: LintResult): Generator<string> {
-  for (const finding of result.findings) yield `${renderFinding(finding)}\n`;
-  yield `${summarize(result)}\n`;
+function* renderText(result: LintResult, width: number): Generator<string> {
+  for (const finding of result.findings) yield `${renderFinding(finding, width)}\n`;
+  yield `${wrap(summarize(result), width, "")}\n`;
 }
 
-function renderFinding(f: Finding): string {
+/** `file:line: severity rule: message` (continued on indented lines past the width), then the fix. */
+function renderFinding(f: Finding, width: number): string {
   const where = f.line === null ? f.file : `${f.file}:${f.line}`;
-  return inertLine(`${where}: ${f.severity} ${f.rule}: ${f.message}`) + `\n    fix: ${inertLine(f.fix)}`;
+  return `${wrap(inertLine(`${where}: ${f.severity} ${f.rule}: ${f.message}`), width, "    ")}\n${wrap(inertLine(`    fix: ${f.fix}`), width, "         ")}`;
+}
+
+function wrap(text: string, width: number, indent: string): string {
+  if (text.length <= width) return text;
+  const lead = /^ */.exec(text)?.[0] ?? "";
+  const [first, ...rest] = wrapText(text.slice(lead.length), width - Math.max(lead.length, indent.length));
+  return [lead + first, ...rest.map((line) => indent + line)].join("\n");
 }
 
 function summarize(result: LintResult): string {

@@ -15,6 +15,8 @@ export interface ProgressOptions {
   tty: boolean;
   /** Milliseconds clock, replaceable in tests. */
   now?: () => number;
+  /** The terminal's columns: a live line longer than this would wrap and stop redrawing in place. */
+  width?: number;
 }
 
 const TTY_REDRAW_MS = 100;
@@ -33,7 +35,9 @@ export function createProgressPrinter(io: ProgressSink, options: ProgressOptions
     if (options.tty) {
       if (!p.finished && t - last < TTY_REDRAW_MS) return;
       last = t;
-      io.stderr(`\r\u001b[K${formatProgress(p)}${p.finished ? "\n" : ""}`);
+      const line = formatProgress(p);
+      const fitted = options.width !== undefined && line.length > options.width - 1 ? `${line.slice(0, options.width - 2)}…` : line;
+      io.stderr(`\r\u001b[K${fitted}${p.finished ? "\n" : ""}`);
       return;
     }
     if (!p.finished && p.elapsed_ms < LOG_QUIET_MS) return;

@@ -3,6 +3,8 @@
  */
 import Table from "cli-table3";
 import { inertLine } from "../text/inert.js";
+import { wrapText } from "./text-layout.js";
+import type { Io } from "../context.js";
 import { cellText, cellTone, type Cell, type TableData, type Tone } from "./section.js";
 
 export type Paint = (text: string, style: Style) => string;
@@ -39,14 +41,88 @@ function paintCell(cell: Cell, paint: Paint): string {
   return style === null ? text : paint(text, style);
 }
 
-export function renderTable(data: TableData, paint: Paint): string {
+/** The width terminal renderings fit when nothing else says: not a TTY, no COLUMNS. */
+export const DEFAULT_WIDTH = 100;
+
+/** The columns terminal renderings fit: stdout's width when it is a terminal, else COLUMNS, else 100. */
+export function terminalWidth(io: Pick<Io, "columns" | "env">): number {
+  return knownWidth(io) ?? DEFAULT_WIDTH;
+}
+
+/**
+ * The terminal's width when it is known (stdout is a terminal, or COLUMNS is set), else null:
+ * for output that tools parse line by line (lint's `file:line:` findings), which wraps only on a terminal.
+ */
+export function knownWidth(io: Pick<Io, "columns" | "env">): number | null {
+  const fromEnv = Number(io.env.COLUMNS);
+  const columns = io.columns ?? (Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : null);
+  return columns === null ? null : Math.max(40, columns);
+}
+
+/** The narrowest a wrapped text column gets before the table is stacked instead. */
+const MIN_TEXT_COLUMN = 10;
+
+/**
+ * A table that fits `width` columns: as it is when it fits; else its text (left-aligned) columns
+ * are narrowed and their cells word-wrapped, so a row takes several lines but never breaks across
+ * the screen; when even that cannot fit, each row is stacked as "header: value" lines.
+ */
+export function renderTable(data: TableData, paint: Paint, width = Number.POSITIVE_INFINITY): string {
+  const cells = data.rows.map((row) => row.map((cell) => stripControls(cellText(cell))));
+  const natural = data.head.map((head, i) => Math.max(head.length, ...cells.map((row) => longestLine(row[i] ?? ""))));
+  // A header or cell is word-wrapped to its column; a column narrower than its longest word is cut mid-word.
+  const frame = (widths: number[]) => widths.reduce((sum, w) => sum + w + 3, 1);
+  if (frame(natural) <= width) return drawTable(data, paint, null);
+  const widths = [...natural];
+  const text = data.align.map((align) => align === "left");
+  while (frame(widths) > width) {
+    // Narrow the text column that has given least so far (proportionally), the widest on a tie.
+    let next = -1;
+    const kept = (i: number) => widths[i] / natural[i];
+    for (let i = 0; i < widths.length; i++) {
+      if (!text[i] || widths[i] <= MIN_TEXT_COLUMN) continue;
+      if (next === -1 || kept(i) > kept(next) || (kept(i) === kept(next) && widths[i] > widths[next])) next = i;
+    }
+    if (next === -1) return stackTable(data, paint, width);
+    widths[next] -= 1;
+  }
+  return drawTable(data, paint, widths);
+}
+
+function longestLine(text: string): number {
+  return Math.max(...text.split("\n").map((line) => line.length));
+}
+
+function drawTable(data: TableData, paint: Paint, widths: number[] | null): string {
+  const fit = (text: string, i: number) => (widths === null || text.length <= widths[i] ? [text] : wrapText(text, widths[i]));
   const table = new Table({
-    head: data.head.map((h) => paint(h, "bold")),
+    head: data.head.map((h, i) => fit(h, i).map((line) => paint(line, "bold")).join("\n")),
     colAligns: data.align,
     // cli-table3 colours through its own dependency and TTY detection; we paint cells ourselves.
     style: { head: [], border: [], compact: true },
   });
-  for (const row of data.rows) table.push(row.map((cell) => paintCell(cell, paint)));
+  for (const row of data.rows) {
+    // Narrowed columns are wrapped here (words, and a word longer than the column cut), never truncated.
+    table.push(row.map((cell, i) => {
+      if (widths === null || stripControls(cellText(cell)).length <= widths[i]) return paintCell(cell, paint);
+      const lines = wrapText(stripControls(cellText(cell)), widths[i]);
+      const style = TONE_STYLES[cellTone(cell)];
+      return lines.map((line) => (style === null ? line : paint(line, style))).join("\n");
+    }));
+  }
   return table.toString();
 }
 
+/** Each row as its first cell, then "header: value" lines for the others, wrapped to `width`. */
+function stackTable(data: TableData, paint: Paint, width: number): string {
+  const blocks = data.rows.map((row) => {
+    const [first, ...rest] = row;
+    const lines = [paint(stripControls(cellText(first ?? "")), "bold")];
+    rest.forEach((cell, i) => {
+      const text = `${data.head[i + 1]}: ${stripControls(cellText(cell))}`;
+      lines.push(...wrapText(text, width - 4).map((line, j) => (j === 0 ? `  ${line}` : `    ${line}`)));
+    });
+    return lines.join("\n");
+  });
+  return blocks.join("\n");
+}

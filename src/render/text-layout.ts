@@ -43,3 +43,19 @@ export function sideBySide(left: string[], right: string[], width: number): stri
   const rows = Math.max(left.length, right.length);
   return Array.from({ length: rows }, (_, i) => `${(left[i] ?? "").padEnd(width)} │ ${right[i] ?? ""}`.trimEnd());
 }
+
+/** A " · "-separated line of facts in lines of at most `width`, breaking between facts (a fact wider than the line is word-wrapped). */
+export function wrapFacts(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const fact of text.split(" · ")) {
+    if (line === "") line = fact;
+    else if (line.length + 3 + fact.length <= width) line += ` · ${fact}`;
+    else {
+      lines.push(`${line} ·`);
+      line = fact;
+    }
+  }
+  lines.push(line);
+  return lines.flatMap((l) => (l.length <= width ? [l] : wrapText(l, width)));
+}

@@ -120,13 +120,11 @@ export function buildRetrievalSection(metrics: Metrics): Section | null {
 export function buildReliabilitySection(metrics: Metrics): Section {
   const ks = [...new Set([...Object.keys(metrics.pass_hat_k), ...Object.keys(metrics.pass_at_k)])].sort(compareKeys);
   if (ks.length === 0) return section("Reliability over trials", ["no scored trials"], null);
-  const row = (label: string, means: Metrics["pass_hat_k"]): Cell[] => [
-    label,
-    String(means["1"]?.denominator ?? 0),
-    ...ks.map((k) => formatPercent(means[k]?.value ?? null)),
-  ];
-  const rows = [row("pass^k (all k succeed)", metrics.pass_hat_k), row("pass@k (any of k succeeds)", metrics.pass_at_k)];
-  const align: Align[] = ["left", "right", ...ks.map((): Align => "right")];
+  // k as rows (a table one column per k would be hundreds of characters wide at 100 trials); when
+  // there are many, a chosen few: 1, 2, 3, 5, 10, 20, 50 and the largest.
+  const shown = ks.length <= SHOWN_K.length + 1 ? ks : ks.filter((k) => SHOWN_K.includes(Number(k)) || k === ks[ks.length - 1]);
+  const rows = shown.map((k): Cell[] => [`k=${k}`, String(metrics.pass_hat_k[k]?.denominator ?? 0), formatPercent(metrics.pass_hat_k[k]?.value ?? null), formatPercent(metrics.pass_at_k[k]?.value ?? null)]);
+  const align: Align[] = ["left", "right", "right", "right"];
   const cases = metrics.pass_hat_k["1"]?.denominator ?? 0;
   const short = metrics.pass_k_short_cases ?? [];
   const lines = [`over the same ${cases} case${cases === 1 ? "" : "s"} at every k`];
@@ -135,8 +133,11 @@ export function buildReliabilitySection(metrics: Metrics): Section {
     const more = short.length > MAX_SHORT ? ` and ${short.length - MAX_SHORT} more` : "";
     lines.push(`k stops at ${ks.length}: ${short.length} case${short.length === 1 ? " has" : "s have"} fewer scored trials (errored trials do not count): ${named}${more}`);
   }
-  return section("Reliability over trials", lines, { head: ["metric", "cases", ...ks.map((k) => `k=${k}`)], align, rows });
+  if (shown.length < ks.length) lines.push(`k = ${shown.map((k) => k).join(", ")} of 1..${ks[ks.length - 1]} (every k: report.json)`);
+  return section("Reliability over trials", lines, { head: ["k", "cases", "pass^k (all k succeed)", "pass@k (any of k succeeds)"], align, rows });
 }
+
+const SHOWN_K = [1, 2, 3, 5, 10, 20, 50];
 
 const MAX_SHORT = 5;
 

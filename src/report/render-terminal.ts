@@ -5,18 +5,22 @@
 import type { GateResult, Report } from "../types.js";
 import type { Section } from "../render/section.js";
 import { makePaint, renderTable, stripControls, type Paint } from "../render/terminal.js";
+import { wrapFacts, wrapText } from "../render/text-layout.js";
 import { describeRun } from "../render/run-header.js";
 import { buildGateSection, buildSummarySections } from "./render-sections.js";
 
 export interface TerminalOptions {
   color: boolean;
   gates?: GateResult[];
+  /** Columns to fit (the CLI passes the terminal's; absent: no limit): tables narrow or stack, lines wrap. */
+  width?: number;
 }
 
-function renderSection(section: Section, paint: Paint): string {
-  const parts = [paint(section.title, "bold"), ...section.lines.map(stripControls)];
-  if (section.table !== null) parts.push(renderTable(section.table, paint));
-  parts.push(...section.notes.map(stripControls));
+function renderSection(section: Section, paint: Paint, width: number): string {
+  const wrap = (line: string) => wrapText(stripControls(line), width).join("\n");
+  const parts = [paint(section.title, "bold"), ...section.lines.map(wrap)];
+  if (section.table !== null) parts.push(renderTable(section.table, paint, width));
+  parts.push(...section.notes.map(wrap));
   return parts.join("\n");
 }
 
@@ -25,6 +29,8 @@ export function renderTerminal(report: Report, opts: TerminalOptions): string {
   const paint = makePaint(opts.color);
   const sections = buildSummarySections(report);
   if (opts.gates !== undefined && opts.gates.length > 0) sections.push(buildGateSection(opts.gates));
-  const blocks = [paint(stripControls(describeRun(report)), "bold"), ...sections.map((s) => renderSection(s, paint))];
+  const width = opts.width ?? Number.POSITIVE_INFINITY;
+  const header = wrapFacts(stripControls(describeRun(report)), width).map((line) => paint(line, "bold")).join("\n");
+  const blocks = [header, ...sections.map((s) => renderSection(s, paint, width))];
   return `${blocks.join("\n\n")}\n`;
 }

@@ -15,12 +15,14 @@ export interface RenderOptions {
   gates: GateResult[];
   /** Per-case explanations for the HTML drill-down (null or absent: none). */
   explanations?: CaseExplanation[] | null;
+  /** Terminal columns to fit. */
+  width?: number;
   /** The run's counterfactual.json, for the HTML headroom section. */
   headroom?: CounterfactualReport | null;
 }
 
 const RENDERERS: Record<Format, (report: Report, options: RenderOptions) => string> = {
-  terminal: (report, o) => renderTerminal(report, { color: o.color, gates: o.gates }),
+  terminal: (report, o) => renderTerminal(report, { color: o.color, gates: o.gates, width: o.width }),
   json: (report) => renderJson(report),
   markdown: (report, o) => renderMarkdown(report, { gates: o.gates }),
   junit: (report) => renderJunit(report),

@@ -9,9 +9,11 @@ import { formatDecimal } from "../render/format.js";
 import { makePaint, stripControls, type Paint } from "../render/terminal.js";
 import { indentWrap, sideBySide, wrapParagraphs, wrapText } from "../render/text-layout.js";
 
-/** Total width of the explanation; fixed so that the output is the same on every terminal. */
+/** Width of the explanation when the terminal says nothing (not a TTY, no COLUMNS). */
 export const SHOW_WIDTH = 100;
 const LABEL = 13;
+/** Below this many columns the rival comparison is stacked instead of side by side. */
+const SIDE_BY_SIDE_MIN = 110;
 
 export const STATUS_MARKS: Record<StepStatus, string> = { passed: "✓", failed: "✗", mixed: "~", not_reached: "·" };
 
@@ -26,49 +28,50 @@ const clean = stripControls;
 /** Shown for a tool run.json has no definition of (not in the registry, or no run.json). */
 export const NO_DESCRIPTION = "(no description in run.json: not a tool of this run's registry)";
 
-export function renderCaseExplanation(x: CaseExplanation, options: { color: boolean }): string {
+export function renderCaseExplanation(x: CaseExplanation, options: { color: boolean; width?: number }): string {
   const paint = makePaint(options.color);
+  const width = options.width ?? SHOW_WIDTH;
   const blocks = [
-    renderHeader(x, paint),
-    renderLadder(x, paint),
-    renderExposure(x, paint),
-    renderDiscovery(x, paint),
-    renderVisible(x, paint),
-    renderTrials(x, paint),
-    renderForbidden(x, paint),
-    renderRival(x, paint),
-    renderFix(x, paint),
+    renderHeader(x, paint, width),
+    renderLadder(x, paint, width),
+    renderExposure(x, paint, width),
+    renderDiscovery(x, paint, width),
+    renderVisible(x, paint, width),
+    renderTrials(x, paint, width),
+    renderForbidden(x, paint, width),
+    renderRival(x, paint, width),
+    renderFix(x, paint, width),
   ];
   return `${blocks.map((lines) => lines.join("\n")).join("\n\n")}\n`;
 }
 
-function field(label: string, text: string): string[] {
-  return indentWrap(clean(text), SHOW_WIDTH, LABEL, `  ${label}`);
+function field(label: string, text: string, width: number): string[] {
+  return indentWrap(clean(text), width, LABEL, `  ${label}`);
 }
 
 /** A labelled line under a trial, indented one level deeper than the header fields. */
-function trialField(label: string, text: string): string[] {
-  return indentWrap(clean(text), SHOW_WIDTH, LABEL + 4, `      ${label}`);
+function trialField(label: string, text: string, width: number): string[] {
+  return indentWrap(clean(text), width, LABEL + 4, `      ${label}`);
 }
 
-function renderHeader(x: CaseExplanation, paint: Paint): string[] {
+function renderHeader(x: CaseExplanation, paint: Paint, width: number): string[] {
   const where = [`phase ${x.phase ?? "(none)"}`, `family ${x.family ?? "(none)"}`, `tags ${x.tags.join(", ") || "(none)"}`];
   const tally = `${x.correct} of ${x.scored} scored trials correct${x.errored > 0 ? `, ${x.errored} errored` : ""}`;
   return [
     paint(`Case ${clean(x.case_id)}`, "bold"),
-    ...field("goal", x.goal ?? "(not recorded)"),
-    ...field("where", where.join(" · ")),
-    ...field("acceptable", x.acceptable.join(", ")),
-    ...field("forbidden", x.forbidden.join(", ") || "(none)"),
-    ...field("outcome", `${x.outcome} — ${tally}`),
+    ...field("goal", x.goal ?? "(not recorded)", width),
+    ...field("where", where.join(" · "), width),
+    ...field("acceptable", x.acceptable.join(", "), width),
+    ...field("forbidden", x.forbidden.join(", ") || "(none)", width),
+    ...field("outcome", `${x.outcome} — ${tally}`, width),
   ];
 }
 
-function renderLadder(x: CaseExplanation, paint: Paint): string[] {
+function renderLadder(x: CaseExplanation, paint: Paint, width: number): string[] {
   const tone = (status: StepStatus): "green" | "red" | "dim" => (status === "passed" ? "green" : status === "not_reached" ? "dim" : "red");
   const lines = x.ladder.flatMap((step) => {
     const mark = paint(STATUS_MARKS[step.status], tone(step.status));
-    const [first, ...rest] = wrapText(clean(step.text), SHOW_WIDTH - 15);
+    const [first, ...rest] = wrapText(clean(step.text), width - 15);
     return [`  ${mark} ${step.stage.padEnd(10)} ${first}`, ...rest.map((line) => `${" ".repeat(15)}${line}`)];
   });
   return [paint("Ladder", "bold"), ...lines];
@@ -82,18 +85,18 @@ function describePolicy(x: CaseExplanation): string {
   return `phase ${x.exposure.phase}: families ${families}; max_effect ${p.max_effect ?? "destructive"}; open_world ${String(p.open_world ?? true)}`;
 }
 
-function renderExposure(x: CaseExplanation, paint: Paint): string[] {
-  const head = [paint("Exposure", "bold"), ...indentWrap(clean(describePolicy(x)), SHOW_WIDTH, 2)];
+function renderExposure(x: CaseExplanation, paint: Paint, width: number): string[] {
+  const head = [paint("Exposure", "bold"), ...indentWrap(clean(describePolicy(x)), width, 2)];
   if (x.exposure.hidden === 0) return [...head, "  hid nothing"];
   const lines = x.exposure.groups.flatMap((group) => [
     `  hidden: ${group.rule === null ? "" : `${HIDING_LABELS[group.rule]} `}(${clean(group.value)})`,
-    ...indentWrap(group.tools.map((name) => (x.acceptable.includes(name) ? `${clean(name)}*` : clean(name))).join(", ") + (group.more > 0 ? ` … and ${group.more} more` : ""), SHOW_WIDTH, 4),
+    ...indentWrap(group.tools.map((name) => (x.acceptable.includes(name) ? `${clean(name)}*` : clean(name))).join(", ") + (group.more > 0 ? ` … and ${group.more} more` : ""), width, 4),
   ]);
   const note = x.exposure.hidden_acceptable.length > 0 ? ["  (* = acceptable for this case)"] : [];
   return [...head, ...lines, ...note];
 }
 
-function renderDiscovery(x: CaseExplanation, paint: Paint): string[] {
+function renderDiscovery(x: CaseExplanation, paint: Paint, width: number): string[] {
   const { ranking, k, exposed } = x.discovery;
   if (ranking === null) return [paint("Discovery", "bold"), `  no retriever scores: the visible set is the ${exposed} exposed tools (plus controls)`];
   const kept = ranking.filter((t) => t.kept).length;
@@ -105,9 +108,9 @@ function renderDiscovery(x: CaseExplanation, paint: Paint): string[] {
   return [paint("Discovery", "bold"), `  the retriever kept ${kept} of ${exposed} exposed tools at k=${k ?? "?"}; rank by score:`, ...shown.map(row), ...note];
 }
 
-function renderVisible(x: CaseExplanation, paint: Paint): string[] {
+function renderVisible(x: CaseExplanation, paint: Paint, width: number): string[] {
   const title = paint(`Visible set, in the order shown (${x.visible_order.length})`, "bold");
-  return [title, ...indentWrap(x.visible_order.map(clean).join(", "), SHOW_WIDTH, 2)];
+  return [title, ...indentWrap(x.visible_order.map(clean).join(", "), width, 2)];
 }
 
 function formatArguments(value: JsonValue): string {
@@ -132,18 +135,18 @@ function trialVerdict(v: TrialView): string {
   return `${stage}${v.forbidden ? " · FORBIDDEN" : ""}${v.phantom ? " · not visible" : ""}`;
 }
 
-function renderTrialGroup(group: TrialView[], paint: Paint): string[] {
+function renderTrialGroup(group: TrialView[], paint: Paint, width: number): string[] {
   const v = group[0];
   const label = group.length === 1 ? `#${v.trial}` : `#${v.trial}–#${group[group.length - 1].trial} (${group.length} identical)`;
   const verdict = paint(trialVerdict(v), v.failed_stage === null && v.error === null ? "green" : "red");
   const selected = v.error === null ? [clean(v.selected ?? "(no call)")] : [];
   const lines = [["  " + label, ...selected, verdict].join("  ")];
-  if (v.error !== null) return [...lines, ...trialField("error", v.error)];
-  lines.push(...trialField("arguments", formatArguments(v.arguments)));
-  if (v.argument_errors !== null && v.argument_errors.length > 0) lines.push(...v.argument_errors.flatMap((e, i) => trialField(i === 0 ? "arg errors" : "", e)));
-  if (v.argument_match !== null) lines.push(...trialField("arg match", v.argument_match ? "yes: the case's expectations hold" : "no: the case's expectations do not hold"));
-  for (const [i, call] of v.extra_calls.entries()) lines.push(...trialField(i === 0 ? "also" : "", `${clean(call.tool)} ${formatArguments(call.arguments)}`));
-  if (v.response_text !== null && v.response_text.trim() !== "") lines.push(...trialField("said", truncate(v.response_text, 300)));
+  if (v.error !== null) return [...lines, ...trialField("error", v.error, width)];
+  lines.push(...trialField("arguments", formatArguments(v.arguments), width));
+  if (v.argument_errors !== null && v.argument_errors.length > 0) lines.push(...v.argument_errors.flatMap((e, i) => trialField(i === 0 ? "arg errors" : "", e, width)));
+  if (v.argument_match !== null) lines.push(...trialField("arg match", v.argument_match ? "yes: the case's expectations hold" : "no: the case's expectations do not hold", width));
+  for (const [i, call] of v.extra_calls.entries()) lines.push(...trialField(i === 0 ? "also" : "", `${clean(call.tool)} ${formatArguments(call.arguments)}`, width));
+  if (v.response_text !== null && v.response_text.trim() !== "") lines.push(...trialField("said", truncate(v.response_text, 300), width));
   return lines;
 }
 
@@ -151,34 +154,40 @@ function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-function renderTrials(x: CaseExplanation, paint: Paint): string[] {
-  return [paint(`Trials (${x.trials})`, "bold"), ...groupTrials(x.trial_views).flatMap((group) => renderTrialGroup(group, paint))];
+function renderTrials(x: CaseExplanation, paint: Paint, width: number): string[] {
+  return [paint(`Trials (${x.trials})`, "bold"), ...groupTrials(x.trial_views).flatMap((group) => renderTrialGroup(group, paint, width))];
 }
 
-function renderForbidden(x: CaseExplanation, paint: Paint): string[] {
+function renderForbidden(x: CaseExplanation, paint: Paint, width: number): string[] {
   if (x.forbidden.length === 0) return [paint("Forbidden hits", "bold"), "  none (the case forbids nothing)"];
   if (x.forbidden_hits.length === 0) return [paint("Forbidden hits", "bold"), `  none: no trial selected ${x.forbidden.map(clean).join(", ")}`];
   const hits = x.forbidden_hits.map((h) => `#${h.trial} ${clean(h.tool)}`).join(", ");
-  return [paint("Forbidden hits", "bold"), `  ${paint(`${x.forbidden_hits.length} of ${x.scored} trials selected a forbidden tool`, "red")}: ${hits}`];
+  const [first, ...rest] = indentWrap(`${x.forbidden_hits.length} of ${x.scored} trials selected a forbidden tool: ${hits}`, width, 2);
+  return [paint("Forbidden hits", "bold"), paint(first, "red"), ...rest];
 }
 
-function renderRival(x: CaseExplanation, paint: Paint): string[] {
+function renderRival(x: CaseExplanation, paint: Paint, width: number): string[] {
   const r = x.rival;
   if (r === null) return [paint("Nearest rival", "bold"), "  none: no trial of this case (nor of its expected label in the run) chose another tool"];
   const scope = r.scope === "case" ? "in this case" : "across the run, for the same expected tools";
-  const column = (SHOW_WIDTH - 5) >> 1;
-  const text = (description: string | null): string[] =>
+  const head = [paint("Nearest rival", "bold"), `  ${clean(r.rival.name)} took ${r.count} of ${r.of} trials (${scope})`];
+  const text = (description: string | null, column: number): string[] =>
     wrapParagraphs(description === null ? NO_DESCRIPTION : description.split("\n").map(clean).join("\n"), column);
+  if (width < SIDE_BY_SIDE_MIN) {
+    // Too narrow for two readable columns: one block after the other.
+    const block = (label: string, tool: { name: string; description: string | null }) => [`  ${label}: ${clean(tool.name)}`, ...text(tool.description, width - 4).map((l) => `    ${l}`)];
+    return [...head, ...block("expected", r.expected), ...block("rival", r.rival)];
+  }
+  const column = (width - 5) >> 1;
   return [
-    paint("Nearest rival", "bold"),
-    `  ${clean(r.rival.name)} took ${r.count} of ${r.of} trials (${scope})`,
+    ...head,
     ...sideBySide([`expected: ${clean(r.expected.name)}`, "─".repeat(column)], [`rival: ${clean(r.rival.name)}`, "─".repeat(column)], column).map((l) => `  ${l}`),
-    ...sideBySide(text(r.expected.description), text(r.rival.description), column).map((l) => `  ${l}`),
+    ...sideBySide(text(r.expected.description, column), text(r.rival.description, column), column).map((l) => `  ${l}`),
   ];
 }
 
-function renderFix(x: CaseExplanation, paint: Paint): string[] {
+function renderFix(x: CaseExplanation, paint: Paint, width: number): string[] {
   if (x.fix === null) return [paint("Fix", "bold"), "  nothing to fix: every scored trial was correct"];
   const title = paint(`Fix — ${x.fix.stage} → ${x.fix.action}`, "bold");
-  return [title, ...x.fix.detail.flatMap((line) => indentWrap(clean(line), SHOW_WIDTH, 2))];
+  return [title, ...x.fix.detail.flatMap((line) => indentWrap(clean(line), width, 2))];
 }

@@ -10,6 +10,8 @@ import type { CaseExplanation } from "./explain-types.js";
 import { compareText } from "../text/compare-text.js";
 import { describeRun } from "../render/run-header.js";
 import { makePaint, stripControls, type Paint } from "../render/terminal.js";
+import { wrapFacts, wrapText } from "../render/text-layout.js";
+import { SHOW_WIDTH } from "./render-case.js";
 
 /** One line per case: why it sits in its group, in the words of its rung. */
 const WHY: Record<Stage, (x: CaseExplanation) => string> = {
@@ -31,31 +33,39 @@ function compareWorst(a: CaseExplanation, b: CaseExplanation): number {
   return share(a) - share(b) || b.violated - a.violated || compareText(a.case_id, b.case_id);
 }
 
-function renderGroup(stage: Stage, cases: CaseExplanation[], width: number, paint: Paint): string[] {
+function renderGroup(stage: Stage, cases: CaseExplanation[], width: number, paint: Paint, columns: number): string[] {
   const trials = cases.reduce((sum, x) => sum + x.trial_views.filter((v) => v.failed_stage === stage).length, 0);
   if (cases.length === 0) return [paint(`${stage} → ${FIX_ACTIONS[stage]} · no failing cases`, "dim")];
   const title = `${stage} → ${FIX_ACTIONS[stage]} · ${cases.length} case${cases.length === 1 ? "" : "s"}, ${trials} failed trials`;
   const rows = [...cases].sort(compareWorst).map((x) => {
     const id = stripControls(x.case_id).padEnd(width);
     const correct = `${x.correct}/${x.scored}`.padStart(5);
-    const violated = x.violated > 0 ? paint(` ! ${x.violated} forbidden`, "red") : "";
-    return `  ${id}  ${correct}  ${stripControls(WHY[stage](x))}${violated}`;
+    const why = `${stripControls(WHY[stage](x))}${x.violated > 0 ? ` ! ${x.violated} forbidden` : ""}`;
+    // The reason wraps under itself; a narrow terminal puts it on the next line instead.
+    const indent = 2 + id.length + 2 + correct.length + 2;
+    const room = columns - indent;
+    const lines = room >= 24 ? wrapText(why, room).map((line, i) => (i === 0 ? `  ${id}  ${correct}  ${line}` : `${" ".repeat(indent)}${line}`)) : [`  ${id}  ${correct}`, ...wrapText(why, columns - 6).map((line) => `      ${line}`)];
+    return lines.map((line) => (x.violated > 0 ? line.replace(/ ! (\d+) forbidden$/, (m) => paint(m, "red")) : line)).join("\n");
   });
-  return [paint(title, "bold"), ...rows];
+  return [paint(wrapText(title, columns).join("\n"), "bold"), ...rows];
 }
 
-export function renderFailingCases(report: Report, explanations: CaseExplanation[], options: { color: boolean; source: string }): string {
+export function renderFailingCases(report: Report, explanations: CaseExplanation[], options: { color: boolean; source: string; width?: number }): string {
   const paint = makePaint(options.color);
+  const columns = options.width ?? SHOW_WIDTH;
+  const wrap = (text: string) => wrapText(text, columns).join("\n");
   const failing = explanations.filter((x) => x.stage !== null);
   const allErrored = explanations.filter((x) => x.scored === 0);
   const failedTrials = failing.reduce((sum, x) => sum + x.scored - x.correct, 0);
   const head = [
-    paint(stripControls(describeRun(report)), "bold"),
-    `${failing.length} of ${explanations.length} cases failed at least one trial (${failedTrials} of ${report.metrics.scored} scored trials); grouped by the first rung that failed, worst first`,
+    paint(wrapFacts(stripControls(describeRun(report)), columns).join("\n"), "bold"),
+    wrap(`${failing.length} of ${explanations.length} cases failed at least one trial (${failedTrials} of ${report.metrics.scored} scored trials); grouped by the first rung that failed, worst first`),
   ];
   const width = Math.min(40, Math.max(0, ...failing.map((x) => x.case_id.length)));
-  const groups = STAGES.map((stage) => renderGroup(stage, failing.filter((x) => x.stage === stage), width, paint));
+  const groups = STAGES.map((stage) => renderGroup(stage, failing.filter((x) => x.stage === stage), width, paint, columns));
   const errored = allErrored.length === 0 ? [] : [[paint(`errored · ${allErrored.length} cases with every trial errored`, "bold"), ...allErrored.map((x) => `  ${stripControls(x.case_id)}`)]];
-  const foot = [`Explain one case: route-eval show ${options.source} --case <id>`];
+  const command = `route-eval show ${options.source} --case <id>`;
+  // A command is not wrapped (it is copied whole): it gets a line of its own when it does not fit beside the label.
+  const foot = `Explain one case: ${command}`.length <= columns ? [`Explain one case: ${command}`] : ["Explain one case:", `  ${command}`];
   return `${[head, ...groups, ...errored, foot].map((lines) => lines.join("\n")).join("\n\n")}\n`;
 }

@@ -1,5 +1,7 @@
 /** The sweep rendered for people (terminal, Markdown) and machines (JSON = sweep.json, CSV). */
-import Table from "cli-table3";
+import type { TableData } from "../render/section.js";
+import { makePaint, renderTable, stripControls } from "../render/terminal.js";
+import { wrapFacts, wrapText } from "../render/text-layout.js";
 import { stableStringify } from "../render/stable-json.js";
 import { renderSweepCsv } from "./render-sweep-csv.js";
 import { renderSweepHtml, type SweepHtmlOptions } from "./render-sweep-html.js";
@@ -10,21 +12,17 @@ import type { SweepReport } from "./sweep-types.js";
 export const SWEEP_FORMATS = ["terminal", "markdown", "csv", "json", "html"] as const;
 export type SweepFormat = (typeof SWEEP_FORMATS)[number];
 
-function renderTerminalTable(data: SweepTable): string {
-  const table = new Table({
-    head: data.head,
-    colAligns: data.numeric.map((n) => (n ? "right" : "left")),
-    style: { head: [], border: [], compact: true },
-  });
-  for (const row of data.rows) table.push(row);
-  return table.toString();
+function renderTerminalTable(data: SweepTable, width: number): string {
+  const table: TableData = { head: data.head, align: data.numeric.map((n) => (n ? "right" : "left")), rows: data.rows };
+  return renderTable(table, makePaint(false), width);
 }
 
-function renderTerminal(report: SweepReport): string {
+function renderTerminal(report: SweepReport, width: number): string {
+  const wrap = (line: string) => wrapText(stripControls(line), width).join("\n");
   const blocks = [
-    describeSweep(report),
-    renderTerminalTable(buildSweepTable(report)),
-    describeFindings(report).join("\n"),
+    wrapFacts(stripControls(describeSweep(report)), width).join("\n"),
+    renderTerminalTable(buildSweepTable(report), width),
+    describeFindings(report).map(wrap).join("\n"),
     renderSweepChart(report).join("\n"),
   ];
   return `${blocks.filter((b) => b !== "").join("\n\n")}\n`;
@@ -51,8 +49,13 @@ function renderMarkdown(report: SweepReport): string {
   return `${blocks.filter((b) => b !== "").join("\n\n")}\n`;
 }
 
-const RENDERERS: Record<SweepFormat, (report: SweepReport, options: SweepHtmlOptions) => string> = {
-  terminal: renderTerminal,
+export interface SweepRenderOptions extends SweepHtmlOptions {
+  /** Terminal columns to fit. */
+  width?: number;
+}
+
+const RENDERERS: Record<SweepFormat, (report: SweepReport, options: SweepRenderOptions) => string> = {
+  terminal: (report, o) => renderTerminal(report, o.width ?? Number.POSITIVE_INFINITY),
   markdown: renderMarkdown,
   csv: renderSweepCsv,
   json: (report) => `${stableStringify(report, 2)}\n`,
@@ -60,6 +63,6 @@ const RENDERERS: Record<SweepFormat, (report: SweepReport, options: SweepHtmlOpt
 };
 
 /** `options` only matter to html: which point pages to link (none by default). */
-export function renderSweep(report: SweepReport, format: SweepFormat, options: SweepHtmlOptions = { pointLinks: {}, sweepDir: report.sweep_id }): string {
+export function renderSweep(report: SweepReport, format: SweepFormat, options: SweepRenderOptions = { pointLinks: {}, sweepDir: report.sweep_id }): string {
   return RENDERERS[format](report, options);
 }

@@ -52,5 +52,5 @@ export function renderSweepChart(report: SweepReport): string[] {
     series.map((s, i) => `${labelOf(p, s, i === 0).padStart(width)} |${bar(s.value(p))}| ${formatPercent(s.value(p))}`),
   );
   const legend = `(${report.kind === "size" ? "rows: requested size; " : ""}':' marks 50% and 90%)`;
-  return [`${TITLES[report.kind]} ${legend}`, axis(width + 2), ...rows];
+  return [TITLES[report.kind], legend, axis(width + 2), ...rows];
 }
