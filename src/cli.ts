@@ -67,7 +67,8 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--debug", "print stack traces for errors")
     .enablePositionalOptions(false)
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    // Commander's usage errors carry the same prefix as every other error.
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (text, write) => write(`route-eval: ${text.replace(/^error: /, "")}`) })
     .showHelpAfterError("(run with --help for usage)");
   registerRun(program, io, setExit);
   registerAblate(program, io, setExit);
@@ -79,7 +80,10 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
   registerLint(program, io, setExit);
   registerImport(program, io, setExit);
   registerDiff(program, io, setExit);
-  for (const command of program.commands) command.exitOverride().option("--debug", "print stack traces for errors");
+  for (const command of program.commands) {
+    command.exitOverride().option("--debug", "print stack traces for errors");
+    command.configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (text, write) => write(`route-eval: ${text.replace(/^error: /, "")}`) });
+  }
   return program;
 }
 

@@ -182,7 +182,8 @@ describe("GITHUB_STEP_SUMMARY and baselines", () => {
     expect(first.err).toContain(`baseline: ${baseline}\n`);
     expect(readdirSync(baseline).sort()).toEqual(["records.jsonl", "report.json", "run.json", "sets.jsonl"]);
     await run("b", "second");
-    expect(JSON.parse(readFileSync(join(baseline, "run.json"), "utf8")).run_id).toBe("second");
+    // The baseline has its own id (for diff headers) and remembers the run it was saved from.
+    expect(JSON.parse(readFileSync(join(baseline, "run.json"), "utf8"))).toMatchObject({ run_id: "baseline main", baseline_of: "second" });
     expect(readdirSync(join(out, "baselines"))).toEqual(["main"]);
     const { code, out: text } = await cli(["diff", baseline, join(out, "second")]);
     expect(code).toBe(0);

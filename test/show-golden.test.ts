@@ -56,7 +56,7 @@ describe("route-eval show (golden, baseline endpoint on test/fixtures/show)", ()
     const { code, text, err } = await show("--case", "refund");
     expect(code).toBe(2);
     expect(text).toBe("");
-    expect(err).toBe('route-eval: <run>: no case "refund" in this run (10 cases); did you mean refund-in-triage, refund-without-reason?\n');
+    expect(err).toBe('route-eval: <run>: no case "refund" in this run (10 cases); did you mean "refund-in-triage", "refund-without-reason"?\n');
   });
 
   it("fails with exit 2 on a directory that is not a run", async () => {

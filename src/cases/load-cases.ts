@@ -21,7 +21,7 @@ export function loadCases(config: Config, files?: string[]): Case[] {
   const paths =
     files !== undefined && files.length > 0
       ? expandPatterns(files, config.cwd, config.cwd)
-      : expandPatterns(config.cases, config.root, config.cwd, "cases");
+      : expandCaseGlobs(config);
   const registries = createRegistryCache();
   /** Case id → where its `id:` is written. */
   const seen = new Map<string, Source>();
@@ -79,4 +79,15 @@ function toCase(entry: CaseEntry, source: Source, registry: Registry): Case {
     source,
     registry,
   };
+}
+
+/** The config's case files; in a folder with neither route-eval.yaml nor cases, say how to start. */
+function expandCaseGlobs(config: Config): string[] {
+  try {
+    return expandPatterns(config.cases, config.root, config.cwd, "cases");
+  } catch (error) {
+    const defaults = config.cases.length === 1 && config.cases[0] === "cases/*.yaml";
+    if (config.file !== null || !defaults || !(error instanceof InputError)) throw error;
+    throw new InputError(`no route-eval.yaml in ${config.cwd} and no case files (${config.cases.join(", ")}): create them with \`route-eval init\`, or name a config with --config`);
+  }
 }

@@ -65,6 +65,8 @@ function parseYaml(text: string, file: string, shown: string): YamlFile {
   const error = doc.errors[0];
   if (error) {
     const line = lineCounter.linePos(error.pos[0]).line;
+    const indented = findOverIndentedKey(text, line);
+    if (indented !== null) throw new InputError(at(shown, indented.line, indented.message));
     throw new InputError(at(shown, line, `YAML syntax error: ${describeYamlError(error.code, error.message)}`));
   }
   return { file, shown, data: toData(doc, lineCounter, shown), lineOf: (path) => lineCounter.linePos(offsetOf(doc, path)).line };
@@ -106,6 +108,36 @@ function checkRepresentable(text: string, shown: string): void {
   const line = text.slice(0, match.index).split("\n").length;
   const code = `U+${match[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
   throw new InputError(at(shown, line, `contains the control character ${code}, which YAML cannot hold; remove it (or write it as an escape inside double quotes)`));
+}
+
+const KEY_LINE = /^(\s*)(?:- )?([A-Za-z_][\w.-]*):(\s|$)/;
+
+/**
+ * The commonest YAML mistake in plain words: a key indented deeper than the key above it (which
+ * holds a value, so nothing can nest under it). The parser reports it as "nested mappings are not
+ * allowed…" or "all mapping items must start at the same column", often a line off; this names
+ * the key that moved. Looks at the lines around the parser's.
+ */
+function findOverIndentedKey(text: string, near: number): { line: number; message: string } | null {
+  const lines = text.split("\n");
+  for (let i = Math.max(1, near - 2); i < Math.min(lines.length, near + 2); i++) {
+    const key = KEY_LINE.exec(lines[i]);
+    if (key === null) continue;
+    let j = i - 1;
+    while (j >= 0 && lines[j].trim() === "") j--;
+    const above = j >= 0 ? KEY_LINE.exec(lines[j]) : null;
+    // The key above holds a value on its own line (`goal: y`), so it cannot take nested keys.
+    if (above === null || lines[j].slice(above[0].length).trim() === "") continue;
+    const column = (m: RegExpExecArray, line: string) => m[1].length + (line.slice(m[1].length).startsWith("- ") ? 2 : 0);
+    const own = column(key, lines[i]);
+    const theirs = column(above, lines[j]);
+    if (own <= theirs) continue;
+    return {
+      line: i + 1,
+      message: `"${key[2]}:" is indented deeper (column ${own + 1}) than "${above[2]}:" on the line above (column ${theirs + 1}); keys of one mapping start at the same column — unindent it`,
+    };
+  }
+  return null;
 }
 
 function describeYamlError(code: string, message: string): string {

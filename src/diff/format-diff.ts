@@ -4,6 +4,7 @@
  */
 import { formatCount, formatNumber, formatPercent, MISSING } from "../render/format.js";
 import { describeDiscovery } from "./comparability.js";
+import { describeRegistries } from "../render/run-header.js";
 import type { Change, DefinitionChangeKind, Diff, DiffRunInfo, FlipKind, MetricDelta, MetricValue, ReliabilityClass } from "./diff-types.js";
 import type { PairedTest } from "./mcnemar.js";
 
@@ -81,7 +82,7 @@ export function isSignificant(test: PairedTest | null, alpha: number): boolean {
 }
 
 function describeRunInfo(info: DiffRunInfo): string {
-  const registries = info.registries.map((r) => `${r.snapshot}@${r.revision}`).join(", ") || "no registry";
+  const registries = describeRegistries(info.registries);
   return `${info.run_id} (${registries})`;
 }
 

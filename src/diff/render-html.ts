@@ -3,6 +3,7 @@
  * cases moved, every metric's delta with its paired tests, the flipped cases, the confusion cells
  * that moved, and each changed description side by side with its word diff and blast radius.
  */
+import { describeRegistries } from "../render/run-header.js";
 import { html } from "../render/html/escape.js";
 import { renderHtmlPage, type HtmlSection } from "../render/html/page.js";
 import { describeDiscovery } from "./comparability.js";
@@ -35,7 +36,7 @@ function renderOutcomeSection(diff: Diff): HtmlSection {
 }
 
 function side(info: DiffRunInfo): string {
-  const registries = info.registries.map((r) => `${r.snapshot}@${r.revision}`).join(", ") || "no registry";
+  const registries = describeRegistries(info.registries);
   return `${info.run_id} (${registries}; ${info.source === "records" ? "trial records" : "report.json only"})`;
 }
 

@@ -49,7 +49,7 @@ export async function listMcpTools(commandLine: string, cwd: string): Promise<Mc
     return { tools, server: info === undefined ? null : { name: info.name, version: info.version }, pages };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const said = stderr().trim().split("\n").slice(-3).join(" | ");
+    const said = meaningfulLines(stderr());
     throw new InputError(`--command "${commandLine}": could not list the MCP server's tools: ${message}${said ? ` (server stderr: ${said})` : ""}`);
   } finally {
     await client.close().catch(() => undefined);
@@ -98,4 +98,14 @@ export function splitCommandLine(line: string): string[] {
   if (quote !== null) throw new InputError(`--command: unterminated ${quote} quote in "${line}"`);
   if (word !== null) words.push(word);
   return words;
+}
+
+/**
+ * The lines of a server's stderr that say what went wrong ("Error: Cannot find module …"), not the
+ * stack frames, braces and runtime banner around them; the last few of them.
+ */
+export function meaningfulLines(stderr: string): string {
+  const lines = stderr.split("\n").map((line) => line.trim()).filter((line) => line !== "" && !/^at\s/.test(line) && !/^[{}()[\]^~\s]*$/.test(line) && !/^Node\.js v\d/.test(line));
+  const errors = lines.filter((line) => /\b(error|cannot|not found|no such|denied|failed|refused)\b/i.test(line));
+  return (errors.length > 0 ? errors : lines).slice(-3).join(" | ");
 }

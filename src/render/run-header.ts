@@ -5,9 +5,19 @@ const MISSING_K = "?";
 /** One line: run id, endpoint/model, registry snapshot@revision, cases × trials, retriever/k. */
 export function describeRun(report: Report): string {
   const { run } = report;
-  const registries = run.registries.map((r) => `${r.snapshot}@${r.revision}`).join(", ") || "no registry";
+  const registries = describeRegistries(run.registries);
   const { retriever, k } = run.config.discovery;
   const discovery = retriever === "none" ? "no retriever" : `retriever ${retriever}, k=${k ?? MISSING_K}`;
   const size = `${report.cases.length} cases × ${run.config.trials} trials`;
   return `route-eval run ${run.run_id} · ${run.endpoint}/${run.model} · ${registries} · ${size} · ${discovery}`;
+}
+
+const LISTED_REGISTRIES = 3;
+
+/** "commerce@1", "a@1, b@2", or "200 registries (a@1, b@2, c@3, …)"; "no registry" when none is known. */
+export function describeRegistries(registries: { snapshot: string; revision: string }[]): string {
+  const named = registries.map((r) => `${r.snapshot}@${r.revision}`);
+  if (named.length === 0) return "no registry";
+  if (named.length <= LISTED_REGISTRIES) return named.join(", ");
+  return `${named.length} registries (${named.slice(0, LISTED_REGISTRIES).join(", ")}, …)`;
 }

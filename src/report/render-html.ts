@@ -15,7 +15,7 @@ import { renderGatesSection, renderProblemsSection, renderRatesSection } from ".
 import { renderReliabilitySection } from "./render-html-reliability.js";
 import { readFileSync } from "node:fs";
 import { lazy } from "../text/lazy.js";
-import { describeRun } from "../render/run-header.js";
+import { describeRegistries, describeRun } from "../render/run-header.js";
 import type { CounterfactualReport } from "../counterfactual/counterfactual-types.js";
 import { renderHeadroomSection } from "../counterfactual/render-headroom-html.js";
 import { HIDING_LABELS, NO_DESCRIPTION, STATUS_MARKS } from "../show/render-case.js";
@@ -32,7 +32,7 @@ function runFacts(report: Report): [string, string][] {
   const { run } = report;
   const facts: [string, string][] = [
     ["endpoint", `${run.endpoint} / ${run.model}`],
-    ["registry", run.registries.map((r) => `${r.snapshot}@${r.revision}`).join(", ") || "—"],
+    ["registry", describeRegistries(run.registries)],
     ["cases", `${report.cases.length} × ${run.config.trials} trials`],
     ["discovery", run.config.discovery.retriever === "none" ? "no retriever" : `${run.config.discovery.retriever}, k=${run.config.discovery.k ?? "?"}`],
     ["started", run.started_at || "—"],

@@ -194,7 +194,7 @@ export function buildGateSection(gates: GateResult[]): Section {
     `${g.name} ${g.threshold}`,
     g.reason,
   ]);
-  const lines = [`${passed} of ${gates.length} gates passed`];
+  const lines = [`${passed} of ${gates.length} gate${gates.length === 1 ? "" : "s"} passed`];
   return section("Gates", lines, { head: ["", "gate", "reason"], align: ["left", "left", "left"], rows });
 }
 

@@ -1,5 +1,5 @@
 /** A run read back from its directory: metadata and records, nothing written. */
-import { basename, join } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { InputError } from "../errors.js";
 import { metaFromRecords } from "../report/build-report.js";
 import { readJsonFile, type JsonFileKind } from "./json-files.js";
@@ -22,7 +22,7 @@ export function readRun(target: string): { runDir: string; meta: RunMeta; record
 export function findMeta(files: RunFiles, records: TrialRecord[]): RunMeta {
   if (files.meta !== null) return readMeta(files.meta);
   if (files.report !== null) return readReportFile(files.report).run;
-  return metaFromRecords(basename(files.runDir), records, TOOL_VERSION);
+  return metaFromRecords(basename(resolve(files.runDir)), records, TOOL_VERSION);
 }
 
 const RUN_FILE: JsonFileKind<RunMeta> = { kind: "run", version: null, is: (value): value is RunMeta => typeof value === "object" && value !== null };

@@ -3,6 +3,7 @@
  * the evidence its explanation needs (records, phase policy, why each hidden tool was hidden,
  * the model-facing descriptions) from run.json and records.jsonl alone — nothing is re-run.
  */
+import { findNearName } from "../text/near-name.js";
 import { InputError } from "../errors.js";
 import { listHidingRules } from "../exposure/hiding-rules.js";
 import { groupBy } from "../metrics/scored-trials.js";
@@ -25,8 +26,10 @@ export function explainOneCase(report: Report, records: TrialRecord[], caseId: s
   const trials = records.filter((r) => r.case_id === caseId);
   const row = report.cases.find((c) => c.case_id === caseId);
   if (trials.length === 0 || row === undefined) {
-    const near = report.cases.map((c) => c.case_id).filter((id) => id.includes(caseId) || caseId.includes(id)).slice(0, 5);
-    const hint = near.length > 0 ? `did you mean ${near.join(", ")}?` : `run "route-eval show ${source}" to list the failing cases`;
+    const ids = report.cases.map((c) => c.case_id);
+    const typo = findNearName(caseId, ids);
+    const near = typo !== null ? [typo] : ids.filter((id) => id.includes(caseId) || caseId.includes(id)).slice(0, 5);
+    const hint = near.length > 0 ? `did you mean ${near.map((id) => `"${id}"`).join(", ")}?` : `run "route-eval show ${source}" to list the failing cases`;
     throw new InputError(`${source}: no case "${caseId}" in this run (${report.cases.length} cases); ${hint}`);
   }
   return explainRows(report, row, trials, collectDescriptions(report.run));

@@ -46,6 +46,8 @@ export interface RunMeta {
   inputs?: { cases: Record<string, string> };
   /** The settings the run used (see config/keys.ts RUN_KEYS). */
   config: RunConfig;
+  /** A saved baseline's run id before it was saved (`run --save-baseline`); its run_id is then "baseline NAME". */
+  baseline_of?: string;
 }
 
 export interface Report {
