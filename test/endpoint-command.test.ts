@@ -68,6 +68,8 @@ describe("command endpoint", () => {
     expect(all[0].calls).toEqual([{ tool: all[0].selected, arguments: {} }, { tool: "no_applicable_tool", arguments: { reason: "also" } }]);
     const report = JSON.parse(readFileSync(join(dir, "reports", "two", "report.json"), "utf8"));
     expect(report.metrics.extra_call_rate).toMatchObject({ numerator: 15, denominator: 15 });
+    expect((await runCli(["report", join(dir, "reports", "two"), "-f", "html"], dir)).code).toBe(0);
+    expect(readFileSync(join(dir, "reports", "two", "report.html"), "utf8")).toContain('"extra_calls":[{"tool":"no_applicable_tool","arguments":{"reason":"also"}}]');
     const show = await runCli(["show", join(dir, "reports", "two"), "--case", "order-by-id"], dir);
     expect(show.stdout).toMatch(/\n {6}also {7}no_applicable_tool \{"reason":"also"\}\n/);
   }, 30_000);

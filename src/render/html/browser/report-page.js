@@ -137,7 +137,9 @@ function trials(parent, x) {
     var tr = add(body, el("tr"));
     tr.setAttribute("data-trial", String(v.trial));
     add(tr, el("td", "num", v.trial));
-    add(tr, el("td", "mono", v.error === null ? (v.selected === null ? "(no call)" : v.selected) : ""));
+    var cell = add(tr, el("td", "mono", v.error === null ? (v.selected === null ? "(no call)" : v.selected) : ""));
+    // Calls after the first (a reply with several): not the selection, shown beside it.
+    (v.extra_calls || []).forEach(function (call) { add(cell, el("div", "muted", "also: " + call.tool + " " + JSON.stringify(call.arguments))); });
     add(tr, el("td", v.failed_stage === null && v.error === null ? "good" : "bad", verdict(v)));
     add(add(tr, el("td")), el("code", null, v.arguments === null ? "(none)" : JSON.stringify(v.arguments)));
     add(tr, el("td", v.argument_errors && v.argument_errors.length ? "bad" : "muted", v.argument_errors === null ? "not checked" : v.argument_errors.length ? v.argument_errors.join("; ") : "valid"));
