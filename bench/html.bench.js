@@ -14,7 +14,7 @@ const CHROMIUM = "/usr/bin/chromium";
 
 try {
   const started = process.hrtime.bigint();
-  const run = spawnSync(process.execPath, [bin, "run", "-c", config, "--run-id", "bench", "-o", dir, "-f", "html"], { encoding: "utf8" });
+  const run = spawnSync(process.execPath, [bin, "run", "-c", config, "--run-id", "bench", "--out-dir", dir, "-f", "html"], { encoding: "utf8" });
   if (run.status !== 0) throw new Error(`route-eval run failed: ${run.stderr}`);
   const runMs = Number(process.hrtime.bigint() - started) / 1e6;
   const file = join(dir, "bench", "report.html");

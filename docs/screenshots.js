@@ -25,7 +25,7 @@ const dir = mkdtempSync(join(tmpdir(), "route-eval-screenshots-"));
 const run = join(dir, "example");
 const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
 try {
-  routeEval("run", "-c", join(root, "route-eval.yaml"), "--run-id", "example", "-o", dir, "-f", "html");
+  routeEval("run", "-c", join(root, "route-eval.yaml"), "--run-id", "example", "--out-dir", dir, "-f", "html");
   const page = await browser.newPage({ viewport: { width: 1280, height: 980 }, deviceScaleFactor: 1 });
   await page.goto(pathToFileURL(join(run, "report.html")).href);
   await page.screenshot({ path: join(root, "docs/report.png") });
@@ -44,14 +44,14 @@ try {
   await terminal.setContent(terminalPage(`$ route-eval show reports/example --case ${CASE}\n${text}`));
   await terminal.locator("pre").screenshot({ path: join(root, "docs/show.png") });
 
-  routeEval("sweep", "-c", join(root, "route-eval.yaml"), "--distractor-registry", join(root, "registries/distractors.yaml"), "-o", dir, "--sweep-id", "example-sweep", "-f", "html");
+  routeEval("sweep", "-c", join(root, "route-eval.yaml"), "--distractor-registry", join(root, "registries/distractors.yaml"), "--out-dir", dir, "--sweep-id", "example-sweep", "-f", "html");
   const sweep = await browser.newPage({ viewport: { width: 1280, height: 1400 }, deviceScaleFactor: 1 });
   await sweep.goto(pathToFileURL(join(dir, "example-sweep", "report.html")).href);
   await sweep.screenshot({ path: join(root, "docs/sweep.png") });
 
   const rewritten = join(dir, "commerce-rewrite.yaml");
   writeFileSync(rewritten, rewriteRegistry(readFileSync(join(root, "registries/commerce.yaml"), "utf8")));
-  routeEval("run", "-c", join(root, "route-eval.yaml"), "--registry", rewritten, "--run-id", "rewrite", "-o", dir, "-f", "html");
+  routeEval("run", "-c", join(root, "route-eval.yaml"), "--registry", rewritten, "--run-id", "rewrite", "--out-dir", dir, "-f", "html");
   routeEval("diff", run, join(dir, "rewrite"), "-f", "html", "--output", join(dir, "diff.html"));
   const diff = await browser.newPage({ viewport: { width: 1280, height: 1180 }, deviceScaleFactor: 1 });
   await diff.goto(pathToFileURL(join(dir, "diff.html")).href);

@@ -22,7 +22,7 @@ const fake = useFakeServers();
 
 async function runFixture(): Promise<string> {
   const out = tempDir();
-  const result = await runCli(["run", "-c", CONFIG, "-o", out, "--run-id", "run", "--no-progress", "--no-gates"]);
+  const result = await runCli(["run", "-c", CONFIG, "--out-dir", out, "--run-id", "run", "--no-progress", "--no-gates"]);
   expect(result.code, result.stderr).toBe(0);
   return join(out, "run");
 }
@@ -118,7 +118,7 @@ describe("counterfactual on the hand-derived fixture (baseline endpoint)", () =>
 describe("counterfactual outcomes where a run is read", () => {
   it("show --case lists them, the run page gets a headroom section, diff says how headroom moved, run --counterfactual runs them", async () => {
     const out = tempDir();
-    const result = await runCli(["run", "-c", CONFIG, "-o", out, "--run-id", "run", "--no-progress", "--no-gates", "--counterfactual"]);
+    const result = await runCli(["run", "-c", CONFIG, "--out-dir", out, "--run-id", "run", "--no-progress", "--no-gates", "--counterfactual"]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("Headroom by stage");
     const run = join(out, "run");
@@ -134,7 +134,7 @@ describe("counterfactual outcomes where a run is read", () => {
     expect(page).toContain('<tr data-stage="selection" data-failures="4" data-binding="2">');
 
     // A second run with the same decisions, counterfactuals with --registry-with: coverage headroom appears.
-    expect((await runCli(["run", "-c", CONFIG, "-o", out, "--run-id", "again", "--no-progress", "--no-gates"])).code).toBe(0);
+    expect((await runCli(["run", "-c", CONFIG, "--out-dir", out, "--run-id", "again", "--no-progress", "--no-gates"])).code).toBe(0);
     await runCli(["counterfactual", join(out, "again"), "-c", CONFIG, "--registry-with", EXTRA, "--no-progress"]);
     const diff = await runCli(["diff", run, join(out, "again")]);
     expect(diff.stdout).toMatch(/Headroom \(counterfactual\)[\s\S]*│ coverage +│ +2 │ +2 │ +0 │ +2 │ +— │ \+20\.0 pts │/);

@@ -162,7 +162,7 @@ describe("GITHUB_STEP_SUMMARY and baselines", () => {
 
   it("run appends its Markdown report (with gates) to GITHUB_STEP_SUMMARY", async () => {
     const summary = join(tmp, "summary-run.md");
-    const args = ["run", "-c", join(SHOP, "route-eval.yaml"), "--registry", join(SHOP, "registries/shop-a.yaml"), "-o", tmp, "--run-id", "summary"];
+    const args = ["run", "-c", join(SHOP, "route-eval.yaml"), "--registry", join(SHOP, "registries/shop-a.yaml"), "--out-dir", tmp, "--run-id", "summary"];
     const { code } = await cli(args, { GITHUB_STEP_SUMMARY: summary });
     expect(code).toBe(0);
     expect(readFileSync(summary, "utf8")).toMatch(/^## route-eval report\n\nroute-eval run summary · baseline\/lexical-v1 · shop@A/);
@@ -174,7 +174,7 @@ describe("GITHUB_STEP_SUMMARY and baselines", () => {
     const out = join(tmp, "reports");
     const run = (revision: string, runId: string) => cli([
       "run", "-c", join(SHOP, "route-eval.yaml"), "--registry", join(SHOP, `registries/shop-${revision}.yaml`),
-      "-o", out, "--run-id", runId, "--save-baseline", "main",
+      "--out-dir", out, "--run-id", runId, "--save-baseline", "main",
     ]);
     const first = await run("a", "first");
     expect(first.code).toBe(0);

@@ -154,7 +154,7 @@ describe("route-eval run --retriever embeddings", () => {
     const cases = resolve("test/fixtures/sweep/cases.yaml");
     writeFileSync(config, `cases: [${JSON.stringify(cases)}]\nphases: {desk: {}, triage: {max_effect: read_only}}\nstore_dir: store\n`);
     const captured = captureIo();
-    const args = ["run", "-c", config, "-o", out, "--run-id", "emb", "-n", "1", "--retriever", "embeddings", "-k", "2"];
+    const args = ["run", "-c", config, "--out-dir", out, "--run-id", "emb", "-n", "1", "--retriever", "embeddings", "-k", "2"];
     const code = await main(["node", "route-eval", ...args, "--embeddings-base-url", baseUrl, "--embeddings-model", "fake-embed", "--format", "json"], captured.io);
     expect(code, captured.stderr()).toBe(0);
     const records: TrialRecord[] = readRecords(join(out, "emb", "records.jsonl"));
@@ -177,7 +177,7 @@ describe("route-eval run --retriever embeddings", () => {
     process.env.ROUTE_EVAL_TEST_EMBED_KEY = "from-the-process";
     const captured = captureIo(process.cwd(), { ROUTE_EVAL_TEST_EMBED_KEY: "from-the-context" });
     seen.length = 0;
-    const args = ["run", "-c", config, "-o", out, "-n", "1", "--retriever", "embeddings", "-k", "2", "--mode", "live", "--no-progress"];
+    const args = ["run", "-c", config, "--out-dir", out, "-n", "1", "--retriever", "embeddings", "-k", "2", "--mode", "live", "--no-progress"];
     const flags = ["--embeddings-base-url", baseUrl, "--embeddings-model", "fake-embed", "--embeddings-api-key-env", "ROUTE_EVAL_TEST_EMBED_KEY"];
     const code = await main(["node", "route-eval", ...args, ...flags, "--no-gates"], captured.io);
     delete process.env.ROUTE_EVAL_TEST_EMBED_KEY;

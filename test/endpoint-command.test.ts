@@ -38,7 +38,7 @@ describe("command endpoint", () => {
     const out = tempDir();
     const log = join(out, "spawns.log");
     const result = await runCli(
-      ["run", "-e", "command:keyword-router", "--command", "node examples/endpoints/keyword-router.js", "--concurrency", "2", "-o", out, "--run-id", "kw", "--no-progress", "--no-gates", "-f", "json"],
+      ["run", "-e", "command:keyword-router", "--command", "node examples/endpoints/keyword-router.js", "--concurrency", "2", "--out-dir", out, "--run-id", "kw", "--no-progress", "--no-gates", "-f", "json"],
       { cwd: ROOT, env: { ...process.env, SPAWN_LOG: log } },
     );
     expect(result.code, result.stderr).toBe(0);
@@ -48,7 +48,7 @@ describe("command endpoint", () => {
     expect(report.metrics.scored).toBe(249);
     expect(report.metrics.selection_accuracy.numerator).toBeGreaterThan(0);
     // A second run of the same command and version answers from the store.
-    const again = await runCli(["run", "-e", "command:keyword-router", "--command", "node examples/endpoints/keyword-router.js", "-o", out, "--run-id", "kw2", "--no-progress", "--no-gates"], { cwd: ROOT });
+    const again = await runCli(["run", "-e", "command:keyword-router", "--command", "node examples/endpoints/keyword-router.js", "--out-dir", out, "--run-id", "kw2", "--no-progress", "--no-gates"], { cwd: ROOT });
     expect(again.code, again.stderr).toBe(0);
     expect(records(join(out, "kw2")).every((r) => r.request_hash === records(join(out, "kw")).find((o) => o.case_id === r.case_id && o.trial === r.trial)?.request_hash)).toBe(true);
   }, 60_000);
@@ -93,7 +93,7 @@ describe("command endpoint", () => {
   it("is the ablation ladder's + router rung", async () => {
     const out = tempDir();
     const result = await runCli(
-      ["ablate", "--router", "command:keyword-router", "--command", "node examples/endpoints/keyword-router.js", "-n", "1", "-o", out, "--run-id", "ladder", "--no-progress", "-f", "json"],
+      ["ablate", "--router", "command:keyword-router", "--command", "node examples/endpoints/keyword-router.js", "-n", "1", "--out-dir", out, "--run-id", "ladder", "--no-progress", "-f", "json"],
       ROOT,
     );
     expect(result.code, result.stderr).toBe(0);

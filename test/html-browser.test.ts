@@ -35,7 +35,7 @@ let browser: Browser;
 /** Runs the real pipeline (baseline endpoint) with --format html; returns the run directory. */
 async function runToHtml(config: string, runId: string): Promise<string> {
   const captured = captureIo();
-  const code = await main(argv("run", "-c", config, "--run-id", runId, "-o", out, "-f", "html"), captured.io);
+  const code = await main(argv("run", "-c", config, "--run-id", runId, "--out-dir", out, "-f", "html"), captured.io);
   if (code !== 0) throw new Error(`run ${runId} exited ${code}: ${captured.stderr()}`);
   return join(out, runId);
 }
@@ -182,7 +182,7 @@ describe.skipIf(!HAS_CHROMIUM)(`HTML report in chromium${SKIP_NOTE}`, () => {
   }, 120_000);
 
   it("opens a sweep page from disk: its table and curve are sweep.json's, and a point link opens that point's report", async () => {
-    await cli("sweep", "-c", join(SWEEP_FIXTURE, "route-eval.yaml"), "-o", out, "--sizes", "2,4,8,16", "--sweep-id", "sizes",
+    await cli("sweep", "-c", join(SWEEP_FIXTURE, "route-eval.yaml"), "--out-dir", out, "--sizes", "2,4,8,16", "--sweep-id", "sizes",
       "--distractor-registry", join(SWEEP_FIXTURE, "distractors.yaml"), "-f", "html");
     const dir = join(out, "sizes");
     const sweep: SweepReport = JSON.parse(readFileSync(join(dir, "sweep.json"), "utf8"));
@@ -204,7 +204,7 @@ describe.skipIf(!HAS_CHROMIUM)(`HTML report in chromium${SKIP_NOTE}`, () => {
 
     // A hostile sweep: its id (the directory name) and its capped case ids are markup.
     const sweepId = "<img src=x onerror=window.__pwned=1>";
-    await cli("sweep", "-c", HOSTILE_CONFIG, "-o", out, "--sizes", "1,3", "--sweep-id", sweepId, "-f", "html");
+    await cli("sweep", "-c", HOSTILE_CONFIG, "--out-dir", out, "--sizes", "1,3", "--sweep-id", sweepId, "-f", "html");
     const hostile = await open(join(out, sweepId, "report.html"), problems);
     expect(await hostile.locator("h1").textContent()).toBe(`route-eval sweep · ${sweepId}`);
     expect(await hostile.locator("#capped .chip").allTextContents()).toEqual(["<script>window.__pwned=1</script>", "needs-hidden-<b>tool</b>"]);
@@ -215,7 +215,7 @@ describe.skipIf(!HAS_CHROMIUM)(`HTML report in chromium${SKIP_NOTE}`, () => {
   it("opens a diff page of hostile registries from disk: numbers are diff.json's, descriptions show as text, drill-down links work", async () => {
     const base = await runToHtml(HOSTILE_CONFIG, "diff-a");
     const captured = captureIo();
-    const code = await main(argv("run", "-c", HOSTILE_CONFIG, "--registry", HOSTILE_REGISTRY_B, "--run-id", "diff-b", "-o", out, "-f", "html"), captured.io);
+    const code = await main(argv("run", "-c", HOSTILE_CONFIG, "--registry", HOSTILE_REGISTRY_B, "--run-id", "diff-b", "--out-dir", out, "-f", "html"), captured.io);
     expect(code).toBe(0);
     const current = join(out, "diff-b");
     const diff: Diff = JSON.parse(await cli("diff", base, current, "-f", "json"));
@@ -246,7 +246,7 @@ describe.skipIf(!HAS_CHROMIUM)(`HTML report in chromium${SKIP_NOTE}`, () => {
   }, 120_000);
 
   it("opens an ablation page from disk: its table and ladder chart are experiment.json's, a rung links to its report, hostile text stays text", async () => {
-    await cli("ablate", "-c", EXAMPLE_CONFIG, "-o", out, "--run-id", "ladder", "-f", "html", "--no-progress");
+    await cli("ablate", "-c", EXAMPLE_CONFIG, "--out-dir", out, "--run-id", "ladder", "-f", "html", "--no-progress");
     const dir = join(out, "ladder");
     const experiment: Experiment = JSON.parse(readFileSync(join(dir, "experiment.json"), "utf8"));
     const problems: string[] = [];
@@ -272,7 +272,7 @@ describe.skipIf(!HAS_CHROMIUM)(`HTML report in chromium${SKIP_NOTE}`, () => {
 
     // Hostile: the experiment id (its directory) and the hostile fixture's case ids and tool names are markup.
     const id = "<b>ladder<img src=x onerror=window.__pwned=1>";
-    await cli("ablate", "-c", HOSTILE_CONFIG, "-o", out, "--run-id", id, "-f", "html", "--no-progress");
+    await cli("ablate", "-c", HOSTILE_CONFIG, "--out-dir", out, "--run-id", id, "-f", "html", "--no-progress");
     const hostile = await open(join(out, id, "experiment.html"), problems);
     expect(await hostile.locator("h1").textContent()).toBe(`route-eval ablation · ${id}`);
     expect(await inspectDom(hostile)).toEqual({ pwned: undefined, scripts: 1, injected: 0, handlers: 0 });

@@ -37,7 +37,7 @@ describe("without the optional MCP SDK", () => {
     cpSync(join(ROOT, "cases"), join(dir, "cases"), { recursive: true });
     cpSync(join(ROOT, "registries"), join(dir, "registries"), { recursive: true });
     cpSync(join(ROOT, "route-eval.yaml"), join(dir, "route-eval.yaml"));
-    const result = cli("run", "--no-progress", "--no-step-summary", "-o", join(dir, "reports"));
+    const result = cli("run", "--no-progress", "--no-step-summary", "--out-dir", join(dir, "reports"));
     expect(result.stderr).toContain("records and report:");
     expect(result.status).toBe(0);
   });

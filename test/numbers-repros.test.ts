@@ -9,7 +9,7 @@ import { runCli, tempDir } from "./support/cli.js";
 describe("retrieval quality comes from the retriever's ranking", () => {
   it("is the same with --shuffle-tools on and off (bundled example, bm25 k=3)", async () => {
     const out = tempDir();
-    const flags = ["run", "--retriever", "bm25", "-k", "3", "-n", "1", "--no-gates", "--no-progress", "--no-step-summary", "-f", "json", "-o", out];
+    const flags = ["run", "--retriever", "bm25", "-k", "3", "-n", "1", "--no-gates", "--no-progress", "--no-step-summary", "-f", "json", "--out-dir", out];
     const plain = JSON.parse((await runCli(flags)).stdout);
     const shuffled = JSON.parse((await runCli([...flags, "--shuffle-tools"])).stdout);
     expect(shuffled.run.config.shuffle_tools).toBe(true);
@@ -37,7 +37,7 @@ describe("argument validity counts ordinary tool calls only", () => {
 describe("a (case_id, trial) recorded twice", () => {
   it("is an input error naming both lines, for report, show and diff alike", async () => {
     const out = tempDir();
-    expect((await runCli(["run", "-n", "1", "--no-gates", "--no-progress", "--no-step-summary", "-o", out, "--run-id", "dup"])).code).toBe(0);
+    expect((await runCli(["run", "-n", "1", "--no-gates", "--no-progress", "--no-step-summary", "--out-dir", out, "--run-id", "dup"])).code).toBe(0);
     const file = join(out, "dup", "records.jsonl");
     const lines = readFileSync(file, "utf8").trim().split("\n");
     writeFileSync(file, `${[...lines, lines[1]].join("\n")}\n`);
@@ -65,7 +65,7 @@ describe("diff labels a confusion cell by the trials' ladder outcome", () => {
 describe("a run's facts come from all its records", () => {
   it("reversing a records file (no run.json) changes nothing: report is identical and diff exits 0", async () => {
     const out = tempDir();
-    const flags = ["run", "--retriever", "bm25", "-k", "4", "-n", "2", "--no-gates", "--no-progress", "--no-step-summary", "-o", out];
+    const flags = ["run", "--retriever", "bm25", "-k", "4", "-n", "2", "--no-gates", "--no-progress", "--no-step-summary", "--out-dir", out];
     expect((await runCli([...flags, "--run-id", "r"])).code).toBe(0);
     const lines = readFileSync(join(out, "r", "records.jsonl"), "utf8").trim().split("\n");
     // One trial of the file without a retriever, as another tool might have written it: the first line no longer decides.
@@ -147,7 +147,7 @@ describe("cluster-robust intervals: the case is the unit", () => {
 describe("call_accuracy: the right tool with its arguments right", () => {
   it("on the bundled example: the selection population, at most selection accuracy's successes, in every renderer", async () => {
     const out = tempDir();
-    const flags = ["run", "-n", "1", "--no-gates", "--no-progress", "--no-step-summary", "-o", out];
+    const flags = ["run", "-n", "1", "--no-gates", "--no-progress", "--no-step-summary", "--out-dir", out];
     const report = JSON.parse((await runCli([...flags, "-f", "json"])).stdout);
     const { call_accuracy: call, selection_accuracy: selection } = report.metrics;
     expect(call.denominator).toBe(selection.denominator);
@@ -164,7 +164,7 @@ describe("call_accuracy: the right tool with its arguments right", () => {
 describe("--success call", () => {
   it("makes pass^k, passed cases (JUnit) and the run.json setting use call correctness", async () => {
     const out = tempDir();
-    const flags = ["run", "-n", "1", "--no-gates", "--no-progress", "--no-step-summary", "-o", out, "-f", "json"];
+    const flags = ["run", "-n", "1", "--no-gates", "--no-progress", "--no-step-summary", "--out-dir", out, "-f", "json"];
     const selection = JSON.parse((await runCli(flags)).stdout);
     const call = JSON.parse((await runCli([...flags, "--success", "call"])).stdout);
     expect(call.run.config.success).toBe("call");
@@ -192,12 +192,12 @@ describe("no rate without its denominator", () => {
 
   it("in the terminal and Markdown renderings of the bundled example, and a sweep table", async () => {
     const out = tempDir();
-    const flags = ["run", "-n", "2", "--no-gates", "--no-progress", "--no-step-summary", "-o", out];
+    const flags = ["run", "-n", "2", "--no-gates", "--no-progress", "--no-step-summary", "--out-dir", out];
     for (const format of ["terminal", "markdown"]) {
       const { stdout } = await runCli([...flags, "-f", format]);
       expect(bare(stdout), format).toEqual([]);
     }
-    const sweep = await runCli(["sweep", "--sizes", "5,10", "-n", "1", "-o", out]);
+    const sweep = await runCli(["sweep", "--sizes", "5,10", "-n", "1", "--out-dir", out]);
     const table = sweep.stdout.split("\n\n")[1] ?? "";
     expect(table).toMatch(/selection accuracy/);
     expect(bare(table), "sweep").toEqual([]);

@@ -70,6 +70,18 @@ describe("polish", () => {
     expect(describeRegistries(many.slice(0, 2))).toBe("mcp-0@1, mcp-1@1");
   });
 
+  it("-o is --output in every command; the run directory's parent is --out-dir (--out still works, hidden)", async () => {
+    const dir = example();
+    const written = await runCli(["run", "--run-id", "a", "--no-progress", "--no-gates", "-f", "json", "-o", "report-a.json"], dir);
+    expect(written.code, written.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, "report-a.json"), "utf8")).run.run_id).toBe("a");
+    expect((await runCli(["run", "--run-id", "b", "--no-progress", "--no-gates", "--out", "elsewhere"], dir)).stderr).toContain(join(dir, "elsewhere", "b"));
+    expect((await runCli(["run", "--help"], dir)).stdout).not.toMatch(/--out <dir>/);
+    const old = await runCli(["run", "--run-id", "c", "--no-progress", "--no-gates", "-o", "reports"], dir);
+    expect(old.code).toBe(2);
+    expect(old.stderr).toContain("(-o is --output now; the directory that receives runs is --out-dir)");
+  });
+
   it("import mcp --command shows the lines of the server's stderr that say what went wrong", () => {
     const stderr = ["node:internal/modules/cjs/loader:1228", "  throw err;", "  ^", "", "Error: Cannot find module '/srv/agent.js'", "    at Module._resolveFilename (node:internal)", "{", "  code: 'MODULE_NOT_FOUND'", "}", "", "Node.js v20.20.2"].join("\n");
     expect(meaningfulLines(stderr)).toBe("Error: Cannot find module '/srv/agent.js'");

@@ -14,7 +14,7 @@ beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), "route-eval-html-cli-"));
   run = join(out, "r");
   const captured = captureIo();
-  const code = await main(argv("run", "-c", CONFIG, "--run-id", "r", "-o", out, "--no-gates", "-f", "html"), captured.io);
+  const code = await main(argv("run", "-c", CONFIG, "--run-id", "r", "--out-dir", out, "--no-gates", "-f", "html"), captured.io);
   if (code !== 0) throw new Error(captured.stderr());
 });
 

@@ -123,7 +123,7 @@ describe("diff --format html", () => {
 describe("diff --format html with hostile descriptions", () => {
   it("escapes the changed definition text on both sides; the only <script> is the JSON data block", async () => {
     const run = async (id: string, registry: string) => {
-      const result = await cli(["run", "-c", join(HOSTILE, "route-eval.yaml"), "--registry", join(HOSTILE, registry), "-o", tmp, "--run-id", id, "-f", "json"]);
+      const result = await cli(["run", "-c", join(HOSTILE, "route-eval.yaml"), "--registry", join(HOSTILE, registry), "--out-dir", tmp, "--run-id", id, "-f", "json"]);
       if (result.code !== 0) throw new Error(result.err);
       return join(tmp, id);
     };

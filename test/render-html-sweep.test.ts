@@ -35,7 +35,7 @@ function cell(page: string, run: string, column: string): string | undefined {
 
 beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), "route-eval-sweep-html-"));
-  const result = await cli("sweep", "-c", `${FIXTURE}/route-eval.yaml`, "-o", out, "--sizes", "2,4,8,16", "--sweep-id", "sizes",
+  const result = await cli("sweep", "-c", `${FIXTURE}/route-eval.yaml`, "--out-dir", out, "--sizes", "2,4,8,16", "--sweep-id", "sizes",
     "--distractor-registry", `${FIXTURE}/distractors.yaml`, "-f", "html");
   if (result.code !== 0) throw new Error(result.stderr);
   sweepDir = join(out, "sizes");

@@ -22,7 +22,7 @@ beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), "route-eval-show-"));
   run = join(out, "golden");
   const captured = captureIo();
-  const code = await main(argv("run", "-c", CONFIG, "--run-id", "golden", "-o", out, "--no-gates", "-f", "json"), captured.io);
+  const code = await main(argv("run", "-c", CONFIG, "--run-id", "golden", "--out-dir", out, "--no-gates", "-f", "json"), captured.io);
   if (code !== 0) throw new Error(`fixture run failed (${code}): ${captured.stderr()}`);
 });
 

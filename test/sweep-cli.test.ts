@@ -37,7 +37,7 @@ function expectGolden(name: string, actual: string): void {
 }
 
 describe("route-eval sweep through the CLI", { timeout: 30_000 }, () => {
-  const sizeArgs = ["sweep", "-c", `${FIXTURE}/route-eval.yaml`, "-o", out, "--sizes", "16,2,4,8", "--sweep-id", "sizes"];
+  const sizeArgs = ["sweep", "-c", `${FIXTURE}/route-eval.yaml`, "--out-dir", out, "--sizes", "16,2,4,8", "--sweep-id", "sizes"];
 
   it("runs a size sweep with padding: golden table, chart and thresholds", async () => {
     const { code, stdout, stderr } = await run([...sizeArgs, "--distractor-registry", `${FIXTURE}/distractors.yaml`]);
@@ -69,7 +69,7 @@ describe("route-eval sweep through the CLI", { timeout: 30_000 }, () => {
   });
 
   it("runs a k sweep over the configured retriever: golden Markdown", async () => {
-    const { code, stdout } = await run(["sweep", "-c", `${FIXTURE}/route-eval.yaml`, "-o", out, "--retriever", "bm25", "--k", "1,2,4", "--sweep-id", "ks", "-f", "markdown"]);
+    const { code, stdout } = await run(["sweep", "-c", `${FIXTURE}/route-eval.yaml`, "--out-dir", out, "--retriever", "bm25", "--k", "1,2,4", "--sweep-id", "ks", "-f", "markdown"]);
     expect(code).toBe(0);
     expectGolden("sweep-k.md", normalise(stdout));
     const sweep = JSON.parse(readFileSync(join(out, "ks", "sweep.json"), "utf8"));
@@ -80,21 +80,21 @@ describe("route-eval sweep through the CLI", { timeout: 30_000 }, () => {
 
   it("prints CSV on request and writes the rendering to --output", async () => {
     const file = join(out, "sweep-out.csv");
-    const { code, stderr } = await run(["sweep", "-c", `${FIXTURE}/route-eval.yaml`, "-o", out, "--sweep-id", "csv", "--sizes", "3", "-f", "csv", "--output", file]);
+    const { code, stderr } = await run(["sweep", "-c", `${FIXTURE}/route-eval.yaml`, "--out-dir", out, "--sweep-id", "csv", "--sizes", "3", "-f", "csv", "--output", file]);
     expect(code).toBe(0);
     expect(stderr).toContain(`wrote ${file}`);
     expect(readFileSync(file, "utf8").split("\n")[0]).toMatch(/^kind,value,run,visible_mean,/);
   });
 
   it("rejects bad usage with exit 2 and a one-line reason", async () => {
-    const both = await run(["sweep", "-c", `${FIXTURE}/route-eval.yaml`, "-o", out, "--sizes", "2", "--k", "2"]);
+    const both = await run(["sweep", "-c", `${FIXTURE}/route-eval.yaml`, "--out-dir", out, "--sizes", "2", "--k", "2"]);
     expect([both.code, both.stderr.trim()]).toEqual([2, "route-eval: --sizes and --k: choose one sweep (visible-set sizes, or retriever budgets)"]);
-    const noRetriever = await run(["sweep", "-c", `${FIXTURE}/route-eval.yaml`, "-o", out, "--k", "1,2"]);
+    const noRetriever = await run(["sweep", "-c", `${FIXTURE}/route-eval.yaml`, "--out-dir", out, "--k", "1,2"]);
     expect(noRetriever.code).toBe(2);
     expect(noRetriever.stderr).toContain("a k sweep varies the retriever's budget");
-    const missing = await run(["sweep", "-c", `${FIXTURE}/route-eval.yaml`, "-o", out, "--distractor-registry", "nope.yaml"]);
+    const missing = await run(["sweep", "-c", `${FIXTURE}/route-eval.yaml`, "--out-dir", out, "--distractor-registry", "nope.yaml"]);
     expect([missing.code, missing.stderr.trim()]).toEqual([2, "route-eval: nope.yaml: file not found"]);
-    const badList = await run(["sweep", "-c", `${FIXTURE}/route-eval.yaml`, "-o", out, "--sizes", "5,x"]);
+    const badList = await run(["sweep", "-c", `${FIXTURE}/route-eval.yaml`, "--out-dir", out, "--sizes", "5,x"]);
     expect(badList.code).toBe(2);
     expect(existsSync(join(out, "nope"))).toBe(false);
   });

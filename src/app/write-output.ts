@@ -49,6 +49,7 @@ function guard<T>(output: string, write: () => T): T {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "error";
     const why = code === "EISDIR" ? "it is a directory" : code === "ENOENT" ? "its folder does not exist" : code === "EACCES" ? "permission denied" : code;
-    throw new InputError(`${output}: cannot write the output file (${why}); give --output a file path in an existing folder`);
+    const moved = code === "EISDIR" ? " (-o is --output now; the directory that receives runs is --out-dir)" : "";
+    throw new InputError(`${output}: cannot write the output file (${why}); give -o/--output a file path in an existing folder${moved}`);
   }
 }

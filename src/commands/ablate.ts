@@ -44,7 +44,7 @@ export function registerAblate(program: Command, io: Io, setExit: SetExit): void
     .option("--router <endpoint>", "the ladder's last rung: the same cases through this endpoint (e.g. openai:MODEL), with every mechanism on")
     .option("--run-id <id>", "name of the experiment directory (default: <UTC time>-ablate)")
     .addOption(experimentFormatOption())
-    .option("--output <file>", "write the rendering to a file instead of stdout (\"-\": stdout)")
+    .option("-o, --output <file>", "write the rendering to a file instead of stdout (\"-\": stdout)")
     .option("--fail-if-worse <rung...>", "exit 1 when this rung's paired verdict against the rung before is \"hurt\"")
     .option("--resume <dir>", "continue an interrupted ablation: every rung keeps its records and runs the trials it lacks")
     .option("--no-progress", "no progress line on stderr")

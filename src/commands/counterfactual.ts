@@ -43,7 +43,7 @@ export function registerCounterfactual(program: Command, io: Io, setExit: SetExi
     .option("--registry-with <file>", "a registry snapshot holding tools the run's registry lacks, to inject for coverage failures")
     .option("--dry-run", "print how many calls it would make, and ask none")
     .addOption(new Option("-f, --format <format>", "rendering on stdout").choices(COUNTERFACTUAL_FORMATS).default("terminal"))
-    .option("--output <file>", "write the rendering to a file instead of stdout (\"-\": stdout)")
+    .option("-o, --output <file>", "write the rendering to a file instead of stdout (\"-\": stdout)")
     .option("--no-progress", "no progress line on stderr")
     .addHelpText("after", COUNTERFACTUAL_HELP)
     .action(async (run: string, flags: CounterfactualFlags) => {

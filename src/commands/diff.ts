@@ -43,7 +43,7 @@ export function registerDiff(program: Command, io: Io, setExit: SetExit): void {
     .description("Compare two runs: metric deltas with paired tests, case flips, moved confusions, changed tool definitions.")
     .option("--force", "compare even when cases, trials, endpoint/model, temperature or retriever differ (over the shared cases)")
     .addOption(new Option("-f, --format <format>", "rendering on stdout (html: written to ./diff.html)").choices(DIFF_FORMATS).default("terminal"))
-    .option("--output <file>", "write the rendering to a file instead of stdout (html: instead of ./diff.html; \"-\": stdout)")
+    .option("-o, --output <file>", "write the rendering to a file instead of stdout (html: instead of ./diff.html; \"-\": stdout)")
     .addOption(
       new Option("--max-drop <[metric=]tolerance>", "exit 1 when the metric (default selection_accuracy) gets worse by more than the tolerance (0.02 = 2 points); repeatable")
         .argParser(collectDrop)

@@ -26,7 +26,7 @@ export function registerLint(program: Command, io: Io, setExit: SetExit): void {
     .option("--registry <file>", "registry snapshot for every case file (config: registry)")
     .addOption(new Option("-f, --format <format>", "output format").choices(LINT_FORMATS).default("text"))
     .option("--strict", "exit 1 on warnings too")
-    .option("--output <file>", "write the findings to a file instead of stdout")
+    .option("-o, --output <file>", "write the findings to a file instead of stdout")
     .addHelpText("after", LINT_HELP)
     .action((files: string[], flags: LintFlags) => {
       const overrides = { ...(flags.cases ? { cases: flags.cases } : {}), ...(flags.registry ? { registry: flags.registry } : {}) };

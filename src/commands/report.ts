@@ -13,7 +13,7 @@ export function registerReport(program: Command, io: Io, setExit: SetExit): void
     .argument("<run>", "a run directory (reports/<run-id>) or its records.jsonl; a sweep directory (holding sweep.json); or an experiment directory (holding experiment.json)")
     .description("Recompute report.json from records.jsonl alone (no endpoint calls) and render it.")
     .addOption(formatOption())
-    .option("--output <file>", "write the rendering to a file instead of stdout (\"-\": stdout)")
+    .option("-o, --output <file>", "write the rendering to a file instead of stdout (\"-\": stdout)")
     .option("--no-gates", "do not evaluate the run's gates")
     .addHelpText("after", "\nRecords written by other tools in the same format work too (see README: Trial records).\nA sweep directory is rendered from its sweep.json (html: <sweep>/report.html, plus each point's report.html).\nAn experiment directory (run with variants:, or ablate) is rendered from its experiment.json as written\n(html: <experiment>/experiment.html, plus each variant's report.html); report each variants/<name> to recompute it.\n")
     .action((run: string, flags: OutputFlags) => {

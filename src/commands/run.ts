@@ -46,7 +46,7 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
     .option("--run-id <id>", "name of the run directory (default: <UTC time>-<endpoint>); an existing one is an error")
     .option("--force", "with --run-id: replace an existing run directory of that name")
     .addOption(formatOption())
-    .option("--output <file>", "write the rendering to a file instead of stdout (\"-\": stdout)")
+    .option("-o, --output <file>", "write the rendering to a file instead of stdout (\"-\": stdout)")
     .option("--no-gates", "do not evaluate gates (exit 0 unless the input is bad)")
     .option("--save-baseline <name>", "also copy the finished run to <out>/baselines/<name>/ (replacing it), for route-eval diff", parseBaselineName)
     .option("--no-step-summary", "do not append the Markdown summary to $GITHUB_STEP_SUMMARY")
@@ -121,6 +121,7 @@ function parseBaselineName(value: string): string {
 export function addConfigOptions(command: Command): Command {
   command.option("-c, --config <file>", "config file (default: ./route-eval.yaml when present)");
   for (const option of configOptions()) command.addOption(option);
+  command.addOption(OUT_ALIAS);
   return command;
 }
 
@@ -134,9 +135,13 @@ function configOptions(): Option[] {
   });
 }
 
+/** `--out` is the old spelling of --out-dir, kept hidden for one release (`-o` is --output now). */
+const OUT_ALIAS = new Option("--out <dir>", "old spelling of --out-dir").hideHelp();
+
 /** Each set flag as the override of its key (discovery's keys flat: retriever, k, embeddings.*). */
 export function toOverrides(flags: ConfigFlags): ConfigOverrides {
   const overrides: Record<string, unknown> = {};
+  if (typeof flags.out === "string" && flags.outDir === undefined) overrides.out_dir = flags.out;
   for (const option of configOptions()) {
     const value = flags[option.attributeName()];
     if (value === undefined) continue;

@@ -37,7 +37,7 @@ export function registerSweep(program: Command, io: Io, setExit: SetExit): void 
     .option("--distractor-registry <file>", "pad registries with this snapshot's tools when a case has too few exposed tools")
     .option("--sweep-id <id>", "name of the sweep directory (default: <UTC time>-sweep-<size|k>)")
     .addOption(new Option("-f, --format <format>", "rendering on stdout (html: written to <sweep>/report.html, with a page per point)").choices(SWEEP_FORMATS).default("terminal"))
-    .option("--output <file>", "write the rendering to a file instead of stdout (html: instead of <sweep>/report.html; \"-\": stdout)")
+    .option("-o, --output <file>", "write the rendering to a file instead of stdout (html: instead of <sweep>/report.html; \"-\": stdout)")
     .addHelpText("after", SWEEP_HELP)
     .action(async (flags: SweepFlags) => {
       const { k, sizes, ...rest } = flags;

@@ -105,7 +105,7 @@ export const CONFIG_KEYS = defineKeys({
   seed: { flags: "--seed <n>", help: "run seed", parse: nonNegativeInt, default: 1, schema: { type: "integer" } },
   system_prompt: { flags: "--system-prompt <text>", help: "system prompt", default: DEFAULT_SYSTEM_PROMPT,
     schema: { type: "string", minLength: 1 } },
-  out_dir: { flags: "-o, --out <dir>", help: "directory that receives <run-id>/", default: (root) => resolve(root, "reports"), path: "file",
+  out_dir: { flags: "--out-dir <dir>", help: "directory that receives <run-id>/ (formerly -o/--out)", default: (root) => resolve(root, "reports"), path: "file",
     schema: { description: "Directory that receives reports/<run-id>.", type: "string", minLength: 1 } },
   mode: { flags: "--mode <mode>", help: "live: always call · cached: store first · replay: store only", choices: STORE_MODES, default: "cached",
     schema: {
