@@ -9,6 +9,7 @@ import { registerRun } from "./commands/run.js";
 import { registerAblate } from "./commands/ablate.js";
 import { registerCounterfactual } from "./commands/counterfactual.js";
 import { registerInit } from "./commands/init.js";
+import { registerMerge } from "./commands/merge.js";
 import { registerShow } from "./commands/show.js";
 import { registerSweep } from "./commands/sweep.js";
 import { EndpointFailure, InputError, Interrupted } from "./errors.js";
@@ -74,6 +75,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
   registerAblate(program, io, setExit);
   registerCounterfactual(program, io, setExit);
   registerInit(program, io, setExit);
+  registerMerge(program, io, setExit);
   registerReport(program, io, setExit);
   registerShow(program, io, setExit);
   registerSweep(program, io, setExit);

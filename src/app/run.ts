@@ -19,6 +19,7 @@ import { createRunDirectory, reopenRunDirectory, type RunDirectory } from "../ru
 import { findResumeDifferences } from "../run-files/resume-check.js";
 import { runTrialJobs, type LoopStop, type TrialJob, type TrialResult } from "./run-loop.js";
 import type { ResponseStore } from "../store/response-store.js";
+import { inShard, type Shard } from "../run-files/shard.js";
 import { checkPhaseFamilies, findNameWarnings } from "./run-checks.js";
 import { buildRunMeta, newRunId } from "./run-meta.js";
 import { deriveSeed } from "../text/seeded-random.js";
@@ -52,6 +53,8 @@ export interface RunOptions {
   resumeAs?: string;
   /** With runId: replace a run directory of that name instead of refusing (--force). */
   replaceRun?: boolean;
+  /** Run only this shard's (case, trial) units (`--shard I/N`); `route-eval merge` combines the shards. */
+  shard?: Shard;
 }
 
 /** How a sweep point changes one run; everything else about the run stays as configured. */
@@ -106,11 +109,13 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
   const started = now();
   const run = openRun(config, options, endpoint, started);
   const meta = buildRunMeta(run.runId, config, cases, endpoint, started);
+  if (options.shard !== undefined) meta.shard = options.shard;
   if (run.previous !== null) {
     checkSameExperiment(run, meta, options.resumeAs);
     run.repair();
     meta.started_at = run.previous.started_at;
-    options.onNotice?.(describeResume(run, config.trials * cases.length));
+    const units = options.shard === undefined ? config.trials * cases.length : cases.reduce((sum, c) => sum + countShardTrials(options.shard as Shard, c.id, config.trials), 0);
+    options.onNotice?.(describeResume(run, units));
   }
   writeJsonFile(join(run.dir, "run.json"), meta);
   options.onNotice?.(`run directory: ${run.dir}`);
@@ -175,6 +180,10 @@ function checkSameExperiment(run: RunDirectory, meta: RunMeta, resumeAs: string 
   );
 }
 
+function countShardTrials(shard: Shard, caseId: string, trials: number): number {
+  return Array.from({ length: trials }, (_, t) => t).filter((t) => inShard(shard, caseId, t)).length;
+}
+
 function describeResume(run: RunDirectory, total: number): string {
   const redo = run.redo > 0 ? `; ${run.redo} errored trial${run.redo === 1 ? "" : "s"} will be asked again` : "";
   return `resuming ${run.dir}: ${run.records.length} of ${total} trials kept${redo}`;
@@ -183,10 +192,11 @@ function describeResume(run: RunDirectory, total: number): string {
 /** Every (case, trial) not yet recorded, as a job that asks it. */
 function listPending(config: Config, endpoint: Endpoint, cases: Case[], records: TrialRecord[], options: RunOptions): (() => Promise<TrialResult>)[] {
   const done = new Set(records.map((r) => trialKey(r.case_id, r.trial)));
+  const shard = options.shard;
   const prepared = new Map<Registry, PreparedRegistry>();
   return cases.flatMap((testCase) =>
     Array.from({ length: config.trials }, (_, trial) => trial)
-      .filter((trial) => !done.has(trialKey(testCase.id, trial)))
+      .filter((trial) => !done.has(trialKey(testCase.id, trial)) && (shard === undefined || inShard(shard, testCase.id, trial)))
       .map((trial) => () => runTrial(config, endpoint, testCase, trial, prepareRegistry(prepared, testCase.registry, config, options.env), options.sweep)),
   );
 }

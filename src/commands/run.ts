@@ -17,6 +17,7 @@ import { appendStepSummary } from "../app/step-summary.js";
 import { createProgressPrinter } from "../render/progress.js";
 import { EXPERIMENT_FILE, runExperiment } from "../app/experiment.js";
 import { planVariants } from "../experiment/plan.js";
+import { parseShard, type Shard } from "../run-files/shard.js";
 import { emitExperiment, experimentOptions, resumePins } from "./ablate.js";
 import { COUNTERFACTUAL_DIR, runCounterfactuals } from "../app/counterfactual.js";
 import { COUNTERFACTUAL_KINDS } from "../counterfactual/counterfactual-types.js";
@@ -38,6 +39,7 @@ interface RunFlags extends ConfigFlags, OutputFlags {
   failIfWorse?: string[];
   counterfactual?: boolean;
   force?: boolean;
+  shard?: Shard;
 }
 
 export function registerRun(program: Command, io: Io, setExit: SetExit): void {
@@ -45,6 +47,7 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
     .description("Run every case × trials against the endpoint; write records, report.json and print a summary.")
     .option("--run-id <id>", "name of the run directory (default: <UTC time>-<endpoint>); an existing one is an error")
     .option("--force", "with --run-id: replace an existing run directory of that name")
+    .option("--shard <I/N>", "run only shard I of N of the (case, trial) units (stable by case and trial); route-eval merge combines them", parseShard)
     .addOption(formatOption())
     .option("-o, --output <file>", "write the rendering to a file instead of stdout (\"-\": stdout)")
     .option("--no-gates", "do not evaluate gates (exit 0 unless the input is bad)")
@@ -58,13 +61,15 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
     .action(async (flags: RunFlags) => {
       if (isExperiment(flags, io)) return setExit(await runVariants(io, flags));
       // --resume continues the experiment run.json pins: its settings, unless a flag says otherwise (then refused).
-      const pinned = flags.resume === undefined ? {} : pinnedOverrides(readMeta(resumeMetaFile(flags.resume, io.cwd)));
+      const previous = flags.resume === undefined ? null : readMeta(resumeMetaFile(flags.resume, io.cwd));
+      const pinned = previous === null ? {} : pinnedOverrides(previous);
       const config = loadConfig(flags.config ?? null, { ...pinned, ...toOverrides(flags) }, io.cwd);
       const onProgress = flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) });
       const onWarning = (message: string) => io.stderr(`${inertLine(message)}\n`);
       const resume = flags.resume === undefined ? undefined : resolve(io.cwd, flags.resume);
       const options = {
-        runId: flags.runId, replaceRun: flags.force === true, resume, onProgress, onWarning, onNotice: onWarning, env: io.env, now: io.now, signal: io.interrupts?.(), gates: flags.gates !== false,
+        // --resume of a shard continues that shard.
+        runId: flags.runId, replaceRun: flags.force === true, shard: flags.shard ?? previous?.shard, resume, onProgress, onWarning, onNotice: onWarning, env: io.env, now: io.now, signal: io.interrupts?.(), gates: flags.gates !== false,
       };
       const { report, runDir, records } = await runEvaluation(config, options);
       const gates = report.gates;
@@ -97,6 +102,7 @@ function isExperiment(flags: RunFlags, io: Io): boolean {
 }
 
 async function runVariants(io: Io, flags: RunFlags): Promise<number> {
+  if (flags.shard !== undefined) throw new InputError("--shard: shards a plain run; a config with variants: is not sharded in this version (run each variant's settings as a plain sharded run)");
   if (flags.saveBaseline !== undefined) throw new InputError("--save-baseline: saves one run, and this config has variants:; copy the variant you want instead (reports/<id>/variants/<name>) into reports/baselines/<name>");
   const config = loadConfig(flags.config ?? null, { ...resumePins(flags.resume, io.cwd, "variants"), ...toOverrides(flags) }, io.cwd);
   const result = await runExperiment(planVariants(config), experimentOptions(io, { ...flags, format: flags.format }));

@@ -51,6 +51,8 @@ export function findResumeDifferences(previous: RunMeta, current: RunMeta): stri
   const out: string[] = [];
   if (previous.endpoint !== current.endpoint) out.push(`endpoint ${previous.endpoint} → ${current.endpoint}`);
   if (previous.model !== current.model) out.push(`model ${previous.model} → ${current.model}`);
+  const shard = (m: RunMeta) => (m.shard === undefined ? "none" : `${m.shard.index}/${m.shard.count}`);
+  if (shard(previous) !== shard(current)) out.push(`shard ${shard(previous)} → ${shard(current)}`);
   for (const key of PINNED_SETTINGS) {
     const before = previous.config[key] ?? ABSENT_MEANS[key];
     const after = current.config[key] ?? ABSENT_MEANS[key];

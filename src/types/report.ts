@@ -48,6 +48,8 @@ export interface RunMeta {
   config: RunConfig;
   /** A saved baseline's run id before it was saved (`run --save-baseline`); its run_id is then "baseline NAME". */
   baseline_of?: string;
+  /** This run holds one shard of the experiment's (case, trial) units (`run --shard I/N`). */
+  shard?: { index: number; count: number };
 }
 
 export interface Report {
