@@ -10,6 +10,7 @@ import { registerAblate } from "./commands/ablate.js";
 import { registerCounterfactual } from "./commands/counterfactual.js";
 import { registerInit } from "./commands/init.js";
 import { registerMerge } from "./commands/merge.js";
+import { registerBatch } from "./commands/batch.js";
 import { registerShow } from "./commands/show.js";
 import { registerSweep } from "./commands/sweep.js";
 import { EndpointFailure, InputError, Interrupted } from "./errors.js";
@@ -76,6 +77,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
   registerCounterfactual(program, io, setExit);
   registerInit(program, io, setExit);
   registerMerge(program, io, setExit);
+  registerBatch(program, io, setExit);
   registerReport(program, io, setExit);
   registerShow(program, io, setExit);
   registerSweep(program, io, setExit);

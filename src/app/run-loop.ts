@@ -50,6 +50,8 @@ export async function runTrialJobs(jobs: TrialJob[], options: LoopOptions): Prom
   const finishOne = (job: TrialJob, { outcome, record }: TrialResult) => {
     if (closed) return;
     progress.retries += outcome.retries ?? 0;
+    // A request a batch run collects instead of asking: nothing to record yet.
+    if (!outcome.ok && outcome.kind === "deferred") return;
     if (!outcome.ok && outcome.kind === "fatal") {
       if (stopped === null) setup = outcome.setup === true;
       stopped ??= outcome.error;

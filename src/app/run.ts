@@ -6,7 +6,7 @@ import { createRetriever } from "../discovery/create-retriever.js";
 import { discover } from "../discovery/discover.js";
 import type { Retriever } from "../discovery/retriever.js";
 import { shuffleVisible } from "../discovery/shuffle-visible.js";
-import { createEndpoint } from "../endpoint/create-endpoint.js";
+import { createEndpoint, type EndpointEnvironment } from "../endpoint/create-endpoint.js";
 import { withTokenEstimate } from "../endpoint/estimate-tokens.js";
 import { hashRequest } from "../endpoint/request-hash.js";
 import { EndpointFailure, InputError, Interrupted } from "../errors.js";
@@ -55,6 +55,8 @@ export interface RunOptions {
   replaceRun?: boolean;
   /** Run only this shard's (case, trial) units (`--shard I/N`); `route-eval merge` combines the shards. */
   shard?: Shard;
+  /** A batch run's hook on a store miss: collect the request (deferred), or record why it has no answer. */
+  onMiss?: EndpointEnvironment["onMiss"];
 }
 
 /** How a sweep point changes one run; everything else about the run stays as configured. */
@@ -105,7 +107,7 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
   const cases = options.sweep?.cases ?? loadCases(config);
   for (const warning of checkPhaseFamilies(config, cases)) options.onWarning?.(warning);
   for (const warning of findNameWarnings(cases, config.cwd)) options.onWarning?.(warning);
-  const endpoint = withTokenEstimate(createEndpoint(config, { env: options.env, warn: options.onWarning, store: options.store }));
+  const endpoint = withTokenEstimate(createEndpoint(config, { env: options.env, warn: options.onWarning, store: options.store, onMiss: options.onMiss }));
   const started = now();
   const run = openRun(config, options, endpoint, started);
   const meta = buildRunMeta(run.runId, config, cases, endpoint, started);

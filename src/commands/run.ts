@@ -18,6 +18,8 @@ import { createProgressPrinter } from "../render/progress.js";
 import { EXPERIMENT_FILE, runExperiment } from "../app/experiment.js";
 import { planVariants } from "../experiment/plan.js";
 import { parseShard, type Shard } from "../run-files/shard.js";
+import { positiveInt } from "../config/parse-number.js";
+import { BATCH_FILE, runBatch } from "../app/batch.js";
 import { emitExperiment, experimentOptions, resumePins } from "./ablate.js";
 import { COUNTERFACTUAL_DIR, runCounterfactuals } from "../app/counterfactual.js";
 import { COUNTERFACTUAL_KINDS } from "../counterfactual/counterfactual-types.js";
@@ -40,6 +42,9 @@ interface RunFlags extends ConfigFlags, OutputFlags {
   counterfactual?: boolean;
   force?: boolean;
   shard?: Shard;
+  batch?: boolean;
+  detach?: boolean;
+  batchPollMs?: number;
 }
 
 export function registerRun(program: Command, io: Io, setExit: SetExit): void {
@@ -47,6 +52,9 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
     .description("Run every case × trials against the endpoint; write records, report.json and print a summary.")
     .option("--run-id <id>", "name of the run directory (default: <UTC time>-<endpoint>); an existing one is an error")
     .option("--force", "with --run-id: replace an existing run directory of that name")
+    .option("--batch", "ask through the provider's batch API (openai, anthropic): about half the price, answers within the provider's window")
+    .option("--detach", "with --batch: submit and exit; collect later with --resume RUN")
+    .option("--batch-poll-ms <n>", "with --batch: first wait between polls (grows to 60 s; default 5000)", positiveInt)
     .option("--shard <I/N>", "run only shard I of N of the (case, trial) units (stable by case and trial); route-eval merge combines them", parseShard)
     .addOption(formatOption())
     .option("-o, --output <file>", "write the rendering to a file instead of stdout (\"-\": stdout)")
@@ -71,7 +79,14 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
         // --resume of a shard continues that shard.
         runId: flags.runId, replaceRun: flags.force === true, shard: flags.shard ?? previous?.shard, resume, onProgress, onWarning, onNotice: onWarning, env: io.env, now: io.now, signal: io.interrupts?.(), gates: flags.gates !== false,
       };
-      const { report, runDir, records } = await runEvaluation(config, options);
+      const batch = flags.batch === true || (resume !== undefined && existsSync(join(resume, BATCH_FILE)));
+      if (flags.detach === true && !batch) throw new InputError("--detach: only a batch run detaches; add --batch");
+      const result = batch ? await runBatch(config, { ...options, detach: flags.detach === true, pollMs: flags.batchPollMs, onBatchProgress: (line) => io.stderr(`${line}\n`) }) : { detached: false as const, ...(await runEvaluation(config, options)) };
+      if (result.detached) {
+        io.stdout(`submitted ${result.submitted} request${result.submitted === 1 ? "" : "s"} in batches; run folder: ${result.runDir}\ncollect them (on any machine with this store and key): route-eval run --resume ${result.runDir}\n`);
+        return setExit(0);
+      }
+      const { report, runDir, records } = result;
       const gates = report.gates;
       emitReport(io, report, flags, gates, { runDir, records: () => records });
       io.stderr(`records and report: ${runDir}\n`);

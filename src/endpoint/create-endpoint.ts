@@ -9,7 +9,7 @@ import { redactUrl } from "../text/redact-url.js";
 import { createBreaker, START_FAILURES } from "./breaker.js";
 import { createPace } from "./pace.js";
 import { DEFAULT_MAX_DELAY_MS, sleep, type CallGuards, type RetryPolicy } from "./retry.js";
-import { createStoredEndpoint } from "./stored-endpoint.js";
+import { createStoredEndpoint, type StoredEndpointOptions } from "./stored-endpoint.js";
 import type { ProviderSettings } from "./wire-endpoint.js";
 import { createCommandWire } from "./command.js";
 import { createHttpWire } from "./http-endpoint.js";
@@ -41,6 +41,8 @@ export interface EndpointEnvironment {
   warn?: (message: string) => void;
   /** A store shared with other runs (an experiment's variants): used instead of opening config.store_dir, and left open. */
   store?: ResponseStore;
+  /** A batch run's hook on a store miss (see StoredEndpointOptions.onMiss). */
+  onMiss?: StoredEndpointOptions["onMiss"];
 }
 
 /**
@@ -128,7 +130,7 @@ function callPolicy(label: string, config: Config, environment: EndpointEnvironm
 function storeOptions(config: Config, environment: EndpointEnvironment, policy: { retry: RetryPolicy; guards: CallGuards }) {
   const shared = environment.store;
   const store = shared ?? openResponseStore(config.store_dir);
-  return { store, ownsStore: shared === undefined, mode: config.mode, ...policy, warn: environment.warn ?? (() => undefined) };
+  return { store, ownsStore: shared === undefined, mode: config.mode, ...policy, warn: environment.warn ?? (() => undefined), onMiss: environment.onMiss };
 }
 
 function createCommandEndpoint(model: string, config: Config, environment: EndpointEnvironment): Endpoint {

@@ -22,6 +22,16 @@ export interface StoredEndpointOptions {
   guards: CallGuards;
   /** Told about a store entry that was unreadable or did not match its key (it is asked again). */
   warn: (message: string) => void;
+  /** A batch run: called on a store miss instead of calling; its outcome (deferred, or errored) stands. */
+  onMiss?: (miss: StoreMiss) => EndpointOutcome | null;
+}
+
+/** A request the store has no answer for: its key, the rendered body, and which trial asked. */
+export interface StoreMiss {
+  key: string;
+  body: unknown;
+  case_id: string;
+  trial: number;
 }
 
 /**
@@ -29,7 +39,7 @@ export interface StoredEndpointOptions {
  * request body itself is left out — it is rebuilt from the cases on every run, and keeping it would
  * multiply the size of a store that CI may commit.
  */
-interface StoreEntry {
+export interface StoreEntry {
   /** The entry's own key: an entry copied over another one's file is caught by it. */
   key: string;
   endpoint: string;
@@ -90,6 +100,8 @@ async function callStored<Body>(
       return fatal(`replay: the response store ${options.store.dir} has no answer for ${where} (key ${key.slice(0, 12)}); ${fix}`, key);
     }
   }
+  const instead = options.onMiss?.({ key, body, case_id: request.case_id, trial: request.trial });
+  if (instead !== null && instead !== undefined) return { ...instead, request_hash: key };
   if (wire.unavailable !== null) {
     const error = `${wire.unavailable}: ${where} needs a live call (the store has no answer for it); export the key, or run with --mode replay`;
     return { ok: false, kind: "fatal", setup: true, error, request_hash: key, retries: 0 };

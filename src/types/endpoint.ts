@@ -81,8 +81,8 @@ export type EndpointOutcome = (
   | {
       ok: false;
       error: string;
-      /** absent = "errored" */
-      kind?: FailureKind;
+      /** absent = "errored"; "deferred": not asked now (a batch run collects it), and not recorded. */
+      kind?: FailureKind | "deferred";
       /** A fatal failure of the set-up (a key that is not set), not of a call: nothing was asked. */
       setup?: boolean;
     }

@@ -1,0 +1,219 @@
+/**
+ * Batch runs against local servers that speak the OpenAI files + batches and the Anthropic
+ * message-batches wire protocols, through the real SDKs: submit, poll, partial failure and
+ * resubmission, detach and resume (no request submitted twice), store hits that skip submission,
+ * and a batch run's records equal to a live run's on the same requests.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { runCli } from "./support/cli.js";
+import { anthropicReply, offeredTools, openaiReply } from "./fixtures/fake-provider.js";
+import { removeTempDirs, writeProject } from "./fixtures/live-project.js";
+
+afterAll(removeTempDirs);
+const ENV = { OPENAI_API_KEY: "sk-test-batch-0123456789", ANTHROPIC_API_KEY: "sk-ant-test-batch-0123456789" };
+
+interface BatchServer {
+  url: string;
+  calls: string[];
+  close(): Promise<void>;
+}
+
+/** Answers every request with its first offered tool; `fails(customId, round)` makes an item fail (expired). */
+async function startBatchServer(fails: (customId: string, round: number) => boolean = () => false, pollsUntilDone = 2): Promise<BatchServer> {
+  const calls: string[] = [];
+  const files = new Map<string, string>();
+  const batches = new Map<string, { input: string; polls: number; round: number }>();
+  let seq = 0;
+  const rounds = new Map<string, number>();
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const text = Buffer.concat(chunks).toString("utf8");
+      const path = (req.url ?? "").split("?")[0];
+      calls.push(`${req.method} ${path}`);
+      const json = (status: number, body: unknown) => {
+        res.writeHead(status, { "content-type": "application/json", "x-request-id": `req_${seq}` });
+        res.end(JSON.stringify(body));
+      };
+      // OpenAI chat completions (the live run) and files + batches.
+      if (req.method === "POST" && path === "/v1/chat/completions") {
+        const reply = openaiReply([{ name: offeredTools(JSON.parse(text))[0], arguments: "{}" }]) as { body: unknown };
+        return json(200, reply.body);
+      }
+      if (req.method === "POST" && path === "/v1/files") {
+        const id = `file-${++seq}`;
+        files.set(id, text.split(/\r?\n/).filter((l) => l.includes('"custom_id"')).join("\n"));
+        return json(200, { id, object: "file", bytes: text.length, created_at: 0, filename: "batch.jsonl", purpose: "batch", status: "processed" });
+      }
+      if (req.method === "POST" && path === "/v1/batches") {
+        const id = `batch_${++seq}`;
+        const input = files.get(JSON.parse(text).input_file_id) ?? "";
+        const lines = input.split("\n").filter((l) => l !== "");
+        let round = 1;
+        for (const line of lines) {
+          const key = JSON.parse(line).custom_id as string;
+          round = Math.max(round, (rounds.get(key) ?? 0) + 1);
+          rounds.set(key, (rounds.get(key) ?? 0) + 1);
+        }
+        batches.set(id, { input, polls: 0, round });
+        return json(200, batchBody(id, "validating", null));
+      }
+      const cancelMatch = /^\/v1\/batches\/([^/]+)\/cancel$/.exec(path);
+      if (req.method === "POST" && cancelMatch !== null) return json(200, batchBody(cancelMatch[1], "cancelling", null));
+      const batchMatch = /^\/v1\/batches\/([^/]+)$/.exec(path);
+      if (req.method === "GET" && batchMatch !== null) {
+        const batch = batches.get(batchMatch[1]);
+        if (batch === undefined) return json(404, { error: { message: "no such batch" } });
+        batch.polls += 1;
+        const done = batch.polls >= pollsUntilDone;
+        return json(200, batchBody(batchMatch[1], done ? "completed" : "in_progress", done ? `out-${batchMatch[1]}` : null));
+      }
+      const contentMatch = /^\/v1\/files\/out-([^/]+)\/content$/.exec(path);
+      if (req.method === "GET" && contentMatch !== null) {
+        const batch = batches.get(contentMatch[1]);
+        const lines = (batch?.input ?? "").split("\n").filter((l) => l !== "").map((line) => {
+          const item = JSON.parse(line) as { custom_id: string; body: Record<string, unknown> };
+          if (fails(item.custom_id, batch?.round ?? 1)) return JSON.stringify({ id: "r", custom_id: item.custom_id, response: null, error: { code: "batch_expired", message: "the batch expired before this request ran" } });
+          const reply = openaiReply([{ name: offeredTools(item.body)[0], arguments: "{}" }]) as { body: unknown };
+          return JSON.stringify({ id: "r", custom_id: item.custom_id, response: { status_code: 200, request_id: `req_b_${item.custom_id.slice(0, 6)}`, body: reply.body }, error: null });
+        });
+        res.writeHead(200, { "content-type": "application/jsonl" });
+        return res.end(`${lines.join("\n")}\n`);
+      }
+      // Anthropic message batches.
+      if (req.method === "POST" && path === "/v1/messages/batches") {
+        const id = `msgbatch_${++seq}`;
+        batches.set(id, { input: JSON.stringify(JSON.parse(text).requests), polls: 0, round: 1 });
+        return json(200, anthropicBatch(id, "in_progress", null));
+      }
+      const anthropicMatch = /^\/v1\/messages\/batches\/([^/]+)(\/results)?$/.exec(path);
+      if (req.method === "GET" && anthropicMatch !== null) {
+        const batch = batches.get(anthropicMatch[1]);
+        if (batch === undefined) return json(404, { type: "error", error: { type: "not_found_error", message: "no such batch" } });
+        if (anthropicMatch[2] === "/results") {
+          const requests = JSON.parse(batch.input) as { custom_id: string; params: Record<string, unknown> }[];
+          const lines = requests.map((r) => JSON.stringify({ custom_id: r.custom_id, result: { type: "succeeded", message: (anthropicReply([{ name: offeredTools(r.params)[0], input: {} }]) as { body: unknown }).body } }));
+          res.writeHead(200, { "content-type": "application/binary" });
+          return res.end(`${lines.join("\n")}\n`);
+        }
+        batch.polls += 1;
+        const done = batch.polls >= pollsUntilDone;
+        return json(200, anthropicBatch(anthropicMatch[1], done ? "ended" : "in_progress", done ? `${address()}/v1/messages/batches/${anthropicMatch[1]}/results` : null));
+      }
+      json(404, { error: { message: `no route ${req.method} ${path}` } });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url: address(), calls, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+function batchBody(id: string, status: string, output: string | null) {
+  return { id, object: "batch", endpoint: "/v1/chat/completions", input_file_id: "f", completion_window: "24h", status, output_file_id: output, error_file_id: null, created_at: 0, request_counts: { total: 0, completed: 0, failed: 0 } };
+}
+
+function anthropicBatch(id: string, status: string, results: string | null) {
+  return { id, type: "message_batch", processing_status: status, results_url: results, created_at: "2026-12-01T00:00:00Z", expires_at: "2026-12-02T00:00:00Z", ended_at: null, archived_at: null, cancel_initiated_at: null, request_counts: { processing: 0, succeeded: 0, errored: 0, canceled: 0, expired: 0 } };
+}
+
+let server: BatchServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+function records(dir: string, runId: string): Record<string, unknown>[] {
+  return readFileSync(join(dir, "reports", runId, "records.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+}
+
+/** A record without what differs between a live and a batch answer: latency and request ids. */
+function comparable(r: Record<string, unknown>): Record<string, unknown> {
+  const { latency_ms: _l, provider_request_id: _p, retries: _r, ...rest } = r;
+  return rest;
+}
+
+const byTrial = (a: Record<string, unknown>, b: Record<string, unknown>) => String(a.case_id).localeCompare(String(b.case_id)) || Number(a.trial) - Number(b.trial);
+
+describe("batch runs", () => {
+  const args = (url: string, ...extra: string[]) => ["run", "-e", "openai:test-model", "--base-url", `${url}/v1`, "--no-progress", "--no-gates", "--retry-base-ms", "1", "--batch-poll-ms", "20", ...extra];
+
+  it("OpenAI: submits once, polls, collects; the records equal a live run's on the same requests; a rerun submits nothing", async () => {
+    const dir = writeProject();
+    server = await startBatchServer();
+    const live = await runCli(args(server.url, "--run-id", "live", "--store", "store-live"), { cwd: dir, env: ENV });
+    expect(live.code, live.stderr).toBe(0);
+    const batched = await runCli(args(server.url, "--run-id", "batch", "--store", "store-batch", "--batch"), { cwd: dir, env: ENV });
+    expect(batched.code, batched.stderr).toBe(0);
+    expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(1);
+    expect(batched.stderr).toMatch(/batch: 6 completed/);
+    expect(records(dir, "batch").map(comparable).sort(byTrial)).toEqual(records(dir, "live").map(comparable).sort(byTrial));
+    const state = JSON.parse(readFileSync(join(dir, "reports", "batch", "batches.json"), "utf8"));
+    expect(state.batches).toHaveLength(1);
+    expect(state.batches[0]).toMatchObject({ round: 1, state: "completed", collected: true });
+    // The store answers everything now: a second batch run submits nothing.
+    const again = await runCli(args(server.url, "--run-id", "batch2", "--store", "store-batch", "--batch"), { cwd: dir, env: ENV });
+    expect(again.code, again.stderr).toBe(0);
+    expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(1);
+  }, 30_000);
+
+  it("resubmits items that expired once, and records those that fail twice as errored trials with the reason", async () => {
+    const dir = writeProject();
+    const keys: string[] = [];
+    server = await startBatchServer((key, round) => {
+      if (!keys.includes(key)) keys.push(key);
+      const index = keys.indexOf(key);
+      return (index === 0 && round === 1) || index === 1; // the first recovers on resubmission, the second never does
+    });
+    const result = await runCli(args(server.url, "--run-id", "partial", "--batch", "-f", "json"), { cwd: dir, env: ENV });
+    expect(result.code, result.stderr).toBe(0);
+    expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(2);
+    const report = JSON.parse(result.stdout);
+    expect(report.metrics.errored).toBe(1);
+    expect(report.errored[0].error).toBe("batch: no answer for this request (the batch expired before this request ran)");
+  }, 30_000);
+
+  it("--detach submits and exits; --resume collects on any machine without submitting again", async () => {
+    const dir = writeProject();
+    server = await startBatchServer(() => false, 3);
+    const detached = await runCli(args(server.url, "--run-id", "later", "--batch", "--detach"), { cwd: dir, env: ENV });
+    expect(detached.code, detached.stderr).toBe(0);
+    expect(detached.stdout).toContain(`submitted 6 requests in batches; run folder: ${join(dir, "reports", "later")}`);
+    expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(1);
+    const resumed = await runCli(["run", "--resume", join(dir, "reports", "later"), "--base-url", `${server.url}/v1`, "--no-progress", "--no-gates", "--batch-poll-ms", "20"], { cwd: dir, env: ENV });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(1);
+    expect(records(dir, "later")).toHaveLength(6);
+  }, 30_000);
+
+  it("batch cancel cancels the open batches of a detached run", async () => {
+    const dir = writeProject();
+    server = await startBatchServer(() => false, 1000);
+    expect((await runCli(args(server.url, "--run-id", "stop", "--batch", "--detach"), { cwd: dir, env: ENV })).code).toBe(0);
+    const cancelled = await runCli(["batch", "cancel", join(dir, "reports", "stop"), "--base-url", `${server.url}/v1`], { cwd: dir, env: ENV });
+    expect(cancelled.code, cancelled.stderr).toBe(0);
+    expect(cancelled.stdout).toContain("cancelled 1 open batch of");
+    expect(server.calls.filter((c) => /^POST \/v1\/batches\/[^/]+\/cancel$/.test(c))).toHaveLength(1);
+  }, 30_000);
+
+  it("Anthropic Message Batches: submit, poll, results", async () => {
+    const dir = writeProject();
+    server = await startBatchServer();
+    const result = await runCli(["run", "-e", "anthropic:test-model", "--base-url", server.url, "--no-progress", "--no-gates", "--batch", "--batch-poll-ms", "20", "--run-id", "claude", "-f", "json"], { cwd: dir, env: ENV });
+    expect(result.code, result.stderr).toBe(0);
+    expect(server.calls.filter((c) => c === "POST /v1/messages/batches")).toHaveLength(1);
+    expect(server.calls.some((c) => c.endsWith("/results"))).toBe(true);
+    expect(JSON.parse(result.stdout).metrics.scored).toBe(6);
+  }, 30_000);
+
+  it("refuses an endpoint without a batch API", async () => {
+    const dir = writeProject();
+    const result = await runCli(["run", "--batch", "--no-progress"], dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--batch: the endpoint baseline has no batch API");
+  });
+});
