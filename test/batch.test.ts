@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { runCli } from "./support/cli.js";
@@ -208,6 +208,21 @@ describe("batch runs", () => {
     expect(server.calls.filter((c) => c === "POST /v1/messages/batches")).toHaveLength(1);
     expect(server.calls.some((c) => c.endsWith("/results"))).toBe(true);
     expect(JSON.parse(result.stdout).metrics.scored).toBe(6);
+  }, 30_000);
+
+  it("estimates the cost from the configured prices, with the batch discount on a batch run only", async () => {
+    const dir = writeProject();
+    const file = join(dir, "route-eval.yaml");
+    const config = JSON.parse(readFileSync(file, "utf8"));
+    writeFileSync(file, JSON.stringify({ ...config, prices: { "test-model": { input_per_mtok: 2, output_per_mtok: 8, batch_discount: 0.5 } } }));
+    server = await startBatchServer();
+    const live = JSON.parse((await runCli(args(server.url, "--run-id", "priced", "-f", "json"), { cwd: dir, env: ENV })).stdout);
+    // 6 calls × (120 input, 12 output) tokens, as the fake reports: (720 × 2 + 72 × 8) / 1e6 USD.
+    expect(live.cost).toEqual({ estimate: true, model: "test-model", usd: (720 * 2 + 72 * 8) / 1e6, input_tokens: 720, output_tokens: 72, input_estimated: 0, output_missing: 0, batch_discount: 0 });
+    const batch = JSON.parse((await runCli(args(server.url, "--run-id", "priced-batch", "--store", "other-store", "--batch", "-f", "json"), { cwd: dir, env: ENV })).stdout);
+    expect(batch.cost.usd).toBeCloseTo(((720 * 2 + 72 * 8) / 1e6) * 0.5, 12);
+    const terminal = await runCli(["report", join(dir, "reports", "priced-batch")], { cwd: dir, env: { COLUMNS: "250" } });
+    expect(terminal.stdout).toContain("estimated cost: $0.0010 for 720 input and 72 output tokens at the configured prices of test-model (batch discount 50% applied) — an estimate, not a bill");
   }, 30_000);
 
   it("refuses an endpoint without a batch API", async () => {

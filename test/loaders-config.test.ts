@@ -62,6 +62,7 @@ describe("loadConfig defaults and precedence", () => {
       parallel_tool_calls: null,
       strict: false,
       disable_parallel_tool_use: null,
+      prices: {},
       variants: [],
       variant_gates: [],
     });

@@ -75,7 +75,7 @@ export async function runBatch(config: Config, options: BatchOptions): Promise<B
     pending.set(miss.key, { key: miss.key, case_id: miss.case_id, trial: miss.trial, body: miss.body });
     return { ok: false as const, kind: "deferred" as const, error: "collected for a batch" };
   };
-  const first = startRun({ ...config, mode: "cached" }, { ...options, onMiss: collect });
+  const first = startRun({ ...config, mode: "cached" }, { ...options, batch: true, onMiss: collect });
   await runTrialJobs(first.jobs, { concurrency: config.concurrency, resumed: first.resumed, total: first.resumed + first.jobs.length }).finally(first.close);
   const runDir = first.dir;
   const stateFile = join(runDir, BATCH_FILE);
@@ -124,7 +124,7 @@ export async function runBatch(config: Config, options: BatchOptions): Promise<B
   }
   // 4. Finish from the store, as a cached run: what no batch answered is an errored trial, with why.
   const unanswered = (miss: StoreMiss) => ({ ok: false as const, kind: "errored" as const, error: `batch: no answer for this request (${state.failed[miss.key] ?? "it was in no batch"})`, request_hash: miss.key });
-  const last = startRun({ ...config, mode: "cached" }, { ...options, resume: runDir, onMiss: unanswered });
+  const last = startRun({ ...config, mode: "cached" }, { ...options, batch: true, resume: runDir, onMiss: unanswered });
   const stopped = await runTrialJobs(last.jobs, { concurrency: config.concurrency, resumed: last.resumed, total: last.resumed + last.jobs.length, onProgress: options.onProgress, signal: options.signal }).finally(last.close);
   return { detached: false, ...last.finish(stopped) };
 }

@@ -55,6 +55,8 @@ export interface RunOptions {
   replaceRun?: boolean;
   /** Run only this shard's (case, trial) units (`--shard I/N`); `route-eval merge` combines the shards. */
   shard?: Shard;
+  /** Asked through the provider's batch API (run.json says so; the cost estimate applies the batch discount). */
+  batch?: boolean;
   /** A batch run's hook on a store miss: collect the request (deferred), or record why it has no answer. */
   onMiss?: EndpointEnvironment["onMiss"];
 }
@@ -112,6 +114,7 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
   const run = openRun(config, options, endpoint, started);
   const meta = buildRunMeta(run.runId, config, cases, endpoint, started);
   if (options.shard !== undefined) meta.shard = options.shard;
+  if (options.batch === true) meta.batch = true;
   if (run.previous !== null) {
     checkSameExperiment(run, meta, options.resumeAs);
     run.repair();

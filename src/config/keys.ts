@@ -6,6 +6,7 @@
  */
 import { resolve } from "node:path";
 import { redactUrl } from "../text/redact-url.js";
+import { canonicalJson } from "../text/canonical-json.js";
 import { CONTROL_NAMES } from "../types/tools.js";
 import { DESCRIPTION_MODES, EXPOSURE_MODES, LATER_RUN_KEYS, OPTIONAL_RUN_KEYS, RETRIEVERS, RUN_KEYS, STORE_MODES, SUCCESS_KINDS, type Config, type SettingKey } from "../types/config.js";
 import type { ControlName } from "../types/tools.js";
@@ -194,6 +195,15 @@ export const CONFIG_KEYS = defineKeys({
     schema: { description: "Send OpenAI function tools with strict: true (Structured Outputs for arguments).", type: "boolean" } },
   disable_parallel_tool_use: { flags: "--disable-parallel-tool-use <bool>", help: "Anthropic: at most one tool call per reply", parse: parseBoolean, default: null,
     schema: { description: "Anthropic tool_choice.disable_parallel_tool_use; null = the provider's default.", type: ["boolean", "null"] } },
+  prices: { help: "USD per million tokens by model, for the report's cost estimate", default: {},
+    schema: {
+      description: "Prices by model name, for the report's estimated cost: {input_per_mtok, output_per_mtok, batch_discount?} (USD per million tokens; batch_discount 0.5 = half, applied to --batch runs). None is built in.",
+      type: "object",
+      additionalProperties: {
+        type: "object", additionalProperties: false, required: ["input_per_mtok", "output_per_mtok"],
+        properties: { input_per_mtok: { type: "number", minimum: 0 }, output_per_mtok: { type: "number", minimum: 0 }, batch_discount: { type: "number", minimum: 0, maximum: 1 } },
+      },
+    } },
   gates: { help: "CI thresholds by metric name", default: {},
     schema: {
       description: "CI thresholds by metric name: a comparison such as \">= 0.9\", or {k, min} for pass_hat_k.",
@@ -228,7 +238,7 @@ void EVERY_SETTING_HAS_A_ROW;
 /** The settings of a run as run.json pins them. */
 export function pickRunConfig(config: Config): RunConfig {
   const keys = [...RUN_KEYS, ...LATER_RUN_KEYS];
-  const optional = OPTIONAL_RUN_KEYS.filter((key) => config[key] !== CONFIG_KEYS[key].default);
+  const optional = OPTIONAL_RUN_KEYS.filter((key) => canonicalJson(config[key]) !== canonicalJson(CONFIG_KEYS[key].default));
   const picked = Object.fromEntries([...keys, ...optional].map((key) => [key, config[key]])) as RunConfig;
   // No secrets at rest: a URL in run.json (and so in report.json) carries no credentials.
   const embeddings = picked.discovery.embeddings;

@@ -3,7 +3,7 @@ import { computeBreakdowns } from "../metrics/breakdowns.js";
 import { buildCaseRows } from "../metrics/case-rows.js";
 import { computeMetrics } from "../metrics/compute-metrics.js";
 import { evaluateGates } from "./gates.js";
-import { REPORT_SCHEMA_VERSION, type Report, type RunMeta, type TrialRecord } from "../types.js";
+import { REPORT_SCHEMA_VERSION, type CostEstimate, type Report, type RunMeta, type TrialRecord } from "../types.js";
 import { compareText } from "../text/compare-text.js";
 
 /**
@@ -25,6 +25,7 @@ export function buildReport(meta: RunMeta, records: TrialRecord[], options: { ga
     cases: buildCaseRows(sorted, success),
     errored: sorted.filter((r) => r.error !== null).map((r) => ({ case_id: r.case_id, trial: r.trial, error: r.error ?? "" })),
     exposure_assertions: checkExposureAssertions(sorted),
+    ...costOf(meta, sorted),
   };
 }
 
@@ -95,4 +96,27 @@ function countValues(values: string[]): [string, number][] {
   const counts = new Map<string, number>();
   for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
   return [...counts].sort(([a, x], [b, y]) => y - x || compareText(a, b));
+}
+
+/** The estimated cost of every answered trial at the configured price of the run's model (none when unpriced). */
+function costOf(meta: RunMeta, records: TrialRecord[]): { cost?: CostEstimate } {
+  const price = meta.config.prices?.[meta.model];
+  if (price === undefined) return {};
+  const answered = records.filter((r) => r.error === null);
+  let input = 0;
+  let output = 0;
+  let estimated = 0;
+  let missing = 0;
+  for (const r of answered) {
+    if (r.usage.input_tokens !== null) input += r.usage.input_tokens;
+    else {
+      input += r.usage.input_tokens_estimated ?? 0;
+      estimated += 1;
+    }
+    if (r.usage.output_tokens !== null) output += r.usage.output_tokens;
+    else missing += 1;
+  }
+  const discount = meta.batch === true ? (price.batch_discount ?? 0) : 0;
+  const usd = ((input * price.input_per_mtok + output * price.output_per_mtok) / 1_000_000) * (1 - discount);
+  return { cost: { estimate: true, model: meta.model, usd, input_tokens: input, output_tokens: output, input_estimated: estimated, output_missing: missing, batch_discount: discount } };
 }

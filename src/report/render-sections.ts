@@ -3,9 +3,10 @@
  * one table each. The terminal and Markdown renderers lay the same sections out differently.
  */
 import { POSITION_THIRDS, SELECTION_ERRORS, STAGES } from "../types.js";
-import type { GateResult, Metrics, Rate, Report } from "../types.js";
+import type { CostEstimate, GateResult, Metrics, Rate, Report } from "../types.js";
 import {
   compareKeys,
+  formatCount,
   formatCi,
   formatCounts,
   formatNumber,
@@ -83,13 +84,24 @@ export function buildConfusionSection(metrics: Metrics): Section {
   return section("Top selection confusions", [], table, moreNote(all.length, shown.length));
 }
 
-export function buildRatesSection(metrics: Metrics): Section {
+export function buildRatesSection(metrics: Metrics, cost?: CostEstimate): Section {
   const recall = Object.keys(metrics.tool_recall_at_k)
     .sort(compareKeys)
     .map((k) => rateRow(`discovery rate (k=${k})`, metrics.tool_recall_at_k[k]));
   const rows = [...recall, ...OTHER_RATES.map((field) => rateRow(RATE_LABELS[field], metrics[field]))];
-  const notes = [`mean visible set size: ${formatNumber(metrics.mean_visible)} ordinary tools per trial (controls apart)`, ...describeInputTokens(metrics)];
+  const notes = [`mean visible set size: ${formatNumber(metrics.mean_visible)} ordinary tools per trial (controls apart)`, ...describeInputTokens(metrics), ...describeCost(cost)];
   return section("Other rates", [], { head: ["metric", ...RATE_HEAD], align: RATE_ALIGN, rows }, notes);
+}
+
+/** The cost line: an estimate from the configured prices, saying what it rests on. */
+export function describeCost(cost: CostEstimate | undefined): string[] {
+  if (cost === undefined) return [];
+  const caveats = [
+    ...(cost.batch_discount > 0 ? [`batch discount ${Math.round(cost.batch_discount * 100)}% applied`] : []),
+    ...(cost.input_estimated > 0 ? [`input tokens of ${cost.input_estimated} trials are route-eval's estimate`] : []),
+    ...(cost.output_missing > 0 ? [`${cost.output_missing} trials reported no output tokens (counted as 0)`] : []),
+  ];
+  return [`estimated cost: $${cost.usd.toFixed(4)} for ${formatCount(cost.input_tokens)} input and ${formatCount(cost.output_tokens)} output tokens at the configured prices of ${cost.model}${caveats.length > 0 ? ` (${caveats.join("; ")})` : ""} — an estimate, not a bill`];
 }
 
 /** Says which counts are the endpoint's and which are route-eval's estimate; nothing when no trial has one. */
@@ -209,7 +221,7 @@ export function buildSummarySections(report: Report): Section[] {
     buildFailureSection(metrics),
     buildSelectionErrorSection(metrics),
     buildConfusionSection(metrics),
-    buildRatesSection(metrics),
+    buildRatesSection(metrics, report.cost),
     ...(retrieval === null ? [] : [retrieval]),
     ...(position === null ? [] : [position]),
     buildReliabilitySection(metrics),

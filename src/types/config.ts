@@ -116,6 +116,8 @@ export interface Config {
   strict: boolean;
   /** Anthropic's tool_choice.disable_parallel_tool_use. */
   disable_parallel_tool_use: boolean | null;
+  /** Prices per model (USD per million tokens) for the report's cost estimate; none built in. */
+  prices: Record<string, ModelPrice>;
   /** route-eval.yaml `variants:`, each resolved to a whole Config (none inside a variant's own Config). */
   variants: Variant[];
   /** `gates.variants`: thresholds on a variant's metrics, against the base, the previous rung or a number. */
@@ -145,8 +147,16 @@ export type SettingKey = Exclude<keyof Config, "file" | "root" | "cwd" | "varian
 
 /** Pinned only when set to other than their default (so run.json of a run that does not use them is unchanged). */
 export const OPTIONAL_RUN_KEYS = [
-  "exposure", "descriptions", "command", "endpoint_version", "tool_choice", "parallel_tool_calls", "strict", "disable_parallel_tool_use",
+  "exposure", "descriptions", "command", "endpoint_version", "tool_choice", "parallel_tool_calls", "strict", "disable_parallel_tool_use", "prices",
 ] as const satisfies readonly SettingKey[];
+
+/** A model's prices, as the user writes them (nothing is built in that could go stale silently). */
+export interface ModelPrice {
+  input_per_mtok: number;
+  output_per_mtok: number;
+  /** The share a batch run saves (0.5 = half price); applied only to batch runs. */
+  batch_discount?: number;
+}
 
 /** Settings pinned in run.json's `config` (what a report and a diff may read back). */
 export const RUN_KEYS = [

@@ -50,6 +50,23 @@ export interface RunMeta {
   baseline_of?: string;
   /** This run holds one shard of the experiment's (case, trial) units (`run --shard I/N`). */
   shard?: { index: number; count: number };
+  /** Asked through the provider's batch API (`run --batch`). */
+  batch?: boolean;
+}
+
+/** The report's cost, when config `prices` names the run's model: an estimate, never a bill. */
+export interface CostEstimate {
+  estimate: true;
+  model: string;
+  usd: number;
+  input_tokens: number;
+  output_tokens: number;
+  /** Trials whose input count is route-eval's estimate (the endpoint reported none). */
+  input_estimated: number;
+  /** Trials with no output count (counted as 0). */
+  output_missing: number;
+  /** The batch discount applied (0 for a live run). */
+  batch_discount: number;
 }
 
 export interface Report {
@@ -67,6 +84,8 @@ export interface Report {
   gates: GateResult[];
   /** Cases whose must_see / must_not_see assertions failed (phase policy checks, no model needed). */
   exposure_assertions: { case_id: string; failures: string[] }[];
+  /** Present only when config `prices` names the run's model. */
+  cost?: CostEstimate;
 }
 
 /** One CI gate's verdict, as report.json, stderr, JUnit and Markdown state it. */
