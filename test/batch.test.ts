@@ -6,7 +6,9 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { runCli } from "./support/cli.js";
@@ -23,7 +25,7 @@ interface BatchServer {
 }
 
 /** Answers every request with its first offered tool; `fails(customId, round)` makes an item fail (expired). */
-async function startBatchServer(fails: (customId: string, round: number) => boolean = () => false, pollsUntilDone = 2): Promise<BatchServer> {
+async function startBatchServer(fails: (customId: string, round: number) => boolean = () => false, pollsUntilDone = 2, onSubmit: () => void = () => undefined): Promise<BatchServer> {
   const calls: string[] = [];
   const files = new Map<string, string>();
   const batches = new Map<string, { input: string; polls: number; round: number }>();
@@ -61,7 +63,8 @@ async function startBatchServer(fails: (customId: string, round: number) => bool
           rounds.set(key, (rounds.get(key) ?? 0) + 1);
         }
         batches.set(id, { input, polls: 0, round });
-        return json(200, batchBody(id, "validating", null));
+        json(200, batchBody(id, "validating", null));
+        return onSubmit();
       }
       const cancelMatch = /^\/v1\/batches\/([^/]+)\/cancel$/.exec(path);
       if (req.method === "POST" && cancelMatch !== null) return json(200, batchBody(cancelMatch[1], "cancelling", null));
@@ -188,6 +191,25 @@ describe("batch runs", () => {
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(1);
     expect(records(dir, "later")).toHaveLength(6);
+  }, 30_000);
+
+  it("a SIGKILL after submission, then --resume: collects without submitting again (server-side count)", async () => {
+    const dir = writeProject();
+    let kill: (() => void) | null = null;
+    // Done only after 8 polls (about a second of back-off): the kill at 200 ms lands after batches.json is written and before collection.
+    server = await startBatchServer(() => false, 8, () => setTimeout(() => kill?.(), 200));
+    const bin = fileURLToPath(new URL("../bin/route-eval.js", import.meta.url));
+    const child = spawn(process.execPath, [bin, ...args(server.url, "--run-id", "killed", "--batch")], { cwd: dir, env: { ...process.env, ...ENV }, stdio: "ignore" });
+    kill = () => child.kill("SIGKILL");
+    const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, sig) => resolve(sig)));
+    expect(signal).toBe("SIGKILL");
+    expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(dir, "reports", "killed", "batches.json"), "utf8")).batches).toHaveLength(1);
+    const resumed = await runCli(["run", "--resume", join(dir, "reports", "killed"), "--base-url", `${server.url}/v1`, "--no-progress", "--no-gates", "--batch-poll-ms", "20"], { cwd: dir, env: ENV });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(1);
+    expect(records(dir, "killed")).toHaveLength(6);
+    expect(resumed.stderr).toContain("batch: 6 completed");
   }, 30_000);
 
   it("batch cancel cancels the open batches of a detached run", async () => {
