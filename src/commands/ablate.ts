@@ -25,7 +25,7 @@ import { inertLine } from "../text/inert.js";
 import type { Report } from "../types.js";
 import { EXIT, type SetExit } from "./io.js";
 import { terminalWidth } from "../render/terminal.js";
-import { addConfigOptions, toOverrides, type ConfigFlags } from "./run.js";
+import { addConfigOptions, toOverrides, type ConfigFlags } from "./config-options.js";
 
 export interface ExperimentFlags extends ConfigFlags {
   runId?: string;

@@ -6,7 +6,7 @@ import type { Io } from "../context.js";
 import { readMeta } from "../run-files/read-run.js";
 import { pinnedOverrides } from "../run-files/resume-check.js";
 import { EXIT, type SetExit } from "./io.js";
-import { addConfigOptions, toOverrides, type ConfigFlags } from "./run.js";
+import { addConfigOptions, toOverrides, type ConfigFlags } from "./config-options.js";
 
 export function registerBatch(program: Command, io: Io, setExit: SetExit): void {
   addConfigOptions(program.command("batch"))

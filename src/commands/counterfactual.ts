@@ -12,7 +12,7 @@ import { pinnedOverrides } from "../run-files/resume-check.js";
 import { inertLine } from "../text/inert.js";
 import { EXIT, type SetExit } from "./io.js";
 import { terminalWidth } from "../render/terminal.js";
-import { addConfigOptions, toOverrides, type ConfigFlags } from "./run.js";
+import { addConfigOptions, toOverrides, type ConfigFlags } from "./config-options.js";
 import { join, resolve } from "node:path";
 
 interface CounterfactualFlags extends ConfigFlags {

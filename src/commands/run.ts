@@ -4,12 +4,12 @@ import { InputError } from "../errors.js";
 import { inertLine } from "../text/inert.js";
 import { readMeta } from "../run-files/read-run.js";
 import { pinnedOverrides } from "../run-files/resume-check.js";
-import { InvalidArgumentError, Option, type Command } from "commander";
-import { loadConfig, type ConfigOverrides } from "../config/load-config.js";
+import { InvalidArgumentError, type Command } from "commander";
+import { addConfigOptions, toOverrides, type ConfigFlags } from "./config-options.js";
+import { loadConfig } from "../config/load-config.js";
 import { renderMarkdown } from "../report/render-markdown.js";
 import { BASELINE_NAME, saveBaseline } from "../run-files/save-baseline.js";
 import { runEvaluation } from "../app/run.js";
-import { listConfigKeys, overridePath } from "../config/keys.js";
 import { emitReport, formatOption, verdict, type OutputFlags, type SetExit } from "./io.js";
 import { terminalWidth } from "../render/terminal.js";
 import type { Io } from "../context.js";
@@ -26,11 +26,6 @@ import { COUNTERFACTUAL_KINDS } from "../counterfactual/counterfactual-types.js"
 import { renderCounterfactual } from "../counterfactual/render-counterfactual.js";
 import type { Config, RunProgress } from "../types.js";
 
-/** Commander's values of the shared config options, by attribute name (see `toOverrides`). */
-export interface ConfigFlags {
-  config?: string;
-  [attribute: string]: unknown;
-}
 
 interface RunFlags extends ConfigFlags, OutputFlags {
   runId?: string;
@@ -137,50 +132,6 @@ function parseBaselineName(value: string): string {
   if (!BASELINE_NAME.test(value)) throw new InvalidArgumentError("expected a name of letters, digits, '.', '_' or '-' (e.g. main).");
   return value;
 }
-
-/** The flags every command that loads route-eval.yaml shares, one per row of the key table. */
-export function addConfigOptions(command: Command): Command {
-  command.option("-c, --config <file>", "config file (default: ./route-eval.yaml when present)");
-  for (const option of configOptions()) command.addOption(option);
-  command.addOption(OUT_ALIAS);
-  return command;
-}
-
-function configOptions(): Option[] {
-  return listConfigKeys().flatMap(([path, spec]) => {
-    if (spec.flags === undefined) return [];
-    const option = new Option(spec.flags, `${spec.help} (config: ${path})`);
-    if (spec.parse !== undefined) option.argParser(spec.parse);
-    if (spec.choices !== undefined) option.choices(spec.choices);
-    return [option];
-  });
-}
-
-/** `--out` is the old spelling of --out-dir, kept hidden for one release (`-o` is --output now). */
-const OUT_ALIAS = new Option("--out <dir>", "old spelling of --out-dir").hideHelp();
-
-/** Each set flag as the override of its key (discovery's keys flat: retriever, k, embeddings.*). */
-export function toOverrides(flags: ConfigFlags): ConfigOverrides {
-  const overrides: Record<string, unknown> = {};
-  if (typeof flags.out === "string" && flags.outDir === undefined) overrides.out_dir = flags.out;
-  for (const option of configOptions()) {
-    const value = flags[option.attributeName()];
-    if (value === undefined) continue;
-    const path = CONFIG_PATH_OF.get(option.long ?? "") ?? [];
-    let parent = overrides;
-    for (const key of path.slice(0, -1)) parent = (parent[key] ??= {}) as Record<string, unknown>;
-    parent[path[path.length - 1]] = value;
-  }
-  return overrides as ConfigOverrides;
-}
-
-/** --long-flag → its override path. */
-const CONFIG_PATH_OF = new Map(
-  listConfigKeys().flatMap(([path, spec]) => {
-    const long = spec.flags?.match(/--[a-z-]+/)?.[0];
-    return long === undefined ? [] : [[long, overridePath(path)] as const];
-  }),
-);
 
 const RUN_HELP = `
 Every flag overrides the key of route-eval.yaml named in its help. When $GITHUB_STEP_SUMMARY

@@ -10,7 +10,7 @@ import { emitSweep } from "../app/emit-sweep.js";
 import type { SetExit } from "./io.js";
 import type { Io } from "../context.js";
 import { positiveIntList } from "../config/parse-number.js";
-import { addConfigOptions, toOverrides } from "./run.js";
+import { addConfigOptions, toOverrides } from "./config-options.js";
 
 interface SweepFlags {
   config?: string;

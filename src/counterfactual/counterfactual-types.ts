@@ -3,32 +3,10 @@
  * counterfactual.json holds the headroom computed from counterfactual/records.jsonl alone; a
  * versioned contract (`schema_version` first).
  */
-import type { Rate, Stage } from "../types.js";
+import type { CounterfactualKind, Rate, Stage } from "../types.js";
+export { COUNTERFACTUAL_KINDS, type CounterfactualKind, type Placement } from "../types.js";
 
 export const COUNTERFACTUAL_SCHEMA_VERSION = 1;
-
-/**
- * inject: the acceptable tool(s) added to the visible set (coverage, exposure, discovery failures);
- * remove-rival: the tool picked instead removed; first: the acceptable tool moved to the front;
- * pair: only the acceptable tool, the rival and the controls (selection failures).
- */
-export const COUNTERFACTUAL_KINDS = ["inject", "remove-rival", "first", "pair"] as const;
-export type CounterfactualKind = (typeof COUNTERFACTUAL_KINDS)[number];
-
-/** Where an injected tool was placed: at the retriever's rank, or a seeded random position. */
-export type Placement = "retriever rank" | "seeded random" | "moved first" | "kept order";
-
-/** What a counterfactual trial record carries beside the usual fields. */
-export interface CounterfactualInfo {
-  kind: CounterfactualKind;
-  /** The failed trial it re-asks. */
-  of: { case_id: string; trial: number };
-  /** 0-based repeat (the request's trial index). */
-  repeat: number;
-  placement: Placement;
-  /** The tools this counterfactual added or removed. */
-  changed: string[];
-}
 
 /** One failed trial's outcome under one kind: correct repeats of `repeats`. */
 export interface CounterfactualOutcome {

@@ -2,7 +2,6 @@
 import type { JsonValue } from "./json.js";
 import type { EndpointCall, Usage } from "./endpoint.js";
 import type { RetrievalSummary } from "./discovery.js";
-import type { CounterfactualInfo } from "../counterfactual/counterfactual-types.js";
 
 export const STAGES = ["coverage", "exposure", "discovery", "selection"] as const;
 export type Stage = (typeof STAGES)[number];
@@ -69,4 +68,27 @@ export interface TrialRecord {
 /** "case\u0000trial": the identity of one decision, which a run records once. */
 export function trialKey(caseId: string, trial: number): string {
   return `${caseId}\u0000${trial}`;
+}
+
+/**
+ * inject: the acceptable tool(s) added to the visible set (coverage, exposure, discovery failures);
+ * remove-rival: the tool picked instead removed; first: the acceptable tool moved to the front;
+ * pair: only the acceptable tool, the rival and the controls (selection failures).
+ */
+export const COUNTERFACTUAL_KINDS = ["inject", "remove-rival", "first", "pair"] as const;
+export type CounterfactualKind = (typeof COUNTERFACTUAL_KINDS)[number];
+
+/** Where an injected tool was placed: at the retriever's rank, or a seeded random position. */
+export type Placement = "retriever rank" | "seeded random" | "moved first" | "kept order";
+
+/** What a counterfactual trial record carries beside the usual fields. */
+export interface CounterfactualInfo {
+  kind: CounterfactualKind;
+  /** The failed trial it re-asks. */
+  of: { case_id: string; trial: number };
+  /** 0-based repeat (the request's trial index). */
+  repeat: number;
+  placement: Placement;
+  /** The tools this counterfactual added or removed. */
+  changed: string[];
 }
