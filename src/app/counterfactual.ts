@@ -22,7 +22,7 @@ import { findResumeDifferences } from "../run-files/resume-check.js";
 import { writeTextFile } from "../run-files/write-files.js";
 import { isControl, type Case, type Config, type RunProgress, type Tool, type ToolDefinition, type TrialRecord } from "../types.js";
 import { buildRunMeta } from "./run-meta.js";
-import { askTrial, definitionsOf } from "./run.js";
+import { askTrial, definitionsOf } from "./run-trial.js";
 import { runTrialJobs, type TrialJob } from "./run-loop.js";
 
 export interface CounterfactualOptions {

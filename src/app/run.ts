@@ -1,30 +1,21 @@
 import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadCases } from "../cases/load-cases.js";
-import { buildRecord } from "../classify/build-record.js";
-import { createRetriever } from "../discovery/create-retriever.js";
-import { discover } from "../discovery/discover.js";
-import type { Retriever } from "../discovery/retriever.js";
-import { shuffleVisible } from "../discovery/shuffle-visible.js";
 import { createEndpoint, type EndpointEnvironment } from "../endpoint/create-endpoint.js";
 import { withTokenEstimate } from "../endpoint/estimate-tokens.js";
-import { hashRequest } from "../endpoint/request-hash.js";
 import { EndpointFailure, InputError, Interrupted } from "../errors.js";
-import { expose } from "../exposure/expose.js";
-import { CONTROL_TOOLS, renderDefinition } from "../registry/render-definition.js";
 import { buildReport } from "../report/build-report.js";
 import { openRecordWriter } from "../run-files/records-io.js";
 import { writeJsonFile, writeReportFile } from "../run-files/write-files.js";
 import { createRunDirectory, reopenRunDirectory, type RunDirectory } from "../run-files/run-directory.js";
 import { findResumeDifferences } from "../run-files/resume-check.js";
-import { runTrialJobs, type LoopStop, type TrialJob, type TrialResult } from "./run-loop.js";
+import { runTrialJobs, type LoopStop, type TrialJob } from "./run-loop.js";
+import { listPending } from "./run-trial.js";
 import type { ResponseStore } from "../store/response-store.js";
 import { inShard, type Shard } from "../run-files/shard.js";
 import { checkPhaseFamilies, findNameWarnings } from "./run-checks.js";
 import { buildRunMeta, newRunId } from "./run-meta.js";
-import { deriveSeed } from "../text/seeded-random.js";
-import { trialKey } from "../types.js";
-import type { Case, Config, RunProgress, Discovery, Endpoint, Exposure, Registry, Report, RunMeta, ToolDefinition, TrialRecord, TrialRequest } from "../types.js";
+import type { Case, Config, RunProgress, Discovery, Endpoint, Exposure, Report, RunMeta, TrialRecord } from "../types.js";
 
 
 export interface RunOptions {
@@ -192,117 +183,4 @@ function countShardTrials(shard: Shard, caseId: string, trials: number): number 
 function describeResume(run: RunDirectory, total: number): string {
   const redo = run.redo > 0 ? `; ${run.redo} errored trial${run.redo === 1 ? "" : "s"} will be asked again` : "";
   return `resuming ${run.dir}: ${run.records.length} of ${total} trials kept${redo}`;
-}
-
-/** Every (case, trial) not yet recorded, as a job that asks it. */
-function listPending(config: Config, endpoint: Endpoint, cases: Case[], records: TrialRecord[], options: RunOptions): (() => Promise<TrialResult>)[] {
-  const done = new Set(records.map((r) => trialKey(r.case_id, r.trial)));
-  const shard = options.shard;
-  const prepared = new Map<Registry, PreparedRegistry>();
-  return cases.flatMap((testCase) =>
-    Array.from({ length: config.trials }, (_, trial) => trial)
-      .filter((trial) => !done.has(trialKey(testCase.id, trial)) && (shard === undefined || inShard(shard, testCase.id, trial)))
-      .map((trial) => () => runTrial(config, endpoint, testCase, trial, prepareRegistry(prepared, testCase.registry, config, options.env), options.sweep)),
-  );
-}
-
-interface PreparedRegistry {
-  names: string[];
-  definitions: Map<string, ToolDefinition>;
-  retriever: Retriever | null;
-  /** The exposure of each phase (null: no phase), computed once: every trial of a phase shares it. */
-  exposures: Map<string | null, Exposure>;
-  /**
-   * What a case's trials are shown, computed once per case: its goal and phase are the same in
-   * every trial, so the retriever is asked once (and concurrent trials share the one answer).
-   */
-  shown: Map<Case, Promise<Discovery>>;
-  /** The definitions of each visible list (one per phase without a retriever, one per case with one). */
-  tools: WeakMap<string[], ToolDefinition[]>;
-}
-
-function prepareRegistry(cache: Map<Registry, PreparedRegistry>, registry: Registry, config: Config, env: NodeJS.ProcessEnv): PreparedRegistry {
-  let prepared = cache.get(registry);
-  if (prepared === undefined) {
-    const tools = [...Object.values(CONTROL_TOOLS), ...registry.tools];
-    prepared = {
-      names: tools.map((t) => t.name),
-      definitions: new Map(tools.map((t) => [t.name, renderDefinition(t, config.descriptions)])),
-      retriever: createRetriever(config.discovery, registry.tools, { storeDir: config.store_dir, mode: config.mode, env }),
-      exposures: new Map(),
-      shown: new Map(),
-      tools: new WeakMap(),
-    };
-    cache.set(registry, prepared);
-  }
-  return prepared;
-}
-
-async function runTrial(config: Config, endpoint: Endpoint, testCase: Case, trial: number, registry: PreparedRegistry, sweep?: SweepHook): Promise<TrialResult> {
-  let exposure = registry.exposures.get(testCase.phase);
-  if (exposure === undefined) {
-    const policy = testCase.phase === null || config.exposure === "off" ? null : (config.phases[testCase.phase] ?? null);
-    registry.exposures.set(testCase.phase, (exposure = expose(testCase.registry.tools, policy, config.controls)));
-  }
-  let shown = registry.shown.get(testCase);
-  if (shown === undefined) {
-    const fixed = sweep?.visibleFor?.(testCase, exposure) ?? null;
-    shown = fixed !== null ? Promise.resolve(fixed) : discover(exposure.exposed, testCase.goal, testCase.acceptable, config.discovery, registry.retriever);
-    registry.shown.set(testCase, shown);
-  }
-  const found = await shown;
-  const discovery = config.shuffle_tools ? { ...found, visible: shuffleVisible(found.visible, config.seed, testCase.id, trial) } : found;
-  let tools = registry.tools.get(discovery.visible);
-  if (tools === undefined) {
-    tools = definitionsOf(discovery.visible, registry.definitions);
-    registry.tools.set(discovery.visible, tools);
-  }
-  return askTrial({ config, endpoint, registryNames: registry.names, definitions: registry.definitions }, { testCase, trial, exposure, discovery, tools });
-}
-
-/** The definitions of the names shown, in their order (a name without one is left out). */
-export function definitionsOf(visible: string[], definitions: ReadonlyMap<string, ToolDefinition>): ToolDefinition[] {
-  return visible.map((name) => definitions.get(name)).filter((d): d is ToolDefinition => d !== undefined);
-}
-
-/** What asking a trial needs beyond the trial itself: the run's settings, its endpoint, the registry's names and definitions. */
-export interface AskContext {
-  config: Config;
-  endpoint: Endpoint;
-  registryNames: string[];
-  definitions: ReadonlyMap<string, ToolDefinition>;
-}
-
-/** Asks one decision with exactly this visible set, and classifies and records the answer. */
-export async function askTrial(
-  ctx: AskContext,
-  t: { testCase: Case; trial: number; exposure: Exposure; discovery: Discovery; tools: ToolDefinition[] },
-): Promise<TrialResult> {
-  const { config, endpoint } = ctx;
-  const request: TrialRequest = {
-    case_id: t.testCase.id,
-    trial: t.trial,
-    system: config.system_prompt,
-    context: t.testCase.context,
-    messages: t.testCase.messages,
-    goal: t.testCase.goal,
-    tools: t.tools,
-    temperature: config.temperature,
-    seed: deriveSeed(config.seed, t.testCase.id, t.trial) % 2 ** 31,
-  };
-  const outcome = await endpoint.call(request);
-  const record = buildRecord({
-    testCase: t.testCase,
-    trial: t.trial,
-    registryNames: ctx.registryNames,
-    definitions: ctx.definitions,
-    exposure: t.exposure,
-    discovery: t.discovery,
-    outcome,
-    endpoint: endpoint.id,
-    model: endpoint.model,
-    requestHash: outcome.request_hash ?? hashRequest(request, endpoint.id, endpoint.model),
-    toolsShuffled: config.shuffle_tools,
-  });
-  return { outcome, record };
 }
