@@ -5,38 +5,24 @@
  * Chat Completions path; the system prompt (with the trusted context) travels as `instructions`.
  */
 import type { FunctionTool, ResponseCreateParamsNonStreaming, ResponseInputItem } from "openai/resources/responses/responses";
-import { lazy } from "../text/lazy.js";
-import { redactUrl, urlSecrets } from "../text/redact-url.js";
 import type { EndpointResponse, Message, ToolControls, ToolDefinition, TrialRequest } from "../types.js";
-import { classifyApiFailure } from "./http-failure.js";
 import { arrayField, field, listCalls, numberField, parseArguments, stringField } from "./json-guards.js";
-import { loadOpenAISdk, OPENAI_BASE_URL, readOpenAIError } from "./openai.js";
+import { connectOpenAI } from "./openai.js";
 import { renderSystemText } from "./render-prompt.js";
-import { describeProvider, sdkClientOptions, timed, type ProviderSettings, type WireEndpoint, type WireReply } from "./wire-endpoint.js";
+import { timed, type ProviderSettings, type WireEndpoint, type WireReply } from "./wire-endpoint.js";
 
 export function createResponsesWire(settings: ProviderSettings): WireEndpoint<ResponseCreateParamsNonStreaming> {
-  const baseUrl = settings.baseUrl ?? OPENAI_BASE_URL;
-  const secret = settings.key.key;
-  const secrets = [...(secret === null ? [] : [secret]), ...urlSecrets(baseUrl)];
-  const shownUrl = redactUrl(baseUrl);
-  const client = lazy(async () => {
-    const { default: OpenAIClient } = await loadOpenAISdk();
-    return new OpenAIClient(sdkClientOptions(settings, baseUrl));
-  });
-  const context = describeProvider("openai-responses", settings, shownUrl);
+  const connection = connectOpenAI(settings, "openai-responses");
   return {
-    id: "openai-responses",
-    model: settings.model,
-    baseUrl: shownUrl,
-    unavailable: secret === null && settings.baseUrl === null ? `${settings.key.variable} is not set` : null,
+    ...connection.identity,
     render: (request) => renderResponsesRequest(request, settings.model, settings.maxTokens, settings.controls),
     send: async (body) => {
-      const openai = await client();
+      const openai = await connection.client();
       const { value, latency_ms } = await timed(() => openai.responses.create(body).withResponse());
       return { body: value.data, request_id: value.request_id, latency_ms };
     },
     normalise: normaliseResponsesReply,
-    classify: (error, where) => classifyApiFailure(readOpenAIError(error, secrets), { ...context, where }),
+    classify: connection.classify,
   };
 }
 

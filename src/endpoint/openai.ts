@@ -13,6 +13,27 @@ export const OPENAI_KEY_VARIABLE = "OPENAI_API_KEY";
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 
 export function createOpenAIWire(settings: ProviderSettings): WireEndpoint<ChatCompletionCreateParamsNonStreaming> {
+  const connection = connectOpenAI(settings, "openai");
+  const renderOptions = { model: settings.model, maxTokens: settings.maxTokens, official: isOfficialApi(connection.baseUrl), controls: settings.controls };
+  return {
+    ...connection.identity,
+    render: (request) => renderOpenAIRequest(request, renderOptions),
+    send: async (body) => {
+      const openai = await connection.client();
+      const { value, latency_ms } = await timed(() => openai.chat.completions.create(body).withResponse());
+      return { body: value.data, request_id: value.request_id, latency_ms };
+    },
+    normalise: normaliseOpenAIReply,
+    classify: connection.classify,
+  };
+}
+
+/**
+ * What both OpenAI endpoints (Chat Completions, Responses) share: the base URL, the SDK client
+ * (loaded on the first call), the identity a wire shows (URL without credentials), and the
+ * classification of the SDK's errors with every secret masked.
+ */
+export function connectOpenAI(settings: ProviderSettings, id: string) {
   const baseUrl = settings.baseUrl ?? OPENAI_BASE_URL;
   const secret = settings.key.key;
   // The URL is used for the call only; what is stored, printed or written has no credentials in it.
@@ -22,22 +43,15 @@ export function createOpenAIWire(settings: ProviderSettings): WireEndpoint<ChatC
     const { default: OpenAIClient } = await loadOpenAISdk();
     return new OpenAIClient(sdkClientOptions(settings, baseUrl));
   });
-  const context = describeProvider("openai", settings, shownUrl);
-  const renderOptions = { model: settings.model, maxTokens: settings.maxTokens, official: isOfficialApi(baseUrl), controls: settings.controls };
-  return {
-    id: "openai",
+  const context = describeProvider(id, settings, shownUrl);
+  const identity = {
+    id,
     model: settings.model,
     baseUrl: shownUrl,
     unavailable: secret === null && settings.baseUrl === null ? `${settings.key.variable} is not set` : null,
-    render: (request) => renderOpenAIRequest(request, renderOptions),
-    send: async (body) => {
-      const openai = await client();
-      const { value, latency_ms } = await timed(() => openai.chat.completions.create(body).withResponse());
-      return { body: value.data, request_id: value.request_id, latency_ms };
-    },
-    normalise: normaliseOpenAIReply,
-    classify: (error, where) => classifyApiFailure(readOpenAIError(error, secrets), { ...context, where }),
   };
+  const classify = (error: unknown, where: string) => classifyApiFailure(readOpenAIError(error, secrets), { ...context, where });
+  return { baseUrl, identity, client, classify };
 }
 
 /** api.openai.com itself, named or by default (compatible servers take max_tokens instead). */
@@ -52,10 +66,10 @@ function isOfficialApi(baseUrl: string): boolean {
 /** The SDK loads on the first call, so commands that never call a model do not pay for it. */
 type OpenAISdk = typeof import("openai");
 let sdk: OpenAISdk | null = null;
-export const loadOpenAISdk = lazy(async () => (sdk = await import("openai")));
+const loadOpenAISdk = lazy(async () => (sdk = await import("openai")));
 
 /** The SDK's error (Chat Completions or Responses) as an ApiFailure, secrets masked. */
-export function readOpenAIError(error: unknown, secrets: string[]): ApiFailure {
+function readOpenAIError(error: unknown, secrets: string[]): ApiFailure {
   const detail = maskSecrets(describeError(error), secrets);
   if (isUnreadableBody(error)) return { type: "malformed", detail };
   if (sdk === null) return { type: "other", detail };
