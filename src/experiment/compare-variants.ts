@@ -5,8 +5,8 @@
  */
 import { compareRuns, type DiffInput } from "../diff/compare-runs.js";
 import { listMetrics } from "../diff/metric-deltas.js";
-import { CORRECT, formatPercent } from "../render/format.js";
-import { formatP } from "../diff/format-diff.js";
+import { CORRECT, formatPercent, MISSING } from "../render/format.js";
+import { formatDelta, formatP } from "../diff/format-diff.js";
 import { STAGES, trialKey, type Metrics, type Report, type TrialRecord } from "../types.js";
 import type { Comparison, FailureProfile, MetricRow, TrialEnd, Transition, Verdict, VariantValue } from "./experiment-types.js";
 
@@ -86,6 +86,12 @@ export function compareVariant(reference: VariantRun, variant: VariantRun): Comp
     because: judged.because,
     notes: [...diff.comparability.notes, ...diff.scope.notes],
   };
+}
+
+/** A comparison's delta of one metric as diff writes it ("+4.2 pts", "−8.3 pts", "—"). */
+export function deltaOf(c: Comparison, metric: string): string {
+  const row = c.metrics.find((m) => m.metric === metric);
+  return row === undefined ? MISSING : formatDelta(row);
 }
 
 /** "p = 0.0313", "p < 0.0001". */

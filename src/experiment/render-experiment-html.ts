@@ -4,11 +4,12 @@
  * variant's failure profile as a stacked bar, the full metric table, and per pair what moved.
  * Every name and sentence is data: the `html` tag escapes it.
  */
-import { formatCount, formatPercent, MISSING } from "../render/format.js";
+import { formatCount, formatMs, formatPercent, MISSING } from "../render/format.js";
 import { html, type SafeHtml } from "../render/html/escape.js";
 import { renderHtmlPage, type HtmlSection } from "../render/html/page.js";
 import { STAGES } from "../types.js";
 import type { Comparison, Experiment, MetricRow } from "./experiment-types.js";
+import { deltaOf } from "./compare-variants.js";
 
 const STYLE = `
 svg.ladder text{font-size:11px;fill:var(--muted)}svg.ladder text.name{fill:var(--fg)}
@@ -71,7 +72,7 @@ function formatCell(row: MetricRow, i: number): SafeHtml {
   const v = row.values[i];
   if (v.value === null) return html`<td class="num muted" data-value="">${MISSING}</td>`;
   const plain = ["mean_visible", "input_tokens", "latency_ms"].includes(row.metric);
-  const text = plain ? v.value.toFixed(row.metric === "latency_ms" ? 3 : 1) : formatPercent(v.value);
+  const text = !plain ? formatPercent(v.value) : row.metric === "latency_ms" ? formatMs(v.value) : v.value.toFixed(1);
   const evidence = v.numerator === null || v.denominator === null ? "" : ` (${formatCount(Math.round(v.numerator * 100) / 100)}/${v.denominator})`;
   const ci = v.ci === null ? html`` : html`<div class="ci">[${formatPercent(v.ci[0])}, ${formatPercent(v.ci[1])}]</div>`;
   return html`<td class="num" data-value="${v.value}">${text}${evidence}${ci}</td>`;
@@ -83,18 +84,13 @@ function renderMetricTable(e: Experiment): SafeHtml {
   return html`<div class="table-wrap"><table id="metrics"><thead><tr><th>metric</th>${head}</tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
-function delta(c: Comparison, metric: string): string {
-  const row = c.metrics.find((m) => m.metric === metric);
-  if (row === undefined || row.delta === null) return MISSING;
-  return `${row.delta > 0 ? "+" : row.delta < 0 ? "−" : "±"}${Math.abs(row.delta * 100).toFixed(1)} pts`;
-}
 
 function renderComparison(c: Comparison, links: Map<string, string>): SafeHtml {
   const cells = c.confusions.slice(0, 15).map((m) => html`<tr><td>${m.acceptable}</td><td>${m.selected}</td><td>${m.correct ? "correct" : "error"}</td><td class="num">${m.base}</td><td class="num">${m.current}</td><td class="num">${m.delta > 0 ? `+${m.delta}` : String(m.delta)}</td></tr>`);
   const moved = cells.length === 0 ? html`<p class="muted">No confusion cell moved.</p>` : html`<table class="moved"><thead><tr><th>expected</th><th>selected</th><th>cell</th><th class="num">${c.reference}</th><th class="num">${c.variant}</th><th class="num">Δ</th></tr></thead><tbody>${cells}</tbody></table>${c.confusions.length > 15 ? html`<p class="muted">… and ${c.confusions.length - 15} more cells</p>` : ""}`;
   const link = links.get(c.variant);
   return html`<div class="pair" data-variant="${c.variant}" data-reference="${c.reference}" data-verdict="${c.verdict}">
-<h3>${c.variant} <span class="muted">vs ${c.reference}</span> · <span class="verdict-${c.verdict === "no detectable change" ? "none" : c.verdict}">${c.verdict}</span> · end-to-end ${delta(c, "end_to_end_accuracy")} · selection ${delta(c, "selection_accuracy")}</h3>
+<h3>${c.variant} <span class="muted">vs ${c.reference}</span> · <span class="verdict-${c.verdict === "no detectable change" ? "none" : c.verdict}">${c.verdict}</span> · end-to-end ${deltaOf(c, "end_to_end_accuracy")} · selection ${deltaOf(c, "selection_accuracy")}</h3>
 <p>${c.because}</p><p>${c.movement}</p>
 <p>cases fixed (${c.fixed.length}): ${c.fixed.join(", ") || "none"} · broken (${c.broken.length}): ${c.broken.join(", ") || "none"}${link === undefined ? "" : html` · <a href="${link}">${c.variant}'s report</a>`}</p>
 ${moved}</div>`;

@@ -4,8 +4,8 @@
  * headline metrics and wraps the variants into blocks so no line is wider than the terminal.
  */
 import Table from "cli-table3";
-import { pIs } from "./compare-variants.js";
-import { formatCount, formatNumber, formatPercent, MISSING } from "../render/format.js";
+import { deltaOf, pIs } from "./compare-variants.js";
+import { formatCount, formatMs, formatNumber, formatPercent, MISSING } from "../render/format.js";
 import { renderTable as renderMarkdownTable } from "../render/markdown.js";
 import type { TableData } from "../render/section.js";
 import { stableStringify } from "../render/stable-json.js";
@@ -51,14 +51,11 @@ function isProportion(row: MetricRow): boolean {
 /** "66.7% 40/60"; "85.0%"; "7.0"; "—". */
 function formatValue(row: MetricRow, v: VariantValue): string {
   if (v.value === null) return MISSING;
-  if (!isProportion(row)) return row.metric === "latency_ms" ? formatLatency(v.value) : formatNumber(v.value);
+  if (!isProportion(row)) return row.metric === "latency_ms" ? formatMs(v.value) : formatNumber(v.value);
   if (v.numerator === null || v.denominator === null) return formatPercent(v.value);
   return `${formatPercent(v.value)} ${formatCount(Math.round(v.numerator * 100) / 100)}/${v.denominator}`;
 }
 
-function formatLatency(ms: number): string {
-  return ms < 1 ? ms.toFixed(3) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0);
-}
 
 /** "[55.1–76.5]" in percent; "" without an interval. */
 function formatShortCi(ci: [number, number] | null): string {
@@ -120,12 +117,6 @@ function verdictStyle(c: Comparison, paint: Paint): string {
   return c.verdict;
 }
 
-function delta(c: Comparison, metric: string): string {
-  const row = c.metrics.find((m) => m.metric === metric);
-  if (row?.delta === undefined || row.delta === null) return MISSING;
-  const text = Math.abs(row.delta * 100).toFixed(1);
-  return `${text === "0.0" ? "±" : row.delta > 0 ? "+" : "−"}${text} pts`;
-}
 
 function listCases(label: string, ids: string[], max = 8): string {
   if (ids.length === 0) return `${label}: none`;
@@ -142,7 +133,7 @@ function comparisonLines(c: Comparison, width: number, paint: Paint): string[] {
   const wrap = (text: string) => wrapText(stripControls(text), width - 2).map((line) => `  ${line}`);
   return [
     head,
-    ...wrap(`end-to-end ${delta(c, "end_to_end_accuracy")} · selection ${delta(c, "selection_accuracy")} · ${c.because}`),
+    ...wrap(`end-to-end ${deltaOf(c, "end_to_end_accuracy")} · selection ${deltaOf(c, "selection_accuracy")} · ${c.because}`),
     ...wrap(c.movement),
     ...wrap(`${listCases("cases fixed", c.fixed)} · ${listCases("broken", c.broken)}`),
     ...(trials === null ? [] : wrap(`trial pairs: ${trials.up} fixed vs ${trials.down} broken of ${trials.pairs}, exact McNemar ${pIs(trials.p_value)}`)),
@@ -192,7 +183,7 @@ function renderMarkdown(e: Experiment): string {
   const pairs: TableData = {
     head: [e.kind === "ladder" ? "rung" : "variant", "against", "verdict", "Δ end-to-end", "Δ selection", "fixed", "broken", "what moved"],
     align: ["left", "left", "left", "right", "right", "right", "right", "left"],
-    rows: e.comparisons.map((c) => [c.variant, c.reference, c.verdict, delta(c, "end_to_end_accuracy"), delta(c, "selection_accuracy"), String(c.fixed.length), String(c.broken.length), c.movement]),
+    rows: e.comparisons.map((c) => [c.variant, c.reference, c.verdict, deltaOf(c, "end_to_end_accuracy"), deltaOf(c, "selection_accuracy"), String(c.fixed.length), String(c.broken.length), c.movement]),
   };
   const tests: TableData = {
     head: ["pair", "metric", "Δ", "cases (sign test)", "trials (McNemar)"],
@@ -200,7 +191,7 @@ function renderMarkdown(e: Experiment): string {
     rows: e.comparisons.flatMap((c) =>
       c.metrics
         .filter((m) => m.delta !== null && Math.abs(m.delta) > 1e-9)
-        .map((m) => [`${c.variant} vs ${c.reference}`, m.label, delta(c, m.metric), testText(m.cases), testText(m.trials)]),
+        .map((m) => [`${c.variant} vs ${c.reference}`, m.label, deltaOf(c, m.metric), testText(m.cases), testText(m.trials)]),
     ),
   };
   const blocks = [

@@ -114,6 +114,13 @@ export function formatNumber(value: number | null, digits = 1): string {
   return value === null ? MISSING : value.toFixed(digits);
 }
 
+/** "12.3" / "0.021" / "1204": milliseconds with sensible precision; "—" for null. */
+export function formatMs(value: number | null): string {
+  if (value === null) return MISSING;
+  if (value < 1) return value.toFixed(3);
+  return value < 100 ? value.toFixed(1) : value.toFixed(0);
+}
+
 /** At most three decimals, trailing zeros dropped: 0.8125 → "0.813", 0.9 → "0.9". */
 export function formatDecimal(value: number): string {
   return String(Number(value.toFixed(3)));

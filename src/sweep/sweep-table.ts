@@ -3,7 +3,7 @@
  * renderers lay out the same rows. Closed vocabularies map exhaustively, so a new sweep kind or
  * threshold status cannot be forgotten here.
  */
-import { formatCi, formatPercent, formatRate, MISSING } from "../render/format.js";
+import { formatCi, formatMs, formatPercent, formatRate, MISSING } from "../render/format.js";
 import type { SweepKind, SweepPoint, SweepReport } from "./sweep-types.js";
 import type { Threshold, ThresholdStatus } from "./thresholds.js";
 
@@ -20,12 +20,6 @@ interface Column {
   cell: (p: SweepPoint) => string;
 }
 
-/** "12.3" / "0.021" / "1204": milliseconds with sensible precision. */
-export function formatMs(value: number | null): string {
-  if (value === null) return MISSING;
-  if (value < 1) return value.toFixed(3);
-  return value < 100 ? value.toFixed(1) : value.toFixed(0);
-}
 
 /** Mean input tokens; "~" marks a mean that includes route-eval's estimates. */
 export function formatTokens(p: SweepPoint): string {
