@@ -11,9 +11,8 @@ import type { TableData } from "../render/section.js";
 import { stableStringify } from "../render/stable-json.js";
 import { makePaint, stripControls, type Paint } from "../render/terminal.js";
 import { wrapFacts, wrapText } from "../render/text-layout.js";
-import { renderJunitSuite, wrapSuites } from "../report/render-junit.js";
+import { renderGateSuite, renderJunitSuite, wrapSuites } from "../report/render-junit.js";
 import { inertMarkdown } from "../text/inert.js";
-import { attributes, escapeXml } from "../render/xml.js";
 import { STAGES, type Report } from "../types.js";
 import type { Comparison, Experiment, MetricRow, VariantValue } from "./experiment-types.js";
 import { renderExperimentHtml } from "./render-experiment-html.js";
@@ -218,19 +217,7 @@ function testText(test: Comparison["outcome"]["trials"]): string {
 /** One suite per variant (its cases), then the experiment's gates as a suite of their own. */
 function renderJunit(e: Experiment, options: ExperimentRenderOptions): string {
   const suites = e.variants.map((v, i) => renderJunitSuite(options.reports[i], `route-eval: ${v.name}`, { gates: false }));
-  if (e.gates.length > 0) {
-    const failures = e.gates.filter((g) => !g.passed).length;
-    const counts: [string, number][] = [["tests", e.gates.length], ["failures", failures], ["errors", 0]];
-    const lines = [
-      `  <testsuite${attributes([["name", "route-eval: experiment gates"], ...counts, ["skipped", 0]])}>`,
-      ...e.gates.map((g) => {
-        const open = `    <testcase${attributes([["classname", "variant gates"], ["name", g.rule], ["time", 0]])}`;
-        return g.passed ? `${open}/>` : `${open}>\n      <failure${attributes([["message", g.reason], ["type", "gate"]])}>${escapeXml(g.reason)}</failure>\n    </testcase>`;
-      }),
-      "  </testsuite>",
-    ];
-    suites.push({ counts, lines });
-  }
+  if (e.gates.length > 0) suites.push(renderGateSuite("route-eval: experiment gates", "variant gates", e.gates));
   return wrapSuites(suites);
 }
 

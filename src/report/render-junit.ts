@@ -48,9 +48,21 @@ function renderCase(report: Report, row: CaseRow, verdict: Verdict): string {
 
 /** Each gate is a testcase of its own (classname "gates"), so a CI panel says why the run failed. */
 function renderGate(gate: GateResult): string {
-  const open = `    <testcase${attributes([["classname", "gates"], ["name", `${gate.name} ${gate.threshold}`], ["time", 0]])}`;
+  return renderGateCase("gates", `${gate.name} ${gate.threshold}`, gate);
+}
+
+/** A gate as a testcase: passed, or a failure whose message is the reason. */
+function renderGateCase(classname: string, name: string, gate: { passed: boolean; reason: string }): string {
+  const open = `    <testcase${attributes([["classname", classname], ["name", name], ["time", 0]])}`;
   if (gate.passed) return `${open}/>`;
   return `${open}>\n      <failure${attributes([["message", gate.reason], ["type", "gate"]])}>${escapeXml(gate.reason)}</failure>\n    </testcase>`;
+}
+
+/** A suite of gates alone (an experiment's gates across variants), one testcase each. */
+export function renderGateSuite(name: string, classname: string, gates: { rule: string; passed: boolean; reason: string }[]): JunitSuite {
+  const counts: [string, number][] = [["tests", gates.length], ["failures", gates.filter((g) => !g.passed).length], ["errors", 0]];
+  const lines = [`  <testsuite${attributes([["name", name], ...counts, ["skipped", 0]])}>`, ...gates.map((g) => renderGateCase(classname, g.rule, g)), "  </testsuite>"];
+  return { counts, lines };
 }
 
 function renderProperties(report: Report): string[] {

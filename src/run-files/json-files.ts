@@ -3,7 +3,8 @@
  * schema version where the file has one, validate the parts readers rely on against /schemas
  * (one Ajv holding every schema, so report.json can refer to run.json's), then trust the type.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { describeSchemaErrors, formatPath } from "../config/format-error.js";
 import { InputError } from "../errors.js";
@@ -58,4 +59,11 @@ function checkVersion(file: string, value: unknown, kind: Kind, readable: number
   if (typeof version === "number" && version > readable) {
     throw new InputError(`${file}: ${kind} schema_version ${version} is newer than this route-eval reads (${readable}); upgrade route-eval`);
   }
+}
+
+/** The `name` file behind a target: the directory holding it, or the file itself; null when neither. */
+export function findNamedFile(target: string, name: string): string | null {
+  if (!existsSync(target)) return null;
+  if (statSync(target).isDirectory()) return existsSync(join(target, name)) ? join(target, name) : null;
+  return basename(target) === name ? target : null;
 }

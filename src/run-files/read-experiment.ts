@@ -1,8 +1,6 @@
 /** Read an experiment.json back (resume, `route-eval report EXPERIMENT_DIR`), as json-files.ts reads every route-eval file. */
-import { existsSync, statSync } from "node:fs";
-import { basename, join } from "node:path";
 import { EXPERIMENT_SCHEMA_VERSION, type Experiment } from "../experiment/experiment-types.js";
-import { readJsonFile, type JsonFileKind } from "./json-files.js";
+import { findNamedFile, readJsonFile, type JsonFileKind } from "./json-files.js";
 
 const EXPERIMENT_FILE: JsonFileKind<Experiment> = {
   kind: "experiment",
@@ -12,9 +10,7 @@ const EXPERIMENT_FILE: JsonFileKind<Experiment> = {
 
 /** The experiment.json behind a target (an experiment directory, or the file itself); null when it is not one. */
 export function findExperimentFile(target: string): string | null {
-  if (!existsSync(target)) return null;
-  if (statSync(target).isDirectory()) return existsSync(join(target, "experiment.json")) ? join(target, "experiment.json") : null;
-  return basename(target) === "experiment.json" ? target : null;
+  return findNamedFile(target, "experiment.json");
 }
 
 export function readExperimentFile(file: string): Experiment {

@@ -2,10 +2,8 @@
  * Read a sweep.json back (`route-eval report SWEEP_DIR`): find it, then read it as json-files.ts reads
  * every route-eval file (schemas/sweep.schema.json).
  */
-import { existsSync, statSync } from "node:fs";
-import { basename, join } from "node:path";
 import { SWEEP_SCHEMA_VERSION, type SweepReport } from "../sweep/sweep-types.js";
-import { readJsonFile, type JsonFileKind } from "./json-files.js";
+import { findNamedFile, readJsonFile, type JsonFileKind } from "./json-files.js";
 
 const SWEEP_FILE: JsonFileKind<SweepReport> = {
   kind: "sweep",
@@ -15,9 +13,7 @@ const SWEEP_FILE: JsonFileKind<SweepReport> = {
 
 /** The sweep.json behind a target (a sweep directory, or the file itself); null when it is not a sweep. */
 export function findSweepFile(target: string): string | null {
-  if (!existsSync(target)) return null;
-  if (statSync(target).isDirectory()) return existsSync(join(target, "sweep.json")) ? join(target, "sweep.json") : null;
-  return basename(target) === "sweep.json" ? target : null;
+  return findNamedFile(target, "sweep.json");
 }
 
 export function readSweepFile(file: string): SweepReport {
