@@ -27,7 +27,7 @@ export const BATCH_FILE = "batches.json";
 /** Per batch, under both providers' documented limits (OpenAI 50,000 requests and 200 MB; Anthropic 100,000 and 256 MB). */
 const MAX_REQUESTS = 50_000;
 const MAX_BYTES = 180 * 1024 * 1024;
-/** Rounds of submission: the first, and one resubmission of what failed or expired. */
+/** Submissions of one request at most: the first, and one more when it failed or expired. */
 const MAX_ROUNDS = 2;
 
 type Provider = "openai" | "anthropic";
@@ -84,18 +84,22 @@ export async function runBatch(config: Config, options: BatchOptions): Promise<B
   const api = createBatchApi(provider, config, options.env);
   const store = openResponseStore(config.store_dir);
   try {
-    for (let round = 1; ; round++) {
-      // 2. Submit what no batch holds yet (the content address decides: nothing is submitted twice).
-      const held = new Set(state.batches.flatMap((b) => b.items.map((i) => i.key)));
-      const retry = round > 1 ? Object.keys(state.failed).filter((key) => pending.has(key) && !state.batches.some((b) => b.round === round && b.items.some((i) => i.key === key))) : [];
-      const fresh = [...pending.values()].filter((p) => !held.has(p.key) || retry.includes(p.key));
-      if (round > 1) for (const key of retry) delete state.failed[key];
-      for (const chunk of chunks(fresh)) {
+    for (;;) {
+      // 2. Submit each pending request no open batch holds: once, and once more if it failed or
+      //    expired (the content address decides, so a resumed run never submits a request twice).
+      const tries = new Map<string, number>();
+      for (const b of state.batches) for (const i of b.items) tries.set(i.key, (tries.get(i.key) ?? 0) + 1);
+      const open = new Set(state.batches.filter((b) => !b.collected).flatMap((b) => b.items.map((i) => i.key)));
+      const due = [...pending.values()].filter((p) => !open.has(p.key) && (!tries.has(p.key) || (p.key in state.failed && (tries.get(p.key) ?? 0) < MAX_ROUNDS)));
+      for (const item of due) delete state.failed[item.key];
+      for (const chunk of chunks(due)) {
         const id = await api.submit(chunk.map((p) => ({ key: p.key, body: p.body })));
+        const round = Math.max(...chunk.map((p) => (tries.get(p.key) ?? 0) + 1));
         state.batches.push({ id, round, state: "submitted", items: chunk.map(({ key, case_id, trial }) => ({ key, case_id, trial })), collected: false });
         save();
       }
       if (options.detach) return { detached: true, runDir, submitted: state.batches.reduce((n, b) => n + b.items.length, 0) };
+      if (state.batches.every((b) => b.collected)) break;
       // 3. Poll every open batch, then put each answer into the store.
       await pollAll(state, api, save, options);
       for (const batch of state.batches.filter((b) => !b.collected && isDone(b.state))) {
@@ -116,8 +120,6 @@ export async function runBatch(config: Config, options: BatchOptions): Promise<B
         batch.collected = true;
         save();
       }
-      const open = Object.keys(state.failed).filter((key) => pending.has(key));
-      if (open.length === 0 || round >= MAX_ROUNDS) break;
     }
   } finally {
     store.close();
