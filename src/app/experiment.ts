@@ -5,7 +5,7 @@
  * variants is asked once), then compared: experiment.json beside them.
  */
 import { existsSync, mkdirSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { basename, join, relative, resolve } from "node:path";
 import { EndpointFailure, InputError, Interrupted } from "../errors.js";
 import { compareVariant, profileOf, tabulateMetrics, type VariantRun } from "../experiment/compare-variants.js";
 import { EXPERIMENT_SCHEMA_VERSION, type Experiment } from "../experiment/experiment-types.js";
@@ -18,6 +18,7 @@ import { writeTextFile } from "../run-files/write-files.js";
 import { TOOL_VERSION } from "../version.js";
 import type { RunProgress } from "../types.js";
 import { startRun, type StartedRun } from "./run.js";
+import { newRunId } from "./run-meta.js";
 import { runTrialJobs } from "./run-loop.js";
 import { readExperimentFile } from "../run-files/read-experiment.js";
 
@@ -120,7 +121,7 @@ function openExperimentDir(plan: ExperimentPlan, options: ExperimentOptions, sta
   if (options.id !== undefined && (/[\\/]/.test(options.id) || options.id === "" || options.id === "." || options.id === "..")) {
     throw new InputError(`--run-id ${options.id}: names one directory under ${outDirShown(plan)}, so it cannot hold a slash or be empty, '.' or '..'`);
   }
-  const id = options.id ?? `${started.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15)}-${plan.kind === "ladder" ? "ablate" : "variants"}`;
+  const id = options.id ?? newRunId(started, plan.kind === "ladder" ? "ablate" : "variants");
   let dir = join(outDir, id);
   for (let n = 2; existsSync(dir); n++) dir = join(outDir, `${id}-${n}`);
   mkdirSync(join(dir, "variants"), { recursive: true });
@@ -142,7 +143,7 @@ function checkSamePlan(plan: ExperimentPlan, previous: Experiment, target: strin
 
 function describePlan(plan: ExperimentPlan, dir: string, startedAt: string): Experiment {
   const base = plan.base;
-  const id = dir.split(/[\\/]/).pop() ?? dir;
+  const id = basename(dir);
   return {
     schema_version: EXPERIMENT_SCHEMA_VERSION,
     experiment_id: id,

@@ -62,11 +62,16 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
     .option("--fail-if-worse <variant...>", "with variants: exit 1 when this variant's paired verdict against the base is \"hurt\"")
     .addHelpText("after", RUN_HELP)
     .action(async (flags: RunFlags) => {
-      if (isExperiment(flags, io)) return setExit(await runVariants(io, flags));
+      // --resume of an experiment continues it with the settings experiment.json pins.
+      if (flags.resume !== undefined && existsSync(join(resolve(io.cwd, flags.resume), EXPERIMENT_FILE))) {
+        const pinnedExperiment = loadConfig(flags.config ?? null, { ...resumePins(flags.resume, io.cwd, "variants"), ...toOverrides(flags) }, io.cwd);
+        return setExit(await runVariants(io, flags, pinnedExperiment));
+      }
       // --resume continues the experiment run.json pins: its settings, unless a flag says otherwise (then refused).
       const previous = flags.resume === undefined ? null : readMeta(resumeMetaFile(flags.resume, io.cwd));
       const pinned = previous === null ? {} : pinnedOverrides(previous);
       const config = loadConfig(flags.config ?? null, { ...pinned, ...toOverrides(flags) }, io.cwd);
+      if (config.variants.length > 0) return setExit(await runVariants(io, flags, config));
       const onProgress = flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) });
       const onWarning = (message: string) => io.stderr(`${inertLine(message)}\n`);
       const resume = flags.resume === undefined ? undefined : resolve(io.cwd, flags.resume);
@@ -105,16 +110,10 @@ async function counterfactualAfterRun(io: Io, runDir: string, config: Config, pr
   io.stderr(`counterfactual records and counterfactual.json: ${join(runDir, COUNTERFACTUAL_DIR)}\n`);
 }
 
-/** A config with `variants:`, or the directory of such an experiment to resume. */
-function isExperiment(flags: RunFlags, io: Io): boolean {
-  if (flags.resume !== undefined) return existsSync(join(resolve(io.cwd, flags.resume), EXPERIMENT_FILE));
-  return loadConfig(flags.config ?? null, toOverrides(flags), io.cwd).variants.length > 0;
-}
-
-async function runVariants(io: Io, flags: RunFlags): Promise<number> {
+/** A config with `variants:` (or the resumed experiment's): the base and every variant, compared. */
+async function runVariants(io: Io, flags: RunFlags, config: Config): Promise<number> {
   if (flags.shard !== undefined) throw new InputError("--shard: shards a plain run; a config with variants: is not sharded in this version (run each variant's settings as a plain sharded run)");
   if (flags.saveBaseline !== undefined) throw new InputError("--save-baseline: saves one run, and this config has variants:; copy the variant you want instead (reports/<id>/variants/<name>) into reports/baselines/<name>");
-  const config = loadConfig(flags.config ?? null, { ...resumePins(flags.resume, io.cwd, "variants"), ...toOverrides(flags) }, io.cwd);
   const result = await runExperiment(planVariants(config), experimentOptions(io, { ...flags, format: flags.format }));
   return emitExperiment(io, result, flags);
 }
