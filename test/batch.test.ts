@@ -247,6 +247,56 @@ describe("batch runs", () => {
     expect(terminal.stdout).toContain("estimated cost: $0.0010 for 720 input and 72 output tokens at the configured prices of test-model (batch discount 50% applied) — an estimate, not a bill");
   }, 30_000);
 
+  it("a config with variants: one collection pass, a request shared by variants submitted once, a baseline variant asked live; records equal a live experiment's", async () => {
+    const dir = writeProject();
+    const file = join(dir, "route-eval.yaml");
+    const config = JSON.parse(readFileSync(file, "utf8"));
+    // The fixture's tools have no boundaries, so "purpose only" asks exactly the base's requests;
+    // "wide payments" shares the two orders cases' requests with the base (4 of its 6).
+    const wide = { orders: { families: ["orders"] }, payments: { families: ["payments", "orders", "messaging"] } };
+    writeFileSync(file, JSON.stringify({ ...config, variants: [{ name: "purpose only", descriptions: "purpose" }, { name: "wide payments", phases: wide }, { name: "lexical", endpoint: "baseline" }] }));
+    server = await startBatchServer();
+    const live = await runCli(args(server.url, "--run-id", "live", "--store", "store-live"), { cwd: dir, env: ENV });
+    expect(live.code, live.stderr).toBe(0);
+    const asked = server.calls.length;
+    const batched = await runCli(args(server.url, "--run-id", "batch", "--store", "store-batch", "--batch"), { cwd: dir, env: ENV });
+    expect(batched.code, batched.stderr).toBe(0);
+    expect(server.calls.slice(asked).filter((c) => c === "POST /v1/chat/completions")).toHaveLength(0);
+    expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(1);
+    const state = JSON.parse(readFileSync(join(dir, "reports", "batch", "batches.json"), "utf8"));
+    // base 6 + wide payments' 2 own requests; the lexical variant never reaches a provider.
+    expect(state.batches.map((b: { items: unknown[]; model: string; provider: string }) => [b.provider, b.model, b.items.length])).toEqual([["openai", "test-model", 8]]);
+    for (const slug of ["base", "purpose-only", "wide-payments", "lexical"]) {
+      const runRecords = (id: string) => records(dir, join(id, "variants", slug)).map(comparable).sort(byTrial);
+      expect(runRecords("batch"), slug).toEqual(runRecords("live"));
+      expect(JSON.parse(readFileSync(join(dir, "reports", "batch", "variants", slug, "run.json"), "utf8")).batch, slug).toBe(true);
+    }
+    const comparisons = (id: string) => JSON.parse(readFileSync(join(dir, "reports", id, "experiment.json"), "utf8")).comparisons;
+    expect(comparisons("batch")).toEqual(comparisons("live"));
+  }, 30_000);
+
+  it("a variants experiment detaches and resumes like a run, and batch cancel takes its directory", async () => {
+    const dir = writeProject();
+    const file = join(dir, "route-eval.yaml");
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, "utf8")), variants: [{ name: "terse", system_prompt: "Answer with one tool call." }] }));
+    server = await startBatchServer(() => false, 3);
+    const detached = await runCli(args(server.url, "--run-id", "exp", "--batch", "--detach"), { cwd: dir, env: ENV });
+    expect(detached.code, detached.stderr).toBe(0);
+    expect(detached.stdout).toContain(`submitted 12 requests in batches; experiment folder: ${join(dir, "reports", "exp")}`);
+    const resume = ["run", "--resume", join(dir, "reports", "exp"), "--base-url", `${server.url}/v1`, "--no-progress", "--no-gates", "--batch-poll-ms", "20", "-f", "json"];
+    const resumed = await runCli(resume, { cwd: dir, env: ENV });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(1);
+    expect(JSON.parse(resumed.stdout).variants.map((v: { name: string }) => v.name)).toEqual(["base", "terse"]);
+    for (const slug of ["base", "terse"]) expect(records(dir, join("exp", "variants", slug))).toHaveLength(6);
+    // A second detached experiment, cancelled through its directory.
+    server.calls.length = 0;
+    expect((await runCli(args(server.url, "--run-id", "exp2", "--store", "other", "--batch", "--detach"), { cwd: dir, env: ENV })).code).toBe(0);
+    const cancelled = await runCli(["batch", "cancel", join(dir, "reports", "exp2"), "--base-url", `${server.url}/v1`], { cwd: dir, env: ENV });
+    expect(cancelled.code, cancelled.stderr).toBe(0);
+    expect(cancelled.stdout).toContain("cancelled 1 open batch of");
+  }, 30_000);
+
   it("refuses an endpoint without a batch API", async () => {
     const dir = writeProject();
     const result = await runCli(["run", "--batch", "--no-progress"], dir);

@@ -15,12 +15,14 @@ import { ANTHROPIC_BASE_URL, ANTHROPIC_KEY_VARIABLE } from "../endpoint/anthropi
 import { OPENAI_BASE_URL, OPENAI_KEY_VARIABLE } from "../endpoint/openai.js";
 import type { StoreEntry, StoreMiss } from "../endpoint/stored-endpoint.js";
 import { sdkClientOptions } from "../endpoint/wire-endpoint.js";
-import { EndpointFailure, InputError } from "../errors.js";
+import { EndpointFailure, InputError, Interrupted } from "../errors.js";
+import type { ExperimentPlan } from "../experiment/plan.js";
 import { writeJsonFile } from "../run-files/write-files.js";
 import { openResponseStore } from "../store/response-store.js";
 import { redactUrl } from "../text/redact-url.js";
-import type { Config } from "../types.js";
-import { startRun, type RunOptions, type RunResult } from "./run.js";
+import type { Config, EndpointOutcome } from "../types.js";
+import { openExperiment, runExperiment, startVariants, type ExperimentOptions, type ExperimentResult } from "./experiment.js";
+import { startRun, type RunOptions, type RunResult, type StartedRun } from "./run.js";
 import { runTrialJobs } from "./run-loop.js";
 
 export const BATCH_FILE = "batches.json";
@@ -30,7 +32,8 @@ const MAX_BYTES = 180 * 1024 * 1024;
 /** Submissions of one request at most: the first, and one more when it failed or expired. */
 const MAX_ROUNDS = 2;
 
-type Provider = "openai" | "anthropic";
+const PROVIDERS = ["openai", "anthropic"] as const;
+type Provider = (typeof PROVIDERS)[number];
 
 interface BatchItem {
   key: string;
@@ -38,8 +41,13 @@ interface BatchItem {
   trial: number;
 }
 
+/** One provider batch: who answers it (OpenAI takes one model per batch), its items and its state. */
 interface BatchRecord {
   id: string;
+  provider: Provider;
+  model: string;
+  /** Without credentials, as the store entries name it. */
+  base_url: string;
   round: number;
   /** The provider's state as last seen (validating, in_progress, completed, ended, failed, expired, cancelled…). */
   state: string;
@@ -48,15 +56,15 @@ interface BatchRecord {
 }
 
 interface BatchState {
-  provider: Provider;
-  model: string;
-  base_url: string;
   batches: BatchRecord[];
   /** Keys whose batch item failed or expired, with the provider's reason. */
   failed: Record<string, string>;
 }
 
-export interface BatchOptions extends RunOptions {
+type OnMiss = (miss: StoreMiss) => EndpointOutcome | null;
+
+/** How a batch is driven: submit and exit, how often to poll, where the poll lines go. */
+export interface BatchKnobs {
   /** Submit and exit: `--resume` collects. */
   detach: boolean;
   /** Milliseconds between polls (grows to 60 s); tests make it short. */
@@ -64,52 +72,115 @@ export interface BatchOptions extends RunOptions {
   onBatchProgress?: (line: string) => void;
 }
 
-export type BatchResult = { detached: true; runDir: string; submitted: number } | ({ detached: false } & RunResult);
+export type BatchOptions = RunOptions & BatchKnobs;
+
+type Detached = { detached: true; dir: string; submitted: number };
+export type BatchResult = Detached | ({ detached: false } & RunResult);
+export type ExperimentBatchResult = Detached | ({ detached: false } & ExperimentResult);
 
 export async function runBatch(config: Config, options: BatchOptions): Promise<BatchResult> {
-  const provider = providerOf(config);
-  const model = config.model ?? config.endpoint.slice(config.endpoint.indexOf(":") + 1);
-  // 1. The run's requests, built as a live run builds them; the store answers what it can now.
-  const pending = new Map<string, BatchItem & { body: unknown }>();
-  const collect = (miss: StoreMiss) => {
-    pending.set(miss.key, { key: miss.key, case_id: miss.case_id, trial: miss.trial, body: miss.body });
-    return { ok: false as const, kind: "deferred" as const, error: "collected for a batch" };
+  if (batchProvider(config.endpoint) === null) {
+    throw new InputError(`--batch: the endpoint ${config.endpoint} has no batch API; batch runs take openai:MODEL (OpenAI Batch) or anthropic:MODEL (Message Batches)`);
+  }
+  const cached: Config = { ...config, mode: "cached" };
+  const answered = await answerByBatch(cached.store_dir, [cached], options, (onMiss) => {
+    const run = startRun(cached, { ...options, batch: true, onMiss });
+    return { dir: run.dir, runs: [run] };
+  });
+  if (answered.detached) return answered;
+  // Finish from the store, as a cached run: what no batch answered is an errored trial, with why.
+  const last = startRun(cached, { ...options, batch: true, resume: answered.dir, onMiss: answered.unanswered });
+  const stopped = await runTrialJobs(last.jobs, { concurrency: config.concurrency, resumed: last.resumed, total: last.resumed + last.jobs.length, onProgress: options.onProgress, signal: options.signal }).finally(last.close);
+  return { detached: false, ...last.finish(stopped) };
+}
+
+/**
+ * A config with `variants:` through the batch APIs: every variant's requests collected in one pass
+ * (a request shared by variants is submitted once), batched per provider and model; a variant
+ * whose endpoint has no batch API is asked live in that pass. batches.json sits in the experiment
+ * directory.
+ */
+export async function runExperimentBatch(plan: ExperimentPlan, options: ExperimentOptions & BatchKnobs): Promise<ExperimentBatchResult> {
+  const cachedPlan: ExperimentPlan = { ...plan, base: { ...plan.base, mode: "cached" }, variants: plan.variants.map((v) => ({ ...v, config: { ...v.config, mode: "cached" } })) };
+  if (!plan.variants.some((v) => batchProvider(v.config.endpoint) !== null)) {
+    throw new InputError(`--batch: no variant's endpoint has a batch API (${[...new Set(plan.variants.map((v) => v.config.endpoint))].join(", ")}); batch runs take openai:MODEL or anthropic:MODEL`);
+  }
+  const answered = await answerByBatch(plan.base.store_dir, cachedPlan.variants.map((v) => v.config), options, (onMiss) => {
+    const { dir } = openExperiment(cachedPlan, options);
+    const store = openResponseStore(plan.base.store_dir);
+    try {
+      return { dir, runs: startVariants(cachedPlan, dir, store, { ...options, batch: true, onMiss, quiet: true }), close: () => store.close() };
+    } catch (error) {
+      store.close();
+      throw error;
+    }
+  });
+  if (answered.detached) return answered;
+  return { detached: false, ...(await runExperiment(cachedPlan, { ...options, resume: answered.dir, batch: true, onMiss: answered.unanswered })) };
+}
+
+type Opened = { dir: string; runs: StartedRun[]; close?: () => void };
+type Answered = Detached | { detached: false; dir: string; unanswered: OnMiss };
+
+/**
+ * The batch itself: 1. the runs' requests, built as a live run builds them (the store answers what
+ * it can now; a request for an endpoint without a batch API is asked live); 2. each pending
+ * request submitted once (once more after a failure); 3. polled, and each answer put into the
+ * store. Returns the hook that finishes the runs from the store.
+ */
+async function answerByBatch(storeDir: string, configs: Config[], options: BatchKnobs & Pick<RunOptions, "env" | "signal">, open: (onMiss: OnMiss) => Opened): Promise<Answered> {
+  const pending = new Map<string, BatchItem & { provider: Provider; model: string; base_url: string; body: unknown }>();
+  const collect: OnMiss = (miss) => {
+    const provider = batchProvider(miss.endpoint);
+    if (provider === null) return null;
+    pending.set(miss.key, { key: miss.key, case_id: miss.case_id, trial: miss.trial, provider, model: miss.model, base_url: miss.base_url, body: miss.body });
+    return { ok: false, kind: "deferred", error: "collected for a batch" };
   };
-  const first = startRun({ ...config, mode: "cached" }, { ...options, batch: true, onMiss: collect });
-  await runTrialJobs(first.jobs, { concurrency: config.concurrency, resumed: first.resumed, total: first.resumed + first.jobs.length }).finally(first.close);
-  const runDir = first.dir;
-  const stateFile = join(runDir, BATCH_FILE);
-  const state: BatchState = existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, "utf8")) as BatchState) : { provider, model, base_url: redactUrl(config.base_url ?? defaultUrl(provider)), batches: [], failed: {} };
+  const opened = open(collect);
+  const { dir, runs } = opened;
+  const jobs = runs.flatMap((run) => run.jobs);
+  const resumed = runs.reduce((sum, run) => sum + run.resumed, 0);
+  const stopped = await runTrialJobs(jobs, { concurrency: configs[0].concurrency, resumed, total: resumed + jobs.length, signal: options.signal }).finally(async () => {
+    await Promise.all(runs.map((run) => run.close()));
+    opened.close?.();
+  });
+  if (stopped?.kind === "interrupted") throw new Interrupted(stopped.signal, `interrupted by ${stopped.signal} before submitting; continue with --resume ${dir}`);
+  if (stopped !== null) throw new EndpointFailure(`${stopped.message} (while collecting the batch; fix it, then continue with --resume ${dir})`);
+
+  const stateFile = join(dir, BATCH_FILE);
+  const state = readBatchState(stateFile);
   const save = () => writeJsonFile(stateFile, state);
-  const api = createBatchApi(provider, config, options.env);
-  const store = openResponseStore(config.store_dir);
+  const apiFor = createApis(configs, options.env);
+  const store = openResponseStore(storeDir);
   try {
     for (;;) {
-      // 2. Submit each pending request no open batch holds: once, and once more if it failed or
-      //    expired (the content address decides, so a resumed run never submits a request twice).
+      // Each pending request no open batch holds: once, and once more if it failed or expired
+      // (the content address decides, so a resumed run never submits a request twice).
       const tries = new Map<string, number>();
       for (const b of state.batches) for (const i of b.items) tries.set(i.key, (tries.get(i.key) ?? 0) + 1);
       const open = new Set(state.batches.filter((b) => !b.collected).flatMap((b) => b.items.map((i) => i.key)));
       const due = [...pending.values()].filter((p) => !open.has(p.key) && (!tries.has(p.key) || (p.key in state.failed && (tries.get(p.key) ?? 0) < MAX_ROUNDS)));
       for (const item of due) delete state.failed[item.key];
-      for (const chunk of chunks(due)) {
-        const id = await api.submit(chunk.map((p) => ({ key: p.key, body: p.body })));
-        const round = Math.max(...chunk.map((p) => (tries.get(p.key) ?? 0) + 1));
-        state.batches.push({ id, round, state: "submitted", items: chunk.map(({ key, case_id, trial }) => ({ key, case_id, trial })), collected: false });
-        save();
+      for (const group of groupBy(due, (p) => `${p.provider} ${p.base_url} ${p.model}`)) {
+        for (const chunk of chunks(group)) {
+          const { provider, model, base_url } = chunk[0];
+          const id = await apiFor(provider, base_url).submit(chunk.map((p) => ({ key: p.key, body: p.body })));
+          const round = Math.max(...chunk.map((p) => (tries.get(p.key) ?? 0) + 1));
+          state.batches.push({ id, provider, model, base_url, round, state: "submitted", items: chunk.map(({ key, case_id, trial }) => ({ key, case_id, trial })), collected: false });
+          save();
+        }
       }
-      if (options.detach) return { detached: true, runDir, submitted: state.batches.reduce((n, b) => n + b.items.length, 0) };
+      if (options.detach) return { detached: true, dir, submitted: state.batches.reduce((n, b) => n + b.items.length, 0) };
       if (state.batches.every((b) => b.collected)) break;
-      // 3. Poll every open batch, then put each answer into the store.
-      await pollAll(state, api, save, options);
+      await pollAll(state, apiFor, save, options);
       for (const batch of state.batches.filter((b) => !b.collected && isDone(b.state))) {
-        const results = await api.results(batch.id);
+        const results = await apiFor(batch.provider, batch.base_url).results(batch.id);
         const items = new Map(batch.items.map((i) => [i.key, i]));
         for (const result of results) {
           const item = items.get(result.key);
           if (item === undefined) continue;
           if (result.body !== null) {
-            const entry: StoreEntry = { key: item.key, endpoint: provider, model, base_url: state.base_url, case_id: item.case_id, trial: item.trial, reply: { body: result.body, request_id: result.requestId, latency_ms: 0 } };
+            const entry: StoreEntry = { key: item.key, endpoint: batch.provider, model: batch.model, base_url: batch.base_url, case_id: item.case_id, trial: item.trial, reply: { body: result.body, request_id: result.requestId, latency_ms: 0 } };
             store.put(item.key, entry);
           } else {
             state.failed[item.key] = result.error ?? "no result";
@@ -124,21 +195,58 @@ export async function runBatch(config: Config, options: BatchOptions): Promise<B
   } finally {
     store.close();
   }
-  // 4. Finish from the store, as a cached run: what no batch answered is an errored trial, with why.
-  const unanswered = (miss: StoreMiss) => ({ ok: false as const, kind: "errored" as const, error: `batch: no answer for this request (${state.failed[miss.key] ?? "it was in no batch"})`, request_hash: miss.key });
-  const last = startRun({ ...config, mode: "cached" }, { ...options, batch: true, resume: runDir, onMiss: unanswered });
-  const stopped = await runTrialJobs(last.jobs, { concurrency: config.concurrency, resumed: last.resumed, total: last.resumed + last.jobs.length, onProgress: options.onProgress, signal: options.signal }).finally(last.close);
-  return { detached: false, ...last.finish(stopped) };
+  const unanswered: OnMiss = (miss) =>
+    batchProvider(miss.endpoint) === null ? null : { ok: false, kind: "errored", error: `batch: no answer for this request (${state.failed[miss.key] ?? "it was in no batch"})`, request_hash: miss.key };
+  return { detached: false, dir, unanswered };
 }
 
-function providerOf(config: Config): Provider {
-  const provider = config.endpoint.split(":")[0];
-  if (provider === "openai" || provider === "anthropic") return provider;
-  throw new InputError(`--batch: the endpoint ${config.endpoint} has no batch API; batch runs take openai:MODEL (OpenAI Batch) or anthropic:MODEL (Message Batches)`);
+/** The provider of an endpoint ("openai:MODEL", or a store entry's "openai") when it has a batch API. */
+function batchProvider(endpoint: string): Provider | null {
+  const name = endpoint.split(":")[0];
+  return PROVIDERS.find((p) => p === name) ?? null;
 }
 
 function defaultUrl(provider: Provider): string {
   return provider === "openai" ? OPENAI_BASE_URL : ANTHROPIC_BASE_URL;
+}
+
+/** batches.json; one written before each batch named its provider holds them once, at the top. */
+function readBatchState(file: string): BatchState {
+  if (!existsSync(file)) return { batches: [], failed: {} };
+  let raw: Partial<BatchState> & Partial<Pick<BatchRecord, "provider" | "model" | "base_url">>;
+  try {
+    raw = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new InputError(`${file}: not readable JSON (${error instanceof Error ? error.message : String(error)}); it lists the run's provider batches — restore it, or cancel them at the provider and start a new run`);
+  }
+  const batches = (raw.batches ?? []).map((b): BatchRecord => ({ ...b, provider: b.provider ?? raw.provider, model: b.model ?? raw.model, base_url: b.base_url ?? raw.base_url }) as BatchRecord);
+  return { batches, failed: raw.failed ?? {} };
+}
+
+/** One batch client per provider and URL, built from the config that asks through it. */
+function createApis(configs: Config[], env: NodeJS.ProcessEnv): (provider: Provider, baseUrl: string) => BatchApi {
+  const apis = new Map<string, BatchApi>();
+  return (provider, baseUrl) => {
+    const id = `${provider} ${baseUrl}`;
+    let api = apis.get(id);
+    if (api === undefined) {
+      const asking = configs.find((c) => batchProvider(c.endpoint) === provider && redactUrl(c.base_url ?? defaultUrl(provider)) === baseUrl);
+      const config = asking ?? { ...configs[0], base_url: baseUrl === redactUrl(defaultUrl(provider)) ? null : baseUrl };
+      apis.set(id, (api = createBatchApi(provider, config, env)));
+    }
+    return api;
+  };
+}
+
+function groupBy<T>(items: T[], keyOf: (item: T) => string): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [item]);
+    else group.push(item);
+  }
+  return [...groups.values()];
 }
 
 function isDone(state: string): boolean {
@@ -161,11 +269,11 @@ function* chunks<T extends { body: unknown }>(items: T[]): Generator<T[]> {
   if (chunk.length > 0) yield chunk;
 }
 
-async function pollAll(state: BatchState, api: BatchApi, save: () => void, options: BatchOptions): Promise<void> {
+async function pollAll(state: BatchState, apiFor: (provider: Provider, baseUrl: string) => BatchApi, save: () => void, options: BatchKnobs & Pick<RunOptions, "signal">): Promise<void> {
   let wait = options.pollMs ?? 5_000;
   for (;;) {
     const open = state.batches.filter((b) => !isDone(b.state));
-    for (const batch of open) batch.state = await api.status(batch.id);
+    for (const batch of open) batch.state = await apiFor(batch.provider, batch.base_url).status(batch.id);
     save();
     const counts = new Map<string, number>();
     for (const b of state.batches) counts.set(b.state, (counts.get(b.state) ?? 0) + b.items.length);
@@ -245,15 +353,15 @@ function anthropicBatches(options: ReturnType<typeof sdkClientOptions>): BatchAp
   };
 }
 
-/** `route-eval batch cancel RUN`: cancels the run's open batches; returns how many. */
-export async function cancelBatches(runDir: string, config: Config, env: NodeJS.ProcessEnv): Promise<number> {
-  const file = join(runDir, BATCH_FILE);
-  if (!existsSync(file)) throw new InputError(`${runDir}: no ${BATCH_FILE} (not a batch run)`);
-  const state = JSON.parse(readFileSync(file, "utf8")) as BatchState;
-  const api = createBatchApi(state.provider, config, env);
+/** `route-eval batch cancel DIR` (a batch run, or a batch experiment): cancels its open batches; returns how many. */
+export async function cancelBatches(dir: string, configs: Config[], env: NodeJS.ProcessEnv): Promise<number> {
+  const file = join(dir, BATCH_FILE);
+  if (!existsSync(file)) throw new InputError(`${dir}: no ${BATCH_FILE} (not a batch run)`);
+  const state = readBatchState(file);
+  const apiFor = createApis(configs, env);
   const open = state.batches.filter((b) => !isDone(b.state));
   for (const batch of open) {
-    await api.cancel(batch.id);
+    await apiFor(batch.provider, batch.base_url).cancel(batch.id);
     batch.state = "cancelling";
   }
   writeJsonFile(file, state);

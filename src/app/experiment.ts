@@ -17,7 +17,9 @@ import { stableStringify } from "../render/stable-json.js";
 import { writeTextFile } from "../run-files/write-files.js";
 import { TOOL_VERSION } from "../version.js";
 import type { RunProgress } from "../types.js";
-import { startRun, type StartedRun } from "./run.js";
+import type { ResponseStore } from "../store/response-store.js";
+import type { Shard } from "../run-files/shard.js";
+import { startRun, type RunOptions, type StartedRun } from "./run.js";
 import { newRunId } from "./run-meta.js";
 import { runTrialJobs } from "./run-loop.js";
 import { readExperimentFile } from "../run-files/read-experiment.js";
@@ -35,6 +37,14 @@ export interface ExperimentOptions {
   signal?: AbortSignal;
   /** Variants whose paired verdict against their reference must not be "hurt" (exit 1 otherwise). */
   failIfWorse?: string[];
+  /** Run only this shard's (case, trial) units in every variant (`run --shard I/N`). */
+  shard?: Shard;
+  /** Asked through the providers' batch APIs (each variant's run.json says so). */
+  batch?: boolean;
+  /** A batch run's hook on a store miss (the miss names its endpoint: whether a batch can ask it). */
+  onMiss?: RunOptions["onMiss"];
+  /** No "resuming …" notice per variant (a batch run's collection pass). */
+  quiet?: boolean;
 }
 
 export interface ExperimentResult {
@@ -45,46 +55,15 @@ export interface ExperimentResult {
 export const EXPERIMENT_FILE = "experiment.json";
 
 export async function runExperiment(plan: ExperimentPlan, options: ExperimentOptions): Promise<ExperimentResult> {
-  for (const name of options.failIfWorse ?? []) {
-    const variant = findVariant(plan.variants, name);
-    if (variant === undefined) throw new InputError(`--fail-if-worse ${name}: no variant is named so; this experiment has: ${plan.variants.map((v) => v.name).join(", ")}`);
-    if (variant.reference === null) throw new InputError(`--fail-if-worse ${name}: it is the reference of the others; name a variant compared with another`);
-  }
-  const started = options.now();
-  const dir = openExperimentDir(plan, options, started);
-  const previous = options.resume === undefined ? null : readExperimentFile(join(dir, EXPERIMENT_FILE));
-  if (previous !== null) checkSamePlan(plan, previous, options.resume ?? dir);
-  const experiment = describePlan(plan, dir, previous?.started_at ?? started.toISOString());
-  writeExperiment(dir, experiment);
-  options.onNotice?.(`experiment directory: ${dir} (${plan.variants.length} variants${plan.skipped.length > 0 ? `; skipped: ${plan.skipped.map((s) => `${s.name} (${s.reason})`).join(", ")}` : ""})`);
-
+  const { dir, experiment } = openExperiment(plan, options);
   // One store for every variant: identical requests are asked once (and a second run asks none).
   const store = openResponseStore(plan.base.store_dir);
-  const warned = new Set<string>();
-  const onWarning = (message: string) => {
-    if (warned.has(message)) return;
-    warned.add(message);
-    options.onWarning?.(message);
-  };
-  const runs: StartedRun[] = [];
-  try {
-    for (const variant of plan.variants) {
-      const variantDir = join(dir, "variants", variant.slug);
-      const resume = existsSync(join(variantDir, "run.json")) ? variantDir : undefined;
-      const config = { ...variant.config, out_dir: join(dir, "variants") };
-      const run = startRun(config, { runId: variant.slug, resume, resumeAs: dir, store, now: options.now, env: options.env, onWarning });
-      runs.push(run);
-      if (resume !== undefined) options.onNotice?.(`resuming ${variant.name}: ${run.resumed} trials kept, ${run.jobs.length} to run`);
-    }
-  } catch (error) {
-    await Promise.all(runs.map((run) => run.close()));
-    store.close();
-    throw error;
-  }
-  const jobs = runs.flatMap((run) => run.jobs);
-  const resumed = runs.reduce((sum, run) => sum + run.resumed, 0);
+  let runs: StartedRun[] = [];
   let stopped;
   try {
+    runs = startVariants(plan, dir, store, options);
+    const jobs = runs.flatMap((run) => run.jobs);
+    const resumed = runs.reduce((sum, run) => sum + run.resumed, 0);
     stopped = await runTrialJobs(jobs, { concurrency: plan.base.concurrency, resumed, total: resumed + jobs.length, onProgress: options.onProgress, signal: options.signal });
   } finally {
     await Promise.all(runs.map((run) => run.close()));
@@ -99,20 +78,73 @@ export async function runExperiment(plan: ExperimentPlan, options: ExperimentOpt
     const { report, records } = run.finish(null);
     return { name: plan.variants[index].name, label: join(dir, "variants", plan.variants[index].slug), report, records };
   });
+  completeExperiment(experiment, finished, options.now());
+  writeExperiment(dir, experiment);
+  return { dir, experiment };
+}
+
+/**
+ * The experiment directory made (or reopened by --resume, which must continue the same plan), and
+ * experiment.json written with the plan and no results yet.
+ */
+export function openExperiment(plan: ExperimentPlan, options: ExperimentOptions): ExperimentResult {
+  for (const name of options.failIfWorse ?? []) {
+    const variant = findVariant(plan.variants, name);
+    if (variant === undefined) throw new InputError(`--fail-if-worse ${name}: no variant is named so; this experiment has: ${plan.variants.map((v) => v.name).join(", ")}`);
+    if (variant.reference === null) throw new InputError(`--fail-if-worse ${name}: it is the reference of the others; name a variant compared with another`);
+  }
+  const started = options.now();
+  const dir = openExperimentDir(plan, options, started);
+  const previous = options.resume === undefined ? null : readExperimentFile(join(dir, EXPERIMENT_FILE));
+  if (previous !== null) checkSamePlan(plan, previous, options.resume ?? dir);
+  const experiment = describePlan(plan, dir, previous?.started_at ?? started.toISOString(), options);
+  writeExperiment(dir, experiment);
+  options.onNotice?.(`experiment directory: ${dir} (${plan.variants.length} variants${plan.skipped.length > 0 ? `; skipped: ${plan.skipped.map((s) => `${s.name} (${s.reason})`).join(", ")}` : ""})`);
+  return { dir, experiment };
+}
+
+/** Every variant's run opened in variants/<slug>/ (a run already there is resumed), all asking through `store`. */
+export function startVariants(plan: ExperimentPlan, dir: string, store: ResponseStore, options: ExperimentOptions): StartedRun[] {
+  const warned = new Set<string>();
+  const onWarning = (message: string) => {
+    if (warned.has(message)) return;
+    warned.add(message);
+    options.onWarning?.(message);
+  };
+  const runs: StartedRun[] = [];
+  try {
+    for (const variant of plan.variants) {
+      const variantDir = join(dir, "variants", variant.slug);
+      const resume = existsSync(join(variantDir, "run.json")) ? variantDir : undefined;
+      const config = { ...variant.config, out_dir: join(dir, "variants") };
+      const run = startRun(config, { runId: variant.slug, resume, resumeAs: dir, store, now: options.now, env: options.env, onWarning, shard: options.shard, batch: options.batch, onMiss: options.onMiss });
+      runs.push(run);
+      if (resume !== undefined && options.quiet !== true) options.onNotice?.(`resuming ${variant.name}: ${run.resumed} trials kept, ${run.jobs.length} to run`);
+    }
+  } catch (error) {
+    void Promise.allSettled(runs.map((run) => run.close()));
+    throw error;
+  }
+  return runs;
+}
+
+/**
+ * The comparison, from every variant's finished run: the metric table, the failure profiles, each
+ * variant against its reference, the notes, and the gates (the rules experiment.json carries).
+ */
+export function completeExperiment(experiment: Experiment, finished: VariantRun[], now: Date): void {
   experiment.metrics = tabulateMetrics(finished);
   experiment.profiles = finished.map((run) => profileOf(run.report.metrics));
   experiment.comparisons = finished.flatMap((run, index) => {
-    const reference = plan.variants[index].reference;
+    const reference = experiment.variants[index].reference;
     const against = finished.find((other) => other.name === reference);
     return against === undefined ? [] : [compareVariant(against, run)];
   });
   experiment.cases = finished[0].report.cases.length;
-  experiment.notes = notesOf(finished);
-  experiment.gates = evaluateVariantGates(experiment, plan.gates, options.failIfWorse ?? []);
+  experiment.notes = notesOf(finished, experiment.shard);
+  experiment.gates = evaluateVariantGates(experiment, experiment.gate_rules?.variants ?? [], experiment.gate_rules?.fail_if_worse ?? []);
   experiment.verdict = experiment.gates.every((g) => g.passed) ? "pass" : "fail";
-  experiment.finished_at = options.now().toISOString();
-  writeExperiment(dir, experiment);
-  return { dir, experiment };
+  experiment.finished_at = now.toISOString();
 }
 
 function openExperimentDir(plan: ExperimentPlan, options: ExperimentOptions, started: Date): string {
@@ -141,10 +173,14 @@ function checkSamePlan(plan: ExperimentPlan, previous: Experiment, target: strin
   }
 }
 
-function describePlan(plan: ExperimentPlan, dir: string, startedAt: string): Experiment {
+function describePlan(plan: ExperimentPlan, dir: string, startedAt: string, options: ExperimentOptions): Experiment {
   const base = plan.base;
   const id = basename(dir);
+  const failIfWorse = options.failIfWorse ?? [];
+  const rules = plan.gates.length > 0 || failIfWorse.length > 0 ? { gate_rules: { variants: plan.gates, fail_if_worse: failIfWorse } } : {};
   return {
+    ...(options.shard === undefined ? {} : { shard: options.shard }),
+    ...rules,
     schema_version: EXPERIMENT_SCHEMA_VERSION,
     experiment_id: id,
     kind: plan.kind,
@@ -179,8 +215,9 @@ function describePlan(plan: ExperimentPlan, dir: string, startedAt: string): Exp
 }
 
 /** Caveats that hold for the whole experiment. */
-function notesOf(runs: VariantRun[]): string[] {
+function notesOf(runs: VariantRun[], shard: Shard | undefined): string[] {
   const notes: string[] = [];
+  if (shard !== undefined) notes.push(`shard ${shard.index}/${shard.count}: these comparisons cover this shard's (case, trial) units only; route-eval merge combines the shards into the whole experiment`);
   const deterministic = runs.every((r) => r.report.run.config.trials > 1 && r.report.metrics.consistency === 1);
   if (deterministic) notes.push("every case chose the same tool in all its trials in every variant: trials repeat each other, so the verdicts rest on the per-case sign test, not on trial pairs");
   return notes;

@@ -75,7 +75,9 @@ export function resumePins(target: string | undefined, cwd: string, kind: Experi
     const other = previous.kind === "ladder" ? "route-eval ablate --resume" : "route-eval run --resume";
     throw new InputError(`--resume ${target}: it is ${previous.kind === "ladder" ? "an ablation" : "a variants experiment"}; continue it with ${other} ${target}`);
   }
-  return pinnedOverrides({ endpoint: previous.base.endpoint, model: previous.base.model, config: previous.base.config });
+  // experiment.json names the endpoint as configured ("openai:MODEL", with `model` only when set apart), not as run.json does.
+  const { endpoint, model } = previous.base;
+  return { ...pinnedOverrides({ endpoint, model, config: previous.base.config }), endpoint, ...(model === "" ? {} : { model }) };
 }
 
 export function experimentOptions(io: Io, flags: ExperimentFlags): Parameters<typeof runExperiment>[1] {

@@ -26,10 +26,13 @@ export interface StoredEndpointOptions {
   onMiss?: (miss: StoreMiss) => EndpointOutcome | null;
 }
 
-/** A request the store has no answer for: its key, the rendered body, and which trial asked. */
+/** A request the store has no answer for: its key, the rendered body, who would answer it (as its store entry names them), and which trial asked. */
 export interface StoreMiss {
   key: string;
   body: unknown;
+  endpoint: string;
+  model: string;
+  base_url: string;
   case_id: string;
   trial: number;
 }
@@ -100,7 +103,7 @@ async function callStored<Body>(
       return fatal(`replay: the response store ${options.store.dir} has no answer for ${where} (key ${key.slice(0, 12)}); ${fix}`, key);
     }
   }
-  const instead = options.onMiss?.({ key, body, case_id: request.case_id, trial: request.trial });
+  const instead = options.onMiss?.({ key, body, endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, case_id: request.case_id, trial: request.trial });
   if (instead !== null && instead !== undefined) return { ...instead, request_hash: key };
   if (wire.unavailable !== null) {
     const error = `${wire.unavailable}: ${where} needs a live call (the store has no answer for it); export the key, or run with --mode replay`;

@@ -4,7 +4,7 @@
  * versioned contract (`schema_version` first; a breaking change bumps it).
  */
 import type { ConfusionMove, Diff, Direction, MetricDelta } from "../diff/diff-types.js";
-import type { RunConfig, Stage } from "../types.js";
+import type { RunConfig, Stage, VariantGate } from "../types.js";
 
 export const EXPERIMENT_SCHEMA_VERSION = 1;
 
@@ -115,4 +115,13 @@ export interface Experiment {
   gates: VariantGateCheck[];
   verdict: "pass" | "fail";
   notes: string[];
+  /** This experiment holds one shard of its (case, trial) units (`run --shard I/N`); `route-eval merge` combines the shards. */
+  shard?: { index: number; count: number };
+  /** The rules `gates` was evaluated with (gates.variants, --fail-if-worse), when there are any: `merge` evaluates them again. */
+  gate_rules?: GateRules;
+}
+
+export interface GateRules {
+  variants: VariantGate[];
+  fail_if_worse: string[];
 }
