@@ -297,6 +297,22 @@ describe("batch runs", () => {
     expect(cancelled.stdout).toContain("cancelled 1 open batch of");
   }, 30_000);
 
+  it("shards of a batch run: each shard submits only its own units, and merge gives the live run's records", async () => {
+    const dir = writeProject();
+    server = await startBatchServer();
+    expect((await runCli(args(server.url, "--run-id", "live", "--store", "store-live"), { cwd: dir, env: ENV })).code).toBe(0);
+    for (const i of [1, 2]) {
+      const shard = await runCli(args(server.url, "--run-id", `b${i}`, "--store", "store-batch", "--batch", "--shard", `${i}/2`), { cwd: dir, env: ENV });
+      expect(shard.code, shard.stderr).toBe(0);
+    }
+    const submitted = [1, 2].map((i) => JSON.parse(readFileSync(join(dir, "reports", `b${i}`, "batches.json"), "utf8")).batches[0].items.length);
+    expect(submitted[0] + submitted[1]).toBe(6);
+    const merged = await runCli(["merge", join(dir, "reports", "merged"), join(dir, "reports", "b1"), join(dir, "reports", "b2")], { cwd: dir, env: ENV });
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(records(dir, "merged").map(comparable)).toEqual(records(dir, "live").map(comparable).sort(byTrial));
+    expect(JSON.parse(readFileSync(join(dir, "reports", "merged", "run.json"), "utf8")).batch).toBe(true);
+  }, 30_000);
+
   it("refuses an endpoint without a batch API", async () => {
     const dir = writeProject();
     const result = await runCli(["run", "--batch", "--no-progress"], dir);

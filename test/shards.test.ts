@@ -3,15 +3,29 @@
  * 1/3, 2/3 and 3/3 gives the unsharded run's report byte for byte (apart from its id and times);
  * shards of different runs, a missing shard and a shard given twice are refused with the reason.
  */
-import { cpSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { inShard } from "../src/run-files/shard.js";
 import { runCli, tempDir } from "./support/cli.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 let dir: string;
+
+/** Whether the JSON file is valid against the named schema in schemas/ (the errors, when not). */
+function schemaErrors(schema: string, file: string): unknown {
+  const validate = new Ajv2020({ strict: false }).compile(JSON.parse(readFileSync(join(ROOT, "schemas", schema), "utf8")));
+  return validate(JSON.parse(readFileSync(file, "utf8"))) ? null : validate.errors;
+}
+
+/** Measured latency differs between two runs of the same trials; it is a time, like the ids and timestamps. */
+function withoutLatency(_key: string, value: unknown): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  if ((value as { metric?: unknown }).metric === "latency_ms") return "<latency>";
+  return "latency_ms" in value ? { ...value, latency_ms: "<latency>" } : value;
+}
 
 function normalised(file: string): string {
   const report = JSON.parse(readFileSync(file, "utf8"));
@@ -78,4 +92,76 @@ describe("shards", () => {
     expect(again.code, again.stderr).toBeLessThanOrEqual(1);
     expect(again.stderr).toMatch(/resuming .*s1: (\d+) of \1 trials kept/);
   });
+
+  it("shards of a config with variants: merge gives the unsharded experiment.json (ids and times apart), the gates evaluated again", async () => {
+    const config = join(dir, "variants.yaml");
+    writeFileSync(config, `${readFileSync(join(dir, "route-eval.yaml"), "utf8")}\nvariants:\n  - name: bm25 k=6\n    discovery: {retriever: bm25, k: 6}\n  - name: purpose only\n    descriptions: purpose\n`.replace("gates:\n", "gates:\n  variants:\n    bm25 k=6: {end_to_end_accuracy: \">= base\"}\n"));
+    const run = (...extra: string[]) => runCli(["run", "-c", config, "--no-progress", "-f", "json", ...extra], dir);
+    const whole = await run("--run-id", "exp-whole");
+    expect(whole.code, whole.stderr).toBeLessThanOrEqual(1);
+    for (const i of [1, 2, 3]) {
+      const shard = await run("--run-id", `exp-s${i}`, "--shard", `${i}/3`);
+      expect(shard.code, shard.stderr).toBeLessThanOrEqual(1);
+    }
+    const s2 = JSON.parse(readFileSync(join(dir, "reports", "exp-s2", "experiment.json"), "utf8"));
+    expect(s2.shard).toEqual({ index: 2, count: 3 });
+    expect(s2.notes[0]).toMatch(/^shard 2\/3: these comparisons cover this shard's \(case, trial\) units only/);
+    expect(JSON.parse(readFileSync(join(dir, "reports", "exp-s2", "variants", "bm25-k-6", "run.json"), "utf8")).shard).toEqual({ index: 2, count: 3 });
+    expect(schemaErrors("experiment.schema.json", join(dir, "reports", "exp-s2", "experiment.json"))).toBeNull();
+    expect(schemaErrors("run.schema.json", join(dir, "reports", "exp-s2", "variants", "bm25-k-6", "run.json"))).toBeNull();
+    const merged = await runCli(["merge", join(dir, "reports", "exp-merged"), ...[3, 1, 2].map((i) => join(dir, "reports", `exp-s${i}`)), "-f", "json"], dir);
+    expect(merged.code, merged.stderr).toBe(whole.code);
+    expect(merged.stderr).toContain(`merged 3 experiment shards into ${join(dir, "reports", "exp-merged")}`);
+    const experiment = (id: string) => {
+      const e = JSON.parse(readFileSync(join(dir, "reports", id, "experiment.json"), "utf8"));
+      for (const key of ["experiment_id", "started_at", "finished_at"]) delete e[key];
+      return JSON.stringify(e, withoutLatency, 2).replaceAll(join(dir, "reports", id), "<dir>");
+    };
+    expect(experiment("exp-merged")).toBe(experiment("exp-whole"));
+    expect(schemaErrors("experiment.schema.json", join(dir, "reports", "exp-merged", "experiment.json"))).toBeNull();
+    expect(JSON.parse(experiment("exp-merged")).gates.map((g: { rule: string }) => g.rule)).toEqual(["bm25 k=6: end_to_end_accuracy >= base"]);
+    for (const slug of ["base", "bm25-k-6", "purpose-only"]) {
+      expect(normalised(join(dir, "reports", "exp-merged", "variants", slug, "report.json")), slug).toBe(normalised(join(dir, "reports", "exp-whole", "variants", slug, "report.json")));
+    }
+    // A shard given twice, and a run shard mixed in, are refused before anything is written.
+    const twice = await runCli(["merge", join(dir, "reports", "exp-m2"), join(dir, "reports", "exp-s1"), join(dir, "reports", "exp-s1")], dir);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toMatch(/are both shard 1\/3 \(the same shard given twice\?\)/);
+    const mixed = await runCli(["merge", join(dir, "reports", "exp-m3"), join(dir, "reports", "exp-s1"), join(dir, "reports", "s2")], dir);
+    expect(mixed.stderr).toMatch(/is an experiment shard and .* is a run shard; give the shards of one run, experiment or sweep/);
+    expect(existsSync(join(dir, "reports", "exp-m2"))).toBe(false);
+    const missing = await runCli(["merge", join(dir, "reports", "exp-m4"), join(dir, "reports", "exp-s1"), join(dir, "reports", "exp-s3")], dir);
+    expect(missing.stderr).toMatch(/units are in no shard given \(shards 1, 3 of 3\)/);
+    expect(existsSync(join(dir, "reports", "exp-m4"))).toBe(false);
+  }, 120_000);
+
+  it("shards of a sweep: merge gives the unsharded sweep.json and sweep.csv (ids and times apart)", async () => {
+    const sweep = (...extra: string[]) => runCli(["sweep", "--sizes", "3,6", "--trials", "2", "-f", "json", ...extra], dir);
+    expect((await sweep("--sweep-id", "sw-whole")).code).toBe(0);
+    for (const i of [1, 2]) expect((await sweep("--sweep-id", `sw-s${i}`, "--shard", `${i}/2`)).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, "reports", "sw-s1", "sweep.json"), "utf8")).shard).toEqual({ index: 1, count: 2 });
+    expect(schemaErrors("sweep.schema.json", join(dir, "reports", "sw-s1", "sweep.json"))).toBeNull();
+    const merged = await runCli(["merge", join(dir, "reports", "sw-merged"), join(dir, "reports", "sw-s1"), join(dir, "reports", "sw-s2"), "-f", "json"], dir);
+    expect(merged.code, merged.stderr).toBe(0);
+    const summary = (id: string) => {
+      const s = JSON.parse(readFileSync(join(dir, "reports", id, "sweep.json"), "utf8"));
+      for (const key of ["sweep_id", "started_at", "finished_at"]) delete s[key];
+      return JSON.stringify(s, withoutLatency, 2);
+    };
+    expect(summary("sw-merged")).toBe(summary("sw-whole"));
+    // sweep.csv: every column but the two latency ones.
+    const csv = (id: string) => {
+      const lines = readFileSync(join(dir, "reports", id, "sweep.csv"), "utf8").split("\n");
+      const keep = lines[0].split(",").map((column) => !column.includes("latency"));
+      return lines.map((line) => line.split(",").filter((_, i) => keep[i]).join(","));
+    };
+    expect(csv("sw-merged")).toEqual(csv("sw-whole"));
+    expect(normalised(join(dir, "reports", "sw-merged", "size-06", "report.json"))).toBe(normalised(join(dir, "reports", "sw-whole", "size-06", "report.json")));
+    const other = await runCli(["sweep", "--sizes", "3,5", "--trials", "2", "--sweep-id", "sw-other", "--shard", "2/2"], dir);
+    expect(other.code).toBe(0);
+    const refused = await runCli(["merge", join(dir, "reports", "sw-m2"), join(dir, "reports", "sw-s1"), join(dir, "reports", "sw-other")], dir);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("is not a shard of the same sweep as");
+    expect(refused.stderr).toContain("settings");
+  }, 120_000);
 });

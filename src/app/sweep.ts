@@ -17,8 +17,9 @@ import { renderSweep } from "../sweep/render-sweep.js";
 import { createSizeHook } from "../sweep/size-hook.js";
 import { summarisePoint } from "../sweep/summarise-point.js";
 import { SWEEP_SCHEMA_VERSION, type SweepKind, type SweepPoint, type SweepReport } from "../sweep/sweep-types.js";
-import { findThreshold } from "../sweep/thresholds.js";
+import { thresholdsOf } from "../sweep/thresholds.js";
 import type { DistractorPolicy } from "../sweep/visible-sets.js";
+import type { Shard } from "../run-files/shard.js";
 
 export const DEFAULT_SIZES = [5, 10, 20, 40];
 
@@ -35,6 +36,8 @@ export interface SweepOptions {
   env: NodeJS.ProcessEnv;
   /** Told when each point is done (the CLI prints it on stderr). */
   onPoint?: (point: SweepPoint, runDir: string) => void;
+  /** Run only this shard's (case, trial) units at every point (`--shard I/N`). */
+  shard?: Shard;
 }
 
 export async function runSweep(config: Config, options: SweepOptions): Promise<{ sweepDir: string; sweep: SweepReport }> {
@@ -52,7 +55,7 @@ export async function runSweep(config: Config, options: SweepOptions): Promise<{
   for (const value of values) {
     const runId = `${options.kind}-${String(value).padStart(Math.max(2, width), "0")}`;
     const pointConfig: Config = { ...config, out_dir: sweepDir, discovery: pointDiscovery(config, options.kind, value) };
-    const { runDir, report, records } = await runEvaluation(pointConfig, { runId, now, env: options.env, sweep: hookAt(value) });
+    const { runDir, report, records } = await runEvaluation(pointConfig, { runId, now, env: options.env, sweep: hookAt(value), shard: options.shard });
     const point = summarisePoint(value, runId, report, records, config.trials);
     identity = { endpoint: report.run.endpoint, model: report.run.model };
     points.push(point);
@@ -106,8 +109,8 @@ interface SweepFacts {
 
 function describeSweep(f: SweepFacts): SweepReport {
   const size = f.options.kind === "size";
-  const curve = f.points.map((p) => ({ x: p.visible.mean ?? p.value, y: p.selection_accuracy.value }));
   return {
+    ...(f.options.shard === undefined ? {} : { shard: f.options.shard }),
     schema_version: SWEEP_SCHEMA_VERSION,
     sweep_id: f.sweepId,
     kind: f.options.kind,
@@ -126,7 +129,7 @@ function describeSweep(f: SweepFacts): SweepReport {
       retriever: size ? null : f.config.discovery.retriever,
     },
     points: f.points,
-    thresholds: size ? { n90: findThreshold(curve, 0.9), n50: findThreshold(curve, 0.5) } : null,
+    thresholds: thresholdsOf(f.options.kind, f.points),
   };
 }
 

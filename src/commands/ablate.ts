@@ -26,6 +26,7 @@ import type { Report } from "../types.js";
 import { EXIT, type SetExit } from "./io.js";
 import { terminalWidth } from "../render/terminal.js";
 import { addConfigOptions, toOverrides, type ConfigFlags } from "./config-options.js";
+import { parseShard, type Shard } from "../run-files/shard.js";
 
 export interface ExperimentFlags extends ConfigFlags {
   runId?: string;
@@ -36,6 +37,7 @@ export interface ExperimentFlags extends ConfigFlags {
   stepSummary?: boolean;
   failIfWorse?: string[];
   router?: string;
+  shard?: Shard;
 }
 
 export function registerAblate(program: Command, io: Io, setExit: SetExit): void {
@@ -47,6 +49,7 @@ export function registerAblate(program: Command, io: Io, setExit: SetExit): void
     .option("-o, --output <file>", "write the rendering to a file instead of stdout (\"-\": stdout)")
     .option("--fail-if-worse <rung...>", "exit 1 when this rung's paired verdict against the rung before is \"hurt\"")
     .option("--resume <dir>", "continue an interrupted ablation: every rung keeps its records and runs the trials it lacks")
+    .option("--shard <I/N>", "run only shard I of N of the (case, trial) units in every rung; route-eval merge combines the shards", parseShard)
     .option("--no-progress", "no progress line on stderr")
     .option("--no-step-summary", "do not append the Markdown summary to $GITHUB_STEP_SUMMARY")
     .addHelpText("after", ABLATE_HELP)
@@ -82,9 +85,12 @@ export function resumePins(target: string | undefined, cwd: string, kind: Experi
 
 export function experimentOptions(io: Io, flags: ExperimentFlags): Parameters<typeof runExperiment>[1] {
   const onWarning = (message: string) => io.stderr(`${inertLine(message)}\n`);
+  const resume = flags.resume === undefined ? undefined : resolve(io.cwd, flags.resume);
   return {
     id: flags.runId,
-    resume: flags.resume === undefined ? undefined : resolve(io.cwd, flags.resume),
+    resume,
+    // --resume of a shard continues that shard.
+    shard: flags.shard ?? (resume === undefined ? undefined : readExperimentFile(join(resume, EXPERIMENT_FILE)).shard),
     now: io.now,
     env: io.env,
     onProgress: flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) }),

@@ -16,7 +16,6 @@ import type { Io } from "../context.js";
 import { appendStepSummary } from "../app/step-summary.js";
 import { createProgressPrinter } from "../render/progress.js";
 import { EXPERIMENT_FILE, runExperiment } from "../app/experiment.js";
-import { readExperimentFile } from "../run-files/read-experiment.js";
 import { planVariants } from "../experiment/plan.js";
 import { parseShard, type Shard } from "../run-files/shard.js";
 import { positiveInt } from "../config/parse-number.js";
@@ -66,9 +65,7 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
       // --resume of an experiment continues it with the settings experiment.json pins.
       if (flags.resume !== undefined && existsSync(join(resolve(io.cwd, flags.resume), EXPERIMENT_FILE))) {
         const pinnedExperiment = loadConfig(flags.config ?? null, { ...resumePins(flags.resume, io.cwd, "variants"), ...toOverrides(flags) }, io.cwd);
-        // --resume of a shard continues that shard.
-        const shard = flags.shard ?? readExperimentFile(join(resolve(io.cwd, flags.resume), EXPERIMENT_FILE)).shard;
-        return setExit(await runVariants(io, { ...flags, shard }, pinnedExperiment));
+        return setExit(await runVariants(io, flags, pinnedExperiment));
       }
       // --resume continues the experiment run.json pins: its settings, unless a flag says otherwise (then refused).
       const previous = flags.resume === undefined ? null : readMeta(resumeMetaFile(flags.resume, io.cwd));
@@ -120,7 +117,7 @@ function reportDetached(io: Io, result: { dir: string; submitted: number }, what
 async function runVariants(io: Io, flags: RunFlags, config: Config): Promise<number> {
   if (flags.saveBaseline !== undefined) throw new InputError("--save-baseline: saves one run, and this config has variants:; copy the variant you want instead (reports/<id>/variants/<name>) into reports/baselines/<name>");
   if (flags.counterfactual === true) throw new InputError("--counterfactual: re-asks one run's failures, and this config has variants:; run route-eval counterfactual on the variant you want (reports/<id>/variants/<name>)");
-  const options = { ...experimentOptions(io, { ...flags, format: flags.format }), shard: flags.shard };
+  const options = experimentOptions(io, { ...flags, format: flags.format });
   const resume = options.resume;
   const batch = flags.batch === true || (resume !== undefined && existsSync(join(resume, BATCH_FILE)));
   if (flags.detach === true && !batch) throw new InputError("--detach: only a batch run detaches; add --batch");

@@ -11,6 +11,7 @@ import type { SetExit } from "./io.js";
 import type { Io } from "../context.js";
 import { positiveIntList } from "../config/parse-number.js";
 import { addConfigOptions, toOverrides } from "./config-options.js";
+import { parseShard, type Shard } from "../run-files/shard.js";
 
 interface SweepFlags {
   config?: string;
@@ -22,6 +23,7 @@ interface SweepFlags {
   sweepId?: string;
   format: SweepFormat;
   output?: string;
+  shard?: Shard;
 }
 
 export function registerSweep(program: Command, io: Io, setExit: SetExit): void {
@@ -36,6 +38,7 @@ export function registerSweep(program: Command, io: Io, setExit: SetExit): void 
     .addOption(new Option("--distractors <policy>", "how distractors are drawn: random, or similar (hard negatives first)").choices(DISTRACTOR_POLICIES).default("random"))
     .option("--distractor-registry <file>", "pad registries with this snapshot's tools when a case has too few exposed tools")
     .option("--sweep-id <id>", "name of the sweep directory (default: <UTC time>-sweep-<size|k>)")
+    .option("--shard <I/N>", "run only shard I of N of every point's (case, trial) units; route-eval merge combines the shards", parseShard)
     .addOption(new Option("-f, --format <format>", "rendering on stdout (html: written to <sweep>/report.html, with a page per point)").choices(SWEEP_FORMATS).default("terminal"))
     .option("-o, --output <file>", "write the rendering to a file instead of stdout (html: instead of <sweep>/report.html; \"-\": stdout)")
     .addHelpText("after", SWEEP_HELP)
@@ -53,6 +56,7 @@ export function registerSweep(program: Command, io: Io, setExit: SetExit): void 
         distractors: flags.distractors,
         distractorRegistry: flags.distractorRegistry ?? null,
         sweepId: flags.sweepId,
+        shard: flags.shard,
         onPoint: (point, runDir) =>
           io.stderr(`${kind} ${point.value}: selection accuracy ${formatPercent(point.selection_accuracy.value)} over ${point.scored} trials — ${runDir}\n`),
       });

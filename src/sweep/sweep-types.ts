@@ -59,4 +59,6 @@ export interface SweepReport {
   points: SweepPoint[];
   /** Size sweeps: where selection accuracy falls below 0.9 and 0.5 (x = true mean visible size). */
   thresholds: { n90: Threshold; n50: Threshold } | null;
+  /** This sweep holds one shard of every point's (case, trial) units (`sweep --shard I/N`); `route-eval merge` combines the shards. */
+  shard?: { index: number; count: number };
 }
