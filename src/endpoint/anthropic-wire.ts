@@ -10,9 +10,10 @@ import type {
   MessageParam,
   Tool,
 } from "@anthropic-ai/sdk/resources/messages/messages";
-import type { EndpointResponse, Message, ToolControls, ToolDefinition, TrialRequest } from "../types.js";
+import type { EndpointResponse, Message, ToolControls, TrialRequest } from "../types.js";
 import { field, listCalls, numberField, parseArguments, stringField } from "./json-guards.js";
 import { renderSystemText } from "./render-prompt.js";
+import { createToolRenderer } from "./wire-tools.js";
 import type { WireReply } from "./wire-endpoint.js";
 
 export interface AnthropicRenderOptions {
@@ -32,7 +33,7 @@ export function renderAnthropicRequest(request: TrialRequest, options: Anthropic
     max_tokens: options.maxTokens,
     system: renderSystemText(request),
     messages,
-    ...(request.tools.length > 0 ? { tools: request.tools.map(renderTool) } : {}),
+    ...(request.tools.length > 0 ? { tools: renderTools(request.tools) } : {}),
     ...renderToolChoice(options.controls),
   };
 }
@@ -48,17 +49,7 @@ function renderToolChoice(controls: ToolControls | undefined): Pick<MessageCreat
   return { tool_choice: { type: "tool", name: choice, ...parallel } };
 }
 
-/** One wire object per definition, shared by every trial that shows the tool (cheap store keys). */
-const renderedTools = new WeakMap<ToolDefinition, Tool>();
-
-function renderTool(tool: ToolDefinition): Tool {
-  let rendered = renderedTools.get(tool);
-  if (rendered === undefined) {
-    rendered = { name: tool.name, description: tool.description, input_schema: { ...tool.input_schema, type: "object" } };
-    renderedTools.set(tool, rendered);
-  }
-  return rendered;
-}
+const renderTools = createToolRenderer((tool): Tool => ({ name: tool.name, description: tool.description, input_schema: { ...tool.input_schema, type: "object" } }));
 
 function renderMessage(message: Message): Turn {
   switch (message.role) {

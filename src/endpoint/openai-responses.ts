@@ -9,6 +9,7 @@ import type { EndpointResponse, Message, ToolControls, ToolDefinition, TrialRequ
 import { arrayField, field, listCalls, numberField, parseArguments, stringField } from "./json-guards.js";
 import { connectOpenAI } from "./openai.js";
 import { renderSystemText } from "./render-prompt.js";
+import { createToolRenderer } from "./wire-tools.js";
 import { timed, type ProviderSettings, type WireEndpoint, type WireReply } from "./wire-endpoint.js";
 
 export function createResponsesWire(settings: ProviderSettings): WireEndpoint<ResponseCreateParamsNonStreaming> {
@@ -28,7 +29,7 @@ export function createResponsesWire(settings: ProviderSettings): WireEndpoint<Re
 
 export function renderResponsesRequest(request: TrialRequest, model: string, maxTokens: number, controls: ToolControls): ResponseCreateParamsNonStreaming {
   const input: ResponseInputItem[] = [...request.messages.flatMap(renderMessage), { role: "user", content: request.goal }];
-  const tools = request.tools.map((tool) => renderTool(tool, controls.strict));
+  const tools = (controls.strict ? renderStrictTools : renderTools)(request.tools);
   return {
     model,
     instructions: renderSystemText(request),
@@ -45,18 +46,9 @@ function renderToolChoice(choice: string): ResponseCreateParamsNonStreaming["too
   return choice === "auto" || choice === "required" || choice === "none" ? choice : { type: "function", name: choice };
 }
 
-const renderedTools = new WeakMap<ToolDefinition, Map<boolean, FunctionTool>>();
-
-function renderTool(tool: ToolDefinition, strict: boolean): FunctionTool {
-  let byStrict = renderedTools.get(tool);
-  if (byStrict === undefined) renderedTools.set(tool, (byStrict = new Map()));
-  let rendered = byStrict.get(strict);
-  if (rendered === undefined) {
-    rendered = { type: "function", name: tool.name, description: tool.description, parameters: tool.input_schema, strict };
-    byStrict.set(strict, rendered);
-  }
-  return rendered;
-}
+const renderTool = (strict: boolean) => (tool: ToolDefinition): FunctionTool => ({ type: "function", name: tool.name, description: tool.description, parameters: tool.input_schema, strict });
+const renderTools = createToolRenderer(renderTool(false));
+const renderStrictTools = createToolRenderer(renderTool(true));
 
 function renderMessage(message: Message): ResponseInputItem[] {
   switch (message.role) {

@@ -7,9 +7,10 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from "openai/resources/chat/completions";
-import type { EndpointResponse, Message, ToolControls, ToolDefinition, TrialRequest } from "../types.js";
+import type { EndpointResponse, Message, ToolControls, TrialRequest } from "../types.js";
 import { arrayField, field, listCalls, numberField, parseArguments, stringField } from "./json-guards.js";
 import { renderSystemText } from "./render-prompt.js";
+import { createToolRenderer } from "./wire-tools.js";
 import type { WireReply } from "./wire-endpoint.js";
 
 export interface OpenAIRenderOptions {
@@ -32,7 +33,7 @@ export function renderOpenAIRequest(request: TrialRequest, options: OpenAIRender
   ];
   const controls = options.controls;
   const strict = controls?.strict === true;
-  const tools = request.tools.map((tool) => renderTool(tool, strict));
+  const tools = (strict ? renderStrictTools : renderTools)(request.tools);
   return {
     model: options.model,
     messages,
@@ -45,23 +46,8 @@ export function renderOpenAIRequest(request: TrialRequest, options: OpenAIRender
   };
 }
 
-/**
- * One wire object per definition, reused by every trial that shows the tool: the store key's
- * canonical writer then recognises it by identity instead of re-serialising it.
- */
-const renderedTools = new WeakMap<ToolDefinition, ChatCompletionTool>();
-const strictTools = new WeakMap<ToolDefinition, ChatCompletionTool>();
-
-function renderTool(tool: ToolDefinition, strict: boolean): ChatCompletionTool {
-  const cache = strict ? strictTools : renderedTools;
-  let rendered = cache.get(tool);
-  if (rendered === undefined) {
-    const fn = { name: tool.name, description: tool.description, parameters: tool.input_schema };
-    rendered = { type: "function", function: strict ? { ...fn, strict: true } : fn };
-    cache.set(tool, rendered);
-  }
-  return rendered;
-}
+const renderTools = createToolRenderer((tool): ChatCompletionTool => ({ type: "function", function: { name: tool.name, description: tool.description, parameters: tool.input_schema } }));
+const renderStrictTools = createToolRenderer((tool): ChatCompletionTool => ({ type: "function", function: { name: tool.name, description: tool.description, parameters: tool.input_schema, strict: true } }));
 
 function renderToolChoice(choice: string): ChatCompletionCreateParamsNonStreaming["tool_choice"] {
   return choice === "auto" || choice === "required" || choice === "none" ? choice : { type: "function", function: { name: choice } };

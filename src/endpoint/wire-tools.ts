@@ -1,0 +1,22 @@
+/**
+ * Tool definitions in a provider's wire shape, rendered once: one wire object per definition, and
+ * one wire list per visible list (a phase's, or a case's top-k). Every trial that shows the same
+ * list sends — and hashes — the same objects, so the store key's canonical writer recognises them
+ * by identity instead of serialising them again. Wire objects are never mutated once made.
+ */
+import type { ToolDefinition } from "../types.js";
+
+export function createToolRenderer<T>(render: (tool: ToolDefinition) => T): (tools: readonly ToolDefinition[]) => T[] {
+  const items = new WeakMap<ToolDefinition, T>();
+  const lists = new WeakMap<readonly ToolDefinition[], T[]>();
+  const one = (tool: ToolDefinition): T => {
+    let rendered = items.get(tool);
+    if (rendered === undefined) items.set(tool, (rendered = render(tool)));
+    return rendered;
+  };
+  return (tools) => {
+    let list = lists.get(tools);
+    if (list === undefined) lists.set(tools, (list = tools.map(one)));
+    return list;
+  };
+}
