@@ -5,7 +5,6 @@
  * `--resume` redoes it), and its message is returned. An interrupt (SIGINT/SIGTERM) stops it the
  * same way, except that trials still in flight after GRACE_MS are abandoned (not recorded).
  */
-import pLimit from "p-limit";
 import type { EndpointOutcome, RunProgress, TrialRecord } from "../types.js";
 
 export interface TrialResult {
@@ -42,7 +41,6 @@ export async function runTrialJobs(jobs: TrialJob[], options: LoopOptions): Prom
     errored: 0, retries: 0, from_store: 0, elapsed_ms: 0, finished: false,
   };
   const report = (finished: boolean) => options.onProgress?.({ ...progress, elapsed_ms: performance.now() - started, finished });
-  const limit = pLimit(options.concurrency);
   let stopped: string | null = null;
   let setup = false;
   let closed = false;
@@ -64,7 +62,16 @@ export async function runTrialJobs(jobs: TrialJob[], options: LoopOptions): Prom
     report(false);
   };
   const going = () => stopped === null && options.signal?.aborted !== true;
-  const all = Promise.all(jobs.map((job) => limit(async () => (going() ? finishOne(job, await job.run()) : undefined))));
+  // `concurrency` workers, each taking the next job when its last one is done: nothing is queued
+  // per job, and no new job starts once the loop is stopping.
+  let next = 0;
+  const worker = async () => {
+    while (going() && next < jobs.length) {
+      const job = jobs[next++];
+      finishOne(job, await job.run());
+    }
+  };
+  const all = Promise.all(Array.from({ length: Math.min(Math.max(1, options.concurrency), jobs.length) }, worker));
   await Promise.race([all, interrupted(options.signal).then(() => Promise.race([all, delay(GRACE_MS)]))]);
   closed = true;
   report(true);

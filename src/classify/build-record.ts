@@ -75,8 +75,10 @@ export function buildRecord(e: TrialEvidence): TrialRecord {
 
 /** 0-based positions in `visible` of the acceptable tools shown, ascending. */
 export function findPositions(visible: string[], acceptable: string[]): number[] {
-  const wanted = new Set(acceptable);
-  return visible.flatMap((name, index) => (wanted.has(name) ? [index] : []));
+  // Once per trial over the whole visible set: a plain loop (acceptable lists are short).
+  const positions: number[] = [];
+  for (let index = 0; index < visible.length; index++) if (acceptable.includes(visible[index])) positions.push(index);
+  return positions;
 }
 
 /** Argument errors against the schema the model was shown; null when the selected tool was not visible. */

@@ -68,8 +68,10 @@ export function openResponseStore(dir: string): ResponseStore {
       } catch (error) {
         throw new Error(`response store: ${error instanceof Error ? error.message : String(error)}`);
       }
-      const at = { file: own.file, line: ++own.lines, offset: own.size + Buffer.byteLength(key) + 1, length: Buffer.byteLength(json) };
-      own.size += Buffer.byteLength(line);
+      const bytes = Buffer.byteLength(line);
+      const keyBytes = Buffer.byteLength(key);
+      const at = { file: own.file, line: ++own.lines, offset: own.size + keyBytes + 1, length: bytes - keyBytes - 2 };
+      own.size += bytes;
       located().set(key, at);
     },
     close: () => {

@@ -70,9 +70,16 @@ function writeObject(value: object, memo: Memo): string | undefined {
 
 const INDEX_KEY = /^(0|[1-9]\d{0,9})$/;
 
+function startsWithDigit(key: string): boolean {
+  const code = key.charCodeAt(0);
+  return code >= 48 && code <= 57;
+}
+
 /** The order Object.fromEntries(sorted keys) enumerates in: array-index keys ascending, then the rest sorted. */
 function orderKeys(keys: string[]): string[] {
   const sorted = keys.sort();
+  // Only a key that starts with a digit can be an array index (the common case has none).
+  if (!sorted.some(startsWithDigit)) return sorted;
   const indices = sorted.filter((key) => INDEX_KEY.test(key) && Number(key) < 4294967295);
   if (indices.length === 0) return sorted;
   const rest = sorted.filter((key) => !(INDEX_KEY.test(key) && Number(key) < 4294967295));
