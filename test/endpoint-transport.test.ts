@@ -92,4 +92,43 @@ describe("leanFetch sends every body and follows redirects as fetch does", () =>
     expect(seen[1].body).toContain('filename="batch.jsonl"');
     expect(seen[1].body).toContain('{"custom_id":"a"}');
   });
+
+  it("answers like fetch's own Response: text (BOM dropped, bad UTF-8 replaced), json, bytes, blob, a body stream, clone, one read only", async () => {
+    const payload = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"name":"h\u00e9llo","raw":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
+    const raw = createServer((req, res) => {
+      if (req.url === "/empty") return void res.writeHead(204).end();
+      if (req.url === "/moved") return void res.writeHead(302, { location: "/body" }).end();
+      res.writeHead(200, "Fine", { "content-type": "application/json; charset=utf-8", "x-request-id": "req_1" });
+      res.end(payload);
+    });
+    await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+    try {
+      const both = async (path: string) => [await leanFetch(`${url}${path}`), await fetch(`${url}${path}`)];
+      for (const read of [(r: Response) => r.text(), (r: Response) => r.json(), async (r: Response) => [...new Uint8Array(await r.arrayBuffer())], async (r: Response) => [...(await r.bytes())]]) {
+        const [lean, native] = await both("/body");
+        expect(await read(lean)).toEqual(await read(native));
+        expect(lean.bodyUsed).toBe(true);
+        await expect(lean.text()).rejects.toThrow(TypeError);
+        await expect(native.text()).rejects.toThrow(TypeError);
+      }
+      const [lean, native] = await both("/body");
+      for (const key of ["status", "statusText", "ok", "type", "redirected"] as const) expect(lean[key], key).toEqual(native[key]);
+      expect([...lean.headers].filter(([k]) => k !== "date")).toEqual([...native.headers].filter(([k]) => k !== "date"));
+      const [leanBlob, nativeBlob] = [await lean.clone().blob(), await native.clone().blob()];
+      expect(leanBlob.type).toBe(nativeBlob.type);
+      expect(Buffer.from(await leanBlob.arrayBuffer())).toEqual(Buffer.from(await nativeBlob.arrayBuffer()));
+      // The body as a stream (the Anthropic SDK reads batch results so): the same bytes, then used.
+      const streamed = Buffer.from(await new Response(lean.body).arrayBuffer());
+      expect(streamed).toEqual(Buffer.from(await new Response(native.body).arrayBuffer()));
+      expect(lean.bodyUsed).toBe(true);
+      await expect(lean.json()).rejects.toThrow(TypeError);
+      const [leanEmpty, nativeEmpty] = await both("/empty");
+      expect([leanEmpty.status, leanEmpty.body, await leanEmpty.text()]).toEqual([nativeEmpty.status, nativeEmpty.body, await nativeEmpty.text()]);
+      const [leanMoved, nativeMoved] = await both("/moved");
+      expect([leanMoved.url, leanMoved.redirected, await leanMoved.text()]).toEqual([nativeMoved.url, nativeMoved.redirected, await nativeMoved.text()]);
+    } finally {
+      await new Promise((resolve) => raw.close(resolve));
+    }
+  });
 });

@@ -8,6 +8,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { BufferedResponse } from "./buffered-response.js";
 
 const httpAgent = new HttpAgent({ keepAlive: true });
 const httpsAgent = new HttpsAgent({ keepAlive: true });
@@ -49,7 +50,7 @@ function send(url: URL, sending: Sending, hops: number): Promise<Response> {
         if (hops >= MAX_REDIRECTS) return reject(new TypeError(`more than ${MAX_REDIRECTS} redirects`));
         return resolve(send(new URL(location, url), redirected(sending, response.statusCode ?? 0, url, new URL(location, url)), hops + 1));
       }
-      readBody(response).then((body) => resolve(toResponse(response, body)), reject);
+      readBody(response).then((body) => resolve(toResponse(response, body, url, hops)), reject);
     });
     const onAbort = () => {
       request.destroy();
@@ -104,14 +105,16 @@ function readBody(response: IncomingMessage): Promise<Buffer> {
   });
 }
 
-function toResponse(response: IncomingMessage, body: Buffer): Response {
+function toResponse(response: IncomingMessage, body: Buffer, url: URL, hops: number): Response {
   const headers = new Headers();
   for (const [key, value] of Object.entries(response.headers)) {
     if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(", ") : value);
   }
   const status = response.statusCode ?? 502;
   const empty = status === 204 || status === 304 || body.length === 0;
-  return new Response(empty ? null : new Uint8Array(body), { status, statusText: response.statusMessage ?? "", headers });
+  const init = { status, statusText: response.statusMessage ?? "", headers, url: url.href, redirected: hops > 0 };
+  // Read as a Response is (the SDKs type it so); see buffered-response.ts.
+  return new BufferedResponse(empty ? null : body, init) as unknown as Response;
 }
 
 function abortError(signal: AbortSignal | undefined): unknown {
