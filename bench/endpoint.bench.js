@@ -139,16 +139,20 @@ try {
   console.log(`20 tools — route-eval run (SDK, store, records, report): ${o.wall.toFixed(0)} ms wall, ${o.cpu.toFixed(3)} ms CPU per trial (median of ${RUNS})`);
   console.log(`ratio: wall ${(o.wall / f.wall).toFixed(3)} (target ≤ 1.05) · CPU per trial ${(o.cpu / f.cpu).toFixed(2)} (target ≤ 1.3)`);
   const bySize = [];
+  // Each size like 20 above: floor, the SDK alone and route-eval interleaved, median of RUNS.
   for (const tools of [5, 40]) {
-    const bare = await floor(port, tools);
-    const alone = await floor(port, tools, "sdk");
-    const r = await run(port, tools);
-    bySize.push({ tools, cpu: r.cpuPerTrial, floor: bare.cpuPerTrial, sdk: alone.cpuPerTrial });
+    const samples = { floor: [], sdk: [], cpu: [] };
+    for (let i = 0; i < RUNS; i++) {
+      samples.floor.push((await floor(port, tools)).cpuPerTrial);
+      samples.sdk.push((await floor(port, tools, "sdk")).cpuPerTrial);
+      samples.cpu.push((await run(port, tools)).cpuPerTrial);
+    }
+    bySize.push({ tools, cpu: median(samples.cpu), floor: median(samples.floor), sdk: median(samples.sdk) });
   }
   bySize.splice(1, 0, { tools: 20, cpu: o.cpu, floor: f.cpu, sdk: sdk.cpuPerTrial });
   const base = bySize[1];
   const departure = (pick) => (Math.max(...bySize.map((s) => Math.abs(pick(s) / pick(base) - 1))) * 100).toFixed(1);
-  console.log(`CPU per trial by visible tools: ${bySize.map((s) => `${s.tools}: ${s.cpu.toFixed(3)} ms (floor ${s.floor.toFixed(3)}, SDK alone ${s.sdk.toFixed(3)})`).join(" · ")}`);
+  console.log(`CPU per trial by visible tools (median of ${RUNS} each): ${bySize.map((s) => `${s.tools}: ${s.cpu.toFixed(3)} ms (floor ${s.floor.toFixed(3)}, SDK alone ${s.sdk.toFixed(3)})`).join(" · ")}`);
   console.log(`  route-eval's own, over the SDK alone: ${bySize.map((s) => `${s.tools}: ${(s.cpu - s.sdk).toFixed(3)} ms`).join(" · ")}`);
   console.log(`  largest departure from 20 tools: ${departure((s) => s.cpu)}% (target ≤ 10%); of route-eval's ratio to the floor at the same size: ${departure((s) => s.cpu / s.floor)}%`);
 } finally {
