@@ -6,7 +6,8 @@
  * exists, so `--resume` (on any machine) collects them and never submits a request twice. Results
  * go into the response store, and the run is then finished from the store like any cached run — so
  * its records equal a live run's apart from latency and request ids. Items that failed or expired
- * are resubmitted once, then recorded as errored trials with the provider's reason.
+ * are resubmitted once, then recorded as errored trials with the provider's reason. A config with
+ * `variants:` is batched the same way, all variants in one collection pass.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -17,6 +18,7 @@ import type { StoreEntry, StoreMiss } from "../endpoint/stored-endpoint.js";
 import { sdkClientOptions } from "../endpoint/wire-endpoint.js";
 import { EndpointFailure, InputError, Interrupted } from "../errors.js";
 import type { ExperimentPlan } from "../experiment/plan.js";
+import { groupBy } from "../metrics/scored-trials.js";
 import { writeJsonFile } from "../run-files/write-files.js";
 import { openResponseStore } from "../store/response-store.js";
 import { redactUrl } from "../text/redact-url.js";
@@ -161,7 +163,7 @@ async function answerByBatch(storeDir: string, configs: Config[], options: Batch
       const open = new Set(state.batches.filter((b) => !b.collected).flatMap((b) => b.items.map((i) => i.key)));
       const due = [...pending.values()].filter((p) => !open.has(p.key) && (!tries.has(p.key) || (p.key in state.failed && (tries.get(p.key) ?? 0) < MAX_ROUNDS)));
       for (const item of due) delete state.failed[item.key];
-      for (const group of groupBy(due, (p) => `${p.provider} ${p.base_url} ${p.model}`)) {
+      for (const group of groupBy(due, (p) => `${p.provider} ${p.base_url} ${p.model}`).values()) {
         for (const chunk of chunks(group)) {
           const { provider, model, base_url } = chunk[0];
           const id = await apiFor(provider, base_url).submit(chunk.map((p) => ({ key: p.key, body: p.body })));
@@ -236,17 +238,6 @@ function createApis(configs: Config[], env: NodeJS.ProcessEnv): (provider: Provi
     }
     return api;
   };
-}
-
-function groupBy<T>(items: T[], keyOf: (item: T) => string): T[][] {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    const group = groups.get(key);
-    if (group === undefined) groups.set(key, [item]);
-    else group.push(item);
-  }
-  return [...groups.values()];
 }
 
 function isDone(state: string): boolean {
