@@ -297,6 +297,22 @@ describe("batch runs", () => {
     expect(cancelled.stdout).toContain("cancelled 1 open batch of");
   }, 30_000);
 
+  it("ablate --batch: the ladder's rungs in one collection pass, detached, collected by ablate --resume", async () => {
+    const dir = writeProject();
+    server = await startBatchServer(() => false, 3);
+    const ablate = ["ablate", "-e", "openai:test-model", "--base-url", `${server.url}/v1`, "--no-progress", "--retry-base-ms", "1", "--batch-poll-ms", "20"];
+    const detached = await runCli([...ablate, "--run-id", "ladder", "--batch", "--detach"], { cwd: dir, env: ENV });
+    expect(detached.code, detached.stderr).toBe(0);
+    expect(detached.stdout).toContain(`experiment folder: ${join(dir, "reports", "ladder")}\ncollect them (on any machine with this store and key): route-eval ablate --resume ${join(dir, "reports", "ladder")}`);
+    const resumed = await runCli(["ablate", "--resume", join(dir, "reports", "ladder"), "--base-url", `${server.url}/v1`, "--no-progress", "--batch-poll-ms", "20", "-f", "json"], { cwd: dir, env: ENV });
+    expect(resumed.code, resumed.stderr).toBeLessThanOrEqual(1);
+    expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(1);
+    expect(server.calls.filter((c) => c === "POST /v1/chat/completions")).toHaveLength(0);
+    const experiment = JSON.parse(resumed.stdout);
+    expect(experiment.kind).toBe("ladder");
+    expect(experiment.profiles.every((p: { trials: number; errored: number }) => p.trials === 6 && p.errored === 0)).toBe(true);
+  }, 30_000);
+
   it("shards of a batch run: each shard submits only its own units, and merge gives the live run's records", async () => {
     const dir = writeProject();
     server = await startBatchServer();

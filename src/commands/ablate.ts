@@ -11,7 +11,9 @@ import { writeOutput } from "../app/write-output.js";
 import { loadConfig } from "../config/load-config.js";
 import type { Io } from "../context.js";
 import { InputError } from "../errors.js";
-import { planLadder } from "../experiment/plan.js";
+import { planLadder, type ExperimentPlan } from "../experiment/plan.js";
+import { BATCH_FILE, runExperimentBatch } from "../app/batch.js";
+import { positiveInt } from "../config/parse-number.js";
 import { EXPERIMENT_FORMATS, renderExperiment, type ExperimentFormat } from "../experiment/render-experiment.js";
 import type { Experiment } from "../experiment/experiment-types.js";
 import { createProgressPrinter } from "../render/progress.js";
@@ -38,6 +40,9 @@ export interface ExperimentFlags extends ConfigFlags {
   failIfWorse?: string[];
   router?: string;
   shard?: Shard;
+  batch?: boolean;
+  detach?: boolean;
+  batchPollMs?: number;
 }
 
 export function registerAblate(program: Command, io: Io, setExit: SetExit): void {
@@ -50,15 +55,37 @@ export function registerAblate(program: Command, io: Io, setExit: SetExit): void
     .option("--fail-if-worse <rung...>", "exit 1 when this rung's paired verdict against the rung before is \"hurt\"")
     .option("--resume <dir>", "continue an interrupted ablation: every rung keeps its records and runs the trials it lacks")
     .option("--shard <I/N>", "run only shard I of N of the (case, trial) units in every rung; route-eval merge combines the shards", parseShard)
+    .option("--batch", "ask through the providers' batch APIs (openai, anthropic); a rung without one is asked live")
+    .option("--detach", "with --batch: submit and exit; collect later with --resume DIR")
+    .option("--batch-poll-ms <n>", "with --batch: first wait between polls (grows to 60 s; default 5000)", positiveInt)
     .option("--no-progress", "no progress line on stderr")
     .option("--no-step-summary", "do not append the Markdown summary to $GITHUB_STEP_SUMMARY")
     .addHelpText("after", ABLATE_HELP)
     .action(async (flags: ExperimentFlags) => {
       const config = loadConfig(flags.config ?? null, { ...resumePins(flags.resume, io.cwd, "ladder"), ...toOverrides(flags) }, io.cwd);
       if (config.variants.length > 0) io.stderr("route-eval: note: ablate builds its own rungs; the config's variants: are not run (route-eval run runs them)\n");
-      const result = await runExperiment(planLadder(config, flags.router ?? null), experimentOptions(io, flags));
-      setExit(emitExperiment(io, result, flags));
+      setExit(await runPlannedExperiment(io, planLadder(config, flags.router ?? null), flags));
     });
+}
+
+/**
+ * Runs the experiment — through the batch APIs with --batch, or when the experiment being resumed
+ * has batches.json — and renders it; a detached batch says how to collect it. Returns the exit code.
+ */
+export async function runPlannedExperiment(io: Io, plan: ExperimentPlan, flags: ExperimentFlags): Promise<number> {
+  const options = experimentOptions(io, flags);
+  const batch = flags.batch === true || (options.resume !== undefined && existsSync(join(options.resume, BATCH_FILE)));
+  if (flags.detach === true && !batch) throw new InputError("--detach: only a batch run detaches; add --batch");
+  if (!batch) return emitExperiment(io, await runExperiment(plan, options), flags);
+  const result = await runExperimentBatch(plan, { ...options, detach: flags.detach === true, pollMs: flags.batchPollMs, onBatchProgress: (line) => io.stderr(`${line}\n`) });
+  return result.detached ? reportDetached(io, result, plan.kind === "ladder" ? "ablate --resume" : "run --resume") : emitExperiment(io, result, flags);
+}
+
+/** `--batch --detach`: what was submitted, and the command (`run --resume`, `ablate --resume`) that collects it. */
+export function reportDetached(io: Io, result: { dir: string; submitted: number }, collect: string): number {
+  const what = existsSync(join(result.dir, EXPERIMENT_FILE)) ? "experiment" : "run";
+  io.stdout(`submitted ${result.submitted} request${result.submitted === 1 ? "" : "s"} in batches; ${what} folder: ${result.dir}\ncollect them (on any machine with this store and key): route-eval ${collect} ${result.dir}\n`);
+  return EXIT.ok;
 }
 
 export function experimentFormatOption(): Option {

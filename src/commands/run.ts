@@ -10,17 +10,17 @@ import { loadConfig } from "../config/load-config.js";
 import { renderMarkdown } from "../report/render-markdown.js";
 import { BASELINE_NAME, saveBaseline } from "../run-files/save-baseline.js";
 import { runEvaluation } from "../app/run.js";
-import { EXIT, emitReport, formatOption, verdict, type OutputFlags, type SetExit } from "./io.js";
+import { emitReport, formatOption, verdict, type OutputFlags, type SetExit } from "./io.js";
 import { terminalWidth } from "../render/terminal.js";
 import type { Io } from "../context.js";
 import { appendStepSummary } from "../app/step-summary.js";
 import { createProgressPrinter } from "../render/progress.js";
-import { EXPERIMENT_FILE, runExperiment } from "../app/experiment.js";
+import { EXPERIMENT_FILE } from "../app/experiment.js";
 import { planVariants } from "../experiment/plan.js";
 import { parseShard, type Shard } from "../run-files/shard.js";
 import { positiveInt } from "../config/parse-number.js";
-import { BATCH_FILE, runBatch, runExperimentBatch } from "../app/batch.js";
-import { emitExperiment, experimentOptions, resumePins } from "./ablate.js";
+import { BATCH_FILE, runBatch } from "../app/batch.js";
+import { reportDetached, resumePins, runPlannedExperiment } from "./ablate.js";
 import { COUNTERFACTUAL_DIR, runCounterfactuals } from "../app/counterfactual.js";
 import { COUNTERFACTUAL_KINDS } from "../counterfactual/counterfactual-types.js";
 import { renderCounterfactual } from "../counterfactual/render-counterfactual.js";
@@ -82,7 +82,7 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
       const batch = flags.batch === true || (resume !== undefined && existsSync(join(resume, BATCH_FILE)));
       if (flags.detach === true && !batch) throw new InputError("--detach: only a batch run detaches; add --batch");
       const result = batch ? await runBatch(config, { ...options, detach: flags.detach === true, pollMs: flags.batchPollMs, onBatchProgress: (line) => io.stderr(`${line}\n`) }) : { detached: false as const, ...(await runEvaluation(config, options)) };
-      if (result.detached) return setExit(reportDetached(io, result, "run"));
+      if (result.detached) return setExit(reportDetached(io, result, "run --resume"));
       const { report, runDir, records } = result;
       const gates = report.gates;
       emitReport(io, report, flags, gates, { runDir, records: () => records });
@@ -107,23 +107,11 @@ async function counterfactualAfterRun(io: Io, runDir: string, config: Config, pr
   io.stderr(`counterfactual records and counterfactual.json: ${join(runDir, COUNTERFACTUAL_DIR)}\n`);
 }
 
-/** `--batch --detach`: what was submitted, and the command that collects it. */
-function reportDetached(io: Io, result: { dir: string; submitted: number }, what: "run" | "experiment"): number {
-  io.stdout(`submitted ${result.submitted} request${result.submitted === 1 ? "" : "s"} in batches; ${what} folder: ${result.dir}\ncollect them (on any machine with this store and key): route-eval run --resume ${result.dir}\n`);
-  return EXIT.ok;
-}
-
 /** A config with `variants:` (or the resumed experiment's): the base and every variant, compared; sharded and batched like a run. */
 async function runVariants(io: Io, flags: RunFlags, config: Config): Promise<number> {
   if (flags.saveBaseline !== undefined) throw new InputError("--save-baseline: saves one run, and this config has variants:; copy the variant you want instead (reports/<id>/variants/<name>) into reports/baselines/<name>");
   if (flags.counterfactual === true) throw new InputError("--counterfactual: re-asks one run's failures, and this config has variants:; run route-eval counterfactual on the variant you want (reports/<id>/variants/<name>)");
-  const options = experimentOptions(io, { ...flags, format: flags.format });
-  const resume = options.resume;
-  const batch = flags.batch === true || (resume !== undefined && existsSync(join(resume, BATCH_FILE)));
-  if (flags.detach === true && !batch) throw new InputError("--detach: only a batch run detaches; add --batch");
-  if (!batch) return emitExperiment(io, await runExperiment(planVariants(config), options), flags);
-  const result = await runExperimentBatch(planVariants(config), { ...options, detach: flags.detach === true, pollMs: flags.batchPollMs, onBatchProgress: (line) => io.stderr(`${line}\n`) });
-  return result.detached ? reportDetached(io, result, "experiment") : emitExperiment(io, result, flags);
+  return runPlannedExperiment(io, planVariants(config), { ...flags, format: flags.format });
 }
 
 /** The run.json of the run to resume; a target that is not a route-eval run is refused. */
