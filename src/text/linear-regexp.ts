@@ -26,15 +26,23 @@ export function compileLinear(pattern: string): LinearRegExp {
   return { test: (text) => compiled.matcher(text).find(), toString: () => `/${pattern}/` };
 }
 
-/** Why `pattern` cannot be compiled, or null. */
+/** Why `pattern` cannot be compiled, or null. Remembered by its text: registries repeat their id patterns across hundreds of tools. */
 export function linearPatternProblem(pattern: string): string | null {
+  const known = problems.get(pattern);
+  if (known !== undefined) return known;
+  let problem: string | null = null;
   try {
     compileLinear(pattern);
-    return null;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    problem = error instanceof Error ? error.message : String(error);
   }
+  if (problems.size >= REMEMBERED) problems.clear();
+  problems.set(pattern, problem);
+  return problem;
 }
+
+const REMEMBERED = 10_000;
+const problems = new Map<string, string | null>();
 
 /** Ajv's `code.regExp` option: every `pattern` and `patternProperties` key compiled by RE2. */
 export const linearRegExpEngine = Object.assign((pattern: string, _flags: string) => compileLinear(pattern), { code: "compileLinear" });
