@@ -122,37 +122,33 @@ try {
   // Warm-up, not counted: the first run in a process loads the SDK and compiles the hot paths.
   await floor(port, 20);
   await run(port, 20);
-  const floors = [];
-  const ours = [];
+  // Every round measures every size — the floor, the SDK alone and route-eval, in turn — so a
+  // machine that slows down mid-bench slows every figure alike; each figure is the median of RUNS.
+  const SIZES = [5, 20, 40];
+  const samples = new Map(SIZES.map((tools) => [tools, { floor: [], sdk: [], ours: [] }]));
   for (let i = 0; i < RUNS; i++) {
-    floors.push(await floor(port, 20));
-    ours.push(await run(port, 20));
+    for (const tools of SIZES) {
+      const at = samples.get(tools);
+      at.floor.push(await floor(port, tools));
+      at.sdk.push(await floor(port, tools, "sdk"));
+      at.ours.push(await run(port, tools));
+    }
   }
   const bare = await floor(port, 20, "http");
-  const sdk = await floor(port, 20, "sdk");
-  const f = { wall: median(floors.map((r) => r.wall)), cpu: median(floors.map((r) => r.cpuPerTrial)) };
-  const o = { wall: median(ours.map((r) => r.wall)), cpu: median(ours.map((r) => r.cpuPerTrial)) };
-  console.log(`trials: ${N.toLocaleString("en")}, concurrency ${CONCURRENCY}, server latency ${DELAY_MS} ms (limit ⌈N/c⌉·L = ${Math.ceil(N / CONCURRENCY) * DELAY_MS} ms)`);
-  console.log(`20 tools — floor (bare fetch pool): ${f.wall.toFixed(0)} ms wall, ${f.cpu.toFixed(3)} ms CPU per request (median of ${RUNS}); ` +
-    `bare node:http pool, for scale: ${bare.wall.toFixed(0)} ms, ${bare.cpuPerTrial.toFixed(3)} ms per request; ` +
-    `the SDK alone on route-eval's transport: ${sdk.cpuPerTrial.toFixed(3)} ms per request`);
-  console.log(`20 tools — route-eval run (SDK, store, records, report): ${o.wall.toFixed(0)} ms wall, ${o.cpu.toFixed(3)} ms CPU per trial (median of ${RUNS})`);
-  console.log(`ratio: wall ${(o.wall / f.wall).toFixed(3)} (target ≤ 1.05) · CPU per trial ${(o.cpu / f.cpu).toFixed(2)} (target ≤ 1.3)`);
-  const bySize = [];
-  // Each size like 20 above: floor, the SDK alone and route-eval interleaved, median of RUNS.
-  for (const tools of [5, 40]) {
-    const samples = { floor: [], sdk: [], cpu: [] };
-    for (let i = 0; i < RUNS; i++) {
-      samples.floor.push((await floor(port, tools)).cpuPerTrial);
-      samples.sdk.push((await floor(port, tools, "sdk")).cpuPerTrial);
-      samples.cpu.push((await run(port, tools)).cpuPerTrial);
-    }
-    bySize.push({ tools, cpu: median(samples.cpu), floor: median(samples.floor), sdk: median(samples.sdk) });
-  }
-  bySize.splice(1, 0, { tools: 20, cpu: o.cpu, floor: f.cpu, sdk: sdk.cpuPerTrial });
+  const pick = (runs, key) => median(runs.map((r) => r[key]));
+  const bySize = SIZES.map((tools) => {
+    const at = samples.get(tools);
+    return { tools, cpu: pick(at.ours, "cpuPerTrial"), wall: pick(at.ours, "wall"), floor: pick(at.floor, "cpuPerTrial"), floorWall: pick(at.floor, "wall"), sdk: pick(at.sdk, "cpuPerTrial") };
+  });
   const base = bySize[1];
-  const departure = (pick) => (Math.max(...bySize.map((s) => Math.abs(pick(s) / pick(base) - 1))) * 100).toFixed(1);
-  console.log(`CPU per trial by visible tools (median of ${RUNS} each): ${bySize.map((s) => `${s.tools}: ${s.cpu.toFixed(3)} ms (floor ${s.floor.toFixed(3)}, SDK alone ${s.sdk.toFixed(3)})`).join(" · ")}`);
+  console.log(`trials: ${N.toLocaleString("en")}, concurrency ${CONCURRENCY}, server latency ${DELAY_MS} ms (limit ⌈N/c⌉·L = ${Math.ceil(N / CONCURRENCY) * DELAY_MS} ms); every figure a median of ${RUNS} interleaved runs`);
+  console.log(`20 tools — floor (bare fetch pool): ${base.floorWall.toFixed(0)} ms wall, ${base.floor.toFixed(3)} ms CPU per request; ` +
+    `bare node:http pool, for scale: ${bare.wall.toFixed(0)} ms, ${bare.cpuPerTrial.toFixed(3)} ms per request; ` +
+    `the SDK alone on route-eval's transport: ${base.sdk.toFixed(3)} ms per request`);
+  console.log(`20 tools — route-eval run (SDK, store, records, report): ${base.wall.toFixed(0)} ms wall, ${base.cpu.toFixed(3)} ms CPU per trial`);
+  console.log(`ratio: wall ${(base.wall / base.floorWall).toFixed(3)} (target ≤ 1.05) · CPU per trial ${(base.cpu / base.floor).toFixed(2)} (target ≤ 1.3)`);
+  const departure = (value) => (Math.max(...bySize.map((s) => Math.abs(value(s) / value(base) - 1))) * 100).toFixed(1);
+  console.log(`CPU per trial by visible tools: ${bySize.map((s) => `${s.tools}: ${s.cpu.toFixed(3)} ms (floor ${s.floor.toFixed(3)}, SDK alone ${s.sdk.toFixed(3)})`).join(" · ")}`);
   console.log(`  route-eval's own, over the SDK alone: ${bySize.map((s) => `${s.tools}: ${(s.cpu - s.sdk).toFixed(3)} ms`).join(" · ")}`);
   console.log(`  largest departure from 20 tools: ${departure((s) => s.cpu)}% (target ≤ 10%); of route-eval's ratio to the floor at the same size: ${departure((s) => s.cpu / s.floor)}%`);
 } finally {
