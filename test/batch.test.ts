@@ -212,10 +212,26 @@ describe("batch runs", () => {
     expect(resumed.stderr).toContain("batch: 6 completed");
   }, 30_000);
 
-  it("batch cancel cancels the open batches of a detached run", async () => {
+  it("batch status polls each open batch once and lists them; batch cancel cancels them", async () => {
     const dir = writeProject();
     server = await startBatchServer(() => false, 1000);
     expect((await runCli(args(server.url, "--run-id", "stop", "--batch", "--detach"), { cwd: dir, env: ENV })).code).toBe(0);
+    const polls = () => server?.calls.filter((c) => /^GET \/v1\/batches\/[^/]+$/.test(c)).length ?? 0;
+    const before = polls();
+    const status = await runCli(["batch", "status", join(dir, "reports", "stop"), "--base-url", `${server.url}/v1`], { cwd: dir, env: ENV });
+    expect(status.code, status.stderr).toBe(0);
+    expect(polls()).toBe(before + 1);
+    const id = JSON.parse(readFileSync(join(dir, "reports", "stop", "batches.json"), "utf8")).batches[0].id;
+    expect(status.stdout).toBe(
+      `${join(dir, "reports", "stop")}: 1 batch, 6 requests — 6 in_progress\n` +
+        `  ${id}  openai:test-model  6 requests  in_progress\n` +
+        `collect and finish (when they are done, or to wait for them): route-eval run --resume ${join(dir, "reports", "stop")}\n`,
+    );
+    const notBatch = await runCli(["run", "--run-id", "plain", "--no-progress"], dir);
+    expect(notBatch.code).toBeLessThanOrEqual(1);
+    const refused = await runCli(["batch", "status", join(dir, "reports", "plain")], dir);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("no batches.json (not a batch run; batch runs are started with run --batch or ablate --batch)");
     const cancelled = await runCli(["batch", "cancel", join(dir, "reports", "stop"), "--base-url", `${server.url}/v1`], { cwd: dir, env: ENV });
     expect(cancelled.code, cancelled.stderr).toBe(0);
     expect(cancelled.stdout).toContain("cancelled 1 open batch of");

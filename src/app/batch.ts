@@ -344,17 +344,35 @@ function anthropicBatches(options: ReturnType<typeof sdkClientOptions>): BatchAp
   };
 }
 
+/** batches.json of a batch run or experiment, and how to write it back; a directory without one is refused. */
+function openBatchFile(dir: string): { state: BatchState; save: () => void } {
+  const file = join(dir, BATCH_FILE);
+  if (!existsSync(file)) throw new InputError(`${dir}: no ${BATCH_FILE} (not a batch run; batch runs are started with run --batch or ablate --batch)`);
+  const state = readBatchState(file);
+  return { state, save: () => writeJsonFile(file, state) };
+}
+
+/** One batch as `batch status` shows it. */
+export type BatchSummary = Pick<BatchRecord, "id" | "provider" | "model" | "state" | "collected"> & { requests: number };
+
+/** `route-eval batch status DIR`: each open batch's state asked once (batches.json updated), then every batch. */
+export async function batchStatus(dir: string, configs: Config[], env: NodeJS.ProcessEnv): Promise<BatchSummary[]> {
+  const { state, save } = openBatchFile(dir);
+  const apiFor = createApis(configs, env);
+  for (const batch of state.batches.filter((b) => !isDone(b.state))) batch.state = await apiFor(batch.provider, batch.base_url).status(batch.id);
+  save();
+  return state.batches.map(({ id, provider, model, state: now, collected, items }) => ({ id, provider, model, state: now, collected, requests: items.length }));
+}
+
 /** `route-eval batch cancel DIR` (a batch run, or a batch experiment): cancels its open batches; returns how many. */
 export async function cancelBatches(dir: string, configs: Config[], env: NodeJS.ProcessEnv): Promise<number> {
-  const file = join(dir, BATCH_FILE);
-  if (!existsSync(file)) throw new InputError(`${dir}: no ${BATCH_FILE} (not a batch run)`);
-  const state = readBatchState(file);
+  const { state, save } = openBatchFile(dir);
   const apiFor = createApis(configs, env);
   const open = state.batches.filter((b) => !isDone(b.state));
   for (const batch of open) {
     await apiFor(batch.provider, batch.base_url).cancel(batch.id);
     batch.state = "cancelling";
   }
-  writeJsonFile(file, state);
+  save();
   return open.length;
 }
