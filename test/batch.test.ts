@@ -351,4 +351,20 @@ describe("batch runs", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("--batch: the endpoint baseline has no batch API");
   });
+
+  it("batch: true in route-eval.yaml batches a run; --no-batch asks live", async () => {
+    const dir = writeProject();
+    const file = join(dir, "route-eval.yaml");
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, "utf8")), batch: true }));
+    server = await startBatchServer();
+    const batched = await runCli(args(server.url, "--run-id", "by-config"), { cwd: dir, env: ENV });
+    expect(batched.code, batched.stderr).toBe(0);
+    expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(dir, "reports", "by-config", "run.json"), "utf8")).batch).toBe(true);
+    const live = await runCli(args(server.url, "--run-id", "live", "--store", "other", "--no-batch"), { cwd: dir, env: ENV });
+    expect(live.code, live.stderr).toBe(0);
+    expect(server.calls.filter((c) => c === "POST /v1/chat/completions")).toHaveLength(6);
+    const baseline = await runCli(["run", "--no-progress", "-e", "baseline"], dir);
+    expect(baseline.stderr).toContain("(route-eval.yaml says batch: true; --no-batch asks live)");
+  }, 30_000);
 });

@@ -63,6 +63,7 @@ describe("loadConfig defaults and precedence", () => {
       strict: false,
       disable_parallel_tool_use: null,
       prices: {},
+      batch: false,
       variants: [],
       variant_gates: [],
     });

@@ -82,7 +82,7 @@ export type ExperimentBatchResult = Detached | ({ detached: false } & Experiment
 
 export async function runBatch(config: Config, options: BatchOptions): Promise<BatchResult> {
   if (batchProvider(config.endpoint) === null) {
-    throw new InputError(`--batch: the endpoint ${config.endpoint} has no batch API; batch runs take openai:MODEL (OpenAI Batch) or anthropic:MODEL (Message Batches)`);
+    throw new InputError(`--batch: the endpoint ${config.endpoint} has no batch API; batch runs take openai:MODEL (OpenAI Batch) or anthropic:MODEL (Message Batches)${config.batch ? " (route-eval.yaml says batch: true; --no-batch asks live)" : ""}`);
   }
   const cached: Config = { ...config, mode: "cached" };
   const answered = await answerByBatch(cached.store_dir, [cached], options, (onMiss) => {

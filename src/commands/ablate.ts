@@ -55,7 +55,8 @@ export function registerAblate(program: Command, io: Io, setExit: SetExit): void
     .option("--fail-if-worse <rung...>", "exit 1 when this rung's paired verdict against the rung before is \"hurt\"")
     .option("--resume <dir>", "continue an interrupted ablation: every rung keeps its records and runs the trials it lacks")
     .option("--shard <I/N>", "run only shard I of N of the (case, trial) units in every rung; route-eval merge combines the shards", parseShard)
-    .option("--batch", "ask through the providers' batch APIs (openai, anthropic); a rung without one is asked live")
+    .option("--batch", "ask through the providers' batch APIs (openai, anthropic); a rung without one is asked live (config: batch)")
+    .option("--no-batch", "ask live even when route-eval.yaml says batch: true")
     .option("--detach", "with --batch: submit and exit; collect later with --resume DIR")
     .option("--batch-poll-ms <n>", "with --batch: first wait between polls (grows to 60 s; default 5000)", positiveInt)
     .option("--no-progress", "no progress line on stderr")
@@ -74,7 +75,7 @@ export function registerAblate(program: Command, io: Io, setExit: SetExit): void
  */
 export async function runPlannedExperiment(io: Io, plan: ExperimentPlan, flags: ExperimentFlags): Promise<number> {
   const options = experimentOptions(io, flags);
-  const batch = flags.batch === true || (options.resume !== undefined && existsSync(join(options.resume, BATCH_FILE)));
+  const batch = (flags.batch ?? plan.base.batch) || (options.resume !== undefined && existsSync(join(options.resume, BATCH_FILE)));
   if (flags.detach === true && !batch) throw new InputError("--detach: only a batch run detaches; add --batch");
   if (!batch) return emitExperiment(io, await runExperiment(plan, options), flags);
   const result = await runExperimentBatch(plan, { ...options, detach: flags.detach === true, pollMs: flags.batchPollMs, onBatchProgress: (line) => io.stderr(`${line}\n`) });

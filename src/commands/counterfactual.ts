@@ -50,6 +50,7 @@ export function registerCounterfactual(program: Command, io: Io, setExit: SetExi
       const target = resolve(io.cwd, run);
       const { meta } = readRun(target);
       const config = loadConfig(flags.config ?? null, { ...pinnedOverrides(meta), ...toOverrides(flags) }, io.cwd);
+      if (config.batch) io.stderr("route-eval: note: batch: true applies to run and ablate; counterfactuals are asked live (through the store)\n");
       const result = await runCounterfactuals(target, config, {
         kinds: flags.kinds,
         max: flags.maxCounterfactuals ?? null,

@@ -47,7 +47,8 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
     .description("Run every case × trials against the endpoint; write records, report.json and print a summary.")
     .option("--run-id <id>", "name of the run directory (default: <UTC time>-<endpoint>); an existing one is an error")
     .option("--force", "with --run-id: replace an existing run directory of that name")
-    .option("--batch", "ask through the provider's batch API (openai, anthropic): about half the price, answers within the provider's window")
+    .option("--batch", "ask through the provider's batch API (openai, anthropic): about half the price, answers within the provider's window (config: batch)")
+    .option("--no-batch", "ask live even when route-eval.yaml says batch: true")
     .option("--detach", "with --batch: submit and exit; collect later with --resume RUN")
     .option("--batch-poll-ms <n>", "with --batch: first wait between polls (grows to 60 s; default 5000)", positiveInt)
     .option("--shard <I/N>", "run only shard I of N of the (case, trial) units (stable by case and trial); route-eval merge combines them", parseShard)
@@ -79,7 +80,7 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
         // --resume of a shard continues that shard.
         runId: flags.runId, replaceRun: flags.force === true, shard: flags.shard ?? previous?.shard, resume, onProgress, onWarning, onNotice: onWarning, env: io.env, now: io.now, signal: io.interrupts?.(), gates: flags.gates !== false,
       };
-      const batch = flags.batch === true || (resume !== undefined && existsSync(join(resume, BATCH_FILE)));
+      const batch = (flags.batch ?? config.batch) || (resume !== undefined && existsSync(join(resume, BATCH_FILE)));
       if (flags.detach === true && !batch) throw new InputError("--detach: only a batch run detaches; add --batch");
       const result = batch ? await runBatch(config, { ...options, detach: flags.detach === true, pollMs: flags.batchPollMs, onBatchProgress: (line) => io.stderr(`${line}\n`) }) : { detached: false as const, ...(await runEvaluation(config, options)) };
       if (result.detached) return setExit(reportDetached(io, result, "run --resume"));

@@ -47,6 +47,7 @@ export function registerSweep(program: Command, io: Io, setExit: SetExit): void 
       if (k !== undefined && sizes !== undefined) throw new InputError("--sizes and --k: choose one sweep (visible-set sizes, or retriever budgets)");
       // Each point sets its own k; the first one satisfies the config's "a retriever needs k" check.
       const config = loadSweepConfig(flags.config ?? null, toOverrides(rest), k, io.cwd);
+      if (config.batch) io.stderr("route-eval: note: batch: true applies to run and ablate; a sweep asks its points live (through the store)\n");
       const kind = k === undefined ? "size" : "k";
       const { sweepDir, sweep } = await runSweep(config, {
         env: io.env,
@@ -88,6 +89,8 @@ Examples:
   route-eval sweep --sizes 5,10,20,40 --distractors similar --seed 7
   route-eval sweep --distractor-registry registries/distractors.yaml
   route-eval sweep --retriever bm25 --k 1,3,5,10,20
+  route-eval sweep --shard 1/2 --sweep-id w1             # and --shard 2/2 --sweep-id w2 elsewhere,
+  route-eval merge reports/sweep reports/w1 reports/w2   # then one sweep, as if run whole
   route-eval sweep --format csv --output sweep.csv
   route-eval sweep --format html                       # <sweep>/report.html + each point's report.html
   route-eval report <out>/<sweep-id> --format html     # the same from a finished sweep

@@ -204,6 +204,8 @@ export const CONFIG_KEYS = defineKeys({
         properties: { input_per_mtok: { type: "number", minimum: 0 }, output_per_mtok: { type: "number", minimum: 0 }, batch_discount: { type: "number", minimum: 0, maximum: 1 } },
       },
     } },
+  batch: { help: "ask through the provider's batch API (run and ablate; openai, anthropic)", default: false,
+    schema: { description: "Ask through the provider's batch API (OpenAI Batch, Anthropic Message Batches) in route-eval run and ablate; --batch / --no-batch override it. See README: Batch runs.", type: "boolean" } },
   gates: { help: "CI thresholds by metric name", default: {},
     schema: {
       description: "CI thresholds by metric name: a comparison such as \">= 0.9\", or {k, min} for pass_hat_k.",

@@ -118,6 +118,8 @@ export interface Config {
   disable_parallel_tool_use: boolean | null;
   /** Prices per model (USD per million tokens) for the report's cost estimate; none built in. */
   prices: Record<string, ModelPrice>;
+  /** Ask through the provider's batch API (run, ablate; `--batch` / `--no-batch` override it). */
+  batch: boolean;
   /** route-eval.yaml `variants:`, each resolved to a whole Config (none inside a variant's own Config). */
   variants: Variant[];
   /** `gates.variants`: thresholds on a variant's metrics, against the base, the previous rung or a number. */
