@@ -20,12 +20,11 @@ import type { Shard } from "../run-files/shard.js";
 import type { VariantRun } from "../experiment/compare-variants.js";
 import type { Experiment } from "../experiment/experiment-types.js";
 import { renderSweep } from "../sweep/render-sweep.js";
-import { summarisePoint } from "../sweep/summarise-point.js";
+import { summarisePoint, thresholdsOf } from "../sweep/summarise-point.js";
 import type { SweepReport } from "../sweep/sweep-types.js";
 import { stableStringify } from "../render/stable-json.js";
 import { canonicalJson } from "../text/canonical-json.js";
 import { completeExperiment, EXPERIMENT_FILE, type ExperimentResult } from "./experiment.js";
-import { thresholdsOf } from "../sweep/thresholds.js";
 import { compareText } from "../text/compare-text.js";
 import { trialKey, type Report, type RunMeta, type TrialRecord } from "../types.js";
 

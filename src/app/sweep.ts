@@ -15,9 +15,8 @@ import { TOOL_VERSION } from "../version.js";
 import { createCasePadder } from "../sweep/pad-registry.js";
 import { renderSweep } from "../sweep/render-sweep.js";
 import { createSizeHook } from "../sweep/size-hook.js";
-import { summarisePoint } from "../sweep/summarise-point.js";
+import { summarisePoint, thresholdsOf } from "../sweep/summarise-point.js";
 import { SWEEP_SCHEMA_VERSION, type SweepKind, type SweepPoint, type SweepReport } from "../sweep/sweep-types.js";
-import { thresholdsOf } from "../sweep/thresholds.js";
 import type { DistractorPolicy } from "../sweep/visible-sets.js";
 import type { Shard } from "../run-files/shard.js";
 

@@ -1,5 +1,6 @@
 import { type Report, type TrialRecord, isControl } from "../types.js";
-import type { SweepPoint } from "./sweep-types.js";
+import type { SweepKind, SweepPoint, SweepReport } from "./sweep-types.js";
+import { findThreshold } from "./thresholds.js";
 
 
 /** Nearest-rank percentile of sorted values; null when empty. */
@@ -48,4 +49,11 @@ export function summarisePoint(value: number, run: string, report: Report, recor
     input_tokens: m.input_tokens,
     latency_ms: { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95) },
   };
+}
+
+/** A size sweep's N90 and N50, against each point's true mean visible size; a k sweep has none. */
+export function thresholdsOf(kind: SweepKind, points: SweepPoint[]): SweepReport["thresholds"] {
+  if (kind !== "size") return null;
+  const curve = points.map((p) => ({ x: p.visible.mean ?? p.value, y: p.selection_accuracy.value }));
+  return { n90: findThreshold(curve, 0.9), n50: findThreshold(curve, 0.5) };
 }

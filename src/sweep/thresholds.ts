@@ -2,7 +2,6 @@
  * N90 and N50: the visible size at which selection accuracy falls below 0.9 and 0.5, linearly
  * interpolated between the last point at or above the threshold and the first point below it.
  */
-import type { SweepKind, SweepPoint, SweepReport } from "./sweep-types.js";
 
 export const THRESHOLD_STATUSES = ["interpolated", "not_reached", "below_at_smallest"] as const;
 export type ThresholdStatus = (typeof THRESHOLD_STATUSES)[number];
@@ -35,11 +34,4 @@ export function findThreshold(points: CurvePoint[], threshold: number): Threshol
     return { threshold, size, status: "interpolated" };
   }
   return { threshold, size: null, status: "not_reached" };
-}
-
-/** A size sweep's N90 and N50, against each point's true mean visible size; a k sweep has none. */
-export function thresholdsOf(kind: SweepKind, points: SweepPoint[]): SweepReport["thresholds"] {
-  if (kind !== "size") return null;
-  const curve = points.map((p) => ({ x: p.visible.mean ?? p.value, y: p.selection_accuracy.value }));
-  return { n90: findThreshold(curve, 0.9), n50: findThreshold(curve, 0.5) };
 }
