@@ -20,17 +20,26 @@ export function estimateInputTokens(request: TrialRequest): number {
  */
 function jsonLength({ system, context, messages, goal, tools }: TrialRequest): number {
   const head = JSON.stringify({ system, context, messages, goal });
-  let toolsLength = 2; // [ ]
-  tools.forEach((tool, i) => {
-    let length = toolLengths.get(tool);
-    if (length === undefined) toolLengths.set(tool, (length = JSON.stringify(tool).length));
-    toolsLength += length + (i > 0 ? 1 : 0);
-  });
   // head is "{…}": the tools key goes before its closing brace, after a comma unless it is the only key.
-  return head.length - 1 + (head === "{}" ? 0 : 1) + '"tools":'.length + toolsLength + 1;
+  return head.length - 1 + (head === "{}" ? 0 : 1) + '"tools":'.length + listLength(tools) + 1;
+}
+
+/** The length of JSON.stringify(tools): once per list (trials share their phase's or case's list), each tool measured once. */
+function listLength(tools: readonly object[]): number {
+  let length = listLengths.get(tools);
+  if (length !== undefined) return length;
+  length = 2 + Math.max(0, tools.length - 1); // [ ] and the commas
+  for (const tool of tools) {
+    let one = toolLengths.get(tool);
+    if (one === undefined) toolLengths.set(tool, (one = JSON.stringify(tool).length));
+    length += one;
+  }
+  listLengths.set(tools, length);
+  return length;
 }
 
 const toolLengths = new WeakMap<object, number>();
+const listLengths = new WeakMap<readonly object[], number>();
 
 /**
  * The endpoint, with the estimate added to every answer's usage as `input_tokens_estimated`.
