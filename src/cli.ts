@@ -1,18 +1,7 @@
 import { Command, CommanderError } from "commander";
-import { EXIT } from "./commands/io.js";
+import { EXIT } from "./commands/exit.js";
 import type { Io } from "./context.js";
-import { registerImport } from "./commands/import.js";
-import { registerLint } from "./commands/lint.js";
-import { registerDiff } from "./commands/diff.js";
-import { registerReport } from "./commands/report.js";
-import { registerRun } from "./commands/run.js";
-import { registerAblate } from "./commands/ablate.js";
-import { registerCounterfactual } from "./commands/counterfactual.js";
-import { registerInit } from "./commands/init.js";
-import { registerMerge } from "./commands/merge.js";
-import { registerBatch } from "./commands/batch.js";
-import { registerShow } from "./commands/show.js";
-import { registerSweep } from "./commands/sweep.js";
+import type { SetExit } from "./commands/exit.js";
 import { EndpointFailure, InputError, Interrupted } from "./errors.js";
 import { inertLine } from "./text/inert.js";
 import { TOOL_VERSION } from "./version.js";
@@ -53,8 +42,8 @@ function lazyInterrupts(): () => AbortSignal {
 /** Runs the CLI and returns the exit code; never throws. The only place exit codes are decided. */
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
   let exitCode: number = EXIT.ok;
-  const program = buildProgram(io, (code) => (exitCode = Math.max(exitCode, code)));
   try {
+    const program = await buildProgram(io, (code) => (exitCode = Math.max(exitCode, code)), commandsFor(argv));
     await program.parseAsync(argv);
     return exitCode;
   } catch (error) {
@@ -62,7 +51,38 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   }
 }
 
-function buildProgram(io: Io, setExit: (code: number) => void): Command {
+type Register = (program: Command, io: Io, setExit: SetExit) => void;
+
+/** Every command, in help order, and how to load it: a command's module (and all it imports) is loaded only when it is needed. */
+const COMMANDS: [name: string, load: () => Promise<Register>][] = [
+  ["run", async () => (await import("./commands/run.js")).registerRun],
+  ["ablate", async () => (await import("./commands/ablate.js")).registerAblate],
+  ["counterfactual", async () => (await import("./commands/counterfactual.js")).registerCounterfactual],
+  ["init", async () => (await import("./commands/init.js")).registerInit],
+  ["merge", async () => (await import("./commands/merge.js")).registerMerge],
+  ["batch", async () => (await import("./commands/batch.js")).registerBatch],
+  ["report", async () => (await import("./commands/report.js")).registerReport],
+  ["show", async () => (await import("./commands/show.js")).registerShow],
+  ["sweep", async () => (await import("./commands/sweep.js")).registerSweep],
+  ["lint", async () => (await import("./commands/lint.js")).registerLint],
+  ["import", async () => (await import("./commands/import.js")).registerImport],
+  ["diff", async () => (await import("./commands/diff.js")).registerDiff],
+];
+
+/**
+ * The commands to load for these arguments: the one named (its first word that is not an
+ * option — the top-level options take no value); none for --version; all of them for the
+ * overall help, `help NAME`, a name that is no command (commander suggests the nearest) or none.
+ */
+function commandsFor(argv: string[]): [string, () => Promise<Register>][] {
+  const args = argv.slice(2);
+  const name = args.find((arg) => !arg.startsWith("-"));
+  if (name === undefined && (args.includes("--version") || args.includes("-V")) && !args.includes("--help") && !args.includes("-h")) return [];
+  const named = COMMANDS.filter(([command]) => command === name);
+  return named.length === 1 ? named : COMMANDS;
+}
+
+async function buildProgram(io: Io, setExit: SetExit, commands: [string, () => Promise<Register>][]): Promise<Command> {
   const program = new Command("route-eval")
     .description("Measure where tool routing fails: coverage, exposure, discovery or selection.")
     .version(TOOL_VERSION)
@@ -72,18 +92,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     // Commander's usage errors carry the same prefix as every other error.
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (text, write) => write(`route-eval: ${text.replace(/^error: /, "")}`) })
     .showHelpAfterError("(run with --help for usage)");
-  registerRun(program, io, setExit);
-  registerAblate(program, io, setExit);
-  registerCounterfactual(program, io, setExit);
-  registerInit(program, io, setExit);
-  registerMerge(program, io, setExit);
-  registerBatch(program, io, setExit);
-  registerReport(program, io, setExit);
-  registerShow(program, io, setExit);
-  registerSweep(program, io, setExit);
-  registerLint(program, io, setExit);
-  registerImport(program, io, setExit);
-  registerDiff(program, io, setExit);
+  for (const register of await Promise.all(commands.map(([, load]) => load()))) register(program, io, setExit);
   for (const command of program.commands) {
     command.exitOverride().option("--debug", "print stack traces for errors");
     command.configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (text, write) => write(`route-eval: ${text.replace(/^error: /, "")}`) });

@@ -25,7 +25,7 @@ import { pinnedOverrides } from "../run-files/resume-check.js";
 import { explainRun } from "../show/explain-run.js";
 import { inertLine } from "../text/inert.js";
 import type { Report } from "../types.js";
-import { EXIT, type SetExit } from "./io.js";
+import { EXIT, type SetExit } from "./exit.js";
 import { terminalWidth } from "../render/terminal.js";
 import { addConfigOptions, toOverrides, type ConfigFlags } from "./config-options.js";
 import { parseShard, type Shard } from "../run-files/shard.js";

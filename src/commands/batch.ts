@@ -10,7 +10,7 @@ import { loadConfig } from "../config/load-config.js";
 import type { Io } from "../context.js";
 import { readMeta } from "../run-files/read-run.js";
 import { pinnedOverrides } from "../run-files/resume-check.js";
-import { EXIT, type SetExit } from "./io.js";
+import { EXIT, type SetExit } from "./exit.js";
 import { addConfigOptions, toOverrides, type ConfigFlags } from "./config-options.js";
 
 export function registerBatch(program: Command, io: Io, setExit: SetExit): void {

@@ -10,7 +10,7 @@ import { createProgressPrinter } from "../render/progress.js";
 import { readRun } from "../run-files/read-run.js";
 import { pinnedOverrides } from "../run-files/resume-check.js";
 import { inertLine } from "../text/inert.js";
-import { EXIT, type SetExit } from "./io.js";
+import { EXIT, type SetExit } from "./exit.js";
 import { terminalWidth } from "../render/terminal.js";
 import { addConfigOptions, toOverrides, type ConfigFlags } from "./config-options.js";
 import { join, resolve } from "node:path";

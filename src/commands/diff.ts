@@ -8,7 +8,7 @@ import { DIFF_FORMATS, renderDiff, type DiffFormat } from "../diff/render.js";
 import { renderDiffMarkdown } from "../diff/render-markdown.js";
 import { diffRuns } from "../app/diff.js";
 import type { RunPages } from "../diff/render-html-cases.js";
-import { EXIT, type SetExit } from "./io.js";
+import { EXIT, type SetExit } from "./exit.js";
 import { terminalWidth } from "../render/terminal.js";
 import type { Io } from "../context.js";
 import { relativeHref } from "../render/relative-href.js";

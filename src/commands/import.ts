@@ -4,7 +4,7 @@ import { inertLine } from "../text/inert.js";
 import { buildSnapshot } from "../registry/build-snapshot.js";
 import { gatherTools, type ImportFormat } from "../registry/gather-tools.js";
 import { renderSnapshot } from "../registry/render-snapshot.js";
-import { EXIT, type SetExit } from "./io.js";
+import { EXIT, type SetExit } from "./exit.js";
 import type { Io } from "../context.js";
 
 import { IMPORT_FORMATS } from "../registry/gather-tools.js";

@@ -8,7 +8,7 @@ import { buildScaffold, exampleRegistry } from "../init/scaffold.js";
 import { buildSnapshot } from "../registry/build-snapshot.js";
 import { gatherTools, type ImportFormat } from "../registry/gather-tools.js";
 import { inertLine } from "../text/inert.js";
-import { EXIT, type SetExit } from "./io.js";
+import { EXIT, type SetExit } from "./exit.js";
 
 interface InitFlags {
   fromMcp?: string;

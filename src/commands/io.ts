@@ -8,12 +8,8 @@ import { terminalWidth } from "../render/terminal.js";
 import { explainRun } from "../show/explain-run.js";
 import { FORMATS, renderReport, type Format } from "../report/render.js";
 import type { GateResult, Report, TrialRecord } from "../types.js";
+import { EXIT } from "./exit.js";
 
-/** Exit codes (DESIGN §7). 4 is ours: an internal error, i.e. a bug. Only cli.ts returns them. */
-export const EXIT = { ok: 0, gate: 1, input: 2, endpoint: 3, bug: 4 } as const;
-
-/** A command action reports its verdict through this; cli.ts turns it into the process exit code. */
-export type SetExit = (code: number) => void;
 
 export interface OutputFlags {
   format: Format;

@@ -4,7 +4,7 @@ import { lintFiles } from "../app/lint.js";
 import { LINT_FORMATS, renderLintChunks, type LintFormat } from "../lint/render-findings.js";
 import { knownWidth } from "../render/terminal.js";
 import { writeChunks } from "../app/write-output.js";
-import { EXIT, type SetExit } from "./io.js";
+import { EXIT, type SetExit } from "./exit.js";
 import type { Io } from "../context.js";
 
 interface LintFlags {

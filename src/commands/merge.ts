@@ -7,7 +7,8 @@ import { reportSweep } from "../app/report-sweep.js";
 import type { Io } from "../context.js";
 import { InputError } from "../errors.js";
 import { emitExperiment } from "./ablate.js";
-import { emitReport, formatOption, verdict, type OutputFlags, type SetExit } from "./io.js";
+import { emitReport, formatOption, verdict, type OutputFlags } from "./io.js";
+import { type SetExit } from "./exit.js";
 
 interface MergeFlags extends OutputFlags {
   force?: boolean;

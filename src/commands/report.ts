@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { recomputeReport } from "../app/report.js";
-import { emitReport, formatOption, verdict, type OutputFlags, type SetExit } from "./io.js";
+import { emitReport, formatOption, verdict, type OutputFlags } from "./io.js";
+import { type SetExit } from "./exit.js";
 import type { Io } from "../context.js";
 import { reportSweep } from "../app/report-sweep.js";
 import { dirname, resolve } from "node:path";

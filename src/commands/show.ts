@@ -4,7 +4,7 @@ import { readRun } from "../run-files/read-run.js";
 import { buildReport } from "../report/build-report.js";
 import { renderCaseExplanation } from "../show/render-case.js";
 import { renderFailingCases } from "../show/render-failing-cases.js";
-import type { SetExit } from "./io.js";
+import type { SetExit } from "./exit.js";
 import type { Io } from "../context.js";
 import { terminalWidth } from "../render/terminal.js";
 import { readCaseCounterfactuals, renderCaseCounterfactuals } from "../counterfactual/case-counterfactuals.js";

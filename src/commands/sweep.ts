@@ -7,7 +7,7 @@ import { DEFAULT_SIZES, runSweep } from "../app/sweep.js";
 import { formatPercent } from "../render/format.js";
 import { DISTRACTOR_POLICIES, type DistractorPolicy } from "../sweep/visible-sets.js";
 import { emitSweep } from "../app/emit-sweep.js";
-import type { SetExit } from "./io.js";
+import type { SetExit } from "./exit.js";
 import type { Io } from "../context.js";
 import { positiveIntList } from "../config/parse-number.js";
 import { addConfigOptions, toOverrides } from "./config-options.js";
