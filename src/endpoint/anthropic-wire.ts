@@ -11,7 +11,7 @@ import type {
   Tool,
 } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { EndpointResponse, Message, ToolControls, TrialRequest } from "../types.js";
-import { field, listCalls, numberField, parseArguments, stringField } from "./json-guards.js";
+import { field, numberField, stringField, toEndpointResponse } from "./json-guards.js";
 import { renderSystemText } from "./render-prompt.js";
 import { createToolRenderer } from "./wire-tools.js";
 import type { WireReply } from "./wire-endpoint.js";
@@ -86,18 +86,14 @@ export function normaliseAnthropicReply(reply: WireReply): EndpointResponse | { 
   const content = field(reply.body, "content");
   if (!Array.isArray(content)) return { error: "the reply has no content array" };
   const calls = content.filter((block) => stringField(block, "type") === "tool_use" && stringField(block, "name") !== null);
-  const first = calls[0];
-  const parsed = first === undefined ? { arguments: null, arguments_error: null } : parseArguments(field(first, "input") ?? {});
   const text = content.map((block) => (stringField(block, "type") === "text" ? (stringField(block, "text") ?? "") : "")).join("");
   const usage = field(reply.body, "usage");
-  return {
-    selected: first === undefined ? null : stringField(first, "name"),
-    ...parsed,
-    tool_calls: calls.length,
-    ...(calls.length > 1 ? { calls: listCalls(calls, "input") } : {}),
-    text: text === "" ? null : text,
-    usage: { input_tokens: numberField(usage, "input_tokens"), output_tokens: numberField(usage, "output_tokens") },
-    latency_ms: reply.latency_ms,
-    provider_request_id: reply.request_id ?? stringField(reply.body, "id"),
-  };
+  return toEndpointResponse(reply, {
+    calls,
+    argumentsKey: "input",
+    absentArguments: "empty",
+    text,
+    inputTokens: numberField(usage, "input_tokens"),
+    outputTokens: numberField(usage, "output_tokens"),
+  });
 }

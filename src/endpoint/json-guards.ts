@@ -2,7 +2,8 @@
  * Readers for provider replies. What a server sends (or the store holds) is untrusted JSON:
  * OpenAI-compatible servers differ in what they omit, so every field is read defensively.
  */
-import type { EndpointCall, JsonObject, JsonValue } from "../types.js";
+import type { EndpointCall, EndpointResponse, JsonObject, JsonValue } from "../types.js";
+import type { WireReply } from "./wire-endpoint.js";
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -77,4 +78,34 @@ export function listCalls(calls: unknown[], key: string): EndpointCall[] {
     const parsed = parseArguments(raw ?? {});
     return { tool: stringField(call, "name") ?? "", arguments: parsed.arguments_error === null ? parsed.arguments : toJsonValue(raw) };
   });
+}
+
+/** What a provider's reader found in a reply, in the reply's own terms. */
+export interface FoundReply {
+  /** The tool calls, in order; each has `name` and its arguments under `argumentsKey`. */
+  calls: unknown[];
+  argumentsKey: string;
+  /** How the first call reads when it carries no arguments: an empty object (Anthropic's `input`), or not a JSON object. */
+  absentArguments: "empty" | "invalid";
+  text: string | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+}
+
+/** The EndpointResponse of a provider reply: the first call is the selection, every call is kept when there are several, empty text is none. */
+export function toEndpointResponse(reply: WireReply, found: FoundReply): EndpointResponse {
+  const { calls, argumentsKey } = found;
+  const first = calls[0];
+  const raw = field(first, argumentsKey);
+  const parsed = first === undefined ? { arguments: null, arguments_error: null } : parseArguments(found.absentArguments === "empty" ? (raw ?? {}) : raw);
+  return {
+    selected: first === undefined ? null : stringField(first, "name"),
+    ...parsed,
+    tool_calls: calls.length,
+    ...(calls.length > 1 ? { calls: listCalls(calls, argumentsKey) } : {}),
+    text: found.text === null || found.text === "" ? null : found.text,
+    usage: { input_tokens: found.inputTokens, output_tokens: found.outputTokens },
+    latency_ms: reply.latency_ms,
+    provider_request_id: reply.request_id ?? stringField(reply.body, "id"),
+  };
 }

@@ -6,7 +6,7 @@
  */
 import type { FunctionTool, ResponseCreateParamsNonStreaming, ResponseInputItem } from "openai/resources/responses/responses";
 import type { EndpointResponse, Message, ToolControls, ToolDefinition, TrialRequest } from "../types.js";
-import { arrayField, field, listCalls, numberField, parseArguments, stringField } from "./json-guards.js";
+import { arrayField, field, numberField, stringField, toEndpointResponse } from "./json-guards.js";
 import { connectOpenAI } from "./openai.js";
 import { renderSystemText } from "./render-prompt.js";
 import { createToolRenderer } from "./wire-tools.js";
@@ -74,22 +74,18 @@ export function normaliseResponsesReply(reply: WireReply): EndpointResponse | { 
   const output = field(reply.body, "output");
   if (!Array.isArray(output)) return { error: "the reply has no output array" };
   const calls = output.filter((item) => stringField(item, "type") === "function_call" && stringField(item, "name") !== null);
-  const first = calls[0];
-  const parsed = first === undefined ? { arguments: null, arguments_error: null } : parseArguments(field(first, "arguments"));
   const texts = output
     .filter((item) => stringField(item, "type") === "message")
     .flatMap((item) => arrayField(item, "content"))
     .map((part) => stringField(part, "text"))
     .filter((t): t is string => t !== null && t !== "");
   const usage = field(reply.body, "usage");
-  return {
-    selected: first === undefined ? null : stringField(first, "name"),
-    ...parsed,
-    tool_calls: calls.length,
-    ...(calls.length > 1 ? { calls: listCalls(calls, "arguments") } : {}),
-    text: texts.length === 0 ? null : texts.join("\n"),
-    usage: { input_tokens: numberField(usage, "input_tokens"), output_tokens: numberField(usage, "output_tokens") },
-    latency_ms: reply.latency_ms,
-    provider_request_id: reply.request_id ?? stringField(reply.body, "id"),
-  };
+  return toEndpointResponse(reply, {
+    calls,
+    argumentsKey: "arguments",
+    absentArguments: "invalid",
+    text: texts.join("\n"),
+    inputTokens: numberField(usage, "input_tokens"),
+    outputTokens: numberField(usage, "output_tokens"),
+  });
 }

@@ -8,7 +8,7 @@ import type {
   ChatCompletionTool,
 } from "openai/resources/chat/completions";
 import type { EndpointResponse, Message, ToolControls, TrialRequest } from "../types.js";
-import { arrayField, field, listCalls, numberField, parseArguments, stringField } from "./json-guards.js";
+import { arrayField, field, numberField, stringField, toEndpointResponse } from "./json-guards.js";
 import { renderSystemText } from "./render-prompt.js";
 import { createToolRenderer } from "./wire-tools.js";
 import type { WireReply } from "./wire-endpoint.js";
@@ -79,18 +79,13 @@ export function normaliseOpenAIReply(reply: WireReply): EndpointResponse | { err
   const calls = arrayField(message, "tool_calls").map((call) => field(call, "function")).filter((fn) => stringField(fn, "name") !== null);
   const legacy = field(message, "function_call");
   if (calls.length === 0 && stringField(legacy, "name") !== null) calls.push(legacy);
-  const first = calls[0];
-  const parsed = first === undefined ? { arguments: null, arguments_error: null } : parseArguments(field(first, "arguments"));
-  const text = stringField(message, "content");
   const usage = field(reply.body, "usage");
-  return {
-    selected: first === undefined ? null : stringField(first, "name"),
-    ...parsed,
-    tool_calls: calls.length,
-    ...(calls.length > 1 ? { calls: listCalls(calls, "arguments") } : {}),
-    text: text === null || text === "" ? null : text,
-    usage: { input_tokens: numberField(usage, "prompt_tokens"), output_tokens: numberField(usage, "completion_tokens") },
-    latency_ms: reply.latency_ms,
-    provider_request_id: reply.request_id ?? stringField(reply.body, "id"),
-  };
+  return toEndpointResponse(reply, {
+    calls,
+    argumentsKey: "arguments",
+    absentArguments: "invalid",
+    text: stringField(message, "content"),
+    inputTokens: numberField(usage, "prompt_tokens"),
+    outputTokens: numberField(usage, "completion_tokens"),
+  });
 }
