@@ -9,59 +9,23 @@
  * are resubmitted once, then recorded as errored trials with the provider's reason. A config with
  * `variants:` is batched the same way, all variants in one collection pass.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { readApiKey } from "../endpoint/api-key.js";
-import { ANTHROPIC_BASE_URL, ANTHROPIC_KEY_VARIABLE } from "../endpoint/anthropic.js";
-import { OPENAI_BASE_URL, OPENAI_KEY_VARIABLE } from "../endpoint/openai.js";
+import { batchProvider, createApis, isDone, type BatchApi, type Provider } from "../endpoint/batch-api.js";
 import type { StoreEntry, StoreMiss } from "../endpoint/stored-endpoint.js";
-import { sdkClientOptions } from "../endpoint/wire-endpoint.js";
 import { EndpointFailure, InputError, Interrupted } from "../errors.js";
 import type { ExperimentPlan } from "../experiment/plan.js";
 import { groupBy } from "../metrics/scored-trials.js";
-import { writeJsonFile } from "../run-files/write-files.js";
+import { loadBatchFile, openBatchFile, type BatchItem, type BatchRecord, type BatchState } from "../run-files/batch-file.js";
 import { openResponseStore } from "../store/response-store.js";
-import { redactUrl } from "../text/redact-url.js";
 import type { Config, EndpointOutcome } from "../types.js";
 import { openExperiment, runExperiment, startVariants, type ExperimentOptions, type ExperimentResult } from "./experiment.js";
 import { startRun, type RunOptions, type RunResult, type StartedRun } from "./run.js";
 import { runTrialJobs } from "./run-loop.js";
 
-export const BATCH_FILE = "batches.json";
 /** Per batch, under both providers' documented limits (OpenAI 50,000 requests and 200 MB; Anthropic 100,000 and 256 MB). */
 const MAX_REQUESTS = 50_000;
 const MAX_BYTES = 180 * 1024 * 1024;
 /** Submissions of one request at most: the first, and one more when it failed or expired. */
 const MAX_ROUNDS = 2;
-
-const PROVIDERS = ["openai", "anthropic"] as const;
-type Provider = (typeof PROVIDERS)[number];
-
-interface BatchItem {
-  key: string;
-  case_id: string;
-  trial: number;
-}
-
-/** One provider batch: who answers it (OpenAI takes one model per batch), its items and its state. */
-interface BatchRecord {
-  id: string;
-  provider: Provider;
-  model: string;
-  /** Without credentials, as the store entries name it. */
-  base_url: string;
-  round: number;
-  /** The provider's state as last seen (validating, in_progress, completed, ended, failed, expired, cancelled…). */
-  state: string;
-  items: BatchItem[];
-  collected: boolean;
-}
-
-interface BatchState {
-  batches: BatchRecord[];
-  /** Keys whose batch item failed or expired, with the provider's reason. */
-  failed: Record<string, string>;
-}
 
 type OnMiss = (miss: StoreMiss) => EndpointOutcome | null;
 
@@ -149,9 +113,7 @@ async function answerByBatch(storeDir: string, configs: Config[], options: Batch
   if (stopped?.kind === "interrupted") throw new Interrupted(stopped.signal, `interrupted by ${stopped.signal} before submitting; continue with --resume ${dir}`);
   if (stopped !== null) throw new EndpointFailure(`${stopped.message} (while collecting the batch; fix it, then continue with --resume ${dir})`);
 
-  const stateFile = join(dir, BATCH_FILE);
-  const state = readBatchState(stateFile);
-  const save = () => writeJsonFile(stateFile, state);
+  const { state, save } = loadBatchFile(dir);
   const apiFor = createApis(configs, options.env);
   const store = openResponseStore(storeDir);
   try {
@@ -202,48 +164,6 @@ async function answerByBatch(storeDir: string, configs: Config[], options: Batch
   return { detached: false, dir, unanswered };
 }
 
-/** The provider of an endpoint ("openai:MODEL", or a store entry's "openai") when it has a batch API. */
-function batchProvider(endpoint: string): Provider | null {
-  const name = endpoint.split(":")[0];
-  return PROVIDERS.find((p) => p === name) ?? null;
-}
-
-function defaultUrl(provider: Provider): string {
-  return provider === "openai" ? OPENAI_BASE_URL : ANTHROPIC_BASE_URL;
-}
-
-/** batches.json; one written before each batch named its provider holds them once, at the top. */
-function readBatchState(file: string): BatchState {
-  if (!existsSync(file)) return { batches: [], failed: {} };
-  let raw: Partial<BatchState> & Partial<Pick<BatchRecord, "provider" | "model" | "base_url">>;
-  try {
-    raw = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    throw new InputError(`${file}: not readable JSON (${error instanceof Error ? error.message : String(error)}); it lists the run's provider batches — restore it, or cancel them at the provider and start a new run`);
-  }
-  const batches = (raw.batches ?? []).map((b): BatchRecord => ({ ...b, provider: b.provider ?? raw.provider, model: b.model ?? raw.model, base_url: b.base_url ?? raw.base_url }) as BatchRecord);
-  return { batches, failed: raw.failed ?? {} };
-}
-
-/** One batch client per provider and URL, built from the config that asks through it. */
-function createApis(configs: Config[], env: NodeJS.ProcessEnv): (provider: Provider, baseUrl: string) => BatchApi {
-  const apis = new Map<string, BatchApi>();
-  return (provider, baseUrl) => {
-    const id = `${provider} ${baseUrl}`;
-    let api = apis.get(id);
-    if (api === undefined) {
-      const asking = configs.find((c) => batchProvider(c.endpoint) === provider && redactUrl(c.base_url ?? defaultUrl(provider)) === baseUrl);
-      const config = asking ?? { ...configs[0], base_url: baseUrl === redactUrl(defaultUrl(provider)) ? null : baseUrl };
-      apis.set(id, (api = createBatchApi(provider, config, env)));
-    }
-    return api;
-  };
-}
-
-function isDone(state: string): boolean {
-  return ["completed", "ended", "failed", "expired", "cancelled", "canceled"].includes(state);
-}
-
 function* chunks<T extends { body: unknown }>(items: T[]): Generator<T[]> {
   let chunk: T[] = [];
   let bytes = 0;
@@ -274,82 +194,6 @@ async function pollAll(state: BatchState, apiFor: (provider: Provider, baseUrl: 
     await new Promise((resolve) => setTimeout(resolve, wait));
     wait = Math.min(60_000, Math.round(wait * 1.5));
   }
-}
-
-interface BatchApi {
-  submit(items: { key: string; body: unknown }[]): Promise<string>;
-  status(id: string): Promise<string>;
-  results(id: string): Promise<{ key: string; body: unknown; requestId: string | null; error: string | null }[]>;
-  cancel(id: string): Promise<void>;
-}
-
-/** The provider's batch endpoints through its official SDK (any base URL the run uses). */
-export function createBatchApi(provider: Provider, config: Config, env: NodeJS.ProcessEnv): BatchApi {
-  const key = readApiKey(env, config.api_key_env, provider === "openai" ? OPENAI_KEY_VARIABLE : ANTHROPIC_KEY_VARIABLE);
-  if (key.key === null && config.base_url === null) throw new InputError(`${key.variable} is not set: a batch run needs the API key; export ${key.variable}`);
-  const settings = { model: "", baseUrl: config.base_url, key, maxTokens: config.max_tokens, timeoutMs: config.timeout_ms, controls: { tool_choice: null, parallel_tool_calls: null, strict: false, disable_parallel_tool_use: null } };
-  const options = sdkClientOptions(settings, config.base_url ?? defaultUrl(provider));
-  return provider === "openai" ? openAiBatches(options) : anthropicBatches(options);
-}
-
-function openAiBatches(options: ReturnType<typeof sdkClientOptions>): BatchApi {
-  const client = import("openai").then(({ default: OpenAI }) => new OpenAI(options));
-  return {
-    submit: async (items) => {
-      const openai = await client;
-      const { toFile } = await import("openai");
-      const lines = items.map((i) => JSON.stringify({ custom_id: i.key, method: "POST", url: "/v1/chat/completions", body: i.body })).join("\n");
-      const file = await openai.files.create({ file: await toFile(Buffer.from(`${lines}\n`), "route-eval-batch.jsonl"), purpose: "batch" });
-      const batch = await openai.batches.create({ input_file_id: file.id, endpoint: "/v1/chat/completions", completion_window: "24h" });
-      return batch.id;
-    },
-    status: async (id) => (await (await client).batches.retrieve(id)).status,
-    results: async (id) => {
-      const openai = await client;
-      const batch = await openai.batches.retrieve(id);
-      const out: Awaited<ReturnType<BatchApi["results"]>> = [];
-      for (const fileId of [batch.output_file_id, batch.error_file_id]) {
-        if (fileId === null || fileId === undefined) continue;
-        const text = await (await openai.files.content(fileId)).text();
-        for (const line of text.split("\n").filter((l) => l.trim() !== "")) {
-          const item = JSON.parse(line) as { custom_id: string; response?: { status_code: number; request_id?: string; body: unknown } | null; error?: { message?: string } | null };
-          const ok = item.response !== null && item.response !== undefined && item.response.status_code === 200;
-          out.push({ key: item.custom_id, body: ok ? item.response?.body : null, requestId: item.response?.request_id ?? null, error: ok ? null : (item.error?.message ?? `HTTP ${item.response?.status_code ?? "?"}`) });
-        }
-      }
-      return out;
-    },
-    cancel: async (id) => void (await (await client).batches.cancel(id)),
-  };
-}
-
-function anthropicBatches(options: ReturnType<typeof sdkClientOptions>): BatchApi {
-  const client = import("@anthropic-ai/sdk").then(({ default: Anthropic }) => new Anthropic(options));
-  return {
-    submit: async (items) => {
-      const anthropic = await client;
-      const requests = items.map((i) => ({ custom_id: i.key, params: i.body })) as Parameters<typeof anthropic.messages.batches.create>[0]["requests"];
-      return (await anthropic.messages.batches.create({ requests })).id;
-    },
-    status: async (id) => (await (await client).messages.batches.retrieve(id)).processing_status,
-    results: async (id) => {
-      const out: Awaited<ReturnType<BatchApi["results"]>> = [];
-      for await (const item of await (await client).messages.batches.results(id)) {
-        const result = item.result;
-        out.push(result.type === "succeeded" ? { key: item.custom_id, body: result.message, requestId: null, error: null } : { key: item.custom_id, body: null, requestId: null, error: result.type === "errored" ? `errored: ${JSON.stringify(result.error).slice(0, 200)}` : result.type });
-      }
-      return out;
-    },
-    cancel: async (id) => void (await (await client).messages.batches.cancel(id)),
-  };
-}
-
-/** batches.json of a batch run or experiment, and how to write it back; a directory without one is refused. */
-function openBatchFile(dir: string): { state: BatchState; save: () => void } {
-  const file = join(dir, BATCH_FILE);
-  if (!existsSync(file)) throw new InputError(`${dir}: no ${BATCH_FILE} (not a batch run; batch runs are started with run --batch or ablate --batch)`);
-  const state = readBatchState(file);
-  return { state, save: () => writeJsonFile(file, state) };
 }
 
 /** One batch as `batch status` shows it. */

@@ -1,0 +1,113 @@
+/**
+ * The providers' batch APIs through their official SDKs — OpenAI Batch (a JSONL file uploaded,
+ * one batch on /v1/chat/completions) and Anthropic Message Batches — at any base URL a run uses.
+ */
+import { readApiKey } from "./api-key.js";
+import { ANTHROPIC_BASE_URL, ANTHROPIC_KEY_VARIABLE } from "./anthropic.js";
+import { OPENAI_BASE_URL, OPENAI_KEY_VARIABLE } from "./openai.js";
+import { sdkClientOptions } from "./wire-endpoint.js";
+import { InputError } from "../errors.js";
+import { redactUrl } from "../text/redact-url.js";
+import type { Config } from "../types.js";
+
+const PROVIDERS = ["openai", "anthropic"] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+/** One provider's batches: submit requests keyed by their content address, poll, read the results, cancel. */
+export interface BatchApi {
+  submit(items: { key: string; body: unknown }[]): Promise<string>;
+  status(id: string): Promise<string>;
+  results(id: string): Promise<{ key: string; body: unknown; requestId: string | null; error: string | null }[]>;
+  cancel(id: string): Promise<void>;
+}
+
+/** The provider of an endpoint ("openai:MODEL", or a store entry's "openai") when it has a batch API. */
+export function batchProvider(endpoint: string): Provider | null {
+  const name = endpoint.split(":")[0];
+  return PROVIDERS.find((p) => p === name) ?? null;
+}
+
+/** Whether a batch in this provider state will change no more. */
+export function isDone(state: string): boolean {
+  return ["completed", "ended", "failed", "expired", "cancelled", "canceled"].includes(state);
+}
+
+/** One batch client per provider and URL, built from the config that asks through it. */
+export function createApis(configs: Config[], env: NodeJS.ProcessEnv): (provider: Provider, baseUrl: string) => BatchApi {
+  const apis = new Map<string, BatchApi>();
+  return (provider, baseUrl) => {
+    const id = `${provider} ${baseUrl}`;
+    let api = apis.get(id);
+    if (api === undefined) {
+      const asking = configs.find((c) => batchProvider(c.endpoint) === provider && redactUrl(c.base_url ?? defaultUrl(provider)) === baseUrl);
+      const config = asking ?? { ...configs[0], base_url: baseUrl === redactUrl(defaultUrl(provider)) ? null : baseUrl };
+      apis.set(id, (api = createBatchApi(provider, config, env)));
+    }
+    return api;
+  };
+}
+
+/** The provider's batch endpoints through its official SDK (any base URL the run uses). */
+function createBatchApi(provider: Provider, config: Config, env: NodeJS.ProcessEnv): BatchApi {
+  const key = readApiKey(env, config.api_key_env, provider === "openai" ? OPENAI_KEY_VARIABLE : ANTHROPIC_KEY_VARIABLE);
+  if (key.key === null && config.base_url === null) throw new InputError(`${key.variable} is not set: a batch run needs the API key; export ${key.variable}`);
+  const settings = { model: "", baseUrl: config.base_url, key, maxTokens: config.max_tokens, timeoutMs: config.timeout_ms, controls: { tool_choice: null, parallel_tool_calls: null, strict: false, disable_parallel_tool_use: null } };
+  const options = sdkClientOptions(settings, config.base_url ?? defaultUrl(provider));
+  return provider === "openai" ? openAiBatches(options) : anthropicBatches(options);
+}
+
+function defaultUrl(provider: Provider): string {
+  return provider === "openai" ? OPENAI_BASE_URL : ANTHROPIC_BASE_URL;
+}
+
+function openAiBatches(options: ReturnType<typeof sdkClientOptions>): BatchApi {
+  const client = import("openai").then(({ default: OpenAI }) => new OpenAI(options));
+  return {
+    submit: async (items) => {
+      const openai = await client;
+      const { toFile } = await import("openai");
+      const lines = items.map((i) => JSON.stringify({ custom_id: i.key, method: "POST", url: "/v1/chat/completions", body: i.body })).join("\n");
+      const file = await openai.files.create({ file: await toFile(Buffer.from(`${lines}\n`), "route-eval-batch.jsonl"), purpose: "batch" });
+      const batch = await openai.batches.create({ input_file_id: file.id, endpoint: "/v1/chat/completions", completion_window: "24h" });
+      return batch.id;
+    },
+    status: async (id) => (await (await client).batches.retrieve(id)).status,
+    results: async (id) => {
+      const openai = await client;
+      const batch = await openai.batches.retrieve(id);
+      const out: Awaited<ReturnType<BatchApi["results"]>> = [];
+      for (const fileId of [batch.output_file_id, batch.error_file_id]) {
+        if (fileId === null || fileId === undefined) continue;
+        const text = await (await openai.files.content(fileId)).text();
+        for (const line of text.split("\n").filter((l) => l.trim() !== "")) {
+          const item = JSON.parse(line) as { custom_id: string; response?: { status_code: number; request_id?: string; body: unknown } | null; error?: { message?: string } | null };
+          const ok = item.response !== null && item.response !== undefined && item.response.status_code === 200;
+          out.push({ key: item.custom_id, body: ok ? item.response?.body : null, requestId: item.response?.request_id ?? null, error: ok ? null : (item.error?.message ?? `HTTP ${item.response?.status_code ?? "?"}`) });
+        }
+      }
+      return out;
+    },
+    cancel: async (id) => void (await (await client).batches.cancel(id)),
+  };
+}
+
+function anthropicBatches(options: ReturnType<typeof sdkClientOptions>): BatchApi {
+  const client = import("@anthropic-ai/sdk").then(({ default: Anthropic }) => new Anthropic(options));
+  return {
+    submit: async (items) => {
+      const anthropic = await client;
+      const requests = items.map((i) => ({ custom_id: i.key, params: i.body })) as Parameters<typeof anthropic.messages.batches.create>[0]["requests"];
+      return (await anthropic.messages.batches.create({ requests })).id;
+    },
+    status: async (id) => (await (await client).messages.batches.retrieve(id)).processing_status,
+    results: async (id) => {
+      const out: Awaited<ReturnType<BatchApi["results"]>> = [];
+      for await (const item of await (await client).messages.batches.results(id)) {
+        const result = item.result;
+        out.push(result.type === "succeeded" ? { key: item.custom_id, body: result.message, requestId: null, error: null } : { key: item.custom_id, body: null, requestId: null, error: result.type === "errored" ? `errored: ${JSON.stringify(result.error).slice(0, 200)}` : result.type });
+      }
+      return out;
+    },
+    cancel: async (id) => void (await (await client).messages.batches.cancel(id)),
+  };
+}
