@@ -12,7 +12,6 @@ import { InputError } from "../errors.js";
 import { readRun } from "../run-files/read-run.js";
 import { openRecordWriter } from "../run-files/records-io.js";
 import { findResumeDifferences } from "../run-files/resume-check.js";
-import { createRunDirectory } from "../run-files/run-directory.js";
 import { writeJsonFile, writeReportFile, writeTextFile } from "../run-files/write-files.js";
 import { readExperimentFile } from "../run-files/read-experiment.js";
 import { readSweepFile } from "../run-files/read-sweep.js";
@@ -38,9 +37,7 @@ interface CheckedShards {
 
 export function mergeShards(out: string, targets: string[], options: { gates: boolean; replace: boolean }): { runDir: string; report: Report; records: TrialRecord[] } {
   const checked = checkShards(targets);
-  const outDir = resolve(out);
-  if (existsSync(outDir) && !options.replace) throw new InputError(`merge: ${out} already exists; choose another directory, or pass --force to replace it`);
-  return writeMerged(outDir, checked, { gates: options.gates, replace: options.replace });
+  return writeMerged(prepareOut(out, options.replace), checked, options.gates);
 }
 
 /** The shard runs read and checked (nothing is written): one run's settings and inputs, every unit exactly once. */
@@ -79,20 +76,20 @@ function checkShards(targets: string[]): CheckedShards {
 }
 
 /** The merged run directory: the records in (case, trial) order, run.json without the shard, report.json. */
-function writeMerged(outDir: string, { runs, records }: CheckedShards, options: { gates: boolean; replace: boolean }): { runDir: string; report: Report; records: TrialRecord[] } {
-  const dir = createRunDirectory(resolve(outDir, ".."), basename(outDir), { named: true, replace: options.replace });
-  const writer = openRecordWriter(join(dir.dir, "records.jsonl"));
+function writeMerged(dir: string, { runs, records }: CheckedShards, gates: boolean): { runDir: string; report: Report; records: TrialRecord[] } {
+  mkdirSync(dir, { recursive: true });
+  const writer = openRecordWriter(join(dir, "records.jsonl"));
   try {
     for (const record of records) writer.append(record);
   } finally {
     writer.close();
   }
-  const meta: RunMeta = { ...runs[0].meta, run_id: dir.runId, ...spanOf(runs.map((r) => r.meta)) };
+  const meta: RunMeta = { ...runs[0].meta, run_id: basename(dir), ...spanOf(runs.map((r) => r.meta)) };
   delete meta.shard;
-  writeJsonFile(join(dir.dir, "run.json"), meta);
-  const report = buildReport(meta, records, { gates: options.gates });
-  writeReportFile(join(dir.dir, "report.json"), report);
-  return { runDir: dir.dir, report, records };
+  writeJsonFile(join(dir, "run.json"), meta);
+  const report = buildReport(meta, records, { gates });
+  writeReportFile(join(dir, "report.json"), report);
+  return { runDir: dir, report, records };
 }
 
 /** The shards' span: the first start, and the last finish (null when one has not finished). */
@@ -138,7 +135,7 @@ export function mergeExperimentShards(out: string, targets: string[], options: {
   const checked = first.variants.map((v) => checkShards(shards.map((s) => join(s.target, v.dir))));
   const outDir = prepareOut(out, options.replace);
   const finished = first.variants.map((v, index): VariantRun => {
-    const { report, records } = writeMerged(join(outDir, v.dir), checked[index], { gates: true, replace: false });
+    const { report, records } = writeMerged(join(outDir, v.dir), checked[index], true);
     return { name: v.name, label: join(outDir, v.dir), report, records };
   });
   const span = spanOf(shards.map((s) => s.value));
@@ -157,7 +154,7 @@ export function mergeSweepShards(out: string, targets: string[], options: { repl
   const checked = first.points.map((p) => checkShards(shards.map((s) => join(s.target, p.run))));
   const outDir = prepareOut(out, options.replace);
   const points = first.points.map((p, index) => {
-    const { report, records } = writeMerged(join(outDir, p.run), checked[index], { gates: true, replace: false });
+    const { report, records } = writeMerged(join(outDir, p.run), checked[index], true);
     return summarisePoint(p.value, p.run, report, records, first.settings.trials);
   });
   // A sweep writes sweep.json once every point is done, so every shard has finished.
