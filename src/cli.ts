@@ -52,9 +52,10 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
 }
 
 type Register = (program: Command, io: Io, setExit: SetExit) => void;
+type CommandEntry = [name: string, load: () => Promise<Register>];
 
 /** Every command, in help order, and how to load it: a command's module (and all it imports) is loaded only when it is needed. */
-const COMMANDS: [name: string, load: () => Promise<Register>][] = [
+const COMMANDS: CommandEntry[] = [
   ["run", async () => (await import("./commands/run.js")).registerRun],
   ["ablate", async () => (await import("./commands/ablate.js")).registerAblate],
   ["counterfactual", async () => (await import("./commands/counterfactual.js")).registerCounterfactual],
@@ -74,7 +75,7 @@ const COMMANDS: [name: string, load: () => Promise<Register>][] = [
  * option — the top-level options take no value); none for --version; all of them for the
  * overall help, `help NAME`, a name that is no command (commander suggests the nearest) or none.
  */
-function commandsFor(argv: string[]): [string, () => Promise<Register>][] {
+function commandsFor(argv: string[]): CommandEntry[] {
   const args = argv.slice(2);
   const name = args.find((arg) => !arg.startsWith("-"));
   if (name === undefined && (args.includes("--version") || args.includes("-V")) && !args.includes("--help") && !args.includes("-h")) return [];
@@ -82,7 +83,7 @@ function commandsFor(argv: string[]): [string, () => Promise<Register>][] {
   return named.length === 1 ? named : COMMANDS;
 }
 
-async function buildProgram(io: Io, setExit: SetExit, commands: [string, () => Promise<Register>][]): Promise<Command> {
+async function buildProgram(io: Io, setExit: SetExit, commands: CommandEntry[]): Promise<Command> {
   const program = new Command("route-eval")
     .description("Measure where tool routing fails: coverage, exposure, discovery or selection.")
     .version(TOOL_VERSION)

@@ -22,6 +22,20 @@ describe("polish", () => {
     expect(result.stderr.split("\n")[0]).toBe("route-eval: unknown option '--bogus'");
   });
 
+  it("with commands loaded on demand, the overall help, help NAME, a mistyped name and --version still work", async () => {
+    const names = ["run", "ablate", "counterfactual", "init", "merge", "batch", "report", "show", "sweep", "lint", "import", "diff"];
+    const help = await runCli(["--help"], ROOT);
+    expect(help.code).toBe(0);
+    const listed = help.stdout.split("\n").filter((line) => /^  [a-z]/.test(line)).map((line) => line.trim().split(/\s/)[0]);
+    expect(listed).toEqual([...names, "help"]);
+    expect((await runCli(["help", "sweep"], ROOT)).stdout).toContain("Usage: route-eval sweep [options]");
+    const typo = await runCli(["--debug", "rnu"], ROOT);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("(Did you mean run?)");
+    expect((await runCli(["--version"], ROOT)).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    expect((await runCli(["--debug", "lint", "--help"], ROOT)).stdout).toContain("Usage: route-eval lint [options]");
+  });
+
   it("an over-indented key is named in plain words on its own line", async () => {
     const dir = example();
     writeFileSync(join(dir, "cases", "zz.yaml"), "registry: ../registries/commerce.yaml\ncases:\n  - id: x\n    goal: y\n      phase: support\n    acceptable: [get_order]\n");
