@@ -5,7 +5,7 @@ import { createEndpoint } from "../src/endpoint/create-endpoint.js";
 import { renderOpenAIRequest } from "../src/endpoint/openai-wire.js";
 import { contentHash } from "../src/text/content-hash.js";
 import { canonicalJson, createCanonicalWriter, sortKeys } from "../src/text/canonical-json.js";
-import { openaiReply, startFakeServer, type FakeServer } from "./fixtures/fake-provider.js";
+import { anthropicReply, openaiReply, responsesReply, startFakeServer, type FakeServer } from "./fixtures/fake-provider.js";
 import { liveConfig, makeRequest, makeTempDir, removeTempDirs, writeProject } from "./fixtures/live-project.js";
 
 afterAll(removeTempDirs);
@@ -53,5 +53,26 @@ describe("response-store key", () => {
     expect(lines.map((line) => line.split("\t")[0])).toEqual([expected, expected]); // one entry per call (live mode), under the one key
     const other = await createEndpoint(config, { env: { OPENAI_API_KEY: "k" } }).call(makeRequest({ trial: 4 }));
     expect(other.request_hash).not.toBe(expected);
+  });
+
+  it("is written from the very text each provider is sent (keys sorted): the SDK does not serialise the body again", async () => {
+    const calls = [{ name: "get_order", arguments: "{}" }];
+    server = await startFakeServer((request) =>
+      request.path.endsWith("/messages") ? anthropicReply([{ name: "get_order", input: {} }]) : request.path.endsWith("/responses") ? responsesReply(calls) : openaiReply(calls),
+    );
+    const dir = writeProject();
+    const store = makeTempDir("route-eval-key-");
+    const wires: [string, string][] = [["openai", `${server.url}/v1`], ["openai-responses", `${server.url}/v1`], ["anthropic", server.url]];
+    for (const [id, baseUrl] of wires) {
+      const config = liveConfig(dir, { endpoint: `${id}:test-model`, base_url: baseUrl, mode: "live", store_dir: store });
+      const endpoint = createEndpoint(config, { env: { OPENAI_API_KEY: "k-123", ANTHROPIC_API_KEY: "k-456" } });
+      const outcome = await endpoint.call(makeRequest({ trial: 2 }));
+      await endpoint.close?.();
+      const received = server.requests.at(-1)!;
+      expect(received.headers["content-type"]).toBe("application/json");
+      expect(received.text).toBe(canonicalJson(received.body));
+      expect(outcome).toMatchObject({ ok: true, request_hash: contentHash({ endpoint: id, model: "test-model", base_url: baseUrl, trial: 2, request: received.body }) });
+    }
+    expect(server.requests.map((request) => request.path)).toEqual(["/v1/chat/completions", "/v1/responses", "/v1/messages"]);
   });
 });

@@ -5,7 +5,7 @@ import { lazy } from "../text/lazy.js";
 import { normaliseAnthropicReply, renderAnthropicRequest } from "./anthropic-wire.js";
 import { maskSecrets, redactUrl, urlSecrets } from "../text/redact-url.js";
 import { classifyApiFailure, describeError, isUnreadableBody, type ApiFailure } from "./http-failure.js";
-import { describeProvider, sdkClientOptions, timed, type ProviderSettings, type WireEndpoint } from "./wire-endpoint.js";
+import { describeProvider, sdkClientOptions, sentAs, timed, type ProviderSettings, type WireEndpoint } from "./wire-endpoint.js";
 
 export const ANTHROPIC_KEY_VARIABLE = "ANTHROPIC_API_KEY";
 export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
@@ -28,9 +28,9 @@ export function createAnthropicWire(settings: ProviderSettings): WireEndpoint<Me
     baseUrl: shownUrl,
     unavailable: secret === null && settings.baseUrl === null ? `${settings.key.variable} is not set` : null,
     render: (request) => renderAnthropicRequest(request, renderOptions),
-    send: async (body) => {
+    send: async (body, json) => {
       const anthropic = await client();
-      const { value, latency_ms } = await timed(() => anthropic.messages.create(body).withResponse());
+      const { value, latency_ms } = await timed(() => anthropic.messages.create(body, sentAs(json)).withResponse());
       return { body: value.data, request_id: value.request_id ?? null, latency_ms };
     },
     normalise: normaliseAnthropicReply,

@@ -51,6 +51,8 @@ export function createHttpWire(settings: HttpSettings): WireEndpoint<NeutralRequ
         response = await leanFetch(settings.url, {
           method: "POST",
           headers: { "content-type": "application/json", accept: "application/json", ...settings.headers },
+          // Not the sorted text the store key was written from: the protocol's key order (renderings
+          // in their documented order) is what a user's agent sees.
           body: JSON.stringify(body),
           signal,
         });

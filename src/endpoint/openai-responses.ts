@@ -10,16 +10,16 @@ import { arrayField, field, numberField, stringField, toEndpointResponse } from 
 import { connectOpenAI } from "./openai.js";
 import { renderSystemText } from "./render-prompt.js";
 import { createToolRenderer } from "./wire-tools.js";
-import { timed, type ProviderSettings, type WireEndpoint, type WireReply } from "./wire-endpoint.js";
+import { sentAs, timed, type ProviderSettings, type WireEndpoint, type WireReply } from "./wire-endpoint.js";
 
 export function createResponsesWire(settings: ProviderSettings): WireEndpoint<ResponseCreateParamsNonStreaming> {
   const connection = connectOpenAI(settings, "openai-responses");
   return {
     ...connection.identity,
     render: (request) => renderResponsesRequest(request, settings.model, settings.maxTokens, settings.controls),
-    send: async (body) => {
+    send: async (body, json) => {
       const openai = await connection.client();
-      const { value, latency_ms } = await timed(() => openai.responses.create(body).withResponse());
+      const { value, latency_ms } = await timed(() => openai.responses.create(body, sentAs(json)).withResponse());
       return { body: value.data, request_id: value.request_id, latency_ms };
     },
     normalise: normaliseResponsesReply,

@@ -7,7 +7,7 @@ import { lazy } from "../text/lazy.js";
 import { maskSecrets, redactUrl, urlSecrets } from "../text/redact-url.js";
 import { classifyApiFailure, describeError, isUnreadableBody, type ApiFailure } from "./http-failure.js";
 import { normaliseOpenAIReply, renderOpenAIRequest } from "./openai-wire.js";
-import { describeProvider, sdkClientOptions, timed, type ProviderSettings, type WireEndpoint } from "./wire-endpoint.js";
+import { describeProvider, sdkClientOptions, sentAs, timed, type ProviderSettings, type WireEndpoint } from "./wire-endpoint.js";
 
 export const OPENAI_KEY_VARIABLE = "OPENAI_API_KEY";
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
@@ -18,9 +18,9 @@ export function createOpenAIWire(settings: ProviderSettings): WireEndpoint<ChatC
   return {
     ...connection.identity,
     render: (request) => renderOpenAIRequest(request, renderOptions),
-    send: async (body) => {
+    send: async (body, json) => {
       const openai = await connection.client();
-      const { value, latency_ms } = await timed(() => openai.chat.completions.create(body).withResponse());
+      const { value, latency_ms } = await timed(() => openai.chat.completions.create(body, sentAs(json)).withResponse());
       return { body: value.data, request_id: value.request_id, latency_ms };
     },
     normalise: normaliseOpenAIReply,

@@ -55,7 +55,7 @@ export interface StoreEntry {
 
 export function createStoredEndpoint<Body>(wire: WireEndpoint<Body>, options: StoredEndpointOptions): Endpoint {
   // Requests share their tool schemas by reference; remembering their text makes hashing cheap.
-  const keyOf = createContentHasher();
+  const hasher = createContentHasher();
   // A store write is one small append; one that fails does not stop the run (its records are
   // complete) — close() reports the first failure.
   let failure: unknown = null;
@@ -69,7 +69,7 @@ export function createStoredEndpoint<Body>(wire: WireEndpoint<Body>, options: St
   return {
     id: wire.id,
     model: wire.model,
-    call: (request) => callStored(wire, options, keyOf, save, request),
+    call: (request) => callStored(wire, options, hasher, save, request),
     close: async () => {
       await wire.close?.();
       if (options.ownsStore) options.store.close();
@@ -83,13 +83,13 @@ export function createStoredEndpoint<Body>(wire: WireEndpoint<Body>, options: St
 async function callStored<Body>(
   wire: WireEndpoint<Body>,
   options: StoredEndpointOptions,
-  keyOf: (content: unknown) => string,
+  hasher: ReturnType<typeof createContentHasher>,
   save: (key: string, entry: StoreEntry) => void,
   request: TrialRequest,
 ): Promise<EndpointOutcome> {
   const body = wire.render(request);
   // The content address of everything that determines the answer (requestAddress for the baseline).
-  const key = keyOf({ endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, trial: request.trial, request: body });
+  const key = hasher.hash({ endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, trial: request.trial, request: body });
   const where = `case "${request.case_id}" trial ${request.trial}`;
   if (options.mode !== "live") {
     const stored = readReply(options.store, key);
@@ -110,7 +110,8 @@ async function callStored<Body>(
     return { ok: false, kind: "fatal", setup: true, error, request_hash: key, retries: 0 };
   }
   const readable = async () => {
-    const reply = await wire.send(body);
+    // The body's text was written for the key just now: the wire sends that text (keys sorted), not a second serialisation.
+    const reply = await wire.send(body, hasher.json(body));
     const response = wire.normalise(reply);
     if ("error" in response) throw new UnreadableReply(response.error);
     return reply;

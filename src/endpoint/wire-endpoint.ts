@@ -25,13 +25,23 @@ export interface WireEndpoint<Body> {
   /** Why no live call can be made (e.g. the key variable is unset), or null. */
   unavailable: string | null;
   render(request: TrialRequest): Body;
-  send(body: Body): Promise<WireReply>;
+  /** One attempt. `json` is the body's JSON text (canonical: keys sorted), sent as it is — see sentAs. */
+  send(body: Body, json: string): Promise<WireReply>;
   /** The normalised answer, or why the reply cannot be read. */
   normalise(reply: WireReply): EndpointResponse | { error: string };
   /** `where` names the case and trial for messages. */
   classify(error: unknown, where: string): AttemptVerdict;
   /** Stops what it keeps running (a command endpoint's processes). */
   close?(): Promise<void>;
+}
+
+/**
+ * The SDK request options that send `json` verbatim as the request body. Both SDKs document the
+ * `body` option for replacing what a method sends, and pass a string with a content-type through
+ * untouched, so a request is serialised once (for its store key) instead of again by the SDK.
+ */
+export function sentAs(json: string) {
+  return { body: json, headers: { "content-type": "application/json" } };
 }
 
 /** Time one attempt. */

@@ -17,11 +17,13 @@ export function shortContentHash(value: unknown): string {
 
 /**
  * contentHash for a stream of values that share large parts by reference (requests share their
- * tool schemas): the canonical text of each shared part is remembered.
+ * tool schemas): the canonical text of every part written is remembered, so `json` of a part of
+ * a value just hashed is only looked up (a request body is serialised once, for its key and for
+ * the wire).
  */
-export function createContentHasher(): (value: unknown) => string {
-  const canonical = createCanonicalWriter();
-  return (value) => sha256Hex(canonical(value));
+export function createContentHasher(): { hash: (value: unknown) => string; json: (value: unknown) => string } {
+  const json = createCanonicalWriter();
+  return { hash: (value) => sha256Hex(json(value)), json };
 }
 
 function sha256Hex(text: string): string {
