@@ -83,7 +83,8 @@ async function floor(port, tools, via = "fetch") {
     req.on("error", reject);
     req.end(body);
   });
-  // The SDK alone, on route-eval's transport: what any SDK-based caller pays, before route-eval's own work.
+  // The SDK alone, on route-eval's transport, serialising each body itself: what a plain SDK-based
+  // caller pays (route-eval hands the SDK the text its store key was written from instead).
   const client = new OpenAI({ apiKey: "bench", baseURL: `http://127.0.0.1:${port}/v1`, maxRetries: 0, fetch: leanFetch });
   const viaSdk = async (i) => client.chat.completions.create(bodyObject(i)).withResponse();
   const post = via === "fetch" ? viaFetch : via === "sdk" ? viaSdk : viaHttp;
