@@ -91,6 +91,28 @@ describe("a run's facts come from all its records", () => {
   });
 });
 
+describe("a run directory without run.json is described by its report.json's run", () => {
+  it("report reads only that part: the rest may be anything; a broken run is named by its path", async () => {
+    const out = tempDir();
+    expect((await runCli(["run", "-n", "2", "--no-gates", "--no-progress", "--no-step-summary", "--out-dir", out, "--run-id", "r"])).code).toBe(0);
+    const dir = join(out, "bare");
+    mkdirSync(dir);
+    for (const name of ["records.jsonl", "sets.jsonl"]) copyFileSync(join(out, "r", name), join(dir, name));
+    const flags = ["report", dir, "-f", "json", "--no-gates"];
+    const first = await runCli(flags); // from the records; writes report.json
+    const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
+    writeFileSync(join(dir, "report.json"), JSON.stringify({ ...report, run: { ...report.run, run_id: "named-in-report" }, metrics: "not checked" }));
+    const second = await runCli(flags);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toBe(first.stdout.replace(/"run_id": "bare"/, '"run_id": "named-in-report"'));
+    expect(second.stdout).not.toBe(first.stdout);
+    writeFileSync(join(dir, "report.json"), JSON.stringify({ ...report, run: { ...report.run, model: 2 } }));
+    const broken = await runCli(flags);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/report\.json: run\.model: expected a string/);
+  });
+});
+
 describe("pass^k over a fixed set of cases", () => {
   it("an always-failing case with one errored trial no longer vanishes at high k; a pass^k gate names it", async () => {
     const { evaluateGates } = await import("../src/report/gates.js");

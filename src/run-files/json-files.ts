@@ -37,10 +37,28 @@ export interface JsonFileKind<T> {
 export function readJsonFile<T>(file: string, spec: JsonFileKind<T>): T {
   const value = parse(file, spec.kind);
   if (spec.version !== null) checkVersion(file, value, spec.kind, spec.version);
+  return validated(file, value, spec, []);
+}
+
+/**
+ * One top-level part of a route-eval file — report.json's `run` — validated against that part's
+ * own schema alone: a reader that needs only the part does not check (or compile the schema of)
+ * the rest of a file that can run to megabytes.
+ */
+export function readJsonPart<T>(file: string, spec: JsonFileKind<unknown>, key: string, part: JsonFileKind<T>): T {
+  const value = parse(file, spec.kind);
+  if (spec.version !== null) checkVersion(file, value, spec.kind, spec.version);
+  const inner = value !== null && typeof value === "object" && key in value ? (value as Record<string, unknown>)[key] : undefined;
+  if (inner === undefined) throw new InputError(`${file}: must have required property '${key}'`);
+  return validated(file, inner, part, [key]);
+}
+
+function validated<T>(file: string, value: unknown, spec: JsonFileKind<T>, at: (string | number)[]): T {
   const validate = validator(spec.kind);
   if (validate(value) && spec.is(value)) return value;
   const problem = describeSchemaErrors(validate.errors ?? [], value);
-  const where = problem.path.length === 0 ? "" : `${formatPath(problem.path)}: `;
+  const path = [...at, ...problem.path];
+  const where = path.length === 0 ? "" : `${formatPath(path)}: `;
   throw new InputError(`${file}: ${where}${problem.message}`);
 }
 

@@ -2,7 +2,7 @@
 import { REPORT_SCHEMA_VERSION, type Report } from "../types.js";
 import { readJsonFile, type JsonFileKind } from "./json-files.js";
 
-const REPORT_FILE: JsonFileKind<Report> = {
+export const REPORT_FILE: JsonFileKind<Report> = {
   kind: "report",
   version: REPORT_SCHEMA_VERSION,
   is: (value): value is Report => typeof value === "object" && value !== null,

@@ -2,9 +2,9 @@
 import { basename, join, resolve } from "node:path";
 import { InputError } from "../errors.js";
 import { metaFromRecords } from "../report/build-report.js";
-import { readJsonFile, type JsonFileKind } from "./json-files.js";
+import { readJsonFile, readJsonPart, type JsonFileKind } from "./json-files.js";
 import { locateRun, type RunFiles } from "./locate-run.js";
-import { readReportFile } from "./read-report.js";
+import { REPORT_FILE } from "./read-report.js";
 import { readRecords } from "./records-io.js";
 import type { RunMeta, TrialRecord } from "../types.js";
 import { TOOL_VERSION } from "../version.js";
@@ -21,7 +21,8 @@ export function readRun(target: string): { runDir: string; meta: RunMeta; record
 /** run.json (small), else report.json's run, else what the records themselves say. */
 export function findMeta(files: RunFiles, records: TrialRecord[]): RunMeta {
   if (files.meta !== null) return readMeta(files.meta);
-  if (files.report !== null) return readReportFile(files.report).run;
+  // Only report.json's run is read and checked: the rest can run to megabytes.
+  if (files.report !== null) return readJsonPart(files.report, REPORT_FILE, "run", RUN_FILE);
   return metaFromRecords(basename(resolve(files.runDir)), records, TOOL_VERSION);
 }
 
