@@ -2,15 +2,13 @@
  * Every metric of DESIGN §3–4 from trial records. Pure. Errored trials are counted and excluded
  * from every rate, pass^k, consistency figure and confusion table.
  */
-import { isRightCall } from "../classify/classify-trial.js";
-import { ABSTAIN, ASK } from "../types.js";
 import type { Metrics, Rate, SelectionError, Stage, Success, TrialRecord } from "../types.js";
 import { computeConfusions } from "./confusions.js";
 import { computeSelectionByPosition } from "./position.js";
 import { computeReliability } from "./reliability.js";
 import { computeInputTokens, computeRetrievalQuality } from "./retrieval-quality.js";
-import { groupBy, isCovered, isExposed, isRetrieved, scoreRecords } from "./scored-trials.js";
-import { isControl } from "../types.js";
+import { groupBy, isExposed, isRetrieved, scoreRecords } from "./scored-trials.js";
+import { FACT, factsOf } from "./trial-facts.js";
 import { compareText } from "../text/compare-text.js";
 import { clusterRate, type ClusterTally } from "./wilson.js";
 
@@ -26,23 +24,63 @@ type Signals = Pick<
 >;
 
 /** The share of `population` for which `success` holds; its interval treats the case as the unit. */
-export function rateOf(population: TrialRecord[], success: (t: TrialRecord) => boolean): Rate {
+function rateOf(population: TrialRecord[], success: (t: TrialRecord) => boolean): Rate {
   const byCase = new Map<string, ClusterTally>();
-  // A case's trials are usually adjacent (reports sort by case): the last tally is reused without a lookup.
-  let lastCase: string | null = null;
-  let tally: ClusterTally = { n: 0, s: 0 };
   for (const t of population) {
-    if (t.case_id !== lastCase) {
-      lastCase = t.case_id;
-      const known = byCase.get(t.case_id);
-      if (known === undefined) byCase.set(t.case_id, (tally = { n: 0, s: 0 }));
-      else tally = known;
-    }
+    let tally = byCase.get(t.case_id);
+    if (tally === undefined) byCase.set(t.case_id, (tally = { n: 0, s: 0 }));
     tally.n += 1;
     if (success(t)) tally.s += 1;
   }
   // Summed in case order, so the interval's last digits never depend on the order of the records.
   return clusterRate([...byCase.entries()].sort(([a], [b]) => compareText(a, b)).map(([, tally]) => tally));
+}
+
+/** [population, success] of each rate counted in the one pass: the trials with all the population's facts, and those of them with all the success's. */
+const RATES = {
+  capability_coverage: [0, FACT.COVERED],
+  exposure_recall: [FACT.COVERED, FACT.EXPOSED],
+  discovery_recall: [FACT.EXPOSED, FACT.RETRIEVED],
+  selection_accuracy: [FACT.RETRIEVED, FACT.PICKED_ACCEPTABLE],
+  end_to_end_accuracy: [0, FACT.END_TO_END],
+  abstention_accuracy: [FACT.ABSTAIN_ACCEPTABLE, FACT.ABSTAINED],
+  violation_rate: [0, FACT.VIOLATED],
+  argument_validity: [FACT.TOOL_ARGUMENTS, FACT.ARGUMENTS_VALID],
+  argument_match: [FACT.ARGUMENTS_CHECKED, FACT.ARGUMENTS_MATCH],
+  call_accuracy: [FACT.RETRIEVED, FACT.RIGHT_CALL],
+  clarification_rate: [0, FACT.ASKED],
+  abstention_rate: [0, FACT.ABSTAINED],
+  phantom_rate: [0, FACT.PHANTOM],
+  no_call_rate: [0, FACT.NO_CALL],
+  extra_call_rate: [0, FACT.EXTRA_CALL],
+} as const satisfies Record<string, readonly [number, number]>;
+type CountedRate = keyof typeof RATES;
+const COUNTED = Object.keys(RATES) as CountedRate[];
+const POPULATIONS = COUNTED.map((name) => RATES[name][0]);
+const SUCCESSES = COUNTED.map((name) => RATES[name][1]);
+
+/** Every rate of RATES in one pass over the trials (per case: n and s of each rate), and the ordinary tools shown in all. */
+function countRates(scored: TrialRecord[]): { rates: Record<CountedRate, Rate>; visibleTotal: number } {
+  const byCase = new Map<string, Float64Array>();
+  let visibleTotal = 0;
+  for (const t of scored) {
+    let counts = byCase.get(t.case_id);
+    if (counts === undefined) byCase.set(t.case_id, (counts = new Float64Array(2 * COUNTED.length)));
+    const { bits, visible } = factsOf(t);
+    visibleTotal += visible;
+    for (let r = 0; r < COUNTED.length; r++) {
+      if ((bits & POPULATIONS[r]) !== POPULATIONS[r]) continue;
+      counts[2 * r] += 1;
+      if ((bits & SUCCESSES[r]) === SUCCESSES[r]) counts[2 * r + 1] += 1;
+    }
+  }
+  // Summed in case order, as rateOf sums.
+  const cases = [...byCase.entries()].sort(([a], [b]) => compareText(a, b));
+  const rates = {} as Record<CountedRate, Rate>;
+  COUNTED.forEach((name, r) => {
+    rates[name] = clusterRate(cases.map(([, counts]) => ({ n: counts[2 * r], s: counts[2 * r + 1] })));
+  });
+  return { rates, visibleTotal };
 }
 
 
@@ -55,21 +93,19 @@ function computeRecallAtK(exposed: TrialRecord[]): Record<string, Rate> {
   return Object.fromEntries(groups.map(([k, group]) => [k, rateOf(group, isRetrieved)]));
 }
 
-function computeFunnel(scored: TrialRecord[]): Funnel {
-  const exposed = scored.filter(isExposed);
+function computeFunnel(scored: TrialRecord[], rates: Record<CountedRate, Rate>): Funnel {
   return {
-    capability_coverage: rateOf(scored, isCovered),
-    exposure_recall: rateOf(scored.filter(isCovered), isExposed),
-    discovery_recall: rateOf(exposed, isRetrieved),
-    tool_recall_at_k: computeRecallAtK(exposed),
-    selection_accuracy: rateOf(scored.filter(isRetrieved), (t) => t.selected !== null && t.acceptable.includes(t.selected)),
-    end_to_end_accuracy: rateOf(scored, (t) => t.failed_stage === null),
-    abstention_accuracy: rateOf(scored.filter((t) => t.acceptable.includes(ABSTAIN)), (t) => t.selected === ABSTAIN),
-    violation_rate: rateOf(scored, (t) => t.violated),
-    // Ordinary tool calls only: a control's (empty) arguments say nothing about filling a tool's schema.
-    argument_validity: rateOf(scored.filter((t) => t.argument_errors !== null && !isControl(t.selected ?? "")), (t) => t.argument_errors?.length === 0),
-    argument_match: rateOf(scored.filter((t) => t.argument_match !== null), (t) => t.argument_match === true),
-    call_accuracy: rateOf(scored.filter(isRetrieved), isRightCall),
+    capability_coverage: rates.capability_coverage,
+    exposure_recall: rates.exposure_recall,
+    discovery_recall: rates.discovery_recall,
+    tool_recall_at_k: computeRecallAtK(scored.filter(isExposed)),
+    selection_accuracy: rates.selection_accuracy,
+    end_to_end_accuracy: rates.end_to_end_accuracy,
+    abstention_accuracy: rates.abstention_accuracy,
+    violation_rate: rates.violation_rate,
+    argument_validity: rates.argument_validity,
+    argument_match: rates.argument_match,
+    call_accuracy: rates.call_accuracy,
   };
 }
 
@@ -88,16 +124,13 @@ function countSelectionErrors(scored: TrialRecord[]): Record<SelectionError, num
   return counts;
 }
 
-function computeSignals(scored: TrialRecord[]): Signals {
-  // Ordinary tools only, controls apart: the same count as a sweep's "visible" column.
-  let visibleTotal = 0;
-  for (const t of scored) for (const name of t.visible_order) if (!isControl(name)) visibleTotal += 1;
+function computeSignals(scored: TrialRecord[], rates: Record<CountedRate, Rate>, visibleTotal: number): Signals {
   return {
-    clarification_rate: rateOf(scored, (t) => t.selected === ASK),
-    abstention_rate: rateOf(scored, (t) => t.selected === ABSTAIN),
-    phantom_rate: rateOf(scored, (t) => t.selected !== null && !t.visible_order.includes(t.selected)),
-    no_call_rate: rateOf(scored, (t) => t.selected === null),
-    extra_call_rate: rateOf(scored, (t) => t.tool_calls > 1),
+    clarification_rate: rates.clarification_rate,
+    abstention_rate: rates.abstention_rate,
+    phantom_rate: rates.phantom_rate,
+    no_call_rate: rates.no_call_rate,
+    extra_call_rate: rates.extra_call_rate,
     mean_visible: scored.length === 0 ? null : visibleTotal / scored.length,
     failure_profile: countStages(scored),
     selection_errors: countSelectionErrors(scored),
@@ -107,16 +140,17 @@ function computeSignals(scored: TrialRecord[]): Signals {
 /** All metrics of a set of records (a run, or one breakdown's subset); pass^k by the run's `success`. */
 export function computeMetrics(records: TrialRecord[], success: Success = "selection"): Metrics {
   const scored = scoreRecords(records);
+  const { rates, visibleTotal } = countRates(scored);
   return {
     trials: records.length,
     errored: records.length - scored.length,
     scored: scored.length,
-    ...computeFunnel(scored),
-    ...computeSignals(scored),
+    ...computeFunnel(scored, rates),
+    ...computeSignals(scored, rates, visibleTotal),
     ...computeConfusions(scored),
     ...computeReliability(scored, success),
-    retrieval: computeRetrievalQuality(scored),
+    retrieval: computeRetrievalQuality(scored, (t) => factsOf(t).quality),
     input_tokens: computeInputTokens(scored),
-    selection_by_position: computeSelectionByPosition(scored),
+    selection_by_position: computeSelectionByPosition(scored, (t) => factsOf(t).third),
   };
 }

@@ -21,15 +21,15 @@ export function thirdOfTrial(trial: TrialRecord): PositionThird | null {
   return index === -1 ? null : positionThird(index, trial.visible_order.length);
 }
 
-/** Over scored trials: selection accuracy per third. */
-export function computeSelectionByPosition(scored: TrialRecord[]): Record<PositionThird, Rate> {
+/** Over scored trials: selection accuracy per third; `thirdOf` may be a remembered thirdOfTrial. */
+export function computeSelectionByPosition(scored: TrialRecord[], thirdOf = thirdOfTrial): Record<PositionThird, Rate> {
   const tally: Record<PositionThird, { correct: number; total: number }> = {
     first: { correct: 0, total: 0 },
     middle: { correct: 0, total: 0 },
     last: { correct: 0, total: 0 },
   };
   for (const trial of scored) {
-    const third = thirdOfTrial(trial);
+    const third = thirdOf(trial);
     if (third === null) continue;
     tally[third].total += 1;
     if (trial.selected !== null && trial.acceptable.includes(trial.selected)) tally[third].correct += 1;

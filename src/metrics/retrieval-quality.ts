@@ -6,7 +6,7 @@ import type { InputTokens, RetrievalQuality, TrialRecord } from "../types.js";
 import { rate } from "./wilson.js";
 
 
-interface TrialQuality {
+export interface TrialQuality {
   recall: number;
   reciprocalRank: number;
   ndcg: number;
@@ -33,18 +33,19 @@ export function scoreRanks(ranks: readonly { rank: number }[], k: number): Trial
   return { recall: hits / ranks.length, reciprocalRank: 1 / first, ndcg: dcg / idcg };
 }
 
-/**
- * Over scored trials whose retriever recorded a ranking: each trial's relevant set is its
- * acceptable ordinary tools among the ranked candidates (the ranks its record keeps).
- */
-export function computeRetrievalQuality(scored: TrialRecord[]): RetrievalQuality {
+/** The quality of a trial's recorded ranking (null without one): its relevant set is its acceptable ordinary tools among the ranked candidates (the ranks its record keeps). */
+export function qualityOfTrial(t: TrialRecord): TrialQuality | null {
+  return t.retrieval === null ? null : scoreRanks(t.retrieval.acceptable, t.retrieval_k ?? t.retrieval.candidates);
+}
+
+/** Over scored trials whose retriever recorded a ranking; `qualityOf` may be a remembered qualityOfTrial. */
+export function computeRetrievalQuality(scored: TrialRecord[], qualityOf = qualityOfTrial): RetrievalQuality {
   let counted = 0;
   let recall = 0;
   let reciprocalRank = 0;
   let ndcg = 0;
-  for (const { retrieval, retrieval_k } of scored) {
-    if (retrieval === null) continue;
-    const quality = scoreRanks(retrieval.acceptable, retrieval_k ?? retrieval.candidates);
+  for (const t of scored) {
+    const quality = qualityOf(t);
     if (quality === null) continue;
     counted += 1;
     recall += quality.recall;
