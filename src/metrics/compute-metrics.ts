@@ -8,7 +8,7 @@ import { computeSelectionByPosition } from "./position.js";
 import { computeReliability } from "./reliability.js";
 import { computeInputTokens, computeRetrievalQuality } from "./retrieval-quality.js";
 import { groupBy, isExposed, isRetrieved, scoreRecords } from "./scored-trials.js";
-import { FACT, factsOf } from "./trial-facts.js";
+import { FACT, factsOf, type TrialFacts } from "./trial-facts.js";
 import { compareText } from "../text/compare-text.js";
 import { clusterRate, type ClusterTally } from "./wilson.js";
 
@@ -60,13 +60,14 @@ const POPULATIONS = COUNTED.map((name) => RATES[name][0]);
 const SUCCESSES = COUNTED.map((name) => RATES[name][1]);
 
 /** Every rate of RATES in one pass over the trials (per case: n and s of each rate), and the ordinary tools shown in all. */
-function countRates(scored: TrialRecord[]): { rates: Record<CountedRate, Rate>; visibleTotal: number } {
+function countRates(scored: TrialRecord[], facts: TrialFacts[]): { rates: Record<CountedRate, Rate>; visibleTotal: number } {
   const byCase = new Map<string, Float64Array>();
   let visibleTotal = 0;
-  for (const t of scored) {
-    let counts = byCase.get(t.case_id);
-    if (counts === undefined) byCase.set(t.case_id, (counts = new Float64Array(2 * COUNTED.length)));
-    const { bits, visible } = factsOf(t);
+  for (let i = 0; i < scored.length; i++) {
+    const caseId = scored[i].case_id;
+    let counts = byCase.get(caseId);
+    if (counts === undefined) byCase.set(caseId, (counts = new Float64Array(2 * COUNTED.length)));
+    const { bits, visible } = facts[i];
     visibleTotal += visible;
     for (let r = 0; r < COUNTED.length; r++) {
       if ((bits & POPULATIONS[r]) !== POPULATIONS[r]) continue;
@@ -140,7 +141,8 @@ function computeSignals(scored: TrialRecord[], rates: Record<CountedRate, Rate>,
 /** All metrics of a set of records (a run, or one breakdown's subset); pass^k by the run's `success`. */
 export function computeMetrics(records: TrialRecord[], success: Success = "selection"): Metrics {
   const scored = scoreRecords(records);
-  const { rates, visibleTotal } = countRates(scored);
+  const facts = scored.map(factsOf);
+  const { rates, visibleTotal } = countRates(scored, facts);
   return {
     trials: records.length,
     errored: records.length - scored.length,
@@ -149,8 +151,8 @@ export function computeMetrics(records: TrialRecord[], success: Success = "selec
     ...computeSignals(scored, rates, visibleTotal),
     ...computeConfusions(scored),
     ...computeReliability(scored, success),
-    retrieval: computeRetrievalQuality(scored, (t) => factsOf(t).quality),
+    retrieval: computeRetrievalQuality(scored, (_, i) => facts[i].quality),
     input_tokens: computeInputTokens(scored),
-    selection_by_position: computeSelectionByPosition(scored, (t) => factsOf(t).third),
+    selection_by_position: computeSelectionByPosition(scored, (_, i) => facts[i].third),
   };
 }

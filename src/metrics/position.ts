@@ -22,14 +22,15 @@ export function thirdOfTrial(trial: TrialRecord): PositionThird | null {
 }
 
 /** Over scored trials: selection accuracy per third; `thirdOf` may be a remembered thirdOfTrial. */
-export function computeSelectionByPosition(scored: TrialRecord[], thirdOf = thirdOfTrial): Record<PositionThird, Rate> {
+export function computeSelectionByPosition(scored: TrialRecord[], thirdOf: (t: TrialRecord, index: number) => PositionThird | null = thirdOfTrial): Record<PositionThird, Rate> {
   const tally: Record<PositionThird, { correct: number; total: number }> = {
     first: { correct: 0, total: 0 },
     middle: { correct: 0, total: 0 },
     last: { correct: 0, total: 0 },
   };
-  for (const trial of scored) {
-    const third = thirdOf(trial);
+  for (let i = 0; i < scored.length; i++) {
+    const trial = scored[i];
+    const third = thirdOf(trial, i);
     if (third === null) continue;
     tally[third].total += 1;
     if (trial.selected !== null && trial.acceptable.includes(trial.selected)) tally[third].correct += 1;

@@ -39,13 +39,13 @@ export function qualityOfTrial(t: TrialRecord): TrialQuality | null {
 }
 
 /** Over scored trials whose retriever recorded a ranking; `qualityOf` may be a remembered qualityOfTrial. */
-export function computeRetrievalQuality(scored: TrialRecord[], qualityOf = qualityOfTrial): RetrievalQuality {
+export function computeRetrievalQuality(scored: TrialRecord[], qualityOf: (t: TrialRecord, index: number) => TrialQuality | null = qualityOfTrial): RetrievalQuality {
   let counted = 0;
   let recall = 0;
   let reciprocalRank = 0;
   let ndcg = 0;
-  for (const t of scored) {
-    const quality = qualityOf(t);
+  for (let i = 0; i < scored.length; i++) {
+    const quality = qualityOf(scored[i], i);
     if (quality === null) continue;
     counted += 1;
     recall += quality.recall;
