@@ -18,12 +18,13 @@ afterEach(async () => {
 
 describe("canonical JSON", () => {
   it("writes exactly what JSON.stringify(sortKeys(value)) writes, with or without the identity memo", () => {
-    const shared = { z: 1, a: [1, { y: null, b: "x\u2028" }], "10": true, "2": false };
+    const shared = { z: 1, a: [1, { y: null, b: "x\u2028" }], "10": true, "2": false, ...JSON.parse('{"__proto__": {"polluted": 1}}') };
     const values = [
       null, 0, -1.5e-7, 1e21, NaN, "quote \" and \\", [undefined, () => 1, shared],
       { b: shared, a: shared, u: undefined, d: new Date(0), t: { toJSON: () => "custom" } },
     ];
     const writer = createCanonicalWriter();
+    expect(JSON.stringify(sortKeys(shared))).toContain('"__proto__":{"polluted":1}'); // an own key, kept as data
     for (const value of values) {
       const expected = JSON.stringify(sortKeys(value));
       expect(canonicalJson(value)).toBe(expected);

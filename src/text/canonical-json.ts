@@ -7,9 +7,16 @@ export function canonicalJson(value: unknown, indent?: number): string {
 export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value !== null && typeof value === "object") {
-    const keys = Object.keys(value).sort();
     const source = value as Record<string, unknown>;
-    return Object.fromEntries(keys.map((key) => [key, sortKeys(source[key])]));
+    // Assigned one by one (what Object.fromEntries does, without its entry arrays: a report has
+    // hundreds of thousands of objects); a "__proto__" key is defined as an own key, not assigned.
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const item = sortKeys(source[key]);
+      if (key === "__proto__") Object.defineProperty(sorted, key, { value: item, enumerable: true, writable: true, configurable: true });
+      else sorted[key] = item;
+    }
+    return sorted;
   }
   return value;
 }
