@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createEndpoint } from "../src/endpoint/create-endpoint.js";
 import { renderOpenAIRequest } from "../src/endpoint/openai-wire.js";
-import { contentHash } from "../src/text/content-hash.js";
+import { contentHash, envelopeHash } from "../src/text/content-hash.js";
 import { canonicalJson, createCanonicalWriter, sortKeys } from "../src/text/canonical-json.js";
 import { anthropicReply, openaiReply, responsesReply, startFakeServer, type FakeServer } from "./fixtures/fake-provider.js";
 import { liveConfig, makeRequest, makeTempDir, removeTempDirs, writeProject } from "./fixtures/live-project.js";
@@ -30,6 +30,18 @@ describe("canonical JSON", () => {
       expect(canonicalJson(value)).toBe(expected);
       expect(writer(value)).toBe(expected);
       expect(writer(value)).toBe(expected);
+    }
+  });
+});
+
+describe("envelopeHash", () => {
+  it("is contentHash of the whole envelope, for any parts", () => {
+    const request = { tools: [{ name: "a\"b", description: "\u2028 ünïcode" }], model: "m", "10": 1 };
+    for (const parts of [
+      { endpoint: "openai", model: "gpt-x", base_url: "https://api.example/v1", trial: 0 },
+      { endpoint: "anthropic", model: "claude \"q\"", base_url: null, trial: 12 },
+    ]) {
+      expect(envelopeHash(parts, canonicalJson(request))).toBe(contentHash({ ...parts, request }));
     }
   });
 });

@@ -6,7 +6,8 @@
  */
 import { InputError } from "../errors.js";
 import type { ResponseStore } from "../store/response-store.js";
-import { createContentHasher } from "../text/content-hash.js";
+import { createCanonicalWriter } from "../text/canonical-json.js";
+import { envelopeHash } from "../text/content-hash.js";
 import type { Endpoint, EndpointOutcome, StoreMode, TrialRequest } from "../types.js";
 import { field, isObject, numberField, stringField } from "./json-guards.js";
 import { callWithRetries, type CallGuards, type RetryPolicy } from "./retry.js";
@@ -54,8 +55,8 @@ export interface StoreEntry {
 }
 
 export function createStoredEndpoint<Body>(wire: WireEndpoint<Body>, options: StoredEndpointOptions): Endpoint {
-  // Requests share their tool schemas by reference; remembering their text makes hashing cheap.
-  const hasher = createContentHasher();
+  // Requests share their tool schemas by reference; remembering their text makes writing each request cheap.
+  const canonical = createCanonicalWriter();
   // A store write is one small append; one that fails does not stop the run (its records are
   // complete) — close() reports the first failure.
   let failure: unknown = null;
@@ -69,7 +70,7 @@ export function createStoredEndpoint<Body>(wire: WireEndpoint<Body>, options: St
   return {
     id: wire.id,
     model: wire.model,
-    call: (request) => callStored(wire, options, hasher, save, request),
+    call: (request) => callStored(wire, options, canonical, save, request),
     close: async () => {
       await wire.close?.();
       if (options.ownsStore) options.store.close();
@@ -83,13 +84,15 @@ export function createStoredEndpoint<Body>(wire: WireEndpoint<Body>, options: St
 async function callStored<Body>(
   wire: WireEndpoint<Body>,
   options: StoredEndpointOptions,
-  hasher: ReturnType<typeof createContentHasher>,
+  canonical: (value: unknown) => string,
   save: (key: string, entry: StoreEntry) => void,
   request: TrialRequest,
 ): Promise<EndpointOutcome> {
   const body = wire.render(request);
   // The content address of everything that determines the answer (requestAddress for the baseline).
-  const key = hasher.hash({ endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, trial: request.trial, request: body });
+  // The body's canonical text, written once: hashed into the key, and sent as it is.
+  const json = canonical(body);
+  const key = envelopeHash({ endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, trial: request.trial }, json);
   const where = `case "${request.case_id}" trial ${request.trial}`;
   if (options.mode !== "live") {
     const stored = readReply(options.store, key);
@@ -110,8 +113,7 @@ async function callStored<Body>(
     return { ok: false, kind: "fatal", setup: true, error, request_hash: key, retries: 0 };
   }
   const readable = async () => {
-    // The body's text was written for the key just now: the wire sends that text (keys sorted), not a second serialisation.
-    const reply = await wire.send(body, hasher.json(body));
+    const reply = await wire.send(body, json);
     const response = wire.normalise(reply);
     if ("error" in response) throw new UnreadableReply(response.error);
     return reply;

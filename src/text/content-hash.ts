@@ -4,7 +4,7 @@
  * snapshot revisions all mean "this content" the same way.
  */
 import { createHash } from "node:crypto";
-import { canonicalJson, createCanonicalWriter } from "./canonical-json.js";
+import { canonicalJson } from "./canonical-json.js";
 
 export function contentHash(value: unknown): string {
   return sha256Hex(canonicalJson(value));
@@ -16,14 +16,14 @@ export function shortContentHash(value: unknown): string {
 }
 
 /**
- * contentHash for a stream of values that share large parts by reference (requests share their
- * tool schemas): the canonical text of every part written is remembered, so `json` of a part of
- * a value just hashed is only looked up (a request body is serialised once, for its key and for
- * the wire).
+ * contentHash of a request envelope — `{base_url, endpoint, model, request, trial}` — given the
+ * request's canonical text: the same hash, fed in three pieces, so the store key of a large
+ * request never writes the envelope out as a second copy of its text. (Those are the envelope's
+ * keys in sorted order; a test checks the hash against contentHash of the whole envelope.)
  */
-export function createContentHasher(): { hash: (value: unknown) => string; json: (value: unknown) => string } {
-  const json = createCanonicalWriter();
-  return { hash: (value) => sha256Hex(json(value)), json };
+export function envelopeHash(parts: { base_url: string | null; endpoint: string; model: string; trial: number }, requestJson: string): string {
+  const head = `{"base_url":${JSON.stringify(parts.base_url)},"endpoint":${JSON.stringify(parts.endpoint)},"model":${JSON.stringify(parts.model)},"request":`;
+  return createHash("sha256").update(head).update(requestJson).update(`,"trial":${canonicalJson(parts.trial)}}`).digest("hex");
 }
 
 function sha256Hex(text: string): string {
