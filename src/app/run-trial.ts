@@ -16,7 +16,14 @@ import { deriveSeed } from "../text/seeded-random.js";
 import { trialKey } from "../types.js";
 import type { Case, Config, Discovery, Endpoint, Exposure, Registry, ToolDefinition, TrialRecord, TrialRequest } from "../types.js";
 import type { TrialResult } from "./run-loop.js";
-import type { SweepHook } from "./run.js";
+
+/** How a sweep point changes one run; everything else about the run stays as configured. */
+export interface SweepHook {
+  /** The cases to run instead of loading them (a sweep loads them once, and may pad their registries). */
+  cases?: Case[];
+  /** The visible set of a case, or null for the configured retriever. */
+  visibleFor?: (testCase: Case, exposure: Exposure) => Discovery | null;
+}
 
 /** Every (case, trial) not yet recorded, as a job that asks it. */
 export function listPending(

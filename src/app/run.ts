@@ -10,12 +10,12 @@ import { writeJsonFile, writeReportFile } from "../run-files/write-files.js";
 import { createRunDirectory, reopenRunDirectory, type RunDirectory } from "../run-files/run-directory.js";
 import { findResumeDifferences } from "../run-files/resume-check.js";
 import { runTrialJobs, type LoopStop, type TrialJob } from "./run-loop.js";
-import { listPending } from "./run-trial.js";
+import { listPending, type SweepHook } from "./run-trial.js";
 import type { ResponseStore } from "../store/response-store.js";
 import { inShard, type Shard } from "../run-files/shard.js";
 import { checkPhaseFamilies, findNameWarnings } from "./run-checks.js";
 import { buildRunMeta, newRunId } from "./run-meta.js";
-import type { Case, Config, RunProgress, Discovery, Endpoint, Exposure, Report, RunMeta, TrialRecord } from "../types.js";
+import type { Config, RunProgress, Endpoint, Report, RunMeta, TrialRecord } from "../types.js";
 
 
 export interface RunOptions {
@@ -50,14 +50,6 @@ export interface RunOptions {
   batch?: boolean;
   /** A batch run's hook on a store miss: collect the request (deferred), or record why it has no answer. */
   onMiss?: EndpointEnvironment["onMiss"];
-}
-
-/** How a sweep point changes one run; everything else about the run stays as configured. */
-export interface SweepHook {
-  /** The cases to run instead of loading them (a sweep loads them once, and may pad their registries). */
-  cases?: Case[];
-  /** The visible set of a case, or null for the configured retriever. */
-  visibleFor?: (testCase: Case, exposure: Exposure) => Discovery | null;
 }
 
 /** What the run wrote: its directory, the report and every trial record (resumed ones included). */
