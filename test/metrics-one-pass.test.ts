@@ -10,20 +10,15 @@ import { computeBreakdowns } from "../src/metrics/breakdowns.js";
 import { computeMetrics } from "../src/metrics/compute-metrics.js";
 import { isCovered, isExposed, isRetrieved, scoreRecords } from "../src/metrics/scored-trials.js";
 import { clusterRate, type ClusterTally } from "../src/metrics/wilson.js";
+import { seededRandom } from "../src/text/seeded-random.js";
 import { isControl, type Metrics, type Rate, type TrialRecord } from "../src/types.js";
 
 const CONTROLS = ["ask_user", "wait_for_event", "no_applicable_tool"];
 const TOOLS = ["get_order", "find_orders", "cancel_order", "refund_order", "track_parcel"];
 
-/** A small seeded generator (mulberry32), so a failure is reproducible. */
+/** Seeded, so a failure is reproducible. */
 function seeded(seed: number) {
-  let a = seed;
-  const rand = () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rand = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)];
   const some = <T>(items: readonly T[], p: number): T[] => items.filter(() => rand() < p);
   return { rand, pick, some };

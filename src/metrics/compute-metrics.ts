@@ -12,17 +12,6 @@ import { FACT, factsOf, type TrialFacts } from "./trial-facts.js";
 import { compareText } from "../text/compare-text.js";
 import { clusterRate, type ClusterTally } from "./wilson.js";
 
-type Funnel = Pick<
-  Metrics,
-  | "capability_coverage" | "exposure_recall" | "discovery_recall" | "tool_recall_at_k" | "selection_accuracy"
-  | "end_to_end_accuracy" | "abstention_accuracy" | "violation_rate" | "argument_validity" | "argument_match" | "call_accuracy"
->;
-type Signals = Pick<
-  Metrics,
-  | "clarification_rate" | "abstention_rate" | "phantom_rate" | "no_call_rate" | "extra_call_rate" | "mean_visible"
-  | "failure_profile" | "selection_errors"
->;
-
 /** The share of `population` for which `success` holds; its interval treats the case as the unit. */
 function rateOf(population: TrialRecord[], success: (t: TrialRecord) => boolean): Rate {
   const byCase = new Map<string, ClusterTally>();
@@ -53,7 +42,7 @@ const RATES = {
   phantom_rate: [0, FACT.PHANTOM],
   no_call_rate: [0, FACT.NO_CALL],
   extra_call_rate: [0, FACT.EXTRA_CALL],
-} as const satisfies Record<string, readonly [number, number]>;
+} as const satisfies { [K in keyof Metrics]?: readonly [number, number] };
 type CountedRate = keyof typeof RATES;
 const COUNTED = Object.keys(RATES) as CountedRate[];
 const POPULATIONS = COUNTED.map((name) => RATES[name][0]);
@@ -94,23 +83,6 @@ function computeRecallAtK(exposed: TrialRecord[]): Record<string, Rate> {
   return Object.fromEntries(groups.map(([k, group]) => [k, rateOf(group, isRetrieved)]));
 }
 
-function computeFunnel(scored: TrialRecord[], rates: Record<CountedRate, Rate>): Funnel {
-  return {
-    capability_coverage: rates.capability_coverage,
-    exposure_recall: rates.exposure_recall,
-    discovery_recall: rates.discovery_recall,
-    tool_recall_at_k: computeRecallAtK(scored.filter(isExposed)),
-    selection_accuracy: rates.selection_accuracy,
-    end_to_end_accuracy: rates.end_to_end_accuracy,
-    abstention_accuracy: rates.abstention_accuracy,
-    violation_rate: rates.violation_rate,
-    argument_validity: rates.argument_validity,
-    argument_match: rates.argument_match,
-    call_accuracy: rates.call_accuracy,
-  };
-}
-
-
 function countStages(scored: TrialRecord[]): Record<Stage, number> {
   const counts: Record<Stage, number> = { coverage: 0, exposure: 0, discovery: 0, selection: 0 };
   for (const t of scored) if (t.failed_stage !== null) counts[t.failed_stage] += 1;
@@ -125,19 +97,6 @@ function countSelectionErrors(scored: TrialRecord[]): Record<SelectionError, num
   return counts;
 }
 
-function computeSignals(scored: TrialRecord[], rates: Record<CountedRate, Rate>, visibleTotal: number): Signals {
-  return {
-    clarification_rate: rates.clarification_rate,
-    abstention_rate: rates.abstention_rate,
-    phantom_rate: rates.phantom_rate,
-    no_call_rate: rates.no_call_rate,
-    extra_call_rate: rates.extra_call_rate,
-    mean_visible: scored.length === 0 ? null : visibleTotal / scored.length,
-    failure_profile: countStages(scored),
-    selection_errors: countSelectionErrors(scored),
-  };
-}
-
 /** All metrics of a set of records (a run, or one breakdown's subset); pass^k by the run's `success`. */
 export function computeMetrics(records: TrialRecord[], success: Success = "selection"): Metrics {
   const scored = scoreRecords(records);
@@ -147,8 +106,11 @@ export function computeMetrics(records: TrialRecord[], success: Success = "selec
     trials: records.length,
     errored: records.length - scored.length,
     scored: scored.length,
-    ...computeFunnel(scored, rates),
-    ...computeSignals(scored, rates, visibleTotal),
+    ...rates,
+    tool_recall_at_k: computeRecallAtK(scored.filter(isExposed)),
+    mean_visible: scored.length === 0 ? null : visibleTotal / scored.length,
+    failure_profile: countStages(scored),
+    selection_errors: countSelectionErrors(scored),
     ...computeConfusions(scored),
     ...computeReliability(scored, success),
     retrieval: computeRetrievalQuality(scored, (_, i) => facts[i].quality),
