@@ -11,5 +11,6 @@ export * from "./types/cases.js";
 export * from "./types/discovery.js";
 export * from "./types/endpoint.js";
 export * from "./types/records.js";
+export * from "./types/rates.js";
 export * from "./types/metrics.js";
 export * from "./types/report.js";

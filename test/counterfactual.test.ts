@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import type { CounterfactualReport } from "../src/counterfactual/counterfactual-types.js";
+import type { CounterfactualReport } from "../src/types/counterfactual.js";
 import { runCli, tempDir } from "./support/cli.js";
 import { offeredTools, openaiReply, useFakeServers } from "./fixtures/fake-provider.js";
 import { removeTempDirs, writeProject } from "./fixtures/live-project.js";

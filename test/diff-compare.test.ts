@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkComparability } from "../src/diff/comparability.js";
 import { compareRuns, type CompareOptions } from "../src/diff/compare-runs.js";
-import type { Diff, MetricDelta } from "../src/diff/diff-types.js";
+import type { Diff, MetricDelta } from "../src/types/diff.js";
 import { exactMcNemar } from "../src/diff/mcnemar.js";
 import { buildMeta, buildRecords, makeInput, NAMES } from "./fixtures/diff-records.js";
 

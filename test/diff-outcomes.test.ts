@@ -1,3 +1,4 @@
+import { RATE_NAMES } from "../src/types/rates.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/load-config.js";
 import { outcomesOf, tallyRecords, tallyRow } from "../src/diff/trial-outcomes.js";
 import { scoreRecords } from "../src/metrics/scored-trials.js";
-import { RATE_FIELDS } from "../src/render/format.js";
 import { readRecords } from "../src/run-files/records-io.js";
 import { runEvaluation } from "../src/app/run.js";
 import type { Report, TrialRecord } from "../src/types.js";
@@ -41,7 +41,7 @@ describe("per-trial outcomes agree with compute-metrics", () => {
 
   it("sums to every rate's numerator and denominator on the bundled example (bm25, k = 6)", () => {
     const sums = sumOutcomes(records);
-    for (const field of RATE_FIELDS) {
+    for (const field of RATE_NAMES) {
       const rate = report.metrics[field];
       expect(sums.get(field) ?? { s: 0, n: 0 }, field).toEqual({ s: rate.numerator, n: rate.denominator });
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { WordSegment } from "../src/diff/diff-types.js";
+import type { WordSegment } from "../src/types/diff.js";
 import { diffWords, splitLead } from "../src/diff/word-diff.js";
 
 const spell = (segments: WordSegment[], keep: WordSegment["op"]): string =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InputError } from "../src/errors.js";
-import { evaluateGates } from "../src/report/gates.js";
+import { evaluateGates } from "../src/gates/evaluate-gates.js";
 import type { GateSpec } from "../src/types.js";
 import { buildFixtureReport, makeMetrics, rate } from "./fixtures/report-fixture.js";
 

@@ -11,9 +11,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
-import type { Diff } from "../src/diff/diff-types.js";
-import type { Experiment } from "../src/experiment/experiment-types.js";
-import type { SweepReport } from "../src/sweep/sweep-types.js";
+import type { Diff } from "../src/types/diff.js";
+import type { Experiment } from "../src/types/ablate.js";
+import type { SweepReport } from "../src/types/sweep.js";
 import type { Report } from "../src/types.js";
 import { argv, captureIo } from "./support/io.js";
 

@@ -3,11 +3,12 @@ import { computeBreakdowns } from "../src/metrics/breakdowns.js";
 import { buildCaseRows } from "../src/metrics/case-rows.js";
 import { computeMetrics } from "../src/metrics/compute-metrics.js";
 import type { TrialRecord } from "../src/types.js";
+import { classified } from "./support/records.js";
 
 const ALL = ["ask_user", "wait_for_event", "no_applicable_tool", "get_order", "cancel_order"];
 
 function record(over: Partial<TrialRecord>): TrialRecord {
-  return {
+  return classified({
     case_id: "x", trial: 0, phase: "support", family: "exact-id", tags: ["read"],
     acceptable: ["get_order"], forbidden: ["cancel_order"],
     registry_names: ALL, exposed_names: ALL, retrieved_names: ALL, visible_order: ALL,
@@ -17,7 +18,7 @@ function record(over: Partial<TrialRecord>): TrialRecord {
     response_text: null, tool_calls: 1, usage: { input_tokens: null, output_tokens: null }, latency_ms: 0,
     endpoint: "test", model: "test", request_hash: "h", error: null,
     ...over,
-  };
+  });
 }
 
 describe("buildCaseRows", () => {

@@ -1,6 +1,7 @@
 import { describe, it, expect } from "vitest";
 import { computeMetrics } from "../src/metrics/compute-metrics.js";
 import type { Rate, TrialRecord } from "../src/types.js";
+import { classified } from "./support/records.js";
 
 const CONTROLS = ["ask_user", "wait_for_event", "no_applicable_tool"];
 const ALL = [...CONTROLS, "get_order", "find_orders", "cancel_order"];
@@ -10,7 +11,7 @@ const ALL = [...CONTROLS, "get_order", "find_orders", "cancel_order"];
  * Its stored classification is left at "correct, not violated" on purpose: metrics must recompute it.
  */
 function record(over: Partial<TrialRecord>): TrialRecord {
-  return {
+  return classified({
     case_id: "a", trial: 0, phase: null, family: null, tags: [],
     acceptable: ["get_order"], forbidden: [],
     registry_names: ALL, exposed_names: ALL, retrieved_names: ALL, visible_order: ALL,
@@ -20,7 +21,7 @@ function record(over: Partial<TrialRecord>): TrialRecord {
     response_text: null, tool_calls: 1, usage: { input_tokens: 10, output_tokens: 2 }, latency_ms: 5,
     endpoint: "test", model: "test", request_hash: "h", error: null,
     ...over,
-  };
+  });
 }
 
 const withVisible = (names: string[]): Partial<TrialRecord> => ({ retrieved_names: names, visible_order: names });

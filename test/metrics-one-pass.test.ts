@@ -4,14 +4,15 @@
  * population, tally per case, sum in case order — over many random records, exactly (numerator,
  * denominator, value, interval, cases, effective n), and the breakdowns' slices too.
  */
+import { isRightCall, isCovered, isExposed, isRetrieved } from "../src/metrics/trial-facts.js";
 import { describe, expect, it } from "vitest";
-import { isRightCall } from "../src/classify/classify-trial.js";
 import { computeBreakdowns } from "../src/metrics/breakdowns.js";
 import { computeMetrics } from "../src/metrics/compute-metrics.js";
-import { isCovered, isExposed, isRetrieved, scoreRecords } from "../src/metrics/scored-trials.js";
+import { scoreRecords } from "../src/metrics/scored-trials.js";
 import { clusterRate, type ClusterTally } from "../src/metrics/wilson.js";
 import { seededRandom } from "../src/text/seeded-random.js";
 import { isControl, type Metrics, type Rate, type TrialRecord } from "../src/types.js";
+import { classified } from "./support/records.js";
 
 const CONTROLS = ["ask_user", "wait_for_event", "no_applicable_tool"];
 const TOOLS = ["get_order", "find_orders", "cancel_order", "refund_order", "track_parcel"];
@@ -33,7 +34,7 @@ function randomRecords(count: number, seed: number): TrialRecord[] {
     const acceptable = rand() < 0.15 ? [pick(CONTROLS)] : [pick(TOOLS), ...(rand() < 0.2 ? [pick(TOOLS)] : [])];
     const selected = rand() < 0.1 ? null : rand() < 0.1 ? "made_up_tool" : pick([...visible, ...TOOLS]);
     const k = rand() < 0.5 ? null : pick([2, 3]);
-    return {
+    return classified({
       case_id: `case-${Math.floor(rand() * 12)}`, trial: i, phase: pick([null, "desk", "ops"]), family: pick([null, "orders", "parcels"]),
       tags: some(["read", "write", "read"], 0.5), acceptable, forbidden: some(TOOLS, 0.2),
       registry_names: registry, exposed_names: exposed, retrieved_names: visible, visible_order: visible,
@@ -43,7 +44,7 @@ function randomRecords(count: number, seed: number): TrialRecord[] {
       argument_match: pick([null, true, false]), failed_stage: null, selection_error: null, violated: false,
       response_text: null, tool_calls: pick([0, 1, 1, 2]), usage: { input_tokens: 10, output_tokens: 2 }, latency_ms: 5,
       endpoint: "test", model: "test", request_hash: "h", error: rand() < 0.05 ? "HTTP 500" : null,
-    };
+    });
   });
 }
 

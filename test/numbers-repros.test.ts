@@ -115,7 +115,7 @@ describe("a run directory without run.json is described by its report.json's run
 
 describe("pass^k over a fixed set of cases", () => {
   it("an always-failing case with one errored trial no longer vanishes at high k; a pass^k gate names it", async () => {
-    const { evaluateGates } = await import("../src/report/gates.js");
+    const { evaluateGates } = await import("../src/gates/evaluate-gates.js");
     const base = { phase: null, family: null, tags: [], forbidden: [], registry_names: ["t"], exposed_names: ["t"], retrieved_names: ["t"], visible_order: ["t"],
       retrieval_k: null, retrieval: null, arguments: {}, argument_errors: [], argument_match: null, must_see: [], must_not_see: [], response_text: null,
       tool_calls: 1, usage: { input_tokens: null, output_tokens: null }, latency_ms: 0, endpoint: "e", model: "m", request_hash: "", violated: false, acceptable: ["t"] } as const;

@@ -9,7 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
-import type { Diff } from "../src/diff/diff-types.js";
+import type { Diff } from "../src/types/diff.js";
 import { captureIo } from "./support/io.js";
 import { ROOT, runShop } from "./fixtures/diff-runs.js";
 

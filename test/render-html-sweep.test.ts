@@ -8,7 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
 import { renderSweepHtml } from "../src/sweep/render-sweep-html.js";
-import type { SweepReport } from "../src/sweep/sweep-types.js";
+import type { SweepReport } from "../src/types/sweep.js";
 import { argv, captureIo } from "./support/io.js";
 
 const FIXTURE = "test/fixtures/sweep";

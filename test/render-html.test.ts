@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { buildHeatmap, PHANTOM_COLUMN } from "../src/report/confusion-heatmap.js";
-import type { CaseExplanation, TrialView } from "../src/show/explain-types.js";
+import type { CaseExplanation, TrialView } from "../src/types/explain.js";
 import { renderReport } from "../src/report/render.js";
 import { renderHtml } from "../src/report/render-html.js";
 import { embedJson, escapeHtml, html, joinHtml } from "../src/render/html/escape.js";

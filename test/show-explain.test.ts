@@ -4,9 +4,10 @@ import { expose } from "../src/exposure/expose.js";
 import { listHidingRules } from "../src/exposure/hiding-rules.js";
 import { buildCaseRows } from "../src/metrics/case-rows.js";
 import { explainCase, type CaseEvidence } from "../src/show/explain-case.js";
-import type { HiddenTool } from "../src/show/explain-types.js";
+import type { HiddenTool } from "../src/types/explain.js";
 import { renderCaseExplanation } from "../src/show/render-case.js";
 import type { Rival, Tool, TrialRecord } from "../src/types.js";
+import { classified } from "./support/records.js";
 
 const CONTROLS = ["ask_user", "wait_for_event", "no_applicable_tool"];
 const REGISTRY = [...CONTROLS, "get_order", "search_orders", "cancel_order", "refund_order"];
@@ -14,7 +15,7 @@ const EXPOSED = [...CONTROLS, "get_order", "search_orders"];
 const VISIBLE = ["search_orders", "get_order", ...CONTROLS];
 
 function record(over: Partial<TrialRecord>): TrialRecord {
-  return {
+  return classified({
     case_id: "c", trial: 0, goal: "Where is the blue teapot I ordered?", phase: "support", family: "lookup", tags: ["read"],
     acceptable: ["search_orders"], forbidden: ["cancel_order"],
     registry_names: REGISTRY, exposed_names: EXPOSED, retrieved_names: VISIBLE, visible_order: VISIBLE,
@@ -24,7 +25,7 @@ function record(over: Partial<TrialRecord>): TrialRecord {
     response_text: null, tool_calls: 1, usage: { input_tokens: null, output_tokens: null }, latency_ms: 0,
     endpoint: "test", model: "test", request_hash: "h", error: null,
     ...over,
-  };
+  });
 }
 
 const HIDDEN: HiddenTool[] = [

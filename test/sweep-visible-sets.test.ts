@@ -1,10 +1,11 @@
+import type { DistractorPolicy } from "../src/types/sweep.js";
 import { describe, expect, it } from "vitest";
 import { expose } from "../src/exposure/expose.js";
 import { loadRegistry } from "../src/registry/load-registry.js";
 import { tokenize } from "../src/text/tokenize.js";
 import { padRegistry } from "../src/sweep/pad-registry.js";
 import { buildSimilarity, similarityText } from "../src/sweep/similarity.js";
-import { measureHardness, orderCandidates, visibleAt, type CandidateInput, type DistractorPolicy } from "../src/sweep/visible-sets.js";
+import { measureHardness, orderCandidates, visibleAt, type CandidateInput } from "../src/sweep/visible-sets.js";
 import { CONTROL_NAMES, type Registry } from "../src/types.js";
 
 const commerce = loadRegistry("registries/commerce.yaml", process.cwd());

@@ -12,14 +12,14 @@
 import { batchProvider, createApis, isDone, type BatchApi, type Provider } from "../endpoint/batch-api.js";
 import type { StoreEntry, StoreMiss } from "../endpoint/stored-endpoint.js";
 import { EndpointFailure, InputError, Interrupted } from "../errors.js";
-import type { ExperimentPlan } from "../experiment/plan.js";
+import type { ExperimentPlan } from "../ablate/plan.js";
 import { groupBy } from "../metrics/scored-trials.js";
 import { loadBatchFile, openBatchFile, type BatchItem, type BatchRecord, type BatchState } from "../run-files/batch-file.js";
 import { openResponseStore } from "../store/response-store.js";
 import type { Config, EndpointOutcome } from "../types.js";
-import { openExperiment, runExperiment, startVariants, type ExperimentOptions, type ExperimentResult } from "./experiment.js";
+import { openExperiment, runExperiment, startVariants, type ExperimentOptions, type ExperimentResult } from "./ablate.js";
 import { startRun, type RunOptions, type RunResult, type StartedRun } from "./run.js";
-import { runTrialJobs } from "./run-loop.js";
+import { runTrialJobs } from "../trial/run-loop.js";
 
 /** Per batch, under both providers' documented limits (OpenAI 50,000 requests and 200 MB; Anthropic 100,000 and 256 MB). */
 const MAX_REQUESTS = 50_000;

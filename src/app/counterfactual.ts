@@ -8,7 +8,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { loadCases } from "../cases/load-cases.js";
 import { breakDownSelection, computeStageHeadroom, rankRivalPairs, summariseOutcomes } from "../counterfactual/headroom.js";
-import { COUNTERFACTUAL_SCHEMA_VERSION, type CounterfactualKind, type CounterfactualReport } from "../counterfactual/counterfactual-types.js";
+import { COUNTERFACTUAL_SCHEMA_VERSION, type CounterfactualKind, type CounterfactualReport } from "../types/counterfactual.js";
 import { planCounterfactuals, type CounterfactualUnit, type Plan } from "../counterfactual/plan-counterfactuals.js";
 import { createEndpoint } from "../endpoint/create-endpoint.js";
 import { withTokenEstimate } from "../endpoint/estimate-tokens.js";
@@ -21,9 +21,9 @@ import { openRecordWriter, readRecords } from "../run-files/records-io.js";
 import { findResumeDifferences } from "../run-files/resume-check.js";
 import { writeTextFile } from "../run-files/write-files.js";
 import { isControl, type Case, type Config, type RunProgress, type Tool, type ToolDefinition, type TrialRecord } from "../types.js";
-import { buildRunMeta } from "./run-meta.js";
-import { askTrial, definitionsOf } from "./run-trial.js";
-import { runTrialJobs, type TrialJob } from "./run-loop.js";
+import { buildRunMeta } from "../trial/run-meta.js";
+import { askTrial, definitionsOf } from "../trial/run-trial.js";
+import { runTrialJobs, type TrialJob } from "../trial/run-loop.js";
 
 export interface CounterfactualOptions {
   kinds: readonly CounterfactualKind[];

@@ -4,7 +4,7 @@
  */
 import { checkComparability, splitCaseIds } from "../diff/comparability.js";
 import { compareRuns, type CompareOptions, type DiffInput } from "../diff/compare-runs.js";
-import type { Diff, DiffReport } from "../diff/diff-types.js";
+import type { Diff, DiffReport } from "../types/diff.js";
 import { InputError } from "../errors.js";
 import { findMeta } from "../run-files/read-run.js";
 import { locateRun, RUN_TARGET } from "../run-files/locate-run.js";

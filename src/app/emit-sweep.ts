@@ -6,7 +6,7 @@
 import { writeOutput } from "./write-output.js";
 import { dirname, join, resolve } from "node:path";
 import { renderSweep, type SweepFormat } from "../sweep/render-sweep.js";
-import type { SweepReport } from "../sweep/sweep-types.js";
+import type { SweepReport } from "../types/sweep.js";
 import { writePointPages } from "./sweep-pages.js";
 import type { Io } from "../context.js";
 import { relativeHref } from "../render/relative-href.js";

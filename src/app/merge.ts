@@ -16,14 +16,14 @@ import { writeJsonFile, writeReportFile, writeTextFile } from "../run-files/writ
 import { readExperimentFile } from "../run-files/read-experiment.js";
 import { readSweepFile } from "../run-files/read-sweep.js";
 import type { Shard } from "../run-files/shard.js";
-import type { VariantRun } from "../experiment/compare-variants.js";
-import type { Experiment } from "../experiment/experiment-types.js";
+import type { VariantRun } from "../ablate/compare-variants.js";
+import type { Experiment } from "../types/ablate.js";
 import { renderSweep } from "../sweep/render-sweep.js";
 import { summarisePoint, thresholdsOf } from "../sweep/summarise-point.js";
-import type { SweepReport } from "../sweep/sweep-types.js";
+import type { SweepReport } from "../types/sweep.js";
 import { stableStringify } from "../render/stable-json.js";
 import { canonicalJson } from "../text/canonical-json.js";
-import { completeExperiment, EXPERIMENT_FILE, type ExperimentResult } from "./experiment.js";
+import { completeExperiment, EXPERIMENT_FILE, type ExperimentResult } from "./ablate.js";
 import { compareText } from "../text/compare-text.js";
 import { trialKey, type Report, type RunMeta, type TrialRecord } from "../types.js";
 

@@ -9,12 +9,12 @@ import { openRecordWriter } from "../run-files/records-io.js";
 import { writeJsonFile, writeReportFile } from "../run-files/write-files.js";
 import { createRunDirectory, reopenRunDirectory, type RunDirectory } from "../run-files/run-directory.js";
 import { findResumeDifferences } from "../run-files/resume-check.js";
-import { runTrialJobs, type LoopStop, type TrialJob } from "./run-loop.js";
-import { listPending, type SweepHook } from "./run-trial.js";
+import { runTrialJobs, type LoopStop, type TrialJob } from "../trial/run-loop.js";
+import { listPending, type SweepHook } from "../trial/run-trial.js";
 import type { ResponseStore } from "../store/response-store.js";
 import { inShard, type Shard } from "../run-files/shard.js";
-import { checkPhaseFamilies, findNameWarnings } from "./run-checks.js";
-import { buildRunMeta, newRunId } from "./run-meta.js";
+import { checkPhaseFamilies, findNameWarnings } from "../trial/run-checks.js";
+import { buildRunMeta, newRunId } from "../trial/run-meta.js";
 import type { Config, RunProgress, Endpoint, Report, RunMeta, TrialRecord } from "../types.js";
 
 

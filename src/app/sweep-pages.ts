@@ -11,7 +11,7 @@ import { readRun } from "../run-files/read-run.js";
 import { buildReport } from "../report/build-report.js";
 import { renderHtml } from "../report/render-html.js";
 import { writeTextFile } from "../run-files/write-files.js";
-import type { SweepReport } from "../sweep/sweep-types.js";
+import type { SweepReport } from "../types/sweep.js";
 
 export interface PointPages {
   /** Point run names whose report.html now exists. */

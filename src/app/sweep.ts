@@ -10,15 +10,14 @@ import { InputError } from "../errors.js";
 import { loadRegistry } from "../registry/load-registry.js";
 import { writeTextFile } from "../run-files/write-files.js";
 import { runEvaluation } from "./run.js";
-import type { SweepHook } from "./run-trial.js";
+import type { SweepHook } from "../trial/run-trial.js";
 import type { Case, Config, Registry } from "../types.js";
 import { TOOL_VERSION } from "../version.js";
 import { createCasePadder } from "../sweep/pad-registry.js";
 import { renderSweep } from "../sweep/render-sweep.js";
 import { createSizeHook } from "../sweep/size-hook.js";
 import { summarisePoint, thresholdsOf } from "../sweep/summarise-point.js";
-import { SWEEP_SCHEMA_VERSION, type SweepKind, type SweepPoint, type SweepReport } from "../sweep/sweep-types.js";
-import type { DistractorPolicy } from "../sweep/visible-sets.js";
+import { SWEEP_SCHEMA_VERSION, type SweepKind, type SweepPoint, type SweepReport, type DistractorPolicy } from "../types/sweep.js";
 import type { Shard } from "../run-files/shard.js";
 
 export const DEFAULT_SIZES = [5, 10, 20, 40];

@@ -3,7 +3,7 @@
  * and the case's expectations on values. Pure apart from a cache of compiled validators.
  */
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
-import { createDialectAjv, describeUnknownDialect, dialectOf, type Dialect, type DialectAjv } from "../config/schema-dialects.js";
+import { createDialectAjv, describeUnknownDialect, dialectOf, type Dialect, type DialectAjv } from "../json-schema/dialects.js";
 import { compileLinear } from "../text/linear-regexp.js";
 import type { ArgExpectation, JsonObject, JsonValue } from "../types.js";
 

@@ -3,7 +3,7 @@
  * keeps, and type selection failures. Pure: the sets are the evidence and the truth.
  */
 import { ABSTAIN, ASK } from "../types.js";
-import type { SelectionError, Stage, Success, TrialRecord } from "../types.js";
+import type { SelectionError, Stage, TrialRecord } from "../types.js";
 
 /** `argument_errors` entries with this prefix mean the call's arguments did not parse at all. */
 export const UNPARSEABLE_PREFIX = "unparseable arguments";
@@ -83,19 +83,4 @@ export function classifyRecord(record: TrialRecord): Classification {
   // The sets by name, not a spread of the whole record: this runs once per record of every report.
   const { acceptable, forbidden, registry_names, exposed_names, retrieved_names, visible_order, selected } = record;
   return classifyTrial({ acceptable, forbidden, registry_names, exposed_names, retrieved_names, visible_order, selected, arguments_error: findArgumentsError(record.argument_errors) });
-}
-
-/**
- * The right tool *and* its arguments filled right: selected ∈ acceptable, the arguments parse and
- * are valid against the schema shown, and the case's stated expectations hold. The ladder stops
- * at selection (arguments belong to the action boundary); this is the figure beside it.
- */
-export function isRightCall(t: TrialRecord): boolean {
-  const right = t.selected !== null && t.acceptable.includes(t.selected);
-  return right && (t.argument_errors === null || t.argument_errors.length === 0) && t.argument_match !== false;
-}
-
-/** Whether a trial counts as correct for pass^k, JUnit and flips, by the run's `success`. */
-export function isSuccess(t: TrialRecord, success: Success = "selection"): boolean {
-  return t.failed_stage === null && (success === "selection" || isRightCall(t));
 }

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { EXPERIMENT_FILE } from "../app/experiment.js";
+import { EXPERIMENT_FILE } from "../app/ablate.js";
 import { readExperimentFile } from "../run-files/read-experiment.js";
 import { resumePins } from "./ablate.js";
 import { Argument, type Command } from "commander";

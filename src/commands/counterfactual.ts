@@ -4,7 +4,7 @@ import { writeOutput } from "../app/write-output.js";
 import { loadConfig } from "../config/load-config.js";
 import { positiveInt } from "../config/parse-number.js";
 import type { Io } from "../context.js";
-import { COUNTERFACTUAL_KINDS, type CounterfactualKind } from "../counterfactual/counterfactual-types.js";
+import { COUNTERFACTUAL_KINDS, type CounterfactualKind } from "../types/counterfactual.js";
 import { COUNTERFACTUAL_FORMATS, renderCounterfactual, type CounterfactualFormat } from "../counterfactual/render-counterfactual.js";
 import { createProgressPrinter } from "../render/progress.js";
 import { readRun } from "../run-files/read-run.js";

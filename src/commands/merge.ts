@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { EXPERIMENT_FILE } from "../app/experiment.js";
+import { EXPERIMENT_FILE } from "../app/ablate.js";
 import { mergeExperimentShards, mergeShards, mergeSweepShards } from "../app/merge.js";
 import { reportSweep } from "../app/report-sweep.js";
 import type { Io } from "../context.js";

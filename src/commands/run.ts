@@ -16,15 +16,15 @@ import { terminalWidth } from "../render/terminal.js";
 import type { Io } from "../context.js";
 import { appendStepSummary } from "../app/step-summary.js";
 import { createProgressPrinter } from "../render/progress.js";
-import { EXPERIMENT_FILE } from "../app/experiment.js";
-import { planVariants } from "../experiment/plan.js";
+import { EXPERIMENT_FILE } from "../app/ablate.js";
+import { planVariants } from "../ablate/plan.js";
 import { parseShard, type Shard } from "../run-files/shard.js";
 import { positiveInt } from "../config/parse-number.js";
 import { runBatch } from "../app/batch.js";
 import { BATCH_FILE } from "../run-files/batch-file.js";
 import { reportDetached, resumePins, runPlannedExperiment } from "./ablate.js";
 import { COUNTERFACTUAL_DIR, runCounterfactuals } from "../app/counterfactual.js";
-import { COUNTERFACTUAL_KINDS } from "../counterfactual/counterfactual-types.js";
+import { COUNTERFACTUAL_KINDS } from "../types/counterfactual.js";
 import { renderCounterfactual } from "../counterfactual/render-counterfactual.js";
 import type { Config, RunProgress } from "../types.js";
 

@@ -1,3 +1,4 @@
+import { DISTRACTOR_POLICIES, type DistractorPolicy } from "../types/sweep.js";
 import { Option, type Command } from "commander";
 import { BudgetWithoutRetriever, loadConfig, type ConfigOverrides } from "../config/load-config.js";
 import type { Config } from "../types.js";
@@ -5,7 +6,6 @@ import { InputError } from "../errors.js";
 import { SWEEP_FORMATS, type SweepFormat } from "../sweep/render-sweep.js";
 import { DEFAULT_SIZES, runSweep } from "../app/sweep.js";
 import { formatPercent } from "../render/format.js";
-import { DISTRACTOR_POLICIES, type DistractorPolicy } from "../sweep/visible-sets.js";
 import { emitSweep } from "../app/emit-sweep.js";
 import type { SetExit } from "./exit.js";
 import type { Io } from "../context.js";

@@ -3,12 +3,11 @@
  * schemas/config.schema.json is the same document for editors (a test keeps the two equal;
  * `npm run schemas` rewrites the file).
  */
+import { VARIANT_GATE_PATTERN } from "../gates/gate-names.js";
 import { EFFECTS } from "../types/tools.js";
 import type { JsonObject } from "../types/json.js";
 import { listConfigKeys, VARIANT_KEYS } from "./keys.js";
 
-/** A variant gate's threshold: `>= base`, `<= previous`, `> 0.8`. */
-export const VARIANT_GATE_PATTERN = /^\s*(>=|<=|==|!=|>|<)\s*(base|previous|[-+]?(?:\d+(?:\.\d*)?|\.\d+))\s*$/;
 /** A variant's name: what tables, gates and --fail-if-worse call it (its directory is derived from it). */
 export const VARIANT_NAME_PATTERN = /^[A-Za-z0-9+][A-Za-z0-9 +._=@:-]{0,39}$/;
 

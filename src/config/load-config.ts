@@ -1,3 +1,4 @@
+import { variantSlug } from "../types/ablate.js";
 import { existsSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { InputError, at } from "../errors.js";
@@ -5,7 +6,7 @@ import { canonicalJson } from "../text/canonical-json.js";
 import type { Config, EmbeddingsConfig, RetrieverName, Variant, VariantGate } from "../types.js";
 import type { ConfigFile, VariantEntry } from "./file-types.js";
 import { formatPath, isRecord } from "./format-error.js";
-import { findGateProblem } from "./gate-names.js";
+import { findGateProblem } from "../gates/gate-names.js";
 import { listConfigKeys, overridePath, VARIANT_KEYS, type ConfigPath } from "./keys.js";
 
 export { DEFAULT_SYSTEM_PROMPT } from "./keys.js";
@@ -197,9 +198,4 @@ function checkRetrieverBudget(config: Config, overrides: ConfigOverrides, yaml: 
   if (overrides.retriever !== undefined || yaml === null) throw new InputError(`--retriever: ${need}; pass --k`);
   const line = yaml.lineOf(["discovery", "retriever"]);
   throw new InputError(at(yaml.shown, line, `discovery: ${need}; add discovery.k or pass --k`));
-}
-
-/** The directory name of a variant under variants/: "+ exposure" → "exposure", "GPT 4.1" → "gpt-4.1". */
-export function variantSlug(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9._]+/g, "-").replace(/^[-.]+|-+$/g, "") || "variant";
 }

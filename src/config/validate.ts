@@ -11,7 +11,7 @@ import type { JsonObject } from "../types.js";
 import type { CasesFile, ConfigFile, RegistryFile } from "./file-types.js";
 import { buildConfigSchema } from "./config-schema.js";
 import { describeSchemaErrors, formatPath, isRecord, type SchemaProblem } from "./format-error.js";
-import { createDialectAjv, describeUnknownDialect, dialectOf, type Dialect, type DialectAjv } from "./schema-dialects.js";
+import { createDialectAjv, describeUnknownDialect, dialectOf, type Dialect, type DialectAjv } from "../json-schema/dialects.js";
 import type { JsonPath, YamlFile } from "./yaml-document.js";
 
 /** src/config/x.ts (vitest) and dist/config/x.js (tsc) both sit two levels below the package root. */

@@ -6,7 +6,7 @@ import { formatCounts } from "../render/format.js";
 import { stripControls } from "../render/terminal.js";
 import { wrapText } from "../render/text-layout.js";
 import { SHOW_WIDTH } from "../show/render-case.js";
-import type { CounterfactualKind, Placement } from "./counterfactual-types.js";
+import type { CounterfactualKind, Placement } from "../types/counterfactual.js";
 
 export interface CaseCounterfactual {
   trial: number;

@@ -6,7 +6,7 @@
  */
 import { clusterRate, type ClusterTally } from "../metrics/wilson.js";
 import { STAGES, trialKey, type Rate, type Stage, type TrialRecord } from "../types.js";
-import type { CounterfactualKind, CounterfactualOutcome, RivalPair, SelectionBreakdown, StageHeadroom } from "./counterfactual-types.js";
+import type { CounterfactualKind, CounterfactualOutcome, RivalPair, SelectionBreakdown, StageHeadroom } from "../types/counterfactual.js";
 
 const NO_CALL = "(no call)";
 const MAX_PAIRS = 10;

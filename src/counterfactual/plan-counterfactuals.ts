@@ -5,7 +5,7 @@
  */
 import { deriveSeed, seededRandom } from "../text/seeded-random.js";
 import { isControl, STAGES, type TrialRecord } from "../types.js";
-import type { CounterfactualKind, Placement } from "./counterfactual-types.js";
+import type { CounterfactualKind, Placement } from "../types/counterfactual.js";
 
 export interface CounterfactualUnit {
   record: TrialRecord;

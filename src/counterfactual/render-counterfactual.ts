@@ -6,7 +6,7 @@ import { stableStringify } from "../render/stable-json.js";
 import { makePaint, renderTable as renderTerminalTable } from "../render/terminal.js";
 import { wrapFacts, wrapText } from "../render/text-layout.js";
 import { inertMarkdown } from "../text/inert.js";
-import type { CounterfactualReport, StageHeadroom } from "./counterfactual-types.js";
+import type { CounterfactualReport, StageHeadroom } from "../types/counterfactual.js";
 
 export const COUNTERFACTUAL_FORMATS = ["terminal", "markdown", "json"] as const;
 export type CounterfactualFormat = (typeof COUNTERFACTUAL_FORMATS)[number];

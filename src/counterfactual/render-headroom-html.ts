@@ -2,7 +2,7 @@
 import { formatPercent } from "../render/format.js";
 import { html } from "../render/html/escape.js";
 import type { HtmlSection } from "../render/html/page.js";
-import type { CounterfactualReport } from "./counterfactual-types.js";
+import type { CounterfactualReport } from "../types/counterfactual.js";
 import { describeStage, formatTrials } from "./render-counterfactual.js";
 
 export function renderHeadroomSection(r: CounterfactualReport): HtmlSection {

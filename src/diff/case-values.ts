@@ -3,9 +3,9 @@
  * From trial records when the run has them; otherwise from the report's case rows, which carry
  * the funnel, end-to-end, violations and selection counts but not argument checks.
  */
+import { RATE_NAMES } from "../types/rates.js";
 import { findModal } from "../metrics/scored-trials.js";
 import { passAtK, passHatK } from "../metrics/pass-k.js";
-import { RATE_FIELDS } from "../render/format.js";
 import { trialKey, type CaseRow, type Metrics, type TrialRecord } from "../types.js";
 import type { RunEvidence } from "./metric-deltas.js";
 import { outcomesOf, tallyRecords, tallyRow, type CaseTallies, type TrialOutcomes } from "./trial-outcomes.js";
@@ -56,7 +56,7 @@ function addReliability(values: Map<string, Map<string, number>>, rows: CaseRow[
  */
 export function gatherEvidence(metrics: Metrics, rows: CaseRow[], scored: TrialRecord[] | null): RunEvidence {
   const recall = recallKeysOf(metrics);
-  const rates = scored === null ? [...ROW_RATES, ...(recall.length === 1 ? recall : [])] : [...RATE_FIELDS, ...recall];
+  const rates = scored === null ? [...ROW_RATES, ...(recall.length === 1 ? recall : [])] : [...RATE_NAMES, ...recall];
   const caseValues = emptyMaps(rates);
   if (scored === null) {
     for (const row of rows) addTallies(caseValues, row.case_id, tallyRow(row, recall));

@@ -4,7 +4,7 @@
  */
 import { canonicalJson } from "../text/canonical-json.js";
 import type { DiscoveryConfig } from "../types.js";
-import type { Comparability, Difference, DiffReport } from "./diff-types.js";
+import type { Comparability, Difference, DiffReport } from "../types/diff.js";
 
 const MAX_LISTED = 5;
 

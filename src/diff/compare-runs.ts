@@ -10,7 +10,7 @@ import { checkComparability, splitCaseIds } from "./comparability.js";
 import { findConfusionMoves } from "./confusion-moves.js";
 import { gatherEvidence } from "./case-values.js";
 import { findDefinitionChanges, sightingsFromRecords, sightingsFromRows, type ToolSightings } from "./definitions.js";
-import { DIFF_SCHEMA_VERSION, type Diff, type DiffReport, type DiffRunInfo, type MetricDelta } from "./diff-types.js";
+import { DIFF_SCHEMA_VERSION, type Diff, type DiffReport, type DiffRunInfo, type MetricDelta } from "../types/diff.js";
 import { computeFlips, countKinds, summariseReliability } from "./flips.js";
 import { evaluateDiffGates, type GateOptions } from "./gating.js";
 import { minDiscordantPairs, pairedTest } from "./mcnemar.js";

@@ -1,7 +1,7 @@
 /** Cells of the confusion matrix (acceptable label × selected) whose counts changed. */
 import { compareText } from "../text/compare-text.js";
 import type { Confusion } from "../types.js";
-import type { ConfusionMove } from "./diff-types.js";
+import type { ConfusionMove } from "../types/diff.js";
 
 const SEPARATOR = "\u0000";
 

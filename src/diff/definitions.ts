@@ -5,7 +5,7 @@
  */
 import { compareText } from "../text/compare-text.js";
 import type { CaseRow, DefinitionInfo, TrialRecord } from "../types.js";
-import type { BlastRadius, CaseFlip, DefinitionChange, DefinitionSide } from "./diff-types.js";
+import type { BlastRadius, CaseFlip, DefinitionChange, DefinitionSide } from "../types/diff.js";
 import { countKinds } from "./flips.js";
 import { diffWords } from "./word-diff.js";
 

@@ -6,8 +6,8 @@ import { CORRECT } from "../render/format.js";
 import { compareText } from "../text/compare-text.js";
 import { STAGES } from "../types.js";
 import type { CaseRow } from "../types.js";
-import { FLIP_KINDS } from "./diff-types.js";
-import type { CaseFlip, CaseSide, FlipKind, ReliabilityClass, ReliabilitySummary } from "./diff-types.js";
+import { FLIP_KINDS } from "../types/diff.js";
+import type { CaseFlip, CaseSide, FlipKind, ReliabilityClass, ReliabilitySummary } from "../types/diff.js";
 
 const ERRORED = "errored";
 

@@ -5,8 +5,7 @@
 import { formatCount, formatNumber, formatPercent, MISSING } from "../render/format.js";
 import { describeDiscovery } from "./comparability.js";
 import { describeRegistries } from "../render/run-header.js";
-import type { Change, DefinitionChangeKind, Diff, DiffRunInfo, FlipKind, MetricDelta, MetricValue, ReliabilityClass } from "./diff-types.js";
-import type { PairedTest } from "./mcnemar.js";
+import type { Change, DefinitionChangeKind, Diff, DiffRunInfo, FlipKind, MetricDelta, MetricValue, ReliabilityClass, PairedTest } from "../types/diff.js";
 
 export const FLIP_LABELS: Record<FlipKind, string> = {
   regressed: "regressed",

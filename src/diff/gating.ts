@@ -3,11 +3,11 @@
  * direction, as a fraction: 0.02 = 2 percentage points) and `--fail-on-regressed-case`. With
  * `significantOnly`, a drop beyond tolerance fails only when its paired test is significant.
  */
+import { isRateName, RATE_NAMES, RATES } from "../types/rates.js";
 import { InputError } from "../errors.js";
-import { RATE_FIELDS } from "../render/format.js";
 import { formatP, formatValue } from "./format-diff.js";
-import type { Diff, GateCheck, MetricDelta } from "./diff-types.js";
-import { EPSILON, RATE_DIRECTIONS } from "./metric-deltas.js";
+import type { Diff, GateCheck, MetricDelta } from "../types/diff.js";
+import { EPSILON } from "./metric-deltas.js";
 
 export const DEFAULT_DROP_METRIC = "selection_accuracy";
 
@@ -27,8 +27,7 @@ const NAMED_PATTERN = /^(tool_recall_at_k\.(all|[1-9]\d*)|pass_hat_k\.[1-9]\d*|p
 const MAX_LISTED = 10;
 
 function isGateable(metric: string): boolean {
-  const rate = RATE_FIELDS.find((field) => field === metric);
-  return rate === undefined ? NAMED_PATTERN.test(metric) : RATE_DIRECTIONS[rate] !== "neutral";
+  return isRateName(metric) ? RATES[metric].better !== "neutral" : NAMED_PATTERN.test(metric);
 }
 
 /** "0.02" → selection_accuracy; "end_to_end_accuracy=0.05"; "pass_hat_k.3=0.1". */
@@ -41,9 +40,9 @@ export function parseDropRule(text: string): DropRule {
     throw new InputError(`--max-drop ${text}: expected a tolerance between 0 and 1 (a fraction: 0.02 = 2 points), optionally after METRIC=`);
   }
   if (!isGateable(metric)) {
-    const neutral = RATE_FIELDS.some((field) => field === metric) || metric === "mean_visible";
+    const neutral = isRateName(metric) || metric === "mean_visible";
     const why = neutral ? `"${metric}" has no better direction, so a drop is not a regression` : `unknown metric "${metric}"`;
-    const known = [...RATE_FIELDS.filter((f) => RATE_DIRECTIONS[f] !== "neutral"), "tool_recall_at_k.<k>", "pass_hat_k.<k>", "pass_at_k.<k>", "consistency"];
+    const known = [...RATE_NAMES.filter((f) => RATES[f].better !== "neutral"), "tool_recall_at_k.<k>", "pass_hat_k.<k>", "pass_at_k.<k>", "consistency"];
     throw new InputError(`--max-drop ${text}: ${why}; gateable metrics: ${known.join(", ")}`);
   }
   return { metric, tolerance };

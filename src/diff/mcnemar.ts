@@ -2,17 +2,8 @@
  * Exact paired tests. McNemar's exact test on discordant pairs is a two-sided binomial (sign)
  * test: under "no change", each discordant pair is equally likely to go either way.
  */
+import type { PairedTest } from "../types/diff.js";
 
-/** A paired comparison: how many pairs moved up, how many down, and the exact two-sided p-value. */
-export interface PairedTest {
-  /** Pairs whose outcome rose (false → true, or a per-case share that went up). */
-  up: number;
-  /** Pairs whose outcome fell. */
-  down: number;
-  /** Pairs compared (concordant ones included). */
-  pairs: number;
-  p_value: number;
-}
 
 /** ln C(n, i) for i = 0..m, by the recurrence C(n, i) = C(n, i − 1)·(n − i + 1)/i. */
 function logBinomials(n: number, m: number): number[] {

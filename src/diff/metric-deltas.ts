@@ -3,32 +3,15 @@
  * paired tests — a sign test over the shared cases whose own value moved, and exact McNemar over
  * trial pairs (same case, same trial index) in the metric's population in both runs.
  */
-import { compareKeys, RATE_FIELDS, RATE_LABELS, type RateField } from "../render/format.js";
+import { isRateName, RATE_NAMES, RATES, type Direction } from "../types/rates.js";
+import { compareKeys } from "../render/format.js";
 import type { Metrics, Rate } from "../types.js";
-import type { Change, Direction, MetricDelta, MetricValue } from "./diff-types.js";
-import { pairedTest, type PairedTest } from "./mcnemar.js";
+import type { Change, MetricDelta, MetricValue, PairedTest } from "../types/diff.js";
+import { pairedTest } from "./mcnemar.js";
 import type { TrialOutcomes } from "./trial-outcomes.js";
 
 /** Differences smaller than this are float noise, not change. */
 export const EPSILON = 1e-9;
-
-export const RATE_DIRECTIONS: Record<RateField, Direction> = {
-  capability_coverage: "higher",
-  exposure_recall: "higher",
-  discovery_recall: "higher",
-  selection_accuracy: "higher",
-  call_accuracy: "higher",
-  end_to_end_accuracy: "higher",
-  abstention_accuracy: "higher",
-  violation_rate: "lower",
-  argument_validity: "higher",
-  argument_match: "higher",
-  clarification_rate: "neutral",
-  abstention_rate: "neutral",
-  phantom_rate: "lower",
-  no_call_rate: "lower",
-  extra_call_rate: "lower",
-};
 
 /** One run's evidence: its metrics, each metric's value per case, and per-trial outcomes. */
 export interface RunEvidence {
@@ -71,8 +54,8 @@ function keysOf(a: Record<string, unknown>, b: Record<string, unknown>): string[
 /** Rates in report order (recall@k after discovery), then pass^k, pass@k, consistency, mean visible. */
 export function listMetrics(base: Metrics, current: Metrics): MetricSpec[] {
   const specs: MetricSpec[] = [];
-  for (const field of RATE_FIELDS) {
-    specs.push({ metric: field, label: RATE_LABELS[field], direction: RATE_DIRECTIONS[field], pick: (m) => fromRate(m[field]), rate: (m) => m[field] });
+  for (const field of RATE_NAMES) {
+    specs.push({ metric: field, label: RATES[field].label, direction: RATES[field].better, pick: (m) => fromRate(m[field]), rate: (m) => m[field] });
     if (field !== "discovery_recall") continue;
     for (const k of keysOf(base.tool_recall_at_k, current.tool_recall_at_k)) {
       const rate = (m: Metrics): Rate | undefined => (Object.hasOwn(m.tool_recall_at_k, k) ? m.tool_recall_at_k[k] : undefined);
@@ -145,7 +128,7 @@ export function testTrials(metric: string, pairs: [TrialOutcomes, TrialOutcomes]
 
 /** Metrics that are per-trial outcomes (rates), as opposed to per-case estimates. */
 function isTrialMetric(metric: string): boolean {
-  return RATE_FIELDS.some((field) => field === metric) || metric.startsWith("tool_recall_at_k.");
+  return isRateName(metric) || metric.startsWith("tool_recall_at_k.");
 }
 
 export function computeMetricDeltas(base: RunEvidence, current: RunEvidence): MetricDelta[] {

@@ -1,7 +1,7 @@
 /** Diff sections for changed definitions (word diff, blast radius) and for the gates. */
 import type { Cell, TableData } from "../render/section.js";
-import { FLIP_KINDS } from "./diff-types.js";
-import type { DefinitionChange, Diff, FlipKind } from "./diff-types.js";
+import { FLIP_KINDS } from "../types/diff.js";
+import type { DefinitionChange, Diff, FlipKind } from "../types/diff.js";
 import { DEFINITION_LABELS, FLIP_LABELS } from "./format-diff.js";
 import { section, type DiffSection, type Line, type Span } from "./diff-section.js";
 

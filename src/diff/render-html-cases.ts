@@ -5,7 +5,7 @@
 import { formatCounts, MISSING } from "../render/format.js";
 import { html, type SafeHtml } from "../render/html/escape.js";
 import type { HtmlSection } from "../render/html/page.js";
-import type { CaseFlip, CaseSide, ConfusionMove } from "./diff-types.js";
+import type { CaseFlip, CaseSide, ConfusionMove } from "../types/diff.js";
 import { flipBadge } from "./render-html-section.js";
 
 /** Each run's report.html as an href relative to the diff page; null when there is none. */

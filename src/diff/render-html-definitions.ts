@@ -5,8 +5,8 @@
  */
 import { html, type SafeHtml } from "../render/html/escape.js";
 import type { HtmlSection } from "../render/html/page.js";
-import type { DefinitionChange, Diff, DiffRunInfo, WordSegment } from "./diff-types.js";
-import { FLIP_KINDS } from "./diff-types.js";
+import type { DefinitionChange, Diff, DiffRunInfo, WordSegment } from "../types/diff.js";
+import { FLIP_KINDS } from "../types/diff.js";
 import { DEFINITION_LABELS, FLIP_LABELS } from "./format-diff.js";
 import { describeFields } from "./render-definitions.js";
 import { flipBadge, flipHref } from "./render-html-section.js";

@@ -5,7 +5,7 @@
 import { wilson } from "../metrics/wilson.js";
 import { html, type SafeHtml } from "../render/html/escape.js";
 import type { HtmlSection } from "../render/html/page.js";
-import type { MetricDelta } from "./diff-types.js";
+import type { MetricDelta } from "../types/diff.js";
 import { CHANGE_LABELS, formatDelta, formatTest, formatValue, isSignificant } from "./format-diff.js";
 
 const W = 200;

@@ -7,7 +7,7 @@ import { cellText, cellTone } from "../render/section.js";
 import { html, type SafeHtml } from "../render/html/escape.js";
 import type { HtmlSection } from "../render/html/page.js";
 import type { DiffSection, Line, Span } from "./diff-section.js";
-import type { FlipKind } from "./diff-types.js";
+import type { FlipKind } from "../types/diff.js";
 import { FLIP_LABELS } from "./format-diff.js";
 import { splitLead } from "./word-diff.js";
 

@@ -7,7 +7,7 @@ import { describeRegistries } from "../render/run-header.js";
 import { html } from "../render/html/escape.js";
 import { renderHtmlPage, type HtmlSection } from "../render/html/page.js";
 import { describeDiscovery } from "./comparability.js";
-import { FLIP_KINDS, type Diff, type DiffRunInfo } from "./diff-types.js";
+import { FLIP_KINDS, type Diff, type DiffRunInfo } from "../types/diff.js";
 import { describeDiff } from "./format-diff.js";
 import { renderConfusionSection, renderFlipsSection, type RunPages } from "./render-html-cases.js";
 import { renderDefinitionsSection } from "./render-html-definitions.js";

@@ -1,6 +1,6 @@
 /** diff.json: the versioned contract, schema_version first, keys in stable order, 2-space indent. */
 import { stableStringify } from "../render/stable-json.js";
-import type { Diff } from "./diff-types.js";
+import type { Diff } from "../types/diff.js";
 
 export function renderDiffJson(diff: Diff): string {
   return `${stableStringify(diff, 2)}\n`;

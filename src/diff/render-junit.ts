@@ -4,7 +4,7 @@
  */
 import { escapeXml } from "../render/xml.js";
 import { formatCounts, MISSING } from "../render/format.js";
-import type { CaseFlip, CaseSide, Diff } from "./diff-types.js";
+import type { CaseFlip, CaseSide, Diff } from "../types/diff.js";
 import { FLIP_LABELS } from "./format-diff.js";
 
 const SUITE = "route-eval diff";

@@ -4,7 +4,7 @@
  */
 import { renderTable } from "../render/markdown.js";
 import { inertMarkdown } from "../text/inert.js";
-import type { Diff } from "./diff-types.js";
+import type { Diff } from "../types/diff.js";
 import type { DiffSection, Line, Span } from "./diff-section.js";
 import { describeDiff } from "./format-diff.js";
 import { buildGateSection } from "./render-definitions.js";

@@ -5,8 +5,8 @@
  */
 import { formatCounts, MISSING } from "../render/format.js";
 import type { Cell, TableData, Tone } from "../render/section.js";
-import { FLIP_KINDS, RELIABILITY_CLASSES } from "./diff-types.js";
-import type { CaseFlip, CaseSide, Diff, HeadroomMove, MetricDelta } from "./diff-types.js";
+import { FLIP_KINDS, RELIABILITY_CLASSES } from "../types/diff.js";
+import type { CaseFlip, CaseSide, Diff, HeadroomMove, MetricDelta } from "../types/diff.js";
 import { formatTrials } from "../counterfactual/render-counterfactual.js";
 import { CHANGE_LABELS, CLASS_LABELS, describeSources, FLIP_LABELS, formatDelta, formatTest, formatValue, isSignificant } from "./format-diff.js";
 import { section, type DiffSection, type Line } from "./diff-section.js";

@@ -5,7 +5,7 @@
  */
 import { makePaint, renderTable, stripControls, type Paint } from "../render/terminal.js";
 import { wrapFacts, wrapText } from "../render/text-layout.js";
-import type { Diff } from "./diff-types.js";
+import type { Diff } from "../types/diff.js";
 import { describeDiff } from "./format-diff.js";
 import type { DiffSection, Line, Span } from "./diff-section.js";
 import { buildGateSection } from "./render-definitions.js";

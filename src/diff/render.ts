@@ -1,5 +1,5 @@
 /** One entry point for every diff format. */
-import type { Diff } from "./diff-types.js";
+import type { Diff } from "../types/diff.js";
 import { renderDiffHtml } from "./render-html.js";
 import type { RunPages } from "./render-html-cases.js";
 import { renderDiffJson } from "./render-json.js";

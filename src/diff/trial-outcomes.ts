@@ -1,15 +1,15 @@
 /**
  * Per-trial and per-case outcomes of every rate, so that two runs can be paired: a trial is in a
- * rate's population or not, and succeeds or not. The predicates are those of compute-metrics
- * (test/diff-outcomes.test.ts proves that summing them gives the report's numerators).
+ * rate's population or not, and succeeds or not — by the same facts and table the report counts.
  */
-import { isRightCall } from "../classify/classify-trial.js";
-import { NO_CALL_LABEL, isCovered, isExposed, isRetrieved } from "../metrics/scored-trials.js";
-import { ABSTAIN, ASK, STAGES, isControl } from "../types.js";
+import { isExposed, isRetrieved, outcomesOf as rateOutcomes } from "../metrics/trial-facts.js";
+import { NO_CALL_LABEL } from "../metrics/scored-trials.js";
+import { ABSTAIN, ASK, STAGES } from "../types.js";
 import type { CaseRow, TrialRecord } from "../types.js";
 
 /** Metric name → success, for each rate whose population holds the trial. */
 export type TrialOutcomes = Map<string, boolean>;
+
 
 /** Successes over a population: one case's share of a metric. */
 export interface Tally {
@@ -26,30 +26,10 @@ export function recallKey(k: number | null): string {
 }
 
 
-/** The outcomes of one scored (non-errored, re-classified) trial. */
+/** The outcomes of one scored trial: every rate of the table (metrics/trial-facts.ts decides them, as for the report), and its recall@k. */
 export function outcomesOf(t: TrialRecord): TrialOutcomes {
-  const out: TrialOutcomes = new Map();
-  const covered = isCovered(t);
-  const exposed = isExposed(t);
-  const retrieved = isRetrieved(t);
-  out.set("capability_coverage", covered);
-  if (covered) out.set("exposure_recall", exposed);
-  if (exposed) {
-    out.set("discovery_recall", retrieved);
-    out.set(recallKey(t.retrieval_k), retrieved);
-  }
-  if (retrieved) out.set("selection_accuracy", t.selected !== null && t.acceptable.includes(t.selected));
-  if (retrieved) out.set("call_accuracy", isRightCall(t));
-  out.set("end_to_end_accuracy", t.failed_stage === null);
-  if (t.acceptable.includes(ABSTAIN)) out.set("abstention_accuracy", t.selected === ABSTAIN);
-  out.set("violation_rate", t.violated);
-  if (t.argument_errors !== null && !isControl(t.selected ?? "")) out.set("argument_validity", t.argument_errors.length === 0);
-  if (t.argument_match !== null) out.set("argument_match", t.argument_match);
-  out.set("clarification_rate", t.selected === ASK);
-  out.set("abstention_rate", t.selected === ABSTAIN);
-  out.set("phantom_rate", t.selected !== null && !t.visible_order.includes(t.selected));
-  out.set("no_call_rate", t.selected === null);
-  out.set("extra_call_rate", t.tool_calls > 1);
+  const out: TrialOutcomes = rateOutcomes(t);
+  if (isExposed(t)) out.set(recallKey(t.retrieval_k), isRetrieved(t));
   return out;
 }
 

@@ -4,7 +4,7 @@
  * exact substrings: the "same" and "removed" segments spell the old text, "same" and "added"
  * the new one. Within a changed stretch removals come first, then additions.
  */
-import type { WordSegment } from "./diff-types.js";
+import type { WordSegment } from "../types/diff.js";
 
 /** Beyond this many tokens per side the texts are shown as one removal and one addition. */
 const MAX_TOKENS = 3000;

@@ -2,9 +2,9 @@
  * One row per case for reports and JUnit: its trials, their stages and selections, and whether
  * the case passed (every scored trial correct, and at least one scored trial).
  */
+import { isSuccess } from "./trial-facts.js";
 import { STAGES } from "../types.js";
 import type { CaseRow, Success, TrialRecord } from "../types.js";
-import { isSuccess } from "../classify/classify-trial.js";
 import { countBy, groupBy, labelSelected, scoreRecords } from "./scored-trials.js";
 
 /** The stage label of a trial: its failed stage, or "correct". */

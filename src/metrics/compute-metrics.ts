@@ -2,13 +2,14 @@
  * Every metric of DESIGN §3–4 from trial records. Pure. Errored trials are counted and excluded
  * from every rate, pass^k, consistency figure and confusion table.
  */
-import type { Metrics, Rate, SelectionError, Stage, Success, TrialRecord } from "../types.js";
+import { RATE_NAMES, type RateName } from "../types/rates.js";
+import { type Metrics, type Rate, type SelectionError, type Stage, type Success, type TrialRecord } from "../types.js";
 import { computeConfusions } from "./confusions.js";
 import { computeSelectionByPosition } from "./position.js";
 import { computeReliability } from "./reliability.js";
 import { computeInputTokens, computeRetrievalQuality } from "./retrieval-quality.js";
-import { groupBy, isExposed, isRetrieved, scoreRecords } from "./scored-trials.js";
-import { FACT, factsOf, type TrialFacts } from "./trial-facts.js";
+import { groupBy, scoreRecords } from "./scored-trials.js";
+import { factsOf, isExposed, isRetrieved, RATE_MASKS, type TrialFacts } from "./trial-facts.js";
 import { compareText } from "../text/compare-text.js";
 import { clusterRate, type ClusterTally } from "./wilson.js";
 
@@ -25,49 +26,27 @@ function rateOf(population: TrialRecord[], success: (t: TrialRecord) => boolean)
   return clusterRate([...byCase.entries()].sort(([a], [b]) => compareText(a, b)).map(([, tally]) => tally));
 }
 
-/** [population, success] of each rate counted in the one pass: the trials with all the population's facts, and those of them with all the success's. */
-const RATES = {
-  capability_coverage: [0, FACT.COVERED],
-  exposure_recall: [FACT.COVERED, FACT.EXPOSED],
-  discovery_recall: [FACT.EXPOSED, FACT.RETRIEVED],
-  selection_accuracy: [FACT.RETRIEVED, FACT.PICKED_ACCEPTABLE],
-  end_to_end_accuracy: [0, FACT.END_TO_END],
-  abstention_accuracy: [FACT.ABSTAIN_ACCEPTABLE, FACT.ABSTAINED],
-  violation_rate: [0, FACT.VIOLATED],
-  argument_validity: [FACT.TOOL_ARGUMENTS, FACT.ARGUMENTS_VALID],
-  argument_match: [FACT.ARGUMENTS_CHECKED, FACT.ARGUMENTS_MATCH],
-  call_accuracy: [FACT.RETRIEVED, FACT.RIGHT_CALL],
-  clarification_rate: [0, FACT.ASKED],
-  abstention_rate: [0, FACT.ABSTAINED],
-  phantom_rate: [0, FACT.PHANTOM],
-  no_call_rate: [0, FACT.NO_CALL],
-  extra_call_rate: [0, FACT.EXTRA_CALL],
-} as const satisfies { [K in keyof Metrics]?: readonly [number, number] };
-type CountedRate = keyof typeof RATES;
-const COUNTED = Object.keys(RATES) as CountedRate[];
-const POPULATIONS = COUNTED.map((name) => RATES[name][0]);
-const SUCCESSES = COUNTED.map((name) => RATES[name][1]);
-
-/** Every rate of RATES in one pass over the trials (per case: n and s of each rate), and the ordinary tools shown in all. */
-function countRates(scored: TrialRecord[], facts: TrialFacts[]): { rates: Record<CountedRate, Rate>; visibleTotal: number } {
+/** Every rate of the rate table in one pass over the trials (per case: n and s of each rate), and the ordinary tools shown in all. */
+function countRates(scored: TrialRecord[], facts: TrialFacts[]): { rates: Record<RateName, Rate>; visibleTotal: number } {
   const byCase = new Map<string, Float64Array>();
   let visibleTotal = 0;
   for (let i = 0; i < scored.length; i++) {
     const caseId = scored[i].case_id;
     let counts = byCase.get(caseId);
-    if (counts === undefined) byCase.set(caseId, (counts = new Float64Array(2 * COUNTED.length)));
+    if (counts === undefined) byCase.set(caseId, (counts = new Float64Array(2 * RATE_NAMES.length)));
     const { bits, visible } = facts[i];
     visibleTotal += visible;
-    for (let r = 0; r < COUNTED.length; r++) {
-      if ((bits & POPULATIONS[r]) !== POPULATIONS[r]) continue;
+    for (let r = 0; r < RATE_MASKS.length; r++) {
+      const [population, success] = RATE_MASKS[r];
+      if ((bits & population) !== population) continue;
       counts[2 * r] += 1;
-      if ((bits & SUCCESSES[r]) === SUCCESSES[r]) counts[2 * r + 1] += 1;
+      if ((bits & success) === success) counts[2 * r + 1] += 1;
     }
   }
   // Summed in case order, as rateOf sums.
   const cases = [...byCase.entries()].sort(([a], [b]) => compareText(a, b));
-  const rates = {} as Record<CountedRate, Rate>;
-  COUNTED.forEach((name, r) => {
+  const rates = {} as Record<RateName, Rate>;
+  RATE_NAMES.forEach((name, r) => {
     rates[name] = clusterRate(cases.map(([, counts]) => ({ n: counts[2 * r], s: counts[2 * r + 1] })));
   });
   return { rates, visibleTotal };

@@ -2,8 +2,8 @@
  * Repeated-trial reliability (DESIGN §4): pass^k, pass@k, consistency and unstable cases.
  * A case's n is its scored (non-errored) trials; a trial is correct when failed_stage is null.
  */
+import { isSuccess } from "./trial-facts.js";
 import type { Metrics, Success, TrialRecord } from "../types.js";
-import { isSuccess } from "../classify/classify-trial.js";
 import { computePassK } from "./pass-k.js";
 import { compareText } from "../text/compare-text.js";
 import { countBy, findModal, groupBy, labelSelected } from "./scored-trials.js";

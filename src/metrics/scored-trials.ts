@@ -1,8 +1,7 @@
 /**
- * The trials metrics are computed over: non-errored records, re-classified from their sets, and
- * the labels shared by confusion tables and per-case rows.
+ * The trials metrics are computed over (non-errored records, classified once: when built, or
+ * when read back by run-files/records-io.ts), and the labels shared by confusion tables and rows.
  */
-import { classifyRecord } from "../classify/classify-trial.js";
 import type { TrialRecord } from "../types.js";
 import { compareText } from "../text/compare-text.js";
 
@@ -28,37 +27,9 @@ export function labelSelected(selected: string | null): string {
   return selected ?? NO_CALL_LABEL;
 }
 
-/**
- * Records whose endpoint call succeeded, with failed_stage / selection_error / violated recomputed:
- * the sets are the truth, whatever tool wrote the record.
- */
+/** The records whose endpoint call succeeded: every rate, pass^k, consistency and confusion counts these. */
 export function scoreRecords(records: TrialRecord[]): TrialRecord[] {
-  const scored: TrialRecord[] = [];
-  for (const record of records) if (record.error === null) scored.push(scoreRecord(record));
-  return scored;
-}
-
-// Scored trials are re-classified from their sets, so the rung a trial failed says which sets held
-// an acceptable tool: no set is searched again (the run's metrics and diff's trial outcomes alike).
-/** Some acceptable tool exists in the registry (of a scored trial). */
-export const isCovered = (t: TrialRecord): boolean => t.failed_stage !== "coverage";
-/** Some acceptable tool was exposed by the phase (of a scored trial). */
-export const isExposed = (t: TrialRecord): boolean => t.failed_stage !== "coverage" && t.failed_stage !== "exposure";
-/** Some acceptable tool was visible (of a scored trial). */
-export const isRetrieved = (t: TrialRecord): boolean => t.failed_stage === null || t.failed_stage === "selection";
-
-/** One re-classified copy per record, shared by the run's metrics, every breakdown and the case rows. */
-const scoredCopies = new WeakMap<TrialRecord, TrialRecord>();
-
-function scoreRecord(record: TrialRecord): TrialRecord {
-  let copy = scoredCopies.get(record);
-  if (copy === undefined) {
-    const c = classifyRecord(record);
-    const agrees = c.failed_stage === record.failed_stage && c.selection_error === record.selection_error && c.violated === record.violated;
-    copy = agrees ? record : { ...record, ...c };
-    scoredCopies.set(record, copy);
-  }
-  return copy;
+  return records.filter((record) => record.error === null);
 }
 
 /** Count items per key; keys in sorted order. */

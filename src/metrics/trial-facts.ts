@@ -1,35 +1,63 @@
 /**
- * What a scored trial is, found once per record and shared by the run's metrics and every
- * breakdown (a report computes the metrics of each family, tag and phase too): the yes/no facts
- * the rates count, as bits; the ordinary tools shown; the retriever's ranking quality; and where
- * the first acceptable tool stood.
+ * What a scored trial is, found once per record and shared by the run's metrics, every breakdown
+ * (a report computes the metrics of each family, tag and phase too) and diff's trial pairing:
+ * the yes/no facts the rate table (types/rates.ts) counts, as bits; the ordinary tools shown; the
+ * retriever's ranking quality; and where the first acceptable tool stood.
  */
-import { isRightCall } from "../classify/classify-trial.js";
-import { ABSTAIN, ASK, isControl, type PositionThird, type TrialRecord } from "../types.js";
+import { RATE_NAMES, type RateName } from "../types/rates.js";
+import { ABSTAIN, ASK, FACTS, RATES, isControl, type Fact, type PositionThird, type Success, type TrialRecord } from "../types.js";
 import { thirdOfTrial } from "./position.js";
 import { qualityOfTrial, type TrialQuality } from "./retrieval-quality.js";
-import { isCovered, isExposed, isRetrieved } from "./scored-trials.js";
 
-export const FACT = {
-  COVERED: 1 << 0,
-  EXPOSED: 1 << 1,
-  RETRIEVED: 1 << 2,
-  PICKED_ACCEPTABLE: 1 << 3,
-  END_TO_END: 1 << 4,
-  ABSTAIN_ACCEPTABLE: 1 << 5,
-  ABSTAINED: 1 << 6,
-  VIOLATED: 1 << 7,
-  /** An ordinary tool's call with its arguments checked (a control's empty arguments say nothing about filling a schema). */
-  TOOL_ARGUMENTS: 1 << 8,
-  ARGUMENTS_VALID: 1 << 9,
-  ARGUMENTS_CHECKED: 1 << 10,
-  ARGUMENTS_MATCH: 1 << 11,
-  RIGHT_CALL: 1 << 12,
-  ASKED: 1 << 13,
-  PHANTOM: 1 << 14,
-  NO_CALL: 1 << 15,
-  EXTRA_CALL: 1 << 16,
-} as const;
+/** Some acceptable tool exists in the registry (of a scored trial: its failed_stage is the ladder's verdict). */
+export const isCovered = (t: TrialRecord): boolean => t.failed_stage !== "coverage";
+/** Some acceptable tool was exposed by the phase. */
+export const isExposed = (t: TrialRecord): boolean => t.failed_stage !== "coverage" && t.failed_stage !== "exposure";
+/** Some acceptable tool was visible. */
+export const isRetrieved = (t: TrialRecord): boolean => t.failed_stage === null || t.failed_stage === "selection";
+
+/**
+ * The right tool *and* its arguments filled right: selected ∈ acceptable, the arguments parse and
+ * are valid against the schema shown, and the case's stated expectations hold. The ladder stops
+ * at selection (arguments belong to the action boundary); this is the figure beside it.
+ */
+export function isRightCall(t: TrialRecord): boolean {
+  const right = t.selected !== null && t.acceptable.includes(t.selected);
+  return right && (t.argument_errors === null || t.argument_errors.length === 0) && t.argument_match !== false;
+}
+
+/** Whether a trial counts as correct for pass^k, JUnit and flips, by the run's `success`. */
+export function isSuccess(t: TrialRecord, success: Success = "selection"): boolean {
+  return t.failed_stage === null && (success === "selection" || isRightCall(t));
+}
+
+/** The predicate of every fact the rates count (exhaustive: a new fact cannot be left undecided). */
+const FACT_HOLDS: Record<Fact, (t: TrialRecord) => boolean> = {
+  covered: isCovered,
+  exposed: isExposed,
+  retrieved: isRetrieved,
+  picked_acceptable: (t) => t.selected !== null && t.acceptable.includes(t.selected),
+  end_to_end: (t) => t.failed_stage === null,
+  abstain_acceptable: (t) => t.acceptable.includes(ABSTAIN),
+  abstained: (t) => t.selected === ABSTAIN,
+  violated: (t) => t.violated,
+  // An ordinary tool's call with its arguments checked (a control's empty arguments say nothing about filling a schema).
+  tool_arguments: (t) => t.argument_errors !== null && !isControl(t.selected ?? ""),
+  arguments_valid: (t) => t.argument_errors?.length === 0,
+  arguments_checked: (t) => t.argument_match !== null,
+  arguments_match: (t) => t.argument_match === true,
+  right_call: isRightCall,
+  asked: (t) => t.selected === ASK,
+  phantom: (t) => t.selected !== null && !t.visible_order.includes(t.selected),
+  no_call: (t) => t.selected === null,
+  extra_call: (t) => t.tool_calls > 1,
+};
+
+const bitOf = (fact: Fact): number => 1 << FACTS.indexOf(fact);
+const maskOf = (facts: readonly Fact[]): number => facts.reduce((mask, fact) => mask | bitOf(fact), 0);
+
+/** Each rate of the table as [population mask, success mask], in RATE_NAMES order. */
+export const RATE_MASKS: readonly (readonly [number, number])[] = RATE_NAMES.map((name) => [maskOf(RATES[name].population), maskOf(RATES[name].success)] as const);
 
 export interface TrialFacts {
   bits: number;
@@ -43,36 +71,28 @@ export interface TrialFacts {
 
 function findFacts(t: TrialRecord): TrialFacts {
   let bits = 0;
-  const set = (fact: number, holds: boolean) => {
-    if (holds) bits |= fact;
-  };
-  set(FACT.COVERED, isCovered(t));
-  set(FACT.EXPOSED, isExposed(t));
-  set(FACT.RETRIEVED, isRetrieved(t));
-  set(FACT.PICKED_ACCEPTABLE, t.selected !== null && t.acceptable.includes(t.selected));
-  set(FACT.END_TO_END, t.failed_stage === null);
-  set(FACT.ABSTAIN_ACCEPTABLE, t.acceptable.includes(ABSTAIN));
-  set(FACT.ABSTAINED, t.selected === ABSTAIN);
-  set(FACT.VIOLATED, t.violated);
-  set(FACT.TOOL_ARGUMENTS, t.argument_errors !== null && !isControl(t.selected ?? ""));
-  set(FACT.ARGUMENTS_VALID, t.argument_errors?.length === 0);
-  set(FACT.ARGUMENTS_CHECKED, t.argument_match !== null);
-  set(FACT.ARGUMENTS_MATCH, t.argument_match === true);
-  set(FACT.RIGHT_CALL, isRightCall(t));
-  set(FACT.ASKED, t.selected === ASK);
-  set(FACT.PHANTOM, t.selected !== null && !t.visible_order.includes(t.selected));
-  set(FACT.NO_CALL, t.selected === null);
-  set(FACT.EXTRA_CALL, t.tool_calls > 1);
+  for (let f = 0; f < FACTS.length; f++) if (FACT_HOLDS[FACTS[f]](t)) bits |= 1 << f;
   let visible = 0;
   for (const name of t.visible_order) if (!isControl(name)) visible += 1;
   return { bits, visible, quality: qualityOfTrial(t), third: thirdOfTrial(t) };
 }
 
-/** One per scored record (scored copies are shared, see scored-trials.ts). */
+/** One per scored record (scored records are shared by the run and its breakdowns). */
 const factsOfRecord = new WeakMap<TrialRecord, TrialFacts>();
 
 export function factsOf(t: TrialRecord): TrialFacts {
   let facts = factsOfRecord.get(t);
   if (facts === undefined) factsOfRecord.set(t, (facts = findFacts(t)));
   return facts;
+}
+
+/** Rate name → success, for each rate whose population holds the trial (diff pairs trials by these). */
+export function outcomesOf(t: TrialRecord): Map<RateName, boolean> {
+  const { bits } = factsOf(t);
+  const out = new Map<RateName, boolean>();
+  RATE_NAMES.forEach((name, r) => {
+    const [population, success] = RATE_MASKS[r];
+    if ((bits & population) === population) out.set(name, (bits & success) === success);
+  });
+  return out;
 }

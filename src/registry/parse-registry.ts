@@ -10,7 +10,7 @@ import type { ErrorObject } from "ajv/dist/2020.js";
 import type { RegistryFile, ToolEntry } from "../config/file-types.js";
 import { describeSchemaErrors, formatPath, isRecord } from "../config/format-error.js";
 import { registryShapeErrors } from "../config/validate.js";
-import { dialectOf } from "../config/schema-dialects.js";
+import { dialectOf } from "../json-schema/dialects.js";
 import type { JsonPath, YamlFile } from "../config/yaml-document.js";
 import { CONTROL_FAMILY, CONTROL_NAMES, type JsonObject, type Registry, type Tool } from "../types.js";
 import { findSchemaProblem } from "./find-schema-problem.js";

@@ -2,7 +2,7 @@
  * Shared formatting for every renderer: numbers, percentages, intervals, counts, and the labels
  * of the closed vocabularies (exhaustive maps, so a new stage cannot be forgotten).
  */
-import type { CaseRow, Metrics, Rate, SelectionError, Stage } from "../types.js";
+import type { CaseRow, Rate, SelectionError, Stage } from "../types.js";
 import { STAGES } from "../types.js";
 import { compareText } from "../text/compare-text.js";
 
@@ -12,65 +12,11 @@ export const MISSING = "—";
 /** The CaseRow.stages key of trials that passed every rung. */
 export const CORRECT = "correct";
 
-type RateKey = { [K in keyof Metrics]: Metrics[K] extends Rate ? K : never }[keyof Metrics];
-
-/** The Metrics fields that are Rates; gates and tables iterate over them. */
-export const RATE_FIELDS = [
-  "capability_coverage",
-  "exposure_recall",
-  "discovery_recall",
-  "selection_accuracy",
-  "call_accuracy",
-  "end_to_end_accuracy",
-  "abstention_accuracy",
-  "violation_rate",
-  "argument_validity",
-  "argument_match",
-  "clarification_rate",
-  "abstention_rate",
-  "phantom_rate",
-  "no_call_rate",
-  "extra_call_rate",
-] as const satisfies readonly RateKey[];
-export type RateField = (typeof RATE_FIELDS)[number];
-
-/** The rates shown after the ladder, in every renderer's "other rates" table. */
-export const OTHER_RATES: readonly RateField[] = [
-  "call_accuracy", "abstention_accuracy", "violation_rate", "argument_validity", "argument_match",
-  "clarification_rate", "abstention_rate", "phantom_rate", "no_call_rate", "extra_call_rate",
-];
-
 /** A rate's population in trials and, when trials repeat a case, in cases too (the interval's unit). */
 export function formatPopulation(rate: Rate): string {
   const cases = rate.cases;
   return cases === undefined || cases === rate.denominator ? String(rate.denominator) : `${rate.denominator} (${cases} cases)`;
 }
-
-export const RATE_LABELS: Record<RateField, string> = {
-  capability_coverage: "capability coverage",
-  exposure_recall: "exposure recall",
-  discovery_recall: "discovery recall",
-  selection_accuracy: "selection accuracy",
-  call_accuracy: "call accuracy (right tool, right arguments)",
-  end_to_end_accuracy: "end-to-end accuracy",
-  abstention_accuracy: "abstention accuracy",
-  violation_rate: "violation rate",
-  argument_validity: "argument validity",
-  argument_match: "argument match",
-  clarification_rate: "clarification rate (ask_user)",
-  abstention_rate: "abstention rate (no_applicable_tool)",
-  phantom_rate: "phantom rate",
-  no_call_rate: "no-call rate",
-  extra_call_rate: "extra-call rate (several calls)",
-};
-
-/** The funnel rate of each rung of the ladder. */
-export const STAGE_RATES: Record<Stage, RateField> = {
-  coverage: "capability_coverage",
-  exposure: "exposure_recall",
-  discovery: "discovery_recall",
-  selection: "selection_accuracy",
-};
 
 /** What a failure at each rung means, for readers who do not know the ladder by heart. */
 export const STAGE_MEANINGS: Record<Stage, string> = {

@@ -2,7 +2,7 @@ import { memberSet } from "../classify/classify-trial.js";
 import { computeBreakdowns } from "../metrics/breakdowns.js";
 import { buildCaseRows } from "../metrics/case-rows.js";
 import { computeMetrics } from "../metrics/compute-metrics.js";
-import { evaluateGates } from "./gates.js";
+import { evaluateGates } from "../gates/evaluate-gates.js";
 import { REPORT_SCHEMA_VERSION, type CostEstimate, type Report, type RunMeta, type TrialRecord } from "../types.js";
 import { compareText } from "../text/compare-text.js";
 

@@ -6,7 +6,7 @@
 import { labelAcceptable, NO_CALL_LABEL } from "../metrics/scored-trials.js";
 import { ABSTAIN, CONTROL_NAMES } from "../types.js";
 import type { Report } from "../types.js";
-import type { CaseExplanation } from "../show/explain-types.js";
+import type { CaseExplanation } from "../types/explain.js";
 import { compareText } from "../text/compare-text.js";
 
 /** The column of trials whose selection was not in their visible set. */

@@ -4,7 +4,7 @@
  */
 import { STAGES } from "../types.js";
 import type { CaseRow, Report } from "../types.js";
-import type { CaseExplanation } from "../show/explain-types.js";
+import type { CaseExplanation } from "../types/explain.js";
 import { describeCaseOutcome, isAllErrored } from "../render/format.js";
 import { html, type SafeHtml } from "../render/html/escape.js";
 import type { HtmlSection } from "../render/html/page.js";

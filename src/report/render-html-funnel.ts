@@ -1,7 +1,8 @@
 /** The ladder as a funnel: how many scored trials survive each rung, with each rung's conditional rate. */
+import { STAGE_RATES } from "../types/rates.js";
 import { STAGES } from "../types.js";
 import type { Metrics, Stage } from "../types.js";
-import { formatCount, STAGE_MEANINGS, STAGE_RATES } from "../render/format.js";
+import { formatCount, STAGE_MEANINGS } from "../render/format.js";
 import { html, type SafeHtml } from "../render/html/escape.js";
 import type { HtmlSection } from "../render/html/page.js";
 import { rateCells, svgBar } from "./render-html-parts.js";

@@ -5,7 +5,7 @@
  */
 import type { Report } from "../types.js";
 import { buildHeatmap, isAcceptableCell, type Heatmap, type HeatRow } from "./confusion-heatmap.js";
-import type { CaseExplanation } from "../show/explain-types.js";
+import type { CaseExplanation } from "../types/explain.js";
 import { html, type SafeHtml } from "../render/html/escape.js";
 import type { HtmlSection } from "../render/html/page.js";
 

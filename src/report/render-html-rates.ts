@@ -1,6 +1,7 @@
 /** The remaining rates, the gates, errored trials and failing exposure assertions. */
+import { OTHER_RATES, RATES } from "../types/rates.js";
 import type { GateResult, Report } from "../types.js";
-import { compareKeys, formatNumber, formatPopulation, OTHER_RATES, RATE_LABELS } from "../render/format.js";
+import { compareKeys, formatNumber, formatPopulation } from "../render/format.js";
 import { html, type SafeHtml } from "../render/html/escape.js";
 import type { HtmlSection } from "../render/html/page.js";
 import { rateCells } from "./render-html-parts.js";
@@ -13,7 +14,7 @@ function rateRow(label: string, rate: Report["metrics"]["violation_rate"]): Safe
 export function renderRatesSection(report: Report): HtmlSection {
   const m = report.metrics;
   const recall = Object.keys(m.tool_recall_at_k).sort(compareKeys).map((k) => rateRow(`discovery rate (k=${k})`, m.tool_recall_at_k[k]));
-  const rows = [...recall, ...OTHER_RATES.map((field) => rateRow(RATE_LABELS[field], m[field]))];
+  const rows = [...recall, ...OTHER_RATES.map((field) => rateRow(RATES[field].label, m[field]))];
   const body = html`<table id="rates"><thead><tr><th>metric</th><th class="num">population</th><th class="num">passed</th><th class="num">rate</th><th>95% CI</th></tr></thead><tbody>${rows}</tbody></table>
 <p class="muted">Mean visible set size: ${formatNumber(m.mean_visible)} ordinary tools per trial (controls apart).</p>`;
   return { id: "rates", title: "Other rates", intro: null, body };

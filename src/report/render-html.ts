@@ -4,7 +4,7 @@
  * rows expand into the same explanation as `route-eval show --case`.
  */
 import type { GateResult, Report } from "../types.js";
-import type { CaseExplanation } from "../show/explain-types.js";
+import type { CaseExplanation } from "../types/explain.js";
 import { renderBreakdownSection } from "./render-html-breakdown.js";
 import { renderCasesSection } from "./render-html-cases.js";
 import { renderFailureSection } from "./render-html-failures.js";
@@ -16,7 +16,7 @@ import { renderReliabilitySection } from "./render-html-reliability.js";
 import { readFileSync } from "node:fs";
 import { lazy } from "../text/lazy.js";
 import { describeRegistries, describeRun } from "../render/run-header.js";
-import type { CounterfactualReport } from "../counterfactual/counterfactual-types.js";
+import type { CounterfactualReport } from "../types/counterfactual.js";
 import { renderHeadroomSection } from "../counterfactual/render-headroom-html.js";
 import { HIDING_LABELS, NO_DESCRIPTION, STATUS_MARKS } from "../show/render-case.js";
 

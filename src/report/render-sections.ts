@@ -2,23 +2,10 @@
  * The content of a report summary, independent of presentation: titled sections of lines and
  * one table each. The terminal and Markdown renderers lay the same sections out differently.
  */
+import { RATES, STAGE_RATES, OTHER_RATES } from "../types/rates.js";
 import { POSITION_THIRDS, SELECTION_ERRORS, STAGES } from "../types.js";
 import type { CostEstimate, GateResult, Metrics, Rate, Report } from "../types.js";
-import {
-  compareKeys,
-  formatCount,
-  formatCi,
-  formatCounts,
-  formatNumber,
-  formatPercent,
-  RATE_LABELS,
-  SELECTION_ERROR_LABELS,
-  STAGE_MEANINGS,
-  STAGE_RATES,
-  truncateLine,
-  formatPopulation,
-  OTHER_RATES,
-} from "../render/format.js";
+import { compareKeys, formatCount, formatCi, formatCounts, formatNumber, formatPercent, SELECTION_ERROR_LABELS, STAGE_MEANINGS, truncateLine, formatPopulation } from "../render/format.js";
 import { compareText } from "../text/compare-text.js";
 import type { Align, Cell, Section, TableData } from "../render/section.js";
 
@@ -88,7 +75,7 @@ export function buildRatesSection(metrics: Metrics, cost?: CostEstimate): Sectio
   const recall = Object.keys(metrics.tool_recall_at_k)
     .sort(compareKeys)
     .map((k) => rateRow(`discovery rate (k=${k})`, metrics.tool_recall_at_k[k]));
-  const rows = [...recall, ...OTHER_RATES.map((field) => rateRow(RATE_LABELS[field], metrics[field]))];
+  const rows = [...recall, ...OTHER_RATES.map((field) => rateRow(RATES[field].label, metrics[field]))];
   const notes = [`mean visible set size: ${formatNumber(metrics.mean_visible)} ordinary tools per trial (controls apart)`, ...describeInputTokens(metrics), ...describeCost(cost)];
   return section("Other rates", [], { head: ["metric", ...RATE_HEAD], align: RATE_ALIGN, rows }, notes);
 }

@@ -1,6 +1,6 @@
 import type { GateResult, Report } from "../types.js";
-import type { CaseExplanation } from "../show/explain-types.js";
-import type { CounterfactualReport } from "../counterfactual/counterfactual-types.js";
+import type { CaseExplanation } from "../types/explain.js";
+import type { CounterfactualReport } from "../types/counterfactual.js";
 import { renderHtml } from "./render-html.js";
 import { renderJson } from "../render/stable-json.js";
 import { renderJunit } from "./render-junit.js";

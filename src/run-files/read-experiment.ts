@@ -1,5 +1,5 @@
 /** Read an experiment.json back (resume, `route-eval report EXPERIMENT_DIR`), as json-files.ts reads every route-eval file. */
-import { EXPERIMENT_SCHEMA_VERSION, type Experiment } from "../experiment/experiment-types.js";
+import { EXPERIMENT_SCHEMA_VERSION, type Experiment } from "../types/ablate.js";
 import { findNamedFile, readJsonFile, type JsonFileKind } from "./json-files.js";
 
 const EXPERIMENT_FILE: JsonFileKind<Experiment> = {

@@ -1,7 +1,7 @@
 /** RUN/counterfactual/counterfactual.json read back (the run page's headroom section, diff's headroom moves). */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { CounterfactualReport } from "../counterfactual/counterfactual-types.js";
+import type { CounterfactualReport } from "../types/counterfactual.js";
 import { InputError } from "../errors.js";
 
 /** The run's counterfactual.json; null when route-eval counterfactual has not run on it. */

@@ -2,7 +2,7 @@
  * Read a sweep.json back (`route-eval report SWEEP_DIR`): find it, then read it as json-files.ts reads
  * every route-eval file (schemas/sweep.schema.json).
  */
-import { SWEEP_SCHEMA_VERSION, type SweepReport } from "../sweep/sweep-types.js";
+import { SWEEP_SCHEMA_VERSION, type SweepReport } from "../types/sweep.js";
 import { findNamedFile, readJsonFile, type JsonFileKind } from "./json-files.js";
 
 const SWEEP_FILE: JsonFileKind<SweepReport> = {

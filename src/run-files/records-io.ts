@@ -1,3 +1,4 @@
+import { classifyRecord } from "../classify/classify-trial.js";
 import { closeSync, existsSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -58,7 +59,9 @@ export interface ReadOptions {
 
 /**
  * Parses records.jsonl line by line (never the whole file as one string, so a run of any size
- * reads back); a malformed line is an InputError naming its line number.
+ * reads back); a malformed line is an InputError naming its line number. A scored record's
+ * ladder verdict is taken from its sets, whatever tool wrote it (classifyRecord): the sets are
+ * the truth, so metrics, diff and show trust every record they are given.
  */
 export function readRecords(file: string, options: ReadOptions = {}): TrialRecord[] {
   if (!existsSync(file)) throw new InputError(`${file}: no such file (expected a run directory holding records.jsonl)`);
@@ -83,7 +86,7 @@ export function readRecords(file: string, options: ReadOptions = {}): TrialRecor
     const first = lineOf.get(key);
     if (first === undefined) {
       lineOf.set(key, number);
-      records.push(record);
+      records.push(record.error === null ? withClassification(record) : record);
     } else if (options.keepFirstDuplicate !== true) {
       throw new InputError(at(file, number, `case "${record.case_id}" trial ${record.trial} is recorded twice (also at line ${first}); each (case_id, trial) appears once — remove one`));
     } else {
@@ -91,6 +94,13 @@ export function readRecords(file: string, options: ReadOptions = {}): TrialRecor
     }
   });
   return records;
+}
+
+/** The record with failed_stage, selection_error and violated as its sets say (the same object when it already agrees). */
+function withClassification(record: TrialRecord): TrialRecord {
+  const c = classifyRecord(record);
+  const agrees = c.failed_stage === record.failed_stage && c.selection_error === record.selection_error && c.violated === record.violated;
+  return agrees ? record : { ...record, ...c };
 }
 
 interface LineContext {

@@ -8,7 +8,7 @@ import { STAGES, isControl } from "../types.js";
 import type { CaseRow, HiddenReason, PhasePolicy, Rival, Stage, TrialRecord } from "../types.js";
 import { buildLadder, rankTools } from "./explain-ladder.js";
 import { findFix, findRival } from "./explain-fix.js";
-import type { CaseExplanation, CaseFacts, HiddenGroup, HiddenTool, TrialView } from "./explain-types.js";
+import type { CaseExplanation, CaseFacts, HiddenGroup, HiddenTool, TrialView } from "../types/explain.js";
 import { describeCaseOutcome } from "../render/format.js";
 import { compareText } from "../text/compare-text.js";
 

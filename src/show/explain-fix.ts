@@ -8,7 +8,7 @@ import { tokenize } from "../text/tokenize.js";
 import { SELECTION_ERRORS, isControl } from "../types.js";
 import type { HiddenReason, Rival, SelectionError, Stage, TrialRecord } from "../types.js";
 import { bestAcceptable } from "./explain-ladder.js";
-import type { CaseFacts, FixView, HiddenTool, RivalView, ToolText } from "./explain-types.js";
+import type { CaseFacts, FixView, HiddenTool, RivalView, ToolText } from "../types/explain.js";
 import { formatDecimal } from "../render/format.js";
 
 

@@ -4,7 +4,7 @@
  */
 import { STAGES, isControl } from "../types.js";
 import type { Stage, TrialRecord } from "../types.js";
-import type { CaseFacts, LadderStep, RankedTool, StepStatus } from "./explain-types.js";
+import type { CaseFacts, LadderStep, RankedTool, StepStatus } from "../types/explain.js";
 import { formatCounts, formatDecimal } from "../render/format.js";
 
 

@@ -9,7 +9,7 @@ import { listHidingRules } from "../exposure/hiding-rules.js";
 import { groupBy } from "../metrics/scored-trials.js";
 import { CONTROL_TOOLS, renderDescription } from "../registry/render-definition.js";
 import { explainCase } from "./explain-case.js";
-import type { CaseExplanation, HiddenTool } from "./explain-types.js";
+import type { CaseExplanation, HiddenTool } from "../types/explain.js";
 import { isControl } from "../types.js";
 import type { CaseRow, PhasePolicy, Report, RunMeta, TrialRecord } from "../types.js";
 

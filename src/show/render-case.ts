@@ -4,7 +4,7 @@
  * every registry, case or model string is stripped of control characters before it is printed.
  */
 import { RUNNERS_UP, type HiddenReason, type JsonValue } from "../types.js";
-import type { CaseExplanation, RankedTool, StepStatus, TrialView } from "./explain-types.js";
+import type { CaseExplanation, RankedTool, StepStatus, TrialView } from "../types/explain.js";
 import { formatDecimal } from "../render/format.js";
 import { makePaint, stripControls, type Paint } from "../render/terminal.js";
 import { indentWrap, sideBySide, wrapParagraphs, wrapText } from "../render/text-layout.js";

@@ -6,7 +6,7 @@ import { STAGES } from "../types.js";
 import type { Report, Stage } from "../types.js";
 import { bestAcceptable } from "./explain-ladder.js";
 import { FIX_ACTIONS } from "./explain-fix.js";
-import type { CaseExplanation } from "./explain-types.js";
+import type { CaseExplanation } from "../types/explain.js";
 import { compareText } from "../text/compare-text.js";
 import { describeRun } from "../render/run-header.js";
 import { makePaint, stripControls, type Paint } from "../render/terminal.js";

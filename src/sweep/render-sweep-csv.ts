@@ -1,5 +1,5 @@
 import type { Rate } from "../types.js";
-import type { SweepPoint, SweepReport } from "./sweep-types.js";
+import type { SweepPoint, SweepReport } from "../types/sweep.js";
 
 type CsvValue = string | number | null;
 

@@ -9,7 +9,7 @@ import { html, type SafeHtml } from "../render/html/escape.js";
 import type { Rate } from "../types.js";
 import { formatSize } from "./sweep-table.js";
 import { formatMs } from "../render/format.js";
-import type { SweepKind, SweepPoint, SweepReport } from "./sweep-types.js";
+import type { SweepKind, SweepPoint, SweepReport } from "../types/sweep.js";
 
 const COLORS = { selection: "#c2362b", e2e: "#7b4fc9", recall: "#2a6fd6", tokens: "#d07a12", p50: "#1a7f4b", p95: "#2a6fd6" };
 

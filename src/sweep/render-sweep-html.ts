@@ -9,7 +9,7 @@ import { html, type SafeHtml } from "../render/html/escape.js";
 import { renderHtmlPage, type HtmlSection } from "../render/html/page.js";
 import { pointX, renderAccuracyChart, renderCostCharts } from "./render-sweep-html-charts.js";
 import { buildSweepTable, describeFindings, describeSweep, formatSize } from "./sweep-table.js";
-import type { SweepKind, SweepPoint, SweepReport } from "./sweep-types.js";
+import type { SweepKind, SweepPoint, SweepReport } from "../types/sweep.js";
 
 export interface SweepHtmlOptions {
   /** Point run directory name (e.g. "size-05") → its report.html, relative to the page; absent when not written. */

@@ -7,7 +7,7 @@ import { renderSweepCsv } from "./render-sweep-csv.js";
 import { renderSweepHtml, type SweepHtmlOptions } from "./render-sweep-html.js";
 import { renderSweepChart } from "./sweep-chart.js";
 import { buildSweepTable, describeFindings, describeSweep, type SweepTable } from "./sweep-table.js";
-import type { SweepReport } from "./sweep-types.js";
+import type { SweepReport } from "../types/sweep.js";
 
 export const SWEEP_FORMATS = ["terminal", "markdown", "csv", "json", "html"] as const;
 export type SweepFormat = (typeof SWEEP_FORMATS)[number];

@@ -1,6 +1,7 @@
+import type { DistractorPolicy } from "../types/sweep.js";
 import type { Case, Discovery, Exposure, Registry } from "../types.js";
 import { buildSimilarity, type Similarity } from "./similarity.js";
-import { orderCandidates, visibleAt, type CandidateOrder, type DistractorPolicy } from "./visible-sets.js";
+import { orderCandidates, visibleAt, type CandidateOrder } from "./visible-sets.js";
 
 export interface SizeHookSettings {
   seed: number;

@@ -1,5 +1,5 @@
 import { type Report, type TrialRecord, isControl } from "../types.js";
-import type { SweepKind, SweepPoint, SweepReport } from "./sweep-types.js";
+import type { SweepKind, SweepPoint, SweepReport } from "../types/sweep.js";
 import { findThreshold } from "./thresholds.js";
 
 

@@ -1,5 +1,5 @@
 import { formatPercent } from "../render/format.js";
-import type { SweepKind, SweepPoint, SweepReport } from "./sweep-types.js";
+import type { SweepKind, SweepPoint, SweepReport } from "../types/sweep.js";
 
 /** Columns of a bar: one per 2.5 percentage points. */
 const WIDTH = 40;

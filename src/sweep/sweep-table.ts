@@ -4,8 +4,7 @@
  * threshold status cannot be forgotten here.
  */
 import { formatCi, formatMs, formatPercent, formatRate, MISSING } from "../render/format.js";
-import type { SweepKind, SweepPoint, SweepReport } from "./sweep-types.js";
-import type { Threshold, ThresholdStatus } from "./thresholds.js";
+import type { SweepKind, SweepPoint, SweepReport, Threshold, ThresholdStatus } from "../types/sweep.js";
 
 export interface SweepTable {
   head: string[];

@@ -2,16 +2,7 @@
  * N90 and N50: the visible size at which selection accuracy falls below 0.9 and 0.5, linearly
  * interpolated between the last point at or above the threshold and the first point below it.
  */
-
-export const THRESHOLD_STATUSES = ["interpolated", "not_reached", "below_at_smallest"] as const;
-export type ThresholdStatus = (typeof THRESHOLD_STATUSES)[number];
-
-export interface Threshold {
-  threshold: number;
-  /** The interpolated size, or null when not reached or already below at the smallest size. */
-  size: number | null;
-  status: ThresholdStatus;
-}
+import type { Threshold } from "../types/sweep.js";
 
 export interface CurvePoint {
   /** The true (mean) visible size of the point. */

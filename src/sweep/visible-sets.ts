@@ -5,13 +5,11 @@
  * smaller than asked means the case had no more exposed tools (capped; its true size is recorded).
  * Controls are added at every size and never counted.
  */
+import type { DistractorPolicy } from "../types/sweep.js";
 import { type Discovery, isControl } from "../types.js";
 import { hashSeed, seededRandom, shuffle } from "../text/seeded-random.js";
 import type { Similarity } from "./similarity.js";
 
-export const DISTRACTOR_POLICIES = ["random", "similar"] as const;
-/** random: a seeded shuffle; similar: hard negatives first (most similar to the acceptable tools). */
-export type DistractorPolicy = (typeof DISTRACTOR_POLICIES)[number];
 
 
 export interface CandidateInput {

@@ -1,4 +1,5 @@
 /** Metrics: part of the records of route-eval (see ../types.ts). */
+import type { RateName } from "./rates.js";
 import type { SelectionError, Stage } from "./records.js";
 
 /** A rate with its evidence: value is null when the denominator is 0. */
@@ -43,30 +44,16 @@ export interface Rival {
 export const POSITION_THIRDS = ["first", "middle", "last"] as const;
 export type PositionThird = (typeof POSITION_THIRDS)[number];
 
-export interface Metrics {
+/**
+ * Every rate of the rate table (types/rates.ts) with its evidence, and the figures that are not
+ * rates: recall@k by budget, failure profile, confusions, reliability, retrieval quality, tokens.
+ */
+export interface Metrics extends Record<RateName, Rate> {
   trials: number;
   errored: number;
   scored: number;
-  capability_coverage: Rate;
-  exposure_recall: Rate;
-  /** Funnel row: acceptable ∩ retrieved ≠ ∅ over exposed trials, whatever k. */
-  discovery_recall: Rate;
-  /** Keyed by k; trials without a retriever are keyed "all". */
+  /** Keyed by k; trials without a retriever are keyed "all" (the funnel's discovery_recall is over every k). */
   tool_recall_at_k: Record<string, Rate>;
-  selection_accuracy: Rate;
-  /** Over the selection population: the right tool, arguments that parse, are valid and meet the case's expectations. */
-  call_accuracy: Rate;
-  end_to_end_accuracy: Rate;
-  abstention_accuracy: Rate;
-  violation_rate: Rate;
-  argument_validity: Rate;
-  argument_match: Rate;
-  clarification_rate: Rate;
-  abstention_rate: Rate;
-  phantom_rate: Rate;
-  no_call_rate: Rate;
-  /** Scored trials whose reply made more than one tool call (the first is the selection); absent in reports before it existed. */
-  extra_call_rate: Rate;
   mean_visible: number | null;
   failure_profile: Record<Stage, number>;
   selection_errors: Record<SelectionError, number>;

@@ -6,8 +6,8 @@
  * textContent, never as markup. Plain JavaScript that runs as written in the browser, read by
  * render-html.ts at render time and type-checked by tsc (checkJs) against the data it reads.
  *
- * @typedef {import("../../../show/explain-types.js").CaseExplanation} Explanation
- * @typedef {import("../../../show/explain-types.js").TrialView} TrialView
+ * @typedef {import("../../../types/explain.js").CaseExplanation} Explanation
+ * @typedef {import("../../../types/explain.js").TrialView} TrialView
  * @typedef {{ schema: string; labels: { hiding: Record<string, string>; marks: Record<string, string>; noDescription: string }; cases: Explanation[] }} PageData
  */
 (function () {
@@ -164,7 +164,7 @@ function rival(parent, x) {
   if (r === null) { para(parent, "none: no trial of this case (nor of its expected label in the run) chose another tool", "muted"); return; }
   para(parent, r.rival.name + " took " + r.count + " of " + r.of + " trials (" + (r.scope === "case" ? "in this case" : "across the run, for the same expected tools") + ")");
   var grid = add(parent, el("div", "rival"));
-  /** @type {[string, import("../../../show/explain-types.js").ToolText][]} */
+  /** @type {[string, import("../../../types/explain.js").ToolText][]} */
   var sides = [["expected: ", r.expected], ["rival: ", r.rival]];
   sides.forEach(function (pair) {
     var box = add(grid, el("div"));

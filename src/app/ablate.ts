@@ -7,10 +7,10 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
 import { EndpointFailure, InputError, Interrupted } from "../errors.js";
-import { compareVariant, profileOf, tabulateMetrics, type VariantRun } from "../experiment/compare-variants.js";
-import { EXPERIMENT_SCHEMA_VERSION, type Experiment } from "../experiment/experiment-types.js";
-import { findVariant, type ExperimentPlan } from "../experiment/plan.js";
-import { evaluateVariantGates } from "../experiment/variant-gates.js";
+import { compareVariant, profileOf, tabulateMetrics, type VariantRun } from "../ablate/compare-variants.js";
+import { EXPERIMENT_SCHEMA_VERSION, type Experiment, findVariant } from "../types/ablate.js";
+import { type ExperimentPlan } from "../ablate/plan.js";
+import { evaluateVariantGates } from "../gates/variant-gates.js";
 import { pickRunConfig } from "../config/keys.js";
 import { openResponseStore } from "../store/response-store.js";
 import { stableStringify } from "../render/stable-json.js";
@@ -20,8 +20,8 @@ import type { RunProgress } from "../types.js";
 import type { ResponseStore } from "../store/response-store.js";
 import type { Shard } from "../run-files/shard.js";
 import { startRun, type RunOptions, type StartedRun } from "./run.js";
-import { newRunId } from "./run-meta.js";
-import { runTrialJobs } from "./run-loop.js";
+import { newRunId } from "../trial/run-meta.js";
+import { runTrialJobs } from "../trial/run-loop.js";
 import { readExperimentFile } from "../run-files/read-experiment.js";
 
 export interface ExperimentOptions {

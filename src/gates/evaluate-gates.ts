@@ -3,11 +3,12 @@
  * `{k, min}` to pass^k / pass@k. A metric whose population is empty fails: a gate that cannot be
  * measured must not pass silently.
  */
+import { isRateName } from "../types/rates.js";
 import { InputError } from "../errors.js";
 import type { GateResult, GateSpec, Metrics, Rate } from "../types.js";
-import { formatCount, formatDecimal, RATE_FIELDS, type RateField } from "../render/format.js";
+import { formatCount, formatDecimal } from "../render/format.js";
 import { compareText } from "../text/compare-text.js";
-import { CASE_MEANS, CASE_MEAN_PATTERN, GATE_METRICS, RECALL_PATTERN, SPEC_PATTERN } from "../config/gate-names.js";
+import { CASE_MEANS, CASE_MEAN_PATTERN, GATE_METRICS, RECALL_PATTERN, SPEC_PATTERN } from "./gate-names.js";
 
 export const OPERATORS = [">=", "<=", ">", "<", "==", "!="] as const;
 export type Operator = (typeof OPERATORS)[number];
@@ -41,10 +42,6 @@ interface Measure {
   value: number | null;
   evidence: string;
   missing: string;
-}
-
-function isRateField(name: string): name is RateField {
-  return RATE_FIELDS.some((field) => field === name);
 }
 
 function isCaseMeanField(name: string): name is CaseMeanField {
@@ -89,7 +86,7 @@ function measureRecall(metrics: Metrics, key: string): Measure {
 
 /** The value a string gate names; throws InputError on a name that is not a metric. */
 function measureNamed(metrics: Metrics, name: string): Measure {
-  if (isRateField(name)) return measureRate(name, metrics[name]);
+  if (isRateName(name)) return measureRate(name, metrics[name]);
   if (name === "consistency" || name === "mean_visible") {
     return { label: name, value: metrics[name], evidence: "", missing: NO_POPULATION };
   }

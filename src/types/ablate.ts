@@ -3,7 +3,8 @@
  * Serialised as experiment.json beside variants/<name>/ (one full run directory per variant): a
  * versioned contract (`schema_version` first; a breaking change bumps it).
  */
-import type { ConfusionMove, Diff, Direction, MetricDelta } from "../diff/diff-types.js";
+import type { Direction } from "./rates.js";
+import type { ConfusionMove, Diff, MetricDelta } from "./diff.js";
 import type { RunConfig, Stage, VariantGate } from "../types.js";
 
 export const EXPERIMENT_SCHEMA_VERSION = 1;
@@ -124,4 +125,17 @@ export interface Experiment {
 export interface GateRules {
   variants: VariantGate[];
   fail_if_worse: string[];
+}
+
+/** The name (and directory) of the run every variant is compared with. */
+export const BASE_NAME = "base";
+
+/** The directory name of a variant under variants/: "+ exposure" → "exposure", "GPT 4.1" → "gpt-4.1". */
+export function variantSlug(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9._]+/g, "-").replace(/^[-.]+|-+$/g, "") || "variant";
+}
+
+/** The variant of that name (matched by its directory name). */
+export function findVariant<T extends { slug: string }>(variants: T[], name: string): T | undefined {
+  return variants.find((v) => v.slug === variantSlug(name));
 }

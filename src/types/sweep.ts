@@ -1,6 +1,18 @@
 import type { CaseMean, InputTokens, Rate, RetrievalQuality, RetrieverName } from "../types.js";
-import type { Threshold } from "./thresholds.js";
-import type { DistractorPolicy } from "./visible-sets.js";
+
+export const THRESHOLD_STATUSES = ["interpolated", "not_reached", "below_at_smallest"] as const;
+export type ThresholdStatus = (typeof THRESHOLD_STATUSES)[number];
+
+export interface Threshold {
+  threshold: number;
+  /** The interpolated size, or null when not reached or already below at the smallest size. */
+  size: number | null;
+  status: ThresholdStatus;
+}
+
+export const DISTRACTOR_POLICIES = ["random", "similar"] as const;
+/** random: a seeded shuffle; similar: hard negatives first (most similar to the acceptable tools). */
+export type DistractorPolicy = (typeof DISTRACTOR_POLICIES)[number];
 
 export const SWEEP_SCHEMA_VERSION = 1;
 

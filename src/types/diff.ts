@@ -4,17 +4,14 @@
  * classes, confusion cells that moved, definitions that changed and their blast radius, gates.
  * Serialised as diff.json: a versioned contract (`schema_version` first; a breaking change bumps it).
  */
+import type { Direction } from "./rates.js";
 import type { DiscoveryConfig, Effect, Report } from "../types.js";
-import type { PairedTest } from "./mcnemar.js";
 
 export const DIFF_SCHEMA_VERSION = 1;
 
 /** What a diff reads of a report: run metadata, metrics and case rows (breakdowns are not needed). */
 export type DiffReport = Pick<Report, "run" | "metrics" | "cases">;
 
-/** Which way a metric is better. Neutral signals (e.g. abstention rate) only "change". */
-export const DIRECTIONS = ["higher", "lower", "neutral"] as const;
-export type Direction = (typeof DIRECTIONS)[number];
 
 export const CHANGES = ["improved", "regressed", "unchanged", "changed", "unmeasured"] as const;
 export type Change = (typeof CHANGES)[number];
@@ -210,4 +207,15 @@ export interface HeadroomMove {
   stage: string;
   base: { failures: number; binding: number; gain: number | null };
   current: { failures: number; binding: number; gain: number | null };
+}
+
+/** A paired comparison: how many pairs moved up, how many down, and the exact two-sided p-value. */
+export interface PairedTest {
+  /** Pairs whose outcome rose (false → true, or a per-case share that went up). */
+  up: number;
+  /** Pairs whose outcome fell. */
+  down: number;
+  /** Pairs compared (concordant ones included). */
+  pairs: number;
+  p_value: number;
 }

@@ -14,7 +14,7 @@ import { wrapFacts, wrapText } from "../render/text-layout.js";
 import { renderGateSuite, renderJunitSuite, wrapSuites } from "../report/render-junit.js";
 import { inertMarkdown } from "../text/inert.js";
 import { STAGES, type Report } from "../types.js";
-import type { Comparison, Experiment, MetricRow, VariantValue } from "./experiment-types.js";
+import type { Comparison, Experiment, MetricRow, VariantValue } from "../types/ablate.js";
 import { renderExperimentHtml } from "./render-experiment-html.js";
 
 export const EXPERIMENT_FORMATS = ["terminal", "markdown", "json", "junit", "html"] as const;

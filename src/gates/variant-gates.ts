@@ -3,12 +3,11 @@
  * rung before) and `--fail-if-worse VARIANT` (its paired verdict against its reference is "hurt").
  * A value that cannot be measured fails: a gate must not pass silently.
  */
-import { VARIANT_GATE_PATTERN } from "../config/config-schema.js";
+import { VARIANT_GATE_PATTERN } from "./gate-names.js";
 import { formatDecimal } from "../render/format.js";
-import { OPERATORS, type Operator } from "../report/gates.js";
+import { OPERATORS, type Operator } from "./evaluate-gates.js";
 import type { VariantGate } from "../types.js";
-import type { Experiment, VariantGateCheck } from "./experiment-types.js";
-import { BASE_NAME, findVariant } from "./plan.js";
+import { type Experiment, type VariantGateCheck, BASE_NAME, findVariant } from "../types/ablate.js";
 
 const COMPARE: Record<Operator, (a: number, b: number) => boolean> = {
   ">=": (a, b) => a >= b - 1e-12, "<=": (a, b) => a <= b + 1e-12, ">": (a, b) => a > b, "<": (a, b) => a < b, "==": (a, b) => Math.abs(a - b) < 1e-12, "!=": (a, b) => Math.abs(a - b) >= 1e-12,

@@ -4,7 +4,7 @@
  * visible set and shared by the trials that have them in common.
  */
 import { buildRecord } from "../classify/build-record.js";
-import { createRetriever } from "../discovery/create-retriever.js";
+import { createRetriever } from "./create-retriever.js";
 import { discover } from "../discovery/discover.js";
 import type { Retriever } from "../discovery/retriever.js";
 import { shuffleVisible } from "../discovery/shuffle-visible.js";

@@ -3,7 +3,7 @@
  * checked when route-eval.yaml is loaded, so a misspelt gate fails before the first (paid) call.
  * report/gates.ts evaluates the same names.
  */
-import { RATE_FIELDS } from "../render/format.js";
+import { RATE_NAMES } from "../types/rates.js";
 import { findNearName } from "../text/near-name.js";
 import type { GateSpec } from "../types.js";
 
@@ -11,14 +11,16 @@ export const CASE_MEANS = ["pass_hat_k", "pass_at_k"] as const;
 
 /** Every gate name evaluateGates accepts (`<k>` stands for a budget, or "all" for recall). */
 export const GATE_METRICS: readonly string[] = [
-  ...RATE_FIELDS, "consistency", "mean_visible", "tool_recall_at_k.<k>", ...CASE_MEANS, "pass_hat_k.<k>", "pass_at_k.<k>",
+  ...RATE_NAMES, "consistency", "mean_visible", "tool_recall_at_k.<k>", ...CASE_MEANS, "pass_hat_k.<k>", "pass_at_k.<k>",
 ];
 
 export const RECALL_PATTERN = /^tool_recall_at_k\.(all|[1-9]\d*)$/;
 export const CASE_MEAN_PATTERN = /^(pass_hat_k|pass_at_k)\.([1-9]\d*)$/;
+/** A variant gate's threshold: `>= base`, `<= previous`, `> 0.8`. */
+export const VARIANT_GATE_PATTERN = /^\s*(>=|<=|==|!=|>|<)\s*(base|previous|[-+]?(?:\d+(?:\.\d*)?|\.\d+))\s*$/;
 export const SPEC_PATTERN = /^(>=|<=|==|!=|>|<)\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)$/;
 
-const PLAIN_NAMES: ReadonlySet<string> = new Set([...RATE_FIELDS, "consistency", "mean_visible"]);
+const PLAIN_NAMES: ReadonlySet<string> = new Set([...RATE_NAMES, "consistency", "mean_visible"]);
 const SUGGESTIONS: ReadonlySet<string> = new Set([...PLAIN_NAMES, ...CASE_MEANS, "tool_recall_at_k.all"]);
 
 /** What is wrong with gate `name: spec`, or null. */

@@ -2,14 +2,14 @@
  * What an experiment runs: the variants (each a whole Config), which one each is compared with,
  * and the ablation ladder built from the base config, one mechanism added per rung.
  */
-import { findGateProblem } from "../config/gate-names.js";
+import { BASE_NAME, findVariant } from "../types/ablate.js";
+import { findGateProblem } from "../gates/gate-names.js";
 import { VARIANT_KEYS } from "../config/keys.js";
-import { variantSlug } from "../config/load-config.js";
 import { InputError, at } from "../errors.js";
 import { canonicalJson } from "../text/canonical-json.js";
 import { findNearName } from "../text/near-name.js";
 import type { Config, VariantGate } from "../types.js";
-import type { ExperimentKind } from "./experiment-types.js";
+import { type ExperimentKind, variantSlug } from "../types/ablate.js";
 
 export interface PlannedVariant {
   name: string;
@@ -28,8 +28,6 @@ export interface ExperimentPlan {
   skipped: { name: string; reason: string }[];
   gates: VariantGate[];
 }
-
-export const BASE_NAME = "base";
 
 /** The config's `variants:`, each against the base (run first, as variants/base). */
 export function planVariants(config: Config): ExperimentPlan {
@@ -87,9 +85,6 @@ export function planLadder(config: Config, router: string | null): ExperimentPla
 }
 
 /** A variant by name, spaces and case aside ("+exposure" finds "+ exposure"): as its directory is named. */
-export function findVariant<T extends { slug: string }>(variants: T[], name: string): T | undefined {
-  return variants.find((v) => v.slug === variantSlug(name));
-}
 
 export function changedSettings(before: Config, after: Config): string[] {
   return VARIANT_KEYS.filter((key) => canonicalJson(after[key]) !== canonicalJson(before[key]));

@@ -8,7 +8,7 @@ import { formatCount, formatMs, formatPercent, MISSING } from "../render/format.
 import { html, type SafeHtml } from "../render/html/escape.js";
 import { renderHtmlPage, type HtmlSection } from "../render/html/page.js";
 import { STAGES } from "../types.js";
-import type { Comparison, Experiment, MetricRow } from "./experiment-types.js";
+import type { Comparison, Experiment, MetricRow } from "../types/ablate.js";
 import { deltaOf } from "./compare-variants.js";
 
 const STYLE = `

@@ -1,8 +1,8 @@
 import { openResponseStore } from "../store/response-store.js";
 import { EMBEDDINGS_DEFAULTS, type DiscoveryConfig, type StoreMode, type Tool } from "../types.js";
-import { createEmbedder } from "./embedding-client.js";
-import { createEmbeddingsRetriever } from "./embeddings.js";
-import { createBm25Retriever, type Retriever } from "./retriever.js";
+import { createEmbedder } from "../discovery/embedding-client.js";
+import { createEmbeddingsRetriever } from "../discovery/embeddings.js";
+import { createBm25Retriever, type Retriever } from "../discovery/retriever.js";
 
 /** What a networked retriever needs beyond its settings: where vectors are kept, and the environment for keys. */
 export interface RetrieverContext {

@@ -8,7 +8,7 @@ import { listMetrics } from "../diff/metric-deltas.js";
 import { CORRECT, formatPercent, MISSING } from "../render/format.js";
 import { formatDelta, formatP } from "../diff/format-diff.js";
 import { STAGES, trialKey, type Metrics, type Report, type TrialRecord } from "../types.js";
-import type { Comparison, FailureProfile, MetricRow, TrialEnd, Transition, Verdict, VariantValue } from "./experiment-types.js";
+import type { Comparison, FailureProfile, MetricRow, TrialEnd, Transition, Verdict, VariantValue } from "../types/ablate.js";
 
 /** The significance level of every verdict (diff's default). */
 export const ALPHA = 0.05;
