@@ -12,7 +12,7 @@ import { join } from "node:path";
 import OpenAI from "openai";
 import { loadConfig, DEFAULT_SYSTEM_PROMPT } from "../dist/config/load-config.js";
 import { leanFetch } from "../dist/endpoint/http-transport.js";
-import { runEvaluation } from "../dist/app/run.js";
+import { runEvaluation } from "../dist/trial/evaluate.js";
 import { median } from "./generate.js";
 
 const N = Number(process.env.BENCH_TRIALS ?? 4000);

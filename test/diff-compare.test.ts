@@ -1,18 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { checkComparability } from "../src/diff/comparability.js";
 import { compareRuns, type CompareOptions } from "../src/diff/compare-runs.js";
+import { applyDiffGates, type GateOptions } from "../src/gates/regression-gates.js";
 import type { Diff, MetricDelta } from "../src/types/diff.js";
 import { exactMcNemar } from "../src/diff/mcnemar.js";
 import { buildMeta, buildRecords, makeInput, NAMES } from "./fixtures/diff-records.js";
 
-const OPTIONS: CompareOptions = { force: false, alpha: 0.05, maxDrops: [], failOnRegressedCase: false, significantOnly: false };
+const OPTIONS: CompareOptions & GateOptions = { force: false, alpha: 0.05, maxDrops: [], failOnRegressedCase: false, significantOnly: false };
 
 /** Six cases × 3 trials, built so that every flip kind and class change of interest occurs. */
 const BASE = { errors: "PPP", recovers: "FPF", slips: "PPP", steady: "PPP", ties: "FPP", wobbles: "FFF" };
 const CURRENT = { errors: "EEE", recovers: "PPP", slips: "PFP", steady: "PPP", ties: "PPF", wobbles: "FFP" };
 
-function diffOf(base: Record<string, string>, current: Record<string, string>, options: Partial<CompareOptions> = {}): Diff {
-  return compareRuns(makeInput("base", buildRecords(base)), makeInput("current", buildRecords(current)), { ...OPTIONS, ...options });
+function diffOf(base: Record<string, string>, current: Record<string, string>, options: Partial<CompareOptions & GateOptions> = {}): Diff {
+  return applyDiffGates(compareRuns(makeInput("base", buildRecords(base)), makeInput("current", buildRecords(current)), { ...OPTIONS, ...options }), { ...OPTIONS, ...options });
 }
 
 function metric(diff: Diff, name: string): MetricDelta {

@@ -1,14 +1,14 @@
+import { formatP } from "../src/render/format.js";
 import { describe, expect, it } from "vitest";
 import { compareRuns, type CompareOptions } from "../src/diff/compare-runs.js";
-import { formatP } from "../src/diff/format-diff.js";
-import { evaluateDiffGates, parseDropRule } from "../src/diff/gating.js";
+import { applyDiffGates, evaluateDiffGates, parseDropRule, type GateOptions } from "../src/gates/regression-gates.js";
 import { InputError } from "../src/errors.js";
 import { buildRecords, makeInput } from "./fixtures/diff-records.js";
 
-const OPTIONS: CompareOptions = { force: false, alpha: 0.05, maxDrops: [], failOnRegressedCase: false, significantOnly: false };
+const OPTIONS: CompareOptions & GateOptions = { force: false, alpha: 0.05, maxDrops: [], failOnRegressedCase: false, significantOnly: false };
 
 /** 20 cases, one trial each: BASE 18 correct; CURRENT loses `lost` of them. */
-function dropDiff(lost: number, options: Partial<CompareOptions> = {}) {
+function dropDiff(lost: number, options: Partial<CompareOptions & GateOptions> = {}) {
   const base: Record<string, string> = {};
   const current: Record<string, string> = {};
   for (let i = 0; i < 20; i++) {
@@ -16,7 +16,7 @@ function dropDiff(lost: number, options: Partial<CompareOptions> = {}) {
     base[id] = i < 18 ? "P" : "F";
     current[id] = i < 18 - lost ? "P" : "F";
   }
-  return compareRuns(makeInput("base", buildRecords(base)), makeInput("current", buildRecords(current)), { ...OPTIONS, ...options });
+  return applyDiffGates(compareRuns(makeInput("base", buildRecords(base)), makeInput("current", buildRecords(current)), { ...OPTIONS, ...options }), { ...OPTIONS, ...options });
 }
 
 describe("parseDropRule", () => {
@@ -57,7 +57,8 @@ describe("evaluateDiffGates", () => {
   it("reads 'worse' in the metric's direction: a rise in violations is a drop", () => {
     const base = makeInput("base", buildRecords({ a: "P", b: "P" }));
     const current = makeInput("current", buildRecords({ a: "P", b: "F" }, { forbidden: ["search_orders"] }));
-    const diff = compareRuns(base, current, { ...OPTIONS, maxDrops: [parseDropRule("violation_rate=0")] });
+    const options = { ...OPTIONS, maxDrops: [parseDropRule("violation_rate=0")] };
+    const diff = applyDiffGates(compareRuns(base, current, options), options);
     expect(diff.gates[0]).toMatchObject({ passed: false, reason: "violation_rate 0.0% (0/2) → 50.0% (1/2): 50.0 points worse, more than the 0.0 points allowed (p = 1)" });
   });
 

@@ -8,7 +8,7 @@ import { loadConfig } from "../src/config/load-config.js";
 import { outcomesOf, tallyRecords, tallyRow } from "../src/diff/trial-outcomes.js";
 import { scoreRecords } from "../src/metrics/scored-trials.js";
 import { readRecords } from "../src/run-files/records-io.js";
-import { runEvaluation } from "../src/app/run.js";
+import { runEvaluation } from "../src/trial/evaluate.js";
 import type { Report, TrialRecord } from "../src/types.js";
 import { buildRecords, trialRecord } from "./fixtures/diff-records.js";
 

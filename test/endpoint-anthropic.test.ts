@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { createEndpoint } from "../src/endpoint/create-endpoint.js";
+import { createEndpoint } from "../src/trial/create-endpoint.js";
 import type { EndpointOutcome, Message } from "../src/types.js";
 import { anthropicError, anthropicReply, startFakeServer, type FakeHandler, type FakeServer } from "./fixtures/fake-provider.js";
 import { liveConfig, makeRequest, removeTempDirs, writeProject } from "./fixtures/live-project.js";

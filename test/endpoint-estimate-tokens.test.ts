@@ -6,7 +6,7 @@ import { loadConfig } from "../src/config/load-config.js";
 import { estimateInputTokens, withTokenEstimate } from "../src/endpoint/estimate-tokens.js";
 import { createBaselineEndpoint } from "../src/endpoint/baseline.js";
 import { renderTerminal } from "../src/report/render-terminal.js";
-import { runEvaluation } from "../src/app/run.js";
+import { runEvaluation } from "../src/trial/evaluate.js";
 import type { TrialRecord, TrialRequest } from "../src/types.js";
 
 const out = mkdtempSync(join(tmpdir(), "route-eval-tokens-"));

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { createEndpoint } from "../src/endpoint/create-endpoint.js";
+import { createEndpoint } from "../src/trial/create-endpoint.js";
 import { renderOpenAIRequest } from "../src/endpoint/openai-wire.js";
 import type { EndpointOutcome, Message } from "../src/types.js";
 import { openaiError, openaiReply, startFakeServer, type FakeHandler, type FakeServer } from "./fixtures/fake-provider.js";

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { createEndpoint } from "../src/endpoint/create-endpoint.js";
+import { createEndpoint } from "../src/trial/create-endpoint.js";
 import { renderOpenAIRequest } from "../src/endpoint/openai-wire.js";
 import { contentHash, envelopeHash } from "../src/text/content-hash.js";
 import { canonicalJson, createCanonicalWriter, sortKeys } from "../src/text/canonical-json.js";

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { shuffleVisible } from "../src/discovery/shuffle-visible.js";
 import { computeSelectionByPosition, positionThird } from "../src/metrics/position.js";
 import { renderTerminal } from "../src/report/render-terminal.js";
-import { runEvaluation } from "../src/app/run.js";
+import { runEvaluation } from "../src/trial/evaluate.js";
 import type { TrialRecord } from "../src/types.js";
 import { liveConfig, removeTempDirs, writeProject } from "./fixtures/live-project.js";
 

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
-import { runEvaluation } from "../src/app/run.js";
+import { runEvaluation } from "../src/trial/evaluate.js";
 import type { RunProgress } from "../src/types.js";
 import { captureIo } from "./support/io.js";
 import { offeredTools, openaiReply, startFakeServer, type FakeServer } from "./fixtures/fake-provider.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/load-config.js";
-import { runSweep } from "../src/app/sweep.js";
+import { runSweep } from "../src/trial/sweep.js";
 
 const out = mkdtempSync(join(tmpdir(), "route-eval-sweep-bundled-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));

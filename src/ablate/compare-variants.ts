@@ -5,8 +5,8 @@
  */
 import { compareRuns, type DiffInput } from "../diff/compare-runs.js";
 import { listMetrics } from "../diff/metric-deltas.js";
-import { CORRECT, formatPercent, MISSING } from "../render/format.js";
-import { formatDelta, formatP } from "../diff/format-diff.js";
+import { CORRECT, formatPercent, MISSING, formatP } from "../render/format.js";
+import { formatDelta } from "../diff/format-diff.js";
 import { STAGES, trialKey, type Metrics, type Report, type TrialRecord } from "../types.js";
 import type { Comparison, FailureProfile, MetricRow, TrialEnd, Transition, Verdict, VariantValue } from "../types/ablate.js";
 
@@ -65,7 +65,7 @@ function unionKeys(all: Metrics[]): Metrics {
 /** The variant against its reference, as `route-eval diff REFERENCE VARIANT` would pair them. */
 export function compareVariant(reference: VariantRun, variant: VariantRun): Comparison {
   const input = (run: VariantRun): DiffInput => ({ label: run.label, report: run.report, records: run.records });
-  const diff = compareRuns(input(reference), input(variant), { force: true, maxDrops: [], failOnRegressedCase: false, significantOnly: false, alpha: ALPHA });
+  const diff = compareRuns(input(reference), input(variant), { force: true, alpha: ALPHA });
   const before = reference.report.metrics.failure_profile;
   const after = variant.report.metrics.failure_profile;
   const transitions = countTransitions(reference.records, variant.records);

@@ -3,6 +3,7 @@
  * JUnit: one suite per variant). Metrics are rows and variants columns; the terminal keeps the
  * headline metrics and wraps the variants into blocks so no line is wider than the terminal.
  */
+import type { ExperimentFormat } from "../types/formats.js";
 import Table from "cli-table3";
 import { deltaOf, pIs } from "./compare-variants.js";
 import { formatCount, formatMs, formatNumber, formatPercent, MISSING } from "../render/format.js";
@@ -17,8 +18,6 @@ import { STAGES, type Report } from "../types.js";
 import type { Comparison, Experiment, MetricRow, VariantValue } from "../types/ablate.js";
 import { renderExperimentHtml } from "./render-experiment-html.js";
 
-export const EXPERIMENT_FORMATS = ["terminal", "markdown", "json", "junit", "html"] as const;
-export type ExperimentFormat = (typeof EXPERIMENT_FORMATS)[number];
 
 export interface ExperimentRenderOptions {
   color: boolean;

@@ -1,159 +1,66 @@
-/**
- * `route-eval counterfactual RUN` composition root: re-ask each failed trial of a finished run —
- * same endpoint, case, prior turns and settings — with one change to the visible set, through the
- * response store (a rerun is free, `--mode replay` works), then compute the headroom from those
- * records alone: counterfactual/records.jsonl and counterfactual.json inside the run directory.
- */
-import { mkdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
-import { loadCases } from "../cases/load-cases.js";
-import { breakDownSelection, computeStageHeadroom, rankRivalPairs, summariseOutcomes } from "../counterfactual/headroom.js";
-import { COUNTERFACTUAL_SCHEMA_VERSION, type CounterfactualKind, type CounterfactualReport } from "../types/counterfactual.js";
-import { planCounterfactuals, type CounterfactualUnit, type Plan } from "../counterfactual/plan-counterfactuals.js";
-import { createEndpoint } from "../endpoint/create-endpoint.js";
-import { withTokenEstimate } from "../endpoint/estimate-tokens.js";
-import { EndpointFailure, InputError, Interrupted } from "../errors.js";
-import { loadRegistry } from "../registry/load-registry.js";
-import { CONTROL_TOOLS, renderDefinition } from "../registry/render-definition.js";
-import { stableStringify } from "../render/stable-json.js";
+/** `route-eval counterfactual RUN`: re-ask a finished run's failed trials with one change each, and render the headroom. */
+import { join, resolve } from "node:path";
+import { InvalidArgumentError } from "commander";
+import { COUNTERFACTUAL_DIR, runCounterfactuals } from "../trial/counterfactual.js";
+import { writeOutput } from "./write-output.js";
+import { loadConfig } from "../config/load-config.js";
+import type { Io } from "../context.js";
+import { COUNTERFACTUAL_KINDS, type CounterfactualKind } from "../types/counterfactual.js";
+import type { CounterfactualFormat } from "../types/formats.js";
+import { renderCounterfactual } from "../counterfactual/render-counterfactual.js";
+import { createProgressPrinter } from "../render/progress.js";
 import { readRun } from "../run-files/read-run.js";
-import { openRecordWriter, readRecords } from "../run-files/records-io.js";
-import { findResumeDifferences } from "../run-files/resume-check.js";
-import { writeTextFile } from "../run-files/write-files.js";
-import { isControl, type Case, type Config, type RunProgress, type Tool, type ToolDefinition, type TrialRecord } from "../types.js";
-import { buildRunMeta } from "../trial/run-meta.js";
-import { askTrial, definitionsOf } from "../trial/run-trial.js";
-import { runTrialJobs, type TrialJob } from "../trial/run-loop.js";
+import { pinnedOverrides } from "../run-files/resume-check.js";
+import { inertLine } from "../text/inert.js";
+import { terminalWidth } from "../render/terminal.js";
+import { toOverrides, type ConfigFlags } from "./cli-options.js";
+import type { Outcome } from "../types.js";
 
-export interface CounterfactualOptions {
-  kinds: readonly CounterfactualKind[];
-  max: number | null;
-  /** Repeats per counterfactual; null = as many as the run's trials of that case. */
-  repeats: number | null;
-  /** A registry snapshot whose tools may be injected for coverage failures. */
-  registryWith: string | null;
-  dryRun: boolean;
-  env: NodeJS.ProcessEnv;
-  onProgress?: (progress: RunProgress) => void;
-  onWarning?: (message: string) => void;
-  signal?: AbortSignal;
+export interface CounterfactualFlags extends ConfigFlags {
+  kinds: CounterfactualKind[];
+  maxCounterfactuals?: number;
+  repeats?: number;
+  registryWith?: string;
+  dryRun?: boolean;
+  format: CounterfactualFormat;
+  output?: string;
+  progress?: boolean;
 }
 
-export type CounterfactualResult =
-  | { dryRun: true; plan: Plan; calls: number; runDir: string }
-  | { dryRun: false; plan: Plan; report: CounterfactualReport; runDir: string; records: TrialRecord[]; counterfactuals: TrialRecord[] };
+/** --kinds a,b: counterfactual kinds. */
+export function parseKinds(text: string): CounterfactualKind[] {
+  const kinds = text.split(",").map((k) => k.trim()).filter((k) => k !== "");
+  const unknown = kinds.filter((k) => !COUNTERFACTUAL_KINDS.some((known) => known === k));
+  if (unknown.length > 0 || kinds.length === 0) throw new InvalidArgumentError(`expected a comma-separated list of ${COUNTERFACTUAL_KINDS.join(", ")}${unknown.length > 0 ? ` (got ${unknown.join(", ")})` : ""}.`);
+  return kinds as CounterfactualKind[];
+}
 
-export const COUNTERFACTUAL_DIR = "counterfactual";
-
-export async function runCounterfactuals(target: string, config: Config, options: CounterfactualOptions): Promise<CounterfactualResult> {
-  const { runDir, meta, records } = readRun(target);
-  const cases = loadCases(config);
-  const endpoint = withTokenEstimate(createEndpoint(config, { env: options.env, warn: options.onWarning }));
-  try {
-    // Counterfactuals ask the run's own questions: its cases and tools as they were.
-    const differences = findResumeDifferences(meta, buildRunMeta(meta.run_id, config, cases, endpoint, new Date()));
-    if (differences.length > 0) {
-      throw new InputError(`${target}: the inputs changed since this run, so a counterfactual would ask another question: ${differences.join("; ")}; run it on a fresh run of these inputs`);
-    }
-    const extra = options.registryWith === null ? [] : loadRegistry(options.registryWith, config.cwd).tools;
-    const byCase = new Map(cases.map((c) => [c.id, c]));
-    const definitions = definitionMap(cases, extra, config);
-    const plan = planCounterfactuals(records, { kinds: options.kinds, known: new Set(definitions.keys()), max: options.max, seed: config.seed });
-    const trialsOf = countTrials(records);
-    const repeatsOf = (unit: CounterfactualUnit) => options.repeats ?? trialsOf.get(unit.record.case_id) ?? 1;
-    const calls = plan.units.reduce((sum, unit) => sum + repeatsOf(unit), 0);
-    if (options.dryRun) return { dryRun: true, plan, calls, runDir };
-
-    const dir = join(runDir, COUNTERFACTUAL_DIR);
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    const writer = openRecordWriter(join(dir, "records.jsonl"));
-    const counterfactuals: TrialRecord[] = [];
-    const keep = (record: TrialRecord) => {
-      writer.append(record);
-      counterfactuals.push(record);
-    };
-    const jobs: TrialJob[] = plan.units.flatMap((unit) => {
-      const testCase = byCase.get(unit.record.case_id);
-      if (testCase === undefined) return [];
-      return Array.from({ length: repeatsOf(unit) }, (_, repeat) => ({ run: () => askUnit(config, endpoint, testCase, unit, repeat, definitions), keep }));
-    });
-    let stopped;
-    try {
-      stopped = await runTrialJobs(jobs, { concurrency: config.concurrency, resumed: 0, total: jobs.length, onProgress: options.onProgress, signal: options.signal });
-    } finally {
-      writer.close();
-    }
-    if (stopped !== null) {
-      const kept = `${counterfactuals.length} counterfactual trials kept in ${join(dir, "records.jsonl")}; run it again to finish (the store answers what was asked)`;
-      if (stopped.kind === "interrupted") throw new Interrupted(stopped.signal, `interrupted by ${stopped.signal}: ${kept}`);
-      throw new EndpointFailure(`${stopped.message} (${kept})`);
-    }
-    const saved = readRecords(join(dir, "records.jsonl"));
-    const report = buildCounterfactualReport(meta.run_id, endpoint.id, endpoint.model, records, saved, { kinds: options.kinds, repeats: options.repeats, notes: plan.notes, calls });
-    writeTextFile(join(dir, "counterfactual.json"), `${stableStringify(report, 2)}\n`);
-    return { dryRun: false, plan, report, runDir, records, counterfactuals: saved };
-  } finally {
-    await endpoint.close?.();
+export async function counterfactualCommand(io: Io, run: string, flags: CounterfactualFlags): Promise<Outcome> {
+  const target = resolve(io.cwd, run);
+  const { meta } = readRun(target);
+  const config = loadConfig(flags.config ?? null, { ...pinnedOverrides(meta), ...toOverrides(flags) }, io.cwd);
+  if (config.batch) io.stderr("route-eval: note: batch: true applies to run and ablate; counterfactuals are asked live (through the store)\n");
+  const result = await runCounterfactuals(target, config, {
+    kinds: flags.kinds,
+    max: flags.maxCounterfactuals ?? null,
+    repeats: flags.repeats ?? null,
+    registryWith: flags.registryWith ?? null,
+    dryRun: flags.dryRun === true,
+    env: io.env,
+    onProgress: flags.progress === false || flags.dryRun === true ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) }),
+    onWarning: (message) => io.stderr(`${inertLine(message)}\n`),
+    signal: io.interrupts?.(),
+  });
+  if (result.dryRun) {
+    const byKind = new Map<string, number>();
+    for (const unit of result.plan.units) byKind.set(unit.kind, (byKind.get(unit.kind) ?? 0) + 1);
+    const kinds = [...byKind].map(([kind, n]) => `${n} ${kind}`).join(", ") || "none";
+    io.stdout(`dry run: ${result.plan.units.length} counterfactuals (${kinds}) would make ${result.calls} endpoint call${result.calls === 1 ? "" : "s"} (fewer when the store has answers)\n`);
+    for (const note of result.plan.notes) io.stdout(`note: ${inertLine(note)}\n`);
+    return "ok";
   }
+  const output = flags.output;
+  writeOutput(io, renderCounterfactual(result.report, flags.format, { color: io.color && output === undefined, width: terminalWidth(io) }), output);
+  io.stderr(`counterfactual records and counterfactual.json: ${join(result.runDir, COUNTERFACTUAL_DIR)}\n`);
+  return "ok";
 }
-
-/** The headroom, from the run's records (denominators) and the counterfactual records alone. */
-export function buildCounterfactualReport(
-  runId: string,
-  endpoint: string,
-  model: string,
-  records: TrialRecord[],
-  counterfactuals: TrialRecord[],
-  facts: { kinds: readonly CounterfactualKind[]; repeats: number | null; notes: string[]; calls: number },
-): CounterfactualReport {
-  const outcomes = summariseOutcomes(records, counterfactuals);
-  const scored = records.filter((r) => r.error === null);
-  const errored = counterfactuals.filter((r) => r.error !== null).length;
-  return {
-    schema_version: COUNTERFACTUAL_SCHEMA_VERSION,
-    run_id: runId,
-    endpoint,
-    model,
-    kinds: [...facts.kinds],
-    repeats: facts.repeats ?? "as the run",
-    scored: scored.length,
-    correct: scored.filter((r) => r.failed_stage === null).length,
-    calls: facts.calls,
-    stages: computeStageHeadroom(records, outcomes),
-    selection: breakDownSelection(outcomes),
-    rival_pairs: rankRivalPairs(records, outcomes),
-    outcomes,
-    notes: [...facts.notes, ...(errored > 0 ? [`${errored} counterfactual trials errored and are left out of every rate`] : [])],
-  };
-}
-
-function countTrials(records: TrialRecord[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const r of records) counts.set(r.case_id, (counts.get(r.case_id) ?? 0) + 1);
-  return counts;
-}
-
-/** Every definition a counterfactual may show: the cases' registries, the controls, and --registry-with's tools. */
-function definitionMap(cases: Case[], extra: Tool[], config: Config): Map<string, ToolDefinition> {
-  const map = new Map<string, ToolDefinition>();
-  for (const tool of Object.values(CONTROL_TOOLS)) map.set(tool.name, renderDefinition(tool));
-  for (const tool of extra) map.set(tool.name, renderDefinition(tool, config.descriptions));
-  for (const registry of new Set(cases.map((c) => c.registry))) for (const tool of registry.tools) map.set(tool.name, renderDefinition(tool, config.descriptions));
-  return map;
-}
-
-async function askUnit(config: Config, endpoint: Parameters<typeof askTrial>[0]["endpoint"], testCase: Case, unit: CounterfactualUnit, repeat: number, definitions: Map<string, ToolDefinition>) {
-  const r = unit.record;
-  const registryNames = [...r.registry_names, ...unit.added.filter((name) => !r.registry_names.includes(name))];
-  const exposed = [...r.exposed_names, ...unit.added.filter((name) => !r.exposed_names.includes(name))];
-  const exposure = { exposed, hidden: {} };
-  const discovery = { visible: unit.visible, retrieved: unit.visible.filter((name) => !isControl(name)), k: r.retrieval_k, retrieval: null };
-  const result = await askTrial(
-    { config: { ...config, shuffle_tools: false }, endpoint, registryNames, definitions },
-    { testCase, trial: repeat, exposure, discovery, tools: definitionsOf(unit.visible, definitions) },
-  );
-  result.record.counterfactual = { kind: unit.kind, of: { case_id: r.case_id, trial: r.trial }, repeat, placement: unit.placement, changed: unit.changed };
-  return result;
-}
-

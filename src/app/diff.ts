@@ -2,6 +2,20 @@
  * `route-eval diff` composition root: read both runs (run directories with their trial records,
  * or bare report.json files), refuse incomparable runs unless forced, compare.
  */
+import { existsSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { applyDiffGates, parseDropRule, type DropRule, type GateOptions } from "../gates/regression-gates.js";
+import { renderDiff } from "../diff/render.js";
+import { renderDiffMarkdown } from "../diff/render-markdown.js";
+import type { RunPages } from "../diff/render-html-cases.js";
+import { writeOutput } from "./write-output.js";
+import { appendStepSummary } from "./step-summary.js";
+import { terminalWidth } from "../render/terminal.js";
+import { relativeHref } from "../render/relative-href.js";
+import { inertLine } from "../text/inert.js";
+import type { Io } from "../context.js";
+import type { DiffFormat } from "../types/formats.js";
+import type { Outcome } from "../types.js";
 import { checkComparability, splitCaseIds } from "../diff/comparability.js";
 import { compareRuns, type CompareOptions, type DiffInput } from "../diff/compare-runs.js";
 import type { Diff, DiffReport } from "../types/diff.js";
@@ -39,7 +53,7 @@ function summariseRun(run: RunMeta, records: TrialRecord[]): DiffReport {
 }
 
 /** Compare BASE with CURRENT; InputError (exit 2) naming every difference when they do not compare. */
-export function diffRuns(basePath: string, currentPath: string, options: CompareOptions): Diff {
+export function diffRuns(basePath: string, currentPath: string, options: CompareOptions & GateOptions): Diff {
   const base = loadDiffInput(basePath);
   const current = loadDiffInput(currentPath);
   const { comparable, differences } = checkComparability(base.report, current.report, options.force);
@@ -49,7 +63,7 @@ export function diffRuns(basePath: string, currentPath: string, options: Compare
     const hint = `pass --force to compare the ${shared} shared case${shared === 1 ? "" : "s"} anyway`;
     throw new InputError(`cannot compare ${basePath} with ${currentPath}: ${reasons}; ${hint}`);
   }
-  const diff = compareRuns(base, current, options);
+  const diff = applyDiffGates(compareRuns(base, current, options), options);
   const before = readHeadroom(locateRun(basePath).runDir);
   const after = readHeadroom(locateRun(currentPath).runDir);
   if (before !== null && after !== null) {
@@ -61,3 +75,53 @@ export function diffRuns(basePath: string, currentPath: string, options: Compare
   }
   return diff;
 }
+
+export interface DiffFlags {
+  format: DiffFormat;
+  output?: string;
+  force?: boolean;
+  maxDrop: DropRule[];
+  failOnRegressedCase?: boolean;
+  alpha: number;
+  significantOnly?: boolean;
+  stepSummary: boolean;
+}
+
+/** --max-drop, repeatable: each rule added to those before. */
+export function collectDrop(value: string, previous: DropRule[]): DropRule[] {
+  return [...previous, parseDropRule(value)];
+}
+
+/** `route-eval diff BASE CURRENT`: compares, renders, appends the step summary, reports failed gates. */
+export function diffCommand(io: Io, base: string, current: string, flags: DiffFlags): Outcome {
+  const diff = diffRuns(base, current, {
+    force: flags.force === true,
+    alpha: flags.alpha,
+    maxDrops: flags.maxDrop,
+    failOnRegressedCase: flags.failOnRegressedCase === true,
+    significantOnly: flags.significantOnly === true,
+  });
+  if (!diff.comparability.comparable) {
+    const reasons = diff.comparability.differences.map((d) => d.message).join("; ");
+    io.stderr(`route-eval: --force: comparing the ${diff.scope.shared_cases} shared cases despite: ${reasons}\n`);
+  }
+  const output = flags.output ?? (flags.format === "html" ? join(io.cwd, "diff.html") : undefined);
+  const pages = flags.format === "html" ? findRunPages(io, base, current, output) : undefined;
+  const text = renderDiff(diff, flags.format, { color: io.color && output === undefined, pages, width: terminalWidth(io) });
+  writeOutput(io, text, output);
+  appendStepSummary(io, renderDiffMarkdown(diff), flags.stepSummary);
+  for (const gate of diff.gates.filter((g) => !g.passed)) io.stderr(`route-eval: gate failed: ${gate.rule}: ${inertLine(gate.reason)}\n`);
+  return diff.verdict === "fail" ? "failed" : "ok";
+}
+
+/** Each side's own report.html (beside its records or report.json), linked from the page where it exists. */
+function findRunPages(io: Io, base: string, current: string, output: string | undefined): RunPages {
+  const from = output === undefined || output === "-" ? io.cwd : dirname(resolve(io.cwd, output));
+  const page = (target: string): string | null => {
+    const path = resolve(io.cwd, target);
+    const file = join(statSync(path).isDirectory() ? path : dirname(path), "report.html");
+    return existsSync(file) ? relativeHref(from, file) : null;
+  };
+  return { base: page(base), current: page(current) };
+}
+

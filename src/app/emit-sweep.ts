@@ -3,9 +3,10 @@
  * chosen format. html writes each point's report.html and the sweep page — <sweep>/report.html by
  * default — whose links to the point pages are relative to where the page lands.
  */
+import type { SweepFormat } from "../types/formats.js";
 import { writeOutput } from "./write-output.js";
 import { dirname, join, resolve } from "node:path";
-import { renderSweep, type SweepFormat } from "../sweep/render-sweep.js";
+import { renderSweep } from "../sweep/render-sweep.js";
 import type { SweepReport } from "../types/sweep.js";
 import { writePointPages } from "./sweep-pages.js";
 import type { Io } from "../context.js";

@@ -2,6 +2,13 @@
  * The composition root of `route-eval lint`: find the files → read them (problems as data) → measure each
  * phase's surface with the exposure policy → lint. Unreadable input is an InputError (exit 2).
  */
+import { loadConfig } from "../config/load-config.js";
+import { renderLintChunks } from "../lint/render-findings.js";
+import { knownWidth } from "../render/terminal.js";
+import { writeChunks } from "./write-output.js";
+import type { Io } from "../context.js";
+import type { LintFormat } from "../types/formats.js";
+import type { Outcome } from "../types.js";
 import { resolve } from "node:path";
 import { checkCase, claimCaseId, type CaseSource } from "../cases/check-case.js";
 import { expandPatterns } from "../cases/expand-globs.js";
@@ -128,4 +135,25 @@ function measureSurfaces(config: Config, registries: LintRegistry[], cases: Read
     const unphased = phases.length === 0 || cases.some((c) => c.file.registry === registry && c.phases.includes(null));
     return unphased ? [...phased, surface(null, tools.length, registry.file, registry.lineOf(["tools"]))] : phased;
   });
+}
+
+export interface LintFlags {
+  config?: string;
+  cases?: string[];
+  registry?: string;
+  format: LintFormat;
+  strict?: boolean;
+  output?: string;
+}
+
+/** `route-eval lint [FILES]`: every finding, rendered; "failed" on an error (or, with --strict, a warning). */
+export function lintCommand(io: Io, files: string[], flags: LintFlags): Outcome {
+  const overrides = { ...(flags.cases ? { cases: flags.cases } : {}), ...(flags.registry ? { registry: flags.registry } : {}) };
+  const config = loadConfig(flags.config ?? null, overrides, io.cwd);
+  // `lint --registry FILE` with no case files (none given, none configured) lints FILE itself.
+  const alone = files.length === 0 && flags.registry !== undefined && flags.cases === undefined && config.file === null;
+  const result = lintFiles(config, alone ? [flags.registry ?? ""] : files);
+  writeChunks(io, renderLintChunks(result, flags.format, flags.output === undefined ? (knownWidth(io) ?? undefined) : undefined), flags.output);
+  const failed = result.counts.error > 0 || (flags.strict === true && result.counts.warning > 0);
+  return failed ? "failed" : "ok";
 }

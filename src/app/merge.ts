@@ -5,6 +5,11 @@
  * Shards of an experiment (variants:, ablate) or a sweep merge each variant or point that way,
  * then compare or sum them up again, as the unsharded experiment or sweep did.
  */
+import type { Io } from "../context.js";
+import { emitExperiment } from "./ablate.js";
+import { emitReport, verdict, type OutputFlags } from "./emit-report.js";
+import { reportSweep } from "./report-sweep.js";
+import type { Outcome } from "../types.js";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { buildReport } from "../report/build-report.js";
@@ -23,7 +28,7 @@ import { summarisePoint, thresholdsOf } from "../sweep/summarise-point.js";
 import type { SweepReport } from "../types/sweep.js";
 import { stableStringify } from "../render/stable-json.js";
 import { canonicalJson } from "../text/canonical-json.js";
-import { completeExperiment, EXPERIMENT_FILE, type ExperimentResult } from "./ablate.js";
+import { completeExperiment, EXPERIMENT_FILE, type ExperimentResult } from "../trial/experiment.js";
 import { compareText } from "../text/compare-text.js";
 import { trialKey, type Report, type RunMeta, type TrialRecord } from "../types.js";
 
@@ -181,4 +186,45 @@ function prepareOut(out: string, replace: boolean): string {
 function expectedUnits(meta: RunMeta): string[] {
   const cases = Object.keys(meta.inputs?.cases ?? {});
   return cases.flatMap((caseId) => Array.from({ length: meta.config.trials }, (_, trial) => trialKey(caseId, trial)));
+}
+
+export interface MergeFlags extends OutputFlags {
+  force?: boolean;
+}
+
+/** What the shard directories hold: runs, experiments (experiment.json) or sweeps (sweep.json). */
+type ShardKind = "run" | "experiment" | "sweep";
+
+/** `route-eval merge OUT SHARD...`: the shards of one run, experiment or sweep combined, then rendered. */
+export function mergeCommand(io: Io, out: string, shards: string[], flags: MergeFlags): Outcome {
+  const outDir = resolve(io.cwd, out);
+  const targets = shards.map((s) => resolve(io.cwd, s));
+  const kind = kindOf(targets, shards);
+  const options = { replace: flags.force === true, now: io.now };
+  if (kind === "experiment") {
+    const result = mergeExperimentShards(outDir, targets, options);
+    io.stderr(`merged ${shards.length} experiment shards into ${result.dir}\n`);
+    return emitExperiment(io, result, { format: flags.format, output: flags.output, stepSummary: false });
+  }
+  if (kind === "sweep") {
+    const { sweepDir } = mergeSweepShards(outDir, targets, options);
+    io.stderr(`merged ${shards.length} sweep shards into ${sweepDir}\n`);
+    reportSweep(io, sweepDir, flags);
+    return "ok";
+  }
+  const { runDir, report, records } = mergeShards(outDir, targets, { gates: flags.gates !== false, replace: options.replace });
+  emitReport(io, report, flags, report.gates, { runDir, records: () => records });
+  io.stderr(`merged ${shards.length} shard${shards.length === 1 ? "" : "s"} into ${runDir}\n`);
+  return verdict(io, report, report.gates);
+}
+
+function kindOf(targets: string[], shown: string[]): ShardKind {
+  const kinds = targets.map((target): ShardKind => (existsSync(join(target, EXPERIMENT_FILE)) ? "experiment" : existsSync(join(target, "sweep.json")) ? "sweep" : "run"));
+  const other = kinds.findIndex((k) => k !== kinds[0]);
+  if (other !== -1) throw new InputError(`merge: ${shown[0]} is ${article(kinds[0])} shard and ${shown[other]} is ${article(kinds[other])} shard; give the shards of one run, experiment or sweep`);
+  return kinds[0];
+}
+
+function article(kind: ShardKind): string {
+  return kind === "experiment" ? "an experiment" : `a ${kind}`;
 }

@@ -3,11 +3,10 @@
  * summary is rendered from sweep.json (points are not recomputed); html also writes each point's
  * report.html from that point's records.
  */
+import type { Format, SweepFormat } from "../types/formats.js";
 import { dirname } from "node:path";
 import { InputError } from "../errors.js";
-import type { Format } from "../report/render.js";
 import { findSweepFile, readSweepFile } from "../run-files/read-sweep.js";
-import type { SweepFormat } from "../sweep/render-sweep.js";
 import { emitSweep } from "./emit-sweep.js";
 import type { Io } from "../context.js";
 

@@ -1,9 +1,17 @@
-/** `route-eval report` composition root: read the run → rebuild the report → write report.json. */
-import { join } from "node:path";
+/**
+ * `route-eval report` composition root: a sweep directory is rendered from sweep.json, an
+ * experiment's from experiment.json; a run is read, its report rebuilt and written, then rendered.
+ */
+import { dirname, join, resolve } from "node:path";
+import type { Io } from "../context.js";
+import { findExperimentFile, readExperimentFile } from "../run-files/read-experiment.js";
+import { emitExperiment } from "./ablate.js";
+import { emitReport, verdict, type OutputFlags } from "./emit-report.js";
+import { reportSweep } from "./report-sweep.js";
 import { buildReport } from "../report/build-report.js";
 import { readRun } from "../run-files/read-run.js";
 import { writeReportFile } from "../run-files/write-files.js";
-import type { Report, TrialRecord } from "../types.js";
+import type { Outcome, Report, TrialRecord } from "../types.js";
 
 /**
  * `route-eval report`: rebuild report.json from records.jsonl alone (run.json, when present, only
@@ -14,4 +22,16 @@ export function recomputeReport(target: string, options: { gates: boolean }): { 
   const report = buildReport(meta, records, options);
   writeReportFile(join(runDir, "report.json"), report);
   return { runDir, report, records };
+}
+
+export function reportCommand(io: Io, run: string, flags: OutputFlags): Outcome {
+  if (reportSweep(io, run, flags)) return "ok";
+  const experiment = findExperimentFile(resolve(io.cwd, run));
+  if (experiment !== null) {
+    const dir = dirname(experiment);
+    return emitExperiment(io, { dir, experiment: readExperimentFile(experiment) }, { format: flags.format, output: flags.output, stepSummary: false });
+  }
+  const { report, runDir, records } = recomputeReport(resolve(io.cwd, run), { gates: flags.gates !== false });
+  emitReport(io, report, flags, report.gates, { runDir, records: () => records });
+  return verdict(io, report, report.gates);
 }

@@ -1,178 +1,116 @@
-import { rmSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { loadCases } from "../cases/load-cases.js";
-import { createEndpoint, type EndpointEnvironment } from "../endpoint/create-endpoint.js";
-import { withTokenEstimate } from "../endpoint/estimate-tokens.js";
-import { EndpointFailure, InputError, Interrupted } from "../errors.js";
-import { buildReport } from "../report/build-report.js";
-import { openRecordWriter } from "../run-files/records-io.js";
-import { writeJsonFile, writeReportFile } from "../run-files/write-files.js";
-import { createRunDirectory, reopenRunDirectory, type RunDirectory } from "../run-files/run-directory.js";
-import { findResumeDifferences } from "../run-files/resume-check.js";
-import { runTrialJobs, type LoopStop, type TrialJob } from "../trial/run-loop.js";
-import { listPending, type SweepHook } from "../trial/run-trial.js";
-import type { ResponseStore } from "../store/response-store.js";
-import { inShard, type Shard } from "../run-files/shard.js";
-import { checkPhaseFamilies, findNameWarnings } from "../trial/run-checks.js";
-import { buildRunMeta, newRunId } from "../trial/run-meta.js";
-import type { Config, RunProgress, Endpoint, Report, RunMeta, TrialRecord } from "../types.js";
-
-
-export interface RunOptions {
-  runId?: string;
-  /** The clock (run metadata and the run id): tests and golden files fix it. */
-  now: () => Date;
-  /** Continue the interrupted run in this directory: recorded trials are kept, the rest are run. */
-  resume?: string;
-  /** Called as trials finish, once at the start and once at the end (progress lines). */
-  onProgress?: (progress: RunProgress) => void;
-  /** Where API keys are read from (the endpoint's and the embeddings retriever's). */
-  env: NodeJS.ProcessEnv;
-  /** Told each warning about the inputs (a likely typo of a tool name), before the first call. */
-  onWarning?: (message: string) => void;
-  /** Whether report.json carries the run's gates evaluated (default true; false with --no-gates). */
-  gates?: boolean;
-  /** Aborted on SIGINT/SIGTERM (reason: the signal's name): the run stops, keeps its records, says how to resume. */
-  signal?: AbortSignal;
-  /** Told where the run directory is (before the first call) and, on resume, what is kept and redone. */
-  onNotice?: (message: string) => void;
-  /** A sweep point (src/sweep): supplies the (padded) cases and fixes each case's visible set. Absent = the configured pipeline. */
-  sweep?: SweepHook;
-  /** One response store shared by several runs (an experiment's variants): each request is asked once. */
-  store?: ResponseStore;
-  /** The directory `--resume` takes to continue this run, when it is not the run's own (an experiment's). */
-  resumeAs?: string;
-  /** With runId: replace a run directory of that name instead of refusing (--force). */
-  replaceRun?: boolean;
-  /** Run only this shard's (case, trial) units (`--shard I/N`); `route-eval merge` combines the shards. */
-  shard?: Shard;
-  /** Asked through the provider's batch API (run.json says so; the cost estimate applies the batch discount). */
-  batch?: boolean;
-  /** A batch run's hook on a store miss: collect the request (deferred), or record why it has no answer. */
-  onMiss?: EndpointEnvironment["onMiss"];
-}
-
-/** What the run wrote: its directory, the report and every trial record (resumed ones included). */
-export interface RunResult {
-  runDir: string;
-  report: Report;
-  records: TrialRecord[];
-}
-
 /**
- * The composition root: load → expose → discover → call → classify → record → metrics → report.
- * A run-stopping endpoint failure (bad key, bad request, replay miss) throws EndpointFailure after
- * every finished trial has been written, so `--resume` can continue.
+ * `route-eval run`: the cases × trials of the config (or the run being resumed) through the
+ * endpoint — live, or through the providers' batch APIs — then the report rendered, the step
+ * summary, an optional baseline copy and counterfactuals, and the verdict of the gates. A config
+ * with `variants:` runs as an experiment (app/ablate.ts).
  */
-export async function runEvaluation(config: Config, options: RunOptions): Promise<RunResult> {
-  const run = startRun(config, options);
-  const stopped = await runTrialJobs(run.jobs, {
-    concurrency: config.concurrency, resumed: run.resumed, total: run.resumed + run.jobs.length, onProgress: options.onProgress, signal: options.signal,
-  }).finally(run.close);
-  return run.finish(stopped);
+import { existsSync } from "node:fs";
+import { InvalidArgumentError } from "commander";
+import { join, resolve } from "node:path";
+import { InputError } from "../errors.js";
+import { inertLine } from "../text/inert.js";
+import { readMeta } from "../run-files/read-run.js";
+import { pinnedOverrides } from "../run-files/resume-check.js";
+import { toOverrides, type ConfigFlags } from "./cli-options.js";
+import { loadConfig } from "../config/load-config.js";
+import { renderMarkdown } from "../report/render-markdown.js";
+import { BASELINE_NAME, saveBaseline } from "../run-files/save-baseline.js";
+import { runEvaluation } from "../trial/evaluate.js";
+import { emitReport, verdict, type OutputFlags } from "./emit-report.js";
+import { terminalWidth } from "../render/terminal.js";
+import type { Io } from "../context.js";
+import { appendStepSummary } from "./step-summary.js";
+import { createProgressPrinter } from "../render/progress.js";
+import { EXPERIMENT_FILE } from "../trial/experiment.js";
+import { planVariants } from "../ablate/plan.js";
+import type { Shard } from "../run-files/shard.js";
+import { runBatch } from "../trial/batch.js";
+import { BATCH_FILE } from "../run-files/batch-file.js";
+import { reportDetached, resumePins, runPlannedExperiment } from "./ablate.js";
+import { COUNTERFACTUAL_DIR, runCounterfactuals } from "../trial/counterfactual.js";
+import { COUNTERFACTUAL_KINDS } from "../types/counterfactual.js";
+import { renderCounterfactual } from "../counterfactual/render-counterfactual.js";
+import type { Config, Outcome, RunProgress } from "../types.js";
+
+export interface RunFlags extends ConfigFlags, OutputFlags {
+  runId?: string;
+  saveBaseline?: string;
+  stepSummary?: boolean;
+  resume?: string;
+  progress?: boolean;
+  failIfWorse?: string[];
+  counterfactual?: boolean;
+  force?: boolean;
+  shard?: Shard;
+  batch?: boolean;
+  detach?: boolean;
+  batchPollMs?: number;
 }
 
-/** A run opened and its pending trials listed, for a loop to run (one run's own, or an experiment's shared one). */
-export interface StartedRun {
-  dir: string;
-  /** Trials recorded before this session (resume). */
-  resumed: number;
-  /** Trials recorded so far (resumed ones included). */
-  recorded(): number;
-  /** The trials not yet recorded; each keeps its record in the run as it finishes. */
-  jobs: TrialJob[];
-  /** Closes the endpoint and the records file; call it once the loop is over, whatever happened. */
-  close(): Promise<void>;
-  /** After close: the report of a complete run, or the error that says what stopped it and how to resume. */
-  finish(stopped: LoopStop): RunResult;
-}
-
-export function startRun(config: Config, options: RunOptions): StartedRun {
-  const now = options.now;
-  const cases = options.sweep?.cases ?? loadCases(config);
-  for (const warning of checkPhaseFamilies(config, cases)) options.onWarning?.(warning);
-  for (const warning of findNameWarnings(cases, config.cwd)) options.onWarning?.(warning);
-  const endpoint = withTokenEstimate(createEndpoint(config, { env: options.env, warn: options.onWarning, store: options.store, onMiss: options.onMiss }));
-  const started = now();
-  const run = openRun(config, options, endpoint, started);
-  const meta = buildRunMeta(run.runId, config, cases, endpoint, started);
-  if (options.shard !== undefined) meta.shard = options.shard;
-  if (options.batch === true) meta.batch = true;
-  if (run.previous !== null) {
-    checkSameExperiment(run, meta, options.resumeAs);
-    run.repair();
-    meta.started_at = run.previous.started_at;
-    const units = options.shard === undefined ? config.trials * cases.length : cases.reduce((sum, c) => sum + countShardTrials(options.shard as Shard, c.id, config.trials), 0);
-    options.onNotice?.(describeResume(run, units));
+export async function runCommand(io: Io, flags: RunFlags): Promise<Outcome> {
+  // --resume of an experiment continues it with the settings experiment.json pins.
+  if (flags.resume !== undefined && existsSync(join(resolve(io.cwd, flags.resume), EXPERIMENT_FILE))) {
+    const pinnedExperiment = loadConfig(flags.config ?? null, { ...resumePins(flags.resume, io.cwd, "variants"), ...toOverrides(flags) }, io.cwd);
+    return runVariants(io, flags, pinnedExperiment);
   }
-  writeJsonFile(join(run.dir, "run.json"), meta);
-  options.onNotice?.(`run directory: ${run.dir}`);
-
-  const records = [...run.records];
-  const writer = openRecordWriter(join(run.dir, "records.jsonl"));
-  const keep = (record: TrialRecord) => {
-    writer.append(record);
-    records.push(record);
+  // --resume continues the experiment run.json pins: its settings, unless a flag says otherwise (then refused).
+  const previous = flags.resume === undefined ? null : readMeta(resumeMetaFile(flags.resume, io.cwd));
+  const pinned = previous === null ? {} : pinnedOverrides(previous);
+  const config = loadConfig(flags.config ?? null, { ...pinned, ...toOverrides(flags) }, io.cwd);
+  if (config.variants.length > 0) return runVariants(io, flags, config);
+  const onProgress = flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) });
+  const onWarning = (message: string) => io.stderr(`${inertLine(message)}\n`);
+  const resume = flags.resume === undefined ? undefined : resolve(io.cwd, flags.resume);
+  const options = {
+    // --resume of a shard continues that shard.
+    runId: flags.runId, replaceRun: flags.force === true, shard: flags.shard ?? previous?.shard, resume, onProgress, onWarning, onNotice: onWarning, env: io.env, now: io.now, signal: io.interrupts?.(), gates: flags.gates !== false,
   };
-  const jobs = listPending(config, endpoint, cases, records, options).map((trial) => ({ run: trial, keep }));
-  const resumeAs = options.resumeAs ?? run.dir;
-  return {
-    dir: run.dir,
-    resumed: records.length,
-    recorded: () => records.length,
-    jobs,
-    close: async () => {
-      writer.close();
-      await endpoint.close?.();
-    },
-    finish: (stopped) => {
-      if (stopped !== null) {
-        const kept = `${records.length} trial record${records.length === 1 ? "" : "s"} kept in ${join(run.dir, "records.jsonl")}`;
-        if (stopped.kind === "interrupted") {
-          throw new Interrupted(stopped.signal, `interrupted by ${stopped.signal}: ${kept}; continue with --resume ${resumeAs}`);
-        }
-        if (stopped.setup && records.length === 0 && run.previous === null && options.resumeAs === undefined) {
-          // Nothing could be asked (a key missing in cached mode, and the store short): leave no empty run behind.
-          rmSync(run.dir, { recursive: true, force: true });
-          throw new EndpointFailure(`${stopped.message} (nothing was recorded, so no run directory was kept)`);
-        }
-        throw new EndpointFailure(`${stopped.message} (run stopped early; ${kept}; fix it, then continue with --resume ${resumeAs})`);
-      }
-      meta.finished_at = now().toISOString();
-      writeJsonFile(join(run.dir, "run.json"), meta);
-      const report = buildReport(meta, records, { gates: options.gates !== false });
-      writeReportFile(join(run.dir, "report.json"), report);
-      return { runDir: run.dir, report, records };
-    },
-  };
-}
-
-function openRun(config: Config, options: RunOptions, endpoint: Endpoint, started: Date): RunDirectory {
-  if (options.resume === undefined) {
-    const outDir = resolve(config.root, config.out_dir);
-    if (options.runId === undefined) return createRunDirectory(outDir, newRunId(started, endpoint.id));
-    return createRunDirectory(outDir, options.runId, { named: true, replace: options.replaceRun });
+  const batch = (flags.batch ?? config.batch) || (resume !== undefined && existsSync(join(resume, BATCH_FILE)));
+  if (flags.detach === true && !batch) throw new InputError("--detach: only a batch run detaches; add --batch");
+  const result = batch ? await runBatch(config, { ...options, detach: flags.detach === true, pollMs: flags.batchPollMs, onBatchProgress: (line) => io.stderr(`${line}\n`) }) : { detached: false as const, ...(await runEvaluation(config, options)) };
+  if (result.detached) return reportDetached(io, result, "run --resume");
+  const { report, runDir, records } = result;
+  const gates = report.gates;
+  emitReport(io, report, flags, gates, { runDir, records: () => records });
+  io.stderr(`records and report: ${runDir}\n`);
+  appendStepSummary(io, renderMarkdown(report, { gates }), flags.stepSummary !== false);
+  if (flags.saveBaseline !== undefined) {
+    io.stderr(`baseline: ${saveBaseline(runDir, join(config.out_dir, "baselines"), flags.saveBaseline)}\n`);
   }
-  return reopenRunDirectory(options.resume);
+  if (flags.counterfactual === true) await counterfactualAfterRun(io, runDir, config, flags.format === "terminal" && flags.output === undefined, options.onProgress);
+  return verdict(io, report, gates);
 }
 
-/** A resumed run must be the same experiment: every difference is named, and none is allowed. */
-function checkSameExperiment(run: RunDirectory, meta: RunMeta, resumeAs: string | undefined): void {
-  if (run.previous === null) return;
-  const differences = findResumeDifferences(run.previous, meta);
-  if (differences.length === 0) return;
-  const which = resumeAs === undefined ? "" : ` (variant ${run.runId})`;
-  throw new InputError(
-    `--resume ${resumeAs ?? run.dir}${which}: this would not continue the same experiment: ${differences.join("; ")}; ` +
-      "resume with the same settings and inputs, or start a new run",
-  );
+/** `run --counterfactual`: the headroom of the run just finished (printed after the report on a terminal). */
+async function counterfactualAfterRun(io: Io, runDir: string, config: Config, print: boolean, onProgress: ((p: RunProgress) => void) | undefined): Promise<void> {
+  const result = await runCounterfactuals(runDir, config, {
+    kinds: COUNTERFACTUAL_KINDS, max: null, repeats: null, registryWith: null, dryRun: false, env: io.env, onProgress, signal: io.interrupts?.(),
+    onWarning: (message) => io.stderr(`${inertLine(message)}\n`),
+  });
+  if (result.dryRun) return;
+  if (print) io.stdout(`\n${renderCounterfactual(result.report, "terminal", { color: io.color, width: terminalWidth(io) })}`);
+  io.stderr(`counterfactual records and counterfactual.json: ${join(runDir, COUNTERFACTUAL_DIR)}\n`);
 }
 
-function countShardTrials(shard: Shard, caseId: string, trials: number): number {
-  return Array.from({ length: trials }, (_, t) => t).filter((t) => inShard(shard, caseId, t)).length;
+/** A config with `variants:` (or the resumed experiment's): the base and every variant, compared; sharded and batched like a run. */
+async function runVariants(io: Io, flags: RunFlags, config: Config): Promise<Outcome> {
+  if (flags.saveBaseline !== undefined) throw new InputError("--save-baseline: saves one run, and this config has variants:; copy the variant you want instead (reports/<id>/variants/<name>) into reports/baselines/<name>");
+  if (flags.counterfactual === true) throw new InputError("--counterfactual: re-asks one run's failures, and this config has variants:; run route-eval counterfactual on the variant you want (reports/<id>/variants/<name>)");
+  return runPlannedExperiment(io, planVariants(config), { ...flags, format: flags.format });
 }
 
-function describeResume(run: RunDirectory, total: number): string {
-  const redo = run.redo > 0 ? `; ${run.redo} errored trial${run.redo === 1 ? "" : "s"} will be asked again` : "";
-  return `resuming ${run.dir}: ${run.records.length} of ${total} trials kept${redo}`;
+/** The run.json of the run to resume; a target that is not a route-eval run is refused. */
+function resumeMetaFile(target: string, cwd: string): string {
+  const file = join(resolve(cwd, target), "run.json");
+  if (!existsSync(file)) {
+    throw new InputError(`--resume ${target}: not a route-eval run directory (it has no run.json); give the reports/<run-id> directory of the run to continue`);
+  }
+  return file;
 }
+
+/** --save-baseline NAME: a name that is safe as a directory. */
+export function parseBaselineName(value: string): string {
+  if (!BASELINE_NAME.test(value)) throw new InvalidArgumentError("expected a name of letters, digits, '.', '_' or '-' (e.g. main).");
+  return value;
+}
+

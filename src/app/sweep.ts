@@ -1,145 +1,59 @@
-/**
- * The sweep's composition root: hold the cases fixed, and run them once per size (visible
- * ordinary tools) or per k (the retriever's budget). Each point is a full run — records.jsonl,
- * run.json, report.json under <out>/<sweep-id>/<point>/ — so `route-eval report` works on it.
- */
-import { existsSync, mkdirSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { loadCases } from "../cases/load-cases.js";
+/** `route-eval sweep`: one full run per point (visible-set size, or retriever budget), summed up and rendered. */
+import { BudgetWithoutRetriever, loadConfig, type ConfigOverrides } from "../config/load-config.js";
+import type { Config, Outcome } from "../types.js";
 import { InputError } from "../errors.js";
-import { loadRegistry } from "../registry/load-registry.js";
-import { writeTextFile } from "../run-files/write-files.js";
-import { runEvaluation } from "./run.js";
-import type { SweepHook } from "../trial/run-trial.js";
-import type { Case, Config, Registry } from "../types.js";
-import { TOOL_VERSION } from "../version.js";
-import { createCasePadder } from "../sweep/pad-registry.js";
-import { renderSweep } from "../sweep/render-sweep.js";
-import { createSizeHook } from "../sweep/size-hook.js";
-import { summarisePoint, thresholdsOf } from "../sweep/summarise-point.js";
-import { SWEEP_SCHEMA_VERSION, type SweepKind, type SweepPoint, type SweepReport, type DistractorPolicy } from "../types/sweep.js";
+import { DEFAULT_SIZES, type DistractorPolicy } from "../types/sweep.js";
+import type { SweepFormat } from "../types/formats.js";
+import { runSweep } from "../trial/sweep.js";
+import { formatPercent } from "../render/format.js";
+import { emitSweep } from "./emit-sweep.js";
+import type { Io } from "../context.js";
+import { toOverrides } from "./cli-options.js";
 import type { Shard } from "../run-files/shard.js";
 
-export const DEFAULT_SIZES = [5, 10, 20, 40];
-
-export interface SweepOptions {
-  kind: SweepKind;
-  /** Sizes or ks; sorted and de-duplicated here. */
-  values: number[];
+export interface SweepFlags {
+  config?: string;
+  sizes?: number[];
+  /** In a sweep, --k is the list of budgets to sweep. */
+  k?: number[];
   distractors: DistractorPolicy;
-  /** A registry snapshot whose tools pad every case's registry (size sweeps). */
-  distractorRegistry: string | null;
+  distractorRegistry?: string;
   sweepId?: string;
-  now: () => Date;
-  /** Where API keys are read from. */
-  env: NodeJS.ProcessEnv;
-  /** Told when each point is done (the CLI prints it on stderr). */
-  onPoint?: (point: SweepPoint, runDir: string) => void;
-  /** Run only this shard's (case, trial) units at every point (`--shard I/N`). */
+  format: SweepFormat;
+  output?: string;
   shard?: Shard;
 }
 
-export async function runSweep(config: Config, options: SweepOptions): Promise<{ sweepDir: string; sweep: SweepReport }> {
-  const now = options.now;
-  checkSweep(config, options);
-  const values = [...new Set(options.values)].sort((a, b) => a - b);
-  const padding = options.distractorRegistry === null ? null : loadRegistry(options.distractorRegistry, config.cwd);
-  const started = now();
-  const sweepId = options.sweepId ?? `${stamp(started)}-sweep-${options.kind}`;
-  const sweepDir = prepareSweepDir(resolve(config.root, config.out_dir), sweepId);
-  const hookAt = createHooks(config, options, padding, loadCases(config));
-  const width = String(values[values.length - 1]).length;
-  const points: SweepPoint[] = [];
-  let identity = { endpoint: config.endpoint, model: config.model ?? "" };
-  for (const value of values) {
-    const runId = `${options.kind}-${String(value).padStart(Math.max(2, width), "0")}`;
-    const pointConfig: Config = { ...config, out_dir: sweepDir, discovery: pointDiscovery(config, options.kind, value) };
-    const { runDir, report, records } = await runEvaluation(pointConfig, { runId, now, env: options.env, sweep: hookAt(value), shard: options.shard });
-    const point = summarisePoint(value, runId, report, records, config.trials);
-    identity = { endpoint: report.run.endpoint, model: report.run.model };
-    points.push(point);
-    options.onPoint?.(point, runDir);
-  }
-  const sweep = describeSweep({ sweepId, config, options, values, padding, points, identity, started, finished: now() });
-  writeTextFile(join(sweepDir, "sweep.json"), renderSweep(sweep, "json"));
-  writeTextFile(join(sweepDir, "sweep.csv"), renderSweep(sweep, "csv"));
-  return { sweepDir, sweep };
+export async function sweepCommand(io: Io, flags: SweepFlags): Promise<Outcome> {
+  const { k, sizes, ...rest } = flags;
+  if (k !== undefined && sizes !== undefined) throw new InputError("--sizes and --k: choose one sweep (visible-set sizes, or retriever budgets)");
+  // Each point sets its own k; the first one satisfies the config's "a retriever needs k" check.
+  const config = loadSweepConfig(flags.config ?? null, toOverrides(rest), k, io.cwd);
+  if (config.batch) io.stderr("route-eval: note: batch: true applies to run and ablate; a sweep asks its points live (through the store)\n");
+  const kind = k === undefined ? "size" : "k";
+  const { sweepDir, sweep } = await runSweep(config, {
+    env: io.env,
+    now: io.now,
+    kind,
+    values: k ?? sizes ?? DEFAULT_SIZES,
+    distractors: flags.distractors,
+    distractorRegistry: flags.distractorRegistry ?? null,
+    sweepId: flags.sweepId,
+    shard: flags.shard,
+    onPoint: (point, runDir) =>
+      io.stderr(`${kind} ${point.value}: selection accuracy ${formatPercent(point.selection_accuracy.value)} over ${point.scored} trials — ${runDir}\n`),
+  });
+  emitSweep(io, sweepDir, sweep, { format: flags.format, output: flags.output });
+  io.stderr(`sweep.json, sweep.csv and one run per point: ${sweepDir}\n`);
+  return "ok";
 }
 
-function checkSweep(config: Config, options: SweepOptions): void {
-  if (options.values.length === 0) throw new InputError(`--${options.kind === "k" ? "k" : "sizes"}: expected at least one value`);
-  if (options.kind === "k" && config.discovery.retriever === "none") {
+/** Each point sets its own k; the first one satisfies the config's "a retriever needs k" check. */
+function loadSweepConfig(file: string | null, overrides: ConfigOverrides, k: number[] | undefined, cwd: string): Config {
+  try {
+    return loadConfig(file, { ...overrides, ...(k === undefined ? {} : { k: k[0] }) }, cwd);
+  } catch (error) {
+    if (!(k !== undefined && error instanceof BudgetWithoutRetriever)) throw error;
     throw new InputError("--k: a k sweep varies the retriever's budget, and discovery.retriever is none; pass --retriever bm25 (or embeddings)");
   }
-  if (options.kind === "k" && options.distractorRegistry !== null) {
-    throw new InputError("--distractor-registry: pads the visible set of a size sweep; it does not apply to a k sweep");
-  }
-}
-
-/** The run hook of each point; cases are loaded (and padded) once, and per-case orders shared by all points. */
-function createHooks(config: Config, options: SweepOptions, padding: Registry | null, loaded: Case[]): (value: number) => SweepHook {
-  const padder = padding === null ? null : createCasePadder(padding);
-  const cases = padder === null ? loaded : padder.padCases(loaded);
-  if (options.kind === "k") return () => ({ cases });
-  const visibleAt = createSizeHook({
-    seed: config.seed,
-    policy: options.distractors,
-    paddingNames: (registry) => padder?.paddingNames(registry) ?? new Set(),
-  });
-  return (size) => ({ cases, visibleFor: visibleAt(size) });
-}
-
-/** Size points fix the visible set themselves (no retriever); k points keep the retriever with k = value. */
-function pointDiscovery(config: Config, kind: SweepKind, value: number): Config["discovery"] {
-  return kind === "k" ? { ...config.discovery, k: value } : { retriever: "none" };
-}
-
-interface SweepFacts {
-  sweepId: string;
-  config: Config;
-  options: SweepOptions;
-  values: number[];
-  padding: Registry | null;
-  points: SweepPoint[];
-  identity: { endpoint: string; model: string };
-  started: Date;
-  finished: Date;
-}
-
-function describeSweep(f: SweepFacts): SweepReport {
-  const size = f.options.kind === "size";
-  return {
-    ...(f.options.shard === undefined ? {} : { shard: f.options.shard }),
-    schema_version: SWEEP_SCHEMA_VERSION,
-    sweep_id: f.sweepId,
-    kind: f.options.kind,
-    tool_version: TOOL_VERSION,
-    started_at: f.started.toISOString(),
-    finished_at: f.finished.toISOString(),
-    endpoint: f.identity.endpoint,
-    model: f.identity.model,
-    settings: {
-      values: f.values,
-      trials: f.config.trials,
-      seed: f.config.seed,
-      cases: f.config.cases,
-      distractors: size ? f.options.distractors : null,
-      distractor_registry: f.padding === null ? null : { snapshot: f.padding.snapshot, revision: f.padding.revision, file: f.padding.file },
-      retriever: size ? null : f.config.discovery.retriever,
-    },
-    points: f.points,
-    thresholds: thresholdsOf(f.options.kind, f.points),
-  };
-}
-
-/** `20261130-124955`: sortable, one per second. */
-function stamp(at: Date): string {
-  return at.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
-}
-
-function prepareSweepDir(outDir: string, sweepId: string): string {
-  let dir = join(outDir, sweepId);
-  for (let n = 2; existsSync(dir); n++) dir = join(outDir, `${sweepId}-${n}`);
-  mkdirSync(dir, { recursive: true });
-  return dir;
 }

@@ -1,7 +1,8 @@
 /** Checks on one routing case beyond its schema; each failure is one line at the offending entry. */
+import type { JsonPath } from "../types/json.js";
 import type { CaseEntry } from "../config/file-types.js";
-import { formatPath, isRecord } from "../config/format-error.js";
-import type { JsonPath, YamlFile } from "../config/yaml-document.js";
+import { formatPath, isRecord } from "../json-schema/describe-errors.js";
+import type { YamlFile } from "../config/yaml-document.js";
 import { InputError, at } from "../errors.js";
 import type { Case } from "../types.js";
 import { linearPatternProblem } from "../text/linear-regexp.js";

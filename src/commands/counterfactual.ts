@@ -1,37 +1,11 @@
-import { InvalidArgumentError, Option, type Command } from "commander";
-import { COUNTERFACTUAL_DIR, runCounterfactuals } from "../app/counterfactual.js";
-import { writeOutput } from "../app/write-output.js";
-import { loadConfig } from "../config/load-config.js";
-import { positiveInt } from "../config/parse-number.js";
+/** `route-eval counterfactual`: its flags, then app/counterfactual.ts. */
+import type { Command } from "commander";
+import { counterfactualCommand, parseKinds, type CounterfactualFlags } from "../app/counterfactual.js";
+import { addConfigOptions, formatOption, outputOption, positiveInt } from "../app/cli-options.js";
 import type { Io } from "../context.js";
-import { COUNTERFACTUAL_KINDS, type CounterfactualKind } from "../types/counterfactual.js";
-import { COUNTERFACTUAL_FORMATS, renderCounterfactual, type CounterfactualFormat } from "../counterfactual/render-counterfactual.js";
-import { createProgressPrinter } from "../render/progress.js";
-import { readRun } from "../run-files/read-run.js";
-import { pinnedOverrides } from "../run-files/resume-check.js";
-import { inertLine } from "../text/inert.js";
-import { EXIT, type SetExit } from "./exit.js";
-import { terminalWidth } from "../render/terminal.js";
-import { addConfigOptions, toOverrides, type ConfigFlags } from "./config-options.js";
-import { join, resolve } from "node:path";
-
-interface CounterfactualFlags extends ConfigFlags {
-  kinds: CounterfactualKind[];
-  maxCounterfactuals?: number;
-  repeats?: number;
-  registryWith?: string;
-  dryRun?: boolean;
-  format: CounterfactualFormat;
-  output?: string;
-  progress?: boolean;
-}
-
-function parseKinds(text: string): CounterfactualKind[] {
-  const kinds = text.split(",").map((k) => k.trim()).filter((k) => k !== "");
-  const unknown = kinds.filter((k) => !COUNTERFACTUAL_KINDS.some((known) => known === k));
-  if (unknown.length > 0 || kinds.length === 0) throw new InvalidArgumentError(`expected a comma-separated list of ${COUNTERFACTUAL_KINDS.join(", ")}${unknown.length > 0 ? ` (got ${unknown.join(", ")})` : ""}.`);
-  return kinds as CounterfactualKind[];
-}
+import { COUNTERFACTUAL_KINDS } from "../types/counterfactual.js";
+import { COUNTERFACTUAL_FORMATS } from "../types/formats.js";
+import { exitOf, type SetExit } from "./exit.js";
 
 export function registerCounterfactual(program: Command, io: Io, setExit: SetExit): void {
   addConfigOptions(program.command("counterfactual"))
@@ -42,39 +16,11 @@ export function registerCounterfactual(program: Command, io: Io, setExit: SetExi
     .option("--repeats <n>", "trials per counterfactual (default: the run's trials of that case)", positiveInt)
     .option("--registry-with <file>", "a registry snapshot holding tools the run's registry lacks, to inject for coverage failures")
     .option("--dry-run", "print how many calls it would make, and ask none")
-    .addOption(new Option("-f, --format <format>", "rendering on stdout").choices(COUNTERFACTUAL_FORMATS).default("terminal"))
-    .option("-o, --output <file>", "write the rendering to a file instead of stdout (\"-\": stdout)")
+    .addOption(formatOption(COUNTERFACTUAL_FORMATS, "rendering on stdout"))
+    .addOption(outputOption())
     .option("--no-progress", "no progress line on stderr")
     .addHelpText("after", COUNTERFACTUAL_HELP)
-    .action(async (run: string, flags: CounterfactualFlags) => {
-      const target = resolve(io.cwd, run);
-      const { meta } = readRun(target);
-      const config = loadConfig(flags.config ?? null, { ...pinnedOverrides(meta), ...toOverrides(flags) }, io.cwd);
-      if (config.batch) io.stderr("route-eval: note: batch: true applies to run and ablate; counterfactuals are asked live (through the store)\n");
-      const result = await runCounterfactuals(target, config, {
-        kinds: flags.kinds,
-        max: flags.maxCounterfactuals ?? null,
-        repeats: flags.repeats ?? null,
-        registryWith: flags.registryWith ?? null,
-        dryRun: flags.dryRun === true,
-        env: io.env,
-        onProgress: flags.progress === false || flags.dryRun === true ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) }),
-        onWarning: (message) => io.stderr(`${inertLine(message)}\n`),
-        signal: io.interrupts?.(),
-      });
-      if (result.dryRun) {
-        const byKind = new Map<string, number>();
-        for (const unit of result.plan.units) byKind.set(unit.kind, (byKind.get(unit.kind) ?? 0) + 1);
-        const kinds = [...byKind].map(([kind, n]) => `${n} ${kind}`).join(", ") || "none";
-        io.stdout(`dry run: ${result.plan.units.length} counterfactuals (${kinds}) would make ${result.calls} endpoint call${result.calls === 1 ? "" : "s"} (fewer when the store has answers)\n`);
-        for (const note of result.plan.notes) io.stdout(`note: ${inertLine(note)}\n`);
-        return setExit(EXIT.ok);
-      }
-      const output = flags.output;
-      writeOutput(io, renderCounterfactual(result.report, flags.format, { color: io.color && output === undefined, width: terminalWidth(io) }), output);
-      io.stderr(`counterfactual records and counterfactual.json: ${join(result.runDir, COUNTERFACTUAL_DIR)}\n`);
-      setExit(EXIT.ok);
-    });
+    .action(async (run: string, flags: CounterfactualFlags) => setExit(exitOf(await counterfactualCommand(io, run, flags))));
 }
 
 const COUNTERFACTUAL_HELP = `

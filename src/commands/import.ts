@@ -1,21 +1,10 @@
-import { writeOutput } from "../app/write-output.js";
+/** `route-eval import`: its arguments and flags, then app/import.ts. */
 import { Argument, type Command } from "commander";
-import { inertLine } from "../text/inert.js";
-import { buildSnapshot } from "../registry/build-snapshot.js";
-import { gatherTools, type ImportFormat } from "../registry/gather-tools.js";
-import { renderSnapshot } from "../registry/render-snapshot.js";
-import { EXIT, type SetExit } from "./exit.js";
+import { outputOption } from "../app/cli-options.js";
+import { importCommand, type ImportFlags } from "../app/import.js";
 import type { Io } from "../context.js";
-
-import { IMPORT_FORMATS } from "../registry/gather-tools.js";
-
-interface ImportFlags {
-  command?: string;
-  output?: string;
-  snapshot?: string;
-  family?: string;
-  trustAnnotations?: boolean;
-}
+import { IMPORT_FORMATS, type ImportFormat } from "../types/formats.js";
+import { exitOf, type SetExit } from "./exit.js";
 
 export function registerImport(program: Command, io: Io, setExit: SetExit): void {
   program
@@ -24,30 +13,12 @@ export function registerImport(program: Command, io: Io, setExit: SetExit): void
     .addArgument(new Argument("<format>", "what the input is").choices(IMPORT_FORMATS))
     .argument("[file]", "JSON file: a tools/list result (mcp) or a tools array (openai, anthropic)")
     .option("--command <command line>", 'mcp only: start this MCP server over stdio and list its tools, e.g. "node server.js"')
-    .option("-o, --output <file>", "write the snapshot here instead of stdout")
+    .addOption(outputOption("write the snapshot here instead of stdout"))
     .option("--snapshot <name>", "snapshot name (default: the MCP server's name, or the file's name)")
     .option("--family <name>", "family of every imported tool (default: the snapshot name)")
     .option("--trust-annotations", "let MCP annotations set effect, idempotent and open_world (default: conservative values)")
     .addHelpText("after", IMPORT_HELP)
-    .action(async (format: ImportFormat, file: string | undefined, flags: ImportFlags) => {
-      const gathered = await gatherTools(format, file, flags.command, io.cwd);
-      const snapshot = flags.snapshot ?? gathered.name;
-      const built = buildSnapshot(gathered.tools, {
-        snapshot,
-        family: flags.family ?? snapshot,
-        source: gathered.source,
-        trustAnnotations: flags.trustAnnotations === true,
-      });
-      const input = file ?? `--command ${JSON.stringify(flags.command)}`;
-      const command = `route-eval import ${format} ${input}${flags.trustAnnotations ? " --trust-annotations" : ""}`;
-      const text = renderSnapshot(built.registry, { command, trustAnnotations: flags.trustAnnotations === true });
-      for (const note of [...gathered.notes, ...built.warnings]) io.stderr(`route-eval import: ${inertLine(note)}\n`);
-      writeOutput(io, text, flags.output);
-      // writeOutput has already said where the snapshot went.
-      const count = built.registry.tools.length;
-      io.stderr(`imported ${count} tool${count === 1 ? "" : "s"} from ${gathered.source}\n`);
-      setExit(EXIT.ok);
-    });
+    .action(async (format: ImportFormat, file: string | undefined, flags: ImportFlags) => setExit(exitOf(await importCommand(io, format, file, flags))));
 }
 
 const IMPORT_HELP = `

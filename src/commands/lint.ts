@@ -1,20 +1,10 @@
-import { Option, type Command } from "commander";
-import { loadConfig } from "../config/load-config.js";
-import { lintFiles } from "../app/lint.js";
-import { LINT_FORMATS, renderLintChunks, type LintFormat } from "../lint/render-findings.js";
-import { knownWidth } from "../render/terminal.js";
-import { writeChunks } from "../app/write-output.js";
-import { EXIT, type SetExit } from "./exit.js";
+/** `route-eval lint`: its flags, then app/lint.ts. */
+import type { Command } from "commander";
+import { formatOption, outputOption } from "../app/cli-options.js";
+import { lintCommand, type LintFlags } from "../app/lint.js";
 import type { Io } from "../context.js";
-
-interface LintFlags {
-  config?: string;
-  cases?: string[];
-  registry?: string;
-  format: LintFormat;
-  strict?: boolean;
-  output?: string;
-}
+import { LINT_FORMATS } from "../types/formats.js";
+import { exitOf, type SetExit } from "./exit.js";
 
 export function registerLint(program: Command, io: Io, setExit: SetExit): void {
   program
@@ -24,20 +14,11 @@ export function registerLint(program: Command, io: Io, setExit: SetExit): void {
     .option("-c, --config <file>", "config file (default: ./route-eval.yaml when present); its phases size the surface checks")
     .option("--cases <glob...>", "case files or globs (config: cases)")
     .option("--registry <file>", "registry snapshot for every case file (config: registry)")
-    .addOption(new Option("-f, --format <format>", "output format").choices(LINT_FORMATS).default("text"))
+    .addOption(formatOption(LINT_FORMATS, "output format", "text"))
     .option("--strict", "exit 1 on warnings too")
-    .option("-o, --output <file>", "write the findings to a file instead of stdout")
+    .addOption(outputOption("write the findings to a file instead of stdout"))
     .addHelpText("after", LINT_HELP)
-    .action((files: string[], flags: LintFlags) => {
-      const overrides = { ...(flags.cases ? { cases: flags.cases } : {}), ...(flags.registry ? { registry: flags.registry } : {}) };
-      const config = loadConfig(flags.config ?? null, overrides, io.cwd);
-      // `lint --registry FILE` with no case files (none given, none configured) lints FILE itself.
-      const alone = files.length === 0 && flags.registry !== undefined && flags.cases === undefined && config.file === null;
-      const result = lintFiles(config, alone ? [flags.registry ?? ""] : files);
-      writeChunks(io, renderLintChunks(result, flags.format, flags.output === undefined ? (knownWidth(io) ?? undefined) : undefined), flags.output);
-      const failed = result.counts.error > 0 || (flags.strict === true && result.counts.warning > 0);
-      setExit(failed ? EXIT.gate : EXIT.ok);
-    });
+    .action((files: string[], flags: LintFlags) => setExit(exitOf(lintCommand(io, files, flags))));
 }
 
 const LINT_HELP = `

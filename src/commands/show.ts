@@ -1,20 +1,10 @@
+/** `route-eval show`: its flags, then app/show.ts. */
 import type { Command } from "commander";
-import { explainOneCase, explainRun } from "../show/explain-run.js";
-import { readRun } from "../run-files/read-run.js";
-import { buildReport } from "../report/build-report.js";
-import { renderCaseExplanation } from "../show/render-case.js";
-import { renderFailingCases } from "../show/render-failing-cases.js";
-import type { SetExit } from "./exit.js";
+import { showCommand, type ShowFlags } from "../app/show.js";
 import type { Io } from "../context.js";
-import { terminalWidth } from "../render/terminal.js";
-import { readCaseCounterfactuals, renderCaseCounterfactuals } from "../counterfactual/case-counterfactuals.js";
+import { exitOf, type SetExit } from "./exit.js";
 
-interface ShowFlags {
-  case?: string;
-  json?: boolean;
-}
-
-export function registerShow(program: Command, io: Io, _setExit: SetExit): void {
+export function registerShow(program: Command, io: Io, setExit: SetExit): void {
   program
     .command("show")
     .argument("<run>", "a run directory (reports/<run-id>), its records.jsonl or its report.json")
@@ -22,24 +12,7 @@ export function registerShow(program: Command, io: Io, _setExit: SetExit): void 
     .option("--case <id>", "explain one case: what existed, was exposed, retrieved, chosen, and why it failed")
     .option("--json", "print the explanation(s) as JSON instead of text")
     .addHelpText("after", SHOW_HELP)
-    .action((run: string, flags: ShowFlags) => {
-      const { runDir, meta, records } = readRun(run);
-      const report = buildReport(meta, records);
-      if (flags.case !== undefined) {
-        const explanation = explainOneCase(report, records, flags.case, run);
-        const counterfactuals = readCaseCounterfactuals(runDir, explanation.case_id);
-        if (flags.json === true) {
-          io.stdout(`${JSON.stringify(counterfactuals.length === 0 ? explanation : { ...explanation, counterfactuals }, null, 2)}\n`);
-          return;
-        }
-        const text = renderCaseExplanation(explanation, { color: io.color, width: terminalWidth(io) });
-        io.stdout(counterfactuals.length === 0 ? text : `${text}\n${renderCaseCounterfactuals(counterfactuals).join("\n")}\n`);
-        return;
-      }
-      const explanations = explainRun(report, records);
-      const failing = explanations.filter((x) => x.stage !== null || x.scored === 0);
-      io.stdout(flags.json === true ? `${JSON.stringify(failing, null, 2)}\n` : renderFailingCases(report, explanations, { color: io.color, source: run, width: terminalWidth(io) }));
-    });
+    .action((run: string, flags: ShowFlags) => setExit(exitOf(showCommand(io, run, flags))));
 }
 
 const SHOW_HELP = `

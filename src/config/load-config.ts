@@ -5,7 +5,7 @@ import { InputError, at } from "../errors.js";
 import { canonicalJson } from "../text/canonical-json.js";
 import type { Config, EmbeddingsConfig, RetrieverName, Variant, VariantGate } from "../types.js";
 import type { ConfigFile, VariantEntry } from "./file-types.js";
-import { formatPath, isRecord } from "./format-error.js";
+import { formatPath, isRecord } from "../json-schema/describe-errors.js";
 import { findGateProblem } from "../gates/gate-names.js";
 import { listConfigKeys, overridePath, VARIANT_KEYS, type ConfigPath } from "./keys.js";
 

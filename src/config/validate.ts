@@ -3,26 +3,17 @@
  * JSON Schemas against the 2020-12 meta-schema (a second, lenient Ajv). Past this point the
  * loaders trust the file types in file-types.ts.
  */
-import { readFileSync } from "node:fs";
-import { Ajv2020, type AnySchemaObject, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import type { JsonPath } from "../types/json.js";
+import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import { compileSchema, compileSchemaFile } from "../json-schema/compile.js";
 import { InputError, at } from "../errors.js";
 import { lazy } from "../text/lazy.js";
 import type { JsonObject } from "../types.js";
 import type { CasesFile, ConfigFile, RegistryFile } from "./file-types.js";
 import { buildConfigSchema } from "./config-schema.js";
-import { describeSchemaErrors, formatPath, isRecord, type SchemaProblem } from "./format-error.js";
+import { describeSchemaErrors, formatPath, type SchemaProblem } from "../json-schema/describe-errors.js";
 import { createDialectAjv, describeUnknownDialect, dialectOf, type Dialect, type DialectAjv } from "../json-schema/dialects.js";
-import type { JsonPath, YamlFile } from "./yaml-document.js";
-
-/** src/config/x.ts (vitest) and dist/config/x.js (tsc) both sit two levels below the package root. */
-const SCHEMA_DIR = new URL("../../schemas/", import.meta.url);
-
-/** allErrors: a misspelt key also makes a required one "missing"; the unknown key is the better report. */
-const ajv = lazy(() => {
-  const instance = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
-  instance.addVocabulary(["errorMessage", "patternErrorMessage"]);
-  return instance;
-});
+import type { YamlFile } from "./yaml-document.js";
 
 /** Tools' schemas are third-party: unknown keywords and formats are tolerated, never logged; one Ajv per dialect. */
 const toolSchemaAjvs = new Map<Dialect, DialectAjv>();
@@ -41,7 +32,6 @@ function dialectOrProblem(schema: JsonObject): Dialect | SchemaProblem {
 const configValidator = lazy(() => compileSchema<ConfigFile>(buildConfigSchema(), "the config key table"));
 const registryValidator = lazy(() => compileSchemaFile<RegistryFile>("registry.schema.json"));
 const casesValidator = lazy(() => compileSchemaFile<CasesFile>("cases.schema.json"));
-const endpointReplyValidator = lazy(() => compileSchemaFile<unknown>("endpoint-reply.schema.json"));
 
 /** route-eval.yaml as written, or an InputError at the offending line. */
 export function validateConfigFile(yaml: YamlFile): ConfigFile {
@@ -57,14 +47,6 @@ export function registryShapeErrors(data: unknown): ErrorObject[] {
 export function validateCasesFile(yaml: YamlFile): CasesFile {
   if (yaml.data === null) throw new InputError(at(yaml.shown, 1, "the file is empty; a case file holds `registry:` (its snapshot) and a list of `cases:`, each with id, goal and acceptable (see README: Routing cases)"));
   return validateYaml(casesValidator(), yaml);
-}
-
-/** Why a `command` / `http` endpoint's reply does not fit schemas/endpoint-reply.schema.json ("path: message"), or null. */
-export function findEndpointReplyProblem(data: unknown): string | null {
-  const validate = endpointReplyValidator();
-  if (validate(data)) return null;
-  const problem = describeSchemaErrors(validate.errors ?? [], data);
-  return problem.path.length === 0 ? problem.message : `${formatPath(problem.path)}: ${problem.message}`;
 }
 
 /** Check config-shaped data that did not come from a file (command-line overrides). */
@@ -114,18 +96,3 @@ function validateYaml<T>(validate: ValidateFunction<T>, yaml: YamlFile): T {
   if (errors.length === 0) throw new InputError(at(yaml.shown, 1, "does not match its schema"));
   throw problemError(yaml, describeSchemaErrors(errors, data));
 }
-
-function compileSchemaFile<T>(fileName: string): ValidateFunction<T> {
-  const url = new URL(fileName, SCHEMA_DIR);
-  return compileSchema<T>(JSON.parse(readFileSync(url, "utf8")), url.pathname);
-}
-
-function compileSchema<T>(schema: unknown, source: string): ValidateFunction<T> {
-  if (!isSchemaObject(schema)) throw new Error(`${source} is not a JSON Schema object (a packaging bug)`);
-  return ajv().compile<T>(schema);
-}
-
-function isSchemaObject(value: unknown): value is AnySchemaObject {
-  return isRecord(value);
-}
-

@@ -1,11 +1,10 @@
+import type { JsonPath } from "../types/json.js";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import { Document, LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument } from "yaml";
 import { InputError, at } from "../errors.js";
 import { lazy } from "../text/lazy.js";
 
-/** A location inside parsed data: object keys and array indices, outermost first. */
-export type JsonPath = (string | number)[];
 
 /** A parsed YAML file that can point back at its own lines. */
 export interface YamlFile {

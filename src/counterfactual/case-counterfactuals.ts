@@ -1,12 +1,10 @@
 /** One case's counterfactuals, for `show --case`: each failed trial, each change, what came back. */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { readRecords } from "../run-files/records-io.js";
 import { formatCounts } from "../render/format.js";
 import { stripControls } from "../render/terminal.js";
 import { wrapText } from "../render/text-layout.js";
 import { SHOW_WIDTH } from "../show/render-case.js";
 import type { CounterfactualKind, Placement } from "../types/counterfactual.js";
+import type { TrialRecord } from "../types.js";
 
 export interface CaseCounterfactual {
   trial: number;
@@ -18,12 +16,10 @@ export interface CaseCounterfactual {
   selections: Record<string, number>;
 }
 
-/** The case's counterfactual outcomes from RUN/counterfactual/records.jsonl; [] when there are none. */
-export function readCaseCounterfactuals(runDir: string, caseId: string): CaseCounterfactual[] {
-  const file = join(runDir, "counterfactual", "records.jsonl");
-  if (!existsSync(file)) return [];
+/** The case's counterfactual outcomes, from the run's counterfactual records (RUN/counterfactual/records.jsonl). */
+export function gatherCaseCounterfactuals(records: TrialRecord[], caseId: string): CaseCounterfactual[] {
   const groups = new Map<string, CaseCounterfactual>();
-  for (const record of readRecords(file)) {
+  for (const record of records) {
     const info = record.counterfactual;
     if (info === undefined || info.of.case_id !== caseId || record.error !== null) continue;
     const key = `${info.of.trial}\u0000${info.kind}`;

@@ -1,4 +1,5 @@
 /** counterfactual.json rendered for people (terminal, Markdown) and machines (JSON). */
+import type { CounterfactualFormat } from "../types/formats.js";
 import { formatCi, formatPercent, MISSING } from "../render/format.js";
 import { renderTable as renderMarkdownTable } from "../render/markdown.js";
 import type { TableData } from "../render/section.js";
@@ -8,8 +9,6 @@ import { wrapFacts, wrapText } from "../render/text-layout.js";
 import { inertMarkdown } from "../text/inert.js";
 import type { CounterfactualReport, StageHeadroom } from "../types/counterfactual.js";
 
-export const COUNTERFACTUAL_FORMATS = ["terminal", "markdown", "json"] as const;
-export type CounterfactualFormat = (typeof COUNTERFACTUAL_FORMATS)[number];
 
 /** Whole counts as they are, fractional sums (flip rates over repeats) to one decimal. */
 export function formatTrials(n: number): string {

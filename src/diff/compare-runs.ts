@@ -12,7 +12,6 @@ import { gatherEvidence } from "./case-values.js";
 import { findDefinitionChanges, sightingsFromRecords, sightingsFromRows, type ToolSightings } from "./definitions.js";
 import { DIFF_SCHEMA_VERSION, type Diff, type DiffReport, type DiffRunInfo, type MetricDelta } from "../types/diff.js";
 import { computeFlips, countKinds, summariseReliability } from "./flips.js";
-import { evaluateDiffGates, type GateOptions } from "./gating.js";
 import { minDiscordantPairs, pairedTest } from "./mcnemar.js";
 import { computeMetricDeltas } from "./metric-deltas.js";
 
@@ -23,8 +22,10 @@ export interface DiffInput {
   records: TrialRecord[] | null;
 }
 
-export interface CompareOptions extends GateOptions {
+export interface CompareOptions {
   force: boolean;
+  /** Significance level of the paired tests (and the power figures). */
+  alpha: number;
 }
 
 function describeInput(input: DiffInput): DiffRunInfo {
@@ -146,7 +147,5 @@ export function compareRuns(base: DiffInput, current: DiffInput, options: Compar
     gates: [],
     verdict: "pass",
   };
-  diff.gates = evaluateDiffGates(diff, options);
-  diff.verdict = diff.gates.every((g) => g.passed) ? "pass" : "fail";
   return diff;
 }

@@ -2,10 +2,10 @@
  * Words and numbers of a diff, shared by every renderer: metric values, deltas in points, paired
  * tests, flip and class labels (exhaustive maps over the closed vocabularies).
  */
-import { formatCount, formatNumber, formatPercent, MISSING } from "../render/format.js";
+import { formatP, isProportion, MISSING } from "../render/format.js";
 import { describeDiscovery } from "./comparability.js";
 import { describeRegistries } from "../render/run-header.js";
-import type { Change, DefinitionChangeKind, Diff, DiffRunInfo, FlipKind, MetricDelta, MetricValue, ReliabilityClass, PairedTest } from "../types/diff.js";
+import type { Change, DefinitionChangeKind, Diff, DiffRunInfo, FlipKind, MetricDelta, ReliabilityClass, PairedTest } from "../types/diff.js";
 
 export const FLIP_LABELS: Record<FlipKind, string> = {
   regressed: "regressed",
@@ -37,29 +37,6 @@ export const DEFINITION_LABELS: Record<DefinitionChangeKind, string> = {
   added: "added",
   removed: "removed",
 };
-
-/** Metrics that are not proportions are shown as plain numbers. */
-function isProportion(row: MetricDelta): boolean {
-  return row.metric !== "mean_visible";
-}
-
-/** Sums of per-case estimates that are whole up to float error print as whole numbers. */
-function tidy(count: number): number {
-  const whole = Math.round(count);
-  return Math.abs(count - whole) < 1e-9 ? whole : count;
-}
-
-/** A p-value in three significant digits, "< 0.0001" below that. */
-export function formatP(p: number): string {
-  return p < 0.0001 ? "< 0.0001" : String(Number(p.toPrecision(3)));
-}
-
-/** "66.7% (4/6)", "85.0%" (consistency), "7.0" (mean visible), or "—". */
-export function formatValue(row: MetricDelta, value: MetricValue): string {
-  if (!isProportion(row)) return formatNumber(value.value);
-  if (value.numerator === null || value.denominator === null) return formatPercent(value.value);
-  return `${formatPercent(value.value)} (${formatCount(tidy(value.numerator))}/${formatCount(value.denominator)})`;
-}
 
 /** "+4.2 pts", "−8.3 pts", "0.0 pts"; plain numbers for non-proportions; "—" when unmeasured. */
 export function formatDelta(row: MetricDelta): string {

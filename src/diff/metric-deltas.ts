@@ -3,6 +3,7 @@
  * paired tests — a sign test over the shared cases whose own value moved, and exact McNemar over
  * trial pairs (same case, same trial index) in the metric's population in both runs.
  */
+import { EPSILON } from "../types/diff.js";
 import { isRateName, RATE_NAMES, RATES, type Direction } from "../types/rates.js";
 import { compareKeys } from "../render/format.js";
 import type { Metrics, Rate } from "../types.js";
@@ -10,8 +11,6 @@ import type { Change, MetricDelta, MetricValue, PairedTest } from "../types/diff
 import { pairedTest } from "./mcnemar.js";
 import type { TrialOutcomes } from "./trial-outcomes.js";
 
-/** Differences smaller than this are float noise, not change. */
-export const EPSILON = 1e-9;
 
 /** One run's evidence: its metrics, each metric's value per case, and per-trial outcomes. */
 export interface RunEvidence {

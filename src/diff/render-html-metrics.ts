@@ -2,11 +2,12 @@
  * Every metric of the two runs: BASE, CURRENT, Δ, better/worse, the paired tests, and a dumbbell
  * from BASE to CURRENT on 0–100% with BASE's 95% interval, so a move inside it reads as noise.
  */
+import { formatValue } from "../render/format.js";
 import { wilson } from "../metrics/wilson.js";
 import { html, type SafeHtml } from "../render/html/escape.js";
 import type { HtmlSection } from "../render/html/page.js";
 import type { MetricDelta } from "../types/diff.js";
-import { CHANGE_LABELS, formatDelta, formatTest, formatValue, isSignificant } from "./format-diff.js";
+import { CHANGE_LABELS, formatDelta, formatTest, isSignificant } from "./format-diff.js";
 
 const W = 200;
 const PAD = 6;

@@ -3,14 +3,13 @@
  * or spans that mark removed and added words) and one table each. Terminal and Markdown lay the
  * same sections out differently. Definitions and gates are built in render-definitions.ts.
  */
-import { formatCounts, MISSING } from "../render/format.js";
+import { formatCounts, MISSING, formatValue, formatP } from "../render/format.js";
 import type { Cell, TableData, Tone } from "../render/section.js";
 import { FLIP_KINDS, RELIABILITY_CLASSES } from "../types/diff.js";
 import type { CaseFlip, CaseSide, Diff, HeadroomMove, MetricDelta } from "../types/diff.js";
 import { formatTrials } from "../counterfactual/render-counterfactual.js";
-import { CHANGE_LABELS, CLASS_LABELS, describeSources, FLIP_LABELS, formatDelta, formatTest, formatValue, isSignificant } from "./format-diff.js";
+import { CHANGE_LABELS, CLASS_LABELS, describeSources, FLIP_LABELS, formatDelta, formatTest, isSignificant } from "./format-diff.js";
 import { section, type DiffSection, type Line } from "./diff-section.js";
-import { formatP } from "./format-diff.js";
 import { buildDefinitionSections } from "./render-definitions.js";
 
 const MAX_FLIPS = 50;

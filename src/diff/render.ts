@@ -1,4 +1,5 @@
 /** One entry point for every diff format. */
+import type { DiffFormat } from "../types/formats.js";
 import type { Diff } from "../types/diff.js";
 import { renderDiffHtml } from "./render-html.js";
 import type { RunPages } from "./render-html-cases.js";
@@ -7,8 +8,6 @@ import { renderDiffJunit } from "./render-junit.js";
 import { renderDiffMarkdown } from "./render-markdown.js";
 import { renderDiffTerminal } from "./render-terminal.js";
 
-export const DIFF_FORMATS = ["terminal", "json", "markdown", "junit", "html"] as const;
-export type DiffFormat = (typeof DIFF_FORMATS)[number];
 
 export interface DiffRenderOptions {
   color: boolean;

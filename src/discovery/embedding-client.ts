@@ -1,6 +1,6 @@
+import type { ResponseStore } from "../types/endpoint.js";
 import type OpenAI from "openai";
 import { EndpointFailure, InputError } from "../errors.js";
-import type { ResponseStore } from "../store/response-store.js";
 import { contentHash } from "../text/content-hash.js";
 import { redactUrl } from "../text/redact-url.js";
 import { EMBEDDINGS_DEFAULTS, type EmbeddingsConfig, type StoreMode } from "../types.js";

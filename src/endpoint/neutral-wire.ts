@@ -3,7 +3,9 @@
  * route-eval-endpoint/1, schemas/endpoint-request.schema.json and endpoint-reply.schema.json):
  * one trial's request as JSON, and a reply that is validated before it is read. Pure.
  */
-import { findEndpointReplyProblem } from "../config/validate.js";
+import { compileSchemaFile } from "../json-schema/compile.js";
+import { describeSchemaErrors, formatPath } from "../json-schema/describe-errors.js";
+import { lazy } from "../text/lazy.js";
 import type { EndpointCall, EndpointResponse, JsonObject, Message, ToolDefinition, TrialRequest } from "../types.js";
 import { field, isObject, listCalls, numberField, parseArguments, stringField } from "./json-guards.js";
 import type { WireReply } from "./wire-endpoint.js";
@@ -91,3 +93,12 @@ export function normaliseNeutralReply(reply: WireReply): EndpointResponse | { er
   };
 }
 
+const replyValidator = lazy(() => compileSchemaFile<unknown>("endpoint-reply.schema.json"));
+
+/** Why a `command` / `http` endpoint's reply does not fit schemas/endpoint-reply.schema.json ("path: message"), or null. */
+function findEndpointReplyProblem(data: unknown): string | null {
+  const validate = replyValidator();
+  if (validate(data)) return null;
+  const problem = describeSchemaErrors(validate.errors ?? [], data);
+  return problem.path.length === 0 ? problem.message : `${formatPath(problem.path)}: ${problem.message}`;
+}

@@ -8,10 +8,8 @@
 import { stringify } from "yaml";
 import type { RegistryFile, ToolEntry } from "../config/file-types.js";
 import { findRivals } from "../lint/find-rivals.js";
-import { EFFECTS, type Tool } from "../types.js";
+import { EFFECTS, TODO, type Tool } from "../types.js";
 
-/** The goal prefix that marks a case as not written yet (lint: case-todo-goal). */
-export const TODO = "TODO:";
 
 const MAX_PAIRS = 5;
 const MAX_WRITES = 5;

@@ -1,9 +1,9 @@
 /** cases: names the registry lacks, lonely families, a suite that never expects a control. */
+import { TODO } from "../types/cases.js";
 import { findContradiction, findUnknownNames } from "../cases/unknown-names.js";
 import { ABSTAIN, ASK, CONTROL_NAMES } from "../types.js";
 import type { LintCase, LintCaseFile } from "./lint-input.js";
 import { finding, type Finding } from "./rules.js";
-import { TODO } from "../init/scaffold.js";
 
 export function checkCaseFile(file: LintCaseFile): Finding[] {
   const known = new Set<string>([...CONTROL_NAMES, ...file.registry.tools.map((tool) => tool.name)]);

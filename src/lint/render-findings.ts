@@ -1,11 +1,10 @@
 /** Lint results as text (one `file:line: severity rule: message` line and a fix line each) or JSON. */
+import type { LintFormat } from "../types/formats.js";
 import { inertLine } from "../text/inert.js";
 import { wrapText } from "../render/text-layout.js";
 import type { LintResult } from "./lint.js";
 import type { Finding } from "./rules.js";
 
-export const LINT_FORMATS = ["text", "json"] as const;
-export type LintFormat = (typeof LINT_FORMATS)[number];
 
 /** Version of the JSON output; a breaking change bumps it. */
 export const LINT_SCHEMA_VERSION = 1;

@@ -6,7 +6,7 @@
  * pattern that JavaScript rejects.
  */
 import { findJsonSchemaProblem, findMetaSchemaProblem } from "../config/validate.js";
-import type { SchemaProblem } from "../config/format-error.js";
+import type { SchemaProblem } from "../json-schema/describe-errors.js";
 import type { JsonObject, JsonValue } from "../types.js";
 import { linearPatternProblem } from "../text/linear-regexp.js";
 

@@ -1,4 +1,5 @@
 /** Tools read from an MCP server or file, an OpenAI or an Anthropic tools array (import and init share it). */
+import type { ImportFormat } from "../types/formats.js";
 import { basename, extname } from "node:path";
 import { InputError } from "../errors.js";
 import type { SourceTool } from "./build-snapshot.js";
@@ -8,8 +9,6 @@ import { readOpenAiTools } from "./import-openai.js";
 import { loadMcpLister } from "./load-mcp-lister.js";
 import { JsonReader, readJsonInput } from "./read-json-input.js";
 
-export const IMPORT_FORMATS = ["mcp", "openai", "anthropic"] as const;
-export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 export interface Gathered {
   tools: SourceTool[];

@@ -5,13 +5,14 @@
  * or purpose has no registry value (nothing else can be checked); a bad name or a missing purpose
  * still yields the tools, so lint can say everything else about them.
  */
+import type { JsonPath } from "../types/json.js";
 import { basename, extname } from "node:path";
 import type { ErrorObject } from "ajv/dist/2020.js";
 import type { RegistryFile, ToolEntry } from "../config/file-types.js";
-import { describeSchemaErrors, formatPath, isRecord } from "../config/format-error.js";
+import { describeSchemaErrors, formatPath, isRecord } from "../json-schema/describe-errors.js";
 import { registryShapeErrors } from "../config/validate.js";
 import { dialectOf } from "../json-schema/dialects.js";
-import type { JsonPath, YamlFile } from "../config/yaml-document.js";
+import type { YamlFile } from "../config/yaml-document.js";
 import { CONTROL_FAMILY, CONTROL_NAMES, type JsonObject, type Registry, type Tool } from "../types.js";
 import { findSchemaProblem } from "./find-schema-problem.js";
 

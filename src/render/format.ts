@@ -2,6 +2,7 @@
  * Shared formatting for every renderer: numbers, percentages, intervals, counts, and the labels
  * of the closed vocabularies (exhaustive maps, so a new stage cannot be forgotten).
  */
+import type { MetricDelta, MetricValue } from "../types/diff.js";
 import type { CaseRow, Rate, SelectionError, Stage } from "../types.js";
 import { STAGES } from "../types.js";
 import { compareText } from "../text/compare-text.js";
@@ -141,4 +142,27 @@ export function describeCaseOutcome(row: CaseRow): string {
   if (row.errored > 0) parts.push(`errored ×${row.errored}`);
   if (row.violated > 0) parts.push(`violated ×${row.violated}`);
   return parts.length === 0 ? "no trials" : parts.join(", ");
+}
+
+/** Metrics that are not proportions are shown as plain numbers. */
+export function isProportion(row: MetricDelta): boolean {
+  return row.metric !== "mean_visible";
+}
+
+/** Sums of per-case estimates that are whole up to float error print as whole numbers. */
+function tidy(count: number): number {
+  const whole = Math.round(count);
+  return Math.abs(count - whole) < 1e-9 ? whole : count;
+}
+
+/** A p-value in three significant digits, "< 0.0001" below that. */
+export function formatP(p: number): string {
+  return p < 0.0001 ? "< 0.0001" : String(Number(p.toPrecision(3)));
+}
+
+/** "66.7% (4/6)", "85.0%" (consistency), "7.0" (mean visible), or "—". */
+export function formatValue(row: MetricDelta, value: MetricValue): string {
+  if (!isProportion(row)) return formatNumber(value.value);
+  if (value.numerator === null || value.denominator === null) return formatPercent(value.value);
+  return `${formatPercent(value.value)} (${formatCount(tidy(value.numerator))}/${formatCount(value.denominator)})`;
 }

@@ -1,3 +1,4 @@
+import type { Format } from "../types/formats.js";
 import type { GateResult, Report } from "../types.js";
 import type { CaseExplanation } from "../types/explain.js";
 import type { CounterfactualReport } from "../types/counterfactual.js";
@@ -7,8 +8,6 @@ import { renderJunit } from "./render-junit.js";
 import { renderMarkdown } from "./render-markdown.js";
 import { renderTerminal } from "./render-terminal.js";
 
-export const FORMATS = ["terminal", "json", "markdown", "junit", "html"] as const;
-export type Format = (typeof FORMATS)[number];
 
 export interface RenderOptions {
   color: boolean;

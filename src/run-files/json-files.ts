@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import { describeSchemaErrors, formatPath } from "../config/format-error.js";
+import { describeSchemaErrors, formatPath } from "../json-schema/describe-errors.js";
 import { InputError } from "../errors.js";
 import { lazy } from "../text/lazy.js";
 

@@ -1,4 +1,5 @@
 /** The sweep rendered for people (terminal, Markdown) and machines (JSON = sweep.json, CSV). */
+import type { SweepFormat } from "../types/formats.js";
 import type { TableData } from "../render/section.js";
 import { makePaint, renderTable, stripControls } from "../render/terminal.js";
 import { wrapFacts, wrapText } from "../render/text-layout.js";
@@ -9,8 +10,6 @@ import { renderSweepChart } from "./sweep-chart.js";
 import { buildSweepTable, describeFindings, describeSweep, type SweepTable } from "./sweep-table.js";
 import type { SweepReport } from "../types/sweep.js";
 
-export const SWEEP_FORMATS = ["terminal", "markdown", "csv", "json", "html"] as const;
-export type SweepFormat = (typeof SWEEP_FORMATS)[number];
 
 function renderTerminalTable(data: SweepTable, width: number): string {
   const table: TableData = { head: data.head, align: data.numeric.map((n) => (n ? "right" : "left")), rows: data.rows };

@@ -35,3 +35,6 @@ export interface Case {
   source: { file: string; line: number };
   registry: Registry;
 }
+
+/** The goal prefix that marks a case as not written yet (lint: case-todo-goal). */
+export const TODO = "TODO:";

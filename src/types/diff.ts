@@ -219,3 +219,6 @@ export interface PairedTest {
   pairs: number;
   p_value: number;
 }
+
+/** Differences smaller than this are float noise, not change. */
+export const EPSILON = 1e-9;

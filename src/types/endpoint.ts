@@ -96,3 +96,26 @@ export interface Endpoint {
   /** Finish background work (pending response-store writes); call once after the last call. */
   close?(): Promise<void>;
 }
+
+/**
+ * A content-addressed store of endpoint answers (and retriever vectors). Keys are content hashes
+ * (text/content-hash.ts) of what produced the answer.
+ *
+ * Each process appends its entries to a pack of its own, `<dir>/packs/<time>-<pid>-<tag>.jsonl`,
+ * one line per entry: `<key>\t<entry as JSON>`. One append per answer costs a small
+ * fraction of creating a file per answer (what the store did before, and what its writer thread
+ * spent most of a live run's CPU on); a crash can only cut the last line of the pack it was
+ * writing, which readers skip. Packs are read in name order, so a later answer for a key (a
+ * `--mode live` run) wins. Stores written before packs — one file per key at
+ * `<first two hex>/<key>.json` — are read as ever.
+ */
+export interface ResponseStore {
+  readonly dir: string;
+  get(key: string): unknown;
+  /** Appends the entry (synchronously: one small write to this process's pack, kept open). */
+  put(key: string, value: unknown): void;
+  /** Closes the pack (a later put opens it again). */
+  close(): void;
+  /** Where the entry of `key` lives, for messages: `packs/…jsonl:LINE`, or the file of an older store. */
+  fileOf(key: string): string;
+}

@@ -100,3 +100,6 @@ export interface GateResult {
   /** Why, with the population: "selection_accuracy 0.75 (6/8) is below 0.9". */
   reason: string;
 }
+
+/** What a command's root tells its command: "failed" when a gate, an assertion or a regression check failed (the command exits 1). */
+export type Outcome = "ok" | "failed";

@@ -74,3 +74,6 @@ export interface SweepReport {
   /** This sweep holds one shard of every point's (case, trial) units (`sweep --shard I/N`); `route-eval merge` combines the shards. */
   shard?: { index: number; count: number };
 }
+
+/** The visible ordinary-tool counts a size sweep runs without --sizes. */
+export const DEFAULT_SIZES = [5, 10, 20, 40];

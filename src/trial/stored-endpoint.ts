@@ -4,14 +4,14 @@
  * URL and trial index — and never the API key. Modes: `live` calls always (and records),
  * `cached` answers from the store and calls on a miss, `replay` never calls: a miss stops the run.
  */
+import type { ResponseStore } from "../types/endpoint.js";
 import { InputError } from "../errors.js";
-import type { ResponseStore } from "../store/response-store.js";
 import { createCanonicalWriter } from "../text/canonical-json.js";
 import { envelopeHash } from "../text/content-hash.js";
 import type { Endpoint, EndpointOutcome, StoreMode, TrialRequest } from "../types.js";
-import { field, isObject, numberField, stringField } from "./json-guards.js";
-import { callWithRetries, type CallGuards, type RetryPolicy } from "./retry.js";
-import type { WireEndpoint, WireReply } from "./wire-endpoint.js";
+import { field, isObject, numberField, stringField } from "../endpoint/json-guards.js";
+import { callWithRetries, type CallGuards, type RetryPolicy } from "../endpoint/retry.js";
+import type { WireEndpoint, WireReply } from "../endpoint/wire-endpoint.js";
 
 export interface StoredEndpointOptions {
   store: ResponseStore;

@@ -2,8 +2,8 @@
  * The one error formatter: ajv errors → the single most useful problem, worded for someone
  * editing YAML ("missing required field", "unknown key", "expected a list, got …").
  */
+import type { JsonPath } from "../types/json.js";
 import type { ErrorObject } from "ajv/dist/2020.js";
-import type { JsonPath } from "./yaml-document.js";
 import { editDistance } from "../text/near-name.js";
 
 export interface SchemaProblem {

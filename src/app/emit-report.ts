@@ -1,24 +1,20 @@
+/** A run's report on stdout (or a file) in the chosen format, and the verdict of its gates. */
 import { join } from "node:path";
 import { readHeadroom } from "../run-files/read-headroom.js";
-import { writeOutput } from "../app/write-output.js";
-import { Option } from "commander";
+import { writeOutput } from "./write-output.js";
 import type { Io } from "../context.js";
 import { inertLine } from "../text/inert.js";
 import { terminalWidth } from "../render/terminal.js";
 import { explainRun } from "../show/explain-run.js";
-import { FORMATS, renderReport, type Format } from "../report/render.js";
-import type { GateResult, Report, TrialRecord } from "../types.js";
-import { EXIT } from "./exit.js";
+import { renderReport } from "../report/render.js";
+import type { GateResult, Outcome, Report, TrialRecord } from "../types.js";
+import type { Format } from "../types/formats.js";
 
 
 export interface OutputFlags {
   format: Format;
   output?: string;
   gates?: boolean;
-}
-
-export function formatOption(): Option {
-  return new Option("-f, --format <format>", "rendering on stdout (html: written to <run>/report.html)").choices(FORMATS).default("terminal");
 }
 
 /** The run directory behind a report, for renderings that need its records (html). */
@@ -43,12 +39,12 @@ export function emitReport(io: Io, report: Report, flags: OutputFlags, gates: Ga
 
 
 /**
- * 1 when a gate or an exposure assertion failed, else 0. Every exit 1 says why on stderr,
+ * "failed" when a gate or an exposure assertion failed. Every failure says why on stderr,
  * whatever the format: each failed gate (name, threshold, value and population) and assertion.
  */
-export function verdict(io: Io, report: Report, gates: GateResult[]): number {
+export function verdict(io: Io, report: Report, gates: GateResult[]): Outcome {
   const failed = gates.filter((g) => !g.passed);
   for (const gate of failed) io.stderr(`route-eval: gate failed: ${gate.name} ${gate.threshold}: ${inertLine(gate.reason)}\n`);
   for (const { case_id, failures } of report.exposure_assertions) io.stderr(`route-eval: exposure assertion failed: case "${inertLine(case_id)}": ${inertLine(failures.join("; "))}\n`);
-  return failed.length > 0 || report.exposure_assertions.length > 0 ? EXIT.gate : EXIT.ok;
+  return failed.length > 0 || report.exposure_assertions.length > 0 ? "failed" : "ok";
 }

@@ -3,11 +3,10 @@
  * direction, as a fraction: 0.02 = 2 percentage points) and `--fail-on-regressed-case`. With
  * `significantOnly`, a drop beyond tolerance fails only when its paired test is significant.
  */
+import { formatP, formatValue } from "../render/format.js";
 import { isRateName, RATE_NAMES, RATES } from "../types/rates.js";
 import { InputError } from "../errors.js";
-import { formatP, formatValue } from "./format-diff.js";
-import type { Diff, GateCheck, MetricDelta } from "../types/diff.js";
-import { EPSILON } from "./metric-deltas.js";
+import { type Diff, type GateCheck, type MetricDelta, EPSILON } from "../types/diff.js";
 
 export const DEFAULT_DROP_METRIC = "selection_accuracy";
 
@@ -94,4 +93,11 @@ export function evaluateDiffGates(diff: Diff, options: GateOptions): GateCheck[]
     ...options.maxDrops.map((rule) => checkDrop(rule, diff, options)),
     ...(options.failOnRegressedCase ? [checkRegressedCases(diff)] : []),
   ];
+}
+
+/** The diff with its gates evaluated and its verdict set ("fail" when any gate failed). */
+export function applyDiffGates(diff: Diff, options: GateOptions): Diff {
+  diff.gates = evaluateDiffGates(diff, options);
+  diff.verdict = diff.gates.every((g) => g.passed) ? "pass" : "fail";
+  return diff;
 }

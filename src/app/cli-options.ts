@@ -1,5 +1,11 @@
-/** The options every command that loads route-eval.yaml shares, one per row of the key table, and their overrides. */
-import { Option, type Command } from "commander";
+/**
+ * The command-line options more than one command shares — one per row of the config key table
+ * (and their overrides), the output, progress and summary switches, shards and batches — and the
+ * parsers of flag values. A command file adds its own options and calls its root.
+ */
+import { InvalidArgumentError, Option, type Command } from "commander";
+import { parseShard } from "../run-files/shard.js";
+import { positiveInt } from "../config/parse-number.js";
 import type { ConfigOverrides } from "../config/load-config.js";
 import { listConfigKeys, overridePath } from "../config/keys.js";
 
@@ -53,3 +59,36 @@ const CONFIG_PATH_OF = new Map(
   }),
 );
 
+export { positiveInt, positiveIntList } from "../config/parse-number.js";
+
+/** `-f, --format` with a command's own renderings. */
+export function formatOption(choices: readonly string[], help: string, fallback = "terminal"): Option {
+  return new Option("-f, --format <format>", help).choices(choices).default(fallback);
+}
+
+/** `-o, --output <file>`. */
+export function outputOption(help = 'write the rendering to a file instead of stdout ("-": stdout)'): Option {
+  return new Option("-o, --output <file>", help);
+}
+
+/** `--shard I/N`. */
+export function shardOption(help: string): Option {
+  return new Option("--shard <I/N>", help).argParser(parseShard);
+}
+
+/** `--batch`, `--no-batch`, `--detach` and `--batch-poll-ms` of run and ablate. */
+export function batchOptions(help: { batch: string; detach: string }): Option[] {
+  return [
+    new Option("--batch", help.batch),
+    new Option("--no-batch", "ask live even when route-eval.yaml says batch: true"),
+    new Option("--detach", help.detach),
+    new Option("--batch-poll-ms <n>", "with --batch: first wait between polls (grows to 60 s; default 5000)").argParser(positiveInt),
+  ];
+}
+
+/** A significance level, strictly between 0 and 1. */
+export function parseAlpha(value: string): number {
+  const alpha = Number(value);
+  if (!Number.isFinite(alpha) || alpha <= 0 || alpha >= 1) throw new InvalidArgumentError("expected a significance level between 0 and 1 (e.g. 0.05).");
+  return alpha;
+}

@@ -1,0 +1,70 @@
+/** `route-eval init` composition root: read the tools (or the example), scaffold config, registry and cases, write them. */
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Io } from "../context.js";
+import { InputError } from "../errors.js";
+import { buildScaffold, exampleRegistry } from "../init/scaffold.js";
+import { buildSnapshot } from "../registry/build-snapshot.js";
+import { gatherTools } from "../registry/gather-tools.js";
+import { inertLine } from "../text/inert.js";
+import type { ImportFormat } from "../types/formats.js";
+import type { Outcome } from "../types.js";
+
+export interface InitFlags {
+  fromMcp?: string;
+  fromMcpCommand?: string;
+  fromOpenai?: string;
+  fromAnthropic?: string;
+  name?: string;
+  trustAnnotations?: boolean;
+  force?: boolean;
+}
+
+/** This package's schemas directory (src/app or dist/app are two levels below the package root). */
+const SCHEMA_DIR = fileURLToPath(new URL("../../schemas/", import.meta.url));
+
+export async function initCommand(io: Io, flags: InitFlags): Promise<Outcome> {
+  const sources = [flags.fromMcp, flags.fromMcpCommand, flags.fromOpenai, flags.fromAnthropic].filter((s) => s !== undefined);
+  if (sources.length > 1) throw new InputError("init: give one source of tools (--from-mcp, --from-mcp-command, --from-openai or --from-anthropic)");
+  const { registry, header, name } = await readSource(flags, io.cwd);
+  const files = { config: join(io.cwd, "route-eval.yaml"), registry: join(io.cwd, "registries", `${name}.yaml`), cases: join(io.cwd, "cases", `${name}.yaml`) };
+  const existing = Object.values(files).filter((file) => existsSync(file));
+  if (existing.length > 0 && flags.force !== true) {
+    throw new InputError(`init: ${existing.map((f) => relative(io.cwd, f)).join(", ")} already exist${existing.length === 1 ? "s" : ""}; pass --force to overwrite, or --name to write other registry and case files`);
+  }
+  const schemas = relative(io.cwd, SCHEMA_DIR).replace(/\\/g, "/").replace(/\/$/, "");
+  const scaffold = buildScaffold(registry, { name, schemas: schemas.startsWith(".") || schemas.startsWith("/") ? schemas : `./${schemas}`, header });
+  for (const [file, text] of [[files.config, scaffold.config], [files.registry, scaffold.registry], [files.cases, scaffold.cases]] as const) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+    io.stderr(`wrote ${relative(io.cwd, file)}\n`);
+  }
+  const { tools, cases, phases } = scaffold.counts;
+  io.stdout(
+    `route-eval init: ${tools} tool${tools === 1 ? "" : "s"}, ${phases} phase${phases === 1 ? "" : "s"} proposed, ${cases} starter case${cases === 1 ? "" : "s"} with TODO goals.\n` +
+      "Next: replace each TODO goal in cases/ with a real request (route-eval lint lists them), review the phases and\n" +
+      "each tool's effect in the registry, then: npx route-eval lint && npx route-eval run\n",
+  );
+  return "ok";
+}
+
+async function readSource(flags: InitFlags, cwd: string): Promise<{ registry: ReturnType<typeof exampleRegistry>; header: string; name: string }> {
+  const pick: [ImportFormat, string | undefined, string | undefined, string][] = [
+    ["mcp", flags.fromMcp, undefined, "--from-mcp"],
+    ["mcp", undefined, flags.fromMcpCommand, "--from-mcp-command"],
+    ["openai", flags.fromOpenai, undefined, "--from-openai"],
+    ["anthropic", flags.fromAnthropic, undefined, "--from-anthropic"],
+  ];
+  const chosen = pick.find(([, file, command]) => file !== undefined || command !== undefined);
+  if (chosen === undefined) {
+    const name = flags.name ?? "example";
+    return { registry: { ...exampleRegistry(), snapshot: name }, header: "# A small example registry written by route-eval init: replace it with your own tools.", name };
+  }
+  const [format, file, command, flag] = chosen;
+  const gathered = await gatherTools(format, file, command, cwd);
+  const name = (flags.name ?? gathered.name).toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "tools";
+  const built = buildSnapshot(gathered.tools, { snapshot: name, family: name, source: gathered.source, trustAnnotations: flags.trustAnnotations === true });
+  const header = `# Written by: route-eval init ${flag} ${inertLine(file ?? JSON.stringify(command))}. effect, idempotent and open_world are\n# ${flags.trustAnnotations === true ? "the source's annotations (--trust-annotations)" : "conservative defaults (the source's annotations are kept under `declared`)"}: review each tool.`;
+  return { registry: built.registry, header, name };
+}
