@@ -4,6 +4,7 @@
  * is checked against it by a test) and the settings pinned in run.json all come from here.
  * Adding a key is one row here plus its field in `Config` (the compiler insists on both).
  */
+import { describeEndpoints } from "../types/providers.js";
 import { resolve } from "node:path";
 import { redactUrl } from "../text/redact-url.js";
 import { canonicalJson } from "../text/canonical-json.js";
@@ -74,7 +75,7 @@ export const CONFIG_KEYS = defineKeys({
       description: "Registry snapshot used by every case file, overriding each file's own `registry:`.",
       type: ["string", "null"], minLength: 1,
     } },
-  endpoint: { flags: "-e, --endpoint <name>", help: "endpoint: baseline, openai:MODEL, openai-responses:MODEL, anthropic:MODEL, command or http", default: "baseline",
+  endpoint: { flags: "-e, --endpoint <name>", help: `endpoint: ${describeEndpoints()}`, default: "baseline",
     schema: { description: "Endpoint: baseline, openai:MODEL (Chat Completions), openai-responses:MODEL (Responses API), anthropic:MODEL, command (config `command`) or http (config `base_url`).", type: "string", minLength: 1 } },
   model: { flags: "-m, --model <name>", help: "model name for the endpoint", default: null,
     schema: { type: ["string", "null"], minLength: 1 } },

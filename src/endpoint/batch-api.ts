@@ -3,15 +3,14 @@
  * one batch on /v1/chat/completions) and Anthropic Message Batches — at any base URL a run uses.
  */
 import { readApiKey } from "./api-key.js";
-import { ANTHROPIC_BASE_URL, ANTHROPIC_KEY_VARIABLE } from "./anthropic.js";
-import { OPENAI_BASE_URL, OPENAI_KEY_VARIABLE } from "./openai.js";
+import { ANTHROPIC_BASE_URL } from "./anthropic.js";
+import { OPENAI_BASE_URL } from "./openai.js";
+import { isProviderName, PROVIDERS, type BatchApiName } from "../types/providers.js";
 import { sdkClientOptions } from "./wire-endpoint.js";
 import { InputError } from "../errors.js";
 import { redactUrl } from "../text/redact-url.js";
 import type { Config } from "../types.js";
 
-const PROVIDERS = ["openai", "anthropic"] as const;
-export type Provider = (typeof PROVIDERS)[number];
 
 /** One provider's batches: submit requests keyed by their content address, poll, read the results, cancel. */
 export interface BatchApi {
@@ -22,9 +21,9 @@ export interface BatchApi {
 }
 
 /** The provider of an endpoint ("openai:MODEL", or a store entry's "openai") when it has a batch API. */
-export function batchProvider(endpoint: string): Provider | null {
+export function batchProvider(endpoint: string): BatchApiName | null {
   const name = endpoint.split(":")[0];
-  return PROVIDERS.find((p) => p === name) ?? null;
+  return isProviderName(name) ? PROVIDERS[name].batch : null;
 }
 
 /** Whether a batch in this provider state will change no more. */
@@ -33,7 +32,7 @@ export function isDone(state: string): boolean {
 }
 
 /** One batch client per provider and URL, built from the config that asks through it. */
-export function createApis(configs: Config[], env: NodeJS.ProcessEnv): (provider: Provider, baseUrl: string) => BatchApi {
+export function createApis(configs: Config[], env: NodeJS.ProcessEnv): (provider: BatchApiName, baseUrl: string) => BatchApi {
   const apis = new Map<string, BatchApi>();
   return (provider, baseUrl) => {
     const id = `${provider} ${baseUrl}`;
@@ -48,15 +47,15 @@ export function createApis(configs: Config[], env: NodeJS.ProcessEnv): (provider
 }
 
 /** The provider's batch endpoints through its official SDK (any base URL the run uses). */
-function createBatchApi(provider: Provider, config: Config, env: NodeJS.ProcessEnv): BatchApi {
-  const key = readApiKey(env, config.api_key_env, provider === "openai" ? OPENAI_KEY_VARIABLE : ANTHROPIC_KEY_VARIABLE);
+function createBatchApi(provider: BatchApiName, config: Config, env: NodeJS.ProcessEnv): BatchApi {
+  const key = readApiKey(env, config.api_key_env, PROVIDERS[provider].key);
   if (key.key === null && config.base_url === null) throw new InputError(`${key.variable} is not set: a batch run needs the API key; export ${key.variable}`);
   const settings = { model: "", baseUrl: config.base_url, key, maxTokens: config.max_tokens, timeoutMs: config.timeout_ms, controls: { tool_choice: null, parallel_tool_calls: null, strict: false, disable_parallel_tool_use: null } };
   const options = sdkClientOptions(settings, config.base_url ?? defaultUrl(provider));
   return provider === "openai" ? openAiBatches(options) : anthropicBatches(options);
 }
 
-function defaultUrl(provider: Provider): string {
+function defaultUrl(provider: BatchApiName): string {
   return provider === "openai" ? OPENAI_BASE_URL : ANTHROPIC_BASE_URL;
 }
 

@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Provider } from "../endpoint/batch-api.js";
+import type { BatchApiName } from "../types/providers.js";
 import { InputError } from "../errors.js";
 import { writeJsonFile } from "./write-files.js";
 
@@ -19,7 +19,7 @@ export interface BatchItem {
 /** One provider batch: who answers it (OpenAI takes one model per batch), its items and its state. */
 export interface BatchRecord {
   id: string;
-  provider: Provider;
+  provider: BatchApiName;
   model: string;
   /** Without credentials, as the store entries name it. */
   base_url: string;

@@ -9,7 +9,8 @@
  * are resubmitted once, then recorded as errored trials with the provider's reason. A config with
  * `variants:` is batched the same way, all variants in one collection pass.
  */
-import { batchProvider, createApis, isDone, type BatchApi, type Provider } from "../endpoint/batch-api.js";
+import { batchProvider, createApis, isDone, type BatchApi } from "../endpoint/batch-api.js";
+import type { BatchApiName } from "../types/providers.js";
 import type { StoreEntry, StoreMiss } from "./stored-endpoint.js";
 import { EndpointFailure, InputError, Interrupted } from "../errors.js";
 import type { ExperimentPlan } from "../ablate/plan.js";
@@ -95,7 +96,7 @@ type Answered = Detached | { detached: false; dir: string; unanswered: OnMiss };
  * store. Returns the hook that finishes the runs from the store.
  */
 async function answerByBatch(storeDir: string, configs: Config[], options: BatchKnobs & Pick<RunOptions, "env" | "signal">, open: (onMiss: OnMiss) => Opened): Promise<Answered> {
-  const pending = new Map<string, BatchItem & { provider: Provider; model: string; base_url: string; body: unknown }>();
+  const pending = new Map<string, BatchItem & { provider: BatchApiName; model: string; base_url: string; body: unknown }>();
   const collect: OnMiss = (miss) => {
     const provider = batchProvider(miss.endpoint);
     if (provider === null) return null;
@@ -180,7 +181,7 @@ function* chunks<T extends { body: unknown }>(items: T[]): Generator<T[]> {
   if (chunk.length > 0) yield chunk;
 }
 
-async function pollAll(state: BatchState, apiFor: (provider: Provider, baseUrl: string) => BatchApi, save: () => void, options: BatchKnobs & Pick<RunOptions, "signal">): Promise<void> {
+async function pollAll(state: BatchState, apiFor: (provider: BatchApiName, baseUrl: string) => BatchApi, save: () => void, options: BatchKnobs & Pick<RunOptions, "signal">): Promise<void> {
   let wait = options.pollMs ?? 5_000;
   for (;;) {
     const open = state.batches.filter((b) => !isDone(b.state));

@@ -2,30 +2,22 @@ import type { ResponseStore } from "../types/endpoint.js";
 import { InputError } from "../errors.js";
 import { openResponseStore } from "../store/response-store.js";
 import type { Config, Endpoint } from "../types.js";
-import { ANTHROPIC_KEY_VARIABLE, createAnthropicWire } from "../endpoint/anthropic.js";
+import { createAnthropicWire } from "../endpoint/anthropic.js";
 import { readApiKey } from "../endpoint/api-key.js";
 import { createBaselineEndpoint } from "../endpoint/baseline.js";
-import { createOpenAIWire, OPENAI_KEY_VARIABLE } from "../endpoint/openai.js";
+import { createOpenAIWire } from "../endpoint/openai.js";
 import { redactUrl } from "../text/redact-url.js";
 import { createBreaker, START_FAILURES } from "../endpoint/breaker.js";
 import { createPace } from "../endpoint/pace.js";
 import { DEFAULT_MAX_DELAY_MS, sleep, type CallGuards, type RetryPolicy } from "../endpoint/retry.js";
 import { createStoredEndpoint, type StoredEndpointOptions } from "./stored-endpoint.js";
-import type { ProviderSettings } from "../endpoint/wire-endpoint.js";
+import type { ProviderSettings, WireEndpoint } from "../endpoint/wire-endpoint.js";
+import { describeEndpoints, isProviderName, PROVIDER_NAMES, PROVIDERS, type ProviderName, type Wire } from "../types/providers.js";
 import { createCommandWire } from "../endpoint/command.js";
 import { createHttpWire } from "../endpoint/http-endpoint.js";
 import { createResponsesWire } from "../endpoint/openai-responses.js";
 import type { NeutralControls } from "../endpoint/neutral-wire.js";
 import type { ToolControls } from "../types.js";
-
-export const PROVIDERS = ["baseline", "openai", "openai-responses", "anthropic", "command", "http"] as const;
-export type Provider = (typeof PROVIDERS)[number];
-
-const KEY_VARIABLES: Record<"openai" | "openai-responses" | "anthropic", string> = {
-  openai: OPENAI_KEY_VARIABLE,
-  "openai-responses": OPENAI_KEY_VARIABLE,
-  anthropic: ANTHROPIC_KEY_VARIABLE,
-};
 
 /** How many times a command endpoint's processes may die (or be killed) before the run stops. */
 const COMMAND_RESTARTS = 5;
@@ -48,53 +40,48 @@ export interface EndpointEnvironment {
 
 /**
  * The endpoint named by config: `baseline`, or `provider:model` (`openai:gpt-4.1-mini`,
- * `anthropic:claude-sonnet-4-5`); config `model`, when set, names the model instead.
- * Provider endpoints answer through the response store in config `mode`.
+ * `anthropic:claude-sonnet-4-5`); config `model`, when set, names the model instead. The provider
+ * table (types/providers.ts) says which wire each speaks; provider endpoints answer through the
+ * response store in config `mode`.
  */
 export function createEndpoint(config: Config, environment: EndpointEnvironment): Endpoint {
   const separator = config.endpoint.indexOf(":");
   const provider = separator === -1 ? config.endpoint : config.endpoint.slice(0, separator);
   const named = separator === -1 ? null : config.endpoint.slice(separator + 1);
-  switch (provider) {
-    case "baseline":
-      checkControls("baseline", config);
-      return createBaselineEndpoint();
-    case "openai":
-    case "openai-responses":
-    case "anthropic":
-      checkControls(provider, config);
-      return createProviderEndpoint(provider, config.model ?? named, config, environment);
-    case "command":
-      checkControls("command", config);
-      return createCommandEndpoint(config.model ?? named ?? "command", config, environment);
-    case "http":
-      checkControls("http", config);
-      return createHttpEndpoint(config.model ?? named ?? "http", config, environment);
-    default:
-      throw new InputError(`unknown endpoint "${config.endpoint}" (expected baseline, openai:MODEL, openai-responses:MODEL, anthropic:MODEL, command or http)`);
-  }
+  if (!isProviderName(provider)) throw new InputError(`unknown endpoint "${config.endpoint}" (expected ${describeEndpoints()})`);
+  checkControls(provider, config);
+  return WIRES[PROVIDERS[provider].wire]({ provider, model: config.model ?? named, config, environment });
 }
 
-/** Which tool controls each endpoint takes; setting another is an error naming the endpoint. */
-const CONTROLS_TAKEN: Record<Provider, ReadonlySet<string>> = {
-  baseline: new Set(),
-  openai: new Set(["tool_choice", "parallel_tool_calls", "strict"]),
-  "openai-responses": new Set(["tool_choice", "parallel_tool_calls", "strict"]),
-  anthropic: new Set(["tool_choice", "disable_parallel_tool_use"]),
-  command: new Set(["tool_choice", "parallel_tool_calls"]),
-  http: new Set(["tool_choice", "parallel_tool_calls"]),
+interface WireRequest {
+  provider: ProviderName;
+  /** The model named by config `model` or after the colon; null when neither names one. */
+  model: string | null;
+  config: Config;
+  environment: EndpointEnvironment;
+}
+
+/** How each wire's endpoint is built. */
+const WIRES: Record<Wire, (request: WireRequest) => Endpoint> = {
+  builtin: () => createBaselineEndpoint(),
+  "openai-chat": (r) => createProviderEndpoint(r, createOpenAIWire),
+  "openai-responses": (r) => createProviderEndpoint(r, createResponsesWire),
+  "anthropic-messages": (r) => createProviderEndpoint(r, createAnthropicWire),
+  command: (r) => createCommandEndpoint(r.model ?? "command", r.config, r.environment),
+  http: (r) => createHttpEndpoint(r.model ?? "http", r.config, r.environment),
 };
 
-function checkControls(provider: Provider, config: Config): void {
-  const set: [string, boolean][] = [
+function checkControls(provider: ProviderName, config: Config): void {
+  const set: [keyof ToolControls, boolean][] = [
     ["tool_choice", config.tool_choice !== null],
     ["parallel_tool_calls", config.parallel_tool_calls !== null],
     ["strict", config.strict],
     ["disable_parallel_tool_use", config.disable_parallel_tool_use !== null],
   ];
+  const takes = (p: ProviderName, name: keyof ToolControls): boolean => PROVIDERS[p].controls.some((control) => control === name);
   for (const [name, isSet] of set) {
-    if (!isSet || CONTROLS_TAKEN[provider].has(name)) continue;
-    const takers = PROVIDERS.filter((p) => CONTROLS_TAKEN[p].has(name)).join(", ");
+    if (!isSet || takes(provider, name)) continue;
+    const takers = PROVIDER_NAMES.filter((p) => takes(p, name)).join(", ");
     throw new InputError(`${name}: endpoint ${provider} has no such control (it applies to ${takers}); remove it or choose one of those endpoints`);
   }
 }
@@ -185,19 +172,16 @@ function readHeaders(headersEnv: Record<string, string>, env: NodeJS.ProcessEnv)
   return headers;
 }
 
-function createProviderEndpoint(provider: "openai" | "openai-responses" | "anthropic", model: string | null, config: Config, environment: EndpointEnvironment): Endpoint {
+function createProviderEndpoint({ provider, model, config, environment }: WireRequest, createWire: (settings: ProviderSettings) => WireEndpoint<unknown>): Endpoint {
   if (model === null || model === "") {
     throw new InputError(`endpoint "${config.endpoint}" needs a model: write ${provider}:MODEL or pass --model`);
   }
-  const key = readApiKey(environment.env, config.api_key_env, KEY_VARIABLES[provider]);
+  const key = readApiKey(environment.env, config.api_key_env, PROVIDERS[provider].key ?? "");
   const settings: ProviderSettings = { model, baseUrl: config.base_url, key, maxTokens: config.max_tokens, timeoutMs: config.timeout_ms, controls: toolControlsOf(config) };
   if (config.mode === "live" && key.key === null && config.base_url === null) {
     const other = key.isDefault ? ", or name another variable with --api-key-env" : "";
     throw new InputError(`${key.variable} is not set: endpoint ${provider}:${model} needs an API key in mode live; export ${key.variable}${other}`);
   }
   const policy = callPolicy(`${provider}:${model} at ${config.base_url === null ? "the provider's API" : redactUrl(config.base_url)}`, config, environment);
-  const options = storeOptions(config, environment, policy);
-  if (provider === "openai") return createStoredEndpoint(createOpenAIWire(settings), options);
-  if (provider === "openai-responses") return createStoredEndpoint(createResponsesWire(settings), options);
-  return createStoredEndpoint(createAnthropicWire(settings), options);
+  return createStoredEndpoint(createWire(settings), storeOptions(config, environment, policy));
 }
