@@ -11,9 +11,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import OpenAI from "openai";
 import { loadConfig, DEFAULT_SYSTEM_PROMPT } from "../dist/config/load-config.js";
-import { leanFetch } from "../dist/endpoint/http-transport.js";
+import { createDispatcher, createFetch } from "../dist/endpoint/http-transport.js";
 import { runEvaluation } from "../dist/trial/evaluate.js";
 import { median } from "./generate.js";
+
+/** route-eval's transport as a run without a proxy has it. */
+const leanFetch = createFetch(createDispatcher({}));
 
 const N = Number(process.env.BENCH_TRIALS ?? 4000);
 const CONCURRENCY = 32;

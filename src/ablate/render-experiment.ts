@@ -11,7 +11,7 @@ import { renderTable as renderMarkdownTable } from "../render/markdown.js";
 import type { TableData } from "../render/section.js";
 import { stableStringify } from "../render/stable-json.js";
 import { makePaint, stripControls, type Paint } from "../render/terminal.js";
-import { wrapFacts, wrapText } from "../render/text-layout.js";
+import { displayWidth, wrapFacts, wrapText } from "../render/text-layout.js";
 import { renderGateSuite, renderJunitSuite, wrapSuites } from "../report/render-junit.js";
 import { inertMarkdown } from "../text/inert.js";
 import { STAGES, type Report } from "../types.js";
@@ -127,7 +127,7 @@ function comparisonLines(c: Comparison, width: number, paint: Paint): string[] {
   const variant = stripControls(c.variant);
   const reference = stripControls(c.reference);
   const plainHead = `${variant} vs ${reference}: ${c.verdict}`;
-  const head = plainHead.length <= width ? `${paint(variant, "bold")} vs ${reference}: ${verdictStyle(c, paint)}` : wrapText(plainHead, width).join("\n");
+  const head = displayWidth(plainHead) <= width ? `${paint(variant, "bold")} vs ${reference}: ${verdictStyle(c, paint)}` : wrapText(plainHead, width).join("\n");
   const wrap = (text: string) => wrapText(stripControls(text), width - 2).map((line) => `  ${line}`);
   return [
     head,

@@ -1,9 +1,10 @@
 /**
- * A word-level diff of two texts: longest common subsequence over tokens (words, single
- * punctuation marks, line breaks), each token keeping the whitespace before it. Segments are
- * exact substrings: the "same" and "removed" segments spell the old text, "same" and "added"
- * the new one. Within a changed stretch removals come first, then additions.
+ * A word-level diff of two texts over tokens (words, single punctuation marks, line breaks), each
+ * token keeping the whitespace before it; the edit script is jsdiff's. Segments are exact
+ * substrings: the "same" and "removed" segments spell the old text, "same" and "added" the new
+ * one. Within a changed stretch removals come first, then additions.
  */
+import { diffArrays } from "diff";
 import type { WordSegment } from "../types/diff.js";
 
 /** Beyond this many tokens per side the texts are shown as one removal and one addition. */
@@ -23,58 +24,58 @@ function spell(tokens: Token[]): string {
   return tokens.map((t) => t.lead + t.text).join("");
 }
 
-/** lengths[i][j] = LCS length of a[i..] and b[j..]. */
-function lcsTable(a: Token[], b: Token[]): Uint32Array[] {
-  const table = Array.from({ length: a.length + 1 }, () => new Uint32Array(b.length + 1));
-  for (let i = a.length - 1; i >= 0; i--) {
-    for (let j = b.length - 1; j >= 0; j--) {
-      table[i][j] = a[i].text === b[j].text ? table[i + 1][j + 1] + 1 : Math.max(table[i + 1][j], table[i][j + 1]);
-    }
-  }
-  return table;
-}
-
 type Step = { op: WordSegment["op"]; token: Token };
 
-/** Whether tokens[i] is the last of its line. */
-function endsLine(tokens: Token[], i: number): boolean {
-  return i + 1 === tokens.length || tokens[i + 1].text === "\n";
-}
-
 /**
- * Walks one longest common subsequence. Among equally long ones it prefers to extend the current
- * run of removals or additions, so a change reads as one stretch ("id{+, e.g. by date+}.")
- * rather than being split around a word that happens to recur — except that a word ending a
- * line in both texts is matched there, so changes stay within their lines.
+ * The edit steps from a to b: jsdiff's shortest edit script over the tokens (compared by their
+ * text). A word kept with different spacing before it is shown as replaced, so that both texts
+ * can be spelled back exactly.
  */
 function walk(a: Token[], b: Token[]): Step[] {
   if (a.length > MAX_TOKENS || b.length > MAX_TOKENS) {
     return [...a.map((token): Step => ({ op: "removed", token })), ...b.map((token): Step => ({ op: "added", token }))];
   }
-  const table = lcsTable(a, b);
   const steps: Step[] = [];
   let i = 0;
   let j = 0;
-  let last: WordSegment["op"] = "same";
-  while (i < a.length || j < b.length) {
-    const best = table[i][j];
-    const canRemove = i < a.length && table[i + 1][j] === best;
-    const canAdd = j < b.length && table[i][j + 1] === best;
-    const canMatch = i < a.length && j < b.length && a[i].text === b[j].text;
-    const extend = (last === "added" && canAdd) || (last === "removed" && canRemove);
-    if (canMatch && (!extend || (endsLine(a, i) && endsLine(b, j)))) {
-      // The same word with different spacing before it is shown as replaced, so that both
-      // texts can be spelled back exactly.
-      if (a[i].lead === b[j].lead) steps.push({ op: "same", token: b[j] });
-      else steps.push({ op: "removed", token: a[i] }, { op: "added", token: b[j] });
-      i += 1;
-      j += 1;
-    } else if (canRemove && !(last === "added" && canAdd)) {
-      steps.push({ op: "removed", token: a[i++] });
-    } else {
-      steps.push({ op: "added", token: b[j++] });
+  for (const change of diffArrays(a, b, { comparator: (x, y) => x.text === y.text })) {
+    const count = change.count ?? change.value.length;
+    if (change.removed) for (let k = 0; k < count; k++) steps.push({ op: "removed", token: a[i++] });
+    else if (change.added) for (let k = 0; k < count; k++) steps.push({ op: "added", token: b[j++] });
+    else {
+      for (let k = 0; k < count; k++, i++, j++) {
+        if (a[i].lead === b[j].lead) steps.push({ op: "same", token: b[j] });
+        else steps.push({ op: "removed", token: a[i] }, { op: "added", token: b[j] });
+      }
     }
-    last = steps[steps.length - 1].op;
+  }
+  return slideToLineEnds(steps);
+}
+
+/**
+ * Readability cleanup of an edit script (the shortest one may split a change around a word that
+ * recurs inside it: "id{+, e+}.{+g. by date.+}"): a kept token between two runs of the same edit
+ * slides into the later run, to the first place there where the same token ends a line (else its
+ * last), so the change reads as one stretch and stays within its line ("id{+, e.g. by date+}.").
+ * Both texts spell the same either way.
+ */
+function slideToLineEnds(steps: Step[]): Step[] {
+  for (let k = 1; k + 1 < steps.length; k++) {
+    const op = steps[k - 1].op;
+    if (steps[k].op !== "same" || op === "same" || steps[k + 1].op !== op) continue;
+    const kept = steps[k].token;
+    let target = -1;
+    for (let p = k + 1; p < steps.length && steps[p].op === op; p++) {
+      const token = steps[p].token;
+      if (token.text !== kept.text || token.lead !== kept.lead) continue;
+      target = p;
+      const next = steps[p + 1]?.token.text;
+      if (next === undefined || next === "\n") break;
+    }
+    if (target === -1) continue;
+    steps[k] = { op, token: kept };
+    steps[target] = { op: "same", token: steps[target].token };
+    k = target; // the token that is kept now ends a line: it stays
   }
   return steps;
 }

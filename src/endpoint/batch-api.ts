@@ -7,6 +7,7 @@ import { ANTHROPIC_BASE_URL } from "./anthropic.js";
 import { OPENAI_BASE_URL } from "./openai.js";
 import { isProviderName, PROVIDERS, type BatchApiName } from "../types/providers.js";
 import { sdkClientOptions } from "./wire-endpoint.js";
+import { createDispatcher, createFetch, type FetchLike } from "./http-transport.js";
 import { InputError } from "../errors.js";
 import { redactUrl } from "../text/redact-url.js";
 import type { Config } from "../types.js";
@@ -34,23 +35,24 @@ export function isDone(state: string): boolean {
 /** One batch client per provider and URL, built from the config that asks through it. */
 export function createApis(configs: Config[], env: NodeJS.ProcessEnv): (provider: BatchApiName, baseUrl: string) => BatchApi {
   const apis = new Map<string, BatchApi>();
+  const fetch = createFetch(createDispatcher(env));
   return (provider, baseUrl) => {
     const id = `${provider} ${baseUrl}`;
     let api = apis.get(id);
     if (api === undefined) {
       const asking = configs.find((c) => batchProvider(c.endpoint) === provider && redactUrl(c.base_url ?? defaultUrl(provider)) === baseUrl);
       const config = asking ?? { ...configs[0], base_url: baseUrl === redactUrl(defaultUrl(provider)) ? null : baseUrl };
-      apis.set(id, (api = createBatchApi(provider, config, env)));
+      apis.set(id, (api = createBatchApi(provider, config, env, fetch)));
     }
     return api;
   };
 }
 
 /** The provider's batch endpoints through its official SDK (any base URL the run uses). */
-function createBatchApi(provider: BatchApiName, config: Config, env: NodeJS.ProcessEnv): BatchApi {
+function createBatchApi(provider: BatchApiName, config: Config, env: NodeJS.ProcessEnv, fetch: FetchLike): BatchApi {
   const key = readApiKey(env, config.api_key_env, PROVIDERS[provider].key);
   if (key.key === null && config.base_url === null) throw new InputError(`${key.variable} is not set: a batch run needs the API key; export ${key.variable}`);
-  const settings = { model: "", baseUrl: config.base_url, key, maxTokens: config.max_tokens, timeoutMs: config.timeout_ms, controls: { tool_choice: null, parallel_tool_calls: null, strict: false, disable_parallel_tool_use: null } };
+  const settings = { model: "", baseUrl: config.base_url, key, maxTokens: config.max_tokens, timeoutMs: config.timeout_ms, controls: { tool_choice: null, parallel_tool_calls: null, strict: false, disable_parallel_tool_use: null }, fetch };
   const options = sdkClientOptions(settings, config.base_url ?? defaultUrl(provider));
   return provider === "openai" ? openAiBatches(options) : anthropicBatches(options);
 }

@@ -7,7 +7,7 @@
  */
 import { maskSecrets, redactUrl, urlSecrets } from "../text/redact-url.js";
 import { describeError, isUnreadableBody } from "./http-failure.js";
-import { leanFetch } from "./http-transport.js";
+import type { FetchLike } from "./http-transport.js";
 import { AgentError, checkNeutralReply, normaliseNeutralReply, ProtocolError, renderNeutralRequest, type NeutralControls, type NeutralRequest } from "./neutral-wire.js";
 import { parseRetryAfter, type AttemptVerdict } from "./retry.js";
 import type { WireEndpoint } from "./wire-endpoint.js";
@@ -19,6 +19,8 @@ export interface HttpSettings {
   headers: Record<string, string>;
   timeoutMs: number;
   controls: NeutralControls;
+  /** The run's transport (http-transport.ts). */
+  fetch: FetchLike;
 }
 
 class HttpStatus extends Error {
@@ -48,7 +50,7 @@ export function createHttpWire(settings: HttpSettings): WireEndpoint<NeutralRequ
       const signal = AbortSignal.timeout(settings.timeoutMs);
       let response: Response;
       try {
-        response = await leanFetch(settings.url, {
+        response = await settings.fetch(settings.url, {
           method: "POST",
           headers: { "content-type": "application/json", accept: "application/json", ...settings.headers },
           // Not the sorted text the store key was written from: the protocol's key order (renderings

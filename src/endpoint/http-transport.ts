@@ -1,30 +1,47 @@
 /**
- * A lean `fetch` for the provider SDKs, over node:http(s) with a keep-alive agent. The SDKs accept
- * a custom fetch; Node's built-in one (undici) costs about a millisecond of main-thread CPU per
- * request, which at 32 requests in flight is most of route-eval's own time. This one does what
- * the SDKs use: a request with headers and a text or byte body, redirects as fetch follows them,
- * the status, headers and the whole body back, and an AbortSignal (the SDKs' timeouts) that
- * cancels the request. Any other body (FormData, Blob, a stream) is handed to Node's own fetch.
+ * A lean `fetch` for the provider SDKs and the http endpoint, over undici's `request` (not its
+ * `fetch`, which costs about a millisecond of main-thread CPU per request — at 32 requests in
+ * flight most of route-eval's own time). It does what the SDKs use: a request with headers and a
+ * text or byte body, redirects as fetch follows them (credentials never follow to another origin),
+ * the status, headers and the whole body back, and an AbortSignal (the SDKs' timeouts) that cancels
+ * the request. Requests go through the proxy that HTTP_PROXY / HTTPS_PROXY name, except to the hosts
+ * NO_PROXY lists (undici's EnvHttpProxyAgent), read from the run's environment. Any other body
+ * (FormData, Blob, a stream) is encoded by the platform's Request first, then sent the same way.
+ * A reply carries no status text (undici's request API, like HTTP/2, has none; neither SDK reads it).
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
-import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from "undici";
 import { BufferedResponse } from "./buffered-response.js";
-
-const httpAgent = new HttpAgent({ keepAlive: true });
-const httpsAgent = new HttpsAgent({ keepAlive: true });
 
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-export const leanFetch: FetchLike = (input, init = {}) => {
-  // A Request object, or a body other than text or bytes (FormData, Blob, a stream, URLSearchParams
-  // — a batch file upload), goes to Node's own fetch, which encodes every kind: nothing is dropped.
-  if (input instanceof Request || !isPlainBody(init.body)) return fetch(input, init);
-  const url = new URL(String(input));
-  if (url.protocol !== "http:" && url.protocol !== "https:") return Promise.reject(new TypeError(`unsupported protocol ${url.protocol}`));
-  const signal = init.signal ?? undefined;
-  if (signal?.aborted === true) return Promise.reject(abortError(signal));
-  return send(url, { method: init.method ?? "GET", headers: toHeaderObject(init.headers), body: toPlainBody(init.body), redirect: init.redirect ?? "follow", signal }, 0);
-};
+/** The connection pool of a run: straight to each host, or through the environment's proxy. */
+export function createDispatcher(env: NodeJS.ProcessEnv): Dispatcher {
+  const pick = (name: string): string => env[name.toLowerCase()] ?? env[name] ?? "";
+  const httpProxy = pick("HTTP_PROXY");
+  const httpsProxy = pick("HTTPS_PROXY");
+  if (httpProxy === "" && httpsProxy === "") return new Agent();
+  // Every value is given, "" for none, so undici never reads process.env itself.
+  return new EnvHttpProxyAgent({ httpProxy, httpsProxy, noProxy: pick("NO_PROXY") });
+}
+
+/** A fetch whose requests go through `dispatcher`. */
+export function createFetch(dispatcher: Dispatcher): FetchLike {
+  return async (input, init = {}) => {
+    // A Request object, or a body other than text or bytes (FormData, Blob, a stream, URLSearchParams
+    // — a batch file upload), is encoded by the platform's own Request first: nothing is dropped.
+    if (input instanceof Request || !isPlainBody(init.body)) return send(...(await encode(input, init, dispatcher)), 0);
+    const url = new URL(String(input));
+    return send(url, { method: init.method ?? "GET", headers: toHeaderObject(init.headers), body: toPlainBody(init.body), redirect: init.redirect ?? "follow", signal: init.signal ?? undefined, dispatcher }, 0);
+  };
+}
+
+/** Any request fetch takes, as bytes with the content type its encoding chose (a multipart boundary, say). */
+async function encode(input: string | URL | Request, init: RequestInit, dispatcher: Dispatcher): Promise<[URL, Sending]> {
+  const request = new Request(input, init);
+  const bytes = Buffer.from(await request.arrayBuffer());
+  const sending = { method: request.method, headers: toHeaderObject(request.headers), body: bytes.length === 0 ? undefined : bytes, redirect: request.redirect, signal: init.signal ?? undefined, dispatcher };
+  return [new URL(request.url), sending];
+}
 
 interface Sending {
   method: string;
@@ -33,34 +50,48 @@ interface Sending {
   body: string | Buffer | undefined;
   redirect: RequestRedirect;
   signal: AbortSignal | undefined;
+  dispatcher: Dispatcher;
 }
 
 /** Redirects followed at most, as fetch does. */
 const MAX_REDIRECTS = 20;
 
-function send(url: URL, sending: Sending, hops: number): Promise<Response> {
+async function send(url: URL, sending: Sending, hops: number): Promise<Response> {
   const { signal } = sending;
-  return new Promise((resolve, reject) => {
-    const secure = url.protocol === "https:";
-    const request = (secure ? httpsRequest : httpRequest)(url, { method: sending.method, headers: sending.headers, agent: secure ? httpsAgent : httpAgent }, (response) => {
-      const location = response.headers.location;
-      if (REDIRECTS.has(response.statusCode ?? 0) && location !== undefined && sending.redirect !== "manual") {
-        response.resume();
-        if (sending.redirect === "error") return reject(new TypeError(`redirect to ${location} refused (redirect: "error")`));
-        if (hops >= MAX_REDIRECTS) return reject(new TypeError(`more than ${MAX_REDIRECTS} redirects`));
-        return resolve(send(new URL(location, url), redirected(sending, response.statusCode ?? 0, url, new URL(location, url)), hops + 1));
-      }
-      readBody(response).then((body) => resolve(toResponse(response, body, url, hops)), reject);
-    });
-    const onAbort = () => {
-      request.destroy();
-      reject(abortError(signal));
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-    request.on("error", (error) => reject(error));
-    request.on("close", () => signal?.removeEventListener("abort", onAbort));
-    request.end(sending.body);
-  });
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`unsupported protocol ${url.protocol}`);
+  if (signal?.aborted === true) throw abortError(signal);
+  let response: Dispatcher.ResponseData;
+  try {
+    const method = sending.method as Dispatcher.HttpMethod;
+    response = await request(url, { method, headers: sending.headers, body: sending.body, signal, dispatcher: sending.dispatcher });
+  } catch (error) {
+    throw aborted(signal) ? abortError(signal) : error;
+  }
+  const status = response.statusCode;
+  const location = headerValue(response.headers.location);
+  if (REDIRECTS.has(status) && location !== undefined && sending.redirect !== "manual") {
+    await response.body.dump();
+    if (sending.redirect === "error") throw new TypeError(`redirect to ${location} refused (redirect: "error")`);
+    if (hops >= MAX_REDIRECTS) throw new TypeError(`more than ${MAX_REDIRECTS} redirects`);
+    const next = new URL(location, url);
+    return send(next, redirected(sending, status, url, next), hops + 1);
+  }
+  let body: Buffer;
+  try {
+    body = Buffer.from(await response.body.arrayBuffer());
+  } catch (error) {
+    throw aborted(signal) ? abortError(signal) : error;
+  }
+  return toResponse(status, response.headers, body, url, hops);
+}
+
+/** Whether the request was cancelled (a function: the flag changes while the request is under way). */
+function aborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -96,23 +127,13 @@ function toHeaderObject(headers: HeadersInit | undefined): Record<string, string
   return out;
 }
 
-function readBody(response: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    response.on("data", (chunk: Buffer) => chunks.push(chunk));
-    response.on("end", () => resolve(Buffer.concat(chunks)));
-    response.on("error", reject);
-  });
-}
-
-function toResponse(response: IncomingMessage, body: Buffer, url: URL, hops: number): Response {
+function toResponse(status: number, raw: Record<string, string | string[] | undefined>, body: Buffer, url: URL, hops: number): Response {
   const headers = new Headers();
-  for (const [key, value] of Object.entries(response.headers)) {
+  for (const [key, value] of Object.entries(raw)) {
     if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(", ") : value);
   }
-  const status = response.statusCode ?? 502;
   const empty = status === 204 || status === 304 || body.length === 0;
-  const init = { status, statusText: response.statusMessage ?? "", headers, url: url.href, redirected: hops > 0 };
+  const init = { status, statusText: "", headers, url: url.href, redirected: hops > 0 };
   // Read as a Response is (the SDKs type it so); see buffered-response.ts.
   return new BufferedResponse(empty ? null : body, init) as unknown as Response;
 }

@@ -6,7 +6,7 @@
 import type { EndpointResponse, ToolControls, TrialRequest } from "../types.js";
 import { PLACEHOLDER_KEY, type KeySource } from "./api-key.js";
 import type { FailureContext } from "./http-failure.js";
-import { leanFetch } from "./http-transport.js";
+import type { FetchLike } from "./http-transport.js";
 import type { AttemptVerdict } from "./retry.js";
 
 /** One successful HTTP attempt: the parsed JSON body as sent, the provider's request id, the time taken. */
@@ -61,6 +61,8 @@ export interface ProviderSettings {
   timeoutMs: number;
   /** The run's tool controls (config tool_choice, parallel_tool_calls, strict, disable_parallel_tool_use). */
   controls: ToolControls;
+  /** The run's transport (http-transport.ts): its connection pool, through the environment's proxy. */
+  fetch: FetchLike;
 }
 
 /** What failure messages name about a provider endpoint (all but the case and trial). */
@@ -79,8 +81,8 @@ export function describeProvider(id: string, settings: ProviderSettings, baseUrl
 /**
  * Options for either SDK's client. An explicit key keeps the SDK from looking for credentials
  * anywhere else; maxRetries 0 leaves retries to our loop (the SDK's would hide 429s and double
- * the waits); leanFetch: see http-transport.ts.
+ * the waits); the fetch: see http-transport.ts.
  */
 export function sdkClientOptions(settings: ProviderSettings, baseUrl: string) {
-  return { apiKey: settings.key.key ?? PLACEHOLDER_KEY, baseURL: baseUrl, timeout: settings.timeoutMs, maxRetries: 0, fetch: leanFetch };
+  return { apiKey: settings.key.key ?? PLACEHOLDER_KEY, baseURL: baseUrl, timeout: settings.timeoutMs, maxRetries: 0, fetch: settings.fetch };
 }

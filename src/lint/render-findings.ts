@@ -1,7 +1,7 @@
 /** Lint results as text (one `file:line: severity rule: message` line and a fix line each) or JSON. */
 import type { LintFormat } from "../types/formats.js";
 import { inertLine } from "../text/inert.js";
-import { wrapText } from "../render/text-layout.js";
+import { displayWidth, wrapText } from "../render/text-layout.js";
 import type { LintResult } from "./lint.js";
 import type { Finding } from "./rules.js";
 
@@ -46,7 +46,7 @@ function renderFinding(f: Finding, width: number): string {
 }
 
 function wrap(text: string, width: number, indent: string): string {
-  if (text.length <= width) return text;
+  if (displayWidth(text) <= width) return text;
   const lead = /^ */.exec(text)?.[0] ?? "";
   const [first, ...rest] = wrapText(text.slice(lead.length), width - Math.max(lead.length, indent.length));
   return [lead + first, ...rest.map((line) => indent + line)].join("\n");

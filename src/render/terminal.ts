@@ -3,7 +3,7 @@
  */
 import Table from "cli-table3";
 import { inertLine } from "../text/inert.js";
-import { wrapText } from "./text-layout.js";
+import { displayWidth, wrapText } from "./text-layout.js";
 import type { Io } from "../context.js";
 import { cellText, cellTone, type Cell, type TableData, type Tone } from "./section.js";
 
@@ -90,11 +90,11 @@ export function renderTable(data: TableData, paint: Paint, width = Number.POSITI
 }
 
 function longestLine(text: string): number {
-  return Math.max(...text.split("\n").map((line) => line.length));
+  return Math.max(...text.split("\n").map((line) => displayWidth(line)));
 }
 
 function drawTable(data: TableData, paint: Paint, widths: number[] | null): string {
-  const fit = (text: string, i: number) => (widths === null || text.length <= widths[i] ? [text] : wrapText(text, widths[i]));
+  const fit = (text: string, i: number) => (widths === null || displayWidth(text) <= widths[i] ? [text] : wrapText(text, widths[i]));
   const table = new Table({
     head: data.head.map((h, i) => fit(h, i).map((line) => paint(line, "bold")).join("\n")),
     colAligns: data.align,
@@ -104,7 +104,7 @@ function drawTable(data: TableData, paint: Paint, widths: number[] | null): stri
   for (const row of data.rows) {
     // Narrowed columns are wrapped here (words, and a word longer than the column cut), never truncated.
     table.push(row.map((cell, i) => {
-      if (widths === null || stripControls(cellText(cell)).length <= widths[i]) return paintCell(cell, paint);
+      if (widths === null || displayWidth(stripControls(cellText(cell))) <= widths[i]) return paintCell(cell, paint);
       const lines = wrapText(stripControls(cellText(cell)), widths[i]);
       const style = TONE_STYLES[cellTone(cell)];
       return lines.map((line) => (style === null ? line : paint(line, style))).join("\n");

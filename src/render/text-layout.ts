@@ -1,19 +1,37 @@
 /**
  * Plain-text layout for terminal explanations: word wrapping and two columns side by side.
- * Widths count UTF-16 code units; the text is registry and model prose, mostly ASCII.
+ * Widths are display columns (string-width): a CJK character or an emoji takes two, a combining
+ * mark none, so registry and model prose in any script keeps the columns straight.
+ *
+ * The greedy wrap is our own rather than wrap-ansi's: wrap-ansi's hard mode breaks an over-long
+ * word (a long tool name) across the end of the current line, where this one starts it on a line
+ * of its own and cuts it there — the layout every rendering and golden file is written in.
  */
+import stringWidth from "string-width";
 
-/** Words of `text` (whitespace collapsed) in lines of at most `width`; over-long words are cut. */
+/** The columns `text` takes on a terminal. */
+export function displayWidth(text: string): number {
+  return stringWidth(text);
+}
+
+/** `text` padded with spaces to `width` display columns. */
+export function padToWidth(text: string, width: number): string {
+  return text + " ".repeat(Math.max(0, width - displayWidth(text)));
+}
+
+/** Words of `text` (whitespace collapsed) in lines of at most `width` columns; over-long words are cut. */
 export function wrapText(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = "";
+  let used = 0;
   for (const word of text.split(/\s+/).filter((w) => w !== "")) {
     for (const piece of chunk(word, width)) {
-      if (line === "") line = piece;
-      else if (line.length + 1 + piece.length <= width) line += ` ${piece}`;
+      const size = displayWidth(piece);
+      if (line === "") [line, used] = [piece, size];
+      else if (used + 1 + size <= width) [line, used] = [`${line} ${piece}`, used + 1 + size];
       else {
         lines.push(line);
-        line = piece;
+        [line, used] = [piece, size];
       }
     }
   }
@@ -21,16 +39,31 @@ export function wrapText(text: string, width: number): string[] {
   return lines;
 }
 
+/** A word in pieces of at most `width` columns (whole characters; a character wider than the line stands alone). */
 function chunk(word: string, width: number): string[] {
+  if (displayWidth(word) <= width) return [word];
   const pieces: string[] = [];
-  for (let i = 0; i < word.length; i += width) pieces.push(word.slice(i, i + width));
+  let piece = "";
+  let used = 0;
+  for (const { segment } of graphemes.segment(word)) {
+    const size = displayWidth(segment);
+    if (piece !== "" && used + size > width) {
+      pieces.push(piece);
+      [piece, used] = ["", 0];
+    }
+    piece += segment;
+    used += size;
+  }
+  if (piece !== "") pieces.push(piece);
   return pieces;
 }
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /** Wrap, then indent every line; the first line may carry a label padded to the indent. */
 export function indentWrap(text: string, width: number, indent: number, label = ""): string[] {
   const pad = " ".repeat(indent);
-  return wrapText(text, width - indent).map((line, i) => (i === 0 && label !== "" ? label.padEnd(indent) : pad) + line);
+  return wrapText(text, width - indent).map((line, i) => (i === 0 && label !== "" ? padToWidth(label, indent) : pad) + line);
 }
 
 /** Paragraphs (split on newlines) wrapped to `width`. */
@@ -41,7 +74,7 @@ export function wrapParagraphs(text: string, width: number): string[] {
 /** Two blocks of lines as columns of `width` each, joined by " │ ". */
 export function sideBySide(left: string[], right: string[], width: number): string[] {
   const rows = Math.max(left.length, right.length);
-  return Array.from({ length: rows }, (_, i) => `${(left[i] ?? "").padEnd(width)} │ ${right[i] ?? ""}`.trimEnd());
+  return Array.from({ length: rows }, (_, i) => `${padToWidth(left[i] ?? "", width)} │ ${right[i] ?? ""}`.trimEnd());
 }
 
 /** A " · "-separated line of facts in lines of at most `width`, breaking between facts (a fact wider than the line is word-wrapped). */
@@ -50,12 +83,12 @@ export function wrapFacts(text: string, width: number): string[] {
   let line = "";
   for (const fact of text.split(" · ")) {
     if (line === "") line = fact;
-    else if (line.length + 3 + fact.length <= width) line += ` · ${fact}`;
+    else if (displayWidth(line) + 3 + displayWidth(fact) <= width) line += ` · ${fact}`;
     else {
       lines.push(`${line} ·`);
       line = fact;
     }
   }
   lines.push(line);
-  return lines.flatMap((l) => (l.length <= width ? [l] : wrapText(l, width)));
+  return lines.flatMap((l) => (displayWidth(l) <= width ? [l] : wrapText(l, width)));
 }

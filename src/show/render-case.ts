@@ -7,7 +7,7 @@ import { RUNNERS_UP, type HiddenReason, type JsonValue } from "../types.js";
 import type { CaseExplanation, RankedTool, StepStatus, TrialView } from "../types/explain.js";
 import { formatDecimal } from "../render/format.js";
 import { makePaint, stripControls, type Paint } from "../render/terminal.js";
-import { indentWrap, sideBySide, wrapParagraphs, wrapText } from "../render/text-layout.js";
+import { indentWrap, padToWidth, sideBySide, wrapParagraphs, wrapText } from "../render/text-layout.js";
 
 /** Width of the explanation when the terminal says nothing (not a TTY, no COLUMNS). */
 export const SHOW_WIDTH = 100;
@@ -102,7 +102,7 @@ function renderDiscovery(x: CaseExplanation, paint: Paint, width: number): strin
   const kept = ranking.filter((t) => t.kept).length;
   const shown = ranking.filter((t) => t.kept || t.acceptable || t.rank <= kept + RUNNERS_UP);
   const row = (t: RankedTool): string =>
-    `  #${String(t.rank).padEnd(4)}${formatDecimal(t.score).padStart(8)}  ${clean(t.name).padEnd(32)} ${t.kept ? "kept" : "cut"}${t.acceptable ? "  ← acceptable" : ""}`;
+    `  #${String(t.rank).padEnd(4)}${formatDecimal(t.score).padStart(8)}  ${padToWidth(clean(t.name), 32)} ${t.kept ? "kept" : "cut"}${t.acceptable ? "  ← acceptable" : ""}`;
   const omitted = exposed - shown.length;
   const note = omitted > 0 ? [`  … ${omitted} more below the cut`] : [];
   return [paint("Discovery", "bold"), `  the retriever kept ${kept} of ${exposed} exposed tools at k=${k ?? "?"}; rank by score:`, ...shown.map(row), ...note];

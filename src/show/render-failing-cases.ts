@@ -10,7 +10,7 @@ import type { CaseExplanation } from "../types/explain.js";
 import { compareText } from "../text/compare-text.js";
 import { describeRun } from "../render/run-header.js";
 import { makePaint, stripControls, type Paint } from "../render/terminal.js";
-import { wrapFacts, wrapText } from "../render/text-layout.js";
+import { displayWidth, padToWidth, wrapFacts, wrapText } from "../render/text-layout.js";
 import { SHOW_WIDTH } from "./render-case.js";
 
 /** One line per case: why it sits in its group, in the words of its rung. */
@@ -38,11 +38,11 @@ function renderGroup(stage: Stage, cases: CaseExplanation[], width: number, pain
   if (cases.length === 0) return [paint(`${stage} → ${FIX_ACTIONS[stage]} · no failing cases`, "dim")];
   const title = `${stage} → ${FIX_ACTIONS[stage]} · ${cases.length} case${cases.length === 1 ? "" : "s"}, ${trials} failed trials`;
   const rows = [...cases].sort(compareWorst).map((x) => {
-    const id = stripControls(x.case_id).padEnd(width);
+    const id = padToWidth(stripControls(x.case_id), width);
     const correct = `${x.correct}/${x.scored}`.padStart(5);
     const why = `${stripControls(WHY[stage](x))}${x.violated > 0 ? ` ! ${x.violated} forbidden` : ""}`;
     // The reason wraps under itself; a narrow terminal puts it on the next line instead.
-    const indent = 2 + id.length + 2 + correct.length + 2;
+    const indent = 2 + displayWidth(id) + 2 + correct.length + 2;
     const room = columns - indent;
     const lines = room >= 24 ? wrapText(why, room).map((line, i) => (i === 0 ? `  ${id}  ${correct}  ${line}` : `${" ".repeat(indent)}${line}`)) : [`  ${id}  ${correct}`, ...wrapText(why, columns - 6).map((line) => `      ${line}`)];
     return lines.map((line) => (x.violated > 0 ? line.replace(/ ! (\d+) forbidden$/, (m) => paint(m, "red")) : line)).join("\n");
@@ -61,7 +61,7 @@ export function renderFailingCases(report: Report, explanations: CaseExplanation
     paint(wrapFacts(stripControls(describeRun(report)), columns).join("\n"), "bold"),
     wrap(`${failing.length} of ${explanations.length} cases failed at least one trial (${failedTrials} of ${report.metrics.scored} scored trials); grouped by the first rung that failed, worst first`),
   ];
-  const width = Math.min(40, Math.max(0, ...failing.map((x) => x.case_id.length)));
+  const width = Math.min(40, Math.max(0, ...failing.map((x) => displayWidth(stripControls(x.case_id)))));
   const groups = STAGES.map((stage) => renderGroup(stage, failing.filter((x) => x.stage === stage), width, paint, columns));
   const errored = allErrored.length === 0 ? [] : [[paint(`errored · ${allErrored.length} cases with every trial errored`, "bold"), ...allErrored.map((x) => `  ${stripControls(x.case_id)}`)]];
   const command = `route-eval show ${options.source} --case <id>`;

@@ -1,3 +1,4 @@
+import { stringify } from "csv-stringify/sync";
 import type { Rate } from "../types.js";
 import type { SweepPoint, SweepReport } from "../types/sweep.js";
 
@@ -44,15 +45,13 @@ const COLUMNS: [string, (p: SweepPoint, r: SweepReport) => CsvValue][] = [
   ["latency_p95_ms", (p) => p.latency_ms.p95],
 ];
 
-function cell(value: CsvValue): string {
-  if (value === null) return "";
-  if (typeof value === "number") return Number.isInteger(value) ? String(value) : String(Number(value.toFixed(6)));
-  return /[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+/** Numbers to six decimals (a spreadsheet needs no more); null is an empty cell. */
+function cell(value: CsvValue): string | number | null {
+  return typeof value === "number" && !Number.isInteger(value) ? Number(value.toFixed(6)) : value;
 }
 
-/** One row per point; empty cells where a metric has no population. RFC 4180 quoting. */
+/** One row per point; empty cells where a metric has no population. RFC 4180 quoting (csv-stringify). */
 export function renderSweepCsv(report: SweepReport): string {
-  const lines = [COLUMNS.map(([name]) => name).join(",")];
-  for (const point of report.points) lines.push(COLUMNS.map(([, pick]) => cell(pick(point, report))).join(","));
-  return `${lines.join("\n")}\n`;
+  const rows = report.points.map((point) => COLUMNS.map(([, pick]) => cell(pick(point, report))));
+  return stringify([COLUMNS.map(([name]) => name), ...rows], { record_delimiter: "unix" });
 }

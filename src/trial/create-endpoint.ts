@@ -12,6 +12,7 @@ import { createPace } from "../endpoint/pace.js";
 import { DEFAULT_MAX_DELAY_MS, sleep, type CallGuards, type RetryPolicy } from "../endpoint/retry.js";
 import { createStoredEndpoint, type StoredEndpointOptions } from "./stored-endpoint.js";
 import type { ProviderSettings, WireEndpoint } from "../endpoint/wire-endpoint.js";
+import { createDispatcher, createFetch, type FetchLike } from "../endpoint/http-transport.js";
 import { describeEndpoints, isProviderName, PROVIDER_NAMES, PROVIDERS, type ProviderName, type Wire } from "../types/providers.js";
 import { createCommandWire } from "../endpoint/command.js";
 import { createHttpWire } from "../endpoint/http-endpoint.js";
@@ -50,7 +51,7 @@ export function createEndpoint(config: Config, environment: EndpointEnvironment)
   const named = separator === -1 ? null : config.endpoint.slice(separator + 1);
   if (!isProviderName(provider)) throw new InputError(`unknown endpoint "${config.endpoint}" (expected ${describeEndpoints()})`);
   checkControls(provider, config);
-  return WIRES[PROVIDERS[provider].wire]({ provider, model: config.model ?? named, config, environment });
+  return WIRES[PROVIDERS[provider].wire]({ provider, model: config.model ?? named, config, environment, fetch: createFetch(createDispatcher(environment.env)) });
 }
 
 interface WireRequest {
@@ -59,6 +60,8 @@ interface WireRequest {
   model: string | null;
   config: Config;
   environment: EndpointEnvironment;
+  /** The endpoint's transport: one connection pool, through the proxy the environment names. */
+  fetch: FetchLike;
 }
 
 /** How each wire's endpoint is built. */
@@ -68,7 +71,7 @@ const WIRES: Record<Wire, (request: WireRequest) => Endpoint> = {
   "openai-responses": (r) => createProviderEndpoint(r, createResponsesWire),
   "anthropic-messages": (r) => createProviderEndpoint(r, createAnthropicWire),
   command: (r) => createCommandEndpoint(r.model ?? "command", r.config, r.environment),
-  http: (r) => createHttpEndpoint(r.model ?? "http", r.config, r.environment),
+  http: (r) => createHttpEndpoint(r.model ?? "http", r.config, r.environment, r.fetch),
 };
 
 function checkControls(provider: ProviderName, config: Config): void {
@@ -139,7 +142,7 @@ function createCommandEndpoint(model: string, config: Config, environment: Endpo
   return createStoredEndpoint(wire, storeOptions(config, environment, callPolicy(`endpoint command \`${config.command}\``, config, environment)));
 }
 
-function createHttpEndpoint(model: string, config: Config, environment: EndpointEnvironment): Endpoint {
+function createHttpEndpoint(model: string, config: Config, environment: EndpointEnvironment, fetch: FetchLike): Endpoint {
   if (config.base_url === null) {
     throw new InputError("endpoint http needs the URL to POST each trial to: set base_url: in route-eval.yaml (e.g. http://localhost:8080/route) or pass --base-url");
   }
@@ -150,6 +153,7 @@ function createHttpEndpoint(model: string, config: Config, environment: Endpoint
     headers: readHeaders(config.headers_env, environment.env),
     timeoutMs: config.timeout_ms,
     controls: neutralControls(config),
+    fetch,
   });
   return createStoredEndpoint(wire, storeOptions(config, environment, callPolicy(`endpoint http at ${redactUrl(config.base_url)}`, config, environment)));
 }
@@ -172,12 +176,12 @@ function readHeaders(headersEnv: Record<string, string>, env: NodeJS.ProcessEnv)
   return headers;
 }
 
-function createProviderEndpoint({ provider, model, config, environment }: WireRequest, createWire: (settings: ProviderSettings) => WireEndpoint<unknown>): Endpoint {
+function createProviderEndpoint({ provider, model, config, environment, fetch }: WireRequest, createWire: (settings: ProviderSettings) => WireEndpoint<unknown>): Endpoint {
   if (model === null || model === "") {
     throw new InputError(`endpoint "${config.endpoint}" needs a model: write ${provider}:MODEL or pass --model`);
   }
   const key = readApiKey(environment.env, config.api_key_env, PROVIDERS[provider].key ?? "");
-  const settings: ProviderSettings = { model, baseUrl: config.base_url, key, maxTokens: config.max_tokens, timeoutMs: config.timeout_ms, controls: toolControlsOf(config) };
+  const settings: ProviderSettings = { model, baseUrl: config.base_url, key, maxTokens: config.max_tokens, timeoutMs: config.timeout_ms, controls: toolControlsOf(config), fetch };
   if (config.mode === "live" && key.key === null && config.base_url === null) {
     const other = key.isDefault ? ", or name another variable with --api-key-env" : "";
     throw new InputError(`${key.variable} is not set: endpoint ${provider}:${model} needs an API key in mode live; export ${key.variable}${other}`);

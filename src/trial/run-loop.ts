@@ -5,6 +5,7 @@
  * `--resume` redoes it), and its message is returned. An interrupt (SIGINT/SIGTERM) stops it the
  * same way, except that trials still in flight after GRACE_MS are abandoned (not recorded).
  */
+import pLimit from "p-limit";
 import type { EndpointOutcome, RunProgress, TrialRecord } from "../types.js";
 
 export interface TrialResult {
@@ -62,16 +63,12 @@ export async function runTrialJobs(jobs: TrialJob[], options: LoopOptions): Prom
     report(false);
   };
   const going = () => stopped === null && options.signal?.aborted !== true;
-  // `concurrency` workers, each taking the next job when its last one is done: nothing is queued
-  // per job, and no new job starts once the loop is stopping.
-  let next = 0;
-  const worker = async () => {
-    while (going() && next < jobs.length) {
-      const job = jobs[next++];
-      finishOne(job, await job.run());
-    }
-  };
-  const all = Promise.all(Array.from({ length: Math.min(Math.max(1, options.concurrency), jobs.length) }, worker));
+  // One limiter per run: `concurrency` jobs in flight; a job that reaches the front once the loop
+  // is stopping returns at once, so nothing new starts and the queue drains.
+  const limit = pLimit(Math.max(1, options.concurrency));
+  const all = limit.map(jobs, async (job) => {
+    if (going()) finishOne(job, await job.run());
+  });
   await Promise.race([all, interrupted(options.signal).then(() => Promise.race([all, delay(GRACE_MS)]))]);
   closed = true;
   report(true);
