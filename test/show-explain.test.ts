@@ -1,3 +1,4 @@
+import displayWidth from "string-width";
 import { summariseScores } from "../src/run-files/record-form.js";
 import { describe, expect, it } from "vitest";
 import { expose } from "../src/exposure/expose.js";
@@ -179,5 +180,25 @@ describe("renderCaseExplanation", () => {
     const x = explainCase(evidence([record({})]));
     expect(renderCaseExplanation(x, { color: false })).not.toContain("\u001b[");
     expect(renderCaseExplanation(x, { color: true })).toContain("\u001b[1mCase c\u001b[22m");
+  });
+});
+
+describe("show --case with text in any script", () => {
+  it("keeps the columns straight when descriptions and goals are CJK (display width, not UTF-16 units)", () => {
+    const descriptions = {
+      search_orders: "按商品名称、日期或自由文本搜索订单。当用户没有订单号时使用。",
+      get_order: "根据确切的订单号返回一个订单的当前记录。用户只有名称或描述时不要使用。",
+      ask_user: "Ask the user.",
+    };
+    const goal = "我上周买的蓝色茶壶在哪里？帮我查一下订单状态。";
+    const x = explainCase(evidence([record({ trial: 0, goal, selected: "get_order", arguments: {} }), record({ trial: 1, goal, selected: "get_order", arguments: {} })], { descriptions }));
+    const text = renderCaseExplanation(x, { color: false, width: 120 });
+    const lines = text.split("\n");
+    for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(120);
+    const sides = lines.filter((line) => line.includes(" │ "));
+    expect(sides.length).toBeGreaterThan(2);
+    const bar = (line: string) => displayWidth(line.slice(0, line.indexOf(" │ ")));
+    expect(new Set(sides.map(bar)).size, sides.join("\n")).toBe(1);
+    expect(text).toContain("茶壶");
   });
 });
