@@ -1,5 +1,17 @@
 #!/usr/bin/env node
-import { main } from "../dist/cli.js";
+
+// dist/ is replaced by a rename while `npm run build` runs (scripts/build.js): a start that falls
+// in that instant finds it missing, and tries once more.
+async function loadCli() {
+  try {
+    return await import("../dist/cli.js");
+  } catch (error) {
+    if (error?.code !== "ERR_MODULE_NOT_FOUND") throw error;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    return import("../dist/cli.js");
+  }
+}
+const { main } = await loadCli();
 
 // A reader that stops early (`route-eval run --help | head`) is not an error.
 process.stdout.on("error", (error) => {

@@ -111,9 +111,41 @@ function reportError(error: unknown, io: Io, debug: boolean): number {
     if (debug && error.stack !== undefined) io.stderr(error.stack + "\n");
     return error.exitCode;
   }
+  const unwritable = describeFileError(error);
+  if (unwritable !== null) {
+    io.stderr(`route-eval: ${inertLine(unwritable)}\n`);
+    if (debug && error instanceof Error && error.stack !== undefined) io.stderr(error.stack + "\n");
+    return EXIT.input;
+  }
   const message = inertLine(error instanceof Error ? error.message : String(error));
   io.stderr(`route-eval: internal error (this is a bug, please report it): ${message}\n`);
   if (debug && error instanceof Error && error.stack !== undefined) io.stderr(error.stack + "\n");
   else io.stderr("rerun with --debug for the stack trace\n");
   return EXIT.bug;
+}
+
+/** What the file system said, in words, for the errors a user fixes (a full disk, a read-only folder, a path that is not there). */
+const FILE_ERRORS: Record<string, string> = {
+  ENOSPC: "no space left on the device",
+  EDQUOT: "the disk quota is used up",
+  EROFS: "the file system is read-only",
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  ENOENT: "no such file or directory",
+  ENOTDIR: "a part of the path is not a directory",
+  EISDIR: "it is a directory",
+};
+
+/**
+ * A file-system error as one line naming the path, the reason and the fix (exit 2, like any bad
+ * input), or null for any other error. Records already written stay written; a torn last line is
+ * dropped by --resume.
+ */
+function describeFileError(error: unknown): string | null {
+  if (!(error instanceof Error) || !("code" in error) || typeof error.code !== "string") return null;
+  const reason = FILE_ERRORS[error.code];
+  if (reason === undefined) return null;
+  const path = "path" in error && typeof error.path === "string" ? ` ${error.path}` : "";
+  const action = "syscall" in error && typeof error.syscall === "string" ? error.syscall : "write";
+  return `cannot ${action}${path}: ${reason} (${error.code}); free space or choose a writable --out-dir (what was already recorded is kept: continue with --resume)`;
 }

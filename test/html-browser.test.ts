@@ -73,17 +73,6 @@ async function open(file: string, problems: string[]): Promise<Page> {
 }
 
 /** ms from navigation start until the first frame after load; the best of `runs` fresh loads. */
-async function measureRender(file: string, runs: number): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
-    await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
-    times.push(await page.evaluate(() => new Promise<number>((done) => requestAnimationFrame(() => setTimeout(() => done(performance.now()), 0)))));
-    await page.close();
-  }
-  return times;
-}
-
 describe.skipIf(!HAS_CHROMIUM)(`HTML report in chromium${SKIP_NOTE}`, () => {
   beforeAll(async () => {
     out = mkdtempSync(join(tmpdir(), "route-eval-html-"));
@@ -137,9 +126,6 @@ describe.skipIf(!HAS_CHROMIUM)(`HTML report in chromium${SKIP_NOTE}`, () => {
     expect(await page.locator("#case-count").textContent()).toMatch(/^0 of /);
     expect(problems).toEqual([]);
 
-    const times = await measureRender(file, 3);
-    console.log(`bundled example report.html: ${(size / 1024).toFixed(0)} KiB; rendered in ${times.map((t) => t.toFixed(0)).join(", ")} ms (best ${Math.min(...times).toFixed(0)} ms; target < 1000)`);
-    expect(Math.min(...times)).toBeLessThan(1000);
   }, 120_000);
 
   it("shows a hostile registry and hostile cases as text and runs none of their markup", async () => {

@@ -54,17 +54,14 @@ describe("linear-time patterns", () => {
   const schema = { type: "object", properties: { code: { type: "string", pattern: "^(a+)+$" } } };
   const evil = `${"a".repeat(10_000)}!`;
 
-  it("^(a+)+$ against 10,000 characters: an argument check finishes in well under a second", () => {
-    const started = performance.now();
+  // A backtracking engine takes longer than the universe has on these; the test's own timeout is the guard.
+  it("^(a+)+$ against 10,000 characters: an argument check finishes (a linear-time engine)", () => {
     expect(checkArguments(schema, { code: evil })[0]).toMatch(/must match pattern/);
     expect(checkArguments(schema, { code: "a".repeat(10_000) })).toEqual([]);
-    expect(performance.now() - started).toBeLessThan(1_000);
   });
 
   it("a case's expected-argument pattern too", () => {
-    const started = performance.now();
     expect(matchArguments({ code: { pattern: "^(a+)+$" } }, { code: evil }).match).toBe(false);
-    expect(performance.now() - started).toBeLessThan(1_000);
   });
 
   it("a pattern RE2 cannot run (a backreference) is reported clearly where the registry is read", async () => {

@@ -30,7 +30,7 @@ import { reportDetached, resumePins, runPlannedExperiment } from "./ablate.js";
 import { COUNTERFACTUAL_DIR, runCounterfactuals } from "../trial/counterfactual.js";
 import { COUNTERFACTUAL_KINDS } from "../types/counterfactual.js";
 import { renderCounterfactual } from "../counterfactual/render-counterfactual.js";
-import type { Config, Outcome, RunProgress } from "../types.js";
+import type { Config, GateResult, Outcome, Report, RunProgress } from "../types.js";
 
 export interface RunFlags extends ConfigFlags, OutputFlags {
   runId?: string;
@@ -78,7 +78,21 @@ export async function runCommand(io: Io, flags: RunFlags): Promise<Outcome> {
     io.stderr(`baseline: ${saveBaseline(runDir, join(config.out_dir, "baselines"), flags.saveBaseline)}\n`);
   }
   if (flags.counterfactual === true) await counterfactualAfterRun(io, runDir, config, flags.format === "terminal" && flags.output === undefined, options.onProgress);
-  return verdict(io, report, gates);
+  return runOutcome(io, report, gates, runDir, options.shard !== undefined);
+}
+
+/**
+ * A run's outcome: "errored" when any trial's endpoint call failed for good (never a green run:
+ * those trials are in no rate), else the gates' verdict — except for a shard, which is not gated
+ * (its gates see a part of the cases; route-eval merge evaluates them on the whole).
+ */
+function runOutcome(io: Io, report: Report, gates: GateResult[], runDir: string, shard: boolean): Outcome {
+  const gated = shard ? "ok" : verdict(io, report, gates);
+  if (shard && gates.some((g) => !g.passed)) io.stderr("route-eval: note: a shard is not gated (its gates see part of the cases); route-eval merge evaluates the gates on the merged run\n");
+  const { errored, trials } = report.metrics;
+  if (errored === 0) return gated;
+  io.stderr(`route-eval: ${errored} of ${trials} trials errored (the endpoint failed for good; they are in no rate); ask them again with: route-eval run --resume ${runDir}\n`);
+  return "errored";
 }
 
 /** `run --counterfactual`: the headroom of the run just finished (printed after the report on a terminal). */

@@ -7,5 +7,6 @@ export type SetExit = (code: number) => void;
 
 /** The exit code of a root's outcome. */
 export function exitOf(outcome: Outcome): number {
-  return outcome === "failed" ? EXIT.gate : EXIT.ok;
+  const codes: Record<Outcome, number> = { ok: EXIT.ok, failed: EXIT.gate, errored: EXIT.endpoint };
+  return codes[outcome];
 }

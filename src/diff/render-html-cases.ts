@@ -2,6 +2,7 @@
  * The cases that flipped (with links into each run's own report.html drill-down, where it exists)
  * and the confusion cells that moved, as bars of BASE and CURRENT trial counts.
  */
+import { maxOf } from "../text/extremes.js";
 import { formatCounts, MISSING } from "../render/format.js";
 import { html, type SafeHtml } from "../render/html/escape.js";
 import type { HtmlSection } from "../render/html/page.js";
@@ -53,7 +54,7 @@ function moveBars(move: ConfusionMove, max: number): SafeHtml {
 export function renderConfusionSection(moves: ConfusionMove[]): HtmlSection {
   const title = "Confusion cells that moved";
   if (moves.length === 0) return { id: "confusions", title, intro: null, body: html`<p>No cell of the confusion matrix moved.</p>` };
-  const max = Math.max(...moves.map((m) => Math.max(m.base, m.current)));
+  const max = maxOf(moves.map((m) => Math.max(m.base, m.current)), -Infinity);
   const rows = moves.slice(0, MAX_MOVES).map((m) => {
     const tone = m.correct ? (m.delta > 0 ? "good" : "bad") : m.delta > 0 ? "bad" : "good";
     return html`<tr data-expected="${m.acceptable}" data-selected="${m.selected}"><td>${m.acceptable}</td><td>${m.selected}</td><td class="${m.correct ? "good" : "bad"}">${m.correct ? "correct" : "confusion"}</td><td class="num" data-field="base">${m.base}</td><td class="num" data-field="current">${m.current}</td><td class="num ${tone}" data-field="delta">${m.delta > 0 ? `+${m.delta}` : `−${Math.abs(m.delta)}`}</td><td class="bar-pair">${moveBars(m, max)}</td></tr>`;

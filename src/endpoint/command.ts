@@ -54,7 +54,10 @@ class Worker {
   readonly exited: Promise<void>;
 
   constructor(settings: CommandSettings, onExit: (worker: Worker) => void) {
-    this.child = spawn(settings.command, { shell: true, cwd: settings.cwd, env: settings.env, stdio: ["pipe", "pipe", "pipe"] });
+    // Its own process group: a shell, a shim or a pipeline (`agent | cat`) is killed whole, so no
+    // orphan keeps the pipes open (and the run waiting) after a hang.
+    this.child = spawn(settings.command, { shell: true, detached: true, cwd: settings.cwd, env: settings.env, stdio: ["pipe", "pipe", "pipe"] });
+    track(this.child);
     this.child.stdout.setEncoding("utf8");
     this.child.stderr.setEncoding("utf8");
     this.child.stdout.on("data", (chunk: string) => this.read(chunk));
@@ -62,6 +65,13 @@ class Worker {
     this.child.stdin.on("error", () => undefined); // EPIPE when it died: the exit handler reports it
     this.exited = new Promise((resolve) => {
       this.child.on("error", (error) => this.fail(new ProcessFailure(`could not start: ${error.message}`)));
+      // The process is gone: whatever it left behind in its group goes too, and its pipes are closed
+      // here (a process that left the group must not hold this worker open).
+      this.child.on("exit", () => {
+        LIVE.delete(this.child);
+        killGroup(this.child);
+        for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) stream.destroy();
+      });
       this.child.on("close", (code, signal) => {
         this.alive = false;
         this.fail(new ProcessFailure(`exited (${signal === null ? `code ${code}` : signal}) before answering${this.tail()}`));
@@ -89,18 +99,19 @@ class Worker {
   kill(reason: Error): void {
     this.fail(reason);
     this.alive = false;
-    this.child.kill("SIGKILL");
+    killGroup(this.child);
   }
 
   close(): Promise<void> {
     if (this.alive) {
       this.child.stdin.end();
-      setTimeout(() => this.child.kill("SIGKILL"), CLOSE_GRACE_MS).unref();
+      setTimeout(() => killGroup(this.child), CLOSE_GRACE_MS).unref();
     }
     return this.exited;
   }
 
   private read(chunk: string): void {
+    if (!this.alive) return; // killed: what it still writes is not read
     this.bytes += chunk.length;
     this.buffer += chunk;
     const newline = this.buffer.indexOf("\n");
@@ -143,6 +154,26 @@ class Worker {
   private settle(pending: Pending): void {
     clearTimeout(pending.timer);
     this.pending = null;
+  }
+}
+
+/** Every agent process running, so that none outlives route-eval (an exit, a crash or a second Ctrl-C). */
+const LIVE = new Set<ChildProcessWithoutNullStreams>();
+let cleanupInstalled = false;
+
+function track(child: ChildProcessWithoutNullStreams): void {
+  LIVE.add(child);
+  if (cleanupInstalled) return;
+  cleanupInstalled = true;
+  process.once("exit", () => LIVE.forEach(killGroup));
+}
+
+/** SIGKILL to the process's whole group (it leads one: spawned detached). */
+function killGroup(child: ChildProcessWithoutNullStreams): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+  } catch {
+    child.kill("SIGKILL"); // the group is gone already, or this platform has none
   }
 }
 

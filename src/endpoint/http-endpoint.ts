@@ -7,7 +7,8 @@
  */
 import { maskSecrets, redactUrl, urlSecrets } from "../text/redact-url.js";
 import { describeError, isUnreadableBody } from "./http-failure.js";
-import type { FetchLike } from "./http-transport.js";
+import { ResponseTooLarge, type FetchLike } from "./http-transport.js";
+import { MAX_REPLY_BYTES } from "./command.js";
 import { AgentError, checkNeutralReply, normaliseNeutralReply, ProtocolError, renderNeutralRequest, type NeutralControls, type NeutralRequest } from "./neutral-wire.js";
 import { parseRetryAfter, type AttemptVerdict } from "./retry.js";
 import type { WireEndpoint } from "./wire-endpoint.js";
@@ -57,6 +58,9 @@ export function createHttpWire(settings: HttpSettings): WireEndpoint<NeutralRequ
           // in their documented order) is what a user's agent sees.
           body: JSON.stringify(body),
           signal,
+          // Its headers_env values are its own credentials: they never follow a redirect to another origin.
+          sensitiveHeaders: Object.keys(settings.headers),
+          maxBytes: MAX_REPLY_BYTES,
         });
       } catch (error) {
         if (signal.aborted) throw new HttpTimeout(`timed out after ${settings.timeoutMs} ms`);
@@ -88,6 +92,7 @@ function classifyHttpFailure(error: unknown, where: string, label: string, secre
     return { kind: "errored", message: `${label} answered ${error.message} (${where})` };
   }
   if (error instanceof HttpTimeout) return { kind: "retryable", cause: "transport", message: error.message, retryAfterMs: null };
+  if (error instanceof ResponseTooLarge) return { kind: "errored", message: `${label}: ${error.message}; a reply is one small JSON object (${where})` };
   if (error instanceof ProtocolError || error instanceof AgentError) return { kind: "errored", message: `${label}: ${error.message} (${where})` };
   const detail = maskSecrets(describeError(error), secrets);
   if (isUnreadableBody(error)) return { kind: "retryable", cause: "transport", message: `unreadable reply: ${detail}`, retryAfterMs: null };

@@ -12,7 +12,21 @@
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from "undici";
 import { BufferedResponse } from "./buffered-response.js";
 
-export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+/** What route-eval's callers may add to a fetch's init. */
+export interface TransportInit extends RequestInit {
+  /** Headers that carry a credential of the caller's own (the http endpoint's headers_env): never sent to another origin. */
+  sensitiveHeaders?: string[];
+  /** The largest body read, in bytes; a longer one is a ResponseTooLarge (never held whole in memory). */
+  maxBytes?: number;
+}
+
+export type FetchLike = (input: string | URL | Request, init?: TransportInit) => Promise<Response>;
+
+/** A reply longer than the caller's maxBytes: it was not read past that. */
+export class ResponseTooLarge extends Error {}
+
+/** Header names that hold credentials whatever the caller: dropped on a redirect to another origin. */
+const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie)$|key|token|secret|auth|session|signature|password/i;
 
 /** The connection pool of a run: straight to each host, or through the environment's proxy. */
 export function createDispatcher(env: NodeJS.ProcessEnv): Dispatcher {
@@ -31,15 +45,17 @@ export function createFetch(dispatcher: Dispatcher): FetchLike {
     // — a batch file upload), is encoded by the platform's own Request first: nothing is dropped.
     if (input instanceof Request || !isPlainBody(init.body)) return send(...(await encode(input, init, dispatcher)), 0);
     const url = new URL(String(input));
-    return send(url, { method: init.method ?? "GET", headers: toHeaderObject(init.headers), body: toPlainBody(init.body), redirect: init.redirect ?? "follow", signal: init.signal ?? undefined, dispatcher }, 0);
+    const limits = { sensitive: new Set((init.sensitiveHeaders ?? []).map((h) => h.toLowerCase())), maxBytes: init.maxBytes ?? Number.POSITIVE_INFINITY };
+    return send(url, { method: init.method ?? "GET", headers: toHeaderObject(init.headers), body: toPlainBody(init.body), redirect: init.redirect ?? "follow", signal: init.signal ?? undefined, dispatcher, ...limits }, 0);
   };
 }
 
 /** Any request fetch takes, as bytes with the content type its encoding chose (a multipart boundary, say). */
-async function encode(input: string | URL | Request, init: RequestInit, dispatcher: Dispatcher): Promise<[URL, Sending]> {
+async function encode(input: string | URL | Request, init: TransportInit, dispatcher: Dispatcher): Promise<[URL, Sending]> {
   const request = new Request(input, init);
   const bytes = Buffer.from(await request.arrayBuffer());
-  const sending = { method: request.method, headers: toHeaderObject(request.headers), body: bytes.length === 0 ? undefined : bytes, redirect: request.redirect, signal: init.signal ?? undefined, dispatcher };
+  const limits = { sensitive: new Set((init.sensitiveHeaders ?? []).map((h) => h.toLowerCase())), maxBytes: init.maxBytes ?? Number.POSITIVE_INFINITY };
+  const sending = { method: request.method, headers: toHeaderObject(request.headers), body: bytes.length === 0 ? undefined : bytes, redirect: request.redirect, signal: init.signal ?? undefined, dispatcher, ...limits };
   return [new URL(request.url), sending];
 }
 
@@ -51,6 +67,9 @@ interface Sending {
   redirect: RequestRedirect;
   signal: AbortSignal | undefined;
   dispatcher: Dispatcher;
+  /** Lower-case names of the caller's own credential headers. */
+  sensitive: ReadonlySet<string>;
+  maxBytes: number;
 }
 
 /** Redirects followed at most, as fetch does. */
@@ -78,7 +97,7 @@ async function send(url: URL, sending: Sending, hops: number): Promise<Response>
   }
   let body: Buffer;
   try {
-    body = Buffer.from(await response.body.arrayBuffer());
+    body = await readBody(response.body, sending.maxBytes);
   } catch (error) {
     throw aborted(signal) ? abortError(signal) : error;
   }
@@ -88,6 +107,22 @@ async function send(url: URL, sending: Sending, hops: number): Promise<Response>
 /** Whether the request was cancelled (a function: the flag changes while the request is under way). */
 function aborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
+}
+
+/** The whole body, or a ResponseTooLarge as soon as it passes `maxBytes` (the rest is not read). */
+async function readBody(stream: Dispatcher.ResponseData["body"], maxBytes: number): Promise<Buffer> {
+  if (maxBytes === Number.POSITIVE_INFINITY) return Buffer.from(await stream.arrayBuffer());
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) {
+      stream.destroy();
+      throw new ResponseTooLarge(`the reply is longer than ${maxBytes} bytes (not read further)`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks, size);
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
@@ -104,7 +139,9 @@ function redirected(sending: Sending, status: number, from: URL, to: URL): Sendi
   const toGet = status === 303 ? sending.method !== "HEAD" : (status === 301 || status === 302) && sending.method === "POST";
   const headers = { ...sending.headers };
   if (toGet) for (const key of ["content-type", "content-length", "content-encoding", "content-language", "content-location"]) delete headers[key];
-  if (to.origin !== from.origin) delete headers.authorization;
+  // Credentials stay on their origin: the standard's Authorization, and any header that looks like
+  // one or that the caller named as its own (the http endpoint's headers_env).
+  if (to.origin !== from.origin) for (const name of Object.keys(headers)) if (CREDENTIAL_HEADER.test(name) || sending.sensitive.has(name)) delete headers[name];
   return { ...sending, method: toGet ? "GET" : sending.method, body: toGet ? undefined : sending.body, headers };
 }
 

@@ -2,6 +2,7 @@
  * Reliability over repeated trials (DESIGN §4), with the unbiased estimators of pass^k
  * (τ-bench: all k of k trials succeed) and pass@k (at least one of k succeeds).
  */
+import { minOf } from "../text/extremes.js";
 import type { CaseMean } from "../types.js";
 import { rate } from "./wilson.js";
 
@@ -52,7 +53,7 @@ export function meanOverCases(
   estimate: (c: number, n: number, k: number) => number,
 ): Record<string, CaseMean> {
   const scored = cases.filter((tally) => tally.n > 0);
-  const minN = scored.length === 0 ? 0 : Math.min(...scored.map((tally) => tally.n));
+  const minN = minOf(scored.map((tally) => tally.n), 0);
   const means: Record<string, CaseMean> = {};
   for (let k = 1; k <= minN; k++) {
     const sum = scored.reduce((total, tally) => total + estimate(tally.c, tally.n, k), 0);

@@ -2,6 +2,7 @@
  * Repeated-trial reliability (DESIGN §4): pass^k, pass@k, consistency and unstable cases.
  * A case's n is its scored (non-errored) trials; a trial is correct when failed_stage is null.
  */
+import { maxOf } from "../text/extremes.js";
 import { isSuccess } from "./trial-facts.js";
 import type { Metrics, Success, TrialRecord } from "../types.js";
 import { computePassK } from "./pass-k.js";
@@ -29,7 +30,7 @@ export function computeReliability(trials: TrialRecord[], success: Success = "se
     summaries.length === 0
       ? null
       : summaries.reduce((sum, s) => sum + s.modal_count / s.n, 0) / summaries.length;
-  const most = Math.max(0, ...tallies.map((tally) => tally.n));
+  const most = Math.max(0, maxOf(tallies.map((tally) => tally.n), 0));
   const short = [...cases.entries()]
     .filter(([, group]) => group.length < most)
     .map(([case_id, group]) => ({ case_id, scored: group.length }))

@@ -1,6 +1,7 @@
 /**
  * Terminal layout: ANSI styles (none without colour), inert untrusted text, and tables.
  */
+import { maxOf } from "../text/extremes.js";
 import Table from "cli-table3";
 import { inertLine } from "../text/inert.js";
 import { displayWidth, wrapText } from "./text-layout.js";
@@ -90,7 +91,7 @@ export function renderTable(data: TableData, paint: Paint, width = Number.POSITI
 }
 
 function longestLine(text: string): number {
-  return Math.max(...text.split("\n").map((line) => displayWidth(line)));
+  return maxOf(text.split("\n").map((line) => displayWidth(line)), 0);
 }
 
 function drawTable(data: TableData, paint: Paint, widths: number[] | null): string {

@@ -1,3 +1,4 @@
+import { maxOf } from "../text/extremes.js";
 import { memberSet } from "../classify/classify-trial.js";
 import { computeBreakdowns } from "../metrics/breakdowns.js";
 import { buildCaseRows } from "../metrics/case-rows.js";
@@ -70,7 +71,7 @@ export function metaFromRecords(runId: string, records: TrialRecord[], toolVersi
       phases: {},
       controls: [],
       discovery: k === null ? { retriever: "none" } : { retriever: "bm25", k: Number(k) },
-      trials: Math.max(0, ...perCase.values()),
+      trials: Math.max(0, maxOf(perCase.values(), 0)),
       concurrency: 1,
       temperature: 0,
       seed: 0,

@@ -27,7 +27,15 @@ export function openRecordWriter(file: string): RecordWriter {
   const encoder = openRecordEncoder(sets, readSets(sets).keys());
   const fd = openSync(file, "a");
   return {
-    append: (record) => void writeSync(fd, JSON.stringify(encoder.encode(record)) + "\n"),
+    append: (record) => {
+      try {
+        writeSync(fd, JSON.stringify(encoder.encode(record)) + "\n");
+      } catch (error) {
+        // A full disk says ENOSPC without a path: name the file the record was going to.
+        if (error instanceof Error && !("path" in error)) Object.assign(error, { path: file });
+        throw error;
+      }
+    },
     close: () => {
       closeSync(fd);
       encoder.close();

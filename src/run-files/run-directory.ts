@@ -24,12 +24,23 @@ export interface RunDirectory {
   repair(): void;
 }
 
+/** A run, sweep or experiment id names one directory inside the reports folder: one plain path segment. */
+const RUN_ID = /^(?!\.{1,2}$)[A-Za-z0-9._+=@-]{1,128}$/;
+
+/** The directory of `id` inside `outDir`; an id that would reach outside it (a path, "..") is refused. */
+export function runDirectoryOf(outDir: string, id: string, flag = "--run-id"): string {
+  if (!RUN_ID.test(id)) {
+    throw new InputError(`${flag} ${JSON.stringify(id)}: an id names one directory inside the reports folder — letters, digits and . _ + = @ - only, no "/" and not ".." (use --out-dir to choose the folder)`);
+  }
+  return join(outDir, id);
+}
+
 /**
  * A fresh run directory. A default id (a timestamp) that is taken gets a -2, -3… suffix; an id the
  * user named (`named`) that is taken is an error, unless `replace` says to replace that run.
  */
 export function createRunDirectory(outDir: string, runId: string, options: { named?: boolean; replace?: boolean } = {}): RunDirectory {
-  let dir = join(outDir, runId);
+  let dir = runDirectoryOf(outDir, runId);
   if (options.named === true && existsSync(dir)) {
     if (options.replace !== true) throw new InputError(`--run-id ${runId}: ${dir} already exists; choose another id, or pass --force to replace that run`);
     rmSync(dir, { recursive: true, force: true });

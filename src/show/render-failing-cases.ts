@@ -2,6 +2,7 @@
  * `route-eval show RUN` without --case: the failing cases grouped by the first rung they failed
  * (in ladder order, so the earliest fix comes first), worst case first within each group.
  */
+import { maxOf } from "../text/extremes.js";
 import { STAGES } from "../types.js";
 import type { Report, Stage } from "../types.js";
 import { bestAcceptable } from "./explain-ladder.js";
@@ -61,7 +62,7 @@ export function renderFailingCases(report: Report, explanations: CaseExplanation
     paint(wrapFacts(stripControls(describeRun(report)), columns).join("\n"), "bold"),
     wrap(`${failing.length} of ${explanations.length} cases failed at least one trial (${failedTrials} of ${report.metrics.scored} scored trials); grouped by the first rung that failed, worst first`),
   ];
-  const width = Math.min(40, Math.max(0, ...failing.map((x) => displayWidth(stripControls(x.case_id)))));
+  const width = Math.min(40, Math.max(0, maxOf(failing.map((x) => displayWidth(stripControls(x.case_id))), 0)));
   const groups = STAGES.map((stage) => renderGroup(stage, failing.filter((x) => x.stage === stage), width, paint, columns));
   const errored = allErrored.length === 0 ? [] : [[paint(`errored · ${allErrored.length} cases with every trial errored`, "bold"), ...allErrored.map((x) => `  ${stripControls(x.case_id)}`)]];
   const command = `route-eval show ${options.source} --case <id>`;

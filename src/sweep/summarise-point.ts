@@ -1,3 +1,4 @@
+import { maxOf, minOf } from "../text/extremes.js";
 import { type Report, type TrialRecord, isControl } from "../types.js";
 import type { SweepKind, SweepPoint, SweepReport } from "../types/sweep.js";
 import { findThreshold } from "./thresholds.js";
@@ -30,8 +31,8 @@ export function summarisePoint(value: number, run: string, report: Report, recor
     run,
     visible: {
       mean: sizes.length === 0 ? null : sizes.reduce((sum, n) => sum + n, 0) / sizes.length,
-      min: sizes.length === 0 ? null : Math.min(...sizes),
-      max: sizes.length === 0 ? null : Math.max(...sizes),
+      min: sizes.length === 0 ? null : minOf(sizes, 0),
+      max: sizes.length === 0 ? null : maxOf(sizes, 0),
     },
     capped_cases: [...perCase].filter(([, n]) => n < value).map(([id]) => id).sort(),
     cases: report.cases.length,

@@ -9,9 +9,10 @@
  * are resubmitted once, then recorded as errored trials with the provider's reason. A config with
  * `variants:` is batched the same way, all variants in one collection pass.
  */
+import { maxOf } from "../text/extremes.js";
 import { batchProvider, createApis, isDone, type BatchApi } from "../endpoint/batch-api.js";
 import type { BatchApiName } from "../types/providers.js";
-import type { StoreEntry, StoreMiss } from "./stored-endpoint.js";
+import { sealEntry, type StoreMiss } from "./stored-endpoint.js";
 import { EndpointFailure, InputError, Interrupted } from "../errors.js";
 import type { ExperimentPlan } from "../ablate/plan.js";
 import { groupBy } from "../metrics/scored-trials.js";
@@ -130,7 +131,7 @@ async function answerByBatch(storeDir: string, configs: Config[], options: Batch
         for (const chunk of chunks(group)) {
           const { provider, model, base_url } = chunk[0];
           const id = await apiFor(provider, base_url).submit(chunk.map((p) => ({ key: p.key, body: p.body })));
-          const round = Math.max(...chunk.map((p) => (tries.get(p.key) ?? 0) + 1));
+          const round = maxOf(chunk.map((p) => (tries.get(p.key) ?? 0) + 1), 1);
           state.batches.push({ id, provider, model, base_url, round, state: "submitted", items: chunk.map(({ key, case_id, trial }) => ({ key, case_id, trial })), collected: false });
           save();
         }
@@ -145,7 +146,7 @@ async function answerByBatch(storeDir: string, configs: Config[], options: Batch
           const item = items.get(result.key);
           if (item === undefined) continue;
           if (result.body !== null) {
-            const entry: StoreEntry = { key: item.key, endpoint: batch.provider, model: batch.model, base_url: batch.base_url, case_id: item.case_id, trial: item.trial, reply: { body: result.body, request_id: result.requestId, latency_ms: 0 } };
+            const entry = sealEntry({ key: item.key, endpoint: batch.provider, model: batch.model, base_url: batch.base_url, case_id: item.case_id, trial: item.trial, reply: { body: result.body, request_id: result.requestId, latency_ms: 0 } });
             store.put(item.key, entry);
           } else {
             state.failed[item.key] = result.error ?? "no result";

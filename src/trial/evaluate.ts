@@ -131,12 +131,15 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
         if (stopped.kind === "interrupted") {
           throw new Interrupted(stopped.signal, `interrupted by ${stopped.signal}: ${kept}; continue with --resume ${resumeAs}`);
         }
+        // A set-up failure (a key that is not set, in cached mode with the store short) is bad
+        // configuration, exit 2; the endpoint itself was never asked.
+        const Failure = stopped.setup ? InputError : EndpointFailure;
         if (stopped.setup && records.length === 0 && run.previous === null && options.resumeAs === undefined) {
-          // Nothing could be asked (a key missing in cached mode, and the store short): leave no empty run behind.
+          // Nothing could be asked: leave no empty run behind.
           rmSync(run.dir, { recursive: true, force: true });
-          throw new EndpointFailure(`${stopped.message} (nothing was recorded, so no run directory was kept)`);
+          throw new Failure(`${stopped.message} (nothing was recorded, so no run directory was kept)`);
         }
-        throw new EndpointFailure(`${stopped.message} (run stopped early; ${kept}; fix it, then continue with --resume ${resumeAs})`);
+        throw new Failure(`${stopped.message} (run stopped early; ${kept}; fix it, then continue with --resume ${resumeAs})`);
       }
       meta.finished_at = now().toISOString();
       writeJsonFile(join(run.dir, "run.json"), meta);

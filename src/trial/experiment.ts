@@ -4,6 +4,7 @@
  * trial loop (one concurrency budget) and one response store (a request identical across
  * variants is asked once), then compared: experiment.json beside them.
  */
+import { runDirectoryOf } from "../run-files/run-directory.js";
 import type { ResponseStore } from "../types/endpoint.js";
 import { existsSync, mkdirSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
@@ -150,18 +151,11 @@ export function completeExperiment(experiment: Experiment, finished: VariantRun[
 function openExperimentDir(plan: ExperimentPlan, options: ExperimentOptions, started: Date): string {
   if (options.resume !== undefined) return resolve(options.resume);
   const outDir = resolve(plan.base.root, plan.base.out_dir);
-  if (options.id !== undefined && (/[\\/]/.test(options.id) || options.id === "" || options.id === "." || options.id === "..")) {
-    throw new InputError(`--run-id ${options.id}: names one directory under ${outDirShown(plan)}, so it cannot hold a slash or be empty, '.' or '..'`);
-  }
   const id = options.id ?? newRunId(started, plan.kind === "ladder" ? "ablate" : "variants");
-  let dir = join(outDir, id);
+  let dir = runDirectoryOf(outDir, id);
   for (let n = 2; existsSync(dir); n++) dir = join(outDir, `${id}-${n}`);
   mkdirSync(join(dir, "variants"), { recursive: true });
   return dir;
-}
-
-function outDirShown(plan: ExperimentPlan): string {
-  return relative(plan.base.cwd, resolve(plan.base.root, plan.base.out_dir)) || ".";
 }
 
 /** A resumed experiment runs the same variants with the same settings (each variant's run checks its own inputs). */

@@ -7,7 +7,7 @@
 import type { ResponseStore } from "../types/endpoint.js";
 import { InputError } from "../errors.js";
 import { createCanonicalWriter } from "../text/canonical-json.js";
-import { envelopeHash } from "../text/content-hash.js";
+import { contentHash, envelopeHash } from "../text/content-hash.js";
 import type { Endpoint, EndpointOutcome, StoreMode, TrialRequest } from "../types.js";
 import { field, isObject, numberField, stringField } from "../endpoint/json-guards.js";
 import { callWithRetries, type CallGuards, type RetryPolicy } from "../endpoint/retry.js";
@@ -52,6 +52,13 @@ export interface StoreEntry {
   case_id: string;
   trial: number;
   reply: WireReply;
+  /** contentHash of `reply` when it was written: an entry edited afterwards is caught by it (absent in stores written before it). */
+  reply_hash: string;
+}
+
+/** A store entry of this reply, sealed with the hash of its reply. */
+export function sealEntry(entry: Omit<StoreEntry, "reply_hash">): StoreEntry {
+  return { ...entry, reply_hash: contentHash(entry.reply) };
 }
 
 export function createStoredEndpoint<Body>(wire: WireEndpoint<Body>, options: StoredEndpointOptions): Endpoint {
@@ -134,7 +141,7 @@ async function callStored<Body>(
     if (!result.ok) return { ok: false, kind: result.kind, error: result.error, request_hash: key, retries: result.retries };
     const outcome = answer(wire, result.value, { request_hash: key, retries: result.retries, from_store: false });
     if (outcome.ok) {
-      const entry: StoreEntry = { key, endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, case_id: request.case_id, trial: request.trial, reply: result.value };
+      const entry = sealEntry({ key, endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, case_id: request.case_id, trial: request.trial, reply: result.value });
       save(key, entry);
     }
     return outcome;
@@ -188,5 +195,7 @@ function readReply(store: ResponseStore, key: string): StoredReply {
   if (own !== key) return { file, problem: own === undefined ? "carries no key (written by another tool or version)" : "holds another request's answer (its key does not match)" };
   const reply = field(entry, "reply");
   if (!isObject(reply) || !("body" in reply)) return { file, problem: "has no reply in it" };
+  const sealed = field(entry, "reply_hash");
+  if (sealed !== undefined && sealed !== contentHash(reply)) return { file, problem: "was changed after it was written (its reply no longer matches its reply_hash)" };
   return { reply: { body: reply.body, request_id: stringField(reply, "request_id"), latency_ms: numberField(reply, "latency_ms") ?? 0 } };
 }

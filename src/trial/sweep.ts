@@ -3,6 +3,7 @@
  * ordinary tools) or per k (the retriever's budget). Each point is a full run — records.jsonl,
  * run.json, report.json under <out>/<sweep-id>/<point>/ — so `route-eval report` works on it.
  */
+import { runDirectoryOf } from "../run-files/run-directory.js";
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadCases } from "../cases/load-cases.js";
@@ -137,7 +138,7 @@ function stamp(at: Date): string {
 }
 
 function prepareSweepDir(outDir: string, sweepId: string): string {
-  let dir = join(outDir, sweepId);
+  let dir = runDirectoryOf(outDir, sweepId, "--sweep-id");
   for (let n = 2; existsSync(dir); n++) dir = join(outDir, `${sweepId}-${n}`);
   mkdirSync(dir, { recursive: true });
   return dir;

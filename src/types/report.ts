@@ -101,5 +101,8 @@ export interface GateResult {
   reason: string;
 }
 
-/** What a command's root tells its command: "failed" when a gate, an assertion or a regression check failed (the command exits 1). */
-export type Outcome = "ok" | "failed";
+/**
+ * What a command's root tells its command: "failed" when a gate, an assertion or a regression
+ * check failed (exit 1); "errored" when trials errored for good, the endpoint's failure (exit 3).
+ */
+export type Outcome = "ok" | "failed" | "errored";
