@@ -173,7 +173,8 @@ describe("batch runs", () => {
       return (index === 0 && round === 1) || index === 1; // the first recovers on resubmission, the second never does
     });
     const result = await runCli(args(server.url, "--run-id", "partial", "--batch", "-f", "json"), { cwd: dir, env: ENV });
-    expect(result.code, result.stderr).toBe(0);
+    // An errored trial never ends a run green: exit 3, with the report written and rendered.
+    expect(result.code, result.stderr).toBe(3);
     expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(2);
     const report = JSON.parse(result.stdout);
     expect(report.metrics.errored).toBe(1);

@@ -102,30 +102,32 @@ describe("command endpoint", () => {
     expect(experiment.comparisons.at(-1).variant).toBe("+ router");
   }, 60_000);
 
-  const fuzz: [mode: string, code: number, message: RegExp][] = [
+  // "errored": every trial errored (the run finishes, its report lists them, exit 3 — never green);
+  // "broken": the command fails again and again, and the run stops early (exit 3).
+  const fuzz: [mode: string, outcome: "errored" | "broken", message: RegExp][] = [
     // A reply that is JSON but not the protocol's errors that trial; the process is sound and kept.
-    ["badshape", 0, /the reply does not fit route-eval-endpoint\/1 .*unknown key "tol"/],
-    ["agent-error", 0, /reported an error: upstream model refused/],
+    ["badshape", "errored", /the reply does not fit route-eval-endpoint\/1 .*unknown key "tol"/],
+    ["agent-error", "errored", /reported an error: upstream model refused/],
     // A process whose stdout is out of step is killed (the next request would read its leftovers):
     // one that does it every time is a broken command, and the run stops, saying why.
-    ["garbage", 3, /failed more than 6 times \(last: wrote a line that is not JSON \(write logs to stderr, one JSON reply per line to stdout\): this is not json\)/],
-    ["prelog", 3, /failed more than 6 times \(last: wrote a line that is not JSON .*: loading model\.\.\.\)/],
-    ["wrongid", 3, /failed more than 6 times \(last: answered with id "nope" where request \d+ was waiting/],
-    ["huge", 3, /failed more than 6 times \(last: wrote more than 8388608 bytes without ending the reply line\)/],
-    ["partial", 3, /failed more than 6 times \(last: exited \(code 0\) before answering\)/],
-    ["exit", 3, /failed more than 6 times \(last: exited \(code 1\) before answering; its stderr ends: Error: Cannot find module '\/nowhere\/agent\.js'\)/],
-    ["hang", 3, /failed more than 6 times \(last: timed out after 300 ms/],
+    ["garbage", "broken", /failed more than 6 times \(last: wrote a line that is not JSON \(write logs to stderr, one JSON reply per line to stdout\): this is not json\)/],
+    ["prelog", "broken", /failed more than 6 times \(last: wrote a line that is not JSON .*: loading model\.\.\.\)/],
+    ["wrongid", "broken", /failed more than 6 times \(last: answered with id "nope" where request \d+ was waiting/],
+    ["huge", "broken", /failed more than 6 times \(last: wrote more than 8388608 bytes without ending the reply line\)/],
+    ["partial", "broken", /failed more than 6 times \(last: exited \(code 0\) before answering\)/],
+    ["exit", "broken", /failed more than 6 times \(last: exited \(code 1\) before answering; its stderr ends: Error: Cannot find module '\/nowhere\/agent\.js'\)/],
+    ["hang", "broken", /failed more than 6 times \(last: timed out after 300 ms/],
   ];
-  for (const [mode, code, message] of fuzz) {
-    it(`${mode}: ${code === 0 ? "errored trials" : "exit 3"} with a clear message, no crash, no hang`, async () => {
+  for (const [mode, outcome, message] of fuzz) {
+    it(`${mode}: ${outcome === "errored" ? "errored trials, exit 3" : "the run stops, exit 3"} with a clear message, no crash, no hang`, async () => {
       const dir = writeProject();
       const result = await runCli(
         ["run", "-e", "command", "--command", `node ${MISBEHAVE} ${mode}`, "--mode", "live", "--no-progress", "--no-gates", "--timeout-ms", mode === "hang" ? "300" : "10000", "--retry-base-ms", "1", "--retry-budget-ms", "2000", "--run-id", mode, "-f", "json"],
         dir,
       );
-      expect(result.code, result.stderr).toBe(code);
+      expect(result.code, result.stderr).toBe(3);
       expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace
-      if (code === 0) {
+      if (outcome === "errored") {
         const report = JSON.parse(result.stdout);
         expect(report.metrics.errored).toBe(6);
         expect(report.errored[0].error).toMatch(message);

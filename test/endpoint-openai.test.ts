@@ -187,13 +187,14 @@ describe("openai endpoint: retries and failures", () => {
     expect(!outcome.ok && outcome.error).toContain("the API key in MY_GATEWAY_KEY was rejected");
   });
 
-  it("stops on 404 pointing at --model and --base-url, and on 400 naming the case", async () => {
+  it("stops on 404 pointing at --model and --base-url; a 400 errors that trial, naming the case", async () => {
     const notFound = await callOnce(() => openaiError(404, "model not found"));
     expect(notFound.outcome).toMatchObject({ ok: false, kind: "fatal" });
     expect(!notFound.outcome.ok && notFound.outcome.error).toContain("check --model and --base-url");
     await server?.close();
     const bad = await callOnce(() => openaiError(400, "temperature unsupported"));
-    expect(!bad.outcome.ok && bad.outcome.error).toMatch(/HTTP 400 \(temperature unsupported\) for case "case-1" trial 0/);
+    expect(bad.outcome).toMatchObject({ ok: false, kind: "errored" });
+    expect(!bad.outcome.ok && bad.outcome.error).toMatch(/^the request was rejected \(HTTP 400: temperature unsupported\); check that model "test-model" supports tool calling/);
   });
 
 

@@ -69,10 +69,10 @@ describe("typos fail before the first call", () => {
     expect(result.stdout).toContain("4 tools in 1 registry, 0 cases in 0 files");
   });
 
-  it("a key missing in cached mode with nothing stored: exit 3 naming the variable, and no empty run folder", async () => {
+  it("a key missing in cached mode with nothing stored: exit 2 (bad configuration) naming the variable, and no empty run folder", async () => {
     const dir = writeProject();
     const result = await runCli(["run", "-e", "openai:test-model", "--no-progress"], { cwd: dir, env: {} });
-    expect(result.code).toBe(3);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain("OPENAI_API_KEY is not set");
     expect(result.stderr).toContain("nothing was recorded, so no run directory was kept");
     expect(existsSync(join(dir, "reports")) ? readdirSync(join(dir, "reports")) : []).toEqual([]);

@@ -55,9 +55,22 @@ function classifyStatus(status: number, detail: string, headers: HeaderReader | 
   const message = `HTTP ${status}: ${detail}`;
   if (status === 429) return { kind: "retryable", cause: "rate_limit", message, retryAfterMs: parseRetryAfter(headers) };
   if (RETRYABLE_STATUS.has(status) || status >= 500) return { kind: "retryable", cause: "transport", message, retryAfterMs: parseRetryAfter(headers) };
+  if (status === 400 || status === 422) {
+    // A property of this trial's request (local servers answer 400 for one prompt over their
+    // context): the trial errors with the reason, and the run goes on. When every request is
+    // rejected alike, the trial loop stops the run (trial/run-loop.ts).
+    const why = OVER_CONTEXT.test(detail) ? "the prompt exceeds the model's context" : "the request was rejected";
+    return { kind: "errored", message: `${why} (${message}); check that model "${ctx.model}" supports tool calling and accepts --temperature and --max-tokens as set` };
+  }
   const fatal = describeFatal(status, detail, ctx);
   return fatal === null ? { kind: "errored", message } : { kind: "fatal", message: fatal };
 }
+
+/** An errored trial whose request the endpoint refused (400/422): what the trial loop watches for a refusal of every request. */
+export const REJECTION = /^(the prompt exceeds the model's context|the request was rejected) \(HTTP 4\d\d/;
+
+/** How servers word a prompt longer than the model's context (OpenAI, vLLM, llama.cpp, Ollama, Anthropic). */
+const OVER_CONTEXT = /context[ _-]?(length|window|size)|maximum context|too (long|many tokens)|exceeds? the (available )?context|prompt is too long|n_ctx|input length/i;
 
 /** The message of an error and of its causes: "Connection error. (read ECONNRESET)". */
 export function describeError(error: unknown): string {
@@ -79,9 +92,6 @@ function describeFatal(status: number, detail: string, ctx: FailureContext): str
       return `${head}: the key in ${ctx.keyVariable} may not use model "${ctx.model}"; check the key's project and permissions, or choose another --model`;
     case 404:
       return `${head}: model "${ctx.model}" or the API path was not found at ${ctx.baseUrl}; check --model and --base-url (an OpenAI-compatible server's base URL usually ends in /v1)`;
-    case 400:
-    case 422:
-      return `${head} for ${ctx.where}: the request was rejected; check that model "${ctx.model}" supports tool calling and accepts --temperature and --max-tokens as set`;
     default:
       return null;
   }

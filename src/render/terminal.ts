@@ -36,9 +36,22 @@ export function stripControls(text: string): string {
   return inertLine(text.replace(/\r\n|[\r\n\t]/g, " "));
 }
 
+/**
+ * The longest text a table cell shows; a longer one (a 20,000-character tool name from a model)
+ * is cut with its length said — the whole text stays in report.json and the records. cli-table3
+ * measures a cell's text once per character, so a cell this long would take minutes to draw.
+ */
+const MAX_CELL = 240;
+
+/** A cell's text as a table shows it: one inert line, at most MAX_CELL characters. */
+function shownText(cell: Cell): string {
+  const text = stripControls(cellText(cell));
+  return text.length <= MAX_CELL ? text : `${text.slice(0, MAX_CELL - 20)}… (${text.length} characters)`;
+}
+
 function paintCell(cell: Cell, paint: Paint): string {
   const style = TONE_STYLES[cellTone(cell)];
-  const text = stripControls(cellText(cell));
+  const text = shownText(cell);
   return style === null ? text : paint(text, style);
 }
 
@@ -69,8 +82,8 @@ const MIN_TEXT_COLUMN = 10;
  * the screen; when even that cannot fit, each row is stacked as "header: value" lines.
  */
 export function renderTable(data: TableData, paint: Paint, width = Number.POSITIVE_INFINITY): string {
-  const cells = data.rows.map((row) => row.map((cell) => stripControls(cellText(cell))));
-  const natural = data.head.map((head, i) => Math.max(head.length, ...cells.map((row) => longestLine(row[i] ?? ""))));
+  const cells = data.rows.map((row) => row.map((cell) => shownText(cell)));
+  const natural = data.head.map((head, i) => Math.max(head.length, maxOf(cells.map((row) => longestLine(row[i] ?? "")), 0)));
   // A header or cell is word-wrapped to its column; a column narrower than its longest word is cut mid-word.
   const frame = (widths: number[]) => widths.reduce((sum, w) => sum + w + 3, 1);
   if (frame(natural) <= width) return drawTable(data, paint, null);
@@ -105,8 +118,8 @@ function drawTable(data: TableData, paint: Paint, widths: number[] | null): stri
   for (const row of data.rows) {
     // Narrowed columns are wrapped here (words, and a word longer than the column cut), never truncated.
     table.push(row.map((cell, i) => {
-      if (widths === null || displayWidth(stripControls(cellText(cell))) <= widths[i]) return paintCell(cell, paint);
-      const lines = wrapText(stripControls(cellText(cell)), widths[i]);
+      if (widths === null || displayWidth(shownText(cell)) <= widths[i]) return paintCell(cell, paint);
+      const lines = wrapText(shownText(cell), widths[i]);
       const style = TONE_STYLES[cellTone(cell)];
       return lines.map((line) => (style === null ? line : paint(line, style))).join("\n");
     }));
@@ -118,9 +131,9 @@ function drawTable(data: TableData, paint: Paint, widths: number[] | null): stri
 function stackTable(data: TableData, paint: Paint, width: number): string {
   const blocks = data.rows.map((row) => {
     const [first, ...rest] = row;
-    const lines = [paint(stripControls(cellText(first ?? "")), "bold")];
+    const lines = [paint(shownText(first ?? ""), "bold")];
     rest.forEach((cell, i) => {
-      const text = `${data.head[i + 1]}: ${stripControls(cellText(cell))}`;
+      const text = `${data.head[i + 1]}: ${shownText(cell)}`;
       lines.push(...wrapText(text, width - 4).map((line, j) => (j === 0 ? `  ${line}` : `    ${line}`)));
     });
     return lines.join("\n");

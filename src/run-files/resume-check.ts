@@ -21,12 +21,18 @@ const ABSENT_MEANS: Partial<Record<string, unknown>> = Object.fromEntries(OPTION
 
 const MAX_NAMED = 5;
 
-/** run.json's settings as config overrides: what `--resume` runs with unless a flag says otherwise. */
+/**
+ * run.json's settings as config overrides: what `--resume` runs with unless a flag says otherwise —
+ * the experiment's settings and its operational settings (concurrency, the time limit of an
+ * attempt), so a resume continues the run as started.
+ */
 export function pinnedOverrides(meta: Pick<RunMeta, "endpoint" | "model" | "config">): ConfigOverrides {
   const { config } = meta;
   const { retriever, k, embeddings } = config.discovery;
   const overrides: ConfigOverrides = {
     endpoint: meta.endpoint === "baseline" ? "baseline" : `${meta.endpoint}:${meta.model}`,
+    ...(config.concurrency === undefined ? {} : { concurrency: config.concurrency }),
+    ...(config.timeout_ms === undefined ? {} : { timeout_ms: config.timeout_ms }),
     trials: config.trials,
     temperature: config.temperature,
     seed: config.seed,

@@ -4,7 +4,8 @@
  * cut by a crash) and errored trials, and rewrites records.jsonl without them, so appending
  * continues on a clean line.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readSync, rmSync, statSync } from "node:fs";
+import { makeDirectory } from "./write-files.js";
+import { closeSync, existsSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { InputError } from "../errors.js";
 import { readMeta } from "./read-run.js";
@@ -24,13 +25,13 @@ export interface RunDirectory {
   repair(): void;
 }
 
-/** A run, sweep or experiment id names one directory inside the reports folder: one plain path segment. */
-const RUN_ID = /^(?!\.{1,2}$)[A-Za-z0-9._+=@-]{1,128}$/;
+/** A run, sweep or experiment id names one directory inside the reports folder: one path segment (no separator, not "." or ".."). */
+const RUN_ID = /^(?!\.{1,2}$)[^/\\\0]{1,200}$/;
 
 /** The directory of `id` inside `outDir`; an id that would reach outside it (a path, "..") is refused. */
 export function runDirectoryOf(outDir: string, id: string, flag = "--run-id"): string {
   if (!RUN_ID.test(id)) {
-    throw new InputError(`${flag} ${JSON.stringify(id)}: an id names one directory inside the reports folder — letters, digits and . _ + = @ - only, no "/" and not ".." (use --out-dir to choose the folder)`);
+    throw new InputError(`${flag} ${JSON.stringify(id)}: an id names one directory inside the reports folder — no "/" or "\\", not "." or ".." (use --out-dir to choose the folder)`);
   }
   return join(outDir, id);
 }
@@ -46,7 +47,7 @@ export function createRunDirectory(outDir: string, runId: string, options: { nam
     rmSync(dir, { recursive: true, force: true });
   }
   for (let n = 2; existsSync(dir); n++) dir = join(outDir, `${runId}-${n}`);
-  mkdirSync(dir, { recursive: true });
+  makeDirectory(dir);
   return { dir, runId: basename(dir), previous: null, records: [], redo: 0, repair: () => {} };
 }
 

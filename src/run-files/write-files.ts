@@ -1,4 +1,5 @@
-import { renameSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { canonicalJson } from "../text/canonical-json.js";
 import type { Report } from "../types.js";
 import { renderJson } from "../render/stable-json.js";
@@ -17,4 +18,19 @@ export function writeTextFile(file: string, text: string): void {
 /** report.json: the versioned contract, schema_version first, keys stable. */
 export function writeReportFile(file: string, report: Report): void {
   writeTextFile(file, renderJson(report));
+}
+
+/**
+ * mkdir -p that says why it failed: on a read-only file system (or a folder it may not write)
+ * Node reports the missing child (ENOENT); the error is then that of the first folder that exists.
+ */
+export function makeDirectory(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    let parent = dirname(dir);
+    while (!existsSync(parent) && dirname(parent) !== parent) parent = dirname(parent);
+    accessSync(parent, constants.W_OK); // throws EROFS / EACCES naming the folder
+    throw error;
+  }
 }

@@ -4,9 +4,10 @@
  * trial loop (one concurrency budget) and one response store (a request identical across
  * variants is asked once), then compared: experiment.json beside them.
  */
+import { makeDirectory } from "../run-files/write-files.js";
 import { runDirectoryOf } from "../run-files/run-directory.js";
 import type { ResponseStore } from "../types/endpoint.js";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
 import { EndpointFailure, InputError, Interrupted } from "../errors.js";
 import { compareVariant, profileOf, tabulateMetrics, type VariantRun } from "../ablate/compare-variants.js";
@@ -154,7 +155,7 @@ function openExperimentDir(plan: ExperimentPlan, options: ExperimentOptions, sta
   const id = options.id ?? newRunId(started, plan.kind === "ladder" ? "ablate" : "variants");
   let dir = runDirectoryOf(outDir, id);
   for (let n = 2; existsSync(dir); n++) dir = join(outDir, `${id}-${n}`);
-  mkdirSync(join(dir, "variants"), { recursive: true });
+  makeDirectory(join(dir, "variants"));
   return dir;
 }
 

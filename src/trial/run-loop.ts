@@ -7,6 +7,7 @@
  */
 import pLimit from "p-limit";
 import type { EndpointOutcome, RunProgress, TrialRecord } from "../types.js";
+import { REJECTION } from "../endpoint/http-failure.js";
 
 export interface TrialResult {
   outcome: EndpointOutcome;
@@ -46,8 +47,14 @@ export async function runTrialJobs(jobs: TrialJob[], options: LoopOptions): Prom
   let setup = false;
   let closed = false;
   report(false);
+  const rejected = createRejectionGuard();
   const finishOne = (job: TrialJob, { outcome, record }: TrialResult) => {
     if (closed) return;
+    const alike = rejected.observe(outcome);
+    if (alike !== null) {
+      stopped ??= alike;
+      return;
+    }
     progress.retries += outcome.retries ?? 0;
     // A request a batch run collects instead of asking: nothing to record yet.
     if (!outcome.ok && outcome.kind === "deferred") return;
@@ -75,6 +82,31 @@ export async function runTrialJobs(jobs: TrialJob[], options: LoopOptions): Prom
   if (stopped !== null) return { kind: "fatal", message: stopped, setup };
   if (options.signal?.aborted === true) return { kind: "interrupted", signal: String(options.signal.reason) };
   return null;
+}
+
+/** Trials that must all be rejected the same way, with none answered, before the run stops. */
+export const ALIKE_REJECTIONS = 6;
+
+/**
+ * Watches the run's first outcomes: when the first ALIKE_REJECTIONS trials were all refused by
+ * the endpoint (HTTP 400/422) with the same message (case and trial apart) and none was answered,
+ * it refuses every request — a broken setup, not a property of one trial — and the run stops.
+ */
+function createRejectionGuard(): { observe(outcome: EndpointOutcome): string | null } {
+  let answered = false;
+  const messages: string[] = [];
+  return {
+    observe: (outcome) => {
+      if (answered || outcome.ok || !REJECTION.test(outcome.error)) {
+        answered ||= outcome.ok;
+        return null;
+      }
+      messages.push(outcome.error.replace(/\(?case "[^"]*" trial \d+\)?/g, "").trim());
+      if (messages.length < ALIKE_REJECTIONS || new Set(messages).size > 1) return null;
+      answered = true; // said once
+      return `every one of the first ${ALIKE_REJECTIONS} trials was rejected alike: ${outcome.error}`;
+    },
+  };
 }
 
 /** Resolves when the signal is aborted (never, without one). */

@@ -3,8 +3,9 @@
  * ordinary tools) or per k (the retriever's budget). Each point is a full run — records.jsonl,
  * run.json, report.json under <out>/<sweep-id>/<point>/ — so `route-eval report` works on it.
  */
+import { makeDirectory } from "../run-files/write-files.js";
 import { runDirectoryOf } from "../run-files/run-directory.js";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadCases } from "../cases/load-cases.js";
 import { InputError } from "../errors.js";
@@ -140,6 +141,6 @@ function stamp(at: Date): string {
 function prepareSweepDir(outDir: string, sweepId: string): string {
   let dir = runDirectoryOf(outDir, sweepId, "--sweep-id");
   for (let n = 2; existsSync(dir); n++) dir = join(outDir, `${sweepId}-${n}`);
-  mkdirSync(dir, { recursive: true });
+  makeDirectory(dir);
   return dir;
 }

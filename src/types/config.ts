@@ -165,4 +165,4 @@ export const RUN_KEYS = [
   "cases", "phases", "controls", "discovery", "trials", "concurrency", "temperature", "seed", "system_prompt", "gates",
 ] as const satisfies readonly SettingKey[];
 /** Pinned too, but absent from run.json files written before they existed. */
-export const LATER_RUN_KEYS = ["mode", "base_url", "api_key_env", "max_tokens", "shuffle_tools", "success"] as const satisfies readonly SettingKey[];
+export const LATER_RUN_KEYS = ["mode", "base_url", "api_key_env", "max_tokens", "shuffle_tools", "success", "timeout_ms"] as const satisfies readonly SettingKey[];
