@@ -201,12 +201,44 @@ describe("exit codes", () => {
 
   it("every trial errored with --max-retries 0 (too few to trip the breaker) is exit 3, never green", async () => {
     const server = await fake.start(() => openaiError(500, "upstream down"));
+    const dir = writeProject();
     const result = await runCli(
-      ["run", "-e", "openai:m", "--base-url", `${server.url}/v1`, "--mode", "live", "--max-retries", "0", "--no-progress", "--no-gates", "-n", "1"],
-      { cwd: writeProject(), env: { OPENAI_API_KEY: "sk-test-0123456789" } },
+      ["run", "-e", "openai:m", "--base-url", `${server.url}/v1`, "--mode", "live", "--max-retries", "0", "--no-progress", "--no-gates", "-n", "1", "--run-id", "down"],
+      { cwd: dir, env: { OPENAI_API_KEY: "sk-test-0123456789" } },
     );
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/route-eval: \d+ of \d+ trials errored .*route-eval run --resume /);
+    // An errored trial has no latency (it got no answer), not 0 ms.
+    const records = readFileSync(join(dir, "reports/down/records.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    expect(records.map((r) => r.latency_ms)).toEqual(records.map(() => null));
+  }, 60_000);
+});
+
+describe("timings", () => {
+  it("a store hit reports the replay's own latency and keeps the original call's as recorded_latency_ms", async () => {
+    const server = await fake.start(() => ({ ...openaiReply([{ name: "get_order", arguments: "{}" }]), delayMs: 150 }));
+    const dir = writeProject();
+    const env = { OPENAI_API_KEY: "sk-test-0123456789" };
+    const args = ["run", "-e", "openai:m", "--base-url", `${server.url}/v1`, "--no-progress", "--no-gates", "-n", "1"];
+    expect((await runCli([...args, "--run-id", "live"], { cwd: dir, env })).code).toBe(0);
+    expect((await runCli([...args, "--run-id", "replay", "--mode", "replay"], { cwd: dir, env })).code).toBe(0);
+    const read = (id: string) => readFileSync(join(dir, "reports", id, "records.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    const live = new Map(read("live").map((r) => [`${r.case_id}/${r.trial}`, r]));
+    for (const r of read("replay")) {
+      const original = live.get(`${r.case_id}/${r.trial}`);
+      expect(original.latency_ms).toBeGreaterThanOrEqual(150);
+      expect(original.recorded_latency_ms).toBeUndefined();
+      expect(r.recorded_latency_ms).toBe(original.latency_ms);
+      expect(r.latency_ms).toBeLessThan(150); // a store read, not the 150 ms server
+    }
+  }, 60_000);
+
+  it("sweep prints progress when stderr is not a terminal, as run does", async () => {
+    const dir = tempDir();
+    for (const part of ["route-eval.yaml", "cases", "registries", "schemas"]) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
+    const sweep = await runCli(["sweep", "--sizes", "5", "-n", "1"], dir);
+    expect(sweep.code).toBe(0);
+    expect(sweep.stderr).toMatch(/route-eval: 83\/83 trials \(100%\)/);
   }, 60_000);
 });
 

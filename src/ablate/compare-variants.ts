@@ -48,7 +48,7 @@ function plain(value: number | null): VariantValue {
 
 function meanLatency(records: TrialRecord[]): number | null {
   const scored = records.filter((r) => r.error === null);
-  return scored.length === 0 ? null : scored.reduce((sum, r) => sum + r.latency_ms, 0) / scored.length;
+  return scored.length === 0 ? null : scored.reduce((sum, r) => sum + (r.latency_ms ?? 0), 0) / scored.length;
 }
 
 export function profileOf(metrics: Metrics): FailureProfile {

@@ -9,6 +9,8 @@ import { formatPercent } from "../render/format.js";
 import { emitSweep } from "./emit-sweep.js";
 import type { Io } from "../context.js";
 import { toOverrides } from "./cli-options.js";
+import { createProgressPrinter } from "../render/progress.js";
+import { terminalWidth } from "../render/terminal.js";
 import type { Shard } from "../run-files/shard.js";
 
 export interface SweepFlags {
@@ -22,6 +24,7 @@ export interface SweepFlags {
   format: SweepFormat;
   output?: string;
   shard?: Shard;
+  progress?: boolean;
 }
 
 export async function sweepCommand(io: Io, flags: SweepFlags): Promise<Outcome> {
@@ -40,6 +43,7 @@ export async function sweepCommand(io: Io, flags: SweepFlags): Promise<Outcome> 
     distractorRegistry: flags.distractorRegistry ?? null,
     sweepId: flags.sweepId,
     shard: flags.shard,
+    onProgress: flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) }),
     onPoint: (point, runDir) =>
       io.stderr(`${kind} ${point.value}: selection accuracy ${formatPercent(point.selection_accuracy.value)} over ${point.scored} trials — ${runDir}\n`),
   });

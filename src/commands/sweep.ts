@@ -22,6 +22,7 @@ export function registerSweep(program: Command, io: Io, setExit: SetExit): void 
     .addOption(shardOption("run only shard I of N of every point's (case, trial) units; route-eval merge combines the shards"))
     .addOption(formatOption(SWEEP_FORMATS, "rendering on stdout (html: written to <sweep>/report.html, with a page per point)"))
     .addOption(outputOption("write the rendering to a file instead of stdout (html: instead of <sweep>/report.html; \"-\": stdout)"))
+    .option("--no-progress", "no progress lines on stderr")
     .addHelpText("after", SWEEP_HELP)
     .action(async (flags: SweepFlags) => setExit(exitOf(await sweepCommand(io, flags))));
 }

@@ -24,7 +24,7 @@ export function summarisePoint(value: number, run: string, report: Report, recor
   const m = report.metrics;
   const perCase = countVisiblePerCase(records);
   const sizes = [...perCase.values()];
-  const latencies = records.filter((r) => r.error === null).map((r) => r.latency_ms).sort((a, b) => a - b);
+  const latencies = records.flatMap((r) => (r.error === null && r.latency_ms !== null ? [r.latency_ms] : [])).sort((a, b) => a - b);
   const passHat = m.pass_hat_k[String(trials)];
   return {
     value,

@@ -102,8 +102,9 @@ async function callStored<Body>(
   const key = envelopeHash({ endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, trial: request.trial }, json);
   const where = `case "${request.case_id}" trial ${request.trial}`;
   if (options.mode !== "live") {
+    const reading = performance.now();
     const stored = readReply(options.store, key);
-    if ("reply" in stored) return answer(wire, stored.reply, { request_hash: key, retries: 0, from_store: true });
+    if ("reply" in stored) return fromStore(answer(wire, stored.reply, { request_hash: key, retries: 0, from_store: true }), stored.reply.latency_ms, reading);
     if (stored.problem !== null && options.mode === "replay") {
       return fatal(`replay: the response store entry ${stored.file} for ${where} ${stored.problem}; delete it and record it again with --mode cached`, key);
     }
@@ -170,6 +171,13 @@ function answer<Body>(wire: WireEndpoint<Body>, reply: WireReply, info: { reques
   const response = wire.normalise(reply);
   if ("error" in response) return { ok: false, kind: "errored", error: `unreadable reply: ${response.error}`, ...info };
   return { ok: true, response, ...info };
+}
+
+/** A store hit reports this run's own time (the read's), and keeps the original call's as recorded_latency_ms. */
+function fromStore(outcome: EndpointOutcome, recorded: number, reading: number): EndpointOutcome {
+  if (!outcome.ok) return outcome;
+  const latency_ms = Math.round((performance.now() - reading) * 1000) / 1000;
+  return { ...outcome, response: { ...outcome.response, latency_ms, recorded_latency_ms: recorded } };
 }
 
 function fatal(error: string, key: string): EndpointOutcome {

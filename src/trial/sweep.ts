@@ -3,6 +3,7 @@
  * ordinary tools) or per k (the retriever's budget). Each point is a full run — records.jsonl,
  * run.json, report.json under <out>/<sweep-id>/<point>/ — so `route-eval report` works on it.
  */
+import type { RunProgress } from "../types.js";
 import { makeDirectory } from "../run-files/write-files.js";
 import { runDirectoryOf } from "../run-files/run-directory.js";
 import { existsSync } from "node:fs";
@@ -36,6 +37,8 @@ export interface SweepOptions {
   env: NodeJS.ProcessEnv;
   /** Told when each point is done (the CLI prints it on stderr). */
   onPoint?: (point: SweepPoint, runDir: string) => void;
+  /** Each point's trials as they finish (the run's progress lines). */
+  onProgress?: (progress: RunProgress) => void;
   /** Run only this shard's (case, trial) units at every point (`--shard I/N`). */
   shard?: Shard;
 }
@@ -55,7 +58,7 @@ export async function runSweep(config: Config, options: SweepOptions): Promise<{
   for (const value of values) {
     const runId = `${options.kind}-${String(value).padStart(Math.max(2, width), "0")}`;
     const pointConfig: Config = { ...config, out_dir: sweepDir, discovery: pointDiscovery(config, options.kind, value) };
-    const { runDir, report, records } = await runEvaluation(pointConfig, { runId, now, env: options.env, sweep: hookAt(value), shard: options.shard });
+    const { runDir, report, records } = await runEvaluation(pointConfig, { runId, now, env: options.env, sweep: hookAt(value), shard: options.shard, onProgress: options.onProgress });
     const point = summarisePoint(value, runId, report, records, config.trials);
     identity = { endpoint: report.run.endpoint, model: report.run.model };
     points.push(point);

@@ -53,7 +53,10 @@ export interface EndpointResponse {
   calls?: EndpointCall[];
   text: string | null;
   usage: Usage;
+  /** This run's time for the answer: the call's, or the store read's when the store answered. */
   latency_ms: number;
+  /** When the store answered: the original call's latency, as recorded then. */
+  recorded_latency_ms?: number;
   /** The provider's id of the request (x-request-id / request-id header, else the response id). */
   provider_request_id?: string | null;
 }

@@ -46,7 +46,10 @@ export interface TrialRecord {
   response_text: string | null;
   tool_calls: number;
   usage: Usage;
-  latency_ms: number;
+  /** This run's time for the answer (a store read's when the store answered); null when the call failed for good. */
+  latency_ms: number | null;
+  /** When the store answered: the original call's latency (absent otherwise). */
+  recorded_latency_ms?: number;
   endpoint: string;
   model: string;
   request_hash: string;
