@@ -12,6 +12,8 @@ import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { runCli } from "./support/cli.js";
+import { captureIo } from "./support/io.js";
+import { main } from "../src/cli.js";
 import { anthropicReply, offeredTools, openaiReply } from "./fixtures/fake-provider.js";
 import { removeTempDirs, writeProject } from "./fixtures/live-project.js";
 
@@ -25,7 +27,8 @@ interface BatchServer {
 }
 
 /** Answers every request with its first offered tool; `fails(customId, round)` makes an item fail (expired). */
-async function startBatchServer(fails: (customId: string, round: number) => boolean = () => false, pollsUntilDone = 2, onSubmit: () => void = () => undefined): Promise<BatchServer> {
+/** `inject`: a status to answer a call with instead ("GET /v1/batches/batch_2" → 500), or null to answer it. */
+async function startBatchServer(fails: (customId: string, round: number) => boolean = () => false, pollsUntilDone = 2, onSubmit: () => void = () => undefined, inject: (call: string) => number | null = () => null): Promise<BatchServer> {
   const calls: string[] = [];
   const files = new Map<string, string>();
   const batches = new Map<string, { input: string; polls: number; round: number }>();
@@ -42,6 +45,8 @@ async function startBatchServer(fails: (customId: string, round: number) => bool
         res.writeHead(status, { "content-type": "application/json", "x-request-id": `req_${seq}` });
         res.end(JSON.stringify(body));
       };
+      const injected = inject(`${req.method} ${path}`);
+      if (injected !== null) return json(injected, { error: { message: `injected ${injected}`, type: "server_error" } });
       // OpenAI chat completions (the live run) and files + batches.
       if (req.method === "POST" && path === "/v1/chat/completions") {
         const reply = openaiReply([{ name: offeredTools(JSON.parse(text))[0], arguments: "{}" }]) as { body: unknown };
@@ -180,6 +185,49 @@ describe("batch runs", () => {
     expect(report.metrics.errored).toBe(1);
     expect(report.errored[0].error).toBe("batch: no answer for this request (the batch expired before this request ran)");
   }, 30_000);
+
+  it("a batch whose every item fails ends the run with exit 3 (errored trials are never a green run)", async () => {
+    const dir = writeProject();
+    server = await startBatchServer(() => true);
+    const result = await runCli(args(server.url, "--run-id", "all-fail", "--batch", "-f", "json"), { cwd: dir, env: ENV });
+    expect(result.code).toBe(3);
+    expect(JSON.parse(result.stdout).metrics.errored).toBe(6);
+    expect(result.stderr).toMatch(/6 of 6 trials errored/);
+  }, 30_000);
+
+  it("one HTTP 500 while polling is retried, not an internal error; a batch the provider does not know (404) is exit 2 with what to do", async () => {
+    const dir = writeProject();
+    let failed = 0;
+    server = await startBatchServer(() => false, 3, () => undefined, (call) => (call.startsWith("GET /v1/batches/") && failed++ === 0 ? 500 : null));
+    const result = await runCli(args(server.url, "--run-id", "blip", "--batch"), { cwd: dir, env: ENV });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).not.toContain("internal error");
+    expect(records(dir, "blip")).toHaveLength(6);
+
+    const detached = await runCli(args(server.url, "--run-id", "gone", "--store", "store-gone", "--batch", "--detach"), { cwd: dir, env: ENV });
+    expect(detached.code, detached.stderr).toBe(0);
+    const stateFile = join(dir, "reports", "gone", "batches.json");
+    const state = JSON.parse(readFileSync(stateFile, "utf8"));
+    state.batches[0].id = "batch_the_provider_forgot";
+    writeFileSync(stateFile, JSON.stringify(state));
+    const resumed = await runCli(["run", "--resume", join(dir, "reports", "gone"), "--store", "store-gone", "--base-url", `${server.url}/v1`, "--no-progress", "--no-gates", "--batch-poll-ms", "20"], { cwd: dir, env: ENV });
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toMatch(/^route-eval: batch batch_the_provider_forgot: openai at .* does not know it .*remove it from batches\.json/m);
+  }, 60_000);
+
+  it("SIGINT while polling stops at once with exit 130 (not after the poll interval, not exit 3)", async () => {
+    const dir = writeProject();
+    server = await startBatchServer(() => false, 1_000_000);
+    const controller = new AbortController();
+    const captured = captureIo(dir, ENV);
+    const io = { ...captured.io, interrupts: () => controller.signal };
+    // The poll interval is ten minutes, the test's own timeout one: only a prompt stop passes.
+    const running = main(["node", "route-eval", ...args(server.url, "--run-id", "stop", "--batch", "--batch-poll-ms", "600000")], io);
+    while (!server.calls.includes("POST /v1/batches")) await new Promise((r) => setTimeout(r, 20));
+    controller.abort("SIGINT");
+    expect(await running).toBe(130);
+    expect(captured.stderr()).toMatch(/interrupted while batches were in progress; they keep running at the provider: collect them with --resume/);
+  }, 60_000);
 
   it("--detach submits and exits; --resume collects on any machine without submitting again", async () => {
     const dir = writeProject();

@@ -322,3 +322,45 @@ describe("a prompt over the model's context (a local server's HTTP 400)", () => 
     expect(every.requests.length).toBeLessThan(9 + 6); // stopped early, not every trial asked
   }, 60_000);
 });
+
+describe("merge and report take only the records a run plans", () => {
+  it("refuses a record outside the plan, two copies of one shard, and an OUT that is one of the shards", async () => {
+    const dir = tempDir();
+    for (const part of ["route-eval.yaml", "cases", "registries", "schemas"]) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
+    const run = (...args: string[]) => runCli(["run", "--no-progress", "--no-gates", "-n", "1", ...args], dir);
+    expect((await run("--shard", "1/2", "--run-id", "s1")).code).toBe(0);
+    expect((await run("--shard", "2/2", "--run-id", "s2")).code).toBe(0);
+    expect((await run("--shard", "1/2", "--run-id", "s1b")).code).toBe(0);
+    expect((await run("--run-id", "whole")).code).toBe(0);
+    const merge = (...args: string[]) => runCli(["merge", ...args], dir);
+
+    const twice = await merge("m1", "reports/s1", "reports/s1b", "reports/s2");
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toMatch(/both shard 1\/2 \(the same shard given twice\?\)/);
+
+    const into = await merge("reports/s1", "reports/s1", "reports/s2", "--force");
+    expect(into.code).toBe(2);
+    expect(into.stderr).toContain("is (or holds, or is inside) the shard reports/s1");
+    expect(existsSync(join(dir, "reports/s1/records.jsonl"))).toBe(true);
+
+    const records = join(dir, "reports/s1/records.jsonl");
+    const [line] = readFileSync(records, "utf8").split("\n");
+    const tamper = async (extra: Record<string, unknown>, message: RegExp) => {
+      const original = readFileSync(records, "utf8");
+      writeFileSync(records, `${original}${JSON.stringify({ ...JSON.parse(line), ...extra })}\n`);
+      const merged = await merge("m2", "reports/s1", "reports/s2");
+      expect(merged.code, merged.stderr).toBe(2);
+      expect(merged.stderr).toMatch(message);
+      writeFileSync(records, original);
+    };
+    await tamper({ trial: 99 }, /trial 99: the run plans trials 0–0 of each case/);
+    await tamper({ case_id: "a-13th-case" }, /the run has no case "a-13th-case"/);
+
+    const whole = join(dir, "reports/whole/records.jsonl");
+    writeFileSync(whole, `${readFileSync(whole, "utf8")}${JSON.stringify({ ...JSON.parse(readFileSync(whole, "utf8").split("\n")[0]), trial: 99 })}\n`);
+    const report = await runCli(["report", "reports/whole"], dir);
+    expect(report.code).toBe(2);
+    expect(report.stderr).toMatch(/records\.jsonl: case ".*" trial 99: the run plans trials 0–0/);
+    expect((await merge("m3", "reports/s1", "reports/s2")).code).toBe(0);
+  }, 120_000);
+});

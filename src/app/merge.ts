@@ -5,6 +5,7 @@
  * Shards of an experiment (variants:, ablate) or a sweep merge each variant or point that way,
  * then compare or sum them up again, as the unsharded experiment or sweep did.
  */
+import { findUnplanned, plannedUnits } from "../run-files/plan.js";
 import type { Io } from "../context.js";
 import { emitExperiment } from "./ablate.js";
 import { emitReport, verdict, type OutputFlags } from "./emit-report.js";
@@ -59,6 +60,15 @@ function checkShards(targets: string[]): CheckedShards {
     if (run.meta.shard?.count !== count) differences.unshift(`shard count ${count} → ${run.meta.shard?.count}`);
     if (differences.length > 0) throw new InputError(`merge: ${run.target} is not a shard of the same run as ${first.target}: ${differences.join("; ")}`);
   }
+  const indexes = new Map<number, string>();
+  for (const run of runs) {
+    const index = run.meta.shard?.index ?? 0;
+    const other = indexes.get(index);
+    if (other !== undefined) throw new InputError(`merge: ${other} and ${run.target} are both shard ${index}/${count} (the same shard given twice?)`);
+    indexes.set(index, run.target);
+    const unplanned = findUnplanned(run.meta, run.records, run.meta.shard);
+    if (unplanned !== null) throw new InputError(`merge: ${run.target}: ${unplanned}`);
+  }
   const seen = new Map<string, string>();
   const records: TrialRecord[] = [];
   for (const run of runs) {
@@ -70,7 +80,7 @@ function checkShards(targets: string[]): CheckedShards {
       records.push(record);
     }
   }
-  const missing = expectedUnits(first.meta).filter((key) => !seen.has(key));
+  const missing = (plannedUnits(first.meta) ?? []).filter((key) => !seen.has(key));
   if (missing.length > 0) {
     const named = missing.slice(0, LISTED).map((key) => key.replace("\u0000", " trial "));
     const shards = [...new Set(runs.map((r) => r.meta.shard?.index))].sort((a, b) => (a ?? 0) - (b ?? 0)).join(", ");
@@ -182,11 +192,6 @@ function prepareOut(out: string, replace: boolean): string {
   return outDir;
 }
 
-/** Every (case, trial) the run should hold: its cases (run.json inputs) × its trials. */
-function expectedUnits(meta: RunMeta): string[] {
-  const cases = Object.keys(meta.inputs?.cases ?? {});
-  return cases.flatMap((caseId) => Array.from({ length: meta.config.trials }, (_, trial) => trialKey(caseId, trial)));
-}
 
 export interface MergeFlags extends OutputFlags {
   force?: boolean;
@@ -199,6 +204,8 @@ type ShardKind = "run" | "experiment" | "sweep";
 export function mergeCommand(io: Io, out: string, shards: string[], flags: MergeFlags): Outcome {
   const outDir = resolve(io.cwd, out);
   const targets = shards.map((s) => resolve(io.cwd, s));
+  const source = targets.findIndex((target) => target === outDir || outDir.startsWith(`${target}/`) || target.startsWith(`${outDir}/`));
+  if (source !== -1) throw new InputError(`merge: ${out} is (or holds, or is inside) the shard ${shards[source]}; write the merged run to a directory of its own`);
   const kind = kindOf(targets, shards);
   const options = { replace: flags.force === true, now: io.now };
   if (kind === "experiment") {

@@ -2,6 +2,8 @@
  * `route-eval report` composition root: a sweep directory is rendered from sweep.json, an
  * experiment's from experiment.json; a run is read, its report rebuilt and written, then rendered.
  */
+import { InputError } from "../errors.js";
+import { findUnplanned } from "../run-files/plan.js";
 import { dirname, join, resolve } from "node:path";
 import type { Io } from "../context.js";
 import { findExperimentFile, readExperimentFile } from "../run-files/read-experiment.js";
@@ -19,6 +21,8 @@ import type { Outcome, Report, TrialRecord } from "../types.js";
  */
 export function recomputeReport(target: string, options: { gates: boolean }): { runDir: string; report: Report; records: TrialRecord[] } {
   const { runDir, meta, records } = readRun(target);
+  const unplanned = findUnplanned(meta, records, meta.shard);
+  if (unplanned !== null) throw new InputError(`${join(runDir, "records.jsonl")}: ${unplanned}`);
   const report = buildReport(meta, records, options);
   writeReportFile(join(runDir, "report.json"), report);
   return { runDir, report, records };

@@ -8,7 +8,7 @@ import { OPENAI_BASE_URL } from "./openai.js";
 import { isProviderName, PROVIDERS, type BatchApiName } from "../types/providers.js";
 import { sdkClientOptions } from "./wire-endpoint.js";
 import { createDispatcher, createFetch, type FetchLike } from "./http-transport.js";
-import { InputError } from "../errors.js";
+import { EndpointFailure, InputError } from "../errors.js";
 import { redactUrl } from "../text/redact-url.js";
 import type { Config } from "../types.js";
 
@@ -42,7 +42,7 @@ export function createApis(configs: Config[], env: NodeJS.ProcessEnv): (provider
     if (api === undefined) {
       const asking = configs.find((c) => batchProvider(c.endpoint) === provider && redactUrl(c.base_url ?? defaultUrl(provider)) === baseUrl);
       const config = asking ?? { ...configs[0], base_url: baseUrl === redactUrl(defaultUrl(provider)) ? null : baseUrl };
-      apis.set(id, (api = createBatchApi(provider, config, env, fetch)));
+      apis.set(id, (api = withRetries(createBatchApi(provider, config, env, fetch), provider, baseUrl)));
     }
     return api;
   };
@@ -55,6 +55,46 @@ function createBatchApi(provider: BatchApiName, config: Config, env: NodeJS.Proc
   const settings = { model: "", baseUrl: config.base_url, key, maxTokens: config.max_tokens, timeoutMs: config.timeout_ms, controls: { tool_choice: null, parallel_tool_calls: null, strict: false, disable_parallel_tool_use: null }, fetch };
   const options = sdkClientOptions(settings, config.base_url ?? defaultUrl(provider));
   return provider === "openai" ? openAiBatches(options) : anthropicBatches(options);
+}
+
+/** Attempts of one batch API call before the run stops (a 5xx, 429 or dropped connection is retried). */
+export const BATCH_ATTEMPTS = 5;
+const BATCH_RETRY_MS = 250;
+
+/**
+ * The provider's batch API with its passing failures retried: a poll that meets one HTTP 500 in a
+ * day-long wait must not end the run. A batch the provider does not know (404) is bad input, with
+ * what to do; a failure that persists is the endpoint's (exit 3), and the batches keep running.
+ */
+function withRetries(api: BatchApi, provider: BatchApiName, baseUrl: string): BatchApi {
+  const call = async <T>(what: string, id: string | null, run: () => Promise<T>): Promise<T> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await run();
+      } catch (error) {
+        const status = typeof (error as { status?: unknown })?.status === "number" ? (error as { status: number }).status : null;
+        if (status === 404 && id !== null) {
+          throw new InputError(`batch ${id}: ${provider} at ${baseUrl} does not know it (it expired and was deleted, or belongs to another key or project); check the key, or remove it from batches.json to submit its requests again`);
+        }
+        const passing = status === null ? !(error instanceof InputError) : status === 429 || status >= 500;
+        const detail = describeFailure(error);
+        if (!passing) throw error;
+        if (attempt >= BATCH_ATTEMPTS) throw new EndpointFailure(`${provider} batch API at ${baseUrl}: ${what} failed ${attempt} times (last: ${detail}); the batches keep running at the provider: collect them with --resume`);
+        await new Promise((resolve) => setTimeout(resolve, BATCH_RETRY_MS * 2 ** (attempt - 1)));
+      }
+    }
+  };
+  return {
+    submit: (items) => call("submit", null, () => api.submit(items)),
+    status: (id) => call(`status of ${id}`, id, () => api.status(id)),
+    results: (id) => call(`results of ${id}`, id, () => api.results(id)),
+    cancel: (id) => call(`cancel of ${id}`, id, () => api.cancel(id)),
+  };
+}
+
+/** An SDK error in one line (the SDKs' messages carry no key). */
+function describeFailure(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function defaultUrl(provider: BatchApiName): string {

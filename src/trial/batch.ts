@@ -182,6 +182,20 @@ function* chunks<T extends { body: unknown }>(items: T[]): Generator<T[]> {
   if (chunk.length > 0) yield chunk;
 }
 
+/** Waits `ms`, or less when the signal fires (an interrupt must not wait out a minute's poll interval). */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted === true) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
 async function pollAll(state: BatchState, apiFor: (provider: BatchApiName, baseUrl: string) => BatchApi, save: () => void, options: BatchKnobs & Pick<RunOptions, "signal">): Promise<void> {
   let wait = options.pollMs ?? 5_000;
   for (;;) {
@@ -192,8 +206,8 @@ async function pollAll(state: BatchState, apiFor: (provider: BatchApiName, baseU
     for (const b of state.batches) counts.set(b.state, (counts.get(b.state) ?? 0) + b.items.length);
     options.onBatchProgress?.(`batch: ${[...counts].map(([s, n]) => `${n} ${s}`).join(" · ")}`);
     if (state.batches.every((b) => isDone(b.state))) return;
-    if (options.signal?.aborted === true) throw new EndpointFailure(`interrupted while batches were in progress; they keep running at the provider: collect them with --resume`);
-    await new Promise((resolve) => setTimeout(resolve, wait));
+    await pause(wait, options.signal);
+    if (options.signal?.aborted === true) throw new Interrupted(String(options.signal.reason), `interrupted while batches were in progress; they keep running at the provider: collect them with --resume`);
     wait = Math.min(60_000, Math.round(wait * 1.5));
   }
 }
