@@ -139,9 +139,9 @@ function records(dir: string, runId: string): Record<string, unknown>[] {
   return readFileSync(join(dir, "reports", runId, "records.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
 }
 
-/** A record without what differs between a live and a batch answer: latency and request ids. */
+/** A record without what differs between a live and a batch answer: timings and request ids. */
 function comparable(r: Record<string, unknown>): Record<string, unknown> {
-  const { latency_ms: _l, provider_request_id: _p, retries: _r, ...rest } = r;
+  const { latency_ms: _l, recorded_latency_ms: _rl, provider_request_id: _p, retries: _r, ...rest } = r;
   return rest;
 }
 

@@ -69,7 +69,7 @@ describe("shards", () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^route-eval: merge: \d+ \(case, trial\) units are in no shard given \(shards 1, 2 of 3\): .+; add the missing shards, or finish them with --resume\n$/);
     const twice = await runCli(["merge", join(dir, "reports", "m2"), s(1), s(1), s(2), s(3)], dir);
-    expect(twice.stderr).toMatch(/is in both .*s1 and .*s1 \(the same shard given twice\?\)/);
+    expect(twice.stderr).toMatch(/s1 and .*s1 are both shard 1\/3 \(the same shard given twice\?\)/);
     expect((await runCli(["run", "--run-id", "other", "--shard", "3/3", "--no-progress", "-n", "2", "--retriever", "bm25", "-k", "6"], dir)).code).toBeLessThanOrEqual(1);
     const other = await runCli(["merge", join(dir, "reports", "m3"), s(1), s(2), join(dir, "reports", "other")], dir);
     expect(other.code).toBe(2);
