@@ -167,11 +167,9 @@ describe("openai endpoint: retries and failures", () => {
     expect(!outcome.ok && outcome.error).toMatch(/^timed out after 100 ms \(gave up after 2 attempts in \d+\.\d s\)$/);
   });
 
-  // Stopped at once and never retried: a bad key, and a request the run builds the same way every time.
+  // Stopped at once and never retried: a bad key.
   const STOP_AT_ONCE: [string, number, string, string][] = [
     ["401, naming the key variable", 401, "Incorrect API key provided", "the API key in OPENAI_API_KEY was rejected; set OPENAI_API_KEY to a valid key"],
-    ["422 (every request of the run is built the same way), naming the case", 422, "tools[0].parameters: unsupported",
-      'answered HTTP 422 (tools[0].parameters: unsupported) for case "case-1" trial 0: the request was rejected'],
   ];
   for (const [what, status, message, expected] of STOP_AT_ONCE) {
     it(`stops on ${what}; never retries it`, async () => {
@@ -181,6 +179,13 @@ describe("openai endpoint: retries and failures", () => {
       expect(server.requests).toHaveLength(1);
     });
   }
+
+  it("errors a 422 for this trial without retrying it (the run stops only when every request is refused alike)", async () => {
+    const { outcome, server } = await callOnce(() => openaiError(422, "tools[0].parameters: unsupported"));
+    expect(outcome).toMatchObject({ ok: false, kind: "errored" });
+    expect(!outcome.ok && outcome.error).toMatch(/^the request was rejected \(HTTP 422: tools\[0\]\.parameters: unsupported\)/);
+    expect(server.requests).toHaveLength(1);
+  });
 
   it("names the --api-key-env variable when the key came from it", async () => {
     const { outcome } = await callOnce(() => openaiError(401, "bad key"), { api_key_env: "MY_GATEWAY_KEY" }, { MY_GATEWAY_KEY: KEY });
