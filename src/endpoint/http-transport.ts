@@ -34,7 +34,7 @@ export function createDispatcher(env: NodeJS.ProcessEnv): Dispatcher {
   const httpProxy = pick("HTTP_PROXY");
   const httpsProxy = pick("HTTPS_PROXY");
   if (httpProxy === "" && httpsProxy === "") return new Agent();
-  // Every value is given, "" for none, so undici never reads process.env itself.
+  // Every value is given, "" for none, so undici never reads the process environment itself.
   return new EnvHttpProxyAgent({ httpProxy, httpsProxy, noProxy: pick("NO_PROXY") });
 }
 
