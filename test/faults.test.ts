@@ -286,9 +286,10 @@ for await (const line of createInterface({ input: process.stdin })) {
 });
 
 describe("--resume continues the run as it was started", () => {
-  it("with its own --concurrency and --timeout-ms, not the config's", async () => {
+  it("with its own --cases, --concurrency and --timeout-ms, not the config's", async () => {
     const dir = writeProject();
-    const started = await runCli(["run", "--concurrency", "1", "--timeout-ms", "1234", "--run-id", "r", "--no-progress", "--no-gates"], dir);
+    writeFileSync(join(dir, "cases", "more.yaml"), JSON.stringify({ registry: "../registries/shop.yaml", cases: [{ id: "extra", goal: "Email the customer their receipt.", acceptable: ["send_email"] }] }));
+    const started = await runCli(["run", "--cases", "cases/cases.yaml", "--concurrency", "1", "--timeout-ms", "1234", "--run-id", "r", "--no-progress", "--no-gates"], dir);
     expect(started.code, started.stderr).toBe(0);
     const records = join(dir, "reports/r/records.jsonl");
     const lines = readFileSync(records, "utf8").trim().split("\n");
@@ -297,7 +298,7 @@ describe("--resume continues the run as it was started", () => {
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(readFileSync(records, "utf8").trim().split("\n")).toHaveLength(lines.length);
     const config = JSON.parse(readFileSync(join(dir, "reports/r/run.json"), "utf8")).config;
-    expect(config).toMatchObject({ concurrency: 1, timeout_ms: 1234 });
+    expect(config).toMatchObject({ cases: ["cases/cases.yaml"], concurrency: 1, timeout_ms: 1234 });
   }, 60_000);
 });
 

@@ -6,7 +6,7 @@ import { readExperimentFile } from "../run-files/read-experiment.js";
 import { resumePins } from "./ablate.js";
 import { batchStatus, cancelBatches, type BatchSummary } from "../trial/batch.js";
 import { inertLine } from "../text/inert.js";
-import { loadConfig } from "../config/load-config.js";
+import { configRoot, loadConfig } from "../config/load-config.js";
 import type { Io } from "../context.js";
 import { readMeta } from "../run-files/read-run.js";
 import { pinnedOverrides } from "../run-files/resume-check.js";
@@ -19,7 +19,7 @@ export type BatchAction = (typeof BATCH_ACTIONS)[number];
 export async function batchCommand(io: Io, action: BatchAction, target: string, flags: ConfigFlags): Promise<Outcome> {
   const dir = resolve(io.cwd, target);
   const experiment = existsSync(join(dir, EXPERIMENT_FILE)) ? readExperimentFile(join(dir, EXPERIMENT_FILE)) : null;
-  const pins = experiment !== null ? resumePins(target, io.cwd, experiment.kind) : pinnedOverrides(readMeta(join(dir, "run.json")));
+  const pins = experiment !== null ? resumePins(target, io.cwd, experiment.kind) : pinnedOverrides(readMeta(join(dir, "run.json")), configRoot(flags.config ?? null, io.cwd));
   const config = loadConfig(flags.config ?? null, { ...pins, ...toOverrides(flags) }, io.cwd);
   // An experiment's batches are each client's whose variant asked through it.
   const configs = experiment !== null && config.variants.length > 0 ? [config, ...config.variants.map((v) => v.config)] : [config];

@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { InvalidArgumentError } from "commander";
 import { COUNTERFACTUAL_DIR, runCounterfactuals } from "../trial/counterfactual.js";
 import { writeOutput } from "./write-output.js";
-import { loadConfig } from "../config/load-config.js";
+import { configRoot, loadConfig } from "../config/load-config.js";
 import type { Io } from "../context.js";
 import { COUNTERFACTUAL_KINDS, type CounterfactualKind } from "../types/counterfactual.js";
 import type { CounterfactualFormat } from "../types/formats.js";
@@ -38,7 +38,7 @@ export function parseKinds(text: string): CounterfactualKind[] {
 export async function counterfactualCommand(io: Io, run: string, flags: CounterfactualFlags): Promise<Outcome> {
   const target = resolve(io.cwd, run);
   const { meta } = readRun(target);
-  const config = loadConfig(flags.config ?? null, { ...pinnedOverrides(meta), ...toOverrides(flags) }, io.cwd);
+  const config = loadConfig(flags.config ?? null, { ...pinnedOverrides(meta, configRoot(flags.config ?? null, io.cwd)), ...toOverrides(flags) }, io.cwd);
   if (config.batch) io.stderr("route-eval: note: batch: true applies to run and ablate; counterfactuals are asked live (through the store)\n");
   const result = await runCounterfactuals(target, config, {
     kinds: flags.kinds,

@@ -12,7 +12,7 @@ import { inertLine } from "../text/inert.js";
 import { readMeta } from "../run-files/read-run.js";
 import { pinnedOverrides } from "../run-files/resume-check.js";
 import { toOverrides, type ConfigFlags } from "./cli-options.js";
-import { loadConfig } from "../config/load-config.js";
+import { configRoot, loadConfig } from "../config/load-config.js";
 import { renderMarkdown } from "../report/render-markdown.js";
 import { BASELINE_NAME, saveBaseline } from "../run-files/save-baseline.js";
 import { runEvaluation } from "../trial/evaluate.js";
@@ -55,7 +55,7 @@ export async function runCommand(io: Io, flags: RunFlags): Promise<Outcome> {
   }
   // --resume continues the experiment run.json pins: its settings, unless a flag says otherwise (then refused).
   const previous = flags.resume === undefined ? null : readMeta(resumeMetaFile(flags.resume, io.cwd));
-  const pinned = previous === null ? {} : pinnedOverrides(previous);
+  const pinned = previous === null ? {} : pinnedOverrides(previous, configRoot(flags.config ?? null, io.cwd));
   const config = loadConfig(flags.config ?? null, { ...pinned, ...toOverrides(flags) }, io.cwd);
   if (config.variants.length > 0) return runVariants(io, flags, config);
   const onProgress = flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) });

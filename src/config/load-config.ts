@@ -29,6 +29,18 @@ export type ConfigOverrides = Partial<Omit<Config, "file" | "root" | "discovery"
 
 const RETRIEVERS_WITH_BUDGET: ReadonlySet<RetrieverName> = new Set(["bm25", "embeddings"]);
 
+/** The config file a command reads: the one named, else ./route-eval.yaml when present, else none. */
+function configPath(file: string | null, cwd: string): string | null {
+  return file === null ? findDefaultConfig(cwd) : resolve(cwd, file);
+}
+
+/** The directory a config's relative paths (and case globs) resolve against: its file's, or the working directory without one. */
+export function configRoot(file: string | null, workingDir: string): string {
+  const cwd = resolve(workingDir);
+  const path = configPath(file, cwd);
+  return path === null ? cwd : dirname(path);
+}
+
 /**
  * Load route-eval.yaml (`file`, or ./route-eval.yaml when null and present, else defaults only),
  * validate it, apply defaults, then overrides. Relative paths in the file resolve against its
@@ -36,7 +48,7 @@ const RETRIEVERS_WITH_BUDGET: ReadonlySet<RetrieverName> = new Set(["bm25", "emb
  */
 export function loadConfig(file: string | null, overrides: ConfigOverrides, workingDir: string): Config {
   const cwd = resolve(workingDir);
-  const path = file === null ? findDefaultConfig(cwd) : resolve(cwd, file);
+  const path = configPath(file, cwd);
   const yaml = path === null ? null : readYamlFile(path, cwd);
   const written = yaml === null ? {} : validateConfigFile(nullAsEmpty(yaml));
   const root = path === null ? cwd : dirname(path);

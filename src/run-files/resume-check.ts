@@ -4,6 +4,7 @@
  * or a case that changed, was added or was removed is refused, each difference named.
  * Operational settings (concurrency, store mode, timeouts, retries, gates, output) may differ.
  */
+import { resolve } from "node:path";
 import type { ConfigOverrides } from "../config/load-config.js";
 import { CONFIG_KEYS } from "../config/keys.js";
 import { OPTIONAL_RUN_KEYS, type RunMeta } from "../types.js";
@@ -23,14 +24,17 @@ const MAX_NAMED = 5;
 
 /**
  * run.json's settings as config overrides: what `--resume` runs with unless a flag says otherwise —
- * the experiment's settings and its operational settings (concurrency, the time limit of an
- * attempt), so a resume continues the run as started.
+ * the experiment's settings, its case files (with `root`, the folder its config's globs resolve
+ * against) and its operational settings (concurrency, the time limit of an attempt), so a resume
+ * continues the run as started.
  */
-export function pinnedOverrides(meta: Pick<RunMeta, "endpoint" | "model" | "config">): ConfigOverrides {
+export function pinnedOverrides(meta: Pick<RunMeta, "endpoint" | "model" | "config">, root?: string): ConfigOverrides {
   const { config } = meta;
   const { retriever, k, embeddings } = config.discovery;
   const overrides: ConfigOverrides = {
     endpoint: meta.endpoint === "baseline" ? "baseline" : `${meta.endpoint}:${meta.model}`,
+    // The case files the run was started with (globs relative to its config's folder, given here as absolute paths).
+    ...(root === undefined || config.cases === undefined ? {} : { cases: config.cases.map((glob) => resolve(root, glob)) }),
     ...(config.concurrency === undefined ? {} : { concurrency: config.concurrency }),
     ...(config.timeout_ms === undefined ? {} : { timeout_ms: config.timeout_ms }),
     trials: config.trials,
