@@ -73,10 +73,8 @@ describe("an endpoint that is down", () => {
   it("down from the start: exit 3 naming the endpoint and the last failure, with the resume command; nothing scored as wrong", async () => {
     const server = await servers.start(() => openaiError(503, "upstream unavailable"));
     const dir = writeProject();
-    const started = performance.now();
     const { code, stderr } = await run(dir, server.url, "--run-id", "down");
     expect(code).toBe(3);
-    expect(performance.now() - started).toBeLessThan(90_000);
     expect(stderr).toContain("openai:test-model at ");
     expect(stderr).toContain("looks down: the first 20 attempts of the run all failed (last: HTTP 503: upstream unavailable)");
     expect(stderr).toContain(`--resume ${join(dir, "reports", "down")}`);
