@@ -147,5 +147,6 @@ function describeFileError(error: unknown): string | null {
   if (reason === undefined) return null;
   const path = "path" in error && typeof error.path === "string" ? ` ${error.path}` : "";
   const action = "syscall" in error && typeof error.syscall === "string" ? error.syscall : "write";
-  return `cannot ${action}${path}: ${reason} (${error.code}); free space or choose a writable --out-dir (what was already recorded is kept: continue with --resume)`;
+  const fix = ["ENOENT", "ENOTDIR", "EISDIR"].includes(error.code) ? "check the path" : "free space or choose a writable --out-dir";
+  return `cannot ${action}${path}: ${reason} (${error.code}); ${fix} (what was already recorded is kept: continue with --resume)`;
 }
