@@ -23,7 +23,8 @@ function steady(text: string, dir: string): string {
   return normalise(text, { "<dir>": dir })
     .replace(/\d{8}-\d{6}/g, "<stamp>")
     .split("\n")
-    .map((line) => (/latency|p50|p95|took/i.test(line) ? line.replace(/\d+(\.\d+)?/g, "<n>") : line))
+    // The figures, and the padding their width gives them.
+    .map((line) => (/latency|p50|p95|took [\d.]+ ?m?s\b/i.test(line) ? line.replace(/\d+(\.\d+)?/g, "<n>").replace(/ {2,}/g, " ") : line))
     .join("\n");
 }
 
