@@ -36,7 +36,7 @@ describe("a command endpoint whose agent hides behind a shell or a pipe", () => 
     const mark = `mark-once-${process.pid}-${Date.now()}`;
     const dir = writeProject();
     const result = await runCli(
-      ["run", "-e", "command", "--command", `sh -c "node ${MISBEHAVE} stuck-once ${mark}; true"`, "--concurrency", "1", "--mode", "live", "--no-progress", "--no-gates", "--timeout-ms", "300", "--retry-base-ms", "1", "--run-id", "once"],
+      ["run", "-e", "command", "--command", `sh -c "node ${MISBEHAVE} stuck-once ${mark}; true"`, "--concurrency", "1", "--mode", "live", "--no-progress", "--no-gates", "--timeout-ms", "3000", "--retry-base-ms", "1", "--run-id", "once"],
       { cwd: dir, env: { ...process.env, ONCE_FILE: join(dir, "hung-once") } },
     );
     expect(result.code, result.stderr).toBe(0);
