@@ -6,7 +6,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
@@ -58,6 +58,15 @@ describe("route-eval init", () => {
     const lint = await lintCounts(dir);
     expect(lint.code).toBe(1);
     expect(Object.entries(lint.counts).filter(([key]) => key.startsWith("error"))).toEqual([["error case-todo-goal", 8]]);
+    // Placeholders are not scored: run refuses them in one line, naming how many and the first.
+    const early = await runCli(["run", "--no-progress"], dir);
+    expect(early.code).toBe(2);
+    expect(early.stderr).toMatch(/^route-eval: 8 of 8 cases still have a TODO goal as route-eval init wrote them \(the first: cases\/example\.yaml:\d+: case "get_order-exact"\); write each as a real request — route-eval lint lists them all\n$/);
+    expect(existsSync(join(dir, "reports"))).toBe(false);
+    for (const file of ["route-eval.yaml", "cases/example.yaml", "registries/example.yaml"]) {
+      const schema = /\$schema=(\S+)/.exec(readFileSync(join(dir, file), "utf8"))?.[1] ?? "";
+      expect(existsSync(resolve(dirname(join(dir, file)), schema)), `${file}: ${schema}`).toBe(true);
+    }
 
     fillGoals(dir, "example.yaml");
     expect((await lintCounts(dir)).code).toBe(0);
@@ -131,6 +140,11 @@ describe("installed into another project", () => {
     expect(npx("--version").trim()).toBe(pkg.version);
     npx("init");
     expect(readFileSync(join(dir, "route-eval.yaml"), "utf8").split("\n")[0]).toBe("# yaml-language-server: $schema=./node_modules/route-eval/schemas/config.schema.json");
+    // Each file's $schema resolves from its own folder to a schema that exists (editors follow it so).
+    for (const file of ["route-eval.yaml", "cases/example.yaml", "registries/example.yaml"]) {
+      const schema = /\$schema=(\S+)/.exec(readFileSync(join(dir, file), "utf8"))?.[1] ?? "";
+      expect(existsSync(resolve(dirname(join(dir, file)), schema)), `${file}: ${schema}`).toBe(true);
+    }
     fillGoals(dir, "example.yaml");
     let out = "";
     try {

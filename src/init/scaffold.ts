@@ -71,7 +71,7 @@ export function buildScaffold(registry: RegistryFile, options: ScaffoldOptions):
     "",
   ].join("\n");
   const casesText = [
-    `# yaml-language-server: $schema=${options.schemas}/cases.schema.json`,
+    `# yaml-language-server: $schema=${fromSubfolder(options.schemas)}/cases.schema.json`,
     "#",
     "# Starter cases in near pairs, written by `route-eval init`. Each goal says what to write;",
     "# replace every TODO with a real request (route-eval lint reports the ones left).",
@@ -79,7 +79,7 @@ export function buildScaffold(registry: RegistryFile, options: ScaffoldOptions):
     stringify({ registry: `../registries/${options.name}.yaml`, cases }, { lineWidth: 0 }).trimEnd(),
     "",
   ].join("\n");
-  const registryText = [`# yaml-language-server: $schema=${options.schemas}/registry.schema.json`, options.header, "", stringify(registry, { lineWidth: 0, aliasDuplicateObjects: false })].join("\n");
+  const registryText = [`# yaml-language-server: $schema=${fromSubfolder(options.schemas)}/registry.schema.json`, options.header, "", stringify(registry, { lineWidth: 0, aliasDuplicateObjects: false })].join("\n");
   return { config, registry: registryText, cases: casesText, counts: { tools: tools.length, cases: cases.length, phases: Object.keys(phases).length } };
 }
 
@@ -136,4 +136,13 @@ export function exampleRegistry(): RegistryFile {
       { name: "send_email", family: "messaging", effect: "mutating", open_world: true, purpose: "Email the customer.", use_when: ["The customer should get a written message."], avoid_when: ["The request is a question about an order; use get_order or search_orders."], input_schema: withKey("body") },
     ],
   };
+}
+
+/**
+ * The schemas folder as seen from cases/ or registries/: a relative `$schema` resolves from the
+ * YAML file's own folder, one below the project's.
+ */
+function fromSubfolder(schemas: string): string {
+  if (schemas.startsWith("/")) return schemas;
+  return `../${schemas.replace(/^\.\//, "")}`;
 }

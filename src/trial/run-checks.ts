@@ -3,7 +3,7 @@ import { findContradiction, findUnknownNames } from "../cases/unknown-names.js";
 import { readYamlFile, showPath } from "../config/yaml-document.js";
 import { InputError, at } from "../errors.js";
 import { findUnknownFamilies } from "../exposure/check-policies.js";
-import { CONTROL_NAMES, type Case, type Config } from "../types.js";
+import { CONTROL_NAMES, TODO, type Case, type Config } from "../types.js";
 
 /**
  * Every family a phase in use admits should be carried by some tool of its cases' registries: a
@@ -45,4 +45,16 @@ export function findNameWarnings(cases: Case[], cwd: string): string[] {
 function contradiction(testCase: Case, cwd: string): string[] {
   const message = findContradiction(testCase);
   return message === null ? [] : [`${showPath(testCase.source.file, cwd)}:${testCase.source.line}: warning: ${message}`];
+}
+
+/**
+ * Cases whose goal is still init's TODO placeholder are not scored: a run of them is refused in
+ * one line saying how many and where the first is (lint lists every one, as case-todo-goal).
+ */
+export function checkTodoGoals(cases: Case[], cwd: string): void {
+  const todo = cases.filter((c) => c.goal.trimStart().startsWith(TODO));
+  if (todo.length === 0) return;
+  const [first] = todo;
+  const where = at(showPath(first.source.file, cwd), first.source.line, `case "${first.id}"`);
+  throw new InputError(`${todo.length} of ${cases.length} cases still have a TODO goal as route-eval init wrote them (the first: ${where}); write each as a real request — route-eval lint lists them all`);
 }
