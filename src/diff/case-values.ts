@@ -3,7 +3,7 @@
  * From trial records when the run has them; otherwise from the report's case rows, which carry
  * the funnel, end-to-end, violations and selection counts but not argument checks.
  */
-import { RATE_NAMES } from "../types/rates.js";
+import { RATE_NAMES, type RateName } from "../types/rates.js";
 import { findModal } from "../metrics/scored-trials.js";
 import { passAtK, passHatK } from "../metrics/pass-k.js";
 import { trialKey, type CaseRow, type Metrics, type TrialRecord } from "../types.js";
@@ -11,7 +11,7 @@ import type { RunEvidence } from "./metric-deltas.js";
 import { outcomesOf, tallyRecords, tallyRow, type CaseTallies, type TrialOutcomes } from "./trial-outcomes.js";
 
 /** The rates case rows can give, so that a missing case means "not in the population". */
-const ROW_RATES = [
+const ROW_RATES: readonly RateName[] = [
   "capability_coverage", "exposure_recall", "discovery_recall", "selection_accuracy", "end_to_end_accuracy",
   "abstention_accuracy", "violation_rate", "clarification_rate", "abstention_rate", "no_call_rate",
 ];

@@ -7,6 +7,7 @@ import { ANTHROPIC_BASE_URL } from "./anthropic.js";
 import { OPENAI_BASE_URL } from "./openai.js";
 import { isProviderName, PROVIDERS, type BatchApiName } from "../types/providers.js";
 import { sdkClientOptions } from "./wire-endpoint.js";
+import { describeError } from "./http-failure.js";
 import { createDispatcher, createFetch, type FetchLike } from "./http-transport.js";
 import { EndpointFailure, InputError } from "../errors.js";
 import { redactUrl } from "../text/redact-url.js";
@@ -77,7 +78,7 @@ function withRetries(api: BatchApi, provider: BatchApiName, baseUrl: string): Ba
           throw new InputError(`batch ${id}: ${provider} at ${baseUrl} does not know it (it expired and was deleted, or belongs to another key or project); check the key, or remove it from batches.json to submit its requests again`);
         }
         const passing = status === null ? !(error instanceof InputError) : status === 429 || status >= 500;
-        const detail = describeFailure(error);
+        const detail = describeError(error);
         if (!passing) throw error;
         if (attempt >= BATCH_ATTEMPTS) throw new EndpointFailure(`${provider} batch API at ${baseUrl}: ${what} failed ${attempt} times (last: ${detail}); the batches keep running at the provider: collect them with --resume`);
         await new Promise((resolve) => setTimeout(resolve, BATCH_RETRY_MS * 2 ** (attempt - 1)));
@@ -90,11 +91,6 @@ function withRetries(api: BatchApi, provider: BatchApiName, baseUrl: string): Ba
     results: (id) => call(`results of ${id}`, id, () => api.results(id)),
     cancel: (id) => call(`cancel of ${id}`, id, () => api.cancel(id)),
   };
-}
-
-/** An SDK error in one line (the SDKs' messages carry no key). */
-function describeFailure(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function defaultUrl(provider: BatchApiName): string {

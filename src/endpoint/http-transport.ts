@@ -45,17 +45,20 @@ export function createFetch(dispatcher: Dispatcher): FetchLike {
     // — a batch file upload), is encoded by the platform's own Request first: nothing is dropped.
     if (input instanceof Request || !isPlainBody(init.body)) return send(...(await encode(input, init, dispatcher)), 0);
     const url = new URL(String(input));
-    const limits = { sensitive: new Set((init.sensitiveHeaders ?? []).map((h) => h.toLowerCase())), maxBytes: init.maxBytes ?? Number.POSITIVE_INFINITY };
-    return send(url, { method: init.method ?? "GET", headers: toHeaderObject(init.headers), body: toPlainBody(init.body), redirect: init.redirect ?? "follow", signal: init.signal ?? undefined, dispatcher, ...limits }, 0);
+    return send(url, { method: init.method ?? "GET", headers: toHeaderObject(init.headers), body: toPlainBody(init.body), redirect: init.redirect ?? "follow", signal: init.signal ?? undefined, dispatcher, ...limitsOf(init) }, 0);
   };
+}
+
+/** The caller's limits of one request: its own credential headers (lower-case) and the longest body it reads. */
+function limitsOf(init: TransportInit): Pick<Sending, "sensitive" | "maxBytes"> {
+  return { sensitive: new Set((init.sensitiveHeaders ?? []).map((h) => h.toLowerCase())), maxBytes: init.maxBytes ?? Number.POSITIVE_INFINITY };
 }
 
 /** Any request fetch takes, as bytes with the content type its encoding chose (a multipart boundary, say). */
 async function encode(input: string | URL | Request, init: TransportInit, dispatcher: Dispatcher): Promise<[URL, Sending]> {
   const request = new Request(input, init);
   const bytes = Buffer.from(await request.arrayBuffer());
-  const limits = { sensitive: new Set((init.sensitiveHeaders ?? []).map((h) => h.toLowerCase())), maxBytes: init.maxBytes ?? Number.POSITIVE_INFINITY };
-  const sending = { method: request.method, headers: toHeaderObject(request.headers), body: bytes.length === 0 ? undefined : bytes, redirect: request.redirect, signal: init.signal ?? undefined, dispatcher, ...limits };
+  const sending = { method: request.method, headers: toHeaderObject(request.headers), body: bytes.length === 0 ? undefined : bytes, redirect: request.redirect, signal: init.signal ?? undefined, dispatcher, ...limitsOf(init) };
   return [new URL(request.url), sending];
 }
 

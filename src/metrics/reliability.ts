@@ -30,7 +30,7 @@ export function computeReliability(trials: TrialRecord[], success: Success = "se
     summaries.length === 0
       ? null
       : summaries.reduce((sum, s) => sum + s.modal_count / s.n, 0) / summaries.length;
-  const most = Math.max(0, maxOf(tallies.map((tally) => tally.n), 0));
+  const most = maxOf(tallies.map((tally) => tally.n), 0);
   const short = [...cases.entries()]
     .filter(([, group]) => group.length < most)
     .map(([case_id, group]) => ({ case_id, scored: group.length }))

@@ -71,7 +71,7 @@ export function metaFromRecords(runId: string, records: TrialRecord[], toolVersi
       phases: {},
       controls: [],
       discovery: k === null ? { retriever: "none" } : { retriever: "bm25", k: Number(k) },
-      trials: Math.max(0, maxOf(perCase.values(), 0)),
+      trials: maxOf(perCase.values(), 0),
       concurrency: 1,
       temperature: 0,
       seed: 0,

@@ -62,7 +62,7 @@ export function renderFailingCases(report: Report, explanations: CaseExplanation
     paint(wrapFacts(stripControls(describeRun(report)), columns).join("\n"), "bold"),
     wrap(`${failing.length} of ${explanations.length} cases failed at least one trial (${failedTrials} of ${report.metrics.scored} scored trials); grouped by the first rung that failed, worst first`),
   ];
-  const width = Math.min(40, Math.max(0, maxOf(failing.map((x) => displayWidth(stripControls(x.case_id))), 0)));
+  const width = Math.min(40, maxOf(failing.map((x) => displayWidth(stripControls(x.case_id))), 0));
   const groups = STAGES.map((stage) => renderGroup(stage, failing.filter((x) => x.stage === stage), width, paint, columns));
   const errored = allErrored.length === 0 ? [] : [[paint(`errored · ${allErrored.length} cases with every trial errored`, "bold"), ...allErrored.map((x) => `  ${stripControls(x.case_id)}`)]];
   const command = `route-eval show ${options.source} --case <id>`;
