@@ -6,7 +6,8 @@
  */
 import { existsSync } from "node:fs";
 import { InvalidArgumentError } from "commander";
-import { join, resolve } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
+import { loadCases } from "../cases/load-cases.js";
 import { InputError } from "../errors.js";
 import { inertLine } from "../text/inert.js";
 import { readMeta } from "../run-files/read-run.js";
@@ -45,6 +46,7 @@ export interface RunFlags extends ConfigFlags, OutputFlags {
   batch?: boolean;
   detach?: boolean;
   batchPollMs?: number;
+  printInputs?: boolean;
 }
 
 export async function runCommand(io: Io, flags: RunFlags): Promise<Outcome> {
@@ -57,6 +59,7 @@ export async function runCommand(io: Io, flags: RunFlags): Promise<Outcome> {
   const previous = flags.resume === undefined ? null : readMeta(resumeMetaFile(flags.resume, io.cwd));
   const pinned = previous === null ? {} : pinnedOverrides(previous, configRoot(flags.config ?? null, io.cwd));
   const config = loadConfig(flags.config ?? null, { ...pinned, ...toOverrides(flags) }, io.cwd);
+  if (flags.printInputs === true) return printInputs(io, config);
   if (config.variants.length > 0) return runVariants(io, flags, config);
   const onProgress = flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) });
   const onWarning = (message: string) => io.stderr(`${inertLine(message)}\n`);
@@ -93,6 +96,25 @@ function runOutcome(io: Io, report: Report, gates: GateResult[], runDir: string,
   if (errored === 0) return gated;
   io.stderr(`route-eval: ${errored} of ${trials} trials errored (the endpoint failed for good; they are in no rate); ask them again with: route-eval run --resume ${runDir}\n`);
   return "errored";
+}
+
+/**
+ * `run --print-inputs`: what the run reads — the config, the case files, the registry snapshots
+ * they name (paths relative to the working directory) — and the store it answers from. The
+ * GitHub Action keys its store cache on these files' contents.
+ */
+function printInputs(io: Io, config: Config): Outcome {
+  const cases = loadCases(config);
+  const shown = (file: string) => relative(io.cwd, file).split(sep).join("/");
+  const unique = (files: string[]) => [...new Set(files)].sort().map(shown);
+  const inputs = {
+    config: config.file === null ? null : shown(config.file),
+    cases: unique(cases.map((c) => c.source.file)),
+    registries: unique(cases.map((c) => c.registry.file).filter((file) => file !== "")),
+    store: shown(config.store_dir),
+  };
+  io.stdout(`${JSON.stringify(inputs, null, 2)}\n`);
+  return "ok";
 }
 
 /** `run --counterfactual`: the headroom of the run just finished (printed after the report on a terminal). */

@@ -21,6 +21,7 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
     .option("--no-step-summary", "do not append the Markdown summary to $GITHUB_STEP_SUMMARY")
     .option("--resume <run-dir>", "continue an interrupted run: keep its records, run the trials it lacks")
     .option("--no-progress", "no progress line on stderr")
+    .option("--print-inputs", "print the files the run would read (config, case files, registries) and its store as JSON, and exit without running")
     .option("--counterfactual", "then re-ask each failed trial with one change to what was shown (route-eval counterfactual)")
     .option("--fail-if-worse <variant...>", "with variants: exit 1 when this variant's paired verdict against the base is \"hurt\"")
     .addHelpText("after", RUN_HELP)
