@@ -1,15 +1,23 @@
 #!/usr/bin/env node
 
+import { existsSync } from "node:fs";
+import { buildDist } from "./build-dist.js";
+
 // dist/ is replaced by a rename while `npm run build` runs (scripts/build.js): a start that falls
-// in that instant finds it missing, and tries once more.
+// in that instant finds it missing, and looks again. A package without dist/ at all (installed
+// from git, or a fresh clone) builds it once, from src/, with its runtime dependencies only.
 async function loadCli() {
-  try {
-    return await import("../dist/cli.js");
-  } catch (error) {
-    if (error?.code !== "ERR_MODULE_NOT_FOUND") throw error;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    return import("../dist/cli.js");
+  const cli = new URL("../dist/cli.js", import.meta.url);
+  if (!existsSync(cli)) await new Promise((resolve) => setTimeout(resolve, 250));
+  if (!existsSync(cli)) {
+    try {
+      await buildDist();
+    } catch (error) {
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(4);
+    }
   }
+  return import(cli.href);
 }
 const { main } = await loadCli();
 

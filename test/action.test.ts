@@ -97,7 +97,7 @@ describe("the GitHub Action's steps", () => {
       writeFileSync(outputFile, "");
       const result = spawnSync(process.execPath, [join(ROOT, "scripts", "action", "cache-key.mjs")], { cwd: dir, env: { ...process.env, ROUTE_EVAL, GITHUB_OUTPUT: outputFile, ...inputs }, encoding: "utf8" });
       expect(result.status, result.stderr).toBe(0);
-      return { ...outputs(outputFile), log: result.stdout };
+      return { ...outputs(outputFile), log: result.stdout } as Record<string, string>;
     };
     const first = key({ INPUT_ARGS: "--retriever bm25 -k 8 --system-prompt 'Route, then act.'" });
     expect(first.store).toBe(".route-eval/store");

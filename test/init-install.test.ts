@@ -2,10 +2,11 @@
  * Adopting route-eval in another project: `route-eval init` from each source (a small example,
  * MCP over stdio and from a file, OpenAI and Anthropic tools arrays), the scaffold's lint (TODO
  * goals are the only errors), a filled-in scaffold that runs; and the package itself packed and
- * installed into an empty project offline, then init and run there.
+ * installed into an empty project offline — from the tarball and from git — then init, lint, run
+ * and the library there.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
@@ -40,7 +41,8 @@ describe("route-eval init", () => {
     const result = await runCli(["init"], dir);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^route-eval init: 4 tools, 2 phases proposed, 8 starter cases with TODO goals\.\n/);
-    expect(result.stderr).toBe("wrote route-eval.yaml\nwrote registries/example.yaml\nwrote cases/example.yaml\n");
+    expect(result.stderr).toBe("wrote route-eval.yaml\nwrote registries/example.yaml\nwrote cases/example.yaml\nwrote .gitignore: reports/ .route-eval/\n");
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toMatch(/^# route-eval: .*\nreports\/\n\.route-eval\/\n$/);
     const config = readFileSync(join(dir, "route-eval.yaml"), "utf8");
     expect(config.split("\n")[0]).toMatch(/^# yaml-language-server: \$schema=.*schemas\/config\.schema\.json$/);
     expect(parse(config).phases).toEqual({ lookup: { families: ["orders"], max_effect: "read_only" }, act: { max_effect: "mutating" } });
@@ -81,7 +83,13 @@ describe("route-eval init", () => {
     const again = await runCli(["init"], dir);
     expect(again.code).toBe(2);
     expect(again.stderr).toBe("route-eval: init: route-eval.yaml, registries/example.yaml, cases/example.yaml already exist; pass --force to overwrite, or --name to write other registry and case files\n");
-    expect((await runCli(["init", "--force"], dir)).code).toBe(0);
+    // An existing .gitignore keeps its lines and gains only what it lacks, once.
+    writeFileSync(join(dir, ".gitignore"), "node_modules\n/reports");
+    const forced = await runCli(["init", "--force"], dir);
+    expect(forced.code).toBe(0);
+    expect(forced.stderr).toContain("added to .gitignore: .route-eval/\n");
+    expect((await runCli(["init", "--force"], dir)).stderr).not.toContain(".gitignore");
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toMatch(/^node_modules\n\/reports\n# route-eval: [^\n]*\n\.route-eval\/\n$/);
   });
 
   // The paged MCP server fixture holds a broken output schema on purpose (see import-roundtrip.test.ts).
@@ -118,25 +126,29 @@ describe("route-eval init", () => {
 });
 
 describe("installed into another project", () => {
-  it("npm pack, then an offline install of the tarball into an empty project: --version, init and run work there", () => {
-    const dir = tempDir("route-eval-adopt-");
-    // dist/ is built by `npm test` before the tests; packing must not rebuild it under the other tests' feet.
-    execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT, stdio: "ignore" });
-    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
-    const tarball = `route-eval-${pkg.version}.tgz`;
-    // Offline: a lockfile for the project made from route-eval's own, so `npm ci --offline` takes every
-    // dependency from the npm cache that installing route-eval itself filled (no network, no packument).
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+  const env = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
+
+  /**
+   * An empty project that depends on route-eval through `spec`, installed with `npm ci --offline`:
+   * its lockfile is made from route-eval's own, so every dependency comes from the npm cache that
+   * installing route-eval itself filled (no network, no packument).
+   */
+  function installInto(dir: string, spec: string, resolved: string): (...args: string[]) => string {
     const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8"));
-    const packages: Record<string, unknown> = { "": { name: "my-agent", devDependencies: { "route-eval": `file:${tarball}` } } };
-    packages["node_modules/route-eval"] = { version: pkg.version, resolved: `file:${tarball}`, dev: true, license: pkg.license, dependencies: pkg.dependencies, bin: pkg.bin, engines: pkg.engines, peerDependencies: pkg.peerDependencies, peerDependenciesMeta: pkg.peerDependenciesMeta };
+    const packages: Record<string, unknown> = { "": { name: "my-agent", devDependencies: { "route-eval": spec } } };
+    packages["node_modules/route-eval"] = { version: pkg.version, resolved, dev: true, license: pkg.license, dependencies: pkg.dependencies, bin: pkg.bin, engines: pkg.engines, peerDependencies: pkg.peerDependencies, peerDependenciesMeta: pkg.peerDependenciesMeta };
     for (const [path, entry] of Object.entries(lock.packages as Record<string, { dev?: boolean }>)) {
       if (path.startsWith("node_modules/") && entry.dev !== true) packages[path] = { ...entry, dev: true };
     }
-    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "my-agent", private: true, devDependencies: { "route-eval": `file:${tarball}` } }, null, 2));
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "my-agent", private: true, type: "module", devDependencies: { "route-eval": spec } }, null, 2));
     writeFileSync(join(dir, "package-lock.json"), JSON.stringify({ name: "my-agent", lockfileVersion: 3, requires: true, packages }, null, 2));
-    const env = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
     execFileSync("npm", ["ci", "--offline"], { cwd: dir, env, stdio: "pipe" });
-    const npx = (...args: string[]) => execFileSync("npx", ["--no-install", "route-eval", ...args], { cwd: dir, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    return (...args: string[]) => execFileSync("npx", ["--no-install", "route-eval", ...args], { cwd: dir, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  }
+
+  /** What a newcomer does next: init, fill the goals, lint, run — with the editor's schema paths resolving. */
+  function adopt(dir: string, npx: (...args: string[]) => string): void {
     expect(npx("--version").trim()).toBe(pkg.version);
     npx("init");
     expect(readFileSync(join(dir, "route-eval.yaml"), "utf8").split("\n")[0]).toBe("# yaml-language-server: $schema=./node_modules/route-eval/schemas/config.schema.json");
@@ -146,12 +158,56 @@ describe("installed into another project", () => {
       expect(existsSync(resolve(dirname(join(dir, file)), schema)), `${file}: ${schema}`).toBe(true);
     }
     fillGoals(dir, "example.yaml");
+    npx("lint");
     let out = "";
     try {
-      out = npx("run", "--no-progress", "-f", "json");
+      out = npx("run", "--no-progress", "-f", "json", "--run-id", "first");
     } catch (error) {
       out = String((error as { stdout?: string }).stdout ?? ""); // exit 1: a gate of the starter config failed
     }
     expect(JSON.parse(out).metrics.trials).toBe(24);
-  }, 120_000);
+  }
+
+  it("npm pack ships what a user needs and nothing else; installed offline from the tarball, the CLI, the library and its types work", () => {
+    const dir = tempDir("route-eval-adopt-");
+    // dist/ is built by `npm test` before the tests; packing must not rebuild it under the other tests' feet.
+    const [packed] = JSON.parse(execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], { cwd: ROOT, encoding: "utf8" }));
+    const files = (packed.files as { path: string }[]).map((f) => f.path);
+    for (const file of ["LICENSE", "README.md", "package.json", "action.yml", "bin/route-eval.js", "bin/build-dist.js", "dist/cli.js", "dist/index.js", "dist/index.d.ts", "src/index.ts", "schemas/cases.schema.json", "schemas/config.schema.json", "schemas/registry.schema.json", "scripts/action/run.mjs", "scripts/action/comment.mjs", "scripts/action/cache-key.mjs", "scripts/action/markdown.mjs"]) {
+      expect(files, file).toContain(file);
+    }
+    expect(files.filter((f) => /^(test|bench|reports|cases|registries|docs|node_modules|\.ci|\.dist)|^scripts\/(?!action\/)|\.test\.ts$/.test(f))).toEqual([]);
+
+    const npx = installInto(dir, `file:${packed.filename}`, `file:${packed.filename}`);
+    adopt(dir, npx);
+    // The library: the documented entry points, from the package name, with types a TypeScript project resolves.
+    writeFileSync(join(dir, "again.ts"), [
+      'import { buildReport, loadConfig, loadCases, readRun, renderReport, type Report } from "route-eval";',
+      'const config = loadConfig(null, {}, process.cwd());',
+      'const { meta, records } = readRun("reports/first");',
+      'const report: Report = buildReport(meta, records);',
+      'console.log(JSON.stringify({ cases: loadCases(config).length, trials: report.metrics.trials, head: renderReport(report, "markdown", { color: false, gates: report.gates }).split("\\n")[0] }));',
+    ].join("\n"));
+    const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+    execFileSync(process.execPath, [tsc, "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--strict", "--types", "node", "--typeRoots", join(ROOT, "node_modules", "@types"), "--skipLibCheck", "--outDir", ".", "again.ts"], { cwd: dir, stdio: "pipe" });
+    const again = JSON.parse(execFileSync(process.execPath, ["again.js"], { cwd: dir, encoding: "utf8" }));
+    expect(again).toEqual({ cases: 8, trials: 24, head: "## route-eval report" });
+  }, 180_000);
+
+  it("installed from git without the dev toolchain: no install script runs, the first start builds dist/ from src/ with runtime dependencies only", () => {
+    // A git repository of route-eval's tracked files as they are now (in CI: the commit under test).
+    const repo = tempDir("route-eval-git-");
+    const tracked = execFileSync("git", ["ls-files", "-co", "--exclude-standard"], { cwd: ROOT, encoding: "utf8" }).split("\n").filter((f) => f !== "" && !/^(test|bench|docs|reports)\//.test(f));
+    for (const file of tracked) cpSync(join(ROOT, file), join(repo, file), { recursive: true });
+    const git = (...args: string[]) => execFileSync("git", ["-c", "user.email=ci@example.invalid", "-c", "user.name=ci", ...args], { cwd: repo, encoding: "utf8" }).trim();
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-qm", "route-eval");
+    const dir = tempDir("route-eval-adopt-git-");
+    const npx = installInto(dir, `git+file://${repo}`, `git+file://${repo}#${git("rev-parse", "HEAD")}`);
+    expect(existsSync(join(dir, "node_modules", "route-eval", "dist"))).toBe(false);
+    for (const dev of Object.keys(pkg.devDependencies)) expect(existsSync(join(dir, "node_modules", dev)), dev).toBe(false);
+    adopt(dir, npx);
+    expect(existsSync(join(dir, "node_modules", "route-eval", "dist", "index.js"))).toBe(true);
+  }, 180_000);
 });

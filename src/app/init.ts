@@ -1,5 +1,5 @@
 /** `route-eval init` composition root: read the tools (or the example), scaffold config, registry and cases, write them. */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Io } from "../context.js";
@@ -40,6 +40,7 @@ export async function initCommand(io: Io, flags: InitFlags): Promise<Outcome> {
     writeFileSync(file, text);
     io.stderr(`wrote ${relative(io.cwd, file)}\n`);
   }
+  ignoreOutputs(io, join(io.cwd, ".gitignore"));
   const { tools, cases, phases } = scaffold.counts;
   io.stdout(
     `route-eval init: ${tools} tool${tools === 1 ? "" : "s"}, ${phases} phase${phases === 1 ? "" : "s"} proposed, ${cases} starter case${cases === 1 ? "" : "s"} with TODO goals.\n` +
@@ -47,6 +48,20 @@ export async function initCommand(io: Io, flags: InitFlags): Promise<Outcome> {
       "each tool's effect in the registry, then: npx route-eval lint && npx route-eval run\n",
   );
   return "ok";
+}
+
+/** What a run writes that is not source: the reports and the response store (a CI cache, not history). */
+const IGNORED = ["reports/", ".route-eval/"];
+
+/** Adds to .gitignore (or creates it) the entries it lacks; never rewrites what is there. */
+function ignoreOutputs(io: Io, file: string): void {
+  const text = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const present = new Set(text.split(/\r?\n/).map((line) => line.trim().replace(/^\//, "")));
+  const missing = IGNORED.filter((entry) => !present.has(entry) && !present.has(entry.replace(/\/$/, "")));
+  if (missing.length === 0) return;
+  const lead = text === "" || text.endsWith("\n") ? "" : "\n";
+  appendFileSync(file, `${lead}# route-eval: run reports (keep baselines you diff against elsewhere, or un-ignore reports/baselines/) and the response store\n${missing.join("\n")}\n`);
+  io.stderr(`${text === "" ? "wrote" : "added to"} .gitignore: ${missing.join(" ")}\n`);
 }
 
 async function readSource(flags: InitFlags, cwd: string): Promise<{ registry: ReturnType<typeof exampleRegistry>; header: string; name: string }> {
