@@ -1,4 +1,5 @@
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, type OutputConfiguration } from "commander";
+import { terminalWidth } from "./render/terminal.js";
 import { EXIT } from "./commands/exit.js";
 import type { Io } from "./context.js";
 import type { SetExit } from "./commands/exit.js";
@@ -12,6 +13,7 @@ const defaultIo: Io = {
   color: process.stdout.isTTY === true && process.env.NO_COLOR === undefined,
   stderrTTY: process.stderr.isTTY === true,
   columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,
+  stderrColumns: process.stderr.isTTY === true ? process.stderr.columns : undefined,
   env: process.env,
   cwd: process.cwd(),
   now: () => new Date(),
@@ -91,14 +93,20 @@ async function buildProgram(io: Io, setExit: SetExit, commands: CommandEntry[]):
     .enablePositionalOptions(false)
     .exitOverride()
     // Commander's usage errors carry the same prefix as every other error.
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (text, write) => write(`route-eval: ${text.replace(/^error: /, "")}`) })
+    .configureOutput(outputOf(io))
     .showHelpAfterError("(run with --help for usage)");
   for (const register of await Promise.all(commands.map(([, load]) => load()))) register(program, io, setExit);
   for (const command of program.commands) {
     command.exitOverride().option("--debug", "print stack traces for errors");
-    command.configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (text, write) => write(`route-eval: ${text.replace(/^error: /, "")}`) });
+    command.configureOutput(outputOf(io));
   }
   return program;
+}
+
+/** Commander's output: through io, usage errors with the same prefix as every other error, help laid out to the terminal's width. */
+function outputOf(io: Io): OutputConfiguration {
+  const width = () => terminalWidth(io);
+  return { writeOut: io.stdout, writeErr: io.stderr, getOutHelpWidth: width, getErrHelpWidth: width, outputError: (text, write) => write(`route-eval: ${text.replace(/^error: /, "")}`) };
 }
 
 function reportError(error: unknown, io: Io, debug: boolean): number {

@@ -17,8 +17,10 @@ export interface Io extends RunContext {
   color: boolean;
   /** Whether stderr is a terminal (a live progress line) — absent means no. */
   stderrTTY?: boolean;
-  /** The width of stdout when it is a terminal; absent otherwise (then COLUMNS, else 100). */
+  /** The width of stdout when it is a terminal; absent otherwise (then COLUMNS, else stderrColumns, else 80). */
   columns?: number;
+  /** The width of stderr when it is a terminal: the screen a pager (`route-eval report | less`) shows stdout on. */
+  stderrColumns?: number;
   /**
    * Starts listening for SIGINT/SIGTERM and returns the signal they abort (reason: the signal's
    * name), for a command that can stop cleanly (run, sweep). Absent in tests that do not send one.

@@ -136,7 +136,7 @@ describe("counterfactual outcomes where a run is read", () => {
     // A second run with the same decisions, counterfactuals with --registry-with: coverage headroom appears.
     expect((await runCli(["run", "-c", CONFIG, "--out-dir", out, "--run-id", "again", "--no-progress", "--no-gates"])).code).toBe(0);
     await runCli(["counterfactual", join(out, "again"), "-c", CONFIG, "--registry-with", EXTRA, "--no-progress"]);
-    const diff = await runCli(["diff", run, join(out, "again")]);
+    const diff = await runCli(["diff", run, join(out, "again")], { env: { COLUMNS: "120" } });
     expect(diff.stdout).toMatch(/Headroom \(counterfactual\)[\s\S]*│ coverage +│ +2 │ +2 │ +0 │ +2 │ +— │ \+20\.0 pts │/);
     const diffJson = JSON.parse((await runCli(["diff", run, join(out, "again"), "-f", "json"])).stdout);
     expect(diffJson.headroom[0]).toEqual({ stage: "coverage", base: { failures: 2, binding: 0, gain: null }, current: { failures: 2, binding: 2, gain: 0.2 } });

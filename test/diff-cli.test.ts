@@ -61,7 +61,7 @@ describe("route-eval diff: comparability (exit 2 unless --force)", () => {
   it("compares two runs of the same cases without --force", async () => {
     const { code, out } = await cli(["diff", sharedA, sharedB]);
     expect(code).toBe(0);
-    expect(out).toContain("comparable: same cases, trials per case, endpoint and model, temperature and retriever");
+    expect(out).toMatch(/comparable: same cases, trials per case, endpoint and model, temperature and\sretriever/);
     expect(out).toContain("registry shop: revision A → B");
   });
 });

@@ -1,16 +1,19 @@
 /**
  * Every terminal rendering fits the terminal: at 80 and 120 columns (COLUMNS, as when stdout is
- * not a TTY) no line of run, report, show, show --case, lint, diff, sweep, ablate or
- * counterfactual is wider; and the live progress line never is either.
+ * not a TTY) no line of run, report, show, show --case, lint, diff (with a word-diffed definition
+ * and CJK text — two columns a character, no spaces to wrap at), sweep, ablate, counterfactual or
+ * any command's --help is wider; and the live progress line never is either.
  */
-import { cpSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createProgressPrinter } from "../src/render/progress.js";
+import { displayWidth } from "../src/render/text-layout.js";
 import { runCli, tempDir } from "./support/cli.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const CJK = "注文番号で注文の状態、配送先住所、荷物の追跡番号を確認します。スペースを含まない長い説明文でも端末の幅に収まるように折り返されなければなりません。";
 let dir: string;
 
 beforeAll(async () => {
@@ -19,10 +22,19 @@ beforeAll(async () => {
   // 12 trials (pass^k up to k=12) and a retriever (recall@k, retrieval quality): the widest report.
   expect((await runCli(["run", "--run-id", "wide", "-n", "12", "--retriever", "bm25", "-k", "4", "--no-progress", "--no-gates"], dir)).code).toBe(0);
   expect((await runCli(["run", "--run-id", "plain", "--no-progress", "--no-gates"], dir)).code).toBe(0);
-}, 60_000);
+  // A description rewritten with CJK in it, and a case goal in Japanese: the diff word-diffs a definition.
+  const cjk = tempDir("route-eval-width-cjk-");
+  for (const name of ["route-eval.yaml", "cases", "registries"]) cpSync(join(ROOT, name), join(cjk, name), { recursive: true });
+  const cases = join(cjk, "cases", "orders.yaml");
+  writeFileSync(cases, readFileSync(cases, "utf8").replace("goal: Is order ord_1042 shipped yet?", `goal: "ord_1042 の注文はもう発送されましたか？${CJK}"`));
+  expect((await runCli(["run", "--out-dir", join(dir, "reports"), "--run-id", "cjk-main", "--no-progress", "--no-gates"], cjk)).code).toBe(0);
+  const registry = join(cjk, "registries", "commerce.yaml");
+  writeFileSync(registry, readFileSync(registry, "utf8").replace(/purpose: Look up the current record of one order[^\n]*/, `purpose: Fetch one order by its exact order id, with the tracking numbers of its parcels. ${CJK}`));
+  expect((await runCli(["run", "--out-dir", join(dir, "reports"), "--run-id", "cjk-pr", "--no-progress", "--no-gates"], cjk)).code).toBe(0);
+}, 120_000);
 
 function widest(text: string): number {
-  return Math.max(...text.split("\n").map((line) => line.length));
+  return Math.max(...text.split("\n").map((line) => displayWidth(line)));
 }
 
 const COMMANDS: [string, (width: number) => string[]][] = [
@@ -31,7 +43,12 @@ const COMMANDS: [string, (width: number) => string[]][] = [
   ["show --case", () => ["show", join(dir, "reports", "wide"), "--case", "refund-over-limit"]],
   ["lint", () => ["lint"]],
   ["diff", () => ["diff", join(dir, "reports", "plain"), join(dir, "reports", "wide"), "--force"]],
+  ["diff --all", () => ["diff", join(dir, "reports", "plain"), join(dir, "reports", "wide"), "--force", "--all"]],
+  ["diff of a rewritten definition with CJK", () => ["diff", join(dir, "reports", "cjk-main"), join(dir, "reports", "cjk-pr"), "--all", "--fail-on-regressed-case"]],
+  ["show --case with a CJK goal", () => ["show", join(dir, "reports", "cjk-pr"), "--case", "order-status-exact-id"]],
   ["sweep", (w) => ["sweep", "--sizes", "5,10,20", "--sweep-id", `sweep-${w}`]],
+  ["sweep of many points", (w) => ["sweep", "--sizes", "4,8,16,32,64,128", "-n", "1", "--sweep-id", `sweep-many-${w}`, "--no-progress"]],
+  ["sweep of k", (w) => ["sweep", "--k", "2,4,8,16", "--retriever", "bm25", "-n", "1", "--sweep-id", `sweep-k-${w}`, "--no-progress"]],
   ["ablate", (w) => ["ablate", "--run-id", `ablate-${w}`, "--no-progress"]],
   ["counterfactual", () => ["counterfactual", join(dir, "reports", "plain"), "--no-progress", "--max-counterfactuals", "40"]],
 ];
@@ -46,6 +63,16 @@ describe("terminal output fits the terminal", () => {
         expect(widest(result.stdout)).toBeLessThanOrEqual(width);
       }, 60_000);
     }
+  }
+
+  for (const command of ["", "run", "ablate", "counterfactual", "init", "merge", "batch", "report", "show", "sweep", "lint", "import", "diff"]) {
+    it(`${command || "route-eval"} --help at 80 columns, listing the command's own options`, async () => {
+      const result = await runCli([...(command === "" ? [] : [command]), "--help"], { cwd: dir, env: { COLUMNS: "80" } });
+      expect(result.code).toBe(0);
+      expect(widest(result.stdout)).toBeLessThanOrEqual(80);
+      // batch reaches a provider about a run's batches: it runs no trials, so it takes no trial settings.
+      if (command === "batch") expect(result.stdout).not.toMatch(/--trials|--retriever|--concurrency/);
+    });
   }
 
   it("run prints the reliability table with k as rows, a chosen few when there are many", async () => {

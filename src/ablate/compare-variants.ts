@@ -5,7 +5,7 @@
  */
 import { compareRuns, type DiffInput } from "../diff/compare-runs.js";
 import { listMetrics } from "../diff/metric-deltas.js";
-import { CORRECT, formatPercent, MISSING, formatP } from "../render/format.js";
+import { CORRECT, formatPercent, MISSING, pIs } from "../render/format.js";
 import { formatDelta } from "../diff/format-diff.js";
 import { STAGES, trialKey, type Metrics, type Report, type TrialRecord } from "../types.js";
 import type { Comparison, FailureProfile, MetricRow, TrialEnd, Transition, Verdict, VariantValue } from "../types/ablate.js";
@@ -92,12 +92,6 @@ export function compareVariant(reference: VariantRun, variant: VariantRun): Comp
 export function deltaOf(c: Comparison, metric: string): string {
   const row = c.metrics.find((m) => m.metric === metric);
   return row === undefined ? MISSING : formatDelta(row);
-}
-
-/** "p = 0.0313", "p < 0.0001". */
-export function pIs(p: number): string {
-  const text = formatP(p);
-  return text.startsWith("<") ? `p ${text}` : `p = ${text}`;
 }
 
 function endOf(record: TrialRecord): TrialEnd {

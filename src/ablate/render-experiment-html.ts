@@ -4,7 +4,7 @@
  * variant's failure profile as a stacked bar, the full metric table, and per pair what moved.
  * Every name and sentence is data: the `html` tag escapes it.
  */
-import { formatCount, formatMs, formatPercent, MISSING } from "../render/format.js";
+import { formatCount, formatMs, formatPercent, MISSING, plural } from "../render/format.js";
 import { html, type SafeHtml } from "../render/html/escape.js";
 import { renderHtmlPage, type HtmlSection } from "../render/html/page.js";
 import { STAGES } from "../types.js";
@@ -115,7 +115,7 @@ export function renderExperimentHtml(e: Experiment): string {
   }
   const facts: [string, string][] = [
     ["kind", e.kind],
-    ["cases", `${e.cases} × ${e.trials} trials per variant`],
+    ["cases", `${e.cases} × ${plural(e.trials, "trial")} per variant`],
     ["variants", e.variants.map((v) => v.name).join(", ")],
     ...(e.skipped.length === 0 ? [] : [["skipped", e.skipped.map((s) => `${s.name} (${s.reason})`).join("; ")] as [string, string]]),
     ["started", e.started_at],

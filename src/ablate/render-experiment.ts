@@ -5,7 +5,8 @@
  */
 import type { ExperimentFormat } from "../types/formats.js";
 import Table from "cli-table3";
-import { deltaOf, pIs } from "./compare-variants.js";
+import { deltaOf } from "./compare-variants.js";
+import { pIs, plural } from "../render/format.js";
 import { formatCount, formatMs, formatNumber, formatPercent, MISSING } from "../render/format.js";
 import { renderTable as renderMarkdownTable } from "../render/markdown.js";
 import type { TableData } from "../render/section.js";
@@ -39,7 +40,7 @@ const KIND_TITLES: Record<Experiment["kind"], string> = { variants: "variants", 
 export function describeExperiment(e: Experiment): string {
   const endpoints = [...new Set(e.variants.map((v) => `${v.endpoint}${v.model === "" ? "" : `/${v.model}`}`))].join(", ");
   const noun = e.kind === "ladder" ? "rung" : "variant";
-  return `route-eval ${KIND_TITLES[e.kind]} ${e.experiment_id} · ${endpoints} · ${e.cases} cases × ${e.trials} trials · ${e.variants.length} ${noun}s`;
+  return `route-eval ${KIND_TITLES[e.kind]} ${e.experiment_id} · ${endpoints} · ${plural(e.cases, "case")} × ${plural(e.trials, "trial")} · ${e.variants.length} ${noun}s`;
 }
 
 function isProportion(row: MetricRow): boolean {

@@ -16,16 +16,17 @@ export interface ConfigFlags {
 }
 
 /** The flags every command that loads route-eval.yaml shares, one per row of the key table. */
-export function addConfigOptions(command: Command): Command {
+/** The config flags: every key that has one, or only the keys named (a command that reads a few, like batch). */
+export function addConfigOptions(command: Command, only?: readonly string[]): Command {
   command.option("-c, --config <file>", "config file (default: ./route-eval.yaml when present)");
-  for (const option of configOptions()) command.addOption(option);
-  command.addOption(OUT_ALIAS);
+  for (const option of configOptions(only)) command.addOption(option);
+  if (only === undefined) command.addOption(OUT_ALIAS);
   return command;
 }
 
-function configOptions(): Option[] {
+function configOptions(only?: readonly string[]): Option[] {
   return listConfigKeys().flatMap(([path, spec]) => {
-    if (spec.flags === undefined) return [];
+    if (spec.flags === undefined || (only !== undefined && !only.includes(path))) return [];
     const option = new Option(spec.flags, `${spec.help} (config: ${path})`);
     if (spec.parse !== undefined) option.argParser(spec.parse);
     if (spec.choices !== undefined) option.choices(spec.choices);

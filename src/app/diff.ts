@@ -33,17 +33,18 @@ import { readHeadroom } from "../run-files/read-headroom.js";
  * One side of the diff. A run directory (or its records.jsonl) is rebuilt from its trial records,
  * with run.json or report.json supplying the metadata; a .json file is read as a report alone.
  */
-export function loadDiffInput(target: string): DiffInput {
+export function loadDiffInput(shown: string, cwd: string): DiffInput {
+  const target = resolve(cwd, shown);
   const files = locateRun(target);
   const reportNamed = files.report === target && !target.endsWith(".jsonl");
-  if (reportNamed) return { label: target, report: readReportFile(target), records: null };
+  if (reportNamed) return { label: shown, report: readReportFile(target), records: null };
   if (files.records === null) {
-    if (files.report !== null) return { label: target, report: readReportFile(files.report), records: null };
-    throw new InputError(`${target}: holds neither records.jsonl nor report.json (${RUN_TARGET})`);
+    if (files.report !== null) return { label: shown, report: readReportFile(files.report), records: null };
+    throw new InputError(`${shown}: holds neither records.jsonl nor report.json (${RUN_TARGET})`);
   }
   const records = readRecords(files.records);
   if (records.length === 0) throw new InputError(`${files.records}: no trial records (the run recorded nothing yet)`);
-  return { label: target, report: summariseRun(findMeta(files, records), records), records };
+  return { label: shown, report: summariseRun(findMeta(files, records), records), records };
 }
 
 /** The parts of a report a diff reads, from records (the per-slice breakdowns are skipped). */
@@ -53,9 +54,10 @@ function summariseRun(run: RunMeta, records: TrialRecord[]): DiffReport {
 }
 
 /** Compare BASE with CURRENT; InputError (exit 2) naming every difference when they do not compare. */
-export function diffRuns(basePath: string, currentPath: string, options: CompareOptions & GateOptions): Diff {
-  const base = loadDiffInput(basePath);
-  const current = loadDiffInput(currentPath);
+/** BASE and CURRENT as given (relative to `cwd`) compared, gated, with their counterfactual headroom when both have it. */
+export function diffRuns(basePath: string, currentPath: string, cwd: string, options: CompareOptions & GateOptions): Diff {
+  const base = loadDiffInput(basePath, cwd);
+  const current = loadDiffInput(currentPath, cwd);
   const { comparable, differences } = checkComparability(base.report, current.report, options.force);
   if (!comparable && !options.force) {
     const shared = splitCaseIds(base.report, current.report).shared.length;
@@ -64,8 +66,8 @@ export function diffRuns(basePath: string, currentPath: string, options: Compare
     throw new InputError(`cannot compare ${basePath} with ${currentPath}: ${reasons}; ${hint}`);
   }
   const diff = applyDiffGates(compareRuns(base, current, options), options);
-  const before = readHeadroom(locateRun(basePath).runDir);
-  const after = readHeadroom(locateRun(currentPath).runDir);
+  const before = readHeadroom(locateRun(resolve(cwd, basePath)).runDir);
+  const after = readHeadroom(locateRun(resolve(cwd, currentPath)).runDir);
   if (before !== null && after !== null) {
     diff.headroom = before.stages.map((stage, i) => {
       const other = after.stages[i];
@@ -85,6 +87,7 @@ export interface DiffFlags {
   alpha: number;
   significantOnly?: boolean;
   stepSummary: boolean;
+  all?: boolean;
 }
 
 /** --max-drop, repeatable: each rule added to those before. */
@@ -94,7 +97,7 @@ export function collectDrop(value: string, previous: DropRule[]): DropRule[] {
 
 /** `route-eval diff BASE CURRENT`: compares, renders, appends the step summary, reports failed gates. */
 export function diffCommand(io: Io, base: string, current: string, flags: DiffFlags): Outcome {
-  const diff = diffRuns(base, current, {
+  const diff = diffRuns(base, current, io.cwd, {
     force: flags.force === true,
     alpha: flags.alpha,
     maxDrops: flags.maxDrop,
@@ -107,9 +110,10 @@ export function diffCommand(io: Io, base: string, current: string, flags: DiffFl
   }
   const output = flags.output ?? (flags.format === "html" ? join(io.cwd, "diff.html") : undefined);
   const pages = flags.format === "html" ? findRunPages(io, base, current, output) : undefined;
-  const text = renderDiff(diff, flags.format, { color: io.color && output === undefined, pages, width: terminalWidth(io) });
+  const all = flags.all === true;
+  const text = renderDiff(diff, flags.format, { color: io.color && output === undefined, pages, width: terminalWidth(io), all });
   writeOutput(io, text, output);
-  appendStepSummary(io, renderDiffMarkdown(diff), flags.stepSummary);
+  appendStepSummary(io, renderDiffMarkdown(diff, { all }), flags.stepSummary);
   for (const gate of diff.gates.filter((g) => !g.passed)) io.stderr(`route-eval: gate failed: ${gate.rule}: ${inertLine(gate.reason)}\n`);
   return diff.verdict === "fail" ? "failed" : "ok";
 }

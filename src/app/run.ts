@@ -4,6 +4,7 @@
  * summary, an optional baseline copy and counterfactuals, and the verdict of the gates. A config
  * with `variants:` runs as an experiment (app/ablate.ts).
  */
+import { plural } from "../render/format.js";
 import { existsSync } from "node:fs";
 import { InvalidArgumentError } from "commander";
 import { join, relative, resolve, sep } from "node:path";
@@ -94,7 +95,7 @@ function runOutcome(io: Io, report: Report, gates: GateResult[], runDir: string,
   if (shard && gates.some((g) => !g.passed)) io.stderr("route-eval: note: a shard is not gated (its gates see part of the cases); route-eval merge evaluates the gates on the merged run\n");
   const { errored, trials } = report.metrics;
   if (errored === 0) return gated;
-  io.stderr(`route-eval: ${errored} of ${trials} trials errored (the endpoint failed for good; they are in no rate); ask them again with: route-eval run --resume ${runDir}\n`);
+  io.stderr(`route-eval: ${errored} of ${plural(trials, "trial")} errored (the endpoint failed for good; they are in no rate); ask them again with: route-eval run --resume ${runDir}\n`);
   return "errored";
 }
 

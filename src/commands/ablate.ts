@@ -5,6 +5,7 @@ import { addConfigOptions, batchOptions, formatOption, outputOption, shardOption
 import type { Io } from "../context.js";
 import { EXPERIMENT_FORMATS } from "../types/formats.js";
 import { exitOf, type SetExit } from "./exit.js";
+import { helpAfter } from "../render/help-text.js";
 
 export function registerAblate(program: Command, io: Io, setExit: SetExit): void {
   const command = addConfigOptions(program.command("ablate"))
@@ -20,7 +21,7 @@ export function registerAblate(program: Command, io: Io, setExit: SetExit): void
   command
     .option("--no-progress", "no progress line on stderr")
     .option("--no-step-summary", "do not append the Markdown summary to $GITHUB_STEP_SUMMARY")
-    .addHelpText("after", ABLATE_HELP)
+    .addHelpText("after", helpAfter(ABLATE_HELP, io))
     .action(async (flags: ExperimentFlags) => setExit(exitOf(await ablateCommand(io, flags))));
 }
 

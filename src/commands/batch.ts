@@ -4,13 +4,15 @@ import { BATCH_ACTIONS, batchCommand, type BatchAction } from "../app/batch.js";
 import { addConfigOptions, type ConfigFlags } from "../app/cli-options.js";
 import type { Io } from "../context.js";
 import { exitOf, type SetExit } from "./exit.js";
+import { helpAfter } from "../render/help-text.js";
 
 export function registerBatch(program: Command, io: Io, setExit: SetExit): void {
-  addConfigOptions(program.command("batch"))
+  // Only what reaching the provider needs: the rest of a batch run's settings are pinned in its directory.
+  addConfigOptions(program.command("batch"), ["base_url", "api_key_env"])
     .description("A batch run's provider batches (run --batch, ablate --batch): status asks the provider for each open one's state; cancel cancels the open ones. Collect them with run --resume DIR.")
     .addArgument(new Argument("<action>", "what to do").choices(BATCH_ACTIONS))
     .argument("<dir>", "the batch run's directory, or a batch experiment's (it holds batches.json)")
-    .addHelpText("after", BATCH_HELP)
+    .addHelpText("after", helpAfter(BATCH_HELP, io))
     .action(async (action: BatchAction, target: string, flags: ConfigFlags) => setExit(exitOf(await batchCommand(io, action, target, flags))));
 }
 

@@ -6,6 +6,7 @@ import type { Io } from "../context.js";
 import { COUNTERFACTUAL_KINDS } from "../types/counterfactual.js";
 import { COUNTERFACTUAL_FORMATS } from "../types/formats.js";
 import { exitOf, type SetExit } from "./exit.js";
+import { helpAfter } from "../render/help-text.js";
 
 export function registerCounterfactual(program: Command, io: Io, setExit: SetExit): void {
   addConfigOptions(program.command("counterfactual"))
@@ -19,7 +20,7 @@ export function registerCounterfactual(program: Command, io: Io, setExit: SetExi
     .addOption(formatOption(COUNTERFACTUAL_FORMATS, "rendering on stdout"))
     .addOption(outputOption())
     .option("--no-progress", "no progress line on stderr")
-    .addHelpText("after", COUNTERFACTUAL_HELP)
+    .addHelpText("after", helpAfter(COUNTERFACTUAL_HELP, io))
     .action(async (run: string, flags: CounterfactualFlags) => setExit(exitOf(await counterfactualCommand(io, run, flags))));
 }
 

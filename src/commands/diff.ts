@@ -5,6 +5,7 @@ import { formatOption, outputOption, parseAlpha } from "../app/cli-options.js";
 import type { Io } from "../context.js";
 import { DIFF_FORMATS } from "../types/formats.js";
 import { exitOf, type SetExit } from "./exit.js";
+import { helpAfter } from "../render/help-text.js";
 
 export function registerDiff(program: Command, io: Io, setExit: SetExit): void {
   program
@@ -23,8 +24,9 @@ export function registerDiff(program: Command, io: Io, setExit: SetExit): void {
     .option("--fail-on-regressed-case", "exit 1 when any case that passed in BASE fails in CURRENT")
     .option("--alpha <p>", "significance level of the paired tests", parseAlpha, 0.05)
     .option("--significant-only", "--max-drop fails only when the drop is also significant at --alpha")
+    .option("--all", "terminal, markdown: also list the unchanged metrics and the cases still failing (default: what changed)")
     .option("--no-step-summary", "do not append the Markdown summary to $GITHUB_STEP_SUMMARY")
-    .addHelpText("after", DIFF_HELP)
+    .addHelpText("after", helpAfter(DIFF_HELP, io))
     .action((base: string, current: string, flags: DiffFlags) => setExit(exitOf(diffCommand(io, base, current, flags))));
 }
 

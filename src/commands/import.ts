@@ -5,6 +5,7 @@ import { importCommand, type ImportFlags } from "../app/import.js";
 import type { Io } from "../context.js";
 import { IMPORT_FORMATS, type ImportFormat } from "../types/formats.js";
 import { exitOf, type SetExit } from "./exit.js";
+import { helpAfter } from "../render/help-text.js";
 
 export function registerImport(program: Command, io: Io, setExit: SetExit): void {
   program
@@ -17,7 +18,7 @@ export function registerImport(program: Command, io: Io, setExit: SetExit): void
     .option("--snapshot <name>", "snapshot name (default: the MCP server's name, or the file's name)")
     .option("--family <name>", "family of every imported tool (default: the snapshot name)")
     .option("--trust-annotations", "let MCP annotations set effect, idempotent and open_world (default: conservative values)")
-    .addHelpText("after", IMPORT_HELP)
+    .addHelpText("after", helpAfter(IMPORT_HELP, io))
     .action(async (format: ImportFormat, file: string | undefined, flags: ImportFlags) => setExit(exitOf(await importCommand(io, format, file, flags))));
 }
 

@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { initCommand, type InitFlags } from "../app/init.js";
 import type { Io } from "../context.js";
 import { exitOf, type SetExit } from "./exit.js";
+import { helpAfter } from "../render/help-text.js";
 
 export function registerInit(program: Command, io: Io, setExit: SetExit): void {
   program
@@ -15,7 +16,7 @@ export function registerInit(program: Command, io: Io, setExit: SetExit): void {
     .option("--name <name>", "name of the registry and case files (default: the source's name, or example)")
     .option("--trust-annotations", "let MCP annotations set effect, idempotent and open_world")
     .option("--force", "overwrite files that exist")
-    .addHelpText("after", INIT_HELP)
+    .addHelpText("after", helpAfter(INIT_HELP, io))
     .action(async (flags: InitFlags) => setExit(exitOf(await initCommand(io, flags))));
 }
 

@@ -5,6 +5,7 @@ import { lintCommand, type LintFlags } from "../app/lint.js";
 import type { Io } from "../context.js";
 import { LINT_FORMATS } from "../types/formats.js";
 import { exitOf, type SetExit } from "./exit.js";
+import { helpAfter } from "../render/help-text.js";
 
 export function registerLint(program: Command, io: Io, setExit: SetExit): void {
   program
@@ -17,7 +18,7 @@ export function registerLint(program: Command, io: Io, setExit: SetExit): void {
     .addOption(formatOption(LINT_FORMATS, "output format", "text"))
     .option("--strict", "exit 1 on warnings too")
     .addOption(outputOption("write the findings to a file instead of stdout"))
-    .addHelpText("after", LINT_HELP)
+    .addHelpText("after", helpAfter(LINT_HELP, io))
     .action((files: string[], flags: LintFlags) => setExit(exitOf(lintCommand(io, files, flags))));
 }
 

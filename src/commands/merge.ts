@@ -5,6 +5,7 @@ import { mergeCommand, type MergeFlags } from "../app/merge.js";
 import type { Io } from "../context.js";
 import { FORMATS } from "../types/formats.js";
 import { exitOf, type SetExit } from "./exit.js";
+import { helpAfter } from "../render/help-text.js";
 
 export function registerMerge(program: Command, io: Io, setExit: SetExit): void {
   program
@@ -16,7 +17,7 @@ export function registerMerge(program: Command, io: Io, setExit: SetExit): void 
     .addOption(outputOption())
     .option("--no-gates", "do not evaluate the run's gates (plain runs)")
     .option("--force", "replace OUT when it already exists")
-    .addHelpText("after", MERGE_HELP)
+    .addHelpText("after", helpAfter(MERGE_HELP, io))
     .action((out: string, shards: string[], flags: MergeFlags) => setExit(exitOf(mergeCommand(io, out, shards, flags))));
 }
 

@@ -5,6 +5,7 @@ import { parseBaselineName, runCommand, type RunFlags } from "../app/run.js";
 import type { Io } from "../context.js";
 import { FORMATS } from "../types/formats.js";
 import { exitOf, type SetExit } from "./exit.js";
+import { helpAfter } from "../render/help-text.js";
 
 export function registerRun(program: Command, io: Io, setExit: SetExit): void {
   const command = addConfigOptions(program.command("run"))
@@ -24,7 +25,7 @@ export function registerRun(program: Command, io: Io, setExit: SetExit): void {
     .option("--print-inputs", "print the files the run would read (config, case files, registries) and its store as JSON, and exit without running")
     .option("--counterfactual", "then re-ask each failed trial with one change to what was shown (route-eval counterfactual)")
     .option("--fail-if-worse <variant...>", "with variants: exit 1 when this variant's paired verdict against the base is \"hurt\"")
-    .addHelpText("after", RUN_HELP)
+    .addHelpText("after", helpAfter(RUN_HELP, io))
     .action(async (flags: RunFlags) => setExit(exitOf(await runCommand(io, flags))));
 }
 

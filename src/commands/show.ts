@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { showCommand, type ShowFlags } from "../app/show.js";
 import type { Io } from "../context.js";
 import { exitOf, type SetExit } from "./exit.js";
+import { helpAfter } from "../render/help-text.js";
 
 export function registerShow(program: Command, io: Io, setExit: SetExit): void {
   program
@@ -11,7 +12,7 @@ export function registerShow(program: Command, io: Io, setExit: SetExit): void {
     .description("Explain a run from its records: the failing cases by stage, or with --case the whole ladder of one case.")
     .option("--case <id>", "explain one case: what existed, was exposed, retrieved, chosen, and why it failed")
     .option("--json", "print the explanation(s) as JSON instead of text")
-    .addHelpText("after", SHOW_HELP)
+    .addHelpText("after", helpAfter(SHOW_HELP, io))
     .action((run: string, flags: ShowFlags) => setExit(exitOf(showCommand(io, run, flags))));
 }
 

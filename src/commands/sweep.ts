@@ -6,6 +6,7 @@ import type { Io } from "../context.js";
 import { SWEEP_FORMATS } from "../types/formats.js";
 import { DEFAULT_SIZES, DISTRACTOR_POLICIES } from "../types/sweep.js";
 import { exitOf, type SetExit } from "./exit.js";
+import { helpAfter } from "../render/help-text.js";
 
 export function registerSweep(program: Command, io: Io, setExit: SetExit): void {
   const command = addConfigOptions(program.command("sweep"));
@@ -23,7 +24,7 @@ export function registerSweep(program: Command, io: Io, setExit: SetExit): void 
     .addOption(formatOption(SWEEP_FORMATS, "rendering on stdout (html: written to <sweep>/report.html, with a page per point)"))
     .addOption(outputOption("write the rendering to a file instead of stdout (html: instead of <sweep>/report.html; \"-\": stdout)"))
     .option("--no-progress", "no progress lines on stderr")
-    .addHelpText("after", SWEEP_HELP)
+    .addHelpText("after", helpAfter(SWEEP_HELP, io))
     .action(async (flags: SweepFlags) => setExit(exitOf(await sweepCommand(io, flags))));
 }
 

@@ -2,7 +2,7 @@
  * Words and numbers of a diff, shared by every renderer: metric values, deltas in points, paired
  * tests, flip and class labels (exhaustive maps over the closed vocabularies).
  */
-import { formatP, isProportion, MISSING } from "../render/format.js";
+import { pIs, isProportion, MISSING, plural } from "../render/format.js";
 import { describeDiscovery } from "./comparability.js";
 import { describeRegistries } from "../render/run-header.js";
 import type { Change, DefinitionChangeKind, Diff, DiffRunInfo, FlipKind, MetricDelta, ReliabilityClass, PairedTest } from "../types/diff.js";
@@ -50,7 +50,7 @@ export function formatDelta(row: MetricDelta): string {
 /** "3↑ 1↓ of 12, p = 0.625"; "—" when the test is unavailable. */
 export function formatTest(test: PairedTest | null): string {
   if (test === null) return MISSING;
-  return `${test.up}↑ ${test.down}↓ of ${test.pairs}, p = ${formatP(test.p_value)}`;
+  return `${test.up}↑ ${test.down}↓ of ${test.pairs}, ${pIs(test.p_value)}`;
 }
 
 export function isSignificant(test: PairedTest | null, alpha: number): boolean {
@@ -69,7 +69,7 @@ export function describeDiff(diff: Diff): string {
   const trials = base.trials === current.trials ? String(base.trials) : `${base.trials}/${current.trials}`;
   const discovery = describeDiscovery(base.discovery);
   const retriever = discovery === "none" ? "no retriever" : `retriever ${discovery}`;
-  return `route-eval diff ${describeRunInfo(base)} → ${describeRunInfo(current)} · ${endpoint} · ${scope.shared_cases} shared cases × ${trials} trials · ${retriever}`;
+  return `route-eval diff ${describeRunInfo(base)} → ${describeRunInfo(current)} · ${endpoint} · ${plural(scope.shared_cases, "shared case")} × ${trials} trial${trials === "1" ? "" : "s"} · ${retriever}`;
 }
 
 /** "BASE reports/a (trial records)", "CURRENT x.json (report.json only)". */

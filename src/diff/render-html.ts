@@ -3,6 +3,7 @@
  * cases moved, every metric's delta with its paired tests, the flipped cases, the confusion cells
  * that moved, and each changed description side by side with its word diff and blast radius.
  */
+import { plural } from "../render/format.js";
 import { describeRegistries } from "../render/run-header.js";
 import { html } from "../render/html/escape.js";
 import { renderHtmlPage, type HtmlSection } from "../render/html/page.js";
@@ -47,7 +48,7 @@ function diffFacts(diff: Diff): [string, string][] {
     ["BASE", side(base)],
     ["CURRENT", side(current)],
     ["endpoint", endpoint],
-    ["cases", `${scope.shared_cases} shared × ${base.trials === current.trials ? base.trials : `${base.trials}/${current.trials}`} trials`],
+    ["cases", `${scope.shared_cases} shared × ${base.trials === current.trials ? plural(base.trials, "trial") : `${base.trials}/${current.trials} trials`}`],
     ["discovery", describeDiscovery(base.discovery) === "none" ? "no retriever" : describeDiscovery(base.discovery)],
     ["verdict", diff.verdict],
   ];

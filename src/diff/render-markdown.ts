@@ -8,7 +8,7 @@ import type { Diff } from "../types/diff.js";
 import type { DiffSection, Line, Span } from "./diff-section.js";
 import { describeDiff } from "./format-diff.js";
 import { buildGateSection } from "./render-definitions.js";
-import { buildDiffSections } from "./render-sections.js";
+import { buildDiffSections, type DiffListing } from "./render-sections.js";
 import { splitLead } from "./word-diff.js";
 
 const TAGS: Record<Span["mark"], [string, string]> = { same: ["", ""], removed: ["<del>", "</del>"], added: ["<ins>", "</ins>"] };
@@ -49,9 +49,9 @@ function renderSection(s: DiffSection): string {
 }
 
 /** The whole Markdown document, ending with a newline. */
-export function renderDiffMarkdown(diff: Diff): string {
+export function renderDiffMarkdown(diff: Diff, listing: DiffListing): string {
   const verdict = diff.verdict === "pass" ? "**verdict: pass**" : "**verdict: FAIL** (exit 1)";
   const header = `## route-eval diff\n\n${inertMarkdown(describeDiff(diff))}<br>\n${verdict}`;
-  const sections = [buildGateSection(diff), ...buildDiffSections(diff)];
+  const sections = [buildGateSection(diff), ...buildDiffSections(diff, listing)];
   return `${[header, ...sections.map(renderSection)].join("\n\n")}\n`;
 }

@@ -3,7 +3,7 @@
  * or spans that mark removed and added words) and one table each. Terminal and Markdown lay the
  * same sections out differently. Definitions and gates are built in render-definitions.ts.
  */
-import { formatCounts, MISSING, formatValue, formatP } from "../render/format.js";
+import { formatCounts, MISSING, formatValue, pIs, plural } from "../render/format.js";
 import type { Cell, TableData, Tone } from "../render/section.js";
 import { FLIP_KINDS, RELIABILITY_CLASSES } from "../types/diff.js";
 import type { CaseFlip, CaseSide, Diff, HeadroomMove, MetricDelta } from "../types/diff.js";
@@ -20,10 +20,6 @@ function more(total: number, shown: number): string[] {
   return total > shown ? [`… and ${total - shown} more`] : [];
 }
 
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
-
 export function buildComparabilitySection(diff: Diff): DiffSection {
   const { comparability, scope } = diff;
   const lines: Line[] = [...describeSources(diff)];
@@ -37,10 +33,10 @@ export function buildOutcomeSection(diff: Diff): DiffSection {
   const counts = FLIP_KINDS.filter((kind) => flips[kind] > 0).map((kind) => `${flips[kind]} ${FLIP_LABELS[kind]}`);
   const lines = [
     counts.length === 0 ? "no cases" : counts.join(" · "),
-    `cases (a case passes when every scored trial is correct): ${cases.up} fixed vs ${cases.down} regressed of ${plural(cases.pairs, "case")} scored in both runs, exact McNemar p = ${formatP(cases.p_value)}`,
+    `cases (a case passes when every scored trial is correct): ${cases.up} fixed vs ${cases.down} regressed of ${plural(cases.pairs, "case")} scored in both runs, exact McNemar ${pIs(cases.p_value)}`,
     trials === null
       ? "trials: not paired (a run has no trial records)"
-      : `trials: ${trials.up} fixed vs ${trials.down} regressed of ${plural(trials.pairs, "trial pair")}, exact McNemar p = ${formatP(trials.p_value)}`,
+      : `trials: ${trials.up} fixed vs ${trials.down} regressed of ${plural(trials.pairs, "trial pair")}, exact McNemar ${pIs(trials.p_value)}`,
   ];
   return section("Outcome", lines);
 }
@@ -63,20 +59,28 @@ function metricRow(row: MetricDelta, alpha: number): Cell[] {
   ];
 }
 
-export function buildMetricsSection(diff: Diff): DiffSection {
+/** What a rendering lists: by default what changed; `all` adds the unchanged metrics and the cases still failing. */
+export interface DiffListing {
+  all: boolean;
+}
+
+export function buildMetricsSection(diff: Diff, listing: DiffListing): DiffSection {
   const alpha = diff.power.alpha;
-  const shown = diff.metrics.filter((m) => m.base.value !== null || m.current.value !== null);
-  const hidden = diff.metrics.filter((m) => !shown.includes(m)).map((m) => m.label);
+  const measured = diff.metrics.filter((m) => m.base.value !== null || m.current.value !== null);
+  const shown = listing.all ? measured : measured.filter((m) => m.change !== "unchanged");
+  const unchanged = measured.length - shown.length;
+  const hidden = diff.metrics.filter((m) => !measured.includes(m)).map((m) => m.label);
   const table: TableData = {
     head: ["metric", "BASE", "CURRENT", "Δ", "change", "cases (paired)", "trials (paired)"],
     align: ["left", "right", "right", "right", "left", "left", "left"],
     rows: shown.map((row) => metricRow(row, alpha)),
   };
   const notes = [
-    `cases: sign test over the shared cases whose own value moved (↑ rose, ↓ fell); trials: exact McNemar over trial pairs in the metric's population in both runs; * p < ${alpha}`,
+    ...(shown.length > 0 ? [`cases: sign test over the shared cases whose own value moved (↑ rose, ↓ fell); trials: exact McNemar over trial pairs in the metric's population in both runs; * p < ${alpha}`] : []),
+    ...(unchanged > 0 ? [`${unchanged} of ${measured.length} metrics unchanged (not listed; --all lists them)`] : []),
     ...(hidden.length > 0 ? [`not measured in either run: ${hidden.join(", ")}`] : []),
   ];
-  return section("Metrics", [], table, notes);
+  return section("Metrics", [], shown.length > 0 ? table : null, notes);
 }
 
 function describeStage(side: CaseSide | null): string {
@@ -94,11 +98,15 @@ function flipRow(flip: CaseFlip): Cell[] {
   ];
 }
 
-export function buildFlipsSection(diff: Diff): DiffSection {
-  const listed = diff.flips.filter((flip) => flip.kind !== "still_passing");
-  const passing = diff.flips.length - listed.length;
+export function buildFlipsSection(diff: Diff, listing: DiffListing): DiffSection {
+  const listed = diff.flips.filter((flip) => flip.kind !== "still_passing" && (listing.all || flip.kind !== "still_failing"));
+  const count = (kind: CaseFlip["kind"]) => diff.flips.filter((flip) => flip.kind === kind).length;
+  const unlisted = [
+    ...(listing.all || count("still_failing") === 0 ? [] : [`${plural(count("still_failing"), "case")} still failing (not listed; --all lists them)`]),
+    ...(count("still_passing") === 0 ? [] : [`${plural(count("still_passing"), "case")} still passing (not listed)`]),
+  ];
   const title = "Case flips";
-  const notes = [...more(listed.length, MAX_FLIPS), ...(passing > 0 ? [`${plural(passing, "case")} still passing (not listed)`] : [])];
+  const notes = [...more(listed.length, MAX_FLIPS), ...unlisted];
   if (listed.length === 0) return section(title, ["no case changed outcome"], null, notes);
   const table: TableData = {
     head: ["case", "flip", "stage BASE → CURRENT", "selections BASE", "selections CURRENT"],
@@ -160,12 +168,12 @@ function buildHeadroomSection(moves: HeadroomMove[]): DiffSection {
 }
 
 /** Every section in reading order, gates excluded (each renderer places them). */
-export function buildDiffSections(diff: Diff): DiffSection[] {
+export function buildDiffSections(diff: Diff, listing: DiffListing): DiffSection[] {
   return [
     buildComparabilitySection(diff),
     buildOutcomeSection(diff),
-    buildMetricsSection(diff),
-    buildFlipsSection(diff),
+    buildMetricsSection(diff, listing),
+    buildFlipsSection(diff, listing),
     buildReliabilitySection(diff),
     buildConfusionSection(diff),
     ...buildDefinitionSections(diff),

@@ -15,12 +15,14 @@ export interface DiffRenderOptions {
   width?: number;
   /** html: each run's report.html relative to the page, for drill-down links (default: none). */
   pages?: RunPages;
+  /** terminal, markdown: list the unchanged metrics and the cases still failing too (default: what changed). */
+  all?: boolean;
 }
 
 const RENDERERS: Record<DiffFormat, (diff: Diff, options: DiffRenderOptions) => string> = {
-  terminal: (diff, o) => renderDiffTerminal(diff, { color: o.color, width: o.width }),
+  terminal: (diff, o) => renderDiffTerminal(diff, { color: o.color, width: o.width, all: o.all === true }),
   json: (diff) => renderDiffJson(diff),
-  markdown: (diff) => renderDiffMarkdown(diff),
+  markdown: (diff, o) => renderDiffMarkdown(diff, { all: o.all === true }),
   junit: (diff) => renderDiffJunit(diff),
   html: (diff, o) => renderDiffHtml(diff, { pages: o.pages ?? { base: null, current: null } }),
 };

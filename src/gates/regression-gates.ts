@@ -3,7 +3,7 @@
  * direction, as a fraction: 0.02 = 2 percentage points) and `--fail-on-regressed-case`. With
  * `significantOnly`, a drop beyond tolerance fails only when its paired test is significant.
  */
-import { formatP, formatValue } from "../render/format.js";
+import { pIs, formatValue } from "../render/format.js";
 import { isRateName, RATE_NAMES, RATES } from "../types/rates.js";
 import { InputError } from "../errors.js";
 import { type Diff, type GateCheck, type MetricDelta, EPSILON } from "../types/diff.js";
@@ -72,9 +72,9 @@ function checkDrop(rule: DropRule, diff: Diff, options: GateOptions): GateCheck 
   const over = `${moved}: ${points(worse)} worse, more than the ${points(rule.tolerance)} allowed`;
   const test = row.cases ?? row.trials;
   if (options.significantOnly && test !== null && test.p_value >= options.alpha) {
-    return { rule: name, passed: true, reason: `${over}, but not significant (p = ${formatP(test.p_value)} ≥ ${options.alpha})` };
+    return { rule: name, passed: true, reason: `${over}, but not significant (${pIs(test.p_value)} ≥ ${options.alpha})` };
   }
-  return { rule: name, passed: false, reason: test === null ? over : `${over} (p = ${formatP(test.p_value)})` };
+  return { rule: name, passed: false, reason: test === null ? over : `${over} (${pIs(test.p_value)})` };
 }
 
 /** p-values: 3 significant digits, "< 0.0001" below that. */

@@ -160,6 +160,17 @@ export function formatP(p: number): string {
   return p < 0.0001 ? "< 0.0001" : String(Number(p.toPrecision(3)));
 }
 
+/** "1 trial", "3 trials". */
+export function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+/** "p = 0.0313", "p < 0.0001". */
+export function pIs(p: number): string {
+  const text = formatP(p);
+  return text.startsWith("<") ? `p ${text}` : `p = ${text}`;
+}
+
 /** "66.7% (4/6)", "85.0%" (consistency), "7.0" (mean visible), or "—". */
 export function formatValue(row: MetricDelta, value: MetricValue): string {
   if (!isProportion(row)) return formatNumber(value.value);

@@ -1,3 +1,4 @@
+import { plural } from "./format.js";
 import type { Report } from "../types.js";
 
 const MISSING_K = "?";
@@ -8,7 +9,7 @@ export function describeRun(report: Report): string {
   const registries = describeRegistries(run.registries);
   const { retriever, k } = run.config.discovery;
   const discovery = retriever === "none" ? "no retriever" : `retriever ${retriever}, k=${k ?? MISSING_K}`;
-  const size = `${report.cases.length} cases × ${run.config.trials} trials`;
+  const size = `${plural(report.cases.length, "case")} × ${plural(run.config.trials, "trial")}`;
   return `route-eval run ${run.run_id} · ${run.endpoint}/${run.model} · ${registries} · ${size} · ${discovery}`;
 }
 

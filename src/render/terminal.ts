@@ -4,7 +4,7 @@
 import { maxOf } from "../text/extremes.js";
 import Table from "cli-table3";
 import { inertLine } from "../text/inert.js";
-import { displayWidth, wrapText } from "./text-layout.js";
+import { displayWidth, wrapFacts, wrapText } from "./text-layout.js";
 import type { Io } from "../context.js";
 import { cellText, cellTone, type Cell, type TableData, type Tone } from "./section.js";
 
@@ -56,11 +56,14 @@ function paintCell(cell: Cell, paint: Paint): string {
 }
 
 /** The width terminal renderings fit when nothing else says: not a TTY, no COLUMNS. */
-export const DEFAULT_WIDTH = 100;
+export const DEFAULT_WIDTH = 80;
 
-/** The columns terminal renderings fit: stdout's width when it is a terminal, else COLUMNS, else 100. */
-export function terminalWidth(io: Pick<Io, "columns" | "env">): number {
-  return knownWidth(io) ?? DEFAULT_WIDTH;
+/**
+ * The columns terminal renderings fit: stdout's width when it is a terminal, else COLUMNS, else
+ * the width of stderr's terminal (stdout piped to a pager or a file is read on that screen), else 80.
+ */
+export function terminalWidth(io: Pick<Io, "columns" | "env" | "stderrColumns">): number {
+  return knownWidth(io) ?? (io.stderrColumns === undefined ? DEFAULT_WIDTH : Math.max(40, io.stderrColumns));
 }
 
 /**
@@ -75,32 +78,39 @@ export function knownWidth(io: Pick<Io, "columns" | "env">): number | null {
 
 /** The narrowest a wrapped text column gets before the table is stacked instead. */
 const MIN_TEXT_COLUMN = 10;
+/** A text column no wider than this (an interval, a stage, a short name) is kept whole: longer text wraps instead. */
+const WHOLE_COLUMN = 16;
 
 /**
- * A table that fits `width` columns: as it is when it fits; else its text (left-aligned) columns
- * are narrowed and their cells word-wrapped, so a row takes several lines but never breaks across
- * the screen; when even that cannot fit, each row is stacked as "header: value" lines.
+ * A table that fits `width` columns: as it is when it fits; else its long text (left-aligned)
+ * columns are narrowed and their cells word-wrapped, never below their longest word, so a row
+ * takes several lines but no identifier is split; when even that cannot fit, each row becomes a
+ * block: its first cell, then "header value" facts packed into lines.
  */
 export function renderTable(data: TableData, paint: Paint, width = Number.POSITIVE_INFINITY): string {
   const cells = data.rows.map((row) => row.map((cell) => shownText(cell)));
   const natural = data.head.map((head, i) => Math.max(head.length, maxOf(cells.map((row) => longestLine(row[i] ?? "")), 0)));
-  // A header or cell is word-wrapped to its column; a column narrower than its longest word is cut mid-word.
   const frame = (widths: number[]) => widths.reduce((sum, w) => sum + w + 3, 1);
   if (frame(natural) <= width) return drawTable(data, paint, null);
   const widths = [...natural];
-  const text = data.align.map((align) => align === "left");
+  const text = data.align.map((align, i) => align === "left" && natural[i] > WHOLE_COLUMN);
+  const floor = data.head.map((_, i) => Math.max(MIN_TEXT_COLUMN, maxOf(cells.map((row) => longestWord(row[i] ?? "")), 0)));
   while (frame(widths) > width) {
     // Narrow the text column that has given least so far (proportionally), the widest on a tie.
     let next = -1;
     const kept = (i: number) => widths[i] / natural[i];
     for (let i = 0; i < widths.length; i++) {
-      if (!text[i] || widths[i] <= MIN_TEXT_COLUMN) continue;
+      if (!text[i] || widths[i] <= floor[i]) continue;
       if (next === -1 || kept(i) > kept(next) || (kept(i) === kept(next) && widths[i] > widths[next])) next = i;
     }
     if (next === -1) return stackTable(data, paint, width);
     widths[next] -= 1;
   }
   return drawTable(data, paint, widths);
+}
+
+function longestWord(text: string): number {
+  return maxOf(text.split(/\s+/).map((word) => displayWidth(word)), 0);
 }
 
 function longestLine(text: string): number {
@@ -127,16 +137,12 @@ function drawTable(data: TableData, paint: Paint, widths: number[] | null): stri
   return table.toString();
 }
 
-/** Each row as its first cell, then "header: value" lines for the others, wrapped to `width`. */
+/** Each row as its first cell (bold), then its other cells as "header value" facts packed into indented lines. */
 function stackTable(data: TableData, paint: Paint, width: number): string {
   const blocks = data.rows.map((row) => {
     const [first, ...rest] = row;
-    const lines = [paint(shownText(first ?? ""), "bold")];
-    rest.forEach((cell, i) => {
-      const text = `${data.head[i + 1]}: ${shownText(cell)}`;
-      lines.push(...wrapText(text, width - 4).map((line, j) => (j === 0 ? `  ${line}` : `    ${line}`)));
-    });
-    return lines.join("\n");
+    const facts = rest.map((cell, i) => `${data.head[i + 1]} ${shownText(cell)}`.trim()).join(" · ");
+    return [paint(shownText(first ?? ""), "bold"), ...wrapFacts(facts, width - 2).map((line) => `  ${line}`)].join("\n");
   });
   return blocks.join("\n");
 }

@@ -3,6 +3,7 @@
  * heatmap, pass^k curves, family breakdown, rates and gates, and the filterable case table whose
  * rows expand into the same explanation as `route-eval show --case`.
  */
+import { plural } from "../render/format.js";
 import type { GateResult, Report } from "../types.js";
 import type { CaseExplanation } from "../types/explain.js";
 import { renderBreakdownSection } from "./render-html-breakdown.js";
@@ -33,7 +34,7 @@ function runFacts(report: Report): [string, string][] {
   const facts: [string, string][] = [
     ["endpoint", `${run.endpoint} / ${run.model}`],
     ["registry", describeRegistries(run.registries)],
-    ["cases", `${report.cases.length} × ${run.config.trials} trials`],
+    ["cases", `${report.cases.length} × ${plural(run.config.trials, "trial")}`],
     ["discovery", run.config.discovery.retriever === "none" ? "no retriever" : `${run.config.discovery.retriever}, k=${run.config.discovery.k ?? "?"}`],
     ["started", run.started_at || "—"],
     ["finished", run.finished_at ?? "—"],

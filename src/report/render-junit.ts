@@ -42,7 +42,7 @@ function renderCase(report: Report, row: CaseRow, verdict: Verdict): string {
   const child =
     verdict === "failed"
       ? `<failure${attributes([["message", describeCaseOutcome(row)], ["type", "routing"]])}>${body}</failure>`
-      : `<error${attributes([["message", `all ${row.trials} trials errored${firstError(report, row.case_id)}`], ["type", "endpoint"]])}>${body}</error>`;
+      : `<error${attributes([["message", `${row.trials === 1 ? "its trial" : `all ${row.trials} trials`} errored${firstError(report, row.case_id)}`], ["type", "endpoint"]])}>${body}</error>`;
   return `${open}>\n      ${child}\n    </testcase>`;
 }
 

@@ -5,7 +5,7 @@
 import { RATES, STAGE_RATES, OTHER_RATES } from "../types/rates.js";
 import { POSITION_THIRDS, SELECTION_ERRORS, STAGES } from "../types.js";
 import type { CostEstimate, GateResult, Metrics, Rate, Report } from "../types.js";
-import { compareKeys, formatCount, formatCi, formatCounts, formatNumber, formatPercent, SELECTION_ERROR_LABELS, STAGE_MEANINGS, truncateLine, formatPopulation } from "../render/format.js";
+import { compareKeys, formatCount, formatCi, formatCounts, formatNumber, formatPercent, SELECTION_ERROR_LABELS, STAGE_MEANINGS, truncateLine, formatPopulation, plural } from "../render/format.js";
 import { compareText } from "../text/compare-text.js";
 import type { Align, Cell, Section, TableData } from "../render/section.js";
 
@@ -157,7 +157,7 @@ export function buildConsistencySection(metrics: Metrics): Section {
 
 export function buildErroredSection(report: Report): Section {
   const { errored, trials } = report.metrics;
-  const lines = [`${errored} of ${trials} trials errored (counted, excluded from every rate)`];
+  const lines = [`${errored} of ${plural(trials, "trial")} errored (counted, excluded from every rate)`];
   if (report.errored.length === 0) return section("Errored trials", lines, null);
   const shown = report.errored.slice(0, MAX_ERRORED);
   const rows = shown.map((e): Cell[] => [e.case_id, String(e.trial), truncateLine(e.error, 100)]);

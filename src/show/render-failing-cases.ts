@@ -2,6 +2,7 @@
  * `route-eval show RUN` without --case: the failing cases grouped by the first rung they failed
  * (in ladder order, so the earliest fix comes first), worst case first within each group.
  */
+import { plural } from "../render/format.js";
 import { maxOf } from "../text/extremes.js";
 import { STAGES } from "../types.js";
 import type { Report, Stage } from "../types.js";
@@ -37,7 +38,7 @@ function compareWorst(a: CaseExplanation, b: CaseExplanation): number {
 function renderGroup(stage: Stage, cases: CaseExplanation[], width: number, paint: Paint, columns: number): string[] {
   const trials = cases.reduce((sum, x) => sum + x.trial_views.filter((v) => v.failed_stage === stage).length, 0);
   if (cases.length === 0) return [paint(`${stage} → ${FIX_ACTIONS[stage]} · no failing cases`, "dim")];
-  const title = `${stage} → ${FIX_ACTIONS[stage]} · ${cases.length} case${cases.length === 1 ? "" : "s"}, ${trials} failed trials`;
+  const title = `${stage} → ${FIX_ACTIONS[stage]} · ${cases.length} case${cases.length === 1 ? "" : "s"}, ${plural(trials, "failed trial")}`;
   const rows = [...cases].sort(compareWorst).map((x) => {
     const id = padToWidth(stripControls(x.case_id), width);
     const correct = `${x.correct}/${x.scored}`.padStart(5);

@@ -4,7 +4,7 @@
  * sweep table, and links to each point's own report.html. Pure: the caller says which point pages
  * exist and how to reach them from where the page is written.
  */
-import { formatPercent, MISSING } from "../render/format.js";
+import { formatPercent, MISSING, plural } from "../render/format.js";
 import { html, type SafeHtml } from "../render/html/escape.js";
 import { renderHtmlPage, type HtmlSection } from "../render/html/page.js";
 import { pointX, renderAccuracyChart, renderCostCharts } from "./render-sweep-html-charts.js";
@@ -98,7 +98,7 @@ function sweepFacts(report: SweepReport): [string, string][] {
     ["endpoint", `${report.endpoint} / ${report.model}`],
     ["sweep", `${report.kind}: ${s.values.join(", ")}`],
     how,
-    ["cases", `${report.points[0]?.cases ?? 0} × ${s.trials} trials per point (${s.cases.join(", ") || MISSING})`],
+    ["cases", `${report.points[0]?.cases ?? 0} × ${plural(s.trials, "trial")} per point (${s.cases.join(", ") || MISSING})`],
     ["started", report.started_at],
     ["finished", report.finished_at],
   ];

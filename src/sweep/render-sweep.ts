@@ -2,7 +2,7 @@
 import type { SweepFormat } from "../types/formats.js";
 import type { TableData } from "../render/section.js";
 import { makePaint, renderTable, stripControls } from "../render/terminal.js";
-import { wrapFacts, wrapText } from "../render/text-layout.js";
+import { displayWidth, wrapFacts, wrapText } from "../render/text-layout.js";
 import { stableStringify } from "../render/stable-json.js";
 import { renderSweepCsv } from "./render-sweep-csv.js";
 import { renderSweepHtml, type SweepHtmlOptions } from "./render-sweep-html.js";
@@ -11,9 +11,35 @@ import { buildSweepTable, describeFindings, describeSweep, type SweepTable } fro
 import type { SweepReport } from "../types/sweep.js";
 
 
+/**
+ * The sweep's table: a row per point when that fits the width; else turned on its side — a row
+ * per measure, a column per point — in as many tables as it takes to fit, so a narrow terminal
+ * still reads it as a table rather than blocks of "key: value" lines.
+ */
 function renderTerminalTable(data: SweepTable, width: number): string {
-  const table: TableData = { head: data.head, align: data.numeric.map((n) => (n ? "right" : "left")), rows: data.rows };
-  return renderTable(table, makePaint(false), width);
+  const paint = makePaint(false);
+  const wide = renderTable({ head: data.head, align: data.numeric.map((n) => (n ? "right" : "left")), rows: data.rows }, paint);
+  if (widestLine(wide) <= width || data.rows.length === 0) return renderTable({ head: data.head, align: data.numeric.map((n) => (n ? "right" : "left")), rows: data.rows }, paint, width);
+  const sideways = (points: string[][], fit = width): string => {
+    const table: TableData = {
+      head: [data.head[0], ...points.map((row) => row[0])],
+      align: ["left", ...points.map(() => "right" as const)],
+      rows: data.head.slice(1).map((head, i) => [head, ...points.map((row) => row[i + 1])]),
+    };
+    return renderTable(table, paint, fit);
+  };
+  const tables: string[] = [];
+  for (let start = 0; start < data.rows.length; ) {
+    let count = 1;
+    while (start + count < data.rows.length && widestLine(sideways(data.rows.slice(start, start + count + 1), Number.POSITIVE_INFINITY)) <= width) count++;
+    tables.push(sideways(data.rows.slice(start, start + count)));
+    start += count;
+  }
+  return tables.join("\n\n");
+}
+
+function widestLine(text: string): number {
+  return Math.max(...text.split("\n").map((line) => displayWidth(line)));
 }
 
 function renderTerminal(report: SweepReport, width: number): string {

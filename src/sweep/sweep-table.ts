@@ -3,7 +3,7 @@
  * renderers lay out the same rows. Closed vocabularies map exhaustively, so a new sweep kind or
  * threshold status cannot be forgotten here.
  */
-import { formatCi, formatMs, formatPercent, formatRate, MISSING } from "../render/format.js";
+import { formatCi, formatMs, formatPercent, formatRate, MISSING, plural } from "../render/format.js";
 import type { SweepKind, SweepPoint, SweepReport, Threshold, ThresholdStatus } from "../types/sweep.js";
 
 export interface SweepTable {
@@ -90,7 +90,7 @@ export function describeSweep(report: SweepReport): string {
       ? `${s.distractors ?? "random"} distractors${s.distractor_registry === null ? "" : ` (+ ${s.distractor_registry.snapshot}@${s.distractor_registry.revision})`}, seed ${s.seed}`
       : `retriever ${s.retriever ?? MISSING}`;
   const cases = report.points[0]?.cases ?? 0;
-  return `route-eval sweep ${report.sweep_id} · ${KIND_TITLES[report.kind]}, ${how} · ${report.endpoint}/${report.model} · ${report.points.length} points × ${cases} cases × ${s.trials} trials`;
+  return `route-eval sweep ${report.sweep_id} · ${KIND_TITLES[report.kind]}, ${how} · ${report.endpoint}/${report.model} · ${plural(report.points.length, "point")} × ${plural(cases, "case")} × ${plural(s.trials, "trial")}`;
 }
 
 /** 40 → "40", 29.94 → "29.9". */
