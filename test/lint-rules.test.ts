@@ -100,6 +100,12 @@ const REGISTRY_CASES: RegistryCase[] = [
     trigger: [tool({ input_schema: schema({ when: { $ref: "#/$defs/date" } }) })],
     near: [tool({ input_schema: schema({ when: { $ref: "#/$defs/date" } }, { $defs: { date: { type: "string", format: "date" } } }) })],
   },
+  {
+    rule: "schema-dialect-inferred",
+    // (draft-04 wants at least one name in required)
+    trigger: [tool({ input_schema: schema({ km: { type: "number", minimum: 0, exclusiveMinimum: true } }, { required: ["km"] }) })],
+    near: [tool({ input_schema: schema({ km: { type: "number", exclusiveMinimum: 0 } }) }), tool({ input_schema: schema({ km: { type: "number", minimum: 0, exclusiveMinimum: true } }, { required: ["km"], $schema: "http://json-schema.org/draft-04/schema#" }) })],
+  },
   { rule: "schema-root-not-object", trigger: [tool({ input_schema: { type: "array", items: { type: "string" } } })], near: [tool({ input_schema: schema({}) })] },
   { rule: "schema-open", trigger: [tool({ input_schema: schema({ a: { type: "integer" } }, { additionalProperties: true }) })], near: [tool({ input_schema: schema({ a: { type: "integer" } }) })] },
   {
@@ -221,8 +227,11 @@ describe("rival findings stay O(tools)", () => {
     expect(pairs.length).toBeGreaterThanOrEqual(10);
     expect(pairs[0].message).toMatch(/; get_invoice_\d+ has \d+ more rivals below these, not listed$/);
     const [cluster] = findings.filter((f) => f.rule === "rival-cluster");
-    expect(cluster.message).toMatch(/^30 near-synonymous tools compete for the same requests: (get_invoice_\d+, ){9}get_invoice_\d+ and 20 more$/);
-    expect(cluster.related).toHaveLength(29);
+    // A cluster is tools that are all rivals of one another (not a chain of pairs): every pair of its members is a rival pair.
+    const size = Number(/^(\d+) tools, each a rival of every other/.exec(cluster.message)?.[1]);
+    expect(size).toBeGreaterThan(10);
+    expect(cluster.message).toMatch(new RegExp(`^${size} tools, each a rival of every other, compete for the same requests: (get_invoice_\\d+, ){9}get_invoice_\\d+ and ${size - 10} more$`));
+    expect(cluster.related).toHaveLength(size - 1);
     const losing = findings.filter((f) => f.rule === "no-losing-condition");
     expect(losing.length).toBeGreaterThanOrEqual(10);
     // Each names exactly the rivals in `related` (at most three, strongest first), then counts the rest.

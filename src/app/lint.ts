@@ -144,6 +144,7 @@ export interface LintFlags {
   format: LintFormat;
   strict?: boolean;
   output?: string;
+  all?: boolean;
 }
 
 /** `route-eval lint [FILES]`: every finding, rendered; "failed" on an error (or, with --strict, a warning). */
@@ -153,7 +154,7 @@ export function lintCommand(io: Io, files: string[], flags: LintFlags): Outcome 
   // `lint --registry FILE` with no case files (none given, none configured) lints FILE itself.
   const alone = files.length === 0 && flags.registry !== undefined && flags.cases === undefined && config.file === null;
   const result = lintFiles(config, alone ? [flags.registry ?? ""] : files);
-  writeChunks(io, renderLintChunks(result, flags.format, flags.output === undefined ? (knownWidth(io) ?? undefined) : undefined), flags.output);
+  writeChunks(io, renderLintChunks(result, flags.format, flags.output === undefined ? (knownWidth(io) ?? undefined) : undefined, flags.all === true), flags.output);
   const failed = result.counts.error > 0 || (flags.strict === true && result.counts.warning > 0);
   return failed ? "failed" : "ok";
 }

@@ -16,6 +16,7 @@ export function registerLint(program: Command, io: Io, setExit: SetExit): void {
     .option("--cases <glob...>", "case files or globs (config: cases)")
     .option("--registry <file>", "registry snapshot for every case file (config: registry)")
     .addOption(formatOption(LINT_FORMATS, "output format", "text"))
+    .option("--all", "text: every finding on its own line, in file order (default: grouped by rule, the worst few of each when there are many)")
     .option("--strict", "exit 1 on warnings too")
     .addOption(outputOption("write the findings to a file instead of stdout"))
     .addHelpText("after", helpAfter(LINT_HELP, io))

@@ -30,12 +30,60 @@ const BY_URI: Record<string, Dialect> = {
   "json-schema.org/draft/2020-12/schema": "2020-12",
 };
 
-/** The dialect `schema` declares; a string for a `$schema` route-eval does not know. */
+/**
+ * The dialect `schema` declares; a string for a `$schema` route-eval does not know. Without
+ * `$schema` it is 2020-12 — unless the schema uses a keyword only draft-04 reads that way (then
+ * draft-04, as the server that wrote it meant; draft04Marker says which, for a warning).
+ */
 export function dialectOf(schema: JsonObject): Dialect | { unknown: string } {
   const declared = schema.$schema;
-  if (declared === undefined) return "2020-12";
+  if (declared === undefined) return draft04Marker(schema) === null ? "2020-12" : "draft-04";
   const key = typeof declared === "string" ? declared.replace(/^https?:\/\//, "").replace(/#$/, "") : "";
   return BY_URI[key] ?? { unknown: typeof declared === "string" ? declared : JSON.stringify(declared) };
+}
+
+/** Where a schema places its subschemas: under these keys one schema, each value, or each item. */
+const ONE = ["additionalProperties", "items", "not", "additionalItems", "contains", "propertyNames", "if", "then", "else"];
+const EACH_VALUE = ["properties", "patternProperties", "definitions", "$defs", "dependencies"];
+const EACH_ITEM = ["allOf", "anyOf", "oneOf", "items"];
+
+/**
+ * A schema without `$schema` that only draft-04 reads as written: a boolean exclusiveMinimum or
+ * exclusiveMaximum (a number since draft-06), or `id` naming the schema (`$id` since draft-06).
+ * Returns where and what (`properties.radius_km: boolean exclusiveMinimum`), or null.
+ */
+export function draft04Marker(schema: JsonObject): string | null {
+  if (schema.$schema !== undefined) return null;
+  const visit = (node: unknown, path: string): string | null => {
+    if (typeof node !== "object" || node === null || Array.isArray(node)) return null;
+    const here = node as JsonObject;
+    const at = path === "" ? "" : `${path}: `;
+    for (const key of ["exclusiveMinimum", "exclusiveMaximum"]) if (typeof here[key] === "boolean") return `${at}boolean ${key}`;
+    if (typeof here.id === "string" && here.$id === undefined && typeof here.type !== "undefined") return `${at}"id" for "$id"`;
+    const join = (key: string) => (path === "" ? key : `${path}.${key}`);
+    for (const key of ONE) {
+      const found = visit(here[key], join(key));
+      if (found !== null) return found;
+    }
+    for (const key of EACH_VALUE) {
+      const values = here[key];
+      if (typeof values !== "object" || values === null || Array.isArray(values)) continue;
+      for (const [name, value] of Object.entries(values)) {
+        const found = visit(value, join(`${key}.${name}`));
+        if (found !== null) return found;
+      }
+    }
+    for (const key of EACH_ITEM) {
+      const items = here[key];
+      if (!Array.isArray(items)) continue;
+      for (const [i, item] of items.entries()) {
+        const found = visit(item, `${join(key)}[${i}]`);
+        if (found !== null) return found;
+      }
+    }
+    return null;
+  };
+  return visit(schema, "");
 }
 
 export function describeUnknownDialect(value: string): string {

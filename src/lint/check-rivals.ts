@@ -68,7 +68,7 @@ function clusterFinding(registry: LintRegistry, members: Tool[]): Finding {
     file: registry.file,
     line: registry.lineOf(["tools", registry.indexOf(members[0]), "name"]),
     tool: names[0],
-    message: `${members.length} near-synonymous tools compete for the same requests: ${listSome(names, LISTED_MEMBERS)}`,
+    message: `${members.length} tools, each a rival of every other, compete for the same requests: ${listSome(names, LISTED_MEMBERS)}`,
     fix: "merge them into one tool with a parameter that selects the mode, or make each avoid_when name the others with the case it loses",
     related: names.slice(1),
   });

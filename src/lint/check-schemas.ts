@@ -3,6 +3,7 @@ import type { JsonObject } from "../types.js";
 import type { LintPath, LintRegistry } from "./lint-input.js";
 import type { Tool } from "../types.js";
 import { finding, type Finding, type RuleId } from "./rules.js";
+import { draft04Marker } from "../json-schema/dialects.js";
 import { describesObject, hasType, isObject, walkSchema, type SchemaNode } from "./walk-schema.js";
 
 export const MAX_PARAMETERS = 7;
@@ -18,8 +19,22 @@ const FINITE_SET_WORDS = new Set([
 export function checkSchemas(registry: LintRegistry): Finding[] {
   const invalid = new Set(registry.problems.filter((p) => p.schema === "input_schema").map((p) => p.tool));
   return registry.tools.flatMap((tool) =>
-    tool.input_schema === undefined || invalid.has(tool.name) ? [] : checkInputSchema(registry, tool, tool.input_schema),
+    tool.input_schema === undefined || invalid.has(tool.name) ? [] : [...checkDialect(registry, tool, tool.input_schema), ...checkInputSchema(registry, tool, tool.input_schema)],
   );
+}
+
+/** An undeclared schema that only draft-04 reads as written: route-eval reads it so, and says so. */
+function checkDialect(registry: LintRegistry, tool: Tool, schema: JsonObject): Finding[] {
+  const marker = draft04Marker(schema);
+  if (marker === null) return [];
+  return [finding({
+    rule: "schema-dialect-inferred",
+    file: registry.file,
+    line: registry.lineOf(["tools", registry.indexOf(tool), "input_schema"]),
+    tool: tool.name,
+    message: `${tool.name}: input_schema has no $schema but uses draft-04's ${marker}; route-eval reads it as draft-04 (as 2020-12 it would be invalid)`,
+    fix: "declare it: $schema: http://json-schema.org/draft-04/schema# — or rewrite it in 2020-12 (exclusiveMinimum: <number>)",
+  })];
 }
 
 type SchemaKey = "input_schema" | "output_schema";

@@ -106,30 +106,39 @@ export function describeForSimilarity(tool: Tool): string {
   return [tool.name, tool.purpose, ...tool.use_when].join("\n");
 }
 
-/** Groups of three or more tools linked by rival pairs (connected components), in registry order. */
+/**
+ * Clusters of three or more tools in which every member is a rival of every other (each pair
+ * scores at least its threshold: text cosine ≥ TEXT_THRESHOLD or names ≥ NAME_THRESHOLD) —
+ * complete linkage over the rival pairs, never the chains of single linkage (a–b and b–c rivals
+ * do not put a and c together unless they are rivals too). Built greedily from the strongest pair
+ * down: two clusters join when every pair across them is a rival pair. Members in registry order,
+ * clusters by their first member.
+ */
 export function findClusters(pairs: RivalPair[]): Tool[][] {
   const position = new Map<Tool, number>();
   for (const { a, b, ai, bi } of pairs) position.set(a, ai).set(b, bi);
   const at = (tool: Tool): number => position.get(tool) ?? 0;
-  const parent = new Map<Tool, Tool>();
-  const root = (tool: Tool): Tool => {
-    let node = tool;
-    while (parent.get(node) !== node) node = parent.get(node) ?? node;
-    parent.set(tool, node);
-    return node;
-  };
+  const rivals = new Map<Tool, Set<Tool>>();
   for (const { a, b } of pairs) {
-    if (!parent.has(a)) parent.set(a, a);
-    if (!parent.has(b)) parent.set(b, b);
-    parent.set(root(a), root(b));
+    if (!rivals.has(a)) rivals.set(a, new Set());
+    if (!rivals.has(b)) rivals.set(b, new Set());
+    rivals.get(a)?.add(b);
+    rivals.get(b)?.add(a);
   }
-  const groups = new Map<Tool, Tool[]>();
-  for (const tool of parent.keys()) {
-    const members = groups.get(root(tool)) ?? [];
-    members.push(tool);
-    groups.set(root(tool), members);
+  const clusterOf = new Map<Tool, Tool[]>();
+  for (const tool of rivals.keys()) clusterOf.set(tool, [tool]);
+  // Pairs come strongest first.
+  for (const { a, b } of pairs) {
+    const left = clusterOf.get(a);
+    const right = clusterOf.get(b);
+    if (left === undefined || right === undefined || left === right) continue;
+    const linked = left.every((x) => right.every((y) => rivals.get(x)?.has(y) === true));
+    if (!linked) continue;
+    const [kept, gone] = left.length >= right.length ? [left, right] : [right, left];
+    kept.push(...gone);
+    for (const tool of gone) clusterOf.set(tool, kept);
   }
-  return [...groups.values()]
+  return [...new Set(clusterOf.values())]
     .filter((members) => members.length >= 3)
     .map((members) => members.sort((x, y) => at(x) - at(y)))
     .sort((x, y) => at(x[0]) - at(y[0]));

@@ -19,6 +19,13 @@ const CLASS_OF = new Map(Object.entries(VERB_CLASSES).flatMap(([cls, verbs]) => 
 /** Words that qualify an action without changing its object. */
 const QUALIFIERS = new Set(["bulk", "batch", "mass", "multi", "many", "all", "single", "web", "online", "remote", "local", "async"]);
 
+/**
+ * Object words that say "some data about" rather than what it is about: `get_charger_data` and
+ * `get_coin_data` do not compete because both end in "data". They are kept as objects, but never
+ * count as shared words or as the head noun.
+ */
+const GENERIC_OBJECTS = new Set(["info", "information", "detail", "details", "data", "status", "list", "summary", "result", "results", "item", "items", "record", "records"].flatMap((word) => tokenize(word)));
+
 /** Words after one of these qualify the object (`lookup_order_by_email`: the object is the order). */
 const PREPOSITIONS = new Set(["by", "for", "with", "from", "via", "in", "on", "of", "to", "per", "using"]);
 
@@ -40,6 +47,12 @@ export function splitName(name: string): NameParts {
   return { verb, verbKey: verb === null ? null : (CLASS_OF.get(verb) ?? verb), objects };
 }
 
+/** The last object word that is not generic ("order" in get_order_status), or null. */
+function headNoun(parts: NameParts): string | null {
+  const specific = parts.objects.filter((word) => !GENERIC_OBJECTS.has(word));
+  return specific.length === 0 ? null : specific[specific.length - 1];
+}
+
 export interface NameRelation {
   score: number;
   why: string;
@@ -47,7 +60,8 @@ export interface NameRelation {
 
 /**
  * verb factor (1 same verb, 0.8 synonyms, else 0) × object factor: 0.5 + 0.5 × Jaccard of the
- * objects when they overlap enough (same head noun, or Jaccard ≥ 0.5); else 0.5 when both sit in
+ * objects when they overlap enough in words that are not generic (same head noun, or Jaccard ≥
+ * 0.5); else 0.5 when both sit in
  * the same family; else 0.
  */
 export function relateNames(a: NameParts, b: NameParts, sameFamily: string | null): NameRelation {
@@ -55,9 +69,9 @@ export function relateNames(a: NameParts, b: NameParts, sameFamily: string | nul
   const sameVerb = a.verb === b.verb;
   const verbFactor = sameVerb ? 1 : 0.8;
   const verbs = sameVerb ? `same verb "${a.verb}"` : `synonym verbs "${a.verb}"/"${b.verb}"`;
-  const shared = a.objects.filter((word) => b.objects.includes(word));
+  const shared = a.objects.filter((word) => b.objects.includes(word) && !GENERIC_OBJECTS.has(word));
   const jaccard = shared.length / Math.max(1, new Set([...a.objects, ...b.objects]).size);
-  if (shared.length > 0 && (jaccard >= 0.5 || a.objects[a.objects.length - 1] === b.objects[b.objects.length - 1])) {
+  if (shared.length > 0 && (jaccard >= 0.5 || headNoun(a) === headNoun(b))) {
     return { score: verbFactor * (0.5 + 0.5 * jaccard), why: `${verbs} over "${shared.join(" ")}"` };
   }
   if (sameFamily !== null) return { score: verbFactor * 0.5, why: `${verbs} in family "${sameFamily}"` };

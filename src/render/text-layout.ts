@@ -92,3 +92,15 @@ export function wrapFacts(text: string, width: number): string[] {
   lines.push(line);
   return lines.flatMap((l) => (displayWidth(l) <= width ? [l] : wrapText(l, width)));
 }
+
+/** `text` on one line of at most `width` columns: cut with "…" when longer (wide characters counted as two). */
+export function cutToWidth(text: string, width: number): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  if (displayWidth(line) <= width) return line;
+  let kept = "";
+  for (const char of line) {
+    if (displayWidth(kept + char) > width - 1) break;
+    kept += char;
+  }
+  return `${kept}…`;
+}

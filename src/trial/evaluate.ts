@@ -13,7 +13,7 @@ import { findResumeDifferences } from "../run-files/resume-check.js";
 import { runTrialJobs, type LoopStop, type TrialJob } from "./run-loop.js";
 import { listPending, type SweepHook } from "./run-trial.js";
 import { inShard, type Shard } from "../run-files/shard.js";
-import { checkPhaseFamilies, checkTodoGoals, findNameWarnings } from "./run-checks.js";
+import { checkPhaseFamilies, checkTodoGoals, findDialectWarnings, findNameWarnings } from "./run-checks.js";
 import { buildRunMeta, newRunId } from "./run-meta.js";
 import type { Config, RunProgress, Endpoint, Report, RunMeta, TrialRecord } from "../types.js";
 
@@ -93,6 +93,7 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
   checkTodoGoals(cases, config.cwd);
   for (const warning of checkPhaseFamilies(config, cases)) options.onWarning?.(warning);
   for (const warning of findNameWarnings(cases, config.cwd)) options.onWarning?.(warning);
+  for (const warning of findDialectWarnings(cases, config.cwd)) options.onWarning?.(warning);
   const endpoint = withTokenEstimate(createEndpoint(config, { env: options.env, warn: options.onWarning, store: options.store, onMiss: options.onMiss }));
   const started = now();
   const run = openRun(config, options, endpoint, started);

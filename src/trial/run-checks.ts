@@ -3,6 +3,7 @@ import { findContradiction, findUnknownNames } from "../cases/unknown-names.js";
 import { readYamlFile, showPath } from "../config/yaml-document.js";
 import { InputError, at } from "../errors.js";
 import { findUnknownFamilies } from "../exposure/check-policies.js";
+import { draft04Marker } from "../json-schema/dialects.js";
 import { CONTROL_NAMES, TODO, type Case, type Config } from "../types.js";
 
 /**
@@ -24,6 +25,23 @@ export function checkPhaseFamilies(config: Config, cases: Case[]): string[] {
   const typo = problems.find((p) => p.near !== null);
   if (typo !== undefined) throw new InputError(place(typo, typo.message));
   return problems.map((p) => place(p, `warning: ${p.message}`));
+}
+
+/**
+ * A tool whose input_schema declares no $schema but only draft-04 reads it as written (a boolean
+ * exclusiveMinimum): it is read as draft-04 rather than stopping the run, and each such tool is
+ * named once, so the registry can say so.
+ */
+export function findDialectWarnings(cases: Case[], cwd: string): string[] {
+  const registries = [...new Set(cases.map((c) => c.registry))];
+  return registries.flatMap((registry) =>
+    registry.tools.flatMap((tool) => {
+      const marker = tool.input_schema === undefined ? null : draft04Marker(tool.input_schema);
+      if (marker === null) return [];
+      const where = registry.file === "" ? registry.snapshot : showPath(registry.file, cwd);
+      return [`${where}: warning: tool "${tool.name}": input_schema has no $schema but uses draft-04's ${marker.replace(/^(.*): (.*)$/, "$2 (at $1)")}; read as draft-04 — add $schema: http://json-schema.org/draft-04/schema# to say so`];
+    }),
+  );
 }
 
 /** Warnings about the cases: a name that looks like a typo of a registry tool, a self-contradicting acceptable list. */

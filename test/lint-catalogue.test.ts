@@ -1,0 +1,100 @@
+/**
+ * lint and run on a catalogue the size of LiveMCPBench's (527 tools from 70 MCP servers,
+ * test/fixtures/catalogue): the text summary fits a screen and says how to see the rest; rival
+ * clusters never chain (every member is a rival of every other, while the rival pairs themselves
+ * connect hundreds of tools); a tool whose schema is undeclared draft-04 is read as draft-04 with
+ * a warning naming it, in lint and in run, instead of stopping the run of all 527.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { stringify } from "yaml";
+import { beforeAll, describe, expect, it } from "vitest";
+import { findClusters, findRivals, NAME_THRESHOLD, TEXT_THRESHOLD } from "../src/lint/find-rivals.js";
+import { displayWidth } from "../src/render/text-layout.js";
+import { generateCatalogue } from "./fixtures/catalogue/generate.js";
+import { runCli, tempDir } from "./support/cli.js";
+
+const tools = generateCatalogue();
+const draft04 = tools.find((tool) => JSON.stringify(tool.input_schema).includes('"exclusiveMinimum":true'));
+let dir = "";
+
+beforeAll(() => {
+  dir = tempDir("route-eval-catalogue-");
+  writeFileSync(join(dir, "catalogue.yaml"), stringify({ snapshot: "catalogue", revision: "1", tools }));
+  const cases = tools.filter((_, i) => i % 53 === 0).map((tool, i) => ({ id: `case-${i}`, goal: `Please ${tool.name.replace(/_/g, " ")} for me.`, acceptable: [tool.name] }));
+  cases.push({ id: "uses-the-draft-04-tool", goal: `Please ${draft04?.name.replace(/_/g, " ")} within 5 km.`, acceptable: [draft04?.name ?? ""] });
+  writeFileSync(join(dir, "cases.yaml"), stringify({ registry: "catalogue.yaml", cases }));
+  writeFileSync(join(dir, "route-eval.yaml"), stringify({ cases: ["cases.yaml"], trials: 1, controls: ["ask_user", "no_applicable_tool"] }));
+});
+
+describe("a 527-tool catalogue from 70 servers", () => {
+  it("is the size of LiveMCPBench's", () => {
+    expect(tools).toHaveLength(527);
+    expect(new Set(tools.map((tool) => tool.family)).size).toBe(70);
+    expect(draft04).toBeDefined();
+  });
+
+  it("lint's text fits a screen at 80 columns: the worst of each rule, counts, and how to list the rest", async () => {
+    const result = await runCli(["lint"], { cwd: dir, env: { COLUMNS: "80" } });
+    const lines = result.stdout.trimEnd().split("\n");
+    expect(lines.length).toBeLessThanOrEqual(60);
+    expect(Math.max(...lines.map((line) => displayWidth(line)))).toBeLessThanOrEqual(80);
+    expect(result.stdout).toMatch(/^rival-cluster · \d+ warnings — /m);
+    expect(result.stdout).toMatch(/^\d+ of \d+ findings not shown, and no fixes: route-eval lint --all lists every/m);
+    expect(lines.at(-1)).toMatch(/^527 tools in 1 registry, 11 cases in 1 file: \d+ errors?, \d+ warnings?, \d+ info$/);
+    // --all: every finding on its own file:line line, as before.
+    const all = await runCli(["lint", "--all"], { cwd: dir, env: { COLUMNS: "80" } });
+    const json = JSON.parse((await runCli(["lint", "--format", "json"], dir)).stdout);
+    expect(all.stdout.split("\n").filter((line) => /^(catalogue|cases|route-eval)\.yaml(:\d+)?: (error|warning|info) /.test(line))).toHaveLength(json.findings.length);
+  });
+
+  it("clusters rivals without chaining: every member of a cluster is a rival of every other", async () => {
+    const json = JSON.parse((await runCli(["lint", "--format", "json"], dir)).stdout);
+    const clusters = (json.findings as { rule: string; tool: string; related: string[] }[]).filter((f) => f.rule === "rival-cluster").map((f) => [f.tool, ...f.related]);
+    expect(clusters.length).toBeGreaterThan(0);
+    const pairs = findRivals(tools);
+    const score = new Map(pairs.map((p) => [[p.a.name, p.b.name].sort().join(" "), p]));
+    for (const members of clusters) {
+      for (const [i, a] of members.entries()) {
+        for (const b of members.slice(i + 1)) {
+          const pair = score.get([a, b].sort().join(" "));
+          expect(pair, `${a} – ${b} in one cluster`).toBeDefined();
+          expect(pair !== undefined && (pair.text >= TEXT_THRESHOLD || pair.names >= NAME_THRESHOLD)).toBe(true);
+        }
+      }
+    }
+    // The rival pairs themselves link far more tools than any cluster holds: chaining them (single
+    // linkage) would have made one "cluster" of unrelated tools.
+    const component = largestComponent(pairs.map((p) => [p.a.name, p.b.name]));
+    const largest = Math.max(...findClusters(pairs).map((members) => members.length));
+    expect(component).toBeGreaterThan(3 * largest);
+  });
+
+  it("reads an undeclared draft-04 schema as draft-04: lint warns, run proceeds and names the tool", async () => {
+    const json = JSON.parse((await runCli(["lint", "--format", "json"], dir)).stdout);
+    const inferred = (json.findings as { rule: string; tool: string; message: string }[]).filter((f) => f.rule === "schema-dialect-inferred");
+    expect(inferred.map((f) => f.tool)).toEqual([draft04?.name]);
+    expect(inferred[0].message).toContain("properties.radius_km: boolean exclusiveMinimum");
+    expect(json.findings.filter((f: { rule: string }) => f.rule === "schema-invalid")).toEqual([]);
+    const run = await runCli(["run", "--no-progress", "--no-gates", "-f", "json"], dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`catalogue.yaml: warning: tool "${draft04?.name}": input_schema has no $schema but uses draft-04's boolean exclusiveMinimum (at properties.radius_km); read as draft-04`);
+    expect(JSON.parse(run.stdout).metrics.trials).toBe(11);
+  }, 120_000);
+});
+
+function largestComponent(edges: string[][]): number {
+  const parent = new Map<string, string>();
+  const root = (x: string): string => {
+    while (parent.get(x) !== x) x = parent.get(x) ?? x;
+    return x;
+  };
+  for (const [a, b] of edges) {
+    if (!parent.has(a)) parent.set(a, a);
+    if (!parent.has(b)) parent.set(b, b);
+    parent.set(root(a), root(b));
+  }
+  const sizes = new Map<string, number>();
+  for (const node of parent.keys()) sizes.set(root(node), (sizes.get(root(node)) ?? 0) + 1);
+  return Math.max(...sizes.values());
+}
