@@ -10,6 +10,10 @@ import type { Outcome } from "../types.js";
 
 export interface ImportFlags {
   command?: string;
+  url?: string;
+  header?: string[];
+  fromConfig?: string[] | true;
+  server?: string[];
   output?: string;
   snapshot?: string;
   family?: string;
@@ -17,7 +21,7 @@ export interface ImportFlags {
 }
 
 export async function importCommand(io: Io, format: ImportFormat, file: string | undefined, flags: ImportFlags): Promise<Outcome> {
-  const gathered = await gatherTools(format, file, flags.command, io.cwd);
+  const gathered = await gatherTools(format, file, { command: flags.command, url: flags.url, headers: flags.header, fromConfig: flags.fromConfig, servers: flags.server }, io.cwd, io.env);
   const snapshot = flags.snapshot ?? gathered.name;
   const built = buildSnapshot(gathered.tools, {
     snapshot,
@@ -25,7 +29,7 @@ export async function importCommand(io: Io, format: ImportFormat, file: string |
     source: gathered.source,
     trustAnnotations: flags.trustAnnotations === true,
   });
-  const input = file ?? `--command ${JSON.stringify(flags.command)}`;
+  const input = file ?? describeOrigin(flags);
   const command = `route-eval import ${format} ${input}${flags.trustAnnotations ? " --trust-annotations" : ""}`;
   const text = renderSnapshot(built.registry, { command, trustAnnotations: flags.trustAnnotations === true });
   for (const note of [...gathered.notes, ...built.warnings]) io.stderr(`route-eval import: ${inertLine(note)}\n`);
@@ -34,4 +38,14 @@ export async function importCommand(io: Io, format: ImportFormat, file: string |
   const count = built.registry.tools.length;
   io.stderr(`imported ${count} tool${count === 1 ? "" : "s"} from ${gathered.source}\n`);
   return "ok";
+}
+
+/** How the snapshot was made, for its header (no header values: they may hold a token). */
+function describeOrigin(flags: ImportFlags): string {
+  if (flags.url !== undefined) return `--url ${flags.url}`;
+  if (flags.fromConfig !== undefined) {
+    const files = flags.fromConfig === true ? [] : flags.fromConfig;
+    return ["--from-config", ...files, ...(flags.server ?? []).flatMap((name) => ["--server", name])].join(" ");
+  }
+  return `--command ${JSON.stringify(flags.command)}`;
 }

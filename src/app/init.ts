@@ -27,7 +27,7 @@ const SCHEMA_DIR = fileURLToPath(new URL("../../schemas/", import.meta.url));
 export async function initCommand(io: Io, flags: InitFlags): Promise<Outcome> {
   const sources = [flags.fromMcp, flags.fromMcpCommand, flags.fromOpenai, flags.fromAnthropic].filter((s) => s !== undefined);
   if (sources.length > 1) throw new InputError("init: give one source of tools (--from-mcp, --from-mcp-command, --from-openai or --from-anthropic)");
-  const { registry, header, name } = await readSource(flags, io.cwd);
+  const { registry, header, name } = await readSource(flags, io.cwd, io.env);
   const files = { config: join(io.cwd, "route-eval.yaml"), registry: join(io.cwd, "registries", `${name}.yaml`), cases: join(io.cwd, "cases", `${name}.yaml`) };
   const existing = Object.values(files).filter((file) => existsSync(file));
   if (existing.length > 0 && flags.force !== true) {
@@ -64,7 +64,7 @@ function ignoreOutputs(io: Io, file: string): void {
   io.stderr(`${text === "" ? "wrote" : "added to"} .gitignore: ${missing.join(" ")}\n`);
 }
 
-async function readSource(flags: InitFlags, cwd: string): Promise<{ registry: ReturnType<typeof exampleRegistry>; header: string; name: string }> {
+async function readSource(flags: InitFlags, cwd: string, env: NodeJS.ProcessEnv): Promise<{ registry: ReturnType<typeof exampleRegistry>; header: string; name: string }> {
   const pick: [ImportFormat, string | undefined, string | undefined, string][] = [
     ["mcp", flags.fromMcp, undefined, "--from-mcp"],
     ["mcp", undefined, flags.fromMcpCommand, "--from-mcp-command"],
@@ -77,7 +77,7 @@ async function readSource(flags: InitFlags, cwd: string): Promise<{ registry: Re
     return { registry: { ...exampleRegistry(), snapshot: name }, header: "# A small example registry written by route-eval init: replace it with your own tools.", name };
   }
   const [format, file, command, flag] = chosen;
-  const gathered = await gatherTools(format, file, command, cwd);
+  const gathered = await gatherTools(format, file, { command }, cwd, env);
   const name = (flags.name ?? gathered.name).toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "tools";
   const built = buildSnapshot(gathered.tools, { snapshot: name, family: name, source: gathered.source, trustAnnotations: flags.trustAnnotations === true });
   const header = `# Written by: route-eval init ${flag} ${inertLine(file ?? JSON.stringify(command))}. effect, idempotent and open_world are\n# ${flags.trustAnnotations === true ? "the source's annotations (--trust-annotations)" : "conservative defaults (the source's annotations are kept under `declared`)"}: review each tool.`;

@@ -7,6 +7,10 @@ import { IMPORT_FORMATS, type ImportFormat } from "../types/formats.js";
 import { exitOf, type SetExit } from "./exit.js";
 import { helpAfter } from "../render/help-text.js";
 
+function collectText(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
 export function registerImport(program: Command, io: Io, setExit: SetExit): void {
   program
     .command("import")
@@ -14,6 +18,10 @@ export function registerImport(program: Command, io: Io, setExit: SetExit): void
     .addArgument(new Argument("<format>", "what the input is").choices(IMPORT_FORMATS))
     .argument("[file]", "JSON file: a tools/list result (mcp) or a tools array (openai, anthropic)")
     .option("--command <command line>", 'mcp only: start this MCP server over stdio and list its tools, e.g. "node server.js"')
+    .option("--url <url>", "mcp only: list the tools of the MCP server answering on this URL (Streamable HTTP), e.g. http://localhost:3000/mcp")
+    .option("--header <name: value>", 'with --url: a request header, e.g. "Authorization: Bearer $TOKEN" (repeatable)', collectText, [])
+    .option("--from-config [files...]", "mcp only: every server in these MCP client configs (.mcp.json, claude_desktop_config.json, .cursor/mcp.json, .vscode/mcp.json); none given: the ones found in this project and your home")
+    .option("--server <name>", "with --from-config: only this server (repeatable)", collectText, [])
     .addOption(outputOption("write the snapshot here instead of stdout"))
     .option("--snapshot <name>", "snapshot name (default: the MCP server's name, or the file's name)")
     .option("--family <name>", "family of every imported tool (default: the snapshot name)")
@@ -26,10 +34,15 @@ const IMPORT_HELP = `
 MCP annotations (readOnlyHint, destructiveHint, idempotentHint, openWorldHint) come from the
 server's own code and are not guarantees: they are kept under \`declared\`, and every tool gets
 effect: destructive, idempotent: false, open_world: true unless --trust-annotations is given.
+With --from-config each server's tools are a family named after the server; a server that
+cannot be reached (or needs a prompt only its client can answer) is skipped with the reason.
 
 Examples:
   route-eval import mcp tools-list.json -o registries/github.yaml
   route-eval import mcp --command "npx -y @modelcontextprotocol/server-everything" -o registries/everything.yaml
+  route-eval import mcp --url http://localhost:3000/mcp --header "Authorization: Bearer $TOKEN" -o registries/remote.yaml
+  route-eval import mcp --from-config -o registries/my-servers.yaml      # every server your clients know
+  route-eval import mcp --from-config .vscode/mcp.json --server github
   route-eval import openai tools.json --family billing
   route-eval import anthropic request.json --snapshot support-bot
 `;

@@ -29,6 +29,8 @@ export interface SourceTool {
   hints: BehaviourHints;
   /** Everything else the source declared that is worth keeping (title, annotations, strict…). */
   declared: JsonObject;
+  /** Its family when the source says (the MCP server it came from); else the snapshot's. */
+  family?: string;
 }
 
 export interface SnapshotOptions {
@@ -75,7 +77,7 @@ function toToolEntry(source: SourceTool, index: number, options: SnapshotOptions
   checkSchema(source.output_schema, `tools[${index}] "${name}": output schema`, warnings);
   return {
     name,
-    family: options.family,
+    family: source.family ?? options.family,
     purpose: parts.purpose,
     ...(parts.use_when.length > 0 ? { use_when: parts.use_when } : {}),
     ...(parts.avoid_when.length > 0 ? { avoid_when: parts.avoid_when } : {}),

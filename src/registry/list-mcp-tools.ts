@@ -1,5 +1,6 @@
 /**
- * Start an MCP server over stdio with the official SDK and list its tools, every page. The
+ * Reach an MCP server with the official SDK — start it over stdio, or connect to it over
+ * Streamable HTTP — and list its tools, every page. The
  * server's answer is returned as plain JSON, to be read like a saved `tools/list` result: the raw
  * `tools/list` request is used rather than `client.listTools()`, which rejects a whole page for one
  * odd tool and compiles every output schema (a broken one would stop the import that should
@@ -7,7 +8,9 @@
  */
 import type { Readable } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { PaginatedResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { InputError } from "../errors.js";
 import type { JsonValue } from "../types.js";
@@ -23,11 +26,31 @@ export interface McpListing {
 /** A server that keeps returning cursors is broken; stop rather than loop for ever. */
 const MAX_PAGES = 10_000;
 
-export async function listMcpTools(commandLine: string, cwd: string): Promise<McpListing> {
+/** Where an MCP server is: a command that starts it (stdio), or the URL it answers on (Streamable HTTP). */
+export type McpServerSpec =
+  | { transport: "stdio"; command: string; args: string[]; env?: Record<string, string>; cwd: string; shown: string }
+  | { transport: "http"; url: string; headers: Record<string, string>; shown: string };
+
+/** `--command "node server.js --flag"` as a stdio server. */
+export function stdioServer(commandLine: string, cwd: string): McpServerSpec {
   const [command, ...args] = splitCommandLine(commandLine);
   if (command === undefined) throw new InputError("--command: empty; give the command that starts the MCP server");
-  const transport = new StdioClientTransport({ command, args, cwd, stderr: "pipe" });
-  const stderr = collect(transport.stderr);
+  return { transport: "stdio", command, args, cwd, shown: `--command "${commandLine}"` };
+}
+
+function openTransport(spec: McpServerSpec): { transport: Transport; stderr: () => string } {
+  if (spec.transport === "http") {
+    const transport = new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers } });
+    return { transport, stderr: () => "" };
+  }
+  // A server from a config file gets its own env on top of the SDK's safe defaults (PATH, HOME…), as MCP clients do.
+  const env = spec.env === undefined ? undefined : { ...getDefaultEnvironment(), ...spec.env };
+  const transport = new StdioClientTransport({ command: spec.command, args: spec.args, cwd: spec.cwd, env, stderr: "pipe" });
+  return { transport, stderr: collect(transport.stderr) };
+}
+
+export async function listMcpTools(spec: McpServerSpec): Promise<McpListing> {
+  const { transport, stderr } = openTransport(spec);
   const client = new Client({ name: "route-eval", version: TOOL_VERSION });
   try {
     await client.connect(transport);
@@ -50,10 +73,17 @@ export async function listMcpTools(commandLine: string, cwd: string): Promise<Mc
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const said = meaningfulLines(stderr());
-    throw new InputError(`--command "${commandLine}": could not list the MCP server's tools: ${message}${said ? ` (server stderr: ${said})` : ""}`);
+    throw new InputError(`${spec.shown}: could not list the MCP server's tools: ${message}${httpStatus(error)}${said ? ` (server stderr: ${said})` : ""}`);
   } finally {
     await client.close().catch(() => undefined);
   }
+}
+
+/** The HTTP status of a refused Streamable HTTP request, and what to do about 401/403. */
+function httpStatus(error: unknown): string {
+  const code = typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
+  if (typeof code !== "number" || code < 400 || code > 599) return "";
+  return ` (HTTP ${code}${code === 401 || code === 403 ? "; give the server's credentials with --header \"Authorization: Bearer …\"" : ""})`;
 }
 
 /** The SDK hands back parsed JSON; a round trip drops anything that is not JSON (undefined → null). */
