@@ -24,7 +24,7 @@ export function registerLint(program: Command, io: Io, setExit: SetExit): void {
 }
 
 const LINT_HELP = `
-Rules, severities and examples: README, section "route-eval lint".
+Rules, severities and examples: docs/lint.md.
 
 Exit codes: 0 no error (and, with --strict, no warning) · 1 findings that fail ·
             2 unreadable input (missing file, YAML syntax, not a snapshot or case file)

@@ -176,7 +176,7 @@ export const CONFIG_KEYS = defineKeys({
       description: "What each tool's model-facing description holds: full (default) = purpose, use_when and avoid_when; purpose = the purpose alone (vague descriptions, no second registry needed).",
       enum: [...DESCRIPTION_MODES],
     } },
-  command: { flags: "--command <cmd>", help: "the command endpoint's command line (your agent or router; see README: Endpoints)", default: null,
+  command: { flags: "--command <cmd>", help: "the command endpoint's command line (your agent or router; see docs/endpoints.md)", default: null,
     schema: {
       description: "The `command` endpoint: a command line run by the shell, once per concurrent worker, speaking newline-delimited JSON (schemas/endpoint-request.schema.json, endpoint-reply.schema.json).",
       type: ["string", "null"], minLength: 1,
@@ -206,7 +206,7 @@ export const CONFIG_KEYS = defineKeys({
       },
     } },
   batch: { help: "ask through the provider's batch API (run and ablate; openai, anthropic)", default: false,
-    schema: { description: "Ask through the provider's batch API (OpenAI Batch, Anthropic Message Batches) in route-eval run and ablate; --batch / --no-batch override it. See README: Batch runs.", type: "boolean" } },
+    schema: { description: "Ask through the provider's batch API (OpenAI Batch, Anthropic Message Batches) in route-eval run and ablate; --batch / --no-batch override it. See docs/batch-and-shards.md.", type: "boolean" } },
   gates: { help: "CI thresholds by metric name", default: {},
     schema: {
       description: "CI thresholds by metric name: a comparison such as \">= 0.9\", or {k, min} for pass_hat_k.",

@@ -45,7 +45,7 @@ export function registryShapeErrors(data: unknown): ErrorObject[] {
 }
 
 export function validateCasesFile(yaml: YamlFile): CasesFile {
-  if (yaml.data === null) throw new InputError(at(yaml.shown, 1, "the file is empty; a case file holds `registry:` (its snapshot) and a list of `cases:`, each with id, goal and acceptable (see README: Routing cases)"));
+  if (yaml.data === null) throw new InputError(at(yaml.shown, 1, "the file is empty; a case file holds `registry:` (its snapshot) and a list of `cases:`, each with id, goal and acceptable (see docs/files.md: Routing cases)"));
   return validateYaml(casesValidator(), yaml);
 }
 

@@ -1,0 +1,91 @@
+// The example outputs in README.md and docs/*.md, generated from the bundled example so they
+// cannot go stale: each block between `<!-- example: NAME -->` and `<!-- /example -->` is the
+// output of the command EXAMPLES names, run at 80 columns on a copy of the bundled example.
+//   node scripts/write-examples.js           rewrite every block
+//   node scripts/write-examples.js --check   exit 1 naming each block that differs (a test runs this)
+// Run after `npm run build`. Latencies (measured, so never the same twice) are left out.
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const BIN = join(ROOT, "bin", "route-eval.js");
+const LATENCY = /\bp(50|95) ms\b|mean latency|latency_ms/;
+
+/** The lines from the one starting with `from` up to (not including) the next blank line. */
+const section = (lines, from) => {
+  const start = lines.findIndex((l) => l.startsWith(from));
+  const end = lines.indexOf("", start);
+  return lines.slice(start, end === -1 ? lines.length : end);
+};
+
+/** name → the command line shown, and which of its lines to keep. */
+const EXAMPLES = {
+  run: { args: ["run", "--run-id", "main"], keep: (lines) => [...lines.slice(0, lines.indexOf("")), "", ...section(lines, "Routing ladder"), "", ...section(lines, "Gates")] },
+  "show-case": { args: ["show", "reports/main", "--case", "refund-over-limit"], keep: (lines) => lines.slice(0, lines.indexOf("Exposure") - 1) },
+  diff: { args: ["diff", "reports/main", "reports/pr"], keep: (lines) => [...section(lines, "Outcome"), "", ...section(lines, "Case flips"), "", ...lines.slice(lines.findIndex((l) => l.startsWith("Changed definitions")), lines.findIndex((l) => l.startsWith("What this sample")) - 1)] },
+  sweep: { args: ["sweep", "--sizes", "5,10,20,40", "--sweep-id", "sizes", "--no-progress"], keep: (lines) => lines.slice(0, lines.findIndex((l) => l.startsWith("Selection accuracy against")) - 1).filter((l) => !LATENCY.test(l)) },
+  "sweep-padded": { args: ["sweep", "--distractor-registry", "registries/distractors.yaml", "--sweep-id", "padded", "--no-progress"], keep: (lines) => lines.filter((l) => !LATENCY.test(l)) },
+  "sweep-k": { args: ["sweep", "--retriever", "bm25", "--k", "1,3,5,10,20", "--sweep-id", "k", "--no-progress"], keep: (lines) => lines.slice(0, lines.findIndex((l) => l.startsWith("Recall@k and selection")) - 1).filter((l) => !LATENCY.test(l)) },
+  ablate: { args: ["ablate", "--run-id", "ladder", "--no-progress"], keep: (lines) => lines.filter((l) => !LATENCY.test(l)) },
+  counterfactual: { args: ["counterfactual", "reports/main", "--no-progress"], keep: (lines) => lines },
+  lint: { args: ["lint"], keep: (lines) => [...lines.slice(0, 17), "…", ...lines.slice(-4)] },
+  "lint-all": { args: ["lint", "--all"], keep: (lines) => lines.slice(0, 4) },
+  // docs/commands.md: every command's own help, as the terminal shows it at 80 columns.
+  ...Object.fromEntries(["run", "report", "show", "diff", "sweep", "ablate", "counterfactual", "lint", "import", "init", "batch", "merge"].map((command) => [`help-${command}`, { args: [command, "--help"], keep: (lines) => lines }])),
+};
+
+function generate() {
+  const dir = mkdtempSync(join(tmpdir(), "route-eval-examples-"));
+  try {
+    for (const name of ["route-eval.yaml", "cases", "registries"]) cpSync(join(ROOT, name), join(dir, name), { recursive: true });
+    const env = { ...process.env, COLUMNS: "80", NO_COLOR: "1", GITHUB_STEP_SUMMARY: "" };
+    const run = (args) => {
+      try {
+        return execFileSync(process.execPath, [BIN, ...args], { cwd: dir, env, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+      } catch (error) {
+        if (error.status === 1) return error.stdout; // a gate or lint finding: the output is still the example
+        throw error;
+      }
+    };
+    const outputs = {};
+    outputs.run = run(EXAMPLES.run.args);
+    // pr: the same suite after a rewrite of get_order's description, for the diff.
+    const registry = join(dir, "registries", "commerce.yaml");
+    writeFileSync(registry, readFileSync(registry, "utf8").replace(/purpose: Look up the current record of one order[^\n]*/, "purpose: Fetch one order by its exact order id, with its items, totals, status, shipping address and the tracking numbers of its parcels."));
+    run(["run", "--run-id", "pr", "--no-gates"]);
+    writeFileSync(registry, readFileSync(join(ROOT, "registries", "commerce.yaml"), "utf8"));
+    for (const [name, { args }] of Object.entries(EXAMPLES)) if (outputs[name] === undefined) outputs[name] = run(args);
+    return Object.fromEntries(Object.entries(EXAMPLES).map(([name, { args, keep }]) => {
+      const lines = outputs[name].replace(/\n+$/, "").split("\n").map((l) => l.trimEnd());
+      return [name, `$ route-eval ${args.join(" ")}\n${keep(lines).join("\n")}`];
+    }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const BLOCK = /<!-- example: ([a-z-]+) -->\n```text\n(?:[\s\S]*?\n)??```\n<!-- \/example -->/g;
+const files = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => join("docs", f))];
+const examples = generate();
+const stale = [];
+for (const file of files) {
+  const path = join(ROOT, file);
+  const text = readFileSync(path, "utf8");
+  const next = text.replace(BLOCK, (block, name) => {
+    if (examples[name] === undefined) throw new Error(`${file}: unknown example "${name}" (known: ${Object.keys(examples).join(", ")})`);
+    const fresh = `<!-- example: ${name} -->\n\`\`\`text\n${examples[name]}\n\`\`\`\n<!-- /example -->`;
+    if (fresh !== block) stale.push(`${file}: ${name}`);
+    return fresh;
+  });
+  if (!process.argv.includes("--check") && next !== text) writeFileSync(path, next);
+}
+if (process.argv.includes("--check")) {
+  if (stale.length > 0) {
+    console.error(`stale example outputs (run: npm run build && node scripts/write-examples.js):\n  ${stale.join("\n  ")}`);
+    process.exit(1);
+  }
+  console.log("every example output is current");
+} else console.log(stale.length === 0 ? "every example output was current" : `rewrote ${stale.length} example block(s): ${stale.join(", ")}`);
