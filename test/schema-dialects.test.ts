@@ -35,10 +35,14 @@ describe("JSON Schema dialects", () => {
     expect(JSON.parse(result.stdout).metrics.trials).toBe(3);
   });
 
-  it("a draft-04 schema is invalid as 2020-12 (boolean exclusiveMinimum), so the dialect really decides", () => {
+  it("a draft-04 schema is invalid as 2020-12 (boolean exclusiveMinimum), so the dialect really decides; undeclared, it is read as draft-04", () => {
     const d4 = loadRegistry(MIXED, process.cwd()).tools[0].input_schema ?? {};
-    const { $schema: _dropped, ...as2020 } = d4;
+    const as2020 = { ...d4, $schema: "https://json-schema.org/draft/2020-12/schema" };
     expect(checkArguments(as2020, { count: 6 })[0]).toMatch(/invalid input_schema/);
+    const { $schema: _dropped, ...undeclared } = d4;
+    expect(checkArguments(undeclared, { count: 6 })).toEqual([]);
+    expect(checkArguments(undeclared, { count: 5 })).not.toEqual([]);
+    expect(checkArguments(undeclared, { count: 5 })).toEqual(checkArguments(d4, { count: 5 }));
   });
 
   it("an unknown $schema is an error naming the tool and the value", async () => {

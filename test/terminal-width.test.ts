@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createProgressPrinter } from "../src/render/progress.js";
 import { displayWidth } from "../src/render/text-layout.js";
+import { terminalWidth } from "../src/render/terminal.js";
 import { runCli, tempDir } from "./support/cli.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -80,6 +81,13 @@ describe("terminal output fits the terminal", () => {
     const section = result.stdout.slice(result.stdout.indexOf("Reliability over trials"));
     expect(section).toContain("k = 1, 2, 3, 5, 10, 12 of 1..12 (every k: report.json)");
     expect(section.match(/│ k=\d+ /g)).toEqual(["│ k=1 ", "│ k=2 ", "│ k=3 ", "│ k=5 ", "│ k=10 ", "│ k=12 "]);
+  });
+
+  it("lays output out for the terminal: stdout's, else COLUMNS, else the pager's screen (stderr's), else 80", () => {
+    expect(terminalWidth({ env: {}, columns: 132 })).toBe(132);
+    expect(terminalWidth({ env: { COLUMNS: "90" }, stderrColumns: 120 })).toBe(90);
+    expect(terminalWidth({ env: {}, stderrColumns: 120 })).toBe(120);
+    expect(terminalWidth({ env: {} })).toBe(80);
   });
 
   it("the live progress line never exceeds the width", () => {
