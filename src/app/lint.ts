@@ -10,7 +10,8 @@ import type { Io } from "../context.js";
 import type { LintFormat } from "../types/formats.js";
 import type { Outcome } from "../types.js";
 import { resolve } from "node:path";
-import { checkCase, claimCaseId, type CaseSource } from "../cases/check-case.js";
+import { checkDecision, claimCaseId, type CaseSource } from "../cases/check-case.js";
+import { listDecisions } from "../cases/conversations.js";
 import { expandPatterns } from "../cases/expand-globs.js";
 import { findRegistry } from "../cases/load-cases.js";
 import { validateCasesFile } from "../config/validate.js";
@@ -94,12 +95,14 @@ interface ReadCaseFile {
 function readLintCaseFile(file: string | YamlFile, config: Config, loadRegistry: (path: string) => LintRegistry, seen: Map<string, CaseSource>): ReadCaseFile {
   const yaml = typeof file === "string" ? readYamlFile(file, config.cwd) : file;
   const written = validateCasesFile(yaml);
-  const phaseNames = Object.keys(config.phases);
-  written.cases.forEach((entry, index) => checkCase(yaml, entry, index, phaseNames));
-  written.cases.forEach((entry, index) => claimCaseId(yaml, entry.id, index, seen, config.cwd));
   const registry = loadRegistry(findRegistry(yaml, written, config));
-  const cases = written.cases.map((entry, index) => ({
-    index,
+  const decisions = listDecisions(yaml, written, registry, config);
+  const phaseNames = Object.keys(config.phases);
+  decisions.forEach((decision) => checkDecision(yaml, decision, phaseNames));
+  decisions.forEach((decision) => claimCaseId(yaml, decision.entry.id, decision.at, seen, config.cwd));
+  const cases = decisions.map(({ entry, at, goalKey }) => ({
+    at,
+    goalKey,
     id: entry.id,
     goal: entry.goal,
     family: entry.family ?? null,
@@ -108,7 +111,7 @@ function readLintCaseFile(file: string | YamlFile, config: Config, loadRegistry:
     must_see: entry.must_see ?? [],
     must_not_see: entry.must_not_see ?? [],
   }));
-  return { file: { file: yaml.shown, registry, cases, lineOf: yaml.lineOf }, phases: written.cases.map((c) => c.phase ?? null) };
+  return { file: { file: yaml.shown, registry, cases, lineOf: yaml.lineOf }, phases: decisions.map((d) => d.entry.phase ?? null) };
 }
 
 /**

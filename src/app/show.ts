@@ -14,6 +14,7 @@ import { readRecords } from "../run-files/records-io.js";
 import { explainOneCase, explainRun } from "../show/explain-run.js";
 import { renderCaseExplanation } from "../show/render-case.js";
 import { renderFailingCases } from "../show/render-failing-cases.js";
+import { buildTimeline, renderTimeline } from "../show/conversation-timeline.js";
 import { COUNTERFACTUAL_DIR } from "../trial/counterfactual.js";
 import type { Outcome } from "../types.js";
 
@@ -25,6 +26,12 @@ export interface ShowFlags {
 export function showCommand(io: Io, run: string, flags: ShowFlags): Outcome {
   const { runDir, meta, records } = readRun(resolve(io.cwd, run));
   const report = buildReport(meta, records);
+  // A conversation's id: its timeline, turn by turn (each turn is a case of its own: <id>@<turn>).
+  const timeline = flags.case === undefined || report.cases.some((c) => c.case_id === flags.case) ? null : buildTimeline(records, flags.case);
+  if (timeline !== null) {
+    io.stdout(flags.json === true ? `${JSON.stringify(timeline, null, 2)}\n` : renderTimeline(timeline, run, terminalWidth(io)));
+    return "ok";
+  }
   if (flags.case !== undefined) {
     const explanation = explainOneCase(report, records, flags.case, run);
     const counterfactualFile = join(runDir, COUNTERFACTUAL_DIR, "records.jsonl");

@@ -5,6 +5,7 @@ import { formatPath, isRecord } from "../json-schema/describe-errors.js";
 import type { YamlFile } from "../config/yaml-document.js";
 import { InputError, at } from "../errors.js";
 import type { Case } from "../types.js";
+import type { Decision } from "./conversations.js";
 import { linearPatternProblem } from "../text/linear-regexp.js";
 import { showPath } from "../config/yaml-document.js";
 
@@ -13,44 +14,45 @@ export type CaseSource = Case["source"];
 
 type NameListKey = "acceptable" | "forbidden" | "must_see" | "must_not_see";
 
-/** Throws an InputError for the first problem of case `index` of `yaml`. */
-export function checkCase(yaml: YamlFile, entry: CaseEntry, index: number, phases: string[]): void {
-  checkDisjoint(yaml, entry, index, ["acceptable", "forbidden"]);
-  checkDisjoint(yaml, entry, index, ["must_see", "must_not_see"]);
-  checkPhase(yaml, entry, index, phases);
-  checkArgPatterns(yaml, entry, index);
+/** Throws an InputError for the first problem of one decision (a case, or a conversation's turn) of `yaml`. */
+export function checkDecision(yaml: YamlFile, decision: Decision, phases: string[]): void {
+  const { entry, at: where } = decision;
+  checkDisjoint(yaml, entry, where, ["acceptable", "forbidden"]);
+  checkDisjoint(yaml, entry, where, ["must_see", "must_not_see"]);
+  checkPhase(yaml, entry, where, phases);
+  checkArgPatterns(yaml, entry, where);
 }
 
 function fail(yaml: YamlFile, path: JsonPath, message: string): never {
   throw new InputError(at(yaml.shown, yaml.lineOf(path), message));
 }
 
-function checkDisjoint(yaml: YamlFile, entry: CaseEntry, index: number, keys: [NameListKey, NameListKey]): void {
+function checkDisjoint(yaml: YamlFile, entry: CaseEntry, where: JsonPath, keys: [NameListKey, NameListKey]): void {
   const [first, second] = keys;
   const firstNames = new Set(entry[first] ?? []);
   const position = (entry[second] ?? []).findIndex((name) => firstNames.has(name));
   if (position === -1) return;
   const name = (entry[second] ?? [])[position];
-  fail(yaml, ["cases", index, second, position], `case "${entry.id}": ${first} and ${second} both name "${name}"`);
+  fail(yaml, [...where, second, position], `case "${entry.id}": ${first} and ${second} both name "${name}"`);
 }
 
-function checkPhase(yaml: YamlFile, entry: CaseEntry, index: number, phases: string[]): void {
+function checkPhase(yaml: YamlFile, entry: CaseEntry, where: JsonPath, phases: string[]): void {
   const phase = entry.phase;
   if (phase === undefined || phase === null || phases.includes(phase)) return;
   const known =
     phases.length > 0
       ? `known phases: ${[...phases].sort().join(", ")}`
       : "route-eval.yaml defines no phases; add it under phases:";
-  fail(yaml, ["cases", index, "phase"], `case "${entry.id}": unknown phase "${phase}" (${known})`);
+  fail(yaml, [...where, "phase"], `case "${entry.id}": unknown phase "${phase}" (${known})`);
 }
 
 /** `{pattern: "…"}` expectations must be regular expressions JavaScript can compile. */
-function checkArgPatterns(yaml: YamlFile, entry: CaseEntry, index: number): void {
+function checkArgPatterns(yaml: YamlFile, entry: CaseEntry, where: JsonPath): void {
   for (const [tool, expectations] of Object.entries(entry.args ?? {})) {
     for (const [arg, expectation] of Object.entries(expectations)) {
       const pattern = isRecord(expectation) ? expectation.pattern : undefined;
       if (typeof pattern !== "string") continue;
-      const path = ["cases", index, "args", tool, arg, "pattern"];
+      const path = [...where, "args", tool, arg, "pattern"];
       const problem = regexProblem(pattern);
       if (problem !== null) fail(yaml, path, `${formatPath(path)}: ${problem}`);
     }
@@ -61,14 +63,17 @@ function regexProblem(pattern: string): string | null {
   return linearPatternProblem(pattern);
 }
 
-/** Record where a case id is defined; a second definition anywhere names both places. */
-export function claimCaseId(yaml: YamlFile, id: string, index: number, seen: Map<string, CaseSource>, cwd: string): CaseSource {
-  const idAt = { file: yaml.file, line: yaml.lineOf(["cases", index, "id"]) };
+/**
+ * Record where a decision's id is defined (a turn's at its conversation's id); a second definition
+ * anywhere names both places. Returns where the decision is written.
+ */
+export function claimCaseId(yaml: YamlFile, id: string, where: JsonPath, seen: Map<string, CaseSource>, cwd: string): CaseSource {
+  const idAt = { file: yaml.file, line: yaml.lineOf([...where.slice(0, 2), "id"]) };
   const first = seen.get(id);
   if (first !== undefined) {
     const where = `${showPath(first.file, cwd)}:${first.line}`;
     throw new InputError(at(yaml.shown, idAt.line, `duplicate case id "${id}" (also defined at ${where})`));
   }
   seen.set(id, idAt);
-  return { file: yaml.file, line: yaml.lineOf(["cases", index]) };
+  return { file: yaml.file, line: yaml.lineOf(where) };
 }

@@ -1,12 +1,13 @@
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import type { CaseEntry, CasesFile } from "../config/file-types.js";
+import type { CasesFile } from "../config/file-types.js";
 import { validateCasesFile } from "../config/validate.js";
 import { readYamlFile, showPath, type YamlFile } from "../config/yaml-document.js";
 import { InputError, at } from "../errors.js";
 import { createRegistryCache, loadRegistry, type RegistryCache } from "../registry/load-registry.js";
 import type { Case, Config, Registry } from "../types.js";
-import { checkCase, claimCaseId, type CaseSource } from "./check-case.js";
+import { checkDecision, claimCaseId, type CaseSource } from "./check-case.js";
+import { listDecisions, type Decision } from "./conversations.js";
 import { expandPatterns } from "./expand-globs.js";
 
 type Source = CaseSource;
@@ -32,11 +33,12 @@ export function loadCases(config: Config, files?: string[]): Case[] {
 function loadCaseFile(file: string, config: Config, registries: RegistryCache, seen: Map<string, Source>): Case[] {
   const yaml = readYamlFile(file, config.cwd);
   const written = validateCasesFile(yaml);
-  const phases = Object.keys(config.phases);
-  written.cases.forEach((entry, index) => checkCase(yaml, entry, index, phases));
-  const sources = written.cases.map((entry, index) => claimCaseId(yaml, entry.id, index, seen, config.cwd));
   const registry = loadRegistry(findRegistry(yaml, written, config), config.cwd, registries);
-  return written.cases.map((entry, index) => toCase(entry, sources[index], registry));
+  const decisions = listDecisions(yaml, written, registry, config);
+  const phases = Object.keys(config.phases);
+  decisions.forEach((decision) => checkDecision(yaml, decision, phases));
+  const sources = decisions.map((decision) => claimCaseId(yaml, decision.entry.id, decision.at, seen, config.cwd));
+  return decisions.map((decision, index) => toCase(decision, sources[index], registry));
 }
 
 /** The config's registry wins over the file's own `registry:`, which is relative to the file. */
@@ -62,7 +64,7 @@ export function findRegistry(yaml: YamlFile, written: CasesFile, config: Config)
   throw new InputError(at(yaml.shown, yaml.lineOf(["registry"]), message));
 }
 
-function toCase(entry: CaseEntry, source: Source, registry: Registry): Case {
+function toCase({ entry, turn }: Decision, source: Source, registry: Registry): Case {
   return {
     id: entry.id,
     goal: entry.goal,
@@ -78,6 +80,7 @@ function toCase(entry: CaseEntry, source: Source, registry: Registry): Case {
     must_not_see: entry.must_not_see ?? [],
     source,
     registry,
+    ...(turn === null ? {} : { turn }),
   };
 }
 

@@ -71,6 +71,7 @@ export function buildRecord(e: TrialEvidence): TrialRecord {
     acceptable_positions: findPositions(visible, c.acceptable),
     tools_shuffled: e.toolsShuffled ?? false,
     calls: response?.calls,
+    ...(c.turn === undefined ? {} : { turn: c.turn }),
   };
 }
 

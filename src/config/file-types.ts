@@ -10,6 +10,7 @@ import type {
   EmbeddingsConfig,
   GateSpec,
   JsonObject,
+  JsonValue,
   Message,
   RetrieverName,
 } from "../types.js";
@@ -67,8 +68,34 @@ export interface CaseEntry {
   must_not_see?: string[];
 }
 
+/** One turn of a conversation case: the user's message, the decision expected, and what changes in the tool surface from it on. */
+export interface TurnEntry {
+  user: string;
+  /** Required of every turn (checked with the turn's line, so absent here until then). */
+  acceptable: string[];
+  forbidden?: string[];
+  args?: Record<string, Record<string, ArgExpectation>>;
+  /** The phase from this turn on (null: none). */
+  phase?: string | null;
+  add?: string[];
+  remove?: string[];
+  /** The gold result of the expected call, fed to later turns (default {"ok": true}). */
+  result?: JsonValue;
+}
+
+/** A conversation case: `turns:` instead of one goal. */
+export interface ConversationEntry {
+  id: string;
+  turns: TurnEntry[];
+  phase?: string | null;
+  family?: string | null;
+  tags?: string[];
+  context?: JsonObject;
+  messages?: Message[];
+}
+
 /** cases/*.yaml — schemas/cases.schema.json */
 export interface CasesFile {
   registry?: string;
-  cases: CaseEntry[];
+  cases: (CaseEntry | ConversationEntry)[];
 }

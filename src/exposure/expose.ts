@@ -1,4 +1,4 @@
-import type { ControlName, Exposure, HiddenReason, PhasePolicy, Tool } from "../types.js";
+import type { ControlName, ConversationTurn, Exposure, HiddenReason, PhasePolicy, Tool } from "../types.js";
 import { listHidingRules } from "./hiding-rules.js";
 
 /**
@@ -19,4 +19,25 @@ export function expose(tools: Tool[], policy: PhasePolicy | null, controls: Cont
 
 function hiddenBy(tool: Tool, policy: PhasePolicy): HiddenReason | null {
   return listHidingRules(tool, policy)[0] ?? null;
+}
+
+/**
+ * A conversation turn's surface on top of its phase's exposure: the tools added up to this turn
+ * are exposed whatever the phase says; the tools removed up to it, and the tools a later turn
+ * adds, are hidden (reasons "removed" and "withheld"). Order stays the registry's, controls first.
+ */
+export function exposeTurn(base: Exposure, turn: Pick<ConversationTurn, "added" | "removed" | "withheld">, tools: Tool[], controls: ControlName[]): Exposure {
+  const admitted = new Set(base.exposed);
+  const added = new Set(turn.added);
+  const removed = new Set(turn.removed);
+  const withheld = new Set(turn.withheld);
+  const exposed: string[] = [];
+  const hidden: Record<string, HiddenReason> = {};
+  for (const { name } of tools) {
+    if (removed.has(name)) hidden[name] = "removed";
+    else if (withheld.has(name)) hidden[name] = "withheld";
+    else if (added.has(name) || admitted.has(name)) exposed.push(name);
+    else hidden[name] = base.hidden[name] ?? "family";
+  }
+  return { exposed: [...controls, ...exposed], hidden };
 }

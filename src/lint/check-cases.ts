@@ -10,18 +10,18 @@ export function checkCaseFile(file: LintCaseFile): Finding[] {
   const contradictions = file.cases.flatMap((testCase) => {
     const message = findContradiction(testCase);
     if (message === null) return [];
-    const line = file.lineOf(["cases", testCase.index, "acceptable"]);
+    const line = file.lineOf([...testCase.at, "acceptable"]);
     const fix = `keep acceptable: [${ABSTAIN}] alone when nothing applies, or drop ${ABSTAIN} when a tool does`;
     return [finding({ rule: "case-contradictory", file: file.file, line, case: testCase.id, message, fix })];
   });
   const todos = file.cases.flatMap((testCase) => {
     if (!testCase.goal.trimStart().startsWith(TODO)) return [];
-    const line = file.lineOf(["cases", testCase.index, "goal"]);
+    const line = file.lineOf([...testCase.at, testCase.goalKey]);
     return [finding({ rule: "case-todo-goal", file: file.file, line, case: testCase.id, message: `case "${testCase.id}": its goal is still a TODO (written by route-eval init): ${testCase.goal}`, fix: "replace it with a real request, as a user would type it" })];
   });
   return [...todos, ...contradictions].concat(file.cases.flatMap((testCase) =>
     findUnknownNames(testCase, known, file.registry.snapshot).map((unknown) => {
-      const base = { file: file.file, line: file.lineOf(["cases", testCase.index, unknown.list, unknown.position]), case: testCase.id };
+      const base = { file: file.file, line: file.lineOf([...testCase.at, unknown.list, unknown.position]), case: testCase.id };
       const { name, near, list } = unknown;
       const snapshot = file.registry.snapshot;
       if (near === null && list === "acceptable") {
@@ -60,7 +60,7 @@ export function checkFamilies(files: LintCaseFile[]): Finding[] {
       finding({
         rule: "case-family-single",
         file: file.file,
-        line: file.lineOf(["cases", testCase.index, "family"]),
+        line: file.lineOf([...testCase.at.slice(0, 2), "family"]),
         case: testCase.id,
         message:
           `family "${family}" has a single case ("${testCase.id}"); a family contrasts near cases, ` +

@@ -5,6 +5,7 @@
  */
 import type { RegistryProblem } from "../registry/parse-registry.js";
 import type { Tool } from "../types.js";
+import type { JsonPath } from "../types/json.js";
 
 /** A location inside a file: object keys and array indices, outermost first. */
 export type LintPath = (string | number)[];
@@ -22,7 +23,10 @@ export interface LintRegistry {
 }
 
 export interface LintCase {
-  index: number;
+  /** Where the decision is written: ["cases", i], or ["cases", i, "turns", t] for a conversation's turn. */
+  at: JsonPath;
+  /** The key of its request: goal, or a turn's user. */
+  goalKey: "goal" | "user";
   id: string;
   goal: string;
   family: string | null;

@@ -3,7 +3,7 @@
  * from every rate, pass^k, consistency figure and confusion table.
  */
 import { RATE_NAMES, type RateName } from "../types/rates.js";
-import { type Metrics, type Rate, type SelectionError, type Stage, type Success, type TrialRecord } from "../types.js";
+import { type ConversationMetrics, type Metrics, type Rate, type SelectionError, type Stage, type Success, type TrialRecord } from "../types.js";
 import { computeConfusions } from "./confusions.js";
 import { computeSelectionByPosition } from "./position.js";
 import { computeReliability } from "./reliability.js";
@@ -12,13 +12,22 @@ import { groupBy, scoreRecords } from "./scored-trials.js";
 import { factsOf, isExposed, isRetrieved, RATE_MASKS, type TrialFacts } from "./trial-facts.js";
 import { compareText } from "../text/compare-text.js";
 import { clusterRate, type ClusterTally } from "./wilson.js";
+import { computeConversations } from "./conversations.js";
+
+/**
+ * The unit a rate's interval treats as independent: the case — for a conversation's turns, the
+ * conversation (its turns share a user, a history and a model's habits).
+ */
+function clusterOf(t: TrialRecord): string {
+  return t.turn?.conversation ?? t.case_id;
+}
 
 /** The share of `population` for which `success` holds; its interval treats the case as the unit. */
 function rateOf(population: TrialRecord[], success: (t: TrialRecord) => boolean): Rate {
   const byCase = new Map<string, ClusterTally>();
   for (const t of population) {
-    let tally = byCase.get(t.case_id);
-    if (tally === undefined) byCase.set(t.case_id, (tally = { n: 0, s: 0 }));
+    let tally = byCase.get(clusterOf(t));
+    if (tally === undefined) byCase.set(clusterOf(t), (tally = { n: 0, s: 0 }));
     tally.n += 1;
     if (success(t)) tally.s += 1;
   }
@@ -31,7 +40,7 @@ function countRates(scored: TrialRecord[], facts: TrialFacts[]): { rates: Record
   const byCase = new Map<string, Float64Array>();
   let visibleTotal = 0;
   for (let i = 0; i < scored.length; i++) {
-    const caseId = scored[i].case_id;
+    const caseId = clusterOf(scored[i]);
     let counts = byCase.get(caseId);
     if (counts === undefined) byCase.set(caseId, (counts = new Float64Array(2 * RATE_NAMES.length)));
     const { bits, visible } = facts[i];
@@ -95,5 +104,10 @@ export function computeMetrics(records: TrialRecord[], success: Success = "selec
     retrieval: computeRetrievalQuality(scored, (_, i) => facts[i].quality),
     input_tokens: computeInputTokens(scored),
     selection_by_position: computeSelectionByPosition(scored, (_, i) => facts[i].third),
+    ...withConversations(computeConversations(records, success)),
   };
+}
+
+function withConversations(conversations: ConversationMetrics | null): { conversations?: ConversationMetrics } {
+  return conversations === null ? {} : { conversations };
 }

@@ -4,8 +4,8 @@
  */
 import { RATES, STAGE_RATES, OTHER_RATES } from "../types/rates.js";
 import { POSITION_THIRDS, SELECTION_ERRORS, STAGES } from "../types.js";
-import type { CostEstimate, GateResult, Metrics, Rate, Report } from "../types.js";
-import { compareKeys, formatCount, formatCi, formatCounts, formatNumber, formatPercent, SELECTION_ERROR_LABELS, STAGE_MEANINGS, truncateLine, formatPopulation, plural } from "../render/format.js";
+import type { ConversationMetrics, CostEstimate, GateResult, Metrics, Rate, Report } from "../types.js";
+import { compareKeys, formatCount, formatCi, formatCounts, formatNumber, formatPercent, SELECTION_ERROR_LABELS, STAGE_MEANINGS, truncateLine, formatPopulation, plural, formatRate } from "../render/format.js";
 import { compareText } from "../text/compare-text.js";
 import type { Align, Cell, Section, TableData } from "../render/section.js";
 
@@ -197,6 +197,30 @@ export function buildGateSection(gates: GateResult[]): Section {
   return section("Gates", lines, { head: ["", "gate", "reason"], align: ["left", "left", "left"], rows });
 }
 
+/** Conversation cases: success over whole conversations, the ladder by turn, where they first fail. */
+export function buildConversationSection(c: ConversationMetrics): Section {
+  const trials = c.success.denominator;
+  const passK = Object.keys(c.pass_hat_k).sort(compareKeys);
+  const last = passK[passK.length - 1];
+  const lines = [
+    `${plural(c.conversations, "conversation")}, each turn asked with the gold history of the turns before it; a conversation's trial succeeds when every turn of it is correct`,
+    `conversation success ${formatRate(c.success)} of ${plural(trials, "scored trial")} ${formatCi(c.success.ci)}${last === undefined || last === "1" ? "" : ` · pass^${last} ${formatPercent(c.pass_hat_k[last].value)} (${c.pass_hat_k[last].denominator} conversations)`}`,
+  ];
+  const rows = c.by_turn.map((t): Cell[] => [
+    `turn ${t.turn}`,
+    String(t.scored),
+    `${formatPercent(t.scored === 0 ? null : t.correct / t.scored)} (${t.correct})`,
+    ...STAGES.map((stage) => String(t.failure_profile[stage])),
+  ]);
+  const table: TableData = { head: ["turn", "scored", "correct", ...STAGES], align: ["left", "right", "right", "right", "right", "right", "right"], rows };
+  const first = Object.entries(c.first_failure).map(([turn, n]) => (turn === "none" ? `none ×${n}` : `turn ${turn} ×${n}`));
+  const notes = [
+    `first failure: ${first.length === 0 ? "no scored trial" : first.join(" · ")}`,
+    `exposure lag: ${c.exposure_lag} selection failure${c.exposure_lag === 1 ? "" : "s"} at the turn that added an acceptable tool (the model answered as if it were absent)`,
+  ];
+  return section("Conversations", lines, table, notes);
+}
+
 /** Every summary section in reading order, gates excluded (each renderer places them). */
 export function buildSummarySections(report: Report): Section[] {
   const { metrics } = report;
@@ -206,6 +230,7 @@ export function buildSummarySections(report: Report): Section[] {
   return [
     buildFunnelSection(metrics),
     buildFailureSection(metrics),
+    ...(metrics.conversations === undefined ? [] : [buildConversationSection(metrics.conversations)]),
     buildSelectionErrorSection(metrics),
     buildConfusionSection(metrics),
     buildRatesSection(metrics, report.cost),

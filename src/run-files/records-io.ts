@@ -248,5 +248,6 @@ function normalizeRecord(r: InlineRecord, intern: Intern, internAcceptable: Inte
     tools_shuffled: r.tools_shuffled,
     calls: r.calls,
     counterfactual: r.counterfactual,
+    turn: r.turn,
   };
 }

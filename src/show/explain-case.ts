@@ -74,7 +74,16 @@ function describeRegistry(first: TrialRecord): CaseFacts["registry"] {
   };
 }
 
-const RULE_ORDER: HiddenReason[] = ["family", "effect", "open_world"];
+const RULE_ORDER: HiddenReason[] = ["family", "effect", "open_world", "withheld", "removed"];
+
+/** What a group of hidden tools has in common, by the rule that hid them. */
+const GROUP_VALUES: Record<HiddenReason, (tool: HiddenTool) => string> = {
+  family: (tool) => `family ${tool.family}`,
+  effect: (tool) => `effect ${tool.effect}`,
+  open_world: () => "open world",
+  withheld: () => "withheld until a later turn",
+  removed: () => "removed by an earlier turn",
+};
 
 /** Hidden tools listed per group; the rest are counted (acceptable ones are always listed). */
 const LISTED_HIDDEN = 20;
@@ -84,7 +93,7 @@ function groupHidden(hidden: HiddenTool[]): HiddenGroup[] {
   const groups = new Map<string, HiddenGroup>();
   for (const tool of hidden) {
     const rule = tool.rules[0] ?? null;
-    const value = rule === null ? "reason unknown" : rule === "family" ? `family ${tool.family}` : rule === "effect" ? `effect ${tool.effect}` : "open world";
+    const value = rule === null ? "reason unknown" : GROUP_VALUES[rule](tool);
     const group = groups.get(value) ?? { rule, value, tools: [], more: 0 };
     groups.set(value, group);
     if (group.tools.length < LISTED_HIDDEN || tool.acceptable) group.tools.push(tool.name);

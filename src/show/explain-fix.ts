@@ -50,6 +50,8 @@ const RULE_FIXES: Record<HiddenReason, (tool: HiddenTool, phase: string) => stri
   family: (tool, phase) => `add "${tool.family ?? "?"}" to phases.${phase}.families`,
   effect: (tool, phase) => `raise phases.${phase}.max_effect to ${tool.effect ?? "?"}`,
   open_world: (_tool, phase) => `set phases.${phase}.open_world to true`,
+  withheld: (tool) => `the conversation adds ${tool.name} only at a later turn: add it at this turn, or expect another tool here`,
+  removed: (tool) => `an earlier turn removed ${tool.name}: keep it, or expect another tool here`,
 };
 
 const DETAILS: Record<Stage, Detail> = {

@@ -11,7 +11,7 @@ import { CONTROL_TOOLS, renderDescription } from "../registry/render-definition.
 import { explainCase } from "./explain-case.js";
 import type { CaseExplanation, HiddenTool } from "../types/explain.js";
 import { isControl } from "../types.js";
-import type { CaseRow, PhasePolicy, Report, RunMeta, TrialRecord } from "../types.js";
+import type { CaseRow, HiddenReason, PhasePolicy, Report, RunMeta, TrialRecord } from "../types.js";
 
 
 /** One explanation per case, in the report's case order. */
@@ -58,10 +58,17 @@ function findHidden(record: TrialRecord, meta: RunMeta, policy: PhasePolicy | nu
         family: d?.family ?? null,
         effect: d?.effect ?? null,
         open_world: d?.open_world ?? null,
-        rules: d === undefined || policy === null ? [] : listHidingRules(d, policy),
+        rules: turnRule(record, name) ?? (d === undefined || policy === null ? [] : listHidingRules(d, policy)),
         acceptable: record.acceptable.includes(name),
       };
     });
+}
+
+/** A tool a conversation's turn hid by itself (removed earlier, or withheld until a later turn), else null. */
+function turnRule(record: TrialRecord, name: string): HiddenReason[] | null {
+  if (record.turn?.removed.includes(name) === true) return ["removed"];
+  if (record.turn?.withheld.includes(name) === true) return ["withheld"];
+  return null;
 }
 
 /** Descriptions of the run's tools (run.json) and of the trusted controls (as the runtime renders them). */

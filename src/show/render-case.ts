@@ -21,6 +21,8 @@ export const HIDING_LABELS: Record<HiddenReason, string> = {
   family: "family not admitted",
   effect: "effect above the ceiling",
   open_world: "open-world tool in a closed-world phase",
+  withheld: "withheld: a later turn of the conversation adds it",
+  removed: "removed by an earlier turn of the conversation",
 };
 
 const clean = stripControls;

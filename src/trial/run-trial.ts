@@ -9,7 +9,7 @@ import { discover } from "../discovery/discover.js";
 import type { Retriever } from "../discovery/retriever.js";
 import { shuffleVisible } from "../discovery/shuffle-visible.js";
 import { hashRequest } from "../endpoint/request-hash.js";
-import { expose } from "../exposure/expose.js";
+import { expose, exposeTurn } from "../exposure/expose.js";
 import { CONTROL_TOOLS, renderDefinition } from "../registry/render-definition.js";
 import { inShard, type Shard } from "../run-files/shard.js";
 import { deriveSeed } from "../text/seeded-random.js";
@@ -49,6 +49,8 @@ interface PreparedRegistry {
   retriever: Retriever | null;
   /** The exposure of each phase (null: no phase), computed once: every trial of a phase shares it. */
   exposures: Map<string | null, Exposure>;
+  /** The exposure of each distinct conversation-turn surface (phase, added, removed, withheld). */
+  turnExposures: Map<string, Exposure>;
   /**
    * What a case's trials are shown, computed once per case: its goal and phase are the same in
    * every trial, so the retriever is asked once (and concurrent trials share the one answer).
@@ -67,6 +69,7 @@ function prepareRegistry(cache: Map<Registry, PreparedRegistry>, registry: Regis
       definitions: new Map(tools.map((t) => [t.name, renderDefinition(t, config.descriptions)])),
       retriever: createRetriever(config.discovery, registry.tools, { storeDir: config.store_dir, mode: config.mode, env }),
       exposures: new Map(),
+      turnExposures: new Map(),
       shown: new Map(),
       tools: new WeakMap(),
     };
@@ -80,6 +83,13 @@ async function runTrial(config: Config, endpoint: Endpoint, testCase: Case, tria
   if (exposure === undefined) {
     const policy = testCase.phase === null || config.exposure === "off" ? null : (config.phases[testCase.phase] ?? null);
     registry.exposures.set(testCase.phase, (exposure = expose(testCase.registry.tools, policy, config.controls)));
+  }
+  // A conversation's turn: its own surface on top of the phase's (computed once per turn; its trials share it).
+  if (testCase.turn !== undefined) {
+    const key = JSON.stringify([testCase.phase, testCase.turn.added, testCase.turn.removed, testCase.turn.withheld]);
+    let surface = registry.turnExposures.get(key);
+    if (surface === undefined) registry.turnExposures.set(key, (surface = exposeTurn(exposure, testCase.turn, testCase.registry.tools, config.controls)));
+    exposure = surface;
   }
   let shown = registry.shown.get(testCase);
   if (shown === undefined) {

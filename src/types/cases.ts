@@ -34,6 +34,30 @@ export interface Case {
   /** Where the case was written: absolute file path and 1-based line. */
   source: { file: string; line: number };
   registry: Registry;
+  /** One turn of a conversation case (its id is `<conversation>@<turn>`); absent for a single decision. */
+  turn?: ConversationTurn;
+}
+
+/**
+ * One turn of a conversation case, asked teacher-forced: the gold history of the turns before it
+ * (in `messages`) and its own tool surface — the phase's exposure, then the tools the
+ * conversation adds and removes up to this turn, and the tools it adds only later (withheld).
+ */
+export interface ConversationTurn {
+  /** The conversation case's id. */
+  conversation: string;
+  /** 1-based. */
+  index: number;
+  /** The conversation's number of turns. */
+  of: number;
+  /** Tools added by this turn or an earlier one (exposed whatever the phase says), still in effect. */
+  added: string[];
+  /** Tools removed by this turn or an earlier one, still in effect. */
+  removed: string[];
+  /** Tools a later turn adds: hidden until then. */
+  withheld: string[];
+  /** Tools this very turn adds: a selection failure on one of them is an exposure lag. */
+  added_now: string[];
 }
 
 /** The goal prefix that marks a case as not written yet (lint: case-todo-goal). */

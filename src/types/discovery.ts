@@ -1,6 +1,7 @@
 /** Exposure and discovery: part of the records of route-eval (see ../types.ts). */
 
-export type HiddenReason = "family" | "effect" | "open_world";
+/** Why a tool is hidden: a phase rule (family, effect, open_world), or a conversation's surface (withheld until a later turn adds it, removed by an earlier turn). */
+export type HiddenReason = "family" | "effect" | "open_world" | "withheld" | "removed";
 
 export interface Exposure {
   /** Controls first, then exposed ordinary tools in registry order. */

@@ -73,6 +73,27 @@ export interface Metrics extends Record<RateName, Rate> {
   /** selection_accuracy split by the third of visible_order holding the first acceptable tool. */
   selection_by_position?: Record<PositionThird, Rate>;
   unstable_cases: { case_id: string; modal: string; modal_count: number; n: number; selections: Record<string, number> }[];
+  /** Over the conversation cases' turns; absent when the run has none. */
+  conversations?: ConversationMetrics;
+}
+
+/**
+ * A conversation's trial t is its turns' trial t (each turn asked teacher-forced). It succeeds when
+ * every turn of it is correct; a trial with an errored turn is not scored.
+ */
+export interface ConversationMetrics {
+  /** Conversation cases with at least one scored trial. */
+  conversations: number;
+  /** Scored (conversation, trial) runs whose every turn is correct; the interval clustered by conversation. */
+  success: Rate;
+  /** pass^k over conversations: the chance that k trials of a conversation all succeed, averaged over conversations. */
+  pass_hat_k: Record<string, CaseMean>;
+  /** The ladder by turn index (1-based): scored turns, correct ones, failures by the rung that failed. */
+  by_turn: { turn: number; scored: number; correct: number; failure_profile: Record<Stage, number> }[];
+  /** Scored (conversation, trial) runs by the turn of their first failure ("none": every turn correct). */
+  first_failure: Record<string, number>;
+  /** Selection failures at the turn that added an acceptable tool: the model answered as if it were absent. */
+  exposure_lag: number;
 }
 
 /**

@@ -2,6 +2,7 @@
 import type { JsonValue } from "./json.js";
 import type { EndpointCall, Usage } from "./endpoint.js";
 import type { RetrievalSummary } from "./discovery.js";
+import type { ConversationTurn } from "./cases.js";
 
 export const STAGES = ["coverage", "exposure", "discovery", "selection"] as const;
 export type Stage = (typeof STAGES)[number];
@@ -66,6 +67,8 @@ export interface TrialRecord {
   calls?: EndpointCall[];
   /** In counterfactual/records.jsonl: which failed trial this re-asks, and what was changed. */
   counterfactual?: CounterfactualInfo;
+  /** A conversation's turn (case_id is `<conversation>@<turn>`): which one, and its tool surface's changes. */
+  turn?: ConversationTurn;
 }
 
 /** "case\u0000trial": the identity of one decision, which a run records once. */

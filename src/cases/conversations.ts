@@ -1,0 +1,144 @@
+/**
+ * Conversation cases, turned into the decisions a run asks: one per turn, teacher-forced. Turn t
+ * is asked with the gold history of the turns before it — each user message, the expected call
+ * (the first acceptable tool, with the exact values its `args` expect) and that call's gold
+ * `result` — and with its own tool surface: the phase in effect at t (a turn's `phase` holds from
+ * it on), then the tools added up to t (exposed whatever the phase says), minus the tools removed
+ * up to t and the tools a later turn adds (withheld until then). Every surface is derived here,
+ * before any call, and every mistake is a line-numbered error.
+ */
+import type { CaseEntry, CasesFile, ConversationEntry, TurnEntry } from "../config/file-types.js";
+import type { YamlFile } from "../config/yaml-document.js";
+import { InputError, at } from "../errors.js";
+import { expose } from "../exposure/expose.js";
+import { isRecord } from "../json-schema/describe-errors.js";
+import type { JsonPath } from "../types/json.js";
+import { CONTROL_NAMES, type ArgExpectation, type Config, type ConversationTurn, type JsonObject, type JsonValue, type Message, type Registry } from "../types.js";
+
+/** The separator of a turn's id: `<conversation>@<turn>`. */
+export const TURN_SEPARATOR = "@";
+
+/** What a gold call returns to the turns after it when the turn gives no `result`. */
+export const DEFAULT_RESULT: JsonValue = { ok: true };
+
+export function isConversation(entry: CaseEntry | ConversationEntry): entry is ConversationEntry {
+  return "turns" in entry && Array.isArray(entry.turns);
+}
+
+/** One decision of a case file: a case as written, or one turn of a conversation. */
+export interface Decision {
+  /** The decision in the single-case shape: a turn's goal is its user message, its messages the gold history. */
+  entry: CaseEntry;
+  /** Where it is written in the file: ["cases", i] or ["cases", i, "turns", t]. */
+  at: JsonPath;
+  /** The key holding its request: goal, or a turn's user. */
+  goalKey: "goal" | "user";
+  turn: ConversationTurn | null;
+}
+
+type Surface = Pick<Registry, "snapshot" | "tools">;
+
+/** Every decision of a case file, conversations expanded turn by turn against `registry`. */
+export function listDecisions(yaml: YamlFile, written: CasesFile, registry: Surface, config: Pick<Config, "phases" | "exposure">): Decision[] {
+  return written.cases.flatMap((entry, index): Decision[] => {
+    const fail = (key: string, message: string): never => {
+      throw new InputError(at(yaml.shown, yaml.lineOf(["cases", index, key]), `case "${entry.id}": ${message}`));
+    };
+    if (isConversation(entry)) {
+      for (const key of ["goal", "acceptable", "forbidden", "args", "must_see", "must_not_see"]) {
+        if (key in entry) fail(key, `a conversation (turns:) has no ${key} of its own; each turn gives its user message${key === "goal" ? "" : ` and its ${key}`}`);
+      }
+      return expandConversation(yaml, entry, index, registry, config);
+    }
+    const single: Partial<CaseEntry> = entry;
+    if (single.goal === undefined) fail("id", "has no goal: give the user's request (goal:), or turns: for a conversation");
+    if (single.acceptable === undefined) fail("goal", "has no acceptable: the tools any of which is correct (or [ask_user] / [no_applicable_tool])");
+    return [{ entry, at: ["cases", index], goalKey: "goal", turn: null }];
+  });
+}
+
+function expandConversation(yaml: YamlFile, conversation: ConversationEntry, index: number, registry: Surface, config: Pick<Config, "phases" | "exposure">): Decision[] {
+  const fail = (path: JsonPath, message: string): never => {
+    throw new InputError(at(yaml.shown, yaml.lineOf(path), `case "${conversation.id}": ${message}`));
+  };
+  const known = new Set(registry.tools.map((tool) => tool.name));
+  const turns = conversation.turns;
+  const path = (t: number, ...rest: (string | number)[]): JsonPath => ["cases", index, "turns", t, ...rest];
+  // Every turn expects a decision; every name it adds or removes is a registry tool (a control is always there).
+  turns.forEach((turn, t) => {
+    if (turn.acceptable === undefined) fail(path(t, "user"), `turn ${t + 1} has no decision: give its acceptable tools (or [ask_user] / [no_applicable_tool])`);
+    for (const key of ["add", "remove"] as const) {
+      (turn[key] ?? []).forEach((name, i) => {
+        if (CONTROL_NAMES.some((control) => control === name)) fail(path(t, key, i), `turn ${t + 1}: ${key} names "${name}", a control, which every turn shows`);
+        if (!known.has(name)) fail(path(t, key, i), `turn ${t + 1}: ${key} names "${name}", which registry ${registry.snapshot} does not have`);
+      });
+    }
+  });
+  const addedAt = new Map<string, number>();
+  turns.forEach((turn, t) => (turn.add ?? []).forEach((name) => (addedAt.has(name) ? undefined : addedAt.set(name, t))));
+  const decisions: Decision[] = [];
+  const added = new Set<string>();
+  const removed = new Set<string>();
+  let phase = conversation.phase ?? null;
+  const history: Message[] = [...(conversation.messages ?? [])];
+  turns.forEach((turn, t) => {
+    if (turn.phase !== undefined) phase = turn.phase;
+    for (const name of turn.add ?? []) {
+      added.add(name);
+      removed.delete(name);
+    }
+    const withheld = [...addedAt].filter(([, first]) => first > t).map(([name]) => name).filter((name) => !added.has(name));
+    const policy = phase === null || config.exposure === "off" ? null : (config.phases[phase] ?? null);
+    const before = new Set([...expose(registry.tools, policy, []).exposed.filter((name) => !withheld.includes(name) && !removed.has(name)), ...added]);
+    (turn.remove ?? []).forEach((name, i) => {
+      if (!before.has(name)) fail(path(t, "remove", i), `turn ${t + 1}: remove names "${name}", which is not exposed at that turn${added.has(name) || removed.has(name) ? "" : ` (${phase === null ? "a later turn adds it" : `phase ${phase} hides it or a later turn adds it`})`}`);
+      removed.add(name);
+      added.delete(name);
+    });
+    const id = `${conversation.id}${TURN_SEPARATOR}${t + 1}`;
+    decisions.push({
+      entry: {
+        id,
+        goal: turn.user,
+        phase,
+        acceptable: turn.acceptable,
+        ...(turn.forbidden === undefined ? {} : { forbidden: turn.forbidden }),
+        ...(conversation.family === undefined ? {} : { family: conversation.family }),
+        ...(conversation.tags === undefined ? {} : { tags: conversation.tags }),
+        ...(turn.args === undefined ? {} : { args: turn.args }),
+        ...(conversation.context === undefined ? {} : { context: conversation.context }),
+        messages: [...history],
+      },
+      at: path(t),
+      goalKey: "user",
+      turn: {
+        conversation: conversation.id,
+        index: t + 1,
+        of: turns.length,
+        added: [...added],
+        removed: [...removed],
+        withheld,
+        added_now: (turn.add ?? []).filter((name) => !(turn.remove ?? []).includes(name)),
+      },
+    });
+    history.push(...goldExchange(turn, t));
+  });
+  return decisions;
+}
+
+/** A turn as the history of the turns after it: the user's message, the expected call, its gold result. */
+function goldExchange(turn: TurnEntry, t: number): Message[] {
+  const name = turn.acceptable[0];
+  const callId = `turn_${t + 1}`;
+  const result = turn.result ?? DEFAULT_RESULT;
+  return [
+    { role: "user", content: turn.user },
+    { role: "assistant", tool_calls: [{ id: callId, name, arguments: exactArguments(turn.args?.[name] ?? {}) }] },
+    { role: "tool", tool_call_id: callId, name, content: typeof result === "string" ? result : JSON.stringify(result) },
+  ];
+}
+
+/** The arguments a gold call is written with: the exact values the turn expects ({pattern} ones are left out). */
+function exactArguments(expectations: Record<string, ArgExpectation>): JsonObject {
+  return Object.fromEntries(Object.entries(expectations).filter(([, value]) => !(isRecord(value) && typeof value.pattern === "string" && Object.keys(value).length === 1)));
+}

@@ -1,0 +1,204 @@
+/**
+ * Conversation cases, teacher-forced: each turn asked with the gold history of the turns before
+ * it and its own tool surface (the phase in effect, tools added, removed, or withheld until a
+ * later turn). Through a local OpenAI-compatible server driven by the real SDK, with a scripted
+ * model, so every per-turn verdict and conversation metric below is derived by hand.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { offeredTools, openaiReply, useFakeServers, type ReceivedRequest } from "./fixtures/fake-provider.js";
+import { removeTempDirs, TOOLS, writeProject } from "./fixtures/live-project.js";
+import { runCli } from "./support/cli.js";
+
+afterAll(removeTempDirs);
+const servers = useFakeServers();
+const ENV = { OPENAI_API_KEY: "sk-test-conversations-0123" };
+
+const SHOP = [...TOOLS, { name: "cancel_order", family: "orders", purpose: "Cancel an order that has not shipped.", effect: "mutating", input_schema: { type: "object", properties: { order_id: { type: "string" } }, required: ["order_id"] } }];
+
+const CONVERSATIONS = [
+  {
+    id: "lookup-then-refund",
+    phase: "orders",
+    turns: [
+      { user: "Where is order ord_7?", acceptable: ["get_order"], args: { get_order: { order_id: "ord_7" } }, result: { status: "delivered" } },
+      { user: "Refund it please.", phase: "payments", acceptable: ["refund_order"], args: { refund_order: { order_id: "ord_7" } } },
+      { user: "Email me the receipt.", add: ["send_email"], acceptable: ["send_email"] },
+    ],
+  },
+  {
+    // BFCL's miss_func shape: the tool is withheld until turn 3.
+    id: "withheld-refund",
+    phase: "payments",
+    turns: [
+      { user: "Refund order ord_9.", acceptable: ["refund_order"] },
+      { user: "Please, refund ord_9 now.", acceptable: ["refund_order"] },
+      { user: "Try the refund again.", add: ["refund_order"], acceptable: ["refund_order"] },
+    ],
+  },
+  {
+    id: "cancel-then-policy",
+    phase: "orders",
+    turns: [
+      { user: "Cancel order ord_3.", acceptable: ["cancel_order"] },
+      { user: "And cancel ord_4 as well.", remove: ["cancel_order"], acceptable: ["no_applicable_tool"], forbidden: ["cancel_order"] },
+    ],
+  },
+];
+
+/** The scripted model: one reply per user message (the newest one in the request). */
+const SCRIPT: Record<string, string> = {
+  "Where is order ord_7?": "get_order",
+  "Refund it please.": "refund_order",
+  "Email me the receipt.": "get_order", // the tool added at this turn is ignored: exposure lag
+  "Refund order ord_9.": "no_applicable_tool",
+  "Please, refund ord_9 now.": "no_applicable_tool",
+  "Try the refund again.": "refund_order",
+  "Cancel order ord_3.": "cancel_order",
+  "And cancel ord_4 as well.": "no_applicable_tool",
+};
+
+function lastUser(request: ReceivedRequest): string {
+  const messages = request.body.messages as { role: string; content: unknown }[];
+  const user = messages.filter((m) => m.role === "user").at(-1);
+  return typeof user?.content === "string" ? user.content : JSON.stringify(user?.content);
+}
+
+async function project(): Promise<{ dir: string; server: Awaited<ReturnType<typeof servers.start>>; run: (...extra: string[]) => ReturnType<typeof runCli> }> {
+  const dir = writeProject(SHOP, CONVERSATIONS);
+  const config = JSON.parse(readFileSync(join(dir, "route-eval.yaml"), "utf8"));
+  writeFileSync(join(dir, "route-eval.yaml"), JSON.stringify({ ...config, controls: ["ask_user", "no_applicable_tool"] }));
+  const server = await servers.start((request) => openaiReply([{ name: SCRIPT[lastUser(request)] ?? "no_applicable_tool", arguments: '{"order_id":"ord_7"}' }]));
+  const run = (...extra: string[]) => runCli(["run", "-e", "openai:test-model", "--base-url", `${server.url}/v1`, "--no-progress", "--no-gates", "--no-step-summary", "--run-id", "conv", ...extra], { cwd: dir, env: ENV });
+  return { dir, server, run };
+}
+
+describe("conversation cases, teacher-forced", () => {
+  it("asks each turn with the gold history and its own tool surface; classifies each turn; sums conversations up", async () => {
+    const { dir, server, run } = await project();
+    const result = await run("-f", "json");
+    expect(result.code, result.stderr).toBe(0);
+    expect(server.requests).toHaveLength(16); // 8 turns × 2 trials
+
+    // Turn 3 of the first conversation: the gold history of turns 1 and 2, then its own message.
+    const turn3 = server.requests.find((r) => lastUser(r) === "Email me the receipt.");
+    const messages = (turn3?.body.messages as Record<string, unknown>[]).filter((m) => m.role !== "system");
+    expect(messages.map((m) => [m.role, m.content ?? null, (m.tool_calls as { function: { name: string; arguments: string } }[] | undefined)?.map((c) => `${c.function.name} ${c.function.arguments}`) ?? null, m.tool_call_id ?? null])).toEqual([
+      ["user", "Where is order ord_7?", null, null],
+      ["assistant", null, ['get_order {"order_id":"ord_7"}'], null],
+      ["tool", '{"status":"delivered"}', null, "turn_1"],
+      ["user", "Refund it please.", null, null],
+      ["assistant", null, ['refund_order {"order_id":"ord_7"}'], null],
+      ["tool", '{"ok":true}', null, "turn_2"],
+      ["user", "Email me the receipt.", null, null],
+    ]);
+    // Each turn's tools: the phase in effect, plus what the conversation added, minus what it removed or withholds.
+    const offered = (user: string) => offeredTools(server.requests.find((r) => lastUser(r) === user)?.body ?? {}).sort();
+    expect(offered("Where is order ord_7?")).toEqual(["ask_user", "cancel_order", "get_order", "no_applicable_tool", "search_orders"]);
+    expect(offered("Refund it please.")).toEqual(["ask_user", "cancel_order", "get_order", "no_applicable_tool", "refund_order", "search_orders"]);
+    expect(offered("Email me the receipt.")).toEqual(["ask_user", "cancel_order", "get_order", "no_applicable_tool", "refund_order", "search_orders", "send_email"]);
+    expect(offered("Refund order ord_9.")).toEqual(["ask_user", "cancel_order", "get_order", "no_applicable_tool", "search_orders"]);
+    expect(offered("Try the refund again.")).toEqual(["ask_user", "cancel_order", "get_order", "no_applicable_tool", "refund_order", "search_orders"]);
+    expect(offered("And cancel ord_4 as well.")).toEqual(["ask_user", "get_order", "no_applicable_tool", "search_orders"]);
+
+    const report = JSON.parse(result.stdout);
+    const verdicts = Object.fromEntries((report.cases as { case_id: string; stages: Record<string, number> }[]).map((c) => [c.case_id, Object.entries(c.stages).filter(([, n]) => n > 0).map(([stage]) => stage).join(",")]));
+    expect(verdicts).toEqual({
+      "lookup-then-refund@1": "correct",
+      "lookup-then-refund@2": "correct",
+      "lookup-then-refund@3": "selection",
+      "withheld-refund@1": "exposure",
+      "withheld-refund@2": "exposure",
+      "withheld-refund@3": "correct",
+      "cancel-then-policy@1": "correct",
+      "cancel-then-policy@2": "correct",
+    });
+    const c = report.metrics.conversations;
+    expect(c.conversations).toBe(3);
+    expect(c.success).toMatchObject({ numerator: 2, denominator: 6, cases: 3 });
+    expect(c.pass_hat_k["2"]).toMatchObject({ numerator: 1, denominator: 3 });
+    expect(c.by_turn).toEqual([
+      { turn: 1, scored: 6, correct: 4, failure_profile: { coverage: 0, exposure: 2, discovery: 0, selection: 0 } },
+      { turn: 2, scored: 6, correct: 4, failure_profile: { coverage: 0, exposure: 2, discovery: 0, selection: 0 } },
+      { turn: 3, scored: 4, correct: 2, failure_profile: { coverage: 0, exposure: 0, discovery: 0, selection: 2 } },
+    ]);
+    expect(c.first_failure).toEqual({ "1": 2, "3": 2, none: 2 });
+    expect(c.exposure_lag).toBe(2);
+    // Rates cluster a conversation's turns: 16 turn trials from 3 conversations.
+    expect(report.metrics.end_to_end_accuracy).toMatchObject({ numerator: 10, denominator: 16, cases: 3 });
+
+    // The records say which turn each is, and what its surface changed.
+    const records = readFileSync(join(dir, "reports", "conv", "records.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    const withheld = records.find((r) => r.case_id === "withheld-refund@1");
+    expect(withheld.turn).toEqual({ conversation: "withheld-refund", index: 1, of: 3, added: [], removed: [], withheld: ["refund_order"], added_now: [] });
+
+    // Terminal: the Conversations section.
+    const text = await runCli(["report", join(dir, "reports", "conv")], { cwd: dir, env: { COLUMNS: "100" } });
+    expect(text.stdout).toContain("conversation success 33.3% (2/6) of 6 scored trials");
+    expect(text.stdout).toContain("first failure: turn 1 ×2 · turn 3 ×2 · none ×2");
+    expect(text.stdout).toContain("exposure lag: 2 selection failures at the turn that added an acceptable tool");
+
+    // A second run asks nothing: every turn's request is in the store.
+    const before = server.requests.length;
+    expect((await run("--force")).code).toBe(0);
+    expect(server.requests.length).toBe(before);
+  }, 120_000);
+
+  it("show --case explains a turn: the tool withheld until a later turn, and what to change", async () => {
+    const { dir, run } = await project();
+    expect((await run()).code).toBe(0);
+    const show = await runCli(["show", join(dir, "reports", "conv"), "--case", "withheld-refund@1"], { cwd: dir, env: { COLUMNS: "100" } });
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.stdout).toContain("withheld: a later turn of the conversation adds it");
+    expect(show.stdout).toContain("refund_order");
+
+    // The conversation's id: its timeline, turn by turn.
+    const timeline = await runCli(["show", join(dir, "reports", "conv"), "--case", "lookup-then-refund"], { cwd: dir, env: { COLUMNS: "100" } });
+    expect(timeline.code, timeline.stderr).toBe(0);
+    expect(timeline.stdout.replace(/show \S+ --case/, "show RUN --case")).toBe([
+      "Conversation lookup-then-refund · 3 turns × 2 trials · each turn asked with the gold history before it",
+      "",
+      "turn 1 · phase orders",
+      '  "Where is order ord_7?"',
+      "  expected get_order · chose get_order ×2 · ✓ 2 of 2 correct",
+      "turn 2 · phase payments",
+      '  "Refund it please."',
+      "  expected refund_order · chose refund_order ×2 · ✓ 2 of 2 correct",
+      "turn 3 · phase payments · + send_email",
+      '  "Email me the receipt."',
+      "  expected send_email · chose get_order ×2 · ✗ 0 of 2 correct; failed at selection ×2 (exposure lag",
+      "  ×2: the tool this turn added was passed over)",
+      "",
+      "Explain one turn: route-eval show RUN --case lookup-then-refund@1",
+      "",
+    ].join("\n"));
+    const json = JSON.parse((await runCli(["show", join(dir, "reports", "conv"), "--case", "cancel-then-policy", "--json"], dir)).stdout);
+    expect(json.turns.map((t: { turn: number; removed_now: string[] }) => [t.turn, t.removed_now])).toEqual([[1, []], [2, ["cancel_order"]]]);
+  }, 120_000);
+});
+
+describe("conversation cases: every mistake is a line-numbered error before any call", () => {
+  const cases = (conversation: Record<string, unknown>) => writeProject(SHOP, [conversation]);
+  const lint = (dir: string) => runCli(["run", "--no-progress"], dir);
+
+  it.each([
+    [{ id: "c", turns: [{ user: "hi" }] }, /cases\.yaml:\d+: case "c": turn 1 has no decision: give its acceptable tools \(or \[ask_user\] \/ \[no_applicable_tool\]\)$/],
+    [{ id: "c", turns: [{ user: "hi", acceptable: ["get_order"], remove: ["refund_order"] }], phase: "orders" }, /cases\.yaml:\d+: case "c": turn 1: remove names "refund_order", which is not exposed at that turn/],
+    [{ id: "c", turns: [{ user: "hi", acceptable: ["get_order"], add: ["teleport"] }] }, /cases\.yaml:\d+: case "c": turn 1: add names "teleport", which registry shop does not have$/],
+    [{ id: "c", goal: "hi", turns: [{ user: "hi", acceptable: ["get_order"] }] }, /cases\.yaml:\d+: case "c": a conversation \(turns:\) has no goal of its own/],
+    [{ id: "c", acceptable: ["get_order"] }, /cases\.yaml:\d+: case "c": has no goal: give the user's request \(goal:\), or turns: for a conversation$/],
+    [{ id: "c", turns: [{ user: "hi", acceptable: ["get_order"], phase: "nowhere" }] }, /cases\.yaml:\d+: case "c@1": unknown phase "nowhere"/],
+  ])("%j", async (conversation, message) => {
+    const result = await lint(cases(conversation));
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toMatch(message);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("lint reads conversations too: a turn's unknown tool is a finding at the turn's line", async () => {
+    const dir = cases({ id: "c", turns: [{ user: "hi", acceptable: ["get_order"] }, { user: "then", acceptable: ["get_ordr"] }] });
+    const result = await runCli(["lint", "--all"], dir);
+    expect(result.stdout).toMatch(/cases\.yaml:\d+: error case-unknown-tool: .*"get_ordr".*get_order/);
+  });
+});
