@@ -154,15 +154,15 @@ describe("conversation cases, teacher-forced", () => {
     expect(show.stdout).toContain("refund_order");
 
     // The conversation's id: its timeline, turn by turn.
-    const timeline = await runCli(["show", join(dir, "reports", "conv"), "--case", "lookup-then-refund"], { cwd: dir, env: { COLUMNS: "100" } });
+    const timeline = await runCli(["show", "reports/conv", "--case", "lookup-then-refund"], { cwd: dir, env: { COLUMNS: "100" } });
     expect(timeline.code, timeline.stderr).toBe(0);
-    expect(timeline.stdout.replace(/show \S+ --case/, "show RUN --case")).toBe([
+    expect(timeline.stdout).toBe([
       "Conversation lookup-then-refund · 3 turns × 2 trials · each turn asked with the gold history before it",
       "",
-      "turn 1 · phase orders",
+      "turn 1 · phase orders · withheld until later: send_email",
       '  "Where is order ord_7?"',
       "  expected get_order · chose get_order ×2 · ✓ 2 of 2 correct",
-      "turn 2 · phase payments",
+      "turn 2 · phase payments · withheld until later: send_email",
       '  "Refund it please."',
       "  expected refund_order · chose refund_order ×2 · ✓ 2 of 2 correct",
       "turn 3 · phase payments · + send_email",
@@ -170,7 +170,7 @@ describe("conversation cases, teacher-forced", () => {
       "  expected send_email · chose get_order ×2 · ✗ 0 of 2 correct; failed at selection ×2 (exposure lag",
       "  ×2: the tool this turn added was passed over)",
       "",
-      "Explain one turn: route-eval show RUN --case lookup-then-refund@1",
+      "Explain one turn: route-eval show reports/conv --case lookup-then-refund@1",
       "",
     ].join("\n"));
     const json = JSON.parse((await runCli(["show", join(dir, "reports", "conv"), "--case", "cancel-then-policy", "--json"], dir)).stdout);
