@@ -139,9 +139,13 @@ describe("conversation cases, teacher-forced", () => {
     expect(text.stdout).toContain("first failure: turn 1 ×2 · turn 3 ×2 · none ×2");
     expect(text.stdout).toContain("exposure lag: 2 selection failures at the turn that added an acceptable tool");
 
-    // A second run asks nothing: every turn's request is in the store.
+    // A second run asks nothing: every turn's request is in the store. A gate on conversation success judges it.
     const before = server.requests.length;
-    expect((await run("--force")).code).toBe(0);
+    const config = JSON.parse(readFileSync(join(dir, "route-eval.yaml"), "utf8"));
+    writeFileSync(join(dir, "route-eval.yaml"), JSON.stringify({ ...config, gates: { conversation_success: ">= 0.5" } }));
+    const again = await runCli(["run", "-e", "openai:test-model", "--base-url", `${server.url}/v1`, "--no-progress", "--no-step-summary", "--run-id", "conv", "--force"], { cwd: dir, env: ENV });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("gate failed: conversation_success >= 0.5: conversation_success 0.333 (2/6) is below 0.5");
     expect(server.requests.length).toBe(before);
   }, 120_000);
 

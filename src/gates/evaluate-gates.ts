@@ -90,6 +90,9 @@ function measureNamed(metrics: Metrics, name: string): Measure {
   if (name === "consistency" || name === "mean_visible") {
     return { label: name, value: metrics[name], evidence: "", missing: NO_POPULATION };
   }
+  if (name === "conversation_success") {
+    return measureRate(name, metrics.conversations?.success, `${NO_POPULATION} (the run has no conversation case with a scored trial)`);
+  }
   const recall = RECALL_PATTERN.exec(name);
   if (recall !== null) return measureRecall(metrics, recall[1]);
   const mean = CASE_MEAN_PATTERN.exec(name);
