@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { offeredTools, openaiReply, useFakeServers, type ReceivedRequest } from "./fixtures/fake-provider.js";
+import { anthropicReply, offeredTools, openaiReply, responsesReply, useFakeServers, type ReceivedRequest } from "./fixtures/fake-provider.js";
 import { removeTempDirs, TOOLS, writeProject } from "./fixtures/live-project.js";
 import { runCli } from "./support/cli.js";
 
@@ -205,4 +205,34 @@ describe("conversation cases: every mistake is a line-numbered error before any 
     const result = await runCli(["lint", "--all"], dir);
     expect(result.stdout).toMatch(/cases\.yaml:\d+: error case-unknown-tool: .*"get_ordr".*get_order/);
   });
+});
+
+describe("conversation history in each provider's native shape", () => {
+  it("Responses and Anthropic Messages: turn 3 carries the gold calls and results with their ids matched", async () => {
+    const responses = await servers.start(() => responsesReply([{ name: "get_order", arguments: '{"order_id":"ord_7"}' }]));
+    const anthropic = await servers.start(() => anthropicReply([{ name: "get_order", input: { order_id: "ord_7" } }]));
+    const dir = writeProject(SHOP, [CONVERSATIONS[0]]);
+    const env = { OPENAI_API_KEY: "sk-test-conversations-0123", ANTHROPIC_API_KEY: "sk-ant-test-0123" };
+    for (const [endpoint, server] of [["openai-responses", responses], ["anthropic", anthropic]] as const) {
+      const result = await runCli(["run", "-e", `${endpoint}:test-model`, "--base-url", endpoint === "anthropic" ? server.url : `${server.url}/v1`, "--no-progress", "--no-gates", "-n", "1", "--run-id", endpoint], { cwd: dir, env });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests).toHaveLength(3);
+    }
+    const input = responses.requests[2].body.input as Record<string, unknown>[];
+    expect(input.filter((item) => item.type === "function_call" || item.type === "function_call_output").map((item) => [item.type, item.call_id, item.name ?? null, item.arguments ?? item.output])).toEqual([
+      ["function_call", "turn_1", "get_order", '{"order_id":"ord_7"}'],
+      ["function_call_output", "turn_1", null, '{"status":"delivered"}'],
+      ["function_call", "turn_2", "refund_order", '{"order_id":"ord_7"}'],
+      ["function_call_output", "turn_2", null, '{"ok":true}'],
+    ]);
+    const messages = anthropic.requests[2].body.messages as { role: string; content: string | Record<string, unknown>[] }[];
+    const blocks = messages.flatMap((m) => (typeof m.content === "string" ? [{ role: m.role, type: "text", text: m.content }] : m.content.map((b) => ({ role: m.role, ...b }))));
+    expect(blocks.filter((b) => b.type === "tool_use" || b.type === "tool_result").map((b) => [b.role, b.type, b.id ?? b.tool_use_id])).toEqual([
+      ["assistant", "tool_use", "turn_1"],
+      ["user", "tool_result", "turn_1"],
+      ["assistant", "tool_use", "turn_2"],
+      ["user", "tool_result", "turn_2"],
+    ]);
+    expect(blocks.filter((b) => b.type === "text" && b.role === "user").map((b) => b.text).join(" | ")).toContain("Email me the receipt.");
+  }, 120_000);
 });
