@@ -24,9 +24,11 @@ const section = (lines, from) => {
 /** name → the command line shown, and which of its lines to keep. */
 const EXAMPLES = {
   run: { args: ["run", "--run-id", "main"], keep: (lines) => [...lines.slice(0, lines.indexOf("")), "", ...section(lines, "Routing ladder"), "", ...section(lines, "Gates")] },
+  conversations: { args: ["report", "reports/main"], keep: (lines) => section(lines, "Conversations") },
+  "conversation-timeline": { args: ["show", "reports/main", "--case", "conv-refund-tool-withheld"], keep: (lines) => lines },
   "show-case": { args: ["show", "reports/main", "--case", "refund-over-limit"], keep: (lines) => lines.slice(0, lines.indexOf("Exposure") - 1) },
   diff: { args: ["diff", "reports/main", "reports/pr"], keep: (lines) => [...section(lines, "Outcome"), "", ...section(lines, "Case flips"), "", ...lines.slice(lines.findIndex((l) => l.startsWith("Changed definitions")), lines.findIndex((l) => l.startsWith("What this sample")) - 1)] },
-  sweep: { args: ["sweep", "--sizes", "5,10,20,40", "--sweep-id", "sizes", "--no-progress"], keep: (lines) => lines.slice(0, lines.findIndex((l) => l.startsWith("Selection accuracy against")) - 1).filter((l) => !LATENCY.test(l)) },
+  sweep: { args: ["sweep", "--sizes", "5,10,20", "--sweep-id", "sizes", "--no-progress"], keep: (lines) => lines.slice(0, lines.findIndex((l) => l.startsWith("Selection accuracy against")) - 1).filter((l) => !LATENCY.test(l)) },
   "sweep-padded": { args: ["sweep", "--distractor-registry", "registries/distractors.yaml", "--sweep-id", "padded", "--no-progress"], keep: (lines) => lines.filter((l) => !LATENCY.test(l)) },
   "sweep-k": { args: ["sweep", "--retriever", "bm25", "--k", "1,3,5,10,20", "--sweep-id", "k", "--no-progress"], keep: (lines) => lines.slice(0, lines.findIndex((l) => l.startsWith("Recall@k and selection")) - 1).filter((l) => !LATENCY.test(l)) },
   ablate: { args: ["ablate", "--run-id", "ladder", "--no-progress"], keep: (lines) => lines.filter((l) => !LATENCY.test(l)) },

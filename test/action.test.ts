@@ -65,7 +65,7 @@ describe("the GitHub Action's steps", () => {
     expect(existsSync(join(dir, "reports", "ci", "report.html"))).toBe(true);
     expect(failing.summary.match(/^## route-eval report$/gm)).toHaveLength(1);
     expect(failing.summary.split("\n")[0]).toBe("### route-eval ❌ a gate failed (exit 1)");
-    expect(failing.summary).toMatch(/^\*\*gates:\*\* 1 of 1 failed: selection_accuracy 0\.667 \(150\/225\) is below 0\.99/m);
+    expect(failing.summary).toMatch(/^\*\*gates:\*\* 1 of 1 failed: selection_accuracy 0\.653 \(186\/285\) is below 0\.99/m);
   }, 60_000);
 
   it("puts a run that never finished, and a diff that cannot compare, in the summary with their reasons", () => {
@@ -86,7 +86,7 @@ describe("the GitHub Action's steps", () => {
     // --force (the action's force input) compares the shared cases instead.
     const forced = runStep(dir, { INPUT_BASELINE: "reports/baselines/main", INPUT_RUN_ID: "ci", INPUT_ARGS: "-n 2", INPUT_FORCE: "true", INPUT_FAIL_ON_REGRESSED_CASE: "true", INPUT_MAX_DROP: "0.02 violation_rate=0" });
     expect(forced.outputs["exit-code"]).toBe("0");
-    expect(forced.summary).toMatch(/^\*\*diff\*\* against reports\/baselines\/main: pass · 0 fixed, 0 regressed of 83 cases/m);
+    expect(forced.summary).toMatch(/^\*\*diff\*\* against reports\/baselines\/main: pass · 0 fixed, 0 regressed of 106 cases/m);
     expect(forced.summary).toContain("<details><summary>the diff against reports/baselines/main</summary>");
   }, 120_000);
 

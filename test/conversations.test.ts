@@ -161,7 +161,8 @@ describe("conversation cases, teacher-forced", () => {
     const timeline = await runCli(["show", "reports/conv", "--case", "lookup-then-refund"], { cwd: dir, env: { COLUMNS: "100" } });
     expect(timeline.code, timeline.stderr).toBe(0);
     expect(timeline.stdout).toBe([
-      "Conversation lookup-then-refund · 3 turns × 2 trials · each turn asked with the gold history before it",
+      "Conversation lookup-then-refund · 3 turns × 2 trials ·",
+      "each turn asked with the gold history before it",
       "",
       "turn 1 · phase orders · withheld until later: send_email",
       '  "Where is order ord_7?"',

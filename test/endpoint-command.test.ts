@@ -45,7 +45,7 @@ describe("command endpoint", () => {
     const report = JSON.parse(result.stdout);
     expect(report.run.endpoint).toBe("command");
     expect(report.run.model).toBe("keyword-router");
-    expect(report.metrics.scored).toBe(249);
+    expect(report.metrics.scored).toBe(318);
     expect(report.metrics.selection_accuracy.numerator).toBeGreaterThan(0);
     // A second run of the same command and version answers from the store.
     const again = await runCli(["run", "-e", "command:keyword-router", "--command", "node examples/endpoints/keyword-router.js", "--out-dir", out, "--run-id", "kw2", "--no-progress", "--no-gates"], { cwd: ROOT });

@@ -239,7 +239,7 @@ describe("timings", () => {
     for (const part of ["route-eval.yaml", "cases", "registries", "schemas"]) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
     const sweep = await runCli(["sweep", "--sizes", "5", "-n", "1"], dir);
     expect(sweep.code).toBe(0);
-    expect(sweep.stderr).toMatch(/route-eval: 83\/83 trials \(100%\)/);
+    expect(sweep.stderr).toMatch(/route-eval: 106\/106 trials \(100%\)/);
   }, 60_000);
 });
 

@@ -35,13 +35,13 @@ describe("loadCases rejects bad case files with file:line", () => {
   it("reports an unknown key at the key's line, with a suggestion", () => {
     expect(loadBad("unknown-key.cases.yaml").message).toBe(
       `${shown("unknown-key.cases.yaml")}:8: cases[1]: unknown key "acceptible" (did you mean "acceptable"? ` +
-        "expected one of: id, goal, phase, acceptable, forbidden, family, tags, args, context, messages, must_see, must_not_see)",
+        "expected one of: id, goal, phase, acceptable, forbidden, family, tags, args, context, messages, must_see, must_not_see, turns)",
     );
   });
 
   it("reports a missing required field at the case's line", () => {
     expect(loadBad("missing-goal.cases.yaml").message).toBe(
-      `${shown("missing-goal.cases.yaml")}:7: cases[1]: missing required field "goal"`,
+      `${shown("missing-goal.cases.yaml")}:7: case "refund": has no goal: give the user's request (goal:), or turns: for a conversation`,
     );
   });
 

@@ -55,7 +55,7 @@ describe("polish", () => {
     const dir = example();
     await runCli(["run", "--run-id", "r", "--no-progress", "--no-gates"], dir);
     const result = await runCli(["show", join(dir, "reports", "r"), "--case", "refund-over-limt"], dir);
-    expect(result.stderr).toMatch(/no case "refund-over-limt" in this run \(83 cases\); did you mean "refund-over-limit"\?\n$/);
+    expect(result.stderr).toMatch(/no case "refund-over-limt" in this run \(106 cases\); did you mean "refund-over-limit"\?\n$/);
   });
 
   it("a saved baseline has its own id in diff headers; one gate is 'gate', not 'gates'", async () => {
@@ -78,7 +78,7 @@ describe("polish", () => {
     mkdirSync(bare);
     for (const file of ["records.jsonl", "sets.jsonl"]) copyFileSync(join(dir, "reports", "r", file), join(bare, file));
     const report = await runCli(["report", bare], { cwd: dir, env: { COLUMNS: "200" } });
-    expect(report.stdout.split("\n")[0]).toMatch(/^route-eval run loose · baseline\/lexical-v1 · no registry · 83 cases × 3 trials · no retriever$/);
+    expect(report.stdout.split("\n")[0]).toMatch(/^route-eval run loose · baseline\/lexical-v1 · no registry · 83 cases \+ 8 conversations of 23 turns × 3 trials · no retriever$/);
     const many = Array.from({ length: 200 }, (_, i) => ({ snapshot: `mcp-${i}`, revision: "1" }));
     expect(describeRegistries(many)).toBe("200 registries (mcp-0@1, mcp-1@1, mcp-2@1, …)");
     expect(describeRegistries(many.slice(0, 2))).toBe("mcp-0@1, mcp-1@1");

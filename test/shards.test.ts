@@ -49,7 +49,7 @@ describe("shards", () => {
     const sizes = [1, 2, 3].map((index) => units.filter(([c, t]) => inShard({ index, count: 3 }, c, t)).length);
     expect(Math.min(...sizes)).toBeGreaterThan(50);
     const shardRecords = [1, 2, 3].map((i) => readFileSync(join(dir, "reports", `s${i}`, "records.jsonl"), "utf8").trim().split("\n").length);
-    expect(shardRecords.reduce((a, b) => a + b, 0)).toBe(249);
+    expect(shardRecords.reduce((a, b) => a + b, 0)).toBe(318);
     expect(JSON.parse(readFileSync(join(dir, "reports", "s2", "run.json"), "utf8")).shard).toEqual({ index: 2, count: 3 });
   });
 

@@ -46,6 +46,7 @@ const COMMANDS: [string, (width: number) => string[]][] = [
   ["diff", () => ["diff", join(dir, "reports", "plain"), join(dir, "reports", "wide"), "--force"]],
   ["diff --all", () => ["diff", join(dir, "reports", "plain"), join(dir, "reports", "wide"), "--force", "--all"]],
   ["diff of a rewritten definition with CJK", () => ["diff", join(dir, "reports", "cjk-main"), join(dir, "reports", "cjk-pr"), "--all", "--fail-on-regressed-case"]],
+  ["show --case of a conversation: its timeline", () => ["show", join(dir, "reports", "wide"), "--case", "conv-address-then-sms"]],
   ["show --case with a CJK goal", () => ["show", join(dir, "reports", "cjk-pr"), "--case", "order-status-exact-id"]],
   ["sweep", (w) => ["sweep", "--sizes", "5,10,20", "--sweep-id", `sweep-${w}`]],
   ["sweep of many points", (w) => ["sweep", "--sizes", "4,8,16,32,64,128", "-n", "1", "--sweep-id", `sweep-many-${w}`, "--no-progress"]],

@@ -49,6 +49,7 @@ export function computeConversations(records: TrialRecord[], success: Success): 
   const scored = tallies.filter((tally) => tally.n > 0);
   return {
     conversations: scored.length,
+    turns: new Set(turns.map((t) => t.case_id)).size,
     success: clusterRate(scored.map(({ n, s }) => ({ n, s }))),
     pass_hat_k: computePassK(scored.map(({ n, s }) => ({ n, c: s }))).pass_hat_k,
     by_turn: byTurn,

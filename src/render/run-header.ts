@@ -9,7 +9,7 @@ export function describeRun(report: Report): string {
   const registries = describeRegistries(run.registries);
   const { retriever, k } = run.config.discovery;
   const discovery = retriever === "none" ? "no retriever" : `retriever ${retriever}, k=${k ?? MISSING_K}`;
-  const size = `${plural(report.cases.length, "case")} × ${plural(run.config.trials, "trial")}`;
+  const size = `${describeCases(report)} × ${plural(run.config.trials, "trial")}`;
   return `route-eval run ${run.run_id} · ${run.endpoint}/${run.model} · ${registries} · ${size} · ${discovery}`;
 }
 
@@ -21,4 +21,11 @@ export function describeRegistries(registries: { snapshot: string; revision: str
   if (named.length === 0) return "no registry";
   if (named.length <= LISTED_REGISTRIES) return named.join(", ");
   return `${named.length} registries (${named.slice(0, LISTED_REGISTRIES).join(", ")}, …)`;
+}
+
+/** "83 cases", or with conversations "83 cases + 8 conversations of 23 turns". */
+function describeCases(report: Report): string {
+  const c = report.metrics.conversations;
+  if (c === undefined) return plural(report.cases.length, "case");
+  return `${plural(report.cases.length - c.turns, "case")} + ${plural(c.conversations, "conversation")} of ${plural(c.turns, "turn")}`;
 }

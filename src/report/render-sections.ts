@@ -204,7 +204,7 @@ export function buildConversationSection(c: ConversationMetrics): Section {
   const last = passK[passK.length - 1];
   const lines = [
     `${plural(c.conversations, "conversation")}, each turn asked with the gold history of the turns before it; a conversation's trial succeeds when every turn of it is correct`,
-    `conversation success ${formatRate(c.success)} of ${plural(trials, "scored trial")} ${formatCi(c.success.ci)}${last === undefined || last === "1" ? "" : ` · pass^${last} ${formatPercent(c.pass_hat_k[last].value)} (${c.pass_hat_k[last].denominator} conversations)`}`,
+    `conversation success ${formatRate(c.success)} of ${plural(trials, "scored trial")} ${formatCi(c.success.ci)}${last === undefined || last === "1" ? "" : ` · pass^${last} ${formatRate(c.pass_hat_k[last])} over conversations`}`,
   ];
   const rows = c.by_turn.map((t): Cell[] => [
     `turn ${t.turn}`,

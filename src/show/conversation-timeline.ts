@@ -8,7 +8,7 @@ import { isExposureLag } from "../metrics/conversations.js";
 import { countBy } from "../metrics/scored-trials.js";
 import { formatCounts } from "../render/format.js";
 import { stripControls } from "../render/terminal.js";
-import { wrapText } from "../render/text-layout.js";
+import { wrapFacts, wrapText } from "../render/text-layout.js";
 import type { TrialRecord } from "../types.js";
 
 export interface TimelineTurn {
@@ -60,7 +60,7 @@ export function buildTimeline(records: TrialRecord[], id: string): Timeline | nu
 export function renderTimeline(timeline: Timeline, source: string, width: number): string {
   const wrap = (text: string, indent = "") => wrapText(stripControls(text), width - indent.length).map((line) => `${indent}${line}`);
   const trials = Math.max(...timeline.turns.map((t) => t.trials.length));
-  const lines = [`Conversation ${timeline.conversation} · ${timeline.turns.length} turns × ${trials} trial${trials === 1 ? "" : "s"} · each turn asked with the gold history before it`, ""];
+  const lines = [...wrapFacts(stripControls(`Conversation ${timeline.conversation} · ${timeline.turns.length} turns × ${trials} trial${trials === 1 ? "" : "s"} · each turn asked with the gold history before it`), width), ""];
   for (const t of timeline.turns) {
     const surface = [
       `phase ${t.phase ?? "none"}`,

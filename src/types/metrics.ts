@@ -84,6 +84,8 @@ export interface Metrics extends Record<RateName, Rate> {
 export interface ConversationMetrics {
   /** Conversation cases with at least one scored trial. */
   conversations: number;
+  /** Their turns: the decisions (cases <conversation>@<turn>) they add to the run. */
+  turns: number;
   /** Scored (conversation, trial) runs whose every turn is correct; the interval clustered by conversation. */
   success: Rate;
   /** pass^k over conversations: the chance that k trials of a conversation all succeed, averaged over conversations. */
