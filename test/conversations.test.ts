@@ -237,3 +237,19 @@ describe("conversation history in each provider's native shape", () => {
     expect(blocks.filter((b) => b.type === "text" && b.role === "user").map((b) => b.text).join(" | ")).toContain("Email me the receipt.");
   }, 120_000);
 });
+
+describe("diff of conversation runs", () => {
+  it("pairs turns as cases and trials, and conversation success by conversation", async () => {
+    const dir = writeProject(SHOP, CONVERSATIONS);
+    const scripted = (fix: boolean) => servers.start((request) => openaiReply([{ name: fix && lastUser(request) === "Email me the receipt." ? "send_email" : (SCRIPT[lastUser(request)] ?? "no_applicable_tool"), arguments: "{}" }]));
+    for (const [id, fix] of [["before", false], ["after", true]] as const) {
+      const server = await scripted(fix);
+      const result = await runCli(["run", "-e", "openai:test-model", "--base-url", `${server.url}/v1`, "--no-progress", "--no-gates", "--run-id", id, "--mode", "live"], { cwd: dir, env: ENV });
+      expect(result.code, result.stderr).toBe(0);
+    }
+    const diff = JSON.parse((await runCli(["diff", "reports/before", "reports/after", "-f", "json"], dir)).stdout);
+    const row = diff.metrics.find((m: { metric: string }) => m.metric === "conversation_success");
+    expect(row).toMatchObject({ base: { numerator: 2, denominator: 6 }, current: { numerator: 4, denominator: 6 }, change: "improved", cases: { up: 1, down: 0, pairs: 3 } });
+    expect(diff.flips.filter((f: { kind: string }) => f.kind === "fixed").map((f: { case_id: string }) => f.case_id)).toEqual(["lookup-then-refund@3"]);
+  }, 120_000);
+});

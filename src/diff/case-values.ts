@@ -9,6 +9,7 @@ import { passAtK, passHatK } from "../metrics/pass-k.js";
 import { trialKey, type CaseRow, type Metrics, type TrialRecord } from "../types.js";
 import type { RunEvidence } from "./metric-deltas.js";
 import { outcomesOf, tallyRecords, tallyRow, type CaseTallies, type TrialOutcomes } from "./trial-outcomes.js";
+import { conversationShares } from "../metrics/conversations.js";
 
 /** The rates case rows can give, so that a missing case means "not in the population". */
 const ROW_RATES: readonly RateName[] = [
@@ -64,6 +65,8 @@ export function gatherEvidence(metrics: Metrics, rows: CaseRow[], scored: TrialR
     for (const [caseId, tallies] of tallyRecords(scored)) addTallies(caseValues, caseId, tallies);
   }
   addReliability(caseValues, rows, metrics);
+  // Conversation success pairs conversations: each one's own share of succeeding trials.
+  if (scored !== null && metrics.conversations !== undefined) caseValues.set("conversation_success", conversationShares(scored));
   return { metrics, caseValues, trialOutcomes: scored === null ? null : indexOutcomes(scored) };
 }
 

@@ -67,6 +67,10 @@ export function listMetrics(base: Metrics, current: Metrics): MetricSpec[] {
       specs.push({ metric: `${field}.${k}`, label: `${label}${k}`, direction: "higher", pick: (m) => fromRate(rate(m)), rate });
     }
   }
+  if (base.conversations !== undefined || current.conversations !== undefined) {
+    const rate = (m: Metrics): Rate | undefined => m.conversations?.success;
+    specs.push({ metric: "conversation_success", label: "conversation success", direction: "higher", pick: (m) => fromRate(rate(m)), rate });
+  }
   specs.push({ metric: "consistency", label: "consistency", direction: "higher", pick: consistencyOf });
   specs.push({ metric: "mean_visible", label: "mean visible set size", direction: "neutral", pick: (m) => fromNumber(m.mean_visible) });
   return specs;

@@ -17,27 +17,48 @@ export function isExposureLag(t: TrialRecord): boolean {
   return t.turn !== undefined && t.failed_stage === "selection" && t.acceptable.some((name) => t.turn?.added_now.includes(name) === true);
 }
 
+/**
+ * Each conversation's scored trials (every turn asked, none errored), each as the turn of its
+ * first failure (null: every turn correct); conversations in id order.
+ */
+function conversationRuns(turns: TrialRecord[], success: Success): Map<string, (number | null)[]> {
+  const runs = new Map<string, (number | null)[]>();
+  const conversations = [...groupBy(turns, (t) => t.turn?.conversation ?? t.case_id).entries()].sort(([a], [b]) => compareText(a, b));
+  for (const [id, group] of conversations) {
+    const of = group[0].turn?.of ?? 0;
+    const scored: (number | null)[] = [];
+    for (const [, run] of groupBy(group, (t) => String(t.trial))) {
+      const byTurn = new Map(run.map((t) => [t.turn?.index ?? 0, t]));
+      if (byTurn.size < of || run.some((t) => t.error !== null)) continue;
+      const failed = [...byTurn.keys()].sort((a, b) => a - b).find((index) => !isSuccess(byTurn.get(index) as TrialRecord, success));
+      scored.push(failed ?? null);
+    }
+    runs.set(id, scored);
+  }
+  return runs;
+}
+
+/** Each conversation's own success share (succeeding / scored trials): what `diff` pairs by conversation. */
+export function conversationShares(records: TrialRecord[], success: Success = "selection"): Map<string, number> {
+  const shares = new Map<string, number>();
+  for (const [id, runs] of conversationRuns(records.filter((t) => t.turn !== undefined), success)) {
+    if (runs.length > 0) shares.set(id, runs.filter((failed) => failed === null).length / runs.length);
+  }
+  return shares;
+}
+
 /** The conversation metrics of `records` (every record, errored ones included), or null when no record is a turn. */
 export function computeConversations(records: TrialRecord[], success: Success): ConversationMetrics | null {
   const turns = records.filter((t) => t.turn !== undefined);
   if (turns.length === 0) return null;
-  const conversations = [...groupBy(turns, (t) => t.turn?.conversation ?? t.case_id).entries()].sort(([a], [b]) => compareText(a, b));
   const firstFailure: Record<string, number> = {};
   const tallies: { n: number; s: number }[] = [];
-  for (const [, group] of conversations) {
-    const of = group[0].turn?.of ?? 0;
-    const tally = { n: 0, s: 0 };
-    for (const [, run] of groupBy(group, (t) => String(t.trial))) {
-      const byTurn = new Map(run.map((t) => [t.turn?.index ?? 0, t]));
-      // Scored: every turn of the trial was asked and none errored.
-      if (byTurn.size < of || run.some((t) => t.error !== null)) continue;
-      tally.n += 1;
-      const failed = [...byTurn.keys()].sort((a, b) => a - b).find((index) => !isSuccess(byTurn.get(index) as TrialRecord, success));
-      if (failed === undefined) tally.s += 1;
-      const key = failed === undefined ? "none" : String(failed);
+  for (const runs of conversationRuns(turns, success).values()) {
+    for (const failed of runs) {
+      const key = failed === null ? "none" : String(failed);
       firstFailure[key] = (firstFailure[key] ?? 0) + 1;
     }
-    tallies.push(tally);
+    tallies.push({ n: runs.length, s: runs.filter((failed) => failed === null).length });
   }
   const scoredTurns = turns.filter((t) => t.error === null);
   const indexes = [...new Set(scoredTurns.map((t) => t.turn?.index ?? 0))].sort((a, b) => a - b);
