@@ -227,7 +227,7 @@ describe("conversation history in each provider's native shape", () => {
       ["function_call_output", "turn_2", null, '{"ok":true}'],
     ]);
     const messages = anthropic.requests[2].body.messages as { role: string; content: string | Record<string, unknown>[] }[];
-    const blocks = messages.flatMap((m) => (typeof m.content === "string" ? [{ role: m.role, type: "text", text: m.content }] : m.content.map((b) => ({ role: m.role, ...b }))));
+    const blocks: Record<string, unknown>[] = messages.flatMap((m) => (typeof m.content === "string" ? [{ role: m.role, type: "text", text: m.content }] : m.content.map((b) => ({ role: m.role, ...b }))));
     expect(blocks.filter((b) => b.type === "tool_use" || b.type === "tool_result").map((b) => [b.role, b.type, b.id ?? b.tool_use_id])).toEqual([
       ["assistant", "tool_use", "turn_1"],
       ["user", "tool_result", "turn_1"],
