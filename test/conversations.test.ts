@@ -32,7 +32,8 @@ const CONVERSATIONS = [
     id: "withheld-refund",
     phase: "payments",
     turns: [
-      { user: "Refund order ord_9.", acceptable: ["refund_order"] },
+      // On-policy, a model that abstains here is told so (a stub for a call off the gold path).
+      { user: "Refund order ord_9.", acceptable: ["refund_order"], results: { no_applicable_tool: "Noted: you cannot refund it." } },
       { user: "Please, refund ord_9 now.", acceptable: ["refund_order"] },
       { user: "Try the refund again.", add: ["refund_order"], acceptable: ["refund_order"] },
     ],
@@ -251,5 +252,49 @@ describe("diff of conversation runs", () => {
     const row = diff.metrics.find((m: { metric: string }) => m.metric === "conversation_success");
     expect(row).toMatchObject({ base: { numerator: 2, denominator: 6 }, current: { numerator: 4, denominator: 6 }, change: "improved", cases: { up: 1, down: 0, pairs: 3 } });
     expect(diff.flips.filter((f: { kind: string }) => f.kind === "fixed").map((f: { case_id: string }) => f.case_id)).toEqual(["lookup-then-refund@3"]);
+  }, 120_000);
+});
+
+describe("conversation cases, on-policy", () => {
+  it("feeds the model's own calls forward, with the turns' results, stubs and error results; propagation in the report; a stopped trial resumes at its turn", async () => {
+    const { dir, server, run } = await project();
+    const result = await run("--conversation-mode", "on-policy", "-f", "json");
+    expect(result.code, result.stderr).toBe(0);
+    expect(server.requests).toHaveLength(16);
+    const turn3 = server.requests.find((r) => lastUser(r) === "Email me the receipt.");
+    const history = (turn3?.body.messages as Record<string, unknown>[]).filter((m) => m.role !== "system").map((m) => [m.role, m.content ?? null, (m.tool_calls as { id: string; function: { name: string } }[] | undefined)?.map((c) => `${c.id} ${c.function.name}`) ?? null]);
+    expect(history).toEqual([
+      ["user", "Where is order ord_7?", null],
+      ["assistant", null, ["turn_1_1 get_order"]],
+      ["tool", '{"status":"delivered"}', null],
+      ["user", "Refund it please.", null],
+      ["assistant", null, ["turn_2_1 refund_order"]],
+      ["tool", '{"ok":true}', null],
+      ["user", "Email me the receipt.", null],
+    ]);
+    // The withheld conversation: the model's own abstentions at turns 1 and 2 are its history — turn 1's with its stub, turn 2's with an error result (no stub).
+    const again = server.requests.find((r) => lastUser(r) === "Try the refund again.");
+    const tools = (again?.body.messages as Record<string, unknown>[]).filter((m) => m.role === "tool").map((m) => String(m.content));
+    expect(tools).toEqual([
+      "Noted: you cannot refund it.",
+      JSON.stringify({ error: "no_result", message: "route-eval has no result for no_applicable_tool at turn 2: the case gives none (results:)" }),
+    ]);
+    const report = JSON.parse(result.stdout);
+    // Hand-derived: conversation 2 misses turns 1 and 2, then recovers at 3; the others have no later turn after a miss.
+    expect(report.metrics.conversations.on_policy).toEqual({ after_miss: 4, recovered: 2, downstream_failures: 2, unstubbed: 2 });
+    expect(report.metrics.conversations.success).toMatchObject({ numerator: 2, denominator: 6 });
+    const records = readFileSync(join(dir, "reports", "conv", "records.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    expect(records.find((r) => r.case_id === "withheld-refund@3" && r.trial === 0).turn).toMatchObject({ mode: "on-policy", unstubbed: ["no_applicable_tool"] });
+
+    // A trial stopped after its first turn: --resume asks its later turns only, with the recorded turn as history.
+    const file = join(dir, "reports", "conv", "records.jsonl");
+    const kept = readFileSync(file, "utf8").trim().split("\n").filter((line) => !(/"case_id":"lookup-then-refund@[23]"/.test(line) && /"trial":0[,}]/.test(line)));
+    writeFileSync(file, `${kept.join("\n")}\n`);
+    const before = server.requests.length;
+    const resumed = await runCli(["run", "--resume", "reports/conv", "--mode", "live", "--no-progress", "--no-gates"], { cwd: dir, env: ENV });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(server.requests.slice(before).map(lastUser)).toEqual(["Refund it please.", "Email me the receipt."]);
+    const timeline = await runCli(["show", "reports/conv", "--case", "withheld-refund"], { cwd: dir, env: { COLUMNS: "120" } });
+    expect(timeline.stdout.split("\n")[0]).toBe("Conversation withheld-refund · 3 turns × 2 trials · each turn asked with the model's own earlier replies (on-policy)");
   }, 120_000);
 });

@@ -13,7 +13,7 @@ import { InputError, at } from "../errors.js";
 import { expose } from "../exposure/expose.js";
 import { isRecord } from "../json-schema/describe-errors.js";
 import type { JsonPath } from "../types/json.js";
-import { CONTROL_NAMES, type ArgExpectation, type Config, type ConversationTurn, type JsonObject, type JsonValue, type Message, type Registry } from "../types.js";
+import { CONTROL_NAMES, type ArgExpectation, type Config, type ConversationTurn, type JsonObject, type JsonValue, type Message, type Registry, type TurnPlan } from "../types.js";
 
 /** The separator of a turn's id: `<conversation>@<turn>`. */
 export const TURN_SEPARATOR = "@";
@@ -31,6 +31,8 @@ export interface Decision {
   entry: CaseEntry;
   /** Where it is written in the file: ["cases", i] or ["cases", i, "turns", t]. */
   at: JsonPath;
+  /** A turn's parts for on-policy asking; null for a single decision. */
+  plan: TurnPlan | null;
   /** The key holding its request: goal, or a turn's user. */
   goalKey: "goal" | "user";
   turn: ConversationTurn | null;
@@ -53,7 +55,7 @@ export function listDecisions(yaml: YamlFile, written: CasesFile, registry: Surf
     const single: Partial<CaseEntry> = entry;
     if (single.goal === undefined) fail("id", "has no goal: give the user's request (goal:), or turns: for a conversation");
     if (single.acceptable === undefined) fail("goal", "has no acceptable: the tools any of which is correct (or [ask_user] / [no_applicable_tool])");
-    return [{ entry, at: ["cases", index], goalKey: "goal", turn: null }];
+    return [{ entry, at: ["cases", index], goalKey: "goal", turn: null, plan: null }];
   });
 }
 
@@ -64,8 +66,11 @@ function expandConversation(yaml: YamlFile, conversation: ConversationEntry, ind
   const known = new Set(registry.tools.map((tool) => tool.name));
   const turns = conversation.turns;
   const path = (t: number, ...rest: (string | number)[]): JsonPath => ["cases", index, "turns", t, ...rest];
-  // Every turn expects a decision; every name it adds or removes is a registry tool (a control is always there).
+  // Every turn expects a decision; every name it adds, removes or stubs is a registry tool (a control is always there).
   turns.forEach((turn, t) => {
+    for (const name of Object.keys(turn.results ?? {})) {
+      if (!known.has(name) && !CONTROL_NAMES.some((control) => control === name)) fail(path(t, "results", name), `turn ${t + 1}: results names "${name}", which registry ${registry.snapshot} does not have`);
+    }
     if (turn.acceptable === undefined) fail(path(t, "user"), `turn ${t + 1} has no decision: give its acceptable tools (or [ask_user] / [no_applicable_tool])`);
     for (const key of ["add", "remove"] as const) {
       (turn[key] ?? []).forEach((name, i) => {
@@ -81,6 +86,7 @@ function expandConversation(yaml: YamlFile, conversation: ConversationEntry, ind
   const removed = new Set<string>();
   let phase = conversation.phase ?? null;
   const history: Message[] = [...(conversation.messages ?? [])];
+  const turnIds = turns.map((_, t) => `${conversation.id}${TURN_SEPARATOR}${t + 1}`);
   turns.forEach((turn, t) => {
     if (turn.phase !== undefined) phase = turn.phase;
     for (const name of turn.add ?? []) {
@@ -111,6 +117,7 @@ function expandConversation(yaml: YamlFile, conversation: ConversationEntry, ind
       },
       at: path(t),
       goalKey: "user",
+      plan: { prior: [...(conversation.messages ?? [])], turn_ids: turnIds, user: turn.user, result: turn.result ?? DEFAULT_RESULT, results: turn.results ?? {} },
       turn: {
         conversation: conversation.id,
         index: t + 1,

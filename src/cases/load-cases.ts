@@ -64,7 +64,7 @@ export function findRegistry(yaml: YamlFile, written: CasesFile, config: Config)
   throw new InputError(at(yaml.shown, yaml.lineOf(["registry"]), message));
 }
 
-function toCase({ entry, turn }: Decision, source: Source, registry: Registry): Case {
+function toCase({ entry, turn, plan }: Decision, source: Source, registry: Registry): Case {
   return {
     id: entry.id,
     goal: entry.goal,
@@ -81,6 +81,7 @@ function toCase({ entry, turn }: Decision, source: Source, registry: Registry): 
     source,
     registry,
     ...(turn === null ? {} : { turn }),
+    ...(plan === null ? {} : { plan }),
   };
 }
 

@@ -81,6 +81,8 @@ export interface TurnEntry {
   remove?: string[];
   /** The gold result of the expected call, fed to later turns (default {"ok": true}). */
   result?: JsonValue;
+  /** On-policy: what a call of each of these tools at this turn returns to later turns (a call off the gold path). */
+  results?: Record<string, JsonValue>;
 }
 
 /** A conversation case: `turns:` instead of one goal. */

@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { redactUrl } from "../text/redact-url.js";
 import { canonicalJson } from "../text/canonical-json.js";
 import { CONTROL_NAMES } from "../types/tools.js";
-import { DESCRIPTION_MODES, EXPOSURE_MODES, LATER_RUN_KEYS, OPTIONAL_RUN_KEYS, RETRIEVERS, RUN_KEYS, STORE_MODES, SUCCESS_KINDS, type Config, type SettingKey } from "../types/config.js";
+import { CONVERSATION_MODES, DESCRIPTION_MODES, EXPOSURE_MODES, LATER_RUN_KEYS, OPTIONAL_RUN_KEYS, RETRIEVERS, RUN_KEYS, STORE_MODES, SUCCESS_KINDS, type Config, type SettingKey } from "../types/config.js";
 import type { ControlName } from "../types/tools.js";
 import type { RunConfig } from "../types/report.js";
 import type { JsonObject } from "../types/json.js";
@@ -171,6 +171,11 @@ export const CONFIG_KEYS = defineKeys({
       anyOf: [{ type: "array", items: { enum: [...CONTROL_NAMES] }, uniqueItems: true }, { enum: ["on", "off"] }],
       errorMessage: `expected a list of ${CONTROL_NAMES.join(", ")}, or "on" (all) or "off" (none)`,
     } },
+  conversation_mode: { flags: "--conversation-mode <mode>", help: "teacher-forced: each turn with the gold history before it · on-policy: the model's own calls fed forward", choices: CONVERSATION_MODES, default: "teacher-forced",
+    schema: {
+      description: "How conversation cases (turns:) are asked: teacher-forced (default) — each turn with the gold history of the turns before it, every turn an independent decision; on-policy — the model's own calls of earlier turns fed forward, with the turns' results and stub results (results:), to show how a wrong turn propagates.",
+      enum: [...CONVERSATION_MODES],
+    } },
   descriptions: { flags: "--descriptions <which>", help: "full: purpose, use_when and avoid_when · purpose: the purpose alone", choices: DESCRIPTION_MODES, default: "full",
     schema: {
       description: "What each tool's model-facing description holds: full (default) = purpose, use_when and avoid_when; purpose = the purpose alone (vague descriptions, no second registry needed).",
@@ -222,7 +227,7 @@ export type ConfigPath = keyof typeof CONFIG_KEYS;
  */
 export const VARIANT_KEYS = [
   "registry", "phases", "exposure", "controls", "descriptions", "discovery", "endpoint", "model", "base_url", "api_key_env",
-  "temperature", "system_prompt", "shuffle_tools", "seed", "max_tokens", "command", "endpoint_version", "headers_env",
+  "temperature", "system_prompt", "shuffle_tools", "seed", "max_tokens", "command", "endpoint_version", "headers_env", "conversation_mode",
   "tool_choice", "parallel_tool_calls", "strict", "disable_parallel_tool_use",
 ] as const satisfies readonly TopOf<ConfigPath>[];
 

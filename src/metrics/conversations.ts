@@ -18,20 +18,19 @@ export function isExposureLag(t: TrialRecord): boolean {
 }
 
 /**
- * Each conversation's scored trials (every turn asked, none errored), each as the turn of its
- * first failure (null: every turn correct); conversations in id order.
+ * Each conversation's scored trials (every turn asked, none errored), each as its turns'
+ * successes in turn order; conversations in id order.
  */
-function conversationRuns(turns: TrialRecord[], success: Success): Map<string, (number | null)[]> {
-  const runs = new Map<string, (number | null)[]>();
+function conversationRuns(turns: TrialRecord[], success: Success): Map<string, boolean[][]> {
+  const runs = new Map<string, boolean[][]>();
   const conversations = [...groupBy(turns, (t) => t.turn?.conversation ?? t.case_id).entries()].sort(([a], [b]) => compareText(a, b));
   for (const [id, group] of conversations) {
     const of = group[0].turn?.of ?? 0;
-    const scored: (number | null)[] = [];
+    const scored: boolean[][] = [];
     for (const [, run] of groupBy(group, (t) => String(t.trial))) {
       const byTurn = new Map(run.map((t) => [t.turn?.index ?? 0, t]));
       if (byTurn.size < of || run.some((t) => t.error !== null)) continue;
-      const failed = [...byTurn.keys()].sort((a, b) => a - b).find((index) => !isSuccess(byTurn.get(index) as TrialRecord, success));
-      scored.push(failed ?? null);
+      scored.push([...byTurn.keys()].sort((a, b) => a - b).map((index) => isSuccess(byTurn.get(index) as TrialRecord, success)));
     }
     runs.set(id, scored);
   }
@@ -42,7 +41,7 @@ function conversationRuns(turns: TrialRecord[], success: Success): Map<string, (
 export function conversationShares(records: TrialRecord[], success: Success = "selection"): Map<string, number> {
   const shares = new Map<string, number>();
   for (const [id, runs] of conversationRuns(records.filter((t) => t.turn !== undefined), success)) {
-    if (runs.length > 0) shares.set(id, runs.filter((failed) => failed === null).length / runs.length);
+    if (runs.length > 0) shares.set(id, runs.filter((turns) => turns.every(Boolean)).length / runs.length);
   }
   return shares;
 }
@@ -53,13 +52,20 @@ export function computeConversations(records: TrialRecord[], success: Success): 
   if (turns.length === 0) return null;
   const firstFailure: Record<string, number> = {};
   const tallies: { n: number; s: number }[] = [];
+  const afterMiss = { turns: 0, recovered: 0 };
   for (const runs of conversationRuns(turns, success).values()) {
-    for (const failed of runs) {
-      const key = failed === null ? "none" : String(failed);
+    for (const run of runs) {
+      const failed = run.indexOf(false);
+      const key = failed === -1 ? "none" : String(failed + 1);
       firstFailure[key] = (firstFailure[key] ?? 0) + 1;
+      if (failed === -1) continue;
+      const later = run.slice(failed + 1);
+      afterMiss.turns += later.length;
+      afterMiss.recovered += later.filter(Boolean).length;
     }
-    tallies.push({ n: runs.length, s: runs.filter((failed) => failed === null).length });
+    tallies.push({ n: runs.length, s: runs.filter((run) => run.every(Boolean)).length });
   }
+  const onPolicy = turns.some((t) => t.turn?.mode === "on-policy");
   const scoredTurns = turns.filter((t) => t.error === null);
   const indexes = [...new Set(scoredTurns.map((t) => t.turn?.index ?? 0))].sort((a, b) => a - b);
   const byTurn = indexes.map((turn) => {
@@ -76,5 +82,6 @@ export function computeConversations(records: TrialRecord[], success: Success): 
     by_turn: byTurn,
     first_failure: Object.fromEntries(Object.entries(firstFailure).sort(([a], [b]) => (a === "none" ? 1 : b === "none" ? -1 : Number(a) - Number(b)))),
     exposure_lag: scoredTurns.filter(isExposureLag).length,
+    ...(onPolicy ? { on_policy: { after_miss: afterMiss.turns, recovered: afterMiss.recovered, downstream_failures: afterMiss.turns - afterMiss.recovered, unstubbed: scoredTurns.filter((t) => (t.turn?.unstubbed ?? []).length > 0).length } } : {}),
   };
 }

@@ -203,7 +203,7 @@ export function buildConversationSection(c: ConversationMetrics): Section {
   const passK = Object.keys(c.pass_hat_k).sort(compareKeys);
   const last = passK[passK.length - 1];
   const lines = [
-    `${plural(c.conversations, "conversation")}, each turn asked with the gold history of the turns before it; a conversation's trial succeeds when every turn of it is correct`,
+    `${plural(c.conversations, "conversation")}, each turn asked with ${c.on_policy === undefined ? "the gold history of the turns before it" : "the model's own earlier replies (on-policy)"}; a conversation's trial succeeds when every turn of it is correct`,
     `conversation success ${formatRate(c.success)} of ${plural(trials, "scored trial")} ${formatCi(c.success.ci)}${last === undefined || last === "1" ? "" : ` · pass^${last} ${formatRate(c.pass_hat_k[last])} over conversations`}`,
   ];
   const rows = c.by_turn.map((t): Cell[] => [
@@ -217,6 +217,12 @@ export function buildConversationSection(c: ConversationMetrics): Section {
   const notes = [
     `first failure: ${first.length === 0 ? "no scored trial" : first.join(" · ")}`,
     `exposure lag: ${c.exposure_lag} selection failure${c.exposure_lag === 1 ? "" : "s"} at the turn that added an acceptable tool (the model answered as if it were absent)`,
+    ...(c.on_policy === undefined
+      ? []
+      : [
+          `after a wrong turn: ${plural(c.on_policy.after_miss, "later turn")}, ${c.on_policy.recovered} recovered, ${c.on_policy.downstream_failures} failed downstream`,
+          ...(c.on_policy.unstubbed > 0 ? [`${plural(c.on_policy.unstubbed, "turn")} had a call in its history that the case gives no result for (an error result was fed; give results:)`] : []),
+        ]),
   ];
   return section("Conversations", lines, table, notes);
 }

@@ -14,7 +14,7 @@ import { compareText } from "../text/compare-text.js";
 /** Settings of run.json that define the experiment, in the order differences are listed. */
 export const PINNED_SETTINGS = [
   "trials", "temperature", "seed", "system_prompt", "discovery", "phases", "exposure", "controls", "descriptions", "base_url", "max_tokens", "shuffle_tools", "success",
-  "command", "endpoint_version", "tool_choice", "parallel_tool_calls", "strict", "disable_parallel_tool_use",
+  "command", "endpoint_version", "tool_choice", "parallel_tool_calls", "strict", "disable_parallel_tool_use", "conversation_mode",
 ] as const;
 
 /** Settings run.json leaves out at their default (OPTIONAL_RUN_KEYS): absent means the default. */

@@ -25,6 +25,8 @@ export interface TimelineTurn {
 
 export interface Timeline {
   conversation: string;
+  /** How its turns were asked. */
+  mode: "teacher-forced" | "on-policy";
   turns: TimelineTurn[];
 }
 
@@ -36,6 +38,7 @@ export function buildTimeline(records: TrialRecord[], id: string): Timeline | nu
   let removedBefore: string[] = [];
   return {
     conversation: id,
+    mode: turns.some((r) => r.turn?.mode === "on-policy") ? "on-policy" : "teacher-forced",
     turns: indexes.map((index) => {
       const at = turns.filter((r) => r.turn?.index === index).sort((a, b) => a.trial - b.trial);
       const first = at[0];
@@ -60,7 +63,7 @@ export function buildTimeline(records: TrialRecord[], id: string): Timeline | nu
 export function renderTimeline(timeline: Timeline, source: string, width: number): string {
   const wrap = (text: string, indent = "") => wrapText(stripControls(text), width - indent.length).map((line) => `${indent}${line}`);
   const trials = Math.max(...timeline.turns.map((t) => t.trials.length));
-  const lines = [...wrapFacts(stripControls(`Conversation ${timeline.conversation} · ${timeline.turns.length} turns × ${trials} trial${trials === 1 ? "" : "s"} · each turn asked with the gold history before it`), width), ""];
+  const lines = [...wrapFacts(stripControls(`Conversation ${timeline.conversation} · ${timeline.turns.length} turns × ${trials} trial${trials === 1 ? "" : "s"} · each turn asked with ${timeline.mode === "on-policy" ? "the model's own earlier replies (on-policy)" : "the gold history before it"}`), width), ""];
   for (const t of timeline.turns) {
     const surface = [
       `phase ${t.phase ?? "none"}`,

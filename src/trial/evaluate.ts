@@ -104,7 +104,7 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
     checkSameExperiment(run, meta, options.resumeAs);
     run.repair();
     meta.started_at = run.previous.started_at;
-    const units = options.shard === undefined ? config.trials * cases.length : cases.reduce((sum, c) => sum + countShardTrials(options.shard as Shard, c.id, config.trials), 0);
+    const units = options.shard === undefined ? config.trials * cases.length : cases.reduce((sum, c) => sum + countShardTrials(options.shard as Shard, c.turn?.conversation ?? c.id, config.trials), 0);
     options.onNotice?.(describeResume(run, units));
   }
   writeJsonFile(join(run.dir, "run.json"), meta);

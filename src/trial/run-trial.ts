@@ -14,7 +14,8 @@ import { CONTROL_TOOLS, renderDefinition } from "../registry/render-definition.j
 import { inShard, type Shard } from "../run-files/shard.js";
 import { deriveSeed } from "../text/seeded-random.js";
 import { trialKey } from "../types.js";
-import type { Case, Config, Discovery, Endpoint, Exposure, Registry, ToolDefinition, TrialRecord, TrialRequest } from "../types.js";
+import type { Case, Config, Discovery, Endpoint, EndpointOutcome, Exposure, Registry, ToolDefinition, TrialRecord, TrialRequest, TurnPlan } from "../types.js";
+import { onPolicyHistory } from "./on-policy.js";
 import type { TrialResult } from "./run-loop.js";
 
 /** How a sweep point changes one run; everything else about the run stays as configured. */
@@ -25,7 +26,13 @@ export interface SweepHook {
   visibleFor?: (testCase: Case, exposure: Exposure) => Discovery | null;
 }
 
-/** Every (case, trial) not yet recorded, as a job that asks it. */
+/**
+ * Every (case, trial) not yet recorded, as a job that asks it. A conversation's turns are one
+ * shard unit per trial (sharded by the conversation). On-policy, turn t of a trial waits for turn
+ * t − 1 of the same trial and is asked with the model's own replies so far: jobs come in turn
+ * order, so a turn starts only after the turns before it have started (the loop cannot wait on a
+ * job that has not been given a slot).
+ */
 export function listPending(
   config: Config,
   endpoint: Endpoint,
@@ -36,11 +43,69 @@ export function listPending(
   const done = new Set(records.map((r) => trialKey(r.case_id, r.trial)));
   const shard = options.shard;
   const prepared = new Map<Registry, PreparedRegistry>();
-  return cases.flatMap((testCase) =>
+  const ask: Ask = (testCase, trial, instead) => {
+    // `instead`: the outcome to record without calling the endpoint.
+    const via: Endpoint = instead === undefined ? endpoint : { id: endpoint.id, model: endpoint.model, call: async () => instead };
+    return runTrial(config, via, testCase, trial, prepareRegistry(prepared, testCase.registry, config, options.env), options.sweep);
+  };
+  const pending = cases.flatMap((testCase) =>
     Array.from({ length: config.trials }, (_, trial) => trial)
-      .filter((trial) => !done.has(trialKey(testCase.id, trial)) && (shard === undefined || inShard(shard, testCase.id, trial)))
-      .map((trial) => () => runTrial(config, endpoint, testCase, trial, prepareRegistry(prepared, testCase.registry, config, options.env), options.sweep)),
+      .filter((trial) => !done.has(trialKey(testCase.id, trial)) && (shard === undefined || inShard(shard, testCase.turn?.conversation ?? testCase.id, trial)))
+      .map((trial) => ({ testCase, trial })),
   );
+  if (config.conversation_mode !== "on-policy" || !cases.some((c) => c.turn !== undefined)) return pending.map(({ testCase, trial }) => () => ask(testCase, trial));
+  return listOnPolicy(pending, cases, records, ask);
+}
+
+type Ask = (testCase: Case, trial: number, instead?: EndpointOutcome) => Promise<TrialResult>;
+
+function listOnPolicy(
+  pending: { testCase: Case; trial: number }[],
+  cases: Case[],
+  records: TrialRecord[],
+  ask: Ask,
+): (() => Promise<TrialResult>)[] {
+  const plans = new Map(cases.map((c) => [c.id, c.plan]));
+  // Each unit's record, as it is recorded (resumed ones at once; null: not asked, or stopped).
+  const finished = new Map<string, Promise<TrialRecord | null>>(records.map((r) => [trialKey(r.case_id, r.trial), Promise.resolve(r)]));
+  const settle = new Map<string, (record: TrialRecord | null) => void>();
+  for (const { testCase, trial } of pending) {
+    const key = trialKey(testCase.id, trial);
+    finished.set(key, new Promise((resolve) => settle.set(key, resolve)));
+  }
+  const ordered = [...pending].sort((a, b) => (a.testCase.turn?.index ?? 0) - (b.testCase.turn?.index ?? 0));
+  return ordered.map(({ testCase, trial }) => async () => {
+    const key = trialKey(testCase.id, trial);
+    try {
+      const result = await askOnPolicy(testCase, trial, plans, finished, ask);
+      settle.get(key)?.(result.record);
+      return result;
+    } catch (error) {
+      settle.get(key)?.(null);
+      throw error;
+    }
+  });
+}
+
+async function askOnPolicy(
+  testCase: Case,
+  trial: number,
+  plans: Map<string, TurnPlan | undefined>,
+  finished: Map<string, Promise<TrialRecord | null>>,
+  ask: Ask,
+): Promise<TrialResult> {
+  const { turn, plan } = testCase;
+  if (turn === undefined || plan === undefined) return ask(testCase, trial);
+  const earlierIds = plan.turn_ids.slice(0, turn.index - 1);
+  const earlier = await Promise.all(earlierIds.map((id) => finished.get(trialKey(id, trial)) ?? Promise.resolve(null)));
+  const broken = earlier.findIndex((record) => record === null || record.error !== null);
+  if (broken !== -1) {
+    // The conversation cannot go on without that turn's reply: this turn is recorded errored, not asked.
+    const error = `turn ${broken + 1} of this trial ${earlier[broken] === null ? "was not asked" : "errored"}, so on-policy turn ${turn.index} was not asked`;
+    return ask({ ...testCase, turn: { ...turn, mode: "on-policy" } }, trial, { ok: false, error });
+  }
+  const { messages, unstubbed } = onPolicyHistory(plan, earlier.map((record, i) => ({ plan: plans.get(earlierIds[i]) as TurnPlan, record: record as TrialRecord })));
+  return ask({ ...testCase, messages, turn: { ...turn, mode: "on-policy", unstubbed } }, trial);
 }
 
 interface PreparedRegistry {

@@ -36,6 +36,22 @@ export interface Case {
   registry: Registry;
   /** One turn of a conversation case (its id is `<conversation>@<turn>`); absent for a single decision. */
   turn?: ConversationTurn;
+  /** What asking a turn on-policy needs beyond its gold history (not recorded). */
+  plan?: TurnPlan;
+}
+
+/** A conversation turn's parts for on-policy asking: the history is built from the model's own earlier calls. */
+export interface TurnPlan {
+  /** The conversation's own prior messages (before its first turn). */
+  prior: Message[];
+  /** The ids of the conversation's turns, in order (this one included). */
+  turn_ids: string[];
+  /** This turn's user message. */
+  user: string;
+  /** The result its expected call returns to later turns. */
+  result: JsonValue;
+  /** Stub results, by tool name, for calls off the gold path. */
+  results: Record<string, JsonValue>;
 }
 
 /**
@@ -58,6 +74,10 @@ export interface ConversationTurn {
   withheld: string[];
   /** Tools this very turn adds: a selection failure on one of them is an exposure lag. */
   added_now: string[];
+  /** Present when asked on-policy: the history was the model's own earlier replies. */
+  mode?: "on-policy";
+  /** On-policy: tools the model called at earlier turns that the case gives no result for (they returned an error result). */
+  unstubbed?: string[];
 }
 
 /** The goal prefix that marks a case as not written yet (lint: case-todo-goal). */

@@ -53,6 +53,9 @@ export type DescriptionMode = (typeof DESCRIPTION_MODES)[number];
 /** Whether phase policies apply (on), or every registry tool is exposed in every phase (off). */
 export const EXPOSURE_MODES = ["on", "off"] as const;
 export type ExposureMode = (typeof EXPOSURE_MODES)[number];
+/** How a conversation's turns are asked: with the gold history, or with the model's own calls fed forward. */
+export const CONVERSATION_MODES = ["teacher-forced", "on-policy"] as const;
+export type ConversationMode = (typeof CONVERSATION_MODES)[number];
 
 export interface Config {
   /** Absolute path of route-eval.yaml, or null when running on defaults and flags. */
@@ -67,6 +70,8 @@ export interface Config {
   phases: Record<string, PhasePolicy>;
   /** off: the phases are not applied (every registry tool exposed); the cases keep their phase. */
   exposure: ExposureMode;
+  /** teacher-forced: each turn with the gold history before it; on-policy: the model's own calls and the stub results fed forward. */
+  conversation_mode: ConversationMode;
   controls: ControlName[];
   /** full: purpose + use_when + avoid_when; purpose: the purpose alone (the ablation's "vague" rung). */
   descriptions: DescriptionMode;
@@ -149,7 +154,7 @@ export type SettingKey = Exclude<keyof Config, "file" | "root" | "cwd" | "varian
 
 /** Pinned only when set to other than their default (so run.json of a run that does not use them is unchanged). */
 export const OPTIONAL_RUN_KEYS = [
-  "exposure", "descriptions", "command", "endpoint_version", "tool_choice", "parallel_tool_calls", "strict", "disable_parallel_tool_use", "prices",
+  "exposure", "descriptions", "command", "endpoint_version", "tool_choice", "parallel_tool_calls", "strict", "disable_parallel_tool_use", "prices", "conversation_mode",
 ] as const satisfies readonly SettingKey[];
 
 /** A model's prices, as the user writes them (nothing is built in that could go stale silently). */

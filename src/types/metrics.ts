@@ -96,6 +96,17 @@ export interface ConversationMetrics {
   first_failure: Record<string, number>;
   /** Selection failures at the turn that added an acceptable tool: the model answered as if it were absent. */
   exposure_lag: number;
+  /** On-policy runs only: what came after a wrong turn, the model's own reply fed forward. */
+  on_policy?: {
+    /** Scored turns after the first failed turn of their trial. */
+    after_miss: number;
+    /** Of those, the correct ones: recovered after a miss. */
+    recovered: number;
+    /** Of those, the failed ones: failures downstream of an earlier wrong turn. */
+    downstream_failures: number;
+    /** Scored turns whose history held a call the case gave no result for (an error result was fed). */
+    unstubbed: number;
+  };
 }
 
 /**
