@@ -28,7 +28,7 @@ export interface OpenAIRenderOptions {
 export function renderOpenAIRequest(request: TrialRequest, options: OpenAIRenderOptions): ChatCompletionCreateParamsNonStreaming {
   const messages: ChatCompletionMessageParam[] = [
     { role: "system", content: renderSystemText(request) },
-    ...request.messages.map(renderMessage),
+    ...request.messages.map(renderRemembered),
     { role: "user", content: request.goal },
   ];
   const controls = options.controls;
@@ -51,6 +51,18 @@ const renderStrictTools = createToolRenderer((tool): ChatCompletionTool => ({ ty
 
 function renderToolChoice(choice: string): ChatCompletionCreateParamsNonStreaming["tool_choice"] {
   return choice === "auto" || choice === "required" || choice === "none" ? choice : { type: "function", function: { name: choice } };
+}
+
+/**
+ * Prior messages are shared by reference between requests (a conversation's history by every
+ * later turn and trial): rendered once each, the same object is hashed once by the store's
+ * canonical writer, which remembers texts by identity. Never mutated once rendered.
+ */
+const renderedMessages = new WeakMap<Message, ChatCompletionMessageParam>();
+function renderRemembered(message: Message): ChatCompletionMessageParam {
+  let rendered = renderedMessages.get(message);
+  if (rendered === undefined) renderedMessages.set(message, (rendered = renderMessage(message)));
+  return rendered;
 }
 
 function renderMessage(message: Message): ChatCompletionMessageParam {
