@@ -139,6 +139,11 @@ describe("conversation cases, teacher-forced", () => {
     expect(text.stdout).toContain("conversation success 33.3% (2/6) of 6 scored trials");
     expect(text.stdout).toContain("first failure: turn 1 ×2 · turn 3 ×2 · none ×2");
     expect(text.stdout).toContain("exposure lag: 2 selection failures at the turn that added an acceptable tool");
+    // The report page has the same section.
+    expect((await runCli(["report", join(dir, "reports", "conv"), "-f", "html"], dir)).code).toBe(0);
+    const page = readFileSync(join(dir, "reports", "conv", "report.html"), "utf8");
+    expect(page).toContain('id="conversation-turns"');
+    expect(page).toContain("Conversation success 33.3% (2/6)</strong> of 6 scored trials");
 
     // A second run asks nothing: every turn's request is in the store. A gate on conversation success judges it.
     const before = server.requests.length;
@@ -294,6 +299,10 @@ describe("conversation cases, on-policy", () => {
     const resumed = await runCli(["run", "--resume", "reports/conv", "--mode", "live", "--no-progress", "--no-gates"], { cwd: dir, env: ENV });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(server.requests.slice(before).map(lastUser)).toEqual(["Refund it please.", "Email me the receipt."]);
+    // Every on-policy turn's request is in the store now: a cached run asks nothing.
+    const settled = server.requests.length;
+    expect((await run("--conversation-mode", "on-policy", "--force")).code).toBe(0);
+    expect(server.requests.length).toBe(settled);
     const timeline = await runCli(["show", "reports/conv", "--case", "withheld-refund"], { cwd: dir, env: { COLUMNS: "120" } });
     expect(timeline.stdout.split("\n")[0]).toBe("Conversation withheld-refund · 3 turns × 2 trials · each turn asked with the model's own earlier replies (on-policy)");
   }, 120_000);

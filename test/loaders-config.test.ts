@@ -31,6 +31,7 @@ describe("loadConfig defaults and precedence", () => {
       registry: null,
       phases: {},
       exposure: "on",
+      conversation_mode: "teacher-forced",
       controls: ["ask_user", "wait_for_event", "no_applicable_tool"],
       descriptions: "full",
       discovery: { retriever: "none" },

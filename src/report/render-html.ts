@@ -20,6 +20,7 @@ import { describeRegistries, describeRun } from "../render/run-header.js";
 import type { CounterfactualReport } from "../types/counterfactual.js";
 import { renderHeadroomSection } from "../counterfactual/render-headroom-html.js";
 import { HIDING_LABELS, NO_DESCRIPTION, STATUS_MARKS } from "../show/render-case.js";
+import { renderConversationSection } from "./render-html-conversations.js";
 
 export interface HtmlOptions {
   gates: GateResult[];
@@ -54,6 +55,7 @@ export function renderHtml(report: Report, options: HtmlOptions): string {
     renderFunnelSection(report.metrics),
     ...(gates === null ? [] : [gates]),
     renderFailureSection(report.metrics),
+    ...(report.metrics.conversations === undefined ? [] : [renderConversationSection(report.metrics.conversations)]),
     ...(options.headroom === undefined || options.headroom === null ? [] : [renderHeadroomSection(options.headroom)]),
     renderHeatmapSection(report, options.explanations),
     renderReliabilitySection(report.metrics),
