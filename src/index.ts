@@ -2,8 +2,8 @@
  * route-eval as a library: the same steps as the CLI, for a script or a test of your own.
  *
  *   import { loadConfig, runEvaluation, readRun, buildReport, renderReport } from "route-eval";
- *   const config = loadConfig("route-eval.yaml", { trials: 5 }, process.cwd());
- *   const { report, runDir } = await runEvaluation(config, { env: process.env, now: () => new Date() });
+ *   const config = loadConfig("route-eval.yaml", { trials: 5 }, projectDir);
+ *   const { report, runDir } = await runEvaluation(config, { env: { OPENAI_API_KEY: key }, now: () => new Date() });
  *   const again = buildReport(readRun(runDir).meta, readRun(runDir).records);
  *   console.log(renderReport(again, "markdown", { color: false, gates: again.gates }));
  *
