@@ -207,6 +207,13 @@ describe("conversation cases: every mistake is a line-numbered error before any 
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
   });
 
+  it("on-policy refuses --batch, whose requests are all asked at once (exit 2, nothing asked)", async () => {
+    const dir = writeProject(SHOP, CONVERSATIONS);
+    const result = await runCli(["run", "-e", "openai:test-model", "--base-url", "http://127.0.0.1:9/v1", "--batch", "--conversation-mode", "on-policy", "--no-progress"], { cwd: dir, env: ENV });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe("route-eval: --batch: on-policy conversations ask each turn after the answer to the one before, and a batch asks every request at once; run them live, or teacher-forced (the default) with --batch\n");
+  });
+
   it("lint reads conversations too: a turn's unknown tool is a finding at the turn's line", async () => {
     const dir = cases({ id: "c", turns: [{ user: "hi", acceptable: ["get_order"] }, { user: "then", acceptable: ["get_ordr"] }] });
     const result = await runCli(["lint", "--all"], dir);

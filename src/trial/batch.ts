@@ -97,6 +97,10 @@ type Answered = Detached | { detached: false; dir: string; unanswered: OnMiss };
  * store. Returns the hook that finishes the runs from the store.
  */
 async function answerByBatch(storeDir: string, configs: Config[], options: BatchKnobs & Pick<RunOptions, "env" | "signal">, open: (onMiss: OnMiss) => Opened): Promise<Answered> {
+  // A batch asks every request at once; an on-policy turn's request needs the answer before it.
+  if (configs.some((c) => c.conversation_mode === "on-policy")) {
+    throw new InputError("--batch: on-policy conversations ask each turn after the answer to the one before, and a batch asks every request at once; run them live, or teacher-forced (the default) with --batch");
+  }
   const pending = new Map<string, BatchItem & { provider: BatchApiName; model: string; base_url: string; body: unknown }>();
   const collect: OnMiss = (miss) => {
     const provider = batchProvider(miss.endpoint);
