@@ -4,17 +4,14 @@
 // a key with the raw args (commas, spaces) is one GitHub refuses. A change to any input gives a
 // new key; the restore-keys prefix still restores the last store, whose answers are keyed by
 // request, so unchanged requests stay hits.
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { appendFileSync, readFileSync } from "node:fs";
+import { runRouteEval } from "./route-eval.mjs";
 
 const env = process.env;
-const routeEval = env.ROUTE_EVAL || "npx --no-install route-eval";
-const quote = (word) => `'${String(word).replace(/'/g, "'\\''")}'`;
-const line = `${routeEval} run -c ${quote(env.INPUT_CONFIG || "route-eval.yaml")} --print-inputs ${env.INPUT_ARGS || ""}`;
-const result = spawnSync(line, { shell: "/bin/bash", encoding: "utf8" });
+const result = runRouteEval(["run", "-c", env.INPUT_CONFIG || "route-eval.yaml", "--print-inputs"], env.INPUT_ARGS || "");
 const outputs = (store, key) => appendFileSync(env.GITHUB_OUTPUT || "/dev/null", `store=${store}\nkey=${key}\n`);
-if (result.status !== 0) {
+if (result.code !== 0) {
   // The run step will say what is wrong with the inputs; the cache is skipped (key "").
   console.log(`::warning::route-eval: could not list the run's inputs, so the response store is not cached: ${(result.stderr || "").trim().split("\n").pop()}`);
   outputs("", "");

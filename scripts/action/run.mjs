@@ -6,27 +6,18 @@
 // never finished, a diff that cannot compare — ends with its reason in the summary, never only in
 // the log. Exit codes pass through: 1 a gate failed, 2 bad input or runs that do not compare,
 // 3 the endpoint failed.
-import { spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { codeBlock, fold, inert, SECTION } from "./markdown.mjs";
+import { runRouteEval as routeEvalRun } from "./route-eval.mjs";
 
 const env = process.env;
-const routeEval = env.ROUTE_EVAL || "npx --no-install route-eval";
 const runId = env.INPUT_RUN_ID || "ci";
 const config = env.INPUT_CONFIG || "route-eval.yaml";
 const baseline = env.INPUT_BASELINE || "";
 const out = join(env.RUNNER_TEMP || "/tmp", "route-eval-action");
 mkdirSync(out, { recursive: true });
 
-/** Runs route-eval with our arguments (quoted) and the user's `args` input (word-split by the shell, as documented). */
-function routeEvalRun(args, extra = "") {
-  const line = `${routeEval} ${args.map(quote).join(" ")} ${extra}`;
-  const result = spawnSync(line, { shell: "/bin/bash", encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
-  process.stderr.write(result.stderr ?? "");
-  return { code: result.status ?? 4, stdout: result.stdout ?? "", stderr: result.stderr ?? "" };
-}
-const quote = (word) => `'${String(word).replace(/'/g, "'\\''")}'`;
 
 /** The last lines of a command's stderr that say why it stopped (progress lines dropped). */
 function reason(stderr) {

@@ -21,6 +21,11 @@ export const TURN_SEPARATOR = "@";
 /** What a gold call returns to the turns after it when the turn gives no `result`. */
 export const DEFAULT_RESULT: JsonValue = { ok: true };
 
+/** The id of a conversation's turn, as a case: `<conversation>@<turn>`. */
+export function turnId(conversation: string, index: number): string {
+  return `${conversation}${TURN_SEPARATOR}${index}`;
+}
+
 export function isConversation(entry: CaseEntry | ConversationEntry): entry is ConversationEntry {
   return "turns" in entry && Array.isArray(entry.turns);
 }
@@ -86,7 +91,6 @@ function expandConversation(yaml: YamlFile, conversation: ConversationEntry, ind
   const removed = new Set<string>();
   let phase = conversation.phase ?? null;
   const history: Message[] = [...(conversation.messages ?? [])];
-  const turnIds = turns.map((_, t) => `${conversation.id}${TURN_SEPARATOR}${t + 1}`);
   turns.forEach((turn, t) => {
     if (turn.phase !== undefined) phase = turn.phase;
     for (const name of turn.add ?? []) {
@@ -101,7 +105,7 @@ function expandConversation(yaml: YamlFile, conversation: ConversationEntry, ind
       removed.add(name);
       added.delete(name);
     });
-    const id = `${conversation.id}${TURN_SEPARATOR}${t + 1}`;
+    const id = turnId(conversation.id, t + 1);
     decisions.push({
       entry: {
         id,
@@ -117,7 +121,7 @@ function expandConversation(yaml: YamlFile, conversation: ConversationEntry, ind
       },
       at: path(t),
       goalKey: "user",
-      plan: { prior: [...(conversation.messages ?? [])], turn_ids: turnIds, user: turn.user, result: turn.result ?? DEFAULT_RESULT, results: turn.results ?? {} },
+      plan: { prior: [...(conversation.messages ?? [])], user: turn.user, result: turn.result ?? DEFAULT_RESULT, results: turn.results ?? {} },
       turn: {
         conversation: conversation.id,
         index: t + 1,

@@ -37,7 +37,7 @@ export function exposeTurn(base: Exposure, turn: Pick<ConversationTurn, "added" 
     if (removed.has(name)) hidden[name] = "removed";
     else if (withheld.has(name)) hidden[name] = "withheld";
     else if (added.has(name) || admitted.has(name)) exposed.push(name);
-    else hidden[name] = base.hidden[name] ?? "family";
+    else if (base.hidden[name] !== undefined) hidden[name] = base.hidden[name];
   }
   return { exposed: [...controls, ...exposed], hidden };
 }

@@ -18,8 +18,10 @@ import type { SweepReport } from "../types/sweep.js";
  */
 function renderTerminalTable(data: SweepTable, width: number): string {
   const paint = makePaint(false);
-  const wide = renderTable({ head: data.head, align: data.numeric.map((n) => (n ? "right" : "left")), rows: data.rows }, paint);
-  if (widestLine(wide) <= width || data.rows.length === 0) return renderTable({ head: data.head, align: data.numeric.map((n) => (n ? "right" : "left")), rows: data.rows }, paint, width);
+  const table: TableData = { head: data.head, align: data.numeric.map((n) => (n ? "right" : "left")), rows: data.rows };
+  const wide = renderTable(table, paint);
+  if (widestLine(wide) <= width) return wide;
+  if (data.rows.length === 0) return renderTable(table, paint, width);
   const sideways = (points: string[][], fit = width): string => {
     const table: TableData = {
       head: [data.head[0], ...points.map((row) => row[0])],

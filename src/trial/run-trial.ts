@@ -16,6 +16,7 @@ import { deriveSeed } from "../text/seeded-random.js";
 import { trialKey } from "../types.js";
 import type { Case, Config, Discovery, Endpoint, EndpointOutcome, Exposure, Registry, ToolDefinition, TrialRecord, TrialRequest, TurnPlan } from "../types.js";
 import { onPolicyHistory } from "./on-policy.js";
+import { turnId } from "../cases/conversations.js";
 import type { TrialResult } from "./run-loop.js";
 
 /** How a sweep point changes one run; everything else about the run stays as configured. */
@@ -96,7 +97,7 @@ async function askOnPolicy(
 ): Promise<TrialResult> {
   const { turn, plan } = testCase;
   if (turn === undefined || plan === undefined) return ask(testCase, trial);
-  const earlierIds = plan.turn_ids.slice(0, turn.index - 1);
+  const earlierIds = Array.from({ length: turn.index - 1 }, (_, i) => turnId(turn.conversation, i + 1));
   const earlier = await Promise.all(earlierIds.map((id) => finished.get(trialKey(id, trial)) ?? Promise.resolve(null)));
   const broken = earlier.findIndex((record) => record === null || record.error !== null);
   if (broken !== -1) {

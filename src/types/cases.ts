@@ -44,8 +44,6 @@ export interface Case {
 export interface TurnPlan {
   /** The conversation's own prior messages (before its first turn). */
   prior: Message[];
-  /** The ids of the conversation's turns, in order (this one included). */
-  turn_ids: string[];
   /** This turn's user message. */
   user: string;
   /** The result its expected call returns to later turns. */
