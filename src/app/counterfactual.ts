@@ -5,7 +5,7 @@ import { COUNTERFACTUAL_DIR, runCounterfactuals } from "../trial/counterfactual.
 import { writeOutput } from "./write-output.js";
 import { configRoot, loadConfig } from "../config/load-config.js";
 import type { Io } from "../context.js";
-import { COUNTERFACTUAL_KINDS, type CounterfactualKind } from "../types/counterfactual.js";
+import { FIX_KINDS, type FixKind } from "../types/counterfactual.js";
 import type { CounterfactualFormat } from "../types/formats.js";
 import { renderCounterfactual } from "../counterfactual/render-counterfactual.js";
 import { createProgressPrinter } from "../render/progress.js";
@@ -17,7 +17,7 @@ import { toOverrides, type ConfigFlags } from "./cli-options.js";
 import type { Outcome } from "../types.js";
 
 export interface CounterfactualFlags extends ConfigFlags {
-  kinds: CounterfactualKind[];
+  kinds: FixKind[];
   maxCounterfactuals?: number;
   repeats?: number;
   registryWith?: string;
@@ -27,12 +27,13 @@ export interface CounterfactualFlags extends ConfigFlags {
   progress?: boolean;
 }
 
-/** --kinds a,b: counterfactual kinds. */
-export function parseKinds(text: string): CounterfactualKind[] {
+/** --kinds a,b: the changes to try (the placebo is always asked beside them). */
+export function parseKinds(text: string): FixKind[] {
   const kinds = text.split(",").map((k) => k.trim()).filter((k) => k !== "");
-  const unknown = kinds.filter((k) => !COUNTERFACTUAL_KINDS.some((known) => known === k));
-  if (unknown.length > 0 || kinds.length === 0) throw new InvalidArgumentError(`expected a comma-separated list of ${COUNTERFACTUAL_KINDS.join(", ")}${unknown.length > 0 ? ` (got ${unknown.join(", ")})` : ""}.`);
-  return kinds as CounterfactualKind[];
+  if (kinds.includes("placebo")) throw new InvalidArgumentError("the placebo is always asked beside the changes; name only changes.");
+  const unknown = kinds.filter((k) => !FIX_KINDS.some((known) => known === k));
+  if (unknown.length > 0 || kinds.length === 0) throw new InvalidArgumentError(`expected a comma-separated list of ${FIX_KINDS.join(", ")}${unknown.length > 0 ? ` (got ${unknown.join(", ")})` : ""}.`);
+  return kinds as FixKind[];
 }
 
 export async function counterfactualCommand(io: Io, run: string, flags: CounterfactualFlags): Promise<Outcome> {

@@ -30,7 +30,7 @@ import { runBatch } from "../trial/batch.js";
 import { BATCH_FILE } from "../run-files/batch-file.js";
 import { reportDetached, resumePins, runPlannedExperiment } from "./ablate.js";
 import { COUNTERFACTUAL_DIR, runCounterfactuals } from "../trial/counterfactual.js";
-import { COUNTERFACTUAL_KINDS } from "../types/counterfactual.js";
+import { FIX_KINDS } from "../types/counterfactual.js";
 import { renderCounterfactual } from "../counterfactual/render-counterfactual.js";
 import type { Config, GateResult, Outcome, Report, RunProgress } from "../types.js";
 
@@ -121,7 +121,7 @@ function printInputs(io: Io, config: Config): Outcome {
 /** `run --counterfactual`: the headroom of the run just finished (printed after the report on a terminal). */
 async function counterfactualAfterRun(io: Io, runDir: string, config: Config, print: boolean, onProgress: ((p: RunProgress) => void) | undefined): Promise<void> {
   const result = await runCounterfactuals(runDir, config, {
-    kinds: COUNTERFACTUAL_KINDS, max: null, repeats: null, registryWith: null, dryRun: false, env: io.env, onProgress, signal: io.interrupts?.(),
+    kinds: FIX_KINDS, max: null, repeats: null, registryWith: null, dryRun: false, env: io.env, onProgress, signal: io.interrupts?.(),
     onWarning: (message) => io.stderr(`${inertLine(message)}\n`),
   });
   if (result.dryRun) return;

@@ -1,9 +1,9 @@
 /** `route-eval counterfactual`: its flags, then app/counterfactual.ts. */
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { counterfactualCommand, parseKinds, type CounterfactualFlags } from "../app/counterfactual.js";
 import { addConfigOptions, formatOption, outputOption, positiveInt } from "../app/cli-options.js";
 import type { Io } from "../context.js";
-import { COUNTERFACTUAL_KINDS } from "../types/counterfactual.js";
+import { FIX_KINDS } from "../types/counterfactual.js";
 import { COUNTERFACTUAL_FORMATS } from "../types/formats.js";
 import { exitOf, type SetExit } from "./exit.js";
 import { helpAfter } from "../render/help-text.js";
@@ -11,8 +11,8 @@ import { helpAfter } from "../render/help-text.js";
 export function registerCounterfactual(program: Command, io: Io, setExit: SetExit): void {
   addConfigOptions(program.command("counterfactual"))
     .argument("<run>", "a finished run directory (reports/<run-id>)")
-    .description("Re-ask each failed trial with one change to what the model saw; report which fixes would have fixed it (headroom per stage).")
-    .option("--kinds <list>", `which counterfactuals (default all: ${COUNTERFACTUAL_KINDS.join(",")})`, parseKinds, [...COUNTERFACTUAL_KINDS])
+    .description("Re-ask each failed trial unchanged (a placebo) and with one change to what the model saw; report the headroom per stage beyond chance.")
+    .addOption(new Option("--kinds <list>", `which changes to try, comma-separated: ${FIX_KINDS.join(", ")} (the placebo is always asked)`).argParser(parseKinds).default([...FIX_KINDS], "all"))
     .option("--max-counterfactuals <n>", "ask at most this many, spread case by case across stages", positiveInt)
     .option("--repeats <n>", "trials per counterfactual (default: the run's trials of that case)", positiveInt)
     .option("--registry-with <file>", "a registry snapshot holding tools the run's registry lacks, to inject for coverage failures")
@@ -26,14 +26,22 @@ export function registerCounterfactual(program: Command, io: Io, setExit: SetExi
 
 const COUNTERFACTUAL_HELP = `
 For each failed trial (scored, not errored) of RUN, the same endpoint, case, prior turns and
-settings are asked again with one change to the visible set:
-  inject        coverage / exposure / discovery failures: the acceptable tool(s) added, where the
-                retriever ranked them (else at a seeded random position); a coverage failure needs
-                the tool's definition from --registry-with
+settings are asked again with one change to the visible set, and once more unchanged:
+  placebo       always asked: the visible set unchanged. Every change is read against it, so
+                what chance recovers is not counted as headroom
+  inject        coverage / exposure failures: the acceptable tool(s) exposed, then the run's
+                retriever chooses again (so exposure's headroom is not also discovery's);
+                discovery failures: added where the retriever ranked them (else at a seeded
+                random position); a coverage failure needs the tool's definition from
+                --registry-with
+  inject-visible coverage / exposure failures: added past exposure and retrieval both
   remove-rival  selection failures that picked another visible tool: that tool removed
   first         selection failures: the acceptable tool moved to the first position
   pair          selection failures: only the acceptable tool, the rival and the controls
-Answers go through the response store: a second run is free, and --mode replay asks nothing.
+The placebo and the changes of one failed trial share fresh seeds (drawn from the run seed, the
+case, the failed trial and the repeat), never the failed trial's own: two failed trials never send
+one request twice. Answers go through the response store: a second run is free, and --mode
+replay asks nothing.
 Writes RUN/counterfactual/records.jsonl and RUN/counterfactual/counterfactual.json.
 
 Examples:

@@ -3,7 +3,7 @@ import { formatCounts } from "../render/format.js";
 import { stripControls } from "../render/terminal.js";
 import { wrapText } from "../render/text-layout.js";
 import { SHOW_WIDTH } from "../show/render-case.js";
-import type { CounterfactualKind, Placement } from "../types/counterfactual.js";
+import { COUNTERFACTUAL_KINDS, type CounterfactualKind, type Placement } from "../types/counterfactual.js";
 import type { TrialRecord } from "../types.js";
 
 export interface CaseCounterfactual {
@@ -30,20 +30,22 @@ export function gatherCaseCounterfactuals(records: TrialRecord[], caseId: string
     group.selections[picked] = (group.selections[picked] ?? 0) + 1;
     groups.set(key, group);
   }
-  return [...groups.values()].sort((a, b) => a.trial - b.trial);
+  return [...groups.values()].sort((a, b) => a.trial - b.trial || COUNTERFACTUAL_KINDS.indexOf(a.kind) - COUNTERFACTUAL_KINDS.indexOf(b.kind));
 }
 
 const CHANGES: Record<CounterfactualKind, (c: CaseCounterfactual) => string> = {
-  inject: (c) => `${c.changed.join(", ")} added (${c.placement})`,
+  placebo: () => "re-asked unchanged",
+  inject: (c) => `${c.changed.join(", ")} ${c.placement === "retriever ran" ? "exposed, then retrieved again" : `added (${c.placement})`}`,
+  "inject-visible": (c) => `${c.changed.join(", ")} added past exposure and retrieval (${c.placement})`,
   "remove-rival": (c) => `${c.changed.join(", ")} removed`,
   first: (c) => `${c.changed.join(", ")} moved first`,
   pair: (c) => `only the acceptable tool, the rival and the controls (${c.changed.length} removed)`,
 };
 
 export function renderCaseCounterfactuals(list: CaseCounterfactual[]): string[] {
-  const lines = ["Counterfactuals (route-eval counterfactual: the failed trial re-asked with one change)"];
+  const lines = ["Counterfactuals (route-eval counterfactual: the failed trial re-asked with one change, and unchanged as a placebo)"];
   for (const c of list) {
-    const verdict = c.correct === c.repeats ? "✓ fixes it" : c.correct === 0 ? "✗ does not fix it" : "~ sometimes";
+    const verdict = c.kind === "placebo" ? "(chance)" : c.correct === c.repeats ? "✓ fixes it" : c.correct === 0 ? "✗ does not fix it" : "~ sometimes";
     const text = stripControls(`#${c.trial} ${c.kind}: ${CHANGES[c.kind](c)} → ${c.correct} of ${c.repeats} correct ${verdict}; picked ${formatCounts(c.selections)}`);
     lines.push(...wrapText(text, SHOW_WIDTH - 6).map((line, i) => (i === 0 ? `  ${line}` : `      ${line}`)));
   }

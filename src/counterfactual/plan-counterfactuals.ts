@@ -5,7 +5,7 @@
  */
 import { deriveSeed, seededRandom } from "../text/seeded-random.js";
 import { isControl, STAGES, type TrialRecord } from "../types.js";
-import type { CounterfactualKind, Placement } from "../types/counterfactual.js";
+import type { CounterfactualKind, FixKind, Placement } from "../types/counterfactual.js";
 
 export interface CounterfactualUnit {
   record: TrialRecord;
@@ -19,12 +19,17 @@ export interface CounterfactualUnit {
 }
 
 export interface PlanOptions {
-  kinds: readonly CounterfactualKind[];
+  kinds: readonly FixKind[];
   /** Names a definition exists for (the run's registry and controls, plus --registry-with). */
   known: ReadonlySet<string>;
   /** At most this many units, chosen case by case across stages (null: all). */
   max: number | null;
   seed: number;
+  /**
+   * The ordinary tools the retriever keeps once the failed trial's acceptable tools are exposed
+   * too (inject for coverage and exposure failures), in rank order; null: the run has no retriever.
+   */
+  retrieveWith?: (record: TrialRecord, injected: string[]) => string[] | null;
 }
 
 export interface Plan {
@@ -35,50 +40,82 @@ export interface Plan {
   failures: Record<string, number>;
 }
 
-const KINDS_BY_STAGE: Record<string, CounterfactualKind[]> = {
-  coverage: ["inject"],
-  exposure: ["inject"],
+const KINDS_BY_STAGE: Record<string, FixKind[]> = {
+  coverage: ["inject", "inject-visible"],
+  exposure: ["inject", "inject-visible"],
   discovery: ["inject"],
   selection: ["remove-rival", "first", "pair"],
 };
 
+/**
+ * Each failed trial's fix units, then (for every failed trial given at least one) its placebo:
+ * the same question with the visible set unchanged, so that every fix is read against chance.
+ */
 export function planCounterfactuals(records: TrialRecord[], options: PlanOptions): Plan {
   const failed = records.filter((r) => r.error === null && r.failed_stage !== null);
   const failures: Record<string, number> = Object.fromEntries(STAGES.map((s) => [s, 0]));
   const units: CounterfactualUnit[] = [];
   const skipped = new Map<string, number>();
-  const skip = (why: string) => skipped.set(why, (skipped.get(why) ?? 0) + 1);
   for (const record of failed) {
     const stage = record.failed_stage ?? "selection";
     failures[stage] += 1;
+    const mine: CounterfactualUnit[] = [];
+    // A reason counts once per failed trial (inject and inject-visible skip a coverage failure for one reason).
+    const reasons = new Set<string>();
+    const skip = (why: string) => reasons.add(why);
     for (const kind of KINDS_BY_STAGE[stage].filter((k) => options.kinds.includes(k))) {
       const unit = buildUnit(record, kind, options);
       if (typeof unit === "string") skip(unit);
-      else if (unit.visible.join("\n") === record.visible_order.join("\n")) skip(`${kind}: the visible set would not change (skipped)`);
-      else units.push(unit);
+      else if (kind === "inject-visible" && mine.some((u) => u.kind === "inject" && sameList(u.visible, unit.visible))) skip("inject-visible: the run has no retriever, so it shows what inject shows (skipped)");
+      else if (sameList(unit.visible, record.visible_order) && kind !== "inject") skip(`${kind}: the visible set would not change (skipped)`);
+      else mine.push(unit);
     }
+    for (const why of reasons) skipped.set(why, (skipped.get(why) ?? 0) + 1);
+    units.push(...mine);
   }
   const chosen = options.max === null ? units : prioritise(units, options.max);
   const notes = [...skipped].map(([why, n]) => `${n} × ${why}`);
   if (chosen.length < units.length) notes.push(`--max-counterfactuals ${options.max}: ${chosen.length} of ${units.length} counterfactuals asked, spread case by case across stages`);
-  return { units: chosen, notes, failures };
+  return { units: withPlacebos(chosen), notes, failures };
 }
 
-function buildUnit(record: TrialRecord, kind: CounterfactualKind, options: PlanOptions): CounterfactualUnit | string {
+function sameList(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((name, i) => name === b[i]);
+}
+
+/** The units with each failed trial's placebo before its fixes, in the run's order. */
+function withPlacebos(units: CounterfactualUnit[]): CounterfactualUnit[] {
+  const out: CounterfactualUnit[] = [];
+  const given = new Set<TrialRecord>();
+  for (const unit of units) {
+    if (!given.has(unit.record)) {
+      given.add(unit.record);
+      out.push({ record: unit.record, kind: "placebo", visible: unit.record.visible_order, added: [], changed: [], placement: "kept order" });
+    }
+    out.push(unit);
+  }
+  return out;
+}
+
+function buildUnit(record: TrialRecord, kind: FixKind, options: PlanOptions): CounterfactualUnit | string {
   const visible = record.visible_order;
   const acceptableVisible = record.acceptable.filter((name) => visible.includes(name));
   const rival = record.selected;
   switch (kind) {
-    case "inject": {
+    case "inject":
+    case "inject-visible": {
       const missing = record.acceptable.filter((name) => !visible.includes(name));
       const showable = missing.filter((name) => options.known.has(name));
       if (showable.length === 0) {
         return record.failed_stage === "coverage"
-          ? "coverage failure without a definition of its acceptable tool: give one with --registry-with FILE (inject skipped)"
-          : "inject: no definition of the acceptable tool (skipped)";
+          ? "coverage failure without a definition of its acceptable tool: give one with --registry-with FILE (skipped)"
+          : `${kind}: no definition of the acceptable tool (skipped)`;
       }
-      const placed = placeTools(record, showable, options.seed);
       const added = showable.filter((name) => !record.exposed_names.includes(name));
+      // Exposure and coverage inject: the tools are exposed, and the run's retriever chooses again.
+      const retrieved = kind === "inject" && added.length > 0 ? (options.retrieveWith?.(record, added) ?? null) : null;
+      if (retrieved !== null) return { record, kind, visible: reorderAfterRetrieval(record, retrieved), added, changed: showable, placement: "retriever ran" };
+      const placed = placeTools(record, showable, options.seed);
       return { record, kind, visible: placed.visible, added, changed: showable, placement: placed.placement };
     }
     case "remove-rival":
@@ -97,6 +134,19 @@ function buildUnit(record: TrialRecord, kind: CounterfactualKind, options: PlanO
       return { record, kind, visible: [target, ...visible.filter((name) => name !== target)], added: [], changed: [target], placement: "moved first" };
     }
   }
+}
+
+/**
+ * The failed trial's order kept for the tools still retrieved; a tool the retriever now keeps is
+ * placed at its rank among them, and one it drops leaves. The controls stay where they were.
+ */
+function reorderAfterRetrieval(record: TrialRecord, retrieved: string[]): string[] {
+  const kept = new Set(retrieved);
+  const ordinary = record.visible_order.filter((name) => !isControl(name) && kept.has(name));
+  for (const [rank, name] of retrieved.entries()) if (!ordinary.includes(name)) ordinary.splice(Math.min(rank, ordinary.length), 0, name);
+  const controls = record.visible_order.filter(isControl);
+  const controlsFirst = record.visible_order.length > 0 && isControl(record.visible_order[0]);
+  return controlsFirst ? [...controls, ...ordinary] : [...ordinary, ...controls];
 }
 
 /**

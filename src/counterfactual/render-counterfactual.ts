@@ -15,58 +15,84 @@ export function formatTrials(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(1);
 }
 
-function points(value: number | null): string {
-  return value === null ? MISSING : `+${(value * 100).toFixed(1)} pts`;
+/** Signed points: "+20.0 pts", "−1.5 pts". */
+export function points(value: number | null): string {
+  if (value === null) return MISSING;
+  const text = `${(Math.abs(value) * 100).toFixed(1)} pts`;
+  return value < 0 && Math.abs(value) >= 0.0005 ? `−${text}` : `+${text}`;
 }
 
+/** "[−2.4, 20.0]": a gain's interval in points. */
 function pointsCi(ci: [number, number] | null): string {
-  return ci === null ? "" : `[${(ci[0] * 100).toFixed(1)}, ${(ci[1] * 100).toFixed(1)}]`;
+  return ci === null ? "" : `[${formatPercent(ci[0]).slice(0, -1)}, ${formatPercent(ci[1]).slice(0, -1)}]`;
+}
+
+function percentCi(rate: { value: number | null; ci: [number, number] | null }): string {
+  if (rate.value === null) return MISSING;
+  return `${points(rate.value).replace(" pts", "%")} ${formatCi(rate.ci)}`;
 }
 
 export function describeCounterfactual(r: CounterfactualReport): string {
   const failed = r.scored - r.correct;
   const repeats = r.repeats === "as the run" ? "repeats as the run's trials" : `${r.repeats} repeat${r.repeats === 1 ? "" : "s"}`;
-  return `route-eval counterfactual ${r.run_id} · ${r.endpoint}/${r.model} · ${failed} of ${r.scored} scored trials failed · ${r.calls} counterfactual call${r.calls === 1 ? "" : "s"} (${r.kinds.join(", ")}; ${repeats})`;
+  return `route-eval counterfactual ${r.run_id} · ${r.endpoint}/${r.model} · ${failed} of ${r.scored} scored trials failed · ${r.calls} counterfactual call${r.calls === 1 ? "" : "s"} (placebo + ${r.kinds.join(", ")}; ${repeats})`;
 }
 
-/** One line a stage's headroom reads as: "exposure: 9 failures, 7 binding → +2.8 pts end-to-end [1.1, 4.9]". */
+function verdict(withinNoise: boolean): string {
+  return withinNoise ? "within noise" : "beyond chance";
+}
+
+/** "exposure: 9 failures; inject recovers 7.0, the placebo 0.0 → 7.0 binding, +2.8 pts end-to-end [1.1, 4.9] (beyond chance)". */
 export function describeStage(s: StageHeadroom): string {
   if (s.failures === 0) return `${s.stage}: no failures`;
-  if (s.tested === 0) return `${s.stage}: ${s.failures} failures, none tested`;
+  if (s.tested === 0 || s.kind === null) return `${s.stage}: ${s.failures} failures, none tested`;
   const tested = s.tested === s.failures ? "" : ` (${s.tested} tested)`;
-  return `${s.stage}: ${s.failures} failures${tested}, ${formatTrials(s.binding)} binding → ${points(s.gain.value)} end-to-end ${pointsCi(s.gain.ci)}`;
+  return `${s.stage}: ${s.failures} failures${tested}; ${s.kind} recovers ${formatTrials(s.fix)}, the placebo ${formatTrials(s.placebo)} → ${formatTrials(s.binding)} binding, ${points(s.gain.value)} end-to-end ${pointsCi(s.gain.ci)} (${s.within_noise ? "within the placebo's noise" : "beyond chance"})`;
 }
 
 function stageTable(r: CounterfactualReport): TableData {
   return {
-    head: ["stage", "failures", "tested", "binding", "end-to-end if fixed", "gain"],
-    align: ["left", "right", "right", "right", "right", "right"],
-    rows: r.stages.map((s) => [
-      s.stage,
-      String(s.failures),
-      String(s.tested),
-      s.tested === 0 ? MISSING : formatTrials(s.binding),
-      s.tested === 0 ? MISSING : `${formatPercent(s.if_fixed.value)} ${formatCi(s.if_fixed.ci)}`,
-      s.tested === 0 ? MISSING : `${points(s.gain.value)} ${pointsCi(s.gain.ci)}`,
-    ]),
+    head: ["stage", "failures", "tested", "change", "binding", "gain", "if fixed"],
+    align: ["left", "right", "right", "left", "right", "right", "right"],
+    rows: r.stages.map((s) => {
+      const none = s.tested === 0 || s.kind === null;
+      return [
+        s.stage,
+        String(s.failures),
+        String(s.tested),
+        none ? MISSING : (s.kind ?? MISSING),
+        none ? MISSING : formatTrials(s.binding),
+        none ? MISSING : `${points(s.gain.value)} ${pointsCi(s.gain.ci)}`,
+        none ? MISSING : `${formatPercent(s.if_fixed.value)} ${formatCi(s.if_fixed.ci)}`,
+      ];
+    }),
+  };
+}
+
+/** Every change against the placebo: the share of the failed trials it recovers beyond chance. */
+function armTable(r: CounterfactualReport): TableData {
+  return {
+    head: ["stage", "change", "tested", "recovered", "placebo", "headroom per failure", "verdict"],
+    align: ["left", "left", "right", "right", "right", "right", "left"],
+    rows: r.stages.flatMap((s) => s.arms.map((a) => [s.stage, a.kind, String(a.tested), formatTrials(a.fix), formatTrials(a.placebo), percentCi(a.headroom), verdict(a.within_noise)])),
   };
 }
 
 function pairTable(r: CounterfactualReport): TableData {
   return {
-    head: ["expected", "rival removed", "failures", "recovered"],
-    align: ["left", "left", "right", "right"],
-    rows: r.rival_pairs.map((p) => [p.acceptable, p.rival, String(p.failures), formatTrials(p.recovered)]),
+    head: ["expected", "rival removed", "failures", "recovered", "placebo"],
+    align: ["left", "left", "right", "right", "right"],
+    rows: r.rival_pairs.map((p) => [p.acceptable, p.rival, String(p.failures), formatTrials(p.recovered), formatTrials(p.placebo)]),
   };
 }
 
-function selectionLine(r: CounterfactualReport): string {
+export function selectionLine(r: CounterfactualReport): string {
   const s = r.selection;
   if (s.tested === 0) return "selection: no failure was tested";
-  return `selection: of ${s.tested} failures tested, removing the rival recovers ${formatTrials(s.by_rival)}, moving the acceptable tool first ${formatTrials(s.by_position)}; the pair alone still fails ${formatTrials(s.inseparable)} (inseparable from its rival as described); no change recovers ${s.unexplained}`;
+  return `selection: the ${s.tested} failures tested, each counted once under the first that holds — the rival (removing it recovers more repeats than the placebo) ${s.rival}, position (moving the acceptable tool first does) ${s.position}, crowding (only the pair does) ${s.crowding}, chance (re-asking unchanged recovers it as often) ${s.chance}, inseparable (the pair alone still fails) ${s.inseparable}, unexplained ${s.unexplained}`;
 }
 
-const CAVEAT = "A counterfactual asks the model a different question than the run did: one run of it is evidence, not proof. Gains are case-clustered 95% intervals; binding counts are flip rates summed over the failed trials.";
+const CAVEAT = "Every change is read against a placebo: the same failed trial re-asked unchanged, with the same fresh seeds, so what chance recovers is not counted as headroom. Binding = flip rates summed over the failed trials, minus the placebo's; intervals are 95%, case-clustered (the two arms' intervals combined). Each stage shows the change whose interval's lower bound is highest; every change is listed below it.";
 
 function renderTerminal(r: CounterfactualReport, color: boolean, width: number): string {
   const paint = makePaint(color);
@@ -75,6 +101,7 @@ function renderTerminal(r: CounterfactualReport, color: boolean, width: number):
     wrapFacts(describeCounterfactual(r), width).join("\n"),
     [paint("Headroom by stage", "bold"), renderTerminalTable(stageTable(r), paint, width)].join("\n"),
     r.stages.filter((s) => s.tested > 0).map((s) => wrap(describeStage(s))).join("\n"),
+    ...(armTable(r).rows.length === 0 ? [] : [[paint("Every change against the placebo", "bold"), renderTerminalTable(armTable(r), paint, width)].join("\n")]),
     wrap(selectionLine(r)),
     ...(r.rival_pairs.length === 0 ? [] : [[paint("Rival pairs whose removal recovers the most", "bold"), renderTerminalTable(pairTable(r), paint, width)].join("\n")]),
     ...(r.notes.length === 0 ? [] : [r.notes.map((n) => wrap(`note: ${n}`)).join("\n")]),
@@ -90,6 +117,7 @@ function renderMarkdown(r: CounterfactualReport): string {
     "### Headroom by stage",
     renderMarkdownTable(stageTable(r)),
     r.stages.filter((s) => s.tested > 0).map((s) => inertMarkdown(describeStage(s))).join("<br>\n"),
+    ...(armTable(r).rows.length === 0 ? [] : ["### Every change against the placebo", renderMarkdownTable(armTable(r))]),
     inertMarkdown(selectionLine(r)),
     ...(r.rival_pairs.length === 0 ? [] : ["### Rival pairs whose removal recovers the most", renderMarkdownTable(pairTable(r))]),
     ...r.notes.map((n) => inertMarkdown(`Note: ${n}`)),

@@ -36,9 +36,11 @@ export const SELECTION_ERROR_LABELS: Record<SelectionError, string> = {
   malformed: "arguments that do not parse",
 };
 
-/** 0.72727 → "72.7%"; null → "—". */
+/** 0.72727 → "72.7%"; −0.12 → "−12.0%" (a difference's bound); null → "—". */
 export function formatPercent(value: number | null): string {
-  return value === null ? MISSING : `${(value * 100).toFixed(1)}%`;
+  if (value === null) return MISSING;
+  const text = (Math.abs(value) * 100).toFixed(1);
+  return `${value < 0 && text !== "0.0" ? "−" : ""}${text}%`;
 }
 
 /** [0.434, 0.903] → "[43.4%, 90.3%]"; null → "—". */

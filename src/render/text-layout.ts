@@ -81,9 +81,12 @@ export function sideBySide(left: string[], right: string[], width: number): stri
 export function wrapFacts(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = "";
-  for (const fact of text.split(" · ")) {
+  const facts = text.split(" · ");
+  for (const [i, fact] of facts.entries()) {
+    // A line that breaks after this fact ends in " ·": room is kept for it.
+    const tail = i === facts.length - 1 ? 0 : 2;
     if (line === "") line = fact;
-    else if (displayWidth(line) + 3 + displayWidth(fact) <= width) line += ` · ${fact}`;
+    else if (displayWidth(line) + 3 + displayWidth(fact) + tail <= width) line += ` · ${fact}`;
     else {
       lines.push(`${line} ·`);
       line = fact;

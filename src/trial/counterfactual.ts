@@ -8,7 +8,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { loadCases } from "../cases/load-cases.js";
 import { breakDownSelection, computeStageHeadroom, rankRivalPairs, summariseOutcomes } from "../counterfactual/headroom.js";
-import { COUNTERFACTUAL_SCHEMA_VERSION, type CounterfactualKind, type CounterfactualReport } from "../types/counterfactual.js";
+import { COUNTERFACTUAL_SCHEMA_VERSION, type CounterfactualReport, type FixKind } from "../types/counterfactual.js";
 import { planCounterfactuals, type CounterfactualUnit, type Plan } from "../counterfactual/plan-counterfactuals.js";
 import { createEndpoint } from "./create-endpoint.js";
 import { withTokenEstimate } from "../endpoint/estimate-tokens.js";
@@ -20,13 +20,16 @@ import { readRun } from "../run-files/read-run.js";
 import { openRecordWriter, readRecords } from "../run-files/records-io.js";
 import { findResumeDifferences } from "../run-files/resume-check.js";
 import { writeTextFile } from "../run-files/write-files.js";
-import { isControl, type Case, type Config, type RunProgress, type Tool, type ToolDefinition, type TrialRecord } from "../types.js";
+import { discover } from "../discovery/discover.js";
+import { deriveSeed } from "../text/seeded-random.js";
+import { isControl, type Case, type Config, type Discovery, type RunProgress, type Tool, type ToolDefinition, type TrialRecord } from "../types.js";
+import { createRetriever } from "./create-retriever.js";
 import { buildRunMeta } from "./run-meta.js";
 import { askTrial, definitionsOf } from "./run-trial.js";
 import { runTrialJobs, type TrialJob } from "./run-loop.js";
 
 export interface CounterfactualOptions {
-  kinds: readonly CounterfactualKind[];
+  kinds: readonly FixKind[];
   max: number | null;
   /** Repeats per counterfactual; null = as many as the run's trials of that case. */
   repeats: number | null;
@@ -58,7 +61,10 @@ export async function runCounterfactuals(target: string, config: Config, options
     const extra = options.registryWith === null ? [] : loadRegistry(options.registryWith, config.cwd).tools;
     const byCase = new Map(cases.map((c) => [c.id, c]));
     const definitions = definitionMap(cases, extra, config);
-    const plan = planCounterfactuals(records, { kinds: options.kinds, known: new Set(definitions.keys()), max: options.max, seed: config.seed });
+    const known = new Set(definitions.keys());
+    const retrievals = options.kinds.includes("inject") ? await retrieveInjected(config, records, byCase, extra, known, options.env) : new Map<TrialRecord, Discovery>();
+    const retrieveWith = (record: TrialRecord) => retrievals.get(record)?.retrieved ?? null;
+    const plan = planCounterfactuals(records, { kinds: options.kinds, known, max: options.max, seed: config.seed, retrieveWith });
     const trialsOf = countTrials(records);
     const repeatsOf = (unit: CounterfactualUnit) => options.repeats ?? trialsOf.get(unit.record.case_id) ?? 1;
     const calls = plan.units.reduce((sum, unit) => sum + repeatsOf(unit), 0);
@@ -76,7 +82,8 @@ export async function runCounterfactuals(target: string, config: Config, options
     const jobs: TrialJob[] = plan.units.flatMap((unit) => {
       const testCase = byCase.get(unit.record.case_id);
       if (testCase === undefined) return [];
-      return Array.from({ length: repeatsOf(unit) }, (_, repeat) => ({ run: () => askUnit(config, endpoint, testCase, unit, repeat, definitions), keep }));
+      const discovery = unit.placement === "retriever ran" ? retrievals.get(unit.record) : undefined;
+      return Array.from({ length: repeatsOf(unit) }, (_, repeat) => ({ run: () => askUnit(config, endpoint, testCase, unit, repeat, definitions, discovery), keep }));
     });
     let stopped;
     try {
@@ -105,7 +112,7 @@ export function buildCounterfactualReport(
   model: string,
   records: TrialRecord[],
   counterfactuals: TrialRecord[],
-  facts: { kinds: readonly CounterfactualKind[]; repeats: number | null; notes: string[]; calls: number },
+  facts: { kinds: readonly FixKind[]; repeats: number | null; notes: string[]; calls: number },
 ): CounterfactualReport {
   const outcomes = summariseOutcomes(records, counterfactuals);
   const scored = records.filter((r) => r.error === null);
@@ -143,17 +150,59 @@ function definitionMap(cases: Case[], extra: Tool[], config: Config): Map<string
   return map;
 }
 
-async function askUnit(config: Config, endpoint: Parameters<typeof askTrial>[0]["endpoint"], testCase: Case, unit: CounterfactualUnit, repeat: number, definitions: Map<string, ToolDefinition>) {
+/**
+ * Coverage and exposure failures' inject: the failed trial's acceptable tools (those a definition
+ * exists for) exposed beside what the trial's exposure admitted, and the run's retriever asked
+ * again over that set — so the headroom of exposure is not also discovery's. Null entries: the
+ * run has no retriever (the tools are then shown as inject-visible shows them).
+ */
+async function retrieveInjected(config: Config, records: TrialRecord[], byCase: Map<string, Case>, extra: Tool[], known: Set<string>, env: NodeJS.ProcessEnv): Promise<Map<TrialRecord, Discovery>> {
+  const out = new Map<TrialRecord, Discovery>();
+  if (config.discovery.retriever === "none") return out;
+  const retrievers = new Map<Case["registry"], ReturnType<typeof createRetriever>>();
+  for (const record of records) {
+    if (record.error !== null || (record.failed_stage !== "coverage" && record.failed_stage !== "exposure")) continue;
+    const testCase = byCase.get(record.case_id);
+    const injected = record.acceptable.filter((name) => known.has(name) && !record.exposed_names.includes(name));
+    if (testCase === undefined || injected.length === 0) continue;
+    let retriever = retrievers.get(testCase.registry);
+    if (retriever === undefined) {
+      const names = new Set(testCase.registry.tools.map((t) => t.name));
+      const corpus = [...testCase.registry.tools, ...extra.filter((t) => !names.has(t.name))];
+      retrievers.set(testCase.registry, (retriever = createRetriever(config.discovery, corpus, { storeDir: config.store_dir, mode: config.mode, env })));
+    }
+    out.set(record, await discover([...record.exposed_names, ...injected], testCase.goal, testCase.acceptable, config.discovery, retriever));
+  }
+  return out;
+}
+
+/**
+ * One repeat of one unit. Its seed is drawn from (run seed, case, failed trial, repeat): the
+ * placebo and every fix of a failed trial share it (paired draws), two failed trials never do
+ * (no answer is counted twice), and it is never the failed trial's own (which would replay it).
+ */
+async function askUnit(
+  config: Config,
+  endpoint: Parameters<typeof askTrial>[0]["endpoint"],
+  testCase: Case,
+  unit: CounterfactualUnit,
+  repeat: number,
+  definitions: Map<string, ToolDefinition>,
+  retrieved?: Discovery,
+) {
   const r = unit.record;
   const registryNames = [...r.registry_names, ...unit.added.filter((name) => !r.registry_names.includes(name))];
   const exposed = [...r.exposed_names, ...unit.added.filter((name) => !r.exposed_names.includes(name))];
   const exposure = { exposed, hidden: {} };
-  const discovery = { visible: unit.visible, retrieved: unit.visible.filter((name) => !isControl(name)), k: r.retrieval_k, retrieval: null };
+  const discovery: Discovery =
+    retrieved === undefined
+      ? { visible: unit.visible, retrieved: unit.visible.filter((name) => !isControl(name)), k: r.retrieval_k, retrieval: null }
+      : { ...retrieved, visible: unit.visible };
+  const seed = deriveSeed("counterfactual", config.seed, r.case_id, r.trial, repeat) % 2 ** 31;
   const result = await askTrial(
     { config: { ...config, shuffle_tools: false }, endpoint, registryNames, definitions },
-    { testCase, trial: repeat, exposure, discovery, tools: definitionsOf(unit.visible, definitions) },
+    { testCase, trial: repeat, seed, exposure, discovery, tools: definitionsOf(unit.visible, definitions) },
   );
   result.record.counterfactual = { kind: unit.kind, of: { case_id: r.case_id, trial: r.trial }, repeat, placement: unit.placement, changed: unit.changed };
   return result;
 }
-

@@ -189,7 +189,7 @@ export interface AskContext {
 /** Asks one decision with exactly this visible set, and classifies and records the answer. */
 export async function askTrial(
   ctx: AskContext,
-  t: { testCase: Case; trial: number; exposure: Exposure; discovery: Discovery; tools: ToolDefinition[] },
+  t: { testCase: Case; trial: number; exposure: Exposure; discovery: Discovery; tools: ToolDefinition[]; seed?: number },
 ): Promise<TrialResult> {
   const { config, endpoint } = ctx;
   const request: TrialRequest = {
@@ -201,7 +201,7 @@ export async function askTrial(
     goal: t.testCase.goal,
     tools: t.tools,
     temperature: config.temperature,
-    seed: deriveSeed(config.seed, t.testCase.id, t.trial) % 2 ** 31,
+    seed: t.seed ?? deriveSeed(config.seed, t.testCase.id, t.trial) % 2 ** 31,
   };
   const outcome = await endpoint.call(request);
   const record = buildRecord({

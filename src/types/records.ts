@@ -77,22 +77,32 @@ export function trialKey(caseId: string, trial: number): string {
 }
 
 /**
- * inject: the acceptable tool(s) added to the visible set (coverage, exposure, discovery failures);
- * remove-rival: the tool picked instead removed; first: the acceptable tool moved to the front;
- * pair: only the acceptable tool, the rival and the controls (selection failures).
+ * placebo: the failed trial re-asked with its visible set unchanged (fresh draws: the chance a
+ * failure recovers by itself); inject: the acceptable tool(s) exposed, then the retriever runs
+ * (coverage, exposure) or added to the visible set (discovery); inject-visible: past exposure and
+ * retrieval both, straight into the visible set (coverage, exposure); remove-rival: the tool
+ * picked instead removed; first: the acceptable tool moved to the front; pair: only the
+ * acceptable tool, the rival and the controls (selection failures).
  */
-export const COUNTERFACTUAL_KINDS = ["inject", "remove-rival", "first", "pair"] as const;
+export const COUNTERFACTUAL_KINDS = ["placebo", "inject", "inject-visible", "remove-rival", "first", "pair"] as const;
 export type CounterfactualKind = (typeof COUNTERFACTUAL_KINDS)[number];
+/** The kinds that change something (every batch also asks the placebo). */
+export const FIX_KINDS = COUNTERFACTUAL_KINDS.filter((k): k is Exclude<CounterfactualKind, "placebo"> => k !== "placebo");
+export type FixKind = (typeof FIX_KINDS)[number];
 
 /** Where an injected tool was placed: at the retriever's rank, or a seeded random position. */
-export type Placement = "retriever rank" | "seeded random" | "moved first" | "kept order";
+export type Placement = "retriever rank" | "seeded random" | "moved first" | "kept order" | "retriever ran";
 
 /** What a counterfactual trial record carries beside the usual fields. */
 export interface CounterfactualInfo {
   kind: CounterfactualKind;
   /** The failed trial it re-asks. */
   of: { case_id: string; trial: number };
-  /** 0-based repeat (the request's trial index). */
+  /**
+   * 0-based counterfactual repeat (the request's trial index). Its seed is drawn from (run seed,
+   * case, failed trial, repeat): shared by the placebo and every fix arm of the failed trial, and
+   * never the failed trial's own.
+   */
   repeat: number;
   placement: Placement;
   /** The tools this counterfactual added or removed. */

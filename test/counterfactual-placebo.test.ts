@@ -1,0 +1,65 @@
+/**
+ * Counterfactual headroom against a model whose choices are seeded-random with known
+ * probabilities (test/fixtures/random-model.ts): the placebo arm recovers failures at the rate
+ * the model's randomness implies, a change that does nothing is read as inside that noise, and a
+ * change that works is read as beyond it. Through a local OpenAI-compatible server and the SDK.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { CounterfactualReport } from "../src/types/counterfactual.js";
+import { runCli } from "./support/cli.js";
+import { useFakeServers } from "./fixtures/fake-provider.js";
+import { removeTempDirs } from "./fixtures/live-project.js";
+import { randomModel, writeRandomProject } from "./fixtures/random-model.js";
+
+afterAll(removeTempDirs);
+const fake = useFakeServers();
+
+describe("counterfactual placebo on a seeded-random model", () => {
+  it("the placebo recovers at the model's known rate; moving first is noise, removing the rival is not", async () => {
+    // 16 cases, each picking its acceptable tool with p = 0.4 while the rival is offered.
+    const cases = Array.from({ length: 16 }, (_, i) => ({ id: `case-${String(i).padStart(2, "0")}`, p: 0.4 }));
+    const dir = writeRandomProject(cases);
+    const server = await fake.start(randomModel(cases.map((c) => c.p)));
+    const env = { OPENAI_API_KEY: "sk-test-placebo-0123456789" };
+    const args = ["-e", "openai:random-model", "--base-url", `${server.url}/v1`, "--no-progress", "--retry-base-ms", "1", "--trials", "5"];
+    const run = await runCli(["run", ...args, "--run-id", "r", "--no-gates"], { cwd: dir, env });
+    expect(run.code, run.stderr).toBe(0);
+    const result = await runCli(["counterfactual", join(dir, "reports", "r"), ...args, "--kinds", "remove-rival,first", "--repeats", "4", "-f", "json"], { cwd: dir, env });
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as CounterfactualReport;
+
+    // Recomputed from the records alone: the placebo's share of correct repeats.
+    const records = readFileSync(join(dir, "reports", "r", "counterfactual", "records.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const placebo = records.filter((r) => r.counterfactual.kind === "placebo");
+    const placeboRate = placebo.filter((r) => r.failed_stage === null).length / placebo.length;
+    const failed = report.scored - report.correct;
+    expect(placebo).toHaveLength(failed * 4);
+    // Binomial with n = 4 × failures (≥ 100 draws here): p = 0.4, 4 standard deviations ≈ 0.2 at most.
+    expect(Math.abs(placeboRate - 0.4)).toBeLessThan(4 * Math.sqrt(0.24 / placebo.length));
+    // No request was sent twice: every counterfactual draw is its own.
+    expect(new Set(records.map((r) => r.request_hash)).size).toBe(records.length);
+
+    const selection = report.stages.find((s) => s.stage === "selection");
+    const arm = (kind: string) => selection?.arms.find((a) => a.kind === kind);
+    // The arm's placebo: over the failed trials that change was asked for (some had the tool first already).
+    const ofFirst = new Set(records.filter((r) => r.counterfactual.kind === "first").map((r) => `${r.counterfactual.of.case_id}#${r.counterfactual.of.trial}`));
+    const placeboOfFirst = placebo.filter((r) => ofFirst.has(`${r.counterfactual.of.case_id}#${r.counterfactual.of.trial}`));
+    expect(arm("first")?.tested).toBe(ofFirst.size);
+    expect(arm("first")?.placebo).toBeCloseTo(placeboOfFirst.filter((r) => r.failed_stage === null).length / 4, 10);
+    // Moving the acceptable tool first does nothing to this model: its headroom is inside the placebo's noise.
+    expect(arm("first")?.within_noise).toBe(true);
+    expect(arm("first")?.headroom.ci?.[0]).toBeLessThan(0);
+    expect(arm("first")?.headroom.ci?.[1]).toBeGreaterThan(0);
+    // Removing the rival always works: 100% of repeats, about 60% beyond the placebo, and beyond chance.
+    expect(arm("remove-rival")?.fix).toBe(failed);
+    expect(arm("remove-rival")?.within_noise).toBe(false);
+    expect(selection?.kind).toBe("remove-rival");
+    expect(selection?.binding).toBeCloseTo(failed - (arm("remove-rival")?.placebo ?? 0), 10);
+    // The partition counts each failed trial once.
+    const { tested, ...parts } = report.selection;
+    expect(Object.values(parts).reduce((a, b) => a + b, 0)).toBe(tested);
+    expect(tested).toBe(failed);
+  }, 120_000);
+});
