@@ -79,12 +79,44 @@ describe("evaluateDiffGates", () => {
     ]);
   });
 
-  it("fails on a regressed case when asked, naming the cases", () => {
+  it("with one trial per case a flip is within noise: the gate passes, names the flips and says no case could show a regression", () => {
     const diff = dropDiff(2, { failOnRegressedCase: true });
-    expect(diff.gates).toEqual([{ rule: "fail-on-regressed-case", passed: false, reason: "2 cases regressed: c16, c17" }]);
+    expect(diff.gates).toEqual([{
+      rule: "fail-on-regressed-case",
+      passed: true,
+      reason: "no case regressed beyond trial noise (exact test per case, Holm across 20 cases, α 0.05); 2 cases went from pass to fail within noise: c16 1/1 → 0/1 (Holm p = 1), c17 1/1 → 0/1 (Holm p = 1); with these trials no case can show a regression (the most a case can reach is Holm p = 1): more trials, or --remeasure-base N, can",
+    }]);
     expect(evaluateDiffGates(dropDiff(0), { ...OPTIONS, failOnRegressedCase: true })).toEqual([
-      { rule: "fail-on-regressed-case", passed: true, reason: "no case regressed" },
+      { rule: "fail-on-regressed-case", passed: true, reason: "no case regressed beyond trial noise (exact test per case, Holm across 20 cases, α 0.05)" },
     ]);
+  });
+
+  it("fails on a case at 2/10 after 10/10, not on one at 4/5 after 5/5; quarantined cases are reported, never gated", () => {
+    const base = { steady: "PPPPPPPPPP", broken: "PPPPPPPPPP", wobbly: "PPPPPFFFFF", other: "PPPPPPPPPP" };
+    const current = { steady: "PPPPPPPPPP", broken: "PPFFFFFFFF", wobbly: "PPPPPPPPPF", other: "PPPPPPPPFP" };
+    const options = { ...OPTIONS, failOnRegressedCase: true };
+    const diff = applyDiffGates(compareRuns(makeInput("base", buildRecords(base)), makeInput("current", buildRecords(current)), options), options);
+    // broken: hypergeometric P(X ≤ 2) = C(12,2)·C(8,8)/C(20,10) = 66/184756; Holm × 4 cases.
+    const broken = diff.flips.find((f) => f.case_id === "broken")?.test;
+    expect(broken?.p_value).toBeCloseTo(66 / 184756, 12);
+    expect(broken?.p_holm).toBeCloseTo((4 * 66) / 184756, 12);
+    expect(diff.noise).toMatchObject({ tested: 4, regressed: ["broken"], within_noise: ["other"], flaky: ["broken", "other", "wobbly"] });
+    expect(diff.gates[0]).toMatchObject({ passed: false, reason: "1 case regressed beyond trial noise (exact test per case, Holm across 4 cases, α 0.05): broken 10/10 → 2/10 (Holm p = 0.00143)" });
+    const held = { ...options, quarantine: { file: "q.yaml", cases: new Set(["broken", "steady"]) } };
+    const quarantined = applyDiffGates(compareRuns(makeInput("base", buildRecords(base)), makeInput("current", buildRecords(current)), held), held);
+    expect(quarantined.verdict).toBe("pass");
+    expect(quarantined.noise).toMatchObject({ regressed: [], quarantined: ["broken", "steady"], stable_quarantined: ["steady"], quarantine_file: "q.yaml" });
+  });
+
+  it("tests the base side with its remeasured trials too", () => {
+    const options = { ...OPTIONS, failOnRegressedCase: true };
+    const remeasure = { perCase: 10, tallies: new Map([["a", { correct: 10, scored: 10 }]]) };
+    const one = (extra: typeof remeasure | null) => applyDiffGates(compareRuns(makeInput("base", buildRecords({ a: "PPPPP" })), makeInput("current", buildRecords({ a: "FFFFF" })), { ...options, remeasure: extra }), options);
+    expect(one(null).noise.regressed).toEqual(["a"]);
+    expect(one(null).flips[0].test).toMatchObject({ base: { correct: 5, scored: 5 } });
+    expect(one(null).flips[0].test?.p_value).toBeCloseTo(1 / 252, 12);
+    expect(one(remeasure).flips[0].test).toMatchObject({ base: { correct: 15, scored: 15 }, current: { correct: 0, scored: 5 } });
+    expect(one(remeasure).noise.remeasured).toBe(10);
   });
 
   it("passes with no gates set", () => {

@@ -65,3 +65,26 @@ describe("pairedTest", () => {
     expect(pairedTest(2, 10, 40)).toEqual({ up: 2, down: 10, pairs: 40, p_value: exactMcNemar(2, 10) });
   });
 });
+
+describe("the per-case noise test", () => {
+  it("Fisher's one-sided exact drop test matches hand-computed hypergeometric tails", async () => {
+    const { fisherDrop, holm, smallestDropP } = await import("../src/diff/case-noise.js");
+    // 10/10 → 2/10: only X = 2 is possible at or below: C(12,2)·C(8,8)/C(20,10).
+    expect(fisherDrop(10, 10, 2, 10)).toBeCloseTo(66 / 184756, 15);
+    // 5/5 → 4/5: P(X ≤ 4) with K = 9 of 10 = 1 − P(X = 5) = 1 − C(9,5)/C(10,5) = 1 − 126/252.
+    expect(fisherDrop(5, 5, 4, 5)).toBeCloseTo(0.5, 12);
+    // No drop: p = 1.
+    expect(fisherDrop(2, 5, 4, 5)).toBeGreaterThan(0.95);
+
+    expect(smallestDropP(1, 1)).toBe(0.5);
+    expect(smallestDropP(3, 3)).toBeCloseTo(1 / 20, 12);
+    expect(() => fisherDrop(3, 2, 0, 1)).toThrow(RangeError);
+  });
+
+  it("Holm's adjustment is step-down, monotone and capped at 1", async () => {
+    const { holm } = await import("../src/diff/case-noise.js");
+    expect(holm([0.01, 0.04, 0.03])).toEqual([0.03, 0.06, 0.06]);
+    expect(holm([0.5, 0.5])).toEqual([1, 1]);
+    expect(holm([])).toEqual([]);
+  });
+});

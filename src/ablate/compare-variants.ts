@@ -4,11 +4,12 @@
  * with exactly the paired statistics `route-eval diff` computes for those two run directories.
  */
 import { compareRuns, type DiffInput } from "../diff/compare-runs.js";
+import { holm } from "../diff/case-noise.js";
 import { listMetrics } from "../diff/metric-deltas.js";
 import { CORRECT, formatPercent, MISSING, pIs } from "../render/format.js";
 import { formatDelta } from "../diff/format-diff.js";
 import { STAGES, trialKey, type Metrics, type Report, type TrialRecord } from "../types.js";
-import type { Comparison, FailureProfile, MetricRow, TrialEnd, Transition, Verdict, VariantValue } from "../types/ablate.js";
+import type { Comparison, Experiment, FailureProfile, MetricRow, TrialEnd, Transition, Verdict, VariantValue } from "../types/ablate.js";
 
 /** The significance level of every verdict (diff's default). */
 export const ALPHA = 0.05;
@@ -69,7 +70,10 @@ export function compareVariant(reference: VariantRun, variant: VariantRun): Comp
   const before = reference.report.metrics.failure_profile;
   const after = variant.report.metrics.failure_profile;
   const transitions = countTransitions(reference.records, variant.records);
-  const judged = judge(diff.metrics.find((m) => m.metric === "end_to_end_accuracy")?.cases ?? null, diff.power.min_case_change, diff.power.cases);
+  const test = diff.metrics.find((m) => m.metric === "end_to_end_accuracy")?.cases ?? null;
+  const scored = variant.report.metrics.scored;
+  // Alone, this comparison is a family of one; adjustVerdicts applies Holm across the experiment's.
+  const judged = judge(test, 1, diff.power.min_case_change, diff.power.cases, scored);
   return {
     variant: variant.name,
     reference: reference.name,
@@ -84,14 +88,48 @@ export function compareVariant(reference: VariantRun, variant: VariantRun): Comp
     movement: describeMovement(transitions),
     verdict: judged.verdict,
     because: judged.because,
+    p_holm: test === null ? null : test.p_value,
+    regressed_beyond_noise: diff.noise.regressed,
     notes: [...diff.comparability.notes, ...diff.scope.notes],
   };
 }
 
-/** A comparison's delta of one metric as diff writes it ("+4.2 pts", "−8.3 pts", "—"). */
+/**
+ * The verdicts of every comparison of one experiment, Holm-adjusted across them: each rests on
+ * its sign test over cases, and a family of m comparisons at p < alpha each would call chance
+ * "helped" or "hurt" up to m times as often. Each verdict names the correction.
+ */
+export function adjustVerdicts(comparisons: Comparison[], scoredOf: (variant: string) => number): void {
+  const tests = comparisons.map((c) => c.metrics.find((m) => m.metric === "end_to_end_accuracy")?.cases ?? null);
+  const present = tests.flatMap((t, i) => (t === null ? [] : [{ i, p: t.p_value }]));
+  const adjusted = holm(present.map((x) => x.p));
+  const holmOf = new Map(present.map((x, j) => [x.i, adjusted[j]]));
+  comparisons.forEach((c, i) => {
+    const judged = judge(tests[i], comparisons.length, c.power.min_case_change, c.power.cases, scoredOf(c.variant), holmOf.get(i));
+    c.verdict = judged.verdict;
+    c.because = judged.because;
+    c.p_holm = holmOf.get(i) ?? null;
+  });
+}
+
+/** How the numbers were computed, and how the verdicts correct for the number of comparisons. */
+export function methodNote(e: Experiment): string {
+  const family = e.comparisons.length > 1 ? `, Holm-adjusted across the ${e.comparisons.length} comparisons` : "";
+  return `intervals: 95%, case-clustered; the metric table gives each variant's own population, the deltas each pair's common trials (paired); verdicts: exact sign test over cases of end-to-end accuracy at p < 0.05${family}; every metric's own paired tests (experiment.json, --format markdown) are unadjusted`;
+}
+
+/**
+ * A comparison's delta of one rate on the pair's common population — the trial pairs in the
+ * rate's population in both runs, (up − down) / pairs — so a conditional rate does not move
+ * because its population did ("+4.2 pts (216 paired)"). Without paired trials, diff's delta of
+ * the two runs' own figures. Each variant's full-population figure is in the metric table.
+ */
 export function deltaOf(c: Comparison, metric: string): string {
   const row = c.metrics.find((m) => m.metric === metric);
-  return row === undefined ? MISSING : formatDelta(row);
+  if (row === undefined) return MISSING;
+  const pairs = row.trials;
+  if (pairs === null || pairs.pairs === 0 || row.base.denominator === null) return formatDelta(row);
+  return `${formatDelta({ ...row, delta: (pairs.up - pairs.down) / pairs.pairs })} (${pairs.pairs} paired)`;
 }
 
 function endOf(record: TrialRecord): TrialEnd {
@@ -137,14 +175,20 @@ export function describeMovement(transitions: Transition[]): string {
 /**
  * The verdict rests on the sign test over cases of end-to-end accuracy (each case's own share of
  * correct trials; the case is the unit, so repeated trials of a deterministic endpoint do not
- * count as evidence twice). Without a significant move it says what the budget could detect.
+ * count as evidence twice), Holm-adjusted across the experiment's `family` comparisons. Without a
+ * significant move it says what the budget could detect. A variant with no scored trial is never
+ * judged "no detectable change": it is "unmeasured", which --fail-if-worse fails.
  */
-function judge(test: Comparison["outcome"]["cases"] | null, minChange: number | null, cases: number): { verdict: Verdict; because: string } {
-  if (test !== null && test.up + test.down > 0 && test.p_value < ALPHA) {
+function judge(test: Comparison["outcome"]["cases"] | null, family: number, minChange: number | null, cases: number, scored: number, pHolm?: number): { verdict: Verdict; because: string } {
+  if (scored === 0) return { verdict: "unmeasured", because: "the variant scored no trial (every one errored, or none ran): nothing to judge" };
+  const p = pHolm ?? test?.p_value ?? 1;
+  const correction = family > 1 ? `, Holm-adjusted across ${family} comparisons` : "";
+  const shown = (value: number) => (family > 1 ? `Holm ${pIs(value)}` : pIs(value));
+  if (test !== null && test.up + test.down > 0 && p < ALPHA) {
     const verdict: Verdict = test.up > test.down ? "helped" : "hurt";
-    return { verdict, because: `${test.up} cases up, ${test.down} down of ${test.pairs} (sign test over cases, ${pIs(test.p_value)})` };
+    return { verdict, because: `${test.up} cases up, ${test.down} down of ${test.pairs} (sign test over cases${correction}, ${shown(p)})` };
   }
-  const moved = test === null ? "" : `${test.up} cases up, ${test.down} down of ${test.pairs} (sign test over cases, ${pIs(test.p_value)}); `;
+  const moved = test === null ? "" : `${test.up} cases up, ${test.down} down of ${test.pairs} (sign test over cases${correction}, ${shown(p)}); `;
   const reach =
     minChange === null
       ? `with ${cases} case${cases === 1 ? "" : "s"} no change can reach p < ${ALPHA}`

@@ -9,7 +9,7 @@ import { html, type SafeHtml } from "../render/html/escape.js";
 import { renderHtmlPage, type HtmlSection } from "../render/html/page.js";
 import { STAGES } from "../types.js";
 import type { Comparison, Experiment, MetricRow } from "../types/ablate.js";
-import { deltaOf } from "./compare-variants.js";
+import { deltaOf, methodNote } from "./compare-variants.js";
 
 const STYLE = `
 svg.ladder text{font-size:11px;fill:var(--muted)}svg.ladder text.name{fill:var(--fg)}
@@ -105,7 +105,7 @@ export function renderExperimentHtml(e: Experiment): string {
     {
       id: "pairs",
       title: e.kind === "ladder" ? "Each rung against the one before" : "Each variant against the base",
-      intro: "Verdicts rest on the exact sign test over cases of end-to-end accuracy (p < 0.05); the confusion cells that moved follow.",
+      intro: `${methodNote(e)}. The confusion cells that moved follow.`,
       body: html`${e.comparisons.map((c) => renderComparison(c, links))}`,
     },
   ];

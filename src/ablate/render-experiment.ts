@@ -5,7 +5,6 @@
  */
 import type { ExperimentFormat } from "../types/formats.js";
 import Table from "cli-table3";
-import { deltaOf } from "./compare-variants.js";
 import { pIs, plural } from "../render/format.js";
 import { formatCount, formatMs, formatNumber, formatPercent, MISSING } from "../render/format.js";
 import { renderTable as renderMarkdownTable } from "../render/markdown.js";
@@ -18,6 +17,7 @@ import { inertMarkdown } from "../text/inert.js";
 import { STAGES, type Report } from "../types.js";
 import type { Comparison, Experiment, MetricRow, VariantValue } from "../types/ablate.js";
 import { renderExperimentHtml } from "./render-experiment-html.js";
+import { deltaOf, methodNote } from "./compare-variants.js";
 
 
 export interface ExperimentRenderOptions {
@@ -153,7 +153,7 @@ function renderTerminal(e: Experiment, options: ExperimentRenderOptions): string
     e.comparisons.map((c) => comparisonLines(c, width, paint).join("\n")).join("\n\n"),
     ...(e.gates.length === 0 ? [] : [gateLines(e, paint).join("\n")]),
     ...(e.notes.length === 0 ? [] : [e.notes.flatMap((note) => wrapText(`note: ${note}`, width)).join("\n")]),
-    wrapText("intervals: 95%, case-clustered; verdicts: exact sign test over cases of end-to-end accuracy at p < 0.05 (every metric's paired tests: experiment.json, --format markdown)", width).join("\n"),
+    wrapText(methodNote(e), width).join("\n"),
   ];
   return `${blocks.filter((b) => b !== "").join("\n\n")}\n`;
 }
@@ -200,9 +200,10 @@ function renderMarkdown(e: Experiment): string {
     renderMarkdownTable(metrics),
     renderMarkdownTable(profile),
     ...(e.comparisons.length === 0 ? [] : ["### Each against its reference", renderMarkdownTable(pairs), e.comparisons.map((c) => inertMarkdown(`${c.variant}: ${c.because}`)).join("<br>\n")]),
-    ...(tests.rows.length === 0 ? [] : ["<details><summary>Paired tests of every metric that moved</summary>", "", renderMarkdownTable(tests), "", "</details>"]),
+    ...(tests.rows.length === 0 ? [] : ["<details><summary>Paired tests of every metric that moved</summary>", "", renderMarkdownTable(tests), "", "These p-values are each test's own, not adjusted for the number of tests: read them as descriptions; the verdicts above are the corrected claims.", "", "</details>"]),
     ...(e.gates.length === 0 ? [] : ["### Gates", e.gates.map((g) => inertMarkdown(`${g.passed ? "✅" : "❌"} ${g.rule} — ${g.reason}`)).join("<br>\n")]),
     ...e.notes.map((note) => inertMarkdown(`Note: ${note}`)),
+    methodNote(e),
     "Intervals: 95%, case-clustered. Verdicts: exact sign test over cases of end-to-end accuracy, p < 0.05.",
   ];
   return `${blocks.join("\n\n")}\n`;

@@ -28,6 +28,13 @@ import { readReportFile } from "../run-files/read-report.js";
 import { readRecords } from "../run-files/records-io.js";
 import type { RunMeta, TrialRecord } from "../types.js";
 import { readHeadroom } from "../run-files/read-headroom.js";
+import { DEFAULT_QUARANTINE, readQuarantine, updateQuarantine } from "../diff/quarantine.js";
+export { DEFAULT_QUARANTINE };
+import { remeasureBase, type RemeasureTallies } from "../trial/remeasure.js";
+import { readRun } from "../run-files/read-run.js";
+import { configRoot, loadConfig } from "../config/load-config.js";
+import { pinnedOverrides } from "../run-files/resume-check.js";
+import { createProgressPrinter } from "../render/progress.js";
 
 /**
  * One side of the diff. A run directory (or its records.jsonl) is rebuilt from its trial records,
@@ -88,6 +95,11 @@ export interface DiffFlags {
   significantOnly?: boolean;
   stepSummary: boolean;
   all?: boolean;
+  quarantine?: string;
+  updateQuarantine?: boolean;
+  remeasureBase?: number;
+  config?: string;
+  progress?: boolean;
 }
 
 /** --max-drop, repeatable: each rule added to those before. */
@@ -96,14 +108,22 @@ export function collectDrop(value: string, previous: DropRule[]): DropRule[] {
 }
 
 /** `route-eval diff BASE CURRENT`: compares, renders, appends the step summary, reports failed gates. */
-export function diffCommand(io: Io, base: string, current: string, flags: DiffFlags): Outcome {
+export async function diffCommand(io: Io, base: string, current: string, flags: DiffFlags): Promise<Outcome> {
+  const quarantine = readQuarantine(flags.quarantine, io.cwd);
+  const remeasure = flags.remeasureBase === undefined ? null : { perCase: flags.remeasureBase, tallies: await remeasureSide(io, base, flags) };
   const diff = diffRuns(base, current, io.cwd, {
     force: flags.force === true,
     alpha: flags.alpha,
     maxDrops: flags.maxDrop,
     failOnRegressedCase: flags.failOnRegressedCase === true,
     significantOnly: flags.significantOnly === true,
+    quarantine,
+    remeasure,
   });
+  if (flags.updateQuarantine === true) {
+    const added = updateQuarantine(diff, quarantine, flags.quarantine, io.cwd, io.now().toISOString().slice(0, 10));
+    io.stderr(`route-eval: quarantine ${flags.quarantine ?? DEFAULT_QUARANTINE}: ${added.length === 0 ? "no flaky case to add" : `added ${added.length} flaky case${added.length === 1 ? "" : "s"}: ${added.join(", ")}`}\n`);
+  }
   if (!diff.comparability.comparable) {
     const reasons = diff.comparability.differences.map((d) => d.message).join("; ");
     io.stderr(`route-eval: --force: comparing the ${diff.scope.shared_cases} shared cases despite: ${reasons}\n`);
@@ -116,6 +136,19 @@ export function diffCommand(io: Io, base: string, current: string, flags: DiffFl
   appendStepSummary(io, renderDiffMarkdown(diff, { all }), flags.stepSummary);
   for (const gate of diff.gates.filter((g) => !g.passed)) io.stderr(`route-eval: gate failed: ${gate.rule}: ${inertLine(gate.reason)}\n`);
   return diff.verdict === "fail" ? "failed" : "ok";
+}
+
+/** --remeasure-base N: the base run's cases asked N more trials each, with the config it was run with. */
+async function remeasureSide(io: Io, base: string, flags: DiffFlags): Promise<RemeasureTallies> {
+  const runDir = locateRun(resolve(io.cwd, base)).runDir;
+  const { meta } = readRun(runDir);
+  const config = loadConfig(flags.config ?? null, pinnedOverrides(meta, configRoot(flags.config ?? null, io.cwd)), io.cwd);
+  return remeasureBase(runDir, config, flags.remeasureBase ?? 0, {
+    env: io.env,
+    onProgress: flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) }),
+    onWarning: (message) => io.stderr(`${inertLine(message)}\n`),
+    signal: io.interrupts?.(),
+  });
 }
 
 /** Each side's own report.html (beside its records or report.json), linked from the page where it exists. */

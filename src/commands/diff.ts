@@ -1,7 +1,8 @@
 /** `route-eval diff`: its flags, then app/diff.ts. */
 import { Option, type Command } from "commander";
-import { collectDrop, diffCommand, type DiffFlags } from "../app/diff.js";
-import { formatOption, outputOption, parseAlpha } from "../app/cli-options.js";
+import { collectDrop, DEFAULT_QUARANTINE, diffCommand, type DiffFlags } from "../app/diff.js";
+import { formatOption, outputOption, parseAlpha, positiveInt } from "../app/cli-options.js";
+
 import type { Io } from "../context.js";
 import { DIFF_FORMATS } from "../types/formats.js";
 import { exitOf, type SetExit } from "./exit.js";
@@ -21,18 +22,29 @@ export function registerDiff(program: Command, io: Io, setExit: SetExit): void {
         .argParser(collectDrop)
         .default([], "none"),
     )
-    .option("--fail-on-regressed-case", "exit 1 when any case that passed in BASE fails in CURRENT")
+    .option("--fail-on-regressed-case", "exit 1 when a case's success rate dropped beyond its own trial noise (exact test per case, Holm across cases; quarantined cases apart)")
+    .option("--quarantine <file>", `cases reported but never gated (default: ./${DEFAULT_QUARANTINE} when present)`)
+    .option("--update-quarantine", "add the diff's flaky cases to the quarantine file (existing entries kept)")
+    .addOption(new Option("--remeasure-base <n>", "ask BASE's cases N more trials each (through the store) to measure its noise; needs BASE's inputs (-c)").argParser(positiveInt))
+    .option("-c, --config <file>", "--remeasure-base: the config BASE was run with (default: ./route-eval.yaml when present)")
+    .option("--no-progress", "--remeasure-base: no progress line on stderr")
     .option("--alpha <p>", "significance level of the paired tests", parseAlpha, 0.05)
     .option("--significant-only", "--max-drop fails only when the drop is also significant at --alpha")
     .option("--all", "terminal, markdown: also list the unchanged metrics and the cases still failing (default: what changed)")
     .option("--no-step-summary", "do not append the Markdown summary to $GITHUB_STEP_SUMMARY")
     .addHelpText("after", helpAfter(DIFF_HELP, io))
-    .action((base: string, current: string, flags: DiffFlags) => setExit(exitOf(diffCommand(io, base, current, flags))));
+    .action(async (base: string, current: string, flags: DiffFlags) => setExit(exitOf(await diffCommand(io, base, current, flags))));
 }
 
 const DIFF_HELP = `
 BASE and CURRENT must share cases, trials per case, endpoint and model, temperature and
 retriever/k; otherwise diff names each difference and exits 2 (unless --force).
+
+A case regresses only when its success rate dropped beyond its own trial noise: a one-sided
+Fisher exact test on its trials in the two runs, Holm-adjusted across the cases scored in both.
+Cases whose own trials disagree are listed as flaky; --update-quarantine adds them to the
+quarantine file, whose cases are reported but never gated. With few trials no case can reach
+significance (the diff says so): run more trials, or --remeasure-base N.
 
 Exit codes: 0 no gate failed · 1 a --max-drop or --fail-on-regressed-case gate failed ·
             2 bad input, usage, or runs that do not compare · 4 internal error (a bug)
@@ -40,6 +52,7 @@ Exit codes: 0 no gate failed · 1 a --max-drop or --fail-on-regressed-case gate 
 Examples:
   route-eval diff reports/baselines/main reports/pr-123
   route-eval diff reports/baselines/main reports/pr-123 --max-drop 0.02 --max-drop violation_rate=0 --fail-on-regressed-case
+  route-eval diff reports/baselines/main reports/pr-123 --fail-on-regressed-case --remeasure-base 5
   route-eval diff base/report.json current/report.json --format markdown --output diff.md
   route-eval diff reports/baselines/main reports/pr-123 --format html      # writes ./diff.html
 `;

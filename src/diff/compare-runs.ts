@@ -12,6 +12,7 @@ import { gatherEvidence } from "./case-values.js";
 import { findDefinitionChanges, sightingsFromRecords, sightingsFromRows, type ToolSightings } from "./definitions.js";
 import { DIFF_SCHEMA_VERSION, type Diff, type DiffReport, type DiffRunInfo, type MetricDelta } from "../types/diff.js";
 import { computeFlips, countKinds, summariseReliability } from "./flips.js";
+import { testCaseNoise, type NoiseOptions } from "./case-noise.js";
 import { minDiscordantPairs, pairedTest } from "./mcnemar.js";
 import { computeMetricDeltas } from "./metric-deltas.js";
 
@@ -26,6 +27,9 @@ export interface CompareOptions {
   force: boolean;
   /** Significance level of the paired tests (and the power figures). */
   alpha: number;
+  /** The quarantine file's cases, and the base side's remeasured trials (the per-case noise test). */
+  quarantine?: NoiseOptions["quarantine"];
+  remeasure?: NoiseOptions["remeasure"];
 }
 
 function describeInput(input: DiffInput): DiffRunInfo {
@@ -137,6 +141,7 @@ export function compareRuns(base: DiffInput, current: DiffInput, options: Compar
     power: measurePower(options.alpha, pairedCases, trials?.pairs ?? null),
     metrics: compared.metrics,
     flips,
+    noise: testCaseNoise(flips, { alpha: options.alpha, quarantine: options.quarantine, remeasure: options.remeasure }),
     reliability: summariseReliability(flips),
     confusions: findConfusionMoves(compared.base.confusion_matrix, compared.current.confusion_matrix),
     definitions: {

@@ -15,7 +15,7 @@ import { renderDefinitionsSection } from "./render-html-definitions.js";
 import { renderMetricsSection } from "./render-html-metrics.js";
 import { flipBadge, renderPlainSection } from "./render-html-section.js";
 import { DIFF_STYLE } from "./render-html-style.js";
-import { buildComparabilitySection, buildOutcomeSection, buildPowerSection, buildReliabilitySection } from "./render-sections.js";
+import { buildComparabilitySection, buildNoiseSection, buildOutcomeSection, buildPowerSection, buildReliabilitySection } from "./render-sections.js";
 import { buildGateSection } from "./render-definitions.js";
 
 export interface DiffHtmlOptions {
@@ -60,6 +60,7 @@ export function renderDiffHtml(diff: Diff, options: DiffHtmlOptions): string {
     renderOutcomeSection(diff),
     renderMetricsSection(diff.metrics, diff.power.alpha),
     renderFlipsSection(diff.flips, options.pages),
+    { ...renderPlainSection("noise", buildNoiseSection(diff)), title: "Trial noise (per case)", intro: "Which flips are beyond each case's own trial noise (the test --fail-on-regressed-case gates on), the flaky cases and the quarantine." },
     renderConfusionSection(diff.confusions),
     renderDefinitionsSection(diff),
     { ...renderPlainSection("reliability", buildReliabilitySection(diff)), title: "Reliability classes", intro: "Each run's cases by how their scored trials went: always pass, flaky, always fail, all errored." },

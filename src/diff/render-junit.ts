@@ -1,9 +1,10 @@
 /**
  * JUnit XML of a diff for CI test panels: one testcase per gate, then one per case of either run.
- * A failed gate and a regressed case are failures; a removed case is skipped; the rest pass.
+ * A failed gate and a case regressed beyond its trial noise are failures; a removed case, and a
+ * pass → fail flip within noise or in quarantine, are skipped (with why); the rest pass.
  */
 import { escapeXml } from "../render/xml.js";
-import { formatCounts, MISSING } from "../render/format.js";
+import { formatCounts, MISSING, pIs } from "../render/format.js";
 import type { CaseFlip, CaseSide, Diff } from "../types/diff.js";
 import { FLIP_LABELS } from "./format-diff.js";
 
@@ -28,19 +29,33 @@ function renderGate(gate: Diff["gates"][number]): string {
   return `${open}>\n      <failure${attributes([["message", gate.reason], ["type", "gate"]])}/>\n    </testcase>`;
 }
 
+/** A case that fails the suite: its drop is beyond its trial noise, and it is not quarantined. */
+function fails(flip: CaseFlip): boolean {
+  return flip.kind === "regressed" && flip.test?.beyond_noise === true && flip.quarantined !== true;
+}
+
+/** Why a pass → fail flip does not fail the suite. */
+function excused(flip: CaseFlip): string | null {
+  if (flip.kind !== "regressed" || fails(flip)) return null;
+  if (flip.quarantined === true) return "regressed, quarantined: reported, never gated";
+  return `regressed within its trial noise (Holm ${pIs(flip.test?.p_holm ?? 1)}): not a regression`;
+}
+
 function renderCase(flip: CaseFlip): string {
   const open = `    <testcase${attributes([["classname", "cases"], ["name", flip.case_id]])}`;
   const body = escapeXml([`flip: ${FLIP_LABELS[flip.kind]}`, describeSide("BASE", flip.base), describeSide("CURRENT", flip.current)].join("\n"));
   if (flip.kind === "removed") return `${open}>\n      <skipped${attributes([["message", "removed: only in BASE"]])}/>\n    </testcase>`;
-  if (flip.kind !== "regressed") return `${open}>\n      <system-out>${body}</system-out>\n    </testcase>`;
+  const excuse = excused(flip);
+  if (excuse !== null) return `${open}>\n      <skipped${attributes([["message", excuse]])}/>\n      <system-out>${body}</system-out>\n    </testcase>`;
+  if (!fails(flip)) return `${open}>\n      <system-out>${body}</system-out>\n    </testcase>`;
   const message = `regressed: ${describeSide("BASE", flip.base)}; ${describeSide("CURRENT", flip.current)}`;
   return `${open}>\n      <failure${attributes([["message", message], ["type", "regression"]])}>${body}</failure>\n    </testcase>`;
 }
 
 export function renderDiffJunit(diff: Diff): string {
   const cases = diff.flips;
-  const failures = diff.gates.filter((g) => !g.passed).length + cases.filter((f) => f.kind === "regressed").length;
-  const skipped = cases.filter((f) => f.kind === "removed").length;
+  const failures = diff.gates.filter((g) => !g.passed).length + cases.filter(fails).length;
+  const skipped = cases.filter((f) => f.kind === "removed" || excused(f) !== null).length;
   const counts: [string, number][] = [["tests", diff.gates.length + cases.length], ["failures", failures], ["errors", 0]];
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

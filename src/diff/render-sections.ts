@@ -116,6 +116,35 @@ export function buildFlipsSection(diff: Diff, listing: DiffListing): DiffSection
   return section(title, [], table, notes);
 }
 
+/**
+ * The noise model: which test decides that a case regressed, what it found, the flaky cases, the
+ * quarantine (reported, never gated) and the base side's remeasured trials.
+ */
+export function buildNoiseSection(diff: Diff): DiffSection {
+  const n = diff.noise;
+  const byId = new Map(diff.flips.map((f) => [f.case_id, f]));
+  const counts = (id: string): string => {
+    const flip = byId.get(id);
+    const t = flip?.test;
+    const quarantined = flip?.quarantined === true ? ", quarantined" : "";
+    return t === null || t === undefined ? id : `${id} (${t.base.correct}/${t.base.scored} → ${t.current.correct}/${t.current.scored}, Holm ${pIs(t.p_holm)}${quarantined})`;
+  };
+  const beyond = diff.flips.filter((f) => f.test?.beyond_noise === true).map((f) => f.case_id);
+  const lines: Line[] = [
+    `a case regresses only when its drop is beyond its own trial noise: one-sided Fisher exact test on its trials in the two runs, Holm-adjusted across the ${plural(n.tested, "case")} scored in both, α ${n.alpha}`,
+    beyond.length === 0 ? "regressed beyond trial noise: none" : `regressed beyond trial noise: ${beyond.map(counts).join(", ")}`,
+  ];
+  if (n.within_noise.length > 0) lines.push(`passed before, fail now, within noise (not a regression): ${n.within_noise.map(counts).join(", ")}`);
+  if (n.best_reachable !== null && n.best_reachable >= n.alpha) lines.push(`with these trials no case can show a regression (the most a case can reach is Holm ${pIs(n.best_reachable)}): run more trials, or diff --remeasure-base N`);
+  if (n.remeasured !== null) lines.push(`base side remeasured: ${plural(n.remeasured, "more trial")} per case, through the store (tested with the base run's own)`);
+  lines.push(n.flaky.length === 0 ? "flaky (own trials disagree in either run): none" : `flaky (own trials disagree in either run): ${n.flaky.join(", ")}`);
+  if (n.quarantine_file !== null) {
+    lines.push(n.quarantined.length === 0 ? `quarantine ${n.quarantine_file}: no case of this diff` : `quarantined (${n.quarantine_file}; reported, never gated): ${n.quarantined.join(", ")}`);
+    if (n.stable_quarantined.length > 0) lines.push(`quarantined but stable in both runs now (release them?): ${n.stable_quarantined.join(", ")}`);
+  }
+  return section("Trial noise (per case)", lines);
+}
+
 export function buildReliabilitySection(diff: Diff): DiffSection {
   const { base, current, changed } = diff.reliability;
   const rows = RELIABILITY_CLASSES.map((c): Cell[] => [CLASS_LABELS[c], String(base[c]), String(current[c])]);
@@ -174,6 +203,7 @@ export function buildDiffSections(diff: Diff, listing: DiffListing): DiffSection
     buildOutcomeSection(diff),
     buildMetricsSection(diff, listing),
     buildFlipsSection(diff, listing),
+    buildNoiseSection(diff),
     buildReliabilitySection(diff),
     buildConfusionSection(diff),
     ...buildDefinitionSections(diff),

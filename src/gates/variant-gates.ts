@@ -38,7 +38,8 @@ export function evaluateVariantGates(experiment: Experiment, gates: VariantGate[
     const variant = findVariant(slugged, name);
     const comparison = experiment.comparisons.find((c) => c.variant === variant?.name);
     if (variant === undefined || comparison === undefined) continue; // checked before the run
-    const passed = comparison.verdict !== "hurt";
+    // A variant that could not be judged fails: a gate must not pass silently.
+    const passed = comparison.verdict !== "hurt" && comparison.verdict !== "unmeasured";
     const reason = `against ${comparison.reference}: ${comparison.verdict} (${comparison.because})`;
     checks.push({ variant: variant.name, rule: `--fail-if-worse ${variant.name}`, passed, reason });
   }

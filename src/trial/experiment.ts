@@ -10,7 +10,7 @@ import type { ResponseStore } from "../types/endpoint.js";
 import { existsSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
 import { EndpointFailure, InputError, Interrupted } from "../errors.js";
-import { compareVariant, profileOf, tabulateMetrics, type VariantRun } from "../ablate/compare-variants.js";
+import { adjustVerdicts, compareVariant, profileOf, tabulateMetrics, type VariantRun } from "../ablate/compare-variants.js";
 import { EXPERIMENT_SCHEMA_VERSION, type Experiment, findVariant } from "../types/ablate.js";
 import { type ExperimentPlan } from "../ablate/plan.js";
 import { evaluateVariantGates } from "../gates/variant-gates.js";
@@ -142,6 +142,7 @@ export function completeExperiment(experiment: Experiment, finished: VariantRun[
     const against = finished.find((other) => other.name === reference);
     return against === undefined ? [] : [compareVariant(against, run)];
   });
+  adjustVerdicts(experiment.comparisons, (name) => finished.find((run) => run.name === name)?.report.metrics.scored ?? 0);
   experiment.cases = finished[0].report.cases.length;
   experiment.notes = notesOf(finished, experiment.shard);
   experiment.gates = evaluateVariantGates(experiment, experiment.gate_rules?.variants ?? [], experiment.gate_rules?.fail_if_worse ?? []);

@@ -60,7 +60,7 @@ export interface Transition {
   trials: number;
 }
 
-export type Verdict = "helped" | "hurt" | "no detectable change";
+export type Verdict = "helped" | "hurt" | "no detectable change" | "unmeasured";
 
 /** A variant against its reference: diff's paired statistics, what moved, and a verdict. */
 export interface Comparison {
@@ -84,6 +84,10 @@ export interface Comparison {
   verdict: Verdict;
   /** Why: the test the verdict rests on, or the smallest effect this budget could detect. */
   because: string;
+  /** The verdict's sign-test p, Holm-adjusted across the experiment's comparisons; null without a test. */
+  p_holm: number | null;
+  /** Cases whose drop is beyond their own trial noise (diff's per-case exact test, Holm across cases). */
+  regressed_beyond_noise: string[];
   notes: string[];
 }
 

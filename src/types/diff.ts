@@ -115,6 +115,46 @@ export interface CaseFlip {
   kind: FlipKind;
   base: CaseSide | null;
   current: CaseSide | null;
+  /** Its drop tested against its own trial noise; null when either run scored none of its trials. */
+  test?: CaseNoiseTest | null;
+  /** Listed in the quarantine file: reported, never gated. */
+  quarantined?: boolean;
+}
+
+/** A case's drop tested against its own trial noise. */
+export interface CaseNoiseTest {
+  /** The base side's trials tested: the run's, plus those --remeasure-base asked. */
+  base: { correct: number; scored: number };
+  current: { correct: number; scored: number };
+  /** One-sided Fisher exact p that the current rate is lower, and that p Holm-adjusted across the cases tested. */
+  p_value: number;
+  p_holm: number;
+  /** p_holm < alpha: the drop is beyond the case's trial noise. */
+  beyond_noise: boolean;
+}
+
+/** The per-case noise model behind --fail-on-regressed-case. */
+export interface NoiseSummary {
+  test: "one-sided Fisher exact per case";
+  correction: "holm";
+  alpha: number;
+  /** Cases in the family (scored in both runs). */
+  tested: number;
+  /** Cases whose drop is beyond their trial noise, quarantined ones apart (what the gate fails on). */
+  regressed: string[];
+  /** Cases that passed before and fail now, within their trial noise (not gated). */
+  within_noise: string[];
+  /** Cases whose own trials disagree with each other in either run (base remeasure included). */
+  flaky: string[];
+  /** Quarantined cases present in the diff, and those of them stable in both runs now (candidates to release). */
+  quarantined: string[];
+  stable_quarantined: string[];
+  /** The smallest Holm-adjusted p any case could reach with these trials (all correct before, none after); null without cases. */
+  best_reachable: number | null;
+  /** Extra trials per case asked of the base side by --remeasure-base; null when not asked. */
+  remeasured: number | null;
+  /** The quarantine file read, if any. */
+  quarantine_file: string | null;
 }
 
 export interface ReliabilitySummary {
@@ -196,6 +236,7 @@ export interface Diff {
   reliability: ReliabilitySummary;
   confusions: ConfusionMove[];
   definitions: { base_recorded: boolean; current_recorded: boolean; changes: DefinitionChange[] };
+  noise: NoiseSummary;
   gates: GateCheck[];
   verdict: "pass" | "fail";
   /** How headroom moved, when both runs have a counterfactual.json (route-eval counterfactual). */
