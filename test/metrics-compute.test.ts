@@ -1,3 +1,4 @@
+import { wilson } from "../src/metrics/wilson.js";
 import { describe, it, expect } from "vitest";
 import { computeMetrics } from "../src/metrics/compute-metrics.js";
 import type { Rate, TrialRecord } from "../src/types.js";
@@ -134,7 +135,10 @@ describe("computeMetrics on a hand-built run", () => {
   });
 
   it("computes consistency and lists the unstable cases, ties going to the first name", () => {
-    expect(m.consistency).toBeCloseTo(11 / 14, 12);
+    // Over the cases with at least 2 scored trials (a 2/4, d 1/2, e 1/2); b, c, f, g have one each.
+    expect(m.consistency).toBeCloseTo(1.5 / 3, 12);
+    expect(m.consistency_rate).toMatchObject({ numerator: 1.5, denominator: 3, cases: 3 });
+    expect(m.consistency_rate?.ci).toEqual(wilson(1.5, 3));
     expect(m.unstable_cases).toEqual([
       { case_id: "a", modal: "find_orders", modal_count: 2, n: 4, selections: { cancel_order: 1, find_orders: 2, get_order: 1 } },
       { case_id: "d", modal: "find_orders", modal_count: 1, n: 2, selections: { find_orders: 1, get_order: 1 } },
@@ -180,7 +184,9 @@ describe("computeMetrics edge cases", () => {
     expect(m.argument_validity.value).toBeNull();
     expect(m.argument_match.value).toBeNull();
     expect(m.end_to_end_accuracy.value).toBe(1);
-    expect(m.consistency).toBe(1);
+    // One trial agrees with itself trivially: no consistency to report.
+    expect(m.consistency).toBeNull();
+    expect(m.consistency_rate).toBeNull();
   });
 
   it("types unparseable arguments as malformed", () => {

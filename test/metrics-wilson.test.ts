@@ -1,5 +1,5 @@
 import { describe, it, expect } from "vitest";
-import { rate, wilson } from "../src/metrics/wilson.js";
+import { clusterRate, rate, wilson } from "../src/metrics/wilson.js";
 
 function expectInterval(actual: [number, number] | null, expected: [number, number]): void {
   expect(actual).not.toBeNull();
@@ -41,5 +41,25 @@ describe("rate", () => {
 
   it("has null value and ci when the denominator is 0", () => {
     expect(rate(0, 0)).toEqual({ numerator: 0, denominator: 0, value: null, ci: null });
+  });
+});
+
+describe("clusterRate is monotone in the count", () => {
+  it("1 of 70 is never narrower on top than 0 of 70, nor 69 of 70 below 70 of 70 (14 cases of 5 trials)", () => {
+    const spread = (s: number) => Array.from({ length: 14 }, (_, i) => ({ n: 5, s: Math.floor(s / 14) + (i < s % 14 ? 1 : 0) }));
+    const upper = (s: number) => clusterRate(spread(s)).ci?.[1] ?? NaN;
+    const lower = (s: number) => clusterRate(spread(s)).ci?.[0] ?? NaN;
+    expect(clusterRate(spread(0)).effective_n).toBe(14);
+    expect(upper(1)).toBeGreaterThanOrEqual(upper(0));
+    expect(lower(69)).toBeLessThanOrEqual(lower(70));
+    for (let s = 1; s <= 70; s++) {
+      expect(upper(s)).toBeGreaterThanOrEqual(upper(s - 1) - 1e-12);
+      expect(lower(s)).toBeGreaterThanOrEqual(lower(s - 1) - 1e-12);
+    }
+  });
+
+  it("a deterministic endpoint keeps exactly the case-level interval", () => {
+    const cases = Array.from({ length: 10 }, (_, i) => ({ n: 3, s: i < 7 ? 3 : 0 }));
+    expect(clusterRate(cases).ci).toEqual(wilson(7, 10));
   });
 });

@@ -231,6 +231,16 @@ describe("no rate without its denominator", () => {
       .map((part) => part.replace(/<\/t[dh]>/g, " │ ").replace(/<[^>]+>/g, "").replace(/&[a-z#0-9]+;/g, " ").replace(/\s+/g, " ").trim());
     expect(text.filter((line) => /\d%/.test(line)).length).toBeGreaterThan(20);
     expect(bare(text.join("\n")), "html").toEqual([]);
+    // counterfactual headroom and a diff, in the terminal and Markdown
+    const base = join(out, (await runCli([...flags, "--run-id", "cf"])).stdout.match(/route-eval run (\S+)/)?.[1] ?? "cf");
+    for (const format of ["terminal", "markdown"]) {
+      const cf = await runCli(["counterfactual", join(out, "cf"), "-n", "2", "--no-progress", "-f", format]);
+      expect(cf.code, cf.stderr).toBe(0);
+      expect(bare(cf.stdout), `counterfactual ${format}`).toEqual([]);
+      const diff = await runCli(["diff", join(out, "cf"), join(out, "cf"), "--all", "-f", format]);
+      expect(bare(diff.stdout), `diff ${format}`).toEqual([]);
+    }
+    expect(base).toBeTruthy();
     // and the check itself finds what it should
     expect(bare("consistency 91.7% (mean share)\nabstention 100.0%")).toHaveLength(2);
   });

@@ -192,6 +192,6 @@ function judge(test: Comparison["outcome"]["cases"] | null, family: number, minC
   const reach =
     minChange === null
       ? `with ${cases} case${cases === 1 ? "" : "s"} no change can reach p < ${ALPHA}`
-      : `at this budget a change is detectable only when at least ${formatPercent(minChange)} of the ${cases} cases move, all the same way`;
+      : `at this budget a change is detectable only when at least ${formatPercent(minChange)} (${Math.round(minChange * cases)}/${cases}) of the cases move, all the same way`;
   return { verdict: "no detectable change", because: `${moved}${reach}` };
 }

@@ -8,6 +8,7 @@ import { makePaint, renderTable as renderTerminalTable } from "../render/termina
 import { wrapFacts, wrapText } from "../render/text-layout.js";
 import { inertMarkdown } from "../text/inert.js";
 import type { CounterfactualReport, StageHeadroom } from "../types/counterfactual.js";
+import type { Rate } from "../types.js";
 
 
 /** Whole counts as they are, fractional sums (flip rates over repeats) to one decimal. */
@@ -27,9 +28,10 @@ function pointsCi(ci: [number, number] | null): string {
   return ci === null ? "" : `[${formatPercent(ci[0]).slice(0, -1)}, ${formatPercent(ci[1]).slice(0, -1)}]`;
 }
 
-function percentCi(rate: { value: number | null; ci: [number, number] | null }): string {
+/** "+66.7% (4/6) [13.1%, 90.3%]": a difference per failure, with its net count. */
+function percentCi(rate: Rate): string {
   if (rate.value === null) return MISSING;
-  return `${points(rate.value).replace(" pts", "%")} ${formatCi(rate.ci)}`;
+  return `${points(rate.value).replace(" pts", "%")} (${formatTrials(rate.numerator)}/${rate.denominator}) ${formatCi(rate.ci)}`;
 }
 
 export function describeCounterfactual(r: CounterfactualReport): string {
@@ -63,7 +65,7 @@ function stageTable(r: CounterfactualReport): TableData {
         none ? MISSING : (s.kind ?? MISSING),
         none ? MISSING : formatTrials(s.binding),
         none ? MISSING : `${points(s.gain.value)} ${pointsCi(s.gain.ci)}`,
-        none ? MISSING : `${formatPercent(s.if_fixed.value)} ${formatCi(s.if_fixed.ci)}`,
+        none ? MISSING : `${formatPercent(s.if_fixed.value)} (${formatTrials(s.if_fixed.numerator)}/${s.if_fixed.denominator}) ${formatCi(s.if_fixed.ci)}`,
       ];
     }),
   };
@@ -92,7 +94,7 @@ export function selectionLine(r: CounterfactualReport): string {
   return `selection: the ${s.tested} failures tested, each counted once under the first that holds — the rival (removing it recovers more repeats than the placebo) ${s.rival}, position (moving the acceptable tool first does) ${s.position}, crowding (only the pair does) ${s.crowding}, chance (re-asking unchanged recovers it as often) ${s.chance}, inseparable (the pair alone still fails) ${s.inseparable}, unexplained ${s.unexplained}`;
 }
 
-const CAVEAT = "Every change is read against a placebo: the same failed trial re-asked unchanged, with the same fresh seeds, so what chance recovers is not counted as headroom. Binding = flip rates summed over the failed trials, minus the placebo's; intervals are 95%, case-clustered (the two arms' intervals combined). Each stage shows the change whose interval's lower bound is highest; every change is listed below it.";
+const CAVEAT = "Every change is read against a placebo: the same failed trial re-asked unchanged, with the same fresh seeds, so what chance recovers is not counted as headroom. Binding = flip rates summed over the failed trials, minus the placebo's; each is a 95% interval, case-clustered (the two arms' intervals combined). Each stage shows the change whose interval's lower bound is highest; every change is listed below it.";
 
 function renderTerminal(r: CounterfactualReport, color: boolean, width: number): string {
   const paint = makePaint(color);

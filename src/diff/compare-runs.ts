@@ -62,7 +62,7 @@ function scopeNotes(base: DiffInput, current: DiffInput, differ: boolean, shared
     }
   }
   if (isDeterministic(base) && isDeterministic(current)) {
-    notes.push("every case chose the same tool in all its trials in both runs (consistency 100%): trial pairs repeat each other, so per-trial p-values overstate the evidence; read the per-case test");
+    notes.push("every case chose the same tool in all its trials in both runs: trial pairs repeat each other, so per-trial p-values overstate the evidence; read the per-case test");
   }
   if (differ) {
     const both = base.records !== null && current.records !== null;

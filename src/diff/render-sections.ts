@@ -179,7 +179,7 @@ export function buildPowerSection(diff: Diff): DiffSection {
   const reach = (n: number, unit: string, change: number | null): string =>
     change === null
       ? `with ${n} ${unit} no change can reach p < ${alpha}`
-      : `with ${n} ${unit} at least ${(change * 100).toFixed(1)}% of them must move, all the same way`;
+      : `with ${n} ${unit} at least ${(change * 100).toFixed(1)}% (${Math.round(change * n)}/${n}) of them must move, all the same way`;
   const lines = [
     `an exact paired test reaches p < ${alpha} only with at least ${m} discordant pairs, all in one direction`,
     reach(cases, cases === 1 ? "case scored in both runs" : "cases scored in both runs", min_case_change),

@@ -11,29 +11,8 @@ import { computeInputTokens, computeRetrievalQuality } from "./retrieval-quality
 import { groupBy, scoreRecords } from "./scored-trials.js";
 import { factsOf, isExposed, isRetrieved, RATE_MASKS, type TrialFacts } from "./trial-facts.js";
 import { compareText } from "../text/compare-text.js";
-import { clusterRate, type ClusterTally } from "./wilson.js";
+import { clusterOf, clusterRate, rateOf } from "./wilson.js";
 import { computeConversations } from "./conversations.js";
-
-/**
- * The unit a rate's interval treats as independent: the case — for a conversation's turns, the
- * conversation (its turns share a user, a history and a model's habits).
- */
-function clusterOf(t: TrialRecord): string {
-  return t.turn?.conversation ?? t.case_id;
-}
-
-/** The share of `population` for which `success` holds; its interval treats the case as the unit. */
-function rateOf(population: TrialRecord[], success: (t: TrialRecord) => boolean): Rate {
-  const byCase = new Map<string, ClusterTally>();
-  for (const t of population) {
-    let tally = byCase.get(clusterOf(t));
-    if (tally === undefined) byCase.set(clusterOf(t), (tally = { n: 0, s: 0 }));
-    tally.n += 1;
-    if (success(t)) tally.s += 1;
-  }
-  // Summed in case order, so the interval's last digits never depend on the order of the records.
-  return clusterRate([...byCase.entries()].sort(([a], [b]) => compareText(a, b)).map(([, tally]) => tally));
-}
 
 /** Every rate of the rate table in one pass over the trials (per case: n and s of each rate), and the ordinary tools shown in all. */
 function countRates(scored: TrialRecord[], facts: TrialFacts[]): { rates: Record<RateName, Rate>; visibleTotal: number } {

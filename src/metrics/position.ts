@@ -7,7 +7,7 @@
  * (--shuffle-tools); in registry order, position and tool are confounded.
  */
 import { POSITION_THIRDS, type PositionThird, type Rate, type TrialRecord } from "../types.js";
-import { rate } from "./wilson.js";
+import { rateOf } from "./wilson.js";
 
 /** The third of a list of `length` items that holds the centre of slot `index`. */
 export function positionThird(index: number, length: number): PositionThird {
@@ -21,23 +21,16 @@ export function thirdOfTrial(trial: TrialRecord): PositionThird | null {
   return index === -1 ? null : positionThird(index, trial.visible_order.length);
 }
 
-/** Over scored trials: selection accuracy per third; `thirdOf` may be a remembered thirdOfTrial. */
+/**
+ * Over scored trials: selection accuracy per third, each with a case-clustered interval (a case's
+ * repeated trials are not independent evidence); `thirdOf` may be a remembered thirdOfTrial.
+ */
 export function computeSelectionByPosition(scored: TrialRecord[], thirdOf: (t: TrialRecord, index: number) => PositionThird | null = thirdOfTrial): Record<PositionThird, Rate> {
-  const tally: Record<PositionThird, { correct: number; total: number }> = {
-    first: { correct: 0, total: 0 },
-    middle: { correct: 0, total: 0 },
-    last: { correct: 0, total: 0 },
-  };
+  const byThird: Record<PositionThird, TrialRecord[]> = { first: [], middle: [], last: [] };
   for (let i = 0; i < scored.length; i++) {
-    const trial = scored[i];
-    const third = thirdOf(trial, i);
-    if (third === null) continue;
-    tally[third].total += 1;
-    if (trial.selected !== null && trial.acceptable.includes(trial.selected)) tally[third].correct += 1;
+    const third = thirdOf(scored[i], i);
+    if (third !== null) byThird[third].push(scored[i]);
   }
-  return {
-    first: rate(tally.first.correct, tally.first.total),
-    middle: rate(tally.middle.correct, tally.middle.total),
-    last: rate(tally.last.correct, tally.last.total),
-  };
+  const correct = (t: TrialRecord) => t.selected !== null && t.acceptable.includes(t.selected);
+  return { first: rateOf(byThird.first, correct), middle: rateOf(byThird.middle, correct), last: rateOf(byThird.last, correct) };
 }

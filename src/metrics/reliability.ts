@@ -6,10 +6,11 @@ import { maxOf } from "../text/extremes.js";
 import { isSuccess } from "./trial-facts.js";
 import type { Metrics, Success, TrialRecord } from "../types.js";
 import { computePassK } from "./pass-k.js";
+import { rate } from "./wilson.js";
 import { compareText } from "../text/compare-text.js";
 import { countBy, findModal, groupBy, labelSelected } from "./scored-trials.js";
 
-type Reliability = Pick<Metrics, "pass_hat_k" | "pass_at_k" | "pass_k_short_cases" | "consistency" | "unstable_cases">;
+type Reliability = Pick<Metrics, "pass_hat_k" | "pass_at_k" | "pass_k_short_cases" | "consistency" | "consistency_rate" | "unstable_cases">;
 type UnstableCase = Metrics["unstable_cases"][number];
 
 /** Per case: its selection counts and the modal selection (ties broken by name). */
@@ -26,10 +27,10 @@ export function computeReliability(trials: TrialRecord[], success: Success = "se
     c: group.filter((t) => isSuccess(t, success)).length,
   }));
   const summaries = [...cases.entries()].map(([caseId, group]) => summariseCase(caseId, group));
-  const consistency =
-    summaries.length === 0
-      ? null
-      : summaries.reduce((sum, s) => sum + s.modal_count / s.n, 0) / summaries.length;
+  // A case with one scored trial agrees with itself trivially: consistency needs two.
+  const repeated = summaries.filter((s) => s.n >= 2);
+  const shares = repeated.reduce((sum, s) => sum + s.modal_count / s.n, 0);
+  const consistency_rate = repeated.length === 0 ? null : { ...rate(shares, repeated.length), cases: repeated.length };
   const most = maxOf(tallies.map((tally) => tally.n), 0);
   const short = [...cases.entries()]
     .filter(([, group]) => group.length < most)
@@ -38,7 +39,8 @@ export function computeReliability(trials: TrialRecord[], success: Success = "se
   return {
     ...computePassK(tallies),
     pass_k_short_cases: short,
-    consistency,
+    consistency: consistency_rate?.value ?? null,
+    consistency_rate,
     unstable_cases: summaries.filter((s) => s.modal_count < s.n),
   };
 }

@@ -2,7 +2,8 @@
  * Rates with their evidence: numerator, denominator and a 95% Wilson score interval.
  * Nothing is rounded here; renderers round.
  */
-import type { Rate } from "../types.js";
+import type { Rate, TrialRecord } from "../types.js";
+import { compareText } from "../text/compare-text.js";
 
 /** The two-sided 95% normal quantile. */
 export const Z_95 = 1.959963984540054;
@@ -37,6 +38,11 @@ export interface ClusterTally {
  * V_cluster = Σ (s_i − p·n_i)² / N². So a deterministic endpoint (every trial of a case alike)
  * gets exactly the case-level Wilson interval (N_eff = cases), and independent trials stay close
  * to the trial-level one (N_eff ≈ N). N_eff is at most N; when p is 0 or 1 it is the cases.
+ *
+ * The interval is monotone in the count: at 0 or all successes nothing tells how alike a case's
+ * trials are, so N_eff is the case count there; a rare event (1 of 70) would otherwise get a
+ * narrower interval than none (0 of 70). So no count's upper bound is below the upper bound at 0
+ * successes, nor its lower bound above the lower bound at all successes (both on the cases).
  */
 export function clusterRate(clusters: ClusterTally[]): Rate {
   const present = clusters.filter((c) => c.n > 0);
@@ -45,8 +51,18 @@ export function clusterRate(clusters: ClusterTally[]): Rate {
   if (total === 0) return { ...rate(0, 0), cases: 0, effective_n: 0 };
   const p = successes / total;
   const variance = present.reduce((sum, c) => sum + (c.s - p * c.n) ** 2, 0) / (total * total);
-  const effective = p <= 0 || p >= 1 || variance <= 0 ? present.length : Math.min(total, (p * (1 - p)) / variance);
-  return { numerator: successes, denominator: total, value: p, ci: wilson(p * effective, effective), cases: present.length, effective_n: effective };
+  // Every case at the same share (no variance between cases): the trials carry their full weight.
+  const effective = p <= 0 || p >= 1 ? present.length : variance <= 0 ? total : Math.min(total, (p * (1 - p)) / variance);
+  return { numerator: successes, denominator: total, value: p, ci: monotone(wilson(p * effective, effective), present.length), cases: present.length, effective_n: effective };
+}
+
+/** The interval widened, where needed, to the bounds at 0 and at all successes on `cases`. */
+function monotone(ci: [number, number] | null, cases: number): [number, number] | null {
+  if (ci === null) return null;
+  const none = wilson(0, cases);
+  const all = wilson(cases, cases);
+  if (none === null || all === null) return ci;
+  return [Math.min(ci[0], all[0]), Math.max(ci[1], none[1])];
 }
 
 /** A rate; value and ci are null when the denominator is 0. */
@@ -57,4 +73,25 @@ export function rate(numerator: number, denominator: number): Rate {
     value: denominator === 0 ? null : numerator / denominator,
     ci: wilson(numerator, denominator),
   };
+}
+
+/**
+ * The unit a rate's interval treats as independent: the case — for a conversation's turns, the
+ * conversation (its turns share a user, a history and a model's habits).
+ */
+export function clusterOf(t: TrialRecord): string {
+  return t.turn?.conversation ?? t.case_id;
+}
+
+/** The share of `population` for which `success` holds; its interval treats the case as the unit. */
+export function rateOf(population: TrialRecord[], success: (t: TrialRecord) => boolean): Rate {
+  const byCase = new Map<string, ClusterTally>();
+  for (const t of population) {
+    let tally = byCase.get(clusterOf(t));
+    if (tally === undefined) byCase.set(clusterOf(t), (tally = { n: 0, s: 0 }));
+    tally.n += 1;
+    if (success(t)) tally.s += 1;
+  }
+  // Summed in case order, so the interval's last digits never depend on the order of the records.
+  return clusterRate([...byCase.entries()].sort(([a], [b]) => compareText(a, b)).map(([, tally]) => tally));
 }

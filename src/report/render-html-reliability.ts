@@ -1,6 +1,7 @@
 /** pass^k and pass@k against k, with their intervals, then consistency and the unstable cases. */
 import type { CaseMean, Metrics } from "../types.js";
 import { compareKeys, formatCi, formatCounts, formatPercent } from "../render/format.js";
+import { describeConsistency } from "./render-sections.js";
 import { renderLineChart, type ChartSeries } from "../render/html/chart.js";
 import { html } from "../render/html/escape.js";
 import type { HtmlSection } from "../render/html/page.js";
@@ -29,8 +30,8 @@ export function renderReliabilitySection(metrics: Metrics): HtmlSection {
   const unstableRows = unstable.map((u) => html`<tr><td><a href="#case=${encodeURIComponent(u.case_id)}">${u.case_id}</a></td><td>${u.modal}</td><td class="num">${u.modal_count}/${u.n}</td><td>${formatCounts(u.selections)}</td></tr>`);
   const body = html`${chart}
 <table id="pass-k"><thead><tr><th>metric</th><th class="num">cases</th>${ks.map((k) => html`<th class="num">k=${k}</th>`)}</tr></thead><tbody>${row("pass^k (all k succeed)", metrics.pass_hat_k)}${row("pass@k (any of k succeeds)", metrics.pass_at_k)}</tbody></table>
-<h3>Consistency ${formatPercent(metrics.consistency)} over ${metrics.pass_hat_k["1"]?.denominator ?? 0} cases</h3>
-<p class="intro">Mean share of each case's most frequent selection. ${unstable.length} unstable case${unstable.length === 1 ? "" : "s"} (more than one distinct selection).</p>
+<h3>Consistency</h3>
+<p class="intro">${describeConsistency(metrics)}. ${unstable.length} unstable case${unstable.length === 1 ? "" : "s"} (more than one distinct selection).</p>
 ${unstable.length === 0 ? "" : html`<table><thead><tr><th>case</th><th>modal selection</th><th class="num">share</th><th>selections</th></tr></thead><tbody>${unstableRows}</tbody></table>`}`;
   const intro = "Reliability over repeated trials: pass^k is the chance that all k trials of a case succeed (what a user who retries sees fail), pass@k that at least one does. Shaded: 95% intervals.";
   return { id: "reliability", title: "pass^k and pass@k", intro, body };

@@ -140,10 +140,19 @@ const SHOWN_K = [1, 2, 3, 5, 10, 20, 50];
 
 const MAX_SHORT = 5;
 
+/** "consistency 85.0% (17/20) [78.1%, 90.2%] over 20 cases with ≥ 2 scored trials (…)", or why it is "—". */
+export function describeConsistency(metrics: Metrics): string {
+  const c = metrics.consistency_rate;
+  // A report written before consistency had its interval carries the value alone.
+  if (c === undefined && metrics.consistency !== null) return `consistency ${formatPercent(metrics.consistency)} (mean share of each case's most frequent selection)`;
+  if (c === null || c === undefined) return "consistency — (it needs at least 2 scored trials of a case; every case has 1)";
+  return `consistency ${formatPercent(c.value)} (${formatCount(c.numerator)}/${c.denominator}) ${formatCi(c.ci)} over ${c.denominator} cases with ≥ 2 scored trials (mean share of each case's most frequent selection)`;
+}
+
 export function buildConsistencySection(metrics: Metrics): Section {
   const all = metrics.unstable_cases;
   const lines = [
-    `consistency ${formatPercent(metrics.consistency)} over ${metrics.pass_hat_k["1"]?.denominator ?? 0} cases (mean share of each case's most frequent selection)`,
+    describeConsistency(metrics),
     `${all.length} unstable case${all.length === 1 ? "" : "s"}`,
   ];
   if (all.length === 0) return section("Consistency", lines, null);
