@@ -4,6 +4,7 @@
  * threshold status cannot be forgotten here.
  */
 import { formatCi, formatMs, formatPercent, formatRate, MISSING, plural } from "../render/format.js";
+import type { ThresholdBound } from "../types/sweep.js";
 import type { SweepKind, SweepPoint, SweepReport, Threshold, ThresholdStatus } from "../types/sweep.js";
 
 export interface SweepTable {
@@ -106,6 +107,16 @@ const STATUS_TEXT: Record<ThresholdStatus, (t: Threshold, report: SweepReport) =
   below_at_smallest: (t, report) => `below ${percent(t)} already at the smallest size (${visibleAt(report, 0)} visible tools)`,
 };
 
+/** "; 95% interval [12.3, 31.0] over 1000 case resamples (38 not reached)". */
+function describeInterval(t: Threshold, report: SweepReport): string {
+  if (t.ci === undefined || t.ci === null || t.resamples === undefined) return "";
+  const [low, high] = t.ci;
+  const bound = (value: ThresholdBound) => (value === "below" ? `< ${visibleAt(report, 0)}` : value === "above" ? `> ${visibleAt(report, -1)}` : formatSize(value));
+  const r = t.resamples;
+  const ends = [r.not_reached > 0 ? `${r.not_reached} not reached` : "", r.below_at_smallest > 0 ? `${r.below_at_smallest} below at the smallest size` : ""].filter((x) => x !== "");
+  return `; 95% interval [${bound(low)}, ${bound(high)}] over ${r.count} case resamples${ends.length === 0 ? "" : ` (${ends.join(", ")})`}`;
+}
+
 /** The true mean visible size of the point at `index` (negative counts from the end). */
 function visibleAt(report: SweepReport, index: number): string {
   const point = report.points.at(index);
@@ -122,8 +133,8 @@ export function describeFindings(report: SweepReport): string[] {
   const lines: string[] = [];
   if (report.thresholds !== null) {
     const { n90, n50 } = report.thresholds;
-    lines.push(`N90 (selection accuracy falls below 90%): ${STATUS_TEXT[n90.status](n90, report)}`);
-    lines.push(`N50 (selection accuracy falls below 50%): ${STATUS_TEXT[n50.status](n50, report)}`);
+    lines.push(`N90 (selection accuracy falls below 90%): ${STATUS_TEXT[n90.status](n90, report)}${describeInterval(n90, report)}`);
+    lines.push(`N50 (selection accuracy falls below 50%): ${STATUS_TEXT[n50.status](n50, report)}${describeInterval(n50, report)}`);
   }
   const capped = report.points.filter((p) => p.capped_cases.length > 0);
   if (capped.length > 0) lines.push(CAPPED_NOTES[report.kind]);

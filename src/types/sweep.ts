@@ -3,11 +3,22 @@ import type { CaseMean, InputTokens, Rate, RetrievalQuality, RetrieverName } fro
 export const THRESHOLD_STATUSES = ["interpolated", "not_reached", "below_at_smallest"] as const;
 export type ThresholdStatus = (typeof THRESHOLD_STATUSES)[number];
 
+/** A bootstrap bound: a size, or beyond the sizes swept. */
+export type ThresholdBound = number | "below" | "above";
+
 export interface Threshold {
   threshold: number;
   /** The interpolated size, or null when not reached or already below at the smallest size. */
   size: number | null;
   status: ThresholdStatus;
+  /**
+   * 95% case-bootstrap interval of the size (the same resampled cases at every point); a bound is
+   * "below" where the resamples' quantile is already below at the smallest size, "above" where it
+   * is not reached by the largest. Absent on sweeps written before it.
+   */
+  ci?: [ThresholdBound, ThresholdBound] | null;
+  /** How the bootstrap resamples ended: crossed, not reached, below at the smallest size. */
+  resamples?: { count: number; interpolated: number; not_reached: number; below_at_smallest: number };
 }
 
 export const DISTRACTOR_POLICIES = ["random", "similar"] as const;
@@ -43,6 +54,8 @@ export interface SweepPoint {
   tool_recall: Rate;
   /** pass^k at k = the configured trials per case. */
   pass_hat_k: { k: number; mean: CaseMean } | null;
+  /** Per case: [correct, trials in the selection population], for N90/N50's case bootstrap. */
+  selection_by_case?: Record<string, [number, number]>;
   retrieval: RetrievalQuality;
   input_tokens: InputTokens;
   latency_ms: { p50: number | null; p95: number | null };
