@@ -6,6 +6,7 @@
  * then compare or sum them up again, as the unsharded experiment or sweep did.
  */
 import { findUnplanned, plannedUnits } from "../run-files/plan.js";
+import { nextTrials } from "../metrics/adaptive.js";
 import type { Io } from "../context.js";
 import { emitExperiment } from "./ablate.js";
 import { emitReport, verdict, type OutputFlags } from "./emit-report.js";
@@ -80,7 +81,13 @@ function checkShards(targets: string[]): CheckedShards {
       records.push(record);
     }
   }
-  const missing = (plannedUnits(first.meta) ?? []).filter((key) => !seen.has(key));
+  // Adaptive trials plan no fixed units: a case is done once decided, or at the cap.
+  const adaptive = first.meta.adaptive;
+  const unfinished = adaptive === undefined ? [] : [...nextTrials(Object.keys(first.meta.inputs?.cases ?? {}), records, adaptive, first.meta.config.success ?? "selection").keys()];
+  if (unfinished.length > 0) {
+    throw new InputError(`merge: ${unfinished.length} cases are neither decided nor at the cap of ${adaptive?.max_trials} trials in the shards given: ${unfinished.slice(0, LISTED).join(", ")}${unfinished.length > LISTED ? ", …" : ""}; add the missing shards, or finish them with --resume`);
+  }
+  const missing = adaptive !== undefined ? [] : (plannedUnits(first.meta) ?? []).filter((key) => !seen.has(key));
   if (missing.length > 0) {
     const named = missing.slice(0, LISTED).map((key) => key.replace("\u0000", " trial "));
     const shards = [...new Set(runs.map((r) => r.meta.shard?.index))].sort((a, b) => (a ?? 0) - (b ?? 0)).join(", ");

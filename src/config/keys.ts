@@ -14,6 +14,7 @@ import type { ControlName } from "../types/tools.js";
 import type { RunConfig } from "../types/report.js";
 import type { JsonObject } from "../types/json.js";
 import { nonNegativeInt, nonNegativeNumber, parseBoolean, positiveInt } from "./parse-number.js";
+import { InvalidArgumentError } from "commander";
 
 export interface KeySpec<T> {
   /** Commander's option spec, e.g. "-n, --trials <n>"; absent = file only. */
@@ -79,8 +80,18 @@ export const CONFIG_KEYS = defineKeys({
     schema: { description: "Endpoint: baseline, openai:MODEL (Chat Completions), openai-responses:MODEL (Responses API), anthropic:MODEL, command (config `command`) or http (config `base_url`).", type: "string", minLength: 1 } },
   model: { flags: "-m, --model <name>", help: "model name for the endpoint", default: null,
     schema: { type: ["string", "null"], minLength: 1 } },
-  trials: { flags: "-n, --trials <n>", help: "trials per case", parse: positiveInt, default: 3,
-    schema: { description: "Trials per case (n).", type: "integer", minimum: 1 } },
+  trials: { flags: "-n, --trials <n>", help: "trials per case (auto: adaptive trials against the gates, up to --max-trials)", parse: parseTrials, default: 3,
+    schema: { description: "Trials per case (n), or auto: adaptive trials against the gates (adaptive: auto), up to max_trials.", oneOf: [{ type: "integer", minimum: 1 }, { const: "auto" }] },
+    read: (written) => (written === "auto" ? Infinity : (written as number)) },
+  adaptive: { flags: "--adaptive <target>", help: "sample each case until an anytime-valid test decides it against TARGET (a success probability, e.g. 0.9; auto: from the gates), up to --max-trials", parse: parseTarget, default: null,
+    schema: {
+      description: "Adaptive trials: each case sampled until a one-sided beta-binomial mixture e-process decides it against this per-case success probability (or auto: from the gates), up to max_trials.",
+      oneOf: [{ type: "number", exclusiveMinimum: 0, exclusiveMaximum: 1 }, { const: "auto" }, { type: "null" }],
+    } },
+  adaptive_alpha: { flags: "--adaptive-alpha <p>", help: "family-wise error of the adaptive decisions, split across the cases", parse: parseUnitInterval, default: 0.05,
+    schema: { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 1 } },
+  max_trials: { flags: "--max-trials <n>", help: "adaptive trials: the most trials a case is given (it is undecided there)", parse: positiveInt, default: 60,
+    schema: { type: "integer", minimum: 1 } },
   concurrency: { flags: "--concurrency <n>", help: "trials in flight at once", parse: positiveInt, default: 4,
     schema: { type: "integer", minimum: 1 } },
   temperature: { flags: "--temperature <t>", help: "sampling temperature", parse: nonNegativeNumber, default: 0,
@@ -230,6 +241,23 @@ export const VARIANT_KEYS = [
   "temperature", "system_prompt", "shuffle_tools", "seed", "max_tokens", "command", "endpoint_version", "headers_env", "conversation_mode",
   "tool_choice", "parallel_tool_calls", "strict", "disable_parallel_tool_use",
 ] as const satisfies readonly TopOf<ConfigPath>[];
+
+/** "auto" (adaptive trials against the gates) is written as Infinity until load-config resolves it. */
+function parseTrials(raw: string): number {
+  return raw.trim() === "auto" ? Infinity : positiveInt(raw);
+}
+
+/** A success probability strictly between 0 and 1, or auto. */
+function parseTarget(raw: string): number | "auto" {
+  if (raw.trim() === "auto") return "auto";
+  return parseUnitInterval(raw);
+}
+
+function parseUnitInterval(raw: string): number {
+  const n = Number(raw);
+  if (!(n > 0 && n < 1)) throw new InvalidArgumentError("expected a number between 0 and 1 (exclusive), e.g. 0.9.");
+  return n;
+}
 
 /** controls: "on" = every control, "off" = none, else the list as written. */
 function readControls(written: unknown): ControlName[] {

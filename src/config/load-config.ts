@@ -56,11 +56,18 @@ export function loadConfig(file: string | null, overrides: ConfigOverrides, work
   const layers = [overrideLeaves(overrides, cwd, root), fileLeaves(written, root)];
   const config = mergeLayers(layers, path, root, cwd);
   checkRetrieverBudget(config, overrides, yaml);
+  resolveAdaptive(config);
   config.variant_gates = takeVariantGates(config, yaml);
   checkGates(config, yaml);
   config.variants = (written.variants ?? []).map((entry, index) => resolveVariant(entry, index, config, layers, yaml));
   checkVariantNames(config.variants, yaml);
   return config;
+}
+
+/** `trials: auto` is adaptive trials against the gates; under adaptive trials a case's trials go up to max_trials. */
+function resolveAdaptive(config: Config): void {
+  if (config.trials === Infinity && config.adaptive === null) config.adaptive = "auto";
+  if (config.adaptive !== null) config.trials = config.max_trials;
 }
 
 /**
@@ -178,7 +185,9 @@ function checkOverrides(overrides: ConfigOverrides): void {
   if (Object.values(overrides).every((value) => value === undefined)) return;
   const { retriever, k, embeddings, ...rest } = overrides;
   const discovery = retriever === undefined && k === undefined && embeddings === undefined ? undefined : { retriever, k, embeddings };
-  const problem = findConfigProblem({ ...rest, discovery });
+  // --trials auto parses to Infinity (not JSON): checked as it is written.
+  const trials = rest.trials === Infinity ? "auto" : rest.trials;
+  const problem = findConfigProblem({ ...rest, trials, discovery });
   if (problem === null) return;
   const path = problem.path.map(String);
   const row = listConfigKeys().find(([key]) => key.split(".").every((part, i) => path[i] === part));

@@ -6,6 +6,7 @@ import { computeMetrics } from "../metrics/compute-metrics.js";
 import { evaluateGates } from "../gates/evaluate-gates.js";
 import { REPORT_SCHEMA_VERSION, type CostEstimate, type Report, type RunMeta, type TrialRecord } from "../types.js";
 import { compareText } from "../text/compare-text.js";
+import { summariseAdaptive } from "../metrics/adaptive.js";
 
 /**
  * The whole report, from run metadata and trial records alone — no endpoint, no registry. The
@@ -24,6 +25,7 @@ export function buildReport(meta: RunMeta, records: TrialRecord[], options: { ga
     gates: options.gates === false ? [] : evaluateGates(metrics, run.config.gates),
     breakdowns: computeBreakdowns(sorted, success, metrics),
     cases: buildCaseRows(sorted, success),
+    ...(meta.adaptive === undefined ? {} : { adaptive: summariseAdaptive(meta.adaptive, [...new Set(sorted.map((r) => r.case_id))], sorted, success) }),
     errored: sorted.filter((r) => r.error !== null).map((r) => ({ case_id: r.case_id, trial: r.trial, error: r.error ?? "" })),
     exposure_assertions: checkExposureAssertions(sorted),
     ...costOf(meta, sorted),

@@ -21,6 +21,8 @@ import type { CounterfactualReport } from "../types/counterfactual.js";
 import { renderHeadroomSection } from "../counterfactual/render-headroom-html.js";
 import { HIDING_LABELS, NO_DESCRIPTION, STATUS_MARKS } from "../show/render-case.js";
 import { renderConversationSection } from "./render-html-conversations.js";
+import { buildAdaptiveSection } from "./render-sections.js";
+import { renderPlainSection } from "../diff/render-html-section.js";
 
 export interface HtmlOptions {
   gates: GateResult[];
@@ -58,6 +60,7 @@ export function renderHtml(report: Report, options: HtmlOptions): string {
     ...(report.metrics.conversations === undefined ? [] : [renderConversationSection(report.metrics.conversations)]),
     ...(options.headroom === undefined || options.headroom === null ? [] : [renderHeadroomSection(options.headroom)]),
     renderHeatmapSection(report, options.explanations),
+    ...(report.adaptive === undefined ? [] : [renderPlainSection("adaptive", buildAdaptiveSection(report.adaptive), "Each case sampled until an anytime-valid test decided it against the target, or the cap.")]),
     renderReliabilitySection(report.metrics),
     renderBreakdownSection(report),
     renderCasesSection(report, options.explanations),

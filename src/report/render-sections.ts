@@ -5,6 +5,7 @@
 import { RATES, STAGE_RATES, OTHER_RATES } from "../types/rates.js";
 import { POSITION_THIRDS, SELECTION_ERRORS, STAGES } from "../types.js";
 import type { ConversationMetrics, CostEstimate, GateResult, Metrics, Rate, Report } from "../types.js";
+import type { AdaptiveSummary } from "../types/report.js";
 import { compareKeys, formatCount, formatCi, formatCounts, formatNumber, formatPercent, SELECTION_ERROR_LABELS, STAGE_MEANINGS, truncateLine, formatPopulation, plural, formatRate } from "../render/format.js";
 import { compareText } from "../text/compare-text.js";
 import type { Align, Cell, Section, TableData } from "../render/section.js";
@@ -236,6 +237,38 @@ export function buildConversationSection(c: ConversationMetrics): Section {
   return section("Conversations", lines, table, notes);
 }
 
+const MAX_ADAPTIVE_ROWS = 40;
+
+/** "4.2e+3", "0.51": an e-value as the bar 1/α is written. */
+function formatEvidence(e: number): string {
+  return e >= 1000 || (e > 0 && e < 0.01) ? e.toExponential(1) : e.toFixed(2);
+}
+
+/** Adaptive trials: the plan, each case's decision (undecided and failing first) and the calls against the fixed plan. */
+export function buildAdaptiveSection(a: AdaptiveSummary): Section {
+  const cases = a.cases.length;
+  const order = { undecided: 0, fail: 1, pass: 2 } as const;
+  const rows = [...a.cases].sort((x, y) => order[x.decision] - order[y.decision] || compareText(x.case_id, y.case_id));
+  const floor = a.certify_pass_floor === null ? "" : `; certifying a pass takes at least ${a.certify_pass_floor} trials, all correct`;
+  const lines = [
+    `each case asked one trial at a time until a ${a.test.split(" (")[0]} decided it against θ = ${formatDecimalPlain(a.target)} (${a.source}), or ${a.max_trials} trials; α ${a.alpha} split across ${plural(cases, "case")} (${formatDecimalPlain(a.case_alpha)} each)${floor}`,
+    `decided pass ${a.pass} · decided fail ${a.fail} · undecided ${a.undecided} (of ${plural(cases, "case")})`,
+    `calls: ${a.calls} of the fixed plan's ${a.fixed_plan_calls} (${plural(cases, "case")} × ${a.max_trials}): ${formatPercent(a.saved)} (${a.fixed_plan_calls - a.calls}/${a.fixed_plan_calls}) fewer`,
+  ];
+  const table: TableData = {
+    head: ["case", "decision", "correct", "e pass", "e fail"],
+    align: ["left", "left", "right", "right", "right"],
+    rows: rows.slice(0, MAX_ADAPTIVE_ROWS).map((c) => [c.case_id, c.decision, `${c.correct}/${c.trials}`, formatEvidence(c.e_pass), formatEvidence(c.e_fail)]),
+  };
+  const notes = [`a decision is made when an e-value reaches 1/α per case = ${formatEvidence(1 / a.case_alpha)}; it is anytime-valid: looking after every trial does not raise the error`];
+  if (rows.length > MAX_ADAPTIVE_ROWS) notes.push(`… and ${rows.length - MAX_ADAPTIVE_ROWS} more (report.json lists every case)`);
+  return section("Adaptive trials", lines, table, notes);
+}
+
+function formatDecimalPlain(x: number): string {
+  return Number(x.toPrecision(3)).toString();
+}
+
 /** Every summary section in reading order, gates excluded (each renderer places them). */
 export function buildSummarySections(report: Report): Section[] {
   const { metrics } = report;
@@ -251,6 +284,7 @@ export function buildSummarySections(report: Report): Section[] {
     buildRatesSection(metrics, report.cost),
     ...(retrieval === null ? [] : [retrieval]),
     ...(position === null ? [] : [position]),
+    ...(report.adaptive === undefined ? [] : [buildAdaptiveSection(report.adaptive)]),
     buildReliabilitySection(metrics),
     buildConsistencySection(metrics),
     buildErroredSection(report),

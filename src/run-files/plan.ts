@@ -22,7 +22,9 @@ export function findUnplanned(meta: RunMeta, records: TrialRecord[], shard?: Sha
     const where = `case "${record.case_id}" trial ${record.trial}`;
     if (!cases.has(record.case_id)) return `${where}: the run has no case "${record.case_id}" (run.json names ${cases.size}); remove the record`;
     if (!units.has(trialKey(record.case_id, record.trial))) return `${where}: the run plans trials 0–${meta.config.trials - 1} of each case; remove the record`;
-    if (shard !== undefined && !inShard(shard, record.turn?.conversation ?? record.case_id, record.trial)) return `${where}: not a unit of shard ${shard.index}/${shard.count}; remove the record`;
+    // Adaptive trials keep every trial of a case in one shard (its trial 0's).
+    const unit = meta.adaptive === undefined ? record.trial : 0;
+    if (shard !== undefined && !inShard(shard, record.turn?.conversation ?? record.case_id, unit)) return `${where}: not a unit of shard ${shard.index}/${shard.count}; remove the record`;
   }
   return null;
 }

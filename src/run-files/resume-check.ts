@@ -15,6 +15,7 @@ import { compareText } from "../text/compare-text.js";
 export const PINNED_SETTINGS = [
   "trials", "temperature", "seed", "system_prompt", "discovery", "phases", "exposure", "controls", "descriptions", "base_url", "max_tokens", "shuffle_tools", "success",
   "command", "endpoint_version", "tool_choice", "parallel_tool_calls", "strict", "disable_parallel_tool_use", "conversation_mode",
+  "adaptive", "adaptive_alpha", "max_trials",
 ] as const;
 
 /** Settings run.json leaves out at their default (OPTIONAL_RUN_KEYS): absent means the default. */

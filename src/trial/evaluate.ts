@@ -10,6 +10,7 @@ import { openRecordWriter } from "../run-files/records-io.js";
 import { writeJsonFile, writeReportFile } from "../run-files/write-files.js";
 import { createRunDirectory, reopenRunDirectory, type RunDirectory } from "../run-files/run-directory.js";
 import { findResumeDifferences } from "../run-files/resume-check.js";
+import { nextTrials, planAdaptive, type AdaptivePlan } from "../metrics/adaptive.js";
 import { runTrialJobs, type LoopStop, type TrialJob } from "./run-loop.js";
 import { listPending, type SweepHook } from "./run-trial.js";
 import { inShard, type Shard } from "../run-files/shard.js";
@@ -66,10 +67,19 @@ export interface RunResult {
  */
 export async function runEvaluation(config: Config, options: RunOptions): Promise<RunResult> {
   const run = startRun(config, options);
-  const stopped = await runTrialJobs(run.jobs, {
-    concurrency: config.concurrency, resumed: run.resumed, total: run.resumed + run.jobs.length, onProgress: options.onProgress, signal: options.signal,
-  }).finally(run.close);
+  const loop = (jobs: TrialJob[]) =>
+    runTrialJobs(jobs, { concurrency: config.concurrency, resumed: run.resumed, total: run.recorded() + jobs.length, onProgress: options.onProgress, signal: options.signal });
+  const stopped = await (run.nextRound === undefined ? loop(run.jobs) : runRounds(run.jobs, run.nextRound, loop)).finally(run.close);
   return run.finish(stopped);
+}
+
+/** Adaptive trials: round after round (each undecided case's next trial), until no case has one to ask. */
+async function runRounds(first: TrialJob[], next: () => TrialJob[], loop: (jobs: TrialJob[]) => Promise<LoopStop>): Promise<LoopStop> {
+  for (let jobs = first; jobs.length > 0; jobs = next()) {
+    const stopped = await loop(jobs);
+    if (stopped !== null) return stopped;
+  }
+  return null;
 }
 
 /** A run opened and its pending trials listed, for a loop to run (one run's own, or an experiment's shared one). */
@@ -79,8 +89,10 @@ export interface StartedRun {
   resumed: number;
   /** Trials recorded so far (resumed ones included). */
   recorded(): number;
-  /** The trials not yet recorded; each keeps its record in the run as it finishes. */
+  /** The trials not yet recorded (adaptive trials: the first round); each keeps its record in the run as it finishes. */
   jobs: TrialJob[];
+  /** Adaptive trials: the next round's trials, from the records so far (none: every case is decided or capped). */
+  nextRound?: () => TrialJob[];
   /** Closes the endpoint and the records file; call it once the loop is over, whatever happened. */
   close(): Promise<void>;
   /** After close: the report of a complete run, or the error that says what stopped it and how to resume. */
@@ -100,6 +112,12 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
   const meta = buildRunMeta(run.runId, config, cases, endpoint, started);
   if (options.shard !== undefined) meta.shard = options.shard;
   if (options.batch === true) meta.batch = true;
+  const plan = planAdaptive(config, cases.length);
+  if (plan !== null) {
+    if (options.batch === true) throw new InputError("adaptive trials ask each case's next trial after the one before, and a batch asks every request at once: run adaptive trials live (through the store), or a fixed --trials N with --batch");
+    if (config.conversation_mode === "on-policy" && cases.some((c) => c.turn !== undefined)) throw new InputError("adaptive trials decide each decision on its own; on-policy conversations tie a trial's turns together: use teacher-forced (the default) with adaptive trials");
+    meta.adaptive = plan;
+  }
   if (run.previous !== null) {
     checkSameExperiment(run, meta, options.resumeAs);
     run.repair();
@@ -116,13 +134,16 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
     writer.append(record);
     records.push(record);
   };
-  const jobs = listPending(config, endpoint, cases, records, options).map((trial) => ({ run: trial, keep }));
+  const ids = cases.map((c) => c.id);
+  const round = (p: AdaptivePlan) => listPending(config, endpoint, cases, records, { ...options, only: nextTrials(ids, records, p, config.success) }).map((trial) => ({ run: trial, keep }));
+  const jobs = plan === null ? listPending(config, endpoint, cases, records, options).map((trial) => ({ run: trial, keep })) : round(plan);
   const resumeAs = options.resumeAs ?? run.dir;
   return {
     dir: run.dir,
     resumed: records.length,
     recorded: () => records.length,
     jobs,
+    ...(plan === null ? {} : { nextRound: () => round(plan) }),
     close: async () => {
       writer.close();
       await endpoint.close?.();

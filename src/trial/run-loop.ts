@@ -76,7 +76,8 @@ export async function runTrialJobs(jobs: TrialJob[], options: LoopOptions): Prom
   const all = limit.map(jobs, async (job) => {
     if (going()) finishOne(job, await job.run());
   });
-  await Promise.race([all, interrupted(options.signal).then(() => Promise.race([all, delay(GRACE_MS)]))]);
+  const interrupt = interrupted(options.signal);
+  await Promise.race([all, interrupt.done.then(() => Promise.race([all, delay(GRACE_MS)]))]).finally(interrupt.release);
   closed = true;
   report(true);
   if (stopped !== null) return { kind: "fatal", message: stopped, setup };
@@ -109,13 +110,18 @@ function createRejectionGuard(): { observe(outcome: EndpointOutcome): string | n
   };
 }
 
-/** Resolves when the signal is aborted (never, without one). */
-function interrupted(signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
+/**
+ * `done` resolves when the signal is aborted (never, without one); `release` removes its listener
+ * (a run of many loops — adaptive trials' rounds — would otherwise pile listeners on the signal).
+ */
+function interrupted(signal: AbortSignal | undefined): { done: Promise<void>; release: () => void } {
+  let listener: (() => void) | null = null;
+  const done = new Promise<void>((resolve) => {
     if (signal === undefined) return;
     if (signal.aborted) resolve();
-    else signal.addEventListener("abort", () => resolve(), { once: true });
+    else signal.addEventListener("abort", (listener = () => resolve()), { once: true });
   });
+  return { done, release: () => (listener === null ? undefined : signal?.removeEventListener("abort", listener)) };
 }
 
 function delay(ms: number): Promise<void> {

@@ -39,7 +39,7 @@ export function listPending(
   endpoint: Endpoint,
   cases: Case[],
   records: TrialRecord[],
-  options: { env: NodeJS.ProcessEnv; shard?: Shard; sweep?: SweepHook },
+  options: { env: NodeJS.ProcessEnv; shard?: Shard; sweep?: SweepHook; only?: ReadonlyMap<string, number> },
 ): (() => Promise<TrialResult>)[] {
   const done = new Set(records.map((r) => trialKey(r.case_id, r.trial)));
   const shard = options.shard;
@@ -49,9 +49,12 @@ export function listPending(
     const via: Endpoint = instead === undefined ? endpoint : { id: endpoint.id, model: endpoint.model, call: async () => instead };
     return runTrial(config, via, testCase, trial, prepareRegistry(prepared, testCase.registry, config, options.env), options.sweep);
   };
+  // Adaptive trials (`only`: each undecided case's next trial) keep a case's trials in one shard.
+  const only = options.only;
+  const inMyShard = (testCase: Case, trial: number) => shard === undefined || inShard(shard, testCase.turn?.conversation ?? testCase.id, only === undefined ? trial : 0);
   const pending = cases.flatMap((testCase) =>
-    Array.from({ length: config.trials }, (_, trial) => trial)
-      .filter((trial) => !done.has(trialKey(testCase.id, trial)) && (shard === undefined || inShard(shard, testCase.turn?.conversation ?? testCase.id, trial)))
+    (only === undefined ? Array.from({ length: config.trials }, (_, trial) => trial) : only.has(testCase.id) ? [only.get(testCase.id) as number] : [])
+      .filter((trial) => !done.has(trialKey(testCase.id, trial)) && inMyShard(testCase, trial))
       .map((trial) => ({ testCase, trial })),
   );
   if (config.conversation_mode !== "on-policy" || !cases.some((c) => c.turn !== undefined)) return pending.map(({ testCase, trial }) => () => ask(testCase, trial));

@@ -78,7 +78,17 @@ export interface Config {
   discovery: DiscoveryConfig;
   endpoint: string;
   model: string | null;
+  /** Trials per case; with adaptive trials, the most per case (max_trials). */
   trials: number;
+  /**
+   * Adaptive trials: each case sampled until an anytime-valid test decides it against this target
+   * (a per-case success probability θ), or "auto" (θ from the gates); null = a fixed number of trials.
+   */
+  adaptive: number | "auto" | null;
+  /** The family-wise error of the adaptive decisions, split evenly across the cases (Bonferroni). */
+  adaptive_alpha: number;
+  /** The most trials a case is given under adaptive trials (it is "undecided" there). */
+  max_trials: number;
   concurrency: number;
   temperature: number;
   system_prompt: string;
@@ -155,6 +165,7 @@ export type SettingKey = Exclude<keyof Config, "file" | "root" | "cwd" | "varian
 /** Pinned only when set to other than their default (so run.json of a run that does not use them is unchanged). */
 export const OPTIONAL_RUN_KEYS = [
   "exposure", "descriptions", "command", "endpoint_version", "tool_choice", "parallel_tool_calls", "strict", "disable_parallel_tool_use", "prices", "conversation_mode",
+  "adaptive", "adaptive_alpha", "max_trials",
 ] as const satisfies readonly SettingKey[];
 
 /** A model's prices, as the user writes them (nothing is built in that could go stale silently). */

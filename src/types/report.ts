@@ -52,6 +52,43 @@ export interface RunMeta {
   shard?: { index: number; count: number };
   /** Asked through the provider's batch API (`run --batch`). */
   batch?: boolean;
+  /** Adaptive trials: the plan every case was decided by (θ, where it came from, α and its split, the cap). */
+  adaptive?: AdaptivePlanInfo;
+}
+
+/** The plan of an adaptive run, as run.json records it. */
+export interface AdaptivePlanInfo {
+  target: number;
+  source: string;
+  alpha: number;
+  case_alpha: number;
+  max_trials: number;
+}
+
+/** One case of an adaptive run: its decision, the trials it rests on, and the e-values there. */
+export interface AdaptiveCase {
+  case_id: string;
+  decision: "pass" | "fail" | "undecided";
+  trials: number;
+  correct: number;
+  e_pass: number;
+  e_fail: number;
+}
+
+/** The report's account of adaptive trials. */
+export interface AdaptiveSummary extends AdaptivePlanInfo {
+  test: string;
+  pass: number;
+  fail: number;
+  undecided: number;
+  /** Trials recorded, and what a fixed plan of max_trials per case would have asked. */
+  calls: number;
+  fixed_plan_calls: number;
+  /** 1 − calls / fixed_plan_calls. */
+  saved: number;
+  /** The fewest all-correct trials that certify a pass at the per-case α (null beyond the cap × 10). */
+  certify_pass_floor: number | null;
+  cases: AdaptiveCase[];
 }
 
 /** The report's cost, when config `prices` names the run's model: an estimate, never a bill. */
@@ -79,6 +116,8 @@ export interface Report {
     phase: Record<string, Metrics>;
   };
   cases: CaseRow[];
+  /** Adaptive trials: each case's decision against the target, and the calls against the fixed plan. */
+  adaptive?: AdaptiveSummary;
   errored: { case_id: string; trial: number; error: string }[];
   /** The run's gates (config `gates`), evaluated on these metrics; empty with --no-gates. */
   gates: GateResult[];
