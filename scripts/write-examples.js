@@ -33,6 +33,11 @@ const EXAMPLES = {
   "sweep-k": { args: ["sweep", "--retriever", "bm25", "--k", "1,3,5,10,20", "--sweep-id", "k", "--no-progress"], keep: (lines) => lines.slice(0, lines.findIndex((l) => l.startsWith("Recall@k and selection")) - 1).filter((l) => !LATENCY.test(l)) },
   ablate: { args: ["ablate", "--run-id", "ladder", "--no-progress"], keep: (lines) => lines.filter((l) => !LATENCY.test(l)) },
   counterfactual: { args: ["counterfactual", "reports/main", "--no-progress"], keep: (lines) => lines },
+  adaptive: { args: ["run", "--trials", "auto", "--max-trials", "30", "--run-id", "adaptive", "--no-progress"], keep: (lines) => {
+    const part = section(lines, "Adaptive trials");
+    const table = part.findIndex((l) => l.startsWith("┌"));
+    return [...part.slice(0, table + 7), "…", ...part.slice(-4)];
+  } },
   lint: { args: ["lint"], keep: (lines) => [...lines.slice(0, 17), "…", ...lines.slice(-4)] },
   "lint-all": { args: ["lint", "--all"], keep: (lines) => lines.slice(0, 4) },
   // docs/commands.md: every command's own help, as the terminal shows it at 80 columns.

@@ -94,7 +94,7 @@ export function selectionLine(r: CounterfactualReport): string {
   return `selection: the ${s.tested} failures tested, each counted once under the first that holds — the rival (removing it recovers more repeats than the placebo) ${s.rival}, position (moving the acceptable tool first does) ${s.position}, crowding (only the pair does) ${s.crowding}, chance (re-asking unchanged recovers it as often) ${s.chance}, inseparable (the pair alone still fails) ${s.inseparable}, unexplained ${s.unexplained}`;
 }
 
-const CAVEAT = "Every change is read against a placebo: the same failed trial re-asked unchanged, with the same fresh seeds, so what chance recovers is not counted as headroom. Binding = flip rates summed over the failed trials, minus the placebo's; each is a 95% interval, case-clustered (the two arms' intervals combined). Each stage shows the change whose interval's lower bound is highest; every change is listed below it.";
+const CAVEAT = "Every change is read against a placebo: the same failed trial re-asked unchanged, with the same fresh seeds, so what chance recovers is not counted as headroom. Binding = flip rates summed over the failed trials, minus the placebo's. Every 95% interval here is case-clustered (the two arms' intervals combined). Each stage shows the change whose interval's lower bound is highest; every change is listed below it.";
 
 function renderTerminal(r: CounterfactualReport, color: boolean, width: number): string {
   const paint = makePaint(color);
