@@ -107,3 +107,24 @@ describe("run --adaptive on a seeded-random model", () => {
     expect(batch.stderr).toContain("adaptive trials ask each case's next trial after the one before");
   }, 60_000);
 });
+
+describe("adaptive trials' error rate through the pipeline", () => {
+  it("cases at p = θ are falsely certified 'pass' at most α of the time over 200 seeded runs", async () => {
+    const { runEvaluation } = await import("../src/trial/evaluate.js");
+    const { liveConfig } = await import("./fixtures/live-project.js");
+    const dir = writeRandomProject(CASES.slice(0, 2));
+    // Both cases pick their tool with p = 0.8 = θ: the hardest null for a pass.
+    const server = await fake.start(randomModel([0.8, 0.8]));
+    let falsePass = 0;
+    let decided = 0;
+    for (let rep = 0; rep < 200; rep++) {
+      const config = liveConfig(dir, { endpoint: "openai:random-model", base_url: `${server.url}/v1`, seed: 10_000 + rep, adaptive: 0.8, max_trials: 40, concurrency: 2 });
+      const { report } = await runEvaluation(config, { env: ENV, now: () => new Date("2026-12-02T00:00:00Z"), runId: `null-${rep}`, gates: false });
+      falsePass += report.adaptive?.pass ?? 0;
+      decided += (report.adaptive?.pass ?? 0) + (report.adaptive?.fail ?? 0);
+    }
+    // 400 case decisions, each falsely "pass" with probability ≤ α/2 = 0.025: the family rate ≤ α.
+    expect(falsePass / 200).toBeLessThanOrEqual(0.05);
+    expect(decided).toBeLessThan(400); // near θ, most cases run to the cap undecided
+  }, 240_000);
+});

@@ -3,7 +3,8 @@
  * recall@k, MRR and nDCG@k over the trials whose retriever recorded scores. Pure.
  */
 import type { InputTokens, RetrievalQuality, TrialRecord } from "../types.js";
-import { rate } from "./wilson.js";
+import { clusterOf, clusterRate } from "./wilson.js";
+import { compareText } from "../text/compare-text.js";
 
 
 export interface TrialQuality {
@@ -38,21 +39,28 @@ export function qualityOfTrial(t: TrialRecord): TrialQuality | null {
   return t.retrieval === null ? null : scoreRanks(t.retrieval.acceptable, t.retrieval_k ?? t.retrieval.candidates);
 }
 
-/** Over scored trials whose retriever recorded a ranking; `qualityOf` may be a remembered qualityOfTrial. */
+/**
+ * Over scored trials whose retriever recorded a ranking, each a mean of per-trial scores with a
+ * case-clustered interval (a case's trials rank the same goal; they are not independent draws);
+ * `qualityOf` may be a remembered qualityOfTrial.
+ */
 export function computeRetrievalQuality(scored: TrialRecord[], qualityOf: (t: TrialRecord, index: number) => TrialQuality | null = qualityOfTrial): RetrievalQuality {
-  let counted = 0;
-  let recall = 0;
-  let reciprocalRank = 0;
-  let ndcg = 0;
+  const byCase = new Map<string, { n: number; recall: number; rr: number; ndcg: number }>();
   for (let i = 0; i < scored.length; i++) {
     const quality = qualityOf(scored[i], i);
     if (quality === null) continue;
-    counted += 1;
-    recall += quality.recall;
-    reciprocalRank += quality.reciprocalRank;
-    ndcg += quality.ndcg;
+    const key = clusterOf(scored[i]);
+    const tally = byCase.get(key) ?? { n: 0, recall: 0, rr: 0, ndcg: 0 };
+    tally.n += 1;
+    tally.recall += quality.recall;
+    tally.rr += quality.reciprocalRank;
+    tally.ndcg += quality.ndcg;
+    byCase.set(key, tally);
   }
-  return { recall_at_k: rate(recall, counted), mrr: rate(reciprocalRank, counted), ndcg_at_k: rate(ndcg, counted) };
+  // Summed in case order, so the last digits never depend on the order of the records.
+  const cases = [...byCase.entries()].sort(([a], [b]) => compareText(a, b)).map(([, tally]) => tally);
+  const of = (pick: (t: (typeof cases)[number]) => number) => clusterRate(cases.map((t) => ({ n: t.n, s: pick(t) })));
+  return { recall_at_k: of((t) => t.recall), mrr: of((t) => t.rr), ndcg_at_k: of((t) => t.ndcg) };
 }
 
 /** Mean input tokens: the endpoint's count when it reported one, else route-eval's estimate. */
