@@ -169,6 +169,23 @@ describe("batch runs", () => {
     expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(1);
   }, 30_000);
 
+  it("adaptive trials through the batch API: one batch per round, the same records and decisions as a live adaptive run", async () => {
+    const dir = writeProject();
+    server = await startBatchServer();
+    // The first offered tool, every time: order-by-id always right, the other two always wrong.
+    // At θ 0.5 with α 0.05 split across 3 cases, each is decided after 9 trials: 9 rounds.
+    const adaptive = ["--adaptive", "0.5", "--max-trials", "20"];
+    const live = await runCli(args(server.url, ...adaptive, "--run-id", "live", "--store", "store-live"), { cwd: dir, env: ENV });
+    expect(live.code, live.stderr).toBe(0);
+    const batched = await runCli(args(server.url, ...adaptive, "--run-id", "batch", "--store", "store-batch", "--batch"), { cwd: dir, env: ENV });
+    expect(batched.code, batched.stderr).toBe(0);
+    expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(9);
+    expect(records(dir, "batch").map(comparable).sort(byTrial)).toEqual(records(dir, "live").map(comparable).sort(byTrial));
+    const report = (runId: string) => JSON.parse(readFileSync(join(dir, "reports", runId, "report.json"), "utf8"));
+    expect(report("batch").adaptive).toEqual(report("live").adaptive);
+    expect(report("batch").adaptive).toMatchObject({ pass: 1, fail: 2, undecided: 0, calls: 27 });
+  }, 60_000);
+
   it("resubmits items that expired once, and records those that fail twice as errored trials with the reason", async () => {
     const dir = writeProject();
     const keys: string[] = [];

@@ -51,15 +51,23 @@ export async function runBatch(config: Config, options: BatchOptions): Promise<B
     throw new InputError(`--batch: the endpoint ${config.endpoint} has no batch API; batch runs take openai:MODEL (OpenAI Batch) or anthropic:MODEL (Message Batches)${config.batch ? " (route-eval.yaml says batch: true; --no-batch asks live)" : ""}`);
   }
   const cached: Config = { ...config, mode: "cached" };
-  const answered = await answerByBatch(cached.store_dir, [cached], options, (onMiss) => {
-    const run = startRun(cached, { ...options, batch: true, onMiss });
-    return { dir: run.dir, runs: [run] };
-  });
-  if (answered.detached) return answered;
-  // Finish from the store, as a cached run: what no batch answered is an errored trial, with why.
-  const last = startRun(cached, { ...options, batch: true, resume: answered.dir, onMiss: answered.unanswered });
-  const stopped = await runTrialJobs(last.jobs, { concurrency: config.concurrency, resumed: last.resumed, total: last.resumed + last.jobs.length, onProgress: options.onProgress, signal: options.signal }).finally(last.close);
-  return { detached: false, ...last.finish(stopped) };
+  // Adaptive trials go round by round: each round's requests are one batch, collected before the
+  // next round is decided (a detached run submits one round; --resume carries on from there).
+  let resume = options.resume;
+  for (;;) {
+    let round: ReadonlyMap<string, number> | undefined;
+    const answered = await answerByBatch(cached.store_dir, [cached], options, (onMiss) => {
+      const run = startRun(cached, { ...options, resume, batch: true, onMiss });
+      round = run.round;
+      return { dir: run.dir, runs: [run] };
+    });
+    if (answered.detached) return answered;
+    // Finish from the store, as a cached run: what no batch answered is an errored trial, with why.
+    const last = startRun(cached, { ...options, batch: true, resume: answered.dir, onMiss: answered.unanswered, round });
+    const stopped = await runTrialJobs(last.jobs, { concurrency: config.concurrency, resumed: last.resumed, total: last.resumed + last.jobs.length, onProgress: options.onProgress, signal: options.signal }).finally(last.close);
+    if (stopped !== null || last.nextRound === undefined || last.nextRound().length === 0) return { detached: false, ...last.finish(stopped) };
+    resume = answered.dir;
+  }
 }
 
 /**

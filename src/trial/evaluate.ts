@@ -35,6 +35,8 @@ export interface RunOptions {
   gates?: boolean;
   /** Aborted on SIGINT/SIGTERM (reason: the signal's name): the run stops, keeps its records, says how to resume. */
   signal?: AbortSignal;
+  /** Adaptive trials: ask this round (case → trial) first, instead of the one the records give. */
+  round?: ReadonlyMap<string, number>;
   /** Told where the run directory is (before the first call) and, on resume, what is kept and redone. */
   onNotice?: (message: string) => void;
   /** A sweep point (src/sweep): supplies the (padded) cases and fixes each case's visible set. Absent = the configured pipeline. */
@@ -93,6 +95,8 @@ export interface StartedRun {
   jobs: TrialJob[];
   /** Adaptive trials: the next round's trials, from the records so far (none: every case is decided or capped). */
   nextRound?: () => TrialJob[];
+  /** Adaptive trials: the round `jobs` asks (case → trial). */
+  round?: ReadonlyMap<string, number>;
   /** Closes the endpoint and the records file; call it once the loop is over, whatever happened. */
   close(): Promise<void>;
   /** After close: the report of a complete run, or the error that says what stopped it and how to resume. */
@@ -114,7 +118,6 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
   if (options.batch === true) meta.batch = true;
   const plan = planAdaptive(config, cases.length);
   if (plan !== null) {
-    if (options.batch === true) throw new InputError("adaptive trials ask each case's next trial after the one before, and a batch asks every request at once: run adaptive trials live (through the store), or a fixed --trials N with --batch");
     if (config.conversation_mode === "on-policy" && cases.some((c) => c.turn !== undefined)) throw new InputError("adaptive trials decide each decision on its own; on-policy conversations tie a trial's turns together: use teacher-forced (the default) with adaptive trials");
     meta.adaptive = plan;
   }
@@ -135,15 +138,18 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
     records.push(record);
   };
   const ids = cases.map((c) => c.id);
-  const round = (p: AdaptivePlan) => listPending(config, endpoint, cases, records, { ...options, only: nextTrials(ids, records, p, config.success) }).map((trial) => ({ run: trial, keep }));
-  const jobs = plan === null ? listPending(config, endpoint, cases, records, options).map((trial) => ({ run: trial, keep })) : round(plan);
+  const jobsOf = (only: ReadonlyMap<string, number> | undefined) => listPending(config, endpoint, cases, records, { ...options, only }).map((trial) => ({ run: trial, keep }));
+  const round = (p: AdaptivePlan) => jobsOf(nextTrials(ids, records, p, config.success));
+  // A batch run finishes the round it collected (options.round), not the next one.
+  const firstRound = plan === null ? undefined : (options.round ?? nextTrials(ids, records, plan, config.success));
+  const jobs = jobsOf(firstRound);
   const resumeAs = options.resumeAs ?? run.dir;
   return {
     dir: run.dir,
     resumed: records.length,
     recorded: () => records.length,
     jobs,
-    ...(plan === null ? {} : { nextRound: () => round(plan) }),
+    ...(plan === null ? {} : { nextRound: () => round(plan), round: firstRound }),
     close: async () => {
       writer.close();
       await endpoint.close?.();
