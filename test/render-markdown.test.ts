@@ -68,7 +68,7 @@ describe("renderMarkdown", () => {
     expect(markdown).toContain("| end-to-end | 11 | 4 | 36.4% | [15.2%, 64.6%] |");
     expect(markdown).toContain("| abstention accuracy | 0 | 0 | — | — |");
     expect(markdown).toContain("| k | cases | pass^k (all k succeed) | pass@k (any of k succeeds) |");
-    expect(markdown).toContain("| k=2 | 4 | 25.0% | 41.7% |");
+    expect(markdown).toContain("| k=2 | 4 | 25.0% (1/4) [4.6%, 69.9%] | 41.7% (1.67/4) [11.0%, 80.5%] |");
   });
 
   it("lists failing cases (not passing ones) with family, acceptable, selections and stages", () => {

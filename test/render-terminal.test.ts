@@ -79,9 +79,10 @@ describe("renderTerminal", () => {
     const reliability = rowsOf(output, "Reliability over trials");
     // k as rows: pass^k and pass@k over the same cases at every k.
     expect(reliability.get("k")).toEqual(["cases", "pass^k (all k succeed)", "pass@k (any of k succeeds)"]);
-    expect(reliability.get("k=1")).toEqual(["4", "33.3%", "33.3%"]);
-    expect(reliability.get("k=2")).toEqual(["4", "25.0%", "41.7%"]);
-    expect(reliability.get("k=3")).toEqual(["3", "33.3%", "66.7%"]);
+    // Each a mean of per-case estimates, with its sum over the cases and its interval.
+    expect(reliability.get("k=1")).toEqual(["4", "33.3% (1.33/4) [7.5%, 75.5%]", "33.3% (1.33/4) [7.5%, 75.5%]"]);
+    expect(reliability.get("k=2")).toEqual(["4", "25.0% (1/4) [4.6%, 69.9%]", "41.7% (1.67/4) [11.0%, 80.5%]"]);
+    expect(reliability.get("k=3")).toEqual(["3", "33.3% (1/3) [6.1%, 79.2%]", "66.7% (2/3) [20.8%, 93.9%]"]);
     expect(output).toContain("consistency 91.7%");
     const unstable = rowsOf(output, "Consistency");
     expect(unstable.get("order-status-free-text")).toEqual(["get_order", "2/3", "get_order ×2, search_orders ×1"]);

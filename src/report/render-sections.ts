@@ -123,7 +123,9 @@ export function buildReliabilitySection(metrics: Metrics): Section {
   // k as rows (a table one column per k would be hundreds of characters wide at 100 trials); when
   // there are many, a chosen few: 1, 2, 3, 5, 10, 20, 50 and the largest.
   const shown = ks.length <= SHOWN_K.length + 1 ? ks : ks.filter((k) => SHOWN_K.includes(Number(k)) || k === ks[ks.length - 1]);
-  const rows = shown.map((k): Cell[] => [`k=${k}`, String(metrics.pass_hat_k[k]?.denominator ?? 0), formatPercent(metrics.pass_hat_k[k]?.value ?? null), formatPercent(metrics.pass_at_k[k]?.value ?? null)]);
+  // Each a mean of per-case estimates: its sum over the cases, and its interval, beside it.
+  const mean = (rate: Rate | undefined) => (rate === undefined ? MISSING_CELL : `${formatRate(rate)} ${formatCi(rate.ci)}`);
+  const rows = shown.map((k): Cell[] => [`k=${k}`, String(metrics.pass_hat_k[k]?.denominator ?? 0), mean(metrics.pass_hat_k[k]), mean(metrics.pass_at_k[k])]);
   const align: Align[] = ["left", "right", "right", "right"];
   const cases = metrics.pass_hat_k["1"]?.denominator ?? 0;
   const short = metrics.pass_k_short_cases ?? [];
@@ -138,6 +140,7 @@ export function buildReliabilitySection(metrics: Metrics): Section {
 }
 
 const SHOWN_K = [1, 2, 3, 5, 10, 20, 50];
+const MISSING_CELL = "—";
 
 const MAX_SHORT = 5;
 
