@@ -68,7 +68,7 @@ describe("pairedTest", () => {
 
 describe("the per-case noise test", () => {
   it("Fisher's one-sided exact drop test matches hand-computed hypergeometric tails", async () => {
-    const { fisherDrop, holm, smallestDropP } = await import("../src/diff/case-noise.js");
+    const { fisherDrop, smallestDropP } = await import("../src/diff/case-noise.js");
     // 10/10 → 2/10: only X = 2 is possible at or below: C(12,2)·C(8,8)/C(20,10).
     expect(fisherDrop(10, 10, 2, 10)).toBeCloseTo(66 / 184756, 15);
     // 5/5 → 4/5: P(X ≤ 4) with K = 9 of 10 = 1 − P(X = 5) = 1 − C(9,5)/C(10,5) = 1 − 126/252.

@@ -67,8 +67,8 @@ export interface Metrics extends Record<RateName, Rate> {
   pass_k_short_cases: { case_id: string; scored: number }[];
   /** Mean over cases with ≥ 2 scored trials of the modal selection's share; null when no case has two. */
   consistency: number | null;
-  /** The same as a case mean: Σ shares over those cases, with its Wilson interval over cases. */
-  consistency_rate: CaseMean | null;
+  /** The same as a case mean: Σ shares over those cases, with its Wilson interval over cases (absent in reports before it). */
+  consistency_rate?: CaseMean | null;
   /** Ranking quality of the acceptable set, over exposed trials whose retriever recorded scores. */
   retrieval: RetrievalQuality;
   /** Mean input tokens per scored trial: the endpoint's count, else route-eval's estimate. */
