@@ -102,7 +102,7 @@ function diffLine(d, base) {
   const moved = (d.metrics ?? []).filter((m) => m.change !== "unchanged" && m.change !== "same").map((m) => `${inert(m.label)} ${m.delta >= 0 ? "+" : "−"}${Math.abs(100 * m.delta).toFixed(1)} pts`);
   return [
     `**diff** against ${inert(base)}: ${inert(String(d.verdict))}`,
-    `${f.fixed ?? 0} fixed, ${f.regressed ?? 0} regressed of ${d.outcome?.cases?.pairs ?? 0} cases`,
+    `${f.fixed ?? 0} fixed, ${f.regressed ?? 0} regressed of ${d.outcome?.cases?.pairs ?? 0} cases${d.noise === undefined ? "" : ` (${d.noise.regressed.length} beyond their trial noise)`}`,
     moved.length > 0 ? `changed: ${moved.slice(0, 4).join(", ")}${moved.length > 4 ? ` and ${moved.length - 4} more` : ""}` : "no metric changed",
     failed.length > 0 ? `gates failed: ${failed.map((g) => inert(g.reason ?? g.rule)).join("; ")}` : null,
   ].filter((p) => p !== null).join(" · ");
