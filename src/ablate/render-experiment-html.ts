@@ -92,7 +92,7 @@ function renderComparison(c: Comparison, links: Map<string, string>): SafeHtml {
   return html`<div class="pair" data-variant="${c.variant}" data-reference="${c.reference}" data-verdict="${c.verdict}">
 <h3>${c.variant} <span class="muted">vs ${c.reference}</span> · <span class="verdict-${c.verdict === "no detectable change" ? "none" : c.verdict}">${c.verdict}</span> · end-to-end ${deltaOf(c, "end_to_end_accuracy")} · selection ${deltaOf(c, "selection_accuracy")}</h3>
 <p>${c.because}</p><p>${c.movement}</p>
-<p>cases fixed (${c.fixed.length}): ${c.fixed.join(", ") || "none"} · broken (${c.broken.length}): ${c.broken.join(", ") || "none"}${link === undefined ? "" : html` · <a href="${link}">${c.variant}'s report</a>`}</p>
+<p>cases fixed (${c.fixed.length}): ${c.fixed.join(", ") || "none"} · broken (${c.broken.length}): ${c.broken.join(", ") || "none"} · regressed beyond trial noise (${(c.regressed_beyond_noise ?? []).length}): ${(c.regressed_beyond_noise ?? []).join(", ") || "none"}${link === undefined ? "" : html` · <a href="${link}">${c.variant}'s report</a>`}</p>
 ${moved}</div>`;
 }
 

@@ -134,7 +134,7 @@ function comparisonLines(c: Comparison, width: number, paint: Paint): string[] {
     head,
     ...wrap(`end-to-end ${deltaOf(c, "end_to_end_accuracy")} · selection ${deltaOf(c, "selection_accuracy")} · ${c.because}`),
     ...wrap(c.movement),
-    ...wrap(`${listCases("cases fixed", c.fixed)} · ${listCases("broken", c.broken)}`),
+    ...wrap(`${listCases("cases fixed", c.fixed)} · ${listCases("broken", c.broken)} · ${listCases("regressed beyond trial noise", c.regressed_beyond_noise ?? [])}`),
     ...(trials === null ? [] : wrap(`trial pairs: ${trials.up} fixed vs ${trials.down} broken of ${trials.pairs}, exact McNemar ${pIs(trials.p_value)}`)),
   ];
 }
