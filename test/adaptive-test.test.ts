@@ -45,9 +45,8 @@ describe("error rates on simulated cases with known p", () => {
     for (const theta of [0.8, 0.9]) {
       let falsePass = 0;
       for (let rep = 0; rep < 200; rep++) if (decideCase(simulate(theta, rep, 400), theta, 0.05).decision === "pass") falsePass += 1;
-      // ≤ α = 5% in expectation; 200 draws of a 5% event stay under 20 with probability > 0.9999.
-      expect(falsePass / 200).toBeLessThanOrEqual(0.1);
-      expect(falsePass).toBeLessThanOrEqual(20);
+      // The criterion: over 200 repetitions the false-pass rate stays ≤ α (seeded: 10 and 8 here).
+      expect(falsePass / 200).toBeLessThanOrEqual(0.05);
     }
   });
 
