@@ -205,7 +205,8 @@ describe("no rate without its denominator", () => {
   /** A line with a percentage must also carry a count: (a/b), "N (M cases)", "over N cases", or a count column. */
   function bare(text: string): string[] {
     return text.split("\n").filter((line) => {
-      if (!/\d(\.\d+)?%/.test(line.replace(/95% (CI|interval)|\[[^\]]*%[^\]]*\]/g, ""))) return false;
+      // Intervals, and thresholds ("falls below 90%"), are not rates.
+      if (!/\d(\.\d+)?%/.test(line.replace(/95% (CI|interval)|\[[^\]]*%[^\]]*\]|(below|above) \d+%/g, ""))) return false;
       if (/\(\d+(\.\d+)?\/\d+\)|\d+ \(\d+ cases\)|over (the same )?\d+ cases|\(\d+ cases\)/.test(line)) return false;
       const cells = line.split(/[│|]/).map((c) => c.trim()).filter((c) => c !== "");
       return !cells.some((cell) => /^\d+$/.test(cell)); // a count column beside the rate
@@ -231,6 +232,15 @@ describe("no rate without its denominator", () => {
       .map((part) => part.replace(/<\/t[dh]>/g, " │ ").replace(/<[^>]+>/g, "").replace(/&[a-z#0-9]+;/g, " ").replace(/\s+/g, " ").trim());
     expect(text.filter((line) => /\d%/.test(line)).length).toBeGreaterThan(20);
     expect(bare(text.join("\n")), "html").toEqual([]);
+    // the sweep's HTML page, likewise
+    const sweepDir = join(out, (sweep.stdout.match(/route-eval sweep (\S+)/)?.[1] ?? ""));
+    const sweepPage = await runCli(["report", sweepDir, "-f", "html", "--output", join(out, "sweep.html")]);
+    expect(sweepPage.code, sweepPage.stderr).toBe(0);
+    const sweepText = readFileSync(join(out, "sweep.html"), "utf8").replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>|<svg[\s\S]*?<\/svg>/g, "")
+      .split(/<\/tr>|<\/p>|<\/li>|<\/h\d>|<br>/)
+      .map((part) => part.replace(/<\/t[dh]>/g, " │ ").replace(/<[^>]+>/g, "").replace(/&[a-z#0-9]+;/g, " ").replace(/\s+/g, " ").trim());
+    expect(sweepText.filter((line) => /\d%/.test(line)).length).toBeGreaterThan(3);
+    expect(bare(sweepText.join("\n")), "sweep html").toEqual([]);
     // counterfactual headroom and a diff, in the terminal and Markdown
     const base = join(out, (await runCli([...flags, "--run-id", "cf"])).stdout.match(/route-eval run (\S+)/)?.[1] ?? "cf");
     for (const format of ["terminal", "markdown"]) {

@@ -4,7 +4,7 @@
  * sweep table, and links to each point's own report.html. Pure: the caller says which point pages
  * exist and how to reach them from where the page is written.
  */
-import { formatPercent, MISSING, plural } from "../render/format.js";
+import { formatRate, MISSING, plural } from "../render/format.js";
 import { html, type SafeHtml } from "../render/html/escape.js";
 import { renderHtmlPage, type HtmlSection } from "../render/html/page.js";
 import { pointX, renderAccuracyChart, renderCostCharts } from "./render-sweep-html-charts.js";
@@ -28,17 +28,17 @@ table#capped{width:auto}
 
 const POSITIONS: Record<SweepKind, (x: string) => string> = { size: (x) => `${x} visible tools`, k: (x) => `k = ${x}` };
 
-function describeEnds(report: SweepReport, pick: (p: SweepPoint) => number | null, show: (v: number | null) => string): string | null {
+function describeEnds(report: SweepReport, pick: (p: SweepPoint) => number | null, show: (p: SweepPoint) => string): string | null {
   const points = report.points.filter((p) => pick(p) !== null);
   const first = points[0];
   const last = points.at(-1);
   if (first === undefined || last === undefined || first === last) return null;
   const at = (p: SweepPoint) => POSITIONS[report.kind](formatSize(pointX(report.kind, p)));
-  return `${show(pick(first))} at ${at(first)} → ${show(pick(last))} at ${at(last)}`;
+  return `${show(first)} at ${at(first)} → ${show(last)} at ${at(last)}`;
 }
 
 function renderAccuracySection(report: SweepReport): HtmlSection {
-  const ends = describeEnds(report, (p) => p.selection_accuracy.value, formatPercent);
+  const ends = describeEnds(report, (p) => p.selection_accuracy.value, (p) => formatRate(p.selection_accuracy));
   const findings = describeFindings(report).map((line) => html`<li>${line}</li>`);
   const body = html`<div class="chart-pair"><figure id="accuracy-chart">${renderAccuracyChart(report)}</figure>${findings.length === 0 ? "" : html`<ul class="findings" id="findings">${findings}</ul>`}</div>`;
   const what = report.kind === "k" ? "Recall@k, selection accuracy and end-to-end accuracy against the retriever's budget k" : "Selection and end-to-end accuracy against the true number of ordinary tools each case saw (controls excluded)";
@@ -47,7 +47,7 @@ function renderAccuracySection(report: SweepReport): HtmlSection {
 }
 
 function renderCostSection(report: SweepReport): HtmlSection {
-  const tokens = describeEnds(report, (p) => p.input_tokens.mean, (v) => (v === null ? MISSING : String(Math.round(v))));
+  const tokens = describeEnds(report, (p) => p.input_tokens.mean, (p) => (p.input_tokens.mean === null ? MISSING : String(Math.round(p.input_tokens.mean))));
   const estimated = report.points.some((p) => p.input_tokens.estimated > 0) ? " Estimated by route-eval as ceil(characters / 4) of each request where the endpoint reported no count." : "";
   const intro = `What each point costs: mean input tokens per request (${tokens ?? "one point"}) and the p50/p95 latency of the endpoint call.${estimated}`;
   return { id: "cost", title: "Tokens and latency", intro, body: renderCostCharts(report) };
