@@ -126,7 +126,7 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
     run.repair();
     meta.started_at = run.previous.started_at;
     const units = options.shard === undefined ? config.trials * cases.length : cases.reduce((sum, c) => sum + countShardTrials(options.shard as Shard, c.turn?.conversation ?? c.id, config.trials), 0);
-    options.onNotice?.(describeResume(run, units));
+    options.onNotice?.(describeResume(run, units, plan !== null));
   }
   writeJsonFile(join(run.dir, "run.json"), meta);
   options.onNotice?.(`run directory: ${run.dir}`);
@@ -204,7 +204,8 @@ function countShardTrials(shard: Shard, caseId: string, trials: number): number 
   return Array.from({ length: trials }, (_, t) => t).filter((t) => inShard(shard, caseId, t)).length;
 }
 
-function describeResume(run: RunDirectory, total: number): string {
+function describeResume(run: RunDirectory, total: number, adaptive: boolean): string {
   const redo = run.redo > 0 ? `; ${run.redo} errored trial${run.redo === 1 ? "" : "s"} will be asked again` : "";
-  return `resuming ${run.dir}: ${run.records.length} of ${total} trials kept${redo}`;
+  const of = adaptive ? `${run.records.length} trials kept (adaptive trials: at most ${total})` : `${run.records.length} of ${total} trials kept`;
+  return `resuming ${run.dir}: ${of}${redo}`;
 }
