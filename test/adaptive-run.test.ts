@@ -45,6 +45,11 @@ describe("run --adaptive on a seeded-random model", () => {
     // ≥ 40% fewer calls than 60 trials for every case.
     expect(adaptive?.saved).toBeGreaterThanOrEqual(0.4);
     expect(run.stdout).toContain("decided pass 6 · decided fail 6 · undecided 0 (of 12 cases)");
+    const page = await runCli(["report", join(dir, "reports", "whole"), "-f", "html"], { cwd: dir, env: ENV });
+    expect(page.code, page.stderr).toBe(0);
+    const html = readFileSync(join(dir, "reports", "whole", "report.html"), "utf8");
+    expect(html).toContain('<table id="adaptive-table">');
+    expect(html).toContain("decided pass 6 · decided fail 6 · undecided 0 (of 12 cases)");
 
     // From the records alone: each case's outcomes in trial order, decided by the same rule.
     const records = lines(join(dir, "reports", "whole", "records.jsonl")) as { case_id: string; trial: number; failed_stage: string | null }[];

@@ -2,16 +2,13 @@
  * A presentation-free DiffSection (lines, word-diff spans, one table with tones) as HTML, for the
  * diff page's sections that need nothing more; and the small parts the other sections share.
  */
-import type { Cell, TableData, Tone } from "../render/section.js";
-import { cellText, cellTone } from "../render/section.js";
+import { renderTableHtml } from "../render/html/table.js";
 import { html, type SafeHtml } from "../render/html/escape.js";
 import type { HtmlSection } from "../render/html/page.js";
 import type { DiffSection, Line, Span } from "./diff-section.js";
 import type { FlipKind } from "../types/diff.js";
 import { FLIP_LABELS } from "./format-diff.js";
 import { splitLead } from "./word-diff.js";
-
-const TONE_CLASSES: Record<Tone, string> = { plain: "", good: "good", bad: "bad", muted: "muted" };
 
 /** Removed words as <del>, added as <ins> (leading space outside), the rest as text; every piece escaped. */
 export function renderSpans(spans: Span[]): SafeHtml {
@@ -24,17 +21,6 @@ export function renderSpans(spans: Span[]): SafeHtml {
 
 function renderLine(line: Line, className: string): SafeHtml {
   return typeof line === "string" ? html`<p class="${className}">${line}</p>` : html`<p class="words">${renderSpans(line)}</p>`;
-}
-
-function renderCell(cell: Cell, align: string, tag: "td" | "th"): SafeHtml {
-  const classes = [align === "right" ? "num" : "", TONE_CLASSES[cellTone(cell)]].filter((c) => c !== "").join(" ");
-  return tag === "td" ? html`<td class="${classes}">${cellText(cell)}</td>` : html`<th class="${classes}">${cellText(cell)}</th>`;
-}
-
-export function renderTableHtml(table: TableData, id: string | null = null): SafeHtml {
-  const head = table.head.map((h, i) => renderCell(h, table.align[i], "th"));
-  const rows = table.rows.map((row) => html`<tr>${row.map((cell, i) => renderCell(cell, table.align[i], "td"))}</tr>`);
-  return html`<div class="table-wrap"><table${id === null ? "" : html` id="${id}"`}><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 /** The section as built for the terminal and Markdown, laid out as HTML. */

@@ -22,7 +22,9 @@ import { renderHeadroomSection } from "../counterfactual/render-headroom-html.js
 import { HIDING_LABELS, NO_DESCRIPTION, STATUS_MARKS } from "../show/render-case.js";
 import { renderConversationSection } from "./render-html-conversations.js";
 import { buildAdaptiveSection } from "./render-sections.js";
-import { renderPlainSection } from "../diff/render-html-section.js";
+import { renderTableHtml } from "../render/html/table.js";
+import { html } from "../render/html/escape.js";
+import type { AdaptiveSummary } from "../types/report.js";
 
 export interface HtmlOptions {
   gates: GateResult[];
@@ -60,7 +62,7 @@ export function renderHtml(report: Report, options: HtmlOptions): string {
     ...(report.metrics.conversations === undefined ? [] : [renderConversationSection(report.metrics.conversations)]),
     ...(options.headroom === undefined || options.headroom === null ? [] : [renderHeadroomSection(options.headroom)]),
     renderHeatmapSection(report, options.explanations),
-    ...(report.adaptive === undefined ? [] : [renderPlainSection("adaptive", buildAdaptiveSection(report.adaptive), "Each case sampled until an anytime-valid test decided it against the target, or the cap.")]),
+    ...(report.adaptive === undefined ? [] : [renderAdaptiveSection(report.adaptive)]),
     renderReliabilitySection(report.metrics),
     renderBreakdownSection(report),
     renderCasesSection(report, options.explanations),
@@ -76,6 +78,13 @@ export function renderHtml(report: Report, options: HtmlOptions): string {
     script: pageScript(),
     footer: `route-eval ${report.run.tool_version} · report schema ${report.schema_version} · self-contained: no network, works offline`,
   });
+}
+
+/** Adaptive trials: the same lines, table and notes as the terminal's, as HTML. */
+function renderAdaptiveSection(adaptive: AdaptiveSummary): HtmlSection {
+  const s = buildAdaptiveSection(adaptive);
+  const body = html`${s.lines.map((line) => html`<p>${line}</p>`)}${s.table === null ? "" : renderTableHtml(s.table, "adaptive-table")}${s.notes.map((line) => html`<p class="muted">${line}</p>`)}`;
+  return { id: "adaptive", title: s.title, intro: "Each case sampled until an anytime-valid test decided it against the target, or the cap.", body };
 }
 
 /** The page's script, a real source file beside the kit (src/render/html/browser/, and dist/ likewise). */
