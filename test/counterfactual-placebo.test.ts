@@ -8,6 +8,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { CounterfactualReport } from "../src/types/counterfactual.js";
+import { differenceInterval } from "../src/counterfactual/headroom.js";
+import { clusterRate } from "../src/metrics/wilson.js";
 import { runCli } from "./support/cli.js";
 import { useFakeServers } from "./fixtures/fake-provider.js";
 import { removeTempDirs } from "./fixtures/live-project.js";
@@ -57,9 +59,48 @@ describe("counterfactual placebo on a seeded-random model", () => {
     expect(arm("remove-rival")?.within_noise).toBe(false);
     expect(selection?.kind).toBe("remove-rival");
     expect(selection?.binding).toBeCloseTo(failed - (arm("remove-rival")?.placebo ?? 0), 10);
+    // The headroom interval, recomputed from the records: per case, the flips of the arm and of the
+    // placebo over the failed trials both were asked for, clustered, combined.
+    const flipsOf = (kind: string) => {
+      const byTrial = new Map<string, { case_id: string; correct: number; n: number }>();
+      for (const r of records.filter((x) => x.counterfactual.kind === kind)) {
+        const key = `${r.counterfactual.of.case_id}#${r.counterfactual.of.trial}`;
+        const t = byTrial.get(key) ?? { case_id: r.counterfactual.of.case_id, correct: 0, n: 0 };
+        t.n += 1;
+        if (r.failed_stage === null) t.correct += 1;
+        byTrial.set(key, t);
+      }
+      return byTrial;
+    };
+    const fixes = flipsOf("remove-rival");
+    const placebos = flipsOf("placebo");
+    const perCase = (pick: Map<string, { case_id: string; correct: number; n: number }>) => {
+      const cases = new Map<string, { n: number; s: number }>();
+      for (const [key, t] of pick) {
+        if (!fixes.has(key)) continue;
+        const c = cases.get(t.case_id) ?? { n: 0, s: 0 };
+        c.n += 1;
+        c.s += t.correct / t.n;
+        cases.set(t.case_id, c);
+      }
+      return clusterRate([...cases.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, c]) => c));
+    };
+    expect(arm("remove-rival")?.headroom.ci).toEqual(differenceInterval(perCase(fixes), perCase(placebos)));
     // The partition counts each failed trial once.
     const { tested, ...parts } = report.selection;
     expect(Object.values(parts).reduce((a, b) => a + b, 0)).toBe(tested);
     expect(tested).toBe(failed);
   }, 120_000);
+});
+
+describe("the headroom interval", () => {
+  it("combines the two arms' intervals by square and add (MOVER)", () => {
+    const a = { numerator: 5, denominator: 10, value: 0.5, ci: [0.3, 0.7] as [number, number] };
+    const b = { numerator: 2, denominator: 10, value: 0.2, ci: [0.1, 0.35] as [number, number] };
+    // d = 0.3; low = 0.3 − √(0.2² + 0.15²) = 0.05; high = 0.3 + √(0.2² + 0.1²)
+    const ci = differenceInterval(a, b);
+    expect(ci?.[0]).toBeCloseTo(0.05, 12);
+    expect(ci?.[1]).toBeCloseTo(0.3 + Math.sqrt(0.05), 12);
+    expect(differenceInterval(a, { ...b, value: null, ci: null })).toBeNull();
+  });
 });

@@ -54,7 +54,11 @@ function targetFromGates(config: Pick<Config, "gates" | "success">): { target: n
 function outcomesByCase(records: readonly TrialRecord[], success: Config["success"]): Map<string, boolean[]> {
   const sorted = [...records].filter((r) => r.error === null).sort((a, b) => a.trial - b.trial);
   const out = new Map<string, boolean[]>();
-  for (const r of sorted) out.set(r.case_id, [...(out.get(r.case_id) ?? []), isSuccess(r, success)]);
+  for (const r of sorted) {
+    const list = out.get(r.case_id);
+    if (list === undefined) out.set(r.case_id, [isSuccess(r, success)]);
+    else list.push(isSuccess(r, success));
+  }
   return out;
 }
 
@@ -66,7 +70,8 @@ export function decideCases(caseIds: readonly string[], records: readonly TrialR
 
 /**
  * The next trial index of every case still to be asked: undecided, below max_trials. A case's
- * next trial is the first index it has no record of (so an errored trial is asked again).
+ * next trial is the first index it has no record of (an errored trial is asked again on resume,
+ * which drops its record).
  */
 export function nextTrials(caseIds: readonly string[], records: readonly TrialRecord[], plan: AdaptivePlan, success: Config["success"]): Map<string, number> {
   const verdicts = decideCases(caseIds, records, plan, success);

@@ -72,7 +72,7 @@ export type SelectionExplanation = (typeof SELECTION_EXPLANATIONS)[number];
  * A partition of the selection failures tested: each failed trial counted once, under the first
  * explanation that holds — rival (removing it recovers more repeats than the placebo), position
  * (moving the acceptable tool first does), crowding (only the pair does), chance (re-asking
- * unchanged recovers it at least as often as any change), inseparable (the pair alone still
+ * unchanged recovers it at least as often as each change does), inseparable (the pair alone still
  * fails), unexplained (no change was tried that could tell).
  */
 export type SelectionBreakdown = { tested: number } & Record<SelectionExplanation, number>;
