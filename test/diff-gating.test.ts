@@ -84,7 +84,7 @@ describe("evaluateDiffGates", () => {
     expect(diff.gates).toEqual([{
       rule: "fail-on-regressed-case",
       passed: true,
-      reason: "no case regressed beyond trial noise (exact test per case, Holm across 20 cases, α 0.05); 2 cases went from pass to fail within noise: c16 1/1 → 0/1 (Holm p = 1), c17 1/1 → 0/1 (Holm p = 1); with these trials no case can show a regression (the most a case can reach is Holm p = 1): more trials, or --remeasure-base N, can",
+      reason: "no case regressed beyond trial noise (exact test per case, Holm across 20 cases, α 0.05); 2 cases went from pass to fail within noise: c16 (1/1 → 0/1, Holm p = 1), c17 (1/1 → 0/1, Holm p = 1); with these trials no case can show a regression (the most a case can reach is Holm p = 1): more trials, or --remeasure-base N, can",
     }]);
     expect(evaluateDiffGates(dropDiff(0), { ...OPTIONS, failOnRegressedCase: true })).toEqual([
       { rule: "fail-on-regressed-case", passed: true, reason: "no case regressed beyond trial noise (exact test per case, Holm across 20 cases, α 0.05)" },
@@ -101,7 +101,7 @@ describe("evaluateDiffGates", () => {
     expect(broken?.p_value).toBeCloseTo(66 / 184756, 12);
     expect(broken?.p_holm).toBeCloseTo((4 * 66) / 184756, 12);
     expect(diff.noise).toMatchObject({ tested: 4, regressed: ["broken"], within_noise: ["other"], flaky: ["broken", "other", "wobbly"] });
-    expect(diff.gates[0]).toMatchObject({ passed: false, reason: "1 case regressed beyond trial noise (exact test per case, Holm across 4 cases, α 0.05): broken 10/10 → 2/10 (Holm p = 0.00143)" });
+    expect(diff.gates[0]).toMatchObject({ passed: false, reason: "1 case regressed beyond trial noise (exact test per case, Holm across 4 cases, α 0.05): broken (10/10 → 2/10, Holm p = 0.00143)" });
     const held = { ...options, quarantine: { file: "q.yaml", cases: new Set(["broken", "steady"]) } };
     const quarantined = applyDiffGates(compareRuns(makeInput("base", buildRecords(base)), makeInput("current", buildRecords(current)), held), held);
     expect(quarantined.verdict).toBe("pass");

@@ -112,3 +112,4 @@ export function testCaseNoise(flips: CaseFlip[], options: NoiseOptions): NoiseSu
 function isFlaky(side: { correct: number; scored: number }): boolean {
   return side.correct > 0 && side.correct < side.scored;
 }
+

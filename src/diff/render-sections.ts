@@ -3,7 +3,7 @@
  * or spans that mark removed and added words) and one table each. Terminal and Markdown lay the
  * same sections out differently. Definitions and gates are built in render-definitions.ts.
  */
-import { formatCounts, MISSING, formatValue, pIs, plural } from "../render/format.js";
+import { describeCaseTest, formatCounts, MISSING, formatValue, pIs, plural } from "../render/format.js";
 import type { Cell, TableData, Tone } from "../render/section.js";
 import { FLIP_KINDS, RELIABILITY_CLASSES } from "../types/diff.js";
 import type { CaseFlip, CaseSide, Diff, HeadroomMove, MetricDelta } from "../types/diff.js";
@@ -123,12 +123,7 @@ export function buildFlipsSection(diff: Diff, listing: DiffListing): DiffSection
 export function buildNoiseSection(diff: Diff): DiffSection {
   const n = diff.noise;
   const byId = new Map(diff.flips.map((f) => [f.case_id, f]));
-  const counts = (id: string): string => {
-    const flip = byId.get(id);
-    const t = flip?.test;
-    const quarantined = flip?.quarantined === true ? ", quarantined" : "";
-    return t === null || t === undefined ? id : `${id} (${t.base.correct}/${t.base.scored} → ${t.current.correct}/${t.current.scored}, Holm ${pIs(t.p_holm)}${quarantined})`;
-  };
+  const counts = (id: string): string => describeCaseTest(byId.get(id), id);
   const beyond = diff.flips.filter((f) => f.test?.beyond_noise === true).map((f) => f.case_id);
   const lines: Line[] = [
     `a case regresses only when its drop is beyond its own trial noise: one-sided Fisher exact test on its trials in the two runs, Holm-adjusted across the ${plural(n.tested, "case")} scored in both, α ${n.alpha}`,

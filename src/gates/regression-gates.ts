@@ -3,7 +3,7 @@
  * direction, as a fraction: 0.02 = 2 percentage points) and `--fail-on-regressed-case`. With
  * `significantOnly`, a drop beyond tolerance fails only when its paired test is significant.
  */
-import { pIs, formatValue } from "../render/format.js";
+import { describeCaseTest, pIs, formatValue, plural } from "../render/format.js";
 import { isRateName, RATE_NAMES, RATES } from "../types/rates.js";
 import { InputError } from "../errors.js";
 import { type Diff, type GateCheck, type MetricDelta, EPSILON } from "../types/diff.js";
@@ -82,10 +82,6 @@ function listed(ids: string[]): string {
   return ids.length > MAX_LISTED ? `${shown}, … ${ids.length - MAX_LISTED} more` : shown;
 }
 
-function cases(n: number): string {
-  return `${n} case${n === 1 ? "" : "s"}`;
-}
-
 /**
  * A case regresses when its drop is beyond its own trial noise: the one-sided exact test on its
  * trials, Holm-adjusted across the cases tested, below alpha. Quarantined cases are never gated.
@@ -94,17 +90,14 @@ function cases(n: number): string {
 function checkRegressedCases(diff: Diff): GateCheck {
   const rule = "fail-on-regressed-case";
   const noise = diff.noise;
-  const method = `exact test per case, Holm across ${cases(noise.tested)}, α ${noise.alpha}`;
+  const method = `exact test per case, Holm across ${plural(noise.tested, "case")}, α ${noise.alpha}`;
   const byId = new Map(diff.flips.map((f) => [f.case_id, f]));
-  const counts = (id: string) => {
-    const t = byId.get(id)?.test;
-    return t === null || t === undefined ? id : `${id} ${t.base.correct}/${t.base.scored} → ${t.current.correct}/${t.current.scored} (Holm ${pIs(t.p_holm)})`;
-  };
-  if (noise.regressed.length > 0) return { rule, passed: false, reason: `${cases(noise.regressed.length)} regressed beyond trial noise (${method}): ${listed(noise.regressed.map(counts))}` };
+  const counts = (id: string) => describeCaseTest(byId.get(id), id);
+  if (noise.regressed.length > 0) return { rule, passed: false, reason: `${plural(noise.regressed.length, "case")} regressed beyond trial noise (${method}): ${listed(noise.regressed.map(counts))}` };
   const within = noise.within_noise.filter((id) => byId.get(id)?.quarantined !== true);
   if (within.length === 0) return { rule, passed: true, reason: `no case regressed beyond trial noise (${method})` };
   const reach = noise.best_reachable !== null && noise.best_reachable >= noise.alpha ? `; with these trials no case can show a regression (the most a case can reach is Holm ${pIs(noise.best_reachable)}): more trials, or --remeasure-base N, can` : "";
-  return { rule, passed: true, reason: `no case regressed beyond trial noise (${method}); ${cases(within.length)} went from pass to fail within noise: ${listed(within.map(counts))}${reach}` };
+  return { rule, passed: true, reason: `no case regressed beyond trial noise (${method}); ${plural(within.length, "case")} went from pass to fail within noise: ${listed(within.map(counts))}${reach}` };
 }
 
 /** The checks in the order given: drops first, then regressed cases. */

@@ -2,7 +2,7 @@
  * Shared formatting for every renderer: numbers, percentages, intervals, counts, and the labels
  * of the closed vocabularies (exhaustive maps, so a new stage cannot be forgotten).
  */
-import type { MetricDelta, MetricValue } from "../types/diff.js";
+import type { CaseFlip, MetricDelta, MetricValue } from "../types/diff.js";
 import type { CaseRow, Rate, SelectionError, Stage } from "../types.js";
 import { STAGES } from "../types.js";
 import { compareText } from "../text/compare-text.js";
@@ -178,4 +178,12 @@ export function formatValue(row: MetricDelta, value: MetricValue): string {
   if (!isProportion(row)) return formatNumber(value.value);
   if (value.numerator === null || value.denominator === null) return formatPercent(value.value);
   return `${formatPercent(value.value)} (${formatCount(tidy(value.numerator))}/${formatCount(value.denominator)})`;
+}
+
+/** "refund (10/10 → 2/10, Holm p = 0.00143)", ", quarantined" when it is; the bare id without a test. */
+export function describeCaseTest(flip: CaseFlip | undefined, id: string): string {
+  const t = flip?.test;
+  if (t === null || t === undefined) return id;
+  const quarantined = flip?.quarantined === true ? ", quarantined" : "";
+  return `${id} (${t.base.correct}/${t.base.scored} → ${t.current.correct}/${t.current.scored}, Holm ${pIs(t.p_holm)}${quarantined})`;
 }

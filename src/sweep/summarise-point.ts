@@ -1,9 +1,7 @@
 import { maxOf, minOf } from "../text/extremes.js";
 import { type Report, type TrialRecord, isControl } from "../types.js";
 import type { SweepKind, SweepPoint, SweepReport } from "../types/sweep.js";
-import { findThreshold } from "./thresholds.js";
-import { deriveSeed, seededRandom } from "../text/seeded-random.js";
-import type { Threshold, ThresholdBound } from "../types/sweep.js";
+import { findThreshold, withInterval } from "./thresholds.js";
 
 
 /** Nearest-rank percentile of sorted values; null when empty. */
@@ -60,45 +58,4 @@ export function thresholdsOf(kind: SweepKind, points: SweepPoint[], seed = 1): S
   if (kind !== "size") return null;
   const curve = points.map((p) => ({ x: p.visible.mean ?? p.value, y: p.selection_accuracy.value }));
   return { n90: withInterval(findThreshold(curve, 0.9), points, seed), n50: withInterval(findThreshold(curve, 0.5), points, seed) };
-}
-
-/** Bootstrap resamples of the cases. */
-const RESAMPLES = 1000;
-
-/**
- * The threshold's 95% case-bootstrap interval: the cases resampled with replacement (the same
- * draw at every point, so the curve keeps its shape), each resample's curve crossed again. A
- * resample that never crosses counts as +∞, one already below at the smallest size as −∞; a
- * bound that falls there is open (null). Seeded: the same sweep gives the same interval.
- */
-function withInterval(threshold: Threshold, points: SweepPoint[], seed: number): Threshold {
-  const tallies = points.map((p) => p.selection_by_case ?? {});
-  const cases = [...new Set(tallies.flatMap((t) => Object.keys(t)))].sort();
-  if (cases.length === 0) return threshold;
-  const random = seededRandom(deriveSeed("sweep-threshold", seed, threshold.threshold));
-  const sizes: number[] = [];
-  const ends = { count: RESAMPLES, interpolated: 0, not_reached: 0, below_at_smallest: 0 };
-  for (let b = 0; b < RESAMPLES; b++) {
-    const draw = cases.map(() => cases[Math.floor(random() * cases.length)]);
-    const curve = points.map((p, i) => {
-      let s = 0;
-      let n = 0;
-      for (const id of draw) {
-        const [correct, population] = tallies[i][id] ?? [0, 0];
-        s += correct;
-        n += population;
-      }
-      return { x: p.visible.mean ?? p.value, y: n === 0 ? null : s / n };
-    });
-    const found = findThreshold(curve, threshold.threshold);
-    ends[found.status] += 1;
-    sizes.push(found.status === "interpolated" ? (found.size ?? 0) : found.status === "not_reached" ? Infinity : -Infinity);
-  }
-  sizes.sort((a, b) => a - b);
-  const at = (q: number) => {
-    const value = sizes[Math.min(sizes.length - 1, Math.max(0, Math.ceil(q * sizes.length) - 1))];
-    return Number.isFinite(value) ? value : value > 0 ? "above" : "below";
-  };
-  const ci: [ThresholdBound, ThresholdBound] = [at(0.025), at(0.975)];
-  return { ...threshold, ci, resamples: ends };
 }

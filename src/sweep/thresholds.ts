@@ -1,8 +1,10 @@
 /**
  * N90 and N50: the visible size at which selection accuracy falls below 0.9 and 0.5, linearly
- * interpolated between the last point at or above the threshold and the first point below it.
+ * interpolated between the last point at or above the threshold and the first point below it;
+ * and their case-bootstrap intervals.
  */
-import type { Threshold } from "../types/sweep.js";
+import { deriveSeed, seededRandom } from "../text/seeded-random.js";
+import type { SweepPoint, Threshold, ThresholdBound } from "../types/sweep.js";
 
 export interface CurvePoint {
   /** The true (mean) visible size of the point. */
@@ -25,4 +27,45 @@ export function findThreshold(points: CurvePoint[], threshold: number): Threshol
     return { threshold, size, status: "interpolated" };
   }
   return { threshold, size: null, status: "not_reached" };
+}
+
+/** Bootstrap resamples of the cases. */
+const RESAMPLES = 1000;
+
+/**
+ * The threshold's 95% case-bootstrap interval: the cases resampled with replacement (the same
+ * draw at every point, so the curve keeps its shape), each resample's curve crossed again. A
+ * resample that never crosses counts as +∞, one already below at the smallest size as −∞; a
+ * bound that falls there is open (null). Seeded: the same sweep gives the same interval.
+ */
+export function withInterval(threshold: Threshold, points: SweepPoint[], seed: number): Threshold {
+  const tallies = points.map((p) => p.selection_by_case ?? {});
+  const cases = [...new Set(tallies.flatMap((t) => Object.keys(t)))].sort();
+  if (cases.length === 0) return threshold;
+  const random = seededRandom(deriveSeed("sweep-threshold", seed, threshold.threshold));
+  const sizes: number[] = [];
+  const ends = { count: RESAMPLES, interpolated: 0, not_reached: 0, below_at_smallest: 0 };
+  for (let b = 0; b < RESAMPLES; b++) {
+    const draw = cases.map(() => cases[Math.floor(random() * cases.length)]);
+    const curve = points.map((p, i) => {
+      let s = 0;
+      let n = 0;
+      for (const id of draw) {
+        const [correct, population] = tallies[i][id] ?? [0, 0];
+        s += correct;
+        n += population;
+      }
+      return { x: p.visible.mean ?? p.value, y: n === 0 ? null : s / n };
+    });
+    const found = findThreshold(curve, threshold.threshold);
+    ends[found.status] += 1;
+    sizes.push(found.status === "interpolated" ? (found.size ?? 0) : found.status === "not_reached" ? Infinity : -Infinity);
+  }
+  sizes.sort((a, b) => a - b);
+  const at = (q: number) => {
+    const value = sizes[Math.min(sizes.length - 1, Math.max(0, Math.ceil(q * sizes.length) - 1))];
+    return Number.isFinite(value) ? value : value > 0 ? "above" : "below";
+  };
+  const ci: [ThresholdBound, ThresholdBound] = [at(0.025), at(0.975)];
+  return { ...threshold, ci, resamples: ends };
 }

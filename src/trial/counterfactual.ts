@@ -6,25 +6,20 @@
  */
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { loadCases } from "../cases/load-cases.js";
 import { breakDownSelection, computeStageHeadroom, rankRivalPairs, summariseOutcomes } from "../counterfactual/headroom.js";
 import { COUNTERFACTUAL_SCHEMA_VERSION, type CounterfactualReport, type FixKind } from "../types/counterfactual.js";
 import { planCounterfactuals, type CounterfactualUnit, type Plan } from "../counterfactual/plan-counterfactuals.js";
-import { createEndpoint } from "./create-endpoint.js";
-import { withTokenEstimate } from "../endpoint/estimate-tokens.js";
-import { EndpointFailure, InputError, Interrupted } from "../errors.js";
+import { EndpointFailure, Interrupted } from "../errors.js";
+import { openRunAgain } from "./ask-again.js";
 import { loadRegistry } from "../registry/load-registry.js";
 import { CONTROL_TOOLS, renderDefinition } from "../registry/render-definition.js";
 import { stableStringify } from "../render/stable-json.js";
-import { readRun } from "../run-files/read-run.js";
 import { openRecordWriter, readRecords } from "../run-files/records-io.js";
-import { findResumeDifferences } from "../run-files/resume-check.js";
 import { writeTextFile } from "../run-files/write-files.js";
 import { discover } from "../discovery/discover.js";
 import { deriveSeed } from "../text/seeded-random.js";
 import { isControl, type Case, type Config, type Discovery, type RunProgress, type Tool, type ToolDefinition, type TrialRecord } from "../types.js";
 import { createRetriever } from "./create-retriever.js";
-import { buildRunMeta } from "./run-meta.js";
 import { askTrial, definitionsOf } from "./run-trial.js";
 import { runTrialJobs, type TrialJob } from "./run-loop.js";
 
@@ -49,15 +44,9 @@ export type CounterfactualResult =
 export const COUNTERFACTUAL_DIR = "counterfactual";
 
 export async function runCounterfactuals(target: string, config: Config, options: CounterfactualOptions): Promise<CounterfactualResult> {
-  const { runDir, meta, records } = readRun(target);
-  const cases = loadCases(config);
-  const endpoint = withTokenEstimate(createEndpoint(config, { env: options.env, warn: options.onWarning }));
+  // Counterfactuals ask the run's own questions: its cases and tools as they were.
+  const { runDir, meta, records, cases, endpoint } = openRunAgain(target, config, options, "a counterfactual would ask another question", "run it on a fresh run of these inputs");
   try {
-    // Counterfactuals ask the run's own questions: its cases and tools as they were.
-    const differences = findResumeDifferences(meta, buildRunMeta(meta.run_id, config, cases, endpoint, new Date()));
-    if (differences.length > 0) {
-      throw new InputError(`${target}: the inputs changed since this run, so a counterfactual would ask another question: ${differences.join("; ")}; run it on a fresh run of these inputs`);
-    }
     const extra = options.registryWith === null ? [] : loadRegistry(options.registryWith, config.cwd).tools;
     const byCase = new Map(cases.map((c) => [c.id, c]));
     const definitions = definitionMap(cases, extra, config);

@@ -6,16 +6,11 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { loadCases } from "../cases/load-cases.js";
-import { withTokenEstimate } from "../endpoint/estimate-tokens.js";
-import { EndpointFailure, InputError, Interrupted } from "../errors.js";
+import { EndpointFailure, Interrupted } from "../errors.js";
+import { openRunAgain } from "./ask-again.js";
 import { buildCaseRows } from "../metrics/case-rows.js";
-import { readRun } from "../run-files/read-run.js";
 import { openRecordWriter, readRecords } from "../run-files/records-io.js";
-import { findResumeDifferences } from "../run-files/resume-check.js";
 import type { Config, RunProgress, TrialRecord } from "../types.js";
-import { createEndpoint } from "./create-endpoint.js";
-import { buildRunMeta } from "./run-meta.js";
 import { runTrialJobs, type TrialJob } from "./run-loop.js";
 import { listPending } from "./run-trial.js";
 
@@ -32,14 +27,8 @@ export interface RemeasureOptions {
 export type RemeasureTallies = Map<string, { correct: number; scored: number }>;
 
 export async function remeasureBase(runDir: string, config: Config, perCase: number, options: RemeasureOptions): Promise<RemeasureTallies> {
-  const { meta, records } = readRun(runDir);
-  const cases = loadCases(config);
-  const endpoint = withTokenEstimate(createEndpoint(config, { env: options.env, warn: options.onWarning }));
+  const { meta, records, cases, endpoint } = openRunAgain(runDir, config, options, "remeasuring it would ask another question", "--remeasure-base needs the base run's own inputs");
   try {
-    const differences = findResumeDifferences(meta, buildRunMeta(meta.run_id, config, cases, endpoint, new Date()));
-    if (differences.length > 0) {
-      throw new InputError(`${runDir}: the inputs changed since this run, so remeasuring it would ask another question: ${differences.join("; ")}; --remeasure-base needs the base run's own inputs`);
-    }
     const own = meta.config.trials;
     const dir = join(runDir, REMEASURE_DIR);
     mkdirSync(dir, { recursive: true });
