@@ -1,6 +1,6 @@
 /** `route-eval sweep`: one full run per point (visible-set size, or retriever budget), summed up and rendered. */
 import { BudgetWithoutRetriever, loadConfig, type ConfigOverrides } from "../config/load-config.js";
-import type { Config, Outcome } from "../types.js";
+import type { Config, Outcome, ToolSearchMode } from "../types.js";
 import { InputError } from "../errors.js";
 import { DEFAULT_SIZES, type DistractorPolicy } from "../types/sweep.js";
 import type { SweepFormat } from "../types/formats.js";
@@ -25,10 +25,12 @@ export interface SweepFlags {
   output?: string;
   shard?: Shard;
   progress?: boolean;
+  /** --tool-search-axis: each size once per tool_search mode. */
+  toolSearchAxis?: ToolSearchMode[];
 }
 
 export async function sweepCommand(io: Io, flags: SweepFlags): Promise<Outcome> {
-  const { k, sizes, ...rest } = flags;
+  const { k, sizes, toolSearchAxis, ...rest } = flags;
   if (k !== undefined && sizes !== undefined) throw new InputError("--sizes and --k: choose one sweep (visible-set sizes, or retriever budgets)");
   // Each point sets its own k; the first one satisfies the config's "a retriever needs k" check.
   const config = loadSweepConfig(flags.config ?? null, toOverrides(rest), k, io.cwd);
@@ -43,9 +45,10 @@ export async function sweepCommand(io: Io, flags: SweepFlags): Promise<Outcome> 
     distractorRegistry: flags.distractorRegistry ?? null,
     sweepId: flags.sweepId,
     shard: flags.shard,
+    toolSearch: toolSearchAxis,
     onProgress: flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) }),
     onPoint: (point, runDir) =>
-      io.stderr(`${kind} ${point.value}: selection accuracy ${formatPercent(point.selection_accuracy.value)} over ${point.scored} trials — ${runDir}\n`),
+      io.stderr(`${kind} ${point.value}${point.tool_search === undefined ? "" : ` (tool search ${point.tool_search})`}: selection accuracy ${formatPercent(point.selection_accuracy.value)} over ${point.scored} trials — ${runDir}\n`),
   });
   emitSweep(io, sweepDir, sweep, { format: flags.format, output: flags.output });
   io.stderr(`sweep.json, sweep.csv and one run per point: ${sweepDir}\n`);

@@ -1,4 +1,4 @@
-import type { Case, Discovery, EndpointOutcome, Exposure, JsonValue, ToolDefinition, TrialRecord } from "../types.js";
+import type { Case, Discovery, EndpointOutcome, Exposure, JsonValue, SearchRecord, ToolDefinition, TrialRecord } from "../types.js";
 import { checkArguments, matchArguments } from "./check-arguments.js";
 import { classifyTrial, UNPARSEABLE_PREFIX } from "./classify-trial.js";
 
@@ -17,6 +17,8 @@ export interface TrialEvidence {
   requestHash: string;
   /** Whether the visible order is a seeded permutation (--shuffle-tools). */
   toolsShuffled?: boolean;
+  /** Tool search was on: what the decision searched and loaded (discovery.visible is the loaded set). */
+  search?: SearchRecord;
 }
 
 /** One trial's record: every set along the way, the endpoint's answer and its classification. */
@@ -72,6 +74,7 @@ export function buildRecord(e: TrialEvidence): TrialRecord {
     tools_shuffled: e.toolsShuffled ?? false,
     calls: response?.calls,
     ...(c.turn === undefined ? {} : { turn: c.turn }),
+    ...(e.search === undefined ? {} : { search: e.search }),
   };
 }
 

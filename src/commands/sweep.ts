@@ -1,5 +1,6 @@
 /** `route-eval sweep`: its flags, then app/sweep.ts. */
-import { Option, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
+import { TOOL_SEARCH_MODES, type ToolSearchMode } from "../types.js";
 import { sweepCommand, type SweepFlags } from "../app/sweep.js";
 import { addConfigOptions, formatOption, outputOption, positiveIntList, shardOption } from "../app/cli-options.js";
 import type { Io } from "../context.js";
@@ -19,6 +20,7 @@ export function registerSweep(program: Command, io: Io, setExit: SetExit): void 
     .option("--sizes <list>", `visible ordinary-tool counts (default ${DEFAULT_SIZES.join(",")})`, positiveIntList)
     .addOption(new Option("--distractors <policy>", "how distractors are drawn: random, or similar (hard negatives first)").choices(DISTRACTOR_POLICIES).default("random"))
     .option("--distractor-registry <file>", "pad registries with this snapshot's tools when a case has too few exposed tools")
+    .option("--tool-search-axis <modes>", "run each size once per tool_search mode, e.g. off,client: search on vs off as the catalogue grows", parseSearchModes)
     .option("--sweep-id <id>", "name of the sweep directory (default: <UTC time>-sweep-<size|k>)")
     .addOption(shardOption("run only shard I of N of every point's (case, trial) units; route-eval merge combines the shards"))
     .addOption(formatOption(SWEEP_FORMATS, "rendering on stdout (html: written to <sweep>/report.html, with a page per point)"))
@@ -26,6 +28,14 @@ export function registerSweep(program: Command, io: Io, setExit: SetExit): void 
     .option("--no-progress", "no progress lines on stderr")
     .addHelpText("after", helpAfter(SWEEP_HELP, io))
     .action(async (flags: SweepFlags) => setExit(exitOf(await sweepCommand(io, flags))));
+}
+
+/** "off,client" → the modes, each one known. */
+function parseSearchModes(raw: string): ToolSearchMode[] {
+  const modes = raw.split(",").map((m) => m.trim()).filter((m) => m !== "");
+  const bad = modes.find((m) => !(TOOL_SEARCH_MODES as readonly string[]).includes(m));
+  if (bad !== undefined || modes.length === 0) throw new InvalidArgumentError(`expected modes from ${TOOL_SEARCH_MODES.join(", ")}, comma-separated (e.g. off,client)${bad === undefined ? "" : `; got "${bad}"`}`);
+  return [...new Set(modes)] as ToolSearchMode[];
 }
 
 const SWEEP_HELP = `
@@ -40,6 +50,7 @@ Examples:
   route-eval sweep --sizes 5,10,20,40 --distractors similar --seed 7
   route-eval sweep --distractor-registry registries/distractors.yaml
   route-eval sweep --retriever bm25 --k 1,3,5,10,20
+  route-eval sweep --distractor-registry registries/distractors.yaml --sizes 10,20,40,80 --tool-search-axis off,client
   route-eval sweep --shard 1/2 --sweep-id w1             # and --shard 2/2 --sweep-id w2 elsewhere,
   route-eval merge reports/sweep reports/w1 reports/w2   # then one sweep, as if run whole
   route-eval sweep --format csv --output sweep.csv

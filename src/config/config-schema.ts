@@ -14,6 +14,7 @@ export const VARIANT_NAME_PATTERN = /^[A-Za-z0-9+][A-Za-z0-9 +._=@:-]{0,39}$/;
 /** Objects that group keys: their own description, and no keys beyond the table's. */
 const GROUPS: Record<string, JsonObject> = {
   discovery: {},
+  tool_search: { description: "Deferred loading: the exposed ordinary tools behind a search the model drives (docs/tool-search.md)." },
   "discovery.embeddings": {
     description: "The embeddings retriever, for every OpenAI-compatible /embeddings endpoint. Vectors are kept in the store (store_dir).",
   },

@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { redactUrl } from "../text/redact-url.js";
 import { canonicalJson } from "../text/canonical-json.js";
 import { CONTROL_NAMES } from "../types/tools.js";
-import { CONVERSATION_MODES, DESCRIPTION_MODES, EXPOSURE_MODES, LATER_RUN_KEYS, OPTIONAL_RUN_KEYS, RETRIEVERS, RUN_KEYS, STORE_MODES, SUCCESS_KINDS, type Config, type SettingKey } from "../types/config.js";
+import { CONVERSATION_MODES, DESCRIPTION_MODES, SEARCH_KINDS, TOOL_SEARCH_MODES, EXPOSURE_MODES, LATER_RUN_KEYS, OPTIONAL_RUN_KEYS, RETRIEVERS, RUN_KEYS, STORE_MODES, SUCCESS_KINDS, type Config, type SettingKey } from "../types/config.js";
 import type { ControlName } from "../types/tools.js";
 import type { RunConfig } from "../types/report.js";
 import type { JsonObject } from "../types/json.js";
@@ -115,6 +115,25 @@ export const CONFIG_KEYS = defineKeys({
       description: "Environment variable holding the API key (default OPENAI_API_KEY). Keys never go in a file.",
       type: "string", pattern: ENV_NAME.pattern, patternErrorMessage: "expected the name of an environment variable, not the key itself",
     } },
+  "tool_search.mode": { flags: "--tool-search <mode>", help: "off: every visible tool loaded · provider: the endpoint's own tool search over deferred tools · client: route-eval's search_tools function", choices: TOOL_SEARCH_MODES, default: "off",
+    schema: {
+      description: "Deferred loading: off (default) = every visible tool is loaded; provider = the exposed ordinary tools are sent deferred with the provider's own tool search (openai-responses, anthropic); client = route-eval answers the model's searches (search_tools, or the provider's client-executed form). See docs/tool-search.md.",
+      enum: [...TOOL_SEARCH_MODES],
+    } },
+  "tool_search.k": { flags: "--search-k <n>", help: "tools one search returns (route-eval's search)", parse: positiveInt, default: 5,
+    schema: { description: "Tools one search returns when route-eval answers it (default 5; a provider's hosted search decides for itself).", type: "integer", minimum: 1 } },
+  "tool_search.kind": { flags: "--search-kind <kind>", help: "what answers a search: bm25, regex, or embeddings (client only)", choices: SEARCH_KINDS, default: "bm25",
+    schema: {
+      description: "What answers a search: bm25 (default) or regex — the provider's variant (Anthropic) or route-eval's own — or embeddings (client only: the discovery.embeddings settings).",
+      enum: [...SEARCH_KINDS],
+    } },
+  "tool_search.always_loaded": { flags: "--always-loaded <names...>", help: "tools loaded from the start: names, or family:NAME", default: [],
+    schema: {
+      description: "Tools that stay loaded (never deferred): tool names, or family:NAME for every tool of a family.",
+      type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true,
+    } },
+  "tool_search.max_searches": { flags: "--max-searches <n>", help: "searches one decision may make (one more ends it: search_limit)", parse: positiveInt, default: 3,
+    schema: { description: "Searches one decision may make; a search asked for beyond it ends the decision without a call (outcome search_limit). Default 3.", type: "integer", minimum: 1 } },
   seed: { flags: "--seed <n>", help: "run seed", parse: nonNegativeInt, default: 1, schema: { type: "integer" } },
   system_prompt: { flags: "--system-prompt <text>", help: "system prompt", default: DEFAULT_SYSTEM_PROMPT,
     schema: { type: "string", minLength: 1 } },
@@ -237,7 +256,7 @@ export type ConfigPath = keyof typeof CONFIG_KEYS;
  * pair trial i of a case with trial i), nor the cases, nor operational settings (store, retries).
  */
 export const VARIANT_KEYS = [
-  "registry", "phases", "exposure", "controls", "descriptions", "discovery", "endpoint", "model", "base_url", "api_key_env",
+  "registry", "phases", "exposure", "controls", "descriptions", "discovery", "tool_search", "endpoint", "model", "base_url", "api_key_env",
   "temperature", "system_prompt", "shuffle_tools", "seed", "max_tokens", "command", "endpoint_version", "headers_env", "conversation_mode",
   "tool_choice", "parallel_tool_calls", "strict", "disable_parallel_tool_use",
 ] as const satisfies readonly TopOf<ConfigPath>[];
@@ -271,10 +290,17 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const EVERY_SETTING_HAS_A_ROW: Same<TopOf<ConfigPath>, SettingKey> = true;
 void EVERY_SETTING_HAS_A_ROW;
 
+/** A setting's default: its row's, or for a group of rows (tool_search) the object of theirs. */
+export function settingDefault(key: SettingKey): unknown {
+  const row = (CONFIG_KEYS as Record<string, KeySpec<unknown>>)[key];
+  if (row !== undefined) return row.default;
+  return Object.fromEntries(listConfigKeys().filter(([path]) => path.startsWith(`${key}.`)).map(([path, spec]) => [path.slice(key.length + 1), spec.default]));
+}
+
 /** The settings of a run as run.json pins them. */
 export function pickRunConfig(config: Config): RunConfig {
   const keys = [...RUN_KEYS, ...LATER_RUN_KEYS];
-  const optional = OPTIONAL_RUN_KEYS.filter((key) => canonicalJson(config[key]) !== canonicalJson(CONFIG_KEYS[key].default));
+  const optional = OPTIONAL_RUN_KEYS.filter((key) => canonicalJson(config[key]) !== canonicalJson(settingDefault(key)));
   const picked = Object.fromEntries([...keys, ...optional].map((key) => [key, config[key]])) as RunConfig;
   // No secrets at rest: a URL in run.json (and so in report.json) carries no credentials.
   const embeddings = picked.discovery.embeddings;

@@ -20,7 +20,8 @@ export const CONFIG_FILE_NAME = "route-eval.yaml";
  * Command-line values, one per config key; each one set wins over route-eval.yaml.
  * Paths here are relative to the working directory; discovery is flattened to retriever and k.
  */
-export type ConfigOverrides = Partial<Omit<Config, "file" | "root" | "discovery">> & {
+export type ConfigOverrides = Partial<Omit<Config, "file" | "root" | "discovery" | "tool_search">> & {
+  tool_search?: Partial<Config["tool_search"]>;
   retriever?: RetrieverName;
   k?: number;
   /** Merged key by key over the file's discovery.embeddings. */
@@ -56,6 +57,7 @@ export function loadConfig(file: string | null, overrides: ConfigOverrides, work
   const layers = [overrideLeaves(overrides, cwd, root), fileLeaves(written, root)];
   const config = mergeLayers(layers, path, root, cwd);
   checkRetrieverBudget(config, overrides, yaml);
+  checkToolSearch(config, yaml);
   resolveAdaptive(config);
   config.variant_gates = takeVariantGates(config, yaml);
   checkGates(config, yaml);
@@ -84,6 +86,11 @@ function resolveVariant(entry: VariantEntry, index: number, base: Config, layers
   if (retriever !== "none" && k === undefined) throw where(`retriever "${retriever}" needs k (discovery.k), the number of ordinary tools it keeps`);
   if (retriever === "none" && k !== undefined) throw where("discovery.k without a retriever: set discovery.retriever to bm25 or embeddings, or drop k");
   config.gates = base.gates;
+  try {
+    checkToolSearch(config, null);
+  } catch (error) {
+    throw error instanceof InputError ? where(error.message) : error;
+  }
   const changes = VARIANT_KEYS.filter((key) => canonicalJson(config[key]) !== canonicalJson(base[key]));
   if (changes.length === 0) throw where(`changes nothing (every setting it names equals the base's); change a setting or remove the variant`);
   return { name, config, changes, line };
@@ -194,6 +201,25 @@ function checkOverrides(overrides: ConfigOverrides): void {
   const flag = row?.[1].flags?.match(/--[a-z-]+/)?.[0] ?? "options";
   const inner = row !== undefined && path.length > row[0].split(".").length ? `${formatPath(problem.path)}: ` : "";
   throw new InputError(`${flag}: ${inner}${problem.message}`);
+}
+
+/** Endpoints with a tool search of their own (tool_search: provider). */
+const PROVIDER_SEARCH_ENDPOINTS = ["openai-responses:", "anthropic:"];
+
+/** Tool search replaces the retriever; the provider's own search needs a provider that has one. */
+function checkToolSearch(config: Config, yaml: YamlFile | null): void {
+  const { mode, kind } = config.tool_search;
+  if (mode === "off") return;
+  // At its line when the file sets it; a flag's value is named by the setting alone.
+  const written = (key: string) => yaml !== null && isRecord(yaml.data) && isRecord(yaml.data.tool_search) && key in yaml.data.tool_search;
+  const place = (key: string, message: string) => new InputError(yaml === null || !written(key) ? `tool_search.${key}: ${message}` : at(yaml.shown, yaml.lineOf(["tool_search", key]), `tool_search.${key}: ${message}`));
+  if (config.discovery.retriever !== "none") {
+    throw place("mode", `tool search replaces the retriever (discovery.retriever is ${config.discovery.retriever}): set discovery.retriever to none — to answer searches with embeddings, set tool_search.kind: embeddings`);
+  }
+  if (mode === "provider" && !PROVIDER_SEARCH_ENDPOINTS.some((prefix) => config.endpoint.startsWith(prefix))) {
+    throw place("mode", `provider: endpoint ${config.endpoint} has no tool search of its own (openai-responses and anthropic have); use client, which works with every endpoint`);
+  }
+  if (mode === "provider" && kind === "embeddings") throw place("kind", "embeddings: a provider's own search is bm25 or regex; embeddings answer only route-eval's search (mode: client)");
 }
 
 /** A misspelt gate fails here, before the first call, at its line. */

@@ -3,15 +3,23 @@
  * EndpointResponse. Pure; the body is what the response store hashes. Tool results travel as
  * `tool_result` blocks in a user turn; adjacent turns of one role are merged into one.
  * No `temperature` is sent: the Messages API deprecated the parameter (the SDK no longer has it).
+ *
+ * Tool search (docs/tool-search.md), as Anthropic's tool-search docs describe it: the deferred
+ * tools are sent with `defer_loading: true`; `provider` adds the server tool-search tool (BM25 or
+ * regex variant) and reads its `server_tool_use` / `tool_search_tool_result` blocks as the
+ * provider's searches; `client` offers route-eval's search as an ordinary tool and answers each
+ * call with a `tool_result` of `tool_reference` blocks naming what it loaded.
  */
 import type {
   ContentBlockParam,
   MessageCreateParamsNonStreaming,
   MessageParam,
   Tool,
+  ToolResultBlockParam,
+  ToolUnion,
 } from "@anthropic-ai/sdk/resources/messages/messages";
-import type { EndpointResponse, Message, ToolControls, TrialRequest } from "../types.js";
-import { field, numberField, stringField, toEndpointResponse } from "./json-guards.js";
+import type { EndpointResponse, Message, ToolControls, ToolDefinition, TrialRequest } from "../types.js";
+import { arrayField, field, isObject, numberField, stringField, toEndpointResponse } from "./json-guards.js";
 import { renderSystemText } from "./render-prompt.js";
 import { createToolRenderer } from "./wire-tools.js";
 import type { WireReply } from "./wire-endpoint.js";
@@ -26,14 +34,15 @@ export interface AnthropicRenderOptions {
 type Turn = { role: "user" | "assistant"; content: ContentBlockParam[] };
 
 export function renderAnthropicRequest(request: TrialRequest, options: AnthropicRenderOptions): MessageCreateParamsNonStreaming {
-  const turns = mergeTurns([...request.messages.map(renderMessage), { role: "user", content: [{ type: "text", text: request.goal }] }]);
+  const turns = mergeTurns([...request.messages.map(renderMessage), { role: "user", content: [{ type: "text", text: request.goal }] }, ...renderSearchExchange(request)]);
   const messages: MessageParam[] = turns.map((turn) => ({ role: turn.role, content: turn.content }));
+  const tools = renderToolList(request);
   return {
     model: options.model,
     max_tokens: options.maxTokens,
     system: renderSystemText(request),
     messages,
-    ...(request.tools.length > 0 ? { tools: renderTools(request.tools) } : {}),
+    ...(tools.length > 0 ? { tools } : {}),
     ...renderToolChoice(options.controls),
   };
 }
@@ -49,7 +58,42 @@ function renderToolChoice(controls: ToolControls | undefined): Pick<MessageCreat
   return { tool_choice: { type: "tool", name: choice, ...parallel } };
 }
 
-const renderTools = createToolRenderer((tool): Tool => ({ name: tool.name, description: tool.description, input_schema: { ...tool.input_schema, type: "object" } }));
+const renderTool = (tool: ToolDefinition): Tool => ({ name: tool.name, description: tool.description, input_schema: { ...tool.input_schema, type: "object" } });
+const renderTools = createToolRenderer(renderTool);
+const renderDeferredTools = createToolRenderer((tool): Tool => ({ ...renderTool(tool), defer_loading: true }));
+
+/** The server tool-search tools (the only two variants the Messages API has). */
+const SERVER_SEARCH_TOOLS = {
+  bm25: { type: "tool_search_tool_bm25_20251119", name: "tool_search_tool_bm25" },
+  regex: { type: "tool_search_tool_regex_20251119", name: "tool_search_tool_regex" },
+} as const satisfies Record<string, ToolUnion>;
+
+/**
+ * Without search, the tools as they are. With it, every tool defined once: the loaded ones as
+ * they are (route-eval's search function among them, client mode), each deferred one with
+ * defer_loading (a tool a search loaded is expanded from its tool_reference, never sent again),
+ * then the server search tool (provider mode).
+ */
+function renderToolList(request: TrialRequest): ToolUnion[] {
+  const search = request.search;
+  if (search === undefined) return renderTools(request.tools);
+  const deferred = new Set(search.deferred.map((tool) => tool.name));
+  const loaded = renderTools(request.tools.filter((tool) => !deferred.has(tool.name)));
+  const server = search.mode === "provider" ? [SERVER_SEARCH_TOOLS[search.kind === "regex" ? "regex" : "bm25"]] : [];
+  return [...loaded, ...renderDeferredTools(search.deferred), ...server];
+}
+
+/** A client search's calls and results after the goal: tool_use, then a tool_result of tool_reference blocks. */
+function renderSearchExchange(request: TrialRequest): Turn[] {
+  let results = 0;
+  return (request.after_goal ?? []).map((message): Turn => {
+    if (message.role !== "tool") return renderMessage(message);
+    const loaded = request.search?.loaded[results++] ?? [];
+    // A search that found nothing (or could not run) answers in text, as a tool_result must hold something.
+    const content: ToolResultBlockParam["content"] = loaded.length === 0 ? message.content : loaded.map((name) => ({ type: "tool_reference" as const, tool_name: name }));
+    return { role: "user", content: [{ type: "tool_result", tool_use_id: message.tool_call_id, content }] };
+  });
+}
 
 function renderMessage(message: Message): Turn {
   switch (message.role) {
@@ -88,7 +132,7 @@ export function normaliseAnthropicReply(reply: WireReply): EndpointResponse | { 
   const calls = content.filter((block) => stringField(block, "type") === "tool_use" && stringField(block, "name") !== null);
   const text = content.map((block) => (stringField(block, "type") === "text" ? (stringField(block, "text") ?? "") : "")).join("");
   const usage = field(reply.body, "usage");
-  return toEndpointResponse(reply, {
+  const response = toEndpointResponse(reply, {
     calls,
     argumentsKey: "input",
     absentArguments: "empty",
@@ -96,4 +140,24 @@ export function normaliseAnthropicReply(reply: WireReply): EndpointResponse | { 
     inputTokens: numberField(usage, "input_tokens"),
     outputTokens: numberField(usage, "output_tokens"),
   });
+  const searches = readServerSearches(content);
+  return searches.length === 0 ? response : { ...response, searches };
+}
+
+/** The server tool-search calls (server_tool_use) with the tools their tool_search_tool_result referenced. */
+function readServerSearches(content: unknown[]): { query: string | null; returned: string[] }[] {
+  const searches = new Map<string, { query: string | null; returned: string[] }>();
+  for (const block of content) {
+    const type = stringField(block, "type");
+    if (type === "server_tool_use" && (stringField(block, "name") ?? "").startsWith("tool_search_tool_")) {
+      const input = field(block, "input");
+      const query = isObject(input) ? (stringField(input, "query") ?? stringField(input, "pattern")) : null;
+      searches.set(stringField(block, "id") ?? `#${searches.size}`, { query, returned: [] });
+    } else if (type === "tool_search_tool_result") {
+      const search = searches.get(stringField(block, "tool_use_id") ?? "");
+      const names = arrayField(field(block, "content"), "tool_references").map((ref) => stringField(ref, "tool_name")).filter((name): name is string => name !== null);
+      search?.returned.push(...names);
+    }
+  }
+  return [...searches.values()];
 }

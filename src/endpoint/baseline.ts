@@ -1,4 +1,4 @@
-import { ABSTAIN, type Endpoint, type EndpointOutcome, type JsonObject, type JsonValue, type ToolDefinition, type TrialRequest, isControl } from "../types.js";
+import { ABSTAIN, SEARCH_TOOL, type Endpoint, type EndpointOutcome, type JsonObject, type JsonValue, type ToolDefinition, type TrialRequest, isControl } from "../types.js";
 import { tokenize } from "../text/tokenize.js";
 
 /**
@@ -7,6 +7,9 @@ import { tokenize } from "../text/tokenize.js";
  * word overlap — name words ×3, purpose ×2, "Use when" ×1, "Avoid when" ×−1.5 — picks the best
  * (ties by name), and abstains with `no_applicable_tool` when no tool scores BASELINE_THRESHOLD.
  * It fills string arguments it can read off the goal (ids, emails). It is the floor a model must beat.
+ * With tool search (a `search_tools` function offered), when no loaded tool scores the threshold
+ * and it has not searched yet, it searches once for the goal's words (joined by "|" for a regex
+ * search), then routes among what is loaded.
  */
 export const BASELINE_THRESHOLD = 3;
 const WEIGHTS = { name: 3, purpose: 2, use: 1, avoid: -1.5 } as const;
@@ -20,9 +23,14 @@ export function routeLexically(request: TrialRequest): EndpointOutcome {
   const goal = new Set(tokenize(request.goal));
   let best: { tool: ToolDefinition; score: number } | null = null;
   for (const tool of request.tools) {
-    if (isControl(tool.name)) continue;
+    if (isControl(tool.name) || tool.name === SEARCH_TOOL) continue;
     const score = scoreTool(tool, goal);
     if (best === null || score > best.score || (score === best.score && tool.name < best.tool.name)) best = { tool, score };
+  }
+  const searched = (request.after_goal ?? []).some((m) => m.role === "assistant");
+  if ((best === null || best.score < BASELINE_THRESHOLD) && !searched && request.tools.some((t) => t.name === SEARCH_TOOL)) {
+    const words = [...goal];
+    return answer(SEARCH_TOOL, { query: request.search?.kind === "regex" ? words.join("|") : words.join(" ") }, started);
   }
   const canAbstain = request.tools.some((t) => t.name === ABSTAIN);
   const chosen = best !== null && best.score >= BASELINE_THRESHOLD ? best.tool : null;
@@ -40,6 +48,11 @@ export function routeLexically(request: TrialRequest): EndpointOutcome {
       latency_ms: Math.round((performance.now() - started) * 1000) / 1000,
     },
   };
+}
+
+function answer(tool: string, args: JsonObject, started: number): EndpointOutcome {
+  const response = { selected: tool, arguments: args, arguments_error: null, tool_calls: 1, text: null, usage: { input_tokens: null, output_tokens: null }, latency_ms: Math.round((performance.now() - started) * 1000) / 1000 };
+  return { ok: true, response };
 }
 
 function scoreTool(tool: ToolDefinition, goal: Set<string>): number {

@@ -24,6 +24,11 @@ function jsonLength({ system, context, messages, goal, tools }: TrialRequest): n
   return head.length - 1 + (head === "{}" ? 0 : 1) + '"tools":'.length + listLength(tools) + 1;
 }
 
+/** route-eval's estimate of the tokens of these tool definitions: ceil(characters of their JSON / 4). */
+export function definitionTokens(tools: readonly object[]): number {
+  return Math.ceil(listLength(tools) / CHARS_PER_TOKEN);
+}
+
 /** The length of JSON.stringify(tools): once per list (trials share their phase's or case's list), each tool measured once. */
 function listLength(tools: readonly object[]): number {
   let length = listLengths.get(tools);

@@ -25,6 +25,8 @@ export interface NeutralRequest {
   seed: number;
   goal: string;
   messages: Message[];
+  /** Tool search (client): this decision's search calls and their results so far, after the goal. */
+  after_goal?: Message[];
   context: JsonObject;
   system_prompt: string;
   temperature: number;
@@ -42,6 +44,7 @@ export function renderNeutralRequest(request: TrialRequest, controls: NeutralCon
     seed: request.seed ?? 0,
     goal: request.goal,
     messages: request.messages,
+    ...(request.after_goal === undefined || request.after_goal.length === 0 ? {} : { after_goal: request.after_goal }),
     context: request.context,
     system_prompt: request.system,
     temperature: request.temperature,

@@ -30,6 +30,7 @@ export function renderOpenAIRequest(request: TrialRequest, options: OpenAIRender
     { role: "system", content: renderSystemText(request) },
     ...request.messages.map(renderRemembered),
     { role: "user", content: request.goal },
+    ...(request.after_goal ?? []).map(renderMessage),
   ];
   const controls = options.controls;
   const strict = controls?.strict === true;

@@ -3,7 +3,7 @@
  * from every rate, pass^k, consistency figure and confusion table.
  */
 import { RATE_NAMES, type RateName } from "../types/rates.js";
-import { type ConversationMetrics, type Metrics, type Rate, type SelectionError, type Stage, type Success, type TrialRecord } from "../types.js";
+import { type ConversationMetrics, type Metrics, type Rate, type SelectionError, type Stage, type Success, type ToolSearchMetrics, type TrialRecord } from "../types.js";
 import { computeConfusions } from "./confusions.js";
 import { computeSelectionByPosition } from "./position.js";
 import { computeReliability } from "./reliability.js";
@@ -13,6 +13,7 @@ import { factsOf, isExposed, isRetrieved, RATE_MASKS, type TrialFacts } from "./
 import { compareText } from "../text/compare-text.js";
 import { clusterOf, clusterRate, rateOf } from "./wilson.js";
 import { computeConversations } from "./conversations.js";
+import { computeToolSearch } from "./tool-search.js";
 
 /** Every rate of the rate table in one pass over the trials (per case: n and s of each rate), and the ordinary tools shown in all. */
 function countRates(scored: TrialRecord[], facts: TrialFacts[]): { rates: Record<RateName, Rate>; visibleTotal: number } {
@@ -84,7 +85,12 @@ export function computeMetrics(records: TrialRecord[], success: Success = "selec
     input_tokens: computeInputTokens(scored),
     selection_by_position: computeSelectionByPosition(scored, (_, i) => facts[i].third),
     ...withConversations(computeConversations(records, success)),
+    ...withToolSearch(computeToolSearch(scored)),
   };
+}
+
+function withToolSearch(toolSearch: ToolSearchMetrics | null): { tool_search?: ToolSearchMetrics } {
+  return toolSearch === null ? {} : { tool_search: toolSearch };
 }
 
 function withConversations(conversations: ConversationMetrics | null): { conversations?: ConversationMetrics } {

@@ -2,7 +2,7 @@
  * Rates with their evidence: numerator, denominator and a 95% Wilson score interval.
  * Nothing is rounded here; renderers round.
  */
-import type { Rate, TrialRecord } from "../types.js";
+import type { MeanEstimate, Rate, TrialRecord } from "../types.js";
 import { compareText } from "../text/compare-text.js";
 
 /** The two-sided 95% normal quantile. */
@@ -94,4 +94,28 @@ export function rateOf(population: TrialRecord[], success: (t: TrialRecord) => b
   }
   // Summed in case order, so the interval's last digits never depend on the order of the records.
   return clusterRate([...byCase.entries()].sort(([a], [b]) => compareText(a, b)).map(([, tally]) => tally));
+}
+
+/** One case's part of a per-trial mean: its trials, and the sum of their values. */
+export interface ClusterSum {
+  n: number;
+  sum: number;
+}
+
+/**
+ * A mean over trials that come in cases, with a cluster-robust 95% interval (the case is the
+ * unit): mean ± z·SE, SE² = C/(C − 1) · Σ (sum_i − mean·n_i)² / N². Null interval with fewer
+ * than two cases (no spread between cases to measure).
+ */
+export function clusterMean(clusters: ClusterSum[]): MeanEstimate {
+  const present = clusters.filter((c) => c.n > 0);
+  const n = present.reduce((total, c) => total + c.n, 0);
+  const total = present.reduce((sum, c) => sum + c.sum, 0);
+  if (n === 0) return { mean: null, total, n, cases: 0, ci: null };
+  const mean = total / n;
+  const cases = present.length;
+  if (cases < 2) return { mean, total, n, cases, ci: null };
+  const spread = present.reduce((sum, c) => sum + (c.sum - mean * c.n) ** 2, 0);
+  const se = Math.sqrt((cases / (cases - 1)) * spread) / n;
+  return { mean, total, n, cases, ci: [Math.max(0, mean - Z_95 * se), mean + Z_95 * se] };
 }

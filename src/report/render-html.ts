@@ -21,10 +21,10 @@ import type { CounterfactualReport } from "../types/counterfactual.js";
 import { renderHeadroomSection } from "../counterfactual/render-headroom-html.js";
 import { HIDING_LABELS, NO_DESCRIPTION, STATUS_MARKS } from "../show/render-case.js";
 import { renderConversationSection } from "./render-html-conversations.js";
-import { buildAdaptiveSection } from "./render-sections.js";
+import { buildAdaptiveSection, buildToolSearchSection } from "./render-sections.js";
 import { renderTableHtml } from "../render/html/table.js";
 import { html } from "../render/html/escape.js";
-import type { AdaptiveSummary } from "../types/report.js";
+import type { Section } from "../render/section.js";
 
 export interface HtmlOptions {
   gates: GateResult[];
@@ -60,9 +60,10 @@ export function renderHtml(report: Report, options: HtmlOptions): string {
     ...(gates === null ? [] : [gates]),
     renderFailureSection(report.metrics),
     ...(report.metrics.conversations === undefined ? [] : [renderConversationSection(report.metrics.conversations)]),
+    ...(report.metrics.tool_search === undefined ? [] : [sectionHtml(buildToolSearchSection(report.metrics.tool_search, report.run.config.tool_search), "tool-search", "The exposed ordinary tools were deferred behind a search the model drove; discovery fails when no search loaded an acceptable tool.")]),
     ...(options.headroom === undefined || options.headroom === null ? [] : [renderHeadroomSection(options.headroom)]),
     renderHeatmapSection(report, options.explanations),
-    ...(report.adaptive === undefined ? [] : [renderAdaptiveSection(report.adaptive)]),
+    ...(report.adaptive === undefined ? [] : [sectionHtml(buildAdaptiveSection(report.adaptive), "adaptive", "Each case sampled until an anytime-valid test decided it against the target, or the cap.")]),
     renderReliabilitySection(report.metrics),
     renderBreakdownSection(report),
     renderCasesSection(report, options.explanations),
@@ -80,11 +81,10 @@ export function renderHtml(report: Report, options: HtmlOptions): string {
   });
 }
 
-/** Adaptive trials: the same lines, table and notes as the terminal's, as HTML. */
-function renderAdaptiveSection(adaptive: AdaptiveSummary): HtmlSection {
-  const s = buildAdaptiveSection(adaptive);
-  const body = html`${s.lines.map((line) => html`<p>${line}</p>`)}${s.table === null ? "" : renderTableHtml(s.table, "adaptive-table")}${s.notes.map((line) => html`<p class="muted">${line}</p>`)}`;
-  return { id: "adaptive", title: s.title, intro: "Each case sampled until an anytime-valid test decided it against the target, or the cap.", body };
+/** A section the terminal renders too (adaptive trials, tool search): the same lines, table and notes, as HTML. */
+function sectionHtml(s: Section, id: string, intro: string): HtmlSection {
+  const body = html`${s.lines.map((line) => html`<p>${line}</p>`)}${s.table === null ? "" : renderTableHtml(s.table, `${id}-table`)}${s.notes.map((line) => html`<p class="muted">${line}</p>`)}`;
+  return { id, title: s.title, intro, body };
 }
 
 /** The page's script, a real source file beside the kit (src/render/html/browser/, and dist/ likewise). */

@@ -4,9 +4,9 @@
  */
 import { RATES, STAGE_RATES, OTHER_RATES } from "../types/rates.js";
 import { POSITION_THIRDS, SELECTION_ERRORS, STAGES } from "../types.js";
-import type { ConversationMetrics, CostEstimate, GateResult, Metrics, Rate, Report } from "../types.js";
+import type { ConversationMetrics, CostEstimate, GateResult, MeanEstimate, Metrics, Rate, Report, ToolSearchConfig, ToolSearchMetrics } from "../types.js";
 import type { AdaptiveSummary } from "../types/report.js";
-import { compareKeys, formatCount, formatCi, formatCounts, formatNumber, formatPercent, SELECTION_ERROR_LABELS, STAGE_MEANINGS, truncateLine, formatPopulation, plural, formatRate } from "../render/format.js";
+import { compareKeys, MISSING, formatCount, formatCi, formatCounts, formatNumber, formatPercent, SELECTION_ERROR_LABELS, STAGE_MEANINGS, truncateLine, formatPopulation, plural, formatRate } from "../render/format.js";
 import { compareText } from "../text/compare-text.js";
 import type { Align, Cell, Section, TableData } from "../render/section.js";
 
@@ -240,6 +240,32 @@ export function buildConversationSection(c: ConversationMetrics): Section {
   return section("Conversations", lines, table, notes);
 }
 
+/** Tool search: did the searches find an acceptable tool, was it then chosen, and what the definitions cost. */
+export function buildToolSearchSection(t: ToolSearchMetrics, settings: Partial<ToolSearchConfig> | undefined): Section {
+  const how = settings?.mode === "provider" ? `the provider's own search (${settings.kind ?? "bm25"} where it offers a choice)` : `route-eval's ${settings?.kind ?? "bm25"} search, k ${settings?.k ?? 5}`;
+  const lines = [
+    `${plural(t.decisions, "decision")} with the exposed ordinary tools deferred behind ${how}, at most ${settings?.max_searches ?? 3} searches each; a decision's visible set is what it loaded`,
+  ];
+  const rows: Cell[][] = [
+    rateRow("search recall (an acceptable tool returned by a search)", t.search_recall),
+    rateRow("first-search recall", t.first_search_recall),
+    rateRow("found but not chosen", t.found_but_not_chosen),
+    rateRow("search limit reached", t.search_limit),
+  ];
+  const saving = t.definition_tokens.mean === null || t.definition_tokens_unsearched.mean === null || t.definition_tokens_unsearched.mean === 0 ? null : 1 - t.definition_tokens.mean / t.definition_tokens_unsearched.mean;
+  const notes = [
+    `searches per decision: ${formatMean(t.searches_per_decision, 2)} (${formatCount(t.searches_per_decision.total)} searches)${t.failed_searches > 0 ? ` · ${plural(t.failed_searches, "search")} could not run (bad arguments): recorded, returned nothing` : ""}`,
+    `tool-definition tokens per decision: ${formatMean(t.definition_tokens, 0)} against ${formatMean(t.definition_tokens_unsearched, 0)} with every deferred tool loaded${saving === null ? "" : ` (${saving >= 0 ? "−" : "+"}${formatPercent(Math.abs(saving))})`} — route-eval's estimate, ceil(characters / 4), summed over a decision's calls`,
+  ];
+  return section("Tool search", lines, { head: ["measure", ...RATE_HEAD], align: RATE_ALIGN, rows }, notes);
+}
+
+/** "1.04 [0.98, 1.10]": a mean with its interval, or "—". */
+function formatMean(m: MeanEstimate, digits: number): string {
+  if (m.mean === null) return MISSING;
+  return `${m.mean.toFixed(digits)}${m.ci === null ? "" : ` [${m.ci[0].toFixed(digits)}, ${m.ci[1].toFixed(digits)}]`}`;
+}
+
 const MAX_ADAPTIVE_ROWS = 40;
 
 /** "4.2e+3", "0.51": an e-value as the bar 1/α is written. */
@@ -282,6 +308,7 @@ export function buildSummarySections(report: Report): Section[] {
     buildFunnelSection(metrics),
     buildFailureSection(metrics),
     ...(metrics.conversations === undefined ? [] : [buildConversationSection(metrics.conversations)]),
+    ...(metrics.tool_search === undefined ? [] : [buildToolSearchSection(metrics.tool_search, report.run.config.tool_search)]),
     buildSelectionErrorSection(metrics),
     buildConfusionSection(metrics),
     buildRatesSection(metrics, report.cost),

@@ -249,5 +249,6 @@ function normalizeRecord(r: InlineRecord, intern: Intern, internAcceptable: Inte
     calls: r.calls,
     counterfactual: r.counterfactual,
     turn: r.turn,
+    search: r.search,
   };
 }

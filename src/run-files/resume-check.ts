@@ -6,7 +6,7 @@
  */
 import { resolve } from "node:path";
 import type { ConfigOverrides } from "../config/load-config.js";
-import { CONFIG_KEYS } from "../config/keys.js";
+import { settingDefault } from "../config/keys.js";
 import { OPTIONAL_RUN_KEYS, type RunMeta } from "../types.js";
 import { canonicalJson } from "../text/canonical-json.js";
 import { compareText } from "../text/compare-text.js";
@@ -15,11 +15,11 @@ import { compareText } from "../text/compare-text.js";
 export const PINNED_SETTINGS = [
   "trials", "temperature", "seed", "system_prompt", "discovery", "phases", "exposure", "controls", "descriptions", "base_url", "max_tokens", "shuffle_tools", "success",
   "command", "endpoint_version", "tool_choice", "parallel_tool_calls", "strict", "disable_parallel_tool_use", "conversation_mode",
-  "adaptive", "adaptive_alpha", "max_trials",
+  "adaptive", "adaptive_alpha", "max_trials", "tool_search",
 ] as const;
 
 /** Settings run.json leaves out at their default (OPTIONAL_RUN_KEYS): absent means the default. */
-const ABSENT_MEANS: Partial<Record<string, unknown>> = Object.fromEntries(OPTIONAL_RUN_KEYS.map((key) => [key, CONFIG_KEYS[key].default]));
+const ABSENT_MEANS: Partial<Record<string, unknown>> = Object.fromEntries(OPTIONAL_RUN_KEYS.map((key) => [key, settingDefault(key)]));
 
 const MAX_NAMED = 5;
 

@@ -118,6 +118,7 @@ function viewTrial(r: TrialRecord): TrialView {
     selection_error: r.error === null ? r.selection_error : null,
     response_text: r.response_text,
     extra_calls: (r.calls ?? []).slice(1),
+    ...(r.search === undefined ? {} : { search: r.search }),
   };
 }
 

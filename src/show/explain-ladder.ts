@@ -64,6 +64,12 @@ const DESCRIBE: Record<Stage, Describe> = {
   },
   discovery: (f, failed) => {
     const { ranking, k, exposed } = f.discovery;
+    const searched = f.trial_views.filter((v) => v.error === null && v.search !== undefined);
+    if (searched.length > 0) {
+      // Tool search: the visible set is what the searches loaded.
+      const loaded = searched.filter((v) => v.failed_stage === null || v.failed_stage === "selection").length;
+      return `searches loaded an acceptable tool in ${loaded} of ${searched.length} trials (${exposed} exposed tools behind search; the trials list each query)`;
+    }
     const ordinaryVisible = f.visible_order.filter((name) => !isControl(name)).length;
     if (ranking === null) {
       return failed ? `no acceptable tool among the ${ordinaryVisible} visible tools` : `no retriever: all ${exposed} exposed tools visible`;

@@ -137,13 +137,30 @@ function trialVerdict(v: TrialView): string {
   return `${stage}${v.forbidden ? " · FORBIDDEN" : ""}${v.phantom ? " · not visible" : ""}`;
 }
 
-function renderTrialGroup(group: TrialView[], paint: Paint, width: number): string[] {
+/** A decision's searches: each query and what it returned (acceptable tools marked ✓), then how it ended. */
+function renderSearches(v: TrialView, acceptable: readonly string[], width: number): string[] {
+  const s = v.search;
+  if (s === undefined) return [];
+  const loaded = s.always_loaded.length === 0 ? "nothing loaded up front" : `loaded up front: ${s.always_loaded.map(clean).join(", ")}`;
+  const lines = trialField("search", `${s.mode === "provider" ? "the provider's" : "route-eval's"} ${s.kind} search over ${s.deferred} deferred tools; ${loaded}`, width);
+  if (s.searches.length === 0) lines.push(...trialField("", "no search: the model moved with what was loaded", width));
+  for (const [i, step] of s.searches.entries()) {
+    const query = step.query === null ? "(no query)" : JSON.stringify(clean(step.query));
+    const returned = step.error !== undefined ? `error: ${step.error}` : step.returned.length === 0 ? "nothing" : step.returned.map((name) => `${clean(name)}${acceptable.includes(name) ? " ✓" : ""}`).join(", ");
+    lines.push(...trialField(`  ${i + 1}.`, `${query} → ${returned}${step.by === "provider" ? " (provider)" : ""}`, width));
+  }
+  if (s.outcome === "search_limit") lines.push(...trialField("", `search_limit: asked for search ${s.searches.length + 1} past the bound of ${s.searches.length}; the decision ended without a call`, width));
+  return lines;
+}
+
+function renderTrialGroup(group: TrialView[], acceptable: readonly string[], paint: Paint, width: number): string[] {
   const v = group[0];
   const label = group.length === 1 ? `#${v.trial}` : `#${v.trial}–#${group[group.length - 1].trial} (${group.length} identical)`;
   const verdict = paint(trialVerdict(v), v.failed_stage === null && v.error === null ? "green" : "red");
   const selected = v.error === null ? [clean(v.selected ?? "(no call)")] : [];
   const lines = [["  " + label, ...selected, verdict].join("  ")];
-  if (v.error !== null) return [...lines, ...trialField("error", v.error, width)];
+  if (v.error !== null) return [...lines, ...renderSearches(v, acceptable, width), ...trialField("error", v.error, width)];
+  lines.push(...renderSearches(v, acceptable, width));
   lines.push(...trialField("arguments", formatArguments(v.arguments), width));
   if (v.argument_errors !== null && v.argument_errors.length > 0) lines.push(...v.argument_errors.flatMap((e, i) => trialField(i === 0 ? "arg errors" : "", e, width)));
   if (v.argument_match !== null) lines.push(...trialField("arg match", v.argument_match ? "yes: the case's expectations hold" : "no: the case's expectations do not hold", width));
@@ -157,7 +174,7 @@ function truncate(text: string, max: number): string {
 }
 
 function renderTrials(x: CaseExplanation, paint: Paint, width: number): string[] {
-  return [paint(`Trials (${x.trials})`, "bold"), ...groupTrials(x.trial_views).flatMap((group) => renderTrialGroup(group, paint, width))];
+  return [paint(`Trials (${x.trials})`, "bold"), ...groupTrials(x.trial_views).flatMap((group) => renderTrialGroup(group, x.acceptable, paint, width))];
 }
 
 function renderForbidden(x: CaseExplanation, paint: Paint, width: number): string[] {

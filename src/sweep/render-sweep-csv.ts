@@ -45,6 +45,17 @@ const COLUMNS: [string, (p: SweepPoint, r: SweepReport) => CsvValue][] = [
   ["latency_p95_ms", (p) => p.latency_ms.p95],
 ];
 
+/** With --tool-search-axis: each point's mode, search recall and definition tokens (with their intervals). */
+const SEARCH_COLUMNS: [string, (p: SweepPoint, r: SweepReport) => CsvValue][] = [
+  ["tool_search", (p) => p.tool_search ?? null],
+  ["search_recall", (p) => p.search_recall?.value ?? null],
+  ["search_recall_n", (p) => p.search_recall?.numerator ?? null],
+  ["search_recall_of", (p) => p.search_recall?.denominator ?? null],
+  ["definition_tokens_mean", (p) => p.definition_tokens?.mean ?? null],
+  ["definition_tokens_low", (p) => p.definition_tokens?.ci?.[0] ?? null],
+  ["definition_tokens_high", (p) => p.definition_tokens?.ci?.[1] ?? null],
+];
+
 /** Numbers to six decimals (a spreadsheet needs no more); null is an empty cell. */
 function cell(value: CsvValue): string | number | null {
   return typeof value === "number" && !Number.isInteger(value) ? Number(value.toFixed(6)) : value;
@@ -52,6 +63,7 @@ function cell(value: CsvValue): string | number | null {
 
 /** One row per point; empty cells where a metric has no population. RFC 4180 quoting (csv-stringify). */
 export function renderSweepCsv(report: SweepReport): string {
-  const rows = report.points.map((point) => COLUMNS.map(([, pick]) => cell(pick(point, report))));
-  return stringify([COLUMNS.map(([name]) => name), ...rows], { record_delimiter: "unix" });
+  const columns = report.settings.tool_search === undefined ? COLUMNS : [...COLUMNS, ...SEARCH_COLUMNS];
+  const rows = report.points.map((point) => columns.map(([, pick]) => cell(pick(point, report))));
+  return stringify([columns.map(([name]) => name), ...rows], { record_delimiter: "unix" });
 }

@@ -28,8 +28,8 @@ function describePoint(kind: SweepKind, p: SweepPoint): string {
 }
 
 /** A rate per point; `banded` draws its 95% interval (one or two bands per chart stay readable). */
-function rateSeries(report: SweepReport, name: string, color: string, dashed: boolean, rate: (p: SweepPoint) => Rate, banded = true): ChartSeries {
-  const points = report.points
+function rateSeries(report: SweepReport, name: string, color: string, dashed: boolean, rate: (p: SweepPoint) => Rate, banded = true, of: SweepPoint[] = report.points): ChartSeries {
+  const points = of
     .filter((p) => rate(p).value !== null)
     .map((p) => {
       const r = rate(p);
@@ -69,7 +69,44 @@ function thresholdGuides(report: SweepReport): ChartGuide[] {
   return guides;
 }
 
+/** One colour per tool_search mode of a --tool-search-axis sweep. */
+const SEARCH_COLORS = ["#c2362b", "#2a6fd6", "#1a7f4b"];
+
+/** The points of each tool_search mode, in the axis's order. */
+function searchSeries(report: SweepReport): { mode: string; points: SweepPoint[]; color: string }[] {
+  return (report.settings.tool_search ?? []).map((mode, i) => ({ mode, points: report.points.filter((p) => p.tool_search === mode), color: SEARCH_COLORS[i % SEARCH_COLORS.length] }));
+}
+
+/** Search on vs off: end-to-end accuracy per mode, each with its 95% band (search moves failures between rungs, so end-to-end compares them). */
+function renderSearchAccuracyChart(report: SweepReport): SafeHtml {
+  return renderLineChart({
+    label: "end-to-end accuracy against the catalogue size, by tool_search mode",
+    xLabel: "ordinary tools in the catalogue (true mean per case, log scale)",
+    series: searchSeries(report).map((s) => rateSeries(report, `end-to-end, search ${s.mode}`, s.color, false, (p) => p.end_to_end_accuracy, true, s.points)),
+    logX: true,
+    guides: [{ axis: "y", at: 0.9, label: "90%" }, { axis: "y", at: 0.5, label: "50%" }],
+  });
+}
+
+/** Definition tokens per decision per mode, with their cluster-robust 95% bands. */
+function renderDefinitionTokensChart(report: SweepReport): SafeHtml {
+  const series = searchSeries(report).map((s): ChartSeries => ({
+    name: `definition tokens, search ${s.mode}`,
+    color: s.color,
+    dashed: false,
+    points: s.points.flatMap((p) => {
+      const m = p.definition_tokens;
+      if (m === undefined || m.mean === null) return [];
+      const band = m.ci === null ? null : m.ci;
+      return [{ x: pointX(report.kind, p), y: m.mean, band, title: `${describePoint(report.kind, p)}, search ${s.mode}: ${Math.round(m.mean)} definition tokens per decision${m.ci === null ? "" : ` [${Math.round(m.ci[0])}, ${Math.round(m.ci[1])}]`}` }];
+    }),
+  }));
+  const tops = report.points.map((p) => p.definition_tokens?.ci?.[1] ?? p.definition_tokens?.mean ?? 0);
+  return renderLineChart({ label: "tool-definition tokens per decision, by tool_search mode", xLabel: "ordinary tools in the catalogue (true mean per case, log scale)", series, y: niceAxis(tops), logX: true });
+}
+
 export function renderAccuracyChart(report: SweepReport): SafeHtml {
+  if (report.settings.tool_search !== undefined) return renderSearchAccuracyChart(report);
   const selection = rateSeries(report, "selection accuracy", COLORS.selection, false, (p) => p.selection_accuracy);
   const e2e = rateSeries(report, "end-to-end accuracy", COLORS.e2e, true, (p) => p.end_to_end_accuracy, false);
   const recall = rateSeries(report, "discovery rate", COLORS.recall, false, (p) => p.tool_recall);
@@ -104,5 +141,6 @@ export function renderCostCharts(report: SweepReport): SafeHtml {
     y: niceAxis(latencies),
     logX: true,
   });
-  return html`<div class="chart-pair"><figure id="tokens-chart"><figcaption>Mean input tokens per request</figcaption>${tokenChart}</figure><figure id="latency-chart"><figcaption>Latency per request (ms)</figcaption>${latencyChart}</figure></div>`;
+  const definitions = report.settings.tool_search === undefined ? "" : html`<figure id="definition-tokens-chart"><figcaption>Tool-definition tokens per decision (route-eval's estimate)</figcaption>${renderDefinitionTokensChart(report)}</figure>`;
+  return html`<div class="chart-pair">${definitions}<figure id="tokens-chart"><figcaption>Mean input tokens per request</figcaption>${tokenChart}</figure><figure id="latency-chart"><figcaption>Latency per request (ms)</figcaption>${latencyChart}</figure></div>`;
 }

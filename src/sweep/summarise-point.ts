@@ -10,11 +10,16 @@ export function percentile(sorted: number[], p: number): number | null {
   return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
 }
 
-/** Each case's true visible ordinary count (from its first trial: every trial of a case sees the same set). */
+/**
+ * Each case's true visible ordinary count (from its first trial: every trial of a case sees the
+ * same set). With tool search, the catalogue behind it: the deferred and the always-loaded tools.
+ */
 export function countVisiblePerCase(records: TrialRecord[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const record of [...records].sort((a, b) => a.trial - b.trial)) {
-    if (!counts.has(record.case_id)) counts.set(record.case_id, record.retrieved_names.filter((name) => !isControl(name)).length);
+    if (counts.has(record.case_id)) continue;
+    const search = record.search;
+    counts.set(record.case_id, search === undefined ? record.retrieved_names.filter((name) => !isControl(name)).length : search.deferred + search.always_loaded.length);
   }
   return counts;
 }

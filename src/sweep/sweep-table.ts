@@ -72,8 +72,21 @@ const COLUMNS: Record<SweepKind, (report: SweepReport) => Column[]> = {
   ],
 };
 
+/** With --tool-search-axis: the mode after the size, then end-to-end accuracy (search moves failures between rungs) and definition tokens. */
+function withSearchColumns(report: SweepReport, columns: Column[]): Column[] {
+  if (report.settings.tool_search === undefined) return columns;
+  const search: Column = { head: "search", numeric: false, cell: (p) => p.tool_search ?? MISSING };
+  const extra: Column[] = [
+    { head: "end-to-end", numeric: true, cell: (p) => formatRate(p.end_to_end_accuracy) },
+    { head: "search recall", numeric: true, cell: (p) => (p.search_recall === undefined ? MISSING : formatRate(p.search_recall)) },
+    { head: "def. tokens", numeric: true, cell: (p) => (p.definition_tokens?.mean === null || p.definition_tokens === undefined ? MISSING : `~${Math.round(p.definition_tokens.mean ?? 0)}`) },
+  ];
+  const tail = columns.findIndex((c) => c.head === "abstention");
+  return [columns[0], search, ...columns.slice(1, tail), ...extra, ...columns.slice(tail)];
+}
+
 export function buildSweepTable(report: SweepReport): SweepTable {
-  const columns = COLUMNS[report.kind](report);
+  const columns = withSearchColumns(report, COLUMNS[report.kind](report));
   return {
     head: columns.map((c) => c.head),
     numeric: columns.map((c) => c.numeric),
@@ -138,6 +151,9 @@ export function describeFindings(report: SweepReport): string[] {
   }
   const capped = report.points.filter((p) => p.capped_cases.length > 0);
   if (capped.length > 0) lines.push(CAPPED_NOTES[report.kind]);
+  if (report.settings.tool_search !== undefined) {
+    lines.push(`search = tool_search mode of the point; N90/N50 are of the ${report.settings.tool_search[0]} points; visible = the catalogue (with search: the deferred and always-loaded tools); ~def. tokens = route-eval's estimate of the tool definitions a decision sent, ceil(characters / 4), over its calls`);
+  }
   if (report.points.some((p) => p.input_tokens.estimated > 0)) {
     lines.push("~ input tokens estimated by route-eval as ceil(characters / 4) of the request (the endpoint reported none)");
   }

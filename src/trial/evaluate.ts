@@ -14,7 +14,7 @@ import { nextTrials, planAdaptive, type AdaptivePlan } from "../metrics/adaptive
 import { runTrialJobs, type LoopStop, type TrialJob } from "./run-loop.js";
 import { listPending, type SweepHook } from "./run-trial.js";
 import { inShard, type Shard } from "../run-files/shard.js";
-import { checkPhaseFamilies, checkTodoGoals, findDialectWarnings, findNameWarnings } from "./run-checks.js";
+import { checkPhaseFamilies, checkTodoGoals, checkToolSearchNames, findDialectWarnings, findNameWarnings } from "./run-checks.js";
 import { buildRunMeta, newRunId } from "./run-meta.js";
 import type { Config, RunProgress, Endpoint, Report, RunMeta, TrialRecord } from "../types.js";
 
@@ -107,6 +107,7 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
   const now = options.now;
   const cases = options.sweep?.cases ?? loadCases(config);
   checkTodoGoals(cases, config.cwd);
+  checkToolSearchNames(config, cases);
   for (const warning of checkPhaseFamilies(config, cases)) options.onWarning?.(warning);
   for (const warning of findNameWarnings(cases, config.cwd)) options.onWarning?.(warning);
   for (const warning of findDialectWarnings(cases, config.cwd)) options.onWarning?.(warning);

@@ -4,7 +4,7 @@ import { readYamlFile, showPath } from "../config/yaml-document.js";
 import { InputError, at } from "../errors.js";
 import { findUnknownFamilies } from "../exposure/check-policies.js";
 import { draft04Marker } from "../json-schema/dialects.js";
-import { CONTROL_NAMES, TODO, type Case, type Config } from "../types.js";
+import { CONTROL_NAMES, SEARCH_TOOL, TODO, type Case, type Config } from "../types.js";
 
 /**
  * Every family a phase in use admits should be carried by some tool of its cases' registries: a
@@ -63,6 +63,19 @@ export function findNameWarnings(cases: Case[], cwd: string): string[] {
 function contradiction(testCase: Case, cwd: string): string[] {
   const message = findContradiction(testCase);
   return message === null ? [] : [`${showPath(testCase.source.file, cwd)}:${testCase.source.line}: warning: ${message}`];
+}
+
+/** With tool search on, no registry tool may take the search function's name; always_loaded names what exists. */
+export function checkToolSearchNames(config: Config, cases: Case[]): void {
+  if (config.tool_search.mode === "off") return;
+  const registries = [...new Set(cases.map((c) => c.registry))];
+  const clash = registries.find((registry) => registry.tools.some((tool) => tool.name === SEARCH_TOOL));
+  if (clash !== undefined) throw new InputError(`registry ${clash.snapshot} has a tool named ${SEARCH_TOOL}, the name of route-eval's search function under tool_search; rename the tool, or set tool_search.mode: off`);
+  for (const entry of config.tool_search.always_loaded) {
+    const family = entry.startsWith("family:") ? entry.slice("family:".length) : null;
+    const known = registries.some((registry) => registry.tools.some((tool) => (family === null ? tool.name === entry : tool.family === family)));
+    if (!known) throw new InputError(`tool_search.always_loaded: "${entry}" names no ${family === null ? "tool" : "family"} of the cases' registries; write a tool name, or family:NAME`);
+  }
 }
 
 /**

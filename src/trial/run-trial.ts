@@ -14,10 +14,13 @@ import { CONTROL_TOOLS, renderDefinition } from "../registry/render-definition.j
 import { inShard, type Shard } from "../run-files/shard.js";
 import { deriveSeed } from "../text/seeded-random.js";
 import { trialKey } from "../types.js";
-import type { Case, Config, Discovery, Endpoint, EndpointOutcome, Exposure, Registry, ToolDefinition, TrialRecord, TrialRequest, TurnPlan } from "../types.js";
+import type { Case, Config, Discovery, Endpoint, EndpointOutcome, Exposure, Registry, Tool, ToolDefinition, TrialRecord, TrialRequest, TurnPlan } from "../types.js";
 import { onPolicyHistory } from "./on-policy.js";
 import { turnId } from "../cases/conversations.js";
 import type { TrialResult } from "./run-loop.js";
+import { lazy } from "../text/lazy.js";
+import { askWithSearch, searchToolDefinition, splitSurface } from "./tool-search.js";
+import { createRetrieverSearcher, createToolSearcher, type ToolSearcher } from "../discovery/tool-searcher.js";
 
 /** How a sweep point changes one run; everything else about the run stays as configured. */
 export interface SweepHook {
@@ -127,6 +130,9 @@ interface PreparedRegistry {
   shown: Map<Case, Promise<Discovery>>;
   /** The definitions of each visible list (one per phase without a retriever, one per case with one). */
   tools: WeakMap<string[], ToolDefinition[]>;
+  /** Tool search on: what answers the searches route-eval runs (made on first use), and the registry's tools by name. */
+  searcher: () => ToolSearcher;
+  byName: Map<string, Tool>;
 }
 
 function prepareRegistry(cache: Map<Registry, PreparedRegistry>, registry: Registry, config: Config, env: NodeJS.ProcessEnv): PreparedRegistry {
@@ -141,6 +147,8 @@ function prepareRegistry(cache: Map<Registry, PreparedRegistry>, registry: Regis
       turnExposures: new Map(),
       shown: new Map(),
       tools: new WeakMap(),
+      searcher: lazy(() => createSearcher(config, registry, env)),
+      byName: new Map(registry.tools.map((t) => [t.name, t])),
     };
     cache.set(registry, prepared);
   }
@@ -168,12 +176,27 @@ async function runTrial(config: Config, endpoint: Endpoint, testCase: Case, tria
   }
   const found = await shown;
   const discovery = config.shuffle_tools ? { ...found, visible: shuffleVisible(found.visible, config.seed, testCase.id, trial) } : found;
+  if (config.tool_search.mode !== "off") {
+    const ctx = { config, endpoint, registryNames: registry.names, definitions: registry.definitions };
+    const surface = splitSurface(discovery.visible, config.tool_search.always_loaded, registry.byName);
+    const searchTool = searchToolDefinition(config.tool_search.kind, config.tool_search.k);
+    return askWithSearch(ctx, { testCase, trial, exposure, discovery, surface, searcher: registry.searcher(), searchTool });
+  }
   let tools = registry.tools.get(discovery.visible);
   if (tools === undefined) {
     tools = definitionsOf(discovery.visible, registry.definitions);
     registry.tools.set(discovery.visible, tools);
   }
   return askTrial({ config, endpoint, registryNames: registry.names, definitions: registry.definitions }, { testCase, trial, exposure, discovery, tools });
+}
+
+/** The searcher of tool_search.kind over a registry (embeddings: the retriever of discovery.embeddings). */
+function createSearcher(config: Config, registry: Registry, env: NodeJS.ProcessEnv): ToolSearcher {
+  const kind = config.tool_search.kind;
+  if (kind !== "embeddings") return createToolSearcher(kind, registry.tools);
+  const retriever = createRetriever({ retriever: "embeddings", embeddings: config.discovery.embeddings }, registry.tools, { storeDir: config.store_dir, mode: config.mode, env });
+  if (retriever === null) throw new Error("the embeddings retriever could not be made");
+  return createRetrieverSearcher(retriever);
 }
 
 /** The definitions of the names shown, in their order (a name without one is left out). */

@@ -14,7 +14,11 @@ import { loadRegistry } from "../registry/load-registry.js";
 import { writeTextFile } from "../run-files/write-files.js";
 import { runEvaluation } from "./evaluate.js";
 import type { SweepHook } from "./run-trial.js";
-import type { Case, Config, Registry } from "../types.js";
+import type { Case, Config, Registry, Report, ToolDefinition, ToolSearchMode, TrialRecord } from "../types.js";
+import { CONTROL_TOOLS, renderDefinition } from "../registry/render-definition.js";
+import { definitionTokens } from "../endpoint/estimate-tokens.js";
+import { meanOverCases } from "../metrics/tool-search.js";
+import { definitionsOf } from "./run-trial.js";
 import { TOOL_VERSION } from "../version.js";
 import { createCasePadder } from "../sweep/pad-registry.js";
 import { renderSweep } from "../sweep/render-sweep.js";
@@ -41,6 +45,8 @@ export interface SweepOptions {
   onProgress?: (progress: RunProgress) => void;
   /** Run only this shard's (case, trial) units at every point (`--shard I/N`). */
   shard?: Shard;
+  /** Size sweeps: run each size once per tool_search mode (`--tool-search-axis off,client`). */
+  toolSearch?: ToolSearchMode[];
 }
 
 export async function runSweep(config: Config, options: SweepOptions): Promise<{ sweepDir: string; sweep: SweepReport }> {
@@ -51,18 +57,23 @@ export async function runSweep(config: Config, options: SweepOptions): Promise<{
   const started = now();
   const sweepId = options.sweepId ?? `${stamp(started)}-sweep-${options.kind}`;
   const sweepDir = prepareSweepDir(resolve(config.root, config.out_dir), sweepId);
-  const hookAt = createHooks(config, options, padding, loadCases(config));
+  const { hookAt, cases } = createHooks(config, options, padding, loadCases(config));
   const width = String(values[values.length - 1]).length;
   const points: SweepPoint[] = [];
   let identity = { endpoint: config.endpoint, model: config.model ?? "" };
+  const modes = options.toolSearch;
+  const definitions = modes === undefined ? null : definitionsOfCases(cases, config);
   for (const value of values) {
-    const runId = `${options.kind}-${String(value).padStart(Math.max(2, width), "0")}`;
-    const pointConfig: Config = { ...config, out_dir: sweepDir, discovery: pointDiscovery(config, options.kind, value) };
-    const { runDir, report, records } = await runEvaluation(pointConfig, { runId, now, env: options.env, sweep: hookAt(value), shard: options.shard, onProgress: options.onProgress });
-    const point = summarisePoint(value, runId, report, records, config.trials);
-    identity = { endpoint: report.run.endpoint, model: report.run.model };
-    points.push(point);
-    options.onPoint?.(point, runDir);
+    for (const mode of modes ?? [null]) {
+      const runId = `${options.kind}-${String(value).padStart(Math.max(2, width), "0")}${mode === null ? "" : `-search-${mode}`}`;
+      const pointConfig: Config = { ...config, out_dir: sweepDir, discovery: pointDiscovery(config, options.kind, value), ...(mode === null ? {} : { tool_search: { ...config.tool_search, mode } }) };
+      const { runDir, report, records } = await runEvaluation(pointConfig, { runId, now, env: options.env, sweep: hookAt(value), shard: options.shard, onProgress: options.onProgress });
+      const summary = summarisePoint(value, runId, report, records, config.trials);
+      const point = mode === null || definitions === null ? summary : { ...summary, ...summariseSearch(mode, report, records, definitions) };
+      identity = { endpoint: report.run.endpoint, model: report.run.model };
+      points.push(point);
+      options.onPoint?.(point, runDir);
+    }
   }
   const sweep = describeSweep({ sweepId, config, options, values, padding, points, identity, started, finished: now() });
   writeTextFile(join(sweepDir, "sweep.json"), renderSweep(sweep, "json"));
@@ -71,6 +82,11 @@ export async function runSweep(config: Config, options: SweepOptions): Promise<{
 }
 
 function checkSweep(config: Config, options: SweepOptions): void {
+  if (options.toolSearch !== undefined) {
+    if (options.kind === "k") throw new InputError("--tool-search-axis: compares search on and off at each catalogue size; it goes with --sizes, not a k sweep");
+    if (options.toolSearch.length === 0) throw new InputError("--tool-search-axis: expected at least one mode, e.g. off,client");
+    for (const mode of options.toolSearch) loadCheck(config, mode);
+  }
   if (options.values.length === 0) throw new InputError(`--${options.kind === "k" ? "k" : "sizes"}: expected at least one value`);
   if (options.kind === "k" && config.discovery.retriever === "none") {
     throw new InputError("--k: a k sweep varies the retriever's budget, and discovery.retriever is none; pass --retriever bm25 (or embeddings)");
@@ -80,10 +96,44 @@ function checkSweep(config: Config, options: SweepOptions): void {
   }
 }
 
+/** A mode the axis names must be one this endpoint can run (provider: its own search). */
+function loadCheck(config: Config, mode: ToolSearchMode): void {
+  if (mode === "provider" && !/^(openai-responses|anthropic):/.test(config.endpoint)) {
+    throw new InputError(`--tool-search-axis: provider: endpoint ${config.endpoint} has no tool search of its own (openai-responses and anthropic have); use client`);
+  }
+}
+
+/** Each case's model-facing definitions (controls included; one map per registry), for the definition tokens of a point without search. */
+function definitionsOfCases(cases: Case[], config: Config): Map<string, ReadonlyMap<string, ToolDefinition>> {
+  const byRegistry = new Map<Registry, Map<string, ToolDefinition>>();
+  const out = new Map<string, ReadonlyMap<string, ToolDefinition>>();
+  for (const { id, registry } of cases) {
+    let defs = byRegistry.get(registry);
+    if (defs === undefined) byRegistry.set(registry, (defs = new Map([...Object.values(CONTROL_TOOLS), ...registry.tools].map((tool) => [tool.name, renderDefinition(tool, config.descriptions)]))));
+    out.set(id, defs);
+  }
+  return out;
+}
+
+/** The search series of a point: its mode, definition tokens per decision (search: over its calls) and, with search, search recall. */
+function summariseSearch(mode: ToolSearchMode, report: Report, records: TrialRecord[], definitions: Map<string, ReadonlyMap<string, ToolDefinition>>): Partial<SweepPoint> {
+  const tokensOf = (record: TrialRecord): number => {
+    if (record.search !== undefined) return record.search.definition_tokens;
+    const defs = definitions.get(record.case_id);
+    return defs === undefined ? 0 : definitionTokens(definitionsOf(record.visible_order, defs));
+  };
+  const search = report.metrics.tool_search;
+  return { tool_search: mode, definition_tokens: meanOverCases(records.filter((r) => r.error === null), tokensOf), ...(search === undefined ? {} : { search_recall: search.search_recall }) };
+}
+
 /** The run hook of each point; cases are loaded (and padded) once, and per-case orders shared by all points. */
-function createHooks(config: Config, options: SweepOptions, padding: Registry | null, loaded: Case[]): (value: number) => SweepHook {
+function createHooks(config: Config, options: SweepOptions, padding: Registry | null, loaded: Case[]): { hookAt: (value: number) => SweepHook; cases: Case[] } {
   const padder = padding === null ? null : createCasePadder(padding);
   const cases = padder === null ? loaded : padder.padCases(loaded);
+  return { hookAt: hooksOf(config, options, padder, cases), cases };
+}
+
+function hooksOf(config: Config, options: SweepOptions, padder: ReturnType<typeof createCasePadder> | null, cases: Case[]): (value: number) => SweepHook {
   if (options.kind === "k") return () => ({ cases });
   const visibleAt = createSizeHook({
     seed: config.seed,
@@ -130,10 +180,17 @@ function describeSweep(f: SweepFacts): SweepReport {
       distractors: size ? f.options.distractors : null,
       distractor_registry: f.padding === null ? null : { snapshot: f.padding.snapshot, revision: f.padding.revision, file: f.padding.file },
       retriever: size ? null : f.config.discovery.retriever,
+      ...(f.options.toolSearch === undefined ? {} : { tool_search: f.options.toolSearch }),
     },
     points: f.points,
-    thresholds: thresholdsOf(f.options.kind, f.points),
+    thresholds: thresholdsOf(f.options.kind, firstSeries(f.points)),
   };
+}
+
+/** The points of the first tool_search mode (all of them without --tool-search-axis). */
+export function firstSeries(points: SweepPoint[]): SweepPoint[] {
+  const first = points[0]?.tool_search;
+  return points.filter((p) => p.tool_search === first);
 }
 
 /** `20261130-124955`: sortable, one per second. */

@@ -53,6 +53,25 @@ export type DescriptionMode = (typeof DESCRIPTION_MODES)[number];
 /** Whether phase policies apply (on), or every registry tool is exposed in every phase (off). */
 export const EXPOSURE_MODES = ["on", "off"] as const;
 export type ExposureMode = (typeof EXPOSURE_MODES)[number];
+/** Tool search: off (every visible tool loaded), the provider's own search, or route-eval's client-side search. */
+export const TOOL_SEARCH_MODES = ["off", "provider", "client"] as const;
+export type ToolSearchMode = (typeof TOOL_SEARCH_MODES)[number];
+/** What answers a search: bm25 or a regular expression (the provider's variant, or route-eval's), or the embeddings retriever (client only). */
+export const SEARCH_KINDS = ["bm25", "regex", "embeddings"] as const;
+export type SearchKind = (typeof SEARCH_KINDS)[number];
+
+/** The exposed ordinary tools behind a search the model drives (docs/tool-search.md). */
+export interface ToolSearchConfig {
+  mode: ToolSearchMode;
+  /** Tools one search returns (route-eval's search; a provider's own search decides for itself). */
+  k: number;
+  kind: SearchKind;
+  /** Tools loaded from the start: tool names, or `family:NAME` for a whole family. */
+  always_loaded: string[];
+  /** Searches one decision may make; a search asked for beyond it ends the decision ("search_limit"). */
+  max_searches: number;
+}
+
 /** How a conversation's turns are asked: with the gold history, or with the model's own calls fed forward. */
 export const CONVERSATION_MODES = ["teacher-forced", "on-policy"] as const;
 export type ConversationMode = (typeof CONVERSATION_MODES)[number];
@@ -76,6 +95,8 @@ export interface Config {
   /** full: purpose + use_when + avoid_when; purpose: the purpose alone (the ablation's "vague" rung). */
   descriptions: DescriptionMode;
   discovery: DiscoveryConfig;
+  /** Deferred loading: the exposed ordinary tools behind a search the model drives. */
+  tool_search: ToolSearchConfig;
   endpoint: string;
   model: string | null;
   /** Trials per case; with adaptive trials, the most per case (max_trials). */
@@ -165,7 +186,7 @@ export type SettingKey = Exclude<keyof Config, "file" | "root" | "cwd" | "varian
 /** Pinned only when set to other than their default (so run.json of a run that does not use them is unchanged). */
 export const OPTIONAL_RUN_KEYS = [
   "exposure", "descriptions", "command", "endpoint_version", "tool_choice", "parallel_tool_calls", "strict", "disable_parallel_tool_use", "prices", "conversation_mode",
-  "adaptive", "adaptive_alpha", "max_trials",
+  "adaptive", "adaptive_alpha", "max_trials", "tool_search",
 ] as const satisfies readonly SettingKey[];
 
 /** A model's prices, as the user writes them (nothing is built in that could go stale silently). */

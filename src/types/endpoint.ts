@@ -14,6 +14,23 @@ export interface TrialRequest {
   temperature: number;
   /** Sampling seed, for APIs that take one; derived from (run seed, case, trial). */
   seed?: number;
+  /** Tool search is on: the tools behind it (`tools` holds the loaded ones). */
+  search?: SearchOffer;
+  /** This decision's own search exchange so far, after the goal: the model's search calls and their results. */
+  after_goal?: Message[];
+}
+
+/** The name of route-eval's client-side search function (offered as an ordinary tool; a registry may not use it). */
+export const SEARCH_TOOL = "search_tools";
+
+/** What a request with tool search on carries beside its loaded tools. */
+export interface SearchOffer {
+  mode: "provider" | "client";
+  kind: "bm25" | "regex" | "embeddings";
+  /** The deferred tools, in registry order (a provider's own search sends them marked defer_loading). */
+  deferred: ToolDefinition[];
+  /** What each search result loaded, in the order of the `tool` messages of after_goal (client mode). */
+  loaded: string[][];
 }
 
 /** Provider tool controls, as config sets them (null: the provider's default). */
@@ -59,6 +76,8 @@ export interface EndpointResponse {
   recorded_latency_ms?: number;
   /** The provider's id of the request (x-request-id / request-id header, else the response id). */
   provider_request_id?: string | null;
+  /** Searches the provider ran inside this call (its hosted tool search), in order. */
+  searches?: { query: string | null; returned: string[] }[];
 }
 
 /**

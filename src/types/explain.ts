@@ -3,7 +3,7 @@
  * the fix the failing rung points to. Built from run.json and records.jsonl alone (nothing is
  * re-run); `show --case` prints it and the HTML report embeds it for the per-case drill-down.
  */
-import type { Effect, HiddenReason, JsonValue, PhasePolicy, RankedName, SelectionError, Stage, EndpointCall } from "../types.js";
+import type { Effect, HiddenReason, JsonValue, PhasePolicy, RankedName, SearchRecord, SelectionError, Stage, EndpointCall } from "../types.js";
 
 /** How the case's scored trials fared at one rung. */
 export type StepStatus = "passed" | "failed" | "mixed" | "not_reached";
@@ -62,6 +62,8 @@ export interface TrialView {
   response_text: string | null;
   /** Calls after the first, when the reply made several (they are not the selection). */
   extra_calls: EndpointCall[];
+  /** Tool search was on: the searches of the decision and how it ended (absent otherwise). */
+  search?: SearchRecord;
 }
 
 /** A tool's name and model-facing description (null when run.json does not know it). */

@@ -78,6 +78,44 @@ export interface Metrics extends Record<RateName, Rate> {
   unstable_cases: { case_id: string; modal: string; modal_count: number; n: number; selections: Record<string, number> }[];
   /** Over the conversation cases' turns; absent when the run has none. */
   conversations?: ConversationMetrics;
+  /** Over the decisions asked with tool search on; absent when the run has none. */
+  tool_search?: ToolSearchMetrics;
+}
+
+/** A mean over scored trials with a cluster-robust interval (the case is the unit); null mean when n is 0. */
+export interface MeanEstimate {
+  mean: number | null;
+  /** The sum of the values: mean = total / n. */
+  total: number;
+  /** Trials averaged over. */
+  n: number;
+  cases: number;
+  /** 95%: mean ± 1.96 cluster-robust standard errors; null with fewer than two cases. */
+  ci: [number, number] | null;
+}
+
+/**
+ * Tool search (docs/tool-search.md): how the searches the model drove went. "Needed a search":
+ * the acceptable tool was exposed but deferred (no acceptable tool was always loaded).
+ */
+export interface ToolSearchMetrics {
+  /** Scored decisions asked with tool search on. */
+  decisions: number;
+  /** Of the decisions that needed a search, those where some search returned an acceptable tool. */
+  search_recall: Rate;
+  /** Of the same decisions, those whose first search returned one (no search at all counts as a miss). */
+  first_search_recall: Rate;
+  /** Of the decisions with an acceptable tool loaded, those that chose something else. */
+  found_but_not_chosen: Rate;
+  /** Of all decisions, those that asked for a search past the bound (tool_search.max_searches). */
+  search_limit: Rate;
+  /** Searches that could not run (bad arguments, a regex that does not compile): recorded, returned nothing. */
+  failed_searches: number;
+  searches_per_decision: MeanEstimate;
+  /** route-eval's estimate of the tool-definition tokens a decision sent, over its calls. */
+  definition_tokens: MeanEstimate;
+  /** The same estimate with every deferred tool loaded in one call: what the decisions would have sent without search. */
+  definition_tokens_unsearched: MeanEstimate;
 }
 
 /**

@@ -69,6 +69,45 @@ export interface TrialRecord {
   counterfactual?: CounterfactualInfo;
   /** A conversation's turn (case_id is `<conversation>@<turn>`): which one, and its tool surface's changes. */
   turn?: ConversationTurn;
+  /** Tool search was on: the searches the decision made, what they loaded and how it ended. */
+  search?: SearchRecord;
+}
+
+/** One search of a decision: what was asked, what came back, who ran it. */
+export interface SearchStep {
+  /** The query as the model wrote it (a regex for a regex search); null when the call's arguments held none. */
+  query: string | null;
+  /** Ordinary tools the search returned, best first. */
+  returned: string[];
+  /** route-eval (client-side search) or the provider (its hosted search). */
+  by: "route-eval" | "provider";
+  /** Why the search could not run (bad arguments, a regex that does not compile); it returned nothing. */
+  error?: string;
+}
+
+/**
+ * moved: the model made a non-search move; search_limit: it asked for another search past
+ * tool_search.max_searches, and the decision ended without a call.
+ */
+export const SEARCH_OUTCOMES = ["moved", "search_limit"] as const;
+export type SearchOutcome = (typeof SEARCH_OUTCOMES)[number];
+
+/** What a decision with tool search on did before its move (visible_order is the loaded set). */
+export interface SearchRecord {
+  mode: "provider" | "client";
+  kind: "bm25" | "regex" | "embeddings";
+  /** Ordinary tools behind the search (exposed, not always loaded). */
+  deferred: number;
+  /** Ordinary tools loaded from the start (tool_search.always_loaded that were exposed). */
+  always_loaded: string[];
+  searches: SearchStep[];
+  outcome: SearchOutcome;
+  /** Endpoint calls the decision took (a hosted search runs inside one call). */
+  calls: number;
+  /** route-eval's estimate of the tool-definition tokens the decision sent, over its calls (docs/tool-search.md). */
+  definition_tokens: number;
+  /** The same estimate for one call with every deferred tool loaded: what search saves. */
+  definition_tokens_unsearched: number;
 }
 
 /** "case\u0000trial": the identity of one decision, which a run records once. */

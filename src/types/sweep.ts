@@ -1,4 +1,4 @@
-import type { CaseMean, InputTokens, Rate, RetrievalQuality, RetrieverName } from "../types.js";
+import type { CaseMean, InputTokens, MeanEstimate, Rate, RetrievalQuality, RetrieverName, ToolSearchMode } from "../types.js";
 
 export const THRESHOLD_STATUSES = ["interpolated", "not_reached", "below_at_smallest"] as const;
 export type ThresholdStatus = (typeof THRESHOLD_STATUSES)[number];
@@ -59,6 +59,12 @@ export interface SweepPoint {
   retrieval: RetrievalQuality;
   input_tokens: InputTokens;
   latency_ms: { p50: number | null; p95: number | null };
+  /** A tool_search sweep (--tool-search-axis): the series this point belongs to. */
+  tool_search?: ToolSearchMode;
+  /** With --tool-search-axis: route-eval's estimate of the tool-definition tokens a decision sent (search: over its calls). */
+  definition_tokens?: MeanEstimate;
+  /** With --tool-search-axis, on a point with search: an acceptable tool returned by a search (docs/tool-search.md). */
+  search_recall?: Rate;
 }
 
 export interface SweepReport {
@@ -80,9 +86,11 @@ export interface SweepReport {
     distractor_registry: { snapshot: string; revision: string; file: string } | null;
     /** k sweeps: the retriever whose budget varies. */
     retriever: RetrieverName | null;
+    /** Size sweeps with --tool-search-axis: each size run once per tool_search mode, in this order. */
+    tool_search?: ToolSearchMode[];
   };
   points: SweepPoint[];
-  /** Size sweeps: where selection accuracy falls below 0.9 and 0.5 (x = true mean visible size). */
+  /** Size sweeps: where selection accuracy falls below 0.9 and 0.5 (x = true mean visible size); with --tool-search-axis, of the first mode's points. */
   thresholds: { n90: Threshold; n50: Threshold } | null;
   /** This sweep holds one shard of every point's (case, trial) units (`sweep --shard I/N`); `route-eval merge` combines the shards. */
   shard?: { index: number; count: number };

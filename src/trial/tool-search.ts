@@ -1,0 +1,202 @@
+/**
+ * A decision with tool search on (docs/tool-search.md). The visible ordinary tools are split into
+ * the always-loaded ones and the deferred ones; the model is asked with the loaded tools and a
+ * way to search the deferred ones:
+ *
+ *  - client: route-eval answers each search — the model calls `search_tools(query)` (or the
+ *    provider's client-executed form: OpenAI's tool_search_call, Anthropic's tool_reference
+ *    results), route-eval runs the searcher, loads what it returned and asks again — until the
+ *    model makes a non-search move, or asks for a search past tool_search.max_searches
+ *    (outcome "search_limit", no call);
+ *  - provider: the provider runs its own search inside the call (OpenAI hosted tool_search,
+ *    Anthropic's tool-search server tools); the endpoint reads the searches from the reply.
+ *
+ * Each call goes through the endpoint like any other (response store, retries), so a second run
+ * is free and a replay is exact. The record's visible set is what was loaded: the ladder's
+ * discovery rung fails when no acceptable tool ever was, and selection is judged among the loaded.
+ */
+import { buildRecord } from "../classify/build-record.js";
+import { definitionTokens } from "../endpoint/estimate-tokens.js";
+import { hashRequest } from "../endpoint/request-hash.js";
+import type { ToolSearcher } from "../discovery/tool-searcher.js";
+import { deriveSeed } from "../text/seeded-random.js";
+import { isControl, SEARCH_TOOL } from "../types.js";
+import type { Case, Discovery, EndpointOutcome, EndpointResponse, Exposure, JsonValue, Message, SearchRecord, SearchStep, Tool, ToolDefinition, TrialRequest, Usage } from "../types.js";
+import type { AskContext } from "./run-trial.js";
+import type { TrialResult } from "./run-loop.js";
+
+/** The loaded and deferred parts of a visible set. */
+export interface SearchSurface {
+  /** Always-loaded ordinary tools, in visible order. */
+  always: string[];
+  /** Controls, in visible order (never deferred). */
+  controls: string[];
+  /** Deferred ordinary tools, in visible order. */
+  deferred: string[];
+}
+
+/** Splits the visible ordinary tools by tool_search.always_loaded (names, or family:NAME). */
+export function splitSurface(visible: string[], alwaysLoaded: readonly string[], tools: ReadonlyMap<string, Tool>): SearchSurface {
+  const families = new Set(alwaysLoaded.filter((entry) => entry.startsWith("family:")).map((entry) => entry.slice("family:".length)));
+  const names = new Set(alwaysLoaded);
+  const surface: SearchSurface = { always: [], controls: [], deferred: [] };
+  for (const name of visible) {
+    if (isControl(name)) surface.controls.push(name);
+    else if (names.has(name) || families.has(tools.get(name)?.family ?? "")) surface.always.push(name);
+    else surface.deferred.push(name);
+  }
+  return surface;
+}
+
+/** route-eval's search function, as every endpoint without a native client form is offered it. */
+export function searchToolDefinition(kind: "bm25" | "regex" | "embeddings", k: number): ToolDefinition {
+  const query =
+    kind === "regex"
+      ? "A regular expression (RE2 syntax, case-insensitive, at most 200 characters) matched against tool names, descriptions and argument names."
+      : "Words describing the capability you need.";
+  return {
+    name: SEARCH_TOOL,
+    description: `Search the tools that are not loaded yet. Returns up to ${k} matching tools (name and description); each one returned can be called from then on. Call it when none of the loaded tools fits the request.`,
+    input_schema: { type: "object", properties: { query: { type: "string", description: query } }, required: ["query"], additionalProperties: false },
+  };
+}
+
+export interface SearchTrial {
+  testCase: Case;
+  trial: number;
+  exposure: Exposure;
+  /** The visible set the search works over (exposed, or a sweep's). */
+  discovery: Discovery;
+  surface: SearchSurface;
+  searcher: ToolSearcher;
+  /** The search function's definition (client mode). */
+  searchTool: ToolDefinition;
+}
+
+/** Asks one decision with tool search on, and classifies and records it. */
+export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<TrialResult> {
+  const { config, endpoint } = ctx;
+  const settings = config.tool_search;
+  const mode = settings.mode === "provider" ? "provider" : "client";
+  const defs = (names: string[]) => names.map((name) => ctx.definitions.get(name)).filter((d): d is ToolDefinition => d !== undefined);
+  const deferred = defs(t.surface.deferred);
+  const deferredSet = new Set(t.surface.deferred);
+  const base: Omit<TrialRequest, "tools"> = {
+    case_id: t.testCase.id,
+    trial: t.trial,
+    system: config.system_prompt,
+    context: t.testCase.context,
+    messages: t.testCase.messages,
+    goal: t.testCase.goal,
+    temperature: config.temperature,
+    seed: deriveSeed(config.seed, t.testCase.id, t.trial) % 2 ** 31,
+  };
+  const fixed = defs([...t.surface.always, ...t.surface.controls]);
+  const found: string[] = [];
+  const searches: SearchStep[] = [];
+  const loadedBySearch: string[][] = [];
+  const exchange: Message[] = [];
+  const totals = { calls: 0, definition_tokens: 0, retries: 0, latency: 0, input: 0 as number | null, output: 0 as number | null, estimated: 0 as number | null, fromStore: true };
+  let outcome: EndpointOutcome;
+  let request: TrialRequest;
+  let ended: "moved" | "search_limit" = "moved";
+  for (;;) {
+    const tools = mode === "client" ? [...fixed, t.searchTool, ...defs(found)] : fixed;
+    request = { ...base, tools, search: { mode, kind: settings.kind, deferred, loaded: [...loadedBySearch] }, after_goal: [...exchange] };
+    outcome = await endpoint.call(request);
+    totals.calls += 1;
+    totals.definition_tokens += definitionTokens(tools);
+    totals.retries += outcome.retries ?? 0;
+    if (outcome.from_store !== true) totals.fromStore = false;
+    if (!outcome.ok) break;
+    addUsage(totals, outcome.response);
+    for (const step of outcome.response.searches ?? []) {
+      const returned = step.returned.filter((name) => deferredSet.has(name));
+      searches.push({ query: step.query, returned, by: "provider" });
+      const fresh = returned.filter((name) => !found.includes(name));
+      found.push(...fresh);
+      totals.definition_tokens += definitionTokens(defs(fresh));
+    }
+    if (outcome.response.selected !== SEARCH_TOOL) break;
+    if (searches.length >= settings.max_searches) {
+      ended = "search_limit";
+      outcome = { ...outcome, response: { ...outcome.response, selected: null, arguments: null, arguments_error: null, tool_calls: 0, calls: undefined } };
+      break;
+    }
+    const step = await runSearch(outcome.response, t.searcher, t.surface.deferred, settings.k);
+    searches.push(step);
+    loadedBySearch.push(step.returned);
+    for (const name of step.returned) if (!found.includes(name)) found.push(name);
+    const id = `search_${searches.length}`;
+    exchange.push(
+      { role: "assistant", tool_calls: [{ id, name: SEARCH_TOOL, arguments: step.query === null ? {} : { query: step.query } }] },
+      { role: "tool", tool_call_id: id, name: SEARCH_TOOL, content: JSON.stringify(step.error === undefined ? { tools: defs(step.returned).map(({ name, description }) => ({ name, description })) } : { error: step.error }) },
+    );
+  }
+  const finalOutcome = withTotals(outcome, totals);
+  const loaded = [...t.surface.always, ...found];
+  const visible = [...loaded, ...t.surface.controls];
+  const search: SearchRecord = {
+    mode,
+    kind: settings.kind,
+    deferred: t.surface.deferred.length,
+    always_loaded: t.surface.always,
+    searches,
+    outcome: ended,
+    calls: totals.calls,
+    definition_tokens: totals.definition_tokens,
+    definition_tokens_unsearched: definitionTokens(defs(t.discovery.visible)),
+  };
+  const record = buildRecord({
+    testCase: t.testCase,
+    trial: t.trial,
+    registryNames: ctx.registryNames,
+    definitions: ctx.definitions,
+    exposure: t.exposure,
+    discovery: { visible, retrieved: loaded, k: settings.k, retrieval: null },
+    outcome: finalOutcome,
+    endpoint: endpoint.id,
+    model: endpoint.model,
+    requestHash: finalOutcome.request_hash ?? hashRequest(request, endpoint.id, endpoint.model),
+    toolsShuffled: false,
+    search,
+  });
+  return { outcome: finalOutcome, record };
+}
+
+/** Runs the search a `search_tools` call asks for; bad arguments are recorded as the search's error. */
+async function runSearch(response: EndpointResponse, searcher: ToolSearcher, deferred: string[], k: number): Promise<SearchStep> {
+  const query = queryOf(response.arguments);
+  if (response.arguments_error !== null) return { query: null, returned: [], by: "route-eval", error: `the arguments are not JSON: ${response.arguments_error}` };
+  if (query === null) return { query: null, returned: [], by: "route-eval", error: `${SEARCH_TOOL} takes {"query": "…"}; got ${JSON.stringify(response.arguments).slice(0, 200)}` };
+  const answer = await searcher.search(query, deferred, k);
+  return "error" in answer ? { query, returned: [], by: "route-eval", error: answer.error } : { query, returned: answer.returned, by: "route-eval" };
+}
+
+function queryOf(args: JsonValue): string | null {
+  if (args === null || typeof args !== "object" || Array.isArray(args)) return null;
+  const query = args.query;
+  return typeof query === "string" && query.trim() !== "" ? query : null;
+}
+
+type Totals = { calls: number; definition_tokens: number; retries: number; latency: number; input: number | null; output: number | null; estimated: number | null; fromStore: boolean };
+
+function addUsage(totals: Totals, response: EndpointResponse): void {
+  const add = (sum: number | null, value: number | null | undefined) => (sum === null || value === null || value === undefined ? null : sum + value);
+  totals.latency += response.latency_ms;
+  totals.input = add(totals.input, response.usage.input_tokens);
+  totals.output = add(totals.output, response.usage.output_tokens);
+  totals.estimated = add(totals.estimated, response.usage.input_tokens_estimated);
+}
+
+/** The decision's outcome: the last call's answer, with the usage, time and retries of all its calls. */
+function withTotals(outcome: EndpointOutcome, totals: Totals): EndpointOutcome {
+  const common = { retries: totals.retries, ...(totals.fromStore ? { from_store: true } : {}) };
+  if (!outcome.ok) return { ...outcome, ...common };
+  const usage: Usage = {
+    input_tokens: totals.input,
+    output_tokens: totals.output,
+    ...(outcome.response.usage.input_tokens_estimated === undefined ? {} : { input_tokens_estimated: totals.estimated }),
+  };
+  return { ...outcome, ...common, response: { ...outcome.response, usage, latency_ms: Math.round(totals.latency * 1000) / 1000 } };
+}

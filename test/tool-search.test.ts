@@ -1,0 +1,280 @@
+/**
+ * Tool search (docs/tool-search.md) through the real pipeline: route-eval's client-side search
+ * offered as `search_tools` on Chat Completions, OpenAI's hosted and client-executed tool_search on
+ * the Responses API, Anthropic's server tool-search tools and tool_reference results — each
+ * through the real SDK against a local server that speaks the wire format. The requests are
+ * checked as the server received them, the stages against a table derived by hand, and a second
+ * run and a replay against the first.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "./support/cli.js";
+import { anthropicReply, openaiReply, useFakeServers, type FakeReply, type ReceivedRequest } from "./fixtures/fake-provider.js";
+import { removeTempDirs, writeProject } from "./fixtures/live-project.js";
+
+afterAll(removeTempDirs);
+const fake = useFakeServers();
+const ENV = { OPENAI_API_KEY: "sk-test-search-0123456789", ANTHROPIC_API_KEY: "sk-ant-test-search-0123456789" };
+
+type Row = Record<string, any>;
+
+function records(dir: string, runId: string): Row[] {
+  return readFileSync(join(dir, "reports", runId, "records.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+}
+
+/** The cases of the fixture project, and what each one's scripted model does. */
+const CASES = [
+  { id: "found-and-chosen", goal: "Where is order ord_1?", phase: "orders", acceptable: ["get_order"] },
+  { id: "never-loaded", goal: "Find my teapot order", phase: "orders", acceptable: ["search_orders"] },
+  { id: "found-not-chosen", goal: "Refund order ord_2 please", phase: "payments", acceptable: ["refund_order"] },
+  { id: "keeps-searching", goal: "Cancel everything", phase: "orders", acceptable: ["get_order"] },
+  { id: "bad-arguments", goal: "Where is order ord_3?", phase: "orders", acceptable: ["get_order"] },
+];
+
+/**
+ * The model's moves per case: a search (its query, or raw arguments), then a call. The regex
+ * search (case-insensitive, over name, purpose and argument names) answers each query by hand:
+ *   get_order   → get_order                  (orders phase: get_order, search_orders deferred)
+ *   refund      → nothing                    (refund_order is not exposed in the orders phase)
+ *   order       → get_order, search_orders, refund_order (payments phase exposes all three)
+ */
+const SCRIPT: Record<string, ({ search: string } | { raw: string } | { call: string })[]> = {
+  "Where is order ord_1?": [{ search: "get_order" }, { call: "get_order" }],
+  "Find my teapot order": [{ search: "refund" }, { call: "no_applicable_tool" }],
+  "Refund order ord_2 please": [{ search: "order" }, { call: "get_order" }],
+  "Cancel everything": [{ search: "zzz" }, { search: "yyy" }, { search: "xxx" }, { search: "www" }],
+  "Where is order ord_3?": [{ raw: "{not json" }, { search: "get_order" }, { call: "get_order" }],
+};
+
+/** By hand: never loaded → discovery; loaded, other tool chosen → selection; loaded and chosen → correct. */
+const EXPECTED: Record<string, { stage: string | null; searches: (string | null)[][]; outcome: string }> = {
+  "found-and-chosen": { stage: null, searches: [["get_order"]], outcome: "moved" },
+  "never-loaded": { stage: "discovery", searches: [[]], outcome: "moved" },
+  "found-not-chosen": { stage: "selection", searches: [["get_order", "search_orders", "refund_order"]], outcome: "moved" },
+  "keeps-searching": { stage: "discovery", searches: [[], []], outcome: "search_limit" },
+  "bad-arguments": { stage: null, searches: [[], ["get_order"]], outcome: "moved" },
+};
+
+/** The goal of a neutral conversation and the number of model moves after it, from any wire format. */
+function progress(body: Record<string, any>, goals: string[]): { goal: string; step: number } {
+  const items: any[] = body.messages ?? body.input;
+  const at = items.findIndex((m) => typeof m.content === "string" && goals.includes(m.content) || (Array.isArray(m.content) && goals.includes(m.content[0]?.text)));
+  const goal = typeof items[at].content === "string" ? items[at].content : items[at].content[0].text;
+  const after = items.slice(at + 1);
+  const step = after.filter((m) => m.role === "assistant" || m.type === "tool_search_call").length;
+  return { goal, step };
+}
+
+function project(): string {
+  return writeProject(undefined, CASES);
+}
+
+describe("client-side search (search_tools) on Chat Completions", () => {
+  it("drives the search loop to a move or the bound, records every search, and classifies by what was loaded", async () => {
+    const dir = project();
+    const goals = Object.keys(SCRIPT);
+    const server = await fake.start((request) => {
+      const { goal, step } = progress(request.body, goals);
+      const move = SCRIPT[goal][step];
+      if ("call" in move) return openaiReply([{ name: move.call, arguments: "{}" }]);
+      return openaiReply([{ name: "search_tools", arguments: "raw" in move ? move.raw : JSON.stringify({ query: move.search }) }]);
+    });
+    const run = (...extra: string[]) =>
+      runCli(["run", "-e", "openai:test-model", "--base-url", `${server.url}/v1`, "--tool-search", "client", "--search-kind", "regex", "--max-searches", "2", "-n", "1", "--no-progress", "--no-gates", "--no-step-summary", "--retry-base-ms", "1", ...extra], { cwd: dir, env: ENV });
+    const first = await run("--run-id", "client");
+    expect(first.code, first.stderr).toBe(0);
+    const byCase = new Map(records(dir, "client").map((r) => [r.case_id, r]));
+    for (const [id, expected] of Object.entries(EXPECTED)) {
+      const r = byCase.get(id) as Row;
+      expect({ id, stage: r.failed_stage, searches: r.search.searches.map((s: Row) => s.returned), outcome: r.search.outcome }).toEqual({ id, stage: expected.stage, searches: expected.searches, outcome: expected.outcome });
+    }
+    // The bound: two searches ran, the third ask ended the decision without a call (not an error, not a hang).
+    expect(byCase.get("keeps-searching")).toMatchObject({ selected: null, error: null, search: { calls: 3 } });
+    // Bad arguments are recorded with the search, and the model is told; the decision goes on.
+    expect(byCase.get("bad-arguments")?.search.searches[0]).toMatchObject({ query: null, returned: [], by: "route-eval", error: expect.stringContaining("not JSON") });
+    // The visible set is the loaded one: the controls and what the searches returned.
+    expect(byCase.get("found-not-chosen")?.visible_order ?? []).toEqual(expect.arrayContaining(["get_order", "search_orders", "refund_order"]));
+
+    // What the server saw: the first ask offers the controls and search_tools only; the next one
+    // appends the loaded tool, and carries the search call and its result after the goal.
+    const ofGoal = (goal: string) => server.requests.filter((r) => JSON.stringify(r.body.messages).includes(goal));
+    const [ask1, ask2] = ofGoal("Where is order ord_1?");
+    expect(ask1.body.tools.map((t: Row) => t.function.name)).toEqual(["no_applicable_tool", "search_tools"]);
+    expect(ask2.body.tools.map((t: Row) => t.function.name)).toEqual(["no_applicable_tool", "search_tools", "get_order"]);
+    const after = ask2.body.messages.slice(-2);
+    expect(after[0]).toMatchObject({ role: "assistant", tool_calls: [{ id: "search_1", type: "function", function: { name: "search_tools", arguments: '{"query":"get_order"}' } }] });
+    expect(after[1].role).toBe("tool");
+    expect(JSON.parse(after[1].content)).toEqual({ tools: [{ name: "get_order", description: "Return one order by its exact id." }] });
+    const total = server.requests.length;
+    expect(total).toBe(2 + 2 + 2 + 3 + 3);
+
+    // The report's tool search figures, recounted from the table above.
+    const report = JSON.parse(readFileSync(join(dir, "reports", "client", "report.json"), "utf8"));
+    const ts = report.metrics.tool_search;
+    expect(ts.decisions).toBe(5);
+    // Needed a search: all five (nothing always loaded, no control acceptable). Returned an acceptable tool: found-and-chosen, found-not-chosen, bad-arguments.
+    expect(ts.search_recall).toMatchObject({ numerator: 3, denominator: 5 });
+    // First search: bad-arguments' first search failed.
+    expect(ts.first_search_recall).toMatchObject({ numerator: 2, denominator: 5 });
+    expect(ts.found_but_not_chosen).toMatchObject({ numerator: 1, denominator: 3 });
+    expect(ts.search_limit).toMatchObject({ numerator: 1, denominator: 5 });
+    expect(ts.failed_searches).toBe(1);
+    expect(ts.searches_per_decision).toMatchObject({ total: 7, n: 5 });
+
+    // A second run is free; a replay is exact.
+    const again = await run("--run-id", "again");
+    expect(again.code, again.stderr).toBe(0);
+    expect(server.requests.length).toBe(total);
+    const replay = await run("--run-id", "replay", "--mode", "replay");
+    expect(replay.code, replay.stderr).toBe(0);
+    const strip = (rows: Row[]) => rows.map(({ latency_ms: _l, recorded_latency_ms: _r, ...rest }) => rest).sort((a, b) => a.case_id.localeCompare(b.case_id));
+    expect(strip(records(dir, "replay"))).toEqual(strip(records(dir, "client")));
+
+    // show --case prints each query and what it returned.
+    const show = await runCli(["show", join(dir, "reports", "client"), "--case", "found-not-chosen"], { cwd: dir, env: { COLUMNS: "100" } });
+    expect(show.stdout).toMatch(/1\.\s+"order" → get_order, search_orders, refund_order ✓/);
+    expect(show.stdout).toContain("discovery  searches loaded an acceptable tool in 1 of 1 trials");
+    const limit = await runCli(["show", join(dir, "reports", "client"), "--case", "keeps-searching"], { cwd: dir, env: { COLUMNS: "100" } });
+    expect(limit.stdout).toContain("search_limit");
+  });
+});
+
+/** A Responses reply from output items. */
+function responsesOutput(output: unknown[]): FakeReply {
+  return { headers: { "x-request-id": "req_r" }, body: { id: "resp_1", object: "response", created_at: 0, status: "completed", model: "test-model", output, usage: { input_tokens: 100, output_tokens: 10, total_tokens: 110 } } };
+}
+
+const fn = (name: string, args = "{}") => ({ type: "function_call", id: `fc_${name}`, call_id: `call_${name}`, name, arguments: args, status: "completed" });
+const functionTool = (name: string) => ({ type: "function", name, description: "", parameters: { type: "object", properties: {} }, strict: false });
+
+describe("OpenAI Responses tool_search", () => {
+  it("hosted: sends deferred functions and the tool_search tool, and reads the searches from the output items", async () => {
+    const dir = project();
+    const hosted = (query: string, loaded: string[], call: string) =>
+      responsesOutput([
+        { type: "tool_search_call", id: "ts_1", call_id: null, execution: "server", arguments: { query }, status: "completed" },
+        { type: "tool_search_output", id: "tso_1", call_id: null, execution: "server", status: "completed", tools: loaded.map(functionTool) },
+        fn(call),
+      ]);
+    const server = await fake.start((request) => {
+      const text = JSON.stringify(request.body.input);
+      if (text.includes("teapot")) return hosted("teapot", [], "no_applicable_tool");
+      if (text.includes("Refund")) return hosted("orders", ["get_order", "refund_order"], "get_order");
+      return hosted("order by id", ["get_order"], "get_order");
+    });
+    const result = await runCli(["run", "-e", "openai-responses:test-model", "--base-url", `${server.url}/v1`, "--tool-search", "provider", "-n", "1", "--no-progress", "--no-gates", "--no-step-summary", "--run-id", "hosted"], { cwd: dir, env: ENV });
+    expect(result.code, result.stderr).toBe(0);
+    const body = server.requests.find((r) => JSON.stringify(r.body.input).includes("ord_1?"))?.body as Row;
+    expect(body.tools).toEqual([
+      { type: "function", name: "no_applicable_tool", description: expect.any(String), parameters: expect.any(Object), strict: false },
+      { type: "function", name: "get_order", description: "Return one order by its exact id.", parameters: expect.any(Object), strict: false, defer_loading: true },
+      { type: "function", name: "search_orders", description: "Search orders by free text.", parameters: expect.any(Object), strict: false, defer_loading: true },
+      { type: "tool_search" },
+    ]);
+    // One call per decision: the provider searched inside it.
+    expect(server.requests).toHaveLength(CASES.length);
+    const byCase = new Map(records(dir, "hosted").map((r) => [r.case_id, r]));
+    expect(byCase.get("found-and-chosen")).toMatchObject({ failed_stage: null, search: { mode: "provider", calls: 1, searches: [{ query: "order by id", returned: ["get_order"], by: "provider" }] } });
+    expect(byCase.get("never-loaded")).toMatchObject({ failed_stage: "discovery", search: { searches: [{ query: "teapot", returned: [] }] } });
+    expect(byCase.get("found-not-chosen")).toMatchObject({ failed_stage: "selection", selection_error: "wrong_tool" });
+  });
+
+  it("client-executed: a tool_search_call is answered with a tool_search_output carrying the loaded definitions", async () => {
+    const dir = project();
+    const server = await fake.start((request) => {
+      const input = request.body.input as Row[];
+      if (!input.some((item) => item.type === "tool_search_output")) {
+        return responsesOutput([{ type: "tool_search_call", id: "ts_1", call_id: "call_ts1", execution: "client", arguments: { query: "get_order" }, status: "completed" }]);
+      }
+      return responsesOutput([fn("get_order", '{"order_id":"ord_1"}')]);
+    });
+    const result = await runCli(["run", "-e", "openai-responses:test-model", "--base-url", `${server.url}/v1`, "--tool-search", "client", "--search-kind", "regex", "-n", "1", "--no-progress", "--no-gates", "--no-step-summary", "--run-id", "byot", "--cases", "cases/cases.yaml"], { cwd: dir, env: ENV });
+    expect(result.code, result.stderr).toBe(0);
+    const [ask1, ask2] = server.requests.filter((r) => JSON.stringify(r.body.input).includes("ord_1?"));
+    const searchTool = { type: "tool_search", execution: "client", description: expect.stringContaining("Search the tools"), parameters: expect.objectContaining({ required: ["query"] }) };
+    expect(ask1.body.tools).toEqual([expect.objectContaining({ name: "no_applicable_tool" }), searchTool]);
+    expect(ask2.body.tools).toEqual(ask1.body.tools);
+    expect((ask2.body.input as Row[]).slice(-2)).toEqual([
+      { type: "tool_search_call", call_id: "search_1", execution: "client", arguments: { query: "get_order" }, status: "completed" },
+      { type: "tool_search_output", call_id: "search_1", execution: "client", status: "completed", tools: [{ type: "function", name: "get_order", description: "Return one order by its exact id.", parameters: expect.any(Object), strict: false }] },
+    ]);
+    const r = records(dir, "byot").find((row) => row.case_id === "found-and-chosen") as Row;
+    expect(r).toMatchObject({ failed_stage: null, selected: "get_order", search: { mode: "client", calls: 2, searches: [{ query: "get_order", returned: ["get_order"], by: "route-eval" }] } });
+  });
+});
+
+describe("Anthropic tool search", () => {
+  const run = (dir: string, url: string, ...extra: string[]) =>
+    runCli(["run", "-e", "anthropic:claude-test", "--base-url", url, "-n", "1", "--no-progress", "--no-gates", "--no-step-summary", "--search-kind", "regex", ...extra], { cwd: dir, env: ENV });
+
+  it("server tool: deferred tools with defer_loading, the regex variant, and its tool_search_tool_result read as the provider's search", async () => {
+    const dir = project();
+    const server = await fake.start((request: ReceivedRequest) => {
+      const goal = JSON.stringify(request.body.messages);
+      const found = goal.includes("teapot") ? [] : ["get_order"];
+      const reply = anthropicReply([{ name: found.length === 0 ? "no_applicable_tool" : "get_order", input: {} }]) as { body: Row };
+      reply.body.content = [
+        { type: "server_tool_use", id: "srvtoolu_1", name: "tool_search_tool_regex", input: { query: "order" }, caller: { type: "direct" } },
+        { type: "tool_search_tool_result", tool_use_id: "srvtoolu_1", content: { type: "tool_search_tool_search_result", tool_references: found.map((tool_name) => ({ type: "tool_reference", tool_name })) } },
+        ...reply.body.content,
+      ];
+      return reply;
+    });
+    const result = await run(dir, server.url, "--tool-search", "provider", "--run-id", "server");
+    expect(result.code, result.stderr).toBe(0);
+    const body = server.requests.find((r) => JSON.stringify(r.body.messages).includes("ord_1?"))?.body as Row;
+    expect(body.tools).toEqual([
+      { name: "no_applicable_tool", description: expect.any(String), input_schema: expect.any(Object) },
+      { name: "get_order", description: "Return one order by its exact id.", input_schema: expect.any(Object), defer_loading: true },
+      { name: "search_orders", description: "Search orders by free text.", input_schema: expect.any(Object), defer_loading: true },
+      { type: "tool_search_tool_regex_20251119", name: "tool_search_tool_regex" },
+    ]);
+    const byCase = new Map(records(dir, "server").map((r) => [r.case_id, r]));
+    expect(byCase.get("found-and-chosen")).toMatchObject({ failed_stage: null, search: { mode: "provider", searches: [{ query: "order", returned: ["get_order"], by: "provider" }] } });
+    expect(byCase.get("never-loaded")).toMatchObject({ failed_stage: "discovery" });
+  });
+
+  it("client: search_tools is answered with tool_reference blocks; the deferred tools are sent once, marked defer_loading", async () => {
+    const dir = project();
+    const server = await fake.start((request) => {
+      const messages = request.body.messages as Row[];
+      const answered = messages.some((m) => Array.isArray(m.content) && m.content.some((b: Row) => b.type === "tool_result"));
+      return answered ? anthropicReply([{ name: "get_order", input: { order_id: "ord_1" } }]) : anthropicReply([{ name: "search_tools", input: { query: "get_order" } }]);
+    });
+    const result = await run(dir, server.url, "--tool-search", "client", "--run-id", "refs");
+    expect(result.code, result.stderr).toBe(0);
+    const [ask1, ask2] = server.requests.filter((r) => JSON.stringify(r.body.messages).includes("ord_1?"));
+    expect(ask1.body.tools.map((t: Row) => [t.name, t.defer_loading ?? false])).toEqual([["no_applicable_tool", false], ["search_tools", false], ["get_order", true], ["search_orders", true]]);
+    expect(ask2.body.tools).toEqual(ask1.body.tools);
+    expect((ask2.body.messages as Row[]).slice(-2)).toEqual([
+      { role: "assistant", content: [{ type: "tool_use", id: "search_1", name: "search_tools", input: { query: "get_order" } }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "search_1", content: [{ type: "tool_reference", tool_name: "get_order" }] }] },
+    ]);
+    expect(records(dir, "refs").find((r) => r.case_id === "found-and-chosen")).toMatchObject({ failed_stage: null, search: { mode: "client", calls: 2 } });
+  });
+});
+
+describe("tool search settings", () => {
+  it("refuses the provider's search on an endpoint without one, and a retriever beside search, in one line each", async () => {
+    const dir = project();
+    const chat = await runCli(["run", "-e", "openai:test-model", "--tool-search", "provider", "--no-progress"], { cwd: dir, env: ENV });
+    expect(chat.code).toBe(2);
+    expect(chat.stderr.trim()).toBe("route-eval: tool_search.mode: provider: endpoint openai:test-model has no tool search of its own (openai-responses and anthropic have); use client, which works with every endpoint");
+    const both = await runCli(["run", "--tool-search", "client", "--retriever", "bm25", "--k", "3", "--no-progress"], { cwd: dir, env: ENV });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("tool search replaces the retriever");
+  });
+
+  it("the baseline searches for its goal's words offline; always_loaded tools are never deferred", async () => {
+    const dir = project();
+    const result = await runCli(["run", "--tool-search", "client", "--always-loaded", "family:payments", "-n", "1", "--no-progress", "--no-gates", "--no-step-summary", "--run-id", "base", "-f", "json"], dir);
+    expect(result.code, result.stderr).toBe(0);
+    const rows = records(dir, "base");
+    const refund = rows.find((r) => r.case_id === "found-not-chosen") as Row;
+    expect(refund.search.always_loaded).toEqual(["refund_order"]);
+    const lookup = rows.find((r) => r.case_id === "found-and-chosen") as Row;
+    expect(lookup.search.searches[0]).toMatchObject({ by: "route-eval", query: expect.stringContaining("order") });
+    expect(JSON.parse(result.stdout).metrics.tool_search.decisions).toBe(CASES.length);
+  });
+});
