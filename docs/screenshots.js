@@ -6,6 +6,8 @@
 //   docs/sweep.png        the sweep page of `route-eval sweep --distractor-registry registries/distractors.yaml -f html`
 //   docs/diff.png         the top of the diff page: the bundled example against a rewrite of list_orders and search_orders
 //   docs/diff-definitions.png  that diff's changed descriptions, side by side
+//   docs/sweep-search.png the two tool-search charts of `route-eval sweep --tool-search-axis off,client` (padded, sizes 10–80)
+// `node docs/screenshots.js sweep-search` (after npm run build) makes only that one.
 // Needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,7 +26,10 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "route-eval-screenshots-"));
 const run = join(dir, "example");
 const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+const only = process.argv[2] ?? null;
 try {
+  if (only === null || only === "sweep-search") await searchSweep();
+  if (only !== null) process.exit(0);
   routeEval("run", "-c", join(root, "route-eval.yaml"), "--run-id", "example", "--out-dir", dir, "-f", "html");
   const page = await browser.newPage({ viewport: { width: 1280, height: 980 }, deviceScaleFactor: 1 });
   await page.goto(pathToFileURL(join(run, "report.html")).href);
@@ -62,6 +67,25 @@ try {
 } finally {
   await browser.close();
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** Search on vs off as the catalogue grows: the end-to-end accuracy and definition-token charts side by side. */
+async function searchSweep() {
+  routeEval("sweep", "-c", join(root, "route-eval.yaml"), "--distractor-registry", join(root, "registries/distractors.yaml"), "--sizes", "10,20,40,80", "--tool-search-axis", "off,client", "--out-dir", dir, "--sweep-id", "search-sweep", "-f", "html");
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1400 }, deviceScaleFactor: 1 });
+  await page.goto(pathToFileURL(join(dir, "search-sweep", "report.html")).href);
+  await page.addStyleTag({ content: "nav.toc{position:static}" });
+  await page.evaluate(() => {
+    const accuracy = document.getElementById("accuracy-chart");
+    const caption = document.createElement("figcaption");
+    caption.textContent = "End-to-end accuracy with its 95% band";
+    accuracy.prepend(caption);
+    const pair = accuracy.parentElement;
+    for (const other of [...pair.children].filter((c) => c.id !== "accuracy-chart")) other.remove();
+    pair.append(document.getElementById("definition-tokens-chart"));
+  });
+  await page.locator("#accuracy-chart").locator("xpath=..").screenshot({ path: join(root, "docs/sweep-search.png") });
+  console.log("wrote docs/sweep-search.png");
 }
 
 function routeEval(...args) {

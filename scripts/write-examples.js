@@ -38,6 +38,12 @@ const EXAMPLES = {
     const table = part.findIndex((l) => l.startsWith("┌"));
     return [...part.slice(0, table + 7), "…", ...part.slice(-4)];
   } },
+  "tool-search": { args: ["run", "-c", "examples/tool-search/route-eval.yaml", "--run-id", "search", "--no-progress"], keep: (lines) => {
+    const table = lines.findIndex((l) => l.includes("trials ended at")) - 1;
+    return [...lines.slice(table, lines.findIndex((l) => l.startsWith("  cases fixed")))];
+  } },
+  "tool-search-report": { args: ["report", "reports/search/variants/client-search"], keep: (lines) => section(lines, "Tool search") },
+  "tool-search-sweep": { args: ["sweep", "--distractor-registry", "registries/distractors.yaml", "--sizes", "10,20,40,80", "--tool-search-axis", "off,client", "--sweep-id", "search-sweep", "--no-progress"], keep: (lines) => lines.slice(lines.findIndex((l) => l.startsWith("End-to-end accuracy against"))) },
   lint: { args: ["lint"], keep: (lines) => [...lines.slice(0, 17), "…", ...lines.slice(-4)] },
   "lint-all": { args: ["lint", "--all"], keep: (lines) => lines.slice(0, 4) },
   // docs/commands.md: every command's own help, as the terminal shows it at 80 columns.
@@ -47,7 +53,7 @@ const EXAMPLES = {
 function generate() {
   const dir = mkdtempSync(join(tmpdir(), "route-eval-examples-"));
   try {
-    for (const name of ["route-eval.yaml", "cases", "registries"]) cpSync(join(ROOT, name), join(dir, name), { recursive: true });
+    for (const name of ["route-eval.yaml", "cases", "registries", "examples"]) cpSync(join(ROOT, name), join(dir, name), { recursive: true });
     const env = { ...process.env, COLUMNS: "80", NO_COLOR: "1", GITHUB_STEP_SUMMARY: "" };
     const run = (args) => {
       try {

@@ -59,7 +59,7 @@ describe("route-eval ablate on the bundled example (baseline endpoint)", () => {
       ["+ exposure", "variants/exposure", "+ boundaries"],
       ["+ controls", "variants/controls", "+ exposure"],
     ]);
-    expect(experiment.skipped.map((s) => s.name)).toEqual(["+ retrieval", "+ router"]);
+    expect(experiment.skipped.map((s) => s.name)).toEqual(["+ retrieval", "+ tool search", "+ router"]);
     expect(experiment.variants.map((v) => v.changes)).toEqual([
       {},
       { descriptions: "full" },

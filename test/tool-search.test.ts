@@ -74,8 +74,12 @@ describe("client-side search (search_tools) on Chat Completions", () => {
   it("drives the search loop to a move or the bound, records every search, and classifies by what was loaded", async () => {
     const dir = project();
     const goals = Object.keys(SCRIPT);
+    const acceptableOf = new Map(CASES.map((c) => [c.goal, c.acceptable[0]]));
     const server = await fake.start((request) => {
       const { goal, step } = progress(request.body, goals);
+      // Offered the acceptable tool before any search (counterfactual load): the model calls it.
+      const offered = (request.body.tools as Row[]).map((t) => t.function.name);
+      if (step === 0 && offered.includes(acceptableOf.get(goal))) return openaiReply([{ name: acceptableOf.get(goal) as string, arguments: "{}" }]);
       const move = SCRIPT[goal][step];
       if ("call" in move) return openaiReply([{ name: move.call, arguments: "{}" }]);
       return openaiReply([{ name: "search_tools", arguments: "raw" in move ? move.raw : JSON.stringify({ query: move.search }) }]);
@@ -137,6 +141,16 @@ describe("client-side search (search_tools) on Chat Completions", () => {
     expect(show.stdout).toContain("discovery  searches loaded an acceptable tool in 1 of 1 trials");
     const limit = await runCli(["show", join(dir, "reports", "client"), "--case", "keeps-searching"], { cwd: dir, env: { COLUMNS: "100" } });
     expect(limit.stdout).toContain("search_limit");
+
+    // counterfactual: each discovery failure re-asked with its search (the placebo) and with the
+    // acceptable tool loaded up front (load); the scripted model calls a tool it is offered at once.
+    const cf = await runCli(["counterfactual", join(dir, "reports", "client"), "-e", "openai:test-model", "--base-url", `${server.url}/v1`, "--no-progress", "--retry-base-ms", "1"], { cwd: dir, env: ENV });
+    expect(cf.code, cf.stderr).toBe(0);
+    const headroom = JSON.parse(readFileSync(join(dir, "reports", "client", "counterfactual", "counterfactual.json"), "utf8"));
+    const discovery = headroom.stages.find((s: Row) => s.stage === "discovery");
+    expect(discovery.arms.find((a: Row) => a.kind === "load")).toMatchObject({ tested: 2, fix: 2, placebo: 0 });
+    const loads = readFileSync(join(dir, "reports", "client", "counterfactual", "records.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l)).filter((r) => r.counterfactual.kind === "load");
+    expect(loads.map((r) => [r.case_id, r.selected, r.search.always_loaded])).toEqual(expect.arrayContaining([["never-loaded", "search_orders", ["search_orders"]], ["keeps-searching", "get_order", ["get_order"]]]));
   });
 });
 

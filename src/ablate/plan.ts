@@ -45,7 +45,9 @@ interface Rung {
 /**
  * The ladder: purpose-only descriptions, every tool exposed, no controls, no retriever → + full
  * descriptions (boundaries) → + the config's phases (exposure) → + its controls → + its retriever
- * → + a router endpoint. The cases (phase, acceptable, forbidden) stay fixed on every rung.
+ * → + its tool search (the exposed tools deferred behind a search the model drives; a config has
+ * a retriever or tool search, never both) → + a router endpoint. The cases (phase, acceptable,
+ * forbidden) stay fixed on every rung.
  */
 export function planLadder(config: Config, router: string | null): ExperimentPlan {
   const rungs: Rung[] = [
@@ -60,11 +62,18 @@ export function planLadder(config: Config, router: string | null): ExperimentPla
       apply: (c) => (config.discovery.retriever === "none" ? "the config has no retriever: discovery.retriever is none" : { ...c, discovery: config.discovery }),
     },
     {
+      name: "+ tool search",
+      apply: (c) =>
+        config.tool_search.mode === "off"
+          ? "the config has tool search off: set tool_search.mode (client works with every endpoint)"
+          : { ...c, discovery: { retriever: "none" }, tool_search: config.tool_search },
+    },
+    {
       name: "+ router",
       apply: (c) => (router === null ? "no router endpoint was named: pass --router ENDPOINT" : { ...c, endpoint: router, model: null }),
     },
   ];
-  const first: Config = { ...config, descriptions: "purpose", exposure: "off", controls: [], discovery: { retriever: "none" }, variants: [] };
+  const first: Config = { ...config, descriptions: "purpose", exposure: "off", controls: [], discovery: { retriever: "none" }, tool_search: { ...config.tool_search, mode: "off" }, variants: [] };
   const variants: PlannedVariant[] = [{ name: "purpose-only", slug: "purpose-only", config: first, reference: null, changes: [] }];
   const skipped: ExperimentPlan["skipped"] = [];
   for (const rung of rungs) {

@@ -32,6 +32,7 @@ The rungs, built from the config (the cases' phase, acceptable and forbidden sta
   + exposure     the config's phases          (skipped when it has none)
   + controls     the config's controls        (skipped when it offers none)
   + retrieval    the config's retriever and k (skipped without one)
+  + tool search  the config's tool_search      (skipped when it is off)
   + router       --router ENDPOINT            (skipped without it)
 A rung without controls scores abstention cases as failures: that is the point.
 

@@ -40,6 +40,7 @@ const CHANGES: Record<CounterfactualKind, (c: CaseCounterfactual) => string> = {
   "remove-rival": (c) => `${c.changed.join(", ")} removed`,
   first: (c) => `${c.changed.join(", ")} moved first`,
   pair: (c) => `only the acceptable tool, the rival and the controls (${c.changed.length} removed)`,
+  load: (c) => `${c.changed.join(", ")} loaded up front, no search needed`,
 };
 
 export function renderCaseCounterfactuals(list: CaseCounterfactual[]): string[] {

@@ -47,6 +47,9 @@ const KINDS_BY_STAGE: Record<string, FixKind[]> = {
   selection: ["remove-rival", "first", "pair"],
 };
 
+/** A tool-search run's decisions are re-asked with their search: discovery failures get load; the others none yet. */
+const SEARCH_KINDS_BY_STAGE: Record<string, FixKind[]> = { coverage: [], exposure: [], discovery: ["load"], selection: [] };
+
 /**
  * Each failed trial's fix units, then (for every failed trial given at least one) its placebo:
  * the same question with the visible set unchanged, so that every fix is read against chance.
@@ -63,7 +66,9 @@ export function planCounterfactuals(records: TrialRecord[], options: PlanOptions
     // A reason counts once per failed trial (inject and inject-visible skip a coverage failure for one reason).
     const reasons = new Set<string>();
     const skip = (why: string) => reasons.add(why);
-    for (const kind of KINDS_BY_STAGE[stage].filter((k) => options.kinds.includes(k))) {
+    const byStage = record.search === undefined ? KINDS_BY_STAGE : SEARCH_KINDS_BY_STAGE;
+    if (record.search !== undefined && byStage[stage].length === 0) skip(`${stage}: a tool-search run's ${stage} failures get no counterfactual (only its discovery failures: load) (skipped)`);
+    for (const kind of byStage[stage].filter((k) => options.kinds.includes(k))) {
       const unit = buildUnit(record, kind, options);
       if (typeof unit === "string") skip(unit);
       else if (kind === "inject-visible" && mine.some((u) => u.kind === "inject" && sameList(u.visible, unit.visible))) skip("inject-visible: the run has no retriever, so it shows what inject shows (skipped)");
@@ -126,6 +131,11 @@ function buildUnit(record: TrialRecord, kind: FixKind, options: PlanOptions): Co
       const keep = new Set([...acceptableVisible, rival]);
       const pair = visible.filter((name) => keep.has(name) || isControl(name));
       return { record, kind, visible: pair, added: [], changed: visible.filter((name) => !pair.includes(name)), placement: "kept order" };
+    }
+    case "load": {
+      const showable = record.acceptable.filter((name) => !isControl(name) && record.exposed_names.includes(name) && options.known.has(name));
+      if (showable.length === 0) return "load: no exposed acceptable tool to load (skipped)";
+      return { record, kind, visible: [...visible, ...showable.filter((name) => !visible.includes(name))], added: [], changed: showable, placement: "loaded up front" };
     }
     case "first": {
       if (acceptableVisible.length === 0) return "first: no acceptable tool was visible (skipped)";

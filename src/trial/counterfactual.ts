@@ -18,9 +18,11 @@ import { openRecordWriter, readRecords } from "../run-files/records-io.js";
 import { writeTextFile } from "../run-files/write-files.js";
 import { discover } from "../discovery/discover.js";
 import { deriveSeed } from "../text/seeded-random.js";
-import { isControl, type Case, type Config, type Discovery, type RunProgress, type Tool, type ToolDefinition, type TrialRecord } from "../types.js";
+import { isControl, type Case, type Config, type Discovery, type Registry, type RunProgress, type Tool, type ToolDefinition, type TrialRecord } from "../types.js";
 import { createRetriever } from "./create-retriever.js";
-import { askTrial, definitionsOf } from "./run-trial.js";
+import { askTrial, createSearcher, definitionsOf } from "./run-trial.js";
+import { askWithSearch, searchToolDefinition } from "./tool-search.js";
+import type { ToolSearcher } from "../discovery/tool-searcher.js";
 import { runTrialJobs, type TrialJob } from "./run-loop.js";
 
 export interface CounterfactualOptions {
@@ -68,11 +70,17 @@ export async function runCounterfactuals(target: string, config: Config, options
       writer.append(record);
       counterfactuals.push(record);
     };
+    const searchers = new Map<Registry, ToolSearcher>();
+    const searcherOf = (registry: Registry) => {
+      let searcher = searchers.get(registry);
+      if (searcher === undefined) searchers.set(registry, (searcher = createSearcher(config, registry, options.env)));
+      return searcher;
+    };
     const jobs: TrialJob[] = plan.units.flatMap((unit) => {
       const testCase = byCase.get(unit.record.case_id);
       if (testCase === undefined) return [];
       const discovery = unit.placement === "retriever ran" ? retrievals.get(unit.record) : undefined;
-      return Array.from({ length: repeatsOf(unit) }, (_, repeat) => ({ run: () => askUnit(config, endpoint, testCase, unit, repeat, definitions, discovery), keep }));
+      return Array.from({ length: repeatsOf(unit) }, (_, repeat) => ({ run: () => askUnit(config, endpoint, testCase, unit, repeat, definitions, searcherOf, discovery), keep }));
     });
     let stopped;
     try {
@@ -177,6 +185,7 @@ async function askUnit(
   unit: CounterfactualUnit,
   repeat: number,
   definitions: Map<string, ToolDefinition>,
+  searchers: (registry: Registry) => ToolSearcher,
   retrieved?: Discovery,
 ) {
   const r = unit.record;
@@ -188,9 +197,48 @@ async function askUnit(
       ? { visible: unit.visible, retrieved: unit.visible.filter((name) => !isControl(name)), k: r.retrieval_k, retrieval: null }
       : { ...retrieved, visible: unit.visible };
   const seed = deriveSeed("counterfactual", config.seed, r.case_id, r.trial, repeat) % 2 ** 31;
+  if (r.search !== undefined) return askSearchUnit(config, endpoint, testCase, unit, repeat, seed, definitions, searchers);
   const result = await askTrial(
     { config: { ...config, shuffle_tools: false }, endpoint, registryNames, definitions },
     { testCase, trial: repeat, seed, exposure, discovery, tools: definitionsOf(unit.visible, definitions) },
+  );
+  result.record.counterfactual = { kind: unit.kind, of: { case_id: r.case_id, trial: r.trial }, repeat, placement: unit.placement, changed: unit.changed };
+  return result;
+}
+
+/**
+ * A tool-search run's failed decision asked again with its search, as the run asked it: the
+ * placebo over the same deferred and always-loaded tools; load with the acceptable tools loaded up
+ * front (the model needs no search to see them). Same seed scheme as every other unit.
+ */
+async function askSearchUnit(
+  config: Config,
+  endpoint: Parameters<typeof askTrial>[0]["endpoint"],
+  testCase: Case,
+  unit: CounterfactualUnit,
+  repeat: number,
+  seed: number,
+  definitions: Map<string, ToolDefinition>,
+  searcherOf: (registry: Registry) => ToolSearcher,
+) {
+  const r = unit.record;
+  const always = [...(r.search?.always_loaded ?? []), ...(unit.kind === "load" ? unit.changed : [])];
+  const controls = r.exposed_names.filter((name) => isControl(name));
+  const deferred = r.exposed_names.filter((name) => !isControl(name) && !always.includes(name));
+  const visible = [...always, ...deferred, ...controls];
+  const settings = { ...config, shuffle_tools: false };
+  const result = await askWithSearch(
+    { config: settings, endpoint, registryNames: r.registry_names, definitions },
+    {
+      testCase,
+      trial: repeat,
+      seed,
+      exposure: { exposed: r.exposed_names, hidden: {} },
+      discovery: { visible, retrieved: [...always, ...deferred], k: null, retrieval: null },
+      surface: { always, controls, deferred },
+      searcher: searcherOf(testCase.registry),
+      searchTool: searchToolDefinition(config.tool_search.kind, config.tool_search.k),
+    },
   );
   result.record.counterfactual = { kind: unit.kind, of: { case_id: r.case_id, trial: r.trial }, repeat, placement: unit.placement, changed: unit.changed };
   return result;

@@ -191,7 +191,7 @@ async function runTrial(config: Config, endpoint: Endpoint, testCase: Case, tria
 }
 
 /** The searcher of tool_search.kind over a registry (embeddings: the retriever of discovery.embeddings). */
-function createSearcher(config: Config, registry: Registry, env: NodeJS.ProcessEnv): ToolSearcher {
+export function createSearcher(config: Config, registry: Registry, env: NodeJS.ProcessEnv): ToolSearcher {
   const kind = config.tool_search.kind;
   if (kind !== "embeddings") return createToolSearcher(kind, registry.tools);
   const retriever = createRetriever({ retriever: "embeddings", embeddings: config.discovery.embeddings }, registry.tools, { storeDir: config.store_dir, mode: config.mode, env });

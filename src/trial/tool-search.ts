@@ -64,6 +64,8 @@ export function searchToolDefinition(kind: "bm25" | "regex" | "embeddings", k: n
 export interface SearchTrial {
   testCase: Case;
   trial: number;
+  /** The sampling seed (default: from run seed, case and trial); counterfactuals draw their own. */
+  seed?: number;
   exposure: Exposure;
   /** The visible set the search works over (exposed, or a sweep's). */
   discovery: Discovery;
@@ -89,7 +91,7 @@ export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<Tr
     messages: t.testCase.messages,
     goal: t.testCase.goal,
     temperature: config.temperature,
-    seed: deriveSeed(config.seed, t.testCase.id, t.trial) % 2 ** 31,
+    seed: t.seed ?? deriveSeed(config.seed, t.testCase.id, t.trial) % 2 ** 31,
   };
   const fixed = defs([...t.surface.always, ...t.surface.controls]);
   const found: string[] = [];

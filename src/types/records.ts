@@ -121,16 +121,17 @@ export function trialKey(caseId: string, trial: number): string {
  * (coverage, exposure) or added to the visible set (discovery); inject-visible: past exposure and
  * retrieval both, straight into the visible set (coverage, exposure); remove-rival: the tool
  * picked instead removed; first: the acceptable tool moved to the front; pair: only the
- * acceptable tool, the rival and the controls (selection failures).
+ * acceptable tool, the rival and the controls (selection failures); load: a tool-search run's
+ * decision asked again with the acceptable tool loaded up front, no search needed (discovery).
  */
-export const COUNTERFACTUAL_KINDS = ["placebo", "inject", "inject-visible", "remove-rival", "first", "pair"] as const;
+export const COUNTERFACTUAL_KINDS = ["placebo", "inject", "inject-visible", "remove-rival", "first", "pair", "load"] as const;
 export type CounterfactualKind = (typeof COUNTERFACTUAL_KINDS)[number];
 /** The kinds that change something (every batch also asks the placebo). */
 export const FIX_KINDS = COUNTERFACTUAL_KINDS.filter((k): k is Exclude<CounterfactualKind, "placebo"> => k !== "placebo");
 export type FixKind = (typeof FIX_KINDS)[number];
 
 /** Where an injected tool was placed: at the retriever's rank, or a seeded random position. */
-export type Placement = "retriever rank" | "seeded random" | "moved first" | "kept order" | "retriever ran";
+export type Placement = "retriever rank" | "seeded random" | "moved first" | "kept order" | "retriever ran" | "loaded up front";
 
 /** What a counterfactual trial record carries beside the usual fields. */
 export interface CounterfactualInfo {
