@@ -104,9 +104,9 @@ describe("client-side search (search_tools) on Chat Completions", () => {
     // appends the loaded tool, and carries the search call and its result after the goal.
     const ofGoal = (goal: string) => server.requests.filter((r) => JSON.stringify(r.body.messages).includes(goal));
     const [ask1, ask2] = ofGoal("Where is order ord_1?");
-    expect(ask1.body.tools.map((t: Row) => t.function.name)).toEqual(["no_applicable_tool", "search_tools"]);
-    expect(ask2.body.tools.map((t: Row) => t.function.name)).toEqual(["no_applicable_tool", "search_tools", "get_order"]);
-    const after = ask2.body.messages.slice(-2);
+    expect((ask1.body.tools as Row[]).map((t: Row) => t.function.name)).toEqual(["no_applicable_tool", "search_tools"]);
+    expect((ask2.body.tools as Row[]).map((t: Row) => t.function.name)).toEqual(["no_applicable_tool", "search_tools", "get_order"]);
+    const after = (ask2.body.messages as Row[]).slice(-2);
     expect(after[0]).toMatchObject({ role: "assistant", tool_calls: [{ id: "search_1", type: "function", function: { name: "search_tools", arguments: '{"query":"get_order"}' } }] });
     expect(after[1].role).toBe("tool");
     expect(JSON.parse(after[1].content)).toEqual({ tools: [{ name: "get_order", description: "Return one order by its exact id." }] });
@@ -259,7 +259,7 @@ describe("Anthropic tool search", () => {
     const result = await run(dir, server.url, "--tool-search", "client", "--run-id", "refs");
     expect(result.code, result.stderr).toBe(0);
     const [ask1, ask2] = server.requests.filter((r) => JSON.stringify(r.body.messages).includes("ord_1?"));
-    expect(ask1.body.tools.map((t: Row) => [t.name, t.defer_loading ?? false])).toEqual([["no_applicable_tool", false], ["search_tools", false], ["get_order", true], ["search_orders", true]]);
+    expect((ask1.body.tools as Row[]).map((t: Row) => [t.name, t.defer_loading ?? false])).toEqual([["no_applicable_tool", false], ["search_tools", false], ["get_order", true], ["search_orders", true]]);
     expect(ask2.body.tools).toEqual(ask1.body.tools);
     expect((ask2.body.messages as Row[]).slice(-2)).toEqual([
       { role: "assistant", content: [{ type: "tool_use", id: "search_1", name: "search_tools", input: { query: "get_order" } }] },
@@ -290,5 +290,47 @@ describe("tool search settings", () => {
     const lookup = rows.find((r) => r.case_id === "found-and-chosen") as Row;
     expect(lookup.search.searches[0]).toMatchObject({ by: "route-eval", query: expect.stringContaining("order") });
     expect(JSON.parse(result.stdout).metrics.tool_search.decisions).toBe(CASES.length);
+  });
+});
+
+describe("search on vs off, in one sweep and one ladder", () => {
+  it("sweep --tool-search-axis runs each size once per mode, with definition tokens and search recall per point", async () => {
+    const dir = project();
+    const result = await runCli(["sweep", "--sizes", "1,2", "--tool-search-axis", "off,client", "-n", "1", "--sweep-id", "axis", "--no-progress", "-f", "csv"], dir);
+    expect(result.code, result.stderr).toBe(0);
+    const sweep = JSON.parse(readFileSync(join(dir, "reports", "axis", "sweep.json"), "utf8"));
+    expect(sweep.settings.tool_search).toEqual(["off", "client"]);
+    expect(sweep.points.map((p: Row) => [p.value, p.tool_search, p.run])).toEqual([
+      [1, "off", "size-01-search-off"],
+      [1, "client", "size-01-search-client"],
+      [2, "off", "size-02-search-off"],
+      [2, "client", "size-02-search-client"],
+    ]);
+    // Off: one call with the visible tools; client: the searches' calls with what they loaded. Both counted per decision.
+    for (const p of sweep.points) expect(p.definition_tokens).toMatchObject({ n: CASES.length, mean: expect.any(Number) });
+    expect(sweep.points.filter((p: Row) => p.tool_search === "off").every((p: Row) => p.search_recall === undefined)).toBe(true);
+    expect(sweep.points.find((p: Row) => p.run === "size-02-search-client").search_recall).toMatchObject({ denominator: expect.any(Number) });
+    // The client points' definition tokens are what their records say, summed: recounted here.
+    const client = records(dir, "axis/size-02-search-client");
+    expect(sweep.points.find((p: Row) => p.run === "size-02-search-client").definition_tokens.total).toBe(client.reduce((sum, r) => sum + r.search.definition_tokens, 0));
+    expect(result.stdout.split("\n")[0]).toContain("tool_search,search_recall,search_recall_n,search_recall_of,definition_tokens_mean");
+    const html = await runCli(["report", join(dir, "reports", "axis"), "-f", "html", "--output", join(dir, "axis.html")], dir);
+    expect(html.code, html.stderr).toBe(0);
+    const page = readFileSync(join(dir, "axis.html"), "utf8");
+    expect(page).toContain('id="definition-tokens-chart"');
+    expect(page).toContain('data-series="end-to-end, search client"');
+    const sharded = await runCli(["sweep", "--sizes", "1", "--tool-search-axis", "off,client", "--shard", "1/2", "--no-progress"], dir);
+    expect(sharded.code).toBe(2);
+  });
+
+  it("the ablation ladder gains a + tool search rung when the config has search on", async () => {
+    const dir = project();
+    const result = await runCli(["ablate", "--tool-search", "client", "-n", "1", "--run-id", "ladder", "--no-progress", "-f", "json"], dir);
+    expect(result.code, result.stderr).toBe(0);
+    const experiment = JSON.parse(readFileSync(join(dir, "reports", "ladder", "experiment.json"), "utf8"));
+    const names = experiment.variants.map((v: Row) => v.name);
+    expect(names).toContain("+ tool search");
+    const rung = experiment.variants.find((v: Row) => v.name === "+ tool search");
+    expect(Object.keys(rung.changes)).toEqual(["tool_search"]);
   });
 });

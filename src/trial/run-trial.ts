@@ -19,7 +19,7 @@ import { onPolicyHistory } from "./on-policy.js";
 import { turnId } from "../cases/conversations.js";
 import type { TrialResult } from "./run-loop.js";
 import { lazy } from "../text/lazy.js";
-import { askWithSearch, searchToolDefinition, splitSurface } from "./tool-search.js";
+import { askWithSearch, searchToolDefinition, splitSurface, type SearchSurface } from "./tool-search.js";
 import { createRetrieverSearcher, createToolSearcher, type ToolSearcher } from "../discovery/tool-searcher.js";
 
 /** How a sweep point changes one run; everything else about the run stays as configured. */
@@ -133,6 +133,9 @@ interface PreparedRegistry {
   /** Tool search on: what answers the searches route-eval runs (made on first use), and the registry's tools by name. */
   searcher: () => ToolSearcher;
   byName: Map<string, Tool>;
+  /** The search surface of each visible list (its trials share it, and what is made from it). */
+  surfaces: WeakMap<string[], SearchSurface>;
+  searchTool: () => ToolDefinition;
 }
 
 function prepareRegistry(cache: Map<Registry, PreparedRegistry>, registry: Registry, config: Config, env: NodeJS.ProcessEnv): PreparedRegistry {
@@ -149,6 +152,8 @@ function prepareRegistry(cache: Map<Registry, PreparedRegistry>, registry: Regis
       tools: new WeakMap(),
       searcher: lazy(() => createSearcher(config, registry, env)),
       byName: new Map(registry.tools.map((t) => [t.name, t])),
+      surfaces: new WeakMap(),
+      searchTool: lazy(() => searchToolDefinition(config.tool_search.kind, config.tool_search.k)),
     };
     cache.set(registry, prepared);
   }
@@ -178,9 +183,9 @@ async function runTrial(config: Config, endpoint: Endpoint, testCase: Case, tria
   const discovery = config.shuffle_tools ? { ...found, visible: shuffleVisible(found.visible, config.seed, testCase.id, trial) } : found;
   if (config.tool_search.mode !== "off") {
     const ctx = { config, endpoint, registryNames: registry.names, definitions: registry.definitions };
-    const surface = splitSurface(discovery.visible, config.tool_search.always_loaded, registry.byName);
-    const searchTool = searchToolDefinition(config.tool_search.kind, config.tool_search.k);
-    return askWithSearch(ctx, { testCase, trial, exposure, discovery, surface, searcher: registry.searcher(), searchTool });
+    let surface = registry.surfaces.get(discovery.visible);
+    if (surface === undefined) registry.surfaces.set(discovery.visible, (surface = splitSurface(discovery.visible, config.tool_search.always_loaded, registry.byName)));
+    return askWithSearch(ctx, { testCase, trial, exposure, discovery, surface, searcher: registry.searcher(), searchTool: registry.searchTool() });
   }
   let tools = registry.tools.get(discovery.visible);
   if (tools === undefined) {

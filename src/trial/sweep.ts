@@ -85,6 +85,7 @@ function checkSweep(config: Config, options: SweepOptions): void {
   if (options.toolSearch !== undefined) {
     if (options.kind === "k") throw new InputError("--tool-search-axis: compares search on and off at each catalogue size; it goes with --sizes, not a k sweep");
     if (options.toolSearch.length === 0) throw new InputError("--tool-search-axis: expected at least one mode, e.g. off,client");
+    if (options.shard !== undefined) throw new InputError("--tool-search-axis: a search axis sweep is not sharded (merge cannot recount the definition tokens of its search-off points); run it whole, without --shard");
     for (const mode of options.toolSearch) loadCheck(config, mode);
   }
   if (options.values.length === 0) throw new InputError(`--${options.kind === "k" ? "k" : "sizes"}: expected at least one value`);
@@ -188,7 +189,7 @@ function describeSweep(f: SweepFacts): SweepReport {
 }
 
 /** The points of the first tool_search mode (all of them without --tool-search-axis). */
-export function firstSeries(points: SweepPoint[]): SweepPoint[] {
+function firstSeries(points: SweepPoint[]): SweepPoint[] {
   const first = points[0]?.tool_search;
   return points.filter((p) => p.tool_search === first);
 }

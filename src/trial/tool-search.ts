@@ -75,14 +75,43 @@ export interface SearchTrial {
   searchTool: ToolDefinition;
 }
 
+/**
+ * What every decision over one surface shares, made once: the definitions of the fixed and the
+ * deferred tools, the first ask's tool list, the unsearched estimate. Shared objects are hashed
+ * once by the store key's canonical writer (it remembers them by identity), so a decision's cost
+ * does not grow with the deferred catalogue.
+ */
+interface SurfaceParts {
+  fixed: ToolDefinition[];
+  deferred: ToolDefinition[];
+  deferredSet: ReadonlySet<string>;
+  opening: ToolDefinition[];
+  unsearched: number;
+}
+
+const surfaceParts = new WeakMap<SearchSurface, WeakMap<ReadonlyMap<string, ToolDefinition>, SurfaceParts>>();
+
+function partsOf(surface: SearchSurface, definitions: ReadonlyMap<string, ToolDefinition>, searchTool: ToolDefinition, mode: "provider" | "client"): SurfaceParts {
+  let byDefinitions = surfaceParts.get(surface);
+  if (byDefinitions === undefined) surfaceParts.set(surface, (byDefinitions = new WeakMap()));
+  let parts = byDefinitions.get(definitions);
+  if (parts === undefined) {
+    const defs = (names: string[]) => names.map((name) => definitions.get(name)).filter((d): d is ToolDefinition => d !== undefined);
+    const fixed = defs([...surface.always, ...surface.controls]);
+    const deferred = defs(surface.deferred);
+    parts = { fixed, deferred, deferredSet: new Set(surface.deferred), opening: mode === "client" ? [...fixed, searchTool] : fixed, unsearched: definitionTokens([...fixed, ...deferred]) };
+    byDefinitions.set(definitions, parts);
+  }
+  return parts;
+}
+
 /** Asks one decision with tool search on, and classifies and records it. */
 export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<TrialResult> {
   const { config, endpoint } = ctx;
   const settings = config.tool_search;
   const mode = settings.mode === "provider" ? "provider" : "client";
   const defs = (names: string[]) => names.map((name) => ctx.definitions.get(name)).filter((d): d is ToolDefinition => d !== undefined);
-  const deferred = defs(t.surface.deferred);
-  const deferredSet = new Set(t.surface.deferred);
+  const { deferred, deferredSet, opening, unsearched } = partsOf(t.surface, ctx.definitions, t.searchTool, mode);
   const base: Omit<TrialRequest, "tools"> = {
     case_id: t.testCase.id,
     trial: t.trial,
@@ -93,7 +122,6 @@ export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<Tr
     temperature: config.temperature,
     seed: t.seed ?? deriveSeed(config.seed, t.testCase.id, t.trial) % 2 ** 31,
   };
-  const fixed = defs([...t.surface.always, ...t.surface.controls]);
   const found: string[] = [];
   const searches: SearchStep[] = [];
   const loadedBySearch: string[][] = [];
@@ -103,8 +131,8 @@ export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<Tr
   let request: TrialRequest;
   let ended: "moved" | "search_limit" = "moved";
   for (;;) {
-    const tools = mode === "client" ? [...fixed, t.searchTool, ...defs(found)] : fixed;
-    request = { ...base, tools, search: { mode, kind: settings.kind, deferred, loaded: [...loadedBySearch] }, after_goal: [...exchange] };
+    const tools = found.length === 0 ? opening : [...opening, ...defs(found)];
+    request = { ...base, tools, search: { mode, kind: settings.kind, deferred, loaded: [...loadedBySearch] }, ...(exchange.length === 0 ? {} : { after_goal: [...exchange] }) };
     outcome = await endpoint.call(request);
     totals.calls += 1;
     totals.definition_tokens += definitionTokens(tools);
@@ -147,7 +175,7 @@ export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<Tr
     outcome: ended,
     calls: totals.calls,
     definition_tokens: totals.definition_tokens,
-    definition_tokens_unsearched: definitionTokens(defs(t.discovery.visible)),
+    definition_tokens_unsearched: unsearched,
   };
   const record = buildRecord({
     testCase: t.testCase,
