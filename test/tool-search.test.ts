@@ -278,6 +278,12 @@ describe("tool search settings", () => {
     const both = await runCli(["run", "--tool-search", "client", "--retriever", "bm25", "--k", "3", "--no-progress"], { cwd: dir, env: ENV });
     expect(both.code).toBe(2);
     expect(both.stderr).toContain("tool search replaces the retriever");
+    const batch = await runCli(["run", "-e", "openai:test-model", "--tool-search", "client", "--batch", "--no-progress"], { cwd: dir, env: ENV });
+    expect(batch.code).toBe(2);
+    expect(batch.stderr.trim()).toBe("route-eval: --batch: a decision with tool search takes several calls, each after the last; run it live (--no-batch)");
+    const clash = await runCli(["run", "--tool-search", "client", "--always-loaded", "get_ordr", "--no-progress"], dir);
+    expect(clash.code).toBe(2);
+    expect(clash.stderr.trim()).toBe('route-eval: tool_search.always_loaded: "get_ordr" names no tool of the cases\' registries (did you mean "get_order"?); write a tool name, or family:NAME');
   });
 
   it("the baseline searches for its goal's words offline; always_loaded tools are never deferred", async () => {

@@ -65,7 +65,7 @@ export function planLadder(config: Config, router: string | null): ExperimentPla
       name: "+ tool search",
       apply: (c) =>
         config.tool_search.mode === "off"
-          ? "the config has tool search off: set tool_search.mode (client works with every endpoint)"
+          ? "the config has tool search off; set tool_search.mode, client works with every endpoint"
           : { ...c, discovery: { retriever: "none" }, tool_search: config.tool_search },
     },
     {

@@ -71,7 +71,6 @@ export async function runCommand(io: Io, flags: RunFlags): Promise<Outcome> {
   };
   const batch = (flags.batch ?? config.batch) || (resume !== undefined && existsSync(join(resume, BATCH_FILE)));
   if (flags.detach === true && !batch) throw new InputError("--detach: only a batch run detaches; add --batch");
-  if (batch && config.tool_search.mode !== "off") throw new InputError("--batch: a decision with tool search takes several calls, each after the last; run it live (--no-batch)");
   const result = batch ? await runBatch(config, { ...options, detach: flags.detach === true, pollMs: flags.batchPollMs, onBatchProgress: (line) => io.stderr(`${line}\n`) }) : { detached: false as const, ...(await runEvaluation(config, options)) };
   if (result.detached) return reportDetached(io, result, "run --resume");
   const { report, runDir, records } = result;

@@ -4,11 +4,9 @@
  * tool was then chosen, how many searches a decision took and the definition tokens it sent.
  * Rates are clustered by case, means carry cluster-robust intervals.
  */
-import type { ClusterSum } from "./wilson.js";
-import { clusterMean, clusterOf, rateOf } from "./wilson.js";
+import { meanOf, rateOf } from "./wilson.js";
 import { isExposed } from "./trial-facts.js";
-import { compareText } from "../text/compare-text.js";
-import { isControl, type MeanEstimate, type ToolSearchMetrics, type TrialRecord } from "../types.js";
+import { isControl, type ToolSearchMetrics, type TrialRecord } from "../types.js";
 
 /** The tool search figures of the scored records, or null when none was asked with search on. */
 export function computeToolSearch(scored: TrialRecord[]): ToolSearchMetrics | null {
@@ -25,20 +23,8 @@ export function computeToolSearch(scored: TrialRecord[]): ToolSearchMetrics | nu
     found_but_not_chosen: rateOf(loaded, (t) => t.failed_stage === "selection"),
     search_limit: rateOf(searched, (t) => t.search?.outcome === "search_limit"),
     failed_searches: searched.reduce((n, t) => n + (t.search?.searches.filter((s) => s.error !== undefined).length ?? 0), 0),
-    searches_per_decision: meanOverCases(searched, (t) => t.search?.searches.length ?? 0),
-    definition_tokens: meanOverCases(searched, (t) => t.search?.definition_tokens ?? 0),
-    definition_tokens_unsearched: meanOverCases(searched, (t) => t.search?.definition_tokens_unsearched ?? 0),
+    searches_per_decision: meanOf(searched, (t) => t.search?.searches.length ?? 0),
+    definition_tokens: meanOf(searched, (t) => t.search?.definition_tokens ?? 0),
+    definition_tokens_unsearched: meanOf(searched, (t) => t.search?.definition_tokens_unsearched ?? 0),
   };
-}
-
-/** The mean of a per-trial value, with the case (a conversation's turns: the conversation) as the unit of its interval. */
-export function meanOverCases(records: TrialRecord[], value: (t: TrialRecord) => number): MeanEstimate {
-  const byCase = new Map<string, ClusterSum>();
-  for (const t of records) {
-    let tally = byCase.get(clusterOf(t));
-    if (tally === undefined) byCase.set(clusterOf(t), (tally = { n: 0, sum: 0 }));
-    tally.n += 1;
-    tally.sum += value(t);
-  }
-  return clusterMean([...byCase.entries()].sort(([a], [b]) => compareText(a, b)).map(([, tally]) => tally));
 }

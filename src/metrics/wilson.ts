@@ -85,15 +85,24 @@ export function clusterOf(t: TrialRecord): string {
 
 /** The share of `population` for which `success` holds; its interval treats the case as the unit. */
 export function rateOf(population: TrialRecord[], success: (t: TrialRecord) => boolean): Rate {
-  const byCase = new Map<string, ClusterTally>();
+  return clusterRate(tallyByCase(population, (t) => (success(t) ? 1 : 0)).map(({ n, sum }) => ({ n, s: sum })));
+}
+
+/** The mean of a per-trial value over `population`; its interval treats the case (a conversation's turns: the conversation) as the unit. */
+export function meanOf(population: TrialRecord[], value: (t: TrialRecord) => number): MeanEstimate {
+  return clusterMean(tallyByCase(population, value));
+}
+
+/** Each case's trials and the sum of their values, in case order (so an interval's last digits never depend on the order of the records). */
+function tallyByCase(population: TrialRecord[], value: (t: TrialRecord) => number): ClusterSum[] {
+  const byCase = new Map<string, ClusterSum>();
   for (const t of population) {
     let tally = byCase.get(clusterOf(t));
-    if (tally === undefined) byCase.set(clusterOf(t), (tally = { n: 0, s: 0 }));
+    if (tally === undefined) byCase.set(clusterOf(t), (tally = { n: 0, sum: 0 }));
     tally.n += 1;
-    if (success(t)) tally.s += 1;
+    tally.sum += value(t);
   }
-  // Summed in case order, so the interval's last digits never depend on the order of the records.
-  return clusterRate([...byCase.entries()].sort(([a], [b]) => compareText(a, b)).map(([, tally]) => tally));
+  return [...byCase.entries()].sort(([a], [b]) => compareText(a, b)).map(([, tally]) => tally);
 }
 
 /** One case's part of a per-trial mean: its trials, and the sum of their values. */

@@ -108,6 +108,7 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
   const cases = options.sweep?.cases ?? loadCases(config);
   checkTodoGoals(cases, config.cwd);
   checkToolSearchNames(config, cases);
+  if (options.batch === true && config.tool_search.mode !== "off") throw new InputError("--batch: a decision with tool search takes several calls, each after the last; run it live (--no-batch)");
   for (const warning of checkPhaseFamilies(config, cases)) options.onWarning?.(warning);
   for (const warning of findNameWarnings(cases, config.cwd)) options.onWarning?.(warning);
   for (const warning of findDialectWarnings(cases, config.cwd)) options.onWarning?.(warning);

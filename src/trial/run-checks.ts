@@ -2,6 +2,7 @@
 import { findContradiction, findUnknownNames } from "../cases/unknown-names.js";
 import { readYamlFile, showPath } from "../config/yaml-document.js";
 import { InputError, at } from "../errors.js";
+import { findNearName } from "../text/near-name.js";
 import { findUnknownFamilies } from "../exposure/check-policies.js";
 import { draft04Marker } from "../json-schema/dialects.js";
 import { CONTROL_NAMES, SEARCH_TOOL, TODO, type Case, type Config } from "../types.js";
@@ -74,7 +75,11 @@ export function checkToolSearchNames(config: Config, cases: Case[]): void {
   for (const entry of config.tool_search.always_loaded) {
     const family = entry.startsWith("family:") ? entry.slice("family:".length) : null;
     const known = registries.some((registry) => registry.tools.some((tool) => (family === null ? tool.name === entry : tool.family === family)));
-    if (!known) throw new InputError(`tool_search.always_loaded: "${entry}" names no ${family === null ? "tool" : "family"} of the cases' registries; write a tool name, or family:NAME`);
+    if (known) continue;
+    const names = new Set(registries.flatMap((registry) => registry.tools.map((tool) => (family === null ? tool.name : tool.family))));
+    const near = findNearName(family ?? entry, names);
+    const hint = near === null ? "" : ` (did you mean "${family === null ? near : `family:${near}`}"?)`;
+    throw new InputError(`tool_search.always_loaded: "${entry}" names no ${family === null ? "tool" : "family"} of the cases' registries${hint}; write a tool name, or family:NAME`);
   }
 }
 

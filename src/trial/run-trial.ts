@@ -12,12 +12,12 @@ import { hashRequest } from "../endpoint/request-hash.js";
 import { expose, exposeTurn } from "../exposure/expose.js";
 import { CONTROL_TOOLS, renderDefinition } from "../registry/render-definition.js";
 import { inShard, type Shard } from "../run-files/shard.js";
-import { deriveSeed } from "../text/seeded-random.js";
 import { trialKey } from "../types.js";
 import type { Case, Config, Discovery, Endpoint, EndpointOutcome, Exposure, Registry, Tool, ToolDefinition, TrialRecord, TrialRequest, TurnPlan } from "../types.js";
 import { onPolicyHistory } from "./on-policy.js";
 import { turnId } from "../cases/conversations.js";
 import type { TrialResult } from "./run-loop.js";
+import { requestOf } from "./trial-request.js";
 import { lazy } from "../text/lazy.js";
 import { askWithSearch, searchToolDefinition, splitSurface, type SearchSurface } from "./tool-search.js";
 import { createRetrieverSearcher, createToolSearcher, type ToolSearcher } from "../discovery/tool-searcher.js";
@@ -223,17 +223,7 @@ export async function askTrial(
   t: { testCase: Case; trial: number; exposure: Exposure; discovery: Discovery; tools: ToolDefinition[]; seed?: number },
 ): Promise<TrialResult> {
   const { config, endpoint } = ctx;
-  const request: TrialRequest = {
-    case_id: t.testCase.id,
-    trial: t.trial,
-    system: config.system_prompt,
-    context: t.testCase.context,
-    messages: t.testCase.messages,
-    goal: t.testCase.goal,
-    tools: t.tools,
-    temperature: config.temperature,
-    seed: t.seed ?? deriveSeed(config.seed, t.testCase.id, t.trial) % 2 ** 31,
-  };
+  const request: TrialRequest = { ...requestOf(config, t.testCase, t.trial, t.seed), tools: t.tools };
   const outcome = await endpoint.call(request);
   const record = buildRecord({
     testCase: t.testCase,

@@ -17,7 +17,7 @@ import type { SweepHook } from "./run-trial.js";
 import type { Case, Config, Registry, Report, ToolDefinition, ToolSearchMode, TrialRecord } from "../types.js";
 import { CONTROL_TOOLS, renderDefinition } from "../registry/render-definition.js";
 import { definitionTokens } from "../endpoint/estimate-tokens.js";
-import { meanOverCases } from "../metrics/tool-search.js";
+import { meanOf } from "../metrics/wilson.js";
 import { definitionsOf } from "./run-trial.js";
 import { TOOL_VERSION } from "../version.js";
 import { createCasePadder } from "../sweep/pad-registry.js";
@@ -124,7 +124,7 @@ function summariseSearch(mode: ToolSearchMode, report: Report, records: TrialRec
     return defs === undefined ? 0 : definitionTokens(definitionsOf(record.visible_order, defs));
   };
   const search = report.metrics.tool_search;
-  return { tool_search: mode, definition_tokens: meanOverCases(records.filter((r) => r.error === null), tokensOf), ...(search === undefined ? {} : { search_recall: search.search_recall }) };
+  return { tool_search: mode, definition_tokens: meanOf(records.filter((r) => r.error === null), tokensOf), ...(search === undefined ? {} : { search_recall: search.search_recall }) };
 }
 
 /** The run hook of each point; cases are loaded (and padded) once, and per-case orders shared by all points. */

@@ -19,10 +19,10 @@ import { buildRecord } from "../classify/build-record.js";
 import { definitionTokens } from "../endpoint/estimate-tokens.js";
 import { hashRequest } from "../endpoint/request-hash.js";
 import type { ToolSearcher } from "../discovery/tool-searcher.js";
-import { deriveSeed } from "../text/seeded-random.js";
 import { isControl, SEARCH_TOOL } from "../types.js";
 import type { Case, Discovery, EndpointOutcome, EndpointResponse, Exposure, JsonValue, Message, SearchRecord, SearchStep, Tool, ToolDefinition, TrialRequest, Usage } from "../types.js";
 import type { AskContext } from "./run-trial.js";
+import { requestOf } from "./trial-request.js";
 import type { TrialResult } from "./run-loop.js";
 
 /** The loaded and deferred parts of a visible set. */
@@ -112,16 +112,7 @@ export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<Tr
   const mode = settings.mode === "provider" ? "provider" : "client";
   const defs = (names: string[]) => names.map((name) => ctx.definitions.get(name)).filter((d): d is ToolDefinition => d !== undefined);
   const { deferred, deferredSet, opening, unsearched } = partsOf(t.surface, ctx.definitions, t.searchTool, mode);
-  const base: Omit<TrialRequest, "tools"> = {
-    case_id: t.testCase.id,
-    trial: t.trial,
-    system: config.system_prompt,
-    context: t.testCase.context,
-    messages: t.testCase.messages,
-    goal: t.testCase.goal,
-    temperature: config.temperature,
-    seed: t.seed ?? deriveSeed(config.seed, t.testCase.id, t.trial) % 2 ** 31,
-  };
+  const base = requestOf(config, t.testCase, t.trial, t.seed);
   const found: string[] = [];
   const searches: SearchStep[] = [];
   const loadedBySearch: string[][] = [];
