@@ -167,6 +167,24 @@ describe.skipIf(!HAS_CHROMIUM)(`HTML report in chromium${SKIP_NOTE}`, () => {
     expect(problems).toEqual([]);
   }, 120_000);
 
+  it("shows a tool-search decision's queries and returns in the case drill-down, as text", async () => {
+    const captured = captureIo();
+    const code = await main(argv("run", "-c", HOSTILE_CONFIG, "--tool-search", "client", "--run-id", "hostile-search", "--out-dir", out, "-f", "html"), captured.io);
+    expect(code, captured.stderr()).toBeLessThan(2);
+    const problems: string[] = [];
+    const page = await open(join(out, "hostile-search", "report.html"), problems);
+    await page.locator("tr.case-row").first().locator("button.expand").click();
+    const drill = page.locator("tr.drill").first();
+    await expect.poll(() => drill.isVisible()).toBe(true);
+    const records = readFileSync(join(out, "hostile-search", "records.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    const queries = new Set(records.flatMap((r) => r.search.searches.map((step: { query: string | null }) => JSON.stringify(step.query))));
+    const lines = await page.locator("tr.drill div.search").allTextContents();
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(queries.has(line.replace(/^search \d+: /, "").split(" → ")[0])).toBe(true);
+    expect(await inspectDom(page)).toEqual({ pwned: undefined, scripts: 2, injected: 0, handlers: 0 });
+    expect(problems).toEqual([]);
+  }, 120_000);
+
   it("opens a sweep page from disk: its table and curve are sweep.json's, and a point link opens that point's report", async () => {
     await cli("sweep", "-c", join(SWEEP_FIXTURE, "route-eval.yaml"), "--out-dir", out, "--sizes", "2,4,8,16", "--sweep-id", "sizes",
       "--distractor-registry", join(SWEEP_FIXTURE, "distractors.yaml"), "-f", "html");

@@ -140,6 +140,14 @@ function trials(parent, x) {
     var cell = add(tr, el("td", "mono", v.error === null ? (v.selected === null ? "(no call)" : v.selected) : ""));
     // Calls after the first (a reply with several): not the selection, shown beside it.
     (v.extra_calls || []).forEach(function (call) { add(cell, el("div", "muted", "also: " + call.tool + " " + JSON.stringify(call.arguments))); });
+    // Tool search: each query and what it returned (acceptable tools marked ✓), then how the decision ended.
+    if (v.search) {
+      v.search.searches.forEach(function (step, i) {
+        var returned = step.error !== undefined ? "error: " + step.error : step.returned.length === 0 ? "nothing" : step.returned.map(function (name) { return x.acceptable.indexOf(name) === -1 ? name : name + " ✓"; }).join(", ");
+        add(cell, el("div", "muted search", "search " + (i + 1) + ": " + (step.query === null ? "(no query)" : JSON.stringify(step.query)) + " → " + returned + (step.by === "provider" ? " (provider)" : "")));
+      });
+      if (v.search.outcome === "search_limit") add(cell, el("div", "bad", "search_limit: the decision ended without a call"));
+    }
     add(tr, el("td", v.failed_stage === null && v.error === null ? "good" : "bad", verdict(v)));
     add(add(tr, el("td")), el("code", null, v.arguments === null ? "(none)" : JSON.stringify(v.arguments)));
     add(tr, el("td", v.argument_errors && v.argument_errors.length ? "bad" : "muted", v.argument_errors === null ? "not checked" : v.argument_errors.length ? v.argument_errors.join("; ") : "valid"));
