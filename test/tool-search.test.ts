@@ -12,12 +12,24 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "./support/cli.js";
 import { anthropicReply, openaiReply, useFakeServers, type FakeReply, type ReceivedRequest } from "./fixtures/fake-provider.js";
 import { removeTempDirs, writeProject } from "./fixtures/live-project.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 
 afterAll(removeTempDirs);
 const fake = useFakeServers();
 const ENV = { OPENAI_API_KEY: "sk-test-search-0123456789", ANTHROPIC_API_KEY: "sk-ant-test-search-0123456789" };
 
 type Row = Record<string, any>;
+
+/** Every schema of schemas/ in one Ajv (report.schema.json refers to run.schema.json's). */
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+for (const name of ["run", "report", "sweep", "record"]) ajv.addSchema(JSON.parse(readFileSync(new URL(`../schemas/${name}.schema.json`, import.meta.url), "utf8")));
+const validatorOf = (schema: string) => ajv.getSchema(`https://route-eval.dev/schemas/${schema}`) ?? (() => { throw new Error(`no schema ${schema}`); })();
+
+/** The errors of a file against a schema of schemas/, or null when it is valid. */
+function schemaErrors(schema: string, file: string): unknown {
+  const validate = validatorOf(schema);
+  return validate(JSON.parse(readFileSync(file, "utf8"))) ? null : validate.errors;
+}
 
 function records(dir: string, runId: string): Row[] {
   return readFileSync(join(dir, "reports", runId, "records.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
@@ -116,6 +128,10 @@ describe("client-side search (search_tools) on Chat Completions", () => {
     // The report's tool search figures, recounted from the table above.
     const report = JSON.parse(readFileSync(join(dir, "reports", "client", "report.json"), "utf8"));
     const ts = report.metrics.tool_search;
+    expect(schemaErrors("report.schema.json", join(dir, "reports", "client", "report.json"))).toBeNull();
+    expect(schemaErrors("run.schema.json", join(dir, "reports", "client", "run.json"))).toBeNull();
+    const validateRecord = validatorOf("record.schema.json");
+    for (const r of records(dir, "client")) expect(validateRecord(r) ? null : validateRecord.errors).toBeNull();
     expect(ts.decisions).toBe(5);
     // Needed a search: all five (nothing always loaded, no control acceptable). Returned an acceptable tool: found-and-chosen, found-not-chosen, bad-arguments.
     expect(ts.search_recall).toMatchObject({ numerator: 3, denominator: 5 });
@@ -306,6 +322,7 @@ describe("search on vs off, in one sweep and one ladder", () => {
     expect(result.code, result.stderr).toBe(0);
     const sweep = JSON.parse(readFileSync(join(dir, "reports", "axis", "sweep.json"), "utf8"));
     expect(sweep.settings.tool_search).toEqual(["off", "client"]);
+    expect(schemaErrors("sweep.schema.json", join(dir, "reports", "axis", "sweep.json"))).toBeNull();
     expect(sweep.points.map((p: Row) => [p.value, p.tool_search, p.run])).toEqual([
       [1, "off", "size-01-search-off"],
       [1, "client", "size-01-search-client"],
