@@ -3,12 +3,10 @@
  * record. Exposures, discoveries and definition lists are computed once per phase, case and
  * visible set and shared by the trials that have them in common.
  */
-import { buildRecord } from "../classify/build-record.js";
 import { createRetriever } from "./create-retriever.js";
 import { discover } from "../discovery/discover.js";
 import type { Retriever } from "../discovery/retriever.js";
 import { shuffleVisible } from "../discovery/shuffle-visible.js";
-import { hashRequest } from "../endpoint/request-hash.js";
 import { expose, exposeTurn } from "../exposure/expose.js";
 import { CONTROL_TOOLS, renderDefinition } from "../registry/render-definition.js";
 import { inShard, type Shard } from "../run-files/shard.js";
@@ -17,7 +15,7 @@ import type { Case, Config, Discovery, Endpoint, EndpointOutcome, Exposure, Regi
 import { onPolicyHistory } from "./on-policy.js";
 import { turnId } from "../cases/conversations.js";
 import type { TrialResult } from "./run-loop.js";
-import { requestOf } from "./trial-request.js";
+import { definitionsOf, recordAnswer, requestOf, type AskContext } from "./trial-request.js";
 import { lazy } from "../text/lazy.js";
 import { askWithSearch, searchToolDefinition, splitSurface, type SearchSurface } from "./tool-search.js";
 import { createRetrieverSearcher, createToolSearcher, type ToolSearcher } from "../discovery/tool-searcher.js";
@@ -204,19 +202,6 @@ export function createSearcher(config: Config, registry: Registry, env: NodeJS.P
   return createRetrieverSearcher(retriever);
 }
 
-/** The definitions of the names shown, in their order (a name without one is left out). */
-export function definitionsOf(visible: string[], definitions: ReadonlyMap<string, ToolDefinition>): ToolDefinition[] {
-  return visible.map((name) => definitions.get(name)).filter((d): d is ToolDefinition => d !== undefined);
-}
-
-/** What asking a trial needs beyond the trial itself: the run's settings, its endpoint, the registry's names and definitions. */
-export interface AskContext {
-  config: Config;
-  endpoint: Endpoint;
-  registryNames: string[];
-  definitions: ReadonlyMap<string, ToolDefinition>;
-}
-
 /** Asks one decision with exactly this visible set, and classifies and records the answer. */
 export async function askTrial(
   ctx: AskContext,
@@ -225,18 +210,5 @@ export async function askTrial(
   const { config, endpoint } = ctx;
   const request: TrialRequest = { ...requestOf(config, t.testCase, t.trial, t.seed), tools: t.tools };
   const outcome = await endpoint.call(request);
-  const record = buildRecord({
-    testCase: t.testCase,
-    trial: t.trial,
-    registryNames: ctx.registryNames,
-    definitions: ctx.definitions,
-    exposure: t.exposure,
-    discovery: t.discovery,
-    outcome,
-    endpoint: endpoint.id,
-    model: endpoint.model,
-    requestHash: outcome.request_hash ?? hashRequest(request, endpoint.id, endpoint.model),
-    toolsShuffled: config.shuffle_tools,
-  });
-  return { outcome, record };
+  return { outcome, record: recordAnswer(ctx, t, request, outcome, { toolsShuffled: config.shuffle_tools }) };
 }

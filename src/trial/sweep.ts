@@ -18,7 +18,7 @@ import type { Case, Config, Registry, Report, ToolDefinition, ToolSearchMode, Tr
 import { CONTROL_TOOLS, renderDefinition } from "../registry/render-definition.js";
 import { definitionTokens } from "../endpoint/estimate-tokens.js";
 import { meanOf } from "../metrics/wilson.js";
-import { definitionsOf } from "./run-trial.js";
+import { definitionsOf } from "./trial-request.js";
 import { TOOL_VERSION } from "../version.js";
 import { createCasePadder } from "../sweep/pad-registry.js";
 import { renderSweep } from "../sweep/render-sweep.js";

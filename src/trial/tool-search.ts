@@ -15,14 +15,11 @@
  * is free and a replay is exact. The record's visible set is what was loaded: the ladder's
  * discovery rung fails when no acceptable tool ever was, and selection is judged among the loaded.
  */
-import { buildRecord } from "../classify/build-record.js";
 import { definitionTokens } from "../endpoint/estimate-tokens.js";
-import { hashRequest } from "../endpoint/request-hash.js";
 import type { ToolSearcher } from "../discovery/tool-searcher.js";
 import { isControl, SEARCH_TOOL } from "../types.js";
 import type { Case, Discovery, EndpointOutcome, EndpointResponse, Exposure, JsonValue, Message, SearchRecord, SearchStep, Tool, ToolDefinition, TrialRequest, Usage } from "../types.js";
-import type { AskContext } from "./run-trial.js";
-import { requestOf } from "./trial-request.js";
+import { definitionsOf, recordAnswer, requestOf, type AskContext } from "./trial-request.js";
 import type { TrialResult } from "./run-loop.js";
 
 /** The loaded and deferred parts of a visible set. */
@@ -96,9 +93,8 @@ function partsOf(surface: SearchSurface, definitions: ReadonlyMap<string, ToolDe
   if (byDefinitions === undefined) surfaceParts.set(surface, (byDefinitions = new WeakMap()));
   let parts = byDefinitions.get(definitions);
   if (parts === undefined) {
-    const defs = (names: string[]) => names.map((name) => definitions.get(name)).filter((d): d is ToolDefinition => d !== undefined);
-    const fixed = defs([...surface.always, ...surface.controls]);
-    const deferred = defs(surface.deferred);
+    const fixed = definitionsOf([...surface.always, ...surface.controls], definitions);
+    const deferred = definitionsOf(surface.deferred, definitions);
     parts = { fixed, deferred, deferredSet: new Set(surface.deferred), opening: mode === "client" ? [...fixed, searchTool] : fixed, unsearched: definitionTokens([...fixed, ...deferred]) };
     byDefinitions.set(definitions, parts);
   }
@@ -110,7 +106,7 @@ export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<Tr
   const { config, endpoint } = ctx;
   const settings = config.tool_search;
   const mode = settings.mode === "provider" ? "provider" : "client";
-  const defs = (names: string[]) => names.map((name) => ctx.definitions.get(name)).filter((d): d is ToolDefinition => d !== undefined);
+  const defs = (names: string[]) => definitionsOf(names, ctx.definitions);
   const { deferred, deferredSet, opening, unsearched } = partsOf(t.surface, ctx.definitions, t.searchTool, mode);
   const base = requestOf(config, t.testCase, t.trial, t.seed);
   const found: string[] = [];
@@ -168,20 +164,8 @@ export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<Tr
     definition_tokens: totals.definition_tokens,
     definition_tokens_unsearched: unsearched,
   };
-  const record = buildRecord({
-    testCase: t.testCase,
-    trial: t.trial,
-    registryNames: ctx.registryNames,
-    definitions: ctx.definitions,
-    exposure: t.exposure,
-    discovery: { visible, retrieved: loaded, k: settings.k, retrieval: null },
-    outcome: finalOutcome,
-    endpoint: endpoint.id,
-    model: endpoint.model,
-    requestHash: finalOutcome.request_hash ?? hashRequest(request, endpoint.id, endpoint.model),
-    toolsShuffled: false,
-    search,
-  });
+  const discovery = { visible, retrieved: loaded, k: settings.k, retrieval: null };
+  const record = recordAnswer(ctx, { ...t, discovery }, request, finalOutcome, { toolsShuffled: false, search });
   return { outcome: finalOutcome, record };
 }
 
