@@ -63,7 +63,7 @@ describe("loadConfig defaults and precedence", () => {
       endpoint_version: null,
       headers_env: {},
       tool_choice: null,
-      tool_search: { mode: "off", k: 5, kind: "bm25", always_loaded: [], max_searches: 3 },
+      tool_search: { mode: "off", k: 5, kind: "bm25", always_loaded: [], max_searches: 3, namespaces: false },
       parallel_tool_calls: null,
       strict: false,
       disable_parallel_tool_use: null,

@@ -208,6 +208,17 @@ describe("OpenAI Responses tool_search", () => {
     expect(byCase.get("found-and-chosen")).toMatchObject({ failed_stage: null, search: { mode: "provider", calls: 1, searches: [{ query: "order by id", returned: ["get_order"], by: "provider" }] } });
     expect(byCase.get("never-loaded")).toMatchObject({ failed_stage: "discovery", search: { searches: [{ query: "teapot", returned: [] }] } });
     expect(byCase.get("found-not-chosen")).toMatchObject({ failed_stage: "selection", selection_error: "wrong_tool" });
+
+    // --search-namespaces: the deferred tools grouped by family, defer_loading on the functions inside.
+    const grouped = await runCli(["run", "-e", "openai-responses:test-model", "--base-url", `${server.url}/v1`, "--tool-search", "provider", "--search-namespaces", "-n", "1", "--no-progress", "--no-gates", "--no-step-summary", "--run-id", "grouped"], { cwd: dir, env: ENV });
+    expect(grouped.code, grouped.stderr).toBe(0);
+    const payments = server.requests.filter((r) => JSON.stringify(r.body.input).includes("Refund order ord_2")).at(-1)?.body as Row;
+    expect(payments.tools.slice(1)).toEqual([
+      { type: "namespace", name: "orders", description: "The orders tools (2): get_order, search_orders.", tools: [expect.objectContaining({ name: "get_order", defer_loading: true }), expect.objectContaining({ name: "search_orders", defer_loading: true })] },
+      { type: "namespace", name: "payments", description: "The payments tools (1): refund_order.", tools: [expect.objectContaining({ name: "refund_order", defer_loading: true })] },
+      { type: "tool_search" },
+    ]);
+    expect(records(dir, "grouped").find((r) => r.case_id === "found-and-chosen")).toMatchObject({ failed_stage: null });
   });
 
   it("client-executed: a tool_search_call is answered with a tool_search_output carrying the loaded definitions", async () => {
@@ -294,6 +305,9 @@ describe("tool search settings", () => {
     const both = await runCli(["run", "--tool-search", "client", "--retriever", "bm25", "--k", "3", "--no-progress"], { cwd: dir, env: ENV });
     expect(both.code).toBe(2);
     expect(both.stderr).toContain("tool search replaces the retriever");
+    const grouped = await runCli(["run", "--tool-search", "client", "--search-namespaces", "--no-progress"], dir);
+    expect(grouped.code).toBe(2);
+    expect(grouped.stderr).toContain("tool_search.namespaces: namespaces group the deferred tools for openai-responses' own search");
     const batch = await runCli(["run", "-e", "openai:test-model", "--tool-search", "client", "--batch", "--no-progress"], { cwd: dir, env: ENV });
     expect(batch.code).toBe(2);
     expect(batch.stderr.trim()).toBe("route-eval: --batch: a decision with tool search takes several calls, each after the last; run it live (--no-batch)");

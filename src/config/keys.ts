@@ -134,6 +134,8 @@ export const CONFIG_KEYS = defineKeys({
     } },
   "tool_search.max_searches": { flags: "--max-searches <n>", help: "searches one decision may make (one more ends it: search_limit)", parse: positiveInt, default: 3,
     schema: { description: "Searches one decision may make; a search asked for beyond it ends the decision without a call (outcome search_limit). Default 3.", type: "integer", minimum: 1 } },
+  "tool_search.namespaces": { flags: "--search-namespaces", help: "openai-responses' own search: the deferred tools grouped into one namespace per family", default: false,
+    schema: { description: "With tool_search.mode provider on openai-responses: send the deferred tools grouped into one namespace per family (OpenAI recommends namespaces; the model first sees each namespace's name and description). Default false: one deferred function per tool.", type: "boolean" } },
   seed: { flags: "--seed <n>", help: "run seed", parse: nonNegativeInt, default: 1, schema: { type: "integer" } },
   system_prompt: { flags: "--system-prompt <text>", help: "system prompt", default: DEFAULT_SYSTEM_PROMPT,
     schema: { type: "string", minLength: 1 } },

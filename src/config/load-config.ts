@@ -220,6 +220,9 @@ function checkToolSearch(config: Config, yaml: YamlFile | null): void {
     throw place("mode", `provider: endpoint ${config.endpoint} has no tool search of its own (openai-responses and anthropic have); use client, which works with every endpoint`);
   }
   if (mode === "provider" && kind === "embeddings") throw place("kind", "embeddings: a provider's own search is bm25 or regex; embeddings answer only route-eval's search (mode: client)");
+  if (config.tool_search.namespaces && !(mode === "provider" && config.endpoint.startsWith("openai-responses:"))) {
+    throw place("namespaces", "namespaces group the deferred tools for openai-responses' own search (mode: provider, endpoint openai-responses:MODEL); drop it for this endpoint or mode");
+  }
 }
 
 /** A misspelt gate fails here, before the first call, at its line. */

@@ -11,7 +11,7 @@
  * the model's `tool_search_call` as a search, and answers it with a `tool_search_output` item
  * carrying the definitions the search loaded (the deferred tools are not listed up front).
  */
-import type { FunctionTool, ResponseCreateParamsNonStreaming, ResponseInputItem, ToolSearchTool } from "openai/resources/responses/responses";
+import type { FunctionTool, NamespaceTool, ResponseCreateParamsNonStreaming, ResponseInputItem, ToolSearchTool } from "openai/resources/responses/responses";
 import { SEARCH_TOOL, type EndpointResponse, type Message, type ToolControls, type ToolDefinition, type TrialRequest } from "../types.js";
 import { arrayField, field, isObject, numberField, stringField, toEndpointResponse } from "./json-guards.js";
 import { connectOpenAI } from "./openai.js";
@@ -71,7 +71,13 @@ function renderToolList(request: TrialRequest, strict: boolean): ResponseCreateP
   const render = strict ? renderStrictTools : renderTools;
   const search = request.search;
   if (search === undefined) return render(request.tools);
-  if (search.mode === "provider") return [...render(request.tools), ...(strict ? renderStrictDeferredTools : renderDeferredTools)(search.deferred), { type: "tool_search" }];
+  const deferred = strict ? renderStrictDeferredTools : renderDeferredTools;
+  if (search.mode === "provider" && search.namespaces !== undefined) {
+    // For a namespace, defer_loading applies to the functions inside it (OpenAI's tool-search guide).
+    const namespaces = search.namespaces.map((ns): NamespaceTool => ({ type: "namespace", name: ns.name, description: ns.description, tools: deferred(ns.tools) }));
+    return [...render(request.tools), ...namespaces, { type: "tool_search" }];
+  }
+  if (search.mode === "provider") return [...render(request.tools), ...deferred(search.deferred), { type: "tool_search" }];
   // Client: the tools a search loaded come back in its tool_search_output item, not in `tools`.
   const loaded = new Set(search.loaded.flat());
   return [...render(request.tools.filter((tool) => tool.name !== SEARCH_TOOL && !loaded.has(tool.name))), clientSearchTool(request)];

@@ -22,7 +22,7 @@ import { isControl, type Case, type Config, type Discovery, type Registry, type 
 import { createRetriever } from "./create-retriever.js";
 import { askTrial, createSearcher } from "./run-trial.js";
 import { definitionsOf } from "./trial-request.js";
-import { askWithSearch, searchToolDefinition } from "./tool-search.js";
+import { askWithSearch, searchToolDefinition, splitSurface } from "./tool-search.js";
 import type { ToolSearcher } from "../discovery/tool-searcher.js";
 import { runTrialJobs, type TrialJob } from "./run-loop.js";
 
@@ -236,7 +236,7 @@ async function askSearchUnit(
       seed,
       exposure: { exposed: r.exposed_names, hidden: {} },
       discovery: { visible, retrieved: [...always, ...deferred], k: null, retrieval: null },
-      surface: { always, controls, deferred },
+      surface: splitSurface(visible, always, new Map(testCase.registry.tools.map((tool) => [tool.name, tool]))),
       searcher: searcherOf(testCase.registry),
       searchTool: searchToolDefinition(config.tool_search.kind, config.tool_search.k),
     },

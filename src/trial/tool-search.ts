@@ -18,7 +18,7 @@
 import { definitionTokens } from "../endpoint/estimate-tokens.js";
 import type { ToolSearcher } from "../discovery/tool-searcher.js";
 import { isControl, SEARCH_TOOL } from "../types.js";
-import type { Case, Discovery, EndpointOutcome, EndpointResponse, Exposure, JsonValue, Message, SearchRecord, SearchStep, Tool, ToolDefinition, TrialRequest, Usage } from "../types.js";
+import type { Case, Discovery, EndpointOutcome, EndpointResponse, Exposure, JsonValue, Message, SearchOffer, SearchRecord, SearchStep, Tool, ToolDefinition, TrialRequest, Usage } from "../types.js";
 import { definitionsOf, recordAnswer, requestOf, type AskContext } from "./trial-request.js";
 import type { TrialResult } from "./run-loop.js";
 
@@ -30,17 +30,23 @@ export interface SearchSurface {
   controls: string[];
   /** Deferred ordinary tools, in visible order. */
   deferred: string[];
+  /** The family of each deferred tool (for namespaces). */
+  families: Map<string, string>;
 }
 
 /** Splits the visible ordinary tools by tool_search.always_loaded (names, or family:NAME). */
 export function splitSurface(visible: string[], alwaysLoaded: readonly string[], tools: ReadonlyMap<string, Tool>): SearchSurface {
   const families = new Set(alwaysLoaded.filter((entry) => entry.startsWith("family:")).map((entry) => entry.slice("family:".length)));
   const names = new Set(alwaysLoaded);
-  const surface: SearchSurface = { always: [], controls: [], deferred: [] };
+  const surface: SearchSurface = { always: [], controls: [], deferred: [], families: new Map() };
   for (const name of visible) {
+    const family = tools.get(name)?.family ?? "";
     if (isControl(name)) surface.controls.push(name);
-    else if (names.has(name) || families.has(tools.get(name)?.family ?? "")) surface.always.push(name);
-    else surface.deferred.push(name);
+    else if (names.has(name) || families.has(family)) surface.always.push(name);
+    else {
+      surface.deferred.push(name);
+      surface.families.set(name, family);
+    }
   }
   return surface;
 }
@@ -84,30 +90,54 @@ interface SurfaceParts {
   deferredSet: ReadonlySet<string>;
   opening: ToolDefinition[];
   unsearched: number;
+  namespaces: NonNullable<SearchOffer["namespaces"]>;
 }
 
 const surfaceParts = new WeakMap<SearchSurface, WeakMap<ReadonlyMap<string, ToolDefinition>, SurfaceParts>>();
 
-function partsOf(surface: SearchSurface, definitions: ReadonlyMap<string, ToolDefinition>, searchTool: ToolDefinition, mode: "provider" | "client"): SurfaceParts {
+function partsOf(surface: SearchSurface, definitions: ReadonlyMap<string, ToolDefinition>, searchTool: ToolDefinition, mode: "provider" | "client", namespaces: boolean): SurfaceParts {
   let byDefinitions = surfaceParts.get(surface);
   if (byDefinitions === undefined) surfaceParts.set(surface, (byDefinitions = new WeakMap()));
   let parts = byDefinitions.get(definitions);
   if (parts === undefined) {
     const fixed = definitionsOf([...surface.always, ...surface.controls], definitions);
     const deferred = definitionsOf(surface.deferred, definitions);
-    parts = { fixed, deferred, deferredSet: new Set(surface.deferred), opening: mode === "client" ? [...fixed, searchTool] : fixed, unsearched: definitionTokens([...fixed, ...deferred]) };
+    parts = {
+      fixed,
+      deferred,
+      deferredSet: new Set(surface.deferred),
+      opening: mode === "client" ? [...fixed, searchTool] : fixed,
+      unsearched: definitionTokens([...fixed, ...deferred]),
+      namespaces: namespaces ? groupByFamily(deferred, surface.families) : [],
+    };
     byDefinitions.set(definitions, parts);
   }
   return parts;
+}
+
+/** One namespace per family (its name made of letters, digits, _ and -), its tools in visible order. */
+function groupByFamily(deferred: ToolDefinition[], families: ReadonlyMap<string, string>): NonNullable<SearchOffer["namespaces"]> {
+  const groups = new Map<string, ToolDefinition[]>();
+  for (const tool of deferred) {
+    const family = families.get(tool.name) || "tools";
+    let group = groups.get(family);
+    if (group === undefined) groups.set(family, (group = []));
+    group.push(tool);
+  }
+  return [...groups].map(([family, tools]) => ({
+    name: family.replace(/[^A-Za-z0-9_-]/g, "_"),
+    description: `The ${family} tools (${tools.length}): ${tools.map((tool) => tool.name).join(", ")}.`,
+    tools,
+  }));
 }
 
 /** Asks one decision with tool search on, and classifies and records it. */
 export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<TrialResult> {
   const { config, endpoint } = ctx;
   const settings = config.tool_search;
-  const mode = settings.mode === "provider" ? "provider" : "client";
+  const mode: "provider" | "client" = settings.mode === "provider" ? "provider" : "client";
   const defs = (names: string[]) => definitionsOf(names, ctx.definitions);
-  const { deferred, deferredSet, opening, unsearched } = partsOf(t.surface, ctx.definitions, t.searchTool, mode);
+  const { deferred, deferredSet, opening, unsearched, namespaces } = partsOf(t.surface, ctx.definitions, t.searchTool, mode, settings.namespaces);
   const base = requestOf(config, t.testCase, t.trial, t.seed);
   const found: string[] = [];
   const searches: SearchStep[] = [];
@@ -119,7 +149,8 @@ export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<Tr
   let ended: "moved" | "search_limit" = "moved";
   for (;;) {
     const tools = found.length === 0 ? opening : [...opening, ...defs(found)];
-    request = { ...base, tools, search: { mode, kind: settings.kind, deferred, loaded: [...loadedBySearch] }, ...(exchange.length === 0 ? {} : { after_goal: [...exchange] }) };
+    const offer = { mode, kind: settings.kind, deferred, loaded: [...loadedBySearch], ...(namespaces.length === 0 ? {} : { namespaces }) };
+    request = { ...base, tools, search: offer, ...(exchange.length === 0 ? {} : { after_goal: [...exchange] }) };
     outcome = await endpoint.call(request);
     totals.calls += 1;
     totals.definition_tokens += definitionTokens(tools);

@@ -70,6 +70,8 @@ export interface ToolSearchConfig {
   always_loaded: string[];
   /** Searches one decision may make; a search asked for beyond it ends the decision ("search_limit"). */
   max_searches: number;
+  /** openai-responses' own search: the deferred tools grouped into one namespace per family (as OpenAI recommends). */
+  namespaces: boolean;
 }
 
 /** How a conversation's turns are asked: with the gold history, or with the model's own calls fed forward. */

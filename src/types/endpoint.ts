@@ -31,6 +31,8 @@ export interface SearchOffer {
   deferred: ToolDefinition[];
   /** What each search result loaded, in the order of the `tool` messages of after_goal (client mode). */
   loaded: string[][];
+  /** tool_search.namespaces: the deferred tools grouped by family (openai-responses' own search). */
+  namespaces?: { name: string; description: string; tools: ToolDefinition[] }[];
 }
 
 /** Provider tool controls, as config sets them (null: the provider's default). */
