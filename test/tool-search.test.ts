@@ -296,6 +296,36 @@ describe("Anthropic tool search", () => {
   });
 });
 
+describe("client search answered by the embeddings retriever", () => {
+  it("ranks the deferred tools by the query's vector (one server for /embeddings and /chat/completions)", async () => {
+    const dir = project();
+    const vectors: Record<string, number[]> = { get_order: [1, 0, 0], search_orders: [0.8, 0.2, 0], refund_order: [0, 1, 0], send_email: [0, 0, 1], "money back": [0.1, 1, 0] };
+    const server = await fake.start((request) => {
+      if (request.path === "/v1/embeddings") {
+        const inputs: string[] = Array.isArray(request.body.input) ? (request.body.input as string[]) : [request.body.input as string];
+        const data = inputs.map((text, index) => ({ object: "embedding", index, embedding: vectors[text] ?? vectors[text.split(":")[0]] ?? [0, 0, 1e-3] }));
+        return { body: { object: "list", data, model: request.body.model, usage: { prompt_tokens: 1, total_tokens: 1 } } };
+      }
+      const messages = request.body.messages as Row[];
+      if (!messages.some((m) => m.role === "tool")) return openaiReply([{ name: "search_tools", arguments: '{"query":"money back"}' }]);
+      const offered = (request.body.tools as Row[]).map((t) => t.function.name);
+      return openaiReply([{ name: offered[offered.length - 1], arguments: "{}" }]);
+    });
+    const result = await runCli(
+      ["run", "-e", "openai:test-model", "--base-url", `${server.url}/v1`, "--tool-search", "client", "--search-kind", "embeddings", "--search-k", "1",
+        "--embeddings-base-url", `${server.url}/v1`, "-n", "1", "--no-progress", "--no-gates", "--no-step-summary", "--run-id", "vectors", "--cases", "cases/cases.yaml"],
+      { cwd: dir, env: ENV },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const refund = records(dir, "vectors").find((r) => r.case_id === "found-not-chosen") as Row;
+    // Payments phase: get_order, search_orders and refund_order deferred; "money back" is nearest refund_order.
+    expect(refund).toMatchObject({ selected: "refund_order", failed_stage: null, search: { kind: "embeddings", searches: [{ query: "money back", returned: ["refund_order"] }] } });
+    // Orders phase: refund_order is not exposed, so the best deferred tool for "money back" is search_orders.
+    expect(records(dir, "vectors").find((r) => r.case_id === "found-and-chosen")?.search.searches[0].returned).toEqual(["search_orders"]);
+    expect(server.requests.some((r) => r.path === "/v1/embeddings")).toBe(true);
+  });
+});
+
 describe("tool search settings", () => {
   it("refuses the provider's search on an endpoint without one, and a retriever beside search, in one line each", async () => {
     const dir = project();
