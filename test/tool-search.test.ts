@@ -157,6 +157,9 @@ describe("client-side search (search_tools) on Chat Completions", () => {
     expect(show.stdout).toContain("discovery  searches loaded an acceptable tool in 1 of 1 trials");
     const limit = await runCli(["show", join(dir, "reports", "client"), "--case", "keeps-searching"], { cwd: dir, env: { COLUMNS: "100" } });
     expect(limit.stdout).toContain("search_limit");
+    const never = await runCli(["show", join(dir, "reports", "client"), "--case", "never-loaded"], { cwd: dir, env: { COLUMNS: "200" } });
+    expect(never.stdout).toContain('No search loaded search_orders; the model searched for "refund".');
+    expect(never.stdout).toContain("raise tool_search.k, or keep it loaded (tool_search.always_loaded)");
 
     // counterfactual: each discovery failure re-asked with its search (the placebo) and with the
     // acceptable tool loaded up front (load); the scripted model calls a tool it is offered at once.

@@ -9,7 +9,7 @@ import { SELECTION_ERRORS, isControl } from "../types.js";
 import type { HiddenReason, Rival, SelectionError, Stage, TrialRecord } from "../types.js";
 import { bestAcceptable } from "./explain-ladder.js";
 import type { CaseFacts, FixView, HiddenTool, RivalView, ToolText } from "../types/explain.js";
-import { formatDecimal } from "../render/format.js";
+import { formatDecimal, plural } from "../render/format.js";
 
 
 export const FIX_ACTIONS: Record<Stage, string> = {
@@ -68,7 +68,8 @@ const DETAILS: Record<Stage, Detail> = {
     );
     return [...lines, `If the phase is right to hide it, the case expects the wrong tool: change acceptable, or run the case in a phase that admits it.`];
   },
-  discovery: (f, _scored, descriptions) => {
+  discovery: (f, scored, descriptions) => {
+    if (scored.some((t) => t.search !== undefined)) return searchFix(f, scored);
     const best = f.discovery.ranking === null ? null : bestAcceptable(f.discovery.ranking);
     if (best === null) return [`No acceptable tool was visible, and the retriever's scores were not recorded.`, `Raise k, or make the acceptable tools' purpose and use_when say what this goal asks.`];
     const missing = missingGoalWords(f.goal, descriptions[best.name] ?? "");
@@ -85,6 +86,21 @@ const DETAILS: Record<Stage, Detail> = {
     return SELECTION_FIXES[type](expected, f);
   },
 };
+
+/** A tool-search run's discovery failures: what the model searched for, and what would have loaded the tool. */
+function searchFix(f: FixFacts, scored: TrialRecord[]): string[] {
+  const failed = scored.filter((t) => t.failed_stage === "discovery" && t.search !== undefined);
+  const unsearched = failed.filter((t) => t.search?.searches.length === 0).length;
+  const queries = [...new Set(failed.flatMap((t) => t.search?.searches.map((s) => s.query ?? "(no query)") ?? []))];
+  const expected = f.acceptable.filter((name) => !isControl(name)).join(", ") || f.acceptable.join(", ");
+  const lines = [
+    unsearched === failed.length
+      ? `The model never searched: it chose among the ${plural(failed[0]?.search?.always_loaded.length ?? 0, "tool")} loaded up front.`
+      : `No search loaded ${expected}; the model searched for ${queries.slice(0, 3).map((q) => JSON.stringify(q)).join(", ")}${queries.length > 3 ? ` and ${queries.length - 3} more` : ""}${unsearched > 0 ? ` (${unsearched} of ${failed.length} trials did not search)` : ""}.`,
+  ];
+  lines.push(`Put the words this goal and those queries use in ${expected}'s purpose or use_when, raise tool_search.k, or keep it loaded (tool_search.always_loaded).`);
+  return lines;
+}
 
 const SELECTION_FIXES: Record<SelectionError, (expected: string, f: FixFacts) => string[]> = {
   wrong_tool: (x, f) => {
