@@ -207,7 +207,7 @@ function checkOverrides(overrides: ConfigOverrides): void {
 const PROVIDER_SEARCH_ENDPOINTS = ["openai-responses:", "anthropic:"];
 
 /** Tool search replaces the retriever; the provider's own search needs a provider that has one. */
-function checkToolSearch(config: Config, yaml: YamlFile | null): void {
+export function checkToolSearch(config: Config, yaml: YamlFile | null = null): void {
   const { mode, kind } = config.tool_search;
   if (mode === "off") return;
   // At its line when the file sets it; a flag's value is named by the setting alone.

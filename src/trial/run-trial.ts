@@ -3,7 +3,7 @@
  * record. Exposures, discoveries and definition lists are computed once per phase, case and
  * visible set and shared by the trials that have them in common.
  */
-import { createRetriever } from "./create-retriever.js";
+import { createRetriever, createSearcher } from "./create-retriever.js";
 import { discover } from "../discovery/discover.js";
 import type { Retriever } from "../discovery/retriever.js";
 import { shuffleVisible } from "../discovery/shuffle-visible.js";
@@ -18,7 +18,7 @@ import type { TrialResult } from "./run-loop.js";
 import { definitionsOf, recordAnswer, requestOf, type AskContext } from "./trial-request.js";
 import { lazy } from "../text/lazy.js";
 import { askWithSearch, searchToolDefinition, splitSurface, type SearchSurface } from "./tool-search.js";
-import { createRetrieverSearcher, createToolSearcher, type ToolSearcher } from "../discovery/tool-searcher.js";
+import type { ToolSearcher } from "../discovery/tool-searcher.js";
 
 /** How a sweep point changes one run; everything else about the run stays as configured. */
 export interface SweepHook {
@@ -191,15 +191,6 @@ async function runTrial(config: Config, endpoint: Endpoint, testCase: Case, tria
     registry.tools.set(discovery.visible, tools);
   }
   return askTrial({ config, endpoint, registryNames: registry.names, definitions: registry.definitions }, { testCase, trial, exposure, discovery, tools });
-}
-
-/** The searcher of tool_search.kind over a registry (embeddings: the retriever of discovery.embeddings). */
-export function createSearcher(config: Config, registry: Registry, env: NodeJS.ProcessEnv): ToolSearcher {
-  const kind = config.tool_search.kind;
-  if (kind !== "embeddings") return createToolSearcher(kind, registry.tools);
-  const retriever = createRetriever({ retriever: "embeddings", embeddings: config.discovery.embeddings }, registry.tools, { storeDir: config.store_dir, mode: config.mode, env });
-  if (retriever === null) throw new Error("the embeddings retriever could not be made");
-  return createRetrieverSearcher(retriever);
 }
 
 /** Asks one decision with exactly this visible set, and classifies and records the answer. */

@@ -9,6 +9,7 @@ import { runDirectoryOf } from "../run-files/run-directory.js";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadCases } from "../cases/load-cases.js";
+import { checkToolSearch } from "../config/load-config.js";
 import { InputError } from "../errors.js";
 import { loadRegistry } from "../registry/load-registry.js";
 import { writeTextFile } from "../run-files/write-files.js";
@@ -86,7 +87,7 @@ function checkSweep(config: Config, options: SweepOptions): void {
     if (options.kind === "k") throw new InputError("--tool-search-axis: compares search on and off at each catalogue size; it goes with --sizes, not a k sweep");
     if (options.toolSearch.length === 0) throw new InputError("--tool-search-axis: expected at least one mode, e.g. off,client");
     if (options.shard !== undefined) throw new InputError("--tool-search-axis: a search axis sweep is not sharded (merge cannot recount the definition tokens of its search-off points); run it whole, without --shard");
-    for (const mode of options.toolSearch) loadCheck(config, mode);
+    for (const mode of options.toolSearch) checkToolSearch({ ...config, tool_search: { ...config.tool_search, mode } });
   }
   if (options.values.length === 0) throw new InputError(`--${options.kind === "k" ? "k" : "sizes"}: expected at least one value`);
   if (options.kind === "k" && config.discovery.retriever === "none") {
@@ -94,13 +95,6 @@ function checkSweep(config: Config, options: SweepOptions): void {
   }
   if (options.kind === "k" && options.distractorRegistry !== null) {
     throw new InputError("--distractor-registry: pads the visible set of a size sweep; it does not apply to a k sweep");
-  }
-}
-
-/** A mode the axis names must be one this endpoint can run (provider: its own search). */
-function loadCheck(config: Config, mode: ToolSearchMode): void {
-  if (mode === "provider" && !/^(openai-responses|anthropic):/.test(config.endpoint)) {
-    throw new InputError(`--tool-search-axis: provider: endpoint ${config.endpoint} has no tool search of its own (openai-responses and anthropic have); use client`);
   }
 }
 

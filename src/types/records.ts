@@ -89,8 +89,7 @@ export interface SearchStep {
  * moved: the model made a non-search move; search_limit: it asked for another search past
  * tool_search.max_searches, and the decision ended without a call.
  */
-export const SEARCH_OUTCOMES = ["moved", "search_limit"] as const;
-export type SearchOutcome = (typeof SEARCH_OUTCOMES)[number];
+export type SearchOutcome = "moved" | "search_limit";
 
 /** What a decision with tool search on did before its move (visible_order is the loaded set). */
 export interface SearchRecord {
