@@ -70,6 +70,9 @@ const COMMANDS: CommandEntry[] = [
   ["lint", async () => (await import("./commands/lint.js")).registerLint],
   ["import", async () => (await import("./commands/import.js")).registerImport],
   ["diff", async () => (await import("./commands/diff.js")).registerDiff],
+  ["freeze", async () => (await import("./commands/freeze.js")).registerFreeze],
+  ["shadow", async () => (await import("./commands/shadow.js")).registerShadow],
+  ["monitor", async () => (await import("./commands/monitor.js")).registerMonitor],
 ];
 
 /**

@@ -14,3 +14,4 @@ export * from "./types/records.js";
 export * from "./types/rates.js";
 export * from "./types/metrics.js";
 export * from "./types/report.js";
+export * from "./types/traces.js";

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { CounterfactualReport } from "../src/types/counterfactual.js";
-import { differenceInterval } from "../src/counterfactual/headroom.js";
+import { differenceInterval } from "../src/metrics/wilson.js";
 import { clusterRate } from "../src/metrics/wilson.js";
 import { runCli } from "./support/cli.js";
 import { useFakeServers } from "./fixtures/fake-provider.js";

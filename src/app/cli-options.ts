@@ -62,6 +62,11 @@ const CONFIG_PATH_OF = new Map(
 
 export { positiveInt, positiveIntList } from "../config/parse-number.js";
 
+/** A repeatable option's values, in order (commander's collector). */
+export function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
 /** `-f, --format` with a command's own renderings. */
 export function formatOption(choices: readonly string[], help: string, fallback = "terminal"): Option {
   return new Option("-f, --format <format>", help).choices(choices).default(fallback);

@@ -106,10 +106,11 @@ function readLintCaseFile(file: string | YamlFile, config: Config, loadRegistry:
     id: entry.id,
     goal: entry.goal,
     family: entry.family ?? null,
-    acceptable: entry.acceptable,
+    acceptable: entry.acceptable ?? [],
     forbidden: entry.forbidden ?? [],
     must_see: entry.must_see ?? [],
     must_not_see: entry.must_not_see ?? [],
+    todo: entry.todo ?? null,
   }));
   return { file: { file: yaml.shown, registry, cases, lineOf: yaml.lineOf }, phases: decisions.map((d) => d.entry.phase ?? null) };
 }

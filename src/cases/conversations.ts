@@ -59,7 +59,7 @@ export function listDecisions(yaml: YamlFile, written: CasesFile, registry: Surf
     }
     const single: Partial<CaseEntry> = entry;
     if (single.goal === undefined) fail("id", "has no goal: give the user's request (goal:), or turns: for a conversation");
-    if (single.acceptable === undefined) fail("goal", "has no acceptable: the tools any of which is correct (or [ask_user] / [no_applicable_tool])");
+    if (single.acceptable === undefined && single.todo === undefined) fail("goal", "has no acceptable: the tools any of which is correct (or [ask_user] / [no_applicable_tool])");
     return [{ entry, at: ["cases", index], goalKey: "goal", turn: null, plan: null }];
   });
 }

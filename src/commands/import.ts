@@ -1,15 +1,11 @@
 /** `route-eval import`: its arguments and flags, then app/import.ts. */
 import { Argument, type Command } from "commander";
-import { outputOption } from "../app/cli-options.js";
+import { collect, outputOption } from "../app/cli-options.js";
 import { importCommand, type ImportFlags } from "../app/import.js";
 import type { Io } from "../context.js";
 import { IMPORT_FORMATS, type ImportFormat } from "../types/formats.js";
 import { exitOf, type SetExit } from "./exit.js";
 import { helpAfter } from "../render/help-text.js";
-
-function collectText(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
 
 export function registerImport(program: Command, io: Io, setExit: SetExit): void {
   program
@@ -19,9 +15,9 @@ export function registerImport(program: Command, io: Io, setExit: SetExit): void
     .argument("[file]", "JSON file: a tools/list result (mcp) or a tools array (openai, anthropic)")
     .option("--command <command line>", 'mcp only: start this MCP server over stdio and list its tools, e.g. "node server.js"')
     .option("--url <url>", "mcp only: list the tools of the MCP server answering on this URL (Streamable HTTP), e.g. http://localhost:3000/mcp")
-    .option("--header <name: value>", 'with --url: a request header, e.g. "Authorization: Bearer $TOKEN" (repeatable)', collectText, [])
+    .option("--header <name: value>", 'with --url: a request header, e.g. "Authorization: Bearer $TOKEN" (repeatable)', collect, [])
     .option("--from-config [files...]", "mcp only: every server in these MCP client configs (.mcp.json, claude_desktop_config.json, .cursor/mcp.json, .vscode/mcp.json); none given: the ones found in this project and your home")
-    .option("--server <name>", "with --from-config: only this server (repeatable)", collectText, [])
+    .option("--server <name>", "with --from-config: only this server (repeatable)", collect, [])
     .addOption(outputOption("write the snapshot here instead of stdout"))
     .option("--snapshot <name>", "snapshot name (default: the MCP server's name, or the file's name)")
     .option("--family <name>", "family of every imported tool (default: the snapshot name)")

@@ -49,6 +49,8 @@ export interface RegistryFile {
   snapshot?: string;
   revision: string;
   source?: string;
+  /** Tools known by name alone (a trace gave no definition): their purpose is their name, and they have no schema. */
+  partial?: string[];
   tools: ToolEntry[];
 }
 
@@ -57,7 +59,8 @@ export interface CaseEntry {
   id: string;
   goal: string;
   phase?: string | null;
-  acceptable: string[];
+  /** Absent only while `todo` says it is still to be written. */
+  acceptable?: string[];
   forbidden?: string[];
   family?: string | null;
   tags?: string[];
@@ -66,6 +69,12 @@ export interface CaseEntry {
   messages?: Message[];
   must_see?: string[];
   must_not_see?: string[];
+  /** The case's own system prompt, instead of the run's system_prompt (route-eval freeze keeps the production one). */
+  system?: string;
+  /** What is still to be written (route-eval freeze leaves acceptable to the user): lint reports it, run refuses the case. */
+  todo?: string;
+  /** Where the case came from (route-eval freeze: the trace, span, call and redactions); not read by the run. */
+  origin?: JsonObject;
 }
 
 /** One turn of a conversation case: the user's message, the decision expected, and what changes in the tool surface from it on. */

@@ -4,7 +4,7 @@
  * the fix turns correct and the end-to-end accuracy the run would reach; for selection, what the
  * failures are explained by; and the rival pairs whose removal recovers the most.
  */
-import { clusterRate, type ClusterTally } from "../metrics/wilson.js";
+import { clusterRate, differenceInterval, type ClusterTally } from "../metrics/wilson.js";
 import { STAGES, trialKey, type Rate, type TrialRecord } from "../types.js";
 import { COUNTERFACTUAL_KINDS, FIX_KINDS, type ArmHeadroom, type CounterfactualKind, type CounterfactualOutcome, type FixKind, type RivalPair, type SelectionBreakdown, type SelectionExplanation, type StageHeadroom } from "../types/counterfactual.js";
 
@@ -46,19 +46,6 @@ function byTrial(outcomes: CounterfactualOutcome[]): Map<string, Map<Counterfact
     out.set(key, kinds);
   }
   return out;
-}
-
-/**
- * The interval of a difference of two rates from their own intervals (MOVER, Newcombe's square
- * and add). It ignores the pairing's positive correlation, so it is wider than a paired interval
- * would be: a change reads as beyond chance only when it is.
- */
-export function differenceInterval(a: Rate, b: Rate): [number, number] | null {
-  if (a.value === null || b.value === null || a.ci === null || b.ci === null) return null;
-  const d = a.value - b.value;
-  const low = d - Math.sqrt((a.value - a.ci[0]) ** 2 + (b.ci[1] - b.value) ** 2);
-  const high = d + Math.sqrt((a.ci[1] - a.value) ** 2 + (b.value - b.ci[0]) ** 2);
-  return [Math.max(-1, low), Math.min(1, high)];
 }
 
 /** A Rate whose value may be negative: a difference, with its interval. */

@@ -19,7 +19,12 @@ export function checkCaseFile(file: LintCaseFile): Finding[] {
     const line = file.lineOf([...testCase.at, testCase.goalKey]);
     return [finding({ rule: "case-todo-goal", file: file.file, line, case: testCase.id, message: `case "${testCase.id}": its goal is still a TODO (written by route-eval init): ${testCase.goal}`, fix: "replace it with a real request, as a user would type it" })];
   });
-  return [...todos, ...contradictions].concat(file.cases.flatMap((testCase) =>
+  const unwritten = file.cases.flatMap((testCase) => {
+    if (testCase.todo === null) return [];
+    const line = file.lineOf([...testCase.at, "todo"]);
+    return [finding({ rule: "case-todo", file: file.file, line, case: testCase.id, message: `case "${testCase.id}": still to be written: ${testCase.todo}`, fix: "write acceptable: [the right tools] (and forbidden: if some are wrong on purpose), then remove todo:" })];
+  });
+  return [...todos, ...unwritten, ...contradictions].concat(file.cases.flatMap((testCase) =>
     findUnknownNames(testCase, known, file.registry.snapshot).map((unknown) => {
       const base = { file: file.file, line: file.lineOf([...testCase.at, unknown.list, unknown.position]), case: testCase.id };
       const { name, near, list } = unknown;

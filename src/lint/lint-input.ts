@@ -34,6 +34,8 @@ export interface LintCase {
   forbidden: string[];
   must_see: string[];
   must_not_see: string[];
+  /** What is still to be written (route-eval freeze), or null. */
+  todo: string | null;
 }
 
 export interface LintCaseFile {

@@ -58,7 +58,7 @@ function listSnapshotProblems(registry: LintRegistry): Finding[] {
   return registry.problems.flatMap((problem) => {
     const { rule, line, tool, message } = problem;
     if (rule === "registry-shape") return [];
-    const fix = `${problem.fix}; \`route-eval run\` rejects this registry until then`;
+    const fix = rule === "tool-partial" ? problem.fix : `${problem.fix}; \`route-eval run\` rejects this registry until then`;
     return [finding({ rule, file: registry.file, line, ...(tool === undefined ? {} : { tool }), message, fix })];
   });
 }

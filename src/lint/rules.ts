@@ -39,6 +39,8 @@ export const RULE_IDS = [
   "case-family-single",
   "case-contradictory",
   "case-todo-goal",
+  "case-todo",
+  "tool-partial",
   "suite-no-control-case",
 ] as const;
 export type RuleId = (typeof RULE_IDS)[number];
@@ -79,6 +81,8 @@ export const RULES: Record<RuleId, RuleInfo> = {
   "case-family-single": { group: "cases", severity: "warning", summary: "a case family with a single case (no near neighbour)" },
   "case-contradictory": { group: "cases", severity: "error", summary: "acceptable names no_applicable_tool beside a tool" },
   "case-todo-goal": { group: "cases", severity: "error", summary: "a starter case's goal is still a TODO (route-eval init)" },
+  "case-todo": { group: "cases", severity: "error", summary: "a case still has a todo: (route-eval freeze leaves acceptable to you)" },
+  "tool-partial": { group: "descriptions", severity: "warning", summary: "a tool known by name alone (a trace gave no description or schema)" },
   "suite-no-control-case": { group: "cases", severity: "warning", summary: "no case expects abstention or ask_user" },
 };
 

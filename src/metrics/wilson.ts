@@ -65,6 +65,19 @@ function monotone(ci: [number, number] | null, cases: number): [number, number] 
   return [Math.min(ci[0], all[0]), Math.max(ci[1], none[1])];
 }
 
+/**
+ * The interval of a difference of two rates from their own intervals (MOVER, Newcombe's square
+ * and add). It ignores the pairing's positive correlation, so it is wider than a paired interval
+ * would be: a change reads as beyond chance only when it is.
+ */
+export function differenceInterval(a: Rate, b: Rate): [number, number] | null {
+  if (a.value === null || b.value === null || a.ci === null || b.ci === null) return null;
+  const d = a.value - b.value;
+  const low = d - Math.sqrt((a.value - a.ci[0]) ** 2 + (b.ci[1] - b.value) ** 2);
+  const high = d + Math.sqrt((a.ci[1] - a.value) ** 2 + (b.value - b.ci[0]) ** 2);
+  return [Math.max(-1, low), Math.min(1, high)];
+}
+
 /** A rate; value and ci are null when the denominator is 0. */
 export function rate(numerator: number, denominator: number): Rate {
   return {
@@ -127,4 +140,17 @@ export function clusterMean(clusters: ClusterSum[]): MeanEstimate {
   const spread = present.reduce((sum, c) => sum + (c.sum - mean * c.n) ** 2, 0);
   const se = Math.sqrt((cases / (cases - 1)) * spread) / n;
   return { mean, total, n, cases, ci: [Math.max(0, mean - Z_95 * se), mean + Z_95 * se] };
+}
+
+/**
+ * A mean of independent values from running sums (n, Σx, Σx²), in memory that does not grow with
+ * n: the same estimate and interval as clusterMean over one-value clusters (mean ± z·s/√n).
+ */
+export function meanOfSums(n: number, total: number, squares: number): MeanEstimate {
+  if (n === 0) return { mean: null, total, n, cases: 0, ci: null };
+  const mean = total / n;
+  if (n < 2) return { mean, total, n, cases: n, ci: null };
+  const spread = Math.max(0, squares - n * mean * mean) / (n * (n - 1));
+  const half = Z_95 * Math.sqrt(spread);
+  return { mean, total, n, cases: n, ci: [mean - half, mean + half] };
 }

@@ -12,7 +12,8 @@ export function createRegistryCache(): RegistryCache {
 }
 
 /**
- * Load one registry snapshot for a run: its first problem (parseRegistry) is an InputError.
+ * Load one registry snapshot for a run: its first problem (parseRegistry) is an InputError
+ * (a tool known by name alone is not one: lint reports it).
  */
 export function loadRegistry(file: string, cwd: string, cache?: RegistryCache): Registry {
   const absolute = resolve(cwd, file);
@@ -26,7 +27,8 @@ export function loadRegistry(file: string, cwd: string, cache?: RegistryCache): 
 function readRegistry(file: string, cwd: string): Registry {
   const yaml = readYamlFile(file, cwd);
   const { registry, problems } = parseRegistry(yaml);
-  const first = problems[0];
+  // A tool known by name alone is a lint finding, not a reason to refuse the snapshot.
+  const first = problems.find((problem) => problem.rule !== "tool-partial");
   if (first !== undefined) throw new InputError(at(yaml.shown, first.line, first.message));
   if (registry === null) throw new InputError(at(yaml.shown, 1, "does not match its schema"));
   return registry;

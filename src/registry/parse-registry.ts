@@ -17,7 +17,7 @@ import { CONTROL_FAMILY, CONTROL_NAMES, type JsonObject, type Registry, type Too
 import { findSchemaProblem } from "./find-schema-problem.js";
 
 /** Rules a snapshot can break; lint shows the first three as its findings of the same names. */
-export type RegistryRule = "control-claim" | "name-duplicate" | "schema-invalid" | "registry-shape";
+export type RegistryRule = "control-claim" | "name-duplicate" | "schema-invalid" | "registry-shape" | "tool-partial";
 
 export interface RegistryProblem {
   rule: RegistryRule;
@@ -50,7 +50,7 @@ export function parseRegistry(yaml: YamlFile): ParsedRegistry {
       file: yaml.file,
       tools: written.tools.map(toTool),
     },
-    problems: [...shape, ...checkTools(yaml, written.tools)],
+    problems: [...shape, ...checkTools(yaml, written.tools), ...checkPartial(yaml, written)],
   };
 }
 
@@ -92,6 +92,22 @@ function toTool(entry: ToolEntry): Tool {
     idempotent: entry.idempotent ?? false,
     open_world: entry.open_world ?? false,
   };
+}
+
+/** Tools a trace gave by name alone: each is a finding until its definition is written (an unknown name is one too). */
+function checkPartial(yaml: YamlFile, written: RegistryFile): RegistryProblem[] {
+  const names = new Set(written.tools.map((tool) => tool.name));
+  return (written.partial ?? []).map((name, index) => {
+    const line = yaml.lineOf(["partial", index]);
+    if (!names.has(name)) return { rule: "registry-shape", line, message: `partial[${index}]: "${name}" is not a tool of this snapshot`, fix: "remove it from partial:" };
+    return {
+      rule: "tool-partial",
+      line,
+      tool: name,
+      message: `partial[${index}]: tool "${name}" is known by name alone (the trace gave no description or schema): its purpose is its name and it has no input_schema`,
+      fix: "write its purpose and input_schema (or freeze again with --registry SNAPSHOT to join it by name), then remove it from partial:",
+    };
+  });
 }
 
 /** Tool by tool in file order, so the first problem is the first one in the file. */

@@ -23,9 +23,7 @@ import { HIDING_LABELS, NO_DESCRIPTION, STATUS_MARKS } from "../show/render-case
 import { renderConversationSection } from "./render-html-conversations.js";
 import { buildAdaptiveSection } from "./render-sections.js";
 import { buildToolSearchSection } from "./tool-search-section.js";
-import { renderTableHtml } from "../render/html/table.js";
-import { html } from "../render/html/escape.js";
-import type { Section } from "../render/section.js";
+import { sectionHtml } from "../render/lay-out-sections.js";
 
 export interface HtmlOptions {
   gates: GateResult[];
@@ -80,12 +78,6 @@ export function renderHtml(report: Report, options: HtmlOptions): string {
     script: pageScript(),
     footer: `route-eval ${report.run.tool_version} · report schema ${report.schema_version} · self-contained: no network, works offline`,
   });
-}
-
-/** A section the terminal renders too (adaptive trials, tool search): the same lines, table and notes, as HTML. */
-function sectionHtml(s: Section, id: string, intro: string): HtmlSection {
-  const body = html`${s.lines.map((line) => html`<p>${line}</p>`)}${s.table === null ? "" : renderTableHtml(s.table, `${id}-table`)}${s.notes.map((line) => html`<p class="muted">${line}</p>`)}`;
-  return { id, title: s.title, intro, body };
 }
 
 /** The page's script, a real source file beside the kit (src/render/html/browser/, and dist/ likewise). */

@@ -13,7 +13,7 @@ import {
   MISSING,
 } from "../render/format.js";
 import { compareText } from "../text/compare-text.js";
-import { renderTable } from "../render/markdown.js";
+import { sectionMarkdown } from "../render/lay-out-sections.js";
 import { inertMarkdown } from "../text/inert.js";
 import type { Cell, Section, TableData } from "../render/section.js";
 import { describeRun } from "../render/run-header.js";
@@ -24,14 +24,6 @@ export interface MarkdownOptions {
 }
 
 const MAX_FAILING_CASES = 50;
-
-function renderSection(section: Section): string {
-  const parts = [`### ${inertMarkdown(section.title)}`];
-  if (section.lines.length > 0) parts.push(section.lines.map(inertMarkdown).join("<br>\n"));
-  if (section.table !== null) parts.push(renderTable(section.table));
-  if (section.notes.length > 0) parts.push(section.notes.map(inertMarkdown).join("<br>\n"));
-  return parts.join("\n\n");
-}
 
 function failingCaseRow(row: CaseRow): Cell[] {
   return [row.case_id, row.family ?? MISSING, row.acceptable.join(", "), formatCounts(row.selections), describeStages(row)];
@@ -81,5 +73,5 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
     buildBreakdownSection("phase", report.breakdowns.phase),
   ];
   const header = `## route-eval report\n\n${inertMarkdown(describeRun(report))}`;
-  return `${[header, ...sections.map(renderSection)].join("\n\n")}\n`;
+  return `${[header, ...sections.map(sectionMarkdown)].join("\n\n")}\n`;
 }

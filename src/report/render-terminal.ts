@@ -3,9 +3,9 @@
  * errored trials, exposure assertions and gates. Pure; without colour the output has no ANSI codes.
  */
 import type { GateResult, Report } from "../types.js";
-import type { Section } from "../render/section.js";
-import { makePaint, renderTable, stripControls, type Paint } from "../render/terminal.js";
-import { wrapFacts, wrapText } from "../render/text-layout.js";
+import { makePaint, stripControls } from "../render/terminal.js";
+import { wrapFacts } from "../render/text-layout.js";
+import { sectionTerminal } from "../render/lay-out-sections.js";
 import { describeRun } from "../render/run-header.js";
 import { buildGateSection, buildSummarySections } from "./render-sections.js";
 
@@ -16,14 +16,6 @@ export interface TerminalOptions {
   width?: number;
 }
 
-function renderSection(section: Section, paint: Paint, width: number): string {
-  const wrap = (line: string) => wrapText(stripControls(line), width).join("\n");
-  const parts = [paint(section.title, "bold"), ...section.lines.map(wrap)];
-  if (section.table !== null) parts.push(renderTable(section.table, paint, width));
-  parts.push(...section.notes.map(wrap));
-  return parts.join("\n");
-}
-
 /** The whole terminal summary, ending with a newline; the same report always renders the same. */
 export function renderTerminal(report: Report, opts: TerminalOptions): string {
   const paint = makePaint(opts.color);
@@ -31,6 +23,6 @@ export function renderTerminal(report: Report, opts: TerminalOptions): string {
   if (opts.gates !== undefined && opts.gates.length > 0) sections.push(buildGateSection(opts.gates));
   const width = opts.width ?? Number.POSITIVE_INFINITY;
   const header = wrapFacts(stripControls(describeRun(report)), width).map((line) => paint(line, "bold")).join("\n");
-  const blocks = [header, ...sections.map((s) => renderSection(s, paint, width))];
+  const blocks = [header, ...sections.map((s) => sectionTerminal(s, paint, width))];
   return `${blocks.join("\n\n")}\n`;
 }

@@ -37,6 +37,8 @@ export interface EndpointEnvironment {
   store?: ResponseStore;
   /** A batch run's hook on a store miss (see StoredEndpointOptions.onMiss). */
   onMiss?: StoredEndpointOptions["onMiss"];
+  /** A miss answered by a given reply and stored (see StoredEndpointOptions.replyOnMiss). */
+  replyOnMiss?: StoredEndpointOptions["replyOnMiss"];
 }
 
 /**
@@ -121,7 +123,7 @@ function callPolicy(label: string, config: Config, environment: EndpointEnvironm
 function storeOptions(config: Config, environment: EndpointEnvironment, policy: { retry: RetryPolicy; guards: CallGuards }) {
   const shared = environment.store;
   const store = shared ?? openResponseStore(config.store_dir);
-  return { store, ownsStore: shared === undefined, mode: config.mode, ...policy, warn: environment.warn ?? (() => undefined), onMiss: environment.onMiss };
+  return { store, ownsStore: shared === undefined, mode: config.mode, ...policy, warn: environment.warn ?? (() => undefined), onMiss: environment.onMiss, replyOnMiss: environment.replyOnMiss };
 }
 
 function createCommandEndpoint(model: string, config: Config, environment: EndpointEnvironment): Endpoint {

@@ -53,6 +53,10 @@ export interface RunOptions {
   batch?: boolean;
   /** A batch run's hook on a store miss: collect the request (deferred), or record why it has no answer. */
   onMiss?: EndpointEnvironment["onMiss"];
+  /** A store miss answered by a given reply and stored (route-eval freeze). */
+  replyOnMiss?: EndpointEnvironment["replyOnMiss"];
+  /** Run cases that still have a todo: (route-eval freeze stores their replies before they are written). */
+  allowTodo?: boolean;
 }
 
 /** What the run wrote: its directory, the report and every trial record (resumed ones included). */
@@ -106,13 +110,13 @@ export interface StartedRun {
 export function startRun(config: Config, options: RunOptions): StartedRun {
   const now = options.now;
   const cases = options.sweep?.cases ?? loadCases(config);
-  checkTodoGoals(cases, config.cwd);
+  if (options.allowTodo !== true) checkTodoGoals(cases, config.cwd);
   checkToolSearchNames(config, cases);
   if (options.batch === true && config.tool_search.mode !== "off") throw new InputError("--batch: a decision with tool search takes several calls, each after the last; run it live (--no-batch)");
   for (const warning of checkPhaseFamilies(config, cases)) options.onWarning?.(warning);
   for (const warning of findNameWarnings(cases, config.cwd)) options.onWarning?.(warning);
   for (const warning of findDialectWarnings(cases, config.cwd)) options.onWarning?.(warning);
-  const endpoint = withTokenEstimate(createEndpoint(config, { env: options.env, warn: options.onWarning, store: options.store, onMiss: options.onMiss }));
+  const endpoint = withTokenEstimate(createEndpoint(config, { env: options.env, warn: options.onWarning, store: options.store, onMiss: options.onMiss, replyOnMiss: options.replyOnMiss }));
   const started = now();
   const run = openRun(config, options, endpoint, started);
   const meta = buildRunMeta(run.runId, config, cases, endpoint, started);

@@ -88,6 +88,11 @@ export function checkToolSearchNames(config: Config, cases: Case[]): void {
  * one line saying how many and where the first is (lint lists every one, as case-todo-goal).
  */
 export function checkTodoGoals(cases: Case[], cwd: string): void {
+  const unwritten = cases.find((c) => c.todo !== undefined);
+  if (unwritten !== undefined) {
+    const where = at(showPath(unwritten.source.file, cwd), unwritten.source.line, `case "${unwritten.id}"`);
+    throw new InputError(`${where} is not written yet: ${unwritten.todo}; write its acceptable tools and remove todo: (route-eval lint lists every case left)`);
+  }
   const todo = cases.filter((c) => c.goal.trimStart().startsWith(TODO));
   if (todo.length === 0) return;
   const [first] = todo;

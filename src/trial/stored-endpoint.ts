@@ -25,6 +25,8 @@ export interface StoredEndpointOptions {
   warn: (message: string) => void;
   /** A batch run: called on a store miss instead of calling; its outcome (deferred, or errored) stands. */
   onMiss?: (miss: StoreMiss) => EndpointOutcome | null;
+  /** A miss answered by this reply instead of a call, and stored like one (route-eval freeze: the traced reply); null: ask as usual. */
+  replyOnMiss?: (miss: StoreMiss) => WireReply | null;
 }
 
 /** A request the store has no answer for: its key, the rendered body, who would answer it (as its store entry names them), and which trial asked. */
@@ -114,8 +116,15 @@ async function callStored<Body>(
       return fatal(`replay: the response store ${options.store.dir} has no answer for ${where} (key ${key.slice(0, 12)}); ${fix}`, key);
     }
   }
-  const instead = options.onMiss?.({ key, body, endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, case_id: request.case_id, trial: request.trial });
+  const miss: StoreMiss = { key, body, endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, case_id: request.case_id, trial: request.trial };
+  const instead = options.onMiss?.(miss);
   if (instead !== null && instead !== undefined) return { ...instead, request_hash: key };
+  const given = options.replyOnMiss?.(miss) ?? null;
+  if (given !== null) {
+    const outcome = answer(wire, given, { request_hash: key, retries: 0, from_store: false });
+    if (outcome.ok) save(key, sealEntry({ key, endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, case_id: request.case_id, trial: request.trial, reply: given }));
+    return outcome;
+  }
   if (wire.unavailable !== null) {
     const error = `${wire.unavailable}: ${where} needs a live call (the store has no answer for it); export the key, or run with --mode replay`;
     return { ok: false, kind: "fatal", setup: true, error, request_hash: key, retries: 0 };

@@ -15,12 +15,12 @@ export interface AskContext {
   definitions: ReadonlyMap<string, ToolDefinition>;
 }
 
-/** A trial's request without its tools: the run's prompt and settings, the case's turn, the trial's seed (derived unless given). */
+/** A trial's request without its tools: the run's prompt (or the case's own) and settings, the case's turn, the trial's seed (derived unless given). */
 export function requestOf(config: Config, testCase: Case, trial: number, seed?: number): Omit<TrialRequest, "tools"> {
   return {
     case_id: testCase.id,
     trial,
-    system: config.system_prompt,
+    system: testCase.system ?? config.system_prompt,
     context: testCase.context,
     messages: testCase.messages,
     goal: testCase.goal,

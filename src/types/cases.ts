@@ -34,6 +34,10 @@ export interface Case {
   /** Where the case was written: absolute file path and 1-based line. */
   source: { file: string; line: number };
   registry: Registry;
+  /** The case's own system prompt, instead of the run's (a frozen production turn keeps the one it was asked with). */
+  system?: string;
+  /** What is still to be written (route-eval freeze leaves acceptable empty): lint reports it, run refuses the case. */
+  todo?: string;
   /** One turn of a conversation case (its id is `<conversation>@<turn>`); absent for a single decision. */
   turn?: ConversationTurn;
   /** What asking a turn on-policy needs beyond its gold history (not recorded). */

@@ -16,6 +16,12 @@ export type ExperimentFormat = (typeof EXPERIMENT_FORMATS)[number];
 export const COUNTERFACTUAL_FORMATS = ["terminal", "markdown", "json"] as const;
 export type CounterfactualFormat = (typeof COUNTERFACTUAL_FORMATS)[number];
 
+export const SHADOW_FORMATS = ["terminal", "markdown", "json", "html"] as const;
+export type ShadowFormat = (typeof SHADOW_FORMATS)[number];
+
+export const MONITOR_FORMATS = ["terminal", "markdown", "json", "html"] as const;
+export type MonitorFormat = (typeof MONITOR_FORMATS)[number];
+
 export const LINT_FORMATS = ["text", "json"] as const;
 export type LintFormat = (typeof LINT_FORMATS)[number];
 

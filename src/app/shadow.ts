@@ -1,0 +1,75 @@
+/**
+ * `route-eval shadow TRACES --config candidate.yaml`: production turns asked again against a
+ * candidate surface (its registry's descriptions, its phase's exposure, its endpoint and model),
+ * through the run pipeline and its response store, with no labels: production's own decision is
+ * the reference. The shadow run is an ordinary run directory (`show DIR --case TURN` explains a
+ * turn); shadow.json beside its report holds the moves.
+ */
+import { join } from "node:path";
+import { loadConfig } from "../config/load-config.js";
+import { showPath } from "../config/yaml-document.js";
+import type { Io } from "../context.js";
+import { InputError } from "../errors.js";
+import { createProgressPrinter } from "../render/progress.js";
+import { terminalWidth } from "../render/terminal.js";
+import { loadRegistry } from "../registry/load-registry.js";
+import { writeJsonFile } from "../run-files/write-files.js";
+import { inertLine } from "../text/inert.js";
+import { readTraces } from "../traces/read-traces.js";
+import { renderShadow } from "../traces/render-shadow.js";
+import { compareTurns, matches, parseFilter } from "../traces/select-turns.js";
+import { buildShadowReport } from "../traces/shadow-report.js";
+import { casesOfTurns } from "../traces/turn-cases.js";
+import { runEvaluation } from "../trial/evaluate.js";
+import type { Outcome, TracedTurn } from "../types.js";
+import type { ShadowFormat } from "../types/formats.js";
+import { toOverrides, type ConfigFlags } from "./cli-options.js";
+import { writeOutput } from "./write-output.js";
+
+export interface ShadowFlags extends ConfigFlags {
+  span: string[];
+  where: string[];
+  phase?: string;
+  runId?: string;
+  format: ShadowFormat;
+  output?: string;
+  progress?: boolean;
+}
+
+export const SHADOW_FILE = "shadow.json";
+
+export async function shadowCommand(io: Io, traces: string[], flags: ShadowFlags): Promise<Outcome> {
+  // One decision per turn unless --trials says otherwise: a blast radius counts turns.
+  const overrides = toOverrides(flags);
+  const config = loadConfig(flags.config ?? null, { trials: 1, ...overrides }, io.cwd);
+  if (config.adaptive !== null) throw new InputError("adaptive trials decide cases against a target, and a shadow replay has no labels to decide against; give a fixed number of trials (--trials N)");
+  const phase = flags.phase ?? null;
+  if (phase !== null && config.phases[phase] === undefined) {
+    throw new InputError(`--phase ${phase}: ${config.file === null ? "no config" : showPath(config.file, io.cwd)} defines no such phase (known: ${Object.keys(config.phases).sort().join(", ") || "none"})`);
+  }
+  const filter = parseFilter(flags.span, flags.where);
+  const turns: TracedTurn[] = [];
+  const counts = readTraces(traces, io.cwd, (turn) => {
+    if (matches(turn, filter)) turns.push(turn);
+  });
+  turns.sort(compareTurns);
+  const candidate = config.registry === null ? null : loadRegistry(config.registry, io.cwd);
+  const { cases, production, skipped } = casesOfTurns(turns, candidate, phase);
+  if (cases.length === 0) {
+    const why = Object.entries(skipped).map(([reason, n]) => `${n} ${reason}`).join(", ");
+    throw new InputError(`no production turn to ask again: the traces hold ${counts.turns} model call${counts.turns === 1 ? "" : "s"}${turns.length < counts.turns ? `, ${turns.length} matching` : ""}${why === "" ? "" : ` (${why})`}`);
+  }
+  const onProgress = flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) });
+  const { records, runDir } = await runEvaluation(config, {
+    now: io.now, env: io.env, runId: flags.runId, allowTodo: true, sweep: { cases }, onProgress, signal: io.interrupts?.(),
+    onWarning: (message) => io.stderr(`${inertLine(message)}\n`),
+  });
+  const report = buildShadowReport(records, production, {
+    candidate: { config: config.file === null ? null : showPath(config.file, io.cwd), endpoint: config.endpoint.split(":")[0], model: records[0]?.model ?? config.model ?? "", registry: candidate?.snapshot ?? null, phase, trials: config.trials },
+    run_dir: showPath(runDir, io.cwd),
+    turns: { read: counts.turns, asked: cases.length, skipped: skipped as Record<string, number> },
+  });
+  writeJsonFile(join(runDir, SHADOW_FILE), report);
+  writeOutput(io, renderShadow(report, flags.format, { color: io.color && flags.output === undefined, width: terminalWidth(io) }), flags.output);
+  return report.errored > 0 ? "errored" : "ok";
+}

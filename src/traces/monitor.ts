@@ -1,0 +1,243 @@
+/**
+ * The routing signals of production turns (DESIGN §3's operational signals, without labels),
+ * tallied as turns stream past — memory grows with the distinct tools, offered sets and
+ * attribute values seen (each bounded), never with the turns:
+ * - candidate-set size (and per filtering stage when the trace logs them);
+ * - call, clarification (an ask_user call, or text ending in "?"), abstention (no_applicable_tool)
+ *   and no-call rates, per turn;
+ * - phantom calls (a tool not offered) and schema rejections (arguments that are not JSON, or
+ *   fail the offered schema), per call — over turns whose trace carries the offered tools;
+ * - rival selection: calls of a tool whose rival (lint's rival pairs over the offered
+ *   definitions) was offered beside it, and how the calls between each pair split.
+ * Rates are per turn (or call) with Wilson intervals; window changes use Newcombe's interval.
+ */
+import { checkArguments } from "../classify/check-arguments.js";
+import { findRivals } from "../lint/find-rivals.js";
+import { meanOfSums, rate } from "../metrics/wilson.js";
+import { compareText } from "../text/compare-text.js";
+import { ABSTAIN, ASK, type JsonObject, type MonitorReport, type MonitorRivals, type MonitorSignals, type TracedTool, type TracedTurn } from "../types.js";
+import { valueOf } from "./select-turns.js";
+import { tracedTool } from "./turn-cases.js";
+
+/** Distinct values tallied per --by key; the rest share one row. */
+const MAX_GROUPS = 1000;
+export const OTHER_VALUES = "(other values)";
+export const NO_VALUE = "(none)";
+/** Distinct offered sets whose rivals are computed (each costs a TF-IDF over its tools). */
+const MAX_SETS = 2000;
+
+interface Sums {
+  n: number;
+  sum: number;
+  squares: number;
+}
+
+class Tally {
+  turns = 0;
+  size: Sums = { n: 0, sum: 0, squares: 0 };
+  max: number | null = null;
+  stages = new Map<string, Sums>();
+  withCall = 0;
+  questions = 0;
+  abstentions = 0;
+  noCall = 0;
+  calls = 0;
+  phantom = 0;
+  offeredCalls = 0;
+  checked = 0;
+  rejected = 0;
+  contested = 0;
+
+  untooled = 0;
+
+  add(turn: Observed): void {
+    this.turns += 1;
+    if (turn.tooled) {
+      addSum(this.size, turn.offered.size);
+      this.max = Math.max(this.max ?? 0, turn.offered.size);
+    } else this.untooled += 1;
+    for (const stage of turn.stages) {
+      let sums = this.stages.get(stage.stage);
+      if (sums === undefined) this.stages.set(stage.stage, (sums = { n: 0, sum: 0, squares: 0 }));
+      addSum(sums, stage.tools.length);
+    }
+    if (turn.calls.length > 0) this.withCall += 1;
+    const first = turn.calls[0]?.name;
+    if (first === ASK || (first === undefined && turn.question)) this.questions += 1;
+    else if (first === ABSTAIN) this.abstentions += 1;
+    else if (first === undefined) this.noCall += 1;
+    // Without the offered list, whether a call was offered (and against what schema) is unknown.
+    if (!turn.tooled) return;
+    for (const call of turn.calls) {
+      this.calls += 1;
+      if (!call.offered) {
+        this.phantom += 1;
+        continue;
+      }
+      this.offeredCalls += 1;
+      if (call.checked) this.checked += 1;
+      if (call.rejected) this.rejected += 1;
+      if (call.contested) this.contested += 1;
+    }
+  }
+
+  signals(): MonitorSignals {
+    return {
+      turns: this.turns,
+      no_tool_list: this.untooled,
+      set_size: { ...meanOfSums(this.size.n, this.size.sum, this.size.squares), max: this.max },
+      stages: [...this.stages.entries()].map(([stage, s]) => ({ stage, size: meanOfSums(s.n, s.sum, s.squares) })),
+      call_rate: rate(this.withCall, this.turns),
+      clarification_rate: rate(this.questions, this.turns),
+      abstention_rate: rate(this.abstentions, this.turns),
+      no_call_rate: rate(this.noCall, this.turns),
+      phantom_rate: rate(this.phantom, this.calls),
+      schema_rejection_rate: rate(this.rejected, this.checked),
+      rival_selection_rate: rate(this.contested, this.offeredCalls),
+    };
+  }
+}
+
+function addSum(sums: Sums, value: number): void {
+  sums.n += 1;
+  sums.sum += value;
+  sums.squares += value * value;
+}
+
+/** What the tallies need of one turn. */
+interface Observed {
+  /** Whether the trace carried the offered tools (an empty list is taken as not traced). */
+  tooled: boolean;
+  offered: Set<string>;
+  stages: TracedTurn["stages"];
+  calls: { name: string; offered: boolean; checked: boolean; rejected: boolean; contested: boolean }[];
+  question: boolean;
+}
+
+export interface MonitorOptions {
+  by: string[];
+  /** ISO time: turns before it and from it on are compared. */
+  splitAt: string | null;
+}
+
+export interface Monitor {
+  add(turn: TracedTurn): void;
+  report(traces: Pick<MonitorReport["traces"], "files" | "calls" | "skipped">): MonitorReport;
+}
+
+export function createMonitor(options: MonitorOptions): Monitor {
+  const all = new Tally();
+  const by = options.by.map((key) => ({ key, groups: new Map<string, Tally>() }));
+  const split = options.splitAt === null ? null : { at: Date.parse(options.splitAt), before: new Tally(), after: new Tally(), untimed: 0 };
+  const rivals = createRivalTracker();
+  let unreplied = 0;
+  let turns = 0;
+  return {
+    add: (turn) => {
+      turns += 1;
+      if (!turn.replied) {
+        unreplied += 1;
+        return;
+      }
+      const observed = observe(turn, rivals);
+      all.add(observed);
+      for (const { key, groups } of by) {
+        const value = valueOf(turn, key) ?? NO_VALUE;
+        let tally = groups.get(value);
+        if (tally === undefined) {
+          const name = groups.size < MAX_GROUPS ? value : OTHER_VALUES;
+          tally = groups.get(name) ?? new Tally();
+          groups.set(name, tally);
+        }
+        tally.add(observed);
+      }
+      if (split !== null) {
+        if (turn.time === null) split.untimed += 1;
+        else (Date.parse(turn.time) < split.at ? split.before : split.after).add(observed);
+      }
+    },
+    report: (traces) => ({
+      kind: "monitor",
+      traces: { ...traces, turns, unreplied },
+      all: all.signals(),
+      by: by.map(({ key, groups }) => ({
+        key,
+        groups: [...groups.entries()].sort(([a, x], [b, y]) => y.turns - x.turns || compareText(a, b)).map(([value, tally]) => ({ value, signals: tally.signals() })),
+      })),
+      windows: split === null || options.splitAt === null ? null : { split_at: new Date(split.at).toISOString(), before: split.before.signals(), after: split.after.signals(), untimed: split.untimed },
+      rivals: rivals.pairs(),
+      rivals_not_computed: rivals.notComputed(),
+    }),
+  };
+}
+
+function observe(turn: TracedTurn, rivals: RivalTracker): Observed {
+  const offered = new Map<string, TracedTool>();
+  for (const tool of turn.tools) if (!offered.has(tool.name)) offered.set(tool.name, tool);
+  const rivalsOf = rivals.observe(offered, turn.calls[0]?.name ?? null);
+  return {
+    tooled: offered.size > 0,
+    offered: new Set(offered.keys()),
+    stages: turn.stages,
+    question: turn.calls.length === 0 && turn.text !== null && turn.text.trimEnd().endsWith("?"),
+    calls: turn.calls.map((call) => {
+      const tool = offered.get(call.name);
+      const schema = tool?.input_schema;
+      // Arguments that are not a JSON object are rejected whatever the schema; others are checked against the offered one.
+      const checked = tool !== undefined && (schema !== undefined || call.parsed === null);
+      const rejected = checked && (call.parsed === null || checkArguments(schema as JsonObject, call.parsed).length > 0);
+      return { name: call.name, offered: tool !== undefined, checked, rejected, contested: tool !== undefined && (rivalsOf.get(call.name)?.length ?? 0) > 0 };
+    }),
+  };
+}
+
+interface RivalTracker {
+  /** The rivals of each offered tool within this set (name → its rivals), after counting the turn's call toward each pair. */
+  observe(offered: Map<string, TracedTool>, called: string | null): Map<string, string[]>;
+  pairs(): MonitorRivals[];
+  notComputed(): number;
+}
+
+/** Rival pairs of each distinct offered set, computed once per set from the first definition seen of each tool. */
+function createRivalTracker(): RivalTracker {
+  const definitions = new Map<string, TracedTool>();
+  const bySet = new Map<string, { pairs: MonitorRivals[]; of: Map<string, string[]> }>();
+  const totals = new Map<string, MonitorRivals>();
+  let notComputed = 0;
+  const empty = new Map<string, string[]>();
+  return {
+    observe: (offered, called) => {
+      for (const [name, tool] of offered) if (!definitions.has(name) && (tool.description !== undefined || tool.input_schema !== undefined)) definitions.set(name, tool);
+      const key = [...offered.keys()].sort().join("\n");
+      let set = bySet.get(key);
+      if (set === undefined) {
+        if (bySet.size >= MAX_SETS) {
+          notComputed += 1;
+          return empty;
+        }
+        bySet.set(key, (set = rivalsOfSet([...offered.keys()].sort().map((name) => definitions.get(name) ?? offered.get(name) as TracedTool))));
+      }
+      for (const pair of set.pairs) {
+        const key = `${pair.a}\n${pair.b}`;
+        let total = totals.get(key);
+        if (total === undefined) totals.set(key, (total = { ...pair, turns: 0, calls_a: 0, calls_b: 0 }));
+        total.turns += 1;
+        if (called === pair.a) total.calls_a += 1;
+        if (called === pair.b) total.calls_b += 1;
+      }
+      return set.of;
+    },
+    pairs: () => [...totals.values()].sort((x, y) => y.turns - x.turns || y.score - x.score || compareText(x.a, y.a) || compareText(x.b, y.b)),
+    notComputed: () => notComputed,
+  };
+}
+
+function rivalsOfSet(tools: TracedTool[]): { pairs: MonitorRivals[]; of: Map<string, string[]> } {
+  const pairs = tools.length < 2 ? [] : findRivals(tools.map(tracedTool)).map((p) => ({ a: p.a.name, b: p.b.name, score: Math.round(p.score * 100) / 100, turns: 0, calls_a: 0, calls_b: 0 }));
+  const of = new Map<string, string[]>();
+  for (const pair of pairs) {
+    of.set(pair.a, [...(of.get(pair.a) ?? []), pair.b]);
+    of.set(pair.b, [...(of.get(pair.b) ?? []), pair.a]);
+  }
+  return { pairs, of };
+}

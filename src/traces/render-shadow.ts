@@ -1,0 +1,69 @@
+/** A shadow replay's report in every format: the same sections laid out for the terminal, Markdown and HTML, or the JSON itself. */
+import { formatCi, formatNumber, formatPercent, plural } from "../render/format.js";
+import { renderHtmlPage } from "../render/html/page.js";
+import { sectionHtml, sectionMarkdown, sectionTerminal } from "../render/lay-out-sections.js";
+import { section, type Cell, type Section } from "../render/section.js";
+import { makePaint, stripControls } from "../render/terminal.js";
+import { wrapText } from "../render/text-layout.js";
+import { stableStringify } from "../render/stable-json.js";
+import { inertMarkdown } from "../text/inert.js";
+import type { ShadowReport } from "../types.js";
+import type { ShadowFormat } from "../types/formats.js";
+
+/** Turns named in a table cell before "+N". */
+const NAMED = 3;
+
+export function buildShadowSections(r: ShadowReport): Section[] {
+  const skipped = Object.entries(r.turns.skipped).map(([why, n]) => `${n} ${why}`);
+  const summary = section("Shadow replay", [
+    `${plural(r.turns.asked, "production turn")} asked again against ${describeCandidate(r)}${r.candidate.trials > 1 ? `, ${r.candidate.trials} trials each` : ""}: ${plural(r.decisions, "decision")}${r.errored > 0 ? ` (${r.errored} errored, in no count)` : ""}`,
+    `moved: ${formatPercent(r.moved.value)} (${r.moved.numerator}/${r.moved.denominator}) ${formatCi(r.moved.ci)} — a decision moved when the candidate's choice is not production's; the turn is the unit of the interval`,
+    ...(skipped.length === 0 ? [] : [`not asked: ${skipped.join(", ")} (of ${r.turns.read} read)`]),
+  ], null);
+  const rows: Cell[][] = r.cells.map((cell) => {
+    const moved = cell.from !== cell.to.replace(/ \((question|abstain)\)$/, "");
+    const turns = cell.turns.slice(0, NAMED).join(", ") + (cell.turns.length > NAMED || cell.count > cell.turns.length ? ` +${Math.max(cell.turns.length - NAMED, 0)}${cell.count > cell.turns.length ? "…" : ""}` : "");
+    return [cell.from, moved ? { text: cell.to, tone: "bad" } : { text: cell.to, tone: "muted" }, String(cell.count), moved ? "moved" : "same", turns];
+  });
+  const moves = section(
+    "Moves (production → candidate)",
+    ["each decision by what production chose and what the candidate chose; moved cells first. `route-eval show RUN --case TURN` explains one"],
+    rows.length === 0 ? null : { head: ["production", "candidate", "decisions", "", "turns"], align: ["left", "left", "right", "left", "left"], rows },
+    [`from a tool call to a question: ${r.became.question} · to an abstention: ${r.became.abstention} · to no call: ${r.became.no_call}`],
+  );
+  const sizes = section("Candidate set", [
+    `ordinary tools offered per turn: production ${formatNumber(r.set_size.production, 2)}, candidate ${formatNumber(r.set_size.candidate, 2)} (after its exposure; controls apart)`,
+    `turns shown fewer tools: ${r.set_size.fewer} · more: ${r.set_size.more}`,
+  ], null);
+  return [summary, moves, sizes];
+}
+
+function describeCandidate(r: ShadowReport): string {
+  const c = r.candidate;
+  return [`${c.endpoint}:${c.model}`, c.registry === null ? "the traced tool definitions" : `registry ${c.registry}`, ...(c.phase === null ? [] : [`phase ${c.phase}`]), ...(c.config === null ? [] : [`config ${c.config}`])].join(", ");
+}
+
+export function renderShadow(r: ShadowReport, format: ShadowFormat, options: { color: boolean; width: number }): string {
+  const sections = buildShadowSections(r);
+  const footer = `records and report: ${r.run_dir}`;
+  switch (format) {
+    case "json":
+      return `${stableStringify(r, 2)}\n`;
+    case "markdown":
+      return `${[`## Shadow replay`, ...sections.map(sectionMarkdown), inertMarkdown(footer)].join("\n\n")}\n`;
+    case "html":
+      return renderHtmlPage({
+        title: "route-eval shadow",
+        subtitle: `production turns asked again against ${describeCandidate(r)}`,
+        facts: [["turns", String(r.turns.asked)], ["decisions", String(r.decisions)], ["moved", `${formatPercent(r.moved.value)} (${r.moved.numerator}/${r.moved.denominator})`]],
+        sections: sections.map((s, i) => sectionHtml(s, `shadow-${i}`, null)),
+        data: r,
+        script: null,
+        footer,
+      });
+    default: {
+      const paint = makePaint(options.color);
+      return `${[...sections.map((s) => sectionTerminal(s, paint, options.width)), wrapText(stripControls(footer), options.width).join("\n")].join("\n\n")}\n`;
+    }
+  }
+}

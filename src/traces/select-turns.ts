@@ -1,0 +1,61 @@
+/**
+ * Which traced turns a command takes: by span id (hex, base64 or `0x…`, as any exporter writes
+ * it), and by `--where KEY=VALUE` on the turn's attributes — plus `model`, `provider`,
+ * `called` (the first called tool, or `none`) — every condition holding. Turns come back in
+ * time order (then trace, span, file and line): exporters write spans out of order.
+ */
+import { InputError } from "../errors.js";
+import type { TracedTurn } from "../types.js";
+import { normaliseId } from "./read-span.js";
+
+export interface TurnFilter {
+  spans: Set<string>;
+  where: [key: string, value: string][];
+}
+
+export function parseFilter(spans: string[], where: string[]): TurnFilter {
+  return {
+    spans: new Set(spans.map((span) => normaliseId(span, 8) ?? span)),
+    where: where.map((condition) => {
+      const equals = condition.indexOf("=");
+      if (equals <= 0) throw new InputError(`--where ${JSON.stringify(condition)}: expected KEY=VALUE, e.g. --where tenant=acme or --where model=gpt-4o`);
+      return [condition.slice(0, equals), condition.slice(equals + 1)];
+    }),
+  };
+}
+
+/** A turn's value for a --where or --by key: its attribute, or model, provider, called. */
+export function valueOf(turn: TracedTurn, key: string): string | null {
+  if (key === "model") return turn.model;
+  if (key === "provider") return turn.provider;
+  if (key === "called") return turn.calls[0]?.name ?? "none";
+  return turn.attributes[key] ?? null;
+}
+
+export function matches(turn: TracedTurn, filter: TurnFilter): boolean {
+  if (filter.spans.size > 0 && (turn.span_id === null || !filter.spans.has(turn.span_id))) return false;
+  return filter.where.every(([key, value]) => valueOf(turn, key) === value);
+}
+
+/** Time order; turns without a time after those with one; then by ids and place, so the order never depends on the files' order alone. */
+export function compareTurns(a: TracedTurn, b: TracedTurn): number {
+  return (
+    compareNullable(a.time, b.time) ||
+    compareNullable(a.trace_id, b.trace_id) ||
+    compareNullable(a.span_id, b.span_id) ||
+    a.source.file.localeCompare(b.source.file) ||
+    a.source.line - b.source.line
+  );
+}
+
+function compareNullable(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return a < b ? -1 : 1;
+}
+
+/** How a turn is named in messages: its span (or trace file and line). */
+export function nameTurn(turn: TracedTurn): string {
+  return turn.span_id === null ? `${turn.source.file}:${turn.source.line}` : `span ${turn.span_id} (${turn.source.file}:${turn.source.line})`;
+}

@@ -1,0 +1,120 @@
+/**
+ * Traced turns as in-memory routing cases, for asking them again (`route-eval shadow`): each
+ * turn's goal and prior turns, its production system prompt, and the tools its model was offered
+ * — each defined by the candidate's registry when it has a tool of that name (new descriptions),
+ * else as the trace defined it. The label is production's own decision (there is no other):
+ * acceptable is the tool production called, so a shadow run's "selection failure" is a moved
+ * decision and `show` explains it like any other.
+ */
+import { ABSTAIN, ASK, type Case, type Registry, type Tool, type TracedTurn } from "../types.js";
+import { contentHash } from "../text/content-hash.js";
+import { compareTurns } from "./select-turns.js";
+
+/** Why a traced turn cannot be asked again. */
+export type SkipReason = "no reply traced" | "answers a tool result" | "no input messages";
+
+/** What production did on one turn, in the words of a moves table. */
+export interface ProductionDecision {
+  case_id: string;
+  /** The first called tool, or NO_CALL. */
+  label: string;
+  /** Tools production offered. */
+  offered: number;
+  /** `span <id>` or `file:line`, for the reader. */
+  where: string;
+}
+
+/** The label of an answer without a tool call. */
+export const NO_CALL = "(no call)";
+
+export interface TurnCases {
+  cases: Case[];
+  production: Map<string, ProductionDecision>;
+  skipped: Partial<Record<SkipReason, number>>;
+}
+
+export function casesOfTurns(turns: TracedTurn[], candidate: Registry | null, phase: string | null): TurnCases {
+  const defined = new Map((candidate?.tools ?? []).map((tool) => [tool.name, tool]));
+  const registries = new Map<string, Registry>();
+  const production = new Map<string, ProductionDecision>();
+  const skipped: Partial<Record<SkipReason, number>> = {};
+  const cases: Case[] = [];
+  const ids = new Set<string>();
+  for (const turn of [...turns].sort(compareTurns)) {
+    const reason = whyNot(turn);
+    if (reason !== null) {
+      skipped[reason] = (skipped[reason] ?? 0) + 1;
+      continue;
+    }
+    const last = turn.messages[turn.messages.length - 1];
+    const tools = uniqueTools(turn).map((tool) => defined.get(tool.name) ?? tracedTool(tool));
+    const key = contentHash(tools);
+    let registry = registries.get(key);
+    if (registry === undefined) registries.set(key, (registry = { snapshot: candidate?.snapshot ?? "traced", revision: candidate?.revision ?? `sha256:${key.slice(0, 16)}`, file: "", tools }));
+    const id = uniqueId(turn, ids);
+    const called = turn.calls[0]?.name ?? null;
+    production.set(id, { case_id: id, label: called ?? NO_CALL, offered: tools.length, where: turn.span_id === null ? `${turn.source.file}:${turn.source.line}` : `span ${turn.span_id}` });
+    cases.push({
+      id,
+      goal: last.role === "user" ? last.content : "",
+      phase,
+      acceptable: called === null ? [] : [called],
+      ...(called === null ? { todo: "production answered without a tool call" } : {}),
+      forbidden: [],
+      family: null,
+      tags: ["shadow"],
+      args: {},
+      context: {},
+      messages: turn.messages.slice(0, -1),
+      must_see: [],
+      must_not_see: [],
+      source: { file: turn.source.file, line: turn.source.line },
+      registry,
+      ...(turn.system === null ? {} : { system: turn.system }),
+    });
+  }
+  return { cases, production, skipped };
+}
+
+function whyNot(turn: TracedTurn): SkipReason | null {
+  if (!turn.replied) return "no reply traced";
+  const last = turn.messages[turn.messages.length - 1];
+  if (last === undefined) return "no input messages";
+  return last.role === "user" ? null : "answers a tool result";
+}
+
+function uniqueTools(turn: TracedTurn): TracedTurn["tools"] {
+  const seen = new Set<string>();
+  return turn.tools.filter((tool) => !seen.has(tool.name) && seen.add(tool.name) !== undefined);
+}
+
+/** A traced definition as a tool: its description whole as the purpose (rendered as it was), its schema if it had one. */
+export function tracedTool(tool: TracedTurn["tools"][number]): Tool {
+  return {
+    name: tool.name,
+    family: "traced",
+    purpose: tool.description ?? tool.name,
+    use_when: [],
+    avoid_when: [],
+    ...(tool.input_schema === undefined ? {} : { input_schema: tool.input_schema }),
+    effect: "destructive",
+    idempotent: false,
+    open_world: true,
+  };
+}
+
+function uniqueId(turn: TracedTurn, ids: Set<string>): string {
+  const base = `turn-${(turn.span_id ?? `${turn.source.file.replace(/^.*[\\/]/, "")}-${turn.source.line}`).replace(/[^A-Za-z0-9_.-]+/g, "-").slice(0, 64)}`;
+  let id = base;
+  for (let n = 2; ids.has(id); n += 1) id = `${base}-${n}`;
+  ids.add(id);
+  return id;
+}
+
+/** How a candidate decision reads in the moves table: a question, an abstention, no call, or the tool. */
+export function describeChoice(selected: string | null): string {
+  if (selected === null) return NO_CALL;
+  if (selected === ASK) return `${ASK} (question)`;
+  if (selected === ABSTAIN) return `${ABSTAIN} (abstain)`;
+  return selected;
+}
