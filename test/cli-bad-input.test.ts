@@ -10,7 +10,7 @@ const VALID = `${B}/valid.cases.yaml`;
 /** Each bad input of the issue, through the real CLI: exit 2, one line `file:line: what`, nothing written. */
 const CASES: { name: string; args: string[]; line: string }[] = [
   { name: "YAML syntax error", args: ["--cases", `${B}/yaml-syntax.cases.yaml`], line: `${B}/yaml-syntax.cases.yaml:7: YAML syntax error: Nested mappings are not allowed in compact mappings` },
-  { name: "unknown key", args: ["--cases", `${B}/unknown-key.cases.yaml`], line: `${B}/unknown-key.cases.yaml:8: cases[1]: unknown key "acceptible" (did you mean "acceptable"? expected one of: id, goal, phase, acceptable, forbidden, family, tags, args, context, messages, must_see, must_not_see, turns)` },
+  { name: "unknown key", args: ["--cases", `${B}/unknown-key.cases.yaml`], line: `${B}/unknown-key.cases.yaml:8: cases[1]: unknown key "acceptible" (did you mean "acceptable"? expected one of: id, goal, phase, acceptable, forbidden, family, tags, args, context, messages, must_see, must_not_see, system, todo, origin, turns)` },
   { name: "missing required field", args: ["--cases", `${B}/missing-goal.cases.yaml`], line: `${B}/missing-goal.cases.yaml:7: case "refund": has no goal: give the user's request (goal:), or turns: for a conversation` },
   { name: "empty acceptable", args: ["--cases", `${B}/empty-acceptable.cases.yaml`], line: `${B}/empty-acceptable.cases.yaml:5: cases[0].acceptable: must have at least 1 item` },
   { name: "a name both acceptable and forbidden", args: ["--cases", `${B}/acceptable-forbidden.cases.yaml`], line: `${B}/acceptable-forbidden.cases.yaml:13: case "refund-no-id": acceptable and forbidden both name "refund_order"` },

@@ -158,6 +158,16 @@ describe("each registry rule has a fixture that triggers it and a near one that 
       expect(rulesOf(await lintRegistry(near))).not.toContain(rule);
     });
   }
+
+  it("tool-partial (a snapshot's partial: list, as route-eval freeze writes it)", async () => {
+    const lintText = async (text: string) => {
+      const dir = writeFiles({ "registry.yaml": text });
+      return JSON.parse((await runCli(["lint", join(dir, "registry.yaml"), "--format", "json"], dir)).stdout).findings as Finding[];
+    };
+    const yaml = registryYaml([tool()]);
+    expect(rulesOf(await lintText(yaml.replace("tools:\n", "partial: [get_invoice]\ntools:\n")))).toContain("tool-partial");
+    expect(rulesOf(await lintText(yaml.replace("tools:\n", "partial: []\ntools:\n")))).not.toContain("tool-partial");
+  });
 });
 
 const CASES_HEAD = "registry: registry.yaml\ncases:\n";
@@ -175,6 +185,11 @@ const CASE_CASES: { rule: RuleId; trigger: string; near: string }[] = [
     rule: "case-todo-goal",
     trigger: `  - {id: a, goal: "TODO: a request only get_invoice serves", acceptable: [get_invoice], family: invoices}\n` + caseLine("b", ["get_invoice"]),
     near: `  - {id: a, goal: "Show invoice INV-1 (TODO items are listed on it)", acceptable: [get_invoice], family: invoices}\n` + caseLine("b", ["get_invoice"]),
+  },
+  {
+    rule: "case-todo",
+    trigger: `  - {id: a, goal: "Show invoice INV-1", todo: "name the acceptable tools (production called get_invoice)", family: invoices}\n` + caseLine("b", ["get_invoice"]),
+    near: `  - {id: a, goal: "Show invoice INV-1", acceptable: [get_invoice], family: invoices}\n` + caseLine("b", ["get_invoice"]),
   },
 ];
 
@@ -208,6 +223,7 @@ describe("the rule table", () => {
   it("has a trigger fixture for every rule id", () => {
     const covered = new Set<RuleId>([...REGISTRY_CASES, ...CASE_CASES].map((c) => c.rule));
     covered.add("suite-no-control-case");
+    covered.add("tool-partial");
     expect(RULE_IDS.filter((id) => !covered.has(id))).toEqual([]);
   });
 });

@@ -23,7 +23,7 @@ describe("polish", () => {
   });
 
   it("with commands loaded on demand, the overall help, help NAME, a mistyped name and --version still work", async () => {
-    const names = ["run", "ablate", "counterfactual", "init", "merge", "batch", "report", "show", "sweep", "lint", "import", "diff"];
+    const names = ["run", "ablate", "counterfactual", "init", "merge", "batch", "report", "show", "sweep", "lint", "import", "diff", "freeze", "shadow", "monitor"];
     const help = await runCli(["--help"], ROOT);
     expect(help.code).toBe(0);
     const listed = help.stdout.split("\n").filter((line) => /^  [a-z]/.test(line)).map((line) => line.trim().split(/\s/)[0]);

@@ -265,6 +265,9 @@ function report(io: Io, frozen: Frozen[], written: ReturnType<typeof write>[], c
 function replayCommand(config: Config, endpoint: string, files: string[], flags: FreezeFlags): string {
   const o = replayOverrides(config, endpoint);
   const parts = ["route-eval run", ...(flags.config === undefined ? [] : [`--config ${quote(flags.config)}`]), `--cases ${files.map(quote).join(" ")}`, `--endpoint ${quote(endpoint)}`, "--trials 1", "--mode replay"];
+  // The base URL and the store are part of where the replies were stored.
+  if (typeof flags.baseUrl === "string") parts.push(`--base-url ${quote(flags.baseUrl)}`);
+  if (typeof flags.store === "string") parts.push(`--store ${quote(flags.store)}`);
   if (o.retriever !== undefined) parts.push("--retriever none");
   if (o.tool_search !== undefined) parts.push("--tool-search off");
   if (config.shuffle_tools) parts.push("# and shuffle_tools: false in the config");

@@ -61,7 +61,7 @@ export async function shadowCommand(io: Io, traces: string[], flags: ShadowFlags
   }
   const onProgress = flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) });
   const { records, runDir } = await runEvaluation(config, {
-    now: io.now, env: io.env, runId: flags.runId, allowTodo: true, sweep: { cases }, onProgress, signal: io.interrupts?.(),
+    now: io.now, env: io.env, runId: flags.runId, sweep: { cases }, onProgress, signal: io.interrupts?.(),
     onWarning: (message) => io.stderr(`${inertLine(message)}\n`),
   });
   const report = buildShadowReport(records, production, {

@@ -3,8 +3,8 @@
  * turn's goal and prior turns, its production system prompt, and the tools its model was offered
  * — each defined by the candidate's registry when it has a tool of that name (new descriptions),
  * else as the trace defined it. The label is production's own decision (there is no other):
- * acceptable is the tool production called, so a shadow run's "selection failure" is a moved
- * decision and `show` explains it like any other.
+ * acceptable is the tool production called (no_applicable_tool when it answered without a call),
+ * so a shadow run's selection failure is a moved decision and `show` explains it like any other.
  */
 import { ABSTAIN, ASK, type Case, type Registry, type Tool, type TracedTurn } from "../types.js";
 import { contentHash } from "../text/content-hash.js";
@@ -58,8 +58,8 @@ export function casesOfTurns(turns: TracedTurn[], candidate: Registry | null, ph
       id,
       goal: last.role === "user" ? last.content : "",
       phase,
-      acceptable: called === null ? [] : [called],
-      ...(called === null ? { todo: "production answered without a tool call" } : {}),
+      // An answer without a call is labelled abstention: a label is never empty (show explains the turn like any other).
+      acceptable: [called ?? ABSTAIN],
       forbidden: [],
       family: null,
       tags: ["shadow"],
