@@ -44,10 +44,15 @@ const EXAMPLES = {
   } },
   "tool-search-report": { args: ["report", "reports/search/variants/client-search"], keep: (lines) => section(lines, "Tool search") },
   "tool-search-sweep": { args: ["sweep", "--distractor-registry", "registries/distractors.yaml", "--sizes", "10,20,40,80", "--tool-search-axis", "off,client", "--sweep-id", "search-sweep", "--no-progress"], keep: (lines) => lines.slice(lines.findIndex((l) => l.startsWith("End-to-end accuracy against"))) },
-  lint: { args: ["lint"], keep: (lines) => [...lines.slice(0, 17), "…", ...lines.slice(-4)] },
+  "traces-monitor": { args: ["monitor", "examples/traces/support-traffic.jsonl", "--by", "tenant"], keep: (lines) => section(lines, "┌") },
+  "traces-freeze": { args: ["freeze", "examples/traces/support-traffic.jsonl", "--span", "000000000000a00e", "--acceptable", "ask_user"], keep: (lines) => lines },
+  "traces-replay": { args: ["run", "--cases", "cases/frozen/trace-000000000000a00e.yaml", "--endpoint", "openai:gpt-4.1-mini", "--trials", "1", "--mode", "replay", "--run-id", "frozen", "--no-progress"], keep: (lines) => lines.slice(0, lines.indexOf("")) },
+  "traces-show": { args: ["show", "reports/frozen", "--case", "trace-000000000000a00e"], keep: (lines) => [...lines.slice(0, lines.indexOf("Exposure") - 1), "", ...section(lines, "Trials")] },
+  "traces-shadow": { args: ["shadow", "examples/traces/support-traffic.jsonl", "--config", "examples/traces/candidate.yaml", "--run-id", "shadow", "--no-progress"], keep: (lines) => lines.slice(0, lines.indexOf("Candidate set") - 1) },
+  lint: { args: ["lint"], keep: (lines) => [...lines.slice(0, 9), "…", ...lines.slice(-4)] },
   "lint-all": { args: ["lint", "--all"], keep: (lines) => lines.slice(0, 4) },
   // docs/commands.md: every command's own help, as the terminal shows it at 80 columns.
-  ...Object.fromEntries(["run", "report", "show", "diff", "sweep", "ablate", "counterfactual", "lint", "import", "init", "batch", "merge"].map((command) => [`help-${command}`, { args: [command, "--help"], keep: (lines) => lines }])),
+  ...Object.fromEntries(["run", "report", "show", "diff", "sweep", "ablate", "counterfactual", "lint", "import", "init", "batch", "merge", "freeze", "shadow", "monitor"].map((command) => [`help-${command}`, { args: [command, "--help"], keep: (lines) => lines }])),
 };
 
 function generate() {

@@ -126,14 +126,13 @@ function prepare(turn: TracedTurn, redacted: Redactions, s: Setting): Frozen {
   const caseFile = join(s.casesDir, `${id}.yaml`);
   const registryFile = join(s.registriesDir, `${snapshot.hash}.yaml`);
   const origin = originOf(turn, redacted, reply.synthesized ? "synthesized" : "as traced", snapshot.partial);
-  const entry = caseOfTurn(turn, { id, acceptable: s.flags.acceptable ?? [], forbidden: s.flags.forbidden ?? [], context: s.context, family: null }, origin);
-  const withSystem = turn.system === null ? entry : { ...entry, system: turn.system };
+  const entry = caseOfTurn(turn, { id, acceptable: s.flags.acceptable ?? [], forbidden: s.flags.forbidden ?? [], context: s.context }, origin);
   const registryPath = relative(dirname(caseFile), registryFile).split(sep).join("/");
   const caseText = [
     `# Written by: route-eval freeze (${turn.source.file}:${turn.source.line}). Redacted before writing: ${describeRedactions(redacted)}.`,
     "# Replay the production decision: the command route-eval freeze printed (--mode replay, no call).",
     "",
-    stringify({ registry: registryPath, cases: [withSystem] }, { lineWidth: 0, aliasDuplicateObjects: false }),
+    stringify({ registry: registryPath, cases: [entry] }, { lineWidth: 0, aliasDuplicateObjects: false }),
   ].join("\n");
   const registryText = [
     "# Written by: route-eval freeze — exactly the tools the traced model was offered, in its order.",

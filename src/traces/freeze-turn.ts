@@ -86,11 +86,10 @@ export interface CaseSettings {
   acceptable: string[];
   forbidden: string[];
   context: JsonObject;
-  family: string | null;
 }
 
-/** The case a turn becomes; without acceptable tools it carries a TODO that lint reports and run refuses. */
-export function caseOfTurn(turn: TracedTurn, settings: CaseSettings, origin: JsonObject): CaseEntry & { todo?: string; origin: JsonObject } {
+/** The case a turn becomes (its production system prompt kept); without acceptable tools it carries a todo that lint reports and run refuses. */
+export function caseOfTurn(turn: TracedTurn, settings: CaseSettings, origin: JsonObject): CaseEntry {
   const { goal, prior } = splitGoal(turn, settings.id);
   const called = turn.calls.length === 0 ? "answered without a tool call" : `called ${turn.calls.map((c) => c.name).join(", ")}`;
   return {
@@ -100,12 +99,12 @@ export function caseOfTurn(turn: TracedTurn, settings: CaseSettings, origin: Jso
       ? { todo: `name the acceptable tools: the tools any of which would have been right (production ${called})` }
       : { acceptable: settings.acceptable }),
     ...(settings.forbidden.length === 0 ? {} : { forbidden: settings.forbidden }),
-    ...(settings.family === null ? {} : { family: settings.family }),
     tags: ["frozen"],
+    ...(turn.system === null ? {} : { system: turn.system }),
     ...(Object.keys(settings.context).length === 0 ? {} : { context: settings.context }),
     ...(prior.length === 0 ? {} : { messages: prior }),
     origin,
-  } as CaseEntry & { todo?: string; origin: JsonObject };
+  };
 }
 
 /** Where a turn came from and what it did, kept on the case (redacted like everything else). */
@@ -118,7 +117,6 @@ export function originOf(turn: TracedTurn, redacted: Redactions, reply: "as trac
     ...(turn.time === null ? {} : { time: turn.time }),
     ...(turn.provider === null ? {} : { provider: turn.provider }),
     ...(turn.model === null ? {} : { model: turn.model }),
-    ...(turn.system === null ? {} : { system: turn.system }),
     tool_choice: turn.tool_choice as unknown as JsonValue,
     calls: turn.calls.map((call) => ({ name: call.name, arguments: call.arguments, ...(call.parsed === null ? { arguments_invalid: true } : {}) })),
     ...(turn.text === null ? {} : { text: turn.text }),

@@ -10,9 +10,6 @@ import { inertMarkdown } from "../text/inert.js";
 import type { ShadowReport } from "../types.js";
 import type { ShadowFormat } from "../types/formats.js";
 
-/** Turns named in a table cell before "+N". */
-const NAMED = 3;
-
 export function buildShadowSections(r: ShadowReport): Section[] {
   const skipped = Object.entries(r.turns.skipped).map(([why, n]) => `${n} ${why}`);
   const summary = section("Shadow replay", [
@@ -20,22 +17,31 @@ export function buildShadowSections(r: ShadowReport): Section[] {
     `moved: ${formatPercent(r.moved.value)} (${r.moved.numerator}/${r.moved.denominator}) ${formatCi(r.moved.ci)} — a decision moved when the candidate's choice is not production's; the turn is the unit of the interval`,
     ...(skipped.length === 0 ? [] : [`not asked: ${skipped.join(", ")} (of ${r.turns.read} read)`]),
   ], null);
-  const rows: Cell[][] = r.cells.map((cell) => {
-    const moved = cell.from !== cell.to.replace(/ \((question|abstain)\)$/, "");
-    const turns = cell.turns.slice(0, NAMED).join(", ") + (cell.turns.length > NAMED || cell.count > cell.turns.length ? ` +${Math.max(cell.turns.length - NAMED, 0)}${cell.count > cell.turns.length ? "…" : ""}` : "");
-    return [cell.from, moved ? { text: cell.to, tone: "bad" } : { text: cell.to, tone: "muted" }, String(cell.count), moved ? "moved" : "same", turns];
-  });
+  const isMoved = (cell: ShadowReport["cells"][number]) => cell.from !== cell.to.replace(/ \((question|abstain)\)$/, "");
+  const moved = r.cells.filter(isMoved);
+  const same = r.cells.filter((cell) => !isMoved(cell));
+  const rows: Cell[][] = moved.map((cell) => [cell.from, { text: cell.to, tone: "bad" }, String(cell.count)]);
+  const kept = same.reduce((sum, cell) => sum + cell.count, 0);
   const moves = section(
     "Moves (production → candidate)",
-    ["each decision by what production chose and what the candidate chose; moved cells first. `route-eval show RUN --case TURN` explains one"],
-    rows.length === 0 ? null : { head: ["production", "candidate", "decisions", "", "turns"], align: ["left", "left", "right", "left", "left"], rows },
-    [`from a tool call to a question: ${r.became.question} · to an abstention: ${r.became.abstention} · to no call: ${r.became.no_call}`],
+    moved.length === 0 ? ["no decision moved"] : [],
+    rows.length === 0 ? null : { head: ["production", "candidate", "decisions"], align: ["left", "left", "right"], rows },
+    [
+      `unchanged: ${plural(kept, "decision")}${same.length === 0 ? "" : ` — ${same.map((cell) => `${cell.from} ${cell.count}`).join(", ")}`}`,
+      `from a tool call to a question: ${r.became.question} · to an abstention: ${r.became.abstention} · to no call: ${r.became.no_call}`,
+      ...(moved.length === 0 ? [] : ["turns behind each move (route-eval show RUN --case TURN):", ...moved.map((cell) => `  ${cell.from} → ${cell.to}: ${describeTurns(cell)}`)]),
+    ],
   );
   const sizes = section("Candidate set", [
     `ordinary tools offered per turn: production ${formatNumber(r.set_size.production, 2)}, candidate ${formatNumber(r.set_size.candidate, 2)} (after its exposure; controls apart)`,
     `turns shown fewer tools: ${r.set_size.fewer} · more: ${r.set_size.more}`,
   ], null);
   return [summary, moves, sizes];
+}
+
+/** The turns of a cell, and how many more there are when the report names only the first. */
+function describeTurns(cell: ShadowReport["cells"][number]): string {
+  return `${cell.turns.join(", ")}${cell.count > cell.turns.length ? ` (+${cell.count - cell.turns.length} decisions)` : ""}`;
 }
 
 function describeCandidate(r: ShadowReport): string {
