@@ -141,3 +141,24 @@ describe("what a reader refuses, in one line", () => {
     expect((await runCli(["freeze"], dir)).stderr).toMatch(/missing required argument 'traces'/);
   });
 });
+
+describe("text from a trace is data", () => {
+  it("never drives the terminal or renders as live HTML or Markdown", async () => {
+    const dir = tempDir();
+    const evil = "get_\u001b[2J\u001b]8;;http://x\u0007order<script>alert(1)</script>";
+    const pair = {
+      metadata: { tenant: "<img src=x onerror=alert(2)>\u001b[31m" },
+      request: { model: "m", messages: [{ role: "user", content: "hi" }], tools: [{ type: "function", function: { name: evil, description: "**bold** [link](http://x)" } }] },
+      response: { choices: [{ message: { role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: evil, arguments: "{}" } }] } }] },
+    };
+    writeFileSync(join(dir, "evil.jsonl"), `${JSON.stringify(pair)}\n`);
+    const terminal = await runCli(["monitor", "evil.jsonl", "--by", "tenant"], dir);
+    expect(terminal.code).toBe(0);
+    expect(terminal.stdout).not.toMatch(/\u001b|\u0007/);
+    const html = await runCli(["monitor", "evil.jsonl", "--by", "tenant", "--format", "html"], dir);
+    expect(html.stdout).not.toMatch(/<script>alert|<img src=x/);
+    const markdown = await runCli(["monitor", "evil.jsonl", "--by", "tenant", "--format", "markdown"], dir);
+    expect(markdown.stdout).not.toMatch(/<img src=x|<script>alert/);
+  });
+});
+
