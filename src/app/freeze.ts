@@ -55,6 +55,8 @@ interface Frozen {
   reply: JsonValue;
   redacted: Redactions;
   partial: string[];
+  /** What the snapshot's user should review (a renamed tool, an invalid schema). */
+  warnings: string[];
 }
 
 export async function freezeCommand(io: Io, traces: string[], flags: FreezeFlags): Promise<Outcome> {
@@ -141,7 +143,7 @@ function prepare(turn: TracedTurn, redacted: Redactions, s: Setting): Frozen {
     "",
     stringify(snapshot.registry, { lineWidth: 0, aliasDuplicateObjects: false }),
   ].join("\n");
-  return { turn, id, endpoint: `${provider}:${model}`, caseFile, registryFile, caseText, registryText, reply: reply.body, redacted, partial: snapshot.partial };
+  return { turn, id, endpoint: `${provider}:${model}`, caseFile, registryFile, caseText, registryText, reply: reply.body, redacted, partial: snapshot.partial, warnings: snapshot.warnings };
 }
 
 function splitEndpoint(endpoint: string, modelFlag: string | null): ["openai" | "openai-responses" | "anthropic", string] {
@@ -251,6 +253,7 @@ function report(io: Io, frozen: Frozen[], written: ReturnType<typeof write>[], c
     io.stderr(`  case:     ${showPath(one.caseFile, io.cwd)} (${written[i].case})\n`);
     io.stderr(`  registry: ${showPath(one.registryFile, io.cwd)} (${written[i].registry})${one.partial.length === 0 ? "" : `; ${one.partial.length} tool${one.partial.length === 1 ? "" : "s"} known by name alone (partial): ${one.partial.join(", ")}`}\n`);
     io.stderr(`  redacted: ${describeRedactions(one.redacted)}\n`);
+    for (const warning of one.warnings) io.stderr(`  review:   ${inertLine(warning)}\n`);
   });
   const todo = flags.acceptable === undefined ? " Each case's acceptable tools are left to you (todo:, which lint reports); write them, then" : "";
   for (const endpoint of [...new Set(frozen.map((one) => one.endpoint))]) {
