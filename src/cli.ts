@@ -1,5 +1,6 @@
 import { Command, CommanderError, type OutputConfiguration } from "commander";
-import { terminalWidth } from "./render/terminal.js";
+import { terminalWidth } from "./render/terminal-width.js";
+import { CATALOGUE } from "./commands/catalogue.js";
 import { EXIT } from "./commands/exit.js";
 import type { Io } from "./context.js";
 import type { SetExit } from "./commands/exit.js";
@@ -54,41 +55,42 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
 }
 
 type Register = (program: Command, io: Io, setExit: SetExit) => void;
-type CommandEntry = [name: string, load: () => Promise<Register>];
 
-/** Every command, in help order, and how to load it: a command's module (and all it imports) is loaded only when it is needed. */
-const COMMANDS: CommandEntry[] = [
-  ["run", async () => (await import("./commands/run.js")).registerRun],
-  ["ablate", async () => (await import("./commands/ablate.js")).registerAblate],
-  ["counterfactual", async () => (await import("./commands/counterfactual.js")).registerCounterfactual],
-  ["init", async () => (await import("./commands/init.js")).registerInit],
-  ["merge", async () => (await import("./commands/merge.js")).registerMerge],
-  ["batch", async () => (await import("./commands/batch.js")).registerBatch],
-  ["report", async () => (await import("./commands/report.js")).registerReport],
-  ["show", async () => (await import("./commands/show.js")).registerShow],
-  ["sweep", async () => (await import("./commands/sweep.js")).registerSweep],
-  ["lint", async () => (await import("./commands/lint.js")).registerLint],
-  ["import", async () => (await import("./commands/import.js")).registerImport],
-  ["diff", async () => (await import("./commands/diff.js")).registerDiff],
-  ["freeze", async () => (await import("./commands/freeze.js")).registerFreeze],
-  ["shadow", async () => (await import("./commands/shadow.js")).registerShadow],
-  ["monitor", async () => (await import("./commands/monitor.js")).registerMonitor],
-];
+/** How to load each command of the catalogue: a command's module (and all it imports) is loaded only when it is run or its own help is asked. */
+const LOADERS: Record<string, () => Promise<Register>> = {
+  run: async () => (await import("./commands/run.js")).registerRun,
+  ablate: async () => (await import("./commands/ablate.js")).registerAblate,
+  counterfactual: async () => (await import("./commands/counterfactual.js")).registerCounterfactual,
+  init: async () => (await import("./commands/init.js")).registerInit,
+  merge: async () => (await import("./commands/merge.js")).registerMerge,
+  batch: async () => (await import("./commands/batch.js")).registerBatch,
+  report: async () => (await import("./commands/report.js")).registerReport,
+  show: async () => (await import("./commands/show.js")).registerShow,
+  sweep: async () => (await import("./commands/sweep.js")).registerSweep,
+  lint: async () => (await import("./commands/lint.js")).registerLint,
+  import: async () => (await import("./commands/import.js")).registerImport,
+  diff: async () => (await import("./commands/diff.js")).registerDiff,
+  freeze: async () => (await import("./commands/freeze.js")).registerFreeze,
+  shadow: async () => (await import("./commands/shadow.js")).registerShadow,
+  monitor: async () => (await import("./commands/monitor.js")).registerMonitor,
+};
 
 /**
- * The commands to load for these arguments: the one named (its first word that is not an
- * option — the top-level options take no value); none for --version; all of them for the
- * overall help, `help NAME`, a name that is no command (commander suggests the nearest) or none.
+ * What the program is built with for these arguments: the one command named (its first word that
+ * is not an option — the top-level options take no value — or the NAME of `help NAME`), loaded;
+ * nothing for --version; for the overall help, a name that is no command (commander suggests the
+ * nearest) or none, every command as the catalogue describes it, none loaded.
  */
-function commandsFor(argv: string[]): CommandEntry[] {
+function commandsFor(argv: string[]): { load: (() => Promise<Register>) | null; catalogue: boolean } {
   const args = argv.slice(2);
-  const name = args.find((arg) => !arg.startsWith("-"));
-  if (name === undefined && (args.includes("--version") || args.includes("-V")) && !args.includes("--help") && !args.includes("-h")) return [];
-  const named = COMMANDS.filter(([command]) => command === name);
-  return named.length === 1 ? named : COMMANDS;
+  const words = args.filter((arg) => !arg.startsWith("-"));
+  const name = words[0] === "help" && words.length > 1 ? words[1] : words[0];
+  if (name === undefined && (args.includes("--version") || args.includes("-V")) && !args.includes("--help") && !args.includes("-h")) return { load: null, catalogue: false };
+  const load = name === undefined ? undefined : LOADERS[name];
+  return load === undefined ? { load: null, catalogue: true } : { load, catalogue: false };
 }
 
-async function buildProgram(io: Io, setExit: SetExit, commands: CommandEntry[]): Promise<Command> {
+async function buildProgram(io: Io, setExit: SetExit, commands: ReturnType<typeof commandsFor>): Promise<Command> {
   const program = new Command("route-eval")
     .description("Measure where tool routing fails: coverage, exposure, discovery or selection.")
     .version(TOOL_VERSION)
@@ -98,7 +100,13 @@ async function buildProgram(io: Io, setExit: SetExit, commands: CommandEntry[]):
     // Commander's usage errors carry the same prefix as every other error.
     .configureOutput(outputOf(io))
     .showHelpAfterError("(run with --help for usage)");
-  for (const register of await Promise.all(commands.map(([, load]) => load()))) register(program, io, setExit);
+  if (commands.load !== null) (await commands.load())(program, io, setExit);
+  if (commands.catalogue) {
+    for (const entry of CATALOGUE) {
+      const command = program.command(entry.name).description(entry.description);
+      for (const arg of entry.args) command.argument(arg);
+    }
+  }
   for (const command of program.commands) {
     command.exitOverride().option("--debug", "print stack traces for errors");
     command.configureOutput(outputOf(io));

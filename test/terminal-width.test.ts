@@ -10,8 +10,9 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createProgressPrinter } from "../src/render/progress.js";
 import { displayWidth } from "../src/render/text-layout.js";
-import { terminalWidth } from "../src/render/terminal.js";
+import { terminalWidth } from "../src/render/terminal-width.js";
 import { runCli, tempDir } from "./support/cli.js";
+import { CATALOGUE } from "../src/commands/catalogue.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CJK = "注文番号で注文の状態、配送先住所、荷物の追跡番号を確認します。スペースを含まない長い説明文でも端末の幅に収まるように折り返されなければなりません。";
@@ -19,7 +20,7 @@ let dir: string;
 
 beforeAll(async () => {
   dir = tempDir("route-eval-width-");
-  for (const name of ["route-eval.yaml", "cases", "registries"]) cpSync(join(ROOT, name), join(dir, name), { recursive: true });
+  for (const name of ["route-eval.yaml", "cases", "registries", "examples"]) cpSync(join(ROOT, name), join(dir, name), { recursive: true });
   // 12 trials (pass^k up to k=12) and a retriever (recall@k, retrieval quality): the widest report.
   expect((await runCli(["run", "--run-id", "wide", "-n", "12", "--retriever", "bm25", "-k", "4", "--no-progress", "--no-gates"], dir)).code).toBe(0);
   expect((await runCli(["run", "--run-id", "plain", "--no-progress", "--no-gates"], dir)).code).toBe(0);
@@ -53,6 +54,8 @@ const COMMANDS: [string, (width: number) => string[]][] = [
   ["sweep of k", (w) => ["sweep", "--k", "2,4,8,16", "--retriever", "bm25", "-n", "1", "--sweep-id", `sweep-k-${w}`, "--no-progress"]],
   ["ablate", (w) => ["ablate", "--run-id", `ablate-${w}`, "--no-progress"]],
   ["counterfactual", () => ["counterfactual", join(dir, "reports", "plain"), "--no-progress", "--max-counterfactuals", "40"]],
+  ["monitor", () => ["monitor", "examples/traces/support-traffic.jsonl", "--by", "tenant", "--split-at", "2026-11-21"]],
+  ["shadow", (w) => ["shadow", "examples/traces/support-traffic.jsonl", "--config", "examples/traces/candidate.yaml", "--run-id", `shadow-${w}`, "--no-progress"]],
 ];
 
 describe("terminal output fits the terminal", () => {
@@ -67,7 +70,7 @@ describe("terminal output fits the terminal", () => {
     }
   }
 
-  for (const command of ["", "run", "ablate", "counterfactual", "init", "merge", "batch", "report", "show", "sweep", "lint", "import", "diff"]) {
+  for (const command of ["", ...CATALOGUE.map((entry) => entry.name)]) {
     it(`${command || "route-eval"} --help at 80 columns, listing the command's own options`, async () => {
       const result = await runCli([...(command === "" ? [] : [command]), "--help"], { cwd: dir, env: { COLUMNS: "80" } });
       expect(result.code).toBe(0);

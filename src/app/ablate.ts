@@ -26,7 +26,7 @@ import { pinnedOverrides } from "../run-files/resume-check.js";
 import { explainRun } from "../show/explain-run.js";
 import { inertLine } from "../text/inert.js";
 import type { Outcome, Report } from "../types.js";
-import { terminalWidth } from "../render/terminal.js";
+import { terminalWidth } from "../render/terminal-width.js";
 import { toOverrides, type ConfigFlags } from "./cli-options.js";
 import type { Shard } from "../run-files/shard.js";
 

@@ -12,7 +12,7 @@ import { createProgressPrinter } from "../render/progress.js";
 import { readRun } from "../run-files/read-run.js";
 import { pinnedOverrides } from "../run-files/resume-check.js";
 import { inertLine } from "../text/inert.js";
-import { terminalWidth } from "../render/terminal.js";
+import { terminalWidth } from "../render/terminal-width.js";
 import { toOverrides, type ConfigFlags } from "./cli-options.js";
 import type { Outcome } from "../types.js";
 

@@ -10,7 +10,7 @@ import { renderDiffMarkdown } from "../diff/render-markdown.js";
 import type { RunPages } from "../diff/render-html-cases.js";
 import { writeOutput } from "./write-output.js";
 import { appendStepSummary } from "./step-summary.js";
-import { terminalWidth } from "../render/terminal.js";
+import { terminalWidth } from "../render/terminal-width.js";
 import { relativeHref } from "../render/relative-href.js";
 import { inertLine } from "../text/inert.js";
 import type { Io } from "../context.js";

@@ -4,7 +4,7 @@ import { readHeadroom } from "../run-files/read-headroom.js";
 import { writeOutput } from "./write-output.js";
 import type { Io } from "../context.js";
 import { inertLine } from "../text/inert.js";
-import { terminalWidth } from "../render/terminal.js";
+import { terminalWidth } from "../render/terminal-width.js";
 import { explainRun } from "../show/explain-run.js";
 import { renderReport } from "../report/render.js";
 import type { GateResult, Outcome, Report, TrialRecord } from "../types.js";

@@ -11,7 +11,7 @@ import type { SweepReport } from "../types/sweep.js";
 import { writePointPages } from "./sweep-pages.js";
 import type { Io } from "../context.js";
 import { relativeHref } from "../render/relative-href.js";
-import { terminalWidth } from "../render/terminal.js";
+import { terminalWidth } from "../render/terminal-width.js";
 
 export interface SweepOutputFlags {
   format: SweepFormat;

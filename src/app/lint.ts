@@ -4,7 +4,7 @@
  */
 import { loadConfig } from "../config/load-config.js";
 import { renderLintChunks } from "../lint/render-findings.js";
-import { knownWidth } from "../render/terminal.js";
+import { knownWidth } from "../render/terminal-width.js";
 import { writeChunks } from "./write-output.js";
 import type { Io } from "../context.js";
 import type { LintFormat } from "../types/formats.js";

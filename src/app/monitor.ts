@@ -1,7 +1,7 @@
 /** `route-eval monitor TRACES`: the routing signals of production turns, read as a stream (never the whole file in memory). */
 import type { Io } from "../context.js";
 import { InputError } from "../errors.js";
-import { terminalWidth } from "../render/terminal.js";
+import { terminalWidth } from "../render/terminal-width.js";
 import { createMonitor } from "../traces/monitor.js";
 import { readTraces } from "../traces/read-traces.js";
 import { renderMonitor } from "../traces/render-monitor.js";

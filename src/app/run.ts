@@ -19,7 +19,7 @@ import { renderMarkdown } from "../report/render-markdown.js";
 import { BASELINE_NAME, saveBaseline } from "../run-files/save-baseline.js";
 import { runEvaluation } from "../trial/evaluate.js";
 import { emitReport, verdict, type OutputFlags } from "./emit-report.js";
-import { terminalWidth } from "../render/terminal.js";
+import { terminalWidth } from "../render/terminal-width.js";
 import type { Io } from "../context.js";
 import { appendStepSummary } from "./step-summary.js";
 import { createProgressPrinter } from "../render/progress.js";

@@ -11,7 +11,7 @@ import { showPath } from "../config/yaml-document.js";
 import type { Io } from "../context.js";
 import { InputError } from "../errors.js";
 import { createProgressPrinter } from "../render/progress.js";
-import { terminalWidth } from "../render/terminal.js";
+import { terminalWidth } from "../render/terminal-width.js";
 import { loadRegistry } from "../registry/load-registry.js";
 import { writeJsonFile } from "../run-files/write-files.js";
 import { inertLine } from "../text/inert.js";

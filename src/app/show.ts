@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Io } from "../context.js";
 import { gatherCaseCounterfactuals, renderCaseCounterfactuals } from "../counterfactual/case-counterfactuals.js";
-import { terminalWidth } from "../render/terminal.js";
+import { terminalWidth } from "../render/terminal-width.js";
 import { buildReport } from "../report/build-report.js";
 import { readRun } from "../run-files/read-run.js";
 import { readRecords } from "../run-files/records-io.js";

@@ -10,7 +10,7 @@ import { emitSweep } from "./emit-sweep.js";
 import type { Io } from "../context.js";
 import { toOverrides } from "./cli-options.js";
 import { createProgressPrinter } from "../render/progress.js";
-import { terminalWidth } from "../render/terminal.js";
+import { terminalWidth } from "../render/terminal-width.js";
 import type { Shard } from "../run-files/shard.js";
 
 export interface SweepFlags {

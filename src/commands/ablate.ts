@@ -1,4 +1,5 @@
 /** `route-eval ablate`: its flags, then app/ablate.ts. */
+import { describeCommand } from "./catalogue.js";
 import type { Command } from "commander";
 import { ablateCommand, type ExperimentFlags } from "../app/ablate.js";
 import { addConfigOptions, batchOptions, formatOption, outputOption, shardOption } from "../app/cli-options.js";
@@ -9,7 +10,7 @@ import { helpAfter } from "../render/help-text.js";
 
 export function registerAblate(program: Command, io: Io, setExit: SetExit): void {
   const command = addConfigOptions(program.command("ablate"))
-    .description("Run the ablation ladder: the cases fixed, one mechanism added per rung (boundaries, exposure, controls, retrieval, a router); compare each rung with the one before.")
+    .description(describeCommand("ablate"))
     .option("--router <endpoint>", "the ladder's last rung: the same cases through this endpoint (e.g. openai:MODEL), with every mechanism on")
     .option("--run-id <id>", "name of the experiment directory (default: <UTC time>-ablate)")
     .addOption(formatOption(EXPERIMENT_FORMATS, "rendering on stdout (html: written to <experiment>/experiment.html)"))

@@ -1,4 +1,5 @@
 /** `route-eval batch`: its arguments, then app/batch.ts. */
+import { describeCommand } from "./catalogue.js";
 import { Argument, type Command } from "commander";
 import { BATCH_ACTIONS, batchCommand, type BatchAction } from "../app/batch.js";
 import { addConfigOptions, type ConfigFlags } from "../app/cli-options.js";
@@ -9,7 +10,7 @@ import { helpAfter } from "../render/help-text.js";
 export function registerBatch(program: Command, io: Io, setExit: SetExit): void {
   // Only what reaching the provider needs: the rest of a batch run's settings are pinned in its directory.
   addConfigOptions(program.command("batch"), ["base_url", "api_key_env"])
-    .description("A batch run's provider batches (run --batch, ablate --batch): status asks the provider for each open one's state; cancel cancels the open ones. Collect them with run --resume DIR.")
+    .description(describeCommand("batch"))
     .addArgument(new Argument("<action>", "what to do").choices(BATCH_ACTIONS))
     .argument("<dir>", "the batch run's directory, or a batch experiment's (it holds batches.json)")
     .addHelpText("after", helpAfter(BATCH_HELP, io))

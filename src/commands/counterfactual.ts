@@ -1,4 +1,5 @@
 /** `route-eval counterfactual`: its flags, then app/counterfactual.ts. */
+import { describeCommand } from "./catalogue.js";
 import { Option, type Command } from "commander";
 import { counterfactualCommand, parseKinds, type CounterfactualFlags } from "../app/counterfactual.js";
 import { addConfigOptions, formatOption, outputOption, positiveInt } from "../app/cli-options.js";
@@ -11,7 +12,7 @@ import { helpAfter } from "../render/help-text.js";
 export function registerCounterfactual(program: Command, io: Io, setExit: SetExit): void {
   addConfigOptions(program.command("counterfactual"))
     .argument("<run>", "a finished run directory (reports/<run-id>)")
-    .description("Re-ask each failed trial unchanged (a placebo) and with one change to what the model saw; report the headroom per stage beyond chance.")
+    .description(describeCommand("counterfactual"))
     .addOption(new Option("--kinds <list>", `which changes to try, comma-separated: ${FIX_KINDS.join(", ")} (the placebo is always asked)`).argParser(parseKinds).default([...FIX_KINDS], "all"))
     .option("--max-counterfactuals <n>", "ask at most this many, spread case by case across stages", positiveInt)
     .option("--repeats <n>", "trials per counterfactual (default: the run's trials of that case)", positiveInt)

@@ -1,4 +1,5 @@
 /** `route-eval diff`: its flags, then app/diff.ts. */
+import { describeCommand } from "./catalogue.js";
 import { Option, type Command } from "commander";
 import { collectDrop, DEFAULT_QUARANTINE, diffCommand, type DiffFlags } from "../app/diff.js";
 import { formatOption, outputOption, parseAlpha, positiveInt } from "../app/cli-options.js";
@@ -13,7 +14,7 @@ export function registerDiff(program: Command, io: Io, setExit: SetExit): void {
     .command("diff")
     .argument("<base>", "the baseline: a run directory (reports/<run-id>), its records.jsonl, or a report.json")
     .argument("<current>", "the run to judge against it, in the same forms")
-    .description("Compare two runs: metric deltas with paired tests, case flips, moved confusions, changed tool definitions.")
+    .description(describeCommand("diff"))
     .option("--force", "compare even when cases, trials, endpoint/model, temperature or retriever differ (over the shared cases)")
     .addOption(formatOption(DIFF_FORMATS, "rendering on stdout (html: written to ./diff.html)"))
     .addOption(outputOption("write the rendering to a file instead of stdout (html: instead of ./diff.html; \"-\": stdout)"))

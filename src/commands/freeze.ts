@@ -1,4 +1,5 @@
 /** `route-eval freeze`: its arguments and flags, then app/freeze.ts. */
+import { describeCommand } from "./catalogue.js";
 import type { Command } from "commander";
 import { addConfigOptions, collect } from "../app/cli-options.js";
 import { freezeCommand, type FreezeFlags } from "../app/freeze.js";
@@ -10,7 +11,7 @@ export function registerFreeze(program: Command, io: Io, setExit: SetExit): void
   const command = program
     .command("freeze")
     .argument("<traces...>", "trace files: OTLP JSON/JSONL (GenAI or OpenInference attributes), spans, or provider request/response pairs")
-    .description("Turn a production model call from a trace into a routing case, a registry snapshot of the tools it saw, and its reply in the store.")
+    .description(describeCommand("freeze"))
     .option("--span <id>", "the span to freeze (hex, base64 or 0x…; repeatable)", collect, [])
     .option("--where <key=value>", "only calls whose trace attribute (or model, provider, called) has this value (repeatable: all must hold)", collect, [])
     .option("--all", "freeze every call that matches (default: exactly one must)")

@@ -1,4 +1,5 @@
 /** `route-eval import`: its arguments and flags, then app/import.ts. */
+import { describeCommand } from "./catalogue.js";
 import { Argument, type Command } from "commander";
 import { collect, outputOption } from "../app/cli-options.js";
 import { importCommand, type ImportFlags } from "../app/import.js";
@@ -10,7 +11,7 @@ import { helpAfter } from "../render/help-text.js";
 export function registerImport(program: Command, io: Io, setExit: SetExit): void {
   program
     .command("import")
-    .description("Write a registry snapshot from an MCP server or tools/list result, or an OpenAI or Anthropic tools array.")
+    .description(describeCommand("import"))
     .addArgument(new Argument("<format>", "what the input is").choices(IMPORT_FORMATS))
     .argument("[file]", "JSON file: a tools/list result (mcp) or a tools array (openai, anthropic)")
     .option("--command <command line>", 'mcp only: start this MCP server over stdio and list its tools, e.g. "node server.js"')

@@ -1,4 +1,5 @@
 /** `route-eval init`: its flags, then app/init.ts. */
+import { describeCommand } from "./catalogue.js";
 import type { Command } from "commander";
 import { initCommand, type InitFlags } from "../app/init.js";
 import type { Io } from "../context.js";
@@ -8,7 +9,7 @@ import { helpAfter } from "../render/help-text.js";
 export function registerInit(program: Command, io: Io, setExit: SetExit): void {
   program
     .command("init")
-    .description("Start route-eval in this project: route-eval.yaml, a registry snapshot and starter cases with TODO goals.")
+    .description(describeCommand("init"))
     .option("--from-mcp <file>", "tools from an MCP tools/list result (JSON)")
     .option("--from-mcp-command <cmd>", 'tools from an MCP server started over stdio, e.g. "node server.js"')
     .option("--from-openai <file>", "tools from an OpenAI tools array (JSON)")

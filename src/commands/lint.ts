@@ -1,4 +1,5 @@
 /** `route-eval lint`: its flags, then app/lint.ts. */
+import { describeCommand } from "./catalogue.js";
 import type { Command } from "commander";
 import { formatOption, outputOption } from "../app/cli-options.js";
 import { lintCommand, type LintFlags } from "../app/lint.js";
@@ -11,7 +12,7 @@ export function registerLint(program: Command, io: Io, setExit: SetExit): void {
   program
     .command("lint")
     .argument("[files...]", "registry snapshots and case files (default: the config's cases and their registries)")
-    .description("Check registries and cases before spending a token: rivals, missing contrast, loose schemas, crowded phases, unknown names.")
+    .description(describeCommand("lint"))
     .option("-c, --config <file>", "config file (default: ./route-eval.yaml when present); its phases size the surface checks")
     .option("--cases <glob...>", "case files or globs (config: cases)")
     .option("--registry <file>", "registry snapshot for every case file (config: registry)")

@@ -1,4 +1,5 @@
 /** `route-eval merge`: its flags, then app/merge.ts. */
+import { describeCommand } from "./catalogue.js";
 import type { Command } from "commander";
 import { formatOption, outputOption } from "../app/cli-options.js";
 import { mergeCommand, type MergeFlags } from "../app/merge.js";
@@ -12,7 +13,7 @@ export function registerMerge(program: Command, io: Io, setExit: SetExit): void 
     .command("merge")
     .argument("<out>", "the directory to write (e.g. reports/merged)")
     .argument("<shards...>", "the shard directories (run --shard I/N, or sweep --shard I/N), all of one run, experiment or sweep")
-    .description("Combine shards (run --shard I/N, also of a variants experiment, or sweep --shard I/N) into one directory whose report equals the unsharded one's.")
+    .description(describeCommand("merge"))
     .addOption(formatOption(FORMATS, "rendering on stdout (html: written to <run>/report.html)"))
     .addOption(outputOption())
     .option("--no-gates", "do not evaluate the run's gates (plain runs)")

@@ -1,4 +1,5 @@
 /** `route-eval monitor`: its arguments and flags, then app/monitor.ts. */
+import { describeCommand } from "./catalogue.js";
 import type { Command } from "commander";
 import { collect, formatOption, outputOption } from "../app/cli-options.js";
 import { monitorCommand, type MonitorFlags } from "../app/monitor.js";
@@ -11,7 +12,7 @@ export function registerMonitor(program: Command, io: Io, setExit: SetExit): voi
   program
     .command("monitor")
     .argument("<traces...>", "trace files: OTLP JSON/JSONL (GenAI or OpenInference attributes), spans, or provider request/response pairs")
-    .description("Routing signals over production model calls — candidate-set size, clarification, abstention, schema rejections, phantom calls, rivals — by trace attribute and between two time windows.")
+    .description(describeCommand("monitor"))
     .option("--by <key>", "break the signals down by this trace attribute (service.name, tenant, gen_ai.agent.name…) or model, provider, called (repeatable)", collect, [])
     .option("--where <key=value>", "only calls whose attribute has this value (repeatable: all must hold)", collect, [])
     .option("--split-at <time>", "compare the calls before this time with those from it on (ISO 8601)")

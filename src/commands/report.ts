@@ -1,4 +1,5 @@
 /** `route-eval report`: its flags, then app/report.ts. */
+import { describeCommand } from "./catalogue.js";
 import type { Command } from "commander";
 import { formatOption, outputOption } from "../app/cli-options.js";
 import type { OutputFlags } from "../app/emit-report.js";
@@ -12,7 +13,7 @@ export function registerReport(program: Command, io: Io, setExit: SetExit): void
   program
     .command("report")
     .argument("<run>", "a run directory (reports/<run-id>) or its records.jsonl; a sweep directory (holding sweep.json); or an experiment directory (holding experiment.json)")
-    .description("Recompute report.json from records.jsonl alone (no endpoint calls) and render it.")
+    .description(describeCommand("report"))
     .addOption(formatOption(FORMATS, "rendering on stdout (html: written to <run>/report.html)"))
     .addOption(outputOption())
     .option("--no-gates", "do not evaluate the run's gates")

@@ -1,4 +1,5 @@
 /** `route-eval run`: its flags, then app/run.ts. */
+import { describeCommand } from "./catalogue.js";
 import type { Command } from "commander";
 import { addConfigOptions, batchOptions, formatOption, outputOption, shardOption } from "../app/cli-options.js";
 import { parseBaselineName, runCommand, type RunFlags } from "../app/run.js";
@@ -9,7 +10,7 @@ import { helpAfter } from "../render/help-text.js";
 
 export function registerRun(program: Command, io: Io, setExit: SetExit): void {
   const command = addConfigOptions(program.command("run"))
-    .description("Run every case × trials against the endpoint; write records, report.json and print a summary.")
+    .description(describeCommand("run"))
     .option("--run-id <id>", "name of the run directory (default: <UTC time>-<endpoint>); an existing one is an error")
     .option("--force", "with --run-id: replace an existing run directory of that name");
   for (const option of batchOptions({ batch: "ask through the provider's batch API (openai, anthropic): about half the price, answers within the provider's window (config: batch)", detach: "with --batch: submit and exit; collect later with --resume RUN" })) command.addOption(option);

@@ -1,4 +1,5 @@
 /** `route-eval shadow`: its arguments and flags, then app/shadow.ts. */
+import { describeCommand } from "./catalogue.js";
 import { Option, type Command } from "commander";
 import { addConfigOptions, collect, formatOption, outputOption } from "../app/cli-options.js";
 import { shadowCommand, type ShadowFlags } from "../app/shadow.js";
@@ -11,7 +12,7 @@ export function registerShadow(program: Command, io: Io, setExit: SetExit): void
   const command = program
     .command("shadow")
     .argument("<traces...>", "trace files: OTLP JSON/JSONL (GenAI or OpenInference attributes), spans, or provider request/response pairs")
-    .description("Ask production turns again against a candidate surface and count the decisions that move: the blast radius of a change, before it ships.")
+    .description(describeCommand("shadow"))
     .option("--span <id>", "only this span (repeatable)", collect, [])
     .option("--where <key=value>", "only turns whose trace attribute (or model, provider, called) has this value (repeatable)", collect, [])
     .option("--phase <name>", "the candidate config's phase whose exposure applies to every turn (default: none, every offered tool)")

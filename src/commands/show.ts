@@ -1,4 +1,5 @@
 /** `route-eval show`: its flags, then app/show.ts. */
+import { describeCommand } from "./catalogue.js";
 import type { Command } from "commander";
 import { showCommand, type ShowFlags } from "../app/show.js";
 import type { Io } from "../context.js";
@@ -9,7 +10,7 @@ export function registerShow(program: Command, io: Io, setExit: SetExit): void {
   program
     .command("show")
     .argument("<run>", "a run directory (reports/<run-id>), its records.jsonl or its report.json")
-    .description("Explain a run from its records: the failing cases by stage, or with --case the whole ladder of one case.")
+    .description(describeCommand("show"))
     .option("--case <id>", "explain one case: what existed, was exposed, retrieved, chosen, and why it failed")
     .option("--json", "print the explanation(s) as JSON instead of text")
     .addHelpText("after", helpAfter(SHOW_HELP, io))

@@ -1,4 +1,5 @@
 /** `route-eval sweep`: its flags, then app/sweep.ts. */
+import { describeCommand } from "./catalogue.js";
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { TOOL_SEARCH_MODES, type ToolSearchMode } from "../types.js";
 import { sweepCommand, type SweepFlags } from "../app/sweep.js";
@@ -16,7 +17,7 @@ export function registerSweep(program: Command, io: Io, setExit: SetExit): void 
   const budget = command.options.find((option) => option.long === "--k");
   if (budget !== undefined) budget.description = "sweep the retriever's budget over these k (e.g. 1,3,5,10,20)";
   command
-    .description("Hold the cases fixed and vary the visible ordinary-tool count (--sizes) or the retriever's k (--k); one full run per point.")
+    .description(describeCommand("sweep"))
     .option("--sizes <list>", `visible ordinary-tool counts (default ${DEFAULT_SIZES.join(",")})`, positiveIntList)
     .addOption(new Option("--distractors <policy>", "how distractors are drawn: random, or similar (hard negatives first)").choices(DISTRACTOR_POLICIES).default("random"))
     .option("--distractor-registry <file>", "pad registries with this snapshot's tools when a case has too few exposed tools")

@@ -5,7 +5,7 @@
  * longer than the width is continued with a shell backslash (so it can still be pasted).
  */
 import type { Io } from "../context.js";
-import { terminalWidth } from "./terminal.js";
+import { terminalWidth } from "./terminal-width.js";
 import { displayWidth, wrapText } from "./text-layout.js";
 
 /** For commander's addHelpText("after", …): laid out when the help is printed. */

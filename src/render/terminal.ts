@@ -5,7 +5,6 @@ import { maxOf } from "../text/extremes.js";
 import Table from "cli-table3";
 import { inertLine } from "../text/inert.js";
 import { displayWidth, wrapFacts, wrapText } from "./text-layout.js";
-import type { Io } from "../context.js";
 import { cellText, cellTone, type Cell, type TableData, type Tone } from "./section.js";
 
 export type Paint = (text: string, style: Style) => string;
@@ -53,27 +52,6 @@ function paintCell(cell: Cell, paint: Paint): string {
   const style = TONE_STYLES[cellTone(cell)];
   const text = shownText(cell);
   return style === null ? text : paint(text, style);
-}
-
-/** The width terminal renderings fit when nothing else says: not a TTY, no COLUMNS. */
-export const DEFAULT_WIDTH = 80;
-
-/**
- * The columns terminal renderings fit: stdout's width when it is a terminal, else COLUMNS, else
- * the width of stderr's terminal (stdout piped to a pager or a file is read on that screen), else 80.
- */
-export function terminalWidth(io: Pick<Io, "columns" | "env" | "stderrColumns">): number {
-  return knownWidth(io) ?? (io.stderrColumns === undefined ? DEFAULT_WIDTH : Math.max(40, io.stderrColumns));
-}
-
-/**
- * The terminal's width when it is known (stdout is a terminal, or COLUMNS is set), else null:
- * for output that tools parse line by line (lint's `file:line:` findings), which wraps only on a terminal.
- */
-export function knownWidth(io: Pick<Io, "columns" | "env">): number | null {
-  const fromEnv = Number(io.env.COLUMNS);
-  const columns = io.columns ?? (Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : null);
-  return columns === null ? null : Math.max(40, columns);
 }
 
 /** The narrowest a wrapped text column gets before the table is stacked instead. */
