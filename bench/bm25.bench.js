@@ -1,5 +1,6 @@
 // Issue 4: bm25 over a generated 10,000-tool registry — index build time and median per-query time
-// (retriever.score + topK, what discovery does per trial). Target: median query ≤ 1 ms.
+// (retriever.score + topK), and the whole discover() a trial runs (with the ranking summary its
+// record keeps). Targets: median query ≤ 1 ms; whole discover() ≤ 1 ms.
 import { createBm25Retriever } from "../dist/discovery/retriever.js";
 import { topK } from "../dist/discovery/bm25.js";
 import { discover } from "../dist/discovery/discover.js";
@@ -76,6 +77,6 @@ const q = median(query);
 console.log(`registry: ${TOOLS.toLocaleString("en")} generated tools, ${QUERIES.toLocaleString("en")} queries, k = ${K}`);
 console.log(`index build: ${median(builds).toFixed(1)} ms wall, ${median(buildCpu).toFixed(1)} ms CPU (median of 3; wall > CPU means a busy machine)`);
 console.log(`query (retriever.score + topK): median ${q.toFixed(3)} ms, p95 ${[...query].sort((a, b) => a - b)[Math.floor(QUERIES * 0.95)].toFixed(3)} ms`);
-console.log(`whole discover() per trial (also the ranking summary a record keeps: top k + 3, the acceptable tool's rank): median ${median(whole).toFixed(3)} ms`);
+console.log(`whole discover() per trial (also the ranking summary a record keeps: top k + 3, the acceptable tool's rank): median ${median(whole).toFixed(3)} ms · ratio ${(median(whole) / TARGET_MS).toFixed(2)} (target ≤ 1 ms, issue 32)`);
 console.log(`ratio: ${(q / TARGET_MS).toFixed(2)} (median query / ${TARGET_MS} ms target; ≤ 1 passes)`);
 if (q > TARGET_MS) process.exitCode = 1;

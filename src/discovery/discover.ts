@@ -49,7 +49,7 @@ const splits = new WeakMap<string[], Split>();
 function summarise(scores: ReadonlyMap<string, number>, ordinary: string[], top: string[], acceptable: readonly string[]): RetrievalSummary {
   const score = (name: string) => scores.get(name) ?? 0;
   const place = (name: string, rank: number): RankedName => ({ name, rank, score: round(score(name)) });
-  const exposed = new Set(ordinary);
+  const exposed = setOnce(ordinary);
   const ranked = acceptable
     .filter((name) => exposed.has(name))
     .map((name) => {
@@ -102,3 +102,12 @@ function sortedOnce(candidates: string[]): string[] {
 }
 
 const sortedLists = new WeakMap<string[], string[]>();
+
+/** The candidates as a set, made once per list: every case of a phase shares one (no cases × tools term). */
+function setOnce(candidates: string[]): Set<string> {
+  let set = candidateSets.get(candidates);
+  if (set === undefined) candidateSets.set(candidates, (set = new Set(candidates)));
+  return set;
+}
+
+const candidateSets = new WeakMap<string[], Set<string>>();

@@ -19,6 +19,13 @@ export function openResponseStore(dir: string): ResponseStore {
   const packsDir = join(dir, PACKS);
   let index: Map<string, Located> | null = null;
   const located = () => (index ??= indexPacks(packsDir));
+  /** Each pack read from, open once for positional reads (a replay reads thousands of entries). */
+  const readers = new Map<string, number>();
+  const readerOf = (file: string) => {
+    let fd = readers.get(file);
+    if (fd === undefined) readers.set(file, (fd = openSync(file, "r")));
+    return fd;
+  };
   /** This process's pack, created on the first write. */
   let own: { file: string; size: number; lines: number; fd: number | null } | null = null;
   return {
@@ -29,7 +36,7 @@ export function openResponseStore(dir: string): ResponseStore {
     },
     get: (key) => {
       const at = located().get(key);
-      if (at !== undefined) return JSON.parse(readSlice(at));
+      if (at !== undefined) return JSON.parse(readSlice(readerOf(at.file), at));
       const file = pathOf(key);
       return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined;
     },
@@ -54,6 +61,8 @@ export function openResponseStore(dir: string): ResponseStore {
       located().set(key, at);
     },
     close: () => {
+      for (const fd of readers.values()) closeSync(fd);
+      readers.clear();
       if (own?.fd === null || own === null) return;
       closeSync(own.fd);
       own.fd = null;
@@ -88,13 +97,8 @@ function indexPacks(packsDir: string): Map<string, Located> {
   return index;
 }
 
-function readSlice({ file, offset, length }: Located): string {
-  const fd = openSync(file, "r");
-  try {
-    const buffer = Buffer.allocUnsafe(length);
-    const read = readSync(fd, buffer, 0, length, offset);
-    return buffer.toString("utf8", 0, read);
-  } finally {
-    closeSync(fd);
-  }
+function readSlice(fd: number, { offset, length }: Located): string {
+  const buffer = Buffer.allocUnsafe(length);
+  const read = readSync(fd, buffer, 0, length, offset);
+  return buffer.toString("utf8", 0, read);
 }
