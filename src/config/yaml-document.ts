@@ -2,6 +2,7 @@ import type { JsonPath } from "../types/json.js";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import { Document, LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument } from "yaml";
+import { CORE_SCHEMA, load as loadPlain } from "js-yaml";
 import { InputError, at } from "../errors.js";
 import { lazy } from "../text/lazy.js";
 
@@ -52,13 +53,40 @@ function parseJson(text: string, file: string, shown: string): YamlFile {
     const line = /line (\d+)/.exec(message)?.[1] ?? (position === null ? null : text.slice(0, Number(position[1])).split("\n").length);
     throw new InputError(at(shown, line === null ? null : Number(line), `JSON syntax error: ${message.replace(/^JSON\.parse: /, "").split("\n")[0]}`));
   }
-  const located = lazy(() => parseYaml(text, file, shown));
+  const located = lazy(() => parseYamlDocument(text, file, shown));
   return { file, shown, data, lineOf: (path) => located().lineOf(path) };
 }
 
-/** Parse YAML text that came from `file` (absolute), shown in messages as `shown`. */
+/**
+ * What the fast reader leaves to the full one: anchors, aliases, tags and directives (the full
+ * reader bounds alias expansion and words their errors), and the two scalar forms the readers
+ * resolve differently in YAML 1.2's core schema (`0b101`, `+.5`, `-0`).
+ */
+export const FULL_READER_ONLY = /(^|[\s[\]{},:-])([&*!][^\s]|[-+]?0b[01_]+\s*($|[,\]}#])|[-+]\.\d|-0(\.0*)?\s*($|[,\]}#]))|^%/m;
+
+/**
+ * Parse YAML text that came from `file` (absolute), shown in messages as `shown`. Plain YAML is
+ * read by js-yaml (core schema), many times faster on a large registry; its lines are located by
+ * the full reader (yaml, with positions) only when a message needs one, and any text js-yaml does
+ * not read as one plain document goes to the full reader, whose errors name the line.
+ */
 function parseYaml(text: string, file: string, shown: string): YamlFile {
   checkRepresentable(text, shown);
+  if (!FULL_READER_ONLY.test(text)) {
+    let data: unknown;
+    try {
+      data = loadPlain(text, { schema: CORE_SCHEMA });
+    } catch {
+      return parseYamlDocument(text, file, shown);
+    }
+    const located = lazy(() => parseYamlDocument(text, file, shown));
+    return { file, shown, data: data ?? null, lineOf: (path) => located().lineOf(path) };
+  }
+  return parseYamlDocument(text, file, shown);
+}
+
+/** The full reader: the document with every node's position; a syntax error is one line at its place. */
+function parseYamlDocument(text: string, file: string, shown: string): YamlFile {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const error = doc.errors[0];
