@@ -59,7 +59,7 @@ function parseJson(text: string, file: string, shown: string): YamlFile {
 
 /**
  * What the fast reader leaves to the full one: anchors, aliases, tags and directives (the full
- * reader bounds alias expansion and words their errors), and the two scalar forms the readers
+ * reader bounds alias expansion and words their errors), and the scalar forms the two readers
  * resolve differently in YAML 1.2's core schema (`0b101`, `+.5`, `-0`).
  */
 export const FULL_READER_ONLY = /(^|[\s[\]{},:-])([&*!][^\s]|[-+]?0b[01_]+\s*($|[,\]}#])|[-+]\.\d|-0(\.0*)?\s*($|[,\]}#]))|^%/m;
