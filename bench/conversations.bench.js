@@ -4,30 +4,18 @@
 // filled first by a live run against a local OpenAI-compatible server, then each replay is a whole
 // CLI process (`route-eval run --mode replay`), the two interleaved, median of RUNS.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { spawn } from "node:child_process";
-import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { generateTools, interleave, measure, median, writeProject } from "./generate.js";
+import { fillStore, generateTools, interleave, measure, median, startFirstToolServer, writeProject } from "./generate.js";
 
 const CONVERSATIONS = 1_000;
 const TURNS = 5;
 const DECISIONS = CONVERSATIONS * TURNS;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const BIN = new URL("../bin/route-eval.js", import.meta.url).pathname;
 
 // The model: the first offered tool, always.
-const server = createServer((req, res) => {
-  let body = "";
-  req.on("data", (chunk) => (body += chunk));
-  req.on("end", () => {
-    const name = JSON.parse(body).tools?.[0]?.function?.name ?? "no_applicable_tool";
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ id: "c", object: "chat.completion", created: 0, model: "bench", choices: [{ index: 0, finish_reason: "tool_calls", message: { role: "assistant", content: null, tool_calls: [{ id: "t", type: "function", function: { name, arguments: "{}" } }] } }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }));
-  });
-});
-await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-const url = `http://127.0.0.1:${server.address().port}/v1`;
+const server = await startFirstToolServer();
+const url = server.url;
 
 const tools = generateTools(40);
 function project(kind) {
@@ -49,20 +37,10 @@ function project(kind) {
   return dir;
 }
 
-process.env.OPENAI_API_KEY = "bench";
-/** The live run that fills a store, in a child that does not block this process (its server answers). */
-function fill(dir) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "run", "--run-id", "fill", "--mode", "live", "--no-progress", "--no-gates"], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
-    let err = "";
-    child.stderr.on("data", (chunk) => (err += chunk));
-    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`fill failed (${code}): ${err.slice(-1000)}`))));
-  });
-}
 const single = project("single");
 const conversations = project("conversations");
 try {
-  for (const dir of [single, conversations]) await fill(dir);
+  for (const dir of [single, conversations]) await fillStore(dir);
   const replay = (dir, i) => measure({ args: ["run", "--run-id", `replay-${i}`, "--mode", "replay", "--no-progress", "--no-gates", "-f", "json", "-o", join(dir, `r${i}.json`)], cwd: dir });
   let i = 0;
   const [a, b] = interleave(RUNS, () => replay(single, i++), () => replay(conversations, i++));

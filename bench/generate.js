@@ -150,3 +150,34 @@ export function interleave(times, a, b) {
   }
   return [as, bs];
 }
+
+/**
+ * A local OpenAI-compatible server for the replay benches: it always calls the first offered tool.
+ * Returns its base URL and a close function.
+ */
+export async function startFirstToolServer() {
+  const { createServer } = await import("node:http");
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => (body += chunk));
+    req.on("end", () => {
+      const name = JSON.parse(body).tools?.[0]?.function?.name ?? "no_applicable_tool";
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ id: "c", object: "chat.completion", created: 0, model: "bench", choices: [{ index: 0, finish_reason: "tool_calls", message: { role: "assistant", content: null, tool_calls: [{ id: "t", type: "function", function: { name, arguments: "{}" } }] } }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }));
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${server.address().port}/v1`, close: () => server.close() };
+}
+
+/** The live run that fills a project's store, in a child process (the server in this one keeps answering). */
+export async function fillStore(dir) {
+  const { spawn } = await import("node:child_process");
+  const bin = new URL("../bin/route-eval.js", import.meta.url).pathname;
+  await new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, "run", "--run-id", "fill", "--mode", "live", "--no-progress", "--no-gates"], { cwd: dir, env: { ...process.env, OPENAI_API_KEY: "bench" }, stdio: ["ignore", "ignore", "pipe"] });
+    let err = "";
+    child.stderr.on("data", (chunk) => (err += chunk));
+    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`fill failed (${code}): ${err.slice(-1000)}`))));
+  });
+}

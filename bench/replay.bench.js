@@ -4,27 +4,15 @@
 // The store is filled first by a live run against a local OpenAI-compatible server; the two are
 // interleaved, median of RUNS. Target: ≤ 2×.
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { spawn } from "node:child_process";
-import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { generateTools, interleave, measure, measuredScript, median, writeProject } from "./generate.js";
+import { fillStore, generateTools, interleave, measure, measuredScript, median, startFirstToolServer, writeProject } from "./generate.js";
 
 const CASES = Number(process.env.BENCH_CASES ?? 20_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const BIN = new URL("../bin/route-eval.js", import.meta.url).pathname;
 
-const server = createServer((req, res) => {
-  let body = "";
-  req.on("data", (chunk) => (body += chunk));
-  req.on("end", () => {
-    const name = JSON.parse(body).tools?.[0]?.function?.name ?? "no_applicable_tool";
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ id: "c", object: "chat.completion", created: 0, model: "bench", choices: [{ index: 0, finish_reason: "tool_calls", message: { role: "assistant", content: null, tool_calls: [{ id: "t", type: "function", function: { name, arguments: "{}" } }] } }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }));
-  });
-});
-await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-const url = `http://127.0.0.1:${server.address().port}/v1`;
+const server = await startFirstToolServer();
+const url = server.url;
 
 const tools = generateTools(40);
 const dir = mkdtempSync(join(tmpdir(), "route-eval-replay-bench-"));
@@ -35,13 +23,7 @@ for (let i = 0; i < CASES; i++) lines.push(`  - id: case-${i}`, `    goal: "Plea
 writeFileSync(join(dir, "cases", "bench.yaml"), `${lines.join("\n")}\n`);
 writeFileSync(join(dir, "route-eval.yaml"), ['cases: ["cases/*.yaml"]', "phases:", "  ops: {max_effect: destructive}", "controls: [ask_user, no_applicable_tool]", `endpoint: "openai:bench"`, `base_url: "${url}"`, "trials: 1", "concurrency: 16", ""].join("\n"));
 
-process.env.OPENAI_API_KEY = "bench";
-await new Promise((resolve, reject) => {
-  const child = spawn(process.execPath, [BIN, "run", "--run-id", "fill", "--mode", "live", "--no-progress", "--no-gates"], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
-  let err = "";
-  child.stderr.on("data", (chunk) => (err += chunk));
-  child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`fill failed (${code}): ${err.slice(-1000)}`))));
-});
+await fillStore(dir);
 server.close();
 
 try {

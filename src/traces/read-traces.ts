@@ -12,7 +12,8 @@ import { InputError, at } from "../errors.js";
 import { forEachLine } from "../run-files/read-lines.js";
 import type { JsonObject, JsonValue, TracedTurn } from "../types.js";
 import { isPair, readPair } from "./read-pair.js";
-import { addAttributes, readSpan, type Attributes } from "./read-span.js";
+import { readSpan } from "./read-span.js";
+import { addAttributes, type Attributes } from "./otlp-values.js";
 import { isObject, TraceShapeError } from "./trace-messages.js";
 
 /** What a reading went through. */

@@ -1,12 +1,12 @@
 /**
- * Which traced turns a command takes: by span id (hex, base64 or `0x…`, as any exporter writes
+ * Which traced turns a command takes: by span id (hex, base64 or `0x…`, however the exporter writes
  * it), and by `--where KEY=VALUE` on the turn's attributes — plus `model`, `provider`,
  * `called` (the first called tool, or `none`) — every condition holding. Turns come back in
  * time order (then trace, span, file and line): exporters write spans out of order.
  */
 import { InputError } from "../errors.js";
 import type { TracedTurn } from "../types.js";
-import { normaliseId } from "./read-span.js";
+import { normaliseId } from "./otlp-values.js";
 
 export interface TurnFilter {
   spans: Set<string>;

@@ -52,7 +52,7 @@ export interface TracedTurn {
   /** The tool choice as traced, or `auto` inferred when the trace has none (OTel defines none). */
   tool_choice: { value: JsonValue; provenance: "traced" | "inferred" };
   calls: TracedCall[];
-  /** The reply's text, when it has any. */
+  /** The reply's text, or null when it has none. */
   text: string | null;
   /** Whether the trace carried the reply at all (content capture may be off): without it there is no decision to read. */
   replied: boolean;
