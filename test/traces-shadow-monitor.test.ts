@@ -68,14 +68,14 @@ function candidateProject(url: string, shipment: string): string {
  *   13    Look up ord_9 details           lookup_order         get_order (look)              ← moved (a phantom in production)
  */
 const MOVES = [
-  { from: "(no call)", to: "get_shipment", count: 1, turns: ["turn-chatcmpl-005"] },
-  { from: "get_order", to: "get_shipment", count: 1, turns: ["turn-chatcmpl-012"] },
-  { from: "lookup_order", to: "get_order", count: 1, turns: ["turn-chatcmpl-013"] },
-  { from: "get_order", to: "get_order", count: 3, turns: ["turn-chatcmpl-001", "turn-chatcmpl-003", "turn-chatcmpl-007"] },
-  { from: "get_shipment", to: "get_shipment", count: 3, turns: ["turn-chatcmpl-002", "turn-chatcmpl-008", "turn-chatcmpl-011"] },
-  { from: "refund_order", to: "refund_order", count: 2, turns: ["turn-chatcmpl-004", "turn-chatcmpl-009"] },
-  { from: "(no call)", to: "(no call)", count: 1, turns: ["turn-chatcmpl-010"] },
-  { from: "search_orders", to: "search_orders", count: 1, turns: ["turn-chatcmpl-006"] },
+  { from: "(no call)", to: "get_shipment", moved: true, count: 1, turns: ["turn-chatcmpl-005"] },
+  { from: "get_order", to: "get_shipment", moved: true, count: 1, turns: ["turn-chatcmpl-012"] },
+  { from: "lookup_order", to: "get_order", moved: true, count: 1, turns: ["turn-chatcmpl-013"] },
+  { from: "get_order", to: "get_order", moved: false, count: 3, turns: ["turn-chatcmpl-001", "turn-chatcmpl-003", "turn-chatcmpl-007"] },
+  { from: "get_shipment", to: "get_shipment", moved: false, count: 3, turns: ["turn-chatcmpl-002", "turn-chatcmpl-008", "turn-chatcmpl-011"] },
+  { from: "refund_order", to: "refund_order", moved: false, count: 2, turns: ["turn-chatcmpl-004", "turn-chatcmpl-009"] },
+  { from: "(no call)", to: "(no call)", moved: false, count: 1, turns: ["turn-chatcmpl-010"] },
+  { from: "search_orders", to: "search_orders", moved: false, count: 1, turns: ["turn-chatcmpl-006"] },
 ];
 
 describe("route-eval shadow", () => {
@@ -119,7 +119,8 @@ describe("route-eval shadow", () => {
     const dir = candidateProject(server.url, DESCRIPTIONS.get_shipment);
     const result = await runCli(["shadow", TRACE, "--config", "candidate.yaml", "--format", "json", "--no-progress"], { cwd: dir, env: { OPENAI_API_KEY: "sk-test-shadow-0123456789" } });
     const report = JSON.parse(result.stdout);
-    expect(report.cells.filter((c: { from: string; to: string }) => c.from !== c.to)).toEqual([{ from: "lookup_order", to: "get_order", count: 1, turns: ["turn-chatcmpl-013"] }]);
+    expect(report.cells.filter((c: { from: string; to: string }) => c.from !== c.to)).toEqual([{ from: "lookup_order", to: "get_order", moved: true, count: 1, turns: ["turn-chatcmpl-013"] }]);
+    expect(report.cells.filter((c: { moved: boolean }) => c.moved)).toHaveLength(1);
   });
 });
 

@@ -62,6 +62,9 @@ const CONFIG_PATH_OF = new Map(
 
 export { positiveInt, positiveIntList } from "../config/parse-number.js";
 
+/** The TRACES argument of freeze, shadow and monitor. */
+export const TRACE_FILES = "trace files: OTLP JSON/JSONL (GenAI or OpenInference attributes), spans, or provider request/response pairs";
+
 /** A repeatable option's values, in order (commander's collector). */
 export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];

@@ -1,7 +1,7 @@
 /** `route-eval freeze`: its arguments and flags, then app/freeze.ts. */
 import { describeCommand } from "./catalogue.js";
 import type { Command } from "commander";
-import { addConfigOptions, collect } from "../app/cli-options.js";
+import { addConfigOptions, collect, TRACE_FILES } from "../app/cli-options.js";
 import { freezeCommand, type FreezeFlags } from "../app/freeze.js";
 import type { Io } from "../context.js";
 import { helpAfter } from "../render/help-text.js";
@@ -10,7 +10,7 @@ import { exitOf, type SetExit } from "./exit.js";
 export function registerFreeze(program: Command, io: Io, setExit: SetExit): void {
   const command = program
     .command("freeze")
-    .argument("<traces...>", "trace files: OTLP JSON/JSONL (GenAI or OpenInference attributes), spans, or provider request/response pairs")
+    .argument("<traces...>", TRACE_FILES)
     .description(describeCommand("freeze"))
     .option("--span <id>", "the span to freeze (hex, base64 or 0x…; repeatable)", collect, [])
     .option("--where <key=value>", "only calls whose trace attribute (or model, provider, called) has this value (repeatable: all must hold)", collect, [])

@@ -1,7 +1,7 @@
 /** `route-eval monitor`: its arguments and flags, then app/monitor.ts. */
 import { describeCommand } from "./catalogue.js";
 import type { Command } from "commander";
-import { collect, formatOption, outputOption } from "../app/cli-options.js";
+import { collect, formatOption, outputOption, TRACE_FILES } from "../app/cli-options.js";
 import { monitorCommand, type MonitorFlags } from "../app/monitor.js";
 import type { Io } from "../context.js";
 import { helpAfter } from "../render/help-text.js";
@@ -11,7 +11,7 @@ import { exitOf, type SetExit } from "./exit.js";
 export function registerMonitor(program: Command, io: Io, setExit: SetExit): void {
   program
     .command("monitor")
-    .argument("<traces...>", "trace files: OTLP JSON/JSONL (GenAI or OpenInference attributes), spans, or provider request/response pairs")
+    .argument("<traces...>", TRACE_FILES)
     .description(describeCommand("monitor"))
     .option("--by <key>", "break the signals down by this trace attribute (service.name, tenant, gen_ai.agent.name…) or model, provider, called (repeatable)", collect, [])
     .option("--where <key=value>", "only calls whose attribute has this value (repeatable: all must hold)", collect, [])

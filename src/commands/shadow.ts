@@ -1,7 +1,7 @@
 /** `route-eval shadow`: its arguments and flags, then app/shadow.ts. */
 import { describeCommand } from "./catalogue.js";
 import { Option, type Command } from "commander";
-import { addConfigOptions, collect, formatOption, outputOption } from "../app/cli-options.js";
+import { addConfigOptions, collect, formatOption, outputOption, TRACE_FILES } from "../app/cli-options.js";
 import { shadowCommand, type ShadowFlags } from "../app/shadow.js";
 import type { Io } from "../context.js";
 import { helpAfter } from "../render/help-text.js";
@@ -11,7 +11,7 @@ import { exitOf, type SetExit } from "./exit.js";
 export function registerShadow(program: Command, io: Io, setExit: SetExit): void {
   const command = program
     .command("shadow")
-    .argument("<traces...>", "trace files: OTLP JSON/JSONL (GenAI or OpenInference attributes), spans, or provider request/response pairs")
+    .argument("<traces...>", TRACE_FILES)
     .description(describeCommand("shadow"))
     .option("--span <id>", "only this span (repeatable)", collect, [])
     .option("--where <key=value>", "only turns whose trace attribute (or model, provider, called) has this value (repeatable)", collect, [])

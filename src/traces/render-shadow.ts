@@ -17,9 +17,8 @@ export function buildShadowSections(r: ShadowReport): Section[] {
     `moved: ${formatPercent(r.moved.value)} (${r.moved.numerator}/${r.moved.denominator}) ${formatCi(r.moved.ci)} — a decision moved when the candidate's choice is not production's; the turn is the unit of the interval`,
     ...(skipped.length === 0 ? [] : [`not asked: ${skipped.join(", ")} (of ${r.turns.read} read)`]),
   ], null);
-  const isMoved = (cell: ShadowReport["cells"][number]) => cell.from !== cell.to.replace(/ \((question|abstain)\)$/, "");
-  const moved = r.cells.filter(isMoved);
-  const same = r.cells.filter((cell) => !isMoved(cell));
+  const moved = r.cells.filter((cell) => cell.moved);
+  const same = r.cells.filter((cell) => !cell.moved);
   const rows: Cell[][] = moved.map((cell) => [cell.from, { text: cell.to, tone: "bad" }, String(cell.count)]);
   const kept = same.reduce((sum, cell) => sum + cell.count, 0);
   const moves = section(

@@ -26,12 +26,11 @@ export function buildShadowReport(
   for (const r of scored) {
     const key = JSON.stringify([from(r), to(r)]);
     let cell = cells.get(key);
-    if (cell === undefined) cells.set(key, (cell = { from: from(r), to: to(r), count: 0, turns: [] }));
+    if (cell === undefined) cells.set(key, (cell = { from: from(r), to: to(r), moved: isMove(r), count: 0, turns: [] }));
     cell.count += 1;
     if (!cell.turns.includes(r.case_id) && cell.turns.length < TURNS_PER_CELL) cell.turns.push(r.case_id);
   }
-  const moved = (c: ShadowCell) => c.from !== c.to.replace(/ \((question|abstain)\)$/, "");
-  const ordered = [...cells.values()].sort((a, b) => Number(moved(b)) - Number(moved(a)) || b.count - a.count || compareText(a.from, b.from) || compareText(a.to, b.to));
+  const ordered = [...cells.values()].sort((a, b) => Number(b.moved) - Number(a.moved) || b.count - a.count || compareText(a.from, b.from) || compareText(a.to, b.to));
   const fromCall = scored.filter((r) => from(r) !== NO_CALL && !CONTROL_NAMES.some((c) => c === from(r)));
   const sizes = perTurnSizes(scored, production);
   return {

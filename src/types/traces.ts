@@ -67,6 +67,8 @@ export interface TracedTurn {
 export interface ShadowCell {
   from: string;
   to: string;
+  /** Whether the candidate's choice differs from production's (a question or abstention for a call of ask_user / no_applicable_tool does not). */
+  moved: boolean;
   /** Decisions (turn × trial) in the cell. */
   count: number;
   /** The turns behind it (case ids of the shadow run, for `route-eval show RUN --case ID`), first ones only. */
