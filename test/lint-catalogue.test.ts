@@ -9,7 +9,11 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import { beforeAll, describe, expect, it } from "vitest";
-import { findClusters, findRivals, NAME_THRESHOLD, TEXT_THRESHOLD } from "../src/lint/find-rivals.js";
+import { createHash } from "node:crypto";
+import { describeForSimilarity, FAMILY_GROUP_MAX, findClusters, findRivals, NAME_THRESHOLD, TEXT_THRESHOLD } from "../src/lint/find-rivals.js";
+import { relateNames, splitName } from "../src/lint/name-parts.js";
+import { buildTfIdf, cosine } from "../src/text/tfidf.js";
+import { expectGolden } from "./support/golden.js";
 import { displayWidth } from "../src/render/text-layout.js";
 import { generateCatalogue } from "./fixtures/catalogue/generate.js";
 import { runCli, tempDir } from "./support/cli.js";
@@ -68,6 +72,34 @@ describe("a 527-tool catalogue from 70 servers", () => {
     const component = largestComponent(pairs.map((p) => [p.a.name, p.b.name]));
     const largest = Math.max(...findClusters(pairs).map((members) => members.length));
     expect(component).toBeGreaterThan(3 * largest);
+  });
+
+  it("finds exactly the rival pairs of a comparison of every pair, scored and ordered alike", () => {
+    const { vectors } = buildTfIdf(tools.map(describeForSimilarity));
+    const parts = tools.map((tool) => splitName(tool.name));
+    const familySize = new Map<string, number>();
+    for (const [i, part] of parts.entries()) familySize.set(`${part.verbKey} ${tools[i].family}`, (familySize.get(`${part.verbKey} ${tools[i].family}`) ?? 0) + 1);
+    const brute = [];
+    for (let i = 0; i < tools.length; i++) {
+      for (let j = i + 1; j < tools.length; j++) {
+        const small = (k: number) => parts[k].verbKey !== null && (familySize.get(`${parts[k].verbKey} ${tools[k].family}`) ?? 0) <= FAMILY_GROUP_MAX;
+        const family = small(i) && small(j) && tools[i].family === tools[j].family ? tools[i].family : null;
+        const names = relateNames(parts[i], parts[j], family);
+        const text = cosine(vectors[i], vectors[j]);
+        if (text >= TEXT_THRESHOLD || names.score >= NAME_THRESHOLD) brute.push({ ai: i, bi: j, score: Math.max(text, names.score), text, names: names.score, why: names.why });
+      }
+    }
+    brute.sort((x, y) => y.score - x.score || x.ai - y.ai || x.bi - y.bi);
+    const found = findRivals(tools).map(({ ai, bi, score, text, names, why }) => ({ ai, bi, score, text, names, why }));
+    expect(found.length).toBeGreaterThan(1000);
+    expect(found).toEqual(brute);
+  });
+
+  it("lints the catalogue as before: the screen and the whole JSON (golden)", async () => {
+    const text = await runCli(["lint"], { cwd: dir, env: { COLUMNS: "100" } });
+    const json = await runCli(["lint", "--format", "json"], dir);
+    const digest = createHash("sha256").update(json.stdout).digest("hex");
+    expectGolden("lint-catalogue.txt", `${text.stdout}\nsha256 of --format json: ${digest}\n`);
   });
 
   it("reads an undeclared draft-04 schema as draft-04: lint warns, run proceeds and names the tool", async () => {

@@ -3,23 +3,27 @@
  * worded errors): the two must agree. Every YAML file of the repository — configs, registries,
  * cases, examples and the bad-input fixtures — and a list of scalar forms are read both ways;
  * where the fast reader is used, its data must equal the full reader's, and a text the full
- * reader refuses must never be read by the fast one.
+ * reader refuses must never be read by the fast one. Lines likewise: wherever the fast locator
+ * answers, over every path of every such file (and paths that leave the document), it names the
+ * full reader's line.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { CORE_SCHEMA, load } from "js-yaml";
 import { parseDocument } from "yaml";
 import { describe, expect, it } from "vitest";
-import { FULL_READER_ONLY } from "../src/config/yaml-document.js";
+import { FULL_READER_ONLY, parseYamlDocument } from "../src/config/yaml-document.js";
+import { locateLines } from "../src/config/yaml-lines.js";
+import type { JsonPath } from "../src/types/json.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 
-function yamlFiles(dir: string): string[] {
+function yamlFiles(dir: string, pattern = /\.ya?ml$/): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     if (entry.name === "node_modules" || entry.name.startsWith(".") || entry.name === "dist") return [];
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return yamlFiles(path);
-    return /\.ya?ml$/.test(entry.name) ? [path] : [];
+    if (entry.isDirectory()) return yamlFiles(path, pattern);
+    return pattern.test(entry.name) ? [path] : [];
   });
 }
 
@@ -65,6 +69,39 @@ describe("the fast and the full YAML readers", () => {
     expect(fastRead).toBeGreaterThan(files.length / 2);
   });
 
+  it("locate every path of every plain YAML and JSON file on the full reader's line", () => {
+    let answered = 0;
+    let asked = 0;
+    for (const file of yamlFiles(ROOT, /\.(ya?ml|json)$/)) {
+      const text = readFileSync(file, "utf8");
+      if ((file.endsWith(".json") && text.length > 2_000_000) || fast(text) === "full" || fast(text) === "error") continue;
+      if (parseDocument(text).errors.length > 0) continue;
+      const positioned = parseYamlDocument(text, file, file);
+      const locate = locateLines(text);
+      for (const path of pathsOf(load(text, { schema: CORE_SCHEMA }))) {
+        asked += 1;
+        const line = locate(path);
+        if (line === null) continue;
+        answered += 1;
+        expect(line, `${relative(ROOT, file)} ${JSON.stringify(path)}`).toBe(positioned.lineOf(path));
+      }
+    }
+    expect(asked).toBeGreaterThan(10_000);
+    expect(answered).toBeGreaterThan(asked * 0.9);
+  });
+
+  it.each(["a:\n  b:\n  c: 1\n", "- \n- x\n", "a: {b, c: 1}\n", "a: [b: 1]\n", "# c\n---\n# d\na:   # e\n  - x\n", "\ufeffa: 1\nb:\n  - |\n    t\n"])(
+    "locate %j like the full reader, or leave it to it",
+    (text) => {
+      const positioned = parseYamlDocument(text, "t.yaml", "t.yaml");
+      const locate = locateLines(text);
+      for (const path of pathsOf(load(text, { schema: CORE_SCHEMA }))) {
+        const line = locate(path);
+        if (line !== null) expect(line, JSON.stringify(path)).toBe(positioned.lineOf(path));
+      }
+    },
+  );
+
   it.each([
     "a: 012", "a: 0o17", "a: 0x1F", "a: 0b101", "a: 1_000", "a: +12", "a: -0", "a: .5", "a: +.5", "a: -.5", "a: 1e3", "a: 1.0",
     "a: .inf", "a: -.Inf", "a: .NaN", "a: ~", "a: Null", "a: TRUE", "a: yes", "a: on", "a: 2026-11-29", "a: 2026-11-29T10:00:00Z",
@@ -73,3 +110,12 @@ describe("the fast and the full YAML readers", () => {
     "a: 1\na: 2", "a: &x 1\nb: *x", "a:\n  b: 1\n   c: 2", "a: b: c", "- [0b1, +.5]", "%YAML 1.2\n---\na: 1", "a: 'it''s'", "",  "# only a comment",
   ])("%j", (text) => agree(text));
 });
+
+/** Every path into `data`, each followed by one that leaves it (a missing key, an index past the end). */
+function pathsOf(data: unknown, prefix: JsonPath = []): JsonPath[] {
+  const own: JsonPath[] = [prefix, [...prefix, "missing"], [...prefix, 10_000]];
+  if (Array.isArray(data)) return [...own, ...data.flatMap((item, index) => pathsOf(item, [...prefix, index]))];
+  if (data !== null && typeof data === "object") return [...own, ...Object.entries(data).flatMap(([key, value]) => pathsOf(value, [...prefix, key]))];
+  return own;
+}
+

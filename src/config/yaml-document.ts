@@ -5,6 +5,7 @@ import { Document, LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument }
 import { CORE_SCHEMA, load as loadPlain } from "js-yaml";
 import { InputError, at } from "../errors.js";
 import { lazy } from "../text/lazy.js";
+import { locateLines, type LocateLine } from "./yaml-lines.js";
 
 
 /** A parsed YAML file that can point back at its own lines. */
@@ -53,8 +54,7 @@ function parseJson(text: string, file: string, shown: string): YamlFile {
     const line = /line (\d+)/.exec(message)?.[1] ?? (position === null ? null : text.slice(0, Number(position[1])).split("\n").length);
     throw new InputError(at(shown, line === null ? null : Number(line), `JSON syntax error: ${message.replace(/^JSON\.parse: /, "").split("\n")[0]}`));
   }
-  const located = lazy(() => parseYamlDocument(text, file, shown));
-  return { file, shown, data, lineOf: (path) => located().lineOf(path) };
+  return { file, shown, data, lineOf: lineFinder(text, file, shown) };
 }
 
 /**
@@ -79,14 +79,29 @@ function parseYaml(text: string, file: string, shown: string): YamlFile {
     } catch {
       return parseYamlDocument(text, file, shown);
     }
-    const located = lazy(() => parseYamlDocument(text, file, shown));
-    return { file, shown, data: data ?? null, lineOf: (path) => located().lineOf(path) };
+    return { file, shown, data: data ?? null, lineOf: lineFinder(text, file, shown) };
   }
   return parseYamlDocument(text, file, shown);
 }
 
+/**
+ * Lines for text already read as plain data, located on first use: by js-yaml's node positions
+ * (yaml-lines.ts) where they are sure, else by the full reader.
+ */
+function lineFinder(text: string, file: string, shown: string): (path: JsonPath) => number {
+  const full = lazy(() => parseYamlDocument(text, file, shown));
+  const fast = lazy((): LocateLine => {
+    try {
+      return locateLines(text);
+    } catch {
+      return () => null;
+    }
+  });
+  return (path) => fast()(path) ?? full().lineOf(path);
+}
+
 /** The full reader: the document with every node's position; a syntax error is one line at its place. */
-function parseYamlDocument(text: string, file: string, shown: string): YamlFile {
+export function parseYamlDocument(text: string, file: string, shown: string): YamlFile {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const error = doc.errors[0];

@@ -79,8 +79,9 @@ function checkLosingCondition(registry: LintRegistry, tool: Tool, rivals: RivalP
   const missing = rivals.filter((pair) => !namesRival(tool, other(pair, tool)));
   if (missing.length === 0) return [];
   // Pairs come strongest first; a tool with dozens of rivals names the first few and counts the rest.
-  const names = missing.map((pair) => other(pair, tool).name);
-  const scored = missing.map((pair) => `${other(pair, tool).name} (${pair.score.toFixed(2)})`);
+  const listed = missing.slice(0, LISTED_RIVALS);
+  const names = listed.map((pair) => other(pair, tool).name);
+  const scored = listed.map((pair) => `${other(pair, tool).name} (${pair.score.toFixed(2)})`);
   const path = tool.avoid_when.length > 0 ? ["tools", registry.indexOf(tool), "avoid_when"] : ["tools", registry.indexOf(tool), "name"];
   return [
     finding({
@@ -88,9 +89,9 @@ function checkLosingCondition(registry: LintRegistry, tool: Tool, rivals: RivalP
       file: registry.file,
       line: registry.lineOf(path),
       tool: tool.name,
-      message: `${tool.name} has close rival${names.length > 1 ? "s" : ""} ${listSome(scored, LISTED_RIVALS)} that its avoid_when never names`,
+      message: `${tool.name} has close rival${missing.length > 1 ? "s" : ""} ${listSome(scored, LISTED_RIVALS, missing.length)} that its avoid_when never names`,
       fix: `add to avoid_when the case it loses, naming the winner, e.g. "<when ${names[0]} fits>; use ${names[0]}."`,
-      related: names.slice(0, LISTED_RIVALS),
+      related: names,
     }),
   ];
 }

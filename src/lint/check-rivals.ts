@@ -80,18 +80,27 @@ export function explainScore(pair: RivalPair): string {
   return `${names}text cosine ${pair.text.toFixed(2)}`;
 }
 
+/** Per tool, the words of its avoid_when (runs of [A-Za-z0-9_-]). */
+const avoidWords = new WeakMap<Tool, Set<string>>();
+/** Per name that is not one word, the pattern that finds it as a whole word. */
 const patterns = new Map<string, RegExp>();
 
-/** Whether `tool`'s avoid_when names `rival` (as a whole word). */
+/** Whether `tool`'s avoid_when names `rival` (as a whole word: not inside a longer run of [A-Za-z0-9_-]). */
 export function namesRival(tool: Tool, rival: Tool): boolean {
+  let words = avoidWords.get(tool);
+  if (words === undefined) avoidWords.set(tool, (words = new Set(tool.avoid_when.flatMap((line) => line.match(/[A-Za-z0-9_-]+/g) ?? []))));
+  // A name made only of word characters is named exactly when it is one of the words.
+  if (words.has(rival.name)) return true;
   let pattern = patterns.get(rival.name);
   if (pattern === undefined) {
-    pattern = new RegExp(`(^|[^A-Za-z0-9_-])${escapeRegExp(rival.name)}($|[^A-Za-z0-9_-])`);
+    pattern = /^[A-Za-z0-9_-]+$/.test(rival.name) ? NEVER : new RegExp(`(^|[^A-Za-z0-9_-])${escapeRegExp(rival.name)}($|[^A-Za-z0-9_-])`);
     patterns.set(rival.name, pattern);
   }
   const found = pattern;
-  return tool.avoid_when.some((line) => line.includes(rival.name) && found.test(line));
+  return found !== NEVER && tool.avoid_when.some((line) => line.includes(rival.name) && found.test(line));
 }
+
+const NEVER = /$^/;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");

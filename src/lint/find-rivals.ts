@@ -6,7 +6,7 @@
  * The pair's score is the larger of the two; both are reported.
  */
 import type { Tool } from "../types.js";
-import { relateNames, splitName, type NameParts, type NameRelation } from "./name-parts.js";
+import { relateNames, splitName, type NameParts } from "./name-parts.js";
 import { buildTfIdf, cosine, findSimilarPairs } from "../text/tfidf.js";
 
 export const TEXT_THRESHOLD = 0.5;
@@ -30,10 +30,10 @@ export const LISTED_PAIRS_IN_LARGE_CLUSTER = 1;
 /** Members of a cluster named in its message; the rest are counted (all are in `related`). */
 export const LISTED_MEMBERS = 10;
 
-/** "a, b, c and 4 more": the first `max` items, the rest counted. */
-export function listSome(items: string[], max: number): string {
-  if (items.length <= max) return items.join(", ");
-  return `${items.slice(0, max).join(", ")} and ${items.length - max} more`;
+/** "a, b, c and 4 more": the first `max` items of `total` (items may hold just those), the rest counted. */
+export function listSome(items: string[], max: number, total = items.length): string {
+  if (total <= max) return items.join(", ");
+  return `${items.slice(0, max).join(", ")} and ${total - max} more`;
 }
 
 export interface RivalPair {
@@ -51,31 +51,85 @@ export interface RivalPair {
   why: string;
 }
 
-/** Every rival pair, a before b in registry order, sorted by score (highest first) then position. */
+/**
+ * Every rival pair, a before b in registry order, sorted by score (highest first) then position.
+ * Row by row: a tool's text pairs (with their cosine) are spread over a scratch row, then each
+ * pair that can score by name (the two share a name group) is scored once, and each text pair
+ * that is not one of them.
+ */
 export function findRivals(tools: Tool[]): RivalPair[] {
+  const n = tools.length;
   const { vectors } = buildTfIdf(tools.map(describeForSimilarity));
   const parts = tools.map((tool) => splitName(tool.name));
-  const byObject = groupTools(parts, (part) => part.objects);
-  const byFamily = groupTools(parts, (_, index) => [tools[index].family]);
-  const smallFamilyGroups = [...byFamily.values()].filter((members) => members.length <= FAMILY_GROUP_MAX);
-  const inSmallFamilyGroup = new Set(smallFamilyGroups.flat());
-  const candidates = new Set<number>();
-  const key = (a: number, b: number): number => Math.min(a, b) * tools.length + Math.max(a, b);
-  for (const pair of findSimilarPairs(vectors, TEXT_THRESHOLD)) candidates.add(key(pair.a, pair.b));
-  for (const [a, b] of pairsWithin([...byObject.values(), ...smallFamilyGroups])) candidates.add(key(a, b));
+  const groups = nameGroups(tools, parts);
+  const textPairs = findSimilarPairs(vectors, TEXT_THRESHOLD);
+  const textRow = new Float64Array(n).fill(NaN);
+  /** The row that last scored each column: a pair in several groups is scored once. */
+  const scored = new Int32Array(n).fill(-1);
   const pairs: RivalPair[] = [];
-  for (const id of candidates) {
-    const [i, j] = [Math.floor(id / tools.length), id % tools.length];
-    const family = inSmallFamilyGroup.has(i) && inSmallFamilyGroup.has(j) && tools[i].family === tools[j].family ? tools[i].family : null;
-    const pair = scorePair(i, j, tools, cosine(vectors[i], vectors[j]), relateNames(parts[i], parts[j], family));
-    if (pair !== null) pairs.push(pair);
+  const row: RivalPair[] = [];
+  let next = 0;
+  for (let i = 0; i < n; i++) {
+    const first = next;
+    for (; next < textPairs.length && textPairs[next].a === i; next++) textRow[textPairs[next].b] = textPairs[next].cosine;
+    const score = (j: number) => {
+      const names = relateNames(parts[i], parts[j], groups.sharedFamily(i, j));
+      const known = textRow[j];
+      if (names.score < NAME_THRESHOLD && Number.isNaN(known)) return;
+      const text = Number.isNaN(known) ? cosine(vectors[i], vectors[j]) : known;
+      row.push({ a: tools[i], b: tools[j], ai: i, bi: j, score: Math.max(text, names.score), text, names: names.score, why: names.why });
+    };
+    for (const { members, at } of groups.of[i]) {
+      for (let m = at + 1; m < members.length; m++) {
+        const j = members[m];
+        if (scored[j] !== i) score(j);
+        scored[j] = i;
+      }
+    }
+    for (let t = first; t < next; t++) {
+      const j = textPairs[t].b;
+      if (scored[j] !== i) score(j);
+      textRow[j] = NaN;
+    }
+    // Registry order within the row; the stable sort below keeps it among equal scores.
+    pairs.push(...row.sort((x, y) => x.bi - y.bi));
+    row.length = 0;
   }
-  return pairs.sort((x, y) => y.score - x.score || x.ai - y.ai || x.bi - y.bi);
+  return pairs.sort((x, y) => y.score - x.score);
 }
 
-function scorePair(ai: number, bi: number, tools: Tool[], text: number, names: NameRelation): RivalPair | null {
-  if (text < TEXT_THRESHOLD && names.score < NAME_THRESHOLD) return null;
-  return { a: tools[ai], b: tools[bi], ai, bi, score: Math.max(text, names.score), text, names: names.score, why: names.why };
+interface Membership {
+  /** The group's members, in registry order. */
+  members: number[];
+  /** This tool's place among them. */
+  at: number;
+}
+
+interface NameGroups {
+  /** Per tool, the groups it is in. */
+  of: Membership[][];
+  /** The family both are in when each is in a small family group (see relateNames), else null. */
+  sharedFamily(i: number, j: number): string | null;
+}
+
+/**
+ * The groups a name can compete in: tools with the same verb class and an object word, or (when
+ * there are at most FAMILY_GROUP_MAX of them) the same verb class and family. Only two tools in
+ * one group can score by name.
+ */
+function nameGroups(tools: Tool[], parts: NameParts[]): NameGroups {
+  const of: Membership[][] = tools.map(() => []);
+  const inSmallFamilyGroup = new Uint8Array(tools.length);
+  for (const members of groupTools(parts, (part) => part.objects).values()) members.forEach((index, at) => of[index].push({ members, at }));
+  for (const members of groupTools(parts, (_, index) => [tools[index].family]).values()) {
+    if (members.length > FAMILY_GROUP_MAX) continue;
+    members.forEach((index, at) => of[index].push({ members, at }));
+    for (const index of members) inSmallFamilyGroup[index] = 1;
+  }
+  return {
+    of,
+    sharedFamily: (i, j) => (inSmallFamilyGroup[i] === 1 && inSmallFamilyGroup[j] === 1 && tools[i].family === tools[j].family ? tools[i].family : null),
+  };
 }
 
 /** Tool indices grouped by verb class and each key `keysOf` gives: only tools in one group can score by name. */
@@ -93,14 +147,6 @@ function groupTools(parts: NameParts[], keysOf: (part: NameParts, index: number)
   return groups;
 }
 
-function pairsWithin(groups: number[][]): [number, number][] {
-  const pairs: [number, number][] = [];
-  for (const members of groups) {
-    for (let x = 0; x < members.length; x++) for (let y = x + 1; y < members.length; y++) pairs.push([members[x], members[y]]);
-  }
-  return pairs;
-}
-
 /** The text the similarity reads: what the model reads first (name, purpose, when to use). */
 export function describeForSimilarity(tool: Tool): string {
   return [tool.name, tool.purpose, ...tool.use_when].join("\n");
@@ -115,31 +161,61 @@ export function describeForSimilarity(tool: Tool): string {
  * clusters by their first member.
  */
 export function findClusters(pairs: RivalPair[]): Tool[][] {
-  const position = new Map<Tool, number>();
-  for (const { a, b, ai, bi } of pairs) position.set(a, ai).set(b, bi);
-  const at = (tool: Tool): number => position.get(tool) ?? 0;
-  const rivals = new Map<Tool, Set<Tool>>();
-  for (const { a, b } of pairs) {
-    if (!rivals.has(a)) rivals.set(a, new Set());
-    if (!rivals.has(b)) rivals.set(b, new Set());
-    rivals.get(a)?.add(b);
-    rivals.get(b)?.add(a);
-  }
-  const clusterOf = new Map<Tool, Tool[]>();
-  for (const tool of rivals.keys()) clusterOf.set(tool, [tool]);
+  const toolAt = new Map<number, Tool>();
+  for (const { a, b, ai, bi } of pairs) toolAt.set(ai, a).set(bi, b);
+  const rival = rivalTest(pairs);
+  // A cluster keeps the name (position) of the tool it grew from.
+  const clusterOf = new Map<number, { name: number; members: number[] }>();
+  for (const index of toolAt.keys()) clusterOf.set(index, { name: index, members: [index] });
+  // Two clusters that failed to link never will: each only grows, and the pair that was not a
+  // rival pair stays inside them.
+  const unlinked = new Set<number>();
+  let span = 0;
+  for (const index of toolAt.keys()) span = Math.max(span, index + 1);
   // Pairs come strongest first.
-  for (const { a, b } of pairs) {
-    const left = clusterOf.get(a);
-    const right = clusterOf.get(b);
+  for (const { ai, bi } of pairs) {
+    const left = clusterOf.get(ai);
+    const right = clusterOf.get(bi);
     if (left === undefined || right === undefined || left === right) continue;
-    const linked = left.every((x) => right.every((y) => rivals.get(x)?.has(y) === true));
-    if (!linked) continue;
-    const [kept, gone] = left.length >= right.length ? [left, right] : [right, left];
-    kept.push(...gone);
-    for (const tool of gone) clusterOf.set(tool, kept);
+    const known = Math.min(left.name, right.name) * span + Math.max(left.name, right.name);
+    if (unlinked.has(known)) continue;
+    const linked = left.members.every((x) => right.members.every((y) => rival(x, y)));
+    if (!linked) {
+      unlinked.add(known);
+      continue;
+    }
+    const [kept, gone] = left.members.length >= right.members.length ? [left, right] : [right, left];
+    kept.members.push(...gone.members);
+    for (const index of gone.members) clusterOf.set(index, kept);
   }
-  return [...new Set(clusterOf.values())]
+  return [...new Set([...clusterOf.values()].map((cluster) => cluster.members))]
     .filter((members) => members.length >= 3)
-    .map((members) => members.sort((x, y) => at(x) - at(y)))
-    .sort((x, y) => at(x[0]) - at(y[0]));
+    .map((members) => members.sort((x, y) => x - y))
+    .sort((x, y) => x[0] - y[0])
+    .map((members) => members.map((index) => toolAt.get(index) as Tool));
+}
+
+/** Whether two positions form a rival pair: each position's rivals, sorted, searched by halves. */
+function rivalTest(pairs: RivalPair[]): (x: number, y: number) => boolean {
+  const rivalsOf = new Map<number, number[]>();
+  for (const { ai, bi } of pairs) {
+    for (const [from, to] of [[ai, bi], [bi, ai]]) {
+      const list = rivalsOf.get(from);
+      if (list === undefined) rivalsOf.set(from, [to]);
+      else list.push(to);
+    }
+  }
+  const sorted = new Map([...rivalsOf].map(([from, list]) => [from, Int32Array.from(list).sort()]));
+  return (x, y) => {
+    const list = sorted.get(x);
+    if (list === undefined) return false;
+    let [low, high] = [0, list.length - 1];
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      if (list[middle] === y) return true;
+      if (list[middle] < y) low = middle + 1;
+      else high = middle - 1;
+    }
+    return false;
+  };
 }

@@ -33,8 +33,10 @@ export interface NameParts {
   verb: string | null;
   /** The verb's synonym class, or the verb itself when it belongs to none. */
   verbKey: string | null;
-  /** Object words (stemmed) before any preposition; the last one is the head noun. */
+  /** Object words (stemmed) before any preposition, each once. */
   objects: string[];
+  /** The head noun: the last object word that is not generic ("order" in get_order_status), or null. */
+  head: string | null;
 }
 
 /** The first word from a verb class is the verb; else the first word that is not a qualifier. */
@@ -44,19 +46,16 @@ export function splitName(name: string): NameParts {
   const words = (stop === -1 ? raw : raw.slice(0, stop)).flatMap((word) => tokenize(word));
   const verb = words.find((word) => CLASS_OF.has(word)) ?? words.find((word) => !QUALIFIERS.has(word)) ?? null;
   const objects = [...new Set(words.filter((word) => word !== verb && !QUALIFIERS.has(word)))];
-  return { verb, verbKey: verb === null ? null : (CLASS_OF.get(verb) ?? verb), objects };
-}
-
-/** The last object word that is not generic ("order" in get_order_status), or null. */
-function headNoun(parts: NameParts): string | null {
-  const specific = parts.objects.filter((word) => !GENERIC_OBJECTS.has(word));
-  return specific.length === 0 ? null : specific[specific.length - 1];
+  const specific = objects.filter((word) => !GENERIC_OBJECTS.has(word));
+  return { verb, verbKey: verb === null ? null : (CLASS_OF.get(verb) ?? verb), objects, head: specific.at(-1) ?? null };
 }
 
 export interface NameRelation {
   score: number;
   why: string;
 }
+
+const UNRELATED: NameRelation = Object.freeze({ score: 0, why: "" });
 
 /**
  * verb factor (1 same verb, 0.8 synonyms, else 0) × object factor: 0.5 + 0.5 × Jaccard of the
@@ -65,15 +64,23 @@ export interface NameRelation {
  * the same family; else 0.
  */
 export function relateNames(a: NameParts, b: NameParts, sameFamily: string | null): NameRelation {
-  if (a.verb === null || b.verb === null || a.verbKey !== b.verbKey) return { score: 0, why: "" };
+  if (a.verb === null || b.verb === null || a.verbKey !== b.verbKey) return UNRELATED;
   const sameVerb = a.verb === b.verb;
   const verbFactor = sameVerb ? 1 : 0.8;
-  const verbs = sameVerb ? `same verb "${a.verb}"` : `synonym verbs "${a.verb}"/"${b.verb}"`;
-  const shared = a.objects.filter((word) => b.objects.includes(word) && !GENERIC_OBJECTS.has(word));
-  const jaccard = shared.length / Math.max(1, new Set([...a.objects, ...b.objects]).size);
-  if (shared.length > 0 && (jaccard >= 0.5 || headNoun(a) === headNoun(b))) {
-    return { score: verbFactor * (0.5 + 0.5 * jaccard), why: `${verbs} over "${shared.join(" ")}"` };
+  const verbs = () => (sameVerb ? `same verb "${a.verb}"` : `synonym verbs "${a.verb}"/"${b.verb}"`);
+  // Objects are distinct words, so the union is both less what they share.
+  let common = 0;
+  let specific = 0;
+  for (const word of a.objects) {
+    if (!b.objects.includes(word)) continue;
+    common += 1;
+    if (!GENERIC_OBJECTS.has(word)) specific += 1;
   }
-  if (sameFamily !== null) return { score: verbFactor * 0.5, why: `${verbs} in family "${sameFamily}"` };
-  return { score: 0, why: "" };
+  const jaccard = specific / Math.max(1, a.objects.length + b.objects.length - common);
+  if (specific > 0 && (jaccard >= 0.5 || a.head === b.head)) {
+    const shared = a.objects.filter((word) => b.objects.includes(word) && !GENERIC_OBJECTS.has(word));
+    return { score: verbFactor * (0.5 + 0.5 * jaccard), why: `${verbs()} over "${shared.join(" ")}"` };
+  }
+  if (sameFamily !== null) return { score: verbFactor * 0.5, why: `${verbs()} in family "${sameFamily}"` };
+  return UNRELATED;
 }

@@ -50,7 +50,11 @@ const SEVERITY_ORDER: Record<Finding["severity"], number> = { error: 0, warning:
  */
 function* renderGrouped(result: LintResult, width: number): Generator<string> {
   const byRule = new Map<RuleId, Finding[]>();
-  for (const f of result.findings) byRule.set(f.rule, [...(byRule.get(f.rule) ?? []), f]);
+  for (const f of result.findings) {
+    const list = byRule.get(f.rule);
+    if (list === undefined) byRule.set(f.rule, [f]);
+    else list.push(f);
+  }
   const groups = [...byRule.entries()]
     .map(([rule, findings]) => ({ rule, findings: findings.slice().sort((x, y) => (y.score ?? 0) - (x.score ?? 0)) }))
     .sort((x, y) => SEVERITY_ORDER[RULES[x.rule].severity] - SEVERITY_ORDER[RULES[y.rule].severity] || RULE_IDS.indexOf(x.rule) - RULE_IDS.indexOf(y.rule));

@@ -10,6 +10,7 @@ export type SparseVector = Map<string, number>;
 export interface SimilarPair {
   a: number;
   b: number;
+  /** cosine(vectors[a], vectors[b]), to the last bit. */
   cosine: number;
 }
 
@@ -53,73 +54,154 @@ export function cosine(a: SparseVector, b: SparseVector): number {
 }
 
 /**
- * Every pair (a < b) whose cosine is at least `threshold`, exactly, without walking every pair
- * that shares a common word. Partial dot products are accumulated over an inverted index of the
- * terms in at most COMMON_DF documents. A common term can add at most (this vector's weight ×
- * the term's largest weight anywhere) to any cosine; when those bounds sum below the threshold's
- * reach, a pair that shares no rare term cannot make it, and one that does gets its full cosine
- * only when its rare part plus the bound can reach the threshold. A vector whose common terms
- * alone could reach it is compared through every term, as before.
+ * Every pair (a < b) whose cosine is at least `threshold`, exactly, in order of a. Each document's partial dot
+ * products with the later documents are accumulated through an inverted index (flat typed arrays,
+ * no object per entry), over its distinctive terms only. The most frequent terms — "light", in
+ * more than `cut` documents — are left out: what they can add to a pair's cosine is at most the
+ * product of the two documents' light lengths (Cauchy–Schwarz), so a pair is checked exactly
+ * only when its distinctive overlap plus that bound reaches the threshold. Pairs that share no
+ * distinctive term can only reach it through light terms when both light lengths are large; those
+ * documents alone are also indexed by their light terms. The cut is chosen by the work it costs.
  */
 export function findSimilarPairs(vectors: SparseVector[], threshold: number): SimilarPair[] {
-  const df = new Map<string, number>();
-  const maxWeight = new Map<string, number>();
+  const n = vectors.length;
+  const ids = new Map<string, number>();
+  const df: number[] = [];
   for (const vector of vectors) {
-    for (const [term, weight] of vector) {
-      df.set(term, (df.get(term) ?? 0) + 1);
-      maxWeight.set(term, Math.max(maxWeight.get(term) ?? 0, weight));
+    for (const term of vector.keys()) {
+      let id = ids.get(term);
+      if (id === undefined) ids.set(term, (id = df.push(0) - 1));
+      df[id] += 1;
     }
   }
-  const common = (term: string) => (df.get(term) ?? 0) > COMMON_DF;
-  // Postings as two flat arrays per term (documents ascending, and their weights): no object per entry.
-  const postings = new Map<string, { docs: number[]; weights: number[] }>();
-  vectors.forEach((vector, doc) => {
+  // Documents as flat arrays of (term id, weight), document d at [docStart[d], docStart[d + 1]).
+  const docStart = new Int32Array(n + 1);
+  vectors.forEach((vector, d) => (docStart[d + 1] = docStart[d] + vector.size));
+  const docTerm = new Int32Array(docStart[n]);
+  const docWeight = new Float64Array(docStart[n]);
+  vectors.forEach((vector, d) => {
+    let at = docStart[d];
     for (const [term, weight] of vector) {
-      let list = postings.get(term);
-      if (list === undefined) postings.set(term, (list = { docs: [], weights: [] }));
-      list.docs.push(doc);
-      list.weights.push(weight);
+      docTerm[at] = ids.get(term) ?? 0;
+      docWeight[at++] = weight;
     }
   });
-  const sums = new Float64Array(vectors.length);
-  /** The document whose row last touched each column, so each row resets only what it used. */
-  const row = new Int32Array(vectors.length).fill(-1);
+  /** Reach: a pair is checked when its overlap is within rounding of the threshold. */
+  const reach = threshold - 1e-9;
+  const { cut, lightLength, indexLight } = chooseCut(df, docStart, docTerm, docWeight, reach);
+  // Postings: per term, the documents that index it, ascending, and their weights; each
+  // document's place in each of its terms' lists (-1: not indexed there).
+  const postStart = new Int32Array(df.length + 1);
+  const indexed = (d: number, term: number) => df[term] <= cut || indexLight[d] === 1;
+  for (let d = 0; d < n; d++) for (let at = docStart[d]; at < docStart[d + 1]; at++) if (indexed(d, docTerm[at])) postStart[docTerm[at] + 1] += 1;
+  for (let term = 0; term < df.length; term++) postStart[term + 1] += postStart[term];
+  const fill = postStart.slice(0, df.length);
+  const postDoc = new Int32Array(postStart[df.length]);
+  const postWeight = new Float64Array(postStart[df.length]);
+  const docPlace = new Int32Array(docStart[n]).fill(-1);
+  for (let d = 0; d < n; d++) {
+    for (let at = docStart[d]; at < docStart[d + 1]; at++) {
+      const term = docTerm[at];
+      if (!indexed(d, term)) continue;
+      const place = fill[term]++;
+      postDoc[place] = d;
+      postWeight[place] = docWeight[at];
+      docPlace[at] = place;
+    }
+  }
+  const sums = new Float64Array(n);
+  const row = new Int32Array(n).fill(-1);
+  const touched = new Int32Array(n);
   const pairs: SimilarPair[] = [];
-  vectors.forEach((vector, a) => {
-    let bound = 0;
-    for (const [term, weight] of vector) if (common(term)) bound += weight * (maxWeight.get(term) ?? 0);
-    const exhaustive = bound >= threshold;
-    const touched: number[] = [];
-    for (const [term, weight] of vector) {
-      if (!exhaustive && common(term)) continue;
-      const list = postings.get(term);
-      if (list === undefined) continue;
-      const { docs, weights } = list;
-      // Postings are in document order: walk back from the end and stop at this document.
-      for (let p = docs.length - 1; p >= 0 && docs[p] > a; p--) {
-        const b = docs[p];
-        if (row[b] !== a) {
-          row[b] = a;
-          touched.push(b);
+  // Exact cosines with the flat arrays: two dense scratch rows, summed as cosine() sums (over the
+  // smaller vector, in its order), so each value is cosine()'s to the last bit.
+  const rowWeights = new Float64Array(df.length);
+  const columnWeights = new Float64Array(df.length);
+  const scatter = (d: number, into: Float64Array, clear: boolean) => {
+    for (let at = docStart[d]; at < docStart[d + 1]; at++) into[docTerm[at]] = clear ? 0 : docWeight[at];
+  };
+  let scattered = -1;
+  const check = (a: number, b: number) => {
+    if (scattered !== a) {
+      if (scattered !== -1) scatter(scattered, rowWeights, true);
+      scatter(a, rowWeights, false);
+      scattered = a;
+    }
+    const [small, large] = vectors[a].size <= vectors[b].size ? [a, b] : [b, a];
+    const lookup = large === a ? rowWeights : columnWeights;
+    if (large === b) scatter(b, columnWeights, false);
+    let value = 0;
+    for (let at = docStart[small]; at < docStart[small + 1]; at++) value += docWeight[at] * lookup[docTerm[at]];
+    if (large === b) scatter(b, columnWeights, true);
+    if (value >= threshold) pairs.push({ a, b, cosine: value });
+  };
+  /** Walk `a`'s postings of one kind of term, light or not, over the later documents; returns how many it touched. */
+  const walk = (a: number, light: boolean): number => {
+    // A row stamps the columns it touches: 2a for distinctive terms, 2a + 1 for light ones.
+    const stamp = 2 * a + (light ? 1 : 0);
+    let count = 0;
+    for (let at = docStart[a]; at < docStart[a + 1]; at++) {
+      const term = docTerm[at];
+      if (docPlace[at] === -1 || df[term] > cut !== light) continue;
+      const weight = docWeight[at];
+      for (let place = docPlace[at] + 1, end = postStart[term + 1]; place < end; place++) {
+        const b = postDoc[place];
+        if (row[b] !== stamp) {
+          if (row[b] === 2 * a) continue; // a distinctive term reached it: checked already
+          row[b] = stamp;
+          sums[b] = 0;
+          touched[count++] = b;
         }
-        sums[b] += weight * weights[p];
+        sums[b] += weight * postWeight[place];
       }
     }
-    for (const b of touched) {
-      if (exhaustive) {
-        if (sums[b] >= threshold) pairs.push({ a, b, cosine: sums[b] });
-      } else if (sums[b] + bound >= threshold) {
-        const value = cosine(vector, vectors[b]);
-        if (value >= threshold) pairs.push({ a, b, cosine: value });
-      }
-      sums[b] = 0;
+    return count;
+  };
+  for (let a = 0; a < n; a++) {
+    const count = walk(a, false);
+    for (let k = 0; k < count; k++) {
+      const b = touched[k];
+      if (sums[b] + lightLength[a] * lightLength[b] >= reach) check(a, b);
     }
-  });
+    // A pair no distinctive term joins overlaps only in light terms: exactly their light dot product.
+    if (indexLight[a] === 0) continue;
+    const light = walk(a, true);
+    for (let k = 0; k < light; k++) if (sums[touched[k]] >= reach) check(a, touched[k]);
+  }
   return pairs;
 }
+interface Cut {
+  /** Terms in more documents than this are light. */
+  cut: number;
+  /** Per document, the length of its light part. */
+  lightLength: Float64Array;
+  /** Per document, 1 when its light terms are indexed: its light length could reach the threshold with another's. */
+  indexLight: Uint8Array;
+}
 
-/** A term in more documents than this is common: it proposes no candidate on its own (see findSimilarPairs). */
-const COMMON_DF = 200;
+/**
+ * The cut (Infinity: no term is light, every term walks) whose postings walk is shortest: a
+ * distinctive term costs its df² / 2 visits, a light one the square of the documents that index it.
+ */
+function chooseCut(df: number[], docStart: Int32Array, docTerm: Int32Array, docWeight: Float64Array, reach: number): Cut {
+  const n = docStart.length - 1;
+  let best: Cut & { work: number } = { cut: Infinity, lightLength: new Float64Array(n), indexLight: new Uint8Array(n), work: df.reduce((sum, d) => sum + (d * d) / 2, 0) };
+  for (let cut = Math.floor(n / 2); cut >= 2 && cut >= n / 64; cut = Math.floor(cut / 2)) {
+    const lightLength = new Float64Array(n);
+    for (let d = 0; d < n; d++) {
+      let squares = 0;
+      for (let at = docStart[d]; at < docStart[d + 1]; at++) if (df[docTerm[at]] > cut) squares += docWeight[at] * docWeight[at];
+      lightLength[d] = Math.sqrt(squares);
+    }
+    const longest = lightLength.reduce((max, length) => Math.max(max, length), 0);
+    const indexLight = lightLength.map((length) => (length * longest >= reach ? 1 : 0)) as unknown as Uint8Array;
+    const lightDf = new Float64Array(df.length);
+    for (let d = 0; d < n; d++) if (indexLight[d] === 1) for (let at = docStart[d]; at < docStart[d + 1]; at++) if (df[docTerm[at]] > cut) lightDf[docTerm[at]] += 1;
+    const work = df.reduce((sum, d, term) => sum + (d > cut ? lightDf[term] * lightDf[term] : d * d) / 2, 0);
+    if (work < best.work) best = { cut, lightLength, indexLight: Uint8Array.from(indexLight), work };
+  }
+  return best;
+}
 
 function countTerms(text: string): Map<string, number> {
   const counts = new Map<string, number>();
