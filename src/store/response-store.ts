@@ -17,8 +17,8 @@ const PACKS = "packs";
 export function openResponseStore(dir: string): ResponseStore {
   const pathOf = (key: string) => join(dir, key.slice(0, 2), `${key}.json`);
   const packsDir = join(dir, PACKS);
-  let index: Map<string, Located> | null = null;
-  const located = () => (index ??= indexPacks(packsDir));
+  let packs: Packs | null = null;
+  const located = () => (packs ??= indexPacks(packsDir)).index;
   /** Each pack read from, open once for positional reads (a replay reads thousands of entries). */
   const readers = new Map<string, number>();
   const readerOf = (file: string) => {
@@ -36,11 +36,16 @@ export function openResponseStore(dir: string): ResponseStore {
     },
     get: (key) => {
       const at = located().get(key);
-      if (at !== undefined) return JSON.parse(readSlice(readerOf(at.file), at));
-      const file = pathOf(key);
-      return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined;
+      if (at === undefined) {
+        const file = pathOf(key);
+        return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined;
+      }
+      const held = packs?.held.get(at.file);
+      return JSON.parse(held === undefined ? readSlice(readerOf(at.file), at) : held.toString("utf8", at.offset, at.offset + at.length));
     },
     put: (key, value) => {
+      // The index is read before this process's pack exists, so it never holds that pack.
+      const index = located();
       // Plain JSON: a pack line is found by its key, never addressed by its own text.
       const json = JSON.stringify(value);
       const line = `${key}\t${json}\n`;
@@ -58,7 +63,7 @@ export function openResponseStore(dir: string): ResponseStore {
       const keyBytes = Buffer.byteLength(key);
       const at = { file: own.file, line: ++own.lines, offset: own.size + keyBytes + 1, length: bytes - keyBytes - 2 };
       own.size += bytes;
-      located().set(key, at);
+      index.set(key, at);
     },
     close: () => {
       for (const fd of readers.values()) closeSync(fd);
@@ -78,13 +83,29 @@ function packName(): string {
 
 let packsMade = 0;
 
+interface Packs {
+  /** key → where its entry lies. */
+  index: Map<string, Located>;
+  /** The packs kept in memory from the indexing read (up to HELD_BYTES in all): a replay reads from them without a read call per entry. */
+  held: Map<string, Buffer>;
+}
+
+/** Pack bytes kept in memory after indexing; a larger store is read entry by entry. */
+const HELD_BYTES = 64 * 1024 * 1024;
+
 /** key → where its entry lies, over every pack in name order (later lines win); torn last lines are skipped. */
-function indexPacks(packsDir: string): Map<string, Located> {
+function indexPacks(packsDir: string): Packs {
   const index = new Map<string, Located>();
-  if (!existsSync(packsDir)) return index;
+  const held = new Map<string, Buffer>();
+  if (!existsSync(packsDir)) return { index, held };
+  let heldBytes = 0;
   for (const name of readdirSync(packsDir).filter((n) => n.endsWith(".jsonl")).sort()) {
     const file = join(packsDir, name);
     const bytes = readFileSync(file);
+    if (heldBytes + bytes.length <= HELD_BYTES) {
+      held.set(file, bytes);
+      heldBytes += bytes.length;
+    }
     let start = 0;
     let line = 0;
     for (let end = bytes.indexOf(10, start); end !== -1; end = bytes.indexOf(10, start)) {
@@ -94,7 +115,7 @@ function indexPacks(packsDir: string): Map<string, Located> {
       start = end + 1;
     }
   }
-  return index;
+  return { index, held };
 }
 
 function readSlice(fd: number, { offset, length }: Located): string {
