@@ -3,7 +3,9 @@
 // `npm test` rebuilds) finds dist/ missing or half-written. tsc writes a fresh folder beside it,
 // which then takes dist/'s place by rename; files of deleted sources do not linger.
 import { execFileSync } from "node:child_process";
-import { existsSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { createRequire } from "node:module";
 
 const NEXT = ".dist-next";
@@ -14,6 +16,7 @@ gone(NEXT);
 gone(OLD);
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 execFileSync(process.execPath, [tsc, "-p", "tsconfig.json", "--outDir", NEXT], { stdio: "inherit" });
+await compileSchemasAhead();
 for (let attempt = 0; ; attempt++) {
   if (existsSync("dist")) renameSync("dist", OLD);
   try {
@@ -26,3 +29,41 @@ for (let attempt = 0; ; attempt++) {
   }
 }
 gone(OLD);
+
+/**
+ * route-eval's own schemas (schemas/*.schema.json, and the config's from its key table) compiled
+ * now, by Ajv's standalone code with the options the CLI uses, so that a start-up loads them
+ * instead (src/json-schema/compile.ts; each carries its schema's hash and serves only that schema).
+ */
+async function compileSchemasAhead() {
+  const at = (path) => new URL(`${NEXT}/${path}`, `${pathToFileURL(process.cwd()).href}/`).href;
+  const { AJV_OPTIONS, AJV_VOCABULARY, schemaHash } = await import(at("json-schema/compile.js"));
+  const { buildConfigSchema } = await import(at("config/config-schema.js"));
+  const { Ajv2020 } = await import("ajv/dist/2020.js");
+  const { default: standaloneCode } = await import("ajv/dist/standalone/index.js");
+  const schemas = { config: buildConfigSchema() };
+  for (const file of readdirSync("schemas").filter((name) => name.endsWith(".schema.json"))) {
+    schemas[file.replace(/\.schema\.json$/, "")] = JSON.parse(readFileSync(join("schemas", file), "utf8"));
+  }
+  mkdirSync(join(NEXT, "json-schema", "compiled"), { recursive: true });
+  for (const [name, schema] of Object.entries(schemas)) {
+    const ajv = new Ajv2020({ ...AJV_OPTIONS, code: { source: true } });
+    ajv.addVocabulary(AJV_VOCABULARY);
+    let validate;
+    try {
+      validate = ajv.compile(schema);
+    } catch {
+      continue; // documentation only (diff, report…): the CLI never compiles it, and strict mode refuses it
+    }
+    const code = standaloneCode(ajv, validate);
+    writeFileSync(join(NEXT, "json-schema", "compiled", `${name}.cjs`), `${code}\nmodule.exports.schemaHash = ${JSON.stringify(schemaHash(schema))};\n`);
+  }
+  // The meta-schema checks of the dialects tools declare most (none declared is 2020-12).
+  const { createDialectAjv, META_CHECK_OPTIONS, metaCheckSource } = await import(at("json-schema/dialects.js"));
+  const META = { "2020-12": "https://json-schema.org/draft/2020-12/schema", "draft-07": "http://json-schema.org/draft-07/schema" };
+  for (const [dialect, id] of Object.entries(META)) {
+    const ajv = createDialectAjv(dialect, { ...META_CHECK_OPTIONS, code: { source: true, regExp: undefined } });
+    const code = standaloneCode(ajv, ajv.getSchema(id));
+    writeFileSync(join(NEXT, "json-schema", "compiled", `meta-${dialect}.cjs`), `${code}\nmodule.exports.schemaHash = ${JSON.stringify(schemaHash(metaCheckSource(dialect)))};\n`);
+  }
+}

@@ -56,7 +56,7 @@ interface Inputs {
 function classifyFiles(patterns: string[], cwd: string): Inputs {
   const inputs: Inputs = { registryFiles: [], caseFiles: [] };
   for (const file of expandPatterns(patterns, cwd, cwd)) {
-    const yaml = readYamlFile(file, cwd);
+    const yaml = readYamlFile(file, cwd, { linesNeeded: true });
     const data = yaml.data;
     const keys = data !== null && typeof data === "object" && !Array.isArray(data) ? Object.keys(data) : [];
     if (keys.includes("tools")) inputs.registryFiles.push(yaml);
@@ -72,7 +72,7 @@ function configFiles(config: Config): Inputs {
 
 
 function readLintRegistry(file: string | YamlFile, cwd: string): LintRegistry {
-  const yaml = typeof file === "string" ? readYamlFile(file, cwd) : file;
+  const yaml = typeof file === "string" ? readYamlFile(file, cwd, { linesNeeded: true }) : file;
   const { registry, problems } = parseRegistry(yaml);
   if (registry === null) throw new InputError(at(yaml.shown, problems[0]?.line ?? 1, problems[0]?.message ?? "is not a registry snapshot"));
   const positions = new Map(registry.tools.map((tool, index) => [tool, index]));
@@ -93,7 +93,7 @@ interface ReadCaseFile {
 }
 
 function readLintCaseFile(file: string | YamlFile, config: Config, loadRegistry: (path: string) => LintRegistry, seen: Map<string, CaseSource>): ReadCaseFile {
-  const yaml = typeof file === "string" ? readYamlFile(file, config.cwd) : file;
+  const yaml = typeof file === "string" ? readYamlFile(file, config.cwd, { linesNeeded: true }) : file;
   const written = validateCasesFile(yaml);
   const registry = loadRegistry(findRegistry(yaml, written, config));
   const decisions = listDecisions(yaml, written, registry, config);

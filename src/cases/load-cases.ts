@@ -31,7 +31,7 @@ export function loadCases(config: Config, files?: string[]): Case[] {
 
 
 function loadCaseFile(file: string, config: Config, registries: RegistryCache, seen: Map<string, Source>): Case[] {
-  const yaml = readYamlFile(file, config.cwd);
+  const yaml = readYamlFile(file, config.cwd, { linesNeeded: true });
   const written = validateCasesFile(yaml);
   const registry = loadRegistry(findRegistry(yaml, written, config), config.cwd, registries);
   const decisions = listDecisions(yaml, written, registry, config);

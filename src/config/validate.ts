@@ -5,22 +5,37 @@
  */
 import type { JsonPath } from "../types/json.js";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
-import { compileSchema, compileSchemaFile } from "../json-schema/compile.js";
+import { compileSchema, compileSchemaFile, compiledAhead } from "../json-schema/compile.js";
 import { InputError, at } from "../errors.js";
 import { lazy } from "../text/lazy.js";
 import type { JsonObject } from "../types.js";
 import type { CasesFile, ConfigFile, RegistryFile } from "./file-types.js";
 import { buildConfigSchema } from "./config-schema.js";
 import { describeSchemaErrors, formatPath, type SchemaProblem } from "../json-schema/describe-errors.js";
-import { createDialectAjv, describeUnknownDialect, dialectOf, type Dialect, type DialectAjv } from "../json-schema/dialects.js";
+import { createDialectAjv, describeUnknownDialect, dialectOf, META_CHECK_OPTIONS, metaCheckSource, type Dialect, type DialectAjv } from "../json-schema/dialects.js";
 import type { YamlFile } from "./yaml-document.js";
 
 /** Tools' schemas are third-party: unknown keywords and formats are tolerated, never logged; one Ajv per dialect. */
 const toolSchemaAjvs = new Map<Dialect, DialectAjv>();
 function toolSchemaAjv(dialect: Dialect): DialectAjv {
   let ajv = toolSchemaAjvs.get(dialect);
-  if (ajv === undefined) toolSchemaAjvs.set(dialect, (ajv = createDialectAjv(dialect, { allErrors: false, verbose: true })));
+  if (ajv === undefined) toolSchemaAjvs.set(dialect, (ajv = createDialectAjv(dialect, META_CHECK_OPTIONS)));
   return ajv;
+}
+
+/** Per dialect, its meta-schema check: compiled ahead when the build did, else the dialect's Ajv. */
+const metaChecks = new Map<Dialect, (schema: JsonObject) => ErrorObject[]>();
+function metaCheck(dialect: Dialect): (schema: JsonObject) => ErrorObject[] {
+  let check = metaChecks.get(dialect);
+  if (check === undefined) {
+    const ahead = compiledAhead(`meta-${dialect}`, metaCheckSource(dialect));
+    check =
+      ahead === null
+        ? (schema) => (toolSchemaAjv(dialect).validateSchema(schema) === true ? [] : (toolSchemaAjv(dialect).errors ?? []))
+        : (schema) => (ahead(schema) ? [] : (ahead.errors ?? []));
+    metaChecks.set(dialect, check);
+  }
+  return check;
 }
 
 /** The dialect of a tool's schema, or the problem of a `$schema` route-eval does not know. */
@@ -29,7 +44,7 @@ function dialectOrProblem(schema: JsonObject): Dialect | SchemaProblem {
   return typeof dialect === "string" ? dialect : { path: ["$schema"], at: ["$schema"], message: describeUnknownDialect(dialect.unknown) };
 }
 
-const configValidator = lazy(() => compileSchema<ConfigFile>(buildConfigSchema(), "the config key table"));
+const configValidator = lazy(() => compileSchema<ConfigFile>(buildConfigSchema(), "the config key table", "config"));
 const registryValidator = lazy(() => compileSchemaFile<RegistryFile>("registry.schema.json"));
 const casesValidator = lazy(() => compileSchemaFile<CasesFile>("cases.schema.json"));
 
@@ -78,8 +93,8 @@ export function findJsonSchemaProblem(schema: JsonObject): SchemaProblem | null 
 export function findMetaSchemaProblem(schema: JsonObject): SchemaProblem | null {
   const dialect = dialectOrProblem(schema);
   if (typeof dialect !== "string") return dialect;
-  const ajv = toolSchemaAjv(dialect);
-  return ajv.validateSchema(schema) === true ? null : describeSchemaErrors(ajv.errors ?? [], schema);
+  const errors = metaCheck(dialect)(schema);
+  return errors.length === 0 ? null : describeSchemaErrors(errors, schema);
 }
 
 /** `file:line: path: message` for a problem found at `prefix` + the problem's own path. */

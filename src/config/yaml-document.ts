@@ -1,11 +1,15 @@
 import type { JsonPath } from "../types/json.js";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
-import { Document, LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument } from "yaml";
+import type { Document, LineCounter } from "yaml";
+import { createRequire } from "node:module";
 import { CORE_SCHEMA, load as loadPlain } from "js-yaml";
 import { InputError, at } from "../errors.js";
 import { lazy } from "../text/lazy.js";
-import { locateLines, type LocateLine } from "./yaml-lines.js";
+import { locateLines, readLocated, type LocateLine } from "./yaml-lines.js";
+
+/** The full reader (yaml), loaded only when a file needs it: a plain read never does. */
+const fullReader = lazy(() => createRequire(import.meta.url)("yaml") as typeof import("yaml"));
 
 
 /** A parsed YAML file that can point back at its own lines. */
@@ -32,15 +36,16 @@ export function showPath(file: string, cwd: string): string {
 /**
  * Read and parse one YAML file (a `.json` file with JSON.parse, several times faster on a large
  * registry; its lines are located only when an error needs one). A missing file or a syntax error
- * is an InputError naming the file.
+ * is an InputError naming the file. `linesNeeded`: every entry will ask for its line (lint, case
+ * files), so plain YAML is located while it is read, in one pass rather than two.
  */
-export function readYamlFile(file: string, cwd: string): YamlFile {
+export function readYamlFile(file: string, cwd: string, { linesNeeded = false } = {}): YamlFile {
   const absolute = resolve(cwd, file);
   const shown = showPath(absolute, cwd);
   if (!existsSync(absolute)) throw new InputError(`${shown}: file not found`);
   if (!statSync(absolute).isFile()) throw new InputError(`${shown}: not a file`);
   const text = readFileSync(absolute, "utf8");
-  return absolute.toLowerCase().endsWith(".json") ? parseJson(text, absolute, shown) : parseYaml(text, absolute, shown);
+  return absolute.toLowerCase().endsWith(".json") ? parseJson(text, absolute, shown) : parseYaml(text, absolute, shown, linesNeeded);
 }
 
 /** JSON is YAML: the YAML parse of the same text, made only when a message needs a line, locates paths. */
@@ -70,16 +75,16 @@ export const FULL_READER_ONLY = /(^|[\s[\]{},:-])([&*!][^\s]|[-+]?0b[01_]+\s*($|
  * the full reader (yaml, with positions) only when a message needs one, and any text js-yaml does
  * not read as one plain document goes to the full reader, whose errors name the line.
  */
-function parseYaml(text: string, file: string, shown: string): YamlFile {
+function parseYaml(text: string, file: string, shown: string, linesNeeded: boolean): YamlFile {
   checkRepresentable(text, shown);
   if (!FULL_READER_ONLY.test(text)) {
-    let data: unknown;
+    let read: { data: unknown; locate: LocateLine | null };
     try {
-      data = loadPlain(text, { schema: CORE_SCHEMA });
+      read = linesNeeded ? readLocated(text) : { data: loadPlain(text, { schema: CORE_SCHEMA }), locate: null };
     } catch {
       return parseYamlDocument(text, file, shown);
     }
-    return { file, shown, data: data ?? null, lineOf: lineFinder(text, file, shown) };
+    return { file, shown, data: read.data ?? null, lineOf: lineFinder(text, file, shown, read.locate) };
   }
   return parseYamlDocument(text, file, shown);
 }
@@ -88,11 +93,11 @@ function parseYaml(text: string, file: string, shown: string): YamlFile {
  * Lines for text already read as plain data, located on first use: by js-yaml's node positions
  * (yaml-lines.ts) where they are sure, else by the full reader.
  */
-function lineFinder(text: string, file: string, shown: string): (path: JsonPath) => number {
+function lineFinder(text: string, file: string, shown: string, located: LocateLine | null = null): (path: JsonPath) => number {
   const full = lazy(() => parseYamlDocument(text, file, shown));
   const fast = lazy((): LocateLine => {
     try {
-      return locateLines(text);
+      return located ?? locateLines(text);
     } catch {
       return () => null;
     }
@@ -102,8 +107,8 @@ function lineFinder(text: string, file: string, shown: string): (path: JsonPath)
 
 /** The full reader: the document with every node's position; a syntax error is one line at its place. */
 export function parseYamlDocument(text: string, file: string, shown: string): YamlFile {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const lineCounter = new (fullReader().LineCounter)();
+  const doc = fullReader().parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const error = doc.errors[0];
   if (error) {
     const line = lineCounter.linePos(error.pos[0]).line;
@@ -134,8 +139,8 @@ function toData(doc: Document, lines: LineCounter, shown: string): unknown {
 
 /** The offset of the first alias node (the likely culprit), or null. */
 function firstAlias(node: unknown): number | null {
-  if (isAlias(node)) return node.range?.[0] ?? null;
-  const children: unknown[] = isMap(node) ? node.items.flatMap((pair) => [pair.key, pair.value]) : isSeq(node) ? node.items : [];
+  if (fullReader().isAlias(node)) return node.range?.[0] ?? null;
+  const children: unknown[] = fullReader().isMap(node) ? node.items.flatMap((pair) => [pair.key, pair.value]) : fullReader().isSeq(node) ? node.items : [];
   for (const child of children) {
     const found = firstAlias(child);
     if (found !== null) return found;
@@ -206,11 +211,11 @@ interface Step {
 }
 
 function stepInto(node: unknown, key: string | number): Step | null {
-  if (isMap(node)) {
-    const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(key));
+  if (fullReader().isMap(node)) {
+    const pair = node.items.find((item) => fullReader().isScalar(item.key) && String(item.key.value) === String(key));
     return pair ? { node: pair.value, offset: startOf(pair.key) ?? startOf(pair.value) } : null;
   }
-  if (isSeq(node) && typeof key === "number") {
+  if (fullReader().isSeq(node) && typeof key === "number") {
     const item: unknown = node.items[key];
     return item === undefined ? null : { node: item, offset: startOf(item) };
   }
@@ -218,10 +223,10 @@ function stepInto(node: unknown, key: string | number): Step | null {
 }
 
 function resolveAlias(node: unknown, doc: Document): unknown {
-  return isAlias(node) ? node.resolve(doc) : node;
+  return fullReader().isAlias(node) ? node.resolve(doc) : node;
 }
 
 function startOf(node: unknown): number | null {
-  if (isScalar(node) || isMap(node) || isSeq(node) || isAlias(node)) return node.range?.[0] ?? null;
+  if (fullReader().isScalar(node) || fullReader().isMap(node) || fullReader().isSeq(node) || fullReader().isAlias(node)) return node.range?.[0] ?? null;
   return null;
 }

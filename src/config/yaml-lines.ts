@@ -22,10 +22,15 @@ interface Node {
 }
 
 export function locateLines(text: string): LocateLine {
+  return readLocated(text).locate;
+}
+
+/** The text read as plain data (js-yaml, core schema), and the lines of its nodes, in one pass. */
+export function readLocated(text: string): { data: unknown; locate: LocateLine } {
   const top: Node[] = [];
   const open: Node[] = [];
   let input = text;
-  load(text, {
+  const data = load(text, {
     schema: CORE_SCHEMA,
     listener(event, state) {
       if (event === "open") {
@@ -52,7 +57,7 @@ export function locateLines(text: string): LocateLine {
     }
     return low + 1;
   };
-  return (path) => {
+  const locate: LocateLine = (path) => {
     const root = top[0];
     if (root === undefined) return null;
     let node = root;
@@ -66,6 +71,7 @@ export function locateLines(text: string): LocateLine {
     }
     return lineAt(offset);
   };
+  return { data, locate };
 }
 
 const UNSURE = Symbol("unsure");

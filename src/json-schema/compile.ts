@@ -1,9 +1,15 @@
 /**
  * route-eval's own JSON Schemas (the files in schemas/, and the config's, built from its key table),
  * compiled by one strict Ajv: each file is read and compiled once, the first time it is needed.
+ * `npm run build` compiles them ahead (scripts/build.js: Ajv's standalone code, with these same
+ * options, into dist/json-schema/compiled/); a validator compiled from the very schema it is
+ * asked for (the same hash) is loaded instead of compiled, which a start-up would otherwise spend.
  */
-import { readFileSync } from "node:fs";
-import { Ajv2020, type AnySchemaObject, type ValidateFunction } from "ajv/dist/2020.js";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import type { AnySchemaObject, Options, ValidateFunction } from "ajv/dist/2020.js";
 import { lazy } from "../text/lazy.js";
 import { isRecord } from "./describe-errors.js";
 
@@ -11,21 +17,42 @@ import { isRecord } from "./describe-errors.js";
 const SCHEMA_DIR = new URL("../../schemas/", import.meta.url);
 
 /** allErrors: a misspelt key also makes a required one "missing"; the unknown key is the better report. */
+export const AJV_OPTIONS: Options = { allErrors: true, verbose: true, strict: true, allowUnionTypes: true };
+export const AJV_VOCABULARY = ["errorMessage", "patternErrorMessage"];
+
+const require = createRequire(import.meta.url);
 const ajv = lazy(() => {
-  const instance = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
-  instance.addVocabulary(["errorMessage", "patternErrorMessage"]);
+  const { Ajv2020 } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
+  const instance = new Ajv2020(AJV_OPTIONS);
+  instance.addVocabulary(AJV_VOCABULARY);
   return instance;
 });
 
 /** The validator of schemas/<fileName>. */
 export function compileSchemaFile<T>(fileName: string): ValidateFunction<T> {
   const url = new URL(fileName, SCHEMA_DIR);
-  return compileSchema<T>(JSON.parse(readFileSync(url, "utf8")), url.pathname);
+  return compileSchema<T>(JSON.parse(readFileSync(url, "utf8")), url.pathname, fileName.replace(/\.schema\.json$/, ""));
 }
 
-export function compileSchema<T>(schema: unknown, source: string): ValidateFunction<T> {
+/** `schema`'s validator: the one compiled ahead under `name` when it was compiled from this schema, else compiled now. */
+export function compileSchema<T>(schema: unknown, source: string, name?: string): ValidateFunction<T> {
   if (!isSchemaObject(schema)) throw new Error(`${source} is not a JSON Schema object (a packaging bug)`);
-  return ajv().compile<T>(schema);
+  return (name === undefined ? null : compiledAhead<T>(name, schema)) ?? ajv().compile<T>(schema);
+}
+
+const COMPILED_DIR = new URL("./compiled/", import.meta.url);
+
+/** The validator compiled ahead under `name` from `source` (a schema, or what else decides the code), or null. */
+export function compiledAhead<T>(name: string, source: unknown): ValidateFunction<T> | null {
+  const file = fileURLToPath(new URL(`${name}.cjs`, COMPILED_DIR));
+  if (!existsSync(file)) return null;
+  const validate = require(file) as ValidateFunction<T> & { schemaHash?: string };
+  return validate.schemaHash === schemaHash(source) ? validate : null;
+}
+
+/** What a validator compiled ahead records of its source, to be used only for that source. */
+export function schemaHash(source: unknown): string {
+  return createHash("sha256").update(JSON.stringify(source)).digest("hex");
 }
 
 function isSchemaObject(value: unknown): value is AnySchemaObject {

@@ -3,10 +3,7 @@
  * draft-07 and draft-04 as often as 2020-12); none means 2020-12, as MCP specifies. Each dialect
  * has its own Ajv (draft-04 through ajv-draft-04), all matching patterns in linear time.
  */
-import { Ajv as AjvDraft07, type Options } from "ajv";
-import { Ajv2019 } from "ajv/dist/2019.js";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import type { AnySchema, ErrorObject, ValidateFunction } from "ajv";
+import type { AnySchema, ErrorObject, Options, ValidateFunction } from "ajv";
 import { createRequire } from "node:module";
 import { linearRegExpEngine } from "../text/linear-regexp.js";
 import type { JsonObject } from "../types.js";
@@ -91,15 +88,30 @@ export function describeUnknownDialect(value: string): string {
 }
 
 const require = createRequire(import.meta.url);
-// ajv-draft-04 is CommonJS whose module.exports is the class.
-const AjvDraft04: new (options: Options) => DialectAjv = require("ajv-draft-04");
 
-/** A new Ajv for `dialect`: tools' schemas are third-party, so unknown keywords are tolerated. */
+/** The options of the Ajv that checks tools' schemas against their dialect's meta-schema (config/validate.ts). */
+export const META_CHECK_OPTIONS: Options = { allErrors: false, verbose: true };
+
+/**
+ * What decides the code of a dialect's meta-schema validator: compiled ahead (scripts/build.js)
+ * with the meta-schema's own patterns in native RegExp (they are route-eval's, not a tool's), it
+ * serves only while Ajv and these options are the same.
+ */
+export function metaCheckSource(dialect: Dialect): unknown {
+  return { dialect, ajv: (require("ajv/package.json") as { version: string }).version, options: META_CHECK_OPTIONS };
+}
+
+/** A new Ajv for `dialect`: tools' schemas are third-party, so unknown keywords are tolerated; patterns run in linear time. */
 export function createDialectAjv(dialect: Dialect, options: Options): DialectAjv {
-  const all: Options = { strict: false, logger: false, ...options, code: { regExp: linearRegExpEngine } };
+  const all: Options = { strict: false, logger: false, ...options, code: { regExp: linearRegExpEngine, ...options.code } };
+  // Each Ajv is loaded only when a dialect needs it (most runs use the meta-schema checks compiled ahead).
+  const { Ajv: AjvDraft07 } = require("ajv") as typeof import("ajv");
   switch (dialect) {
-    case "draft-04":
+    case "draft-04": {
+      // ajv-draft-04 is CommonJS whose module.exports is the class.
+      const AjvDraft04 = require("ajv-draft-04") as new (options: Options) => DialectAjv;
       return new AjvDraft04(all);
+    }
     case "draft-06": {
       const ajv = new AjvDraft07(all);
       ajv.addMetaSchema(require("ajv/dist/refs/json-schema-draft-06.json"));
@@ -108,8 +120,8 @@ export function createDialectAjv(dialect: Dialect, options: Options): DialectAjv
     case "draft-07":
       return new AjvDraft07(all);
     case "2019-09":
-      return new Ajv2019(all);
+      return new (require("ajv/dist/2019.js") as typeof import("ajv/dist/2019.js")).Ajv2019(all);
     case "2020-12":
-      return new Ajv2020(all);
+      return new (require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js")).Ajv2020(all);
   }
 }

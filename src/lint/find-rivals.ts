@@ -7,7 +7,7 @@
  */
 import type { Tool } from "../types.js";
 import { relateNames, splitName, type NameParts } from "./name-parts.js";
-import { buildTfIdf, cosine, findSimilarPairs } from "../text/tfidf.js";
+import { buildTfIdf, indexSimilarity } from "../text/tfidf.js";
 
 export const TEXT_THRESHOLD = 0.5;
 export const NAME_THRESHOLD = 0.4;
@@ -53,30 +53,32 @@ export interface RivalPair {
 
 /**
  * Every rival pair, a before b in registry order, sorted by score (highest first) then position.
- * Row by row: a tool's text pairs (with their cosine) are spread over a scratch row, then each
- * pair that can score by name (the two share a name group) is scored once, and each text pair
- * that is not one of them.
+ * Row by row: a tool's text pairs (with their cosine) are found and spread over a scratch row,
+ * then each pair that can score by name (the two share a name group) is scored once, and each
+ * text pair that is not one of them.
  */
 export function findRivals(tools: Tool[]): RivalPair[] {
   const n = tools.length;
   const { vectors } = buildTfIdf(tools.map(describeForSimilarity));
   const parts = tools.map((tool) => splitName(tool.name));
   const groups = nameGroups(tools, parts);
-  const textPairs = findSimilarPairs(vectors, TEXT_THRESHOLD);
+  const similarity = indexSimilarity(vectors, TEXT_THRESHOLD);
   const textRow = new Float64Array(n).fill(NaN);
+  const texts: number[] = [];
   /** The row that last scored each column: a pair in several groups is scored once. */
   const scored = new Int32Array(n).fill(-1);
   const pairs: RivalPair[] = [];
   const row: RivalPair[] = [];
-  let next = 0;
   for (let i = 0; i < n; i++) {
-    const first = next;
-    for (; next < textPairs.length && textPairs[next].a === i; next++) textRow[textPairs[next].b] = textPairs[next].cosine;
+    similarity.later(i, (j, value) => {
+      textRow[j] = value;
+      texts.push(j);
+    });
     const score = (j: number) => {
       const names = relateNames(parts[i], parts[j], groups.sharedFamily(i, j));
       const known = textRow[j];
       if (names.score < NAME_THRESHOLD && Number.isNaN(known)) return;
-      const text = Number.isNaN(known) ? cosine(vectors[i], vectors[j]) : known;
+      const text = Number.isNaN(known) ? similarity.cosine(i, j) : known;
       row.push({ a: tools[i], b: tools[j], ai: i, bi: j, score: Math.max(text, names.score), text, names: names.score, why: names.why });
     };
     for (const { members, at } of groups.of[i]) {
@@ -86,11 +88,11 @@ export function findRivals(tools: Tool[]): RivalPair[] {
         scored[j] = i;
       }
     }
-    for (let t = first; t < next; t++) {
-      const j = textPairs[t].b;
+    for (const j of texts) {
       if (scored[j] !== i) score(j);
       textRow[j] = NaN;
     }
+    texts.length = 0;
     // Registry order within the row; the stable sort below keeps it among equal scores.
     pairs.push(...row.sort((x, y) => x.bi - y.bi));
     row.length = 0;

@@ -78,9 +78,26 @@ export function relateNames(a: NameParts, b: NameParts, sameFamily: string | nul
   }
   const jaccard = specific / Math.max(1, a.objects.length + b.objects.length - common);
   if (specific > 0 && (jaccard >= 0.5 || a.head === b.head)) {
-    const shared = a.objects.filter((word) => b.objects.includes(word) && !GENERIC_OBJECTS.has(word));
-    return { score: verbFactor * (0.5 + 0.5 * jaccard), why: `${verbs()} over "${shared.join(" ")}"` };
+    const shared = a.objects.filter((word) => b.objects.includes(word) && !GENERIC_OBJECTS.has(word)).join(" ");
+    return remember(`${a.verb} ${b.verb} ${shared} ${jaccard}`, () => ({ score: verbFactor * (0.5 + 0.5 * jaccard), why: `${verbs()} over "${shared}"` }));
   }
-  if (sameFamily !== null) return { score: verbFactor * 0.5, why: `${verbs()} in family "${sameFamily}"` };
+  if (sameFamily !== null) return remember(`${a.verb} ${b.verb} ${sameFamily}`, () => ({ score: verbFactor * 0.5, why: `${verbs()} in family "${sameFamily}"` }));
   return UNRELATED;
 }
+
+/**
+ * One relation object per distinct relation: a registry of thousands of tools relates a million
+ * pairs in a few hundred ways, and each pair keeps its relation. Cleared when it grows past
+ * RELATIONS_KEPT, so it never holds more than that.
+ */
+function remember(key: string, make: () => NameRelation): NameRelation {
+  let relation = relations.get(key);
+  if (relation === undefined) {
+    if (relations.size >= RELATIONS_KEPT) relations.clear();
+    relations.set(key, (relation = Object.freeze(make())));
+  }
+  return relation;
+}
+
+const RELATIONS_KEPT = 100_000;
+const relations = new Map<string, NameRelation>();

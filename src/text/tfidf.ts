@@ -53,17 +53,35 @@ export function cosine(a: SparseVector, b: SparseVector): number {
   return sum;
 }
 
+/** The pairs of a set of vectors whose cosine reaches a threshold, found one document at a time. */
+export interface SimilarityIndex {
+  /** Calls `visit(b, cosine)` for every later document b (b > a) whose cosine with a reaches the threshold. */
+  later(a: number, visit: (b: number, cosine: number) => void): void;
+  /** cosine(vectors[a], vectors[b]) to the last bit, from the flat arrays. */
+  cosine(a: number, b: number): number;
+}
+
 /**
- * Every pair (a < b) whose cosine is at least `threshold`, exactly, in order of a. Each document's partial dot
- * products with the later documents are accumulated through an inverted index (flat typed arrays,
- * no object per entry), over its distinctive terms only. The most frequent terms — "light", in
- * more than `cut` documents — are left out: what they can add to a pair's cosine is at most the
- * product of the two documents' light lengths (Cauchy–Schwarz), so a pair is checked exactly
- * only when its distinctive overlap plus that bound reaches the threshold. Pairs that share no
- * distinctive term can only reach it through light terms when both light lengths are large; those
- * documents alone are also indexed by their light terms. The cut is chosen by the work it costs.
+ * Every pair (a < b) whose cosine is at least `threshold`, exactly, in order of a (see indexSimilarity).
  */
 export function findSimilarPairs(vectors: SparseVector[], threshold: number): SimilarPair[] {
+  const index = indexSimilarity(vectors, threshold);
+  const pairs: SimilarPair[] = [];
+  for (let a = 0; a < vectors.length; a++) index.later(a, (b, value) => pairs.push({ a, b, cosine: value }));
+  return pairs;
+}
+
+/**
+ * The pairs whose cosine reaches `threshold`, exactly. Each document's partial dot products with
+ * the later documents are accumulated through an inverted index (flat typed arrays, no object per
+ * entry), over its distinctive terms only. The most frequent terms — "light", in more than `cut`
+ * documents — are left out: what they can add to a pair's cosine is at most the product of the
+ * two documents' light lengths (Cauchy–Schwarz), so a pair is checked exactly only when its
+ * distinctive overlap plus that bound reaches the threshold. Pairs that share no distinctive term
+ * can only reach it through light terms when both light lengths are large; those documents alone
+ * are also indexed by their light terms. The cut is chosen by the work it costs.
+ */
+export function indexSimilarity(vectors: SparseVector[], threshold: number): SimilarityIndex {
   const n = vectors.length;
   const ids = new Map<string, number>();
   const df: number[] = [];
@@ -112,7 +130,6 @@ export function findSimilarPairs(vectors: SparseVector[], threshold: number): Si
   const sums = new Float64Array(n);
   const row = new Int32Array(n).fill(-1);
   const touched = new Int32Array(n);
-  const pairs: SimilarPair[] = [];
   // Exact cosines with the flat arrays: two dense scratch rows, summed as cosine() sums (over the
   // smaller vector, in its order), so each value is cosine()'s to the last bit.
   const rowWeights = new Float64Array(df.length);
@@ -121,7 +138,7 @@ export function findSimilarPairs(vectors: SparseVector[], threshold: number): Si
     for (let at = docStart[d]; at < docStart[d + 1]; at++) into[docTerm[at]] = clear ? 0 : docWeight[at];
   };
   let scattered = -1;
-  const check = (a: number, b: number) => {
+  const exactCosine = (a: number, b: number): number => {
     if (scattered !== a) {
       if (scattered !== -1) scatter(scattered, rowWeights, true);
       scatter(a, rowWeights, false);
@@ -133,7 +150,7 @@ export function findSimilarPairs(vectors: SparseVector[], threshold: number): Si
     let value = 0;
     for (let at = docStart[small]; at < docStart[small + 1]; at++) value += docWeight[at] * lookup[docTerm[at]];
     if (large === b) scatter(b, columnWeights, true);
-    if (value >= threshold) pairs.push({ a, b, cosine: value });
+    return value;
   };
   /** Walk `a`'s postings of one kind of term, light or not, over the later documents; returns how many it touched. */
   const walk = (a: number, light: boolean): number => {
@@ -157,18 +174,24 @@ export function findSimilarPairs(vectors: SparseVector[], threshold: number): Si
     }
     return count;
   };
-  for (let a = 0; a < n; a++) {
-    const count = walk(a, false);
-    for (let k = 0; k < count; k++) {
-      const b = touched[k];
-      if (sums[b] + lightLength[a] * lightLength[b] >= reach) check(a, b);
-    }
-    // A pair no distinctive term joins overlaps only in light terms: exactly their light dot product.
-    if (indexLight[a] === 0) continue;
-    const light = walk(a, true);
-    for (let k = 0; k < light; k++) if (sums[touched[k]] >= reach) check(a, touched[k]);
-  }
-  return pairs;
+  return {
+    cosine: exactCosine,
+    later(a, visit) {
+      const check = (b: number) => {
+        const value = exactCosine(a, b);
+        if (value >= threshold) visit(b, value);
+      };
+      const count = walk(a, false);
+      for (let k = 0; k < count; k++) {
+        const b = touched[k];
+        if (sums[b] + lightLength[a] * lightLength[b] >= reach) check(b);
+      }
+      // A pair no distinctive term joins overlaps only in light terms: exactly their light dot product.
+      if (indexLight[a] === 0) return;
+      const light = walk(a, true);
+      for (let k = 0; k < light; k++) if (sums[touched[k]] >= reach) check(touched[k]);
+    },
+  };
 }
 interface Cut {
   /** Terms in more documents than this are light. */

@@ -1,0 +1,81 @@
+// Issue 32: a live run as a user starts it — the whole `route-eval run` process, from start-up to
+// the report written — against the floor: a process that sends the same number of requests, 32
+// at a time over keep-alive node:http, and does nothing else. N = 4,000 single-trial cases at
+// concurrency 32 against a local OpenAI-compatible server (a child process) that answers every
+// request after 100 ms. Interleaved, median of RUNS. Target: wall ≤ 1.03 × the floor.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { generateTools, interleave, measure, measuredScript, median, writeProject } from "./generate.js";
+
+const N = Number(process.env.BENCH_TRIALS ?? 4_000);
+const CONCURRENCY = 32;
+const DELAY_MS = 100;
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+process.env.OPENAI_API_KEY ??= "bench"; // the local server takes any key
+
+const SERVER = `
+const { createServer } = await import("node:http");
+const server = createServer((req, res) => {
+  let body = "";
+  req.on("data", (chunk) => (body += chunk));
+  req.on("end", () => setTimeout(() => {
+    const name = JSON.parse(body).tools?.[0]?.function?.name ?? "no_applicable_tool";
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ id: "c", object: "chat.completion", created: 0, model: "bench", choices: [{ index: 0, finish_reason: "tool_calls",
+      message: { role: "assistant", content: null, tool_calls: [{ id: "t", type: "function", function: { name, arguments: "{}" } }] } }],
+      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }));
+  }, ${DELAY_MS}));
+});
+server.keepAliveTimeout = 60_000;
+server.listen(0, "127.0.0.1", () => console.log(server.address().port));`;
+
+const server = spawn(process.execPath, ["--input-type=module", "-e", SERVER], { stdio: ["ignore", "pipe", "inherit"] });
+const port = await new Promise((resolve) => server.stdout.once("data", (chunk) => resolve(Number(String(chunk).trim()))));
+const url = `http://127.0.0.1:${port}/v1`;
+
+const dir = mkdtempSync(join(tmpdir(), "route-eval-live-bench-"));
+try {
+  const tools = generateTools(40);
+  writeProject(dir, { tools, cases: N });
+  const config = readFileSync(join(dir, "route-eval.yaml"), "utf8")
+    .replace("endpoint: baseline", `endpoint: "openai:bench"\nbase_url: "${url}"`)
+    .replace("concurrency: 8", `concurrency: ${CONCURRENCY}`);
+  writeFileSync(join(dir, "route-eval.yaml"), config);
+  // The floor's body: a request of the same size as the run's (system, goal, ten visible tools and controls).
+  const body = JSON.stringify({
+    model: "bench",
+    messages: [{ role: "system", content: "You route requests to tools." }, { role: "user", content: "Please handle this request." }],
+    tools: tools.slice(0, 12).map((tool) => ({ type: "function", function: { name: tool.name, description: tool.purpose, parameters: tool.input_schema } })),
+  });
+  const floor = () => measure({ code: measuredScript(`
+const { Agent, request } = await import("node:http");
+const agent = new Agent({ keepAlive: true, maxSockets: ${CONCURRENCY} });
+const body = ${JSON.stringify(body)};
+let next = 0;
+const one = () => new Promise((resolve, reject) => {
+  const req = request({ host: "127.0.0.1", port: ${port}, path: "/v1/chat/completions", method: "POST", agent,
+    headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
+    let text = "";
+    res.on("data", (chunk) => (text += chunk));
+    res.on("end", () => { JSON.parse(text); resolve(); });
+  });
+  req.on("error", reject);
+  req.end(body);
+});
+await Promise.all(Array.from({ length: ${CONCURRENCY} }, async () => { while (next++ < ${N}) await one(); }));
+agent.destroy();`), cwd: dir });
+  let i = 0;
+  const run = () => measure({ args: ["run", "--run-id", `live-${i++}`, "--mode", "live", "--no-progress", "--no-gates", "-f", "json", "-o", join(dir, "out.json")], cwd: dir });
+  const [f, r] = interleave(RUNS, floor, run);
+  const fw = median(f.map((x) => x.wall));
+  const rw = median(r.map((x) => x.wall));
+  console.log(`${N.toLocaleString("en")} trials, concurrency ${CONCURRENCY}, server latency ${DELAY_MS} ms (limit ⌈N/c⌉·L = ${Math.ceil(N / CONCURRENCY) * DELAY_MS} ms), whole processes, median of ${RUNS} interleaved:`);
+  console.log(`  floor (a process sending the requests over a bare keep-alive pool): ${fw.toFixed(0)} ms wall, ${median(f.map((x) => x.cpu)).toFixed(0)} ms CPU`);
+  console.log(`  route-eval run (start-up, cases, SDK, store, records, report): ${rw.toFixed(0)} ms wall, ${median(r.map((x) => x.cpu)).toFixed(0)} ms CPU, ${median(r.map((x) => x.rss)).toFixed(0)} MB peak RSS`);
+  console.log(`  ratio: ${(rw / fw).toFixed(3)} (target ≤ 1.03); route-eval's time beyond the floor: ${(rw - fw).toFixed(0)} ms`);
+} finally {
+  server.kill();
+  if (process.env.KEEP) console.log(`kept ${dir}`); else rmSync(dir, { recursive: true, force: true });
+}
