@@ -1,0 +1,102 @@
+/**
+ * The validators `npm run build` compiles ahead (dist/json-schema/compiled/) answer exactly as the
+ * ones Ajv compiles at run time: the same verdict and the same errors, on every route-eval file of
+ * the repository and the bad-input fixtures, and on tools' schemas good and bad. A validator
+ * compiled from another schema (a schema edited after the build) is never used.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { load } from "js-yaml";
+import { describe, expect, it } from "vitest";
+import { buildConfigSchema } from "../src/config/config-schema.js";
+import { compiledAhead, compileSchema } from "../src/json-schema/compile.js";
+import { createDialectAjv, META_CHECK_OPTIONS } from "../src/json-schema/dialects.js";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const COMPILED = join(ROOT, "dist", "json-schema", "compiled");
+const require = createRequire(import.meta.url);
+
+type Validate = ((data: unknown) => boolean) & { errors?: unknown[] | null };
+
+/** Verdict and errors, as data. */
+function answer(validate: Validate, data: unknown): unknown {
+  return validate(data) ? [] : JSON.parse(JSON.stringify(validate.errors ?? []));
+}
+
+function yamlFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (["node_modules", "dist", "reports"].includes(entry.name) || entry.name.startsWith(".")) return [];
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return yamlFiles(path);
+    return /\.ya?ml$/.test(entry.name) ? [path] : [];
+  });
+}
+
+function documents(): unknown[] {
+  return yamlFiles(ROOT).flatMap((file) => {
+    try {
+      return [load(readFileSync(file, "utf8"))];
+    } catch {
+      return [];
+    }
+  });
+}
+
+describe("validators compiled ahead", () => {
+  it("exist after the build", () => {
+    for (const name of ["config", "cases", "registry", "meta-2020-12", "meta-draft-07"]) expect(existsSync(join(COMPILED, `${name}.cjs`)), name).toBe(true);
+  });
+
+  it("judge route-eval's files as the validators compiled at run time do", () => {
+    const data = documents();
+    expect(data.length).toBeGreaterThan(50);
+    const schemas = {
+      config: buildConfigSchema(),
+      cases: JSON.parse(readFileSync(join(ROOT, "schemas", "cases.schema.json"), "utf8")),
+      registry: JSON.parse(readFileSync(join(ROOT, "schemas", "registry.schema.json"), "utf8")),
+    };
+    let refused = 0;
+    for (const [name, schema] of Object.entries(schemas)) {
+      const ahead = require(join(COMPILED, `${name}.cjs`)) as Validate;
+      const now = compileSchema(schema, name) as Validate;
+      for (const document of data) {
+        const expected = answer(now, document);
+        if (Array.isArray(expected) && expected.length > 0) refused += 1;
+        expect(answer(ahead, document), name).toEqual(expected);
+      }
+    }
+    expect(refused).toBeGreaterThan(20);
+  });
+
+  it("check tools' schemas against the meta-schema as the dialect's Ajv does", () => {
+    const schemas: unknown[] = [
+      { type: "object", properties: { a: { type: "string", pattern: "^[a-z]+$" } }, required: ["a"] },
+      { type: "object", properties: { a: { type: "strin" } } },
+      { type: "object", required: "a" },
+      { properties: { x: { minimum: "1" } } },
+      { type: "object", properties: { a: { $anchor: "1bad" } } },
+      { type: ["string", "nul"] },
+      { enum: [] },
+      { $defs: { x: { type: "integer", multipleOf: 0 } }, $ref: "#/$defs/x" },
+    ];
+    for (const [dialect, id] of [["2020-12", "https://json-schema.org/draft/2020-12/schema"], ["draft-07", "http://json-schema.org/draft-07/schema"]] as const) {
+      const ahead = require(join(COMPILED, `meta-${dialect}.cjs`)) as Validate;
+      const ajv = createDialectAjv(dialect, META_CHECK_OPTIONS);
+      for (const schema of schemas) {
+        const valid = ajv.validateSchema(dialect === "draft-07" ? { $schema: `${id}#`, ...(schema as object) } : (schema as object));
+        const expected = valid === true ? [] : JSON.parse(JSON.stringify(ajv.errors ?? []));
+        expect(answer(ahead, dialect === "draft-07" ? { $schema: `${id}#`, ...(schema as object) } : schema), `${dialect} ${JSON.stringify(schema)}`).toEqual(expected);
+      }
+    }
+  });
+
+  it("serve only the schema they were compiled from", async () => {
+    // The built module, which has the compiled folder beside it (src/ has none).
+    const built = (await import(join(ROOT, "dist", "json-schema", "compile.js"))) as { compiledAhead: typeof compiledAhead };
+    const schema = JSON.parse(readFileSync(join(ROOT, "schemas", "registry.schema.json"), "utf8"));
+    expect(built.compiledAhead("registry", schema)).not.toBeNull();
+    expect(built.compiledAhead("registry", { ...schema, description: "edited after the build" })).toBeNull();
+    expect(compiledAhead("registry", schema)).toBeNull();
+  });
+});
