@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildTfIdf, cosine, findSimilarPairs } from "../src/text/tfidf.js";
+import { buildTfIdf, cosine, indexSimilarity } from "../src/text/tfidf.js";
 import { seededRandom } from "../src/text/seeded-random.js";
 
 /** Texts over a small vocabulary with a long tail: common words everywhere, rare ones in few. */
@@ -13,14 +13,23 @@ function texts(n: number, seed: number): string[] {
   });
 }
 
-describe("findSimilarPairs (prefix-filtered)", () => {
+describe("indexSimilarity", () => {
   it("finds exactly the pairs a comparison of every pair finds, at any threshold", () => {
     for (const seed of [1, 2, 3]) {
       const { vectors } = buildTfIdf(texts(400, seed));
       for (const threshold of [0.2, 0.5, 0.8]) {
         const brute: string[] = [];
         for (let a = 0; a < vectors.length; a++) for (let b = a + 1; b < vectors.length; b++) if (cosine(vectors[a], vectors[b]) >= threshold) brute.push(`${a}-${b}`);
-        const found = findSimilarPairs(vectors, threshold).map((p) => `${p.a}-${p.b}`);
+        const index = indexSimilarity(vectors, threshold);
+        const found: string[] = [];
+        for (let a = 0; a < vectors.length; a++) {
+          index.later(a, (b, value) => {
+            found.push(`${a}-${b}`);
+            // The cosine it reports is cosine()'s to the last bit, as is the one it computes for any pair.
+            expect(value).toBe(cosine(vectors[a], vectors[b]));
+            expect(index.cosine(b, a)).toBe(cosine(vectors[b], vectors[a]));
+          });
+        }
         expect(found.sort()).toEqual(brute.sort());
         expect(brute.length).toBeGreaterThan(0);
       }

@@ -82,25 +82,24 @@ export function explainScore(pair: RivalPair): string {
 
 /** Per tool, the words of its avoid_when (runs of [A-Za-z0-9_-]). */
 const avoidWords = new WeakMap<Tool, Set<string>>();
-/** Per name that is not one word, the pattern that finds it as a whole word. */
-const patterns = new Map<string, RegExp>();
+/** Per name: null when it is one such word (named exactly when it is one of the words), else the pattern that finds it whole. */
+const patterns = new Map<string, RegExp | null>();
 
 /** Whether `tool`'s avoid_when names `rival` (as a whole word: not inside a longer run of [A-Za-z0-9_-]). */
 export function namesRival(tool: Tool, rival: Tool): boolean {
-  let words = avoidWords.get(tool);
-  if (words === undefined) avoidWords.set(tool, (words = new Set(tool.avoid_when.flatMap((line) => line.match(/[A-Za-z0-9_-]+/g) ?? []))));
-  // A name made only of word characters is named exactly when it is one of the words.
-  if (words.has(rival.name)) return true;
   let pattern = patterns.get(rival.name);
   if (pattern === undefined) {
-    pattern = /^[A-Za-z0-9_-]+$/.test(rival.name) ? NEVER : new RegExp(`(^|[^A-Za-z0-9_-])${escapeRegExp(rival.name)}($|[^A-Za-z0-9_-])`);
+    pattern = /^[A-Za-z0-9_-]+$/.test(rival.name) ? null : new RegExp(`(^|[^A-Za-z0-9_-])${escapeRegExp(rival.name)}($|[^A-Za-z0-9_-])`);
     patterns.set(rival.name, pattern);
   }
+  if (pattern === null) {
+    let words = avoidWords.get(tool);
+    if (words === undefined) avoidWords.set(tool, (words = new Set(tool.avoid_when.flatMap((line) => line.match(/[A-Za-z0-9_-]+/g) ?? []))));
+    return words.has(rival.name);
+  }
   const found = pattern;
-  return found !== NEVER && tool.avoid_when.some((line) => line.includes(rival.name) && found.test(line));
+  return tool.avoid_when.some((line) => line.includes(rival.name) && found.test(line));
 }
-
-const NEVER = /$^/;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");

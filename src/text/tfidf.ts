@@ -1,18 +1,12 @@
 /**
- * Sparse TF-IDF vectors and the pairs whose cosine reaches a threshold. A prefix-filtered inverted
- * index means only documents that share a distinctive term are ever compared.
+ * Sparse TF-IDF vectors and the pairs whose cosine reaches a threshold. An inverted index over
+ * distinctive terms, with a bound on what the frequent ones can add, means only documents that
+ * could reach the threshold are ever scored in full.
  */
 import { tokenize } from "./tokenize.js";
 
 /** term → weight, L2-normalised (empty for a document without terms). */
 export type SparseVector = Map<string, number>;
-
-export interface SimilarPair {
-  a: number;
-  b: number;
-  /** cosine(vectors[a], vectors[b]), to the last bit. */
-  cosine: number;
-}
 
 export interface TfIdf {
   /** One vector per text, in order. */
@@ -59,16 +53,6 @@ export interface SimilarityIndex {
   later(a: number, visit: (b: number, cosine: number) => void): void;
   /** cosine(vectors[a], vectors[b]) to the last bit, from the flat arrays. */
   cosine(a: number, b: number): number;
-}
-
-/**
- * Every pair (a < b) whose cosine is at least `threshold`, exactly, in order of a (see indexSimilarity).
- */
-export function findSimilarPairs(vectors: SparseVector[], threshold: number): SimilarPair[] {
-  const index = indexSimilarity(vectors, threshold);
-  const pairs: SimilarPair[] = [];
-  for (let a = 0; a < vectors.length; a++) index.later(a, (b, value) => pairs.push({ a, b, cosine: value }));
-  return pairs;
 }
 
 /**
