@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runCli, tempDir } from "./support/cli.js";
 import { readRecords } from "../src/run-files/records-io.js";
-import { expectGolden, normalise } from "./support/golden.js";
+import { expectGolden, normalise, steady } from "./support/golden.js";
+import { offeredTools, openaiReply, startFakeServer } from "./fixtures/fake-provider.js";
 
 const PROJECT = fileURLToPath(new URL("./fixtures/golden/", import.meta.url)).replace(/\/$/, "");
 const CONFIG = join(PROJECT, "route-eval.yaml");
@@ -17,6 +18,26 @@ async function runGolden(format: keyof typeof FORMATS) {
 }
 
 describe("route-eval run on the golden fixture project", () => {
+  it("replays from the store exactly as the golden file, with no request", async () => {
+    const fake = await startFakeServer((request) => openaiReply([{ name: offeredTools(request.body)[0], arguments: "{}" }]));
+    try {
+      const dir = tempDir();
+      cpSync(PROJECT, dir, { recursive: true });
+      const where = { cwd: dir, env: { OPENAI_API_KEY: "sk-test-replay-0123456789" } };
+      const flags = ["-e", "openai:test-model", "--base-url", `${fake.url}/v1`, "--no-gates"];
+      const fill = await runCli(["run", ...flags, "--mode", "cached", "--run-id", "fill"], where);
+      expect(fill.code, fill.stderr).toBe(0);
+      const asked = fake.requests.length;
+      expect(asked).toBe(22);
+      const replay = await runCli(["run", ...flags, "--mode", "replay", "--run-id", "replayed"], where);
+      expect(replay.code, replay.stderr).toBe(0);
+      expect(fake.requests.length).toBe(asked);
+      expectGolden("run-replayed.txt", steady(replay.stdout, dir));
+    } finally {
+      await fake.close();
+    }
+  }, 120_000);
+
   for (const format of Object.keys(FORMATS) as (keyof typeof FORMATS)[]) {
     it(`renders ${format} exactly as the golden file`, async () => {
       const { code, text, stderr } = await runGolden(format);

@@ -7,7 +7,7 @@ import { cpSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, tempDir } from "./support/cli.js";
-import { expectGolden, normalise } from "./support/golden.js";
+import { expectGolden, steady } from "./support/golden.js";
 
 const ROOT = resolve(".");
 
@@ -16,16 +16,6 @@ function project(): string {
   const dir = tempDir("route-eval-golden-commands-");
   for (const part of ["route-eval.yaml", "cases", "registries", "schemas", "examples"]) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
   return dir;
-}
-
-/** Timings vary from run to run: every figure on a latency line, and milliseconds anywhere. */
-function steady(text: string, dir: string): string {
-  return normalise(text, { "<dir>": dir })
-    .replace(/\d{8}-\d{6}/g, "<stamp>")
-    .split("\n")
-    // The figures, and the padding their width gives them.
-    .map((line) => (/latency|p50|p95|took [\d.]+ ?m?s\b/i.test(line) ? line.replace(/\d+(\.\d+)?/g, "<n>").replace(/ {2,}/g, " ") : line))
-    .join("\n");
 }
 
 describe("golden outputs of ablate, sweep and counterfactual (bundled example, baseline)", { timeout: 120_000 }, () => {

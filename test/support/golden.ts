@@ -25,3 +25,13 @@ export function normalise(text: string, paths: Record<string, string>): string {
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "<time>")
     .replace(/"tool_version": "[^"]+"/g, '"tool_version": "<version>"');
 }
+
+/** Timings vary from run to run: every figure on a latency line, and milliseconds anywhere; `dir` shown as <dir>. */
+export function steady(text: string, dir: string): string {
+  return normalise(text, { "<dir>": dir })
+    .replace(/\d{8}-\d{6}/g, "<stamp>")
+    .split("\n")
+    // The figures, and the padding their width gives them.
+    .map((line) => (/latency|p50|p95|took [\d.]+ ?m?s\b/i.test(line) ? line.replace(/\d+(\.\d+)?/g, "<n>").replace(/ {2,}/g, " ") : line))
+    .join("\n");
+}
