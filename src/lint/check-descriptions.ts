@@ -1,17 +1,18 @@
 /** descriptions: a purpose that says something, a winning and a losing condition, contrast with rivals. */
 import { tokenize } from "../text/tokenize.js";
-import { namesRival } from "./check-rivals.js";
+import { avoidNaming } from "./check-rivals.js";
 import { LISTED_RIVALS, listSome, type RivalPair } from "./find-rivals.js";
 import type { LintRegistry } from "./lint-input.js";
 import type { Tool } from "../types.js";
 import { finding, type Finding } from "./rules.js";
 
 export function checkDescriptions(registry: LintRegistry, pairs: RivalPair[]): Finding[] {
-  const rivals = rivalsByTool(pairs);
-  return registry.tools.flatMap((tool) => [
+  const rivals = rivalsByPosition(registry.tools.length, pairs);
+  const named = avoidNaming(registry.tools);
+  return registry.tools.flatMap((tool, index) => [
     ...checkPurpose(registry, tool),
     ...checkConditions(registry, tool),
-    ...checkLosingCondition(registry, tool, rivals.get(tool) ?? []),
+    ...checkLosingCondition(registry, tool, rivals[index], (pair) => named(index, pair.ai === index ? pair.bi : pair.ai)),
   ]);
 }
 
@@ -75,11 +76,17 @@ function checkConditions(registry: LintRegistry, tool: Tool): Finding[] {
   return findings;
 }
 
-function checkLosingCondition(registry: LintRegistry, tool: Tool, rivals: RivalPair[]): Finding[] {
-  const missing = rivals.filter((pair) => !namesRival(tool, other(pair, tool)));
-  if (missing.length === 0) return [];
+/** `isNamed(pair)`: whether the tool's avoid_when names the pair's other tool. */
+function checkLosingCondition(registry: LintRegistry, tool: Tool, rivals: RivalPair[], isNamed: (pair: RivalPair) => boolean): Finding[] {
   // Pairs come strongest first; a tool with dozens of rivals names the first few and counts the rest.
-  const listed = missing.slice(0, LISTED_RIVALS);
+  const listed: RivalPair[] = [];
+  let missing = 0;
+  for (const pair of rivals) {
+    if (isNamed(pair)) continue;
+    missing += 1;
+    if (listed.length < LISTED_RIVALS) listed.push(pair);
+  }
+  if (missing === 0) return [];
   const names = listed.map((pair) => other(pair, tool).name);
   const scored = listed.map((pair) => `${other(pair, tool).name} (${pair.score.toFixed(2)})`);
   const path = tool.avoid_when.length > 0 ? ["tools", registry.indexOf(tool), "avoid_when"] : ["tools", registry.indexOf(tool), "name"];
@@ -89,23 +96,21 @@ function checkLosingCondition(registry: LintRegistry, tool: Tool, rivals: RivalP
       file: registry.file,
       line: registry.lineOf(path),
       tool: tool.name,
-      message: `${tool.name} has close rival${missing.length > 1 ? "s" : ""} ${listSome(scored, LISTED_RIVALS, missing.length)} that its avoid_when never names`,
+      message: `${tool.name} has close rival${missing > 1 ? "s" : ""} ${listSome(scored, LISTED_RIVALS, missing)} that its avoid_when never names`,
       fix: `add to avoid_when the case it loses, naming the winner, e.g. "<when ${names[0]} fits>; use ${names[0]}."`,
       related: names,
     }),
   ];
 }
 
-function rivalsByTool(pairs: RivalPair[]): Map<Tool, RivalPair[]> {
-  const byTool = new Map<Tool, RivalPair[]>();
+/** Each tool's rival pairs (by its position in the registry), strongest first. */
+function rivalsByPosition(count: number, pairs: RivalPair[]): RivalPair[][] {
+  const byPosition: RivalPair[][] = Array.from({ length: count }, () => []);
   for (const pair of pairs) {
-    for (const tool of [pair.a, pair.b]) {
-      const list = byTool.get(tool) ?? [];
-      list.push(pair);
-      byTool.set(tool, list);
-    }
+    byPosition[pair.ai].push(pair);
+    byPosition[pair.bi].push(pair);
   }
-  return byTool;
+  return byPosition;
 }
 
 function other(pair: RivalPair, tool: Tool): Tool {

@@ -10,17 +10,18 @@ import { finding, type Finding } from "./rules.js";
  */
 export function checkRivals(registry: LintRegistry, pairs: RivalPair[]): Finding[] {
   const clusters = findClusters(pairs);
-  const inLargeCluster = new Set(clusters.filter((members) => members.length > LISTED_MEMBERS).flat());
-  const total = new Map<Tool, number>();
-  for (const { a } of pairs) total.set(a, (total.get(a) ?? 0) + 1);
-  const seen = new Map<Tool, number>();
+  const inLargeCluster = new Uint8Array(registry.tools.length);
+  for (const members of clusters) if (members.length > LISTED_MEMBERS) for (const tool of members) inLargeCluster[registry.indexOf(tool)] = 1;
+  // Per first tool (by position): its pairs, and how many were met so far.
+  const total = new Int32Array(registry.tools.length);
+  for (const { ai } of pairs) total[ai] += 1;
+  const seen = new Int32Array(registry.tools.length);
   const findings: Finding[] = [];
   for (const pair of pairs) {
-    const index = seen.get(pair.a) ?? 0;
-    seen.set(pair.a, index + 1);
-    const listed = inLargeCluster.has(pair.a) ? LISTED_PAIRS_IN_LARGE_CLUSTER : LISTED_PAIRS;
+    const index = seen[pair.ai]++;
+    const listed = inLargeCluster[pair.ai] === 1 ? LISTED_PAIRS_IN_LARGE_CLUSTER : LISTED_PAIRS;
     if (index >= listed) continue;
-    const all = total.get(pair.a) ?? 0;
+    const all = total[pair.ai];
     const unlisted = index === Math.min(listed, all) - 1 ? all - listed : 0;
     findings.push(rivalPairFinding(registry, pair, unlisted));
   }
@@ -99,6 +100,22 @@ export function namesRival(tool: Tool, rival: Tool): boolean {
   }
   const found = pattern;
   return tool.avoid_when.some((line) => line.includes(rival.name) && found.test(line));
+}
+
+/**
+ * namesRival over one registry, by positions: whether tool i's avoid_when names tool j. Each tool's
+ * words are matched to the names they are once, so a registry of a million rival pairs asks no
+ * map per pair.
+ */
+export function avoidNaming(tools: Tool[]): (i: number, j: number) => boolean {
+  const positions = new Map<string, number[]>();
+  tools.forEach((tool, index) => positions.set(tool.name, [...(positions.get(tool.name) ?? []), index]));
+  const oneWord = tools.map((tool) => /^[A-Za-z0-9_-]+$/.test(tool.name));
+  const named = tools.map((tool) => {
+    const words = new Set(tool.avoid_when.flatMap((line) => line.match(/[A-Za-z0-9_-]+/g) ?? []));
+    return [...words].flatMap((word) => positions.get(word) ?? []);
+  });
+  return (i, j) => (oneWord[j] ? named[i].includes(j) : namesRival(tools[i], tools[j]));
 }
 
 function escapeRegExp(text: string): string {

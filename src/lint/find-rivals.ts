@@ -163,54 +163,20 @@ export function describeForSimilarity(tool: Tool): string {
  * clusters by their first member.
  */
 export function findClusters(pairs: RivalPair[]): Tool[][] {
-  const toolAt = new Map<number, Tool>();
-  for (const { a, b, ai, bi } of pairs) toolAt.set(ai, a).set(bi, b);
-  const rival = rivalTest(pairs);
-  // A cluster keeps the name (position) of the tool it grew from.
-  const clusterOf = new Map<number, { name: number; members: number[] }>();
-  for (const index of toolAt.keys()) clusterOf.set(index, { name: index, members: [index] });
-  // Two clusters that failed to link never will: each only grows, and the pair that was not a
-  // rival pair stays inside them.
-  const unlinked = new Set<number>();
   let span = 0;
-  for (const index of toolAt.keys()) span = Math.max(span, index + 1);
-  // Pairs come strongest first.
-  for (const { ai, bi } of pairs) {
-    const left = clusterOf.get(ai);
-    const right = clusterOf.get(bi);
-    if (left === undefined || right === undefined || left === right) continue;
-    const known = Math.min(left.name, right.name) * span + Math.max(left.name, right.name);
-    if (unlinked.has(known)) continue;
-    const linked = left.members.every((x) => right.members.every((y) => rival(x, y)));
-    if (!linked) {
-      unlinked.add(known);
-      continue;
-    }
-    const [kept, gone] = left.members.length >= right.members.length ? [left, right] : [right, left];
-    kept.members.push(...gone.members);
-    for (const index of gone.members) clusterOf.set(index, kept);
+  for (const { ai, bi } of pairs) span = Math.max(span, ai + 1, bi + 1);
+  // By position: the tool, and its rivals (sorted, searched by halves).
+  const toolAt: Tool[] = new Array<Tool>(span);
+  const rivalsOf: number[][] = Array.from({ length: span }, () => []);
+  for (const { a, b, ai, bi } of pairs) {
+    toolAt[ai] = a;
+    toolAt[bi] = b;
+    rivalsOf[ai].push(bi);
+    rivalsOf[bi].push(ai);
   }
-  return [...new Set([...clusterOf.values()].map((cluster) => cluster.members))]
-    .filter((members) => members.length >= 3)
-    .map((members) => members.sort((x, y) => x - y))
-    .sort((x, y) => x[0] - y[0])
-    .map((members) => members.map((index) => toolAt.get(index) as Tool));
-}
-
-/** Whether two positions form a rival pair: each position's rivals, sorted, searched by halves. */
-function rivalTest(pairs: RivalPair[]): (x: number, y: number) => boolean {
-  const rivalsOf = new Map<number, number[]>();
-  for (const { ai, bi } of pairs) {
-    for (const [from, to] of [[ai, bi], [bi, ai]]) {
-      const list = rivalsOf.get(from);
-      if (list === undefined) rivalsOf.set(from, [to]);
-      else list.push(to);
-    }
-  }
-  const sorted = new Map([...rivalsOf].map(([from, list]) => [from, Int32Array.from(list).sort()]));
-  return (x, y) => {
-    const list = sorted.get(x);
-    if (list === undefined) return false;
+  const sorted = rivalsOf.map((list) => Int32Array.from(list).sort());
+  const rival = (x: number, y: number): boolean => {
+    const list = sorted[x];
     let [low, high] = [0, list.length - 1];
     while (low <= high) {
       const middle = (low + high) >> 1;
@@ -220,4 +186,30 @@ function rivalTest(pairs: RivalPair[]): (x: number, y: number) => boolean {
     }
     return false;
   };
+  // A cluster keeps the name (position) of the tool it grew from.
+  const clusterOf = rivalsOf.map((list, index) => (list.length === 0 ? null : { name: index, members: [index] }));
+  // Two clusters that failed to link never will: each only grows, and the pair that was not a
+  // rival pair stays inside them.
+  const unlinked = new Set<number>();
+  // Pairs come strongest first.
+  for (const { ai, bi } of pairs) {
+    const left = clusterOf[ai];
+    const right = clusterOf[bi];
+    if (left === null || right === null || left === right) continue;
+    const known = Math.min(left.name, right.name) * span + Math.max(left.name, right.name);
+    if (unlinked.has(known)) continue;
+    const linked = left.members.every((x) => right.members.every((y) => rival(x, y)));
+    if (!linked) {
+      unlinked.add(known);
+      continue;
+    }
+    const [kept, gone] = left.members.length >= right.members.length ? [left, right] : [right, left];
+    kept.members.push(...gone.members);
+    for (const index of gone.members) clusterOf[index] = kept;
+  }
+  return [...new Set(clusterOf.flatMap((cluster) => (cluster === null ? [] : [cluster.members])))]
+    .filter((members) => members.length >= 3)
+    .map((members) => members.sort((x, y) => x - y))
+    .sort((x, y) => x[0] - y[0])
+    .map((members) => members.map((index) => toolAt[index]));
 }
