@@ -12,13 +12,17 @@ import type { JsonPath } from "../types/json.js";
 /** 1-based line of the value at `path` (see YamlFile.lineOf), or null: ask the full reader. */
 export type LocateLine = (path: JsonPath) => number | null;
 
-interface Node {
-  /** Its first character: js-yaml opens a key, an item and the root where their text begins. */
-  start: number;
-  /** Nodes read inside it: items of a sequence; keys and values, alternately, of a mapping. */
-  children: Node[] | null;
-  /** The node's value once read (for a mapping or sequence, the very object in the data). */
-  value: unknown;
+/**
+ * The nodes js-yaml read, by id in the order they opened: where each begins (js-yaml opens a key,
+ * an item and the root at their first character), its value once read (for a mapping or a
+ * sequence, the very object in the data), and for each mapping or sequence the nodes read inside
+ * it: its items, or its keys and values alternately. Flat arrays: a large registry has a million
+ * nodes.
+ */
+interface Nodes {
+  starts: number[];
+  values: unknown[];
+  children: (number[] | null)[];
 }
 
 export function locateLines(text: string): LocateLine {
@@ -27,23 +31,28 @@ export function locateLines(text: string): LocateLine {
 
 /** The text read as plain data (js-yaml, core schema), and the lines of its nodes, in one pass. */
 export function readLocated(text: string): { data: unknown; locate: LocateLine } {
-  const top: Node[] = [];
-  const open: Node[] = [];
+  const nodes: Nodes = { starts: [], values: [], children: [] };
+  // The ids read inside the open nodes, in order, and where each open node's own begin.
+  const pending: number[] = [];
+  const marks: number[] = [];
   let input = text;
   const data = load(text, {
     schema: CORE_SCHEMA,
     listener(event, state) {
       if (event === "open") {
-        const node: Node = { start: state.position, children: null, value: undefined };
-        const parent = open[open.length - 1];
-        if (parent === undefined) top.push(node);
-        else (parent.children ??= []).push(node);
-        open.push(node);
-      } else {
-        const node = open.pop();
-        if (node !== undefined) node.value = state.result;
-        input = state.input;
+        pending.push(nodes.starts.push(state.position) - 1);
+        nodes.values.push(undefined);
+        nodes.children.push(null);
+        marks.push(pending.length);
+        return;
       }
+      const mark = marks.pop() ?? 0;
+      const id = pending[mark - 1];
+      const value = state.result;
+      nodes.values[id] = value;
+      if (value !== null && typeof value === "object") nodes.children[id] = pending.slice(mark);
+      pending.length = mark;
+      input = state.input;
     },
   });
   const lineStarts = [0];
@@ -58,16 +67,15 @@ export function readLocated(text: string): { data: unknown; locate: LocateLine }
     return low + 1;
   };
   const locate: LocateLine = (path) => {
-    const root = top[0];
-    if (root === undefined) return null;
-    let node = root;
-    let offset = root.start;
+    if (nodes.starts.length === 0) return null;
+    let node = 0;
+    let offset = nodes.starts[0];
     for (const key of path) {
-      const step = stepInto(node, key);
+      const step = stepInto(nodes, node, key);
       if (step === UNSURE) return null;
       if (step === null) break;
       node = step.node;
-      offset = step.at.start;
+      offset = nodes.starts[step.at];
     }
     return lineAt(offset);
   };
@@ -77,20 +85,22 @@ export function readLocated(text: string): { data: unknown; locate: LocateLine }
 const UNSURE = Symbol("unsure");
 
 /** The child at `key` and the node whose start locates it (a mapping's key, a sequence's item). */
-function stepInto(read: Node, key: string | number): { node: Node; at: Node } | null | typeof UNSURE {
-  const { value, children } = unwrap(read);
+function stepInto(nodes: Nodes, read: number, key: string | number): { node: number; at: number } | null | typeof UNSURE {
+  const id = unwrap(nodes, read);
+  const value = nodes.values[id];
+  const children = nodes.children[id];
   if (Array.isArray(value)) {
     if (typeof key !== "number") return null;
     if (children === null || children.length !== value.length) return value.length === 0 ? null : UNSURE;
     const item = children[key];
     if (item === undefined) return null;
-    return item.value === null ? UNSURE : { node: item, at: item };
+    return nodes.values[item] === null ? UNSURE : { node: item, at: item };
   }
   if (value === null || typeof value !== "object") return null;
   const size = Object.keys(value).length;
   if ((children?.length ?? 0) !== 2 * size) return UNSURE;
   for (let i = 0; children !== null && i < children.length; i += 2) {
-    const name = children[i].value;
+    const name = nodes.values[children[i]];
     if (name !== null && typeof name === "object") return UNSURE;
     if (String(name) === String(key)) return { node: children[i + 1], at: children[i] };
   }
@@ -102,8 +112,10 @@ function stepInto(read: Node, key: string | number): { node: Node; at: Node } | 
  * its would-be first key, when no colon follows, is the whole node (`{"a": 1}` at the top of a
  * JSON file): the same object, one level down.
  */
-function unwrap(node: Node): Node {
-  let inner = node;
-  while (inner.children !== null && inner.children.length === 1 && inner.children[0].value === inner.value) inner = inner.children[0];
+function unwrap(nodes: Nodes, id: number): number {
+  let inner = id;
+  for (let children = nodes.children[inner]; children !== null && children.length === 1 && nodes.values[children[0]] === nodes.values[inner]; children = nodes.children[inner]) {
+    inner = children[0];
+  }
   return inner;
 }

@@ -76,10 +76,11 @@ export function relateNames(a: NameParts, b: NameParts, sameFamily: string | nul
     common += 1;
     if (!GENERIC_OBJECTS.has(word)) specific += 1;
   }
-  const jaccard = specific / Math.max(1, a.objects.length + b.objects.length - common);
+  const union = Math.max(1, a.objects.length + b.objects.length - common);
+  const jaccard = specific / union;
   if (specific > 0 && (jaccard >= 0.5 || a.head === b.head)) {
     const shared = a.objects.filter((word) => b.objects.includes(word) && !GENERIC_OBJECTS.has(word)).join(" ");
-    return remember(`${a.verb} ${b.verb} ${shared} ${jaccard}`, () => ({ score: verbFactor * (0.5 + 0.5 * jaccard), why: `${verbs()} over "${shared}"` }));
+    return remember(`${a.verb} ${b.verb} ${shared} ${union}`, () => ({ score: verbFactor * (0.5 + 0.5 * jaccard), why: `${verbs()} over "${shared}"` }));
   }
   if (sameFamily !== null) return remember(`${a.verb} ${b.verb} ${sameFamily}`, () => ({ score: verbFactor * 0.5, why: `${verbs()} in family "${sameFamily}"` }));
   return UNRELATED;
