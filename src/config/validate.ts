@@ -29,10 +29,11 @@ function metaCheck(dialect: Dialect): (schema: JsonObject) => ErrorObject[] {
   let check = metaChecks.get(dialect);
   if (check === undefined) {
     const ahead = compiledAhead(`meta-${dialect}`, metaCheckSource(dialect));
-    check =
-      ahead === null
-        ? (schema) => (toolSchemaAjv(dialect).validateSchema(schema) === true ? [] : (toolSchemaAjv(dialect).errors ?? []))
-        : (schema) => (ahead(schema) ? [] : (ahead.errors ?? []));
+    const ajv = ahead === null ? toolSchemaAjv(dialect) : null;
+    check = (schema) => {
+      if (ajv !== null) return ajv.validateSchema(schema) === true ? [] : (ajv.errors ?? []);
+      return ahead?.(schema) === true ? [] : (ahead?.errors ?? []);
+    };
     metaChecks.set(dialect, check);
   }
   return check;

@@ -139,8 +139,9 @@ function toData(doc: Document, lines: LineCounter, shown: string): unknown {
 
 /** The offset of the first alias node (the likely culprit), or null. */
 function firstAlias(node: unknown): number | null {
-  if (fullReader().isAlias(node)) return node.range?.[0] ?? null;
-  const children: unknown[] = fullReader().isMap(node) ? node.items.flatMap((pair) => [pair.key, pair.value]) : fullReader().isSeq(node) ? node.items : [];
+  const { isAlias, isMap, isSeq } = fullReader();
+  if (isAlias(node)) return node.range?.[0] ?? null;
+  const children: unknown[] = isMap(node) ? node.items.flatMap((pair) => [pair.key, pair.value]) : isSeq(node) ? node.items : [];
   for (const child of children) {
     const found = firstAlias(child);
     if (found !== null) return found;
@@ -211,11 +212,12 @@ interface Step {
 }
 
 function stepInto(node: unknown, key: string | number): Step | null {
-  if (fullReader().isMap(node)) {
-    const pair = node.items.find((item) => fullReader().isScalar(item.key) && String(item.key.value) === String(key));
+  const { isMap, isScalar, isSeq } = fullReader();
+  if (isMap(node)) {
+    const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(key));
     return pair ? { node: pair.value, offset: startOf(pair.key) ?? startOf(pair.value) } : null;
   }
-  if (fullReader().isSeq(node) && typeof key === "number") {
+  if (isSeq(node) && typeof key === "number") {
     const item: unknown = node.items[key];
     return item === undefined ? null : { node: item, offset: startOf(item) };
   }
@@ -227,6 +229,7 @@ function resolveAlias(node: unknown, doc: Document): unknown {
 }
 
 function startOf(node: unknown): number | null {
-  if (fullReader().isScalar(node) || fullReader().isMap(node) || fullReader().isSeq(node) || fullReader().isAlias(node)) return node.range?.[0] ?? null;
+  const { isAlias, isMap, isScalar, isSeq } = fullReader();
+  if (isScalar(node) || isMap(node) || isSeq(node) || isAlias(node)) return node.range?.[0] ?? null;
   return null;
 }

@@ -201,11 +201,11 @@ function chooseCut(df: number[], docStart: Int32Array, docTerm: Int32Array, docW
       lightLength[d] = Math.sqrt(squares);
     }
     const longest = lightLength.reduce((max, length) => Math.max(max, length), 0);
-    const indexLight = lightLength.map((length) => (length * longest >= reach ? 1 : 0)) as unknown as Uint8Array;
+    const indexLight = Uint8Array.from(lightLength, (length) => (length * longest >= reach ? 1 : 0));
     const lightDf = new Float64Array(df.length);
     for (let d = 0; d < n; d++) if (indexLight[d] === 1) for (let at = docStart[d]; at < docStart[d + 1]; at++) if (df[docTerm[at]] > cut) lightDf[docTerm[at]] += 1;
     const work = df.reduce((sum, d, term) => sum + (d > cut ? lightDf[term] * lightDf[term] : d * d) / 2, 0);
-    if (work < best.work) best = { cut, lightLength, indexLight: Uint8Array.from(indexLight), work };
+    if (work < best.work) best = { cut, lightLength, indexLight, work };
   }
   return best;
 }
