@@ -1,6 +1,6 @@
 // Shared by the benches: seeded generators of realistic large inputs (registries, cases, projects)
 // and a child-process measure that reports wall time, CPU time and peak RSS of one command.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 
@@ -111,7 +111,8 @@ export function writeProject(dir, { tools, cases, k = 10, trials = 1, seed = 11,
   ].join("\n"));
 }
 
-const CLI = new URL("../dist/cli.js", import.meta.url).href;
+const BUNDLE = new URL("../dist/bundle/cli.js", import.meta.url);
+const CLI = (existsSync(BUNDLE) ? BUNDLE : new URL("../dist/cli.js", import.meta.url)).href;
 /** Runs the CLI in a child exactly as bin/route-eval.js does, and reports its CPU time and peak RSS on exit. */
 const DRIVER = `import(${JSON.stringify(CLI)}).then(async ({ main }) => {
   process.exitCode = await main([process.argv[0], "route-eval", ...process.argv.slice(1)]);

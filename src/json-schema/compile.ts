@@ -3,9 +3,8 @@
  * compiled by one strict Ajv: each file is read and compiled once, the first time it is needed.
  * `npm run build` compiles them ahead (scripts/build.js: Ajv's standalone code, with these same
  * options, into dist/json-schema/compiled/); a validator compiled from the very schema it is
- * asked for (the same hash) is loaded instead of compiled, which a start-up would otherwise spend.
+ * asked for (the same text) is loaded instead of compiled, which a start-up would otherwise spend.
  */
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
@@ -40,19 +39,23 @@ export function compileSchema<T>(schema: unknown, source: string, name?: string)
   return (name === undefined ? null : compiledAhead<T>(name, schema)) ?? ajv().compile<T>(schema);
 }
 
-const COMPILED_DIR = new URL("./compiled/", import.meta.url);
+/** dist/json-schema/compiled/, from dist/json-schema/ and from the bundle (dist/bundle/) alike. */
+const COMPILED_DIR = new URL("../json-schema/compiled/", import.meta.url);
 
 /** The validator compiled ahead under `name` from `source` (a schema, or what else decides the code), or null. */
 export function compiledAhead<T>(name: string, source: unknown): ValidateFunction<T> | null {
   const file = fileURLToPath(new URL(`${name}.cjs`, COMPILED_DIR));
   if (!existsSync(file)) return null;
-  const validate = require(file) as ValidateFunction<T> & { schemaHash?: string };
-  return validate.schemaHash === schemaHash(source) ? validate : null;
+  const validate = require(file) as ValidateFunction<T> & { compiledFrom?: string };
+  return validate.compiledFrom === compiledFrom(source) ? validate : null;
 }
 
-/** What a validator compiled ahead records of its source, to be used only for that source. */
-export function schemaHash(source: unknown): string {
-  return createHash("sha256").update(JSON.stringify(source)).digest("hex");
+/**
+ * What a validator compiled ahead records of its source, to be used only for that source: the
+ * source's JSON text itself (compared whole, it needs no hash, and so no node:crypto at start-up).
+ */
+export function compiledFrom(source: unknown): string {
+  return JSON.stringify(source);
 }
 
 function isSchemaObject(value: unknown): value is AnySchemaObject {

@@ -51,36 +51,42 @@ const EACH_ITEM = ["allOf", "anyOf", "oneOf", "items"];
  */
 export function draft04Marker(schema: JsonObject): string | null {
   if (schema.$schema !== undefined) return null;
-  const visit = (node: unknown, path: string): string | null => {
+  // The path is built only for the marker found, on the way back out (most schemas have none).
+  const visit = (node: unknown, path: string[]): string | null => {
     if (typeof node !== "object" || node === null || Array.isArray(node)) return null;
     const here = node as JsonObject;
-    const at = path === "" ? "" : `${path}: `;
-    for (const key of ["exclusiveMinimum", "exclusiveMaximum"]) if (typeof here[key] === "boolean") return `${at}boolean ${key}`;
-    if (typeof here.id === "string" && here.$id === undefined && typeof here.type !== "undefined") return `${at}"id" for "$id"`;
-    const join = (key: string) => (path === "" ? key : `${path}.${key}`);
+    for (const key of ["exclusiveMinimum", "exclusiveMaximum"]) if (typeof here[key] === "boolean") return `boolean ${key}`;
+    if (typeof here.id === "string" && here.$id === undefined && typeof here.type !== "undefined") return `"id" for "$id"`;
+    const found = (step: string, value: unknown): string | null => {
+      const what = visit(value, path);
+      if (what !== null) path.push(step);
+      return what;
+    };
     for (const key of ONE) {
-      const found = visit(here[key], join(key));
-      if (found !== null) return found;
+      const what = here[key] === undefined ? null : found(key, here[key]);
+      if (what !== null) return what;
     }
     for (const key of EACH_VALUE) {
       const values = here[key];
       if (typeof values !== "object" || values === null || Array.isArray(values)) continue;
-      for (const [name, value] of Object.entries(values)) {
-        const found = visit(value, join(`${key}.${name}`));
-        if (found !== null) return found;
+      for (const name in values) {
+        const what = found(`${key}.${name}`, values[name]);
+        if (what !== null) return what;
       }
     }
     for (const key of EACH_ITEM) {
       const items = here[key];
       if (!Array.isArray(items)) continue;
-      for (const [i, item] of items.entries()) {
-        const found = visit(item, `${join(key)}[${i}]`);
-        if (found !== null) return found;
+      for (let i = 0; i < items.length; i++) {
+        const what = found(`${key}[${i}]`, items[i]);
+        if (what !== null) return what;
       }
     }
     return null;
   };
-  return visit(schema, "");
+  const path: string[] = [];
+  const what = visit(schema, path);
+  return what === null ? null : path.length === 0 ? what : `${path.reverse().join(".")}: ${what}`;
 }
 
 export function describeUnknownDialect(value: string): string {

@@ -7,12 +7,27 @@
  * word (a long tool name) across the end of the current line, where this one starts it on a line
  * of its own and cuts it there — the layout every rendering and golden file is written in.
  */
-import stringWidth from "string-width";
+import { createRequire } from "node:module";
+import { lazy } from "../text/lazy.js";
 
 /** The columns `text` takes on a terminal. */
 export function displayWidth(text: string): number {
-  return stringWidth(text);
+  return NARROW.test(text) ? text.length : stringWidth()(text);
 }
+
+/**
+ * Printable ASCII and the narrow signs route-eval's own renderings use (rules, arrows, the middle
+ * dot, the ellipsis): none joins a neighbour into one grapheme, each takes one column, so a line
+ * made only of them is as wide as it is long — string-width's answer, without loading it (its
+ * Unicode tables and segmenter cost a start-up about 35 ms). test/text-layout.test.ts holds the set to string-width.
+ */
+export const NARROW = /^[\x20-\x7E─—→·…×−–≥≤✓✗↓↑±│▸≈]*$/;
+
+// string-width is an ES module: loaded by require (Node ≥ 20.19) on first use, or at start-up by
+// an import where require cannot load ES modules.
+type StringWidth = (text: string) => number;
+const preloaded: StringWidth | null = process.features.require_module === true ? null : (await import("string-width")).default;
+const stringWidth = lazy((): StringWidth => preloaded ?? (createRequire(import.meta.url)("string-width") as { default: StringWidth }).default);
 
 /** `text` padded with spaces to `width` display columns. */
 export function padToWidth(text: string, width: number): string {
@@ -45,7 +60,7 @@ function chunk(word: string, width: number): string[] {
   const pieces: string[] = [];
   let piece = "";
   let used = 0;
-  for (const { segment } of graphemes.segment(word)) {
+  for (const { segment } of graphemes().segment(word)) {
     const size = displayWidth(segment);
     if (piece !== "" && used + size > width) {
       pieces.push(piece);
@@ -58,7 +73,7 @@ function chunk(word: string, width: number): string[] {
   return pieces;
 }
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+const graphemes = lazy(() => new Intl.Segmenter(undefined, { granularity: "grapheme" }));
 
 /** Wrap, then indent every line; the first line may carry a label padded to the indent. */
 export function indentWrap(text: string, width: number, indent: number, label = ""): string[] {
@@ -100,9 +115,12 @@ export function wrapFacts(text: string, width: number): string[] {
 export function cutToWidth(text: string, width: number): string {
   const line = text.replace(/\s+/g, " ").trim();
   if (displayWidth(line) <= width) return line;
+  // Narrow characters are counted, not measured: measuring every longer prefix would be quadratic.
   let kept = "";
+  let used = 0;
   for (const char of line) {
-    if (displayWidth(kept + char) > width - 1) break;
+    used = NARROW.test(char) && used >= 0 ? used + 1 : -1;
+    if ((used >= 0 ? used : displayWidth(kept + char)) > width - 1) break;
     kept += char;
   }
   return `${kept}…`;

@@ -4,7 +4,12 @@
  * characters takes milliseconds instead of blocking the process. RE2 has no lookaround and no
  * backreferences; such a pattern is refused with a message that says so.
  */
-import { RE2JS } from "re2js";
+import { createRequire } from "node:module";
+import type { RE2JS } from "re2js";
+import { lazy } from "./lazy.js";
+
+/** re2js (260 KB) loads on the first pattern that needs it: a registry of simple id patterns never does. */
+const re2 = lazy(() => (createRequire(import.meta.url)("re2js") as typeof import("re2js")).RE2JS);
 
 export interface LinearRegExp {
   test(text: string): boolean;
@@ -17,7 +22,7 @@ export function compileLinear(pattern: string): LinearRegExp {
   new RegExp(pattern);
   let compiled: RE2JS;
   try {
-    compiled = RE2JS.compile(pattern);
+    compiled = re2().compile(pattern);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     throw new Error(`pattern /${pattern}/ cannot be matched in linear time (${why}); lookaround and backreferences are not supported`);
@@ -32,7 +37,8 @@ export function linearPatternProblem(pattern: string): string | null {
   if (known !== undefined) return known;
   let problem: string | null = null;
   try {
-    compileLinear(pattern);
+    if (judgedByJavaScript(pattern)) new RegExp(pattern);
+    else compileLinear(pattern);
   } catch (error) {
     problem = error instanceof Error ? error.message : String(error);
   }
@@ -40,6 +46,28 @@ export function linearPatternProblem(pattern: string): string | null {
   problems.set(pattern, problem);
   return problem;
 }
+
+/**
+ * Whether JavaScript alone can judge `pattern`, because RE2 takes it whenever JavaScript does: it
+ * is made only of the pieces of PIECE — letters, digits, `_`, space, `-`, `.`, anchors,
+ * alternation, `*+?` (lazy too), groups without `?`, escapes of a class or of punctuation, classes
+ * of those (ranges of letters and digits, `-` last) — and counts `{n}`, `{n,}`, `{n,m}` (at most
+ * 999) only where no group can nest them (RE2 refuses nested counts over 1,000). Lookaround,
+ * backreferences, flags and anything else go to RE2. test/linear-regexp.test.ts holds the verdicts
+ * to RE2's on random patterns.
+ */
+function judgedByJavaScript(pattern: string): boolean {
+  PIECE.lastIndex = 0;
+  let counted = false;
+  while (PIECE.lastIndex < pattern.length) {
+    const piece = PIECE.exec(pattern);
+    if (piece === null) return false;
+    if (piece[1] !== undefined) counted = true;
+  }
+  return !counted || !pattern.includes("(");
+}
+
+const PIECE = /[A-Za-z0-9_ .^$|*+?-]|\\[dDwWsS.\\/+*?()[\]{}^$|-]|\[\^?(?:[A-Za-z0-9]-[A-Za-z0-9]|[A-Za-z0-9_ .]|\\[dDwWsS.-])+-?\]|\((?!\?)|\)|\{(\d{1,3})(?:,\d{0,3})?\}/y;
 
 const REMEMBERED = 10_000;
 const problems = new Map<string, string | null>();
