@@ -1,18 +1,18 @@
 /** descriptions: a purpose that says something, a winning and a losing condition, contrast with rivals. */
 import { tokenize } from "../text/tokenize.js";
 import { avoidNaming } from "./check-rivals.js";
-import { LISTED_RIVALS, listSome, type RivalPair } from "./find-rivals.js";
+import { LISTED_RIVALS, listSome, type RivalPairs } from "./find-rivals.js";
 import type { LintRegistry } from "./lint-input.js";
 import type { Tool } from "../types.js";
 import { finding, type Finding } from "./rules.js";
 
-export function checkDescriptions(registry: LintRegistry, pairs: RivalPair[]): Finding[] {
+export function checkDescriptions(registry: LintRegistry, pairs: RivalPairs): Finding[] {
   const rivals = rivalsByPosition(registry.tools.length, pairs);
   const named = avoidNaming(registry.tools);
   return registry.tools.flatMap((tool, index) => [
     ...checkPurpose(registry, tool),
     ...checkConditions(registry, tool),
-    ...checkLosingCondition(registry, tool, rivals[index], (pair) => named(index, pair.ai === index ? pair.bi : pair.ai)),
+    ...checkLosingCondition(registry, tool, rivals(index), (rival) => named(index, rival)),
   ]);
 }
 
@@ -76,19 +76,19 @@ function checkConditions(registry: LintRegistry, tool: Tool): Finding[] {
   return findings;
 }
 
-/** `isNamed(pair)`: whether the tool's avoid_when names the pair's other tool. */
-function checkLosingCondition(registry: LintRegistry, tool: Tool, rivals: RivalPair[], isNamed: (pair: RivalPair) => boolean): Finding[] {
+/** `rivals`: the tool's rivals, each with its pair's score; `isNamed(rival)`: whether the tool's avoid_when names it. */
+function checkLosingCondition(registry: LintRegistry, tool: Tool, rivals: Rival[], isNamed: (rival: number) => boolean): Finding[] {
   // Pairs come strongest first; a tool with dozens of rivals names the first few and counts the rest.
-  const listed: RivalPair[] = [];
+  const listed: Rival[] = [];
   let missing = 0;
-  for (const pair of rivals) {
-    if (isNamed(pair)) continue;
+  for (const rival of rivals) {
+    if (isNamed(rival.position)) continue;
     missing += 1;
-    if (listed.length < LISTED_RIVALS) listed.push(pair);
+    if (listed.length < LISTED_RIVALS) listed.push(rival);
   }
   if (missing === 0) return [];
-  const names = listed.map((pair) => other(pair, tool).name);
-  const scored = listed.map((pair) => `${other(pair, tool).name} (${pair.score.toFixed(2)})`);
+  const names = listed.map((rival) => registry.tools[rival.position].name);
+  const scored = listed.map((rival) => `${registry.tools[rival.position].name} (${rival.score.toFixed(2)})`);
   const path = tool.avoid_when.length > 0 ? ["tools", registry.indexOf(tool), "avoid_when"] : ["tools", registry.indexOf(tool), "name"];
   return [
     finding({
@@ -103,16 +103,35 @@ function checkLosingCondition(registry: LintRegistry, tool: Tool, rivals: RivalP
   ];
 }
 
-/** Each tool's rival pairs (by its position in the registry), strongest first. */
-function rivalsByPosition(count: number, pairs: RivalPair[]): RivalPair[][] {
-  const byPosition: RivalPair[][] = Array.from({ length: count }, () => []);
-  for (const pair of pairs) {
-    byPosition[pair.ai].push(pair);
-    byPosition[pair.bi].push(pair);
-  }
-  return byPosition;
+interface Rival {
+  position: number;
+  score: number;
 }
 
-function other(pair: RivalPair, tool: Tool): Tool {
-  return pair.a === tool ? pair.b : pair.a;
+/**
+ * Each tool's rivals (by its position in the registry), strongest first: the pairs it is in,
+ * gathered once into flat arrays (a large registry has a million pairs), read a tool at a time.
+ */
+function rivalsByPosition(count: number, pairs: RivalPairs): (index: number) => Rival[] {
+  const { ai, bi } = pairs;
+  const start = new Int32Array(count + 1);
+  for (let k = 0; k < pairs.length; k++) {
+    start[ai[k] + 1] += 1;
+    start[bi[k] + 1] += 1;
+  }
+  for (let index = 0; index < count; index++) start[index + 1] += start[index];
+  const filled = start.slice(0, count);
+  const pairOf = new Int32Array(2 * pairs.length);
+  for (let k = 0; k < pairs.length; k++) {
+    pairOf[filled[ai[k]]++] = k;
+    pairOf[filled[bi[k]]++] = k;
+  }
+  return (index) => {
+    const rivals: Rival[] = [];
+    for (let at = start[index]; at < start[index + 1]; at++) {
+      const k = pairOf[at];
+      rivals.push({ position: ai[k] === index ? bi[k] : ai[k], score: pairs.score[k] });
+    }
+    return rivals;
+  };
 }

@@ -1,5 +1,5 @@
 /** rivals: pairs of near tools with their score, and clusters of three or more. */
-import { LISTED_MEMBERS, LISTED_PAIRS, LISTED_PAIRS_IN_LARGE_CLUSTER, findClusters, listSome, type RivalPair } from "./find-rivals.js";
+import { LISTED_MEMBERS, LISTED_PAIRS, LISTED_PAIRS_IN_LARGE_CLUSTER, findClusters, listSome, rivalPairAt, type RivalPair, type RivalPairs } from "./find-rivals.js";
 import type { LintRegistry } from "./lint-input.js";
 import type { Tool } from "../types.js";
 import { finding, type Finding } from "./rules.js";
@@ -8,22 +8,23 @@ import { finding, type Finding } from "./rules.js";
  * One finding per rival pair, anchored at its first tool — at most a few per tool, its strongest
  * (pairs come strongest first), the last of them counting the rest — and one per cluster.
  */
-export function checkRivals(registry: LintRegistry, pairs: RivalPair[]): Finding[] {
+export function checkRivals(registry: LintRegistry, pairs: RivalPairs): Finding[] {
   const clusters = findClusters(pairs);
   const inLargeCluster = new Uint8Array(registry.tools.length);
   for (const members of clusters) if (members.length > LISTED_MEMBERS) for (const tool of members) inLargeCluster[registry.indexOf(tool)] = 1;
   // Per first tool (by position): its pairs, and how many were met so far.
   const total = new Int32Array(registry.tools.length);
-  for (const { ai } of pairs) total[ai] += 1;
+  for (let k = 0; k < pairs.length; k++) total[pairs.ai[k]] += 1;
   const seen = new Int32Array(registry.tools.length);
   const findings: Finding[] = [];
-  for (const pair of pairs) {
-    const index = seen[pair.ai]++;
-    const listed = inLargeCluster[pair.ai] === 1 ? LISTED_PAIRS_IN_LARGE_CLUSTER : LISTED_PAIRS;
+  for (let k = 0; k < pairs.length; k++) {
+    const ai = pairs.ai[k];
+    const index = seen[ai]++;
+    const listed = inLargeCluster[ai] === 1 ? LISTED_PAIRS_IN_LARGE_CLUSTER : LISTED_PAIRS;
     if (index >= listed) continue;
-    const all = total[pair.ai];
+    const all = total[ai];
     const unlisted = index === Math.min(listed, all) - 1 ? all - listed : 0;
-    findings.push(rivalPairFinding(registry, pair, unlisted));
+    findings.push(rivalPairFinding(registry, rivalPairAt(pairs, k), unlisted));
   }
   for (const members of clusters) findings.push(clusterFinding(registry, members));
   return findings;

@@ -6,7 +6,7 @@
  * The pair's score is the larger of the two; both are reported.
  */
 import type { Tool } from "../types.js";
-import { relateNames, splitName, type NameParts } from "./name-parts.js";
+import { relateNames, splitName, type NameParts, type NameRelation } from "./name-parts.js";
 import { buildTfIdf, indexSimilarity } from "../text/tfidf.js";
 
 export const TEXT_THRESHOLD = 0.5;
@@ -52,12 +52,40 @@ export interface RivalPair {
 }
 
 /**
+ * Every rival pair of `tools`, as columns: pair k is tools[ai[k]] and tools[bi[k]], with its
+ * scores. A large registry has a million pairs, which as objects cost their making and, far
+ * more, the collector's copying of a million survivors; lint reads the columns and makes a
+ * RivalPair (rivalPairAt) only for a pair it lists.
+ */
+export interface RivalPairs {
+  tools: Tool[];
+  length: number;
+  ai: Int32Array;
+  bi: Int32Array;
+  score: Float64Array;
+  text: Float64Array;
+  /** The pair's name relation (shared between pairs related in the same way). */
+  names: NameRelation[];
+}
+
+export function rivalPairAt(pairs: RivalPairs, k: number): RivalPair {
+  const { tools, ai, bi, score, text, names } = pairs;
+  return { a: tools[ai[k]], b: tools[bi[k]], ai: ai[k], bi: bi[k], score: score[k], text: text[k], names: names[k].score, why: names[k].why };
+}
+
+/** Every rival pair as a RivalPair, in findRivalPairs' order (for a few hundred tools: init, monitor). */
+export function findRivals(tools: Tool[]): RivalPair[] {
+  const pairs = findRivalPairs(tools);
+  return Array.from({ length: pairs.length }, (_, k) => rivalPairAt(pairs, k));
+}
+
+/**
  * Every rival pair, a before b in registry order, sorted by score (highest first) then position.
  * Row by row: a tool's text pairs (with their cosine) are found and spread over a scratch row,
  * then each pair that can score by name (the two share a name group) is scored once, and each
  * text pair that is not one of them.
  */
-export function findRivals(tools: Tool[]): RivalPair[] {
+export function findRivalPairs(tools: Tool[]): RivalPairs {
   const n = tools.length;
   const { vectors } = buildTfIdf(tools.map(describeForSimilarity));
   const parts = tools.map((tool) => splitName(tool.name));
@@ -67,8 +95,10 @@ export function findRivals(tools: Tool[]): RivalPair[] {
   const texts: number[] = [];
   /** The row that last scored each column: a pair in several groups is scored once. */
   const scored = new Int32Array(n).fill(-1);
-  const pairs: RivalPair[] = [];
-  const row: RivalPair[] = [];
+  // This row's pairs by column, then the columns in registry order.
+  const namesRow: NameRelation[] = new Array<NameRelation>(n);
+  const row: number[] = [];
+  const found = new PairColumns();
   for (let i = 0; i < n; i++) {
     similarity.later(i, (j, value) => {
       textRow[j] = value;
@@ -76,10 +106,9 @@ export function findRivals(tools: Tool[]): RivalPair[] {
     });
     const score = (j: number) => {
       const names = relateNames(parts[i], parts[j], groups.sharedFamily(i, j));
-      const known = textRow[j];
-      if (names.score < NAME_THRESHOLD && Number.isNaN(known)) return;
-      const text = Number.isNaN(known) ? similarity.cosine(i, j) : known;
-      row.push({ a: tools[i], b: tools[j], ai: i, bi: j, score: Math.max(text, names.score), text, names: names.score, why: names.why });
+      if (names.score < NAME_THRESHOLD && Number.isNaN(textRow[j])) return;
+      namesRow[j] = names;
+      row.push(j);
     };
     for (const { members, at } of groups.of[i]) {
       for (let m = at + 1; m < members.length; m++) {
@@ -88,16 +117,72 @@ export function findRivals(tools: Tool[]): RivalPair[] {
         scored[j] = i;
       }
     }
-    for (const j of texts) {
-      if (scored[j] !== i) score(j);
-      textRow[j] = NaN;
+    for (const j of texts) if (scored[j] !== i) score(j);
+    row.sort((x, y) => x - y);
+    for (const j of row) {
+      const known = textRow[j];
+      const text = Number.isNaN(known) ? similarity.cosine(i, j) : known;
+      found.push(i, j, Math.max(text, namesRow[j].score), text, namesRow[j]);
     }
+    for (const j of texts) textRow[j] = NaN;
     texts.length = 0;
-    // Registry order within the row; the stable sort below keeps it among equal scores.
-    pairs.push(...row.sort((x, y) => x.bi - y.bi));
     row.length = 0;
   }
-  return pairs.sort((x, y) => y.score - x.score);
+  return found.strongestFirst(tools);
+}
+
+/** Pairs appended in registry order, then ordered by score (highest first), ties kept in that order. */
+class PairColumns {
+  length = 0;
+  ai = new Int32Array(1024);
+  bi = new Int32Array(1024);
+  score = new Float64Array(1024);
+  text = new Float64Array(1024);
+  names: NameRelation[] = [];
+
+  push(ai: number, bi: number, score: number, text: number, names: NameRelation): void {
+    if (this.length === this.ai.length) this.grow();
+    const k = this.length++;
+    this.ai[k] = ai;
+    this.bi[k] = bi;
+    this.score[k] = score;
+    this.text[k] = text;
+    this.names.push(names);
+  }
+
+  strongestFirst(tools: Tool[]): RivalPairs {
+    const { length, score } = this;
+    const order = new Int32Array(length);
+    for (let k = 0; k < length; k++) order[k] = k;
+    order.sort((x, y) => score[y] - score[x] || x - y);
+    const pairs: RivalPairs = {
+      tools,
+      length,
+      ai: new Int32Array(length),
+      bi: new Int32Array(length),
+      score: new Float64Array(length),
+      text: new Float64Array(length),
+      names: new Array<NameRelation>(length),
+    };
+    for (let k = 0; k < length; k++) {
+      const from = order[k];
+      pairs.ai[k] = this.ai[from];
+      pairs.bi[k] = this.bi[from];
+      pairs.score[k] = score[from];
+      pairs.text[k] = this.text[from];
+      pairs.names[k] = this.names[from];
+    }
+    return pairs;
+  }
+
+  private grow(): void {
+    const size = this.ai.length * 2;
+    const wider = <T extends Int32Array | Float64Array>(from: T, to: T): T => (to.set(from), to);
+    this.ai = wider(this.ai, new Int32Array(size));
+    this.bi = wider(this.bi, new Int32Array(size));
+    this.score = wider(this.score, new Float64Array(size));
+    this.text = wider(this.text, new Float64Array(size));
+  }
 }
 
 interface Membership {
@@ -162,17 +247,15 @@ export function describeForSimilarity(tool: Tool): string {
  * down: two clusters join when every pair across them is a rival pair. Members in registry order,
  * clusters by their first member.
  */
-export function findClusters(pairs: RivalPair[]): Tool[][] {
+export function findClusters(pairs: RivalPairs): Tool[][] {
+  const { ai, bi, tools } = pairs;
   let span = 0;
-  for (const { ai, bi } of pairs) span = Math.max(span, ai + 1, bi + 1);
-  // By position: the tool, and its rivals (sorted, searched by halves).
-  const toolAt: Tool[] = new Array<Tool>(span);
+  for (let k = 0; k < pairs.length; k++) span = Math.max(span, ai[k] + 1, bi[k] + 1);
+  // By position: its rivals (sorted, searched by halves).
   const rivalsOf: number[][] = Array.from({ length: span }, () => []);
-  for (const { a, b, ai, bi } of pairs) {
-    toolAt[ai] = a;
-    toolAt[bi] = b;
-    rivalsOf[ai].push(bi);
-    rivalsOf[bi].push(ai);
+  for (let k = 0; k < pairs.length; k++) {
+    rivalsOf[ai[k]].push(bi[k]);
+    rivalsOf[bi[k]].push(ai[k]);
   }
   const sorted = rivalsOf.map((list) => Int32Array.from(list).sort());
   const rival = (x: number, y: number): boolean => {
@@ -192,9 +275,9 @@ export function findClusters(pairs: RivalPair[]): Tool[][] {
   // rival pair stays inside them.
   const unlinked = new Set<number>();
   // Pairs come strongest first.
-  for (const { ai, bi } of pairs) {
-    const left = clusterOf[ai];
-    const right = clusterOf[bi];
+  for (let k = 0; k < pairs.length; k++) {
+    const left = clusterOf[ai[k]];
+    const right = clusterOf[bi[k]];
     if (left === null || right === null || left === right) continue;
     const known = Math.min(left.name, right.name) * span + Math.max(left.name, right.name);
     if (unlinked.has(known)) continue;
@@ -211,5 +294,5 @@ export function findClusters(pairs: RivalPair[]): Tool[][] {
     .filter((members) => members.length >= 3)
     .map((members) => members.sort((x, y) => x - y))
     .sort((x, y) => x[0] - y[0])
-    .map((members) => members.map((index) => toolAt[index]));
+    .map((members) => members.map((index) => tools[index]));
 }

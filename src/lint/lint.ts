@@ -6,7 +6,7 @@ import { checkNames } from "./check-names.js";
 import { checkRivals } from "./check-rivals.js";
 import { checkSchemas } from "./check-schemas.js";
 import { checkSurface } from "./check-surface.js";
-import { findRivals } from "./find-rivals.js";
+import { findRivalPairs } from "./find-rivals.js";
 import type { LintProject, LintRegistry } from "./lint-input.js";
 import { finding, RULE_IDS, SEVERITIES, type Finding, type Severity } from "./rules.js";
 import { compareText } from "../text/compare-text.js";
@@ -42,7 +42,7 @@ export function lintProject(project: LintProject): LintResult {
 }
 
 function lintRegistry(registry: LintRegistry): Finding[] {
-  const rivals = findRivals(registry.tools);
+  const rivals = findRivalPairs(registry.tools);
   return [
     ...listSnapshotProblems(registry),
     ...checkNames(registry),

@@ -60,14 +60,11 @@ const UNRELATED: NameRelation = Object.freeze({ score: 0, why: "" });
 /**
  * verb factor (1 same verb, 0.8 synonyms, else 0) × object factor: 0.5 + 0.5 × Jaccard of the
  * objects when they overlap enough in words that are not generic (same head noun, or Jaccard ≥
- * 0.5); else 0.5 when both sit in
- * the same family; else 0.
+ * 0.5); else 0.5 when both sit in the same family; else 0.
  */
 export function relateNames(a: NameParts, b: NameParts, sameFamily: string | null): NameRelation {
   if (a.verb === null || b.verb === null || a.verbKey !== b.verbKey) return UNRELATED;
-  const sameVerb = a.verb === b.verb;
-  const verbFactor = sameVerb ? 1 : 0.8;
-  const verbs = () => (sameVerb ? `same verb "${a.verb}"` : `synonym verbs "${a.verb}"/"${b.verb}"`);
+  const verbFactor = a.verb === b.verb ? 1 : 0.8;
   // Objects are distinct words, so the union is both less what they share.
   let common = 0;
   let specific = 0;
@@ -78,12 +75,19 @@ export function relateNames(a: NameParts, b: NameParts, sameFamily: string | nul
   }
   const union = Math.max(1, a.objects.length + b.objects.length - common);
   const jaccard = specific / union;
+  // Nothing is allocated for a pair that does not compete (most pairs a large registry scores).
   if (specific > 0 && (jaccard >= 0.5 || a.head === b.head)) {
     const shared = a.objects.filter((word) => b.objects.includes(word) && !GENERIC_OBJECTS.has(word)).join(" ");
-    return remember(`${a.verb} ${b.verb} ${shared} ${union}`, () => ({ score: verbFactor * (0.5 + 0.5 * jaccard), why: `${verbs()} over "${shared}"` }));
+    const key = `${a.verb} ${b.verb} ${shared} ${union}`;
+    return relations.get(key) ?? remember(key, verbFactor * (0.5 + 0.5 * jaccard), `${verbs(a, b)} over "${shared}"`);
   }
-  if (sameFamily !== null) return remember(`${a.verb} ${b.verb} ${sameFamily}`, () => ({ score: verbFactor * 0.5, why: `${verbs()} in family "${sameFamily}"` }));
-  return UNRELATED;
+  if (sameFamily === null) return UNRELATED;
+  const key = `${a.verb} ${b.verb} ${sameFamily}`;
+  return relations.get(key) ?? remember(key, verbFactor * 0.5, `${verbs(a, b)} in family "${sameFamily}"`);
+}
+
+function verbs(a: NameParts, b: NameParts): string {
+  return a.verb === b.verb ? `same verb "${a.verb}"` : `synonym verbs "${a.verb}"/"${b.verb}"`;
 }
 
 /**
@@ -91,12 +95,10 @@ export function relateNames(a: NameParts, b: NameParts, sameFamily: string | nul
  * pairs in a few hundred ways, and each pair keeps its relation. Cleared when it grows past
  * RELATIONS_KEPT, so it never holds more than that.
  */
-function remember(key: string, make: () => NameRelation): NameRelation {
-  let relation = relations.get(key);
-  if (relation === undefined) {
-    if (relations.size >= RELATIONS_KEPT) relations.clear();
-    relations.set(key, (relation = Object.freeze(make())));
-  }
+function remember(key: string, score: number, why: string): NameRelation {
+  if (relations.size >= RELATIONS_KEPT) relations.clear();
+  const relation = Object.freeze({ score, why });
+  relations.set(key, relation);
   return relation;
 }
 
