@@ -200,19 +200,20 @@ type StoredReply = { reply: WireReply } | { file: string; problem: string | null
  * be read, or it is not this request's: its own key differs, as when a file was copied over).
  */
 function readReply(store: ResponseStore, key: string): StoredReply {
-  const file = store.fileOf(key);
+  // Where the entry lies is named only when something is wrong with it.
+  const missed = (problem: string | null): StoredReply => ({ file: store.fileOf(key), problem });
   let entry: unknown;
   try {
     entry = store.get(key);
   } catch (error) {
-    return { file, problem: `cannot be read (${error instanceof Error ? error.message : String(error)})` };
+    return missed(`cannot be read (${error instanceof Error ? error.message : String(error)})`);
   }
-  if (entry === undefined) return { file, problem: null };
+  if (entry === undefined) return missed(null);
   const own = field(entry, "key");
-  if (own !== key) return { file, problem: own === undefined ? "carries no key (written by another tool or version)" : "holds another request's answer (its key does not match)" };
+  if (own !== key) return missed(own === undefined ? "carries no key (written by another tool or version)" : "holds another request's answer (its key does not match)");
   const reply = field(entry, "reply");
-  if (!isObject(reply) || !("body" in reply)) return { file, problem: "has no reply in it" };
+  if (!isObject(reply) || !("body" in reply)) return missed("has no reply in it");
   const sealed = field(entry, "reply_hash");
-  if (sealed !== undefined && sealed !== contentHash(reply)) return { file, problem: "was changed after it was written (its reply no longer matches its reply_hash)" };
+  if (sealed !== undefined && sealed !== contentHash(reply)) return missed("was changed after it was written (its reply no longer matches its reply_hash)");
   return { reply: { body: reply.body, request_id: stringField(reply, "request_id"), latency_ms: numberField(reply, "latency_ms") ?? 0 } };
 }
