@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { computeInputTokens, computeRetrievalQuality, scoreRanks } from "../src/metrics/retrieval-quality.js";
+import { computeMetrics } from "../src/metrics/compute-metrics.js";
+import { scoreRanks } from "../src/metrics/retrieval-quality.js";
 import { summariseScores } from "../src/run-files/record-form.js";
 import type { TrialRecord } from "../src/types.js";
 
@@ -68,7 +69,7 @@ describe("ranking quality of the acceptable set", () => {
       record({ ...ranked, case_id: "x", acceptable: ["no_applicable_tool"], retrieved_names: ["a", ...CONTROLS] }),
       record({ case_id: "y", retrieved_names: ["a", "b", ...CONTROLS] }), // no retriever
     ];
-    const quality = computeRetrievalQuality(records.filter((r) => r.error === null));
+    const quality = computeMetrics(records).retrieval;
     expect(quality.recall_at_k).toMatchObject({ numerator: 1, denominator: 2, value: 0.5 });
     expect(quality.mrr).toMatchObject({ numerator: 1.5, denominator: 2, value: 0.75 });
     expect(quality.ndcg_at_k).toMatchObject({ numerator: 1, denominator: 2, value: 0.5 });
@@ -77,12 +78,12 @@ describe("ranking quality of the acceptable set", () => {
 
 describe("input tokens", () => {
   it("prefers the endpoint's count and falls back to the estimate, saying how many of each", () => {
-    const tokens = computeInputTokens([
+    const tokens = computeMetrics([
       record({ usage: { input_tokens: 100, output_tokens: 5, input_tokens_estimated: 90 } }),
-      record({ usage: { input_tokens: null, output_tokens: null, input_tokens_estimated: 50 } }),
-      record({ usage: { input_tokens: null, output_tokens: null } }),
-    ]);
+      record({ trial: 1, usage: { input_tokens: null, output_tokens: null, input_tokens_estimated: 50 } }),
+      record({ trial: 2, usage: { input_tokens: null, output_tokens: null } }),
+    ]).input_tokens;
     expect(tokens).toEqual({ mean: 75, reported: 1, estimated: 1 });
-    expect(computeInputTokens([record({})])).toEqual({ mean: null, reported: 0, estimated: 0 });
+    expect(computeMetrics([record({})]).input_tokens).toEqual({ mean: null, reported: 0, estimated: 0 });
   });
 });

@@ -2,7 +2,9 @@ import { readRecords } from "../src/run-files/records-io.js";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { shuffleVisible } from "../src/discovery/shuffle-visible.js";
-import { computeSelectionByPosition, positionThird } from "../src/metrics/position.js";
+import { computeMetrics } from "../src/metrics/compute-metrics.js";
+import { positionThird } from "../src/metrics/position.js";
+import { classified } from "./support/records.js";
 import { renderTerminal } from "../src/report/render-terminal.js";
 import { runEvaluation } from "../src/trial/evaluate.js";
 import type { TrialRecord } from "../src/types.js";
@@ -11,6 +13,17 @@ import { liveConfig, removeTempDirs, writeProject } from "./fixtures/live-projec
 afterAll(removeTempDirs);
 
 const NAMES = Array.from({ length: 12 }, (_, i) => `tool_${i}`);
+
+/** A scored trial that was shown `visible_order` (every tool of the registry, exposed and retrieved). */
+function shown(over: Pick<TrialRecord, "trial" | "acceptable" | "visible_order" | "selected">): TrialRecord {
+  const names = over.visible_order;
+  return classified({
+    case_id: "a", phase: null, family: null, tags: [], forbidden: [], registry_names: names, exposed_names: names, retrieved_names: names,
+    retrieval_k: null, retrieval: null, must_see: [], must_not_see: [], arguments: {}, argument_errors: null, argument_match: null,
+    failed_stage: null, selection_error: null, violated: false, response_text: null, tool_calls: 1, usage: { input_tokens: null, output_tokens: null },
+    latency_ms: 1, endpoint: "t", model: "t", request_hash: "h", error: null, ...over,
+  });
+}
 
 function recordsOf(runDir: string): TrialRecord[] {
   return readRecords(join(runDir, "records.jsonl"));
@@ -53,8 +66,8 @@ describe("selection accuracy by position", () => {
       { ...base, acceptable: ["c", "b"], selected: "c" },
       { ...base, visible_order: ["a", "c", "b"], selected: null },
       { ...base, visible_order: ["a", "c", "d"] },
-    ] as TrialRecord[];
-    const byPosition = computeSelectionByPosition(trials);
+    ].map((over, trial) => shown({ ...over, trial }));
+    const byPosition = computeMetrics(trials).selection_by_position ?? expect.fail("no selection_by_position");
     expect(byPosition.first).toMatchObject({ numerator: 1, denominator: 2 });
     expect(byPosition.middle).toMatchObject({ numerator: 2, denominator: 2 });
     expect(byPosition.last).toMatchObject({ numerator: 0, denominator: 1 });

@@ -3,37 +3,59 @@
  * records without a family or phase go under "(none)"; a record counts under each of its tags.
  */
 import type { Metrics, Report, Success, TrialRecord } from "../types.js";
-import { computeMetrics } from "./compute-metrics.js";
+import { computeMetrics, metricsOfCases } from "./compute-metrics.js";
 import { compareText } from "../text/compare-text.js";
+import type { CaseTally } from "./case-tally.js";
 
 /** The breakdown key of a record without a family or phase. */
 export const NONE_LABEL = "(none)";
 
-/** `keysOf` gives one key, or a list of them (a record joins each slice once, however often its key is listed). */
-function computeSlices(records: TrialRecord[], keysOf: (t: TrialRecord) => string | string[], success: Success, whole: Metrics): Record<string, Metrics> {
-  const slices = new Map<string, TrialRecord[]>();
-  const join = (key: string, record: TrialRecord) => {
+type Dimension = keyof CaseTally["mixed"];
+
+/** A slice key, or a list of them (an item joins each slice once, however often its key is listed). */
+const KEYS: Record<Dimension, (t: TrialRecord) => string | string[]> = {
+  family: (t) => t.family ?? NONE_LABEL,
+  tag: (t) => t.tags,
+  phase: (t) => t.phase ?? NONE_LABEL,
+};
+
+function groupByKeys<T>(items: readonly T[], keysOf: (item: T) => string | string[]): Map<string, T[]> {
+  const slices = new Map<string, T[]>();
+  const join = (key: string, item: T) => {
     const slice = slices.get(key);
-    if (slice === undefined) slices.set(key, [record]);
-    else slice.push(record);
+    if (slice === undefined) slices.set(key, [item]);
+    else slice.push(item);
   };
-  for (const record of records) {
-    const keys = keysOf(record);
-    if (typeof keys === "string") join(keys, record);
-    else if (keys.length === 1) join(keys[0], record);
-    else for (const key of new Set(keys)) join(key, record);
+  for (const item of items) {
+    const keys = keysOf(item);
+    if (typeof keys === "string") join(keys, item);
+    else if (keys.length === 1) join(keys[0], item);
+    else for (const key of new Set(keys)) join(key, item);
   }
-  const keys = [...slices.keys()].sort(compareText);
-  // A record joins a slice at most once, so a slice as long as the run is the run: its metrics are the run's.
-  const metricsOf = (slice: TrialRecord[]) => (slice.length === records.length ? whole : computeMetrics(slice, success));
-  return Object.fromEntries(keys.map((key) => [key, metricsOf(slices.get(key) ?? [])]));
+  return slices;
 }
 
-/** `whole` is computeMetrics(records, success), which a slice equal to the whole run reuses. */
-export function computeBreakdowns(records: TrialRecord[], success: Success, whole: Metrics): Report["breakdowns"] {
+/**
+ * A slice is a set of cases when every case's records agree on the key (a run's always do): its
+ * metrics come from those cases' tallies. Otherwise (merged runs whose cases changed) each slice
+ * is its records, counted again. A slice that holds the whole run is the run: its metrics are `whole`.
+ */
+function computeSlices(dimension: Dimension, records: TrialRecord[], cases: readonly CaseTally[], success: Success, whole: Metrics): Record<string, Metrics> {
+  const keysOf = KEYS[dimension];
+  const slices = new Map<string, Metrics>();
+  if (cases.some((c) => c.mixed[dimension])) {
+    for (const [key, slice] of groupByKeys(records, keysOf)) slices.set(key, slice.length === records.length ? whole : computeMetrics(slice, success));
+  } else {
+    for (const [key, slice] of groupByKeys(cases, (c) => keysOf(c.first))) slices.set(key, slice.length === cases.length ? whole : metricsOfCases(slice, success));
+  }
+  return Object.fromEntries([...slices].sort(([a], [b]) => compareText(a, b)));
+}
+
+/** `cases` are the records' tallies and `whole` their metrics, which a slice equal to the whole run reuses. */
+export function computeBreakdowns(records: TrialRecord[], cases: readonly CaseTally[], success: Success, whole: Metrics): Report["breakdowns"] {
   return {
-    family: computeSlices(records, (t) => t.family ?? NONE_LABEL, success, whole),
-    tag: computeSlices(records, (t) => t.tags, success, whole),
-    phase: computeSlices(records, (t) => t.phase ?? NONE_LABEL, success, whole),
+    family: computeSlices("family", records, cases, success, whole),
+    tag: computeSlices("tag", records, cases, success, whole),
+    phase: computeSlices("phase", records, cases, success, whole),
   };
 }

@@ -2,45 +2,47 @@
  * One row per case for reports and JUnit: its trials, their stages and selections, and whether
  * the case passed (every scored trial correct, and at least one scored trial).
  */
-import { isSuccess } from "./trial-facts.js";
 import { STAGES } from "../types.js";
 import type { CaseRow, Success, TrialRecord } from "../types.js";
-import { countBy, groupBy, labelSelected, scoreRecords } from "./scored-trials.js";
+import { tallyCases, type CaseTally } from "./case-tally.js";
+import { sortedSelections } from "./reliability.js";
 
 /** The stage label of a trial: its failed stage, or "correct". */
 export const CORRECT_LABEL = "correct";
-const STAGE_ORDER: string[] = [...STAGES, CORRECT_LABEL];
 
 /** Stage counts in ladder order, "correct" last; stages no trial reached are left out. */
-function countStages(scored: TrialRecord[]): Record<string, number> {
-  const counts = countBy(scored, (t) => t.failed_stage ?? CORRECT_LABEL);
-  return Object.fromEntries(STAGE_ORDER.filter((label) => label in counts).map((label) => [label, counts[label]]));
+function countStages(tally: CaseTally): Record<string, number> {
+  const counts: Record<string, number> = {};
+  let failed = 0;
+  for (const stage of STAGES) {
+    failed += tally.stages[stage];
+    if (tally.stages[stage] > 0) counts[stage] = tally.stages[stage];
+  }
+  if (tally.scored > failed) counts[CORRECT_LABEL] = tally.scored - failed;
+  return counts;
 }
 
-function buildCaseRow(caseId: string, records: TrialRecord[], success: Success): CaseRow {
-  const first = records[0];
-  const scored = scoreRecords(records);
-  const correct = scored.filter((t) => isSuccess(t, success)).length;
+/** A case's row; its fields come from its lowest-numbered trial; `correct` by the run's success. */
+export function rowOfCase(tally: CaseTally): CaseRow {
+  const { first } = tally;
   return {
-    case_id: caseId,
+    case_id: tally.caseId,
     family: first.family,
     tags: first.tags,
     phase: first.phase,
     acceptable: first.acceptable,
     forbidden: first.forbidden,
-    trials: records.length,
-    errored: records.length - scored.length,
-    correct,
-    violated: scored.filter((t) => t.violated).length,
-    stages: countStages(scored),
-    selections: countBy(scored, (t) => labelSelected(t.selected)),
-    passed: scored.length > 0 && correct === scored.length,
+    trials: tally.trials,
+    errored: tally.trials - tally.scored,
+    correct: tally.correct,
+    violated: tally.violated,
+    stages: countStages(tally),
+    selections: sortedSelections(tally),
+    passed: tally.scored > 0 && tally.correct === tally.scored,
   };
 }
 
-/** Rows sorted by case_id; case fields come from the case's lowest-numbered trial; `correct` by the run's success. */
+/** Rows sorted by case_id. */
 export function buildCaseRows(records: TrialRecord[], success: Success = "selection"): CaseRow[] {
-  return [...groupBy(records, (t) => t.case_id).entries()].map(([caseId, group]) =>
-    buildCaseRow(caseId, [...group].sort((a, b) => a.trial - b.trial), success),
-  );
+  return tallyCases(records, success).map(rowOfCase);
 }

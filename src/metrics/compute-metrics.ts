@@ -1,92 +1,73 @@
 /**
- * Every metric of DESIGN §3–4 from trial records. Pure. Errored trials are counted and excluded
- * from every rate, pass^k, consistency figure and confusion table.
+ * Every metric of DESIGN §3–4 from trial records, through their case tallies (case-tally.ts).
+ * Pure. Errored trials are counted and excluded from every rate, pass^k, consistency figure and
+ * confusion table.
  */
 import { RATE_NAMES, type RateName } from "../types/rates.js";
-import { type ConversationMetrics, type Metrics, type Rate, type SelectionError, type Stage, type Success, type ToolSearchMetrics, type TrialRecord } from "../types.js";
+import { POSITION_THIRDS, SELECTION_ERRORS, STAGES, type ConversationMetrics, type Metrics, type PositionThird, type Rate, type SelectionError, type Stage, type Success, type ToolSearchMetrics, type TrialRecord } from "../types.js";
+import { clustersOf, tallyCases, type CaseTally } from "./case-tally.js";
 import { computeConfusions } from "./confusions.js";
-import { computeSelectionByPosition } from "./position.js";
 import { computeReliability } from "./reliability.js";
 import { computeInputTokens, computeRetrievalQuality } from "./retrieval-quality.js";
-import { groupBy, scoreRecords } from "./scored-trials.js";
-import { factsOf, isExposed, isRetrieved, RATE_MASKS, type TrialFacts } from "./trial-facts.js";
 import { compareText } from "../text/compare-text.js";
-import { clusterOf, clusterRate, rateOf } from "./wilson.js";
+import { clusterRate, type ClusterTally } from "./wilson.js";
 import { computeConversations } from "./conversations.js";
 import { computeToolSearch } from "./tool-search.js";
 
-/** Every rate of the rate table in one pass over the trials (per case: n and s of each rate), and the ordinary tools shown in all. */
-function countRates(scored: TrialRecord[], facts: TrialFacts[]): { rates: Record<RateName, Rate>; visibleTotal: number } {
-  const byCase = new Map<string, Float64Array>();
-  let visibleTotal = 0;
-  for (let i = 0; i < scored.length; i++) {
-    const caseId = clusterOf(scored[i]);
-    let counts = byCase.get(caseId);
-    if (counts === undefined) byCase.set(caseId, (counts = new Float64Array(2 * RATE_NAMES.length)));
-    const { bits, visible } = facts[i];
-    visibleTotal += visible;
-    for (let r = 0; r < RATE_MASKS.length; r++) {
-      const [population, success] = RATE_MASKS[r];
-      if ((bits & population) !== population) continue;
-      counts[2 * r] += 1;
-      if ((bits & success) === success) counts[2 * r + 1] += 1;
-    }
-  }
-  // Summed in case order, as rateOf sums.
-  const cases = [...byCase.entries()].sort(([a], [b]) => compareText(a, b));
-  const rates = {} as Record<RateName, Rate>;
-  RATE_NAMES.forEach((name, r) => {
-    rates[name] = clusterRate(cases.map(([, counts]) => ({ n: counts[2 * r], s: counts[2 * r + 1] })));
-  });
-  return { rates, visibleTotal };
-}
-
-
-/** "all" for trials without a retriever, else the budget; numeric keys ascending, "all" last. */
-function computeRecallAtK(exposed: TrialRecord[]): Record<string, Rate> {
-  const keyOf = (t: TrialRecord): string => (t.retrieval_k === null ? "all" : String(t.retrieval_k));
-  const groups = [...groupBy(exposed, keyOf).entries()].sort(
-    ([a], [b]) => (a === "all" ? 1 : 0) - (b === "all" ? 1 : 0) || Number(a) - Number(b) || compareText(a, b),
-  );
-  return Object.fromEntries(groups.map(([k, group]) => [k, rateOf(group, isRetrieved)]));
-}
-
-function countStages(scored: TrialRecord[]): Record<Stage, number> {
-  const counts: Record<Stage, number> = { coverage: 0, exposure: 0, discovery: 0, selection: 0 };
-  for (const t of scored) if (t.failed_stage !== null) counts[t.failed_stage] += 1;
-  return counts;
-}
-
-function countSelectionErrors(scored: TrialRecord[]): Record<SelectionError, number> {
-  const counts: Record<SelectionError, number> = {
-    wrong_tool: 0, phantom_tool: 0, no_call: 0, abstained: 0, asked: 0, malformed: 0,
-  };
-  for (const t of scored) if (t.selection_error !== null) counts[t.selection_error] += 1;
-  return counts;
-}
-
 /** All metrics of a set of records (a run, or one breakdown's subset); pass^k by the run's `success`. */
 export function computeMetrics(records: TrialRecord[], success: Success = "selection"): Metrics {
-  const scored = scoreRecords(records);
-  const facts = scored.map(factsOf);
-  const { rates, visibleTotal } = countRates(scored, facts);
+  return metricsOfCases(tallyCases(records, success), success);
+}
+
+/** Each cluster's part of a trial-level rate, from its cases' counts. */
+function perCluster(clusters: readonly (readonly CaseTally[])[], n: (c: CaseTally) => number, s: (c: CaseTally) => number): ClusterTally[] {
+  return clusters.map((cases) => {
+    const tally = { n: 0, s: 0 };
+    for (const c of cases) (tally.n += n(c)), (tally.s += s(c));
+    return tally;
+  });
+}
+
+const total = (cases: readonly CaseTally[], pick: (c: CaseTally) => number): number => cases.reduce((sum, c) => sum + pick(c), 0);
+
+/** The metrics of the cases (in case order) whose tallies are given, pass^k by `success` (the tallies counted by it). */
+export function metricsOfCases(cases: readonly CaseTally[], success: Success): Metrics {
+  const clusters = clustersOf(cases);
+  const trials = total(cases, (c) => c.trials);
+  const scored = total(cases, (c) => c.scored);
+  const rates = {} as Record<RateName, Rate>;
+  RATE_NAMES.forEach((name, r) => {
+    rates[name] = clusterRate(perCluster(clusters, (c) => c.rates[2 * r], (c) => c.rates[2 * r + 1]));
+  });
+  const visible = total(cases, (c) => c.visible);
   return {
-    trials: records.length,
-    errored: records.length - scored.length,
-    scored: scored.length,
+    trials,
+    errored: trials - scored,
+    scored,
     ...rates,
-    tool_recall_at_k: computeRecallAtK(scored.filter(isExposed)),
-    mean_visible: scored.length === 0 ? null : visibleTotal / scored.length,
-    failure_profile: countStages(scored),
-    selection_errors: countSelectionErrors(scored),
-    ...computeConfusions(scored),
-    ...computeReliability(scored, success),
-    retrieval: computeRetrievalQuality(scored, (_, i) => facts[i].quality),
-    input_tokens: computeInputTokens(scored),
-    selection_by_position: computeSelectionByPosition(scored, (_, i) => facts[i].third),
-    ...withConversations(computeConversations(records, success)),
-    ...withToolSearch(computeToolSearch(scored)),
+    tool_recall_at_k: computeRecallAtK(clusters),
+    mean_visible: scored === 0 ? null : visible / scored,
+    failure_profile: Object.fromEntries(STAGES.map((stage) => [stage, total(cases, (c) => c.stages[stage])])) as Record<Stage, number>,
+    selection_errors: Object.fromEntries(SELECTION_ERRORS.map((e) => [e, total(cases, (c) => c.selectionErrors[e])])) as Record<SelectionError, number>,
+    ...computeConfusions(cases),
+    ...computeReliability(cases),
+    retrieval: computeRetrievalQuality(clusters),
+    input_tokens: computeInputTokens(cases),
+    selection_by_position: Object.fromEntries(
+      POSITION_THIRDS.map((third, i) => [third, clusterRate(perCluster(clusters, (c) => c.thirds[2 * i], (c) => c.thirds[2 * i + 1]))]),
+    ) as Record<PositionThird, Rate>,
+    ...withConversations(computeConversations(cases.flatMap((c) => c.turns), success)),
+    ...withToolSearch(computeToolSearch(clusters)),
   };
+}
+
+/** Over exposed trials, by retriever budget: "all" for trials without a retriever; numeric keys ascending, "all" last. */
+function computeRecallAtK(clusters: readonly (readonly CaseTally[])[]): Record<string, Rate> {
+  const keys = new Set<string>();
+  for (const cases of clusters) for (const c of cases) for (const key of c.recallAtK.keys()) keys.add(key);
+  const sorted = [...keys].sort((a, b) => (a === "all" ? 1 : 0) - (b === "all" ? 1 : 0) || Number(a) - Number(b) || compareText(a, b));
+  const at = (c: CaseTally, key: string, i: 0 | 1) => c.recallAtK.get(key)?.[i] ?? 0;
+  return Object.fromEntries(sorted.map((key) => [key, clusterRate(perCluster(clusters, (c) => at(c, key, 0), (c) => at(c, key, 1)))]));
 }
 
 function withToolSearch(toolSearch: ToolSearchMetrics | null): { tool_search?: ToolSearchMetrics } {

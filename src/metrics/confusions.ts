@@ -1,56 +1,61 @@
 /**
  * Who takes whose cases: the selection-failure confusions, the full confusion matrix and the
- * rivals table. Inputs are scored (re-classified) trials.
+ * rivals table, from the cases' confusion cells (case-tally.ts).
  */
-import type { Confusion, Rival, TrialRecord } from "../types.js";
-import { countBy, findModal, groupBy, labelAcceptable, labelSelected } from "./scored-trials.js";
+import type { Confusion, Rival } from "../types.js";
+import { findModal } from "./scored-trials.js";
 import { compareText } from "../text/compare-text.js";
+import type { CaseTally, Cell } from "./case-tally.js";
 
-/**
- * Count (acceptable label, selected label) pairs; count desc, then acceptable, then selected.
- * `withOutcome` adds each cell's count of trials that passed every rung (the full matrix).
- * One pass, two levels of Map keyed by the (cached) labels: no key string is built per trial.
- */
-export function countConfusions(trials: TrialRecord[], withOutcome = false): Confusion[] {
-  const cells = new Map<string, Map<string, { count: number; correct: number }>>();
-  for (const t of trials) {
-    const acceptable = labelAcceptable(t.acceptable);
-    let row = cells.get(acceptable);
-    if (row === undefined) cells.set(acceptable, (row = new Map()));
-    const selected = labelSelected(t.selected);
-    let cell = row.get(selected);
-    if (cell === undefined) row.set(selected, (cell = { count: 0, correct: 0 }));
-    cell.count += 1;
-    if (t.failed_stage === null) cell.correct += 1;
+const byCount = <T extends { count: number }>(key: (item: T) => string, second: (item: T) => string) => (a: T, b: T) =>
+  b.count - a.count || compareText(key(a), key(b)) || compareText(second(a), second(b));
+
+/** The cells of every case added up, and each acceptable label's trials that reached selection. */
+function mergeCells(cases: readonly CaseTally[]): { cells: Map<string, Map<string, Cell>>; reached: Map<string, number> } {
+  const cells = new Map<string, Map<string, Cell>>();
+  const reached = new Map<string, number>();
+  for (const tally of cases) {
+    for (const [acceptable, row] of tally.cells) {
+      let merged = cells.get(acceptable);
+      if (merged === undefined) cells.set(acceptable, (merged = new Map()));
+      for (const [selected, cell] of row) {
+        const into = merged.get(selected);
+        if (into === undefined) merged.set(selected, { ...cell });
+        else (into.count += cell.count), (into.correct += cell.correct), (into.selectionFailures += cell.selectionFailures);
+      }
+    }
+    for (const [acceptable, n] of tally.reached) reached.set(acceptable, (reached.get(acceptable) ?? 0) + n);
   }
-  const out: Confusion[] = [];
-  for (const [acceptable, row] of cells) {
-    for (const [selected, { count, correct }] of row) out.push(withOutcome ? { acceptable, selected, count, correct } : { acceptable, selected, count });
-  }
-  return out.sort((a, b) => b.count - a.count || compareText(a.acceptable, b.acceptable) || compareText(a.selected, b.selected));
+  return { cells, reached };
 }
 
 /**
- * For each expected label with selection failures, the selection that most often took its place.
- * `of` counts the trials with that label that reached selection. Count desc, then expected label.
+ * selection_confusions: (acceptable, selected) pairs of the selection failures; confusion_matrix:
+ * every pair with its count of trials that passed every rung; both count desc, then acceptable,
+ * then selected. rivals: for each expected label with selection failures, the selection that most
+ * often took its place (ties to the first name), `of` its trials that reached selection; count
+ * desc, then expected label.
  */
-export function findRivals(trials: TrialRecord[]): Rival[] {
-  const reached = trials.filter((t) => t.failed_stage === null || t.failed_stage === "selection");
+export function computeConfusions(cases: readonly CaseTally[]): { selection_confusions: Confusion[]; confusion_matrix: Confusion[]; rivals: Rival[] } {
+  const { cells, reached } = mergeCells(cases);
+  const selection_confusions: Confusion[] = [];
+  const confusion_matrix: Confusion[] = [];
   const rivals: Rival[] = [];
-  for (const [expected, group] of groupBy(reached, (t) => labelAcceptable(t.acceptable))) {
-    const failures = group.filter((t) => t.failed_stage === "selection");
-    const modal = findModal(countBy(failures, (t) => labelSelected(t.selected)));
-    if (modal !== null) rivals.push({ expected, rival: modal.key, count: modal.count, of: group.length });
+  for (const [acceptable, row] of cells) {
+    const failures: Record<string, number> = Object.create(null);
+    for (const [selected, { count, correct, selectionFailures }] of row) {
+      confusion_matrix.push({ acceptable, selected, count, correct });
+      if (selectionFailures === 0) continue;
+      selection_confusions.push({ acceptable, selected, count: selectionFailures });
+      failures[selected] = selectionFailures;
+    }
+    const modal = findModal(failures);
+    if (modal !== null) rivals.push({ expected: acceptable, rival: modal.key, count: modal.count, of: reached.get(acceptable) ?? 0 });
   }
-  return rivals.sort((a, b) => b.count - a.count || compareText(a.expected, b.expected));
-}
-
-export function computeConfusions(
-  trials: TrialRecord[],
-): { selection_confusions: Confusion[]; confusion_matrix: Confusion[]; rivals: Rival[] } {
+  const cell = byCount<Confusion>((c) => c.acceptable, (c) => c.selected);
   return {
-    selection_confusions: countConfusions(trials.filter((t) => t.failed_stage === "selection")),
-    confusion_matrix: countConfusions(trials, true),
-    rivals: findRivals(trials),
+    selection_confusions: selection_confusions.sort(cell),
+    confusion_matrix: confusion_matrix.sort(cell),
+    rivals: rivals.sort(byCount<Rival>((r) => r.expected, () => "")),
   };
 }

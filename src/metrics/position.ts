@@ -6,8 +6,7 @@
  * second tool is last, and in a list of three each tool has its own third. Meaningful as a position effect when the run shuffled the tools
  * (--shuffle-tools); in registry order, position and tool are confounded.
  */
-import { POSITION_THIRDS, type PositionThird, type Rate, type TrialRecord } from "../types.js";
-import { rateOf } from "./wilson.js";
+import { POSITION_THIRDS, type PositionThird, type TrialRecord } from "../types.js";
 
 /** The third of a list of `length` items that holds the centre of slot `index`. */
 export function positionThird(index: number, length: number): PositionThird {
@@ -19,18 +18,4 @@ export function thirdOfTrial(trial: TrialRecord): PositionThird | null {
   // acceptable holds one to three names: scanning it beats building a Set per trial.
   const index = trial.visible_order.findIndex((name) => trial.acceptable.includes(name));
   return index === -1 ? null : positionThird(index, trial.visible_order.length);
-}
-
-/**
- * Over scored trials: selection accuracy per third, each with a case-clustered interval (a case's
- * repeated trials are not independent evidence); `thirdOf` may be a remembered thirdOfTrial.
- */
-export function computeSelectionByPosition(scored: TrialRecord[], thirdOf: (t: TrialRecord, index: number) => PositionThird | null = thirdOfTrial): Record<PositionThird, Rate> {
-  const byThird: Record<PositionThird, TrialRecord[]> = { first: [], middle: [], last: [] };
-  for (let i = 0; i < scored.length; i++) {
-    const third = thirdOf(scored[i], i);
-    if (third !== null) byThird[third].push(scored[i]);
-  }
-  const correct = (t: TrialRecord) => t.selected !== null && t.acceptable.includes(t.selected);
-  return { first: rateOf(byThird.first, correct), middle: rateOf(byThird.middle, correct), last: rateOf(byThird.last, correct) };
 }

@@ -3,8 +3,7 @@
  * recall@k, MRR and nDCG@k over the trials whose retriever recorded scores. Pure.
  */
 import type { InputTokens, RetrievalQuality, TrialRecord } from "../types.js";
-import { clusterOf, clusterRate } from "./wilson.js";
-import { compareText } from "../text/compare-text.js";
+import { clusterRate } from "./wilson.js";
 
 
 export interface TrialQuality {
@@ -39,43 +38,49 @@ export function qualityOfTrial(t: TrialRecord): TrialQuality | null {
   return t.retrieval === null ? null : scoreRanks(t.retrieval.acceptable, t.retrieval_k ?? t.retrieval.candidates);
 }
 
+/** A case's rankings, as metrics/case-tally.ts keeps them: (index in the records, recall, reciprocal rank, nDCG) per trial. */
+interface Ranked {
+  quality: readonly number[];
+}
+
 /**
  * Over scored trials whose retriever recorded a ranking, each a mean of per-trial scores with a
- * case-clustered interval (a case's trials rank the same goal; they are not independent draws);
- * `qualityOf` may be a remembered qualityOfTrial.
+ * case-clustered interval (a case's trials rank the same goal; they are not independent draws).
+ * Each cluster's sums run over its trials in record order, so the last digits never depend on how
+ * its trials are split among cases (a conversation's turns).
  */
-export function computeRetrievalQuality(scored: TrialRecord[], qualityOf: (t: TrialRecord, index: number) => TrialQuality | null = qualityOfTrial): RetrievalQuality {
-  const byCase = new Map<string, { n: number; recall: number; rr: number; ndcg: number }>();
-  for (let i = 0; i < scored.length; i++) {
-    const quality = qualityOf(scored[i], i);
-    if (quality === null) continue;
-    const key = clusterOf(scored[i]);
-    const tally = byCase.get(key) ?? { n: 0, recall: 0, rr: 0, ndcg: 0 };
-    tally.n += 1;
-    tally.recall += quality.recall;
-    tally.rr += quality.reciprocalRank;
-    tally.ndcg += quality.ndcg;
-    byCase.set(key, tally);
-  }
-  // Summed in case order, so the last digits never depend on the order of the records.
-  const cases = [...byCase.entries()].sort(([a], [b]) => compareText(a, b)).map(([, tally]) => tally);
-  const of = (pick: (t: (typeof cases)[number]) => number) => clusterRate(cases.map((t) => ({ n: t.n, s: pick(t) })));
+export function computeRetrievalQuality(clusters: readonly (readonly Ranked[])[]): RetrievalQuality {
+  const sums = clusters.map((cases) => {
+    const quality = cases.length === 1 ? cases[0].quality : inRecordOrder(cases);
+    const tally = { n: 0, recall: 0, rr: 0, ndcg: 0 };
+    for (let i = 0; i < quality.length; i += 4) {
+      tally.n += 1;
+      tally.recall += quality[i + 1];
+      tally.rr += quality[i + 2];
+      tally.ndcg += quality[i + 3];
+    }
+    return tally;
+  });
+  const of = (pick: (t: (typeof sums)[number]) => number) => clusterRate(sums.map((t) => ({ n: t.n, s: pick(t) })));
   return { recall_at_k: of((t) => t.recall), mrr: of((t) => t.rr), ndcg_at_k: of((t) => t.ndcg) };
 }
 
-/** Mean input tokens: the endpoint's count when it reported one, else route-eval's estimate. */
-export function computeInputTokens(scored: TrialRecord[]): InputTokens {
+/** The quality entries of several cases, by their index in the records. */
+function inRecordOrder(cases: readonly Ranked[]): number[] {
+  const entries: number[][] = [];
+  for (const { quality } of cases) for (let i = 0; i < quality.length; i += 4) entries.push(quality.slice(i, i + 4));
+  return entries.sort((a, b) => a[0] - b[0]).flat();
+}
+
+/** Mean input tokens: the endpoint's count when it reported one, else route-eval's estimate (whole counts: their sums are exact in any order). */
+export function computeInputTokens(cases: readonly { tokens: { total: number; reported: number; estimated: number } }[]): InputTokens {
   let total = 0;
   let reported = 0;
   let estimated = 0;
-  for (const { usage } of scored) {
-    if (usage.input_tokens !== null) {
-      total += usage.input_tokens;
-      reported += 1;
-    } else if (typeof usage.input_tokens_estimated === "number") {
-      total += usage.input_tokens_estimated;
-      estimated += 1;
-    }
+  for (const { tokens } of cases) {
+    total += tokens.total;
+    reported += tokens.reported;
+    estimated += tokens.estimated;
   }
   const counted = reported + estimated;
   return { mean: counted === 0 ? null : total / counted, reported, estimated };

@@ -1,8 +1,9 @@
 import { maxOf } from "../text/extremes.js";
 import { memberSet } from "../classify/classify-trial.js";
 import { computeBreakdowns } from "../metrics/breakdowns.js";
-import { buildCaseRows } from "../metrics/case-rows.js";
-import { computeMetrics } from "../metrics/compute-metrics.js";
+import { rowOfCase } from "../metrics/case-rows.js";
+import { tallyCases, type CaseTally } from "../metrics/case-tally.js";
+import { metricsOfCases } from "../metrics/compute-metrics.js";
 import { evaluateGates } from "../gates/evaluate-gates.js";
 import { REPORT_SCHEMA_VERSION, type CostEstimate, type Report, type RunMeta, type TrialRecord } from "../types.js";
 import { compareText } from "../text/compare-text.js";
@@ -17,28 +18,26 @@ export function buildReport(meta: RunMeta, records: TrialRecord[], options: { ga
   const { inputs: _inputs, ...run } = meta;
   const sorted = [...records].sort((a, b) => compareText(a.case_id, b.case_id) || a.trial - b.trial);
   const success = run.config.success ?? "selection";
-  const metrics = computeMetrics(sorted, success);
+  const cases = tallyCases(sorted, success);
+  const metrics = metricsOfCases(cases, success);
   return {
     schema_version: REPORT_SCHEMA_VERSION,
     run,
     metrics,
     gates: options.gates === false ? [] : evaluateGates(metrics, run.config.gates),
-    breakdowns: computeBreakdowns(sorted, success, metrics),
-    cases: buildCaseRows(sorted, success),
-    ...(meta.adaptive === undefined ? {} : { adaptive: summariseAdaptive(meta.adaptive, [...new Set(sorted.map((r) => r.case_id))], sorted, success) }),
+    breakdowns: computeBreakdowns(sorted, cases, success, metrics),
+    cases: cases.map(rowOfCase),
+    ...(meta.adaptive === undefined ? {} : { adaptive: summariseAdaptive(meta.adaptive, cases.map((c) => c.caseId), sorted, success) }),
     errored: sorted.filter((r) => r.error !== null).map((r) => ({ case_id: r.case_id, trial: r.trial, error: r.error ?? "" })),
-    exposure_assertions: checkExposureAssertions(sorted),
+    exposure_assertions: checkExposureAssertions(cases),
     ...costOf(meta, sorted),
   };
 }
 
 /** must_see / must_not_see of each case against the exposed set of its first trial. */
-function checkExposureAssertions(records: TrialRecord[]): Report["exposure_assertions"] {
+function checkExposureAssertions(cases: readonly CaseTally[]): Report["exposure_assertions"] {
   const out: Report["exposure_assertions"] = [];
-  const seen = new Set<string>();
-  for (const r of records) {
-    if (seen.has(r.case_id)) continue;
-    seen.add(r.case_id);
+  for (const { first: r } of cases) {
     const exposed = memberSet(r.exposed_names);
     const failures = [
       ...r.must_see.filter((name) => !exposed.has(name)).map((name) => `must_see ${name}: not exposed in phase ${r.phase ?? "(none)"}`),

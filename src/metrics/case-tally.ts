@@ -1,0 +1,213 @@
+/**
+ * What one case's records add to every metric, gathered in one pass over the records: counts,
+ * and the few per-trial values whose floating-point sums depend on their order. The run's
+ * metrics, each breakdown slice (a set of cases) and the case rows are all computed from these,
+ * so no slice reads the records again. Tallies hold no record except a conversation's turns and
+ * each case's lowest-numbered trial.
+ */
+import { RATE_NAMES } from "../types/rates.js";
+import { FACTS, SELECTION_ERRORS, STAGES, isControl, type SelectionError, type Stage, type Success, type TrialRecord } from "../types.js";
+import { compareText } from "../text/compare-text.js";
+import { factsOf, isExposed, RATE_MASKS } from "./trial-facts.js";
+import { labelAcceptable, labelSelected } from "./scored-trials.js";
+import { clusterOf } from "./wilson.js";
+
+const bit = (fact: (typeof FACTS)[number]): number => 1 << FACTS.indexOf(fact);
+const EXPOSED = bit("exposed");
+const RETRIEVED = bit("retrieved");
+const PICKED = bit("picked_acceptable");
+const END_TO_END = bit("end_to_end");
+const RIGHT_CALL = bit("right_call");
+const VIOLATED = bit("violated");
+
+/** One (acceptable label, selected label) cell of a case's confusions. */
+export interface Cell {
+  count: number;
+  /** Trials that passed every rung. */
+  correct: number;
+  /** Trials that failed at selection. */
+  selectionFailures: number;
+}
+
+/** The slots of a case's tool-search sums: decisions, and of them the counts and totals tool-search.ts reports. */
+export const SEARCH = {
+  decisions: 0, needed: 1, found: 2, foundFirst: 3, loaded: 4, notChosen: 5,
+  limit: 6, failed: 7, searches: 8, tokens: 9, unsearched: 10,
+} as const;
+
+export interface CaseTally {
+  caseId: string;
+  /** The unit intervals treat as independent: the case, or a turn's conversation. */
+  cluster: string;
+  /** Every record, errored ones included. */
+  trials: number;
+  scored: number;
+  /** Scored trials correct by the run's `success`. */
+  correct: number;
+  violated: number;
+  /** n and s of each rate, in RATE_NAMES order. */
+  rates: Float64Array;
+  /** Ordinary tools shown, over the scored trials. */
+  visible: number;
+  /** Exposed scored trials by retriever budget ("all": no retriever): [trials, retrieved]. */
+  recallAtK: Map<string, [number, number]>;
+  stages: Record<Stage, number>;
+  selectionErrors: Record<SelectionError, number>;
+  /** acceptable label → selected label → cell. */
+  cells: Map<string, Map<string, Cell>>;
+  /** acceptable label → scored trials that reached selection. */
+  reached: Map<string, number>;
+  /** Selected label → scored trials. */
+  selections: Map<string, number>;
+  /** Per scored trial with a recorded ranking, in record order: its index in the records, recall, reciprocal rank, nDCG. */
+  quality: number[];
+  tokens: { total: number; reported: number; estimated: number };
+  /** n and s (acceptable picked) per third of the list: first, middle, last. */
+  thirds: Float64Array;
+  /** Null until a scored trial had tool search on. */
+  search: Float64Array | null;
+  /** A conversation's turn records, errored ones included (conversation metrics join them by trial). */
+  turns: TrialRecord[];
+  /** The lowest-numbered trial (the first such in record order): the case row's fields and the exposure assertions. */
+  first: TrialRecord;
+  /** Whether the case's records disagree on their family, phase or tags (records of merged runs can). */
+  mixed: { family: boolean; phase: boolean; tag: boolean };
+}
+
+const THIRD_INDEX = { first: 0, middle: 1, last: 2 } as const;
+
+function newTally(r: TrialRecord): CaseTally {
+  return {
+    caseId: r.case_id,
+    cluster: clusterOf(r),
+    trials: 0,
+    scored: 0,
+    correct: 0,
+    violated: 0,
+    rates: new Float64Array(2 * RATE_NAMES.length),
+    visible: 0,
+    recallAtK: new Map(),
+    stages: Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<Stage, number>,
+    selectionErrors: Object.fromEntries(SELECTION_ERRORS.map((e) => [e, 0])) as Record<SelectionError, number>,
+    cells: new Map(),
+    reached: new Map(),
+    selections: new Map(),
+    quality: [],
+    tokens: { total: 0, reported: 0, estimated: 0 },
+    thirds: new Float64Array(6),
+    search: null,
+    turns: [],
+    first: r,
+    mixed: { family: false, phase: false, tag: false },
+  };
+}
+
+const sameTags = (a: string[], b: string[]): boolean => a === b || (a.length === b.length && a.every((tag, i) => tag === b[i]));
+
+/** Adds the record at `index` of the records to its case's tally. */
+function addRecord(tally: CaseTally, r: TrialRecord, index: number, success: Success): void {
+  tally.trials += 1;
+  const first = tally.first;
+  if (r !== first) {
+    tally.mixed.family ||= r.family !== first.family;
+    tally.mixed.phase ||= r.phase !== first.phase;
+    tally.mixed.tag ||= !sameTags(r.tags, first.tags);
+    if (r.trial < first.trial) tally.first = r;
+  }
+  if (r.turn !== undefined) tally.turns.push(r);
+  if (r.error !== null) return;
+  const { bits, visible, quality, third } = factsOf(r);
+  tally.scored += 1;
+  if ((bits & END_TO_END) !== 0 && (success === "selection" || (bits & RIGHT_CALL) !== 0)) tally.correct += 1;
+  if ((bits & VIOLATED) !== 0) tally.violated += 1;
+  for (let k = 0; k < RATE_MASKS.length; k++) {
+    const [population, hit] = RATE_MASKS[k];
+    if ((bits & population) !== population) continue;
+    tally.rates[2 * k] += 1;
+    if ((bits & hit) === hit) tally.rates[2 * k + 1] += 1;
+  }
+  tally.visible += visible;
+  if ((bits & EXPOSED) !== 0) {
+    const key = r.retrieval_k === null ? "all" : String(r.retrieval_k);
+    const recall = tally.recallAtK.get(key);
+    const retrieved = (bits & RETRIEVED) !== 0 ? 1 : 0;
+    if (recall === undefined) tally.recallAtK.set(key, [1, retrieved]);
+    else (recall[0] += 1), (recall[1] += retrieved);
+  }
+  if (r.failed_stage !== null) tally.stages[r.failed_stage] += 1;
+  if (r.selection_error !== null) tally.selectionErrors[r.selection_error] += 1;
+  addCell(tally, r);
+  const selected = labelSelected(r.selected);
+  tally.selections.set(selected, (tally.selections.get(selected) ?? 0) + 1);
+  if (quality !== null) tally.quality.push(index, quality.recall, quality.reciprocalRank, quality.ndcg);
+  if (r.usage.input_tokens !== null) {
+    tally.tokens.total += r.usage.input_tokens;
+    tally.tokens.reported += 1;
+  } else if (typeof r.usage.input_tokens_estimated === "number") {
+    tally.tokens.total += r.usage.input_tokens_estimated;
+    tally.tokens.estimated += 1;
+  }
+  if (third !== null) {
+    tally.thirds[2 * THIRD_INDEX[third]] += 1;
+    if ((bits & PICKED) !== 0) tally.thirds[2 * THIRD_INDEX[third] + 1] += 1;
+  }
+  if (r.search !== undefined) addSearch((tally.search ??= new Float64Array(11)), r);
+}
+
+function addCell(tally: CaseTally, r: TrialRecord): void {
+  const acceptable = labelAcceptable(r.acceptable);
+  let row = tally.cells.get(acceptable);
+  if (row === undefined) tally.cells.set(acceptable, (row = new Map()));
+  const selected = labelSelected(r.selected);
+  let cell = row.get(selected);
+  if (cell === undefined) row.set(selected, (cell = { count: 0, correct: 0, selectionFailures: 0 }));
+  cell.count += 1;
+  if (r.failed_stage === null) cell.correct += 1;
+  if (r.failed_stage === "selection") cell.selectionFailures += 1;
+  if (r.failed_stage === null || r.failed_stage === "selection") tally.reached.set(acceptable, (tally.reached.get(acceptable) ?? 0) + 1);
+}
+
+function addSearch(sums: Float64Array, r: TrialRecord): void {
+  const search = r.search;
+  if (search === undefined) return;
+  const returns = (steps: typeof search.searches) => steps.some((s) => s.returned.some((name) => r.acceptable.includes(name)));
+  sums[SEARCH.decisions] += 1;
+  // A control (always loaded) or an always-loaded tool needs no search.
+  if (isExposed(r) && !r.acceptable.some((name) => isControl(name) || search.always_loaded.includes(name))) {
+    sums[SEARCH.needed] += 1;
+    if (returns(search.searches)) sums[SEARCH.found] += 1;
+    if (returns(search.searches.slice(0, 1))) sums[SEARCH.foundFirst] += 1;
+  }
+  if (r.failed_stage === null || r.failed_stage === "selection") {
+    sums[SEARCH.loaded] += 1;
+    if (r.failed_stage === "selection") sums[SEARCH.notChosen] += 1;
+  }
+  if (search.outcome === "search_limit") sums[SEARCH.limit] += 1;
+  sums[SEARCH.failed] += search.searches.filter((s) => s.error !== undefined).length;
+  sums[SEARCH.searches] += search.searches.length;
+  sums[SEARCH.tokens] += search.definition_tokens;
+  sums[SEARCH.unsearched] += search.definition_tokens_unsearched;
+}
+
+/** One tally per case, in case order; each case's trials in record order. */
+export function tallyCases(records: readonly TrialRecord[], success: Success = "selection"): CaseTally[] {
+  const byCase = new Map<string, CaseTally>();
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i];
+    let tally = byCase.get(r.case_id);
+    if (tally === undefined) byCase.set(r.case_id, (tally = newTally(r)));
+    addRecord(tally, r, i, success);
+  }
+  return [...byCase.values()].sort((a, b) => compareText(a.caseId, b.caseId));
+}
+
+/** The cases of each cluster (a conversation's turns; otherwise a case alone), clusters in order. */
+export function clustersOf(cases: readonly CaseTally[]): CaseTally[][] {
+  const byCluster = new Map<string, CaseTally[]>();
+  for (const tally of cases) {
+    const cluster = byCluster.get(tally.cluster);
+    if (cluster === undefined) byCluster.set(tally.cluster, [tally]);
+    else cluster.push(tally);
+  }
+  return [...byCluster.entries()].sort(([a], [b]) => compareText(a, b)).map(([, tallies]) => tallies);
+}
