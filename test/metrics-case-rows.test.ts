@@ -1,7 +1,7 @@
 import { describe, it, expect } from "vitest";
 import { computeBreakdowns } from "../src/metrics/breakdowns.js";
 import { buildCaseRows } from "../src/metrics/case-rows.js";
-import { tallyCases } from "../src/metrics/case-tally.js";
+import { tallyCases } from "../src/metrics/record-tally.js";
 import { computeMetrics } from "../src/metrics/compute-metrics.js";
 import type { TrialRecord } from "../src/types.js";
 import { classified } from "./support/records.js";
@@ -65,7 +65,7 @@ describe("computeBreakdowns", () => {
     record({ case_id: "b", family: null, tags: ["read"], phase: null, selected: "cancel_order" }),
     record({ case_id: "c", family: "f1", tags: [], phase: "admin", error: "HTTP 500" }),
   ];
-  const breakdowns = computeBreakdowns(records, tallyCases(records), "selection", computeMetrics(records));
+  const breakdowns = computeBreakdowns(() => records, tallyCases(records), "selection", computeMetrics(records));
 
   it("keys slices in sorted order with (none) for missing family or phase", () => {
     expect(Object.keys(breakdowns.family)).toEqual(["(none)", "f1", "f2"]);
@@ -86,9 +86,9 @@ describe("computeBreakdowns", () => {
     const whole = computeMetrics(records);
     const one = records.map((r) => ({ ...r, family: "only" }));
     const oneWhole = computeMetrics(one);
-    const reused = computeBreakdowns(one, tallyCases(one), "selection", oneWhole);
+    const reused = computeBreakdowns(() => one, tallyCases(one), "selection", oneWhole);
     expect(reused.family.only).toBe(oneWhole);
     expect(reused.family.only).toEqual(computeMetrics(one.slice()));
-    expect(computeBreakdowns(records, tallyCases(records), "selection", whole).family.f2).not.toBe(whole);
+    expect(computeBreakdowns(() => records, tallyCases(records), "selection", whole).family.f2).not.toBe(whole);
   });
 });

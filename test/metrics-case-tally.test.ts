@@ -1,12 +1,12 @@
 /**
  * The run's metrics and every breakdown slice come from per-case tallies, each case's records
  * counted once. These check the tallies' merges against counting the slice's records again, on
- * random runs with conversations, rankings and tool search; and that a conversation's ranking
- * quality is summed in record order, however its trials are split among its turns.
+ * random runs with conversations, rankings and tool search; and that ranking quality is summed
+ * in one order (case by case, trial by trial), whatever order the records came in.
  */
 import { describe, expect, it } from "vitest";
 import { computeBreakdowns } from "../src/metrics/breakdowns.js";
-import { tallyCases } from "../src/metrics/case-tally.js";
+import { tallyCases } from "../src/metrics/record-tally.js";
 import { computeMetrics } from "../src/metrics/compute-metrics.js";
 import { scoreRanks } from "../src/metrics/retrieval-quality.js";
 import { seededRandom } from "../src/text/seeded-random.js";
@@ -58,7 +58,7 @@ describe("metrics from case tallies", () => {
       const whole = computeMetrics(records);
       expect(whole.conversations?.conversations).toBeGreaterThan(0);
       expect(whole.tool_search?.decisions).toBeGreaterThan(0);
-      const breakdowns = computeBreakdowns(records, cases, "selection", whole);
+      const breakdowns = computeBreakdowns(() => records, cases, "selection", whole);
       const keysOf = { family: (t: TrialRecord) => [t.family ?? "(none)"], phase: (t: TrialRecord) => [t.phase ?? "(none)"], tag: (t: TrialRecord) => t.tags };
       for (const kind of ["family", "phase", "tag"] as const) {
         expect(Object.keys(breakdowns[kind]).length).toBeGreaterThan(1);
@@ -69,16 +69,16 @@ describe("metrics from case tallies", () => {
     }
   });
 
-  it("sum a conversation's ranking quality in record order, across its turns", () => {
-    // Two turns' trials interleaved: these nDCGs summed turn by turn end in other last digits.
-    const ranks = [[1, 2], [1, 2], [4, 6], [1, 2]];
+  it("sum a conversation's ranking quality turn by turn, each in trial order, whatever order the records came in", () => {
+    // Trials 0 and 1 of turns 1 and 2: these nDCGs summed in another order end in other last digits.
+    const ranks = [[1, 2], [4, 6], [1, 2], [1, 2]];
     const ndcg = ranks.map((list) => scoreRanks(list.map((rank) => ({ rank })), 5)?.ndcg ?? 0);
-    const inOrder = ndcg.reduce((sum, x) => sum + x, 0);
-    expect(ndcg[0] + ndcg[2] + ndcg[1] + ndcg[3]).not.toBe(inOrder);
+    const turnByTurn = ndcg.reduce((sum, x) => sum + x, 0);
+    expect(ndcg[0] + ndcg[2] + ndcg[1] + ndcg[3]).not.toBe(turnByTurn);
     const records = ranks.map((list, i) => {
-      const turn = { conversation: "c", index: 1 + (i % 2), of: 2, added: [], removed: [], withheld: [], added_now: [] };
+      const turn = { conversation: "c", index: 1 + Math.floor(i / 2), of: 2, added: [], removed: [], withheld: [], added_now: [] };
       return classified({
-        case_id: `c@${turn.index}`, trial: Math.floor(i / 2), phase: null, family: null, tags: [], acceptable: ["a", "b"], forbidden: [],
+        case_id: `c@${turn.index}`, trial: i % 2, phase: null, family: null, tags: [], acceptable: ["a", "b"], forbidden: [],
         registry_names: ["a", "b"], exposed_names: ["a", "b"], retrieved_names: ["a", "b"], visible_order: ["a", "b"], retrieval_k: 5,
         retrieval: { candidates: 6, top: [], acceptable: list.map((rank, j) => ({ name: ["a", "b"][j], rank, score: 1 })) }, must_see: [], must_not_see: [], selected: "a",
         arguments: {}, argument_errors: null, argument_match: null, failed_stage: null, selection_error: null, violated: false,
@@ -86,6 +86,8 @@ describe("metrics from case tallies", () => {
         request_hash: "h", error: null, turn,
       });
     });
-    expect(computeMetrics(records).retrieval.ndcg_at_k.numerator).toBe(inOrder);
+    for (const order of [[0, 1, 2, 3], [2, 0, 3, 1], [3, 2, 1, 0]]) {
+      expect(computeMetrics(order.map((i) => records[i])).retrieval.ndcg_at_k.numerator).toBe(turnByTurn);
+    }
   });
 });

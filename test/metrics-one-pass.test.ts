@@ -8,7 +8,7 @@ import { isRightCall, isCovered, isExposed, isRetrieved } from "../src/metrics/t
 import { describe, expect, it } from "vitest";
 import { computeBreakdowns } from "../src/metrics/breakdowns.js";
 import { computeMetrics } from "../src/metrics/compute-metrics.js";
-import { tallyCases } from "../src/metrics/case-tally.js";
+import { tallyCases } from "../src/metrics/record-tally.js";
 import { scoreRecords } from "../src/metrics/scored-trials.js";
 import { clusterRate, type ClusterTally } from "../src/metrics/wilson.js";
 import { seededRandom } from "../src/text/seeded-random.js";
@@ -94,7 +94,7 @@ describe("the one-pass rates", () => {
       // The populations differ, so no rate is trivially equal to another.
       const denominators = Object.values(expected).flatMap((r) => (r !== null && typeof r === "object" && "denominator" in r ? [r.denominator] : []));
       expect(new Set(denominators).size).toBeGreaterThan(4);
-      const breakdowns = computeBreakdowns(records, tallyCases(records), "selection", whole);
+      const breakdowns = computeBreakdowns(() => records, tallyCases(records), "selection", whole);
       for (const [kind, keyOf] of [["family", (t: TrialRecord) => [t.family ?? "(none)"]], ["phase", (t: TrialRecord) => [t.phase ?? "(none)"]], ["tag", (t: TrialRecord) => t.tags]] as const) {
         const slices = breakdowns[kind];
         expect(Object.keys(slices).length).toBeGreaterThan(1);

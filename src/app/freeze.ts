@@ -223,13 +223,13 @@ async function storeReplies(io: Io, config: Config, overrides: ConfigOverrides, 
       const cases = loadCases(runConfig, group.map((one) => one.caseFile));
       const replies = new Map(group.map((one) => [one.id, one.reply]));
       const { records } = await runEvaluation(runConfig, {
-        now: io.now, env: io.env, runId: "freeze", allowTodo: true, sweep: { cases },
+        now: io.now, env: io.env, runId: "freeze", allowTodo: true, keepRecords: true, sweep: { cases },
         replyOnMiss: (miss): WireReply | null => {
           const body = replies.get(miss.case_id);
           return body === undefined ? null : { body, request_id: null, latency_ms: 0 };
         },
       });
-      for (const record of records) {
+      for (const record of records()) {
         const one = group.find((f) => f.id === record.case_id);
         const traced = one?.turn.calls[0]?.name ?? null;
         if (record.error !== null) throw new InputError(`case "${record.case_id}": the stored reply cannot be read back (${record.error})`);

@@ -7,6 +7,7 @@
  */
 import { findUnplanned, plannedUnits } from "../run-files/plan.js";
 import { nextTrials } from "../metrics/adaptive.js";
+import { tallyRecords } from "../metrics/record-tally.js";
 import type { Io } from "../context.js";
 import { emitExperiment } from "./ablate.js";
 import { emitReport, verdict, type OutputFlags } from "./emit-report.js";
@@ -83,7 +84,7 @@ function checkShards(targets: string[]): CheckedShards {
   }
   // Adaptive trials plan no fixed units: a case is done once decided, or at the cap.
   const adaptive = first.meta.adaptive;
-  const unfinished = adaptive === undefined ? [] : [...nextTrials(Object.keys(first.meta.inputs?.cases ?? {}), records, adaptive, first.meta.config.success ?? "selection").keys()];
+  const unfinished = adaptive === undefined ? [] : [...nextTrials(Object.keys(first.meta.inputs?.cases ?? {}), tallyRecords(records), adaptive, first.meta.config.success ?? "selection").keys()];
   if (unfinished.length > 0) {
     throw new InputError(`merge: ${unfinished.length} cases are neither decided nor at the cap of ${adaptive?.max_trials} trials in the shards given: ${unfinished.slice(0, LISTED).join(", ")}${unfinished.length > LISTED ? ", …" : ""}; add the missing shards, or finish them with --resume`);
   }

@@ -75,7 +75,7 @@ export async function runCommand(io: Io, flags: RunFlags): Promise<Outcome> {
   if (result.detached) return reportDetached(io, result, "run --resume");
   const { report, runDir, records } = result;
   const gates = report.gates;
-  emitReport(io, report, flags, gates, { runDir, records: () => records });
+  emitReport(io, report, flags, gates, { runDir, records });
   io.stderr(`records and report: ${runDir}\n`);
   appendStepSummary(io, renderMarkdown(report, { gates }), flags.stepSummary !== false);
   if (flags.saveBaseline !== undefined) {

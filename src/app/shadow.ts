@@ -60,10 +60,11 @@ export async function shadowCommand(io: Io, traces: string[], flags: ShadowFlags
     throw new InputError(`no production turn to ask again: the traces hold ${counts.turns} model call${counts.turns === 1 ? "" : "s"}${turns.length < counts.turns ? `, ${turns.length} matching` : ""}${why === "" ? "" : ` (${why})`}`);
   }
   const onProgress = flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) });
-  const { records, runDir } = await runEvaluation(config, {
-    now: io.now, env: io.env, runId: flags.runId, sweep: { cases }, onProgress, signal: io.interrupts?.(),
+  const { records: readBack, runDir } = await runEvaluation(config, {
+    now: io.now, env: io.env, runId: flags.runId, sweep: { cases }, onProgress, signal: io.interrupts?.(), keepRecords: true,
     onWarning: (message) => io.stderr(`${inertLine(message)}\n`),
   });
+  const records = readBack();
   const report = buildShadowReport(records, production, {
     candidate: { config: config.file === null ? null : showPath(config.file, io.cwd), endpoint: config.endpoint.split(":")[0], model: records[0]?.model ?? config.model ?? "", registry: candidate?.snapshot ?? null, phase, trials: config.trials },
     run_dir: showPath(runDir, io.cwd),

@@ -7,9 +7,10 @@
  */
 import { InputError } from "../errors.js";
 import { SPEC_PATTERN } from "../gates/gate-names.js";
-import { isSuccess } from "./trial-facts.js";
 import type { AdaptiveCase, AdaptivePlanInfo, AdaptiveSummary } from "../types/report.js";
-import type { Config, TrialRecord } from "../types.js";
+import type { Config, Success } from "../types.js";
+import { OUTCOME, SCORED, type CaseTally } from "./case-tally.js";
+import type { RecordTally } from "./record-tally.js";
 import { decideCase, trialsToCertifyPass } from "./e-process.js";
 
 /** θ (the per-case success probability decided against), where it came from, α and its even split across the cases (Bonferroni), the cap. */
@@ -50,22 +51,16 @@ function targetFromGates(config: Pick<Config, "gates" | "success">): { target: n
   return found.sort((a, b) => b.target - a.target)[0];
 }
 
-/** Each case's outcomes in trial order (scored trials; an errored one is asked again on resume, not counted). */
-function outcomesByCase(records: readonly TrialRecord[], success: Config["success"]): Map<string, boolean[]> {
-  const sorted = [...records].filter((r) => r.error === null).sort((a, b) => a.trial - b.trial);
-  const out = new Map<string, boolean[]>();
-  for (const r of sorted) {
-    const list = out.get(r.case_id);
-    if (list === undefined) out.set(r.case_id, [isSuccess(r, success)]);
-    else list.push(isSuccess(r, success));
-  }
-  return out;
+/** A case's scored outcomes in trial order (an errored trial is asked again on resume, not counted). */
+function outcomesOf(tally: CaseTally | undefined, success: Success): boolean[] {
+  if (tally === undefined) return [];
+  const scored = tally.outcomes.filter((o) => (o & SCORED) !== 0).sort((a, b) => (a >> 3) - (b >> 3));
+  return scored.map((o) => (o & OUTCOME[success]) !== 0);
 }
 
-/** Per case: its verdict from its records so far. */
-export function decideCases(caseIds: readonly string[], records: readonly TrialRecord[], plan: AdaptivePlan, success: Config["success"]): Map<string, ReturnType<typeof decideCase>> {
-  const outcomes = outcomesByCase(records, success);
-  return new Map(caseIds.map((id) => [id, decideCase(outcomes.get(id) ?? [], plan.target, plan.case_alpha)]));
+/** Per case: its verdict from its records so far (a trial correct by the run's `success`). */
+function decideCases(caseIds: readonly string[], records: RecordTally, plan: AdaptivePlan, success: Success): Map<string, ReturnType<typeof decideCase>> {
+  return new Map(caseIds.map((id) => [id, decideCase(outcomesOf(records.get(id), success), plan.target, plan.case_alpha)]));
 }
 
 /**
@@ -73,15 +68,13 @@ export function decideCases(caseIds: readonly string[], records: readonly TrialR
  * next trial is the first index it has no record of (an errored trial is asked again on resume,
  * which drops its record).
  */
-export function nextTrials(caseIds: readonly string[], records: readonly TrialRecord[], plan: AdaptivePlan, success: Config["success"]): Map<string, number> {
+export function nextTrials(caseIds: readonly string[], records: RecordTally, plan: AdaptivePlan, success: Success): Map<string, number> {
   const verdicts = decideCases(caseIds, records, plan, success);
-  // Errored trials count as asked (a resume asks them again): the cap bounds the calls.
-  const asked = new Map<string, Set<number>>();
-  for (const r of records) asked.set(r.case_id, (asked.get(r.case_id) ?? new Set()).add(r.trial));
   const next = new Map<string, number>();
   for (const id of caseIds) {
     if (verdicts.get(id)?.decision !== "undecided") continue;
-    const done = asked.get(id) ?? new Set<number>();
+    // Errored trials count as asked (a resume asks them again): the cap bounds the calls.
+    const done = new Set(records.get(id)?.outcomes.map((o) => o >> 3));
     if (done.size >= plan.max_trials) continue;
     let t = 0;
     while (done.has(t)) t += 1;
@@ -91,14 +84,14 @@ export function nextTrials(caseIds: readonly string[], records: readonly TrialRe
 }
 
 /** The report's account of an adaptive run: each case's decision, and the calls against the fixed plan. */
-export function summariseAdaptive(plan: AdaptivePlan, caseIds: readonly string[], records: readonly TrialRecord[], success: Config["success"]): AdaptiveSummary {
+export function summariseAdaptive(plan: AdaptivePlan, caseIds: readonly string[], records: RecordTally, success: Success): AdaptiveSummary {
   const verdicts = decideCases(caseIds, records, plan, success);
   const cases: AdaptiveCase[] = caseIds.map((case_id) => {
     const v = verdicts.get(case_id);
     return { case_id, decision: v?.decision ?? "undecided", trials: v?.trials ?? 0, correct: v?.successes ?? 0, e_pass: v?.e_pass ?? 1, e_fail: v?.e_fail ?? 1 };
   });
   const count = (d: AdaptiveCase["decision"]) => cases.filter((c) => c.decision === d).length;
-  const used = records.length;
+  const used = records.count;
   const fixed = plan.max_trials * caseIds.length;
   return {
     target: plan.target,

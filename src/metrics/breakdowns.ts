@@ -6,6 +6,7 @@ import type { Metrics, Report, Success, TrialRecord } from "../types.js";
 import { computeMetrics, metricsOfCases } from "./compute-metrics.js";
 import { compareText } from "../text/compare-text.js";
 import type { CaseTally } from "./case-tally.js";
+import { lazy } from "../text/lazy.js";
 
 /** The breakdown key of a record without a family or phase. */
 export const NONE_LABEL = "(none)";
@@ -40,10 +41,11 @@ function groupByKeys<T>(items: readonly T[], keysOf: (item: T) => string | strin
  * metrics come from those cases' tallies. Otherwise (merged runs whose cases changed) each slice
  * is its records, counted again. A slice that holds the whole run is the run: its metrics are `whole`.
  */
-function computeSlices(dimension: Dimension, records: TrialRecord[], cases: readonly CaseTally[], success: Success, whole: Metrics): Record<string, Metrics> {
+function computeSlices(dimension: Dimension, readRecords: () => TrialRecord[], cases: readonly CaseTally[], success: Success, whole: Metrics): Record<string, Metrics> {
   const keysOf = KEYS[dimension];
   const slices = new Map<string, Metrics>();
   if (cases.some((c) => c.mixed[dimension])) {
+    const records = readRecords();
     for (const [key, slice] of groupByKeys(records, keysOf)) slices.set(key, slice.length === records.length ? whole : computeMetrics(slice, success));
   } else {
     for (const [key, slice] of groupByKeys(cases, (c) => keysOf(c.first))) slices.set(key, slice.length === cases.length ? whole : metricsOfCases(slice, success));
@@ -51,8 +53,12 @@ function computeSlices(dimension: Dimension, records: TrialRecord[], cases: read
   return Object.fromEntries([...slices].sort(([a], [b]) => compareText(a, b)));
 }
 
-/** `cases` are the records' tallies and `whole` their metrics, which a slice equal to the whole run reuses. */
-export function computeBreakdowns(records: TrialRecord[], cases: readonly CaseTally[], success: Success, whole: Metrics): Report["breakdowns"] {
+/**
+ * `cases` are the records' tallies and `whole` their metrics, which a slice equal to the whole run
+ * reuses; `readRecords` gives the records themselves, read only when some case's disagree on a key.
+ */
+export function computeBreakdowns(readRecords: () => TrialRecord[], cases: readonly CaseTally[], success: Success, whole: Metrics): Report["breakdowns"] {
+  const records = lazy(readRecords);
   return {
     family: computeSlices("family", records, cases, success, whole),
     tag: computeSlices("tag", records, cases, success, whole),

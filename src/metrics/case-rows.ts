@@ -4,7 +4,8 @@
  */
 import { STAGES } from "../types.js";
 import type { CaseRow, Success, TrialRecord } from "../types.js";
-import { tallyCases, type CaseTally } from "./case-tally.js";
+import type { CaseTally } from "./case-tally.js";
+import { tallyCases } from "./record-tally.js";
 import { sortedSelections } from "./reliability.js";
 
 /** The stage label of a trial: its failed stage, or "correct". */
@@ -23,8 +24,9 @@ function countStages(tally: CaseTally): Record<string, number> {
 }
 
 /** A case's row; its fields come from its lowest-numbered trial; `correct` by the run's success. */
-export function rowOfCase(tally: CaseTally): CaseRow {
+export function rowOfCase(tally: CaseTally, success: Success): CaseRow {
   const { first } = tally;
+  const correct = tally.correct[success];
   return {
     case_id: tally.caseId,
     family: first.family,
@@ -34,15 +36,15 @@ export function rowOfCase(tally: CaseTally): CaseRow {
     forbidden: first.forbidden,
     trials: tally.trials,
     errored: tally.trials - tally.scored,
-    correct: tally.correct,
+    correct,
     violated: tally.violated,
     stages: countStages(tally),
     selections: sortedSelections(tally),
-    passed: tally.scored > 0 && tally.correct === tally.scored,
+    passed: tally.scored > 0 && correct === tally.scored,
   };
 }
 
 /** Rows sorted by case_id. */
 export function buildCaseRows(records: TrialRecord[], success: Success = "selection"): CaseRow[] {
-  return tallyCases(records, success).map(rowOfCase);
+  return tallyCases(records).map((tally) => rowOfCase(tally, success));
 }

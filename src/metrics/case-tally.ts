@@ -2,12 +2,11 @@
  * What one case's records add to every metric, gathered in one pass over the records: counts,
  * and the few per-trial values whose floating-point sums depend on their order. The run's
  * metrics, each breakdown slice (a set of cases) and the case rows are all computed from these,
- * so no slice reads the records again. Tallies hold no record except a conversation's turns and
- * each case's lowest-numbered trial.
+ * so no slice reads the records again; record-tally.ts counts a run's records into them as they
+ * come. Tallies hold no record except a conversation's turns and each case's lowest-numbered trial.
  */
 import { RATE_NAMES } from "../types/rates.js";
 import { FACTS, SELECTION_ERRORS, STAGES, isControl, type SelectionError, type Stage, type Success, type TrialRecord } from "../types.js";
-import { compareText } from "../text/compare-text.js";
 import { factsOf, isExposed, RATE_MASKS } from "./trial-facts.js";
 import { labelAcceptable, labelSelected } from "./scored-trials.js";
 import { clusterOf } from "./wilson.js";
@@ -42,8 +41,8 @@ export interface CaseTally {
   /** Every record, errored ones included. */
   trials: number;
   scored: number;
-  /** Scored trials correct by the run's `success`. */
-  correct: number;
+  /** Scored trials correct, by each way of counting success (a run's `success` picks one). */
+  correct: Record<Success, number>;
   violated: number;
   /** n and s of each rate, in RATE_NAMES order. */
   rates: Float64Array;
@@ -59,8 +58,10 @@ export interface CaseTally {
   reached: Map<string, number>;
   /** Selected label → scored trials. */
   selections: Map<string, number>;
-  /** Per scored trial with a recorded ranking, in record order: its index in the records, recall, reciprocal rank, nDCG. */
+  /** Per scored trial with a recorded ranking, as it was counted: its trial, recall, reciprocal rank, nDCG (metrics sum them in trial order). */
   quality: number[];
+  /** Per record, as it was counted: trial × 8, + 4 when scored, + OUTCOME[success] when correct by that success (adaptive trials decide by these). */
+  outcomes: number[];
   tokens: { total: number; reported: number; estimated: number };
   /** n and s (acceptable picked) per third of the list: first, middle, last. */
   thirds: Float64Array;
@@ -76,13 +77,17 @@ export interface CaseTally {
 
 const THIRD_INDEX = { first: 0, middle: 1, last: 2 } as const;
 
-function newTally(r: TrialRecord): CaseTally {
+/** The bits of an outcome (CaseTally.outcomes): scored, and correct by each success. */
+export const SCORED = 4;
+export const OUTCOME: Record<Success, number> = { selection: 1, call: 2 };
+
+export function newTally(r: TrialRecord): CaseTally {
   return {
     caseId: r.case_id,
     cluster: clusterOf(r),
     trials: 0,
     scored: 0,
-    correct: 0,
+    correct: { selection: 0, call: 0 },
     violated: 0,
     rates: new Float64Array(2 * RATE_NAMES.length),
     visible: 0,
@@ -93,6 +98,7 @@ function newTally(r: TrialRecord): CaseTally {
     reached: new Map(),
     selections: new Map(),
     quality: [],
+    outcomes: [],
     tokens: { total: 0, reported: 0, estimated: 0 },
     thirds: new Float64Array(6),
     search: null,
@@ -104,8 +110,8 @@ function newTally(r: TrialRecord): CaseTally {
 
 const sameTags = (a: string[], b: string[]): boolean => a === b || (a.length === b.length && a.every((tag, i) => tag === b[i]));
 
-/** Adds the record at `index` of the records to its case's tally. */
-function addRecord(tally: CaseTally, r: TrialRecord, index: number, success: Success): void {
+/** Counts a record of the tally's case. */
+export function addRecord(tally: CaseTally, r: TrialRecord): void {
   tally.trials += 1;
   const first = tally.first;
   if (r !== first) {
@@ -115,10 +121,18 @@ function addRecord(tally: CaseTally, r: TrialRecord, index: number, success: Suc
     if (r.trial < first.trial) tally.first = r;
   }
   if (r.turn !== undefined) tally.turns.push(r);
-  if (r.error !== null) return;
+  if (r.error !== null) {
+    tally.outcomes.push(8 * r.trial);
+    return;
+  }
   const { bits, visible, quality, third } = factsOf(r);
   tally.scored += 1;
-  if ((bits & END_TO_END) !== 0 && (success === "selection" || (bits & RIGHT_CALL) !== 0)) tally.correct += 1;
+  // isSuccess: the ladder passed, and for "call" the arguments too.
+  const selection = (bits & END_TO_END) !== 0;
+  const call = selection && (bits & RIGHT_CALL) !== 0;
+  if (selection) tally.correct.selection += 1;
+  if (call) tally.correct.call += 1;
+  tally.outcomes.push(8 * r.trial + SCORED + (selection ? OUTCOME.selection : 0) + (call ? OUTCOME.call : 0));
   if ((bits & VIOLATED) !== 0) tally.violated += 1;
   for (let k = 0; k < RATE_MASKS.length; k++) {
     const [population, hit] = RATE_MASKS[k];
@@ -139,7 +153,7 @@ function addRecord(tally: CaseTally, r: TrialRecord, index: number, success: Suc
   addCell(tally, r);
   const selected = labelSelected(r.selected);
   tally.selections.set(selected, (tally.selections.get(selected) ?? 0) + 1);
-  if (quality !== null) tally.quality.push(index, quality.recall, quality.reciprocalRank, quality.ndcg);
+  if (quality !== null) tally.quality.push(r.trial, quality.recall, quality.reciprocalRank, quality.ndcg);
   if (r.usage.input_tokens !== null) {
     tally.tokens.total += r.usage.input_tokens;
     tally.tokens.reported += 1;
@@ -187,27 +201,4 @@ function addSearch(sums: Float64Array, r: TrialRecord): void {
   sums[SEARCH.searches] += search.searches.length;
   sums[SEARCH.tokens] += search.definition_tokens;
   sums[SEARCH.unsearched] += search.definition_tokens_unsearched;
-}
-
-/** One tally per case, in case order; each case's trials in record order. */
-export function tallyCases(records: readonly TrialRecord[], success: Success = "selection"): CaseTally[] {
-  const byCase = new Map<string, CaseTally>();
-  for (let i = 0; i < records.length; i++) {
-    const r = records[i];
-    let tally = byCase.get(r.case_id);
-    if (tally === undefined) byCase.set(r.case_id, (tally = newTally(r)));
-    addRecord(tally, r, i, success);
-  }
-  return [...byCase.values()].sort((a, b) => compareText(a.caseId, b.caseId));
-}
-
-/** The cases of each cluster (a conversation's turns; otherwise a case alone), clusters in order. */
-export function clustersOf(cases: readonly CaseTally[]): CaseTally[][] {
-  const byCluster = new Map<string, CaseTally[]>();
-  for (const tally of cases) {
-    const cluster = byCluster.get(tally.cluster);
-    if (cluster === undefined) byCluster.set(tally.cluster, [tally]);
-    else cluster.push(tally);
-  }
-  return [...byCluster.entries()].sort(([a], [b]) => compareText(a, b)).map(([, tallies]) => tallies);
 }

@@ -5,7 +5,8 @@
  */
 import { RATE_NAMES, type RateName } from "../types/rates.js";
 import { POSITION_THIRDS, SELECTION_ERRORS, STAGES, type ConversationMetrics, type Metrics, type PositionThird, type Rate, type SelectionError, type Stage, type Success, type ToolSearchMetrics, type TrialRecord } from "../types.js";
-import { clustersOf, tallyCases, type CaseTally } from "./case-tally.js";
+import type { CaseTally } from "./case-tally.js";
+import { clustersOf, tallyCases } from "./record-tally.js";
 import { computeConfusions } from "./confusions.js";
 import { computeReliability } from "./reliability.js";
 import { computeInputTokens, computeRetrievalQuality } from "./retrieval-quality.js";
@@ -16,7 +17,7 @@ import { computeToolSearch } from "./tool-search.js";
 
 /** All metrics of a set of records (a run, or one breakdown's subset); pass^k by the run's `success`. */
 export function computeMetrics(records: TrialRecord[], success: Success = "selection"): Metrics {
-  return metricsOfCases(tallyCases(records, success), success);
+  return metricsOfCases(tallyCases(records), success);
 }
 
 /** Each cluster's part of a trial-level rate, from its cases' counts. */
@@ -30,7 +31,7 @@ function perCluster(clusters: readonly (readonly CaseTally[])[], n: (c: CaseTall
 
 const total = (cases: readonly CaseTally[], pick: (c: CaseTally) => number): number => cases.reduce((sum, c) => sum + pick(c), 0);
 
-/** The metrics of the cases (in case order) whose tallies are given, pass^k by `success` (the tallies counted by it). */
+/** The metrics of the cases (in case order) whose tallies are given, pass^k by `success`. */
 export function metricsOfCases(cases: readonly CaseTally[], success: Success): Metrics {
   const clusters = clustersOf(cases);
   const trials = total(cases, (c) => c.trials);
@@ -50,7 +51,7 @@ export function metricsOfCases(cases: readonly CaseTally[], success: Success): M
     failure_profile: Object.fromEntries(STAGES.map((stage) => [stage, total(cases, (c) => c.stages[stage])])) as Record<Stage, number>,
     selection_errors: Object.fromEntries(SELECTION_ERRORS.map((e) => [e, total(cases, (c) => c.selectionErrors[e])])) as Record<SelectionError, number>,
     ...computeConfusions(cases),
-    ...computeReliability(cases),
+    ...computeReliability(cases, success),
     retrieval: computeRetrievalQuality(clusters),
     input_tokens: computeInputTokens(cases),
     selection_by_position: Object.fromEntries(

@@ -3,7 +3,7 @@
  * A case's n is its scored (non-errored) trials; a trial is correct by the run's `success`.
  */
 import { maxOf } from "../text/extremes.js";
-import type { Metrics } from "../types.js";
+import type { Metrics, Success } from "../types.js";
 import { computePassK } from "./pass-k.js";
 import { rate } from "./wilson.js";
 import { compareText } from "../text/compare-text.js";
@@ -26,7 +26,7 @@ function summariseCase(tally: CaseTally): UnstableCase {
 }
 
 /** Over the cases (in case order) with a scored trial. */
-export function computeReliability(cases: readonly CaseTally[]): Reliability {
+export function computeReliability(cases: readonly CaseTally[], success: Success): Reliability {
   const scored = cases.filter((tally) => tally.scored > 0);
   const summaries = scored.map(summariseCase);
   // A case with one scored trial agrees with itself trivially: consistency needs two.
@@ -39,7 +39,7 @@ export function computeReliability(cases: readonly CaseTally[]): Reliability {
     .map((tally) => ({ case_id: tally.caseId, scored: tally.scored }))
     .sort((a, b) => a.scored - b.scored || compareText(a.case_id, b.case_id));
   return {
-    ...computePassK(scored.map((tally) => ({ n: tally.scored, c: tally.correct }))),
+    ...computePassK(scored.map((tally) => ({ n: tally.scored, c: tally.correct[success] }))),
     pass_k_short_cases: short,
     consistency: consistency_rate?.value ?? null,
     consistency_rate,

@@ -38,7 +38,7 @@ export function qualityOfTrial(t: TrialRecord): TrialQuality | null {
   return t.retrieval === null ? null : scoreRanks(t.retrieval.acceptable, t.retrieval_k ?? t.retrieval.candidates);
 }
 
-/** A case's rankings, as metrics/case-tally.ts keeps them: (index in the records, recall, reciprocal rank, nDCG) per trial. */
+/** A case's rankings, as metrics/case-tally.ts counts them: (trial, recall, reciprocal rank, nDCG) per trial. */
 interface Ranked {
   quality: readonly number[];
 }
@@ -46,18 +46,19 @@ interface Ranked {
 /**
  * Over scored trials whose retriever recorded a ranking, each a mean of per-trial scores with a
  * case-clustered interval (a case's trials rank the same goal; they are not independent draws).
- * Each cluster's sums run over its trials in record order, so the last digits never depend on how
- * its trials are split among cases (a conversation's turns).
+ * A cluster's sums run case by case, each case's trials in trial order, so the last digits never
+ * depend on the order the records came in.
  */
 export function computeRetrievalQuality(clusters: readonly (readonly Ranked[])[]): RetrievalQuality {
   const sums = clusters.map((cases) => {
-    const quality = cases.length === 1 ? cases[0].quality : inRecordOrder(cases);
     const tally = { n: 0, recall: 0, rr: 0, ndcg: 0 };
-    for (let i = 0; i < quality.length; i += 4) {
-      tally.n += 1;
-      tally.recall += quality[i + 1];
-      tally.rr += quality[i + 2];
-      tally.ndcg += quality[i + 3];
+    for (const { quality } of cases) {
+      for (const i of trialOrder(quality)) {
+        tally.n += 1;
+        tally.recall += quality[i + 1];
+        tally.rr += quality[i + 2];
+        tally.ndcg += quality[i + 3];
+      }
     }
     return tally;
   });
@@ -65,11 +66,12 @@ export function computeRetrievalQuality(clusters: readonly (readonly Ranked[])[]
   return { recall_at_k: of((t) => t.recall), mrr: of((t) => t.rr), ndcg_at_k: of((t) => t.ndcg) };
 }
 
-/** The quality entries of several cases, by their index in the records. */
-function inRecordOrder(cases: readonly Ranked[]): number[] {
-  const entries: number[][] = [];
-  for (const { quality } of cases) for (let i = 0; i < quality.length; i += 4) entries.push(quality.slice(i, i + 4));
-  return entries.sort((a, b) => a[0] - b[0]).flat();
+/** The offsets of a case's entries by trial (a stable sort: already in order, as a run's case mostly is, it is left so). */
+function trialOrder(quality: readonly number[]): number[] {
+  const offsets = Array.from({ length: quality.length / 4 }, (_, j) => 4 * j);
+  let sorted = true;
+  for (let j = 4; j < quality.length && sorted; j += 4) sorted = quality[j - 4] <= quality[j];
+  return sorted ? offsets : offsets.sort((a, b) => quality[a] - quality[b]);
 }
 
 /** Mean input tokens: the endpoint's count when it reported one, else route-eval's estimate (whole counts: their sums are exact in any order). */

@@ -2,7 +2,8 @@ import { maxOf } from "../text/extremes.js";
 import { memberSet } from "../classify/classify-trial.js";
 import { computeBreakdowns } from "../metrics/breakdowns.js";
 import { rowOfCase } from "../metrics/case-rows.js";
-import { tallyCases, type CaseTally } from "../metrics/case-tally.js";
+import type { CaseTally } from "../metrics/case-tally.js";
+import { tallyRecords, type AnsweredTokens, type RecordTally } from "../metrics/record-tally.js";
 import { metricsOfCases } from "../metrics/compute-metrics.js";
 import { evaluateGates } from "../gates/evaluate-gates.js";
 import { REPORT_SCHEMA_VERSION, type CostEstimate, type Report, type RunMeta, type TrialRecord } from "../types.js";
@@ -14,23 +15,31 @@ import { summariseAdaptive } from "../metrics/adaptive.js";
  * run's gates are evaluated on its metrics unless `gates` is false (--no-gates).
  */
 export function buildReport(meta: RunMeta, records: TrialRecord[], options: { gates?: boolean } = {}): Report {
+  return reportOfTally(meta, tallyRecords(records), { ...options, records: () => records });
+}
+
+/**
+ * The whole report from records counted as they came (a run's, a records file's as it is read).
+ * `records` reads them again: only a breakdown whose cases'
+ * records disagree on its key (records merged from runs whose cases changed) needs them.
+ */
+export function reportOfTally(meta: RunMeta, tally: RecordTally, options: { gates?: boolean; records: () => TrialRecord[] }): Report {
   // run.json's input hashes serve --resume; the report names the definitions and settings only.
   const { inputs: _inputs, ...run } = meta;
-  const sorted = [...records].sort((a, b) => compareText(a.case_id, b.case_id) || a.trial - b.trial);
   const success = run.config.success ?? "selection";
-  const cases = tallyCases(sorted, success);
+  const cases = tally.cases();
   const metrics = metricsOfCases(cases, success);
   return {
     schema_version: REPORT_SCHEMA_VERSION,
     run,
     metrics,
     gates: options.gates === false ? [] : evaluateGates(metrics, run.config.gates),
-    breakdowns: computeBreakdowns(sorted, cases, success, metrics),
-    cases: cases.map(rowOfCase),
-    ...(meta.adaptive === undefined ? {} : { adaptive: summariseAdaptive(meta.adaptive, cases.map((c) => c.caseId), sorted, success) }),
-    errored: sorted.filter((r) => r.error !== null).map((r) => ({ case_id: r.case_id, trial: r.trial, error: r.error ?? "" })),
+    breakdowns: computeBreakdowns(options.records, cases, success, metrics),
+    cases: cases.map((c) => rowOfCase(c, success)),
+    ...(meta.adaptive === undefined ? {} : { adaptive: summariseAdaptive(meta.adaptive, cases.map((c) => c.caseId), tally, success) }),
+    errored: tally.errored(),
     exposure_assertions: checkExposureAssertions(cases),
-    ...costOf(meta, sorted),
+    ...costOf(meta, tally.answered),
   };
 }
 
@@ -54,17 +63,15 @@ function checkExposureAssertions(cases: readonly CaseTally[]): Report["exposure_
  * is "mixed: a ×n, b ×m"; trials is the most any case has; the retriever budget is the k most
  * records carry (records do not name their retriever: one with a k is taken as bm25).
  */
-export function metaFromRecords(runId: string, records: TrialRecord[], toolVersion: string): RunMeta {
-  const perCase = new Map<string, number>();
-  for (const r of records) perCase.set(r.case_id, (perCase.get(r.case_id) ?? 0) + 1);
-  const k = mostCommon(records.flatMap((r) => (r.retrieval_k === null ? [] : [String(r.retrieval_k)])));
+export function metaFromRecords(runId: string, records: RecordTally, toolVersion: string): RunMeta {
+  const k = mostCommon(records.seen.k);
   return {
     run_id: runId,
     tool_version: toolVersion,
     started_at: "",
     finished_at: null,
-    endpoint: describeAll(records.map((r) => r.endpoint)),
-    model: describeAll(records.map((r) => r.model)),
+    endpoint: describeAll(records.seen.endpoint),
+    model: describeAll(records.seen.model),
     registries: [],
     definitions: {},
     config: {
@@ -72,7 +79,7 @@ export function metaFromRecords(runId: string, records: TrialRecord[], toolVersi
       phases: {},
       controls: [],
       discovery: k === null ? { retriever: "none" } : { retriever: "bm25", k: Number(k) },
-      trials: maxOf(perCase.values(), 0),
+      trials: maxOf(records.cases().map((c) => c.trials), 0),
       concurrency: 1,
       temperature: 0,
       seed: 0,
@@ -83,41 +90,26 @@ export function metaFromRecords(runId: string, records: TrialRecord[], toolVersi
 }
 
 /** The one value all records share, else "mixed: a ×n, b ×m" (most first, then by name). */
-function describeAll(values: string[]): string {
-  const counts = countValues(values);
+function describeAll(values: ReadonlyMap<string, number>): string {
+  const counts = byCount(values);
   if (counts.length === 0) return "unknown";
   if (counts.length === 1) return counts[0][0];
   return `mixed: ${counts.map(([value, n]) => `${value} ×${n}`).join(", ")}`;
 }
 
-function mostCommon(values: string[]): string | null {
-  return countValues(values)[0]?.[0] ?? null;
+function mostCommon(values: ReadonlyMap<string, number>): string | null {
+  return byCount(values)[0]?.[0] ?? null;
 }
 
-function countValues(values: string[]): [string, number][] {
-  const counts = new Map<string, number>();
-  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+function byCount(counts: ReadonlyMap<string, number>): [string, number][] {
   return [...counts].sort(([a, x], [b, y]) => y - x || compareText(a, b));
 }
 
 /** The estimated cost of every answered trial at the configured price of the run's model (none when unpriced). */
-function costOf(meta: RunMeta, records: TrialRecord[]): { cost?: CostEstimate } {
+function costOf(meta: RunMeta, answered: AnsweredTokens): { cost?: CostEstimate } {
   const price = meta.config.prices?.[meta.model];
   if (price === undefined) return {};
-  const answered = records.filter((r) => r.error === null);
-  let input = 0;
-  let output = 0;
-  let estimated = 0;
-  let missing = 0;
-  for (const r of answered) {
-    if (r.usage.input_tokens !== null) input += r.usage.input_tokens;
-    else {
-      input += r.usage.input_tokens_estimated ?? 0;
-      estimated += 1;
-    }
-    if (r.usage.output_tokens !== null) output += r.usage.output_tokens;
-    else missing += 1;
-  }
+  const { input, output, estimated, missing } = answered;
   const discount = meta.batch === true ? (price.batch_discount ?? 0) : 0;
   const usd = ((input * price.input_per_mtok + output * price.output_per_mtok) / 1_000_000) * (1 - discount);
   return { cost: { estimate: true, model: meta.model, usd, input_tokens: input, output_tokens: output, input_estimated: estimated, output_missing: missing, batch_discount: discount } };

@@ -14,17 +14,27 @@ export function plannedUnits(meta: RunMeta): string[] | null {
 
 /** What is wrong with the first record outside the plan (of the shard, when one is given), or null. */
 export function findUnplanned(meta: RunMeta, records: TrialRecord[], shard?: Shard): string | null {
-  const planned = plannedUnits(meta);
-  if (planned === null) return null;
-  const units = new Set(planned);
-  const cases = new Set(Object.keys(meta.inputs?.cases ?? {}));
+  const check = checkPlanned(meta, shard);
   for (const record of records) {
+    const problem = check(record);
+    if (problem !== null) return problem;
+  }
+  return null;
+}
+
+/** What is wrong with a record outside the plan (of the shard, when one is given), or null: one record at a time. */
+export function checkPlanned(meta: RunMeta, shard?: Shard): (record: TrialRecord) => string | null {
+  if (meta.inputs === undefined) return () => null;
+  const cases = new Set(Object.keys(meta.inputs.cases));
+  const trials = meta.config.trials;
+  return (record) => {
     const where = `case "${record.case_id}" trial ${record.trial}`;
     if (!cases.has(record.case_id)) return `${where}: the run has no case "${record.case_id}" (run.json names ${cases.size}); remove the record`;
-    if (!units.has(trialKey(record.case_id, record.trial))) return `${where}: the run plans trials 0–${meta.config.trials - 1} of each case; remove the record`;
+    // plannedUnits: every case's trials 0 … trials − 1.
+    if (!(Number.isInteger(record.trial) && record.trial >= 0 && record.trial < trials)) return `${where}: the run plans trials 0–${trials - 1} of each case; remove the record`;
     // Adaptive trials keep every trial of a case in one shard (its trial 0's).
     const unit = meta.adaptive === undefined ? record.trial : 0;
     if (shard !== undefined && !inShard(shard, record.turn?.conversation ?? record.case_id, unit)) return `${where}: not a unit of shard ${shard.index}/${shard.count}; remove the record`;
-  }
-  return null;
+    return null;
+  };
 }

@@ -72,8 +72,14 @@ export interface ReadOptions {
  * the truth, so metrics, diff and show trust every record they are given.
  */
 export function readRecords(file: string, options: ReadOptions = {}): TrialRecord[] {
-  if (!existsSync(file)) throw new InputError(`${file}: no such file (expected a run directory holding records.jsonl)`);
   const records: TrialRecord[] = [];
+  forEachRecord(file, options, (record) => void records.push(record));
+  return records;
+}
+
+/** readRecords one record at a time, none kept: `onRecord` is told each in file order. */
+export function forEachRecord(file: string, options: ReadOptions, onRecord: (record: TrialRecord) => void): void {
+  if (!existsSync(file)) throw new InputError(`${file}: no such file (expected a run directory holding records.jsonl)`);
   const intern = createArrayInterner();
   const setsFile = join(dirname(file), SETS_FILE);
   const sets = lazy(() => readSets(setsFile));
@@ -94,14 +100,13 @@ export function readRecords(file: string, options: ReadOptions = {}): TrialRecor
     const first = lineOf.get(key);
     if (first === undefined) {
       lineOf.set(key, number);
-      records.push(record.error === null ? withClassification(record) : record);
+      onRecord(record.error === null ? withClassification(record) : record);
     } else if (options.keepFirstDuplicate !== true) {
       throw new InputError(at(file, number, `case "${record.case_id}" trial ${record.trial} is recorded twice (also at line ${first}); each (case_id, trial) appears once — remove one`));
     } else {
       options.onDrop?.(number);
     }
   });
-  return records;
 }
 
 /** The record with failed_stage, selection_error and violated as its sets say (the same object when it already agrees). */

@@ -118,7 +118,7 @@ async function answerByBatch(storeDir: string, configs: Config[], options: Batch
   };
   const opened = open(collect);
   const { dir, runs } = opened;
-  const jobs = runs.flatMap((run) => run.jobs);
+  const jobs = runs.flatMap((run) => [...run.jobs]);
   const resumed = runs.reduce((sum, run) => sum + run.resumed, 0);
   const stopped = await runTrialJobs(jobs, { concurrency: configs[0].concurrency, resumed, total: resumed + jobs.length, signal: options.signal }).finally(async () => {
     await Promise.all(runs.map((run) => run.close()));

@@ -5,13 +5,15 @@ import { loadCases } from "../cases/load-cases.js";
 import { createEndpoint, type EndpointEnvironment } from "./create-endpoint.js";
 import { withTokenEstimate } from "../endpoint/estimate-tokens.js";
 import { EndpointFailure, InputError, Interrupted } from "../errors.js";
-import { buildReport } from "../report/build-report.js";
-import { openRecordWriter } from "../run-files/records-io.js";
+import { reportOfTally } from "../report/build-report.js";
+import { openRecordWriter, readRecords } from "../run-files/records-io.js";
+import { tallyRecords } from "../metrics/record-tally.js";
+import { lazy } from "../text/lazy.js";
 import { writeJsonFile, writeReportFile } from "../run-files/write-files.js";
 import { createRunDirectory, reopenRunDirectory, type RunDirectory } from "../run-files/run-directory.js";
 import { findResumeDifferences } from "../run-files/resume-check.js";
 import { nextTrials, planAdaptive, type AdaptivePlan } from "../metrics/adaptive.js";
-import { runTrialJobs, type LoopStop, type TrialJob } from "./run-loop.js";
+import { runTrialJobs, type JobList, type LoopStop } from "./run-loop.js";
 import { listPending, type SweepHook } from "./run-trial.js";
 import { inShard, type Shard } from "../run-files/shard.js";
 import { checkPhaseFamilies, checkTodoGoals, checkToolSearchNames, findDialectWarnings, findNameWarnings } from "./run-checks.js";
@@ -57,13 +59,18 @@ export interface RunOptions {
   replyOnMiss?: EndpointEnvironment["replyOnMiss"];
   /** Run cases that still have a todo: (route-eval freeze stores their replies before they are written). */
   allowTodo?: boolean;
+  /**
+   * Hold every record in memory as well, for `records()` (freeze and shadow read each one right
+   * after, and freeze's todo cases would not read back). Otherwise a run holds per-case tallies only.
+   */
+  keepRecords?: boolean;
 }
 
-/** What the run wrote: its directory, the report and every trial record (resumed ones included). */
+/** What the run wrote: its directory and the report; `records()` gives every record (resumed ones included), read back from records.jsonl unless the run kept them (keepRecords). */
 export interface RunResult {
   runDir: string;
   report: Report;
-  records: TrialRecord[];
+  records: () => TrialRecord[];
 }
 
 /**
@@ -73,14 +80,14 @@ export interface RunResult {
  */
 export async function runEvaluation(config: Config, options: RunOptions): Promise<RunResult> {
   const run = startRun(config, options);
-  const loop = (jobs: TrialJob[]) =>
+  const loop = (jobs: JobList) =>
     runTrialJobs(jobs, { concurrency: config.concurrency, resumed: run.resumed, total: run.recorded() + jobs.length, onProgress: options.onProgress, signal: options.signal });
   const stopped = await (run.nextRound === undefined ? loop(run.jobs) : runRounds(run.jobs, run.nextRound, loop)).finally(run.close);
   return run.finish(stopped);
 }
 
 /** Adaptive trials: round after round (each undecided case's next trial), until no case has one to ask. */
-async function runRounds(first: TrialJob[], next: () => TrialJob[], loop: (jobs: TrialJob[]) => Promise<LoopStop>): Promise<LoopStop> {
+async function runRounds(first: JobList, next: () => JobList, loop: (jobs: JobList) => Promise<LoopStop>): Promise<LoopStop> {
   for (let jobs = first; jobs.length > 0; jobs = next()) {
     const stopped = await loop(jobs);
     if (stopped !== null) return stopped;
@@ -96,9 +103,9 @@ export interface StartedRun {
   /** Trials recorded so far (resumed ones included). */
   recorded(): number;
   /** The trials not yet recorded (adaptive trials: the first round); each keeps its record in the run as it finishes. */
-  jobs: TrialJob[];
+  jobs: JobList;
   /** Adaptive trials: the next round's trials, from the records so far (none: every case is decided or capped). */
-  nextRound?: () => TrialJob[];
+  nextRound?: () => JobList;
   /** Adaptive trials: the round `jobs` asks (case → trial). */
   round?: ReadonlyMap<string, number>;
   /** Closes the endpoint and the records file; call it once the loop is over, whatever happened. */
@@ -137,23 +144,29 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
   writeJsonFile(join(run.dir, "run.json"), meta);
   options.onNotice?.(`run directory: ${run.dir}`);
 
-  const records = [...run.records];
-  const writer = openRecordWriter(join(run.dir, "records.jsonl"));
+  // Each record is written, then counted: the run keeps per-case tallies, not its records.
+  const recordsFile = join(run.dir, "records.jsonl");
+  const tally = tallyRecords(run.records);
+  const kept: TrialRecord[] | null = options.keepRecords === true ? [...run.records] : null;
+  const writer = openRecordWriter(recordsFile);
   const keep = (record: TrialRecord) => {
     writer.append(record);
-    records.push(record);
+    tally.add(record);
+    kept?.push(record);
   };
   const ids = cases.map((c) => c.id);
-  const jobsOf = (only: ReadonlyMap<string, number> | undefined) => listPending(config, endpoint, cases, records, { ...options, only }).map((trial) => ({ run: trial, keep }));
-  const round = (p: AdaptivePlan) => jobsOf(nextTrials(ids, records, p, config.success));
+  // An adaptive round asks trials no record has (nextTrials): the resumed records are all it must skip.
+  const jobsOf = (only: ReadonlyMap<string, number> | undefined) => listPending(config, endpoint, cases, run.records, { ...options, only, keep });
+  const round = (p: AdaptivePlan) => jobsOf(nextTrials(ids, tally, p, config.success));
   // A batch run finishes the round it collected (options.round), not the next one.
-  const firstRound = plan === null ? undefined : (options.round ?? nextTrials(ids, records, plan, config.success));
+  const firstRound = plan === null ? undefined : (options.round ?? nextTrials(ids, tally, plan, config.success));
   const jobs = jobsOf(firstRound);
   const resumeAs = options.resumeAs ?? run.dir;
+  const records = kept === null ? lazy(() => readRecords(recordsFile)) : () => kept;
   return {
     dir: run.dir,
-    resumed: records.length,
-    recorded: () => records.length,
+    resumed: run.records.length,
+    recorded: () => tally.count,
     jobs,
     ...(plan === null ? {} : { nextRound: () => round(plan), round: firstRound }),
     close: async () => {
@@ -162,14 +175,14 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
     },
     finish: (stopped) => {
       if (stopped !== null) {
-        const kept = `${records.length} trial record${records.length === 1 ? "" : "s"} kept in ${join(run.dir, "records.jsonl")}`;
+        const kept = `${tally.count} trial record${tally.count === 1 ? "" : "s"} kept in ${recordsFile}`;
         if (stopped.kind === "interrupted") {
           throw new Interrupted(stopped.signal, `interrupted by ${stopped.signal}: ${kept}; continue with --resume ${resumeAs}`);
         }
         // A set-up failure (a key that is not set, in cached mode with the store short) is bad
         // configuration, exit 2; the endpoint itself was never asked.
         const Failure = stopped.setup ? InputError : EndpointFailure;
-        if (stopped.setup && records.length === 0 && run.previous === null && options.resumeAs === undefined) {
+        if (stopped.setup && tally.count === 0 && run.previous === null && options.resumeAs === undefined) {
           // Nothing could be asked: leave no empty run behind.
           rmSync(run.dir, { recursive: true, force: true });
           throw new Failure(`${stopped.message} (nothing was recorded, so no run directory was kept)`);
@@ -178,7 +191,7 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
       }
       meta.finished_at = now().toISOString();
       writeJsonFile(join(run.dir, "run.json"), meta);
-      const report = buildReport(meta, records, { gates: options.gates !== false });
+      const report = reportOfTally(meta, tally, { gates: options.gates !== false, records });
       writeReportFile(join(run.dir, "report.json"), report);
       return { runDir: run.dir, report, records };
     },

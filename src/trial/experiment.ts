@@ -64,7 +64,7 @@ export async function runExperiment(plan: ExperimentPlan, options: ExperimentOpt
   let stopped;
   try {
     runs = startVariants(plan, dir, store, options);
-    const jobs = runs.flatMap((run) => run.jobs);
+    const jobs = runs.flatMap((run) => [...run.jobs]);
     const resumed = runs.reduce((sum, run) => sum + run.resumed, 0);
     stopped = await runTrialJobs(jobs, { concurrency: plan.base.concurrency, resumed, total: resumed + jobs.length, onProgress: options.onProgress, signal: options.signal });
   } finally {
@@ -78,7 +78,7 @@ export async function runExperiment(plan: ExperimentPlan, options: ExperimentOpt
   }
   const finished = runs.map((run, index): VariantRun => {
     const { report, records } = run.finish(null);
-    return { name: plan.variants[index].name, label: join(dir, "variants", plan.variants[index].slug), report, records };
+    return { name: plan.variants[index].name, label: join(dir, "variants", plan.variants[index].slug), report, records: records() };
   });
   completeExperiment(experiment, finished, options.now());
   writeExperiment(dir, experiment);

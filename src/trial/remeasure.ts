@@ -11,7 +11,7 @@ import { openRunAgain } from "./ask-again.js";
 import { buildCaseRows } from "../metrics/case-rows.js";
 import { openRecordWriter, readRecords } from "../run-files/records-io.js";
 import type { Config, RunProgress, TrialRecord } from "../types.js";
-import { runTrialJobs, type TrialJob } from "./run-loop.js";
+import { runTrialJobs } from "./run-loop.js";
 import { listPending } from "./run-trial.js";
 
 export const REMEASURE_DIR = "remeasure";
@@ -42,7 +42,7 @@ export async function remeasureBase(runDir: string, config: Config, perCase: num
       asked.push(record);
     };
     const widened: Config = { ...config, trials: own + perCase };
-    const jobs: TrialJob[] = listPending(widened, endpoint, cases, [...records, ...earlier], { env: options.env }).map((run) => ({ run, keep }));
+    const jobs = listPending(widened, endpoint, cases, [...records, ...earlier], { env: options.env, keep });
     let stopped;
     try {
       stopped = await runTrialJobs(jobs, { concurrency: config.concurrency, resumed: earlier.length, total: earlier.length + jobs.length, onProgress: options.onProgress, signal: options.signal });

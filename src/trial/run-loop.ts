@@ -5,7 +5,6 @@
  * `--resume` redoes it), and its message is returned. An interrupt (SIGINT/SIGTERM) stops it the
  * same way, except that trials still in flight after GRACE_MS are abandoned (not recorded).
  */
-import pLimit from "p-limit";
 import type { EndpointOutcome, RunProgress, TrialRecord } from "../types.js";
 import { REJECTION } from "../endpoint/http-failure.js";
 
@@ -18,6 +17,12 @@ export interface TrialResult {
 export interface TrialJob {
   run: () => Promise<TrialResult>;
   keep: (record: TrialRecord) => void;
+}
+
+/** Jobs in the order they start, and how many (an array, or jobs made one at a time as the loop takes them). */
+export interface JobList {
+  readonly length: number;
+  [Symbol.iterator](): Iterator<TrialJob>;
 }
 
 export interface LoopOptions {
@@ -36,7 +41,7 @@ export const GRACE_MS = 3_000;
 /** Why the loop stopped early: a run-stopping endpoint failure, or an interrupt. */
 export type LoopStop = { kind: "fatal"; message: string; setup: boolean } | { kind: "interrupted"; signal: string } | null;
 
-export async function runTrialJobs(jobs: TrialJob[], options: LoopOptions): Promise<LoopStop> {
+export async function runTrialJobs(jobs: JobList, options: LoopOptions): Promise<LoopStop> {
   const started = performance.now();
   const progress: RunProgress = {
     total: options.total, done: options.resumed, resumed: options.resumed,
@@ -70,12 +75,14 @@ export async function runTrialJobs(jobs: TrialJob[], options: LoopOptions): Prom
     report(false);
   };
   const going = () => stopped === null && options.signal?.aborted !== true;
-  // One limiter per run: `concurrency` jobs in flight; a job that reaches the front once the loop
-  // is stopping returns at once, so nothing new starts and the queue drains.
-  const limit = pLimit(Math.max(1, options.concurrency));
-  const all = limit.map(jobs, async (job) => {
-    if (going()) finishOne(job, await job.run());
-  });
+  // `concurrency` workers, each taking the next job as its last one finishes, in order; once the
+  // loop is stopping, none takes another, so nothing new starts. No job waits in a queue of
+  // promises: a job is made when a worker takes it.
+  const next = jobs[Symbol.iterator]();
+  const worker = async () => {
+    for (let job = next.next(); !job.done && going(); job = next.next()) finishOne(job.value, await job.value.run());
+  };
+  const all = Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, jobs.length)) }, worker));
   const interrupt = interrupted(options.signal);
   await Promise.race([all, interrupt.done.then(() => Promise.race([all, delay(GRACE_MS)]))]).finally(interrupt.release);
   closed = true;

@@ -14,7 +14,7 @@ import { trialKey } from "../types.js";
 import type { Case, Config, Discovery, Endpoint, EndpointOutcome, Exposure, Registry, Tool, ToolDefinition, TrialRecord, TrialRequest, TurnPlan } from "../types.js";
 import { onPolicyHistory } from "./on-policy.js";
 import { turnId } from "../cases/conversations.js";
-import type { TrialResult } from "./run-loop.js";
+import type { JobList, TrialJob, TrialResult } from "./run-loop.js";
 import { definitionsOf, recordAnswer, requestOf, type AskContext } from "./trial-request.js";
 import { lazy } from "../text/lazy.js";
 import { askWithSearch, searchToolDefinition, splitSurface, type SearchSurface } from "./tool-search.js";
@@ -40,8 +40,8 @@ export function listPending(
   endpoint: Endpoint,
   cases: Case[],
   records: TrialRecord[],
-  options: { env: NodeJS.ProcessEnv; shard?: Shard; sweep?: SweepHook; only?: ReadonlyMap<string, number> },
-): (() => Promise<TrialResult>)[] {
+  options: { env: NodeJS.ProcessEnv; shard?: Shard; sweep?: SweepHook; only?: ReadonlyMap<string, number>; keep: TrialJob["keep"] },
+): JobList {
   const done = new Set(records.map((r) => trialKey(r.case_id, r.trial)));
   const shard = options.shard;
   const prepared = new Map<Registry, PreparedRegistry>();
@@ -53,13 +53,27 @@ export function listPending(
   // Adaptive trials (`only`: each undecided case's next trial) keep a case's trials in one shard.
   const only = options.only;
   const inMyShard = (testCase: Case, trial: number) => shard === undefined || inShard(shard, testCase.turn?.conversation ?? testCase.id, only === undefined ? trial : 0);
-  const pending = cases.flatMap((testCase) =>
-    (only === undefined ? Array.from({ length: config.trials }, (_, trial) => trial) : only.has(testCase.id) ? [only.get(testCase.id) as number] : [])
-      .filter((trial) => !done.has(trialKey(testCase.id, trial)) && inMyShard(testCase, trial))
-      .map((trial) => ({ testCase, trial })),
-  );
-  if (config.conversation_mode !== "on-policy" || !cases.some((c) => c.turn !== undefined)) return pending.map(({ testCase, trial }) => () => ask(testCase, trial));
-  return listOnPolicy(pending, cases, records, ask);
+  const trialsOf = (testCase: Case): number[] => {
+    if (only === undefined) return Array.from({ length: config.trials }, (_, trial) => trial);
+    const next = only.get(testCase.id);
+    return next === undefined ? [] : [next];
+  };
+  function* pending(): Generator<{ testCase: Case; trial: number }> {
+    for (const testCase of cases) {
+      for (const trial of trialsOf(testCase)) if (!done.has(trialKey(testCase.id, trial)) && inMyShard(testCase, trial)) yield { testCase, trial };
+    }
+  }
+  const keep = options.keep;
+  if (config.conversation_mode === "on-policy" && cases.some((c) => c.turn !== undefined)) return listOnPolicy([...pending()], cases, records, ask).map((run) => ({ run, keep }));
+  // Made as the loop takes them: a run of a million trials holds no list of them.
+  let length = 0;
+  for (const _ of pending()) length += 1;
+  return {
+    length,
+    *[Symbol.iterator]() {
+      for (const { testCase, trial } of pending()) yield { run: () => ask(testCase, trial), keep };
+    },
+  };
 }
 
 type Ask = (testCase: Case, trial: number, instead?: EndpointOutcome) => Promise<TrialResult>;

@@ -68,7 +68,8 @@ export async function runSweep(config: Config, options: SweepOptions): Promise<{
     for (const mode of modes ?? [null]) {
       const runId = `${options.kind}-${String(value).padStart(Math.max(2, width), "0")}${mode === null ? "" : `-search-${mode}`}`;
       const pointConfig: Config = { ...config, out_dir: sweepDir, discovery: pointDiscovery(config, options.kind, value), ...(mode === null ? {} : { tool_search: { ...config.tool_search, mode } }) };
-      const { runDir, report, records } = await runEvaluation(pointConfig, { runId, now, env: options.env, sweep: hookAt(value), shard: options.shard, onProgress: options.onProgress });
+      const { runDir, report, records: readBack } = await runEvaluation(pointConfig, { runId, now, env: options.env, sweep: hookAt(value), shard: options.shard, onProgress: options.onProgress });
+      const records = readBack();
       const summary = summarisePoint(value, runId, report, records, config.trials);
       const point = mode === null || definitions === null ? summary : { ...summary, ...summariseSearch(mode, report, records, definitions) };
       identity = { endpoint: report.run.endpoint, model: report.run.model };

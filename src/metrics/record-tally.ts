@@ -1,0 +1,93 @@
+/**
+ * Trial records counted as they come — a run's as it writes them, a records file's as it is read
+ * — into per-case tallies (case-tally.ts) and the few run-wide sums a report needs, so that a run
+ * or a report of any size holds no record in memory. The metrics of the tallies do not depend on
+ * the order the records came in.
+ */
+import type { Report, TrialRecord } from "../types.js";
+import { compareText } from "../text/compare-text.js";
+import { addRecord, newTally, type CaseTally } from "./case-tally.js";
+
+/** Tokens of the answered trials, as the cost estimate counts them. */
+export interface AnsweredTokens {
+  input: number;
+  output: number;
+  /** Trials whose input count is route-eval's estimate. */
+  estimated: number;
+  /** Trials without an output count. */
+  missing: number;
+}
+
+export class RecordTally {
+  private readonly byCase = new Map<string, CaseTally>();
+  private readonly erroredTrials: Report["errored"] = [];
+  /** Records counted. */
+  count = 0;
+  readonly answered: AnsweredTokens = { input: 0, output: 0, estimated: 0, missing: 0 };
+  /** How often each endpoint, model and retriever budget appears (what a run without run.json is described by). */
+  readonly seen = { endpoint: new Map<string, number>(), model: new Map<string, number>(), k: new Map<string, number>() };
+
+  add(r: TrialRecord): void {
+    let tally = this.byCase.get(r.case_id);
+    if (tally === undefined) this.byCase.set(r.case_id, (tally = newTally(r)));
+    addRecord(tally, r);
+    this.count += 1;
+    countSeen(this.seen.endpoint, r.endpoint);
+    countSeen(this.seen.model, r.model);
+    if (r.retrieval_k !== null) countSeen(this.seen.k, String(r.retrieval_k));
+    if (r.error !== null) {
+      this.erroredTrials.push({ case_id: r.case_id, trial: r.trial, error: r.error });
+      return;
+    }
+    const usage = r.usage;
+    if (usage.input_tokens !== null) this.answered.input += usage.input_tokens;
+    else {
+      this.answered.input += usage.input_tokens_estimated ?? 0;
+      this.answered.estimated += 1;
+    }
+    if (usage.output_tokens !== null) this.answered.output += usage.output_tokens;
+    else this.answered.missing += 1;
+  }
+
+  /** The tally of a case, if a record of it was counted. */
+  get(caseId: string): CaseTally | undefined {
+    return this.byCase.get(caseId);
+  }
+
+  /** The case tallies in case order. */
+  cases(): CaseTally[] {
+    return [...this.byCase.values()].sort((a, b) => compareText(a.caseId, b.caseId));
+  }
+
+  /** The errored trials by case and trial. */
+  errored(): Report["errored"] {
+    return [...this.erroredTrials].sort((a, b) => compareText(a.case_id, b.case_id) || a.trial - b.trial);
+  }
+}
+
+function countSeen(counts: Map<string, number>, value: string): void {
+  counts.set(value, (counts.get(value) ?? 0) + 1);
+}
+
+/** The records counted. */
+export function tallyRecords(records: Iterable<TrialRecord>): RecordTally {
+  const tally = new RecordTally();
+  for (const r of records) tally.add(r);
+  return tally;
+}
+
+/** One tally per case of the records, in case order. */
+export function tallyCases(records: Iterable<TrialRecord>): CaseTally[] {
+  return tallyRecords(records).cases();
+}
+
+/** The cases of each cluster (a conversation's turns; otherwise a case alone), clusters in order. */
+export function clustersOf(cases: readonly CaseTally[]): CaseTally[][] {
+  const byCluster = new Map<string, CaseTally[]>();
+  for (const tally of cases) {
+    const cluster = byCluster.get(tally.cluster);
+    if (cluster === undefined) byCluster.set(tally.cluster, [tally]);
+    else cluster.push(tally);
+  }
+  return [...byCluster.entries()].sort(([a], [b]) => compareText(a, b)).map(([, tallies]) => tallies);
+}
