@@ -55,6 +55,11 @@ async function compileSchemasAhead() {
     const code = standaloneCode(ajv, ajv.compile(schema));
     writeFileSync(join(NEXT, "json-schema", "compiled", `${name}.cjs`), `${code}\nmodule.exports.compiledFrom = ${JSON.stringify(compiledFrom(schema))};\n`);
   }
+  // Trial records, with the options records-io.ts reads them by.
+  const { RECORD_AJV_OPTIONS } = await import(at("run-files/records-io.js"));
+  const record = JSON.parse(readFileSync(join("schemas", "record.schema.json"), "utf8"));
+  const recordAjv = new Ajv2020({ ...RECORD_AJV_OPTIONS, code: { source: true } });
+  writeFileSync(join(NEXT, "json-schema", "compiled", "record.cjs"), `${standaloneCode(recordAjv, recordAjv.compile(record))}\nmodule.exports.compiledFrom = ${JSON.stringify(compiledFrom(record))};\n`);
   // The meta-schema checks of the dialects tools declare most (none declared is 2020-12).
   const { createDialectAjv, META_CHECK_OPTIONS, metaCheckSource } = await import(at("json-schema/dialects.js"));
   const META = { "2020-12": "https://json-schema.org/draft/2020-12/schema", "draft-07": "http://json-schema.org/draft-07/schema" };

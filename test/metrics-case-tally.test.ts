@@ -90,4 +90,27 @@ describe("metrics from case tallies", () => {
       expect(computeMetrics(order.map((i) => records[i])).retrieval.ndcg_at_k.numerator).toBe(turnByTurn);
     }
   });
+
+  it("sum a case's ranking quality in trial order, its trials come in any order, errored ones among them", () => {
+    // Trials 0–4 of one case; trial 2 errored. These nDCGs summed out of trial order end in other last digits.
+    const ranks = [[1, 2], [1, 2], [1, 2], [4, 6], [1, 2]];
+    const ndcg = ranks.map((list) => scoreRanks(list.map((rank) => ({ rank })), 5)?.ndcg ?? 0);
+    const inTrialOrder = ndcg[0] + ndcg[1] + ndcg[3] + ndcg[4];
+    expect(ndcg[0] + ndcg[3] + ndcg[1] + ndcg[4]).not.toBe(inTrialOrder);
+    const records = ranks.map((list, trial) =>
+      classified({
+        case_id: "a", trial, phase: null, family: null, tags: [], acceptable: ["a", "b"], forbidden: [],
+        registry_names: ["a", "b"], exposed_names: ["a", "b"], retrieved_names: ["a", "b"], visible_order: ["a", "b"], retrieval_k: 5,
+        retrieval: { candidates: 6, top: [], acceptable: list.map((rank, j) => ({ name: ["a", "b"][j], rank, score: 1 })) }, must_see: [], must_not_see: [], selected: "a",
+        arguments: {}, argument_errors: null, argument_match: null, failed_stage: null, selection_error: null, violated: false,
+        response_text: null, tool_calls: 1, usage: { input_tokens: null, output_tokens: null }, latency_ms: 1, endpoint: "t", model: "t",
+        request_hash: "h", error: trial === 2 ? "HTTP 500" : null,
+      }),
+    );
+    for (const order of [[0, 1, 2, 3, 4], [3, 0, 1, 4, 2], [4, 3, 2, 1, 0], [0, 3, 1, 4, 2]]) {
+      const quality = computeMetrics(order.map((i) => records[i])).retrieval.ndcg_at_k;
+      expect(quality.denominator).toBe(4);
+      expect(quality.numerator, `order ${order}`).toBe(inTrialOrder);
+    }
+  });
 });

@@ -12,6 +12,8 @@ import { describe, expect, it } from "vitest";
 import { buildConfigSchema } from "../src/config/config-schema.js";
 import { compiledAhead, compileSchema } from "../src/json-schema/compile.js";
 import { createDialectAjv, META_CHECK_OPTIONS } from "../src/json-schema/dialects.js";
+import { RECORD_AJV_OPTIONS } from "../src/run-files/records-io.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const COMPILED = join(ROOT, "dist", "json-schema", "compiled");
@@ -40,6 +42,13 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+function jsonlFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? jsonlFiles(path) : entry.name.endsWith(".jsonl") ? [path] : [];
+  });
+}
+
 function documents(): unknown[] {
   return yamlFiles(ROOT).flatMap((file) => {
     try {
@@ -55,7 +64,7 @@ describe("validators compiled ahead", () => {
     const files = sourceFiles(join(ROOT, "src")).map((file) => readFileSync(file, "utf8"));
     const compiled = files.flatMap((text) => [...text.matchAll(/compileSchemaFile<[^>]*>\("([\w-]+)\.schema\.json"\)/g)].map((match) => match[1]));
     expect(compiled.length).toBeGreaterThanOrEqual(3);
-    const expected = ["config", ...compiled, "meta-2020-12", "meta-draft-07"].map((name) => `${name}.cjs`).sort();
+    const expected = ["config", ...compiled, "record", "meta-2020-12", "meta-draft-07"].map((name) => `${name}.cjs`).sort();
     expect(readdirSync(COMPILED).sort()).toEqual(expected);
   });
 
@@ -78,6 +87,38 @@ describe("validators compiled ahead", () => {
       }
     }
     expect(refused).toBeGreaterThan(20);
+  });
+
+  it("judge trial records as the record validator compiled at run time does (records-io's options)", () => {
+    const lines = jsonlFiles(join(ROOT, "test", "fixtures")).flatMap((file) => readFileSync(file, "utf8").split("\n").filter((line) => line.trim() !== ""));
+    const records = lines.flatMap((line) => {
+      try {
+        return [JSON.parse(line) as Record<string, unknown>];
+      } catch {
+        return [];
+      }
+    });
+    expect(records.length).toBeGreaterThan(50);
+    // Each record, and each with one field gone or of the wrong type: the first problem must be the same.
+    const broken = records.slice(0, 40).flatMap((r) => [{ ...r, case_id: undefined }, { ...r, trial: "0" }, { ...r, acceptable: [] }, { ...r, usage: null }]);
+    const schema = JSON.parse(readFileSync(join(ROOT, "schemas", "record.schema.json"), "utf8"));
+    const ahead = require(join(COMPILED, "record.cjs")) as Validate;
+    const now = new Ajv2020(RECORD_AJV_OPTIONS).compile(schema) as Validate;
+    let refused = 0;
+    for (const record of [...records, ...broken]) {
+      const expected = answer(now, JSON.parse(JSON.stringify(record)));
+      if (Array.isArray(expected) && expected.length > 0) refused += 1;
+      expect(answer(ahead, JSON.parse(JSON.stringify(record)))).toEqual(expected);
+    }
+    expect(refused).toBeGreaterThanOrEqual(broken.length);
+  });
+
+  it("are compiled from valid JSON Schemas (route-eval's readers no longer ask Ajv to check their own schemas)", () => {
+    const ajv = new Ajv2020({ strict: false });
+    for (const name of ["run", "report", "sweep", "experiment", "record"]) {
+      const schema = JSON.parse(readFileSync(join(ROOT, "schemas", `${name}.schema.json`), "utf8"));
+      expect(ajv.validateSchema(schema), `${name}: ${JSON.stringify(ajv.errors)}`).toBe(true);
+    }
   });
 
   it("check tools' schemas against the meta-schema as the dialect's Ajv does", () => {

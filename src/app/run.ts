@@ -4,6 +4,7 @@
  * summary, an optional baseline copy and counterfactuals, and the verdict of the gates. A config
  * with `variants:` runs as an experiment (app/ablate.ts).
  */
+import { boundHeapGrowth } from "./bounded-heap.js";
 import { plural } from "../render/format.js";
 import { existsSync } from "node:fs";
 import { InvalidArgumentError } from "commander";
@@ -51,6 +52,7 @@ export interface RunFlags extends ConfigFlags, OutputFlags {
 }
 
 export async function runCommand(io: Io, flags: RunFlags): Promise<Outcome> {
+  boundHeapGrowth();
   // --resume of an experiment continues it with the settings experiment.json pins.
   if (flags.resume !== undefined && existsSync(join(resolve(io.cwd, flags.resume), EXPERIMENT_FILE))) {
     const pinnedExperiment = loadConfig(flags.config ?? null, { ...resumePins(flags.resume, io.cwd, "variants"), ...toOverrides(flags) }, io.cwd);

@@ -1,4 +1,5 @@
 /** `route-eval sweep`: one full run per point (visible-set size, or retriever budget), summed up and rendered. */
+import { boundHeapGrowth } from "./bounded-heap.js";
 import { BudgetWithoutRetriever, loadConfig, type ConfigOverrides } from "../config/load-config.js";
 import type { Config, Outcome, ToolSearchMode } from "../types.js";
 import { InputError } from "../errors.js";
@@ -30,6 +31,7 @@ export interface SweepFlags {
 }
 
 export async function sweepCommand(io: Io, flags: SweepFlags): Promise<Outcome> {
+  boundHeapGrowth();
   const { k, sizes, toolSearchAxis, ...rest } = flags;
   if (k !== undefined && sizes !== undefined) throw new InputError("--sizes and --k: choose one sweep (visible-set sizes, or retriever budgets)");
   // Each point sets its own k; the first one satisfies the config's "a retriever needs k" check.

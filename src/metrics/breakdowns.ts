@@ -14,7 +14,7 @@ export const NONE_LABEL = "(none)";
 type Dimension = keyof CaseTally["mixed"];
 
 /** A slice key, or a list of them (an item joins each slice once, however often its key is listed). */
-const KEYS: Record<Dimension, (t: TrialRecord) => string | string[]> = {
+const KEYS: Record<Dimension, (t: Pick<TrialRecord, "family" | "tags" | "phase">) => string | string[]> = {
   family: (t) => t.family ?? NONE_LABEL,
   tag: (t) => t.tags,
   phase: (t) => t.phase ?? NONE_LABEL,

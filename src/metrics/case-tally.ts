@@ -10,6 +10,7 @@ import { FACTS, SELECTION_ERRORS, STAGES, isControl, type SelectionError, type S
 import { factsOf, isExposed, RATE_MASKS } from "./trial-facts.js";
 import { labelAcceptable, labelSelected } from "./scored-trials.js";
 import { clusterOf } from "./wilson.js";
+import { addQuality, newQualityTally, type QualityTally } from "./retrieval-quality.js";
 
 const bit = (fact: (typeof FACTS)[number]): number => 1 << FACTS.indexOf(fact);
 const EXPOSED = bit("exposed");
@@ -19,8 +20,10 @@ const END_TO_END = bit("end_to_end");
 const RIGHT_CALL = bit("right_call");
 const VIOLATED = bit("violated");
 
-/** One (acceptable label, selected label) cell of a case's confusions. */
+/** One (acceptable label, selected label) cell of a case's confusions: every scored trial is in one. */
 export interface Cell {
+  acceptable: string;
+  selected: string;
   count: number;
   /** Trials that passed every rung. */
   correct: number;
@@ -48,18 +51,14 @@ export interface CaseTally {
   rates: Float64Array;
   /** Ordinary tools shown, over the scored trials. */
   visible: number;
-  /** Exposed scored trials by retriever budget ("all": no retriever): [trials, retrieved]. */
-  recallAtK: Map<string, [number, number]>;
+  /** Exposed scored trials by retriever budget (k "all": no retriever), and how many retrieved an acceptable tool. */
+  recallAtK: { k: string; n: number; s: number }[];
   stages: Record<Stage, number>;
   selectionErrors: Record<SelectionError, number>;
-  /** acceptable label → selected label → cell. */
-  cells: Map<string, Map<string, Cell>>;
-  /** acceptable label → scored trials that reached selection. */
-  reached: Map<string, number>;
-  /** Selected label → scored trials. */
-  selections: Map<string, number>;
-  /** Per scored trial with a recorded ranking, as it was counted: its trial, recall, reciprocal rank, nDCG (metrics sum them in trial order). */
-  quality: number[];
+  /** The case's confusion cells (a case has one acceptable label, mostly, and few selections). */
+  cells: Cell[];
+  /** The ranking quality of its scored trials, summed in trial order. */
+  quality: QualityTally;
   /** Per record, as it was counted: trial × 8, + 4 when scored, + OUTCOME[success] when correct by that success (adaptive trials decide by these). */
   outcomes: number[];
   tokens: { total: number; reported: number; estimated: number };
@@ -67,10 +66,10 @@ export interface CaseTally {
   thirds: Float64Array;
   /** Null until a scored trial had tool search on. */
   search: Float64Array | null;
-  /** A conversation's turn records, errored ones included (conversation metrics join them by trial). */
-  turns: TrialRecord[];
+  /** A conversation's turn records, errored ones included (conversation metrics join them by trial); null for other cases. */
+  turns: TrialRecord[] | null;
   /** The lowest-numbered trial (the first such in record order): the case row's fields and the exposure assertions. */
-  first: TrialRecord;
+  first: CaseFields;
   /** Whether the case's records disagree on their family, phase or tags (records of merged runs can). */
   mixed: { family: boolean; phase: boolean; tag: boolean };
 }
@@ -80,6 +79,14 @@ const THIRD_INDEX = { first: 0, middle: 1, last: 2 } as const;
 /** The bits of an outcome (CaseTally.outcomes): scored, and correct by each success. */
 export const SCORED = 4;
 export const OUTCOME: Record<Success, number> = { selection: 1, call: 2 };
+
+/** What a case row, the exposure assertions and the breakdowns take from a case's first trial (its lists are the record's own). */
+export type CaseFields = Pick<TrialRecord, "case_id" | "trial" | "family" | "tags" | "phase" | "acceptable" | "forbidden" | "exposed_names" | "must_see" | "must_not_see">;
+
+function fieldsOf(r: TrialRecord): CaseFields {
+  const { case_id, trial, family, tags, phase, acceptable, forbidden, exposed_names, must_see, must_not_see } = r;
+  return { case_id, trial, family, tags, phase, acceptable, forbidden, exposed_names, must_see, must_not_see };
+}
 
 export function newTally(r: TrialRecord): CaseTally {
   return {
@@ -91,19 +98,17 @@ export function newTally(r: TrialRecord): CaseTally {
     violated: 0,
     rates: new Float64Array(2 * RATE_NAMES.length),
     visible: 0,
-    recallAtK: new Map(),
+    recallAtK: [],
     stages: Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<Stage, number>,
     selectionErrors: Object.fromEntries(SELECTION_ERRORS.map((e) => [e, 0])) as Record<SelectionError, number>,
-    cells: new Map(),
-    reached: new Map(),
-    selections: new Map(),
-    quality: [],
+    cells: [],
+    quality: newQualityTally(r.turn !== undefined),
     outcomes: [],
     tokens: { total: 0, reported: 0, estimated: 0 },
     thirds: new Float64Array(6),
     search: null,
-    turns: [],
-    first: r,
+    turns: null,
+    first: fieldsOf(r),
     mixed: { family: false, phase: false, tag: false },
   };
 }
@@ -118,11 +123,12 @@ export function addRecord(tally: CaseTally, r: TrialRecord): void {
     tally.mixed.family ||= r.family !== first.family;
     tally.mixed.phase ||= r.phase !== first.phase;
     tally.mixed.tag ||= !sameTags(r.tags, first.tags);
-    if (r.trial < first.trial) tally.first = r;
+    if (r.trial < first.trial) tally.first = fieldsOf(r);
   }
-  if (r.turn !== undefined) tally.turns.push(r);
+  if (r.turn !== undefined) (tally.turns ??= []).push(r);
   if (r.error !== null) {
     tally.outcomes.push(8 * r.trial);
+    addQuality(tally.quality, r.trial, null);
     return;
   }
   const { bits, visible, quality, third } = factsOf(r);
@@ -142,18 +148,16 @@ export function addRecord(tally: CaseTally, r: TrialRecord): void {
   }
   tally.visible += visible;
   if ((bits & EXPOSED) !== 0) {
-    const key = r.retrieval_k === null ? "all" : String(r.retrieval_k);
-    const recall = tally.recallAtK.get(key);
-    const retrieved = (bits & RETRIEVED) !== 0 ? 1 : 0;
-    if (recall === undefined) tally.recallAtK.set(key, [1, retrieved]);
-    else (recall[0] += 1), (recall[1] += retrieved);
+    const k = r.retrieval_k === null ? "all" : String(r.retrieval_k);
+    let recall = tally.recallAtK.find((at) => at.k === k);
+    if (recall === undefined) tally.recallAtK.push((recall = { k, n: 0, s: 0 }));
+    recall.n += 1;
+    if ((bits & RETRIEVED) !== 0) recall.s += 1;
   }
   if (r.failed_stage !== null) tally.stages[r.failed_stage] += 1;
   if (r.selection_error !== null) tally.selectionErrors[r.selection_error] += 1;
   addCell(tally, r);
-  const selected = labelSelected(r.selected);
-  tally.selections.set(selected, (tally.selections.get(selected) ?? 0) + 1);
-  if (quality !== null) tally.quality.push(r.trial, quality.recall, quality.reciprocalRank, quality.ndcg);
+  addQuality(tally.quality, r.trial, quality);
   if (r.usage.input_tokens !== null) {
     tally.tokens.total += r.usage.input_tokens;
     tally.tokens.reported += 1;
@@ -170,15 +174,12 @@ export function addRecord(tally: CaseTally, r: TrialRecord): void {
 
 function addCell(tally: CaseTally, r: TrialRecord): void {
   const acceptable = labelAcceptable(r.acceptable);
-  let row = tally.cells.get(acceptable);
-  if (row === undefined) tally.cells.set(acceptable, (row = new Map()));
   const selected = labelSelected(r.selected);
-  let cell = row.get(selected);
-  if (cell === undefined) row.set(selected, (cell = { count: 0, correct: 0, selectionFailures: 0 }));
+  let cell = tally.cells.find((c) => c.selected === selected && c.acceptable === acceptable);
+  if (cell === undefined) tally.cells.push((cell = { acceptable, selected, count: 0, correct: 0, selectionFailures: 0 }));
   cell.count += 1;
   if (r.failed_stage === null) cell.correct += 1;
   if (r.failed_stage === "selection") cell.selectionFailures += 1;
-  if (r.failed_stage === null || r.failed_stage === "selection") tally.reached.set(acceptable, (tally.reached.get(acceptable) ?? 0) + 1);
 }
 
 function addSearch(sums: Float64Array, r: TrialRecord): void {

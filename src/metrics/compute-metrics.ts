@@ -57,7 +57,7 @@ export function metricsOfCases(cases: readonly CaseTally[], success: Success): M
     selection_by_position: Object.fromEntries(
       POSITION_THIRDS.map((third, i) => [third, clusterRate(perCluster(clusters, (c) => c.thirds[2 * i], (c) => c.thirds[2 * i + 1]))]),
     ) as Record<PositionThird, Rate>,
-    ...withConversations(computeConversations(cases.flatMap((c) => c.turns), success)),
+    ...withConversations(computeConversations(cases.flatMap((c) => c.turns ?? []), success)),
     ...withToolSearch(computeToolSearch(clusters)),
   };
 }
@@ -65,10 +65,10 @@ export function metricsOfCases(cases: readonly CaseTally[], success: Success): M
 /** Over exposed trials, by retriever budget: "all" for trials without a retriever; numeric keys ascending, "all" last. */
 function computeRecallAtK(clusters: readonly (readonly CaseTally[])[]): Record<string, Rate> {
   const keys = new Set<string>();
-  for (const cases of clusters) for (const c of cases) for (const key of c.recallAtK.keys()) keys.add(key);
+  for (const cases of clusters) for (const c of cases) for (const { k } of c.recallAtK) keys.add(k);
   const sorted = [...keys].sort((a, b) => (a === "all" ? 1 : 0) - (b === "all" ? 1 : 0) || Number(a) - Number(b) || compareText(a, b));
-  const at = (c: CaseTally, key: string, i: 0 | 1) => c.recallAtK.get(key)?.[i] ?? 0;
-  return Object.fromEntries(sorted.map((key) => [key, clusterRate(perCluster(clusters, (c) => at(c, key, 0), (c) => at(c, key, 1)))]));
+  const at = (c: CaseTally, k: string) => c.recallAtK.find((recall) => recall.k === k);
+  return Object.fromEntries(sorted.map((k) => [k, clusterRate(perCluster(clusters, (c) => at(c, k)?.n ?? 0, (c) => at(c, k)?.s ?? 0))]));
 }
 
 function withToolSearch(toolSearch: ToolSearchMetrics | null): { tool_search?: ToolSearchMetrics } {

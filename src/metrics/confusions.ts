@@ -10,23 +10,19 @@ import type { CaseTally, Cell } from "./case-tally.js";
 const byCount = <T extends { count: number }>(key: (item: T) => string, second: (item: T) => string) => (a: T, b: T) =>
   b.count - a.count || compareText(key(a), key(b)) || compareText(second(a), second(b));
 
-/** The cells of every case added up, and each acceptable label's trials that reached selection. */
-function mergeCells(cases: readonly CaseTally[]): { cells: Map<string, Map<string, Cell>>; reached: Map<string, number> } {
+/** The cells of every case added up, by acceptable label, then selected label. */
+function mergeCells(cases: readonly CaseTally[]): Map<string, Map<string, Cell>> {
   const cells = new Map<string, Map<string, Cell>>();
-  const reached = new Map<string, number>();
   for (const tally of cases) {
-    for (const [acceptable, row] of tally.cells) {
-      let merged = cells.get(acceptable);
-      if (merged === undefined) cells.set(acceptable, (merged = new Map()));
-      for (const [selected, cell] of row) {
-        const into = merged.get(selected);
-        if (into === undefined) merged.set(selected, { ...cell });
-        else (into.count += cell.count), (into.correct += cell.correct), (into.selectionFailures += cell.selectionFailures);
-      }
+    for (const cell of tally.cells) {
+      let row = cells.get(cell.acceptable);
+      if (row === undefined) cells.set(cell.acceptable, (row = new Map()));
+      const into = row.get(cell.selected);
+      if (into === undefined) row.set(cell.selected, { ...cell });
+      else (into.count += cell.count), (into.correct += cell.correct), (into.selectionFailures += cell.selectionFailures);
     }
-    for (const [acceptable, n] of tally.reached) reached.set(acceptable, (reached.get(acceptable) ?? 0) + n);
   }
-  return { cells, reached };
+  return cells;
 }
 
 /**
@@ -37,20 +33,23 @@ function mergeCells(cases: readonly CaseTally[]): { cells: Map<string, Map<strin
  * desc, then expected label.
  */
 export function computeConfusions(cases: readonly CaseTally[]): { selection_confusions: Confusion[]; confusion_matrix: Confusion[]; rivals: Rival[] } {
-  const { cells, reached } = mergeCells(cases);
+  const cells = mergeCells(cases);
   const selection_confusions: Confusion[] = [];
   const confusion_matrix: Confusion[] = [];
   const rivals: Rival[] = [];
   for (const [acceptable, row] of cells) {
     const failures: Record<string, number> = Object.create(null);
+    // The trials that reached selection: passed it, or failed there.
+    let reached = 0;
     for (const [selected, { count, correct, selectionFailures }] of row) {
       confusion_matrix.push({ acceptable, selected, count, correct });
+      reached += correct + selectionFailures;
       if (selectionFailures === 0) continue;
       selection_confusions.push({ acceptable, selected, count: selectionFailures });
       failures[selected] = selectionFailures;
     }
     const modal = findModal(failures);
-    if (modal !== null) rivals.push({ expected: acceptable, rival: modal.key, count: modal.count, of: reached.get(acceptable) ?? 0 });
+    if (modal !== null) rivals.push({ expected: acceptable, rival: modal.key, count: modal.count, of: reached });
   }
   const cell = byCount<Confusion>((c) => c.acceptable, (c) => c.selected);
   return {

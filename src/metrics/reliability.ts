@@ -13,9 +13,11 @@ import type { CaseTally } from "./case-tally.js";
 type Reliability = Pick<Metrics, "pass_hat_k" | "pass_at_k" | "pass_k_short_cases" | "consistency" | "consistency_rate" | "unstable_cases">;
 type UnstableCase = Metrics["unstable_cases"][number];
 
-/** A case's selections, in name order. */
+/** A case's scored trials by selected label, in name order. */
 export function sortedSelections(tally: CaseTally): Record<string, number> {
-  return Object.fromEntries([...tally.selections].sort(([a], [b]) => compareText(a, b)));
+  const selections = new Map<string, number>();
+  for (const { selected, count } of tally.cells) selections.set(selected, (selections.get(selected) ?? 0) + count);
+  return Object.fromEntries([...selections].sort(([a], [b]) => compareText(a, b)));
 }
 
 /** Per case: its selection counts and the modal selection (ties broken by name). */

@@ -38,40 +38,73 @@ export function qualityOfTrial(t: TrialRecord): TrialQuality | null {
   return t.retrieval === null ? null : scoreRanks(t.retrieval.acceptable, t.retrieval_k ?? t.retrieval.candidates);
 }
 
-/** A case's rankings, as metrics/case-tally.ts counts them: (trial, recall, reciprocal rank, nDCG) per trial. */
-interface Ranked {
-  quality: readonly number[];
+/**
+ * A case's ranking quality as its trials come, summed in trial order whatever order they come in
+ * (so the last digits never depend on it): a trial that comes before the one the sums take next
+ * waits. A run's trials come nearly in order, so few wait and the sums hold nothing per trial.
+ */
+export interface QualityTally {
+  n: number;
+  recall: number;
+  rr: number;
+  ndcg: number;
+  /** The trial the sums take next. */
+  next: number;
+  waiting: { trial: number; quality: TrialQuality | null }[];
+  /** A conversation's turn keeps every trial's quality: its conversation's sums run turn by turn, trial by trial. */
+  kept: { trial: number; quality: TrialQuality }[] | null;
+}
+
+export function newQualityTally(keepAll: boolean): QualityTally {
+  return { n: 0, recall: 0, rr: 0, ndcg: 0, next: 0, waiting: [], kept: keepAll ? [] : null };
+}
+
+/** Counts a trial's quality (null: no ranking, or no acceptable tool ranked; it still moves the sums on). */
+export function addQuality(tally: QualityTally, trial: number, quality: TrialQuality | null): void {
+  if (quality !== null) tally.kept?.push({ trial, quality });
+  if (trial !== tally.next) {
+    tally.waiting.push({ trial, quality });
+    return;
+  }
+  fold(tally, quality);
+  for (let due = tally.waiting.findIndex((w) => w.trial === tally.next); due !== -1; due = tally.waiting.findIndex((w) => w.trial === tally.next)) {
+    fold(tally, tally.waiting[due].quality);
+    tally.waiting.splice(due, 1);
+  }
+}
+
+function fold(sums: Pick<QualityTally, "n" | "recall" | "rr" | "ndcg" | "next">, quality: TrialQuality | null): void {
+  sums.next += 1;
+  if (quality === null) return;
+  sums.n += 1;
+  sums.recall += quality.recall;
+  sums.rr += quality.reciprocalRank;
+  sums.ndcg += quality.ndcg;
+}
+
+const byTrial = (a: { trial: number }, b: { trial: number }) => a.trial - b.trial;
+
+/** A case's sums with its waiting trials taken too (those a shard or an errored trial kept waiting). */
+function finalSums(tally: QualityTally): Pick<QualityTally, "n" | "recall" | "rr" | "ndcg"> {
+  const sums = { ...tally };
+  for (const { quality } of [...tally.waiting].sort(byTrial)) fold(sums, quality);
+  return sums;
 }
 
 /**
  * Over scored trials whose retriever recorded a ranking, each a mean of per-trial scores with a
  * case-clustered interval (a case's trials rank the same goal; they are not independent draws).
- * A cluster's sums run case by case, each case's trials in trial order, so the last digits never
- * depend on the order the records came in.
+ * A cluster of several cases (a conversation's turns) sums case by case, each in trial order.
  */
-export function computeRetrievalQuality(clusters: readonly (readonly Ranked[])[]): RetrievalQuality {
+export function computeRetrievalQuality(clusters: readonly (readonly { quality: QualityTally }[])[]): RetrievalQuality {
   const sums = clusters.map((cases) => {
-    const tally = { n: 0, recall: 0, rr: 0, ndcg: 0 };
-    for (const { quality } of cases) {
-      for (const i of trialOrder(quality)) {
-        tally.n += 1;
-        tally.recall += quality[i + 1];
-        tally.rr += quality[i + 2];
-        tally.ndcg += quality[i + 3];
-      }
-    }
-    return tally;
+    if (cases.length === 1) return finalSums(cases[0].quality);
+    const sum = { n: 0, recall: 0, rr: 0, ndcg: 0, next: 0 };
+    for (const { quality } of cases) for (const entry of [...(quality.kept ?? [])].sort(byTrial)) fold(sum, entry.quality);
+    return sum;
   });
   const of = (pick: (t: (typeof sums)[number]) => number) => clusterRate(sums.map((t) => ({ n: t.n, s: pick(t) })));
   return { recall_at_k: of((t) => t.recall), mrr: of((t) => t.rr), ndcg_at_k: of((t) => t.ndcg) };
-}
-
-/** The offsets of a case's entries by trial (a stable sort: already in order, as a run's case mostly is, it is left so). */
-function trialOrder(quality: readonly number[]): number[] {
-  const offsets = Array.from({ length: quality.length / 4 }, (_, j) => 4 * j);
-  let sorted = true;
-  for (let j = 4; j < quality.length && sorted; j += 4) sorted = quality[j - 4] <= quality[j];
-  return sorted ? offsets : offsets.sort((a, b) => quality[a] - quality[b]);
 }
 
 /** Mean input tokens: the endpoint's count when it reported one, else route-eval's estimate (whole counts: their sums are exact in any order). */

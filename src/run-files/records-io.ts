@@ -1,16 +1,30 @@
 import { classifyRecord } from "../classify/classify-trial.js";
 import { closeSync, existsSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import { InputError, at } from "../errors.js";
 import { lazy } from "../text/lazy.js";
+import { createRequire } from "node:module";
+import type { ValidateFunction } from "ajv/dist/2020.js";
+import { compiledAhead } from "../json-schema/compile.js";
 import { trialKey, type TrialRecord } from "../types.js";
 import { type StoredRecord, SETS_FILE, isReferenced, openRecordEncoder, readSets, resolveSets, summariseScores } from "./record-form.js";
 import { forEachLine } from "./read-lines.js";
 
-const recordValidator = lazy(() => {
+/**
+ * How a trial record is checked: its first problem only (a bad line is one error), keys the schema
+ * does not name allowed (records of other tools); the schema is route-eval's own, checked by its
+ * tests, so Ajv need not check it again. `npm run build` compiles it ahead with these options
+ * (scripts/build.js): a report or a run starts without Ajv.
+ */
+export const RECORD_AJV_OPTIONS = { strict: false, allErrors: false, validateSchema: false } as const;
+
+const require = createRequire(import.meta.url);
+const recordValidator = lazy((): ValidateFunction => {
   const schema: unknown = JSON.parse(readFileSync(new URL("../../schemas/record.schema.json", import.meta.url), "utf8"));
-  return new Ajv2020({ strict: false, allErrors: false }).compile(schema as object);
+  const ahead = compiledAhead("record", schema);
+  if (ahead !== null) return ahead;
+  const { Ajv2020 } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
+  return new Ajv2020(RECORD_AJV_OPTIONS).compile(schema as object);
 });
 
 export interface RecordWriter {
