@@ -7,7 +7,7 @@
  */
 import { RATE_NAMES } from "../types/rates.js";
 import { FACTS, SELECTION_ERRORS, STAGES, isControl, type SelectionError, type Stage, type Success, type TrialRecord } from "../types.js";
-import { factsOf, isExposed, RATE_MASKS } from "./trial-facts.js";
+import { findFacts, isExposed, RATE_MASKS } from "./trial-facts.js";
 import { labelAcceptable, labelSelected } from "./scored-trials.js";
 import { clusterOf } from "./wilson.js";
 import { addQuality, newQualityTally, type QualityTally } from "./retrieval-quality.js";
@@ -48,7 +48,7 @@ export interface CaseTally {
   correct: Record<Success, number>;
   violated: number;
   /** n and s of each rate, in RATE_NAMES order. */
-  rates: Float64Array;
+  rates: number[];
   /** Ordinary tools shown, over the scored trials. */
   visible: number;
   /** Exposed scored trials by retriever budget (k "all": no retriever), and how many retrieved an acceptable tool. */
@@ -63,7 +63,7 @@ export interface CaseTally {
   outcomes: number[];
   tokens: { total: number; reported: number; estimated: number };
   /** n and s (acceptable picked) per third of the list: first, middle, last. */
-  thirds: Float64Array;
+  thirds: number[];
   /** Null until a scored trial had tool search on. */
   search: Float64Array | null;
   /** A conversation's turn records, errored ones included (conversation metrics join them by trial); null for other cases. */
@@ -96,7 +96,8 @@ export function newTally(r: TrialRecord): CaseTally {
     scored: 0,
     correct: { selection: 0, call: 0 },
     violated: 0,
-    rates: new Float64Array(2 * RATE_NAMES.length),
+    // Whole counts in plain arrays: cheaper to make, per case, than typed arrays.
+    rates: new Array<number>(2 * RATE_NAMES.length).fill(0),
     visible: 0,
     recallAtK: [],
     stages: Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<Stage, number>,
@@ -105,7 +106,7 @@ export function newTally(r: TrialRecord): CaseTally {
     quality: newQualityTally(r.turn !== undefined),
     outcomes: [],
     tokens: { total: 0, reported: 0, estimated: 0 },
-    thirds: new Float64Array(6),
+    thirds: [0, 0, 0, 0, 0, 0],
     search: null,
     turns: null,
     first: fieldsOf(r),
@@ -131,7 +132,8 @@ export function addRecord(tally: CaseTally, r: TrialRecord): void {
     addQuality(tally.quality, r.trial, null);
     return;
   }
-  const { bits, visible, quality, third } = factsOf(r);
+  // Counted once, so not remembered (factsOf would keep a WeakMap entry per record).
+  const { bits, visible, quality, third } = findFacts(r);
   tally.scored += 1;
   // isSuccess: the ladder passed, and for "call" the arguments too.
   const selection = (bits & END_TO_END) !== 0;

@@ -29,6 +29,21 @@ function perCluster(clusters: readonly (readonly CaseTally[])[], n: (c: CaseTall
   });
 }
 
+/** Each rate of the table over the clusters: their cases' counts added up once (a cluster is mostly one case). */
+function countRates(clusters: readonly (readonly CaseTally[])[]): Record<RateName, Rate> {
+  const counts = clusters.map((cases) => {
+    if (cases.length === 1) return cases[0].rates;
+    const sum = new Array<number>(cases[0].rates.length).fill(0);
+    for (const c of cases) for (let i = 0; i < sum.length; i++) sum[i] += c.rates[i];
+    return sum;
+  });
+  const rates = {} as Record<RateName, Rate>;
+  RATE_NAMES.forEach((name, r) => {
+    rates[name] = clusterRate(counts.map((c) => ({ n: c[2 * r], s: c[2 * r + 1] })));
+  });
+  return rates;
+}
+
 const total = (cases: readonly CaseTally[], pick: (c: CaseTally) => number): number => cases.reduce((sum, c) => sum + pick(c), 0);
 
 /** The metrics of the cases (in case order) whose tallies are given, pass^k by `success`. */
@@ -36,10 +51,7 @@ export function metricsOfCases(cases: readonly CaseTally[], success: Success): M
   const clusters = clustersOf(cases);
   const trials = total(cases, (c) => c.trials);
   const scored = total(cases, (c) => c.scored);
-  const rates = {} as Record<RateName, Rate>;
-  RATE_NAMES.forEach((name, r) => {
-    rates[name] = clusterRate(perCluster(clusters, (c) => c.rates[2 * r], (c) => c.rates[2 * r + 1]));
-  });
+  const rates = countRates(clusters);
   const visible = total(cases, (c) => c.visible);
   return {
     trials,

@@ -69,7 +69,8 @@ export interface TrialFacts {
   third: PositionThird | null;
 }
 
-function findFacts(t: TrialRecord): TrialFacts {
+/** A record's facts, found afresh (factsOf remembers them per record). */
+export function findFacts(t: TrialRecord): TrialFacts {
   let bits = 0;
   for (let f = 0; f < FACTS.length; f++) if (FACT_HOLDS[FACTS[f]](t)) bits |= 1 << f;
   let visible = 0;
