@@ -120,12 +120,10 @@ const sameTags = (a: string[], b: string[]): boolean => a === b || (a.length ===
 export function addRecord(tally: CaseTally, r: TrialRecord): void {
   tally.trials += 1;
   const first = tally.first;
-  if (r !== first) {
-    tally.mixed.family ||= r.family !== first.family;
-    tally.mixed.phase ||= r.phase !== first.phase;
-    tally.mixed.tag ||= !sameTags(r.tags, first.tags);
-    if (r.trial < first.trial) tally.first = fieldsOf(r);
-  }
+  tally.mixed.family ||= r.family !== first.family;
+  tally.mixed.phase ||= r.phase !== first.phase;
+  tally.mixed.tag ||= !sameTags(r.tags, first.tags);
+  if (r.trial < first.trial) tally.first = fieldsOf(r);
   if (r.turn !== undefined) (tally.turns ??= []).push(r);
   if (r.error !== null) {
     tally.outcomes.push(8 * r.trial);

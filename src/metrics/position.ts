@@ -4,7 +4,8 @@
  * its first acceptable tool in visible_order; its third is the one holding the centre of its
  * slot, (index + ½)/length in [0, ⅓) first, [⅓, ⅔) middle, else last — so in a list of two the
  * second tool is last, and in a list of three each tool has its own third. Meaningful as a position effect when the run shuffled the tools
- * (--shuffle-tools); in registry order, position and tool are confounded.
+ * (--shuffle-tools); in registry order, position and tool are confounded. Case tallies count each
+ * trial under its third (case-tally.ts); compute-metrics.ts turns them into clustered rates.
  */
 import { POSITION_THIRDS, type PositionThird, type TrialRecord } from "../types.js";
 
