@@ -3,6 +3,7 @@
  * trial records, the definitions that can be shown, and the options in; units out, with a note
  * for every failed trial that could not be given one.
  */
+import { sameList } from "../text/same-list.js";
 import { deriveSeed, seededRandom } from "../text/seeded-random.js";
 import { isControl, STAGES, type TrialRecord } from "../types.js";
 import type { CounterfactualKind, FixKind, Placement } from "../types/counterfactual.js";
@@ -82,10 +83,6 @@ export function planCounterfactuals(records: TrialRecord[], options: PlanOptions
   const notes = [...skipped].map(([why, n]) => `${n} × ${why}`);
   if (chosen.length < units.length) notes.push(`--max-counterfactuals ${options.max}: ${chosen.length} of ${units.length} counterfactuals asked, spread case by case across stages`);
   return { units: withPlacebos(chosen), notes, failures };
-}
-
-function sameList(a: string[], b: string[]): boolean {
-  return a.length === b.length && a.every((name, i) => name === b[i]);
 }
 
 /** The units with each failed trial's placebo before its fixes, in the run's order. */

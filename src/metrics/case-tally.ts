@@ -10,6 +10,7 @@ import { FACTS, SELECTION_ERRORS, STAGES, isControl, type SelectionError, type S
 import { findFacts, isExposed, RATE_MASKS } from "./trial-facts.js";
 import { labelAcceptable, labelSelected } from "./scored-trials.js";
 import { clusterOf } from "./wilson.js";
+import { sameList } from "../text/same-list.js";
 import { addQuality, newQualityTally, type QualityTally } from "./retrieval-quality.js";
 
 const bit = (fact: (typeof FACTS)[number]): number => 1 << FACTS.indexOf(fact);
@@ -114,15 +115,13 @@ export function newTally(r: TrialRecord): CaseTally {
   };
 }
 
-const sameTags = (a: string[], b: string[]): boolean => a === b || (a.length === b.length && a.every((tag, i) => tag === b[i]));
-
 /** Counts a record of the tally's case. */
 export function addRecord(tally: CaseTally, r: TrialRecord): void {
   tally.trials += 1;
   const first = tally.first;
   tally.mixed.family ||= r.family !== first.family;
   tally.mixed.phase ||= r.phase !== first.phase;
-  tally.mixed.tag ||= !sameTags(r.tags, first.tags);
+  tally.mixed.tag ||= !sameList(r.tags, first.tags);
   if (r.trial < first.trial) tally.first = fieldsOf(r);
   if (r.turn !== undefined) (tally.turns ??= []).push(r);
   if (r.error !== null) {

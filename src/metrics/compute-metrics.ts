@@ -6,7 +6,7 @@
 import { RATE_NAMES, type RateName } from "../types/rates.js";
 import { POSITION_THIRDS, SELECTION_ERRORS, STAGES, type ConversationMetrics, type Metrics, type PositionThird, type Rate, type SelectionError, type Stage, type Success, type ToolSearchMetrics, type TrialRecord } from "../types.js";
 import type { CaseTally } from "./case-tally.js";
-import { clustersOf, tallyCases } from "./record-tally.js";
+import { clustersOf, sumPerCluster, tallyCases } from "./record-tally.js";
 import { computeConfusions } from "./confusions.js";
 import { computeReliability } from "./reliability.js";
 import { computeInputTokens, computeRetrievalQuality } from "./retrieval-quality.js";
@@ -22,11 +22,8 @@ export function computeMetrics(records: TrialRecord[], success: Success = "selec
 
 /** Each cluster's part of a trial-level rate, from its cases' counts. */
 function perCluster(clusters: readonly (readonly CaseTally[])[], n: (c: CaseTally) => number, s: (c: CaseTally) => number): ClusterTally[] {
-  return clusters.map((cases) => {
-    const tally = { n: 0, s: 0 };
-    for (const c of cases) (tally.n += n(c)), (tally.s += s(c));
-    return tally;
-  });
+  const successes = sumPerCluster(clusters, s);
+  return sumPerCluster(clusters, n).map((count, i) => ({ n: count, s: successes[i] }));
 }
 
 /** Each rate of the table over the clusters: their cases' counts added up once (a cluster is mostly one case). */

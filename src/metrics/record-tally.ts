@@ -81,6 +81,15 @@ export function tallyCases(records: Iterable<TrialRecord>): CaseTally[] {
   return tallyRecords(records).cases();
 }
 
+/** Each cluster's total of a count its cases keep. */
+export function sumPerCluster(clusters: readonly (readonly CaseTally[])[], count: (c: CaseTally) => number): number[] {
+  return clusters.map((cases) => {
+    let total = 0;
+    for (const c of cases) total += count(c);
+    return total;
+  });
+}
+
 /** The cases of each cluster (a conversation's turns; otherwise a case alone), clusters in order. */
 export function clustersOf(cases: readonly CaseTally[]): CaseTally[][] {
   const byCluster = new Map<string, CaseTally[]>();

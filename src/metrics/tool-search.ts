@@ -7,14 +7,14 @@
  */
 import { clusterMean, clusterRate } from "./wilson.js";
 import { SEARCH, type CaseTally } from "./case-tally.js";
+import { sumPerCluster } from "./record-tally.js";
 import type { ToolSearchMetrics } from "../types.js";
 
 type Slot = (typeof SEARCH)[keyof typeof SEARCH];
 
 /** The tool search figures of the clusters' cases, or null when no decision was asked with search on. */
 export function computeToolSearch(clusters: readonly (readonly CaseTally[])[]): ToolSearchMetrics | null {
-  const sum = (cases: readonly CaseTally[], slot: Slot) => cases.reduce((total, c) => total + (c.search?.[slot] ?? 0), 0);
-  const perCluster = (slot: Slot) => clusters.map((cases) => sum(cases, slot));
+  const perCluster = (slot: Slot) => sumPerCluster(clusters, (c) => c.search?.[slot] ?? 0);
   const decisions = perCluster(SEARCH.decisions);
   if (decisions.every((n) => n === 0)) return null;
   const share = (of: Slot, hit: Slot) => {

@@ -3,6 +3,7 @@ import { closeSync, existsSync, openSync, readFileSync, renameSync, writeSync } 
 import { dirname, join } from "node:path";
 import { InputError, at } from "../errors.js";
 import { lazy } from "../text/lazy.js";
+import { sameList } from "../text/same-list.js";
 import { createRequire } from "node:module";
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import { compiledAhead } from "../json-schema/compile.js";
@@ -186,7 +187,7 @@ function createArrayInterner(): Interner {
     lists: (names) => {
       let candidates = byLength.get(names.length);
       if (candidates === undefined) byLength.set(names.length, (candidates = []));
-      const known = candidates.find((candidate) => sameNames(candidate, names));
+      const known = candidates.find((candidate) => sameList(candidate, names));
       if (known !== undefined) return known;
       candidates.unshift(names);
       if (candidates.length > INTERNED_PER_LENGTH) candidates.pop();
@@ -204,11 +205,6 @@ function createArrayInterner(): Interner {
 
 /** Distinct lists kept per length; inline runs repeat few lists, and a miss only costs memory. */
 const INTERNED_PER_LENGTH = 16;
-
-function sameNames(a: string[], b: string[]): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 type RequiredField = "case_id" | "trial" | "acceptable" | "registry_names" | "exposed_names" | "retrieved_names" | "selected";
 
