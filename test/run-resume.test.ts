@@ -114,6 +114,29 @@ describe("a run stopped early", () => {
 });
 
 describe("SIGINT and SIGTERM", () => {
+  it("SIGINT stops a run whose trials answer at once (baseline: no I/O to wait on) while it runs, not after its last trial", async () => {
+    const dir = writeProject();
+    const runId = "stopped-baseline";
+    const cases = 3;
+    const trials = 20_000; // far more than a run gets through between its first record and the signal
+    const child = spawn(process.execPath, [BIN, "run", "-e", "baseline", "--no-progress", "--no-gates", "--trials", String(trials), "--run-id", runId], {
+      cwd: dir,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (status) => resolve(status)));
+    const records = join(dir, "reports", runId, "records.jsonl");
+    while (!(existsSync(records) && readFileSync(records, "utf8").includes("\n"))) await new Promise((resolve) => setTimeout(resolve, 10));
+    child.kill("SIGINT");
+    expect(await exited, stderr).toBe(130);
+    expect(stderr).toMatch(/route-eval: interrupted by SIGINT: \d+ trial records? kept in /);
+    const kept = pairsOf(join(dir, "reports", runId));
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThan(cases * trials);
+    expect(new Set(kept).size).toBe(kept.length);
+  }, 60_000);
+
   for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
     it(`${signal}: stops scheduling, keeps every finished trial, prints the resume command, exits ${code}; resume completes the run`, async () => {
       const dir = writeProject();
