@@ -127,7 +127,8 @@ describe("SIGINT and SIGTERM", () => {
     child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
     const exited = new Promise<number | null>((resolve) => child.on("exit", (status) => resolve(status)));
     const records = join(dir, "reports", runId, "records.jsonl");
-    while (!(existsSync(records) && readFileSync(records, "utf8").includes("\n"))) await new Promise((resolve) => setTimeout(resolve, 10));
+    // Until the first record is on disk (or the run ended without one: the exit code below says so).
+    while (child.exitCode === null && !(existsSync(records) && readFileSync(records, "utf8").includes("\n"))) await new Promise((resolve) => setTimeout(resolve, 10));
     child.kill("SIGINT");
     expect(await exited, stderr).toBe(130);
     expect(stderr).toMatch(/route-eval: interrupted by SIGINT: \d+ trial records? kept in /);
