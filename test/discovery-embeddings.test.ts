@@ -114,6 +114,22 @@ describe("the embeddings retriever against a local OpenAI-compatible server", ()
     expect(embeddingText(TOOLS[0])).toBe("get_order: Look up one order.");
   });
 
+  it("keeps the vectors of the last 1,024 texts it was asked for, not every text's (a run of many goals stays bounded)", async () => {
+    const full = { ...EMBEDDINGS_DEFAULTS, model: "fake-embed", base_url: baseUrl, api_key_env: "TEST_EMBED_KEY" };
+    const embed = createEmbedder(full, { store: openResponseStore(tempDir()), mode: "live", env: { TEST_EMBED_KEY: "sk-local" } });
+    const texts = Array.from({ length: 1_025 }, (_, i) => `goal ${i}`);
+    await embed(texts);
+    expect(seen.flatMap((s) => s.inputs)).toEqual(texts); // in batches of 128, each text once
+    seen.length = 0;
+    expect(await embed(["goal 1024", "goal 1"])).toEqual([vectorFor("goal 1024"), vectorFor("goal 1")]);
+    expect(seen).toHaveLength(0); // still kept: no request
+    await embed(["goal 0"]);
+    expect(seen.map((s) => s.inputs)).toEqual([["goal 0"]]); // the oldest, let go: asked again (live mode)
+    seen.length = 0;
+    await embed(["goal 1", "goal 0"]);
+    expect(seen).toHaveLength(0); // asked again just now, so kept
+  });
+
   it("keeps vectors in the store: a second run (and a replay) makes no request", async () => {
     const store = tempDir();
     await retrieverFor(store).score("where is my order", names);

@@ -19,12 +19,18 @@ export interface EmbedderContext {
 const BATCH = 128;
 
 /**
+ * Vectors kept after they were asked for, the most recently asked last: a run of many cases holds
+ * this many goals' vectors (a vector is about 12 KB at 1,536 dimensions), not every goal's.
+ */
+const KEPT = 1_024;
+
+/**
  * Vectors from any OpenAI-compatible `/embeddings` endpoint through the official SDK, kept in the
  * response store under contentHash({model, base_url, text}) so that reruns and replays cost nothing.
- * Equal texts in flight share one request.
+ * Equal texts in flight, or asked among the last KEPT texts, share one request.
  */
 export function createEmbedder(settings: EmbeddingsConfig, context: EmbedderContext): EmbedTexts {
-  const pending = new Map<string, Promise<number[]>>();
+  const kept = new Map<string, Promise<number[]>>();
   let client: Promise<OpenAI> | null = null;
   const fetchBatch = async (texts: string[]): Promise<number[][]> => {
     client ??= createClient(settings, context.env);
@@ -35,20 +41,30 @@ export function createEmbedder(settings: EmbeddingsConfig, context: EmbedderCont
     return vectors;
   };
   return async (texts) => {
-    const missing = [...new Set(texts)].filter((text) => !pending.has(text));
+    const asked = new Map<string, Promise<number[]>>();
     const toFetch: string[] = [];
-    for (const text of missing) {
+    for (const text of new Set(texts)) {
+      const known = kept.get(text);
+      if (known !== undefined) {
+        asked.set(text, known);
+        continue;
+      }
       const stored = context.mode === "live" ? null : readVector(context.store, keyOf(settings, text));
-      if (stored !== null) pending.set(text, Promise.resolve(stored));
+      if (stored !== null) asked.set(text, Promise.resolve(stored));
       else if (context.mode === "replay") throw replayMiss(settings, text);
       else toFetch.push(text);
     }
     for (let start = 0; start < toFetch.length; start += BATCH) {
       const batch = toFetch.slice(start, start + BATCH);
       const request = fetchBatch(batch);
-      batch.forEach((text, i) => pending.set(text, request.then((vectors) => vectors[i])));
+      batch.forEach((text, i) => asked.set(text, request.then((vectors) => vectors[i])));
     }
-    return Promise.all(texts.map((text) => pending.get(text) ?? Promise.reject(new Error(`no vector for ${text}`))));
+    for (const [text, vector] of asked) {
+      kept.delete(text);
+      kept.set(text, vector);
+      if (kept.size > KEPT) kept.delete(kept.keys().next().value as string);
+    }
+    return Promise.all(texts.map((text) => asked.get(text) as Promise<number[]>));
   };
 }
 

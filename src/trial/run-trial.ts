@@ -45,10 +45,23 @@ export function listPending(
   const done = new Set(records.map((r) => trialKey(r.case_id, r.trial)));
   const shard = options.shard;
   const prepared = new Map<Registry, PreparedRegistry>();
-  const ask: Ask = (testCase, trial, instead) => {
+  // Trials of each case still to finish: once its last one has, what it was shown is let go (a
+  // run holds the visible sets of the cases in flight, not of every case it has asked).
+  const left = new Map<Case, number>();
+  const ask: Ask = async (testCase, trial, instead) => {
     // `instead`: the outcome to record without calling the endpoint.
     const via: Endpoint = instead === undefined ? endpoint : { id: endpoint.id, model: endpoint.model, call: async () => instead };
-    return runTrial(config, via, testCase, trial, prepareRegistry(prepared, testCase.registry, config, options.env), options.sweep);
+    const registry = prepareRegistry(prepared, testCase.registry, config, options.env);
+    try {
+      return await runTrial(config, via, testCase, trial, registry, options.sweep);
+    } finally {
+      const more = (left.get(testCase) ?? 1) - 1;
+      if (more > 0) left.set(testCase, more);
+      else {
+        left.delete(testCase);
+        registry.shown.delete(testCase);
+      }
+    }
   };
   // Adaptive trials (`only`: each undecided case's next trial) keep a case's trials in one shard.
   const only = options.only;
@@ -58,20 +71,26 @@ export function listPending(
     const next = only.get(testCase.id);
     return next === undefined ? [] : [next];
   };
-  function* pending(): Generator<{ testCase: Case; trial: number }> {
-    for (const testCase of cases) {
-      for (const trial of trialsOf(testCase)) if (!done.has(trialKey(testCase.id, trial)) && inMyShard(testCase, trial)) yield { testCase, trial };
-    }
-  }
+  const pendingOf = (testCase: Case): number[] => trialsOf(testCase).filter((trial) => !done.has(trialKey(testCase.id, trial)) && inMyShard(testCase, trial));
   const keep = options.keep;
-  if (config.conversation_mode === "on-policy" && cases.some((c) => c.turn !== undefined)) return listOnPolicy([...pending()], cases, records, ask).map((run) => ({ run, keep }));
-  // Made as the loop takes them: a run of a million trials holds no list of them.
+  if (config.conversation_mode === "on-policy" && cases.some((c) => c.turn !== undefined)) {
+    const pending = cases.flatMap((testCase) => pendingOf(testCase).map((trial) => ({ testCase, trial })));
+    // A turn asked with the model's replies so far is a new case each time, shown afresh (not counted: let go at once).
+    for (const { testCase } of pending) if (!followsReplies(testCase)) left.set(testCase, (left.get(testCase) ?? 0) + 1);
+    return listOnPolicy(pending, cases, records, ask).map((run) => ({ run, keep }));
+  }
+  // Made as the loop takes them, a case's trials one after another: a run of a million trials
+  // holds no list of them.
   let length = 0;
-  for (const _ of pending()) length += 1;
+  for (const testCase of cases) length += pendingOf(testCase).length;
   return {
     length,
     *[Symbol.iterator]() {
-      for (const { testCase, trial } of pending()) yield { run: () => ask(testCase, trial), keep };
+      for (const testCase of cases) {
+        const trials = pendingOf(testCase);
+        if (trials.length > 0) left.set(testCase, trials.length);
+        for (const trial of trials) yield { run: () => ask(testCase, trial), keep };
+      }
     },
   };
 }
@@ -113,8 +132,8 @@ async function askOnPolicy(
   finished: Map<string, Promise<TrialRecord | null>>,
   ask: Ask,
 ): Promise<TrialResult> {
+  if (!followsReplies(testCase)) return ask(testCase, trial);
   const { turn, plan } = testCase;
-  if (turn === undefined || plan === undefined) return ask(testCase, trial);
   const earlierIds = Array.from({ length: turn.index - 1 }, (_, i) => turnId(turn.conversation, i + 1));
   const earlier = await Promise.all(earlierIds.map((id) => finished.get(trialKey(id, trial)) ?? Promise.resolve(null)));
   const broken = earlier.findIndex((record) => record === null || record.error !== null);
@@ -125,6 +144,11 @@ async function askOnPolicy(
   }
   const { messages, unstubbed } = onPolicyHistory(plan, earlier.map((record, i) => ({ plan: plans.get(earlierIds[i]) as TurnPlan, record: record as TrialRecord })));
   return ask({ ...testCase, messages, turn: { ...turn, mode: "on-policy", unstubbed } }, trial);
+}
+
+/** Whether an on-policy run asks this case with the model's own replies so far (a conversation's turn with a plan). */
+function followsReplies(testCase: Case): testCase is Case & Required<Pick<Case, "turn" | "plan">> {
+  return testCase.turn !== undefined && testCase.plan !== undefined;
 }
 
 interface PreparedRegistry {
