@@ -11,9 +11,8 @@ import { expose, exposeTurn } from "../exposure/expose.js";
 import { CONTROL_TOOLS, renderDefinition } from "../registry/render-definition.js";
 import { inShard, type Shard } from "../run-files/shard.js";
 import { trialKey } from "../types.js";
-import type { Case, Config, Discovery, Endpoint, EndpointOutcome, Exposure, Registry, Tool, ToolDefinition, TrialRecord, TrialRequest, TurnPlan } from "../types.js";
-import { onPolicyHistory } from "./on-policy.js";
-import { turnId } from "../cases/conversations.js";
+import type { Case, Config, Discovery, Endpoint, Exposure, Registry, Tool, ToolDefinition, TrialRecord, TrialRequest } from "../types.js";
+import { followsReplies, listOnPolicy, type Ask } from "./on-policy.js";
 import type { JobList, TrialJob, TrialResult } from "./run-loop.js";
 import { definitionsOf, recordAnswer, requestOf, type AskContext } from "./trial-request.js";
 import { lazy } from "../text/lazy.js";
@@ -93,62 +92,6 @@ export function listPending(
       }
     },
   };
-}
-
-type Ask = (testCase: Case, trial: number, instead?: EndpointOutcome) => Promise<TrialResult>;
-
-function listOnPolicy(
-  pending: { testCase: Case; trial: number }[],
-  cases: Case[],
-  records: TrialRecord[],
-  ask: Ask,
-): (() => Promise<TrialResult>)[] {
-  const plans = new Map(cases.map((c) => [c.id, c.plan]));
-  // Each unit's record, as it is recorded (resumed ones at once; null: not asked, or stopped).
-  const finished = new Map<string, Promise<TrialRecord | null>>(records.map((r) => [trialKey(r.case_id, r.trial), Promise.resolve(r)]));
-  const settle = new Map<string, (record: TrialRecord | null) => void>();
-  for (const { testCase, trial } of pending) {
-    const key = trialKey(testCase.id, trial);
-    finished.set(key, new Promise((resolve) => settle.set(key, resolve)));
-  }
-  const ordered = [...pending].sort((a, b) => (a.testCase.turn?.index ?? 0) - (b.testCase.turn?.index ?? 0));
-  return ordered.map(({ testCase, trial }) => async () => {
-    const key = trialKey(testCase.id, trial);
-    try {
-      const result = await askOnPolicy(testCase, trial, plans, finished, ask);
-      settle.get(key)?.(result.record);
-      return result;
-    } catch (error) {
-      settle.get(key)?.(null);
-      throw error;
-    }
-  });
-}
-
-async function askOnPolicy(
-  testCase: Case,
-  trial: number,
-  plans: Map<string, TurnPlan | undefined>,
-  finished: Map<string, Promise<TrialRecord | null>>,
-  ask: Ask,
-): Promise<TrialResult> {
-  if (!followsReplies(testCase)) return ask(testCase, trial);
-  const { turn, plan } = testCase;
-  const earlierIds = Array.from({ length: turn.index - 1 }, (_, i) => turnId(turn.conversation, i + 1));
-  const earlier = await Promise.all(earlierIds.map((id) => finished.get(trialKey(id, trial)) ?? Promise.resolve(null)));
-  const broken = earlier.findIndex((record) => record === null || record.error !== null);
-  if (broken !== -1) {
-    // The conversation cannot go on without that turn's reply: this turn is recorded errored, not asked.
-    const error = `turn ${broken + 1} of this trial ${earlier[broken] === null ? "was not asked" : "errored"}, so on-policy turn ${turn.index} was not asked`;
-    return ask({ ...testCase, turn: { ...turn, mode: "on-policy" } }, trial, { ok: false, error });
-  }
-  const { messages, unstubbed } = onPolicyHistory(plan, earlier.map((record, i) => ({ plan: plans.get(earlierIds[i]) as TurnPlan, record: record as TrialRecord })));
-  return ask({ ...testCase, messages, turn: { ...turn, mode: "on-policy", unstubbed } }, trial);
-}
-
-/** Whether an on-policy run asks this case with the model's own replies so far (a conversation's turn with a plan). */
-function followsReplies(testCase: Case): testCase is Case & Required<Pick<Case, "turn" | "plan">> {
-  return testCase.turn !== undefined && testCase.plan !== undefined;
 }
 
 interface PreparedRegistry {
