@@ -1,10 +1,10 @@
-import { Command, CommanderError, type OutputConfiguration } from "commander";
+import { Command, CommanderError, InvalidArgumentError, type Argument, type Option, type OutputConfiguration } from "commander";
 import { terminalWidth } from "./render/terminal-width.js";
-import { CATALOGUE } from "./commands/catalogue.js";
+import { CATALOGUE, type Register } from "./commands/catalogue.js";
 import { EXIT } from "./commands/exit.js";
 import type { Io } from "./context.js";
 import type { SetExit } from "./commands/exit.js";
-import { EndpointFailure, InputError, Interrupted } from "./errors.js";
+import { ArgumentError, EndpointFailure, InputError, Interrupted } from "./errors.js";
 import { inertLine } from "./text/inert.js";
 import { TOOL_VERSION } from "./version.js";
 
@@ -54,27 +54,6 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   }
 }
 
-type Register = (program: Command, io: Io, setExit: SetExit) => void;
-
-/** How to load each command of the catalogue: a command's module (and all it imports) is loaded only when it is run or its own help is asked. */
-const LOADERS: Record<string, () => Promise<Register>> = {
-  run: async () => (await import("./commands/run.js")).registerRun,
-  ablate: async () => (await import("./commands/ablate.js")).registerAblate,
-  counterfactual: async () => (await import("./commands/counterfactual.js")).registerCounterfactual,
-  init: async () => (await import("./commands/init.js")).registerInit,
-  merge: async () => (await import("./commands/merge.js")).registerMerge,
-  batch: async () => (await import("./commands/batch.js")).registerBatch,
-  report: async () => (await import("./commands/report.js")).registerReport,
-  show: async () => (await import("./commands/show.js")).registerShow,
-  sweep: async () => (await import("./commands/sweep.js")).registerSweep,
-  lint: async () => (await import("./commands/lint.js")).registerLint,
-  import: async () => (await import("./commands/import.js")).registerImport,
-  diff: async () => (await import("./commands/diff.js")).registerDiff,
-  freeze: async () => (await import("./commands/freeze.js")).registerFreeze,
-  shadow: async () => (await import("./commands/shadow.js")).registerShadow,
-  monitor: async () => (await import("./commands/monitor.js")).registerMonitor,
-};
-
 /**
  * What the program is built with for these arguments: the one command named (its first word that
  * is not an option — the top-level options take no value — or the NAME of `help NAME`), loaded;
@@ -86,7 +65,7 @@ function commandsFor(argv: string[]): { load: (() => Promise<Register>) | null; 
   const words = args.filter((arg) => !arg.startsWith("-"));
   const name = words[0] === "help" && words.length > 1 ? words[1] : words[0];
   if (name === undefined && (args.includes("--version") || args.includes("-V")) && !args.includes("--help") && !args.includes("-h")) return { load: null, catalogue: false };
-  const load = name === undefined ? undefined : LOADERS[name];
+  const load = name === undefined ? undefined : CATALOGUE.find((entry) => entry.name === name)?.load;
   return load === undefined ? { load: null, catalogue: true } : { load, catalogue: false };
 }
 
@@ -110,8 +89,25 @@ async function buildProgram(io: Io, setExit: SetExit, commands: ReturnType<typeo
   for (const command of program.commands) {
     command.exitOverride().option("--debug", "print stack traces for errors");
     command.configureOutput(outputOf(io));
+    for (const parsed of [...command.options, ...command.registeredArguments]) translateParser(parsed);
   }
   return program;
+}
+
+/**
+ * route-eval's parsers throw ArgumentError (they live outside the CLI); commander reports its own
+ * InvalidArgumentError after the option's name, as a usage error. One place translates.
+ */
+function translateParser(parsed: Option | Argument): void {
+  const parse = parsed.parseArg;
+  if (parse === undefined) return;
+  parsed.parseArg = <T>(value: string, previous: T): T => {
+    try {
+      return parse(value, previous);
+    } catch (error) {
+      throw error instanceof ArgumentError ? new InvalidArgumentError(error.message) : error;
+    }
+  };
 }
 
 /** Commander's output: through io, usage errors with the same prefix as every other error, help laid out to the terminal's width. */

@@ -10,6 +10,18 @@ export class InputError extends Error {
   }
 }
 
+/**
+ * A command-line value that does not parse (a flag's or an argument's): the CLI reports it as a
+ * usage error after the option's name, exit 2. Parsers outside the CLI throw this, never the
+ * CLI library's own error class, so the library stays at the edge (cli.ts translates).
+ */
+export class ArgumentError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ArgumentError";
+  }
+}
+
 /** An endpoint failure that stops the run (401, 400, replay miss…): exit 3. */
 export class EndpointFailure extends Error {
   readonly exitCode = 3;

@@ -91,6 +91,11 @@ describe("the layout of src/", () => {
     expect(show(arrows.filter((a) => (a.to === "commands" && a.from !== "cli") || a.to === "cli"))).toEqual([]);
   });
 
+  it("the CLI library (commander) is imported only by cli.ts and commands/", () => {
+    const outside = sourceFiles(SRC).filter((file) => !["cli", "commands"].includes(roomOf(file)) && /from\s+["']commander["']/.test(readFileSync(file, "utf8")));
+    expect(outside.map((file) => relative(SRC, file))).toEqual([]);
+  });
+
   it("no two rooms import each other, directly or round a loop", () => {
     expect(findLoops().map((loop) => loop.join(" ↔ "))).toEqual([]);
   });

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { EXPERIMENT_FILE } from "../trial/experiment.js";
 import { readExperimentFile } from "../run-files/read-experiment.js";
-import { resumePins } from "./ablate.js";
+import { resumePins } from "./experiment.js";
 import { batchStatus, cancelBatches, type BatchSummary } from "../trial/batch.js";
 import { inertLine } from "../text/inert.js";
 import { configRoot, loadConfig } from "../config/load-config.js";

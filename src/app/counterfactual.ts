@@ -1,6 +1,6 @@
+import { ArgumentError } from "../errors.js";
 /** `route-eval counterfactual RUN`: re-ask a finished run's failed trials with one change each, and render the headroom. */
 import { join, resolve } from "node:path";
-import { InvalidArgumentError } from "commander";
 import { COUNTERFACTUAL_DIR, runCounterfactuals } from "../trial/counterfactual.js";
 import { writeOutput } from "./write-output.js";
 import { configRoot, loadConfig } from "../config/load-config.js";
@@ -30,9 +30,9 @@ export interface CounterfactualFlags extends ConfigFlags {
 /** --kinds a,b: the changes to try (the placebo is always asked beside them). */
 export function parseKinds(text: string): FixKind[] {
   const kinds = text.split(",").map((k) => k.trim()).filter((k) => k !== "");
-  if (kinds.includes("placebo")) throw new InvalidArgumentError("the placebo is always asked beside the changes; name only changes.");
+  if (kinds.includes("placebo")) throw new ArgumentError("the placebo is always asked beside the changes; name only changes.");
   const unknown = kinds.filter((k) => !FIX_KINDS.some((known) => known === k));
-  if (unknown.length > 0 || kinds.length === 0) throw new InvalidArgumentError(`expected a comma-separated list of ${FIX_KINDS.join(", ")}${unknown.length > 0 ? ` (got ${unknown.join(", ")})` : ""}.`);
+  if (unknown.length > 0 || kinds.length === 0) throw new ArgumentError(`expected a comma-separated list of ${FIX_KINDS.join(", ")}${unknown.length > 0 ? ` (got ${unknown.join(", ")})` : ""}.`);
   return kinds as FixKind[];
 }
 

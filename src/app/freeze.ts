@@ -22,7 +22,7 @@ import { readTraces } from "../traces/read-traces.js";
 import { createRedactor, type Redactions } from "../traces/redact.js";
 import { compareTurns, matches, nameTurn, parseFilter } from "../traces/select-turns.js";
 import { runEvaluation } from "../trial/evaluate.js";
-import { isProviderName, PROVIDERS } from "../types/providers.js";
+import { describeStoredEndpoints, providerOf, storesReplies, type ProviderRow, type StoredWire } from "../types/providers.js";
 import type { Config, JsonObject, JsonValue, Outcome, TracedTurn } from "../types.js";
 import { toOverrides, type ConfigFlags } from "./cli-options.js";
 import type { WireReply } from "../endpoint/wire-endpoint.js";
@@ -120,9 +120,9 @@ function prepare(turn: TracedTurn, redacted: Redactions, s: Setting): Frozen {
   if (!turn.replied) throw new InputError(`${name}: the trace holds no reply (content capture off?); there is no decision to freeze`);
   splitGoal(turn, name);
   const endpoint = s.flags.endpoint === undefined ? endpointOfTurn(turn) : String(s.flags.endpoint);
-  if (endpoint === null) throw new InputError(`${name}: the trace names no provider API and model to replay it with; pass --endpoint openai:MODEL, openai-responses:MODEL or anthropic:MODEL`);
-  const [provider, model] = splitEndpoint(endpoint, s.flags.model === undefined ? null : String(s.flags.model));
-  const reply = replyBody(turn, PROVIDERS[provider].wire, model);
+  if (endpoint === null) throw new InputError(`${name}: the trace names no provider API and model to replay it with; pass --endpoint ${describeStoredEndpoints()}`);
+  const [provider, row, model] = splitEndpoint(endpoint, s.flags.model === undefined ? null : String(s.flags.model));
+  const reply = replyBody(turn, row.wire, model);
   const snapshot = snapshotOfTurn(turn, s.joinWith, s.flags.family ?? "frozen");
   const id = s.flags.id ?? caseIdOf(turn);
   const caseFile = join(s.casesDir, `${id}.yaml`);
@@ -146,16 +146,16 @@ function prepare(turn: TracedTurn, redacted: Redactions, s: Setting): Frozen {
   return { turn, id, endpoint: `${provider}:${model}`, caseFile, registryFile, caseText, registryText, reply: reply.body, redacted, partial: snapshot.partial, warnings: snapshot.warnings };
 }
 
-function splitEndpoint(endpoint: string, modelFlag: string | null): ["openai" | "openai-responses" | "anthropic", string] {
+function splitEndpoint(endpoint: string, modelFlag: string | null): [string, ProviderRow & { wire: StoredWire }, string] {
+  const found = providerOf(endpoint);
   const colon = endpoint.indexOf(":");
-  const provider = colon === -1 ? endpoint : endpoint.slice(0, colon);
   const model = modelFlag ?? (colon === -1 ? null : endpoint.slice(colon + 1));
-  if (provider !== "openai" && provider !== "openai-responses" && provider !== "anthropic") {
-    const what = isProviderName(provider) ? `the ${provider} endpoint has no response store to hold a production reply` : `unknown endpoint "${endpoint}"`;
-    throw new InputError(`--endpoint: ${what}; freeze replays through openai:MODEL, openai-responses:MODEL or anthropic:MODEL`);
+  if (found === null || !storesReplies(found.row)) {
+    const what = found === null ? `unknown endpoint "${endpoint}"` : `the ${found.name} endpoint has no response store to hold a production reply`;
+    throw new InputError(`--endpoint: ${what}; freeze replays through ${describeStoredEndpoints()}`);
   }
-  if (model === null || model === "") throw new InputError(`--endpoint ${endpoint}: name the model (${provider}:MODEL, or --model)`);
-  return [provider, model];
+  if (model === null || model === "") throw new InputError(`--endpoint ${endpoint}: name the model (${found.name}:MODEL, or --model)`);
+  return [found.name, found.row, model];
 }
 
 /** `trace-<span id>`, or the trace file's name and line when the span has no id. */

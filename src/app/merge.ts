@@ -9,7 +9,7 @@ import { findUnplanned, plannedUnits } from "../run-files/plan.js";
 import { nextTrials } from "../metrics/adaptive.js";
 import { tallyRecords } from "../metrics/record-tally.js";
 import type { Io } from "../context.js";
-import { emitExperiment } from "./ablate.js";
+import { emitExperiment } from "./experiment.js";
 import { emitReport, verdict, type OutputFlags } from "./emit-report.js";
 import { reportSweep } from "./report-sweep.js";
 import type { Outcome } from "../types.js";

@@ -5,7 +5,7 @@
 import { dirname, join, resolve } from "node:path";
 import type { Io } from "../context.js";
 import { findExperimentFile, readExperimentFile } from "../run-files/read-experiment.js";
-import { emitExperiment } from "./ablate.js";
+import { emitExperiment } from "./experiment.js";
 import { emitReport, verdict, type OutputFlags } from "./emit-report.js";
 import { reportSweep } from "./report-sweep.js";
 import { reportOfTally } from "../report/build-report.js";

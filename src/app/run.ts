@@ -7,10 +7,9 @@
 import { boundHeapGrowth } from "./bounded-heap.js";
 import { plural } from "../render/format.js";
 import { existsSync } from "node:fs";
-import { InvalidArgumentError } from "commander";
 import { join, relative, resolve, sep } from "node:path";
 import { loadCases } from "../cases/load-cases.js";
-import { InputError } from "../errors.js";
+import { InputError, ArgumentError } from "../errors.js";
 import { inertLine } from "../text/inert.js";
 import { readMeta } from "../run-files/read-run.js";
 import { pinnedOverrides } from "../run-files/resume-check.js";
@@ -29,7 +28,7 @@ import { planVariants } from "../ablate/plan.js";
 import type { Shard } from "../run-files/shard.js";
 import { runBatch } from "../trial/batch.js";
 import { BATCH_FILE } from "../run-files/batch-file.js";
-import { reportDetached, resumePins, runPlannedExperiment } from "./ablate.js";
+import { reportDetached, resumePins, runPlannedExperiment } from "./experiment.js";
 import { COUNTERFACTUAL_DIR, runCounterfactuals } from "../trial/counterfactual.js";
 import { FIX_KINDS } from "../types/counterfactual.js";
 import { renderCounterfactual } from "../counterfactual/render-counterfactual.js";
@@ -149,7 +148,7 @@ function resumeMetaFile(target: string, cwd: string): string {
 
 /** --save-baseline NAME: a name that is safe as a directory. */
 export function parseBaselineName(value: string): string {
-  if (!BASELINE_NAME.test(value)) throw new InvalidArgumentError("expected a name of letters, digits, '.', '_' or '-' (e.g. main).");
+  if (!BASELINE_NAME.test(value)) throw new ArgumentError("expected a name of letters, digits, '.', '_' or '-' (e.g. main).");
   return value;
 }
 

@@ -2,7 +2,7 @@
 import { describeCommand } from "./catalogue.js";
 import type { Command } from "commander";
 import { ablateCommand, type ExperimentFlags } from "../app/ablate.js";
-import { addConfigOptions, batchOptions, formatOption, outputOption, shardOption } from "../app/cli-options.js";
+import { addConfigOptions, batchOptions, formatOption, outputOption, shardOption } from "./options.js";
 import type { Io } from "../context.js";
 import { EXPERIMENT_FORMATS } from "../types/formats.js";
 import { exitOf, type SetExit } from "./exit.js";

@@ -2,7 +2,8 @@
 import { describeCommand } from "./catalogue.js";
 import { Argument, type Command } from "commander";
 import { BATCH_ACTIONS, batchCommand, type BatchAction } from "../app/batch.js";
-import { addConfigOptions, type ConfigFlags } from "../app/cli-options.js";
+import { type ConfigFlags } from "../app/cli-options.js";
+import { addConfigOptions } from "./options.js";
 import type { Io } from "../context.js";
 import { exitOf, type SetExit } from "./exit.js";
 import { helpAfter } from "../render/help-text.js";

@@ -2,7 +2,8 @@
 import { describeCommand } from "./catalogue.js";
 import { Option, type Command } from "commander";
 import { counterfactualCommand, parseKinds, type CounterfactualFlags } from "../app/counterfactual.js";
-import { addConfigOptions, formatOption, outputOption, positiveInt } from "../app/cli-options.js";
+import { positiveInt } from "../app/cli-options.js";
+import { addConfigOptions, formatOption, outputOption } from "./options.js";
 import type { Io } from "../context.js";
 import { FIX_KINDS } from "../types/counterfactual.js";
 import { COUNTERFACTUAL_FORMATS } from "../types/formats.js";

@@ -2,7 +2,8 @@
 import { describeCommand } from "./catalogue.js";
 import { Option, type Command } from "commander";
 import { collectDrop, DEFAULT_QUARANTINE, diffCommand, type DiffFlags } from "../app/diff.js";
-import { formatOption, outputOption, parseAlpha, positiveInt } from "../app/cli-options.js";
+import { parseAlpha, positiveInt } from "../app/cli-options.js";
+import { formatOption, outputOption } from "./options.js";
 
 import type { Io } from "../context.js";
 import { DIFF_FORMATS } from "../types/formats.js";

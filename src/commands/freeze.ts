@@ -1,7 +1,8 @@
 /** `route-eval freeze`: its arguments and flags, then app/freeze.ts. */
 import { describeCommand } from "./catalogue.js";
 import type { Command } from "commander";
-import { addConfigOptions, collect, TRACE_FILES } from "../app/cli-options.js";
+import { collect, TRACE_FILES } from "../app/cli-options.js";
+import { addConfigOptions } from "./options.js";
 import { freezeCommand, type FreezeFlags } from "../app/freeze.js";
 import type { Io } from "../context.js";
 import { helpAfter } from "../render/help-text.js";

@@ -1,7 +1,8 @@
 /** `route-eval import`: its arguments and flags, then app/import.ts. */
 import { describeCommand } from "./catalogue.js";
 import { Argument, type Command } from "commander";
-import { collect, outputOption } from "../app/cli-options.js";
+import { collect } from "../app/cli-options.js";
+import { outputOption } from "./options.js";
 import { importCommand, type ImportFlags } from "../app/import.js";
 import type { Io } from "../context.js";
 import { IMPORT_FORMATS, type ImportFormat } from "../types/formats.js";

@@ -1,7 +1,7 @@
 /** `route-eval lint`: its flags, then app/lint.ts. */
 import { describeCommand } from "./catalogue.js";
 import type { Command } from "commander";
-import { formatOption, outputOption } from "../app/cli-options.js";
+import { formatOption, outputOption } from "./options.js";
 import { lintCommand, type LintFlags } from "../app/lint.js";
 import type { Io } from "../context.js";
 import { LINT_FORMATS } from "../types/formats.js";

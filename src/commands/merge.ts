@@ -1,7 +1,7 @@
 /** `route-eval merge`: its flags, then app/merge.ts. */
 import { describeCommand } from "./catalogue.js";
 import type { Command } from "commander";
-import { formatOption, outputOption } from "../app/cli-options.js";
+import { formatOption, outputOption } from "./options.js";
 import { mergeCommand, type MergeFlags } from "../app/merge.js";
 import type { Io } from "../context.js";
 import { FORMATS } from "../types/formats.js";

@@ -1,7 +1,8 @@
 /** `route-eval monitor`: its arguments and flags, then app/monitor.ts. */
 import { describeCommand } from "./catalogue.js";
 import type { Command } from "commander";
-import { collect, formatOption, outputOption, TRACE_FILES } from "../app/cli-options.js";
+import { collect, TRACE_FILES } from "../app/cli-options.js";
+import { formatOption, outputOption } from "./options.js";
 import { monitorCommand, type MonitorFlags } from "../app/monitor.js";
 import type { Io } from "../context.js";
 import { helpAfter } from "../render/help-text.js";

@@ -1,7 +1,7 @@
 /** `route-eval report`: its flags, then app/report.ts. */
 import { describeCommand } from "./catalogue.js";
 import type { Command } from "commander";
-import { formatOption, outputOption } from "../app/cli-options.js";
+import { formatOption, outputOption } from "./options.js";
 import type { OutputFlags } from "../app/emit-report.js";
 import { reportCommand } from "../app/report.js";
 import type { Io } from "../context.js";

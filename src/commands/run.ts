@@ -1,7 +1,7 @@
 /** `route-eval run`: its flags, then app/run.ts. */
 import { describeCommand } from "./catalogue.js";
 import type { Command } from "commander";
-import { addConfigOptions, batchOptions, formatOption, outputOption, shardOption } from "../app/cli-options.js";
+import { addConfigOptions, batchOptions, formatOption, outputOption, shardOption } from "./options.js";
 import { parseBaselineName, runCommand, type RunFlags } from "../app/run.js";
 import type { Io } from "../context.js";
 import { FORMATS } from "../types/formats.js";

@@ -1,7 +1,8 @@
 /** `route-eval shadow`: its arguments and flags, then app/shadow.ts. */
 import { describeCommand } from "./catalogue.js";
 import { Option, type Command } from "commander";
-import { addConfigOptions, collect, formatOption, outputOption, TRACE_FILES } from "../app/cli-options.js";
+import { collect, TRACE_FILES } from "../app/cli-options.js";
+import { addConfigOptions, formatOption, outputOption } from "./options.js";
 import { shadowCommand, type ShadowFlags } from "../app/shadow.js";
 import type { Io } from "../context.js";
 import { helpAfter } from "../render/help-text.js";

@@ -1,9 +1,11 @@
+import { ArgumentError } from "../errors.js";
 /** `route-eval sweep`: its flags, then app/sweep.ts. */
 import { describeCommand } from "./catalogue.js";
-import { InvalidArgumentError, Option, type Command } from "commander";
+import { Option, type Command } from "commander";
 import { TOOL_SEARCH_MODES, type ToolSearchMode } from "../types.js";
 import { sweepCommand, type SweepFlags } from "../app/sweep.js";
-import { addConfigOptions, formatOption, outputOption, positiveIntList, shardOption } from "../app/cli-options.js";
+import { positiveIntList } from "../app/cli-options.js";
+import { addConfigOptions, formatOption, outputOption, shardOption } from "./options.js";
 import type { Io } from "../context.js";
 import { SWEEP_FORMATS } from "../types/formats.js";
 import { DEFAULT_SIZES, DISTRACTOR_POLICIES } from "../types/sweep.js";
@@ -35,7 +37,7 @@ export function registerSweep(program: Command, io: Io, setExit: SetExit): void 
 function parseSearchModes(raw: string): ToolSearchMode[] {
   const modes = raw.split(",").map((m) => m.trim()).filter((m) => m !== "");
   const bad = modes.find((m) => !(TOOL_SEARCH_MODES as readonly string[]).includes(m));
-  if (bad !== undefined || modes.length === 0) throw new InvalidArgumentError(`expected modes from ${TOOL_SEARCH_MODES.join(", ")}, comma-separated (e.g. off,client)${bad === undefined ? "" : `; got "${bad}"`}`);
+  if (bad !== undefined || modes.length === 0) throw new ArgumentError(`expected modes from ${TOOL_SEARCH_MODES.join(", ")}, comma-separated (e.g. off,client)${bad === undefined ? "" : `; got "${bad}"`}`);
   return [...new Set(modes)] as ToolSearchMode[];
 }
 

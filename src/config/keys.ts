@@ -1,3 +1,4 @@
+import { ArgumentError } from "../errors.js";
 /**
  * The config key table: every setting of route-eval.yaml, once. The command-line options, the
  * flag → config overrides, the defaults, the JSON Schema of the file (schemas/config.schema.json
@@ -14,7 +15,6 @@ import type { ControlName } from "../types/tools.js";
 import type { RunConfig } from "../types/report.js";
 import type { JsonObject } from "../types/json.js";
 import { nonNegativeInt, nonNegativeNumber, parseBoolean, positiveInt } from "./parse-number.js";
-import { InvalidArgumentError } from "commander";
 
 export interface KeySpec<T> {
   /** Commander's option spec, e.g. "-n, --trials <n>"; absent = file only. */
@@ -77,7 +77,7 @@ export const CONFIG_KEYS = defineKeys({
       type: ["string", "null"], minLength: 1,
     } },
   endpoint: { flags: "-e, --endpoint <name>", help: `endpoint: ${describeEndpoints()}`, default: "baseline",
-    schema: { description: "Endpoint: baseline, openai:MODEL (Chat Completions), openai-responses:MODEL (Responses API), anthropic:MODEL, command (config `command`) or http (config `base_url`).", type: "string", minLength: 1 } },
+    schema: { description: `Endpoint: ${describeEndpoints()} (docs/endpoints.md).`, type: "string", minLength: 1 } },
   model: { flags: "-m, --model <name>", help: "model name for the endpoint", default: null,
     schema: { type: ["string", "null"], minLength: 1 } },
   trials: { flags: "-n, --trials <n>", help: "trials per case (auto: adaptive trials against the gates, up to --max-trials)", parse: parseTrials, default: 3,
@@ -276,7 +276,7 @@ function parseTarget(raw: string): number | "auto" {
 
 function parseUnitInterval(raw: string): number {
   const n = Number(raw);
-  if (!(n > 0 && n < 1)) throw new InvalidArgumentError("expected a number between 0 and 1 (exclusive), e.g. 0.9.");
+  if (!(n > 0 && n < 1)) throw new ArgumentError("expected a number between 0 and 1 (exclusive), e.g. 0.9.");
   return n;
 }
 

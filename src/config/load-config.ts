@@ -7,6 +7,7 @@ import type { Config, EmbeddingsConfig, RetrieverName, Variant, VariantGate } fr
 import type { ConfigFile, VariantEntry } from "./file-types.js";
 import { formatPath, isRecord } from "../json-schema/describe-errors.js";
 import { findGateProblem } from "../gates/gate-names.js";
+import { PROVIDER_NAMES, providerOf, PROVIDERS } from "../types/providers.js";
 import { listConfigKeys, overridePath, VARIANT_KEYS, type ConfigPath } from "./keys.js";
 
 export { DEFAULT_SYSTEM_PROMPT } from "./keys.js";
@@ -203,9 +204,6 @@ function checkOverrides(overrides: ConfigOverrides): void {
   throw new InputError(`${flag}: ${inner}${problem.message}`);
 }
 
-/** Endpoints with a tool search of their own (tool_search: provider). */
-const PROVIDER_SEARCH_ENDPOINTS = ["openai-responses:", "anthropic:"];
-
 /** Tool search replaces the retriever; the provider's own search needs a provider that has one. */
 export function checkToolSearch(config: Config, yaml: YamlFile | null = null): void {
   const { mode, kind } = config.tool_search;
@@ -216,11 +214,13 @@ export function checkToolSearch(config: Config, yaml: YamlFile | null = null): v
   if (config.discovery.retriever !== "none") {
     throw place("mode", `tool search replaces the retriever (discovery.retriever is ${config.discovery.retriever}): set discovery.retriever to none — to answer searches with embeddings, set tool_search.kind: embeddings`);
   }
-  if (mode === "provider" && !PROVIDER_SEARCH_ENDPOINTS.some((prefix) => config.endpoint.startsWith(prefix))) {
-    throw place("mode", `provider: endpoint ${config.endpoint} has no tool search of its own (openai-responses and anthropic have); use client, which works with every endpoint`);
+  const provider = providerOf(config.endpoint);
+  if (mode === "provider" && provider?.row.tool_search !== true) {
+    const having = PROVIDER_NAMES.filter((name) => PROVIDERS[name].tool_search).join(" and ");
+    throw place("mode", `provider: endpoint ${config.endpoint} has no tool search of its own (${having} have); use client, which works with every endpoint`);
   }
   if (mode === "provider" && kind === "embeddings") throw place("kind", "embeddings: a provider's own search is bm25 or regex; embeddings answer only route-eval's search (mode: client)");
-  if (config.tool_search.namespaces && !(mode === "provider" && config.endpoint.startsWith("openai-responses:"))) {
+  if (config.tool_search.namespaces && !(mode === "provider" && provider?.row.wire === "openai-responses")) {
     throw place("namespaces", "namespaces group the deferred tools for openai-responses' own search (mode: provider, endpoint openai-responses:MODEL); drop it for this endpoint or mode");
   }
 }

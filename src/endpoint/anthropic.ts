@@ -6,10 +6,8 @@ import { normaliseAnthropicReply, renderAnthropicRequest } from "./anthropic-wir
 import { connectSdk, type Sdk } from "./sdk-connection.js";
 import { sentAs, timed, type ProviderSettings, type WireEndpoint } from "./wire-endpoint.js";
 
-export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
-
 export function createAnthropicWire(settings: ProviderSettings): WireEndpoint<MessageCreateParamsNonStreaming> {
-  const connection = connectSdk(settings, "anthropic", ANTHROPIC_BASE_URL, loadAnthropicSdk);
+  const connection = connectSdk(settings, loadAnthropicSdk);
   const renderOptions = { model: settings.model, maxTokens: settings.maxTokens, controls: settings.controls };
   return {
     ...connection.identity,

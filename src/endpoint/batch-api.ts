@@ -3,8 +3,6 @@
  * one batch on /v1/chat/completions) and Anthropic Message Batches — at any base URL a run uses.
  */
 import { readApiKey } from "./api-key.js";
-import { ANTHROPIC_BASE_URL } from "./anthropic.js";
-import { OPENAI_BASE_URL } from "./openai.js";
 import { isProviderName, PROVIDERS, type BatchApiName } from "../types/providers.js";
 import { sdkClientOptions } from "./wire-endpoint.js";
 import { describeError } from "./http-failure.js";
@@ -53,8 +51,9 @@ export function createApis(configs: Config[], env: NodeJS.ProcessEnv): (provider
 function createBatchApi(provider: BatchApiName, config: Config, env: NodeJS.ProcessEnv, fetch: FetchLike): BatchApi {
   const key = readApiKey(env, config.api_key_env, PROVIDERS[provider].key);
   if (key.key === null && config.base_url === null) throw new InputError(`${key.variable} is not set: a batch run needs the API key; export ${key.variable}`);
-  const settings = { model: "", baseUrl: config.base_url, key, maxTokens: config.max_tokens, timeoutMs: config.timeout_ms, controls: { tool_choice: null, parallel_tool_calls: null, strict: false, disable_parallel_tool_use: null }, fetch };
-  const options = sdkClientOptions(settings, config.base_url ?? defaultUrl(provider));
+  const baseUrl = config.base_url ?? defaultUrl(provider);
+  const settings = { provider, model: "", baseUrl, key, keyRequired: config.base_url === null, maxTokens: config.max_tokens, timeoutMs: config.timeout_ms, controls: { tool_choice: null, parallel_tool_calls: null, strict: false, disable_parallel_tool_use: null }, fetch };
+  const options = sdkClientOptions(settings, baseUrl);
   return provider === "openai" ? openAiBatches(options) : anthropicBatches(options);
 }
 
@@ -93,8 +92,9 @@ function withRetries(api: BatchApi, provider: BatchApiName, baseUrl: string): Ba
   };
 }
 
+/** A batch API's own URL: that of the provider row of the same name. */
 function defaultUrl(provider: BatchApiName): string {
-  return provider === "openai" ? OPENAI_BASE_URL : ANTHROPIC_BASE_URL;
+  return PROVIDERS[provider].base_url;
 }
 
 function openAiBatches(options: ReturnType<typeof sdkClientOptions>): BatchApi {

@@ -19,8 +19,8 @@ export interface FailureContext {
   endpoint: string;
   model: string;
   baseUrl: string;
-  /** The variable the key came from, and whether it was set. */
-  keyVariable: string;
+  /** The variable the key came from (null: the provider takes none, a local host), and whether it was set. */
+  keyVariable: string | null;
   keySet: boolean;
   /** Whether the variable is the provider's default (else it came from --api-key-env). */
   keyVariableIsDefault: boolean;
@@ -85,11 +85,12 @@ function describeFatal(status: number, detail: string, ctx: FailureContext): str
   const other = ctx.keyVariableIsDefault ? `, or name another variable with --api-key-env` : "";
   switch (status) {
     case 401:
+      if (ctx.keyVariable === null) return `${head}: the server asks for an API key, and this endpoint sends none by default; name the variable that holds it with --api-key-env`;
       return ctx.keySet
         ? `${head}: the API key in ${ctx.keyVariable} was rejected; set ${ctx.keyVariable} to a valid key${other}`
         : `${head}: no API key was sent because ${ctx.keyVariable} is not set; export ${ctx.keyVariable}${other}`;
     case 403:
-      return `${head}: the key in ${ctx.keyVariable} may not use model "${ctx.model}"; check the key's project and permissions, or choose another --model`;
+      return `${head}: the key${ctx.keyVariable === null ? "" : ` in ${ctx.keyVariable}`} may not use model "${ctx.model}"; check the key's project and permissions, or choose another --model`;
     case 404:
       return `${head}: model "${ctx.model}" or the API path was not found at ${ctx.baseUrl}; check --model and --base-url (an OpenAI-compatible server's base URL usually ends in /v1)`;
     default:

@@ -20,7 +20,7 @@ import { createToolRenderer } from "./wire-tools.js";
 import { sentAs, timed, type ProviderSettings, type WireEndpoint, type WireReply } from "./wire-endpoint.js";
 
 export function createResponsesWire(settings: ProviderSettings): WireEndpoint<ResponseCreateParamsNonStreaming> {
-  const connection = connectOpenAI(settings, "openai-responses");
+  const connection = connectOpenAI(settings);
   return {
     ...connection.identity,
     render: (request) => renderResponsesRequest(request, settings.model, settings.maxTokens, settings.controls),

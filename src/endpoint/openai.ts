@@ -1,6 +1,6 @@
 /**
- * The `openai` endpoint: Chat Completions tool calling through the official SDK, against the
- * OpenAI API or any OpenAI-compatible server (vLLM, Ollama, llama.cpp server, LM Studio).
+ * The Chat Completions wire (the `openai` endpoint, and every OpenAI-compatible host's row: Groq,
+ * Ollama, vLLM, …): tool calling through the official SDK, at the URL the provider row names.
  */
 import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import { lazy } from "../text/lazy.js";
@@ -8,10 +8,8 @@ import { normaliseOpenAIReply, renderOpenAIRequest } from "./openai-wire.js";
 import { connectSdk, type Sdk } from "./sdk-connection.js";
 import { sentAs, timed, type ProviderSettings, type WireEndpoint } from "./wire-endpoint.js";
 
-export const OPENAI_BASE_URL = "https://api.openai.com/v1";
-
 export function createOpenAIWire(settings: ProviderSettings): WireEndpoint<ChatCompletionCreateParamsNonStreaming> {
-  const connection = connectOpenAI(settings, "openai");
+  const connection = connectOpenAI(settings);
   const renderOptions = { model: settings.model, maxTokens: settings.maxTokens, official: isOfficialApi(connection.baseUrl), controls: settings.controls };
   return {
     ...connection.identity,
@@ -27,8 +25,8 @@ export function createOpenAIWire(settings: ProviderSettings): WireEndpoint<ChatC
 }
 
 /** Both OpenAI endpoints (Chat Completions, Responses) connect through the one SDK. */
-export function connectOpenAI(settings: ProviderSettings, id: string) {
-  return connectSdk(settings, id, OPENAI_BASE_URL, loadOpenAISdk);
+export function connectOpenAI(settings: ProviderSettings) {
+  return connectSdk(settings, loadOpenAISdk);
 }
 
 /** api.openai.com itself, named or by default (compatible servers take max_tokens instead). */

@@ -20,8 +20,8 @@ export interface Sdk<Client> {
   APIError: ErrorClass<{ status?: number; headers?: HeaderReader; apiMessage?: string | null }>;
 }
 
-export function connectSdk<Client>(settings: ProviderSettings, id: string, defaultBaseUrl: string, loadSdk: () => Promise<Sdk<Client>>) {
-  const baseUrl = settings.baseUrl ?? defaultBaseUrl;
+export function connectSdk<Client>(settings: ProviderSettings, loadSdk: () => Promise<Sdk<Client>>) {
+  const { baseUrl, provider: id } = settings;
   const secret = settings.key.key;
   // The URL is used for the call only; what is stored, printed or written has no credentials in it.
   const secrets = [...(secret === null ? [] : [secret]), ...urlSecrets(baseUrl)];
@@ -36,7 +36,7 @@ export function connectSdk<Client>(settings: ProviderSettings, id: string, defau
     id,
     model: settings.model,
     baseUrl: shownUrl,
-    unavailable: secret === null && settings.baseUrl === null ? `${settings.key.variable} is not set` : null,
+    unavailable: secret === null && settings.keyRequired ? `${settings.key.variable} is not set` : null,
   };
   const classify = (error: unknown, where: string) => classifyApiFailure(readSdkError(error, sdk, secrets), { ...context, where });
   return { baseUrl, identity, client, classify };

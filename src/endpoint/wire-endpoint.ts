@@ -17,7 +17,7 @@ export interface WireReply {
 }
 
 export interface WireEndpoint<Body> {
-  /** `openai`, `anthropic` */
+  /** The provider's name: `openai`, `anthropic`, `groq` … */
   id: string;
   model: string;
   /** The effective base URL (part of the store key). */
@@ -53,10 +53,14 @@ export async function timed<T>(send: () => Promise<T>): Promise<{ value: T; late
 
 /** What a provider endpoint is built from (config, and the key read from the environment). */
 export interface ProviderSettings {
+  /** The provider's name in the table (types/providers.ts): what the endpoint calls itself, in records and the store. */
+  provider: string;
   model: string;
-  /** null = the provider's own API. */
-  baseUrl: string | null;
+  /** Where it is asked: config base_url, else the provider row's. */
+  baseUrl: string;
   key: KeySource;
+  /** Whether a live call needs the key (the provider's own API); a server named by base_url, or a local host, takes none. */
+  keyRequired: boolean;
   maxTokens: number;
   timeoutMs: number;
   /** The run's tool controls (config tool_choice, parallel_tool_calls, strict, disable_parallel_tool_use). */

@@ -1,8 +1,8 @@
+import { ArgumentError } from "../errors.js";
 /**
  * Shards: a deterministic partition of a run's (case, trial) units by a stable hash of the case id
  * and the trial index, so adding a case moves only that case's units and every machine agrees.
  */
-import { InvalidArgumentError } from "commander";
 import { hashSeed } from "../text/seeded-random.js";
 
 export interface Shard {
@@ -22,7 +22,7 @@ export function parseShard(text: string): Shard {
   const index = match === null ? NaN : Number(match[1]);
   const count = match === null ? NaN : Number(match[2]);
   if (!Number.isInteger(index) || !Number.isInteger(count) || count < 1 || index < 1 || index > count) {
-    throw new InvalidArgumentError("expected I/N with 1 ≤ I ≤ N, e.g. 2/3.");
+    throw new ArgumentError("expected I/N with 1 ≤ I ≤ N, e.g. 2/3.");
   }
   return { index, count };
 }

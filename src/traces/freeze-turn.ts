@@ -11,7 +11,7 @@ import { InputError } from "../errors.js";
 import { buildSnapshot, type SourceTool } from "../registry/build-snapshot.js";
 import { contentHash } from "../text/content-hash.js";
 import type { JsonObject, JsonValue, Message, Registry, Tool, TracedApi, TracedTurn } from "../types.js";
-import type { Wire } from "../types/providers.js";
+import { describeStoredEndpoints, PROVIDER_NAMES, PROVIDERS, providerTracedAs, storesReplies, type Wire } from "../types/providers.js";
 import type { Redactions } from "./redact.js";
 
 /** The snapshot of the tools a turn offered. */
@@ -127,20 +127,26 @@ export function originOf(turn: TracedTurn, redacted: Redactions, reply: "as trac
   };
 }
 
-/** The wire a traced turn's own reply is in, when known (OTel spans name a provider, not an API: OpenAI's is taken as Chat Completions). */
+/**
+ * The wire a traced turn's own reply is in, when known: the API it names, else the wire of the
+ * provider row that lists the traced provider name (OTel spans name a provider, not an API: an
+ * OpenAI-compatible one is taken as Chat Completions). Claude on Bedrock answers in Messages.
+ */
 export function wireOfTurn(turn: TracedTurn): TracedApi | null {
   if (turn.api !== null) return turn.api;
-  if (turn.provider === "anthropic" || turn.provider === "aws.bedrock" && /claude/i.test(turn.model ?? "")) return "anthropic-messages";
-  if (turn.provider === "openai" || turn.provider === "azure.ai.openai") return "openai-chat";
-  return null;
+  if (turn.provider === "aws.bedrock" && /claude/i.test(turn.model ?? "")) return "anthropic-messages";
+  const name = turn.provider === null ? null : providerTracedAs(turn.provider);
+  const row = name === null ? null : PROVIDERS[name];
+  return row !== null && storesReplies(row) ? row.wire : null;
 }
 
-/** The endpoint a frozen turn replays through by default: its provider's, with the traced model. */
+/** The endpoint a frozen turn replays through by default: the row of its traced provider (else its wire's first), with the traced model. */
 export function endpointOfTurn(turn: TracedTurn): string | null {
   const wire = wireOfTurn(turn);
   if (wire === null || turn.model === null) return null;
-  const provider = wire === "openai-chat" ? "openai" : wire === "openai-responses" ? "openai-responses" : "anthropic";
-  return `${provider}:${turn.model}`;
+  const traced = turn.provider === null ? null : providerTracedAs(turn.provider);
+  const name = traced !== null && PROVIDERS[traced].wire === wire ? traced : PROVIDER_NAMES.find((p) => PROVIDERS[p].wire === wire);
+  return `${name}:${turn.model}`;
 }
 
 /** The reply to store for an endpoint of `wire`: the traced body when it is in that wire, else one written from the call. */
@@ -191,6 +197,6 @@ export function replyBody(turn: TracedTurn, wire: Wire, model: string): { body: 
       };
     }
     default:
-      throw new InputError(`freeze stores replies for the openai, openai-responses and anthropic endpoints (a ${wire} endpoint's replies are its own); pass --endpoint openai:MODEL, openai-responses:MODEL or anthropic:MODEL`);
+      throw new InputError(`freeze stores replies for the endpoints of a provider API (a ${wire} endpoint's replies are its own); pass --endpoint ${describeStoredEndpoints()}`);
   }
 }

@@ -13,7 +13,7 @@ import { DEFAULT_MAX_DELAY_MS, sleep, type CallGuards, type RetryPolicy } from "
 import { createStoredEndpoint, type StoredEndpointOptions } from "./stored-endpoint.js";
 import type { ProviderSettings, WireEndpoint } from "../endpoint/wire-endpoint.js";
 import { createDispatcher, createFetch, type FetchLike } from "../endpoint/http-transport.js";
-import { describeEndpoints, isProviderName, PROVIDER_NAMES, PROVIDERS, type ProviderName, type Wire } from "../types/providers.js";
+import { describeEndpoints, providerOf, PROVIDERS, type ProviderRow, type ProviderTable, type Wire } from "../types/providers.js";
 import { createCommandWire } from "../endpoint/command.js";
 import { createHttpWire } from "../endpoint/http-endpoint.js";
 import { createResponsesWire } from "../endpoint/openai-responses.js";
@@ -35,6 +35,8 @@ export interface EndpointEnvironment {
   warn?: (message: string) => void;
   /** A store shared with other runs (an experiment's variants): used instead of opening config.store_dir, and left open. */
   store?: ResponseStore;
+  /** The provider table the endpoint is looked up in (default: route-eval's own, PROVIDERS); a library user adds rows. */
+  providers?: ProviderTable;
   /** A batch run's hook on a store miss (see StoredEndpointOptions.onMiss). */
   onMiss?: StoredEndpointOptions["onMiss"];
   /** A miss answered by a given reply and stored (see StoredEndpointOptions.replyOnMiss). */
@@ -43,21 +45,24 @@ export interface EndpointEnvironment {
 
 /**
  * The endpoint named by config: `baseline`, or `provider:model` (`openai:gpt-4.1-mini`,
- * `anthropic:claude-sonnet-4-5`); config `model`, when set, names the model instead. The provider
- * table (types/providers.ts) says which wire each speaks; provider endpoints answer through the
- * response store in config `mode`.
+ * `groq:llama-3.3-70b-versatile`); config `model`, when set, names the model instead. The
+ * provider's row (types/providers.ts) says which wire it speaks, where and with which key;
+ * provider endpoints answer through the response store in config `mode`.
  */
 export function createEndpoint(config: Config, environment: EndpointEnvironment): Endpoint {
+  const table = environment.providers ?? PROVIDERS;
+  const found = providerOf(config.endpoint, table);
+  if (found === null) throw new InputError(`unknown endpoint "${config.endpoint}" (expected ${describeEndpoints(table)})`);
   const separator = config.endpoint.indexOf(":");
-  const provider = separator === -1 ? config.endpoint : config.endpoint.slice(0, separator);
   const named = separator === -1 ? null : config.endpoint.slice(separator + 1);
-  if (!isProviderName(provider)) throw new InputError(`unknown endpoint "${config.endpoint}" (expected ${describeEndpoints()})`);
-  checkControls(provider, config);
-  return WIRES[PROVIDERS[provider].wire]({ provider, model: config.model ?? named, config, environment, fetch: createFetch(createDispatcher(environment.env)) });
+  checkControls(found.name, found.row, config, table);
+  const request = { provider: found.name, row: found.row, model: config.model ?? named, config, environment, fetch: createFetch(createDispatcher(environment.env)) };
+  return WIRES[found.row.wire](request);
 }
 
 interface WireRequest {
-  provider: ProviderName;
+  provider: string;
+  row: ProviderRow;
   /** The model named by config `model` or after the colon; null when neither names one. */
   model: string | null;
   config: Config;
@@ -76,17 +81,16 @@ const WIRES: Record<Wire, (request: WireRequest) => Endpoint> = {
   http: (r) => createHttpEndpoint(r.model ?? "http", r.config, r.environment, r.fetch),
 };
 
-function checkControls(provider: ProviderName, config: Config): void {
+function checkControls(provider: string, row: ProviderRow, config: Config, table: ProviderTable): void {
   const set: [keyof ToolControls, boolean][] = [
     ["tool_choice", config.tool_choice !== null],
     ["parallel_tool_calls", config.parallel_tool_calls !== null],
     ["strict", config.strict],
     ["disable_parallel_tool_use", config.disable_parallel_tool_use !== null],
   ];
-  const takes = (p: ProviderName, name: keyof ToolControls): boolean => PROVIDERS[p].controls.some((control) => control === name);
   for (const [name, isSet] of set) {
-    if (!isSet || takes(provider, name)) continue;
-    const takers = PROVIDER_NAMES.filter((p) => takes(p, name)).join(", ");
+    if (!isSet || row.controls.includes(name)) continue;
+    const takers = Object.keys(table).filter((p) => table[p].controls.includes(name)).join(", ");
     throw new InputError(`${name}: endpoint ${provider} has no such control (it applies to ${takers}); remove it or choose one of those endpoints`);
   }
 }
@@ -178,16 +182,20 @@ function readHeaders(headersEnv: Record<string, string>, env: NodeJS.ProcessEnv)
   return headers;
 }
 
-function createProviderEndpoint({ provider, model, config, environment, fetch }: WireRequest, createWire: (settings: ProviderSettings) => WireEndpoint<unknown>): Endpoint {
+function createProviderEndpoint({ provider, row, model, config, environment, fetch }: WireRequest, createWire: (settings: ProviderSettings) => WireEndpoint<unknown>): Endpoint {
   if (model === null || model === "") {
     throw new InputError(`endpoint "${config.endpoint}" needs a model: write ${provider}:MODEL or pass --model`);
   }
-  const key = readApiKey(environment.env, config.api_key_env, PROVIDERS[provider].key ?? "");
-  const settings: ProviderSettings = { model, baseUrl: config.base_url, key, maxTokens: config.max_tokens, timeoutMs: config.timeout_ms, controls: toolControlsOf(config), fetch };
-  if (config.mode === "live" && key.key === null && config.base_url === null) {
+  const baseUrl = config.base_url ?? row.base_url;
+  if (baseUrl === null) throw new InputError(`endpoint ${provider} has no default URL; set base_url: in route-eval.yaml or pass --base-url`);
+  const key = readApiKey(environment.env, config.api_key_env, row.key);
+  // A key is needed for the provider's own API; a server named by base_url, or a row without a key variable (a local host), takes none.
+  const keyRequired = config.base_url === null && key.variable !== null;
+  const settings: ProviderSettings = { provider, model, baseUrl, key, keyRequired, maxTokens: config.max_tokens, timeoutMs: config.timeout_ms, controls: toolControlsOf(config), fetch };
+  if (config.mode === "live" && key.key === null && keyRequired) {
     const other = key.isDefault ? ", or name another variable with --api-key-env" : "";
     throw new InputError(`${key.variable} is not set: endpoint ${provider}:${model} needs an API key in mode live; export ${key.variable}${other}`);
   }
-  const policy = callPolicy(`${provider}:${model} at ${config.base_url === null ? "the provider's API" : redactUrl(config.base_url)}`, config, environment);
+  const policy = callPolicy(`${provider}:${model} at ${redactUrl(baseUrl)}`, config, environment);
   return createStoredEndpoint(createWire(settings), storeOptions(config, environment, policy));
 }

@@ -2,12 +2,13 @@
 import type { Message } from "./cases.js";
 import type { JsonObject, JsonValue } from "./json.js";
 import type { MeanEstimate, Rate } from "./metrics.js";
+import type { StoredWire } from "./providers.js";
 
 /** What wrote a traced call. */
 export type TraceFormat = "otlp-genai" | "otlp-openinference" | "span-genai" | "span-openinference" | "openai-chat" | "openai-responses" | "anthropic-messages";
 
 /** The provider API a traced call went through, when the trace says (it picks the reply a freeze stores). */
-export type TracedApi = "openai-chat" | "openai-responses" | "anthropic-messages";
+export type TracedApi = StoredWire;
 
 /** One tool as the trace offered it: its name always, its description and schema only when the trace carried them. */
 export interface TracedTool {
