@@ -431,6 +431,6 @@ describe("batch runs", () => {
     expect(live.code, live.stderr).toBe(0);
     expect(server.calls.filter((c) => c === "POST /v1/chat/completions")).toHaveLength(6);
     const baseline = await runCli(["run", "--no-progress", "-e", "baseline"], dir);
-    expect(baseline.stderr).toContain("(route-eval.yaml says batch: true; --no-batch asks live)");
+    expect(baseline.stderr).toMatch(/^route-eval: route-eval\.yaml:1: --batch: the endpoint baseline has no batch API; .*; --no-batch asks live\n$/);
   }, 30_000);
 });

@@ -20,7 +20,7 @@ export async function batchCommand(io: Io, action: BatchAction, target: string, 
   const dir = resolve(io.cwd, target);
   const experiment = existsSync(join(dir, EXPERIMENT_FILE)) ? readExperimentFile(join(dir, EXPERIMENT_FILE)) : null;
   const pins = experiment !== null ? resumePins(target, io.cwd, experiment.kind) : pinnedOverrides(readMeta(join(dir, "run.json")), configRoot(flags.config ?? null, io.cwd));
-  const config = loadConfig(flags.config ?? null, { ...pins, ...toOverrides(flags) }, io.cwd);
+  const config = loadConfig(flags.config ?? null, { ...pins, ...toOverrides(flags) }, io.cwd, "other");
   // An experiment's batches are each client's whose variant asked through it.
   const configs = experiment !== null && config.variants.length > 0 ? [config, ...config.variants.map((v) => v.config)] : [config];
   const collect = `route-eval ${experiment?.kind === "ladder" ? "ablate" : "run"} --resume ${dir}`;

@@ -44,6 +44,11 @@ export function toOverrides(flags: ConfigFlags): ConfigOverrides {
   return overrides as ConfigOverrides;
 }
 
+/** `--batch` / `--no-batch`, when given, as the override of config batch (the mode table reads the result). */
+export function batchOverride(flags: { batch?: boolean }): ConfigOverrides {
+  return flags.batch === undefined ? {} : { batch: flags.batch };
+}
+
 /** A flag's attribute name as the command line gives it: `--max-trials` → maxTrials. */
 function attributeOf(long: string): string {
   return long.slice(2).replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());

@@ -39,7 +39,7 @@ export function parseKinds(text: string): FixKind[] {
 export async function counterfactualCommand(io: Io, run: string, flags: CounterfactualFlags): Promise<Outcome> {
   const target = resolve(io.cwd, run);
   const { meta } = readRun(target);
-  const config = loadConfig(flags.config ?? null, { ...pinnedOverrides(meta, configRoot(flags.config ?? null, io.cwd)), ...toOverrides(flags) }, io.cwd);
+  const config = loadConfig(flags.config ?? null, { ...pinnedOverrides(meta, configRoot(flags.config ?? null, io.cwd)), ...toOverrides(flags) }, io.cwd, "other");
   if (config.batch) io.stderr("route-eval: note: batch: true applies to run and ablate; counterfactuals are asked live (through the store)\n");
   const result = await runCounterfactuals(target, config, {
     kinds: flags.kinds,

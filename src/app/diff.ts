@@ -142,7 +142,7 @@ export async function diffCommand(io: Io, base: string, current: string, flags: 
 async function remeasureSide(io: Io, base: string, flags: DiffFlags): Promise<RemeasureTallies> {
   const runDir = locateRun(resolve(io.cwd, base)).runDir;
   const { meta } = readRun(runDir);
-  const config = loadConfig(flags.config ?? null, pinnedOverrides(meta, configRoot(flags.config ?? null, io.cwd)), io.cwd);
+  const config = loadConfig(flags.config ?? null, pinnedOverrides(meta, configRoot(flags.config ?? null, io.cwd)), io.cwd, "other");
   return remeasureBase(runDir, config, flags.remeasureBase ?? 0, {
     env: io.env,
     onProgress: flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) }),

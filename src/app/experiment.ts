@@ -51,7 +51,7 @@ export interface ExperimentFlags extends ConfigFlags {
  */
 export async function runPlannedExperiment(io: Io, plan: ExperimentPlan, flags: ExperimentFlags): Promise<Outcome> {
   const options = experimentOptions(io, flags);
-  const batch = (flags.batch ?? plan.base.batch) || (options.resume !== undefined && existsSync(join(options.resume, BATCH_FILE)));
+  const batch = plan.base.batch || (options.resume !== undefined && existsSync(join(options.resume, BATCH_FILE)));
   if (flags.detach === true && !batch) throw new InputError("--detach: only a batch run detaches; add --batch");
   if (!batch) return emitExperiment(io, await runExperiment(plan, options), flags);
   const result = await runExperimentBatch(plan, { ...options, detach: flags.detach === true, pollMs: flags.batchPollMs, onBatchProgress: (line) => io.stderr(`${line}\n`) });

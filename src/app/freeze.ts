@@ -61,7 +61,7 @@ interface Frozen {
 
 export async function freezeCommand(io: Io, traces: string[], flags: FreezeFlags): Promise<Outcome> {
   const overrides = toOverrides(flags);
-  const config = loadConfig(flags.config ?? null, overrides, io.cwd);
+  const config = loadConfig(flags.config ?? null, overrides, io.cwd, "other");
   if (config.registry !== null) {
     throw new InputError(`${config.file === null ? "--registry" : `registry: in ${showPath(config.file, io.cwd)}`} overrides every case file's registry, and a frozen case replays against its own snapshot; freeze (and replay) with a config that sets no registry:`);
   }
@@ -219,7 +219,7 @@ async function storeReplies(io: Io, config: Config, overrides: ConfigOverrides, 
   const scratch = mkdtempSync(join(tmpdir(), "route-eval-freeze-"));
   try {
     for (const [endpoint, group] of byEndpoint) {
-      const runConfig = loadConfig(config.file, { ...overrides, ...replayOverrides(config, endpoint), mode: "cached", out_dir: scratch }, io.cwd);
+      const runConfig = loadConfig(config.file, { ...overrides, ...replayOverrides(config, endpoint), mode: "cached", out_dir: scratch }, io.cwd, "other");
       const cases = loadCases(runConfig, group.map((one) => one.caseFile));
       const replies = new Map(group.map((one) => [one.id, one.reply]));
       const { records } = await runEvaluation(runConfig, {

@@ -154,7 +154,7 @@ export interface LintFlags {
 /** `route-eval lint [FILES]`: every finding, rendered; "failed" on an error (or, with --strict, a warning). */
 export function lintCommand(io: Io, files: string[], flags: LintFlags): Outcome {
   const overrides = { ...(flags.cases ? { cases: flags.cases } : {}), ...(flags.registry ? { registry: flags.registry } : {}) };
-  const config = loadConfig(flags.config ?? null, overrides, io.cwd);
+  const config = loadConfig(flags.config ?? null, overrides, io.cwd, "other");
   // `lint --registry FILE` with no case files (none given, none configured) lints FILE itself.
   const alone = files.length === 0 && flags.registry !== undefined && flags.cases === undefined && config.file === null;
   const result = lintFiles(config, alone ? [flags.registry ?? ""] : files);

@@ -13,7 +13,7 @@ import { InputError, ArgumentError } from "../errors.js";
 import { inertLine } from "../text/inert.js";
 import { readMeta } from "../run-files/read-run.js";
 import { pinnedOverrides } from "../run-files/resume-check.js";
-import { toOverrides, type ConfigFlags } from "./cli-options.js";
+import { batchOverride, toOverrides, type ConfigFlags } from "./cli-options.js";
 import { configRoot, loadConfig } from "../config/load-config.js";
 import { renderMarkdown } from "../report/render-markdown.js";
 import { BASELINE_NAME, saveBaseline } from "../run-files/save-baseline.js";
@@ -54,13 +54,13 @@ export async function runCommand(io: Io, flags: RunFlags): Promise<Outcome> {
   boundHeapGrowth();
   // --resume of an experiment continues it with the settings experiment.json pins.
   if (flags.resume !== undefined && existsSync(join(resolve(io.cwd, flags.resume), EXPERIMENT_FILE))) {
-    const pinnedExperiment = loadConfig(flags.config ?? null, { ...resumePins(flags.resume, io.cwd, "variants"), ...toOverrides(flags) }, io.cwd);
+    const pinnedExperiment = loadConfig(flags.config ?? null, { ...resumePins(flags.resume, io.cwd, "variants"), ...toOverrides(flags), ...batchOverride(flags) }, io.cwd);
     return runVariants(io, flags, pinnedExperiment);
   }
   // --resume continues the experiment run.json pins: its settings, unless a flag says otherwise (then refused).
   const previous = flags.resume === undefined ? null : readMeta(resumeMetaFile(flags.resume, io.cwd));
   const pinned = previous === null ? {} : pinnedOverrides(previous, configRoot(flags.config ?? null, io.cwd));
-  const config = loadConfig(flags.config ?? null, { ...pinned, ...toOverrides(flags) }, io.cwd);
+  const config = loadConfig(flags.config ?? null, { ...pinned, ...toOverrides(flags), ...batchOverride(flags) }, io.cwd);
   if (flags.printInputs === true) return printInputs(io, config);
   if (config.variants.length > 0) return runVariants(io, flags, config);
   const onProgress = flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) });
@@ -70,7 +70,7 @@ export async function runCommand(io: Io, flags: RunFlags): Promise<Outcome> {
     // --resume of a shard continues that shard.
     runId: flags.runId, replaceRun: flags.force === true, shard: flags.shard ?? previous?.shard, resume, onProgress, onWarning, onNotice: onWarning, env: io.env, now: io.now, signal: io.interrupts?.(), gates: flags.gates !== false,
   };
-  const batch = (flags.batch ?? config.batch) || (resume !== undefined && existsSync(join(resume, BATCH_FILE)));
+  const batch = config.batch || (resume !== undefined && existsSync(join(resume, BATCH_FILE)));
   if (flags.detach === true && !batch) throw new InputError("--detach: only a batch run detaches; add --batch");
   const result = batch ? await runBatch(config, { ...options, detach: flags.detach === true, pollMs: flags.batchPollMs, onBatchProgress: (line) => io.stderr(`${line}\n`) }) : { detached: false as const, ...(await runEvaluation(config, options)) };
   if (result.detached) return reportDetached(io, result, "run --resume");

@@ -41,8 +41,7 @@ export const SHADOW_FILE = "shadow.json";
 export async function shadowCommand(io: Io, traces: string[], flags: ShadowFlags): Promise<Outcome> {
   // One decision per turn unless --trials says otherwise: a blast radius counts turns.
   const overrides = toOverrides(flags);
-  const config = loadConfig(flags.config ?? null, { trials: 1, ...overrides }, io.cwd);
-  if (config.adaptive !== null) throw new InputError("adaptive trials decide cases against a target, and a shadow replay has no labels to decide against; give a fixed number of trials (--trials N)");
+  const config = loadConfig(flags.config ?? null, { trials: 1, ...overrides }, io.cwd, "shadow");
   const phase = flags.phase ?? null;
   if (phase !== null && config.phases[phase] === undefined) {
     throw new InputError(`--phase ${phase}: ${config.file === null ? "no config" : showPath(config.file, io.cwd)} defines no such phase (known: ${Object.keys(config.phases).sort().join(", ") || "none"})`);

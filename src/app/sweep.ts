@@ -60,7 +60,7 @@ export async function sweepCommand(io: Io, flags: SweepFlags): Promise<Outcome> 
 /** Each point sets its own k; the first one satisfies the config's "a retriever needs k" check. */
 function loadSweepConfig(file: string | null, overrides: ConfigOverrides, k: number[] | undefined, cwd: string): Config {
   try {
-    return loadConfig(file, { ...overrides, ...(k === undefined ? {} : { k: k[0] }) }, cwd);
+    return loadConfig(file, { ...overrides, ...(k === undefined ? {} : { k: k[0] }) }, cwd, "sweep");
   } catch (error) {
     if (!(k !== undefined && error instanceof BudgetWithoutRetriever)) throw error;
     throw new InputError("--k: a k sweep varies the retriever's budget, and discovery.retriever is none; pass --retriever bm25 (or embeddings)");

@@ -7,7 +7,7 @@ import type { Config, EmbeddingsConfig, RetrieverName, Variant, VariantGate } fr
 import type { ConfigFile, VariantEntry } from "./file-types.js";
 import { formatPath, isRecord } from "../json-schema/describe-errors.js";
 import { findGateProblem } from "../gates/gate-names.js";
-import { PROVIDER_NAMES, providerOf, PROVIDERS } from "../types/providers.js";
+import { checkModes, type ModeCommand } from "./modes.js";
 import { listConfigKeys, overridePath, VARIANT_KEYS, type ConfigPath } from "./keys.js";
 
 export { DEFAULT_SYSTEM_PROMPT } from "./keys.js";
@@ -48,7 +48,7 @@ export function configRoot(file: string | null, workingDir: string): string {
  * validate it, apply defaults, then overrides. Relative paths in the file resolve against its
  * directory (`root`); `cases` stay globs relative to `root`, registry and out_dir become absolute.
  */
-export function loadConfig(file: string | null, overrides: ConfigOverrides, workingDir: string): Config {
+export function loadConfig(file: string | null, overrides: ConfigOverrides, workingDir: string, command: ModeCommand = "run"): Config {
   const cwd = resolve(workingDir);
   const path = configPath(file, cwd);
   const yaml = path === null ? null : readYamlFile(path, cwd);
@@ -58,12 +58,12 @@ export function loadConfig(file: string | null, overrides: ConfigOverrides, work
   const layers = [overrideLeaves(overrides, cwd, root), fileLeaves(written, root)];
   const config = mergeLayers(layers, path, root, cwd);
   checkRetrieverBudget(config, overrides, yaml);
-  checkToolSearch(config, yaml);
   resolveAdaptive(config);
   config.variant_gates = takeVariantGates(config, yaml);
   checkGates(config, yaml);
-  config.variants = (written.variants ?? []).map((entry, index) => resolveVariant(entry, index, config, layers, yaml));
+  config.variants = (written.variants ?? []).map((entry, index) => resolveVariant(entry, index, config, layers, yaml, command));
   checkVariantNames(config.variants, yaml);
+  checkModes({ config, command }, yaml);
   return config;
 }
 
@@ -77,7 +77,7 @@ function resolveAdaptive(config: Config): void {
  * A variant is the base config with its own settings laid over everything else (flags included):
  * the variant says what differs. Its retriever choice is its own: `retriever: none` drops the base's k.
  */
-function resolveVariant(entry: VariantEntry, index: number, base: Config, layers: Leaves[], yaml: YamlFile | null): Variant {
+function resolveVariant(entry: VariantEntry, index: number, base: Config, layers: Leaves[], yaml: YamlFile | null, command: ModeCommand): Variant {
   const { name, ...settings } = entry;
   const line = yaml?.lineOf(["variants", index]) ?? null;
   const where = (message: string) => new InputError(at(yaml?.shown ?? "route-eval.yaml", line, `variants[${index}] (${name}): ${message}`));
@@ -88,7 +88,7 @@ function resolveVariant(entry: VariantEntry, index: number, base: Config, layers
   if (retriever === "none" && k !== undefined) throw where("discovery.k without a retriever: set discovery.retriever to bm25 or embeddings, or drop k");
   config.gates = base.gates;
   try {
-    checkToolSearch(config, null);
+    checkModes({ config: { ...config, adaptive: base.adaptive }, command, variant: true });
   } catch (error) {
     throw error instanceof InputError ? where(error.message) : error;
   }
@@ -202,27 +202,6 @@ function checkOverrides(overrides: ConfigOverrides): void {
   const flag = row?.[1].flags?.match(/--[a-z-]+/)?.[0] ?? "options";
   const inner = row !== undefined && path.length > row[0].split(".").length ? `${formatPath(problem.path)}: ` : "";
   throw new InputError(`${flag}: ${inner}${problem.message}`);
-}
-
-/** Tool search replaces the retriever; the provider's own search needs a provider that has one. */
-export function checkToolSearch(config: Config, yaml: YamlFile | null = null): void {
-  const { mode, kind } = config.tool_search;
-  if (mode === "off") return;
-  // At its line when the file sets it; a flag's value is named by the setting alone.
-  const written = (key: string) => yaml !== null && isRecord(yaml.data) && isRecord(yaml.data.tool_search) && key in yaml.data.tool_search;
-  const place = (key: string, message: string) => new InputError(yaml === null || !written(key) ? `tool_search.${key}: ${message}` : at(yaml.shown, yaml.lineOf(["tool_search", key]), `tool_search.${key}: ${message}`));
-  if (config.discovery.retriever !== "none") {
-    throw place("mode", `tool search replaces the retriever (discovery.retriever is ${config.discovery.retriever}): set discovery.retriever to none — to answer searches with embeddings, set tool_search.kind: embeddings`);
-  }
-  const provider = providerOf(config.endpoint);
-  if (mode === "provider" && provider?.row.tool_search !== true) {
-    const having = PROVIDER_NAMES.filter((name) => PROVIDERS[name].tool_search).join(" and ");
-    throw place("mode", `provider: endpoint ${config.endpoint} has no tool search of its own (${having} have); use client, which works with every endpoint`);
-  }
-  if (mode === "provider" && kind === "embeddings") throw place("kind", "embeddings: a provider's own search is bm25 or regex; embeddings answer only route-eval's search (mode: client)");
-  if (config.tool_search.namespaces && !(mode === "provider" && provider?.row.wire === "openai-responses")) {
-    throw place("namespaces", "namespaces group the deferred tools for openai-responses' own search (mode: provider, endpoint openai-responses:MODEL); drop it for this endpoint or mode");
-  }
 }
 
 /** A misspelt gate fails here, before the first call, at its line. */

@@ -13,7 +13,7 @@ import { maxOf } from "../text/extremes.js";
 import { batchProvider, createApis, isDone, type BatchApi } from "../endpoint/batch-api.js";
 import type { BatchApiName } from "../types/providers.js";
 import { sealEntry, type StoreMiss } from "./stored-endpoint.js";
-import { EndpointFailure, InputError, Interrupted } from "../errors.js";
+import { EndpointFailure, Interrupted } from "../errors.js";
 import type { ExperimentPlan } from "../ablate/plan.js";
 import { groupBy } from "../metrics/scored-trials.js";
 import { loadBatchFile, openBatchFile, type BatchItem, type BatchRecord, type BatchState } from "../run-files/batch-file.js";
@@ -47,9 +47,6 @@ export type BatchResult = Detached | ({ detached: false } & RunResult);
 export type ExperimentBatchResult = Detached | ({ detached: false } & ExperimentResult);
 
 export async function runBatch(config: Config, options: BatchOptions): Promise<BatchResult> {
-  if (batchProvider(config.endpoint) === null) {
-    throw new InputError(`--batch: the endpoint ${config.endpoint} has no batch API; batch runs take openai:MODEL (OpenAI Batch) or anthropic:MODEL (Message Batches)${config.batch ? " (route-eval.yaml says batch: true; --no-batch asks live)" : ""}`);
-  }
   const cached: Config = { ...config, mode: "cached" };
   // Adaptive trials go round by round: each round's requests are one batch, collected before the
   // next round is decided (a detached run submits one round; --resume carries on from there).
@@ -78,9 +75,6 @@ export async function runBatch(config: Config, options: BatchOptions): Promise<B
  */
 export async function runExperimentBatch(plan: ExperimentPlan, options: ExperimentOptions & BatchKnobs): Promise<ExperimentBatchResult> {
   const cachedPlan: ExperimentPlan = { ...plan, base: { ...plan.base, mode: "cached" }, variants: plan.variants.map((v) => ({ ...v, config: { ...v.config, mode: "cached" } })) };
-  if (!plan.variants.some((v) => batchProvider(v.config.endpoint) !== null)) {
-    throw new InputError(`--batch: no variant's endpoint has a batch API (${[...new Set(plan.variants.map((v) => v.config.endpoint))].join(", ")}); batch runs take openai:MODEL or anthropic:MODEL`);
-  }
   const answered = await answerByBatch(plan.base.store_dir, cachedPlan.variants.map((v) => v.config), options, (onMiss) => {
     const { dir } = openExperiment(cachedPlan, options);
     const store = openResponseStore(plan.base.store_dir);
@@ -105,10 +99,6 @@ type Answered = Detached | { detached: false; dir: string; unanswered: OnMiss };
  * store. Returns the hook that finishes the runs from the store.
  */
 async function answerByBatch(storeDir: string, configs: Config[], options: BatchKnobs & Pick<RunOptions, "env" | "signal">, open: (onMiss: OnMiss) => Opened): Promise<Answered> {
-  // A batch asks every request at once; an on-policy turn's request needs the answer before it.
-  if (configs.some((c) => c.conversation_mode === "on-policy")) {
-    throw new InputError("--batch: on-policy conversations ask each turn after the answer to the one before, and a batch asks every request at once; run them live, or teacher-forced (the default) with --batch");
-  }
   const pending = new Map<string, BatchItem & { provider: BatchApiName; model: string; base_url: string; body: unknown }>();
   const collect: OnMiss = (miss) => {
     const provider = batchProvider(miss.endpoint);

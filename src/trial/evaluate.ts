@@ -119,7 +119,6 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
   const cases = options.sweep?.cases ?? loadCases(config);
   if (options.allowTodo !== true) checkTodoGoals(cases, config.cwd);
   checkToolSearchNames(config, cases);
-  if (options.batch === true && config.tool_search.mode !== "off") throw new InputError("--batch: a decision with tool search takes several calls, each after the last; run it live (--no-batch)");
   for (const warning of checkPhaseFamilies(config, cases)) options.onWarning?.(warning);
   for (const warning of findNameWarnings(cases, config.cwd)) options.onWarning?.(warning);
   for (const warning of findDialectWarnings(cases, config.cwd)) options.onWarning?.(warning);
@@ -130,10 +129,7 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
   if (options.shard !== undefined) meta.shard = options.shard;
   if (options.batch === true) meta.batch = true;
   const plan = planAdaptive(config, cases.length);
-  if (plan !== null) {
-    if (config.conversation_mode === "on-policy" && cases.some((c) => c.turn !== undefined)) throw new InputError("adaptive trials decide each decision on its own; on-policy conversations tie a trial's turns together: use teacher-forced (the default) with adaptive trials");
-    meta.adaptive = plan;
-  }
+  if (plan !== null) meta.adaptive = plan;
   if (run.previous !== null) {
     checkSameExperiment(run, meta, options.resumeAs);
     run.repair();

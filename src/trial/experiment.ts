@@ -113,9 +113,6 @@ export function startVariants(plan: ExperimentPlan, dir: string, store: Response
     warned.add(message);
     options.onWarning?.(message);
   };
-  if (plan.variants.some((v) => v.config.adaptive !== null)) {
-    throw new InputError("adaptive trials give each case its own number of trials, and variants are compared trial by trial: run ablate and variants with a fixed --trials N (adaptive trials apply to run and sweep)");
-  }
   const runs: StartedRun[] = [];
   try {
     for (const variant of plan.variants) {

@@ -9,7 +9,7 @@ import { runDirectoryOf } from "../run-files/run-directory.js";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadCases } from "../cases/load-cases.js";
-import { checkToolSearch } from "../config/load-config.js";
+import { checkModes } from "../config/modes.js";
 import { InputError } from "../errors.js";
 import { loadRegistry } from "../registry/load-registry.js";
 import { writeTextFile } from "../run-files/write-files.js";
@@ -88,7 +88,7 @@ function checkSweep(config: Config, options: SweepOptions): void {
     if (options.kind === "k") throw new InputError("--tool-search-axis: compares search on and off at each catalogue size; it goes with --sizes, not a k sweep");
     if (options.toolSearch.length === 0) throw new InputError("--tool-search-axis: expected at least one mode, e.g. off,client");
     if (options.shard !== undefined) throw new InputError("--tool-search-axis: a search axis sweep is not sharded (merge cannot recount the definition tokens of its search-off points); run it whole, without --shard");
-    for (const mode of options.toolSearch) checkToolSearch({ ...config, tool_search: { ...config.tool_search, mode } });
+    for (const mode of options.toolSearch) checkModes({ config: { ...config, tool_search: { ...config.tool_search, mode } }, command: "sweep" });
   }
   if (options.values.length === 0) throw new InputError(`--${options.kind === "k" ? "k" : "sizes"}: expected at least one value`);
   if (options.kind === "k" && config.discovery.retriever === "none") {
