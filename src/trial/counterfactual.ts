@@ -9,22 +9,20 @@ import { join } from "node:path";
 import { breakDownSelection, computeStageHeadroom, rankRivalPairs, summariseOutcomes } from "../counterfactual/headroom.js";
 import { COUNTERFACTUAL_SCHEMA_VERSION, type CounterfactualReport, type FixKind } from "../types/counterfactual.js";
 import { planCounterfactuals, type CounterfactualUnit, type Plan } from "../counterfactual/plan-counterfactuals.js";
-import { EndpointFailure, Interrupted } from "../errors.js";
 import { openRunAgain } from "./ask-again.js";
 import { loadRegistry } from "../registry/load-registry.js";
 import { CONTROL_TOOLS, renderDefinition } from "../registry/render-definition.js";
 import { stableStringify } from "../render/stable-json.js";
-import { openRecordWriter, readRecords } from "../run-files/records-io.js";
+import { readRecords } from "../run-files/records-io.js";
 import { writeTextFile } from "../run-files/write-files.js";
 import { discover } from "../discovery/discover.js";
 import { deriveSeed } from "../text/seeded-random.js";
 import { isControl, type Case, type Config, type Discovery, type Registry, type RunProgress, type Tool, type ToolDefinition, type TrialRecord } from "../types.js";
 import { createRetriever, createSearcher } from "./create-retriever.js";
-import { askTrial } from "./run-trial.js";
-import { definitionsOf } from "./trial-request.js";
-import { askWithSearch, searchToolDefinition, splitSurface } from "./tool-search.js";
-import type { ToolSearcher } from "../discovery/tool-searcher.js";
-import { runTrialJobs, type TrialJob } from "./run-loop.js";
+import { createAsker, type Decision, type DecisionAsker } from "./ask-decision.js";
+import { lazy } from "../text/lazy.js";
+import type { TrialJob } from "./run-loop.js";
+import { runIntoFile } from "./side-run.js";
 
 export interface CounterfactualOptions {
   kinds: readonly FixKind[];
@@ -65,35 +63,25 @@ export async function runCounterfactuals(target: string, config: Config, options
     const dir = join(runDir, COUNTERFACTUAL_DIR);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
-    const writer = openRecordWriter(join(dir, "records.jsonl"));
-    const counterfactuals: TrialRecord[] = [];
-    const keep = (record: TrialRecord) => {
-      writer.append(record);
-      counterfactuals.push(record);
+    // One asker per registry (its tools and searcher), over every definition a counterfactual may show; no shuffling.
+    const askers = new Map<Registry, DecisionAsker>();
+    const askerOf = (registry: Registry) => {
+      let asker = askers.get(registry);
+      if (asker === undefined) {
+        const tools = new Map(registry.tools.map((tool) => [tool.name, tool]));
+        const parts = { config: { ...config, shuffle_tools: false }, endpoint, registryNames: [], definitions, tools, searcher: lazy(() => createSearcher(config, registry, options.env)) };
+        askers.set(registry, (asker = createAsker(parts)));
+      }
+      return asker;
     };
-    const searchers = new Map<Registry, ToolSearcher>();
-    const searcherOf = (registry: Registry) => {
-      let searcher = searchers.get(registry);
-      if (searcher === undefined) searchers.set(registry, (searcher = createSearcher(config, registry, options.env)));
-      return searcher;
-    };
-    const jobs: TrialJob[] = plan.units.flatMap((unit) => {
+    const jobsOf = (keep: (record: TrialRecord) => void): TrialJob[] => plan.units.flatMap((unit) => {
       const testCase = byCase.get(unit.record.case_id);
       if (testCase === undefined) return [];
       const discovery = unit.placement === "retriever ran" ? retrievals.get(unit.record) : undefined;
-      return Array.from({ length: repeatsOf(unit) }, (_, repeat) => ({ run: () => askUnit(config, endpoint, testCase, unit, repeat, definitions, searcherOf, discovery), keep }));
+      return Array.from({ length: repeatsOf(unit) }, (_, repeat) => ({ run: () => askUnit(config, askerOf(testCase.registry), testCase, unit, repeat, discovery), keep }));
     });
-    let stopped;
-    try {
-      stopped = await runTrialJobs(jobs, { concurrency: config.concurrency, resumed: 0, total: jobs.length, onProgress: options.onProgress, signal: options.signal });
-    } finally {
-      writer.close();
-    }
-    if (stopped !== null) {
-      const kept = `${counterfactuals.length} counterfactual trials kept in ${join(dir, "records.jsonl")}; run it again to finish (the store answers what was asked)`;
-      if (stopped.kind === "interrupted") throw new Interrupted(stopped.signal, `interrupted by ${stopped.signal}: ${kept}`);
-      throw new EndpointFailure(`${stopped.message} (${kept})`);
-    }
+    const side = { file: join(dir, "records.jsonl"), resumed: 0, concurrency: config.concurrency, what: "counterfactual trials", again: "run it again", onProgress: options.onProgress, signal: options.signal };
+    await runIntoFile(side, jobsOf);
     const saved = readRecords(join(dir, "records.jsonl"));
     const report = buildCounterfactualReport(meta.run_id, endpoint.id, endpoint.model, records, saved, { kinds: options.kinds, repeats: options.repeats, notes: plan.notes, calls });
     writeTextFile(join(dir, "counterfactual.json"), `${stableStringify(report, 2)}\n`);
@@ -178,69 +166,41 @@ async function retrieveInjected(config: Config, records: TrialRecord[], byCase: 
  * One repeat of one unit. Its seed is drawn from (run seed, case, failed trial, repeat): the
  * placebo and every fix of a failed trial share it (paired draws), two failed trials never do
  * (no answer is counted twice), and it is never the failed trial's own (which would replay it).
+ * A tool-search run's failed decision is asked again with its search, as the run asked it: the
+ * placebo over the same deferred and always-loaded tools; load with the acceptable tools loaded
+ * up front (the model needs no search to see them).
  */
-async function askUnit(
-  config: Config,
-  endpoint: Parameters<typeof askTrial>[0]["endpoint"],
-  testCase: Case,
-  unit: CounterfactualUnit,
-  repeat: number,
-  definitions: Map<string, ToolDefinition>,
-  searchers: (registry: Registry) => ToolSearcher,
-  retrieved?: Discovery,
-) {
+async function askUnit(config: Config, asker: DecisionAsker, testCase: Case, unit: CounterfactualUnit, repeat: number, retrieved?: Discovery) {
   const r = unit.record;
-  const registryNames = [...r.registry_names, ...unit.added.filter((name) => !r.registry_names.includes(name))];
-  const exposed = [...r.exposed_names, ...unit.added.filter((name) => !r.exposed_names.includes(name))];
-  const exposure = { exposed, hidden: {} };
-  const discovery: Discovery =
-    retrieved === undefined
-      ? { visible: unit.visible, retrieved: unit.visible.filter((name) => !isControl(name)), k: r.retrieval_k, retrieval: null }
-      : { ...retrieved, visible: unit.visible };
   const seed = deriveSeed("counterfactual", config.seed, r.case_id, r.trial, repeat) % 2 ** 31;
-  if (r.search !== undefined) return askSearchUnit(config, endpoint, testCase, unit, repeat, seed, definitions, searchers);
-  const result = await askTrial(
-    { config: { ...config, shuffle_tools: false }, endpoint, registryNames, definitions },
-    { testCase, trial: repeat, seed, exposure, discovery, tools: definitionsOf(unit.visible, definitions) },
-  );
+  const result = await asker.ask(r.search === undefined ? { ...plainUnit(unit, retrieved), testCase, trial: repeat, seed } : { ...searchUnit(unit), testCase, trial: repeat, seed });
   result.record.counterfactual = { kind: unit.kind, of: { case_id: r.case_id, trial: r.trial }, repeat, placement: unit.placement, changed: unit.changed };
   return result;
 }
 
-/**
- * A tool-search run's failed decision asked again with its search, as the run asked it: the
- * placebo over the same deferred and always-loaded tools; load with the acceptable tools loaded up
- * front (the model needs no search to see them). Same seed scheme as every other unit.
- */
-async function askSearchUnit(
-  config: Config,
-  endpoint: Parameters<typeof askTrial>[0]["endpoint"],
-  testCase: Case,
-  unit: CounterfactualUnit,
-  repeat: number,
-  seed: number,
-  definitions: Map<string, ToolDefinition>,
-  searcherOf: (registry: Registry) => ToolSearcher,
-) {
+/** The failed trial's sets with the unit's change: its tools added to the registry and the exposure, its visible set shown. */
+function plainUnit(unit: CounterfactualUnit, retrieved?: Discovery): Omit<Decision, "testCase" | "trial"> {
+  const r = unit.record;
+  const registryNames = [...r.registry_names, ...unit.added.filter((name) => !r.registry_names.includes(name))];
+  const exposed = [...r.exposed_names, ...unit.added.filter((name) => !r.exposed_names.includes(name))];
+  const discovery: Discovery =
+    retrieved === undefined
+      ? { visible: unit.visible, retrieved: unit.visible.filter((name) => !isControl(name)), k: r.retrieval_k, retrieval: null }
+      : { ...retrieved, visible: unit.visible };
+  return { registryNames, exposure: { exposed, hidden: {} }, discovery };
+}
+
+/** A search unit: the run's always-loaded tools (and, for load, the acceptable ones), the rest of the exposure deferred. */
+function searchUnit(unit: CounterfactualUnit): Omit<Decision, "testCase" | "trial"> {
   const r = unit.record;
   const always = [...(r.search?.always_loaded ?? []), ...(unit.kind === "load" ? unit.changed : [])];
   const controls = r.exposed_names.filter((name) => isControl(name));
   const deferred = r.exposed_names.filter((name) => !isControl(name) && !always.includes(name));
   const visible = [...always, ...deferred, ...controls];
-  const settings = { ...config, shuffle_tools: false };
-  const result = await askWithSearch(
-    { config: settings, endpoint, registryNames: r.registry_names, definitions },
-    {
-      testCase,
-      trial: repeat,
-      seed,
-      exposure: { exposed: r.exposed_names, hidden: {} },
-      discovery: { visible, retrieved: [...always, ...deferred], k: null, retrieval: null },
-      surface: splitSurface(visible, always, new Map(testCase.registry.tools.map((tool) => [tool.name, tool]))),
-      searcher: searcherOf(testCase.registry),
-      searchTool: searchToolDefinition(config.tool_search.kind, config.tool_search.k),
-    },
-  );
-  result.record.counterfactual = { kind: unit.kind, of: { case_id: r.case_id, trial: r.trial }, repeat, placement: unit.placement, changed: unit.changed };
-  return result;
+  return {
+    registryNames: r.registry_names,
+    exposure: { exposed: r.exposed_names, hidden: {} },
+    discovery: { visible, retrieved: [...always, ...deferred], k: null, retrieval: null },
+    alwaysLoaded: always,
+  };
 }

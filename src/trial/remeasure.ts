@@ -6,12 +6,11 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { EndpointFailure, Interrupted } from "../errors.js";
 import { openRunAgain } from "./ask-again.js";
 import { buildCaseRows } from "../metrics/case-rows.js";
-import { openRecordWriter, readRecords } from "../run-files/records-io.js";
+import { readRecords } from "../run-files/records-io.js";
 import type { Config, RunProgress, TrialRecord } from "../types.js";
-import { runTrialJobs } from "./run-loop.js";
+import { runIntoFile } from "./side-run.js";
 import { listPending } from "./run-trial.js";
 
 export const REMEASURE_DIR = "remeasure";
@@ -35,25 +34,9 @@ export async function remeasureBase(runDir: string, config: Config, perCase: num
     const file = join(dir, "records.jsonl");
     const inRange = (r: TrialRecord) => r.trial >= own && r.trial < own + perCase;
     const earlier = existsSync(file) ? readRecords(file).filter(inRange) : [];
-    const writer = openRecordWriter(file);
-    const asked: TrialRecord[] = [];
-    const keep = (record: TrialRecord) => {
-      writer.append(record);
-      asked.push(record);
-    };
     const widened: Config = { ...config, trials: own + perCase };
-    const jobs = listPending(widened, endpoint, cases, [...records, ...earlier], { env: options.env, keep });
-    let stopped;
-    try {
-      stopped = await runTrialJobs(jobs, { concurrency: config.concurrency, resumed: earlier.length, total: earlier.length + jobs.length, onProgress: options.onProgress, signal: options.signal });
-    } finally {
-      writer.close();
-    }
-    if (stopped !== null) {
-      const kept = `${earlier.length + asked.length} remeasured trials kept in ${file}; run the diff again to finish (the store answers what was asked)`;
-      if (stopped.kind === "interrupted") throw new Interrupted(stopped.signal, `interrupted by ${stopped.signal}: ${kept}`);
-      throw new EndpointFailure(`${stopped.message} (${kept})`);
-    }
+    const side = { file, resumed: earlier.length, concurrency: config.concurrency, what: "remeasured trials", again: "run the diff again", onProgress: options.onProgress, signal: options.signal };
+    const asked = await runIntoFile(side, (keep) => listPending(widened, endpoint, cases, [...records, ...earlier], { env: options.env, keep }));
     const rows = buildCaseRows([...earlier, ...asked], config.success);
     return new Map(rows.map((row) => [row.case_id, { correct: row.correct, scored: row.trials - row.errored }]));
   } finally {

@@ -1,7 +1,7 @@
 /**
- * One trial through the pipeline: expose → discover → the visible definitions → ask → classify →
- * record. Exposures, discoveries and definition lists are computed once per phase, case and
- * visible set and shared by the trials that have them in common.
+ * A run's trials as jobs, and one trial through the pipeline: expose → discover → ask (the
+ * registry's asker: the visible definitions, the endpoint, classify, record). Exposures and
+ * discoveries are computed once per phase and case and shared by the trials that have them in common.
  */
 import { createRetriever, createSearcher } from "./create-retriever.js";
 import { discover } from "../discovery/discover.js";
@@ -11,13 +11,11 @@ import { expose, exposeTurn } from "../exposure/expose.js";
 import { CONTROL_TOOLS, renderDefinition } from "../registry/render-definition.js";
 import { inShard, type Shard } from "../run-files/shard.js";
 import { trialKey } from "../types.js";
-import type { Case, Config, Discovery, Endpoint, Exposure, Registry, Tool, ToolDefinition, TrialRecord, TrialRequest } from "../types.js";
+import type { Case, Config, Discovery, Endpoint, EndpointOutcome, Exposure, Registry, TrialRecord } from "../types.js";
 import { followsReplies, listOnPolicy, type Ask } from "./on-policy.js";
 import type { JobList, TrialJob, TrialResult } from "./run-loop.js";
-import { definitionsOf, recordAnswer, requestOf, type AskContext } from "./trial-request.js";
 import { lazy } from "../text/lazy.js";
-import { askWithSearch, searchToolDefinition, splitSurface, type SearchSurface } from "./tool-search.js";
-import type { ToolSearcher } from "../discovery/tool-searcher.js";
+import { createAsker, type DecisionAsker } from "./ask-decision.js";
 
 /** How a sweep point changes one run; everything else about the run stays as configured. */
 export interface SweepHook {
@@ -49,10 +47,9 @@ export function listPending(
   const left = new Map<Case, number>();
   const ask: Ask = async (testCase, trial, instead) => {
     // `instead`: the outcome to record without calling the endpoint.
-    const via: Endpoint = instead === undefined ? endpoint : { id: endpoint.id, model: endpoint.model, call: async () => instead };
-    const registry = prepareRegistry(prepared, testCase.registry, config, options.env);
+    const registry = prepareRegistry(prepared, testCase.registry, config, endpoint, options.env);
     try {
-      return await runTrial(config, via, testCase, trial, registry, options.sweep);
+      return await runTrial(config, testCase, trial, registry, options.sweep, instead);
     } finally {
       const more = (left.get(testCase) ?? 1) - 1;
       if (more > 0) left.set(testCase, more);
@@ -95,9 +92,9 @@ export function listPending(
 }
 
 interface PreparedRegistry {
-  names: string[];
-  definitions: Map<string, ToolDefinition>;
   retriever: Retriever | null;
+  /** Asks this registry's decisions (plain, or with tool search: chosen once). */
+  asker: DecisionAsker;
   /** The exposure of each phase (null: no phase), computed once: every trial of a phase shares it. */
   exposures: Map<string | null, Exposure>;
   /** The exposure of each distinct conversation-turn surface (phase, added, removed, withheld). */
@@ -107,39 +104,33 @@ interface PreparedRegistry {
    * every trial, so the retriever is asked once (and concurrent trials share the one answer).
    */
   shown: Map<Case, Promise<Discovery>>;
-  /** The definitions of each visible list (one per phase without a retriever, one per case with one). */
-  tools: WeakMap<string[], ToolDefinition[]>;
-  /** Tool search on: what answers the searches route-eval runs (made on first use), and the registry's tools by name. */
-  searcher: () => ToolSearcher;
-  byName: Map<string, Tool>;
-  /** The search surface of each visible list (its trials share it, and what is made from it). */
-  surfaces: WeakMap<string[], SearchSurface>;
-  searchTool: () => ToolDefinition;
 }
 
-function prepareRegistry(cache: Map<Registry, PreparedRegistry>, registry: Registry, config: Config, env: NodeJS.ProcessEnv): PreparedRegistry {
+function prepareRegistry(cache: Map<Registry, PreparedRegistry>, registry: Registry, config: Config, endpoint: Endpoint, env: NodeJS.ProcessEnv): PreparedRegistry {
   let prepared = cache.get(registry);
   if (prepared === undefined) {
     const tools = [...Object.values(CONTROL_TOOLS), ...registry.tools];
     prepared = {
-      names: tools.map((t) => t.name),
-      definitions: new Map(tools.map((t) => [t.name, renderDefinition(t, config.descriptions)])),
       retriever: createRetriever(config.discovery, registry.tools, { storeDir: config.store_dir, mode: config.mode, env }),
+      asker: createAsker({
+        config,
+        endpoint,
+        registryNames: tools.map((t) => t.name),
+        definitions: new Map(tools.map((t) => [t.name, renderDefinition(t, config.descriptions)])),
+        tools: new Map(registry.tools.map((t) => [t.name, t])),
+        searcher: lazy(() => createSearcher(config, registry, env)),
+      }),
       exposures: new Map(),
       turnExposures: new Map(),
       shown: new Map(),
-      tools: new WeakMap(),
-      searcher: lazy(() => createSearcher(config, registry, env)),
-      byName: new Map(registry.tools.map((t) => [t.name, t])),
-      surfaces: new WeakMap(),
-      searchTool: lazy(() => searchToolDefinition(config.tool_search.kind, config.tool_search.k)),
     };
     cache.set(registry, prepared);
   }
   return prepared;
 }
 
-async function runTrial(config: Config, endpoint: Endpoint, testCase: Case, trial: number, registry: PreparedRegistry, sweep?: SweepHook): Promise<TrialResult> {
+/** A trial through the pipeline: its exposure and visible set (each computed once and shared), then asked. */
+async function runTrial(config: Config, testCase: Case, trial: number, registry: PreparedRegistry, sweep?: SweepHook, answered?: EndpointOutcome): Promise<TrialResult> {
   let exposure = registry.exposures.get(testCase.phase);
   if (exposure === undefined) {
     const policy = testCase.phase === null || config.exposure === "off" ? null : (config.phases[testCase.phase] ?? null);
@@ -160,27 +151,6 @@ async function runTrial(config: Config, endpoint: Endpoint, testCase: Case, tria
   }
   const found = await shown;
   const discovery = config.shuffle_tools ? { ...found, visible: shuffleVisible(found.visible, config.seed, testCase.id, trial) } : found;
-  if (config.tool_search.mode !== "off") {
-    const ctx = { config, endpoint, registryNames: registry.names, definitions: registry.definitions };
-    let surface = registry.surfaces.get(discovery.visible);
-    if (surface === undefined) registry.surfaces.set(discovery.visible, (surface = splitSurface(discovery.visible, config.tool_search.always_loaded, registry.byName)));
-    return askWithSearch(ctx, { testCase, trial, exposure, discovery, surface, searcher: registry.searcher(), searchTool: registry.searchTool() });
-  }
-  let tools = registry.tools.get(discovery.visible);
-  if (tools === undefined) {
-    tools = definitionsOf(discovery.visible, registry.definitions);
-    registry.tools.set(discovery.visible, tools);
-  }
-  return askTrial({ config, endpoint, registryNames: registry.names, definitions: registry.definitions }, { testCase, trial, exposure, discovery, tools });
+  return registry.asker.ask({ testCase, trial, exposure, discovery, answered });
 }
 
-/** Asks one decision with exactly this visible set, and classifies and records the answer. */
-export async function askTrial(
-  ctx: AskContext,
-  t: { testCase: Case; trial: number; exposure: Exposure; discovery: Discovery; tools: ToolDefinition[]; seed?: number },
-): Promise<TrialResult> {
-  const { config, endpoint } = ctx;
-  const request: TrialRequest = { ...requestOf(config, t.testCase, t.trial, t.seed), tools: t.tools };
-  const outcome = await endpoint.call(request);
-  return { outcome, record: recordAnswer(ctx, t, request, outcome, { toolsShuffled: config.shuffle_tools }) };
-}

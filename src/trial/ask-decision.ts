@@ -1,0 +1,78 @@
+/**
+ * The one place a decision is asked. Every path that asks the model — a run's trials, a
+ * conversation's turns, counterfactuals, `diff --remeasure-base`, ablations and sweeps (through
+ * the run) — builds an asker per registry and hands it decisions: a case's trial with the exposure
+ * and the visible set it was given. How it is asked is chosen once, when the asker is made (plain,
+ * or with tool search: docs/tool-search.md), and is a stage inside it, never a branch in a caller.
+ */
+import type { ToolSearcher } from "../discovery/tool-searcher.js";
+import { lazy } from "../text/lazy.js";
+import type { Case, Config, Discovery, Endpoint, EndpointOutcome, Exposure, Tool, ToolDefinition, TrialRequest } from "../types.js";
+import type { TrialResult } from "./run-loop.js";
+import { askWithSearch, searchToolDefinition, splitSurface, type SearchSurface } from "./tool-search.js";
+import { definitionsOf, recordAnswer, requestOf, type AskContext } from "./trial-request.js";
+
+/** One decision: a case's trial, what its phase exposed and what it was shown. */
+export interface Decision {
+  testCase: Case;
+  trial: number;
+  /** The sampling seed (default: from run seed, case and trial); counterfactuals draw their own. */
+  seed?: number;
+  exposure: Exposure;
+  discovery: Discovery;
+  /** The registry's names as the record keeps them (default: the asker's). */
+  registryNames?: string[];
+  /** Tool search: the tools loaded up front (default: config tool_search.always_loaded). */
+  alwaysLoaded?: readonly string[];
+  /** The outcome to record without calling the endpoint (an on-policy turn after one that errored). */
+  answered?: EndpointOutcome;
+}
+
+export interface DecisionAsker {
+  ask(decision: Decision): Promise<TrialResult>;
+}
+
+/** What an asker is made of: the run's settings and endpoint, and one registry's (or a union's) tools. */
+export interface AskerParts {
+  config: Config;
+  endpoint: Endpoint;
+  registryNames: string[];
+  /** Every definition a decision may show, by name (controls included). */
+  definitions: ReadonlyMap<string, ToolDefinition>;
+  /** The registry's tools by name (tool search reads their families). */
+  tools: ReadonlyMap<string, Tool>;
+  /** What answers the searches route-eval runs (made on first use). */
+  searcher: () => ToolSearcher;
+}
+
+export function createAsker(parts: AskerParts): DecisionAsker {
+  const { config } = parts;
+  const ctx: AskContext = { config, endpoint: parts.endpoint, registryNames: parts.registryNames, definitions: parts.definitions };
+  const within = (d: Decision): AskContext => {
+    if (d.registryNames === undefined && d.answered === undefined) return ctx;
+    const answered = d.answered;
+    const endpoint = answered === undefined ? ctx.endpoint : { id: ctx.endpoint.id, model: ctx.endpoint.model, call: async () => answered };
+    return { ...ctx, endpoint, registryNames: d.registryNames ?? ctx.registryNames };
+  };
+  // Shared by the decisions that show the same list (one per phase without a retriever, one per case with one).
+  const toolLists = new WeakMap<string[], ToolDefinition[]>();
+  const plain = async (d: Decision): Promise<TrialResult> => {
+    let tools = toolLists.get(d.discovery.visible);
+    if (tools === undefined) toolLists.set(d.discovery.visible, (tools = definitionsOf(d.discovery.visible, parts.definitions)));
+    const request: TrialRequest = { ...requestOf(config, d.testCase, d.trial, d.seed), tools };
+    const asked = within(d);
+    const outcome = await asked.endpoint.call(request);
+    return { outcome, record: recordAnswer(asked, d, request, outcome, { toolsShuffled: config.shuffle_tools }) };
+  };
+  if (config.tool_search.mode === "off") return { ask: plain };
+
+  const searchTool = lazy(() => searchToolDefinition(config.tool_search.kind, config.tool_search.k));
+  const surfaces = new WeakMap<string[], SearchSurface>();
+  const surfaceOf = (d: Decision): SearchSurface => {
+    if (d.alwaysLoaded !== undefined) return splitSurface(d.discovery.visible, d.alwaysLoaded, parts.tools);
+    let surface = surfaces.get(d.discovery.visible);
+    if (surface === undefined) surfaces.set(d.discovery.visible, (surface = splitSurface(d.discovery.visible, config.tool_search.always_loaded, parts.tools)));
+    return surface;
+  };
+  return { ask: (d) => askWithSearch(within(d), { ...d, surface: surfaceOf(d), searcher: parts.searcher(), searchTool: searchTool() }) };
+}
