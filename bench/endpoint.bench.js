@@ -3,7 +3,8 @@
 // real SDK. The floor is a bare pool of 32 keep-alive node:http requests of the same bodies (no SDK,
 // no route-eval), measured in the same process run, interleaved, median of 3.
 // Targets: wall ≤ 1.05 × the floor; CPU per trial ≤ 1.3 × the floor's; CPU per trial flat (±10%)
-// from 5 to 40 visible tools.
+// from 5 to 40 visible tools. BENCH_BASE=<another built checkout> runs its route-eval too, in the same
+// rounds (interleaved), and prints both.
 import { spawn } from "node:child_process";
 import { Agent, request } from "node:http";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -13,7 +14,13 @@ import OpenAI from "openai";
 import { loadConfig, DEFAULT_SYSTEM_PROMPT } from "../dist/config/load-config.js";
 import { createDispatcher, createFetch } from "../dist/endpoint/http-transport.js";
 import { runEvaluation } from "../dist/trial/evaluate.js";
-import { median } from "./generate.js";
+import { BASE, median } from "./generate.js";
+
+/** BENCH_BASE's own loadConfig and runEvaluation, when given. */
+const before = BASE === null ? null : {
+  ...(await import(new URL("dist/config/load-config.js", `file://${BASE.replace(/\/?$/, "/")}`).href)),
+  ...(await import(new URL("dist/trial/evaluate.js", `file://${BASE.replace(/\/?$/, "/")}`).href)),
+};
 
 /** route-eval's transport as a run without a proxy has it. */
 const leanFetch = createFetch(createDispatcher({}));
@@ -104,16 +111,16 @@ async function floor(port, tools, via = "fetch") {
 }
 
 let runs = 0;
-async function run(port, tools, trials = N) {
+async function run(port, tools, code = { loadConfig, runEvaluation }) {
   const dir = mkdtempSync(join(tmpdir(), "route-eval-endpoint-bench-"));
   writeProject(dir, tools);
-  const config = loadConfig(null, {
+  const config = code.loadConfig(null, {
     endpoint: "openai:bench-model", base_url: `http://127.0.0.1:${port}/v1`, mode: "live",
     trials: N / CASES, concurrency: CONCURRENCY, store_dir: join(dir, "store"), out_dir: join(dir, "reports"),
   }, dir);
   const cpu = process.cpuUsage();
   const started = performance.now();
-  const { report } = await runEvaluation(config, { env: { OPENAI_API_KEY: "bench" }, runId: `r${runs++}`, now: () => new Date() });
+  const { report } = await code.runEvaluation(config, { env: { OPENAI_API_KEY: "bench" }, runId: `r${runs++}`, now: () => new Date() });
   const wall = performance.now() - started;
   const used = process.cpuUsage(cpu);
   if (report.metrics.trials !== N || report.metrics.errored !== 0) throw new Error(`expected ${N} clean trials, got ${report.metrics.trials} (${report.metrics.errored} errored)`);
@@ -129,13 +136,15 @@ try {
   // Every round measures every size — the floor, the SDK alone and route-eval, in turn — so a
   // machine that slows down mid-bench slows every figure alike; each figure is the median of RUNS.
   const SIZES = [5, 20, 40];
-  const samples = new Map(SIZES.map((tools) => [tools, { floor: [], sdk: [], ours: [] }]));
+  if (before !== null) await run(port, 20, before);
+  const samples = new Map(SIZES.map((tools) => [tools, { floor: [], sdk: [], ours: [], before: [] }]));
   for (let i = 0; i < RUNS; i++) {
     for (const tools of SIZES) {
       const at = samples.get(tools);
       at.floor.push(await floor(port, tools));
       at.sdk.push(await floor(port, tools, "sdk"));
       at.ours.push(await run(port, tools));
+      if (before !== null) at.before.push(await run(port, tools, before));
     }
   }
   const bare = await floor(port, 20, "http");
@@ -151,6 +160,11 @@ try {
     `the SDK alone on route-eval's transport: ${base.sdk.toFixed(3)} ms per request`);
   console.log(`20 tools — route-eval run (SDK, store, records, report): ${base.wall.toFixed(0)} ms wall, ${base.cpu.toFixed(3)} ms CPU per trial`);
   console.log(`ratio: wall ${(base.wall / base.floorWall).toFixed(3)} (target ≤ 1.05) · CPU per trial ${(base.cpu / base.floor).toFixed(2)} (target ≤ 1.3)`);
+  if (before !== null) {
+    const at = samples.get(20).before;
+    const [wall, cpu] = [pick(at, "wall"), pick(at, "cpuPerTrial")];
+    console.log(`20 tools — BENCH_BASE's route-eval: ${wall.toFixed(0)} ms wall, ${cpu.toFixed(3)} ms CPU per trial; this one over it: wall ${(base.wall / wall).toFixed(3)}, CPU per trial ${(base.cpu / cpu).toFixed(3)}`);
+  }
   const departure = (value) => (Math.max(...bySize.map((s) => Math.abs(value(s) / value(base) - 1))) * 100).toFixed(1);
   console.log(`CPU per trial by visible tools: ${bySize.map((s) => `${s.tools}: ${s.cpu.toFixed(3)} ms (floor ${s.floor.toFixed(3)}, SDK alone ${s.sdk.toFixed(3)})`).join(" · ")}`);
   console.log(`  route-eval's own, over the SDK alone: ${bySize.map((s) => `${s.tools}: ${(s.cpu - s.sdk).toFixed(3)} ms`).join(" · ")}`);

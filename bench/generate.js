@@ -111,18 +111,30 @@ export function writeProject(dir, { tools, cases, k = 10, trials = 1, seed = 11,
   ].join("\n"));
 }
 
-const BUNDLE = new URL("../dist/bundle/cli.js", import.meta.url);
-const CLI = (existsSync(BUNDLE) ? BUNDLE : new URL("../dist/cli.js", import.meta.url)).href;
+/**
+ * Another built checkout of route-eval to measure beside this one (`BENCH_BASE=/path/to/checkout`,
+ * after `npm ci && npm run build` there): the benches that take it print both, interleaved.
+ */
+export const BASE = process.env.BENCH_BASE ?? null;
+
+/** The CLI module of a checkout (this one, or BASE). */
+function cliOf(root) {
+  const bundle = new URL("dist/bundle/cli.js", root);
+  return (existsSync(bundle) ? bundle : new URL("dist/cli.js", root)).href;
+}
+const ROOT = new URL("../", import.meta.url);
+const CLI = cliOf(ROOT);
 /** Runs the CLI in a child exactly as bin/route-eval.js does, and reports its CPU time and peak RSS on exit. */
-const DRIVER = `import(${JSON.stringify(CLI)}).then(async ({ main }) => {
+const driverOf = (cli) => `import(${JSON.stringify(cli)}).then(async ({ main }) => {
   process.exitCode = await main([process.argv[0], "route-eval", ...process.argv.slice(1)]);
   const u = process.resourceUsage();
   process.stderr.write("\\nbench: cpu_ms=" + (u.userCPUTime + u.systemCPUTime) / 1000 + " rss_kb=" + u.maxRSS + "\\n");
 });`;
+const DRIVER = driverOf(CLI);
 
-/** One measured child: `route-eval ...args` (or `code` as a module, when given) in `cwd`. */
-export function measure({ args = [], code = null, cwd, okCodes = [0, 1] }) {
-  const script = code ?? DRIVER;
+/** One measured child: `route-eval ...args` (or `code` as a module, when given) in `cwd`; `base: true` runs BASE's CLI. */
+export function measure({ args = [], code = null, cwd, okCodes = [0, 1], base = false }) {
+  const script = code ?? (base ? driverOf(cliOf(new URL(`file://${BASE.replace(/\/?$/, "/")}`))) : DRIVER);
   const start = process.hrtime.bigint();
   const out = spawnSync(process.execPath, ["--input-type=module", "-e", script, ...args], { encoding: "utf8", cwd, maxBuffer: 1 << 30 });
   const wall = Number(process.hrtime.bigint() - start) / 1e6;

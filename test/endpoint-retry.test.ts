@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createBreaker, START_FAILURES } from "../src/endpoint/breaker.js";
-import { createPace } from "../src/endpoint/pace.js";
+import { createPace, QUIET_MS } from "../src/endpoint/pace.js";
 import { backoffDelay, callWithRetries, parseRetryAfter, type AttemptVerdict, type RetryPolicy } from "../src/endpoint/retry.js";
 
 const headers = (values: Record<string, string>) => ({ get: (name: string) => values[name.toLowerCase()] ?? null });
@@ -113,12 +113,40 @@ describe("callWithRetries", () => {
     expect(result.ok === false && result.error).toMatch(/^test looks down: no call has succeeded for \d+ s while \d+ attempts failed \(last: HTTP 503\)$/);
   });
 
-  it("never trips on rate limits: 429s halve the pace instead, and successes restore it", async () => {
+  it("never trips on rate limits: 429s halve the pace instead (down to one), and a success right after does not raise it", async () => {
     const { policy, guards } = setup({ budgetMs: 10 ** 9 });
     let n = 0;
     const result = await callWithRetries(async () => (n++ < 40 ? Promise.reject("429") : "ok"), classify, policy, guards);
     expect(result.ok).toBe(true);
     expect(guards.breaker.tripped()).toBeNull();
-    expect(guards.pace.capacity()).toBe(2);
+    expect(guards.pace.capacity()).toBe(1);
+  });
+
+  it("the pace: halved by a 429 or a spent quota header, raised one place per quiet window after", () => {
+    const clock = { t: 0 };
+    const pace = createPace(8, () => clock.t);
+    const headers = (values: Record<string, string>) => ({ get: (name: string) => values[name] ?? null });
+    pace.rateLimited();
+    pace.rateLimited();
+    expect(pace.capacity()).toBe(2);
+    pace.succeeded();
+    expect(pace.capacity()).toBe(2);
+    clock.t = QUIET_MS - 1;
+    pace.succeeded(headers({ "x-ratelimit-remaining-requests": "12" }));
+    expect(pace.capacity()).toBe(2);
+    clock.t = QUIET_MS;
+    pace.succeeded();
+    pace.succeeded();
+    expect(pace.capacity()).toBe(3);
+    clock.t = 2 * QUIET_MS;
+    pace.succeeded(headers({ "anthropic-ratelimit-requests-remaining": "0" }));
+    expect(pace.capacity()).toBe(1);
+    pace.succeeded(headers({ "x-ratelimit-remaining-tokens": "0" }));
+    expect(pace.capacity()).toBe(1);
+    for (let window = 3; window < 20; window++) {
+      clock.t = window * QUIET_MS;
+      pace.succeeded();
+    }
+    expect([pace.capacity(), pace.max]).toEqual([8, 8]);
   });
 });

@@ -15,7 +15,7 @@ export function createAnthropicWire(settings: ProviderSettings): WireEndpoint<Me
     send: async (body, json) => {
       const anthropic = await connection.client();
       const { value, latency_ms } = await timed(() => anthropic.messages.create(body, sentAs(json)).withResponse());
-      return { body: value.data, request_id: value.request_id ?? null, latency_ms };
+      return { body: value.data, request_id: value.request_id ?? null, latency_ms, headers: value.response.headers };
     },
     normalise: normaliseAnthropicReply,
     classify: connection.classify,

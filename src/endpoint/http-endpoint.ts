@@ -76,7 +76,7 @@ export function createHttpWire(settings: HttpSettings): WireEndpoint<NeutralRequ
       if (!response.ok) throw new HttpStatus(response.status, response.headers, maskSecrets(text.slice(0, 200).replace(/\s+/g, " "), secrets));
       const reply: unknown = JSON.parse(text); // a cut-off or non-JSON body: SyntaxError, retried
       checkNeutralReply(reply, "the response body");
-      return { body: reply, request_id: response.headers.get("x-request-id"), latency_ms: Math.round((performance.now() - started) * 1000) / 1000 };
+      return { body: reply, request_id: response.headers.get("x-request-id"), latency_ms: Math.round((performance.now() - started) * 1000) / 1000, headers: response.headers };
     },
     normalise: normaliseNeutralReply,
     classify: (error, where) => classifyHttpFailure(error, where, label, secrets),

@@ -27,7 +27,7 @@ export function createResponsesWire(settings: ProviderSettings): WireEndpoint<Re
     send: async (body, json) => {
       const openai = await connection.client();
       const { value, latency_ms } = await timed(() => openai.responses.create(body, sentAs(json)).withResponse());
-      return { body: value.data, request_id: value.request_id, latency_ms };
+      return { body: value.data, request_id: value.request_id, latency_ms, headers: value.response.headers };
     },
     normalise: normaliseResponsesReply,
     classify: connection.classify,

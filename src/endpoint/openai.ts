@@ -17,7 +17,7 @@ export function createOpenAIWire(settings: ProviderSettings): WireEndpoint<ChatC
     send: async (body, json) => {
       const openai = await connection.client();
       const { value, latency_ms } = await timed(() => openai.chat.completions.create(body, sentAs(json)).withResponse());
-      return { body: value.data, request_id: value.request_id, latency_ms };
+      return { body: value.data, request_id: value.request_id, latency_ms, headers: value.response.headers };
     },
     normalise: normaliseOpenAIReply,
     classify: connection.classify,

@@ -80,6 +80,8 @@ export async function callWithRetries<T>(
   classify: (error: unknown) => AttemptVerdict,
   policy: RetryPolicy,
   guards: CallGuards,
+  /** The headers of a successful attempt's reply (its rate-limit headers pace the endpoint). */
+  headersOf?: (value: T) => HeaderReader | undefined,
 ): Promise<RetryResult<T>> {
   const started = policy.now();
   for (let retry = 0; ; retry++) {
@@ -89,7 +91,7 @@ export async function callWithRetries<T>(
     let verdict: AttemptVerdict;
     try {
       const value = await attempt();
-      guards.pace.succeeded();
+      guards.pace.succeeded(headersOf?.(value));
       guards.breaker.success();
       return { ok: true, value, retries: retry };
     } catch (error) {

@@ -7,13 +7,15 @@ import type { EndpointResponse, ToolControls, TrialRequest } from "../types.js";
 import { PLACEHOLDER_KEY, type KeySource } from "./api-key.js";
 import type { FailureContext } from "./http-failure.js";
 import type { FetchLike } from "./http-transport.js";
-import type { AttemptVerdict } from "./retry.js";
+import type { AttemptVerdict, HeaderReader } from "./retry.js";
 
 /** One successful HTTP attempt: the parsed JSON body as sent, the provider's request id, the time taken. */
 export interface WireReply {
   body: unknown;
   request_id: string | null;
   latency_ms: number;
+  /** The reply's headers, when the wire has them (rate-limit headers pace the endpoint). */
+  headers?: HeaderReader;
 }
 
 export interface WireEndpoint<Body> {

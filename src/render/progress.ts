@@ -50,12 +50,13 @@ export function createProgressPrinter(io: ProgressSink, options: ProgressOptions
   };
 }
 
-/** `route-eval: 120/400 trials (30%) · 2 errored · 5 retries · 40 from store · ETA 1m 20s` */
+/** `route-eval: 120/400 trials (30%) · 2 errored · 5 retries · rate-limited: 4 of 32 at once · 40 from store · ETA 1m 20s` */
 export function formatProgress(p: RunProgress): string {
   const percent = Math.floor((p.done / p.total) * 100);
   const parts = [`route-eval: ${p.done}/${p.total} trials (${percent}%)`];
   if (p.resumed > 0) parts.push(`${p.resumed} resumed`);
   parts.push(`${p.errored} errored`, `${p.retries} retries`);
+  if (p.paced !== undefined) parts.push(`rate-limited: ${p.paced.now} of ${p.paced.max} at once`);
   if (p.from_store > 0) parts.push(`${p.from_store} from store`);
   parts.push(p.finished ? `took ${formatDuration(p.elapsed_ms)}` : `ETA ${estimate(p)}`);
   return parts.join(" · ");

@@ -80,7 +80,7 @@ export async function runCounterfactuals(target: string, config: Config, options
       const discovery = unit.placement === "retriever ran" ? retrievals.get(unit.record) : undefined;
       return Array.from({ length: repeatsOf(unit) }, (_, repeat) => ({ run: () => askUnit(config, askerOf(testCase.registry), testCase, unit, repeat, discovery), keep }));
     });
-    const side = { file: join(dir, "records.jsonl"), resumed: 0, concurrency: config.concurrency, what: "counterfactual trials", again: "run it again", onProgress: options.onProgress, signal: options.signal };
+    const side = { file: join(dir, "records.jsonl"), resumed: 0, concurrency: config.concurrency, what: "counterfactual trials", again: "run it again", onProgress: options.onProgress, signal: options.signal, pace: endpoint.pace };
     await runIntoFile(side, jobsOf);
     const saved = readRecords(join(dir, "records.jsonl"));
     const report = buildCounterfactualReport(meta.run_id, endpoint.id, endpoint.model, records, saved, { kinds: options.kinds, repeats: options.repeats, notes: plan.notes, calls });

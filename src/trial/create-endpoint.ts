@@ -118,7 +118,7 @@ function callPolicy(label: string, config: Config, environment: EndpointEnvironm
     now,
   };
   const guards: CallGuards = {
-    pace: createPace(config.concurrency),
+    pace: createPace(config.concurrency, now),
     breaker: createBreaker(label, { windowMs: config.breaker_window_ms, startFailures: START_FAILURES, now }),
   };
   return { retry, guards };

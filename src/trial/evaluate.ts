@@ -18,7 +18,7 @@ import { listPending, type SweepHook } from "./run-trial.js";
 import { inShard, type Shard } from "../run-files/shard.js";
 import { checkPhaseFamilies, checkTodoGoals, checkToolSearchNames, findDialectWarnings, findNameWarnings } from "./run-checks.js";
 import { buildRunMeta, newRunId } from "./run-meta.js";
-import type { Config, RunProgress, Endpoint, Report, RunMeta, TrialRecord } from "../types.js";
+import type { Config, RunProgress, Endpoint, EndpointPace, Report, RunMeta, TrialRecord } from "../types.js";
 
 
 export interface RunOptions {
@@ -81,7 +81,7 @@ export interface RunResult {
 export async function runEvaluation(config: Config, options: RunOptions): Promise<RunResult> {
   const run = startRun(config, options);
   const loop = (jobs: JobList) =>
-    runTrialJobs(jobs, { concurrency: config.concurrency, resumed: run.resumed, total: run.recorded() + jobs.length, onProgress: options.onProgress, signal: options.signal });
+    runTrialJobs(jobs, { concurrency: config.concurrency, resumed: run.resumed, total: run.recorded() + jobs.length, onProgress: options.onProgress, signal: options.signal, pace: run.pace });
   const stopped = await (run.nextRound === undefined ? loop(run.jobs) : runRounds(run.jobs, run.nextRound, loop)).finally(run.close);
   return run.finish(stopped);
 }
@@ -100,6 +100,8 @@ export interface StartedRun {
   dir: string;
   /** Trials recorded before this session (resume). */
   resumed: number;
+  /** Its endpoint's pace (the loop follows it under rate limits). */
+  pace?: EndpointPace;
   /** Trials recorded so far (resumed ones included). */
   recorded(): number;
   /** The trials not yet recorded (adaptive trials: the first round); each keeps its record in the run as it finishes. */
@@ -162,6 +164,7 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
   return {
     dir: run.dir,
     resumed: run.records.length,
+    pace: endpoint.pace,
     recorded: () => tally.count,
     jobs,
     ...(plan === null ? {} : { nextRound: () => round(plan), round: firstRound }),

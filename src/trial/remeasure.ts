@@ -35,7 +35,7 @@ export async function remeasureBase(runDir: string, config: Config, perCase: num
     const inRange = (r: TrialRecord) => r.trial >= own && r.trial < own + perCase;
     const earlier = existsSync(file) ? readRecords(file).filter(inRange) : [];
     const widened: Config = { ...config, trials: own + perCase };
-    const side = { file, resumed: earlier.length, concurrency: config.concurrency, what: "remeasured trials", again: "run the diff again", onProgress: options.onProgress, signal: options.signal };
+    const side = { file, resumed: earlier.length, concurrency: config.concurrency, what: "remeasured trials", again: "run the diff again", onProgress: options.onProgress, signal: options.signal, pace: endpoint.pace };
     const asked = await runIntoFile(side, (keep) => listPending(widened, endpoint, cases, [...records, ...earlier], { env: options.env, keep }));
     const rows = buildCaseRows([...earlier, ...asked], config.success);
     return new Map(rows.map((row) => [row.case_id, { correct: row.correct, scored: row.trials - row.errored }]));

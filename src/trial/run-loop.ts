@@ -1,11 +1,14 @@
 /**
- * The trial loop of a run: jobs `concurrency` at a time, each record appended as it finishes,
- * progress reported as trials finish. The first run-stopping (fatal) outcome stops the loop:
+ * The trial loop of a run: jobs through a p-limit limiter, `concurrency` at a time — or fewer
+ * while the endpoint's pace is lowered by rate limits (the limiter follows it) — fed lazily, so no
+ * more than FEED × concurrency jobs wait for a place (a run of a million trials holds no queue of
+ * them); each record appended as it finishes, progress reported as trials finish. The first run-stopping (fatal) outcome stops the loop:
  * nothing new starts, trials in flight finish and are kept, the fatal trial is not recorded (so
  * `--resume` redoes it), and its message is returned. An interrupt (SIGINT/SIGTERM) stops it the
  * same way, except that trials still in flight after GRACE_MS are abandoned (not recorded).
  */
-import type { EndpointOutcome, RunProgress, TrialRecord } from "../types.js";
+import pLimit from "p-limit";
+import type { EndpointOutcome, EndpointPace, RunProgress, TrialRecord } from "../types.js";
 import { REJECTION } from "../endpoint/http-failure.js";
 
 export interface TrialResult {
@@ -33,7 +36,12 @@ export interface LoopOptions {
   onProgress?: (progress: RunProgress) => void;
   /** Aborted on SIGINT/SIGTERM; its reason is the signal's name. */
   signal?: AbortSignal;
+  /** The endpoint's pace: while rate limits keep it below `concurrency`, so many trials run at once. */
+  pace?: EndpointPace;
 }
+
+/** Jobs given to the limiter ahead of a free place, per place: enough to keep every place busy, never the whole list. */
+const FEED = 2;
 
 /** How long trials in flight may take to finish after an interrupt. */
 export const GRACE_MS = 3_000;
@@ -75,19 +83,48 @@ export async function runTrialJobs(jobs: JobList, options: LoopOptions): Promise
     report(false);
   };
   const going = () => stopped === null && options.signal?.aborted !== true;
-  // `concurrency` workers, each taking the next job as its last one finishes, in order; once the
-  // loop is stopping, none takes another, so nothing new starts. No job waits in a queue of
-  // promises: a job is made when a worker takes it.
+  // The limiter runs jobs in the order they are fed, `limit.concurrency` at a time; the feed keeps
+  // FEED jobs per place given to it, and stops giving once the loop is stopping (a job given but
+  // not started then starts nothing).
+  const top = Math.max(1, options.concurrency);
+  const limit = pLimit(top);
+  const follow = () => {
+    const now = Math.min(top, Math.max(1, options.pace?.capacity() ?? top));
+    if (limit.concurrency !== now) limit.concurrency = now;
+    progress.paced = now < top ? { now, max: top } : undefined;
+  };
   const next = jobs[Symbol.iterator]();
   const turns = createTurns();
-  const worker = async () => {
-    for (let job = next.next(); !job.done && going(); job = next.next()) {
-      finishOne(job.value, await job.value.run());
-      const turn = turns.due();
-      if (turn !== undefined) await turn;
-    }
+  const run = async (job: TrialJob) => {
+    if (!going()) return;
+    finishOne(job, await job.run());
+    follow();
+    const turn = turns.due();
+    if (turn !== undefined) await turn;
   };
-  const all = Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, jobs.length)) }, worker));
+  const all = new Promise<void>((resolve, reject) => {
+    let given = 0;
+    let failed = false;
+    const feed = () => {
+      while (!failed && going() && given < FEED * top) {
+        const job = next.next();
+        if (job.done) break;
+        given += 1;
+        limit(run, job.value).then(
+          () => {
+            given -= 1;
+            feed();
+          },
+          (error: unknown) => {
+            failed = true;
+            reject(error);
+          },
+        );
+      }
+      if (given === 0 && !failed) resolve();
+    };
+    feed();
+  });
   const interrupt = interrupted(options.signal);
   await Promise.race([all, interrupt.done.then(() => Promise.race([all, delay(GRACE_MS)]))]).finally(interrupt.release);
   closed = true;

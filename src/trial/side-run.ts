@@ -6,7 +6,7 @@
  */
 import { EndpointFailure, Interrupted } from "../errors.js";
 import { openRecordWriter } from "../run-files/records-io.js";
-import type { RunProgress, TrialRecord } from "../types.js";
+import type { EndpointPace, RunProgress, TrialRecord } from "../types.js";
 import { runTrialJobs, type JobList } from "./run-loop.js";
 
 export interface SideRun {
@@ -21,6 +21,8 @@ export interface SideRun {
   again: string;
   onProgress?: (progress: RunProgress) => void;
   signal?: AbortSignal;
+  /** The endpoint's pace (the loop follows it under rate limits). */
+  pace?: EndpointPace;
 }
 
 /** Runs the jobs (made with the function that keeps a record) and gives the records they wrote. */
@@ -33,7 +35,7 @@ export async function runIntoFile(side: SideRun, jobsOf: (keep: (record: TrialRe
   });
   let stopped;
   try {
-    stopped = await runTrialJobs(jobs, { concurrency: side.concurrency, resumed: side.resumed, total: side.resumed + jobs.length, onProgress: side.onProgress, signal: side.signal });
+    stopped = await runTrialJobs(jobs, { concurrency: side.concurrency, resumed: side.resumed, total: side.resumed + jobs.length, onProgress: side.onProgress, signal: side.signal, pace: side.pace });
   } finally {
     writer.close();
   }

@@ -79,6 +79,7 @@ export function createStoredEndpoint<Body>(wire: WireEndpoint<Body>, options: St
   return {
     id: wire.id,
     model: wire.model,
+    pace: options.guards.pace,
     call: (request) => callStored(wire, options, canonical, save, request),
     close: async () => {
       await wire.close?.();
@@ -129,11 +130,12 @@ async function callStored<Body>(
     const error = `${wire.unavailable}: ${where} needs a live call (the store has no answer for it); export the key, or run with --mode replay`;
     return { ok: false, kind: "fatal", setup: true, error, request_hash: key, retries: 0 };
   }
+  // The reply as stored (its headers only pace the endpoint: they are not part of the answer).
   const readable = async () => {
-    const reply = await wire.send(body, json);
+    const { headers, ...reply } = await wire.send(body, json);
     const response = wire.normalise(reply);
     if ("error" in response) throw new UnreadableReply(response.error);
-    return reply;
+    return { reply, headers };
   };
   const classify = (error: unknown) =>
     error instanceof UnreadableReply
@@ -147,11 +149,11 @@ async function callStored<Body>(
     return shared.ok ? { ...shared, retries: 0, from_store: true } : shared;
   }
   const call = (async (): Promise<EndpointOutcome> => {
-    const result = await callWithRetries(readable, classify, options.retry, options.guards);
+    const result = await callWithRetries(readable, classify, options.retry, options.guards, (value) => value.headers);
     if (!result.ok) return { ok: false, kind: result.kind, error: result.error, request_hash: key, retries: result.retries };
-    const outcome = answer(wire, result.value, { request_hash: key, retries: result.retries, from_store: false });
+    const outcome = answer(wire, result.value.reply, { request_hash: key, retries: result.retries, from_store: false });
     if (outcome.ok) {
-      const entry = sealEntry({ key, endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, case_id: request.case_id, trial: request.trial, reply: result.value });
+      const entry = sealEntry({ key, endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, case_id: request.case_id, trial: request.trial, reply: result.value.reply });
       save(key, entry);
     }
     return outcome;

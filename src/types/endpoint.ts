@@ -112,11 +112,19 @@ export type EndpointOutcome = (
     }
 ) & CallInfo;
 
+/** How many calls an endpoint lets run at once now, and the run's concurrency it climbs back to (endpoint/pace.ts). */
+export interface EndpointPace {
+  capacity(): number;
+  readonly max: number;
+}
+
 export interface Endpoint {
   /** e.g. "baseline", "openai". */
   id: string;
   model: string;
   call(request: TrialRequest): Promise<EndpointOutcome>;
+  /** Its pace, when its calls go over a network (rate limits lower it): the run's limiter follows it. */
+  pace?: EndpointPace;
   /** Finish background work (pending response-store writes); call once after the last call. */
   close?(): Promise<void>;
 }

@@ -21,6 +21,8 @@ export interface RunProgress {
   from_store: number;
   elapsed_ms: number;
   finished: boolean;
+  /** Trials let run at once now, when rate limits have lowered it below the run's concurrency. */
+  paced?: { now: number; max: number };
 }
 
 
