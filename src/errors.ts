@@ -1,5 +1,5 @@
 /**
- * Errors a user can fix. Each carries the exit code the CLI sets (DESIGN §7) and a one-line
+ * Errors a user can fix. Each carries the exit code the CLI sets (docs/commands.md "Exit codes") and a one-line
  * message that names the file, the place and the fix. Anything else that reaches the CLI is a bug.
  */
 export class InputError extends Error {

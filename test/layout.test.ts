@@ -100,3 +100,19 @@ describe("the layout of src/", () => {
     expect(findLoops().map((loop) => loop.join(" ↔ "))).toEqual([]);
   });
 });
+
+describe("docs/architecture.md", () => {
+  it("counts the files of each room it counts as src/ has them", () => {
+    const text = readFileSync("docs/architecture.md", "utf8");
+    const counted = [...text.matchAll(/^([a-z-]+)\/ +(\d+) /gm)].map((m) => [m[1], Number(m[2])]);
+    expect(counted.length).toBeGreaterThan(3);
+    const actual = counted.map(([room]) => [room, readdirSync(join(SRC, String(room))).filter((name) => name.endsWith(".ts")).length]);
+    expect(counted).toEqual(actual);
+  });
+
+  it("names every room of src/", () => {
+    const text = readFileSync("docs/architecture.md", "utf8");
+    const rooms = readdirSync(SRC, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => `${entry.name}/`);
+    expect(rooms.filter((room) => !text.includes(room))).toEqual([]);
+  });
+});

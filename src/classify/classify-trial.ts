@@ -1,5 +1,5 @@
 /**
- * The routing ladder (DESIGN §3): locate the first rung a trial failed from the sets its record
+ * The routing ladder (docs/metrics.md): locate the first rung a trial failed from the sets its record
  * keeps, and type selection failures. Pure: the sets are the evidence and the truth.
  */
 import { ABSTAIN, ASK } from "../types.js";

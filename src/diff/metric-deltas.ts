@@ -1,5 +1,5 @@
 /**
- * Every metric of DESIGN §3–4, base vs current: values, delta, direction-aware change, and two
+ * Every metric of docs/metrics.md, base vs current: values, delta, direction-aware change, and two
  * paired tests — a sign test over the shared cases whose own value moved, and exact McNemar over
  * trial pairs (same case, same trial index) in the metric's population in both runs.
  */

@@ -1,5 +1,5 @@
 /**
- * Every metric of DESIGN §3–4 from trial records, through their case tallies (case-tally.ts).
+ * Every metric of docs/metrics.md from trial records, through their case tallies (case-tally.ts).
  * Pure. Errored trials are counted and excluded from every rate, pass^k, consistency figure and
  * confusion table.
  */

@@ -1,5 +1,5 @@
 /**
- * Reliability over repeated trials (DESIGN §4), with the unbiased estimators of pass^k
+ * Reliability over repeated trials (docs/metrics.md "Reliability"), with the unbiased estimators of pass^k
  * (τ-bench: all k of k trials succeed) and pass@k (at least one of k succeeds).
  */
 import { minOf } from "../text/extremes.js";

@@ -1,5 +1,5 @@
 /**
- * Repeated-trial reliability (DESIGN §4): pass^k, pass@k, consistency and unstable cases.
+ * Repeated-trial reliability (docs/metrics.md "Reliability"): pass^k, pass@k, consistency and unstable cases.
  * A case's n is its scored (non-errored) trials; a trial is correct by the run's `success`.
  */
 import { maxOf } from "../text/extremes.js";

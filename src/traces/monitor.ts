@@ -1,5 +1,5 @@
 /**
- * The routing signals of production turns (DESIGN §3's operational signals, without labels),
+ * The routing signals of production turns (the operational signals of docs/metrics.md, without labels),
  * tallied as turns stream past — memory grows with the distinct tools, offered sets and
  * attribute values seen (each bounded), never with the turns:
  * - candidate-set size (and per filtering stage when the trace logs them);

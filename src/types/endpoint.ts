@@ -68,7 +68,7 @@ export interface EndpointResponse {
   /** Set when the call's arguments could not be parsed as a JSON object. */
   arguments_error: string | null;
   tool_calls: number;
-  /** Every call, when the reply made more than one (`selected` is the first, per DESIGN). */
+  /** Every call, when the reply made more than one (`selected` is the first: docs/endpoints.md "Several calls in one reply"). */
   calls?: EndpointCall[];
   text: string | null;
   usage: Usage;

@@ -1,5 +1,5 @@
 /**
- * The one table of rates (DESIGN §3): each rate's population and success as yes/no facts of a
+ * The one table of rates (docs/metrics.md): each rate's population and success as yes/no facts of a
  * scored trial, its label, which way is better, and where renderers list it. Metrics count it,
  * diff pairs it trial by trial, gates accept its name, renderers label it, the report's schema
  * requires it — all from this row. Adding a rate with its gate is one row here (plus its fact's
