@@ -1,6 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, type Argument, type Option, type OutputConfiguration } from "commander";
 import { terminalWidth } from "./render/terminal-width.js";
-import { CATALOGUE, type Register } from "./commands/catalogue.js";
+import { CATALOGUE, type CatalogueEntry, type Register } from "./commands/catalogue.js";
 import { EXIT } from "./commands/exit.js";
 import type { Io } from "./context.js";
 import type { SetExit } from "./commands/exit.js";
@@ -43,10 +43,10 @@ function lazyInterrupts(): () => AbortSignal {
 }
 
 /** Runs the CLI and returns the exit code; never throws. The only place exit codes are decided. */
-export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+export async function main(argv: string[], io: Io = defaultIo, catalogue: readonly CatalogueEntry[] = CATALOGUE): Promise<number> {
   let exitCode: number = EXIT.ok;
   try {
-    const program = await buildProgram(io, (code) => (exitCode = Math.max(exitCode, code)), commandsFor(argv));
+    const program = await buildProgram(io, (code) => (exitCode = Math.max(exitCode, code)), commandsFor(argv, catalogue));
     await program.parseAsync(argv);
     return exitCode;
   } catch (error) {
@@ -60,13 +60,13 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
  * nothing for --version; for the overall help, a name that is no command (commander suggests the
  * nearest) or none, every command as the catalogue describes it, none loaded.
  */
-function commandsFor(argv: string[]): { load: (() => Promise<Register>) | null; catalogue: boolean } {
+function commandsFor(argv: string[], catalogue: readonly CatalogueEntry[]): { load: (() => Promise<Register>) | null; catalogue: readonly CatalogueEntry[] | null } {
   const args = argv.slice(2);
   const words = args.filter((arg) => !arg.startsWith("-"));
   const name = words[0] === "help" && words.length > 1 ? words[1] : words[0];
-  if (name === undefined && (args.includes("--version") || args.includes("-V")) && !args.includes("--help") && !args.includes("-h")) return { load: null, catalogue: false };
-  const load = name === undefined ? undefined : CATALOGUE.find((entry) => entry.name === name)?.load;
-  return load === undefined ? { load: null, catalogue: true } : { load, catalogue: false };
+  if (name === undefined && (args.includes("--version") || args.includes("-V")) && !args.includes("--help") && !args.includes("-h")) return { load: null, catalogue: null };
+  const load = name === undefined ? undefined : catalogue.find((entry) => entry.name === name)?.load;
+  return load === undefined ? { load: null, catalogue } : { load, catalogue: null };
 }
 
 async function buildProgram(io: Io, setExit: SetExit, commands: ReturnType<typeof commandsFor>): Promise<Command> {
@@ -80,8 +80,8 @@ async function buildProgram(io: Io, setExit: SetExit, commands: ReturnType<typeo
     .configureOutput(outputOf(io))
     .showHelpAfterError("(run with --help for usage)");
   if (commands.load !== null) (await commands.load())(program, io, setExit);
-  if (commands.catalogue) {
-    for (const entry of CATALOGUE) {
+  if (commands.catalogue !== null) {
+    for (const entry of commands.catalogue) {
       const command = program.command(entry.name).description(entry.description);
       for (const arg of entry.args) command.argument(arg);
     }

@@ -22,3 +22,28 @@ describe("the command catalogue", () => {
     expect(listed).toEqual([...CATALOGUE.map((entry) => entry.name), "help"]);
   });
 });
+
+describe("a command is its catalogue row and its modules", () => {
+  it("a row added to the catalogue is listed by the overall help, has its own help, and runs", async () => {
+    const { main } = await import("../src/cli.js");
+    const { captureIo, argv } = await import("./support/io.js");
+    const hello: (typeof CATALOGUE)[number] = {
+      name: "hello",
+      args: ["<who>"],
+      description: "Greet someone (a command added by this test).",
+      load: async () => (program, io) => {
+        program.command("hello").argument("<who>").description("Greet someone (a command added by this test).").action((who: string) => io.stdout(`hello, ${who}\n`));
+      },
+    };
+    const catalogue = [...CATALOGUE, hello];
+    const listed = captureIo();
+    expect(await main(argv("--help"), { ...listed.io, columns: 400 }, catalogue)).toBe(0);
+    expect(listed.stdout()).toMatch(/^  hello \[options\] <who> +Greet someone \(a command added by this test\)\.$/m);
+    const ran = captureIo();
+    expect(await main(argv("hello", "world"), ran.io, catalogue)).toBe(0);
+    expect(ran.stdout()).toBe("hello, world\n");
+    const bad = captureIo();
+    expect(await main(argv("hello"), bad.io, catalogue)).toBe(2);
+    expect(bad.stderr()).toContain("missing required argument 'who'");
+  });
+});
