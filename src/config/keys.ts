@@ -6,11 +6,11 @@ import { ArgumentError } from "../errors.js";
  * Adding a key is one row here plus its field in `Config` (the compiler insists on both).
  */
 import { describeEndpoints } from "../types/providers.js";
-import { resolve } from "node:path";
+import { relative, resolve, sep } from "node:path";
 import { redactUrl } from "../text/redact-url.js";
 import { canonicalJson } from "../text/canonical-json.js";
 import { CONTROL_NAMES } from "../types/tools.js";
-import { CONVERSATION_MODES, DESCRIPTION_MODES, SEARCH_KINDS, TOOL_SEARCH_MODES, EXPOSURE_MODES, LATER_RUN_KEYS, OPTIONAL_RUN_KEYS, RETRIEVERS, RUN_KEYS, STORE_MODES, SUCCESS_KINDS, type Config, type SettingKey } from "../types/config.js";
+import { CONVERSATION_MODES, DESCRIPTION_MODES, SEARCH_KINDS, TOOL_SEARCH_MODES, EXPOSURE_MODES, LATER_RUN_KEYS, NOTED_RUN_KEYS, OPTIONAL_RUN_KEYS, RETRIEVERS, RUN_KEYS, STORE_MODES, SUCCESS_KINDS, type Config, type SettingKey } from "../types/config.js";
 import type { ControlName } from "../types/tools.js";
 import type { RunConfig } from "../types/report.js";
 import type { JsonObject } from "../types/json.js";
@@ -293,22 +293,25 @@ const EVERY_SETTING_HAS_A_ROW: Same<TopOf<ConfigPath>, SettingKey> = true;
 void EVERY_SETTING_HAS_A_ROW;
 
 /** A setting's default: its row's, or for a group of rows (tool_search) the object of theirs. */
-export function settingDefault(key: SettingKey): unknown {
+export function settingDefault(key: SettingKey, root?: string): unknown {
   const row = (CONFIG_KEYS as Record<string, KeySpec<unknown>>)[key];
-  if (row !== undefined) return row.default;
+  // A path's default depends on the config's folder.
+  if (row !== undefined) return typeof row.default === "function" && root !== undefined ? row.default(root) : row.default;
   return Object.fromEntries(listConfigKeys().filter(([path]) => path.startsWith(`${key}.`)).map(([path, spec]) => [path.slice(key.length + 1), spec.default]));
 }
 
 /** The settings of a run as run.json pins them. */
 export function pickRunConfig(config: Config): RunConfig {
   const keys = [...RUN_KEYS, ...LATER_RUN_KEYS];
-  const optional = OPTIONAL_RUN_KEYS.filter((key) => canonicalJson(config[key]) !== canonicalJson(settingDefault(key)));
+  const optional = [...OPTIONAL_RUN_KEYS, ...NOTED_RUN_KEYS].filter((key) => canonicalJson(config[key]) !== canonicalJson(settingDefault(key, config.root)));
   const picked = Object.fromEntries([...keys, ...optional].map((key) => [key, config[key]])) as RunConfig;
   // No secrets at rest: a URL in run.json (and so in report.json) carries no credentials.
   const embeddings = picked.discovery.embeddings;
   return {
     ...picked,
     base_url: picked.base_url === null || picked.base_url === undefined ? picked.base_url : redactUrl(picked.base_url),
+    // A path in run.json is relative to the config's folder (a committed baseline carries no machine's path).
+    ...(picked.store_dir === undefined ? {} : { store_dir: relative(config.root, picked.store_dir).split(sep).join("/") }),
     discovery: embeddings?.base_url === undefined ? picked.discovery : { ...picked.discovery, embeddings: { ...embeddings, base_url: redactUrl(embeddings.base_url) } },
   };
 }

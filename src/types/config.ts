@@ -203,5 +203,21 @@ export interface ModelPrice {
 export const RUN_KEYS = [
   "cases", "phases", "controls", "discovery", "trials", "concurrency", "temperature", "seed", "system_prompt", "gates",
 ] as const satisfies readonly SettingKey[];
+/**
+ * Recorded when set to other than their default, like OPTIONAL_RUN_KEYS, but operational: a
+ * resume does not pin or compare them (they change how a run asks, not what it measures).
+ */
+export const NOTED_RUN_KEYS = ["retry_budget_ms", "max_retries", "breaker_window_ms", "retry_base_ms", "headers_env", "store_dir"] as const satisfies readonly SettingKey[];
+
+/** The settings run.json records outside its `config`, and where (a test holds these lists to the config schema). */
+export const RECORDED_ELSEWHERE = {
+  endpoint: "run.json endpoint (the provider's name) and model",
+  model: "run.json model",
+  registry: "run.json registries (each snapshot, revision and file)",
+  batch: "run.json batch (true for a batch run)",
+  out_dir: "the folder that holds the run's own folder",
+  variants: "experiment.json (each variant's run records its own settings)",
+} as const satisfies Partial<Record<SettingKey | "variants", string>>;
+
 /** Pinned too, but absent from run.json files written before they existed. */
 export const LATER_RUN_KEYS = ["mode", "base_url", "api_key_env", "max_tokens", "shuffle_tools", "success", "timeout_ms"] as const satisfies readonly SettingKey[];
