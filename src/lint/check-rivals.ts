@@ -70,7 +70,8 @@ function clusterFinding(registry: LintRegistry, members: Tool[]): Finding {
     file: registry.file,
     line: registry.lineOf(["tools", registry.indexOf(members[0]), "name"]),
     tool: names[0],
-    message: `${members.length} tools, each a rival of every other, compete for the same requests: ${listSome(names, LISTED_MEMBERS)}`,
+    // Every pair of members is a rival pair (complete linkage); the pair findings list only each tool's strongest.
+    message: `${members.length} tools compete for the same requests, all ${(members.length * (members.length - 1)) / 2} pairs among them rivals (the rival-pair findings list each tool's strongest): ${listSome(names, LISTED_MEMBERS)}`,
     fix: "merge them into one tool with a parameter that selects the mode, or make each avoid_when name the others with the case it loses",
     related: names.slice(1),
   });
