@@ -1,20 +1,16 @@
-import { ArgumentError } from "../errors.js";
 /**
  * The config key table: every setting of route-eval.yaml, once. The command-line options, the
  * flag → config overrides, the defaults, the JSON Schema of the file (schemas/config.schema.json
- * is checked against it by a test) and the settings pinned in run.json all come from here.
+ * is checked against it by a test) and the settings pinned in run.json (run-config.ts) all come from here.
  * Adding a key is one row here plus its field in `Config` (the compiler insists on both).
  */
 import { describeEndpoints } from "../types/providers.js";
-import { relative, resolve, sep } from "node:path";
-import { redactUrl } from "../text/redact-url.js";
-import { canonicalJson } from "../text/canonical-json.js";
+import { resolve } from "node:path";
 import { CONTROL_NAMES } from "../types/tools.js";
-import { CONVERSATION_MODES, DESCRIPTION_MODES, SEARCH_KINDS, TOOL_SEARCH_MODES, EXPOSURE_MODES, LATER_RUN_KEYS, NOTED_RUN_KEYS, OPTIONAL_RUN_KEYS, RETRIEVERS, RUN_KEYS, STORE_MODES, SUCCESS_KINDS, type Config, type SettingKey } from "../types/config.js";
+import { CONVERSATION_MODES, DESCRIPTION_MODES, SEARCH_KINDS, TOOL_SEARCH_MODES, EXPOSURE_MODES, RETRIEVERS, STORE_MODES, SUCCESS_KINDS, type Config, type SettingKey } from "../types/config.js";
 import type { ControlName } from "../types/tools.js";
-import type { RunConfig } from "../types/report.js";
 import type { JsonObject } from "../types/json.js";
-import { nonNegativeInt, nonNegativeNumber, parseBoolean, positiveInt } from "./parse-number.js";
+import { nonNegativeInt, nonNegativeNumber, parseBoolean, parseTarget, parseTrials, parseUnitInterval, positiveInt } from "./parse-number.js";
 
 export interface KeySpec<T> {
   /** Commander's option spec, e.g. "-n, --trials <n>"; absent = file only. */
@@ -263,23 +259,6 @@ export const VARIANT_KEYS = [
   "tool_choice", "parallel_tool_calls", "strict", "disable_parallel_tool_use",
 ] as const satisfies readonly TopOf<ConfigPath>[];
 
-/** "auto" (adaptive trials against the gates) is written as Infinity until load-config resolves it. */
-function parseTrials(raw: string): number {
-  return raw.trim() === "auto" ? Infinity : positiveInt(raw);
-}
-
-/** A success probability strictly between 0 and 1, or auto. */
-function parseTarget(raw: string): number | "auto" {
-  if (raw.trim() === "auto") return "auto";
-  return parseUnitInterval(raw);
-}
-
-function parseUnitInterval(raw: string): number {
-  const n = Number(raw);
-  if (!(n > 0 && n < 1)) throw new ArgumentError("expected a number between 0 and 1 (exclusive), e.g. 0.9.");
-  return n;
-}
-
 /** controls: "on" = every control, "off" = none, else the list as written. */
 function readControls(written: unknown): ControlName[] {
   if (written === "on") return [...CONTROL_NAMES];
@@ -298,22 +277,6 @@ export function settingDefault(key: SettingKey, root?: string): unknown {
   // A path's default depends on the config's folder.
   if (row !== undefined) return typeof row.default === "function" && root !== undefined ? row.default(root) : row.default;
   return Object.fromEntries(listConfigKeys().filter(([path]) => path.startsWith(`${key}.`)).map(([path, spec]) => [path.slice(key.length + 1), spec.default]));
-}
-
-/** The settings of a run as run.json pins them. */
-export function pickRunConfig(config: Config): RunConfig {
-  const keys = [...RUN_KEYS, ...LATER_RUN_KEYS];
-  const optional = [...OPTIONAL_RUN_KEYS, ...NOTED_RUN_KEYS].filter((key) => canonicalJson(config[key]) !== canonicalJson(settingDefault(key, config.root)));
-  const picked = Object.fromEntries([...keys, ...optional].map((key) => [key, config[key]])) as RunConfig;
-  // No secrets at rest: a URL in run.json (and so in report.json) carries no credentials.
-  const embeddings = picked.discovery.embeddings;
-  return {
-    ...picked,
-    base_url: picked.base_url === null || picked.base_url === undefined ? picked.base_url : redactUrl(picked.base_url),
-    // A path in run.json is relative to the config's folder (a committed baseline carries no machine's path).
-    ...(picked.store_dir === undefined ? {} : { store_dir: relative(config.root, picked.store_dir).split(sep).join("/") }),
-    discovery: embeddings?.base_url === undefined ? picked.discovery : { ...picked.discovery, embeddings: { ...embeddings, base_url: redactUrl(embeddings.base_url) } },
-  };
 }
 
 /** Every row as [path, spec], in table order. */

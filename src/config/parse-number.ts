@@ -31,3 +31,21 @@ export function parseBoolean(raw: string): boolean {
   if (["false", "no", "off", "0"].includes(text)) return false;
   throw new ArgumentError("expected true or false.");
 }
+
+/** "auto" (adaptive trials against the gates) is written as Infinity until load-config resolves it. */
+export function parseTrials(raw: string): number {
+  return raw.trim() === "auto" ? Infinity : positiveInt(raw);
+}
+
+/** A success probability strictly between 0 and 1, or auto. */
+export function parseTarget(raw: string): number | "auto" {
+  if (raw.trim() === "auto") return "auto";
+  return parseUnitInterval(raw);
+}
+
+export function parseUnitInterval(raw: string): number {
+  const n = Number(raw);
+  if (!(n > 0 && n < 1)) throw new ArgumentError("expected a number between 0 and 1 (exclusive), e.g. 0.9.");
+  return n;
+}
+

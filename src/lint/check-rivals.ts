@@ -1,5 +1,6 @@
 /** rivals: pairs of near tools with their score, and clusters of three or more. */
-import { LISTED_MEMBERS, LISTED_PAIRS, LISTED_PAIRS_IN_LARGE_CLUSTER, findClusters, listSome, rivalPairAt, type RivalPair, type RivalPairs } from "./find-rivals.js";
+import { findClusters } from "./find-clusters.js";
+import { LISTED_MEMBERS, LISTED_PAIRS, LISTED_PAIRS_IN_LARGE_CLUSTER, listSome, rivalPairAt, type RivalPair, type RivalPairs } from "./find-rivals.js";
 import type { LintRegistry } from "./lint-input.js";
 import type { Tool } from "../types.js";
 import { finding, type Finding } from "./rules.js";

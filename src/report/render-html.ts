@@ -21,7 +21,7 @@ import type { CounterfactualReport } from "../types/counterfactual.js";
 import { renderHeadroomSection } from "../counterfactual/render-headroom-html.js";
 import { HIDING_LABELS, NO_DESCRIPTION, STATUS_MARKS } from "../show/render-case.js";
 import { renderConversationSection } from "./render-html-conversations.js";
-import { buildAdaptiveSection } from "./render-sections.js";
+import { buildAdaptiveSection } from "./run-shape-sections.js";
 import { buildToolSearchSection } from "./tool-search-section.js";
 import { sectionHtml } from "../render/lay-out-sections.js";
 

@@ -14,7 +14,7 @@ import { adjustVerdicts, compareVariant, profileOf, tabulateMetrics, type Varian
 import { EXPERIMENT_SCHEMA_VERSION, type Experiment, findVariant } from "../types/ablate.js";
 import { type ExperimentPlan } from "../ablate/plan.js";
 import { evaluateVariantGates } from "../gates/variant-gates.js";
-import { pickRunConfig } from "../config/keys.js";
+import { pickRunConfig } from "../config/run-config.js";
 import { openResponseStore } from "../store/response-store.js";
 import { stableStringify } from "../render/stable-json.js";
 import { writeTextFile } from "../run-files/write-files.js";

@@ -1,6 +1,6 @@
 /** run.json of a run: what was run, with what settings, on which inputs (their content hashes). */
 import { relative } from "node:path";
-import { pickRunConfig } from "../config/keys.js";
+import { pickRunConfig } from "../config/run-config.js";
 import { hashDefinition, renderDefinition } from "../registry/render-definition.js";
 import { shortContentHash } from "../text/content-hash.js";
 import type { Case, Config, Endpoint, RunMeta } from "../types.js";
