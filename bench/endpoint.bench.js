@@ -17,10 +17,17 @@ import { runEvaluation } from "../dist/trial/evaluate.js";
 import { BASE, median } from "./generate.js";
 
 /** BENCH_BASE's own loadConfig and runEvaluation, when given. */
-const before = BASE === null ? null : {
-  ...(await import(new URL("dist/config/load-config.js", `file://${BASE.replace(/\/?$/, "/")}`).href)),
-  ...(await import(new URL("dist/trial/evaluate.js", `file://${BASE.replace(/\/?$/, "/")}`).href)),
-};
+const before =
+  BASE === null
+    ? null
+    : {
+        ...(await import(
+          new URL("dist/config/load-config.js", `file://${BASE.replace(/\/?$/, "/")}`).href
+        )),
+        ...(await import(
+          new URL("dist/trial/evaluate.js", `file://${BASE.replace(/\/?$/, "/")}`).href
+        )),
+      };
 
 /** route-eval's transport as a run without a proxy has it. */
 const leanFetch = createFetch(createDispatcher({}));
@@ -54,22 +61,48 @@ server.listen(0, "127.0.0.1", () => console.log(server.address().port));
 
 function startServer() {
   const child = spawn(process.execPath, ["-e", SERVER], { stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((resolve) => child.stdout.once("data", (data) => resolve({ child, port: Number(String(data).trim()) })));
+  return new Promise((resolve) =>
+    child.stdout.once("data", (data) => resolve({ child, port: Number(String(data).trim()) })),
+  );
 }
 
-const schema = { type: "object", properties: { id: { type: "string" } }, required: ["id"], additionalProperties: false };
+const schema = {
+  type: "object",
+  properties: { id: { type: "string" } },
+  required: ["id"],
+  additionalProperties: false,
+};
 const toolOf = (i) => ({
-  name: `tool_${i}`, family: `fam_${i % 4}`, purpose: `Do task number ${i} for the customer.`,
-  use_when: [`The user asks for task ${i}.`], avoid_when: [`The user asks for anything but task ${i}.`], input_schema: schema, effect: "read_only",
+  name: `tool_${i}`,
+  family: `fam_${i % 4}`,
+  purpose: `Do task number ${i} for the customer.`,
+  use_when: [`The user asks for task ${i}.`],
+  avoid_when: [`The user asks for anything but task ${i}.`],
+  input_schema: schema,
+  effect: "read_only",
 });
 
 /** A project whose every trial shows `tools` ordinary tools (no retriever, no phases). */
 function writeProject(dir, tools) {
   mkdirSync(join(dir, "registries"), { recursive: true });
   mkdirSync(join(dir, "cases"), { recursive: true });
-  writeFileSync(join(dir, "registries", "bench.yaml"), JSON.stringify({ snapshot: "bench", revision: "1", tools: Array.from({ length: tools }, (_, i) => toolOf(i)) }));
-  const cases = Array.from({ length: CASES }, (_, i) => ({ id: `case-${i}`, goal: `Please do task ${i % tools} for x_${i}.`, acceptable: [`tool_${i % tools}`] }));
-  writeFileSync(join(dir, "cases", "bench.yaml"), JSON.stringify({ registry: "../registries/bench.yaml", cases }));
+  writeFileSync(
+    join(dir, "registries", "bench.yaml"),
+    JSON.stringify({
+      snapshot: "bench",
+      revision: "1",
+      tools: Array.from({ length: tools }, (_, i) => toolOf(i)),
+    }),
+  );
+  const cases = Array.from({ length: CASES }, (_, i) => ({
+    id: `case-${i}`,
+    goal: `Please do task ${i % tools} for x_${i}.`,
+    acceptable: [`tool_${i % tools}`],
+  }));
+  writeFileSync(
+    join(dir, "cases", "bench.yaml"),
+    JSON.stringify({ registry: "../registries/bench.yaml", cases }),
+  );
 }
 
 /**
@@ -78,24 +111,61 @@ function writeProject(dir, tools) {
  */
 async function floor(port, tools, via = "fetch") {
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const functions = Array.from({ length: tools + 3 }, (_, i) => ({ type: "function", function: {
-    name: `tool_${i}`, description: `Do task number ${i} for the customer.\nUse when: The user asks for task ${i}.\nAvoid when: The user asks for anything but task ${i}.`, parameters: schema } }));
-  const bodyObject = (i) => ({ model: "bench-model", messages: [{ role: "system", content: DEFAULT_SYSTEM_PROMPT }, { role: "user", content: `Please do task ${i % tools} for x_${i}.` }], tools: functions, temperature: 0 });
-  const bodyOf = (i) => JSON.stringify(bodyObject(i));
-  const viaFetch = async (i) => (await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: bodyOf(i) })).json();
-  const viaHttp = (i) => new Promise((resolve, reject) => {
-    const body = bodyOf(i);
-    const req = request({ host: "127.0.0.1", port, path: "/v1/chat/completions", method: "POST", agent, headers: { "content-type": "application/json" } }, (res) => {
-      const chunks = [];
-      res.on("data", (c) => chunks.push(c));
-      res.on("end", () => resolve(JSON.parse(Buffer.concat(chunks).toString("utf8"))));
-    });
-    req.on("error", reject);
-    req.end(body);
+  const functions = Array.from({ length: tools + 3 }, (_, i) => ({
+    type: "function",
+    function: {
+      name: `tool_${i}`,
+      description: `Do task number ${i} for the customer.\nUse when: The user asks for task ${i}.\nAvoid when: The user asks for anything but task ${i}.`,
+      parameters: schema,
+    },
+  }));
+  const bodyObject = (i) => ({
+    model: "bench-model",
+    messages: [
+      { role: "system", content: DEFAULT_SYSTEM_PROMPT },
+      { role: "user", content: `Please do task ${i % tools} for x_${i}.` },
+    ],
+    tools: functions,
+    temperature: 0,
   });
+  const bodyOf = (i) => JSON.stringify(bodyObject(i));
+  const viaFetch = async (i) =>
+    (
+      await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: bodyOf(i),
+      })
+    ).json();
+  const viaHttp = (i) =>
+    new Promise((resolve, reject) => {
+      const body = bodyOf(i);
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port,
+          path: "/v1/chat/completions",
+          method: "POST",
+          agent,
+          headers: { "content-type": "application/json" },
+        },
+        (res) => {
+          const chunks = [];
+          res.on("data", (c) => chunks.push(c));
+          res.on("end", () => resolve(JSON.parse(Buffer.concat(chunks).toString("utf8"))));
+        },
+      );
+      req.on("error", reject);
+      req.end(body);
+    });
   // The SDK alone, on route-eval's transport, serialising each body itself: what a plain SDK-based
   // caller pays (route-eval hands the SDK the text its store key was written from instead).
-  const client = new OpenAI({ apiKey: "bench", baseURL: `http://127.0.0.1:${port}/v1`, maxRetries: 0, fetch: leanFetch });
+  const client = new OpenAI({
+    apiKey: "bench",
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    maxRetries: 0,
+    fetch: leanFetch,
+  });
   const viaSdk = async (i) => client.chat.completions.create(bodyObject(i)).withResponse();
   const post = via === "fetch" ? viaFetch : via === "sdk" ? viaSdk : viaHttp;
   let next = 0;
@@ -114,16 +184,32 @@ let runs = 0;
 async function run(port, tools, code = { loadConfig, runEvaluation }) {
   const dir = mkdtempSync(join(tmpdir(), "route-eval-endpoint-bench-"));
   writeProject(dir, tools);
-  const config = code.loadConfig(null, {
-    endpoint: "openai:bench-model", base_url: `http://127.0.0.1:${port}/v1`, mode: "live",
-    trials: N / CASES, concurrency: CONCURRENCY, store_dir: join(dir, "store"), out_dir: join(dir, "reports"),
-  }, dir);
+  const config = code.loadConfig(
+    null,
+    {
+      endpoint: "openai:bench-model",
+      base_url: `http://127.0.0.1:${port}/v1`,
+      mode: "live",
+      trials: N / CASES,
+      concurrency: CONCURRENCY,
+      store_dir: join(dir, "store"),
+      out_dir: join(dir, "reports"),
+    },
+    dir,
+  );
   const cpu = process.cpuUsage();
   const started = performance.now();
-  const { report } = await code.runEvaluation(config, { env: { OPENAI_API_KEY: "bench" }, runId: `r${runs++}`, now: () => new Date() });
+  const { report } = await code.runEvaluation(config, {
+    env: { OPENAI_API_KEY: "bench" },
+    runId: `r${runs++}`,
+    now: () => new Date(),
+  });
   const wall = performance.now() - started;
   const used = process.cpuUsage(cpu);
-  if (report.metrics.trials !== N || report.metrics.errored !== 0) throw new Error(`expected ${N} clean trials, got ${report.metrics.trials} (${report.metrics.errored} errored)`);
+  if (report.metrics.trials !== N || report.metrics.errored !== 0)
+    throw new Error(
+      `expected ${N} clean trials, got ${report.metrics.trials} (${report.metrics.errored} errored)`,
+    );
   rmSync(dir, { recursive: true, force: true });
   return { wall, cpuPerTrial: (used.user + used.system) / 1000 / N };
 }
@@ -137,7 +223,9 @@ try {
   // machine that slows down mid-bench slows every figure alike; each figure is the median of RUNS.
   const SIZES = [5, 20, 40];
   if (before !== null) await run(port, 20, before);
-  const samples = new Map(SIZES.map((tools) => [tools, { floor: [], sdk: [], ours: [], before: [] }]));
+  const samples = new Map(
+    SIZES.map((tools) => [tools, { floor: [], sdk: [], ours: [], before: [] }]),
+  );
   for (let i = 0; i < RUNS; i++) {
     for (const tools of SIZES) {
       const at = samples.get(tools);
@@ -151,24 +239,48 @@ try {
   const pick = (runs, key) => median(runs.map((r) => r[key]));
   const bySize = SIZES.map((tools) => {
     const at = samples.get(tools);
-    return { tools, cpu: pick(at.ours, "cpuPerTrial"), wall: pick(at.ours, "wall"), floor: pick(at.floor, "cpuPerTrial"), floorWall: pick(at.floor, "wall"), sdk: pick(at.sdk, "cpuPerTrial") };
+    return {
+      tools,
+      cpu: pick(at.ours, "cpuPerTrial"),
+      wall: pick(at.ours, "wall"),
+      floor: pick(at.floor, "cpuPerTrial"),
+      floorWall: pick(at.floor, "wall"),
+      sdk: pick(at.sdk, "cpuPerTrial"),
+    };
   });
   const base = bySize[1];
-  console.log(`trials: ${N.toLocaleString("en")}, concurrency ${CONCURRENCY}, server latency ${DELAY_MS} ms (limit ⌈N/c⌉·L = ${Math.ceil(N / CONCURRENCY) * DELAY_MS} ms); every figure a median of ${RUNS} interleaved runs`);
-  console.log(`20 tools — floor (bare fetch pool): ${base.floorWall.toFixed(0)} ms wall, ${base.floor.toFixed(3)} ms CPU per request; ` +
-    `bare node:http pool, for scale: ${bare.wall.toFixed(0)} ms, ${bare.cpuPerTrial.toFixed(3)} ms per request; ` +
-    `the SDK alone on route-eval's transport: ${base.sdk.toFixed(3)} ms per request`);
-  console.log(`20 tools — route-eval run (SDK, store, records, report): ${base.wall.toFixed(0)} ms wall, ${base.cpu.toFixed(3)} ms CPU per trial`);
-  console.log(`ratio: wall ${(base.wall / base.floorWall).toFixed(3)} (target ≤ 1.05) · CPU per trial ${(base.cpu / base.floor).toFixed(2)} (target ≤ 1.3)`);
+  console.log(
+    `trials: ${N.toLocaleString("en")}, concurrency ${CONCURRENCY}, server latency ${DELAY_MS} ms (limit ⌈N/c⌉·L = ${Math.ceil(N / CONCURRENCY) * DELAY_MS} ms); every figure a median of ${RUNS} interleaved runs`,
+  );
+  console.log(
+    `20 tools — floor (bare fetch pool): ${base.floorWall.toFixed(0)} ms wall, ${base.floor.toFixed(3)} ms CPU per request; ` +
+      `bare node:http pool, for scale: ${bare.wall.toFixed(0)} ms, ${bare.cpuPerTrial.toFixed(3)} ms per request; ` +
+      `the SDK alone on route-eval's transport: ${base.sdk.toFixed(3)} ms per request`,
+  );
+  console.log(
+    `20 tools — route-eval run (SDK, store, records, report): ${base.wall.toFixed(0)} ms wall, ${base.cpu.toFixed(3)} ms CPU per trial`,
+  );
+  console.log(
+    `ratio: wall ${(base.wall / base.floorWall).toFixed(3)} (target ≤ 1.05) · CPU per trial ${(base.cpu / base.floor).toFixed(2)} (target ≤ 1.3)`,
+  );
   if (before !== null) {
     const at = samples.get(20).before;
     const [wall, cpu] = [pick(at, "wall"), pick(at, "cpuPerTrial")];
-    console.log(`20 tools — BENCH_BASE's route-eval: ${wall.toFixed(0)} ms wall, ${cpu.toFixed(3)} ms CPU per trial; this one over it: wall ${(base.wall / wall).toFixed(3)}, CPU per trial ${(base.cpu / cpu).toFixed(3)}`);
+    console.log(
+      `20 tools — BENCH_BASE's route-eval: ${wall.toFixed(0)} ms wall, ${cpu.toFixed(3)} ms CPU per trial; this one over it: wall ${(base.wall / wall).toFixed(3)}, CPU per trial ${(base.cpu / cpu).toFixed(3)}`,
+    );
   }
-  const departure = (value) => (Math.max(...bySize.map((s) => Math.abs(value(s) / value(base) - 1))) * 100).toFixed(1);
-  console.log(`CPU per trial by visible tools: ${bySize.map((s) => `${s.tools}: ${s.cpu.toFixed(3)} ms (floor ${s.floor.toFixed(3)}, SDK alone ${s.sdk.toFixed(3)})`).join(" · ")}`);
-  console.log(`  route-eval's own, over the SDK alone: ${bySize.map((s) => `${s.tools}: ${(s.cpu - s.sdk).toFixed(3)} ms`).join(" · ")}`);
-  console.log(`  largest departure from 20 tools: ${departure((s) => s.cpu)}% (target ≤ 10%); of route-eval's ratio to the floor at the same size: ${departure((s) => s.cpu / s.floor)}%`);
+  const departure = (value) =>
+    (Math.max(...bySize.map((s) => Math.abs(value(s) / value(base) - 1))) * 100).toFixed(1);
+  console.log(
+    `CPU per trial by visible tools: ${bySize.map((s) => `${s.tools}: ${s.cpu.toFixed(3)} ms (floor ${s.floor.toFixed(3)}, SDK alone ${s.sdk.toFixed(3)})`).join(" · ")}`,
+  );
+  console.log(
+    `  route-eval's own, over the SDK alone: ${bySize.map((s) => `${s.tools}: ${(s.cpu - s.sdk).toFixed(3)} ms`).join(" · ")}`,
+  );
+  console.log(
+    `  largest departure from 20 tools: ${departure((s) => s.cpu)}% (target ≤ 10%); of route-eval's ratio to the floor at the same size: ${departure((s) => s.cpu / s.floor)}%`,
+  );
 } finally {
   child.kill();
 }

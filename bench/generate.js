@@ -7,21 +7,84 @@ import { spawnSync } from "node:child_process";
 /** Seeded LCG: every run of a bench generates the same inputs. */
 export function seeded(seed) {
   let state = seed;
-  const rand = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rand = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
   return { rand, pick: (list) => list[Math.floor(rand() * list.length)] };
 }
 
-const VERBS = ["get", "search", "list", "find", "create", "update", "delete", "send", "export", "sync", "archive", "refund", "approve", "assign", "merge"];
-const NOUNS = ["order", "customer", "invoice", "ticket", "product", "shipment", "payment", "user", "report", "task", "project", "file",
-  "message", "contract", "lead", "account", "subscription", "coupon", "warehouse", "vendor", "asset", "incident", "budget", "policy"];
-const QUALIFIERS = ["", "", "", "", "by_email", "by_date", "for_team", "draft", "bulk", "archived", "pending"];
-export const FAMILIES = ["sales", "support", "finance", "ops", "catalog", "people", "projects", "admin"];
-const WORDS = ("record details status history owner amount date region team priority note attachment label summary " +
+const VERBS = [
+  "get",
+  "search",
+  "list",
+  "find",
+  "create",
+  "update",
+  "delete",
+  "send",
+  "export",
+  "sync",
+  "archive",
+  "refund",
+  "approve",
+  "assign",
+  "merge",
+];
+const NOUNS = [
+  "order",
+  "customer",
+  "invoice",
+  "ticket",
+  "product",
+  "shipment",
+  "payment",
+  "user",
+  "report",
+  "task",
+  "project",
+  "file",
+  "message",
+  "contract",
+  "lead",
+  "account",
+  "subscription",
+  "coupon",
+  "warehouse",
+  "vendor",
+  "asset",
+  "incident",
+  "budget",
+  "policy",
+];
+const QUALIFIERS = [
+  "",
+  "",
+  "",
+  "",
+  "by_email",
+  "by_date",
+  "for_team",
+  "draft",
+  "bulk",
+  "archived",
+  "pending",
+];
+export const FAMILIES = [
+  "sales",
+  "support",
+  "finance",
+  "ops",
+  "catalog",
+  "people",
+  "projects",
+  "admin",
+];
+const WORDS = (
+  "record details status history owner amount date region team priority note attachment label summary " +
   "reference approval workflow schedule quota limit balance currency channel template audit export import queue " +
   "deadline milestone comment reviewer tag version revision snapshot backup restore permission role group member " +
   "invite access token secret key certificate domain endpoint webhook event trigger rule condition threshold alert " +
   "metric dashboard chart forecast estimate discount tax shipping carrier parcel label return exchange warranty " +
-  "claim dispute chargeback payout transfer deposit withdrawal ledger journal entry period close reconcile").split(" ");
+  "claim dispute chargeback payout transfer deposit withdrawal ledger journal entry period close reconcile"
+).split(" ");
 
 /** `n` tools of a plausible enterprise catalogue: overlapping names, families, effects, schemas. */
 export function generateTools(n, seed = 7) {
@@ -36,19 +99,35 @@ export function generateTools(n, seed = 7) {
     let name = [verb, noun, qualifier].filter(Boolean).join("_");
     if (seen.has(name)) name = `${name}_${i}`;
     seen.add(name);
-    const effect = ["get", "search", "list", "find", "export"].includes(verb) ? "read_only" : verb === "delete" ? "destructive" : "mutating";
+    const effect = ["get", "search", "list", "find", "export"].includes(verb)
+      ? "read_only"
+      : verb === "delete"
+        ? "destructive"
+        : "mutating";
     const props = {};
     const count = 1 + Math.floor(rand() * 9);
-    for (let p = 0; p < count; p++) props[`${pick(WORDS)}_${p}`] = rand() < 0.2 ? { type: "string" } : { type: "string", pattern: "^[a-z0-9_]+$" };
+    for (let p = 0; p < count; p++)
+      props[`${pick(WORDS)}_${p}`] =
+        rand() < 0.2 ? { type: "string" } : { type: "string", pattern: "^[a-z0-9_]+$" };
     if (rand() < 0.1) props.status = { type: "string" };
-    if (rand() < 0.1) props.address = { type: "object", properties: { city: { type: "object", properties: { name: { type: "string" } } } } };
+    if (rand() < 0.1)
+      props.address = {
+        type: "object",
+        properties: { city: { type: "object", properties: { name: { type: "string" } } } },
+      };
     tools.push({
       name,
       family: FAMILIES[NOUNS.indexOf(noun) % FAMILIES.length],
       purpose: `${verb} the ${noun} ${qualifier.replace(/_/g, " ")} ${sentence(8)}.`,
       use_when: [`The user asks to ${verb} a ${noun} with ${sentence(5)}.`],
-      avoid_when: rand() < 0.7 ? [`The request is about ${sentence(4)}; use ${verb}_${pick(NOUNS)}.`] : [],
-      input_schema: { type: "object", properties: props, required: Object.keys(props).slice(0, 1), additionalProperties: rand() < 0.8 ? false : true },
+      avoid_when:
+        rand() < 0.7 ? [`The request is about ${sentence(4)}; use ${verb}_${pick(NOUNS)}.`] : [],
+      input_schema: {
+        type: "object",
+        properties: props,
+        required: Object.keys(props).slice(0, 1),
+        additionalProperties: rand() < 0.8 ? false : true,
+      },
       effect,
       idempotent: effect === "read_only",
       open_world: rand() < 0.2,
@@ -66,14 +145,27 @@ export function writeRegistry(file, tools, format = "yaml") {
   const scalar = (value) => JSON.stringify(value);
   const lines = ['revision: "bench"', "tools:"];
   for (const t of tools) {
-    lines.push(`  - name: ${t.name}`, `    family: ${t.family}`, `    purpose: ${scalar(t.purpose)}`, "    use_when:");
+    lines.push(
+      `  - name: ${t.name}`,
+      `    family: ${t.family}`,
+      `    purpose: ${scalar(t.purpose)}`,
+      "    use_when:",
+    );
     for (const u of t.use_when) lines.push(`      - ${scalar(u)}`);
     lines.push(t.avoid_when.length === 0 ? "    avoid_when: []" : "    avoid_when:");
     for (const a of t.avoid_when) lines.push(`      - ${scalar(a)}`);
     lines.push("    input_schema:", "      type: object", "      properties:");
-    for (const [key, value] of Object.entries(t.input_schema.properties)) lines.push(`        ${key}: ${JSON.stringify(value)}`);
-    lines.push(`      required: ${JSON.stringify(t.input_schema.required)}`, `      additionalProperties: ${t.input_schema.additionalProperties}`);
-    lines.push(`    effect: ${t.effect}`, `    idempotent: ${t.idempotent}`, `    open_world: ${t.open_world}`);
+    for (const [key, value] of Object.entries(t.input_schema.properties))
+      lines.push(`        ${key}: ${JSON.stringify(value)}`);
+    lines.push(
+      `      required: ${JSON.stringify(t.input_schema.required)}`,
+      `      additionalProperties: ${t.input_schema.additionalProperties}`,
+    );
+    lines.push(
+      `    effect: ${t.effect}`,
+      `    idempotent: ${t.idempotent}`,
+      `    open_world: ${t.open_world}`,
+    );
   }
   writeFileSync(file, lines.join("\n") + "\n");
 }
@@ -82,7 +174,10 @@ export function writeRegistry(file, tools, format = "yaml") {
  * A project: registry, `cases` cases (goals drawn from a target tool's own words, so the retriever
  * has real work: some targets rank in the top k, some do not), and a config with two phases.
  */
-export function writeProject(dir, { tools, cases, k = 10, trials = 1, seed = 11, registryFormat = "yaml" }) {
+export function writeProject(
+  dir,
+  { tools, cases, k = 10, trials = 1, seed = 11, registryFormat = "yaml" },
+) {
   const { rand, pick } = seeded(seed);
   mkdirSync(join(dir, "registries"), { recursive: true });
   mkdirSync(join(dir, "cases"), { recursive: true });
@@ -91,24 +186,36 @@ export function writeProject(dir, { tools, cases, k = 10, trials = 1, seed = 11,
   const lines = [`registry: ../${registryFile}`, "cases:"];
   for (let i = 0; i < cases; i++) {
     const target = pick(tools);
-    const words = target.purpose.split(" ").filter((w) => rand() < 0.5).slice(0, 6).join(" ").replace(/[.:]/g, "");
+    const words = target.purpose
+      .split(" ")
+      .filter((w) => rand() < 0.5)
+      .slice(0, 6)
+      .join(" ")
+      .replace(/[.:]/g, "");
     const phase = rand() < 0.5 ? "desk" : "ops";
-    lines.push(`  - id: case-${String(i).padStart(5, "0")}`, `    goal: ${JSON.stringify(`Please ${words} for ${target.name.split("_")[1]} ${i}`)}`,
-      `    phase: ${phase}`, `    acceptable: [${target.name}]`);
+    lines.push(
+      `  - id: case-${String(i).padStart(5, "0")}`,
+      `    goal: ${JSON.stringify(`Please ${words} for ${target.name.split("_")[1]} ${i}`)}`,
+      `    phase: ${phase}`,
+      `    acceptable: [${target.name}]`,
+    );
   }
   writeFileSync(join(dir, "cases", "bench.yaml"), lines.join("\n") + "\n");
-  writeFileSync(join(dir, "route-eval.yaml"), [
-    'cases: ["cases/*.yaml"]',
-    "phases:",
-    `  desk: {families: [${FAMILIES.slice(0, 5).join(", ")}], max_effect: mutating}`,
-    "  ops: {max_effect: destructive}",
-    "controls: [ask_user, no_applicable_tool]",
-    `discovery: {retriever: bm25, k: ${k}}`,
-    "endpoint: baseline",
-    `trials: ${trials}`,
-    "concurrency: 8",
-    "",
-  ].join("\n"));
+  writeFileSync(
+    join(dir, "route-eval.yaml"),
+    [
+      'cases: ["cases/*.yaml"]',
+      "phases:",
+      `  desk: {families: [${FAMILIES.slice(0, 5).join(", ")}], max_effect: mutating}`,
+      "  ops: {max_effect: destructive}",
+      "controls: [ask_user, no_applicable_tool]",
+      `discovery: {retriever: bm25, k: ${k}}`,
+      "endpoint: baseline",
+      `trials: ${trials}`,
+      "concurrency: 8",
+      "",
+    ].join("\n"),
+  );
 }
 
 /**
@@ -134,11 +241,17 @@ const DRIVER = driverOf(CLI);
 
 /** One measured child: `route-eval ...args` (or `code` as a module, when given) in `cwd`; `base: true` runs BASE's CLI. */
 export function measure({ args = [], code = null, cwd, okCodes = [0, 1], base = false }) {
-  const script = code ?? (base ? driverOf(cliOf(new URL(`file://${BASE.replace(/\/?$/, "/")}`))) : DRIVER);
+  const script =
+    code ?? (base ? driverOf(cliOf(new URL(`file://${BASE.replace(/\/?$/, "/")}`))) : DRIVER);
   const start = process.hrtime.bigint();
-  const out = spawnSync(process.execPath, ["--input-type=module", "-e", script, ...args], { encoding: "utf8", cwd, maxBuffer: 1 << 30 });
+  const out = spawnSync(process.execPath, ["--input-type=module", "-e", script, ...args], {
+    encoding: "utf8",
+    cwd,
+    maxBuffer: 1 << 30,
+  });
   const wall = Number(process.hrtime.bigint() - start) / 1e6;
-  if (!okCodes.includes(out.status)) throw new Error(`bench child failed (${out.status}): ${out.stderr.slice(-2000)}`);
+  if (!okCodes.includes(out.status))
+    throw new Error(`bench child failed (${out.status}): ${out.stderr.slice(-2000)}`);
   const cpu = Number(/bench: cpu_ms=([0-9.]+)/.exec(out.stderr)?.[1] ?? NaN);
   const rss = Number(/rss_kb=([0-9]+)/.exec(out.stderr)?.[1] ?? NaN) / 1024;
   return { wall, cpu, rss, stdout: out.stdout, stderr: out.stderr };
@@ -176,7 +289,26 @@ export async function startFirstToolServer() {
     req.on("end", () => {
       const name = JSON.parse(body).tools?.[0]?.function?.name ?? "no_applicable_tool";
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ id: "c", object: "chat.completion", created: 0, model: "bench", choices: [{ index: 0, finish_reason: "tool_calls", message: { role: "assistant", content: null, tool_calls: [{ id: "t", type: "function", function: { name, arguments: "{}" } }] } }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }));
+      res.end(
+        JSON.stringify({
+          id: "c",
+          object: "chat.completion",
+          created: 0,
+          model: "bench",
+          choices: [
+            {
+              index: 0,
+              finish_reason: "tool_calls",
+              message: {
+                role: "assistant",
+                content: null,
+                tool_calls: [{ id: "t", type: "function", function: { name, arguments: "{}" } }],
+              },
+            },
+          ],
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        }),
+      );
     });
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -188,9 +320,19 @@ export async function fillStore(dir) {
   const { spawn } = await import("node:child_process");
   const bin = new URL("../bin/route-eval.js", import.meta.url).pathname;
   await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, "run", "--run-id", "fill", "--mode", "live", "--no-progress", "--no-gates"], { cwd: dir, env: { ...process.env, OPENAI_API_KEY: "bench" }, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      [bin, "run", "--run-id", "fill", "--mode", "live", "--no-progress", "--no-gates"],
+      {
+        cwd: dir,
+        env: { ...process.env, OPENAI_API_KEY: "bench" },
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
     let err = "";
     child.stderr.on("data", (chunk) => (err += chunk));
-    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`fill failed (${code}): ${err.slice(-1000)}`))));
+    child.on("close", (code) =>
+      code === 0 ? resolve() : reject(new Error(`fill failed (${code}): ${err.slice(-1000)}`)),
+    );
   });
 }

@@ -17,15 +17,22 @@ const SIZES = [
 const dir = mkdtempSync(join(tmpdir(), "route-eval-lint-bench-"));
 
 // A fixed CPU-bound reference, so a reader can tell a slow machine from a slow linter.
-const LOOP = "const c = process.cpuUsage(); let x = 0; for (let i = 0; i < 1e8; i++) x += i; " +
+const LOOP =
+  "const c = process.cpuUsage(); let x = 0; for (let i = 0; i < 1e8; i++) x += i; " +
   "const u = process.cpuUsage(c); console.log((u.user + u.system) / 1000, x > 0);";
-const loopCpuMs = median(Array.from({ length: 3 }, () => Number(spawnSync(process.execPath, ["-e", LOOP], { encoding: "utf8" }).stdout.split(" ")[0])));
+const loopCpuMs = median(
+  Array.from({ length: 3 }, () =>
+    Number(spawnSync(process.execPath, ["-e", LOOP], { encoding: "utf8" }).stdout.split(" ")[0]),
+  ),
+);
 
 for (const { tools, target, runs } of SIZES) {
   const file = join(dir, `registry-${tools}.yaml`);
   writeRegistry(file, generateTools(tools));
   const out = join(dir, `lint-${tools}.txt`);
-  const results = Array.from({ length: runs }, () => measure({ args: ["lint", file, "--output", out], cwd: dir }));
+  const results = Array.from({ length: runs }, () =>
+    measure({ args: ["lint", file, "--output", out], cwd: dir }),
+  );
   const lines = readFileSync(out, "utf8").split("\n").length - 1;
   const json = measure({ args: ["lint", file, "--format", "json"], cwd: dir });
   const findings = JSON.parse(json.stdout).findings;
@@ -34,10 +41,17 @@ for (const { tools, target, runs } of SIZES) {
   const cpu = median(results.map((r) => r.cpu));
   const rss = median(results.map((r) => r.rss));
   const timing = `ratio to target ${(wall / target).toFixed(2)} (≤ 1 wanted, target ${target / 1000} s; RSS ≤ 1,024 MB)`;
-  console.log(`${String(tools).padStart(6)} tools: ${wall.toFixed(0)} ms wall, ${cpu.toFixed(0)} ms CPU, ${rss.toFixed(0)} MB peak RSS (median of ${runs}) · ${timing}`);
-  console.log(`        output ${lines.toLocaleString("en")} lines = ${(lines / tools).toFixed(1)} per tool (target ≤ 10); ` +
-    `${findings.length.toLocaleString("en")} findings, ${rivals.toLocaleString("en")} rival pairs listed; json ${(json.stdout.length / 1e6).toFixed(1)} MB`);
+  console.log(
+    `${String(tools).padStart(6)} tools: ${wall.toFixed(0)} ms wall, ${cpu.toFixed(0)} ms CPU, ${rss.toFixed(0)} MB peak RSS (median of ${runs}) · ${timing}`,
+  );
+  console.log(
+    `        output ${lines.toLocaleString("en")} lines = ${(lines / tools).toFixed(1)} per tool (target ≤ 10); ` +
+      `${findings.length.toLocaleString("en")} findings, ${rivals.toLocaleString("en")} rival pairs listed; json ${(json.stdout.length / 1e6).toFixed(1)} MB`,
+  );
 }
-console.log(`machine check: a 1e8-iteration loop took ${loopCpuMs.toFixed(0)} ms CPU (about 100 ms on an idle modern core; ` +
-  "a busy or throttled machine inflates this and the figures above alike)");
-if (process.env.KEEP) console.log(`kept ${dir}`); else rmSync(dir, { recursive: true, force: true });
+console.log(
+  `machine check: a 1e8-iteration loop took ${loopCpuMs.toFixed(0)} ms CPU (about 100 ms on an idle modern core; ` +
+    "a busy or throttled machine inflates this and the figures above alike)",
+);
+if (process.env.KEEP) console.log(`kept ${dir}`);
+else rmSync(dir, { recursive: true, force: true });

@@ -7,7 +7,14 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { generateTools, interleave, measure, measuredScript, median, writeProject } from "./generate.js";
+import {
+  generateTools,
+  interleave,
+  measure,
+  measuredScript,
+  median,
+  writeProject,
+} from "./generate.js";
 
 const N = Number(process.env.BENCH_TRIALS ?? 4_000);
 const CONCURRENCY = 32;
@@ -31,8 +38,12 @@ const server = createServer((req, res) => {
 server.keepAliveTimeout = 60_000;
 server.listen(0, "127.0.0.1", () => console.log(server.address().port));`;
 
-const server = spawn(process.execPath, ["--input-type=module", "-e", SERVER], { stdio: ["ignore", "pipe", "inherit"] });
-const port = await new Promise((resolve) => server.stdout.once("data", (chunk) => resolve(Number(String(chunk).trim()))));
+const server = spawn(process.execPath, ["--input-type=module", "-e", SERVER], {
+  stdio: ["ignore", "pipe", "inherit"],
+});
+const port = await new Promise((resolve) =>
+  server.stdout.once("data", (chunk) => resolve(Number(String(chunk).trim()))),
+);
 const url = `http://127.0.0.1:${port}/v1`;
 
 const dir = mkdtempSync(join(tmpdir(), "route-eval-live-bench-"));
@@ -46,10 +57,18 @@ try {
   // The floor's body: a request of the same size as the run's (system, goal, ten visible tools and controls).
   const body = JSON.stringify({
     model: "bench",
-    messages: [{ role: "system", content: "You route requests to tools." }, { role: "user", content: "Please handle this request." }],
-    tools: tools.slice(0, 12).map((tool) => ({ type: "function", function: { name: tool.name, description: tool.purpose, parameters: tool.input_schema } })),
+    messages: [
+      { role: "system", content: "You route requests to tools." },
+      { role: "user", content: "Please handle this request." },
+    ],
+    tools: tools.slice(0, 12).map((tool) => ({
+      type: "function",
+      function: { name: tool.name, description: tool.purpose, parameters: tool.input_schema },
+    })),
   });
-  const floor = () => measure({ code: measuredScript(`
+  const floor = () =>
+    measure({
+      code: measuredScript(`
 const { Agent, request } = await import("node:http");
 const agent = new Agent({ keepAlive: true, maxSockets: ${CONCURRENCY} });
 const body = ${JSON.stringify(body)};
@@ -65,17 +84,44 @@ const one = () => new Promise((resolve, reject) => {
   req.end(body);
 });
 await Promise.all(Array.from({ length: ${CONCURRENCY} }, async () => { while (next++ < ${N}) await one(); }));
-agent.destroy();`), cwd: dir });
+agent.destroy();`),
+      cwd: dir,
+    });
   let i = 0;
-  const run = () => measure({ args: ["run", "--run-id", `live-${i++}`, "--mode", "live", "--no-progress", "--no-gates", "-f", "json", "-o", join(dir, "out.json")], cwd: dir });
+  const run = () =>
+    measure({
+      args: [
+        "run",
+        "--run-id",
+        `live-${i++}`,
+        "--mode",
+        "live",
+        "--no-progress",
+        "--no-gates",
+        "-f",
+        "json",
+        "-o",
+        join(dir, "out.json"),
+      ],
+      cwd: dir,
+    });
   const [f, r] = interleave(RUNS, floor, run);
   const fw = median(f.map((x) => x.wall));
   const rw = median(r.map((x) => x.wall));
-  console.log(`${N.toLocaleString("en")} trials, concurrency ${CONCURRENCY}, server latency ${DELAY_MS} ms (limit ⌈N/c⌉·L = ${Math.ceil(N / CONCURRENCY) * DELAY_MS} ms), whole processes, median of ${RUNS} interleaved:`);
-  console.log(`  floor (a process sending the requests over a bare keep-alive pool): ${fw.toFixed(0)} ms wall, ${median(f.map((x) => x.cpu)).toFixed(0)} ms CPU`);
-  console.log(`  route-eval run (start-up, cases, SDK, store, records, report): ${rw.toFixed(0)} ms wall, ${median(r.map((x) => x.cpu)).toFixed(0)} ms CPU, ${median(r.map((x) => x.rss)).toFixed(0)} MB peak RSS`);
-  console.log(`  ratio: ${(rw / fw).toFixed(3)} (target ≤ 1.03); route-eval's time beyond the floor: ${(rw - fw).toFixed(0)} ms`);
+  console.log(
+    `${N.toLocaleString("en")} trials, concurrency ${CONCURRENCY}, server latency ${DELAY_MS} ms (limit ⌈N/c⌉·L = ${Math.ceil(N / CONCURRENCY) * DELAY_MS} ms), whole processes, median of ${RUNS} interleaved:`,
+  );
+  console.log(
+    `  floor (a process sending the requests over a bare keep-alive pool): ${fw.toFixed(0)} ms wall, ${median(f.map((x) => x.cpu)).toFixed(0)} ms CPU`,
+  );
+  console.log(
+    `  route-eval run (start-up, cases, SDK, store, records, report): ${rw.toFixed(0)} ms wall, ${median(r.map((x) => x.cpu)).toFixed(0)} ms CPU, ${median(r.map((x) => x.rss)).toFixed(0)} MB peak RSS`,
+  );
+  console.log(
+    `  ratio: ${(rw / fw).toFixed(3)} (target ≤ 1.03); route-eval's time beyond the floor: ${(rw - fw).toFixed(0)} ms`,
+  );
 } finally {
   server.kill();
-  if (process.env.KEEP) console.log(`kept ${dir}`); else rmSync(dir, { recursive: true, force: true });
+  if (process.env.KEEP) console.log(`kept ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
 }

@@ -11,7 +11,21 @@ const rows = [];
 for (const size of SIZES) {
   const dir = mkdtempSync(join(tmpdir(), "route-eval-records-size-"));
   writeProject(dir, { tools: generateTools(size), cases: CASES, k: 10 });
-  measure({ args: ["run", "--run-id", "r", "--no-gates", "--no-progress", "--no-step-summary", "-f", "json", "--output", join(dir, "out.json")], cwd: dir });
+  measure({
+    args: [
+      "run",
+      "--run-id",
+      "r",
+      "--no-gates",
+      "--no-progress",
+      "--no-step-summary",
+      "-f",
+      "json",
+      "--output",
+      join(dir, "out.json"),
+    ],
+    cwd: dir,
+  });
   const records = readFileSync(join(dir, "reports", "r", "records.jsonl"), "utf8");
   const lines = records.trim().split("\n").length;
   const sets = statSync(join(dir, "reports", "r", "sets.jsonl")).size;
@@ -20,8 +34,12 @@ for (const size of SIZES) {
 }
 const smallest = rows[0].perRecord;
 for (const row of rows) {
-  console.log(`${String(row.size).padStart(6)} tools: ${row.perRecord.toFixed(0)} bytes per record (${row.lines} records), ` +
-    `sets.jsonl ${(row.sets / 1024).toFixed(0)} KB once per run · ratio to 100 tools: ${(row.perRecord / smallest).toFixed(3)}`);
+  console.log(
+    `${String(row.size).padStart(6)} tools: ${row.perRecord.toFixed(0)} bytes per record (${row.lines} records), ` +
+      `sets.jsonl ${(row.sets / 1024).toFixed(0)} KB once per run · ratio to 100 tools: ${(row.perRecord / smallest).toFixed(3)}`,
+  );
 }
 const worst = Math.max(...rows.map((r) => Math.abs(r.perRecord / smallest - 1)));
-console.log(`largest departure from the 100-tool size: ${(worst * 100).toFixed(1)}% (target ≤ 10%)`);
+console.log(
+  `largest departure from the 100-tool size: ${(worst * 100).toFixed(1)}% (target ≤ 10%)`,
+);

@@ -6,7 +6,16 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fillStore, generateTools, interleave, measure, measuredScript, median, startFirstToolServer, writeProject } from "./generate.js";
+import {
+  fillStore,
+  generateTools,
+  interleave,
+  measure,
+  measuredScript,
+  median,
+  startFirstToolServer,
+  writeProject,
+} from "./generate.js";
 
 const CASES = Number(process.env.BENCH_CASES ?? 20_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -19,9 +28,28 @@ const dir = mkdtempSync(join(tmpdir(), "route-eval-replay-bench-"));
 writeProject(dir, { tools, cases: 1 });
 const pick = (i) => tools[(i * 7) % tools.length].name;
 const lines = ["registry: ../registries/bench.yaml", "cases:"];
-for (let i = 0; i < CASES; i++) lines.push(`  - id: case-${i}`, `    goal: "Please handle request ${i} with ${pick(i)}"`, "    phase: ops", `    acceptable: [${pick(i)}]`);
+for (let i = 0; i < CASES; i++)
+  lines.push(
+    `  - id: case-${i}`,
+    `    goal: "Please handle request ${i} with ${pick(i)}"`,
+    "    phase: ops",
+    `    acceptable: [${pick(i)}]`,
+  );
 writeFileSync(join(dir, "cases", "bench.yaml"), `${lines.join("\n")}\n`);
-writeFileSync(join(dir, "route-eval.yaml"), ['cases: ["cases/*.yaml"]', "phases:", "  ops: {max_effect: destructive}", "controls: [ask_user, no_applicable_tool]", `endpoint: "openai:bench"`, `base_url: "${url}"`, "trials: 1", "concurrency: 16", ""].join("\n"));
+writeFileSync(
+  join(dir, "route-eval.yaml"),
+  [
+    'cases: ["cases/*.yaml"]',
+    "phases:",
+    "  ops: {max_effect: destructive}",
+    "controls: [ask_user, no_applicable_tool]",
+    `endpoint: "openai:bench"`,
+    `base_url: "${url}"`,
+    "trials: 1",
+    "concurrency: 16",
+    "",
+  ].join("\n"),
+);
 
 await fillStore(dir);
 server.close();
@@ -29,26 +57,56 @@ server.close();
 try {
   const packs = join(dir, ".route-eval", "store", "packs");
   // The floor: every pack read and each entry parsed, then the replay's records written again.
-  const floor = (i) => measure({ code: measuredScript(`
+  const floor = (i) =>
+    measure({
+      code: measuredScript(`
 const { readdirSync, readFileSync, writeFileSync } = await import("node:fs");
 const packs = ${JSON.stringify(packs)};
 let n = 0;
 for (const name of readdirSync(packs).sort()) {
   for (const line of readFileSync(packs + "/" + name, "utf8").split("\\n")) if (line) { JSON.parse(line.slice(line.indexOf("\\t") + 1)); n++; }
 }
-writeFileSync(${JSON.stringify(join(dir, "floor"))} + ${i} + ".jsonl", readFileSync(${JSON.stringify(join(dir, "reports", "replay-0", "records.jsonl"))}));`), cwd: dir });
-  const replay = (i) => measure({ args: ["run", "--run-id", `replay-${i}`, "--mode", "replay", "--no-progress", "--no-gates", "-f", "json", "-o", join(dir, `r${i}.json`)], cwd: dir });
+writeFileSync(${JSON.stringify(join(dir, "floor"))} + ${i} + ".jsonl", readFileSync(${JSON.stringify(join(dir, "reports", "replay-0", "records.jsonl"))}));`),
+      cwd: dir,
+    });
+  const replay = (i) =>
+    measure({
+      args: [
+        "run",
+        "--run-id",
+        `replay-${i}`,
+        "--mode",
+        "replay",
+        "--no-progress",
+        "--no-gates",
+        "-f",
+        "json",
+        "-o",
+        join(dir, `r${i}.json`),
+      ],
+      cwd: dir,
+    });
   replay(0); // the records the floor writes again
   let i = 1;
-  const [f, r] = interleave(RUNS, () => floor(i), () => replay(i++));
+  const [f, r] = interleave(
+    RUNS,
+    () => floor(i),
+    () => replay(i++),
+  );
   const fw = median(f.map((x) => x.wall));
   const rw = median(r.map((x) => x.wall));
   const packBytes = readdirSync(packs).length;
-  console.log(`${CASES.toLocaleString("en")} decisions replayed from the store (${packBytes} pack${packBytes === 1 ? "" : "s"}), whole CLI process, median of ${RUNS} interleaved:`);
-  console.log(`  floor (read and parse the packs, write the same records): ${fw.toFixed(0)} ms wall`);
-  console.log(`  route-eval run --mode replay: ${rw.toFixed(0)} ms wall, ${median(r.map((x) => x.cpu)).toFixed(0)} ms CPU, ${median(r.map((x) => x.rss)).toFixed(0)} MB peak RSS · ${(CASES / (rw / 1000)).toFixed(0)} decisions/s`);
+  console.log(
+    `${CASES.toLocaleString("en")} decisions replayed from the store (${packBytes} pack${packBytes === 1 ? "" : "s"}), whole CLI process, median of ${RUNS} interleaved:`,
+  );
+  console.log(
+    `  floor (read and parse the packs, write the same records): ${fw.toFixed(0)} ms wall`,
+  );
+  console.log(
+    `  route-eval run --mode replay: ${rw.toFixed(0)} ms wall, ${median(r.map((x) => x.cpu)).toFixed(0)} ms CPU, ${median(r.map((x) => x.rss)).toFixed(0)} MB peak RSS · ${(CASES / (rw / 1000)).toFixed(0)} decisions/s`,
+  );
   console.log(`  ratio: ${(rw / fw).toFixed(2)} (target ≤ 2)`);
 } finally {
-  if (process.env.KEEP) console.log(`kept ${dir}`); else rmSync(dir, { recursive: true, force: true });
+  if (process.env.KEEP) console.log(`kept ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
 }
-

@@ -7,7 +7,9 @@ import { dirname, join } from "node:path";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv[2];
-const benches = readdirSync(here).filter((f) => f.endsWith(".bench.js") && (!only || f.includes(only))).sort();
+const benches = readdirSync(here)
+  .filter((f) => f.endsWith(".bench.js") && (!only || f.includes(only)))
+  .sort();
 let failed = 0;
 for (const file of benches) {
   console.log(`\n## ${file}`);

@@ -34,7 +34,23 @@ const dirs = SHAPES.map((shape) => {
 });
 try {
   let i = 0;
-  const run = (dir, base = false) => measure({ args: ["run", "--run-id", `m-${i++}`, "--no-gates", "--no-progress", "--no-step-summary", "-f", "json", "-o", join(dir, "out.json")], cwd: dir, base }).rss;
+  const run = (dir, base = false) =>
+    measure({
+      args: [
+        "run",
+        "--run-id",
+        `m-${i++}`,
+        "--no-gates",
+        "--no-progress",
+        "--no-step-summary",
+        "-f",
+        "json",
+        "-o",
+        join(dir, "out.json"),
+      ],
+      cwd: dir,
+      base,
+    }).rss;
   const samples = SHAPES.map(() => []);
   const before = SHAPES.map(() => []);
   // The millions run once (minutes); the others RUNS times; BENCH_BASE's run right after each of this one's.
@@ -50,14 +66,30 @@ try {
   const perTrialKb = ((b - a) * 1024) / (trialsOf(SHAPES[1]) - trialsOf(SHAPES[0]));
   const perCaseKb = ((c - a) * 1024) / (SHAPES[2].cases - SHAPES[0].cases);
   const mb = (x) => `${x.toFixed(0)} MB`;
-  const shape = (s) => `${s.cases.toLocaleString("en")} cases × ${s.trials.toLocaleString("en")} trials`;
-  console.log(`route-eval run, baseline endpoint, 40 tools, bm25 k=10, peak RSS (median of ${RUNS}, interleaved):`);
-  SHAPES.slice(0, 3).forEach((s, k) => console.log(`  ${shape(s)}: ${mb([a, b, c][k])}${BASE === null ? "" : ` · BENCH_BASE ${mb(median(before[k]))} (ratio ${([a, b, c][k] / median(before[k])).toFixed(3)})`}`));
+  const shape = (s) =>
+    `${s.cases.toLocaleString("en")} cases × ${s.trials.toLocaleString("en")} trials`;
+  console.log(
+    `route-eval run, baseline endpoint, 40 tools, bm25 k=10, peak RSS (median of ${RUNS}, interleaved):`,
+  );
+  SHAPES.slice(0, 3).forEach((s, k) =>
+    console.log(
+      `  ${shape(s)}: ${mb([a, b, c][k])}${BASE === null ? "" : ` · BENCH_BASE ${mb(median(before[k]))} (ratio ${([a, b, c][k] / median(before[k])).toFixed(3)})`}`,
+    ),
+  );
   // The peak also holds the garbage V8 has not yet collected, which grows with a run's length up to
   // a bound (app/bounded-heap.ts): a slope is not a rate to extrapolate; the million is measured.
-  console.log(`  a trial adds (more trials, same cases): ${perTrialKb.toFixed(2)} KB · a case with its 10 trials adds: ${perCaseKb.toFixed(2)} KB`);
-  ONCE.forEach((s, k) => console.log(`  ${shape(s)} (a million trials, measured once): ${mb(once[k])} (target ≤ ${TARGET_MB} MB)${BASE === null ? "" : ` · BENCH_BASE ${mb(before[3 + k][0])}`}`));
-  if (ONCE.length === 0) console.log(`  a million trials: BENCH_MILLION=1 measures 1,000 cases × 1,000 trials, BENCH_MANY_CASES=1 100,000 cases × 10 (about 5 minutes each; target ≤ ${TARGET_MB} MB)`);
+  console.log(
+    `  a trial adds (more trials, same cases): ${perTrialKb.toFixed(2)} KB · a case with its 10 trials adds: ${perCaseKb.toFixed(2)} KB`,
+  );
+  ONCE.forEach((s, k) =>
+    console.log(
+      `  ${shape(s)} (a million trials, measured once): ${mb(once[k])} (target ≤ ${TARGET_MB} MB)${BASE === null ? "" : ` · BENCH_BASE ${mb(before[3 + k][0])}`}`,
+    ),
+  );
+  if (ONCE.length === 0)
+    console.log(
+      `  a million trials: BENCH_MILLION=1 measures 1,000 cases × 1,000 trials, BENCH_MANY_CASES=1 100,000 cases × 10 (about 5 minutes each; target ≤ ${TARGET_MB} MB)`,
+    );
 } finally {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }

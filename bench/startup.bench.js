@@ -13,12 +13,20 @@ const timed = (args) => {
   if (out.status !== 0) throw new Error(`${args.join(" ")} failed: ${out.stderr}`);
   return Number(process.hrtime.bigint() - start) / 1e6;
 };
-const cases = { node: ["-e", "0"], help: [BIN, "--help"], version: [BIN, "--version"], "run --help": [BIN, "run", "--help"] };
+const cases = {
+  node: ["-e", "0"],
+  help: [BIN, "--help"],
+  version: [BIN, "--version"],
+  "run --help": [BIN, "run", "--help"],
+};
 const times = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
-for (let i = 0; i < RUNS; i++) for (const [name, args] of Object.entries(cases)) times[name].push(timed(args));
+for (let i = 0; i < RUNS; i++)
+  for (const [name, args] of Object.entries(cases)) times[name].push(timed(args));
 const floor = median(times.node);
 console.log(`node -e 0: ${floor.toFixed(0)} ms wall (median of ${RUNS}, interleaved)`);
 for (const name of ["help", "version", "run --help"]) {
   const ms = median(times[name]);
-  console.log(`route-eval ${name === "help" ? "--help" : name === "version" ? "--version" : name}: ${ms.toFixed(0)} ms · ratio ${(ms / floor).toFixed(2)}${name === "run --help" ? " (for scale: loads run's module)" : " (target ≤ 2)"}`);
+  console.log(
+    `route-eval ${name === "help" ? "--help" : name === "version" ? "--version" : name}: ${ms.toFixed(0)} ms · ratio ${(ms / floor).toFixed(2)}${name === "run --help" ? " (for scale: loads run's module)" : " (target ≤ 2)"}`,
+  );
 }

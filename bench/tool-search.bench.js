@@ -29,7 +29,22 @@ const CASES = 100;
 const tools = generateTools(TOOLS);
 const deferred = tools.map((t) => t.name);
 const { pick } = seeded(5);
-const words = ["order", "customer", "invoice", "refund", "shipment", "ticket", "payment", "status", "history", "export", "archived", "draft", "team", "approval"];
+const words = [
+  "order",
+  "customer",
+  "invoice",
+  "refund",
+  "shipment",
+  "ticket",
+  "payment",
+  "status",
+  "history",
+  "export",
+  "archived",
+  "draft",
+  "team",
+  "approval",
+];
 const queries = Array.from({ length: QUERIES }, () => [pick(words), pick(words), pick(words)]);
 const ms = (start) => Number(process.hrtime.bigint() - start) / 1e6;
 
@@ -45,15 +60,27 @@ async function timeSearches(kind, queryOf) {
     if ("error" in answer) throw new Error(answer.error);
     returned += answer.returned.length;
   }
-  return { median: median(times), p95: [...times].sort((a, b) => a - b)[Math.floor(QUERIES * 0.95)], returned: returned / QUERIES };
+  return {
+    median: median(times),
+    p95: [...times].sort((a, b) => a - b)[Math.floor(QUERIES * 0.95)],
+    returned: returned / QUERIES,
+  };
 }
 
 const bm25 = await timeSearches("bm25", (q) => q.join(" "));
 const regex = await timeSearches("regex", (q) => q.join("|"));
-console.log(`client-side search over ${TOOLS.toLocaleString("en")} deferred tools, ${QUERIES.toLocaleString("en")} queries of 3 words, k = ${K}`);
-console.log(`  bm25:  median ${bm25.median.toFixed(3)} ms, p95 ${bm25.p95.toFixed(3)} ms (${bm25.returned.toFixed(1)} returned)`);
-console.log(`  regex: median ${regex.median.toFixed(3)} ms, p95 ${regex.p95.toFixed(3)} ms (${regex.returned.toFixed(1)} returned; a|b|c stops at the first k matches in registry order)`);
-console.log(`ratio: ${(bm25.median / 1).toFixed(2)} bm25 · ${(regex.median / 1).toFixed(2)} regex (median search / 1 ms target; ≤ 1 passes)`);
+console.log(
+  `client-side search over ${TOOLS.toLocaleString("en")} deferred tools, ${QUERIES.toLocaleString("en")} queries of 3 words, k = ${K}`,
+);
+console.log(
+  `  bm25:  median ${bm25.median.toFixed(3)} ms, p95 ${bm25.p95.toFixed(3)} ms (${bm25.returned.toFixed(1)} returned)`,
+);
+console.log(
+  `  regex: median ${regex.median.toFixed(3)} ms, p95 ${regex.p95.toFixed(3)} ms (${regex.returned.toFixed(1)} returned; a|b|c stops at the first k matches in registry order)`,
+);
+console.log(
+  `ratio: ${(bm25.median / 1).toFixed(2)} bm25 · ${(regex.median / 1).toFixed(2)} regex (median search / 1 ms target; ≤ 1 passes)`,
+);
 
 // ── 2. CPU per decision, search on against off, on one mock ─────────────────────────────────
 const SERVER = `
@@ -82,20 +109,33 @@ http.createServer((req, res) => {
 
 function startServer() {
   const child = spawn(process.execPath, ["-e", SERVER], { stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((resolve) => child.stdout.once("data", (data) => resolve({ child, port: Number(String(data).trim()) })));
+  return new Promise((resolve) =>
+    child.stdout.once("data", (data) => resolve({ child, port: Number(String(data).trim()) })),
+  );
 }
 
-const schema = { type: "object", properties: { id: { type: "string" } }, required: ["id"], additionalProperties: false };
+const schema = {
+  type: "object",
+  properties: { id: { type: "string" } },
+  required: ["id"],
+  additionalProperties: false,
+};
 function writeProject(dir, count) {
   mkdirSync(join(dir, "registries"), { recursive: true });
   mkdirSync(join(dir, "cases"), { recursive: true });
   const registry = generateTools(count, 3).map((t) => ({ ...t, input_schema: schema }));
-  writeFileSync(join(dir, "registries", "bench.yaml"), JSON.stringify({ snapshot: "bench", revision: "1", tools: registry }));
+  writeFileSync(
+    join(dir, "registries", "bench.yaml"),
+    JSON.stringify({ snapshot: "bench", revision: "1", tools: registry }),
+  );
   const cases = Array.from({ length: CASES }, (_, i) => {
     const tool = registry[i % count];
     return { id: `case-${i}`, goal: `${tool.purpose} for x_${i}`, acceptable: [tool.name] };
   });
-  writeFileSync(join(dir, "cases", "bench.yaml"), JSON.stringify({ registry: "../registries/bench.yaml", cases }));
+  writeFileSync(
+    join(dir, "cases", "bench.yaml"),
+    JSON.stringify({ registry: "../registries/bench.yaml", cases }),
+  );
 }
 
 let runs = 0;
@@ -104,16 +144,35 @@ async function run(port, count, search) {
   const dir = mkdtempSync(join(tmpdir(), "route-eval-search-bench-"));
   writeProject(dir, count);
   const measure = async (mode) => {
-    const config = loadConfig(null, {
-      endpoint: "openai:bench-model", base_url: `http://127.0.0.1:${port}/v1`, mode, controls: ["no_applicable_tool"],
-      trials: DECISIONS / CASES, concurrency: 16, store_dir: join(dir, "store"), out_dir: join(dir, "reports"),
-      tool_search: search ? { mode: "client" } : undefined,
-    }, dir);
+    const config = loadConfig(
+      null,
+      {
+        endpoint: "openai:bench-model",
+        base_url: `http://127.0.0.1:${port}/v1`,
+        mode,
+        controls: ["no_applicable_tool"],
+        trials: DECISIONS / CASES,
+        concurrency: 16,
+        store_dir: join(dir, "store"),
+        out_dir: join(dir, "reports"),
+        tool_search: search ? { mode: "client" } : undefined,
+      },
+      dir,
+    );
     const cpu = process.cpuUsage();
-    const { report } = await runEvaluation(config, { env: { OPENAI_API_KEY: "bench" }, runId: `r${runs++}`, now: () => new Date() });
+    const { report } = await runEvaluation(config, {
+      env: { OPENAI_API_KEY: "bench" },
+      runId: `r${runs++}`,
+      now: () => new Date(),
+    });
     const used = process.cpuUsage(cpu);
-    if (report.metrics.trials !== DECISIONS || report.metrics.errored !== 0) throw new Error(`expected ${DECISIONS} clean decisions, got ${report.metrics.trials} (${report.metrics.errored} errored)`);
-    const calls = search ? report.metrics.tool_search.searches_per_decision.total + DECISIONS : DECISIONS;
+    if (report.metrics.trials !== DECISIONS || report.metrics.errored !== 0)
+      throw new Error(
+        `expected ${DECISIONS} clean decisions, got ${report.metrics.trials} (${report.metrics.errored} errored)`,
+      );
+    const calls = search
+      ? report.metrics.tool_search.searches_per_decision.total + DECISIONS
+      : DECISIONS;
     return { cpu: (used.user + used.system) / 1000 / DECISIONS, calls: calls / DECISIONS };
   };
   const live = await measure("live");
@@ -137,11 +196,24 @@ try {
       calls = searched.calls;
     }
     const pickOf = (list, key) => median(list.map((r) => r[key]));
-    const [liveOff, liveOn, replayOff, replayOn] = [pickOf(off, "live"), pickOf(on, "live"), pickOf(off, "replay"), pickOf(on, "replay")];
-    console.log(`${count} catalogue tools, ${DECISIONS.toLocaleString("en")} decisions (median of ${RUNS}, interleaved), CPU per decision:`);
-    console.log(`  live over HTTP: search off ${liveOff.toFixed(3)} ms (1 call) · client search ${liveOn.toFixed(3)} ms (${calls.toFixed(2)} calls): ${(liveOn / liveOff).toFixed(2)}× per decision, ${(liveOn / calls / liveOff).toFixed(2)}× per call`);
-    console.log(`  replayed from the store: search off ${replayOff.toFixed(3)} ms · client search ${replayOn.toFixed(3)} ms`);
-    console.log(`ratio: ${(replayOn / replayOff).toFixed(2)} (replayed, search on / off, CPU per decision; target ≤ 1.3)`);
+    const [liveOff, liveOn, replayOff, replayOn] = [
+      pickOf(off, "live"),
+      pickOf(on, "live"),
+      pickOf(off, "replay"),
+      pickOf(on, "replay"),
+    ];
+    console.log(
+      `${count} catalogue tools, ${DECISIONS.toLocaleString("en")} decisions (median of ${RUNS}, interleaved), CPU per decision:`,
+    );
+    console.log(
+      `  live over HTTP: search off ${liveOff.toFixed(3)} ms (1 call) · client search ${liveOn.toFixed(3)} ms (${calls.toFixed(2)} calls): ${(liveOn / liveOff).toFixed(2)}× per decision, ${(liveOn / calls / liveOff).toFixed(2)}× per call`,
+    );
+    console.log(
+      `  replayed from the store: search off ${replayOff.toFixed(3)} ms · client search ${replayOn.toFixed(3)} ms`,
+    );
+    console.log(
+      `ratio: ${(replayOn / replayOff).toFixed(2)} (replayed, search on / off, CPU per decision; target ≤ 1.3)`,
+    );
   }
 } finally {
   child.kill();

@@ -4,7 +4,16 @@
 // nothing is type-checked; `npm run build` (tsc, with declarations) is the build of record and
 // is what the npm tarball ships. The build goes to a folder of its own that takes dist/'s place
 // by rename: two starts at once, or one during `npm run build`, never see half a dist/.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -15,7 +24,10 @@ export async function buildDist() {
   const dist = join(ROOT, "dist");
   if (existsSync(join(dist, "cli.js"))) return;
   const src = join(ROOT, "src");
-  if (!existsSync(src)) throw new Error(`route-eval: ${dist} is missing and so is src/ to build it from; reinstall route-eval`);
+  if (!existsSync(src))
+    throw new Error(
+      `route-eval: ${dist} is missing and so is src/ to build it from; reinstall route-eval`,
+    );
   const { transform } = await import("sucrase");
   const next = join(ROOT, `.dist-${process.pid}-${Date.now()}`);
   try {
@@ -24,7 +36,11 @@ export async function buildDist() {
       mkdirSync(dirname(target), { recursive: true });
       if (file.endsWith(".js")) copyFileSync(file, target);
       else if (file.endsWith(".ts")) {
-        const code = transform(readFileSync(file, "utf8"), { transforms: ["typescript"], disableESTransforms: true, filePath: file }).code;
+        const code = transform(readFileSync(file, "utf8"), {
+          transforms: ["typescript"],
+          disableESTransforms: true,
+          filePath: file,
+        }).code;
         writeFileSync(target.replace(/\.ts$/, ".js"), code);
       }
     }
@@ -36,7 +52,9 @@ export async function buildDist() {
     }
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new Error(`route-eval: could not build ${dist} from src/ (${why}); in a clone, run npm run build`);
+    throw new Error(
+      `route-eval: could not build ${dist} from src/ (${why}); in a clone, run npm run build`,
+    );
   } finally {
     rmSync(next, { recursive: true, force: true });
   }

@@ -38,7 +38,9 @@ let finished = false;
 process.on("beforeExit", () => {
   if (finished) return;
   finished = true;
-  process.stderr.write("route-eval: internal error: the command stopped waiting for work that can never finish (a bug; please report it with --debug output)\n");
+  process.stderr.write(
+    "route-eval: internal error: the command stopped waiting for work that can never finish (a bug; please report it with --debug output)\n",
+  );
   process.exitCode = 4;
 });
 

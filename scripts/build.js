@@ -16,7 +16,9 @@ const gone = (dir) => rmSync(dir, { recursive: true, force: true });
 gone(NEXT);
 gone(OLD);
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-execFileSync(process.execPath, [tsc, "-p", "tsconfig.json", "--outDir", NEXT], { stdio: "inherit" });
+execFileSync(process.execPath, [tsc, "-p", "tsconfig.json", "--outDir", NEXT], {
+  stdio: "inherit",
+});
 await compileSchemasAhead();
 await bundleCli();
 for (let attempt = 0; ; attempt++) {
@@ -53,20 +55,37 @@ async function compileSchemasAhead() {
     const ajv = new Ajv2020({ ...AJV_OPTIONS, code: { source: true } });
     ajv.addVocabulary(AJV_VOCABULARY);
     const code = standaloneCode(ajv, ajv.compile(schema));
-    writeFileSync(join(NEXT, "json-schema", "compiled", `${name}.cjs`), `${code}\nmodule.exports.compiledFrom = ${JSON.stringify(compiledFrom(schema))};\n`);
+    writeFileSync(
+      join(NEXT, "json-schema", "compiled", `${name}.cjs`),
+      `${code}\nmodule.exports.compiledFrom = ${JSON.stringify(compiledFrom(schema))};\n`,
+    );
   }
   // Trial records, with the options records-io.ts reads them by.
   const { RECORD_AJV_OPTIONS } = await import(at("run-files/records-io.js"));
   const record = JSON.parse(readFileSync(join("schemas", "record.schema.json"), "utf8"));
   const recordAjv = new Ajv2020({ ...RECORD_AJV_OPTIONS, code: { source: true } });
-  writeFileSync(join(NEXT, "json-schema", "compiled", "record.cjs"), `${standaloneCode(recordAjv, recordAjv.compile(record))}\nmodule.exports.compiledFrom = ${JSON.stringify(compiledFrom(record))};\n`);
+  writeFileSync(
+    join(NEXT, "json-schema", "compiled", "record.cjs"),
+    `${standaloneCode(recordAjv, recordAjv.compile(record))}\nmodule.exports.compiledFrom = ${JSON.stringify(compiledFrom(record))};\n`,
+  );
   // The meta-schema checks of the dialects tools declare most (none declared is 2020-12).
-  const { createDialectAjv, META_CHECK_OPTIONS, metaCheckSource } = await import(at("json-schema/dialects.js"));
-  const META = { "2020-12": "https://json-schema.org/draft/2020-12/schema", "draft-07": "http://json-schema.org/draft-07/schema" };
+  const { createDialectAjv, META_CHECK_OPTIONS, metaCheckSource } = await import(
+    at("json-schema/dialects.js")
+  );
+  const META = {
+    "2020-12": "https://json-schema.org/draft/2020-12/schema",
+    "draft-07": "http://json-schema.org/draft-07/schema",
+  };
   for (const [dialect, id] of Object.entries(META)) {
-    const ajv = createDialectAjv(dialect, { ...META_CHECK_OPTIONS, code: { source: true, regExp: undefined } });
+    const ajv = createDialectAjv(dialect, {
+      ...META_CHECK_OPTIONS,
+      code: { source: true, regExp: undefined },
+    });
     const code = standaloneCode(ajv, ajv.getSchema(id));
-    writeFileSync(join(NEXT, "json-schema", "compiled", `meta-${dialect}.cjs`), `${code}\nmodule.exports.compiledFrom = ${JSON.stringify(compiledFrom(metaCheckSource(dialect)))};\n`);
+    writeFileSync(
+      join(NEXT, "json-schema", "compiled", `meta-${dialect}.cjs`),
+      `${code}\nmodule.exports.compiledFrom = ${JSON.stringify(compiledFrom(metaCheckSource(dialect)))};\n`,
+    );
   }
 }
 

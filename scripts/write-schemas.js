@@ -16,5 +16,6 @@ write(new URL("../schemas/config.schema.json", import.meta.url), buildConfigSche
 const reportFile = new URL("../schemas/report.schema.json", import.meta.url);
 const report = JSON.parse(readFileSync(reportFile, "utf8"));
 const properties = report.properties.metrics.properties;
-for (const name of RATE_NAMES) properties[name] = { $ref: "#/$defs/rate", description: RATES[name].label };
+for (const name of RATE_NAMES)
+  properties[name] = { $ref: "#/$defs/rate", description: RATES[name].label };
 write(reportFile, report);

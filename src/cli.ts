@@ -1,4 +1,11 @@
-import { Command, CommanderError, InvalidArgumentError, type Argument, type Option, type OutputConfiguration } from "commander";
+import {
+  Command,
+  CommanderError,
+  InvalidArgumentError,
+  type Argument,
+  type Option,
+  type OutputConfiguration,
+} from "commander";
 import { terminalWidth } from "./render/terminal-width.js";
 import { CATALOGUE, type CatalogueEntry, type Register } from "./commands/catalogue.js";
 import { EXIT } from "./commands/exit.js";
@@ -33,7 +40,9 @@ function lazyInterrupts(): () => AbortSignal {
     controller = own;
     const onSignal = (name: "SIGINT" | "SIGTERM") => {
       if (own.signal.aborted) process.exit(name === "SIGTERM" ? 143 : 130);
-      process.stderr.write(`\nroute-eval: ${name}: stopping; trials in flight get a few seconds to finish (again to quit at once)\n`);
+      process.stderr.write(
+        `\nroute-eval: ${name}: stopping; trials in flight get a few seconds to finish (again to quit at once)\n`,
+      );
       own.abort(name);
     };
     process.on("SIGINT", () => onSignal("SIGINT"));
@@ -43,10 +52,18 @@ function lazyInterrupts(): () => AbortSignal {
 }
 
 /** Runs the CLI and returns the exit code; never throws. The only place exit codes are decided. */
-export async function main(argv: string[], io: Io = defaultIo, catalogue: readonly CatalogueEntry[] = CATALOGUE): Promise<number> {
+export async function main(
+  argv: string[],
+  io: Io = defaultIo,
+  catalogue: readonly CatalogueEntry[] = CATALOGUE,
+): Promise<number> {
   let exitCode: number = EXIT.ok;
   try {
-    const program = await buildProgram(io, (code) => (exitCode = Math.max(exitCode, code)), commandsFor(argv, catalogue));
+    const program = await buildProgram(
+      io,
+      (code) => (exitCode = Math.max(exitCode, code)),
+      commandsFor(argv, catalogue),
+    );
     await program.parseAsync(argv);
     return exitCode;
   } catch (error) {
@@ -60,16 +77,30 @@ export async function main(argv: string[], io: Io = defaultIo, catalogue: readon
  * nothing for --version; for the overall help, a name that is no command (commander suggests the
  * nearest) or none, every command as the catalogue describes it, none loaded.
  */
-function commandsFor(argv: string[], catalogue: readonly CatalogueEntry[]): { load: (() => Promise<Register>) | null; catalogue: readonly CatalogueEntry[] | null } {
+function commandsFor(
+  argv: string[],
+  catalogue: readonly CatalogueEntry[],
+): { load: (() => Promise<Register>) | null; catalogue: readonly CatalogueEntry[] | null } {
   const args = argv.slice(2);
   const words = args.filter((arg) => !arg.startsWith("-"));
   const name = words[0] === "help" && words.length > 1 ? words[1] : words[0];
-  if (name === undefined && (args.includes("--version") || args.includes("-V")) && !args.includes("--help") && !args.includes("-h")) return { load: null, catalogue: null };
-  const load = name === undefined ? undefined : catalogue.find((entry) => entry.name === name)?.load;
+  if (
+    name === undefined &&
+    (args.includes("--version") || args.includes("-V")) &&
+    !args.includes("--help") &&
+    !args.includes("-h")
+  )
+    return { load: null, catalogue: null };
+  const load =
+    name === undefined ? undefined : catalogue.find((entry) => entry.name === name)?.load;
   return load === undefined ? { load: null, catalogue } : { load, catalogue: null };
 }
 
-async function buildProgram(io: Io, setExit: SetExit, commands: ReturnType<typeof commandsFor>): Promise<Command> {
+async function buildProgram(
+  io: Io,
+  setExit: SetExit,
+  commands: ReturnType<typeof commandsFor>,
+): Promise<Command> {
   const program = new Command("route-eval")
     .description("Measure where tool routing fails: coverage, exposure, discovery or selection.")
     .version(TOOL_VERSION)
@@ -89,7 +120,8 @@ async function buildProgram(io: Io, setExit: SetExit, commands: ReturnType<typeo
   for (const command of program.commands) {
     command.exitOverride().option("--debug", "print stack traces for errors");
     command.configureOutput(outputOf(io));
-    for (const parsed of [...command.options, ...command.registeredArguments]) translateParser(parsed);
+    for (const parsed of [...command.options, ...command.registeredArguments])
+      translateParser(parsed);
   }
   return program;
 }
@@ -113,14 +145,24 @@ function translateParser(parsed: Option | Argument): void {
 /** Commander's output: through io, usage errors with the same prefix as every other error, help laid out to the terminal's width. */
 function outputOf(io: Io): OutputConfiguration {
   const width = () => terminalWidth(io);
-  return { writeOut: io.stdout, writeErr: io.stderr, getOutHelpWidth: width, getErrHelpWidth: width, outputError: (text, write) => write(`route-eval: ${text.replace(/^error: /, "")}`) };
+  return {
+    writeOut: io.stdout,
+    writeErr: io.stderr,
+    getOutHelpWidth: width,
+    getErrHelpWidth: width,
+    outputError: (text, write) => write(`route-eval: ${text.replace(/^error: /, "")}`),
+  };
 }
 
 function reportError(error: unknown, io: Io, debug: boolean): number {
   if (error instanceof CommanderError) {
     return error.exitCode === 0 ? EXIT.ok : EXIT.input;
   }
-  if (error instanceof InputError || error instanceof EndpointFailure || error instanceof Interrupted) {
+  if (
+    error instanceof InputError ||
+    error instanceof EndpointFailure ||
+    error instanceof Interrupted
+  ) {
     // Messages quote servers, models, registries and MCP servers' stderr: one inert line.
     io.stderr(`route-eval: ${inertLine(error.message)}\n`);
     if (debug && error.stack !== undefined) io.stderr(error.stack + "\n");
@@ -157,11 +199,14 @@ const FILE_ERRORS: Record<string, string> = {
  * dropped by --resume.
  */
 function describeFileError(error: unknown): string | null {
-  if (!(error instanceof Error) || !("code" in error) || typeof error.code !== "string") return null;
+  if (!(error instanceof Error) || !("code" in error) || typeof error.code !== "string")
+    return null;
   const reason = FILE_ERRORS[error.code];
   if (reason === undefined) return null;
   const path = "path" in error && typeof error.path === "string" ? ` ${error.path}` : "";
   const action = "syscall" in error && typeof error.syscall === "string" ? error.syscall : "write";
-  const fix = ["ENOENT", "ENOTDIR", "EISDIR"].includes(error.code) ? "check the path" : "free space or choose a writable --out-dir";
+  const fix = ["ENOENT", "ENOTDIR", "EISDIR"].includes(error.code)
+    ? "check the path"
+    : "free space or choose a writable --out-dir";
   return `cannot ${action}${path}: ${reason} (${error.code}); ${fix} (what was already recorded is kept: continue with --resume)`;
 }

@@ -20,4 +20,14 @@ export { buildReport } from "./report/build-report.js";
 export { renderReport, type RenderOptions } from "./report/render.js";
 export { EndpointFailure, InputError } from "./errors.js";
 export type { Format } from "./types/formats.js";
-export type { Case, Config, GateResult, Metrics, Registry, Report, RunMeta, Tool, TrialRecord } from "./types.js";
+export type {
+  Case,
+  Config,
+  GateResult,
+  Metrics,
+  Registry,
+  Report,
+  RunMeta,
+  Tool,
+  TrialRecord,
+} from "./types.js";

@@ -8,5 +8,10 @@ export const TOOL_VERSION: string = readVersion();
 
 function readVersion(): string {
   const pkg: unknown = createRequire(import.meta.url)("route-eval/package.json");
-  return pkg !== null && typeof pkg === "object" && "version" in pkg && typeof pkg.version === "string" ? pkg.version : "0.0.0";
+  return pkg !== null &&
+    typeof pkg === "object" &&
+    "version" in pkg &&
+    typeof pkg.version === "string"
+    ? pkg.version
+    : "0.0.0";
 }

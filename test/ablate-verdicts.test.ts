@@ -4,7 +4,12 @@
  * pair's common trials.
  */
 import { describe, expect, it } from "vitest";
-import { adjustVerdicts, compareVariant, deltaOf, type VariantRun } from "../src/ablate/compare-variants.js";
+import {
+  adjustVerdicts,
+  compareVariant,
+  deltaOf,
+  type VariantRun,
+} from "../src/ablate/compare-variants.js";
 import { evaluateVariantGates } from "../src/gates/variant-gates.js";
 import type { Experiment } from "../src/types/ablate.js";
 import { buildRecords, makeInput } from "./fixtures/diff-records.js";
@@ -16,7 +21,12 @@ function variant(name: string, cases: Record<string, string>): VariantRun {
 
 /** 12 cases, one trial each. */
 function cases(pass: number, outcome = "P"): Record<string, string> {
-  return Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`c${String(i).padStart(2, "0")}`, i < pass ? outcome : "F"]));
+  return Object.fromEntries(
+    Array.from({ length: 12 }, (_, i) => [
+      `c${String(i).padStart(2, "0")}`,
+      i < pass ? outcome : "F",
+    ]),
+  );
 }
 
 describe("ablation verdicts", () => {
@@ -29,15 +39,30 @@ describe("ablation verdicts", () => {
     adjustVerdicts(comparisons, () => 12);
     // Holm: 0.0156 × 2 = 0.03125 < 0.05, still helped; 7 down of 12: 0.0156 × 1.
     expect(comparisons[0].p_holm).toBeCloseTo(2 * (2 / 128), 12);
-    expect(comparisons[0].because).toBe("7 cases up, 0 down of 12 (sign test over cases, Holm-adjusted across 2 comparisons, Holm p = 0.0313)");
+    expect(comparisons[0].because).toBe(
+      "7 cases up, 0 down of 12 (sign test over cases, Holm-adjusted across 2 comparisons, Holm p = 0.0313)",
+    );
     expect(comparisons[1].verdict).toBe("hurt");
 
     // Three comparisons of 6 up, 0 down (p = 0.03125 each): alone each would be "helped"; Holm says no.
-    const six = [variant("v0", cases(0)), variant("v1", cases(6)), variant("v2", cases(0)), variant("v3", cases(6))];
-    const family = [compareVariant(six[0], six[1]), compareVariant(six[2], six[3]), compareVariant(six[0], six[3])];
+    const six = [
+      variant("v0", cases(0)),
+      variant("v1", cases(6)),
+      variant("v2", cases(0)),
+      variant("v3", cases(6)),
+    ];
+    const family = [
+      compareVariant(six[0], six[1]),
+      compareVariant(six[2], six[3]),
+      compareVariant(six[0], six[3]),
+    ];
     expect(family.map((c) => c.verdict)).toEqual(["helped", "helped", "helped"]);
     adjustVerdicts(family, () => 12);
-    expect(family.map((c) => c.verdict)).toEqual(["no detectable change", "no detectable change", "no detectable change"]);
+    expect(family.map((c) => c.verdict)).toEqual([
+      "no detectable change",
+      "no detectable change",
+      "no detectable change",
+    ]);
   });
 
   it("a variant that scored nothing is unmeasured, and --fail-if-worse fails it", () => {
@@ -47,9 +72,22 @@ describe("ablation verdicts", () => {
     const comparisons = [compareVariant(base, errored)];
     adjustVerdicts(comparisons, (name) => (name === "errored" ? 0 : 12));
     expect(comparisons[0].verdict).toBe("unmeasured");
-    const experiment = { comparisons, variants: [{ name: "base", dir: "variants/base" }, { name: "errored", dir: "variants/errored" }], metrics: [] } as unknown as Experiment;
+    const experiment = {
+      comparisons,
+      variants: [
+        { name: "base", dir: "variants/base" },
+        { name: "errored", dir: "variants/errored" },
+      ],
+      metrics: [],
+    } as unknown as Experiment;
     expect(evaluateVariantGates(experiment, [], ["errored"])).toEqual([
-      { variant: "errored", rule: "--fail-if-worse errored", passed: false, reason: "against base: unmeasured (the variant scored no trial (every one errored, or none ran): nothing to judge)" },
+      {
+        variant: "errored",
+        rule: "--fail-if-worse errored",
+        passed: false,
+        reason:
+          "against base: unmeasured (the variant scored no trial (every one errored, or none ran): nothing to judge)",
+      },
     ]);
   });
 
@@ -59,7 +97,10 @@ describe("ablation verdicts", () => {
     const shrunk = variant("shrunk", { ...cases(6), c06: "E", c07: "E", c08: "E" });
     const c = compareVariant(reference, shrunk);
     // Own populations: 6/12 → 6/9 (+16.7 pts); on the 9 common trials nothing moved.
-    expect(c.metrics.find((m) => m.metric === "selection_accuracy")?.delta).toBeCloseTo(6 / 9 - 6 / 12, 12);
+    expect(c.metrics.find((m) => m.metric === "selection_accuracy")?.delta).toBeCloseTo(
+      6 / 9 - 6 / 12,
+      12,
+    );
     expect(deltaOf(c, "selection_accuracy")).toBe("0.0 pts (9 paired)");
   });
 });

@@ -23,30 +23,71 @@ const ROUTE_EVAL = `${process.execPath} ${join(ROOT, "bin", "route-eval.js")}`;
 
 function project(): string {
   const dir = tempDir("route-eval-action-");
-  for (const name of ["route-eval.yaml", "cases", "registries"]) cpSync(join(ROOT, name), join(dir, name), { recursive: true });
+  for (const name of ["route-eval.yaml", "cases", "registries"])
+    cpSync(join(ROOT, name), join(dir, name), { recursive: true });
   return dir;
 }
 
 function outputs(file: string): Record<string, string> {
-  return Object.fromEntries(readFileSync(file, "utf8").trim().split("\n").map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]));
+  return Object.fromEntries(
+    readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]),
+  );
 }
 
-function runStep(dir: string, inputs: Record<string, string>): { outputs: Record<string, string>; summary: string; stderr: string } {
+function runStep(
+  dir: string,
+  inputs: Record<string, string>,
+): { outputs: Record<string, string>; summary: string; stderr: string } {
   const summaryFile = join(dir, "step-summary.md");
   const outputFile = join(dir, "github-output.txt");
   writeFileSync(summaryFile, "");
   writeFileSync(outputFile, "");
-  const env = { ...process.env, ROUTE_EVAL, GITHUB_STEP_SUMMARY: summaryFile, GITHUB_OUTPUT: outputFile, RUNNER_TEMP: dir, CI: "true", ...inputs };
-  const result = spawnSync(process.execPath, [join(ROOT, "scripts", "action", "run.mjs")], { cwd: dir, env, encoding: "utf8" });
+  const env = {
+    ...process.env,
+    ROUTE_EVAL,
+    GITHUB_STEP_SUMMARY: summaryFile,
+    GITHUB_OUTPUT: outputFile,
+    RUNNER_TEMP: dir,
+    CI: "true",
+    ...inputs,
+  };
+  const result = spawnSync(process.execPath, [join(ROOT, "scripts", "action", "run.mjs")], {
+    cwd: dir,
+    env,
+    encoding: "utf8",
+  });
   expect(result.status, result.stderr).toBe(0);
-  return { outputs: outputs(outputFile), summary: readFileSync(summaryFile, "utf8"), stderr: result.stderr };
+  return {
+    outputs: outputs(outputFile),
+    summary: readFileSync(summaryFile, "utf8"),
+    stderr: result.stderr,
+  };
 }
 
 describe("the GitHub Action's steps", () => {
   it("runs, diffs against the baseline, writes the summary once, leaves the run folder and passes the exit code", () => {
     const dir = project();
-    execFileSync(process.execPath, [join(ROOT, "bin", "route-eval.js"), "run", "--run-id", "main", "--no-progress", "--save-baseline", "main"], { cwd: dir, stdio: "ignore" });
-    const step = runStep(dir, { INPUT_BASELINE: "reports/baselines/main", INPUT_MAX_DROP: "0.02", INPUT_RUN_ID: "ci" });
+    execFileSync(
+      process.execPath,
+      [
+        join(ROOT, "bin", "route-eval.js"),
+        "run",
+        "--run-id",
+        "main",
+        "--no-progress",
+        "--save-baseline",
+        "main",
+      ],
+      { cwd: dir, stdio: "ignore" },
+    );
+    const step = runStep(dir, {
+      INPUT_BASELINE: "reports/baselines/main",
+      INPUT_MAX_DROP: "0.02",
+      INPUT_RUN_ID: "ci",
+    });
     expect(step.outputs["exit-code"]).toBe("0");
     expect(step.outputs["run-dir"]).toBe(join(dir, "reports", "ci"));
     expect(existsSync(join(dir, "reports", "ci", "report.html"))).toBe(true);
@@ -59,13 +100,18 @@ describe("the GitHub Action's steps", () => {
 
     // A quality gate that fails is exit 1, passed through; the run folder is still there for the artifact.
     const config = parse(readFileSync(join(dir, "route-eval.yaml"), "utf8"));
-    writeFileSync(join(dir, "route-eval.yaml"), JSON.stringify({ ...config, gates: { selection_accuracy: ">= 0.99" } }));
+    writeFileSync(
+      join(dir, "route-eval.yaml"),
+      JSON.stringify({ ...config, gates: { selection_accuracy: ">= 0.99" } }),
+    );
     const failing = runStep(dir, { INPUT_RUN_ID: "ci" });
     expect(failing.outputs["exit-code"]).toBe("1");
     expect(existsSync(join(dir, "reports", "ci", "report.html"))).toBe(true);
     expect(failing.summary.match(/^## route-eval report$/gm)).toHaveLength(1);
     expect(failing.summary.split("\n")[0]).toBe("### route-eval ❌ a gate failed (exit 1)");
-    expect(failing.summary).toMatch(/^\*\*gates:\*\* 1 of 1 failed: selection_accuracy 0\.653 \(186\/285\) is below 0\.99/m);
+    expect(failing.summary).toMatch(
+      /^\*\*gates:\*\* 1 of 1 failed: selection_accuracy 0\.653 \(186\/285\) is below 0\.99/m,
+    );
   }, 60_000);
 
   it("puts a run that never finished, and a diff that cannot compare, in the summary with their reasons", () => {
@@ -76,18 +122,47 @@ describe("the GitHub Action's steps", () => {
     expect(broken.summary).toContain("nope.yaml");
     expect(readFileSync(broken.outputs["summary-file"], "utf8")).toBe(broken.summary);
 
-    execFileSync(process.execPath, [join(ROOT, "bin", "route-eval.js"), "run", "--run-id", "main", "-n", "3", "--no-progress", "--save-baseline", "main"], { cwd: dir, stdio: "ignore" });
-    const step = runStep(dir, { INPUT_BASELINE: "reports/baselines/main", INPUT_RUN_ID: "ci", INPUT_ARGS: "-n 2" });
+    execFileSync(
+      process.execPath,
+      [
+        join(ROOT, "bin", "route-eval.js"),
+        "run",
+        "--run-id",
+        "main",
+        "-n",
+        "3",
+        "--no-progress",
+        "--save-baseline",
+        "main",
+      ],
+      { cwd: dir, stdio: "ignore" },
+    );
+    const step = runStep(dir, {
+      INPUT_BASELINE: "reports/baselines/main",
+      INPUT_RUN_ID: "ci",
+      INPUT_ARGS: "-n 2",
+    });
     expect(step.outputs["exit-code"]).toBe("2");
     expect(step.summary).toMatch(/^### route-eval ❌ the diff cannot compare \(exit 2\)$/m);
     expect(step.summary).toContain("trials per case differs: 3 vs 2");
     expect(step.summary).toContain("<details><summary>the full report</summary>");
 
     // --force (the action's force input) compares the shared cases instead.
-    const forced = runStep(dir, { INPUT_BASELINE: "reports/baselines/main", INPUT_RUN_ID: "ci", INPUT_ARGS: "-n 2", INPUT_FORCE: "true", INPUT_FAIL_ON_REGRESSED_CASE: "true", INPUT_MAX_DROP: "0.02 violation_rate=0" });
+    const forced = runStep(dir, {
+      INPUT_BASELINE: "reports/baselines/main",
+      INPUT_RUN_ID: "ci",
+      INPUT_ARGS: "-n 2",
+      INPUT_FORCE: "true",
+      INPUT_FAIL_ON_REGRESSED_CASE: "true",
+      INPUT_MAX_DROP: "0.02 violation_rate=0",
+    });
     expect(forced.outputs["exit-code"]).toBe("0");
-    expect(forced.summary).toMatch(/^\*\*diff\*\* against reports\/baselines\/main: pass · 0 fixed, 0 regressed of 106 cases/m);
-    expect(forced.summary).toContain("<details><summary>the diff against reports/baselines/main</summary>");
+    expect(forced.summary).toMatch(
+      /^\*\*diff\*\* against reports\/baselines\/main: pass · 0 fixed, 0 regressed of 106 cases/m,
+    );
+    expect(forced.summary).toContain(
+      "<details><summary>the diff against reports/baselines/main</summary>",
+    );
   }, 120_000);
 
   it("keys the store's cache on the files the config names and the args, hashed", () => {
@@ -95,20 +170,36 @@ describe("the GitHub Action's steps", () => {
     const key = (inputs: Record<string, string>) => {
       const outputFile = join(dir, "github-output.txt");
       writeFileSync(outputFile, "");
-      const result = spawnSync(process.execPath, [join(ROOT, "scripts", "action", "cache-key.mjs")], { cwd: dir, env: { ...process.env, ROUTE_EVAL, GITHUB_OUTPUT: outputFile, ...inputs }, encoding: "utf8" });
+      const result = spawnSync(
+        process.execPath,
+        [join(ROOT, "scripts", "action", "cache-key.mjs")],
+        {
+          cwd: dir,
+          env: { ...process.env, ROUTE_EVAL, GITHUB_OUTPUT: outputFile, ...inputs },
+          encoding: "utf8",
+        },
+      );
       expect(result.status, result.stderr).toBe(0);
       return { ...outputs(outputFile), log: result.stdout } as Record<string, string>;
     };
     const first = key({ INPUT_ARGS: "--retriever bm25 -k 8 --system-prompt 'Route, then act.'" });
     expect(first.store).toBe(".route-eval/store");
     expect(first.key).toMatch(/^[0-9a-f]{32}$/);
-    expect(key({ INPUT_ARGS: "--retriever bm25 -k 8 --system-prompt 'Route, then act.'" }).key).toBe(first.key);
+    expect(
+      key({ INPUT_ARGS: "--retriever bm25 -k 8 --system-prompt 'Route, then act.'" }).key,
+    ).toBe(first.key);
     expect(key({ INPUT_ARGS: "" }).key).not.toBe(first.key);
     // The store the config names; a change to a case file (named through the config's globs) is a new key.
-    writeFileSync(join(dir, "route-eval.yaml"), `${readFileSync(join(dir, "route-eval.yaml"), "utf8")}\nstore_dir: cache/answers\n`);
+    writeFileSync(
+      join(dir, "route-eval.yaml"),
+      `${readFileSync(join(dir, "route-eval.yaml"), "utf8")}\nstore_dir: cache/answers\n`,
+    );
     const moved = key({ INPUT_ARGS: "" });
     expect(moved.store).toBe("cache/answers");
-    writeFileSync(join(dir, "cases", "orders.yaml"), `${readFileSync(join(dir, "cases", "orders.yaml"), "utf8")}\n# edited\n`);
+    writeFileSync(
+      join(dir, "cases", "orders.yaml"),
+      `${readFileSync(join(dir, "cases", "orders.yaml"), "utf8")}\n# edited\n`,
+    );
     expect(key({ INPUT_ARGS: "" }).key).not.toBe(moved.key);
     // A config that does not load: no cache (key ""), a warning, and the run step says what is wrong.
     const broken = key({ INPUT_CONFIG: "nope.yaml" });
@@ -118,10 +209,16 @@ describe("the GitHub Action's steps", () => {
 
   it("keeps one sticky comment on the pull request: created the first time, updated after", async () => {
     await withFakeGitHub(async (github) => {
-      expect((await github.comment("## route-eval report\nfirst")).out).toContain("commented on #7");
-      expect((await github.comment("## route-eval report\nsecond")).out).toContain("updated the comment on #7");
+      expect((await github.comment("## route-eval report\nfirst")).out).toContain(
+        "commented on #7",
+      );
+      expect((await github.comment("## route-eval report\nsecond")).out).toContain(
+        "updated the comment on #7",
+      );
       expect(github.comments).toHaveLength(2);
-      expect(github.comments[1].body).toBe("<!-- route-eval sticky comment -->\n## route-eval report\nsecond");
+      expect(github.comments[1].body).toBe(
+        "<!-- route-eval sticky comment -->\n## route-eval report\nsecond",
+      );
       expect(github.comments[0].body).toBe("an unrelated review comment");
       expect(github.calls.every((c) => c.endsWith("Bearer ghs_test_token"))).toBe(true);
       expect(github.calls.filter((c) => c.startsWith("POST"))).toHaveLength(1);
@@ -133,7 +230,12 @@ describe("the GitHub Action's steps", () => {
       await withFakeGitHub(async (github) => {
         const result = await github.comment("### route-eval ✅ passed");
         expect(result.code).toBe(0);
-        expect(result.out).toMatch(new RegExp(`^::warning::route-eval: could not post the PR comment: GET /repos/octo/agent/issues/7/comments\\?per_page=100&page=1: HTTP ${status}`, "m"));
+        expect(result.out).toMatch(
+          new RegExp(
+            `^::warning::route-eval: could not post the PR comment: GET /repos/octo/agent/issues/7/comments\\?per_page=100&page=1: HTTP ${status}`,
+            "m",
+          ),
+        );
         if (status === 403) expect(result.out).toContain("pull-requests: write");
       }, status);
     }
@@ -147,26 +249,44 @@ describe("the GitHub Action's steps", () => {
 
   it("leads a 500-case suite's comment with the verdict and keeps it under GitHub's size limit", async () => {
     const dir = project();
-    const entries = Array.from({ length: 500 }, (_, i) => `  - id: bulk-${String(i).padStart(3, "0")}-${"x".repeat(40)}\n    goal: Where is order ord_${1000 + i}? I need it before ${i % 28 + 1} December.\n    phase: support\n    acceptable: [${i % 3 === 0 ? "search_orders" : "get_order"}]\n`);
-    writeFileSync(join(dir, "cases", "bulk.yaml"), `registry: ../registries/commerce.yaml\ncases:\n${entries.join("")}`);
+    const entries = Array.from(
+      { length: 500 },
+      (_, i) =>
+        `  - id: bulk-${String(i).padStart(3, "0")}-${"x".repeat(40)}\n    goal: Where is order ord_${1000 + i}? I need it before ${(i % 28) + 1} December.\n    phase: support\n    acceptable: [${i % 3 === 0 ? "search_orders" : "get_order"}]\n`,
+    );
+    writeFileSync(
+      join(dir, "cases", "bulk.yaml"),
+      `registry: ../registries/commerce.yaml\ncases:\n${entries.join("")}`,
+    );
     const step = runStep(dir, { INPUT_RUN_ID: "ci", INPUT_ARGS: "-n 1" });
     expect(step.outputs["run-dir"]).toBe(join(dir, "reports", "ci"));
     await withFakeGitHub(async (github) => {
       expect((await github.comment(step.summary)).code).toBe(0);
       const body = github.comments[1].body;
       expect(body.length).toBeLessThanOrEqual(65_536);
-      expect(body.split("\n")[1]).toMatch(/^### route-eval (✅ passed|❌ a gate failed \(exit 1\))$/);
+      expect(body.split("\n")[1]).toMatch(
+        /^### route-eval (✅ passed|❌ a gate failed \(exit 1\))$/,
+      );
       expect(body.split("\n").slice(0, 6).join("\n")).toMatch(/\*\*gates:\*\*/);
       expect(body).toContain("<details><summary>the full report</summary>");
 
       // Whatever the size: a section that would take the comment over the limit is named, not cut mid-table.
       const [verdict, ...sections] = step.summary.split("\n\n<!-- route-eval section -->\n\n");
-      const huge = [verdict, ...sections, sections[0].replace("the full report", "the full report, again").repeat(1).padEnd(200_000, "\n| a | row |")].join("\n\n<!-- route-eval section -->\n\n");
+      const huge = [
+        verdict,
+        ...sections,
+        sections[0]
+          .replace("the full report", "the full report, again")
+          .repeat(1)
+          .padEnd(200_000, "\n| a | row |"),
+      ].join("\n\n<!-- route-eval section -->\n\n");
       expect((await github.comment(huge)).code).toBe(0);
       const cut = github.comments[1].body;
       expect(cut.length).toBeLessThanOrEqual(65_536);
       expect(cut).toContain("<details><summary>the full report</summary>");
-      expect(cut).toMatch(/the full report, again: 195 KB, too long for a comment; it is in the job's step summary and the run's artifact/);
+      expect(cut).toMatch(
+        /the full report, again: 195 KB, too long for a comment; it is in the job's step summary and the run's artifact/,
+      );
       expect(cut.match(/<details>/g)?.length).toBe(cut.match(/<\/details>/g)?.length);
     });
   }, 180_000);
@@ -180,7 +300,10 @@ interface FakeGitHub {
 }
 
 /** A local fake of GitHub's issue-comments API for pull request #7 of octo/agent; `failWith` answers every call with that status. */
-async function withFakeGitHub(use: (github: FakeGitHub) => Promise<void>, failWith: number | null = null): Promise<void> {
+async function withFakeGitHub(
+  use: (github: FakeGitHub) => Promise<void>,
+  failWith: number | null = null,
+): Promise<void> {
   const comments: { id: number; body: string }[] = [{ id: 1, body: "an unrelated review comment" }];
   const calls: string[] = [];
   const server = createServer((req, res) => {
@@ -192,11 +315,24 @@ async function withFakeGitHub(use: (github: FakeGitHub) => Promise<void>, failWi
         res.writeHead(status, { "content-type": "application/json" });
         res.end(JSON.stringify(body));
       };
-      if (failWith !== null) return reply(failWith, { message: failWith === 403 ? "Resource not accessible by integration" : failWith === 404 ? "Not Found" : "Validation Failed" });
-      if (req.method === "GET" && req.url?.startsWith("/repos/octo/agent/issues/7/comments")) return reply(200, comments);
+      if (failWith !== null)
+        return reply(failWith, {
+          message:
+            failWith === 403
+              ? "Resource not accessible by integration"
+              : failWith === 404
+                ? "Not Found"
+                : "Validation Failed",
+        });
+      if (req.method === "GET" && req.url?.startsWith("/repos/octo/agent/issues/7/comments"))
+        return reply(200, comments);
       if (req.method === "POST" && req.url === "/repos/octo/agent/issues/7/comments") {
         const body = JSON.parse(text).body as string;
-        if (body.length > 65_536) return reply(422, { message: "Validation Failed", errors: [{ message: "body is too long (maximum is 65536 characters)" }] });
+        if (body.length > 65_536)
+          return reply(422, {
+            message: "Validation Failed",
+            errors: [{ message: "body is too long (maximum is 65536 characters)" }],
+          });
         const created = { id: comments.length + 1, body };
         comments.push(created);
         return reply(201, created);
@@ -234,7 +370,10 @@ async function withFakeGitHub(use: (github: FakeGitHub) => Promise<void>, failWi
 }
 
 /** Runs a node script without blocking the event loop (the fake API server must keep answering). */
-function runNode(script: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string }> {
+function runNode(
+  script: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [script], { env, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";

@@ -24,7 +24,10 @@ const P = [1, 1, 1, 1, 1, 1, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3];
 const CASES = P.map((p, i) => ({ id: `case-${String(i).padStart(2, "0")}`, p }));
 
 function lines(file: string): Record<string, unknown>[] {
-  return readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+  return readFileSync(file, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
 }
 
 function reportOf(dir: string): Report {
@@ -35,30 +38,69 @@ describe("run --adaptive on a seeded-random model", () => {
   it("decides clear cases early, counts the calls saved, and every decision follows from the records", async () => {
     const dir = writeRandomProject(CASES);
     const server = await fake.start(randomModel(P));
-    const args = ["-e", "openai:random-model", "--base-url", `${server.url}/v1`, "--no-progress", "--retry-base-ms", "1", "--no-gates", "--adaptive", "0.8", "--max-trials", "60", "--concurrency", "8"];
+    const args = [
+      "-e",
+      "openai:random-model",
+      "--base-url",
+      `${server.url}/v1`,
+      "--no-progress",
+      "--retry-base-ms",
+      "1",
+      "--no-gates",
+      "--adaptive",
+      "0.8",
+      "--max-trials",
+      "60",
+      "--concurrency",
+      "8",
+    ];
     const run = await runCli(["run", ...args, "--run-id", "whole"], { cwd: dir, env: ENV });
     expect(run.code, run.stderr).toBe(0);
     const report = reportOf(join(dir, "reports", "whole"));
     const adaptive = report.adaptive;
-    expect(adaptive).toMatchObject({ target: 0.8, source: "adaptive 0.8", alpha: 0.05, max_trials: 60, pass: 6, fail: 6, undecided: 0, fixed_plan_calls: 720 });
+    expect(adaptive).toMatchObject({
+      target: 0.8,
+      source: "adaptive 0.8",
+      alpha: 0.05,
+      max_trials: 60,
+      pass: 6,
+      fail: 6,
+      undecided: 0,
+      fixed_plan_calls: 720,
+    });
     expect(adaptive?.case_alpha).toBeCloseTo(0.05 / 12, 15);
     // ≥ 40% fewer calls than 60 trials for every case.
     expect(adaptive?.saved).toBeGreaterThanOrEqual(0.4);
     expect(run.stdout).toContain("decided pass 6 · decided fail 6 · undecided 0 (of 12 cases)");
-    const page = await runCli(["report", join(dir, "reports", "whole"), "-f", "html"], { cwd: dir, env: ENV });
+    const page = await runCli(["report", join(dir, "reports", "whole"), "-f", "html"], {
+      cwd: dir,
+      env: ENV,
+    });
     expect(page.code, page.stderr).toBe(0);
     const html = readFileSync(join(dir, "reports", "whole", "report.html"), "utf8");
     expect(html).toContain('<table id="adaptive-table">');
     expect(html).toContain("decided pass 6 · decided fail 6 · undecided 0 (of 12 cases)");
 
     // From the records alone: each case's outcomes in trial order, decided by the same rule.
-    const records = lines(join(dir, "reports", "whole", "records.jsonl")) as { case_id: string; trial: number; failed_stage: string | null }[];
+    const records = lines(join(dir, "reports", "whole", "records.jsonl")) as {
+      case_id: string;
+      trial: number;
+      failed_stage: string | null;
+    }[];
     expect(records).toHaveLength(adaptive?.calls ?? -1);
     expect(server.requests).toHaveLength(records.length);
     for (const c of adaptive?.cases ?? []) {
       const mine = records.filter((r) => r.case_id === c.case_id).sort((a, b) => a.trial - b.trial);
-      const verdict = decideCase(mine.map((r) => r.failed_stage === null), 0.8, 0.05 / 12);
-      expect([c.decision, c.trials, c.correct]).toEqual([verdict.decision, verdict.trials, verdict.successes]);
+      const verdict = decideCase(
+        mine.map((r) => r.failed_stage === null),
+        0.8,
+        0.05 / 12,
+      );
+      expect([c.decision, c.trials, c.correct]).toEqual([
+        verdict.decision,
+        verdict.trials,
+        verdict.successes,
+      ]);
       // No trial after the stop: the case stopped where it was decided.
       expect(mine).toHaveLength(verdict.trials);
       expect(mine.map((r) => r.trial)).toEqual(Array.from({ length: mine.length }, (_, i) => i));
@@ -66,7 +108,10 @@ describe("run --adaptive on a seeded-random model", () => {
 
     // A replay of the same run asks nothing and stops every case at the same trial.
     const asked = server.requests.length;
-    const replay = await runCli(["run", ...args, "--run-id", "replayed", "--mode", "replay"], { cwd: dir, env: ENV });
+    const replay = await runCli(["run", ...args, "--run-id", "replayed", "--mode", "replay"], {
+      cwd: dir,
+      env: ENV,
+    });
     expect(replay.code, replay.stderr).toBe(0);
     expect(server.requests.length).toBe(asked);
     expect(reportOf(join(dir, "reports", "replayed")).adaptive?.cases).toEqual(adaptive?.cases);
@@ -74,7 +119,10 @@ describe("run --adaptive on a seeded-random model", () => {
     // Interrupted after 40 trials, resumed: the same decisions, the store answering what was asked.
     const cut = join(dir, "reports", "cut");
     await runCli(["run", ...args, "--run-id", "cut"], { cwd: dir, env: ENV });
-    const kept = readFileSync(join(cut, "records.jsonl"), "utf8").split("\n").slice(0, 40).join("\n");
+    const kept = readFileSync(join(cut, "records.jsonl"), "utf8")
+      .split("\n")
+      .slice(0, 40)
+      .join("\n");
     writeFileSync(join(cut, "records.jsonl"), `${kept}\n`);
     const resumed = await runCli(["run", ...args, "--resume", cut], { cwd: dir, env: ENV });
     expect(resumed.code, resumed.stderr).toBe(0);
@@ -82,12 +130,26 @@ describe("run --adaptive on a seeded-random model", () => {
 
     // Two shards (a case stays in one), merged: the same decisions as the whole run.
     for (const shard of ["1/2", "2/2"]) {
-      const part = await runCli(["run", ...args, "--run-id", `shard-${shard[0]}`, "--shard", shard], { cwd: dir, env: ENV });
+      const part = await runCli(
+        ["run", ...args, "--run-id", `shard-${shard[0]}`, "--shard", shard],
+        { cwd: dir, env: ENV },
+      );
       expect(part.code, part.stderr).toBe(0);
     }
-    const shardCases = [1, 2].map((i) => new Set(lines(join(dir, "reports", `shard-${i}`, "records.jsonl")).map((r) => r.case_id)));
+    const shardCases = [1, 2].map(
+      (i) =>
+        new Set(lines(join(dir, "reports", `shard-${i}`, "records.jsonl")).map((r) => r.case_id)),
+    );
     for (const id of shardCases[0]) expect(shardCases[1].has(id)).toBe(false);
-    const merged = await runCli(["merge", join(dir, "reports", "merged"), join(dir, "reports", "shard-1"), join(dir, "reports", "shard-2")], { cwd: dir, env: ENV });
+    const merged = await runCli(
+      [
+        "merge",
+        join(dir, "reports", "merged"),
+        join(dir, "reports", "shard-1"),
+        join(dir, "reports", "shard-2"),
+      ],
+      { cwd: dir, env: ENV },
+    );
     expect(merged.code, merged.stderr).toBe(0);
     expect(reportOf(join(dir, "reports", "merged")).adaptive?.cases).toEqual(adaptive?.cases);
   }, 180_000);
@@ -95,13 +157,31 @@ describe("run --adaptive on a seeded-random model", () => {
   it("trials: auto takes θ from the gates, and refuses without one", async () => {
     const dir = writeRandomProject(CASES.slice(0, 2));
     const server = await fake.start(randomModel([1, 0.3]));
-    const args = ["-e", "openai:random-model", "--base-url", `${server.url}/v1`, "--no-progress", "--retry-base-ms", "1", "--max-trials", "30"];
+    const args = [
+      "-e",
+      "openai:random-model",
+      "--base-url",
+      `${server.url}/v1`,
+      "--no-progress",
+      "--retry-base-ms",
+      "1",
+      "--max-trials",
+      "30",
+    ];
     const none = await runCli(["run", ...args, "--trials", "auto"], { cwd: dir, env: ENV });
     expect(none.code).toBe(2);
-    expect(none.stderr).toContain("trials: auto (adaptive: auto) decides each case against a gate, and none applies");
+    expect(none.stderr).toContain(
+      "trials: auto (adaptive: auto) decides each case against a gate, and none applies",
+    );
     const config = JSON.parse(readFileSync(join(dir, "route-eval.yaml"), "utf8"));
-    writeFileSync(join(dir, "route-eval.yaml"), JSON.stringify({ ...config, gates: { pass_hat_k: { k: 2, min: 0.64 } } }));
-    const auto = await runCli(["run", ...args, "--trials", "auto", "--run-id", "auto"], { cwd: dir, env: ENV });
+    writeFileSync(
+      join(dir, "route-eval.yaml"),
+      JSON.stringify({ ...config, gates: { pass_hat_k: { k: 2, min: 0.64 } } }),
+    );
+    const auto = await runCli(["run", ...args, "--trials", "auto", "--run-id", "auto"], {
+      cwd: dir,
+      env: ENV,
+    });
     const report = reportOf(join(dir, "reports", "auto"));
     expect(report.adaptive?.target).toBeCloseTo(0.8, 12);
     expect(report.adaptive?.source).toBe("gate pass_hat_k {k: 2, min: 0.64} (θ = 0.64^(1/2))");
@@ -120,8 +200,20 @@ describe("adaptive trials' error rate through the pipeline", () => {
     let falsePass = 0;
     let decided = 0;
     for (let rep = 0; rep < 200; rep++) {
-      const config = liveConfig(dir, { endpoint: "openai:random-model", base_url: `${server.url}/v1`, seed: 10_000 + rep, adaptive: 0.8, max_trials: 40, concurrency: 2 });
-      const { report } = await runEvaluation(config, { env: ENV, now: () => new Date("2026-12-02T00:00:00Z"), runId: `null-${rep}`, gates: false });
+      const config = liveConfig(dir, {
+        endpoint: "openai:random-model",
+        base_url: `${server.url}/v1`,
+        seed: 10_000 + rep,
+        adaptive: 0.8,
+        max_trials: 40,
+        concurrency: 2,
+      });
+      const { report } = await runEvaluation(config, {
+        env: ENV,
+        now: () => new Date("2026-12-02T00:00:00Z"),
+        runId: `null-${rep}`,
+        gates: false,
+      });
       falsePass += report.adaptive?.pass ?? 0;
       decided += (report.adaptive?.pass ?? 0) + (report.adaptive?.fail ?? 0);
     }

@@ -5,7 +5,13 @@
  * the time, over 200 repetitions, even looked at after every trial.
  */
 import { describe, expect, it } from "vitest";
-import { decideCase, logBetaInc, logEvidence, logGamma, trialsToCertifyPass } from "../src/metrics/e-process.js";
+import {
+  decideCase,
+  logBetaInc,
+  logEvidence,
+  logGamma,
+  trialsToCertifyPass,
+} from "../src/metrics/e-process.js";
 import { deriveSeed, seededRandom } from "../src/text/seeded-random.js";
 
 describe("the e-processes", () => {
@@ -21,8 +27,13 @@ describe("the e-processes", () => {
   it("match the closed forms of all-correct and all-wrong runs", () => {
     // E⁺ after n correct: (1 − θ^(n+1)) / ((n+1)(1−θ)θⁿ);  E⁻ after n wrong: (1 − (1−θ)^(n+1)) / ((n+1)θ(1−θ)ⁿ)
     for (const n of [1, 5, 20, 43]) {
-      expect(Math.exp(logEvidence(n, 0, 0.9).pass)).toBeCloseTo((1 - 0.9 ** (n + 1)) / ((n + 1) * 0.1 * 0.9 ** n), 8);
-      expect(Math.exp(logEvidence(0, n, 0.9).fail) / ((1 - 0.1 ** (n + 1)) / ((n + 1) * 0.9 * 0.1 ** n))).toBeCloseTo(1, 10);
+      expect(Math.exp(logEvidence(n, 0, 0.9).pass)).toBeCloseTo(
+        (1 - 0.9 ** (n + 1)) / ((n + 1) * 0.1 * 0.9 ** n),
+        8,
+      );
+      expect(
+        Math.exp(logEvidence(0, n, 0.9).fail) / ((1 - 0.1 ** (n + 1)) / ((n + 1) * 0.9 * 0.1 ** n)),
+      ).toBeCloseTo(1, 10);
     }
   });
 
@@ -30,7 +41,11 @@ describe("the e-processes", () => {
     expect(trialsToCertifyPass(0.9, 0.05)).toBe(43);
     expect(trialsToCertifyPass(0.8, 0.05)).toBe(20);
     expect(decideCase([false, false], 0.9, 0.05)).toMatchObject({ decision: "fail", trials: 2 });
-    expect(decideCase(Array(50).fill(true), 0.9, 0.05)).toMatchObject({ decision: "pass", trials: 43, successes: 43 });
+    expect(decideCase(Array(50).fill(true), 0.9, 0.05)).toMatchObject({
+      decision: "pass",
+      trials: 43,
+      successes: 43,
+    });
     expect(decideCase([true, true, true], 0.9, 0.05).decision).toBe("undecided");
   });
 });
@@ -44,14 +59,16 @@ describe("error rates on simulated cases with known p", () => {
   it("a case at p = θ is falsely certified 'pass' at most α of the time (200 repetitions, every trial looked at)", () => {
     for (const theta of [0.8, 0.9]) {
       let falsePass = 0;
-      for (let rep = 0; rep < 200; rep++) if (decideCase(simulate(theta, rep, 400), theta, 0.05).decision === "pass") falsePass += 1;
+      for (let rep = 0; rep < 200; rep++)
+        if (decideCase(simulate(theta, rep, 400), theta, 0.05).decision === "pass") falsePass += 1;
       // The criterion: over 200 repetitions the false-pass rate stays ≤ α (seeded: 10 and 8 here).
       expect(falsePass / 200).toBeLessThanOrEqual(0.05);
     }
   });
 
   it("a clearly failing case stops within a few trials; a clearly passing one near the floor", () => {
-    const used = (p: number) => Array.from({ length: 200 }, (_, rep) => decideCase(simulate(p, rep, 200), 0.9, 0.05));
+    const used = (p: number) =>
+      Array.from({ length: 200 }, (_, rep) => decideCase(simulate(p, rep, 200), 0.9, 0.05));
     const failing = used(0.5);
     expect(failing.every((v) => v.decision === "fail")).toBe(true);
     expect(failing.reduce((sum, v) => sum + v.trials, 0) / 200).toBeLessThan(12);

@@ -18,7 +18,10 @@ import { anthropicReply, offeredTools, openaiReply } from "./fixtures/fake-provi
 import { removeTempDirs, writeProject } from "./fixtures/live-project.js";
 
 afterAll(removeTempDirs);
-const ENV = { OPENAI_API_KEY: "sk-test-batch-0123456789", ANTHROPIC_API_KEY: "sk-ant-test-batch-0123456789" };
+const ENV = {
+  OPENAI_API_KEY: "sk-test-batch-0123456789",
+  ANTHROPIC_API_KEY: "sk-ant-test-batch-0123456789",
+};
 
 interface BatchServer {
   url: string;
@@ -28,7 +31,12 @@ interface BatchServer {
 
 /** Answers every request with its first offered tool; `fails(customId, round)` makes an item fail (expired). */
 /** `inject`: a status to answer a call with instead ("GET /v1/batches/batch_2" → 500), or null to answer it. */
-async function startBatchServer(fails: (customId: string, round: number) => boolean = () => false, pollsUntilDone = 2, onSubmit: () => void = () => undefined, inject: (call: string) => number | null = () => null): Promise<BatchServer> {
+async function startBatchServer(
+  fails: (customId: string, round: number) => boolean = () => false,
+  pollsUntilDone = 2,
+  onSubmit: () => void = () => undefined,
+  inject: (call: string) => number | null = () => null,
+): Promise<BatchServer> {
   const calls: string[] = [];
   const files = new Map<string, string>();
   const batches = new Map<string, { input: string; polls: number; round: number }>();
@@ -46,16 +54,33 @@ async function startBatchServer(fails: (customId: string, round: number) => bool
         res.end(JSON.stringify(body));
       };
       const injected = inject(`${req.method} ${path}`);
-      if (injected !== null) return json(injected, { error: { message: `injected ${injected}`, type: "server_error" } });
+      if (injected !== null)
+        return json(injected, { error: { message: `injected ${injected}`, type: "server_error" } });
       // OpenAI chat completions (the live run) and files + batches.
       if (req.method === "POST" && path === "/v1/chat/completions") {
-        const reply = openaiReply([{ name: offeredTools(JSON.parse(text))[0], arguments: "{}" }]) as { body: unknown };
+        const reply = openaiReply([
+          { name: offeredTools(JSON.parse(text))[0], arguments: "{}" },
+        ]) as { body: unknown };
         return json(200, reply.body);
       }
       if (req.method === "POST" && path === "/v1/files") {
         const id = `file-${++seq}`;
-        files.set(id, text.split(/\r?\n/).filter((l) => l.includes('"custom_id"')).join("\n"));
-        return json(200, { id, object: "file", bytes: text.length, created_at: 0, filename: "batch.jsonl", purpose: "batch", status: "processed" });
+        files.set(
+          id,
+          text
+            .split(/\r?\n/)
+            .filter((l) => l.includes('"custom_id"'))
+            .join("\n"),
+        );
+        return json(200, {
+          id,
+          object: "file",
+          bytes: text.length,
+          created_at: 0,
+          filename: "batch.jsonl",
+          purpose: "batch",
+          status: "processed",
+        });
       }
       if (req.method === "POST" && path === "/v1/batches") {
         const id = `batch_${++seq}`;
@@ -72,24 +97,55 @@ async function startBatchServer(fails: (customId: string, round: number) => bool
         return onSubmit();
       }
       const cancelMatch = /^\/v1\/batches\/([^/]+)\/cancel$/.exec(path);
-      if (req.method === "POST" && cancelMatch !== null) return json(200, batchBody(cancelMatch[1], "cancelling", null));
+      if (req.method === "POST" && cancelMatch !== null)
+        return json(200, batchBody(cancelMatch[1], "cancelling", null));
       const batchMatch = /^\/v1\/batches\/([^/]+)$/.exec(path);
       if (req.method === "GET" && batchMatch !== null) {
         const batch = batches.get(batchMatch[1]);
         if (batch === undefined) return json(404, { error: { message: "no such batch" } });
         batch.polls += 1;
         const done = batch.polls >= pollsUntilDone;
-        return json(200, batchBody(batchMatch[1], done ? "completed" : "in_progress", done ? `out-${batchMatch[1]}` : null));
+        return json(
+          200,
+          batchBody(
+            batchMatch[1],
+            done ? "completed" : "in_progress",
+            done ? `out-${batchMatch[1]}` : null,
+          ),
+        );
       }
       const contentMatch = /^\/v1\/files\/out-([^/]+)\/content$/.exec(path);
       if (req.method === "GET" && contentMatch !== null) {
         const batch = batches.get(contentMatch[1]);
-        const lines = (batch?.input ?? "").split("\n").filter((l) => l !== "").map((line) => {
-          const item = JSON.parse(line) as { custom_id: string; body: Record<string, unknown> };
-          if (fails(item.custom_id, batch?.round ?? 1)) return JSON.stringify({ id: "r", custom_id: item.custom_id, response: null, error: { code: "batch_expired", message: "the batch expired before this request ran" } });
-          const reply = openaiReply([{ name: offeredTools(item.body)[0], arguments: "{}" }]) as { body: unknown };
-          return JSON.stringify({ id: "r", custom_id: item.custom_id, response: { status_code: 200, request_id: `req_b_${item.custom_id.slice(0, 6)}`, body: reply.body }, error: null });
-        });
+        const lines = (batch?.input ?? "")
+          .split("\n")
+          .filter((l) => l !== "")
+          .map((line) => {
+            const item = JSON.parse(line) as { custom_id: string; body: Record<string, unknown> };
+            if (fails(item.custom_id, batch?.round ?? 1))
+              return JSON.stringify({
+                id: "r",
+                custom_id: item.custom_id,
+                response: null,
+                error: {
+                  code: "batch_expired",
+                  message: "the batch expired before this request ran",
+                },
+              });
+            const reply = openaiReply([{ name: offeredTools(item.body)[0], arguments: "{}" }]) as {
+              body: unknown;
+            };
+            return JSON.stringify({
+              id: "r",
+              custom_id: item.custom_id,
+              response: {
+                status_code: 200,
+                request_id: `req_b_${item.custom_id.slice(0, 6)}`,
+                body: reply.body,
+              },
+              error: null,
+            });
+          });
         res.writeHead(200, { "content-type": "application/jsonl" });
         return res.end(`${lines.join("\n")}\n`);
       }
@@ -102,31 +158,83 @@ async function startBatchServer(fails: (customId: string, round: number) => bool
       const anthropicMatch = /^\/v1\/messages\/batches\/([^/]+)(\/results)?$/.exec(path);
       if (req.method === "GET" && anthropicMatch !== null) {
         const batch = batches.get(anthropicMatch[1]);
-        if (batch === undefined) return json(404, { type: "error", error: { type: "not_found_error", message: "no such batch" } });
+        if (batch === undefined)
+          return json(404, {
+            type: "error",
+            error: { type: "not_found_error", message: "no such batch" },
+          });
         if (anthropicMatch[2] === "/results") {
-          const requests = JSON.parse(batch.input) as { custom_id: string; params: Record<string, unknown> }[];
-          const lines = requests.map((r) => JSON.stringify({ custom_id: r.custom_id, result: { type: "succeeded", message: (anthropicReply([{ name: offeredTools(r.params)[0], input: {} }]) as { body: unknown }).body } }));
+          const requests = JSON.parse(batch.input) as {
+            custom_id: string;
+            params: Record<string, unknown>;
+          }[];
+          const lines = requests.map((r) =>
+            JSON.stringify({
+              custom_id: r.custom_id,
+              result: {
+                type: "succeeded",
+                message: (
+                  anthropicReply([{ name: offeredTools(r.params)[0], input: {} }]) as {
+                    body: unknown;
+                  }
+                ).body,
+              },
+            }),
+          );
           res.writeHead(200, { "content-type": "application/binary" });
           return res.end(`${lines.join("\n")}\n`);
         }
         batch.polls += 1;
         const done = batch.polls >= pollsUntilDone;
-        return json(200, anthropicBatch(anthropicMatch[1], done ? "ended" : "in_progress", done ? `${address()}/v1/messages/batches/${anthropicMatch[1]}/results` : null));
+        return json(
+          200,
+          anthropicBatch(
+            anthropicMatch[1],
+            done ? "ended" : "in_progress",
+            done ? `${address()}/v1/messages/batches/${anthropicMatch[1]}/results` : null,
+          ),
+        );
       }
       json(404, { error: { message: `no route ${req.method} ${path}` } });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url: address(), calls, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: address(),
+    calls,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 function batchBody(id: string, status: string, output: string | null) {
-  return { id, object: "batch", endpoint: "/v1/chat/completions", input_file_id: "f", completion_window: "24h", status, output_file_id: output, error_file_id: null, created_at: 0, request_counts: { total: 0, completed: 0, failed: 0 } };
+  return {
+    id,
+    object: "batch",
+    endpoint: "/v1/chat/completions",
+    input_file_id: "f",
+    completion_window: "24h",
+    status,
+    output_file_id: output,
+    error_file_id: null,
+    created_at: 0,
+    request_counts: { total: 0, completed: 0, failed: 0 },
+  };
 }
 
 function anthropicBatch(id: string, status: string, results: string | null) {
-  return { id, type: "message_batch", processing_status: status, results_url: results, created_at: "2026-12-01T00:00:00Z", expires_at: "2026-12-02T00:00:00Z", ended_at: null, archived_at: null, cancel_initiated_at: null, request_counts: { processing: 0, succeeded: 0, errored: 0, canceled: 0, expired: 0 } };
+  return {
+    id,
+    type: "message_batch",
+    processing_status: status,
+    results_url: results,
+    created_at: "2026-12-01T00:00:00Z",
+    expires_at: "2026-12-02T00:00:00Z",
+    ended_at: null,
+    archived_at: null,
+    cancel_initiated_at: null,
+    request_counts: { processing: 0, succeeded: 0, errored: 0, canceled: 0, expired: 0 },
+  };
 }
 
 let server: BatchServer | null = null;
@@ -136,35 +244,69 @@ afterEach(async () => {
 });
 
 function records(dir: string, runId: string): Record<string, unknown>[] {
-  return readFileSync(join(dir, "reports", runId, "records.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+  return readFileSync(join(dir, "reports", runId, "records.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
 }
 
 /** A record without what differs between a live and a batch answer: timings and request ids. */
 function comparable(r: Record<string, unknown>): Record<string, unknown> {
-  const { latency_ms: _l, recorded_latency_ms: _rl, provider_request_id: _p, retries: _r, ...rest } = r;
+  const {
+    latency_ms: _l,
+    recorded_latency_ms: _rl,
+    provider_request_id: _p,
+    retries: _r,
+    ...rest
+  } = r;
   return rest;
 }
 
-const byTrial = (a: Record<string, unknown>, b: Record<string, unknown>) => String(a.case_id).localeCompare(String(b.case_id)) || Number(a.trial) - Number(b.trial);
+const byTrial = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+  String(a.case_id).localeCompare(String(b.case_id)) || Number(a.trial) - Number(b.trial);
 
 describe("batch runs", () => {
-  const args = (url: string, ...extra: string[]) => ["run", "-e", "openai:test-model", "--base-url", `${url}/v1`, "--no-progress", "--no-gates", "--retry-base-ms", "1", "--batch-poll-ms", "20", ...extra];
+  const args = (url: string, ...extra: string[]) => [
+    "run",
+    "-e",
+    "openai:test-model",
+    "--base-url",
+    `${url}/v1`,
+    "--no-progress",
+    "--no-gates",
+    "--retry-base-ms",
+    "1",
+    "--batch-poll-ms",
+    "20",
+    ...extra,
+  ];
 
   it("OpenAI: submits once, polls, collects; the records equal a live run's on the same requests; a rerun submits nothing", async () => {
     const dir = writeProject();
     server = await startBatchServer();
-    const live = await runCli(args(server.url, "--run-id", "live", "--store", "store-live"), { cwd: dir, env: ENV });
+    const live = await runCli(args(server.url, "--run-id", "live", "--store", "store-live"), {
+      cwd: dir,
+      env: ENV,
+    });
     expect(live.code, live.stderr).toBe(0);
-    const batched = await runCli(args(server.url, "--run-id", "batch", "--store", "store-batch", "--batch"), { cwd: dir, env: ENV });
+    const batched = await runCli(
+      args(server.url, "--run-id", "batch", "--store", "store-batch", "--batch"),
+      { cwd: dir, env: ENV },
+    );
     expect(batched.code, batched.stderr).toBe(0);
     expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(1);
     expect(batched.stderr).toMatch(/batch: 6 completed/);
-    expect(records(dir, "batch").map(comparable).sort(byTrial)).toEqual(records(dir, "live").map(comparable).sort(byTrial));
+    expect(records(dir, "batch").map(comparable).sort(byTrial)).toEqual(
+      records(dir, "live").map(comparable).sort(byTrial),
+    );
     const state = JSON.parse(readFileSync(join(dir, "reports", "batch", "batches.json"), "utf8"));
     expect(state.batches).toHaveLength(1);
     expect(state.batches[0]).toMatchObject({ round: 1, state: "completed", collected: true });
     // The store answers everything now: a second batch run submits nothing.
-    const again = await runCli(args(server.url, "--run-id", "batch2", "--store", "store-batch", "--batch"), { cwd: dir, env: ENV });
+    const again = await runCli(
+      args(server.url, "--run-id", "batch2", "--store", "store-batch", "--batch"),
+      { cwd: dir, env: ENV },
+    );
     expect(again.code, again.stderr).toBe(0);
     expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(1);
   }, 30_000);
@@ -175,13 +317,22 @@ describe("batch runs", () => {
     // The first offered tool, every time: order-by-id always right, the other two always wrong.
     // At θ 0.5 with α 0.05 split across 3 cases, each is decided after 9 trials: 9 rounds.
     const adaptive = ["--adaptive", "0.5", "--max-trials", "20"];
-    const live = await runCli(args(server.url, ...adaptive, "--run-id", "live", "--store", "store-live"), { cwd: dir, env: ENV });
+    const live = await runCli(
+      args(server.url, ...adaptive, "--run-id", "live", "--store", "store-live"),
+      { cwd: dir, env: ENV },
+    );
     expect(live.code, live.stderr).toBe(0);
-    const batched = await runCli(args(server.url, ...adaptive, "--run-id", "batch", "--store", "store-batch", "--batch"), { cwd: dir, env: ENV });
+    const batched = await runCli(
+      args(server.url, ...adaptive, "--run-id", "batch", "--store", "store-batch", "--batch"),
+      { cwd: dir, env: ENV },
+    );
     expect(batched.code, batched.stderr).toBe(0);
     expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(9);
-    expect(records(dir, "batch").map(comparable).sort(byTrial)).toEqual(records(dir, "live").map(comparable).sort(byTrial));
-    const report = (runId: string) => JSON.parse(readFileSync(join(dir, "reports", runId, "report.json"), "utf8"));
+    expect(records(dir, "batch").map(comparable).sort(byTrial)).toEqual(
+      records(dir, "live").map(comparable).sort(byTrial),
+    );
+    const report = (runId: string) =>
+      JSON.parse(readFileSync(join(dir, "reports", runId, "report.json"), "utf8"));
     expect(report("batch").adaptive).toEqual(report("live").adaptive);
     expect(report("batch").adaptive).toMatchObject({ pass: 1, fail: 2, undecided: 0, calls: 27 });
   }, 60_000);
@@ -194,19 +345,27 @@ describe("batch runs", () => {
       const index = keys.indexOf(key);
       return (index === 0 && round === 1) || index === 1; // the first recovers on resubmission, the second never does
     });
-    const result = await runCli(args(server.url, "--run-id", "partial", "--batch", "-f", "json"), { cwd: dir, env: ENV });
+    const result = await runCli(args(server.url, "--run-id", "partial", "--batch", "-f", "json"), {
+      cwd: dir,
+      env: ENV,
+    });
     // An errored trial never ends a run green: exit 3, with the report written and rendered.
     expect(result.code, result.stderr).toBe(3);
     expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(2);
     const report = JSON.parse(result.stdout);
     expect(report.metrics.errored).toBe(1);
-    expect(report.errored[0].error).toBe("batch: no answer for this request (the batch expired before this request ran)");
+    expect(report.errored[0].error).toBe(
+      "batch: no answer for this request (the batch expired before this request ran)",
+    );
   }, 30_000);
 
   it("a batch whose every item fails ends the run with exit 3 (errored trials are never a green run)", async () => {
     const dir = writeProject();
     server = await startBatchServer(() => true);
-    const result = await runCli(args(server.url, "--run-id", "all-fail", "--batch", "-f", "json"), { cwd: dir, env: ENV });
+    const result = await runCli(args(server.url, "--run-id", "all-fail", "--batch", "-f", "json"), {
+      cwd: dir,
+      env: ENV,
+    });
     expect(result.code).toBe(3);
     expect(JSON.parse(result.stdout).metrics.errored).toBe(6);
     expect(result.stderr).toMatch(/6 of 6 trials errored/);
@@ -215,21 +374,49 @@ describe("batch runs", () => {
   it("one HTTP 500 while polling is retried, not an internal error; a batch the provider does not know (404) is exit 2 with what to do", async () => {
     const dir = writeProject();
     let failed = 0;
-    server = await startBatchServer(() => false, 3, () => undefined, (call) => (call.startsWith("GET /v1/batches/") && failed++ === 0 ? 500 : null));
-    const result = await runCli(args(server.url, "--run-id", "blip", "--batch"), { cwd: dir, env: ENV });
+    server = await startBatchServer(
+      () => false,
+      3,
+      () => undefined,
+      (call) => (call.startsWith("GET /v1/batches/") && failed++ === 0 ? 500 : null),
+    );
+    const result = await runCli(args(server.url, "--run-id", "blip", "--batch"), {
+      cwd: dir,
+      env: ENV,
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).not.toContain("internal error");
     expect(records(dir, "blip")).toHaveLength(6);
 
-    const detached = await runCli(args(server.url, "--run-id", "gone", "--store", "store-gone", "--batch", "--detach"), { cwd: dir, env: ENV });
+    const detached = await runCli(
+      args(server.url, "--run-id", "gone", "--store", "store-gone", "--batch", "--detach"),
+      { cwd: dir, env: ENV },
+    );
     expect(detached.code, detached.stderr).toBe(0);
     const stateFile = join(dir, "reports", "gone", "batches.json");
     const state = JSON.parse(readFileSync(stateFile, "utf8"));
     state.batches[0].id = "batch_the_provider_forgot";
     writeFileSync(stateFile, JSON.stringify(state));
-    const resumed = await runCli(["run", "--resume", join(dir, "reports", "gone"), "--store", "store-gone", "--base-url", `${server.url}/v1`, "--no-progress", "--no-gates", "--batch-poll-ms", "20"], { cwd: dir, env: ENV });
+    const resumed = await runCli(
+      [
+        "run",
+        "--resume",
+        join(dir, "reports", "gone"),
+        "--store",
+        "store-gone",
+        "--base-url",
+        `${server.url}/v1`,
+        "--no-progress",
+        "--no-gates",
+        "--batch-poll-ms",
+        "20",
+      ],
+      { cwd: dir, env: ENV },
+    );
     expect(resumed.code).toBe(2);
-    expect(resumed.stderr).toMatch(/^route-eval: batch batch_the_provider_forgot: openai at .* does not know it .*remove it from batches\.json/m);
+    expect(resumed.stderr).toMatch(
+      /^route-eval: batch batch_the_provider_forgot: openai at .* does not know it .*remove it from batches\.json/m,
+    );
   }, 60_000);
 
   it("SIGINT while polling stops at once with exit 130 (not after the poll interval, not exit 3)", async () => {
@@ -239,21 +426,48 @@ describe("batch runs", () => {
     const captured = captureIo(dir, ENV);
     const io = { ...captured.io, interrupts: () => controller.signal };
     // The poll interval is ten minutes, the test's own timeout one: only a prompt stop passes.
-    const running = main(["node", "route-eval", ...args(server.url, "--run-id", "stop", "--batch", "--batch-poll-ms", "600000")], io);
+    const running = main(
+      [
+        "node",
+        "route-eval",
+        ...args(server.url, "--run-id", "stop", "--batch", "--batch-poll-ms", "600000"),
+      ],
+      io,
+    );
     while (!server.calls.includes("POST /v1/batches")) await new Promise((r) => setTimeout(r, 20));
     controller.abort("SIGINT");
     expect(await running).toBe(130);
-    expect(captured.stderr()).toMatch(/interrupted while batches were in progress; they keep running at the provider: collect them with --resume/);
+    expect(captured.stderr()).toMatch(
+      /interrupted while batches were in progress; they keep running at the provider: collect them with --resume/,
+    );
   }, 60_000);
 
   it("--detach submits and exits; --resume collects on any machine without submitting again", async () => {
     const dir = writeProject();
     server = await startBatchServer(() => false, 3);
-    const detached = await runCli(args(server.url, "--run-id", "later", "--batch", "--detach"), { cwd: dir, env: ENV });
+    const detached = await runCli(args(server.url, "--run-id", "later", "--batch", "--detach"), {
+      cwd: dir,
+      env: ENV,
+    });
     expect(detached.code, detached.stderr).toBe(0);
-    expect(detached.stdout).toContain(`submitted 6 requests in batches; run folder: ${join(dir, "reports", "later")}`);
+    expect(detached.stdout).toContain(
+      `submitted 6 requests in batches; run folder: ${join(dir, "reports", "later")}`,
+    );
     expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(1);
-    const resumed = await runCli(["run", "--resume", join(dir, "reports", "later"), "--base-url", `${server.url}/v1`, "--no-progress", "--no-gates", "--batch-poll-ms", "20"], { cwd: dir, env: ENV });
+    const resumed = await runCli(
+      [
+        "run",
+        "--resume",
+        join(dir, "reports", "later"),
+        "--base-url",
+        `${server.url}/v1`,
+        "--no-progress",
+        "--no-gates",
+        "--batch-poll-ms",
+        "20",
+      ],
+      { cwd: dir, env: ENV },
+    );
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(1);
     expect(records(dir, "later")).toHaveLength(6);
@@ -263,15 +477,40 @@ describe("batch runs", () => {
     const dir = writeProject();
     let kill: (() => void) | null = null;
     // Done only after 8 polls (about a second of back-off): the kill at 200 ms lands after batches.json is written and before collection.
-    server = await startBatchServer(() => false, 8, () => setTimeout(() => kill?.(), 200));
+    server = await startBatchServer(
+      () => false,
+      8,
+      () => setTimeout(() => kill?.(), 200),
+    );
     const bin = fileURLToPath(new URL("../bin/route-eval.js", import.meta.url));
-    const child = spawn(process.execPath, [bin, ...args(server.url, "--run-id", "killed", "--batch")], { cwd: dir, env: { ...process.env, ...ENV }, stdio: "ignore" });
+    const child = spawn(
+      process.execPath,
+      [bin, ...args(server.url, "--run-id", "killed", "--batch")],
+      { cwd: dir, env: { ...process.env, ...ENV }, stdio: "ignore" },
+    );
     kill = () => child.kill("SIGKILL");
-    const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, sig) => resolve(sig)));
+    const signal = await new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on("exit", (_code, sig) => resolve(sig)),
+    );
     expect(signal).toBe("SIGKILL");
     expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(1);
-    expect(JSON.parse(readFileSync(join(dir, "reports", "killed", "batches.json"), "utf8")).batches).toHaveLength(1);
-    const resumed = await runCli(["run", "--resume", join(dir, "reports", "killed"), "--base-url", `${server.url}/v1`, "--no-progress", "--no-gates", "--batch-poll-ms", "20"], { cwd: dir, env: ENV });
+    expect(
+      JSON.parse(readFileSync(join(dir, "reports", "killed", "batches.json"), "utf8")).batches,
+    ).toHaveLength(1);
+    const resumed = await runCli(
+      [
+        "run",
+        "--resume",
+        join(dir, "reports", "killed"),
+        "--base-url",
+        `${server.url}/v1`,
+        "--no-progress",
+        "--no-gates",
+        "--batch-poll-ms",
+        "20",
+      ],
+      { cwd: dir, env: ENV },
+    );
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(1);
     expect(records(dir, "killed")).toHaveLength(6);
@@ -281,13 +520,25 @@ describe("batch runs", () => {
   it("batch status polls each open batch once and lists them; batch cancel cancels them", async () => {
     const dir = writeProject();
     server = await startBatchServer(() => false, 1000);
-    expect((await runCli(args(server.url, "--run-id", "stop", "--batch", "--detach"), { cwd: dir, env: ENV })).code).toBe(0);
-    const polls = () => server?.calls.filter((c) => /^GET \/v1\/batches\/[^/]+$/.test(c)).length ?? 0;
+    expect(
+      (
+        await runCli(args(server.url, "--run-id", "stop", "--batch", "--detach"), {
+          cwd: dir,
+          env: ENV,
+        })
+      ).code,
+    ).toBe(0);
+    const polls = () =>
+      server?.calls.filter((c) => /^GET \/v1\/batches\/[^/]+$/.test(c)).length ?? 0;
     const before = polls();
-    const status = await runCli(["batch", "status", join(dir, "reports", "stop"), "--base-url", `${server.url}/v1`], { cwd: dir, env: ENV });
+    const status = await runCli(
+      ["batch", "status", join(dir, "reports", "stop"), "--base-url", `${server.url}/v1`],
+      { cwd: dir, env: ENV },
+    );
     expect(status.code, status.stderr).toBe(0);
     expect(polls()).toBe(before + 1);
-    const id = JSON.parse(readFileSync(join(dir, "reports", "stop", "batches.json"), "utf8")).batches[0].id;
+    const id = JSON.parse(readFileSync(join(dir, "reports", "stop", "batches.json"), "utf8"))
+      .batches[0].id;
     expect(status.stdout).toBe(
       `${join(dir, "reports", "stop")}: 1 batch, 6 requests — 6 in_progress\n` +
         `  ${id}  openai:test-model  6 requests  in_progress\n` +
@@ -297,17 +548,42 @@ describe("batch runs", () => {
     expect(notBatch.code).toBeLessThanOrEqual(1);
     const refused = await runCli(["batch", "status", join(dir, "reports", "plain")], dir);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain("no batches.json (not a batch run; batch runs are started with run --batch or ablate --batch)");
-    const cancelled = await runCli(["batch", "cancel", join(dir, "reports", "stop"), "--base-url", `${server.url}/v1`], { cwd: dir, env: ENV });
+    expect(refused.stderr).toContain(
+      "no batches.json (not a batch run; batch runs are started with run --batch or ablate --batch)",
+    );
+    const cancelled = await runCli(
+      ["batch", "cancel", join(dir, "reports", "stop"), "--base-url", `${server.url}/v1`],
+      { cwd: dir, env: ENV },
+    );
     expect(cancelled.code, cancelled.stderr).toBe(0);
     expect(cancelled.stdout).toContain("cancelled 1 open batch of");
-    expect(server.calls.filter((c) => /^POST \/v1\/batches\/[^/]+\/cancel$/.test(c))).toHaveLength(1);
+    expect(server.calls.filter((c) => /^POST \/v1\/batches\/[^/]+\/cancel$/.test(c))).toHaveLength(
+      1,
+    );
   }, 30_000);
 
   it("Anthropic Message Batches: submit, poll, results", async () => {
     const dir = writeProject();
     server = await startBatchServer();
-    const result = await runCli(["run", "-e", "anthropic:test-model", "--base-url", server.url, "--no-progress", "--no-gates", "--batch", "--batch-poll-ms", "20", "--run-id", "claude", "-f", "json"], { cwd: dir, env: ENV });
+    const result = await runCli(
+      [
+        "run",
+        "-e",
+        "anthropic:test-model",
+        "--base-url",
+        server.url,
+        "--no-progress",
+        "--no-gates",
+        "--batch",
+        "--batch-poll-ms",
+        "20",
+        "--run-id",
+        "claude",
+        "-f",
+        "json",
+      ],
+      { cwd: dir, env: ENV },
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(server.calls.filter((c) => c === "POST /v1/messages/batches")).toHaveLength(1);
     expect(server.calls.some((c) => c.endsWith("/results"))).toBe(true);
@@ -318,15 +594,54 @@ describe("batch runs", () => {
     const dir = writeProject();
     const file = join(dir, "route-eval.yaml");
     const config = JSON.parse(readFileSync(file, "utf8"));
-    writeFileSync(file, JSON.stringify({ ...config, prices: { "test-model": { input_per_mtok: 2, output_per_mtok: 8, batch_discount: 0.5 } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...config,
+        prices: { "test-model": { input_per_mtok: 2, output_per_mtok: 8, batch_discount: 0.5 } },
+      }),
+    );
     server = await startBatchServer();
-    const live = JSON.parse((await runCli(args(server.url, "--run-id", "priced", "-f", "json"), { cwd: dir, env: ENV })).stdout);
+    const live = JSON.parse(
+      (await runCli(args(server.url, "--run-id", "priced", "-f", "json"), { cwd: dir, env: ENV }))
+        .stdout,
+    );
     // 6 calls × (120 input, 12 output) tokens, as the fake reports: (720 × 2 + 72 × 8) / 1e6 USD.
-    expect(live.cost).toEqual({ estimate: true, model: "test-model", usd: (720 * 2 + 72 * 8) / 1e6, input_tokens: 720, output_tokens: 72, input_estimated: 0, output_missing: 0, batch_discount: 0 });
-    const batch = JSON.parse((await runCli(args(server.url, "--run-id", "priced-batch", "--store", "other-store", "--batch", "-f", "json"), { cwd: dir, env: ENV })).stdout);
+    expect(live.cost).toEqual({
+      estimate: true,
+      model: "test-model",
+      usd: (720 * 2 + 72 * 8) / 1e6,
+      input_tokens: 720,
+      output_tokens: 72,
+      input_estimated: 0,
+      output_missing: 0,
+      batch_discount: 0,
+    });
+    const batch = JSON.parse(
+      (
+        await runCli(
+          args(
+            server.url,
+            "--run-id",
+            "priced-batch",
+            "--store",
+            "other-store",
+            "--batch",
+            "-f",
+            "json",
+          ),
+          { cwd: dir, env: ENV },
+        )
+      ).stdout,
+    );
     expect(batch.cost.usd).toBeCloseTo(((720 * 2 + 72 * 8) / 1e6) * 0.5, 12);
-    const terminal = await runCli(["report", join(dir, "reports", "priced-batch")], { cwd: dir, env: { COLUMNS: "250" } });
-    expect(terminal.stdout).toContain("estimated cost: $0.0010 for 720 input and 72 output tokens at the configured prices of test-model (batch discount 50% applied) — an estimate, not a bill");
+    const terminal = await runCli(["report", join(dir, "reports", "priced-batch")], {
+      cwd: dir,
+      env: { COLUMNS: "250" },
+    });
+    expect(terminal.stdout).toContain(
+      "estimated cost: $0.0010 for 720 input and 72 output tokens at the configured prices of test-model (batch discount 50% applied) — an estimate, not a bill",
+    );
   }, 30_000);
 
   it("a config with variants: one collection pass, a request shared by variants submitted once, a baseline variant asked live; records equal a live experiment's", async () => {
@@ -335,46 +650,119 @@ describe("batch runs", () => {
     const config = JSON.parse(readFileSync(file, "utf8"));
     // The fixture's tools have no boundaries, so "purpose only" asks exactly the base's requests;
     // "wide payments" shares the two orders cases' requests with the base (4 of its 6).
-    const wide = { orders: { families: ["orders"] }, payments: { families: ["payments", "orders", "messaging"] } };
-    writeFileSync(file, JSON.stringify({ ...config, variants: [{ name: "purpose only", descriptions: "purpose" }, { name: "wide payments", phases: wide }, { name: "lexical", endpoint: "baseline" }] }));
+    const wide = {
+      orders: { families: ["orders"] },
+      payments: { families: ["payments", "orders", "messaging"] },
+    };
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...config,
+        variants: [
+          { name: "purpose only", descriptions: "purpose" },
+          { name: "wide payments", phases: wide },
+          { name: "lexical", endpoint: "baseline" },
+        ],
+      }),
+    );
     server = await startBatchServer();
-    const live = await runCli(args(server.url, "--run-id", "live", "--store", "store-live"), { cwd: dir, env: ENV });
+    const live = await runCli(args(server.url, "--run-id", "live", "--store", "store-live"), {
+      cwd: dir,
+      env: ENV,
+    });
     expect(live.code, live.stderr).toBe(0);
     const asked = server.calls.length;
-    const batched = await runCli(args(server.url, "--run-id", "batch", "--store", "store-batch", "--batch"), { cwd: dir, env: ENV });
+    const batched = await runCli(
+      args(server.url, "--run-id", "batch", "--store", "store-batch", "--batch"),
+      { cwd: dir, env: ENV },
+    );
     expect(batched.code, batched.stderr).toBe(0);
-    expect(server.calls.slice(asked).filter((c) => c === "POST /v1/chat/completions")).toHaveLength(0);
+    expect(server.calls.slice(asked).filter((c) => c === "POST /v1/chat/completions")).toHaveLength(
+      0,
+    );
     expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(1);
     const state = JSON.parse(readFileSync(join(dir, "reports", "batch", "batches.json"), "utf8"));
     // base 6 + wide payments' 2 own requests; the lexical variant never reaches a provider.
-    expect(state.batches.map((b: { items: unknown[]; model: string; provider: string }) => [b.provider, b.model, b.items.length])).toEqual([["openai", "test-model", 8]]);
+    expect(
+      state.batches.map((b: { items: unknown[]; model: string; provider: string }) => [
+        b.provider,
+        b.model,
+        b.items.length,
+      ]),
+    ).toEqual([["openai", "test-model", 8]]);
     for (const slug of ["base", "purpose-only", "wide-payments", "lexical"]) {
-      const runRecords = (id: string) => records(dir, join(id, "variants", slug)).map(comparable).sort(byTrial);
+      const runRecords = (id: string) =>
+        records(dir, join(id, "variants", slug))
+          .map(comparable)
+          .sort(byTrial);
       expect(runRecords("batch"), slug).toEqual(runRecords("live"));
-      expect(JSON.parse(readFileSync(join(dir, "reports", "batch", "variants", slug, "run.json"), "utf8")).batch, slug).toBe(true);
+      expect(
+        JSON.parse(
+          readFileSync(join(dir, "reports", "batch", "variants", slug, "run.json"), "utf8"),
+        ).batch,
+        slug,
+      ).toBe(true);
     }
-    const comparisons = (id: string) => JSON.parse(readFileSync(join(dir, "reports", id, "experiment.json"), "utf8")).comparisons;
+    const comparisons = (id: string) =>
+      JSON.parse(readFileSync(join(dir, "reports", id, "experiment.json"), "utf8")).comparisons;
     expect(comparisons("batch")).toEqual(comparisons("live"));
   }, 30_000);
 
   it("a variants experiment detaches and resumes like a run, and batch cancel takes its directory", async () => {
     const dir = writeProject();
     const file = join(dir, "route-eval.yaml");
-    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, "utf8")), variants: [{ name: "terse", system_prompt: "Answer with one tool call." }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...JSON.parse(readFileSync(file, "utf8")),
+        variants: [{ name: "terse", system_prompt: "Answer with one tool call." }],
+      }),
+    );
     server = await startBatchServer(() => false, 3);
-    const detached = await runCli(args(server.url, "--run-id", "exp", "--batch", "--detach"), { cwd: dir, env: ENV });
+    const detached = await runCli(args(server.url, "--run-id", "exp", "--batch", "--detach"), {
+      cwd: dir,
+      env: ENV,
+    });
     expect(detached.code, detached.stderr).toBe(0);
-    expect(detached.stdout).toContain(`submitted 12 requests in batches; experiment folder: ${join(dir, "reports", "exp")}`);
-    const resume = ["run", "--resume", join(dir, "reports", "exp"), "--base-url", `${server.url}/v1`, "--no-progress", "--no-gates", "--batch-poll-ms", "20", "-f", "json"];
+    expect(detached.stdout).toContain(
+      `submitted 12 requests in batches; experiment folder: ${join(dir, "reports", "exp")}`,
+    );
+    const resume = [
+      "run",
+      "--resume",
+      join(dir, "reports", "exp"),
+      "--base-url",
+      `${server.url}/v1`,
+      "--no-progress",
+      "--no-gates",
+      "--batch-poll-ms",
+      "20",
+      "-f",
+      "json",
+    ];
     const resumed = await runCli(resume, { cwd: dir, env: ENV });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(1);
-    expect(JSON.parse(resumed.stdout).variants.map((v: { name: string }) => v.name)).toEqual(["base", "terse"]);
-    for (const slug of ["base", "terse"]) expect(records(dir, join("exp", "variants", slug))).toHaveLength(6);
+    expect(JSON.parse(resumed.stdout).variants.map((v: { name: string }) => v.name)).toEqual([
+      "base",
+      "terse",
+    ]);
+    for (const slug of ["base", "terse"])
+      expect(records(dir, join("exp", "variants", slug))).toHaveLength(6);
     // A second detached experiment, cancelled through its directory.
     server.calls.length = 0;
-    expect((await runCli(args(server.url, "--run-id", "exp2", "--store", "other", "--batch", "--detach"), { cwd: dir, env: ENV })).code).toBe(0);
-    const cancelled = await runCli(["batch", "cancel", join(dir, "reports", "exp2"), "--base-url", `${server.url}/v1`], { cwd: dir, env: ENV });
+    expect(
+      (
+        await runCli(
+          args(server.url, "--run-id", "exp2", "--store", "other", "--batch", "--detach"),
+          { cwd: dir, env: ENV },
+        )
+      ).code,
+    ).toBe(0);
+    const cancelled = await runCli(
+      ["batch", "cancel", join(dir, "reports", "exp2"), "--base-url", `${server.url}/v1`],
+      { cwd: dir, env: ENV },
+    );
     expect(cancelled.code, cancelled.stderr).toBe(0);
     expect(cancelled.stdout).toContain("cancelled 1 open batch of");
   }, 30_000);
@@ -382,33 +770,102 @@ describe("batch runs", () => {
   it("ablate --batch: the ladder's rungs in one collection pass, detached, collected by ablate --resume", async () => {
     const dir = writeProject();
     server = await startBatchServer(() => false, 3);
-    const ablate = ["ablate", "-e", "openai:test-model", "--base-url", `${server.url}/v1`, "--no-progress", "--retry-base-ms", "1", "--batch-poll-ms", "20"];
-    const detached = await runCli([...ablate, "--run-id", "ladder", "--batch", "--detach"], { cwd: dir, env: ENV });
+    const ablate = [
+      "ablate",
+      "-e",
+      "openai:test-model",
+      "--base-url",
+      `${server.url}/v1`,
+      "--no-progress",
+      "--retry-base-ms",
+      "1",
+      "--batch-poll-ms",
+      "20",
+    ];
+    const detached = await runCli([...ablate, "--run-id", "ladder", "--batch", "--detach"], {
+      cwd: dir,
+      env: ENV,
+    });
     expect(detached.code, detached.stderr).toBe(0);
-    expect(detached.stdout).toContain(`experiment folder: ${join(dir, "reports", "ladder")}\ncollect them (on any machine with this store and key): route-eval ablate --resume ${join(dir, "reports", "ladder")}`);
-    const resumed = await runCli(["ablate", "--resume", join(dir, "reports", "ladder"), "--base-url", `${server.url}/v1`, "--no-progress", "--batch-poll-ms", "20", "-f", "json"], { cwd: dir, env: ENV });
+    expect(detached.stdout).toContain(
+      `experiment folder: ${join(dir, "reports", "ladder")}\ncollect them (on any machine with this store and key): route-eval ablate --resume ${join(dir, "reports", "ladder")}`,
+    );
+    const resumed = await runCli(
+      [
+        "ablate",
+        "--resume",
+        join(dir, "reports", "ladder"),
+        "--base-url",
+        `${server.url}/v1`,
+        "--no-progress",
+        "--batch-poll-ms",
+        "20",
+        "-f",
+        "json",
+      ],
+      { cwd: dir, env: ENV },
+    );
     expect(resumed.code, resumed.stderr).toBeLessThanOrEqual(1);
     expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(1);
     expect(server.calls.filter((c) => c === "POST /v1/chat/completions")).toHaveLength(0);
     const experiment = JSON.parse(resumed.stdout);
     expect(experiment.kind).toBe("ladder");
-    expect(experiment.profiles.every((p: { trials: number; errored: number }) => p.trials === 6 && p.errored === 0)).toBe(true);
+    expect(
+      experiment.profiles.every(
+        (p: { trials: number; errored: number }) => p.trials === 6 && p.errored === 0,
+      ),
+    ).toBe(true);
   }, 30_000);
 
   it("shards of a batch run: each shard submits only its own units, and merge gives the live run's records", async () => {
     const dir = writeProject();
     server = await startBatchServer();
-    expect((await runCli(args(server.url, "--run-id", "live", "--store", "store-live"), { cwd: dir, env: ENV })).code).toBe(0);
+    expect(
+      (
+        await runCli(args(server.url, "--run-id", "live", "--store", "store-live"), {
+          cwd: dir,
+          env: ENV,
+        })
+      ).code,
+    ).toBe(0);
     for (const i of [1, 2]) {
-      const shard = await runCli(args(server.url, "--run-id", `b${i}`, "--store", "store-batch", "--batch", "--shard", `${i}/2`), { cwd: dir, env: ENV });
+      const shard = await runCli(
+        args(
+          server.url,
+          "--run-id",
+          `b${i}`,
+          "--store",
+          "store-batch",
+          "--batch",
+          "--shard",
+          `${i}/2`,
+        ),
+        { cwd: dir, env: ENV },
+      );
       expect(shard.code, shard.stderr).toBe(0);
     }
-    const submitted = [1, 2].map((i) => JSON.parse(readFileSync(join(dir, "reports", `b${i}`, "batches.json"), "utf8")).batches[0].items.length);
+    const submitted = [1, 2].map(
+      (i) =>
+        JSON.parse(readFileSync(join(dir, "reports", `b${i}`, "batches.json"), "utf8")).batches[0]
+          .items.length,
+    );
     expect(submitted[0] + submitted[1]).toBe(6);
-    const merged = await runCli(["merge", join(dir, "reports", "merged"), join(dir, "reports", "b1"), join(dir, "reports", "b2")], { cwd: dir, env: ENV });
+    const merged = await runCli(
+      [
+        "merge",
+        join(dir, "reports", "merged"),
+        join(dir, "reports", "b1"),
+        join(dir, "reports", "b2"),
+      ],
+      { cwd: dir, env: ENV },
+    );
     expect(merged.code, merged.stderr).toBe(0);
-    expect(records(dir, "merged").map(comparable)).toEqual(records(dir, "live").map(comparable).sort(byTrial));
-    expect(JSON.parse(readFileSync(join(dir, "reports", "merged", "run.json"), "utf8")).batch).toBe(true);
+    expect(records(dir, "merged").map(comparable)).toEqual(
+      records(dir, "live").map(comparable).sort(byTrial),
+    );
+    expect(JSON.parse(readFileSync(join(dir, "reports", "merged", "run.json"), "utf8")).batch).toBe(
+      true,
+    );
   }, 30_000);
 
   it("refuses an endpoint without a batch API", async () => {
@@ -426,11 +883,18 @@ describe("batch runs", () => {
     const batched = await runCli(args(server.url, "--run-id", "by-config"), { cwd: dir, env: ENV });
     expect(batched.code, batched.stderr).toBe(0);
     expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(1);
-    expect(JSON.parse(readFileSync(join(dir, "reports", "by-config", "run.json"), "utf8")).batch).toBe(true);
-    const live = await runCli(args(server.url, "--run-id", "live", "--store", "other", "--no-batch"), { cwd: dir, env: ENV });
+    expect(
+      JSON.parse(readFileSync(join(dir, "reports", "by-config", "run.json"), "utf8")).batch,
+    ).toBe(true);
+    const live = await runCli(
+      args(server.url, "--run-id", "live", "--store", "other", "--no-batch"),
+      { cwd: dir, env: ENV },
+    );
     expect(live.code, live.stderr).toBe(0);
     expect(server.calls.filter((c) => c === "POST /v1/chat/completions")).toHaveLength(6);
     const baseline = await runCli(["run", "--no-progress", "-e", "baseline"], dir);
-    expect(baseline.stderr).toMatch(/^route-eval: route-eval\.yaml:1: --batch: the endpoint baseline has no batch API; .*; --no-batch asks live\n$/);
+    expect(baseline.stderr).toMatch(
+      /^route-eval: route-eval\.yaml:1: --batch: the endpoint baseline has no batch API; .*; --no-batch asks live\n$/,
+    );
   }, 30_000);
 });

@@ -17,7 +17,9 @@ describe("checkArguments", () => {
 
   it("names the path and the rule that failed", () => {
     expect(checkArguments(ORDER_SCHEMA, { order_id: 5 })).toEqual(["/order_id: must be string"]);
-    expect(checkArguments(ORDER_SCHEMA, {})).toEqual(["(root): must have required property 'order_id'"]);
+    expect(checkArguments(ORDER_SCHEMA, {})).toEqual([
+      "(root): must have required property 'order_id'",
+    ]);
     expect(checkArguments(ORDER_SCHEMA, { order_id: "x", extra: 1 })).toEqual([
       "(root): must NOT have additional properties 'extra'",
     ]);
@@ -32,7 +34,10 @@ describe("checkArguments", () => {
   });
 
   it("speaks JSON Schema 2020-12 and reuses compiled schemas", () => {
-    const tuple: JsonObject = { type: "array", prefixItems: [{ type: "string" }, { type: "number" }] };
+    const tuple: JsonObject = {
+      type: "array",
+      prefixItems: [{ type: "string" }, { type: "number" }],
+    };
     expect(checkArguments(tuple, ["a", 1])).toEqual([]);
     expect(checkArguments(tuple, [1, "a"])).toEqual(["/0: must be string", "/1: must be number"]);
     expect(checkArguments({ ...tuple }, [1, 1])).toEqual(["/0: must be string"]);
@@ -54,19 +59,33 @@ describe("checkArguments", () => {
 
 describe("matchArguments", () => {
   it("compares exact values deeply, ignoring key order but not array order", () => {
-    expect(matchArguments({ order_id: "ord_123" }, { order_id: "ord_123", extra: true })).toEqual({ match: true, mismatches: [] });
-    expect(matchArguments({ filter: { a: 1, b: [1, 2] } }, { filter: { b: [1, 2], a: 1 } }).match).toBe(true);
-    expect(matchArguments({ filter: { a: 1, b: [1, 2] } }, { filter: { b: [2, 1], a: 1 } })).toEqual({
+    expect(matchArguments({ order_id: "ord_123" }, { order_id: "ord_123", extra: true })).toEqual({
+      match: true,
+      mismatches: [],
+    });
+    expect(
+      matchArguments({ filter: { a: 1, b: [1, 2] } }, { filter: { b: [1, 2], a: 1 } }).match,
+    ).toBe(true);
+    expect(
+      matchArguments({ filter: { a: 1, b: [1, 2] } }, { filter: { b: [2, 1], a: 1 } }),
+    ).toEqual({
       match: false,
       mismatches: ['filter: expected {"a":1,"b":[1,2]}, got {"b":[2,1],"a":1}'],
     });
-    expect(matchArguments({ qty: 1 }, { qty: "1" })).toEqual({ match: false, mismatches: ['qty: expected 1, got "1"'] });
+    expect(matchArguments({ qty: 1 }, { qty: "1" })).toEqual({
+      match: false,
+      mismatches: ['qty: expected 1, got "1"'],
+    });
     expect(matchArguments({ note: null }, { note: null }).match).toBe(true);
   });
 
   it("tests patterns against the string form of the value", () => {
-    expect(matchArguments({ email: { pattern: "@example\\.com$" } }, { email: "a@example.com" }).match).toBe(true);
-    expect(matchArguments({ email: { pattern: "@example\\.com$" } }, { email: "a@example.org" })).toEqual({
+    expect(
+      matchArguments({ email: { pattern: "@example\\.com$" } }, { email: "a@example.com" }).match,
+    ).toBe(true);
+    expect(
+      matchArguments({ email: { pattern: "@example\\.com$" } }, { email: "a@example.org" }),
+    ).toEqual({
       match: false,
       mismatches: ['email: "a@example.org" does not match /@example\\.com$/'],
     });
@@ -81,11 +100,17 @@ describe("matchArguments", () => {
       match: false,
       mismatches: ["order_id: missing", "note: missing"],
     });
-    expect(matchArguments({ order_id: { pattern: ".*" } }, null)).toEqual({ match: false, mismatches: ["order_id: missing"] });
+    expect(matchArguments({ order_id: { pattern: ".*" } }, null)).toEqual({
+      match: false,
+      mismatches: ["order_id: missing"],
+    });
   });
 
   it("reports an invalid pattern as a mismatch", () => {
-    expect(matchArguments({ id: { pattern: "(" } }, { id: "x" })).toEqual({ match: false, mismatches: ["id: invalid pattern /(/"] });
+    expect(matchArguments({ id: { pattern: "(" } }, { id: "x" })).toEqual({
+      match: false,
+      mismatches: ["id: invalid pattern /(/"],
+    });
   });
 });
 

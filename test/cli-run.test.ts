@@ -13,13 +13,30 @@ const FORMATS = { terminal: "txt", markdown: "md", json: "json", junit: "xml" } 
 
 async function runGolden(format: keyof typeof FORMATS) {
   const out = tempDir();
-  const result = await runCli(["run", "-c", CONFIG, "--out", out, "--run-id", "golden", "-f", format]);
-  return { ...result, out, runDir: join(out, "golden"), text: normalise(result.stdout, { "<out>": out, "<root>": PROJECT }) };
+  const result = await runCli([
+    "run",
+    "-c",
+    CONFIG,
+    "--out",
+    out,
+    "--run-id",
+    "golden",
+    "-f",
+    format,
+  ]);
+  return {
+    ...result,
+    out,
+    runDir: join(out, "golden"),
+    text: normalise(result.stdout, { "<out>": out, "<root>": PROJECT }),
+  };
 }
 
 describe("route-eval run on the golden fixture project", () => {
   it("replays from the store exactly as the golden file, with no request", async () => {
-    const fake = await startFakeServer((request) => openaiReply([{ name: offeredTools(request.body)[0], arguments: "{}" }]));
+    const fake = await startFakeServer((request) =>
+      openaiReply([{ name: offeredTools(request.body)[0], arguments: "{}" }]),
+    );
     try {
       const dir = tempDir();
       cpSync(PROJECT, dir, { recursive: true });
@@ -29,7 +46,10 @@ describe("route-eval run on the golden fixture project", () => {
       expect(fill.code, fill.stderr).toBe(0);
       const asked = fake.requests.length;
       expect(asked).toBe(22);
-      const replay = await runCli(["run", ...flags, "--mode", "replay", "--run-id", "replayed"], where);
+      const replay = await runCli(
+        ["run", ...flags, "--mode", "replay", "--run-id", "replayed"],
+        where,
+      );
       expect(replay.code, replay.stderr).toBe(0);
       expect(fake.requests.length).toBe(asked);
       expectGolden("run-replayed.txt", steady(replay.stdout, dir));
@@ -42,9 +62,13 @@ describe("route-eval run on the golden fixture project", () => {
     it(`renders ${format} exactly as the golden file`, async () => {
       const { code, text, stderr } = await runGolden(format);
       expect(code).toBe(1); // two of its three gates fail by design
-      expect(stderr).toMatch(/^run directory: .*golden\nroute-eval: 22\/22 trials \(100%\) · 0 errored · 0 retries · took \d+(\.\d+)?m?s\nrecords and report: .*golden\n(route-eval: gate failed: .*\n){2}$/);
+      expect(stderr).toMatch(
+        /^run directory: .*golden\nroute-eval: 22\/22 trials \(100%\) · 0 errored · 0 retries · took \d+(\.\d+)?m?s\nrecords and report: .*golden\n(route-eval: gate failed: .*\n){2}$/,
+      );
       // Every exit 1 says why, whatever the format: each failed gate with its value and population.
-      expect(stderr).toContain("route-eval: gate failed: selection_accuracy >= 0.9: selection_accuracy ");
+      expect(stderr).toContain(
+        "route-eval: gate failed: selection_accuracy >= 0.9: selection_accuracy ",
+      );
       expectGolden(`run.${FORMATS[format]}`, text);
     });
   }
@@ -53,10 +77,20 @@ describe("route-eval run on the golden fixture project", () => {
     const { runDir } = await runGolden("json");
     const lines = readFileSync(join(runDir, "records.jsonl"), "utf8").trim().split("\n");
     expect(lines).toHaveLength(11 * 2);
-    const keys = lines.map((line) => { const r = JSON.parse(line); return `${r.case_id}#${r.trial}`; });
+    const keys = lines.map((line) => {
+      const r = JSON.parse(line);
+      return `${r.case_id}#${r.trial}`;
+    });
     expect(new Set(keys).size).toBe(22);
-    expect(readFileSync(join(runDir, "report.json"), "utf8").startsWith('{\n  "schema_version": 2,')).toBe(true);
-    expect(readdirSync(runDir).sort()).toEqual(["records.jsonl", "report.json", "run.json", "sets.jsonl"]);
+    expect(
+      readFileSync(join(runDir, "report.json"), "utf8").startsWith('{\n  "schema_version": 2,'),
+    ).toBe(true);
+    expect(readdirSync(runDir).sort()).toEqual([
+      "records.jsonl",
+      "report.json",
+      "run.json",
+      "sets.jsonl",
+    ]);
   });
 
   it("`report` recomputes the same report.json from records.jsonl", async () => {
@@ -73,8 +107,30 @@ describe("route-eval run on the golden fixture project", () => {
     const report = JSON.parse(readFileSync(join(runDir, "report.json"), "utf8"));
     const foreign = join(tempDir(), "foreign-run");
     // The inline form (records format 1): every set in every record, no sets.jsonl.
-    const required = ["case_id", "trial", "acceptable", "forbidden", "registry_names", "exposed_names", "retrieved_names", "visible_order", "retrieval_k", "selected", "argument_errors", "argument_match", "phase", "family", "tags", "must_see", "must_not_see", "retrieval", "usage"] as const;
-    const lines = readRecords(join(runDir, "records.jsonl")).map((r) => JSON.stringify(Object.fromEntries(required.map((key) => [key, r[key]]))));
+    const required = [
+      "case_id",
+      "trial",
+      "acceptable",
+      "forbidden",
+      "registry_names",
+      "exposed_names",
+      "retrieved_names",
+      "visible_order",
+      "retrieval_k",
+      "selected",
+      "argument_errors",
+      "argument_match",
+      "phase",
+      "family",
+      "tags",
+      "must_see",
+      "must_not_see",
+      "retrieval",
+      "usage",
+    ] as const;
+    const lines = readRecords(join(runDir, "records.jsonl")).map((r) =>
+      JSON.stringify(Object.fromEntries(required.map((key) => [key, r[key]]))),
+    );
     mkdirSync(foreign);
     writeFileSync(join(foreign, "records.jsonl"), lines.join("\n") + "\n");
     const result = await runCli(["report", foreign, "-f", "json", "--no-gates"]);
@@ -93,7 +149,11 @@ describe("route-eval run on the golden fixture project", () => {
     writeFileSync(file, lines.join("\n"));
     const result = await runCli(["report", runDir]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(new RegExp(`^route-eval: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:3: not valid JSON \\(.*\\); each line must be one trial record\\n$`));
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^route-eval: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:3: not valid JSON \\(.*\\); each line must be one trial record\\n$`,
+      ),
+    );
   });
 
   it("`report` names a record that misses a required field", async () => {
@@ -106,7 +166,9 @@ describe("route-eval run on the golden fixture project", () => {
     writeFileSync(file, lines.join("\n") + "\n");
     const result = await runCli(["report", runDir]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`route-eval: ${file}:5: trial record: missing required field "acceptable"\n`);
+    expect(result.stderr).toBe(
+      `route-eval: ${file}:5: trial record: missing required field "acceptable"\n`,
+    );
   });
 
   it("exits 0 with --no-gates when no exposure assertion fails", async () => {

@@ -21,19 +21,51 @@ const fake = useFakeServers();
 describe("counterfactual placebo on a seeded-random model", () => {
   it("the placebo recovers at the model's known rate; moving first is noise, removing the rival is not", async () => {
     // 16 cases, each picking its acceptable tool with p = 0.4 while the rival is offered.
-    const cases = Array.from({ length: 16 }, (_, i) => ({ id: `case-${String(i).padStart(2, "0")}`, p: 0.4 }));
+    const cases = Array.from({ length: 16 }, (_, i) => ({
+      id: `case-${String(i).padStart(2, "0")}`,
+      p: 0.4,
+    }));
     const dir = writeRandomProject(cases);
     const server = await fake.start(randomModel(cases.map((c) => c.p)));
     const env = { OPENAI_API_KEY: "sk-test-placebo-0123456789" };
-    const args = ["-e", "openai:random-model", "--base-url", `${server.url}/v1`, "--no-progress", "--retry-base-ms", "1", "--trials", "5"];
+    const args = [
+      "-e",
+      "openai:random-model",
+      "--base-url",
+      `${server.url}/v1`,
+      "--no-progress",
+      "--retry-base-ms",
+      "1",
+      "--trials",
+      "5",
+    ];
     const run = await runCli(["run", ...args, "--run-id", "r", "--no-gates"], { cwd: dir, env });
     expect(run.code, run.stderr).toBe(0);
-    const result = await runCli(["counterfactual", join(dir, "reports", "r"), ...args, "--kinds", "remove-rival,first", "--repeats", "4", "-f", "json"], { cwd: dir, env });
+    const result = await runCli(
+      [
+        "counterfactual",
+        join(dir, "reports", "r"),
+        ...args,
+        "--kinds",
+        "remove-rival,first",
+        "--repeats",
+        "4",
+        "-f",
+        "json",
+      ],
+      { cwd: dir, env },
+    );
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as CounterfactualReport;
 
     // Recomputed from the records alone: the placebo's share of correct repeats.
-    const records = readFileSync(join(dir, "reports", "r", "counterfactual", "records.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const records = readFileSync(
+      join(dir, "reports", "r", "counterfactual", "records.jsonl"),
+      "utf8",
+    )
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const placebo = records.filter((r) => r.counterfactual.kind === "placebo");
     const placeboRate = placebo.filter((r) => r.failed_stage === null).length / placebo.length;
     const failed = report.scored - report.correct;
@@ -46,10 +78,19 @@ describe("counterfactual placebo on a seeded-random model", () => {
     const selection = report.stages.find((s) => s.stage === "selection");
     const arm = (kind: string) => selection?.arms.find((a) => a.kind === kind);
     // The arm's placebo: over the failed trials that change was asked for (some had the tool first already).
-    const ofFirst = new Set(records.filter((r) => r.counterfactual.kind === "first").map((r) => `${r.counterfactual.of.case_id}#${r.counterfactual.of.trial}`));
-    const placeboOfFirst = placebo.filter((r) => ofFirst.has(`${r.counterfactual.of.case_id}#${r.counterfactual.of.trial}`));
+    const ofFirst = new Set(
+      records
+        .filter((r) => r.counterfactual.kind === "first")
+        .map((r) => `${r.counterfactual.of.case_id}#${r.counterfactual.of.trial}`),
+    );
+    const placeboOfFirst = placebo.filter((r) =>
+      ofFirst.has(`${r.counterfactual.of.case_id}#${r.counterfactual.of.trial}`),
+    );
     expect(arm("first")?.tested).toBe(ofFirst.size);
-    expect(arm("first")?.placebo).toBeCloseTo(placeboOfFirst.filter((r) => r.failed_stage === null).length / 4, 10);
+    expect(arm("first")?.placebo).toBeCloseTo(
+      placeboOfFirst.filter((r) => r.failed_stage === null).length / 4,
+      10,
+    );
     // Moving the acceptable tool first does nothing to this model: its headroom is inside the placebo's noise.
     expect(arm("first")?.within_noise).toBe(true);
     expect(arm("first")?.headroom.ci?.[0]).toBeLessThan(0);
@@ -83,9 +124,13 @@ describe("counterfactual placebo on a seeded-random model", () => {
         c.s += t.correct / t.n;
         cases.set(t.case_id, c);
       }
-      return clusterRate([...cases.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, c]) => c));
+      return clusterRate(
+        [...cases.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, c]) => c),
+      );
     };
-    expect(arm("remove-rival")?.headroom.ci).toEqual(differenceInterval(perCase(fixes), perCase(placebos)));
+    expect(arm("remove-rival")?.headroom.ci).toEqual(
+      differenceInterval(perCase(fixes), perCase(placebos)),
+    );
     // The partition counts each failed trial once.
     const { tested, ...parts } = report.selection;
     expect(Object.values(parts).reduce((a, b) => a + b, 0)).toBe(tested);

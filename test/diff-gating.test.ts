@@ -1,11 +1,22 @@
 import { formatP } from "../src/render/format.js";
 import { describe, expect, it } from "vitest";
 import { compareRuns, type CompareOptions } from "../src/diff/compare-runs.js";
-import { applyDiffGates, evaluateDiffGates, parseDropRule, type GateOptions } from "../src/gates/regression-gates.js";
+import {
+  applyDiffGates,
+  evaluateDiffGates,
+  parseDropRule,
+  type GateOptions,
+} from "../src/gates/regression-gates.js";
 import { InputError } from "../src/errors.js";
 import { buildRecords, makeInput } from "./fixtures/diff-records.js";
 
-const OPTIONS: CompareOptions & GateOptions = { force: false, alpha: 0.05, maxDrops: [], failOnRegressedCase: false, significantOnly: false };
+const OPTIONS: CompareOptions & GateOptions = {
+  force: false,
+  alpha: 0.05,
+  maxDrops: [],
+  failOnRegressedCase: false,
+  significantOnly: false,
+};
 
 /** 20 cases, one trial each: BASE 18 correct; CURRENT loses `lost` of them. */
 function dropDiff(lost: number, options: Partial<CompareOptions & GateOptions> = {}) {
@@ -16,23 +27,40 @@ function dropDiff(lost: number, options: Partial<CompareOptions & GateOptions> =
     base[id] = i < 18 ? "P" : "F";
     current[id] = i < 18 - lost ? "P" : "F";
   }
-  return applyDiffGates(compareRuns(makeInput("base", buildRecords(base)), makeInput("current", buildRecords(current)), { ...OPTIONS, ...options }), { ...OPTIONS, ...options });
+  return applyDiffGates(
+    compareRuns(
+      makeInput("base", buildRecords(base)),
+      makeInput("current", buildRecords(current)),
+      { ...OPTIONS, ...options },
+    ),
+    { ...OPTIONS, ...options },
+  );
 }
 
 describe("parseDropRule", () => {
   it("defaults to selection accuracy and accepts METRIC=TOLERANCE", () => {
     expect(parseDropRule("0.02")).toEqual({ metric: "selection_accuracy", tolerance: 0.02 });
-    expect(parseDropRule("end_to_end_accuracy=0.05")).toEqual({ metric: "end_to_end_accuracy", tolerance: 0.05 });
+    expect(parseDropRule("end_to_end_accuracy=0.05")).toEqual({
+      metric: "end_to_end_accuracy",
+      tolerance: 0.05,
+    });
     expect(parseDropRule("pass_hat_k.3=0")).toEqual({ metric: "pass_hat_k.3", tolerance: 0 });
-    expect(parseDropRule("tool_recall_at_k.8=0.1")).toEqual({ metric: "tool_recall_at_k.8", tolerance: 0.1 });
+    expect(parseDropRule("tool_recall_at_k.8=0.1")).toEqual({
+      metric: "tool_recall_at_k.8",
+      tolerance: 0.1,
+    });
     expect(parseDropRule("violation_rate=0")).toEqual({ metric: "violation_rate", tolerance: 0 });
   });
 
   it("rejects bad tolerances, unknown metrics and metrics without a better direction", () => {
     expect(() => parseDropRule("2")).toThrow(/--max-drop 2: expected a tolerance between 0 and 1/);
     expect(() => parseDropRule("selection_accuracy=")).toThrow(InputError);
-    expect(() => parseDropRule("accuracy=0.1")).toThrow(/unknown metric "accuracy"; gateable metrics: capability_coverage/);
-    expect(() => parseDropRule("abstention_rate=0.1")).toThrow(/"abstention_rate" has no better direction/);
+    expect(() => parseDropRule("accuracy=0.1")).toThrow(
+      /unknown metric "accuracy"; gateable metrics: capability_coverage/,
+    );
+    expect(() => parseDropRule("abstention_rate=0.1")).toThrow(
+      /"abstention_rate" has no better direction/,
+    );
     expect(() => parseDropRule("mean_visible=0.1")).toThrow(/no better direction/);
   });
 });
@@ -41,25 +69,45 @@ describe("evaluateDiffGates", () => {
   it("fails a drop beyond tolerance and says by how much", () => {
     const diff = dropDiff(2, { maxDrops: [parseDropRule("0.02")] });
     expect(diff.verdict).toBe("fail");
-    expect(diff.gates).toEqual([{
-      rule: "max-drop selection_accuracy=0.02",
-      passed: false,
-      reason: "selection_accuracy 90.0% (18/20) → 80.0% (16/20): 10.0 points worse, more than the 2.0 points allowed (p = 0.5)",
-    }]);
+    expect(diff.gates).toEqual([
+      {
+        rule: "max-drop selection_accuracy=0.02",
+        passed: false,
+        reason:
+          "selection_accuracy 90.0% (18/20) → 80.0% (16/20): 10.0 points worse, more than the 2.0 points allowed (p = 0.5)",
+      },
+    ]);
   });
 
   it("passes a drop within tolerance, an improvement, and no change", () => {
-    expect(dropDiff(1, { maxDrops: [parseDropRule("0.05")] }).gates[0]).toMatchObject({ passed: true, reason: "selection_accuracy 90.0% (18/20) → 85.0% (17/20): 5.0 points worse, within the 5.0 points allowed" });
-    expect(dropDiff(0, { maxDrops: [parseDropRule("0")] }).gates[0]).toMatchObject({ passed: true, reason: "selection_accuracy 90.0% (18/20) → 90.0% (18/20): unchanged" });
-    expect(dropDiff(-2, { maxDrops: [parseDropRule("0")] }).gates[0]).toMatchObject({ passed: true, reason: "selection_accuracy 90.0% (18/20) → 100.0% (20/20): 10.0 points better" });
+    expect(dropDiff(1, { maxDrops: [parseDropRule("0.05")] }).gates[0]).toMatchObject({
+      passed: true,
+      reason:
+        "selection_accuracy 90.0% (18/20) → 85.0% (17/20): 5.0 points worse, within the 5.0 points allowed",
+    });
+    expect(dropDiff(0, { maxDrops: [parseDropRule("0")] }).gates[0]).toMatchObject({
+      passed: true,
+      reason: "selection_accuracy 90.0% (18/20) → 90.0% (18/20): unchanged",
+    });
+    expect(dropDiff(-2, { maxDrops: [parseDropRule("0")] }).gates[0]).toMatchObject({
+      passed: true,
+      reason: "selection_accuracy 90.0% (18/20) → 100.0% (20/20): 10.0 points better",
+    });
   });
 
   it("reads 'worse' in the metric's direction: a rise in violations is a drop", () => {
     const base = makeInput("base", buildRecords({ a: "P", b: "P" }));
-    const current = makeInput("current", buildRecords({ a: "P", b: "F" }, { forbidden: ["search_orders"] }));
+    const current = makeInput(
+      "current",
+      buildRecords({ a: "P", b: "F" }, { forbidden: ["search_orders"] }),
+    );
     const options = { ...OPTIONS, maxDrops: [parseDropRule("violation_rate=0")] };
     const diff = applyDiffGates(compareRuns(base, current, options), options);
-    expect(diff.gates[0]).toMatchObject({ passed: false, reason: "violation_rate 0.0% (0/2) → 50.0% (1/2): 50.0 points worse, more than the 0.0 points allowed (p = 1)" });
+    expect(diff.gates[0]).toMatchObject({
+      passed: false,
+      reason:
+        "violation_rate 0.0% (0/2) → 50.0% (1/2): 50.0 points worse, more than the 0.0 points allowed (p = 1)",
+    });
   });
 
   it("with significantOnly, lets a non-significant drop pass and fails a significant one", () => {
@@ -72,50 +120,118 @@ describe("evaluateDiffGates", () => {
   });
 
   it("fails a gate on a metric neither run measured, rather than passing it silently", () => {
-    const diff = dropDiff(0, { maxDrops: [parseDropRule("argument_match=0.1"), parseDropRule("pass_hat_k.4=0")] });
+    const diff = dropDiff(0, {
+      maxDrops: [parseDropRule("argument_match=0.1"), parseDropRule("pass_hat_k.4=0")],
+    });
     expect(diff.gates.map((g) => [g.passed, g.reason])).toEqual([
-      [false, "argument_match: not measured in either run (no trials in its population), so the drop cannot be checked"],
-      [false, "pass_hat_k.4: not measured in either run (no trials in its population), so the drop cannot be checked"],
+      [
+        false,
+        "argument_match: not measured in either run (no trials in its population), so the drop cannot be checked",
+      ],
+      [
+        false,
+        "pass_hat_k.4: not measured in either run (no trials in its population), so the drop cannot be checked",
+      ],
     ]);
   });
 
   it("with one trial per case a flip is within noise: the gate passes, names the flips and says no case could show a regression", () => {
     const diff = dropDiff(2, { failOnRegressedCase: true });
-    expect(diff.gates).toEqual([{
-      rule: "fail-on-regressed-case",
-      passed: true,
-      reason: "no case regressed beyond trial noise (exact test per case, Holm across 20 cases, α 0.05); 2 cases went from pass to fail within noise: c16 (1/1 → 0/1, Holm p = 1), c17 (1/1 → 0/1, Holm p = 1); with these trials no case can show a regression (the most a case can reach is Holm p = 1): more trials, or --remeasure-base N, can",
-    }]);
+    expect(diff.gates).toEqual([
+      {
+        rule: "fail-on-regressed-case",
+        passed: true,
+        reason:
+          "no case regressed beyond trial noise (exact test per case, Holm across 20 cases, α 0.05); 2 cases went from pass to fail within noise: c16 (1/1 → 0/1, Holm p = 1), c17 (1/1 → 0/1, Holm p = 1); with these trials no case can show a regression (the most a case can reach is Holm p = 1): more trials, or --remeasure-base N, can",
+      },
+    ]);
     expect(evaluateDiffGates(dropDiff(0), { ...OPTIONS, failOnRegressedCase: true })).toEqual([
-      { rule: "fail-on-regressed-case", passed: true, reason: "no case regressed beyond trial noise (exact test per case, Holm across 20 cases, α 0.05)" },
+      {
+        rule: "fail-on-regressed-case",
+        passed: true,
+        reason:
+          "no case regressed beyond trial noise (exact test per case, Holm across 20 cases, α 0.05)",
+      },
     ]);
   });
 
   it("fails on a case at 2/10 after 10/10, not on one at 4/5 after 5/5; quarantined cases are reported, never gated", () => {
-    const base = { steady: "PPPPPPPPPP", broken: "PPPPPPPPPP", wobbly: "PPPPPFFFFF", other: "PPPPPPPPPP" };
-    const current = { steady: "PPPPPPPPPP", broken: "PPFFFFFFFF", wobbly: "PPPPPPPPPF", other: "PPPPPPPPFP" };
+    const base = {
+      steady: "PPPPPPPPPP",
+      broken: "PPPPPPPPPP",
+      wobbly: "PPPPPFFFFF",
+      other: "PPPPPPPPPP",
+    };
+    const current = {
+      steady: "PPPPPPPPPP",
+      broken: "PPFFFFFFFF",
+      wobbly: "PPPPPPPPPF",
+      other: "PPPPPPPPFP",
+    };
     const options = { ...OPTIONS, failOnRegressedCase: true };
-    const diff = applyDiffGates(compareRuns(makeInput("base", buildRecords(base)), makeInput("current", buildRecords(current)), options), options);
+    const diff = applyDiffGates(
+      compareRuns(
+        makeInput("base", buildRecords(base)),
+        makeInput("current", buildRecords(current)),
+        options,
+      ),
+      options,
+    );
     // broken: hypergeometric P(X ≤ 2) = C(12,2)·C(8,8)/C(20,10) = 66/184756; Holm × 4 cases.
     const broken = diff.flips.find((f) => f.case_id === "broken")?.test;
     expect(broken?.p_value).toBeCloseTo(66 / 184756, 12);
     expect(broken?.p_holm).toBeCloseTo((4 * 66) / 184756, 12);
-    expect(diff.noise).toMatchObject({ tested: 4, regressed: ["broken"], within_noise: ["other"], flaky: ["broken", "other", "wobbly"] });
-    expect(diff.gates[0]).toMatchObject({ passed: false, reason: "1 case regressed beyond trial noise (exact test per case, Holm across 4 cases, α 0.05): broken (10/10 → 2/10, Holm p = 0.00143)" });
-    const held = { ...options, quarantine: { file: "q.yaml", cases: new Set(["broken", "steady"]) } };
-    const quarantined = applyDiffGates(compareRuns(makeInput("base", buildRecords(base)), makeInput("current", buildRecords(current)), held), held);
+    expect(diff.noise).toMatchObject({
+      tested: 4,
+      regressed: ["broken"],
+      within_noise: ["other"],
+      flaky: ["broken", "other", "wobbly"],
+    });
+    expect(diff.gates[0]).toMatchObject({
+      passed: false,
+      reason:
+        "1 case regressed beyond trial noise (exact test per case, Holm across 4 cases, α 0.05): broken (10/10 → 2/10, Holm p = 0.00143)",
+    });
+    const held = {
+      ...options,
+      quarantine: { file: "q.yaml", cases: new Set(["broken", "steady"]) },
+    };
+    const quarantined = applyDiffGates(
+      compareRuns(
+        makeInput("base", buildRecords(base)),
+        makeInput("current", buildRecords(current)),
+        held,
+      ),
+      held,
+    );
     expect(quarantined.verdict).toBe("pass");
-    expect(quarantined.noise).toMatchObject({ regressed: [], quarantined: ["broken", "steady"], stable_quarantined: ["steady"], quarantine_file: "q.yaml" });
+    expect(quarantined.noise).toMatchObject({
+      regressed: [],
+      quarantined: ["broken", "steady"],
+      stable_quarantined: ["steady"],
+      quarantine_file: "q.yaml",
+    });
   });
 
   it("tests the base side with its remeasured trials too", () => {
     const options = { ...OPTIONS, failOnRegressedCase: true };
     const remeasure = { perCase: 10, tallies: new Map([["a", { correct: 10, scored: 10 }]]) };
-    const one = (extra: typeof remeasure | null) => applyDiffGates(compareRuns(makeInput("base", buildRecords({ a: "PPPPP" })), makeInput("current", buildRecords({ a: "FFFFF" })), { ...options, remeasure: extra }), options);
+    const one = (extra: typeof remeasure | null) =>
+      applyDiffGates(
+        compareRuns(
+          makeInput("base", buildRecords({ a: "PPPPP" })),
+          makeInput("current", buildRecords({ a: "FFFFF" })),
+          { ...options, remeasure: extra },
+        ),
+        options,
+      );
     expect(one(null).noise.regressed).toEqual(["a"]);
     expect(one(null).flips[0].test).toMatchObject({ base: { correct: 5, scored: 5 } });
     expect(one(null).flips[0].test?.p_value).toBeCloseTo(1 / 252, 12);
-    expect(one(remeasure).flips[0].test).toMatchObject({ base: { correct: 15, scored: 15 }, current: { correct: 0, scored: 5 } });
+    expect(one(remeasure).flips[0].test).toMatchObject({
+      base: { correct: 15, scored: 15 },
+      current: { correct: 0, scored: 5 },
+    });
     expect(one(remeasure).noise.remeasured).toBe(10);
   });
 

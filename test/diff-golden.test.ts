@@ -24,8 +24,22 @@ async function diff(args: string[]): Promise<{ code: number; out: string; err: s
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), "route-eval-diff-golden-"));
   shop = await makeShopRuns(tmp);
-  const base = buildRecords({ errors: "PPP", recovers: "FPF", slips: "PPP", steady: "PPP", ties: "FPP", wobbles: "FFF" });
-  const current = buildRecords({ errors: "EEE", recovers: "PPP", slips: "PFP", steady: "PPP", ties: "PPF", wobbles: "FFP" });
+  const base = buildRecords({
+    errors: "PPP",
+    recovers: "FPF",
+    slips: "PPP",
+    steady: "PPP",
+    ties: "FPP",
+    wobbles: "FFF",
+  });
+  const current = buildRecords({
+    errors: "EEE",
+    recovers: "PPP",
+    slips: "PFP",
+    steady: "PPP",
+    ties: "PPF",
+    wobbles: "FFP",
+  });
   flaky = {
     base: writeRunDir(join(tmp, "flaky-base"), base, buildMeta("flaky-base", base)),
     current: writeRunDir(join(tmp, "flaky-current"), current, buildMeta("flaky-current", current)),
@@ -42,7 +56,16 @@ describe("route-eval diff golden outputs (real runs of test/fixtures/diff/shop, 
 
   it("markdown, with gates", async () => {
     // Selection accuracy is unchanged; the one pass → fail flip (2/2 → 0/2) is within its trial noise.
-    const { code, out } = await diff([shop.base, shop.current, "--force", "-f", "markdown", "--max-drop", "0.02", "--fail-on-regressed-case"]);
+    const { code, out } = await diff([
+      shop.base,
+      shop.current,
+      "--force",
+      "-f",
+      "markdown",
+      "--max-drop",
+      "0.02",
+      "--fail-on-regressed-case",
+    ]);
     expect(code).toBe(0);
     expectGolden("diff/shop.md", out);
   });
@@ -51,7 +74,9 @@ describe("route-eval diff golden outputs (real runs of test/fixtures/diff/shop, 
     const { code, out } = await diff([shop.base, shop.current, "--force", "-f", "json"]);
     expect(code).toBe(0);
     expectGolden("diff/shop.json", out);
-    const schema: unknown = JSON.parse(readFileSync(join(ROOT, "schemas/diff.schema.json"), "utf8"));
+    const schema: unknown = JSON.parse(
+      readFileSync(join(ROOT, "schemas/diff.schema.json"), "utf8"),
+    );
     const validate = new Ajv2020({ strict: false }).compile(schema as object);
     const parsed: unknown = JSON.parse(out);
     expect(validate(parsed), JSON.stringify(validate.errors)).toBe(true);
@@ -59,17 +84,32 @@ describe("route-eval diff golden outputs (real runs of test/fixtures/diff/shop, 
   });
 
   it("junit", async () => {
-    const { out } = await diff([shop.base, shop.current, "--force", "-f", "junit", "--fail-on-regressed-case"]);
+    const { out } = await diff([
+      shop.base,
+      shop.current,
+      "--force",
+      "-f",
+      "junit",
+      "--fail-on-regressed-case",
+    ]);
     expectGolden("diff/shop.xml", out);
   });
 
   it("contains each kind of flip, a moved confusion cell and a changed definition", async () => {
     const parsed = JSON.parse((await diff([shop.base, shop.current, "--force", "-f", "json"])).out);
     const kinds = new Set(parsed.flips.map((f: { kind: string }) => f.kind));
-    for (const kind of ["regressed", "fixed", "still_failing", "new", "removed", "still_passing"]) expect(kinds).toContain(kind);
+    for (const kind of ["regressed", "fixed", "still_failing", "new", "removed", "still_passing"])
+      expect(kinds).toContain(kind);
     expect(parsed.confusions.length).toBeGreaterThan(0);
-    expect(parsed.definitions.changes.map((c: { tool: string; change: string }) => `${c.tool}:${c.change}`)).toEqual([
-      "legacy_lookup:removed", "refund_order:changed", "search_orders:changed", "update_address:added",
+    expect(
+      parsed.definitions.changes.map(
+        (c: { tool: string; change: string }) => `${c.tool}:${c.change}`,
+      ),
+    ).toEqual([
+      "legacy_lookup:removed",
+      "refund_order:changed",
+      "search_orders:changed",
+      "update_address:added",
     ]);
   });
 

@@ -62,7 +62,12 @@ describe("minDiscordantPairs", () => {
 
 describe("pairedTest", () => {
   it("keeps the counts beside the p-value", () => {
-    expect(pairedTest(2, 10, 40)).toEqual({ up: 2, down: 10, pairs: 40, p_value: exactMcNemar(2, 10) });
+    expect(pairedTest(2, 10, 40)).toEqual({
+      up: 2,
+      down: 10,
+      pairs: 40,
+      p_value: exactMcNemar(2, 10),
+    });
   });
 });
 

@@ -19,15 +19,38 @@ import { randomModel, writeRandomProject } from "./fixtures/random-model.js";
 afterAll(removeTempDirs);
 const fake = useFakeServers();
 const ENV = { OPENAI_API_KEY: "sk-test-noise-0123456789" };
-const GATE = { force: false, alpha: 0.05, maxDrops: [], failOnRegressedCase: true, significantOnly: false };
+const GATE = {
+  force: false,
+  alpha: 0.05,
+  maxDrops: [],
+  failOnRegressedCase: true,
+  significantOnly: false,
+};
 
 /** 12 cases from clearly passing to coin flips. */
 const P = [1, 1, 1, 0.95, 0.9, 0.9, 0.8, 0.8, 0.7, 0.6, 0.5, 0.5];
 const CASES = P.map((p, i) => ({ id: `case-${String(i).padStart(2, "0")}`, p }));
 
-async function runOnce(dir: string, url: string, seed: number, trials: number, runId: string): Promise<string> {
-  const config = liveConfig(dir, { endpoint: "openai:random-model", base_url: `${url}/v1`, seed, trials, concurrency: 8 });
-  const { runDir } = await runEvaluation(config, { env: ENV, now: () => new Date("2026-12-02T00:00:00Z"), runId, gates: false });
+async function runOnce(
+  dir: string,
+  url: string,
+  seed: number,
+  trials: number,
+  runId: string,
+): Promise<string> {
+  const config = liveConfig(dir, {
+    endpoint: "openai:random-model",
+    base_url: `${url}/v1`,
+    seed,
+    trials,
+    concurrency: 8,
+  });
+  const { runDir } = await runEvaluation(config, {
+    env: ENV,
+    now: () => new Date("2026-12-02T00:00:00Z"),
+    runId,
+    gates: false,
+  });
   return runDir;
 }
 
@@ -65,23 +88,60 @@ describe("diff --remeasure-base and the quarantine file", () => {
   it("re-asks the base side N more trials through the store, names flaky cases, and quarantines them", async () => {
     const dir = writeRandomProject(CASES.slice(0, 4));
     const server = await fake.start(randomModel(P.slice(0, 4).map((p, i) => (i === 3 ? 0.5 : p))));
-    const args = ["-e", "openai:random-model", "--base-url", `${server.url}/v1`, "--no-progress", "--retry-base-ms", "1", "--trials", "3", "--no-gates"];
-    expect((await runCli(["run", ...args, "--run-id", "base", "--seed", "1"], { cwd: dir, env: ENV })).code).toBe(0);
-    expect((await runCli(["run", ...args, "--run-id", "current", "--seed", "2"], { cwd: dir, env: ENV })).code).toBe(0);
+    const args = [
+      "-e",
+      "openai:random-model",
+      "--base-url",
+      `${server.url}/v1`,
+      "--no-progress",
+      "--retry-base-ms",
+      "1",
+      "--trials",
+      "3",
+      "--no-gates",
+    ];
+    expect(
+      (await runCli(["run", ...args, "--run-id", "base", "--seed", "1"], { cwd: dir, env: ENV }))
+        .code,
+    ).toBe(0);
+    expect(
+      (await runCli(["run", ...args, "--run-id", "current", "--seed", "2"], { cwd: dir, env: ENV }))
+        .code,
+    ).toBe(0);
     const before = server.requests.length;
     // The endpoint, its base URL and the settings come from the base run's run.json.
-    const diffArgs = ["diff", "reports/base", "reports/current", "--remeasure-base", "4", "--no-progress", "-f", "json"];
+    const diffArgs = [
+      "diff",
+      "reports/base",
+      "reports/current",
+      "--remeasure-base",
+      "4",
+      "--no-progress",
+      "-f",
+      "json",
+    ];
     const first = await runCli(diffArgs, { cwd: dir, env: ENV });
     expect(first.code, first.stderr).toBe(0);
     // 4 cases × 4 more trials, with trial indices 3..6 (new seeds).
     expect(server.requests.length - before).toBe(16);
-    const remeasured = readFileSync(join(dir, "reports", "base", "remeasure", "records.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
-    expect(remeasured.map((r) => r.trial).sort()).toEqual([3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6]);
+    const remeasured = readFileSync(
+      join(dir, "reports", "base", "remeasure", "records.jsonl"),
+      "utf8",
+    )
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(remeasured.map((r) => r.trial).sort()).toEqual([
+      3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6,
+    ]);
     const diff = JSON.parse(first.stdout);
     expect(diff.noise.remeasured).toBe(4);
     for (const flip of diff.flips) expect(flip.test.base.scored).toBe(7);
     // Recomputed from the records alone: each case's base tally is its run's trials plus the remeasured ones.
-    const baseRecords = readFileSync(join(dir, "reports", "base", "records.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const baseRecords = readFileSync(join(dir, "reports", "base", "records.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     for (const flip of diff.flips) {
       const mine = [...baseRecords, ...remeasured].filter((r) => r.case_id === flip.case_id);
       expect(flip.test.base.correct).toBe(mine.filter((r) => r.failed_stage === null).length);
@@ -92,17 +152,27 @@ describe("diff --remeasure-base and the quarantine file", () => {
 
     // case-03 (p = 0.5) disagrees with itself: listed flaky, and --update-quarantine writes it down.
     expect(diff.noise.flaky).toContain("case-03");
-    const update = await runCli(["diff", "reports/base", "reports/current", "--update-quarantine"], { cwd: dir, env: ENV });
+    const update = await runCli(
+      ["diff", "reports/base", "reports/current", "--update-quarantine"],
+      { cwd: dir, env: ENV },
+    );
     expect(update.code, update.stderr).toBe(0);
     const file = join(dir, "route-eval.quarantine.yaml");
     expect(existsSync(file)).toBe(true);
-    expect(readFileSync(file, "utf8")).toMatch(/^# route-eval diff --quarantine: cases reported, never gated[\s\S]*- case: case-03\n\s+reason: "flaky: /m);
-    const quarantined = await runCli(["diff", "reports/base", "reports/current", "-f", "json"], { cwd: dir, env: ENV });
+    expect(readFileSync(file, "utf8")).toMatch(
+      /^# route-eval diff --quarantine: cases reported, never gated[\s\S]*- case: case-03\n\s+reason: "flaky: /m,
+    );
+    const quarantined = await runCli(["diff", "reports/base", "reports/current", "-f", "json"], {
+      cwd: dir,
+      env: ENV,
+    });
     expect(JSON.parse(quarantined.stdout).noise.quarantined).toContain("case-03");
 
     writeFileSync(file, "quarantine:\n  - case: case-03\n    colour: red\n");
     const bad = await runCli(["diff", "reports/base", "reports/current"], { cwd: dir, env: ENV });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe("route-eval: route-eval.quarantine.yaml:3: quarantine.0.colour: unknown key (expected case, reason)\n");
+    expect(bad.stderr).toBe(
+      "route-eval: route-eval.quarantine.yaml:3: quarantine.0.colour: unknown key (expected case, reason)\n",
+    );
   }, 120_000);
 });

@@ -43,10 +43,16 @@ describe("per-trial outcomes agree with compute-metrics", () => {
     const sums = sumOutcomes(records);
     for (const field of RATE_NAMES) {
       const rate = report.metrics[field];
-      expect(sums.get(field) ?? { s: 0, n: 0 }, field).toEqual({ s: rate.numerator, n: rate.denominator });
+      expect(sums.get(field) ?? { s: 0, n: 0 }, field).toEqual({
+        s: rate.numerator,
+        n: rate.denominator,
+      });
     }
     for (const [k, rate] of Object.entries(report.metrics.tool_recall_at_k)) {
-      expect(sums.get(`tool_recall_at_k.${k}`), k).toEqual({ s: rate.numerator, n: rate.denominator });
+      expect(sums.get(`tool_recall_at_k.${k}`), k).toEqual({
+        s: rate.numerator,
+        n: rate.denominator,
+      });
     }
     expect(report.metrics.failure_profile.discovery).toBeGreaterThan(0);
   });
@@ -66,7 +72,15 @@ describe("per-trial outcomes agree with compute-metrics", () => {
 
 describe("outcomesOf", () => {
   it("puts a trial only in the populations it belongs to", () => {
-    const [hidden] = buildRecords({ a: "F" }, { exposed_names: ["ask_user"], retrieved_names: ["ask_user"], visible_order: ["ask_user"], selected: "ask_user" });
+    const [hidden] = buildRecords(
+      { a: "F" },
+      {
+        exposed_names: ["ask_user"],
+        retrieved_names: ["ask_user"],
+        visible_order: ["ask_user"],
+        selected: "ask_user",
+      },
+    );
     const outcomes = outcomesOf(scoreRecords([hidden])[0]);
     expect(outcomes.get("exposure_recall")).toBe(false);
     expect(outcomes.has("discovery_recall")).toBe(false);
@@ -76,7 +90,11 @@ describe("outcomesOf", () => {
   });
 
   it("marks phantom selections and argument checks", () => {
-    const t = trialRecord("a", 0, "F", { selected: "delete_all", argument_errors: ["/x: must be string"], argument_match: false });
+    const t = trialRecord("a", 0, "F", {
+      selected: "delete_all",
+      argument_errors: ["/x: must be string"],
+      argument_match: false,
+    });
     const outcomes = outcomesOf(scoreRecords([t])[0]);
     expect(outcomes.get("phantom_rate")).toBe(true);
     expect(outcomes.get("argument_validity")).toBe(false);

@@ -3,7 +3,10 @@ import type { WordSegment } from "../src/types/diff.js";
 import { diffWords, splitLead } from "../src/diff/word-diff.js";
 
 const spell = (segments: WordSegment[], keep: WordSegment["op"]): string =>
-  segments.filter((s) => s.op === "same" || s.op === keep).map((s) => s.text).join("");
+  segments
+    .filter((s) => s.op === "same" || s.op === keep)
+    .map((s) => s.text)
+    .join("");
 
 /** git --word-diff style, for readable expectations. */
 const show = (segments: WordSegment[]): string =>
@@ -22,7 +25,8 @@ describe("diffWords", () => {
 
   it("keeps an insertion in one stretch even when a word of it recurs later", () => {
     const before = "Search orders.\nUse when: The user describes an order without its id.";
-    const after = "Find orders.\nUse when: The user describes an order without its id, e.g. by product or date.\nAvoid when: The user gives an exact order id.";
+    const after =
+      "Find orders.\nUse when: The user describes an order without its id, e.g. by product or date.\nAvoid when: The user gives an exact order id.";
     expect(show(diffWords(before, after))).toBe(
       "[-Search-]{+Find+} orders.\nUse when: The user describes an order without its id{+, e.g. by product or date+}.\n{+Avoid when: The user gives an exact order id.+}",
     );
@@ -45,7 +49,10 @@ describe("diffWords", () => {
 
   it("spells both texts back exactly: same + removed is the old text, same + added the new", () => {
     const pairs: [string, string][] = [
-      ["Return one order.\nUse when: exact id.", "Return one known order.\nAvoid when: a name only."],
+      [
+        "Return one order.\nUse when: exact id.",
+        "Return one known order.\nAvoid when: a name only.",
+      ],
       ["x y z", "z y x"],
       ["naïve café — ok", "naïve bistro — ok!"],
       ["one\ntwo\nthree", "one\nthree\nfour"],

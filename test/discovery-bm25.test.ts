@@ -5,8 +5,22 @@ import { createBm25Retriever } from "../src/discovery/retriever.js";
 import { seededRandom as createRandom } from "../src/text/seeded-random.js";
 import type { Tool } from "../src/types.js";
 
-function tool(name: string, purpose: string, use_when: string[] = [], avoid_when: string[] = []): Tool {
-  return { name, family: "f", purpose, use_when, avoid_when, effect: "read_only", idempotent: true, open_world: false };
+function tool(
+  name: string,
+  purpose: string,
+  use_when: string[] = [],
+  avoid_when: string[] = [],
+): Tool {
+  return {
+    name,
+    family: "f",
+    purpose,
+    use_when,
+    avoid_when,
+    effect: "read_only",
+    idempotent: true,
+    open_world: false,
+  };
 }
 
 /**
@@ -39,9 +53,21 @@ describe("bm25 on a hand-checked corpus", () => {
 
   it("ranks by the shared words, name and purpose first", async () => {
     const rank = async (goal: string) => topK(await retriever.score(goal, names), names, 3);
-    expect(await rank("refund my card payment")).toEqual(["refund_payment", "get_order", "send_email"]);
-    expect(await rank("email the customer about their order")).toEqual(["send_email", "get_order", "refund_payment"]);
-    expect(await rank("unrelated words entirely")).toEqual(["get_order", "refund_payment", "send_email"]); // all 0: by name
+    expect(await rank("refund my card payment")).toEqual([
+      "refund_payment",
+      "get_order",
+      "send_email",
+    ]);
+    expect(await rank("email the customer about their order")).toEqual([
+      "send_email",
+      "get_order",
+      "refund_payment",
+    ]);
+    expect(await rank("unrelated words entirely")).toEqual([
+      "get_order",
+      "refund_payment",
+      "send_email",
+    ]); // all 0: by name
   });
 
   it("never counts avoid_when as positive evidence", async () => {
@@ -67,9 +93,13 @@ describe("topK", () => {
     const random = createRandom(42);
     for (let round = 0; round < 200; round++) {
       const n = 1 + Math.floor(random() * 60);
-      const candidates = Array.from({ length: n }, (_, i) => `t${String(Math.floor(random() * 1000)).padStart(3, "0")}_${i}`);
+      const candidates = Array.from(
+        { length: n },
+        (_, i) => `t${String(Math.floor(random() * 1000)).padStart(3, "0")}_${i}`,
+      );
       const scores = new Map<string, number>();
-      for (const id of candidates) if (random() < 0.6) scores.set(id, Math.floor(random() * 5) - (random() < 0.1 ? 3 : 0));
+      for (const id of candidates)
+        if (random() < 0.6) scores.set(id, Math.floor(random() * 5) - (random() < 0.1 ? 3 : 0));
       const k = 1 + Math.floor(random() * (n + 3));
       expect(topK(scores, candidates, k)).toEqual(reference(scores, candidates, k));
     }
@@ -84,32 +114,64 @@ describe("topK", () => {
 
 describe("discover", () => {
   const controls = ["ask_user", "wait_for_event", "no_applicable_tool"];
-  const tools = [tool("a_tool", "alpha"), tool("b_tool", "beta"), tool("c_tool", "gamma"), tool("d_tool", "delta")];
+  const tools = [
+    tool("a_tool", "alpha"),
+    tool("b_tool", "beta"),
+    tool("c_tool", "gamma"),
+    tool("d_tool", "delta"),
+  ];
   const exposed = [...controls, ...tools.map((t) => t.name)];
 
   it("never spends k on controls: k ordinary tools, plus every exposed control", async () => {
-    const found = await discover(exposed, "beta gamma", ["a_tool"], { retriever: "bm25", k: 2 }, createBm25Retriever(tools));
+    const found = await discover(
+      exposed,
+      "beta gamma",
+      ["a_tool"],
+      { retriever: "bm25", k: 2 },
+      createBm25Retriever(tools),
+    );
     expect(found.retrieved).toEqual(["b_tool", "c_tool"]);
     expect(found.visible).toEqual(["b_tool", "c_tool", ...controls]);
     expect(found.k).toBe(2);
     // The record keeps the top k + 3 in retriever order, and where the acceptable tool ranked (cut at #3).
     expect(found.retrieval?.candidates).toBe(4);
-    expect(found.retrieval?.top.map((t) => [t.name, t.rank])).toEqual([["b_tool", 1], ["c_tool", 2], ["a_tool", 3], ["d_tool", 4]]);
-    expect(found.retrieval?.acceptable.map((t) => [t.name, t.rank, t.score])).toEqual([["a_tool", 3, 0]]);
-    const one = await discover(exposed, "delta", [], { retriever: "bm25", k: 1 }, createBm25Retriever(tools));
+    expect(found.retrieval?.top.map((t) => [t.name, t.rank])).toEqual([
+      ["b_tool", 1],
+      ["c_tool", 2],
+      ["a_tool", 3],
+      ["d_tool", 4],
+    ]);
+    expect(found.retrieval?.acceptable.map((t) => [t.name, t.rank, t.score])).toEqual([
+      ["a_tool", 3, 0],
+    ]);
+    const one = await discover(
+      exposed,
+      "delta",
+      [],
+      { retriever: "bm25", k: 1 },
+      createBm25Retriever(tools),
+    );
     expect(one.visible).toEqual(["d_tool", ...controls]);
   });
 
   it("shows every exposed tool without a retriever", async () => {
     const found = await discover(exposed, "beta", ["a_tool"], { retriever: "none" }, null);
-    expect(found).toEqual({ visible: [...tools.map((t) => t.name), ...controls], retrieved: tools.map((t) => t.name), k: null, retrieval: null });
+    expect(found).toEqual({
+      visible: [...tools.map((t) => t.name), ...controls],
+      retrieved: tools.map((t) => t.name),
+      k: null,
+      retrieval: null,
+    });
   });
 });
 
 describe("the ranks a record keeps", () => {
   it("equal each tool's place in a full sort of the candidates, for scored, unscored, negative and tied tools", async () => {
     const random = createRandom(5);
-    const names = Array.from({ length: 400 }, (_, i) => `t${String(random() * 1e6 | 0).padStart(6, "0")}_${i}`);
+    const names = Array.from(
+      { length: 400 },
+      (_, i) => `t${String((random() * 1e6) | 0).padStart(6, "0")}_${i}`,
+    );
     const scores = new Map<string, number>();
     // Scored: a third positive (with ties), a few negative (embeddings), a few an explicit 0; the rest unscored (0).
     names.forEach((name, i) => {
@@ -123,6 +185,8 @@ describe("the ranks a record keeps", () => {
     const full = [...names].sort((a, b) => score(b) - score(a) || (a < b ? -1 : a > b ? 1 : 0));
     expect(found.retrieved).toEqual(full.slice(0, 10));
     expect(found.retrieval?.top.map((t) => t.name)).toEqual(full.slice(0, 13));
-    expect(found.retrieval?.acceptable.map((t) => [t.name, t.rank])).toEqual(full.map((name, i) => [name, i + 1]));
+    expect(found.retrieval?.acceptable.map((t) => [t.name, t.rank])).toEqual(
+      full.map((name, i) => [name, i + 1]),
+    );
   });
 });

@@ -11,12 +11,25 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const PAGES = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => join("docs", f))];
+const PAGES = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => join("docs", f)),
+];
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces as hyphens. */
 function anchorsOf(file: string): Set<string> {
   const text = readFileSync(file, "utf8").replace(/```[\s\S]*?```/g, "");
-  return new Set([...text.matchAll(/^#{1,6} (.*)$/gm)].map((m) => m[1].trim().toLowerCase().replace(/[^\p{L}\p{N}_\- ]/gu, "").replace(/ /g, "-")));
+  return new Set(
+    [...text.matchAll(/^#{1,6} (.*)$/gm)].map((m) =>
+      m[1]
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}_\- ]/gu, "")
+        .replace(/ /g, "-"),
+    ),
+  );
 }
 
 describe("the documentation", () => {
@@ -36,14 +49,19 @@ describe("the documentation", () => {
         const [path, anchor] = target.split("#");
         const file = path === "" ? join(ROOT, page) : resolve(dirname(join(ROOT, page)), path);
         if (!existsSync(file)) broken.push(`${page}: ${target}`);
-        else if (anchor !== undefined && file.endsWith(".md") && !anchorsOf(file).has(anchor)) broken.push(`${page}: ${target} (no such heading)`);
+        else if (anchor !== undefined && file.endsWith(".md") && !anchorsOf(file).has(anchor))
+          broken.push(`${page}: ${target} (no such heading)`);
       }
     }
     expect(broken).toEqual([]);
   });
 
   it("shows example outputs that are what the bundled example prints today", () => {
-    const out = execFileSync(process.execPath, [join(ROOT, "scripts", "write-examples.js"), "--check"], { cwd: ROOT, encoding: "utf8" });
+    const out = execFileSync(
+      process.execPath,
+      [join(ROOT, "scripts", "write-examples.js"), "--check"],
+      { cwd: ROOT, encoding: "utf8" },
+    );
     expect(out).toContain("every example output is current");
   }, 300_000);
 });

@@ -17,12 +17,33 @@ const TOKEN = "agent-token-0123456789";
 /** The agent service's answer: the first ordinary tool it was shown. */
 function answer(request: ReceivedRequest): FakeReply {
   const tools = request.body.tools as { name: string }[];
-  return { body: { tool: tools.find((t) => t.name !== "no_applicable_tool")?.name ?? null, arguments: {}, usage: { input_tokens: 42, output_tokens: 3 } } };
+  return {
+    body: {
+      tool: tools.find((t) => t.name !== "no_applicable_tool")?.name ?? null,
+      arguments: {},
+      usage: { input_tokens: 42, output_tokens: 3 },
+    },
+  };
 }
 
 async function run(dir: string, url: string, ...extra: string[]) {
   return runCli(
-    ["run", "-e", "http:support-agent", "--base-url", `${url}/route`, "--mode", "live", "--no-progress", "--no-gates", "--retry-base-ms", "1", "--timeout-ms", "500", ...extra],
+    [
+      "run",
+      "-e",
+      "http:support-agent",
+      "--base-url",
+      `${url}/route`,
+      "--mode",
+      "live",
+      "--no-progress",
+      "--no-gates",
+      "--retry-base-ms",
+      "1",
+      "--timeout-ms",
+      "500",
+      ...extra,
+    ],
     { cwd: dir, env: { AGENT_TOKEN: TOKEN } },
   );
 }
@@ -30,11 +51,20 @@ async function run(dir: string, url: string, ...extra: string[]) {
 /** The project's config (JSON, which is YAML) with the agent's Authorization header read from AGENT_TOKEN. */
 function withHeaders(dir: string): void {
   const file = join(dir, "route-eval.yaml");
-  writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, "utf8")), headers_env: { Authorization: "AGENT_TOKEN" } }, null, 2));
+  writeFileSync(
+    file,
+    JSON.stringify(
+      { ...JSON.parse(readFileSync(file, "utf8")), headers_env: { Authorization: "AGENT_TOKEN" } },
+      null,
+      2,
+    ),
+  );
 }
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
 }
 
 describe("http endpoint", () => {
@@ -48,7 +78,12 @@ describe("http endpoint", () => {
     const first = server.requests[0];
     expect(first.path).toBe("/route");
     expect(first.headers.authorization).toBe(TOKEN);
-    expect(first.body).toMatchObject({ protocol: "route-eval-endpoint/1", trial: expect.any(Number), version: null, tool_controls: {} });
+    expect(first.body).toMatchObject({
+      protocol: "route-eval-endpoint/1",
+      trial: expect.any(Number),
+      version: null,
+      tool_controls: {},
+    });
     expect(Object.keys(first.body.renderings as object)).toEqual(["openai", "anthropic", "mcp"]);
     const report = JSON.parse(result.stdout);
     expect(report.run).toMatchObject({ endpoint: "http", model: "support-agent" });
@@ -64,20 +99,37 @@ describe("http endpoint", () => {
       { cut: { tool: "get_order", arguments: {} } },
       { hang: true },
     ];
-    const server = await fake.start((request, i) => (i < faults.length ? faults[i] : answer(request)));
-    const result = await run(dir, server.url, "--concurrency", "1", "--run-id", "faults", "-f", "json");
+    const server = await fake.start((request, i) =>
+      i < faults.length ? faults[i] : answer(request),
+    );
+    const result = await run(
+      dir,
+      server.url,
+      "--concurrency",
+      "1",
+      "--run-id",
+      "faults",
+      "-f",
+      "json",
+    );
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report.metrics.errored).toBe(0);
     expect(report.metrics.scored).toBe(6);
     expect(server.requests).toHaveLength(6 + faults.length);
 
-    const picky = await fake.start((request) => ((request.body.goal as string).includes("teapot") ? { status: 400, body: { error: "cannot parse goal" } } : answer(request)));
+    const picky = await fake.start((request) =>
+      (request.body.goal as string).includes("teapot")
+        ? { status: 400, body: { error: "cannot parse goal" } }
+        : answer(request),
+    );
     const partly = await run(dir, picky.url, "--run-id", "picky", "-f", "json");
     expect(partly.code, partly.stderr).toBe(3); // errored trials: never a green run
     const errored = JSON.parse(partly.stdout).errored;
     expect(errored).toHaveLength(2);
-    expect(errored[0].error).toMatch(/^endpoint http at http:\/\/127\.0\.0\.1:\d+\/route answered HTTP 400: \{"error":"cannot parse goal"\} \(case "order-free-text" trial \d\)$/);
+    expect(errored[0].error).toMatch(
+      /^endpoint http at http:\/\/127\.0\.0\.1:\d+\/route answered HTTP 400: \{"error":"cannot parse goal"\} \(case "order-free-text" trial \d\)$/,
+    );
 
     const locked = await fake.start(() => ({ status: 401, body: { error: "who are you" } }));
     const denied = await run(dir, locked.url, "--run-id", "denied");
@@ -91,10 +143,17 @@ describe("http endpoint", () => {
     const server = await fake.start(() => ({ body: { tool: "get_order", argumnets: {} } }));
     const result = await run(dir, server.url, "--run-id", "shape", "-f", "json");
     expect(result.code, result.stderr).toBe(3); // errored trials: never a green run
-    expect(JSON.parse(result.stdout).errored[0].error).toContain('the response body does not fit route-eval-endpoint/1 (schemas/endpoint-reply.schema.json): unknown key "argumnets" (did you mean "arguments"?');
+    expect(JSON.parse(result.stdout).errored[0].error).toContain(
+      'the response body does not fit route-eval-endpoint/1 (schemas/endpoint-reply.schema.json): unknown key "argumnets" (did you mean "arguments"?',
+    );
     withHeaders(dir);
-    const missing = await runCli(["run", "-e", "http", "--base-url", `${server.url}/route`, "--no-progress"], { cwd: dir, env: {} });
+    const missing = await runCli(
+      ["run", "-e", "http", "--base-url", `${server.url}/route`, "--no-progress"],
+      { cwd: dir, env: {} },
+    );
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toBe("route-eval: headers_env.Authorization: AGENT_TOKEN is not set; export AGENT_TOKEN (its value is the header's)\n");
+    expect(missing.stderr).toBe(
+      "route-eval: headers_env.Authorization: AGENT_TOKEN is not set; export AGENT_TOKEN (its value is the header's)\n",
+    );
   });
 });

@@ -43,10 +43,11 @@ async function startProxy(): Promise<Proxy> {
   return {
     url: `http://127.0.0.1:${port}`,
     tunnels,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -65,7 +66,11 @@ describe("the transport behind a proxy", () => {
     const target = new URL(server.url).host;
 
     const proxied = createFetch(createDispatcher({ HTTP_PROXY: proxy.url }));
-    const response = await proxied(`${server.url}/v1/x`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"a":1}' });
+    const response = await proxied(`${server.url}/v1/x`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"a":1}',
+    });
     expect(await response.json()).toEqual({ ok: true });
     expect(proxy.tunnels).toEqual([target]);
     expect(server.requests.map((r) => r.body)).toEqual([{ a: 1 }]);
@@ -79,17 +84,28 @@ describe("the transport behind a proxy", () => {
   it("reads lower-case http_proxy too, and no proxy at all without one", async () => {
     server = await startFakeServer(() => ({ status: 200, body: {} }));
     proxy = await startProxy();
-    await createFetch(createDispatcher({ http_proxy: proxy.url }))(`${server.url}/a`, { method: "POST", body: "{}" });
+    await createFetch(createDispatcher({ http_proxy: proxy.url }))(`${server.url}/a`, {
+      method: "POST",
+      body: "{}",
+    });
     await createFetch(createDispatcher({}))(`${server.url}/b`, { method: "POST", body: "{}" });
     expect(proxy.tunnels).toHaveLength(1);
     expect(server.requests.map((r) => r.path)).toEqual(["/a", "/b"]);
   });
 
   it("takes an openai endpoint's calls through the proxy of the run's environment (real SDK)", async () => {
-    server = await startFakeServer(() => openaiReply([{ name: "get_order", arguments: "{\"order_id\":\"ord_1\"}" }]));
+    server = await startFakeServer(() =>
+      openaiReply([{ name: "get_order", arguments: '{"order_id":"ord_1"}' }]),
+    );
     proxy = await startProxy();
-    const config = liveConfig(writeProject(), { endpoint: "openai:test-model", base_url: `${server.url}/v1`, mode: "live" });
-    const outcome = await createEndpoint(config, { env: { OPENAI_API_KEY: "sk-test-0123456789", HTTP_PROXY: proxy.url } }).call(makeRequest({ seed: 1 }));
+    const config = liveConfig(writeProject(), {
+      endpoint: "openai:test-model",
+      base_url: `${server.url}/v1`,
+      mode: "live",
+    });
+    const outcome = await createEndpoint(config, {
+      env: { OPENAI_API_KEY: "sk-test-0123456789", HTTP_PROXY: proxy.url },
+    }).call(makeRequest({ seed: 1 }));
     expect(outcome.ok && outcome.response.selected).toBe("get_order");
     expect(proxy.tunnels).toEqual([new URL(server.url).host]);
     expect(server.requests[0].path).toBe("/v1/chat/completions");

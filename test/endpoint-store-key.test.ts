@@ -5,8 +5,20 @@ import { createEndpoint } from "../src/trial/create-endpoint.js";
 import { renderOpenAIRequest } from "../src/endpoint/openai-wire.js";
 import { contentHash, envelopeHash } from "../src/text/content-hash.js";
 import { canonicalJson, createCanonicalWriter, sortKeys } from "../src/text/canonical-json.js";
-import { anthropicReply, openaiReply, responsesReply, startFakeServer, type FakeServer } from "./fixtures/fake-provider.js";
-import { liveConfig, makeRequest, makeTempDir, removeTempDirs, writeProject } from "./fixtures/live-project.js";
+import {
+  anthropicReply,
+  openaiReply,
+  responsesReply,
+  startFakeServer,
+  type FakeServer,
+} from "./fixtures/fake-provider.js";
+import {
+  liveConfig,
+  makeRequest,
+  makeTempDir,
+  removeTempDirs,
+  writeProject,
+} from "./fixtures/live-project.js";
 
 afterAll(removeTempDirs);
 
@@ -18,9 +30,21 @@ afterEach(async () => {
 
 describe("canonical JSON", () => {
   it("writes exactly what JSON.stringify(sortKeys(value)) writes, with or without the identity memo", () => {
-    const shared = { z: 1, a: [1, { y: null, b: "x\u2028" }], "10": true, "2": false, ...JSON.parse('{"__proto__": {"polluted": 1}}') };
+    const shared = {
+      z: 1,
+      a: [1, { y: null, b: "x\u2028" }],
+      "10": true,
+      "2": false,
+      ...JSON.parse('{"__proto__": {"polluted": 1}}'),
+    };
     const values = [
-      null, 0, -1.5e-7, 1e21, NaN, "quote \" and \\", [undefined, () => 1, shared],
+      null,
+      0,
+      -1.5e-7,
+      1e21,
+      NaN,
+      'quote " and \\',
+      [undefined, () => 1, shared],
       { b: shared, a: shared, u: undefined, d: new Date(0), t: { toJSON: () => "custom" } },
     ];
     const writer = createCanonicalWriter();
@@ -36,10 +60,14 @@ describe("canonical JSON", () => {
 
 describe("envelopeHash", () => {
   it("is contentHash of the whole envelope, for any parts", () => {
-    const request = { tools: [{ name: "a\"b", description: "\u2028 ünïcode" }], model: "m", "10": 1 };
+    const request = {
+      tools: [{ name: 'a"b', description: "\u2028 ünïcode" }],
+      model: "m",
+      "10": 1,
+    };
     for (const parts of [
       { endpoint: "openai", model: "gpt-x", base_url: "https://api.example/v1", trial: 0 },
-      { endpoint: "anthropic", model: "claude \"q\"", base_url: null, trial: 12 },
+      { endpoint: "anthropic", model: 'claude "q"', base_url: null, trial: 12 },
     ]) {
       expect(envelopeHash(parts, canonicalJson(request))).toBe(contentHash({ ...parts, request }));
     }
@@ -52,40 +80,91 @@ describe("response-store key", () => {
     const baseUrl = `${server.url}/v1`;
     const dir = writeProject();
     const store = makeTempDir("route-eval-key-");
-    const config = liveConfig(dir, { endpoint: "openai:test-model", base_url: baseUrl, mode: "live", store_dir: store });
+    const config = liveConfig(dir, {
+      endpoint: "openai:test-model",
+      base_url: baseUrl,
+      mode: "live",
+      store_dir: store,
+    });
     const request = makeRequest({ trial: 3 });
     const first = createEndpoint(config, { env: { OPENAI_API_KEY: "key-one-123" } });
     const one = await first.call(request);
     await first.close?.();
-    const two = await createEndpoint(config, { env: { OPENAI_API_KEY: "key-two-456" } }).call(request);
-    const body = renderOpenAIRequest(request, { model: "test-model", maxTokens: 1024, official: false });
-    const expected = contentHash({ endpoint: "openai", model: "test-model", base_url: baseUrl, trial: 3, request: body });
+    const two = await createEndpoint(config, { env: { OPENAI_API_KEY: "key-two-456" } }).call(
+      request,
+    );
+    const body = renderOpenAIRequest(request, {
+      model: "test-model",
+      maxTokens: 1024,
+      official: false,
+    });
+    const expected = contentHash({
+      endpoint: "openai",
+      model: "test-model",
+      base_url: baseUrl,
+      trial: 3,
+      request: body,
+    });
     expect(one.request_hash).toBe(expected);
     expect(two.request_hash).toBe(expected);
-    const lines = readdirSync(join(store, "packs")).flatMap((name) => readFileSync(join(store, "packs", name), "utf8").trimEnd().split("\n"));
+    const lines = readdirSync(join(store, "packs")).flatMap((name) =>
+      readFileSync(join(store, "packs", name), "utf8")
+        .trimEnd()
+        .split("\n"),
+    );
     expect(lines.map((line) => line.split("\t")[0])).toEqual([expected, expected]); // one entry per call (live mode), under the one key
-    const other = await createEndpoint(config, { env: { OPENAI_API_KEY: "k" } }).call(makeRequest({ trial: 4 }));
+    const other = await createEndpoint(config, { env: { OPENAI_API_KEY: "k" } }).call(
+      makeRequest({ trial: 4 }),
+    );
     expect(other.request_hash).not.toBe(expected);
   });
 
   it("is written from the very text each provider is sent (keys sorted): the SDK does not serialise the body again", async () => {
     const calls = [{ name: "get_order", arguments: "{}" }];
     server = await startFakeServer((request) =>
-      request.path.endsWith("/messages") ? anthropicReply([{ name: "get_order", input: {} }]) : request.path.endsWith("/responses") ? responsesReply(calls) : openaiReply(calls),
+      request.path.endsWith("/messages")
+        ? anthropicReply([{ name: "get_order", input: {} }])
+        : request.path.endsWith("/responses")
+          ? responsesReply(calls)
+          : openaiReply(calls),
     );
     const dir = writeProject();
     const store = makeTempDir("route-eval-key-");
-    const wires: [string, string][] = [["openai", `${server.url}/v1`], ["openai-responses", `${server.url}/v1`], ["anthropic", server.url]];
+    const wires: [string, string][] = [
+      ["openai", `${server.url}/v1`],
+      ["openai-responses", `${server.url}/v1`],
+      ["anthropic", server.url],
+    ];
     for (const [id, baseUrl] of wires) {
-      const config = liveConfig(dir, { endpoint: `${id}:test-model`, base_url: baseUrl, mode: "live", store_dir: store });
-      const endpoint = createEndpoint(config, { env: { OPENAI_API_KEY: "k-123", ANTHROPIC_API_KEY: "k-456" } });
+      const config = liveConfig(dir, {
+        endpoint: `${id}:test-model`,
+        base_url: baseUrl,
+        mode: "live",
+        store_dir: store,
+      });
+      const endpoint = createEndpoint(config, {
+        env: { OPENAI_API_KEY: "k-123", ANTHROPIC_API_KEY: "k-456" },
+      });
       const outcome = await endpoint.call(makeRequest({ trial: 2 }));
       await endpoint.close?.();
       const received = server.requests.at(-1)!;
       expect(received.headers["content-type"]).toBe("application/json");
       expect(received.text).toBe(canonicalJson(received.body));
-      expect(outcome).toMatchObject({ ok: true, request_hash: contentHash({ endpoint: id, model: "test-model", base_url: baseUrl, trial: 2, request: received.body }) });
+      expect(outcome).toMatchObject({
+        ok: true,
+        request_hash: contentHash({
+          endpoint: id,
+          model: "test-model",
+          base_url: baseUrl,
+          trial: 2,
+          request: received.body,
+        }),
+      });
     }
-    expect(server.requests.map((request) => request.path)).toEqual(["/v1/chat/completions", "/v1/responses", "/v1/messages"]);
+    expect(server.requests.map((request) => request.path)).toEqual([
+      "/v1/chat/completions",
+      "/v1/responses",
+      "/v1/messages",
+    ]);
   });
 });

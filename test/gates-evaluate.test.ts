@@ -72,17 +72,29 @@ describe("evaluateGates: other metrics", () => {
   });
 
   it("gates plain numbers: consistency and mean_visible", () => {
-    expect(gate("consistency", "> 0.9")).toMatchObject({ passed: true, reason: "consistency 0.917 is above 0.9" });
-    expect(gate("mean_visible", "<= 5")).toMatchObject({ passed: false, value: 7, reason: "mean_visible 7 is above 5" });
+    expect(gate("consistency", "> 0.9")).toMatchObject({
+      passed: true,
+      reason: "consistency 0.917 is above 0.9",
+    });
+    expect(gate("mean_visible", "<= 5")).toMatchObject({
+      passed: false,
+      value: 7,
+      reason: "mean_visible 7 is above 5",
+    });
   });
 
   it("gates pass^k and pass@k with {k, min}", () => {
     expect(gate("pass_hat_k", { k: 3, min: 0.3 })).toEqual({
-      name: "pass_hat_k", threshold: ">= 0.3 at k=3", value: 1 / 3, passed: true,
+      name: "pass_hat_k",
+      threshold: ">= 0.3 at k=3",
+      value: 1 / 3,
+      passed: true,
       reason: "pass_hat_k at k=3 0.333 (mean over 3 cases) is at least 0.3",
     });
     expect(gate("pass_hat_k", { k: 2, min: 0.3 })).toMatchObject({
-      passed: false, value: 0.25, reason: "pass_hat_k at k=2 0.25 (mean over 4 cases) is below 0.3",
+      passed: false,
+      value: 0.25,
+      reason: "pass_hat_k at k=2 0.25 (mean over 4 cases) is below 0.3",
     });
     expect(gate("pass_at_k", { k: 2, min: 0.4 })).toMatchObject({ passed: true, value: 5 / 12 });
     const beyond = gate("pass_hat_k", { k: 5, min: 0 });
@@ -92,17 +104,35 @@ describe("evaluateGates: other metrics", () => {
 
   it("gates a named k: pass_hat_k.<k> and tool_recall_at_k.<k>", () => {
     expect(gate("pass_hat_k.2", ">= 0.25")).toMatchObject({ passed: true, value: 0.25 });
-    expect(gate("tool_recall_at_k.all", ">= 0.95")).toMatchObject({ passed: true, reason: "tool_recall_at_k.all 1 (6/6) is at least 0.95" });
-    const other = evaluateGates(makeMetrics({ tool_recall_at_k: { "5": rate(3, 4) } }), { "tool_recall_at_k.5": "> 0.8" });
-    expect(other[0]).toMatchObject({ passed: false, reason: "tool_recall_at_k.5 0.75 (3/4) is not above 0.8" });
+    expect(gate("tool_recall_at_k.all", ">= 0.95")).toMatchObject({
+      passed: true,
+      reason: "tool_recall_at_k.all 1 (6/6) is at least 0.95",
+    });
+    const other = evaluateGates(makeMetrics({ tool_recall_at_k: { "5": rate(3, 4) } }), {
+      "tool_recall_at_k.5": "> 0.8",
+    });
+    expect(other[0]).toMatchObject({
+      passed: false,
+      reason: "tool_recall_at_k.5 0.75 (3/4) is not above 0.8",
+    });
     const missing = gate("tool_recall_at_k.5", ">= 0.5");
     expect(missing).toMatchObject({ passed: false, value: null });
     expect(missing.reason).toContain("no trials in its population");
   });
 
   it("returns results sorted by metric name", () => {
-    const results = evaluateGates(metrics, { violation_rate: "<= 0.5", consistency: ">= 0.5", argument_match: ">= 0.5", pass_at_k: { k: 1, min: 0 } });
-    expect(results.map((r) => r.name)).toEqual(["argument_match", "consistency", "pass_at_k", "violation_rate"]);
+    const results = evaluateGates(metrics, {
+      violation_rate: "<= 0.5",
+      consistency: ">= 0.5",
+      argument_match: ">= 0.5",
+      pass_at_k: { k: 1, min: 0 },
+    });
+    expect(results.map((r) => r.name)).toEqual([
+      "argument_match",
+      "consistency",
+      "pass_at_k",
+      "violation_rate",
+    ]);
   });
 });
 
@@ -111,7 +141,15 @@ describe("evaluateGates: bad gates are input errors", () => {
     const error = inputError(() => evaluateGates(metrics, { selection_acuracy: ">= 0.9" }));
     expect(error.exitCode).toBe(2);
     expect(error.message).toContain('unknown metric "selection_acuracy"');
-    for (const known of ["selection_accuracy", "violation_rate", "consistency", "mean_visible", "tool_recall_at_k.<k>", "pass_hat_k", "pass_at_k"]) {
+    for (const known of [
+      "selection_accuracy",
+      "violation_rate",
+      "consistency",
+      "mean_visible",
+      "tool_recall_at_k.<k>",
+      "pass_hat_k",
+      "pass_at_k",
+    ]) {
       expect(error.message).toContain(known);
     }
     inputError(() => evaluateGates(metrics, { failure_profile: ">= 0" }));
@@ -120,10 +158,18 @@ describe("evaluateGates: bad gates are input errors", () => {
 
   it("rejects a malformed spec or a spec of the wrong shape", () => {
     for (const spec of ["about 0.9", "=> 0.9", ">= ", ">= 0.9x", "0.9"]) {
-      expect(inputError(() => evaluateGates(metrics, { selection_accuracy: spec })).message).toContain('"OP NUMBER"');
+      expect(
+        inputError(() => evaluateGates(metrics, { selection_accuracy: spec })).message,
+      ).toContain('"OP NUMBER"');
     }
-    expect(inputError(() => evaluateGates(metrics, { selection_accuracy: { k: 1, min: 0.5 } })).message).toContain("pass_hat_k");
-    expect(inputError(() => evaluateGates(metrics, { pass_hat_k: ">= 0.5" })).message).toContain("{k, min}");
-    expect(inputError(() => evaluateGates(metrics, { pass_at_k: { k: 0, min: 0.5 } })).message).toContain("positive integer");
+    expect(
+      inputError(() => evaluateGates(metrics, { selection_accuracy: { k: 1, min: 0.5 } })).message,
+    ).toContain("pass_hat_k");
+    expect(inputError(() => evaluateGates(metrics, { pass_hat_k: ">= 0.5" })).message).toContain(
+      "{k, min}",
+    );
+    expect(
+      inputError(() => evaluateGates(metrics, { pass_at_k: { k: 0, min: 0.5 } })).message,
+    ).toContain("positive integer");
   });
 });

@@ -17,7 +17,21 @@ const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]
 const servers = useFakeServers();
 
 function live(url: string, ...extra: string[]): string[] {
-  return ["run", "-e", "openai:test-model", "--base-url", `${url}/v1`, "--mode", "live", "--no-progress", "--no-gates", "--no-step-summary", "-n", "1", ...extra];
+  return [
+    "run",
+    "-e",
+    "openai:test-model",
+    "--base-url",
+    `${url}/v1`,
+    "--mode",
+    "live",
+    "--no-progress",
+    "--no-gates",
+    "--no-step-summary",
+    "-n",
+    "1",
+    ...extra,
+  ];
 }
 
 describe("hostile text stays text", () => {
@@ -31,7 +45,12 @@ describe("hostile text stays text", () => {
 
   it("terminal, Markdown and JUnit: a model-chosen tool name with image syntax and escapes is inert everywhere", async () => {
     const name = `![x](http://evil.example/i.png)${HOSTILE}`;
-    const server = await servers.start(() => openaiReply([{ name, arguments: "{}" }], `<img src=x onerror=alert(1)> [click](http://evil.example) ${HOSTILE}`));
+    const server = await servers.start(() =>
+      openaiReply(
+        [{ name, arguments: "{}" }],
+        `<img src=x onerror=alert(1)> [click](http://evil.example) ${HOSTILE}`,
+      ),
+    );
     const dir = writeProject();
     for (const format of ["terminal", "markdown", "junit"]) {
       const result = await runCli(live(server.url, "-f", format), { cwd: dir, env: ENV });
@@ -49,7 +68,18 @@ describe("hostile text stays text", () => {
 
   it("lint: a registry's escapes are visible in findings, not executed", async () => {
     const dir = writeProject();
-    const registry = { snapshot: "shop", revision: "1", tools: [{ name: `get_order${HOSTILE}`, family: "orders", purpose: "Return one order by its id.", effect: "read_only" }] };
+    const registry = {
+      snapshot: "shop",
+      revision: "1",
+      tools: [
+        {
+          name: `get_order${HOSTILE}`,
+          family: "orders",
+          purpose: "Return one order by its id.",
+          effect: "read_only",
+        },
+      ],
+    };
     writeFileSync(join(dir, "registries", "shop.yaml"), JSON.stringify(registry));
     const result = await runCli(["lint", join(dir, "registries", "shop.yaml")], dir);
     expect(result.stdout).not.toMatch(RAW);
@@ -58,7 +88,16 @@ describe("hostile text stays text", () => {
 
   it("import: a source's hostile tool name reaches stderr inert", async () => {
     const dir = writeProject();
-    const tools = [{ type: "function", function: { name: `bad.name${HOSTILE}`, description: "Does a thing.", parameters: { type: "object" } } }];
+    const tools = [
+      {
+        type: "function",
+        function: {
+          name: `bad.name${HOSTILE}`,
+          description: "Does a thing.",
+          parameters: { type: "object" },
+        },
+      },
+    ];
     writeFileSync(join(dir, "tools.json"), JSON.stringify(tools));
     const result = await runCli(["import", "openai", join(dir, "tools.json")], dir);
     expect(result.code, result.stderr).toBe(0);

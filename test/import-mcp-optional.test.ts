@@ -14,7 +14,8 @@ const ROOT = resolve(".");
 
 function packageWithoutSdk(): string {
   const dir = tempDir("route-eval-no-mcp-");
-  for (const part of ["bin", "dist", "schemas", "package.json"]) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
+  for (const part of ["bin", "dist", "schemas", "package.json"])
+    cpSync(join(ROOT, part), join(dir, part), { recursive: true });
   mkdirSync(join(dir, "node_modules"));
   for (const entry of readdirSync(join(ROOT, "node_modules"))) {
     if (entry === "@modelcontextprotocol" || entry === ".bin") continue;
@@ -25,7 +26,11 @@ function packageWithoutSdk(): string {
 
 describe("without the optional MCP SDK", () => {
   const dir = packageWithoutSdk();
-  const cli = (...args: string[]) => spawnSync(process.execPath, [join(dir, "bin", "route-eval.js"), ...args], { cwd: dir, encoding: "utf8" });
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, [join(dir, "bin", "route-eval.js"), ...args], {
+      cwd: dir,
+      encoding: "utf8",
+    });
 
   it("import mcp --command says how to add it, exit 2", () => {
     const result = cli("import", "mcp", "--command", "node server.mjs");
@@ -37,7 +42,13 @@ describe("without the optional MCP SDK", () => {
     cpSync(join(ROOT, "cases"), join(dir, "cases"), { recursive: true });
     cpSync(join(ROOT, "registries"), join(dir, "registries"), { recursive: true });
     cpSync(join(ROOT, "route-eval.yaml"), join(dir, "route-eval.yaml"));
-    const result = cli("run", "--no-progress", "--no-step-summary", "--out-dir", join(dir, "reports"));
+    const result = cli(
+      "run",
+      "--no-progress",
+      "--no-step-summary",
+      "--out-dir",
+      join(dir, "reports"),
+    );
     expect(result.stderr).toContain("records and report:");
     expect(result.status).toBe(0);
   });

@@ -17,10 +17,26 @@ import { runCli, tempDir } from "./support/cli.js";
 const STDIO_SERVER = fileURLToPath(new URL("./fixtures/mcp/paged-server.mjs", import.meta.url));
 const TOKEN = "mcp-test-token-0123";
 const WEATHER = [
-  { name: "get_forecast", description: "Forecast for a city for the next days.", inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
-  { name: "get_alerts", description: "Active weather alerts for a region.", inputSchema: { type: "object", properties: { region: { type: "string" } }, required: ["region"] } },
+  {
+    name: "get_forecast",
+    description: "Forecast for a city for the next days.",
+    inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+  },
+  {
+    name: "get_alerts",
+    description: "Active weather alerts for a region.",
+    inputSchema: {
+      type: "object",
+      properties: { region: { type: "string" } },
+      required: ["region"],
+    },
+  },
   // The same name as the stdio server's: the second one imported is prefixed.
-  { name: "search_invoices", description: "Search weather invoices (a name clash on purpose).", inputSchema: { type: "object", properties: {} } },
+  {
+    name: "search_invoices",
+    description: "Search weather invoices (a name clash on purpose).",
+    inputSchema: { type: "object", properties: {} },
+  },
 ];
 let weather: HttpMcpServer;
 
@@ -29,19 +45,39 @@ beforeAll(async () => {
 });
 afterAll(async () => weather.close());
 
-type Snapshot = { snapshot: string; source: string; tools: { name: string; family: string; declared?: { name?: string } }[] };
+type Snapshot = {
+  snapshot: string;
+  source: string;
+  tools: { name: string; family: string; declared?: { name?: string } }[];
+};
 const snapshotOf = (file: string): Snapshot => parse(readFileSync(file, "utf8"));
 
 describe("import mcp --url: a server on Streamable HTTP", () => {
   it("lists every page through the SDK's client, with the request headers given", async () => {
     const dir = tempDir();
-    const result = await runCli(["import", "mcp", "--url", weather.url, "--header", `Authorization: Bearer ${TOKEN}`, "-o", "weather.yaml"], dir);
+    const result = await runCli(
+      [
+        "import",
+        "mcp",
+        "--url",
+        weather.url,
+        "--header",
+        `Authorization: Bearer ${TOKEN}`,
+        "-o",
+        "weather.yaml",
+      ],
+      dir,
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain("listed 3 tools in 2 pages");
     const snapshot = snapshotOf(join(dir, "weather.yaml"));
     expect(snapshot.snapshot).toBe("weather");
     expect(snapshot.source).toBe(`mcp http: ${weather.url} (server weather 0.9.0)`);
-    expect(snapshot.tools.map((t) => t.name)).toEqual(["get_forecast", "get_alerts", "search_invoices"]);
+    expect(snapshot.tools.map((t) => t.name)).toEqual([
+      "get_forecast",
+      "get_alerts",
+      "search_invoices",
+    ]);
     // The token is sent, never written into the snapshot.
     expect(weather.authorizations.at(-1)).toBe(`Bearer ${TOKEN}`);
     expect(readFileSync(join(dir, "weather.yaml"), "utf8")).not.toContain(TOKEN);
@@ -50,28 +86,56 @@ describe("import mcp --url: a server on Streamable HTTP", () => {
   it("a refused request, a URL that is not one and a header without --url are one-line errors (exit 2)", async () => {
     const refused = await runCli(["import", "mcp", "--url", weather.url]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(new RegExp(`^route-eval: --url ${weather.url.replace(/[.]/g, "\\.")}: could not list the MCP server's tools: .*\\(HTTP 401; give the server's credentials with --header "Authorization: Bearer …"\\)$`, "m"));
+    expect(refused.stderr).toMatch(
+      new RegExp(
+        `^route-eval: --url ${weather.url.replace(/[.]/g, "\\.")}: could not list the MCP server's tools: .*\\(HTTP 401; give the server's credentials with --header "Authorization: Bearer …"\\)$`,
+        "m",
+      ),
+    );
     expect(refused.stderr.trim().split("\n")).toHaveLength(1);
     const bad = await runCli(["import", "mcp", "--url", "localhost:3000"]);
-    expect(bad.stderr).toBe("route-eval: --url localhost:3000: expected the http(s) URL the MCP server answers on, e.g. http://localhost:3000/mcp\n");
-    expect((await runCli(["import", "mcp", "tools.json", "--header", "A: b"])).stderr).toBe("route-eval: --header: only with --url\n");
-    expect((await runCli(["import", "mcp", "--url", weather.url, "--command", "x"])).stderr).toBe("route-eval: give one of --command, --url\n");
+    expect(bad.stderr).toBe(
+      "route-eval: --url localhost:3000: expected the http(s) URL the MCP server answers on, e.g. http://localhost:3000/mcp\n",
+    );
+    expect((await runCli(["import", "mcp", "tools.json", "--header", "A: b"])).stderr).toBe(
+      "route-eval: --header: only with --url\n",
+    );
+    expect((await runCli(["import", "mcp", "--url", weather.url, "--command", "x"])).stderr).toBe(
+      "route-eval: give one of --command, --url\n",
+    );
   });
 });
 
 describe("import mcp --from-config: every server the user's clients know", () => {
   function project(): string {
     const dir = tempDir();
-    writeFileSync(join(dir, ".mcp.json"), JSON.stringify({
-      mcpServers: {
-        invoices: { command: process.execPath, args: [STDIO_SERVER] },
-        weather: { type: "http", url: weather.url, headers: { Authorization: "Bearer ${WEATHER_TOKEN}" } },
-        legacy: { type: "sse", url: "http://127.0.0.1:9/sse" },
-        needs_key: { command: "node", args: ["x.js"], env: { API_KEY: "${MISSING_KEY_FOR_TEST}" } },
-      },
-    }, null, 2));
+    writeFileSync(
+      join(dir, ".mcp.json"),
+      JSON.stringify(
+        {
+          mcpServers: {
+            invoices: { command: process.execPath, args: [STDIO_SERVER] },
+            weather: {
+              type: "http",
+              url: weather.url,
+              headers: { Authorization: "Bearer ${WEATHER_TOKEN}" },
+            },
+            legacy: { type: "sse", url: "http://127.0.0.1:9/sse" },
+            needs_key: {
+              command: "node",
+              args: ["x.js"],
+              env: { API_KEY: "${MISSING_KEY_FOR_TEST}" },
+            },
+          },
+        },
+        null,
+        2,
+      ),
+    );
     mkdirSync(join(dir, ".vscode"));
-    writeFileSync(join(dir, ".vscode", "mcp.json"), `{
+    writeFileSync(
+      join(dir, ".vscode", "mcp.json"),
+      `{
   // VS Code's file: comments, trailing commas and prompts are allowed here
   "inputs": [{ "id": "gh", "type": "promptString", "password": true }],
   "servers": {
@@ -79,14 +143,18 @@ describe("import mcp --from-config: every server the user's clients know", () =>
     "invoices-again": { "type": "stdio", "command": "${process.execPath.replace(/\\/g, "\\\\")}", "args": ["${STDIO_SERVER.replace(/\\/g, "\\\\")}"], },
   },
 }
-`);
+`,
+    );
     return dir;
   }
   const env = (dir: string) => ({ HOME: join(dir, "home"), WEATHER_TOKEN: TOKEN });
 
   it("finds the project's files, lists each server, a family per server, and says what it skipped and why", async () => {
     const dir = project();
-    const result = await runCli(["import", "mcp", "--from-config", "-o", "servers.yaml"], { cwd: dir, env: env(dir) });
+    const result = await runCli(["import", "mcp", "--from-config", "-o", "servers.yaml"], {
+      cwd: dir,
+      env: env(dir),
+    });
     expect(result.code, result.stderr).toBe(0);
     const snapshot = snapshotOf(join(dir, "servers.yaml"));
     expect(snapshot.snapshot).toBe("mcp-servers");
@@ -94,15 +162,27 @@ describe("import mcp --from-config: every server the user's clients know", () =>
     for (const tool of snapshot.tools) (families[tool.family] ??= []).push(tool);
     expect(Object.keys(families)).toEqual(["invoices", "weather", "invoices-again"]);
     expect(families.invoices).toHaveLength(6);
-    expect(families.weather?.map((t) => t.name)).toEqual(["get_forecast", "get_alerts", "weather_search_invoices"]);
+    expect(families.weather?.map((t) => t.name)).toEqual([
+      "get_forecast",
+      "get_alerts",
+      "weather_search_invoices",
+    ]);
     expect(families.weather?.[2].declared?.name).toBe("search_invoices");
     expect(families["invoices-again"]?.[0].name).toBe("invoices-again_get_invoice");
     expect(snapshot.source).toBe("mcp servers of .mcp.json, .vscode/mcp.json (3 of 3)");
     const lines = result.stderr.split("\n");
-    expect(lines).toContain('route-eval import: skipped .mcp.json: server "legacy": speaks the legacy SSE transport; route-eval connects over stdio or Streamable HTTP ("type": "http")');
-    expect(lines).toContain('route-eval import: skipped .mcp.json: server "needs_key": needs the environment variable MISSING_KEY_FOR_TEST, which is not set');
-    expect(lines).toContain('route-eval import: skipped .vscode/mcp.json: server "github": needs ${input:gh}, which only its client can supply (a prompt or client variable); import it with --command or --url instead');
-    expect(lines).toContain('route-eval import: server "weather": tool "search_invoices" is also another server\'s; imported as "weather_search_invoices"');
+    expect(lines).toContain(
+      'route-eval import: skipped .mcp.json: server "legacy": speaks the legacy SSE transport; route-eval connects over stdio or Streamable HTTP ("type": "http")',
+    );
+    expect(lines).toContain(
+      'route-eval import: skipped .mcp.json: server "needs_key": needs the environment variable MISSING_KEY_FOR_TEST, which is not set',
+    );
+    expect(lines).toContain(
+      'route-eval import: skipped .vscode/mcp.json: server "github": needs ${input:gh}, which only its client can supply (a prompt or client variable); import it with --command or --url instead',
+    );
+    expect(lines).toContain(
+      'route-eval import: server "weather": tool "search_invoices" is also another server\'s; imported as "weather_search_invoices"',
+    );
     // The token came from the environment, and is not in the snapshot.
     expect(weather.authorizations.at(-1)).toBe(`Bearer ${TOKEN}`);
     expect(readFileSync(join(dir, "servers.yaml"), "utf8")).not.toContain(TOKEN);
@@ -111,23 +191,60 @@ describe("import mcp --from-config: every server the user's clients know", () =>
   it("reads a Claude Desktop file given by path, only the servers named; a server that will not start is skipped, none listed is exit 2", async () => {
     const dir = project();
     const desktop = join(dir, "claude_desktop_config.json");
-    writeFileSync(desktop, JSON.stringify({ mcpServers: { weather: { url: weather.url, headers: { Authorization: `Bearer ${TOKEN}` } }, broken: { command: "route-eval-no-such-server" } } }));
-    const one = await runCli(["import", "mcp", "--from-config", desktop, "--server", "weather"], { cwd: dir, env: env(dir) });
+    writeFileSync(
+      desktop,
+      JSON.stringify({
+        mcpServers: {
+          weather: { url: weather.url, headers: { Authorization: `Bearer ${TOKEN}` } },
+          broken: { command: "route-eval-no-such-server" },
+        },
+      }),
+    );
+    const one = await runCli(["import", "mcp", "--from-config", desktop, "--server", "weather"], {
+      cwd: dir,
+      env: env(dir),
+    });
     expect(one.code, one.stderr).toBe(0);
-    expect(parse(one.stdout).tools.map((t: { family: string }) => t.family)).toEqual(["weather", "weather", "weather"]);
-    const both = await runCli(["import", "mcp", "--from-config", desktop], { cwd: dir, env: env(dir) });
+    expect(parse(one.stdout).tools.map((t: { family: string }) => t.family)).toEqual([
+      "weather",
+      "weather",
+      "weather",
+    ]);
+    const both = await runCli(["import", "mcp", "--from-config", desktop], {
+      cwd: dir,
+      env: env(dir),
+    });
     expect(both.code, both.stderr).toBe(0);
-    expect(both.stderr).toMatch(/^route-eval import: skipped server "broken": claude_desktop_config\.json: server "broken" \(route-eval-no-such-server\): could not list the MCP server's tools: /m);
-    const none = await runCli(["import", "mcp", "--from-config", desktop, "--server", "broken"], { cwd: dir, env: env(dir) });
+    expect(both.stderr).toMatch(
+      /^route-eval import: skipped server "broken": claude_desktop_config\.json: server "broken" \(route-eval-no-such-server\): could not list the MCP server's tools: /m,
+    );
+    const none = await runCli(["import", "mcp", "--from-config", desktop, "--server", "broken"], {
+      cwd: dir,
+      env: env(dir),
+    });
     expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/^route-eval: --from-config: no server could be listed: claude_desktop_config\.json: server "broken"/);
-    expect((await runCli(["import", "mcp", "--from-config", desktop, "--server", "nope"], { cwd: dir, env: env(dir) })).stderr).toBe("route-eval: --server nope: not in claude_desktop_config.json\n");
+    expect(none.stderr).toMatch(
+      /^route-eval: --from-config: no server could be listed: claude_desktop_config\.json: server "broken"/,
+    );
+    expect(
+      (
+        await runCli(["import", "mcp", "--from-config", desktop, "--server", "nope"], {
+          cwd: dir,
+          env: env(dir),
+        })
+      ).stderr,
+    ).toBe("route-eval: --server nope: not in claude_desktop_config.json\n");
   }, 60_000);
 
   it("with no config anywhere says where it looked (exit 2)", async () => {
     const dir = tempDir();
-    const result = await runCli(["import", "mcp", "--from-config"], { cwd: dir, env: { HOME: join(dir, "home") } });
+    const result = await runCli(["import", "mcp", "--from-config"], {
+      cwd: dir,
+      env: { HOME: join(dir, "home") },
+    });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^route-eval: --from-config: no MCP client config found \(looked for .*\.mcp\.json, .*\.vscode\/mcp\.json.*claude_desktop_config\.json\); give the file to read\n$/);
+    expect(result.stderr).toMatch(
+      /^route-eval: --from-config: no MCP client config found \(looked for .*\.mcp\.json, .*\.vscode\/mcp\.json.*claude_desktop_config\.json\); give the file to read\n$/,
+    );
   });
 });

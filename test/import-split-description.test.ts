@@ -8,11 +8,15 @@ describe("splitDescription splits only where the text makes it clear", () => {
   });
 
   it("reads route-eval's own rendering back, items split before a capital", () => {
-    const text = "Look up one order.\nUse when: An order id is known.\nAvoid when: Only an email is known; use lookup_order_by_email.; The text is free-form; use search_orders.";
+    const text =
+      "Look up one order.\nUse when: An order id is known.\nAvoid when: Only an email is known; use lookup_order_by_email.; The text is free-form; use search_orders.";
     expect(splitDescription(text)).toEqual({
       purpose: "Look up one order.",
       use_when: ["An order id is known."],
-      avoid_when: ["Only an email is known; use lookup_order_by_email.", "The text is free-form; use search_orders."],
+      avoid_when: [
+        "Only an email is known; use lookup_order_by_email.",
+        "The text is free-form; use search_orders.",
+      ],
     });
   });
 

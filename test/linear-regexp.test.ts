@@ -19,10 +19,61 @@ function reference(pattern: string): string | null {
 }
 
 const PIECES = [
-  "a", "Z", "7", "_", " ", "-", ".", "^", "$", "|", "*", "+", "?", "(", ")", "(?:", "(?=", "(?<=", "(?<n>",
-  "\\d", "\\w", "\\S", "\\.", "\\-", "\\/", "\\(", "\\{", "\\1", "\\b", "\\u0041", "\\p{L}", "\\c",
-  "[a-z]", "[0-9_]", "[^a-z0-9_]", "[\\d-]", "[a-]", "[z-a]", "[\\d-z]", "[]", "[^]", "[.]", "[\\s\\w]",
-  "{2}", "{1,}", "{0,3}", "{3,2}", "{100}", "{101}", "{999}", "{1001}", "{,3}", "{", "}", "{2}{3}",
+  "a",
+  "Z",
+  "7",
+  "_",
+  " ",
+  "-",
+  ".",
+  "^",
+  "$",
+  "|",
+  "*",
+  "+",
+  "?",
+  "(",
+  ")",
+  "(?:",
+  "(?=",
+  "(?<=",
+  "(?<n>",
+  "\\d",
+  "\\w",
+  "\\S",
+  "\\.",
+  "\\-",
+  "\\/",
+  "\\(",
+  "\\{",
+  "\\1",
+  "\\b",
+  "\\u0041",
+  "\\p{L}",
+  "\\c",
+  "[a-z]",
+  "[0-9_]",
+  "[^a-z0-9_]",
+  "[\\d-]",
+  "[a-]",
+  "[z-a]",
+  "[\\d-z]",
+  "[]",
+  "[^]",
+  "[.]",
+  "[\\s\\w]",
+  "{2}",
+  "{1,}",
+  "{0,3}",
+  "{3,2}",
+  "{100}",
+  "{101}",
+  "{999}",
+  "{1001}",
+  "{,3}",
+  "{",
+  "}",
+  "{2}{3}",
 ];
 
 function randomPatterns(count: number): string[] {
@@ -35,7 +86,14 @@ function randomPatterns(count: number): string[] {
 
 describe("pattern verdicts", () => {
   it("equal JavaScript-then-RE2's on random patterns, with and without RE2 asked", () => {
-    const patterns = [...randomPatterns(20_000), "^[a-z0-9_]+$", "^\\d{4}-\\d{2}-\\d{2}$", "(a{100}){100}", "((a{10}){10}){11}", "a{2}{3}"];
+    const patterns = [
+      ...randomPatterns(20_000),
+      "^[a-z0-9_]+$",
+      "^\\d{4}-\\d{2}-\\d{2}$",
+      "(a{100}){100}",
+      "((a{10}){10}){11}",
+      "a{2}{3}",
+    ];
     let refused = 0;
     for (const pattern of patterns) {
       const expected = reference(pattern);
@@ -45,7 +103,9 @@ describe("pattern verdicts", () => {
     // Both verdicts are well represented, and RE2 refuses some patterns JavaScript takes.
     expect(refused).toBeGreaterThan(2_000);
     expect(patterns.length - refused).toBeGreaterThan(2_000);
-    expect(patterns.filter((pattern) => reference(pattern)?.includes("linear time")).length).toBeGreaterThan(500);
+    expect(
+      patterns.filter((pattern) => reference(pattern)?.includes("linear time")).length,
+    ).toBeGreaterThan(500);
   });
 
   it("match as RE2 does", () => {

@@ -7,7 +7,10 @@ import { InputError } from "../src/errors.js";
 
 const BAD = fileURLToPath(new URL("./fixtures/bad-input/", import.meta.url));
 /** Messages show paths relative to the working directory (BAD, as loadConfig is told). */
-const shown = (name: string): string => (relative(BAD, resolve(BAD, name)).startsWith("..") ? resolve(BAD, name) : relative(BAD, resolve(BAD, name)));
+const shown = (name: string): string =>
+  relative(BAD, resolve(BAD, name)).startsWith("..")
+    ? resolve(BAD, name)
+    : relative(BAD, resolve(BAD, name));
 
 function errorOf(action: () => unknown): InputError {
   try {
@@ -22,7 +25,12 @@ function errorOf(action: () => unknown): InputError {
 /** Load the named case files on an all-defaults config (no route-eval.yaml in bad-input/). */
 function loadBad(...names: string[]): InputError {
   const config = loadConfig(null, {}, BAD);
-  return errorOf(() => loadCases(config, names.map((name) => resolve(BAD, name))));
+  return errorOf(() =>
+    loadCases(
+      config,
+      names.map((name) => resolve(BAD, name)),
+    ),
+  );
 }
 
 describe("loadCases rejects bad case files with file:line", () => {
@@ -113,6 +121,8 @@ describe("loadCases rejects bad case files with file:line", () => {
   });
 
   it("names a missing case file", () => {
-    expect(loadBad("absent.cases.yaml").message).toBe(`${shown("absent.cases.yaml")}: file not found`);
+    expect(loadBad("absent.cases.yaml").message).toBe(
+      `${shown("absent.cases.yaml")}: file not found`,
+    );
   });
 });

@@ -1,7 +1,11 @@
 import { relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SYSTEM_PROMPT, loadConfig, type ConfigOverrides } from "../src/config/load-config.js";
+import {
+  DEFAULT_SYSTEM_PROMPT,
+  loadConfig,
+  type ConfigOverrides,
+} from "../src/config/load-config.js";
 import { InputError } from "../src/errors.js";
 
 const BAD = fileURLToPath(new URL("./fixtures/bad-input/", import.meta.url));
@@ -63,7 +67,14 @@ describe("loadConfig defaults and precedence", () => {
       endpoint_version: null,
       headers_env: {},
       tool_choice: null,
-      tool_search: { mode: "off", k: 5, kind: "bm25", always_loaded: [], max_searches: 3, namespaces: false },
+      tool_search: {
+        mode: "off",
+        k: 5,
+        kind: "bm25",
+        always_loaded: [],
+        max_searches: 3,
+        namespaces: false,
+      },
       parallel_tool_calls: null,
       strict: false,
       disable_parallel_tool_use: null,
@@ -79,7 +90,10 @@ describe("loadConfig defaults and precedence", () => {
     expect(config.file).toBe(resolve(PROJECT, "route-eval.yaml"));
     expect(config.root).toBe(PROJECT);
     expect(config.cases).toEqual(["cases/**/*.yaml"]);
-    expect(config.phases).toEqual({ support: { families: ["orders"], max_effect: "read_only" }, admin: {} });
+    expect(config.phases).toEqual({
+      support: { families: ["orders"], max_effect: "read_only" },
+      admin: {},
+    });
     expect(config.discovery).toEqual({ retriever: "bm25", k: 5 });
     expect(config.trials).toBe(5);
     expect(config.temperature).toBe(0.2);
@@ -118,7 +132,10 @@ describe("loadConfig defaults and precedence", () => {
   });
 
   it("accepts k from the command line for a file's retriever", () => {
-    expect(loadConfig("bm25-no-k.route-eval.yaml", { k: 3 }, BAD).discovery).toEqual({ retriever: "bm25", k: 3 });
+    expect(loadConfig("bm25-no-k.route-eval.yaml", { k: 3 }, BAD).discovery).toEqual({
+      retriever: "bm25",
+      k: 3,
+    });
   });
 });
 
@@ -163,6 +180,8 @@ describe("loadConfig rejects bad configuration", () => {
   });
 
   it("names a missing config file", () => {
-    expect(messageOf("absent.route-eval.yaml")).toBe(`${shown("absent.route-eval.yaml")}: file not found`);
+    expect(messageOf("absent.route-eval.yaml")).toBe(
+      `${shown("absent.route-eval.yaml")}: file not found`,
+    );
   });
 });

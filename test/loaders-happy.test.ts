@@ -13,7 +13,11 @@ describe("loadCases on a small project", () => {
   const cases = loadCases(config);
 
   it("expands cases/**/*.yaml in sorted path order, skipping dot directories", () => {
-    expect(cases.map((c) => c.id)).toEqual(["refund-after-lookup", "order-status-exact-id", "refund-minimal"]);
+    expect(cases.map((c) => c.id)).toEqual([
+      "refund-after-lookup",
+      "order-status-exact-id",
+      "refund-minimal",
+    ]);
     expect(cases.map((c) => c.source)).toEqual([
       { file: at("cases/more/refunds.yaml"), line: 3 },
       { file: at("cases/orders.yaml"), line: 3 },
@@ -60,7 +64,10 @@ describe("loadCases on a small project", () => {
     expect(lookup.args).toEqual({ refund_order: { order_id: { pattern: "^ord_\\d+$" } } });
     expect(lookup.messages).toEqual([
       { role: "user", content: "Where is ord_7?" },
-      { role: "assistant", tool_calls: [{ id: "call_1", name: "get_order", arguments: { order_id: "ord_7" } }] },
+      {
+        role: "assistant",
+        tool_calls: [{ id: "call_1", name: "get_order", arguments: { order_id: "ord_7" } }],
+      },
       { role: "tool", tool_call_id: "call_1", content: '{"status": "delivered"}' },
     ]);
   });
@@ -72,23 +79,32 @@ describe("loadCases on a small project", () => {
 
   it("lets the configured registry override every file's own", () => {
     const overridden = loadConfig(null, { registry: at("registries/other.yaml") }, PROJECT);
-    const snapshots = loadCases(overridden).map((c) => `${c.registry.snapshot}@${c.registry.revision}`);
+    const snapshots = loadCases(overridden).map(
+      (c) => `${c.registry.snapshot}@${c.registry.revision}`,
+    );
     expect(snapshots).toEqual(["other@7", "other@7", "other@7"]);
   });
 
   it("takes explicit files instead of the configured globs", () => {
-    expect(loadCases(config, [at("cases/more/*.yaml")]).map((c) => c.id)).toEqual(["refund-after-lookup"]);
+    expect(loadCases(config, [at("cases/more/*.yaml")]).map((c) => c.id)).toEqual([
+      "refund-after-lookup",
+    ]);
   });
 });
 
 describe("expandGlob", () => {
   it("matches *, ? and ** and returns sorted absolute paths", () => {
     expect(expandGlob("cases/*.yaml", PROJECT)).toEqual([at("cases/orders.yaml")]);
-    expect(expandGlob("cases/**", PROJECT)).toEqual([at("cases/more/refunds.yaml"), at("cases/orders.yaml")]);
+    expect(expandGlob("cases/**", PROJECT)).toEqual([
+      at("cases/more/refunds.yaml"),
+      at("cases/orders.yaml"),
+    ]);
     expect(expandGlob("**/sh?p.yaml", PROJECT)).toEqual([at("registries/shop.yaml")]);
-    expect(expandGlob("*/o*.yaml", PROJECT)).toEqual([at("cases/orders.yaml"), at("registries/other.yaml")]);
+    expect(expandGlob("*/o*.yaml", PROJECT)).toEqual([
+      at("cases/orders.yaml"),
+      at("registries/other.yaml"),
+    ]);
     expect(expandGlob(at("registries/shop.yaml"), "/")).toEqual([at("registries/shop.yaml")]);
     expect(expandGlob("cases/none/*.yaml", PROJECT)).toEqual([]);
   });
-
 });

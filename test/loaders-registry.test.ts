@@ -116,7 +116,13 @@ describe("a .json registry is read with JSON.parse", () => {
     writeFileSync(join(dir, name), text);
     return join(dir, name);
   };
-  const tool = { name: "get_order", family: "orders", purpose: "Fetch one order by id.", effect: "read_only", input_schema: { type: "object" } };
+  const tool = {
+    name: "get_order",
+    family: "orders",
+    purpose: "Fetch one order by id.",
+    effect: "read_only",
+    input_schema: { type: "object" },
+  };
   const failure = (file: string): string => {
     try {
       loadRegistry(file, dir);
@@ -128,17 +134,33 @@ describe("a .json registry is read with JSON.parse", () => {
   };
 
   it("loads the same registry as its YAML twin", () => {
-    const json = loadRegistry(write("r.json", JSON.stringify({ revision: "1", tools: [tool] }, null, 2)), dir);
-    const yaml = loadRegistry(write("r.yaml", `revision: "1"\ntools:\n  - ${JSON.stringify(tool)}\n`), dir);
+    const json = loadRegistry(
+      write("r.json", JSON.stringify({ revision: "1", tools: [tool] }, null, 2)),
+      dir,
+    );
+    const yaml = loadRegistry(
+      write("r.yaml", `revision: "1"\ntools:\n  - ${JSON.stringify(tool)}\n`),
+      dir,
+    );
     expect(json.tools).toEqual(yaml.tools);
   });
 
   it("names the line of a JSON syntax error, and locates a schema problem's line only when it reports one", () => {
-    expect(failure(write("syntax.json", '{"revision": "x",\n "tools": [\n  {"name": "a" "purpose": 1}\n ]}\n'))).toBe(
+    expect(
+      failure(
+        write("syntax.json", '{"revision": "x",\n "tools": [\n  {"name": "a" "purpose": 1}\n ]}\n'),
+      ),
+    ).toBe(
       "syntax.json:3: JSON syntax error: Expected ',' or '}' after property value in JSON at position 45",
     );
-    const bad = { ...tool, name: "get_orders", input_schema: { type: "object", properties: { id: { type: "strin" } } } };
-    expect(failure(write("schema.json", JSON.stringify({ revision: "1", tools: [tool, bad] }, null, 2)))).toMatch(
+    const bad = {
+      ...tool,
+      name: "get_orders",
+      input_schema: { type: "object", properties: { id: { type: "strin" } } },
+    };
+    expect(
+      failure(write("schema.json", JSON.stringify({ revision: "1", tools: [tool, bad] }, null, 2))),
+    ).toMatch(
       /^schema\.json:\d+: tools\[1\]\.input_schema\.properties\.id\.type: not a valid JSON Schema 2020-12/,
     );
     const text = JSON.stringify({ revision: "1", tools: [tool, bad] }, null, 2);

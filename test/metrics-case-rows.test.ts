@@ -10,14 +10,36 @@ const ALL = ["ask_user", "wait_for_event", "no_applicable_tool", "get_order", "c
 
 function record(over: Partial<TrialRecord>): TrialRecord {
   return classified({
-    case_id: "x", trial: 0, phase: "support", family: "exact-id", tags: ["read"],
-    acceptable: ["get_order"], forbidden: ["cancel_order"],
-    registry_names: ALL, exposed_names: ALL, retrieved_names: ALL, visible_order: ALL,
-    retrieval_k: null, retrieval: null, must_see: [], must_not_see: [],
-    selected: "get_order", arguments: {}, argument_errors: null, argument_match: null,
-    failed_stage: null, selection_error: null, violated: false,
-    response_text: null, tool_calls: 1, usage: { input_tokens: null, output_tokens: null }, latency_ms: 0,
-    endpoint: "test", model: "test", request_hash: "h", error: null,
+    case_id: "x",
+    trial: 0,
+    phase: "support",
+    family: "exact-id",
+    tags: ["read"],
+    acceptable: ["get_order"],
+    forbidden: ["cancel_order"],
+    registry_names: ALL,
+    exposed_names: ALL,
+    retrieved_names: ALL,
+    visible_order: ALL,
+    retrieval_k: null,
+    retrieval: null,
+    must_see: [],
+    must_not_see: [],
+    selected: "get_order",
+    arguments: {},
+    argument_errors: null,
+    argument_match: null,
+    failed_stage: null,
+    selection_error: null,
+    violated: false,
+    response_text: null,
+    tool_calls: 1,
+    usage: { input_tokens: null, output_tokens: null },
+    latency_ms: 0,
+    endpoint: "test",
+    model: "test",
+    request_hash: "h",
+    error: null,
     ...over,
   });
 }
@@ -38,24 +60,49 @@ describe("buildCaseRows", () => {
 
   it("passes a case whose scored trials are all correct, errored trials aside", () => {
     expect(rows[0]).toEqual({
-      case_id: "x", family: "exact-id", tags: ["read"], phase: "support",
-      acceptable: ["get_order"], forbidden: ["cancel_order"],
-      trials: 3, errored: 1, correct: 2, violated: 0,
-      stages: { correct: 2 }, selections: { get_order: 2 }, passed: true,
+      case_id: "x",
+      family: "exact-id",
+      tags: ["read"],
+      phase: "support",
+      acceptable: ["get_order"],
+      forbidden: ["cancel_order"],
+      trials: 3,
+      errored: 1,
+      correct: 2,
+      violated: 0,
+      stages: { correct: 2 },
+      selections: { get_order: 2 },
+      passed: true,
     });
   });
 
   it("fails a case with a wrong trial, counting stages in ladder order and violations", () => {
     expect(rows[1]).toMatchObject({
-      family: null, phase: null, tags: [],
-      trials: 2, errored: 0, correct: 1, violated: 1, passed: false,
+      family: null,
+      phase: null,
+      tags: [],
+      trials: 2,
+      errored: 0,
+      correct: 1,
+      violated: 1,
+      passed: false,
       selections: { cancel_order: 1, get_order: 1 },
     });
-    expect(Object.entries(rows[1].stages)).toEqual([["selection", 1], ["correct", 1]]);
+    expect(Object.entries(rows[1].stages)).toEqual([
+      ["selection", 1],
+      ["correct", 1],
+    ]);
   });
 
   it("does not pass a case with no scored trial", () => {
-    expect(rows[2]).toMatchObject({ trials: 1, errored: 1, correct: 0, stages: {}, selections: {}, passed: false });
+    expect(rows[2]).toMatchObject({
+      trials: 1,
+      errored: 1,
+      correct: 0,
+      stages: {},
+      selections: {},
+      passed: false,
+    });
   });
 });
 
@@ -65,7 +112,12 @@ describe("computeBreakdowns", () => {
     record({ case_id: "b", family: null, tags: ["read"], phase: null, selected: "cancel_order" }),
     record({ case_id: "c", family: "f1", tags: [], phase: "admin", error: "HTTP 500" }),
   ];
-  const breakdowns = computeBreakdowns(() => records, tallyCases(records), "selection", computeMetrics(records));
+  const breakdowns = computeBreakdowns(
+    () => records,
+    tallyCases(records),
+    "selection",
+    computeMetrics(records),
+  );
 
   it("keys slices in sorted order with (none) for missing family or phase", () => {
     expect(Object.keys(breakdowns.family)).toEqual(["(none)", "f1", "f2"]);
@@ -89,6 +141,8 @@ describe("computeBreakdowns", () => {
     const reused = computeBreakdowns(() => one, tallyCases(one), "selection", oneWhole);
     expect(reused.family.only).toBe(oneWhole);
     expect(reused.family.only).toEqual(computeMetrics(one.slice()));
-    expect(computeBreakdowns(() => records, tallyCases(records), "selection", whole).family.f2).not.toBe(whole);
+    expect(
+      computeBreakdowns(() => records, tallyCases(records), "selection", whole).family.f2,
+    ).not.toBe(whole);
   });
 });

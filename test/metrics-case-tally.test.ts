@@ -23,27 +23,88 @@ function randomRun(seed: number): TrialRecord[] {
   const records: TrialRecord[] = [];
   for (let c = 0; c < 14; c++) {
     // Cases 10–13 are the turns of two conversations, asked 4 trials each.
-    const turn = c >= 10 ? { conversation: `conv-${c % 2}`, index: 1 + Math.floor((c - 10) / 2), of: 2, added: [], removed: [], withheld: [], added_now: [] } : undefined;
-    const at = { case_id: turn === undefined ? `case-${c}` : `${turn.conversation}@${turn.index}`, phase: pick([null, "desk", "ops"]), family: pick([null, "orders", "parcels"]), tags: some(["read", "write", "read"], 0.5) };
+    const turn =
+      c >= 10
+        ? {
+            conversation: `conv-${c % 2}`,
+            index: 1 + Math.floor((c - 10) / 2),
+            of: 2,
+            added: [],
+            removed: [],
+            withheld: [],
+            added_now: [],
+          }
+        : undefined;
+    const at = {
+      case_id: turn === undefined ? `case-${c}` : `${turn.conversation}@${turn.index}`,
+      phase: pick([null, "desk", "ops"]),
+      family: pick([null, "orders", "parcels"]),
+      tags: some(["read", "write", "read"], 0.5),
+    };
     const acceptable = rand() < 0.15 ? [pick(CONTROLS)] : [pick(TOOLS)];
     for (let trial = 0; trial < 4; trial++) {
       const registry = [...CONTROLS, ...some(TOOLS, 0.9)];
       const exposed = [...CONTROLS, ...registry.slice(3).filter(() => rand() < 0.8)];
-      const visible = [...CONTROLS, ...exposed.slice(3).filter(() => rand() < 0.7)].sort(() => rand() - 0.5);
+      const visible = [...CONTROLS, ...exposed.slice(3).filter(() => rand() < 0.7)].sort(
+        () => rand() - 0.5,
+      );
       const k = pick([null, 2, 3]);
-      const ranks = acceptable.filter((n) => !CONTROLS.includes(n)).map((name) => ({ name, rank: 1 + Math.floor(rand() * 5), score: 1 }));
+      const ranks = acceptable
+        .filter((n) => !CONTROLS.includes(n))
+        .map((name) => ({ name, rank: 1 + Math.floor(rand() * 5), score: 1 }));
       const searched = rand() < 0.3;
-      records.push(classified({
-        ...at, trial, acceptable, forbidden: some(TOOLS, 0.2), registry_names: registry, exposed_names: exposed, retrieved_names: visible, visible_order: visible,
-        retrieval_k: k, retrieval: k === null ? null : { candidates: exposed.length - 3, top: [], acceptable: ranks },
-        must_see: [], must_not_see: [], selected: rand() < 0.1 ? null : pick([...visible, ...TOOLS]), arguments: {},
-        argument_errors: rand() < 0.3 ? null : rand() < 0.7 ? [] : ["/order_id: must be string"], argument_match: pick([null, true, false]),
-        failed_stage: null, selection_error: null, violated: false, response_text: null, tool_calls: pick([0, 1, 2]),
-        usage: { input_tokens: rand() < 0.5 ? null : 10 + trial, output_tokens: 2, input_tokens_estimated: 7 }, latency_ms: 5,
-        endpoint: "test", model: "test", request_hash: "h", error: rand() < 0.08 ? "HTTP 500" : null,
-        ...(turn === undefined ? {} : { turn }),
-        ...(searched ? { search: { mode: "client", kind: "bm25", deferred: 5, always_loaded: [], searches: [{ query: "q", returned: some(TOOLS, 0.4), by: "route-eval" }], outcome: pick(["moved", "search_limit"] as const), calls: 2, definition_tokens: 40 + trial, definition_tokens_unsearched: 90 } } : {}),
-      }));
+      records.push(
+        classified({
+          ...at,
+          trial,
+          acceptable,
+          forbidden: some(TOOLS, 0.2),
+          registry_names: registry,
+          exposed_names: exposed,
+          retrieved_names: visible,
+          visible_order: visible,
+          retrieval_k: k,
+          retrieval:
+            k === null ? null : { candidates: exposed.length - 3, top: [], acceptable: ranks },
+          must_see: [],
+          must_not_see: [],
+          selected: rand() < 0.1 ? null : pick([...visible, ...TOOLS]),
+          arguments: {},
+          argument_errors: rand() < 0.3 ? null : rand() < 0.7 ? [] : ["/order_id: must be string"],
+          argument_match: pick([null, true, false]),
+          failed_stage: null,
+          selection_error: null,
+          violated: false,
+          response_text: null,
+          tool_calls: pick([0, 1, 2]),
+          usage: {
+            input_tokens: rand() < 0.5 ? null : 10 + trial,
+            output_tokens: 2,
+            input_tokens_estimated: 7,
+          },
+          latency_ms: 5,
+          endpoint: "test",
+          model: "test",
+          request_hash: "h",
+          error: rand() < 0.08 ? "HTTP 500" : null,
+          ...(turn === undefined ? {} : { turn }),
+          ...(searched
+            ? {
+                search: {
+                  mode: "client",
+                  kind: "bm25",
+                  deferred: 5,
+                  always_loaded: [],
+                  searches: [{ query: "q", returned: some(TOOLS, 0.4), by: "route-eval" }],
+                  outcome: pick(["moved", "search_limit"] as const),
+                  calls: 2,
+                  definition_tokens: 40 + trial,
+                  definition_tokens_unsearched: 90,
+                },
+              }
+            : {}),
+        }),
+      );
     }
   }
   // Records arrive as a concurrent run writes them: not in case order.
@@ -59,11 +120,17 @@ describe("metrics from case tallies", () => {
       expect(whole.conversations?.conversations).toBeGreaterThan(0);
       expect(whole.tool_search?.decisions).toBeGreaterThan(0);
       const breakdowns = computeBreakdowns(() => records, cases, "selection", whole);
-      const keysOf = { family: (t: TrialRecord) => [t.family ?? "(none)"], phase: (t: TrialRecord) => [t.phase ?? "(none)"], tag: (t: TrialRecord) => t.tags };
+      const keysOf = {
+        family: (t: TrialRecord) => [t.family ?? "(none)"],
+        phase: (t: TrialRecord) => [t.phase ?? "(none)"],
+        tag: (t: TrialRecord) => t.tags,
+      };
       for (const kind of ["family", "phase", "tag"] as const) {
         expect(Object.keys(breakdowns[kind]).length).toBeGreaterThan(1);
         for (const [key, metrics] of Object.entries(breakdowns[kind])) {
-          expect(metrics, `${kind} ${key}`).toEqual(computeMetrics(records.filter((t) => keysOf[kind](t).includes(key))));
+          expect(metrics, `${kind} ${key}`).toEqual(
+            computeMetrics(records.filter((t) => keysOf[kind](t).includes(key))),
+          );
         }
       }
     }
@@ -71,43 +138,142 @@ describe("metrics from case tallies", () => {
 
   it("sum a conversation's ranking quality turn by turn, each in trial order, whatever order the records came in", () => {
     // Trials 0 and 1 of turns 1 and 2: these nDCGs summed in another order end in other last digits.
-    const ranks = [[1, 2], [4, 6], [1, 2], [1, 2]];
-    const ndcg = ranks.map((list) => scoreRanks(list.map((rank) => ({ rank })), 5)?.ndcg ?? 0);
+    const ranks = [
+      [1, 2],
+      [4, 6],
+      [1, 2],
+      [1, 2],
+    ];
+    const ndcg = ranks.map(
+      (list) =>
+        scoreRanks(
+          list.map((rank) => ({ rank })),
+          5,
+        )?.ndcg ?? 0,
+    );
     const turnByTurn = ndcg.reduce((sum, x) => sum + x, 0);
     expect(ndcg[0] + ndcg[2] + ndcg[1] + ndcg[3]).not.toBe(turnByTurn);
     const records = ranks.map((list, i) => {
-      const turn = { conversation: "c", index: 1 + Math.floor(i / 2), of: 2, added: [], removed: [], withheld: [], added_now: [] };
+      const turn = {
+        conversation: "c",
+        index: 1 + Math.floor(i / 2),
+        of: 2,
+        added: [],
+        removed: [],
+        withheld: [],
+        added_now: [],
+      };
       return classified({
-        case_id: `c@${turn.index}`, trial: i % 2, phase: null, family: null, tags: [], acceptable: ["a", "b"], forbidden: [],
-        registry_names: ["a", "b"], exposed_names: ["a", "b"], retrieved_names: ["a", "b"], visible_order: ["a", "b"], retrieval_k: 5,
-        retrieval: { candidates: 6, top: [], acceptable: list.map((rank, j) => ({ name: ["a", "b"][j], rank, score: 1 })) }, must_see: [], must_not_see: [], selected: "a",
-        arguments: {}, argument_errors: null, argument_match: null, failed_stage: null, selection_error: null, violated: false,
-        response_text: null, tool_calls: 1, usage: { input_tokens: null, output_tokens: null }, latency_ms: 1, endpoint: "t", model: "t",
-        request_hash: "h", error: null, turn,
+        case_id: `c@${turn.index}`,
+        trial: i % 2,
+        phase: null,
+        family: null,
+        tags: [],
+        acceptable: ["a", "b"],
+        forbidden: [],
+        registry_names: ["a", "b"],
+        exposed_names: ["a", "b"],
+        retrieved_names: ["a", "b"],
+        visible_order: ["a", "b"],
+        retrieval_k: 5,
+        retrieval: {
+          candidates: 6,
+          top: [],
+          acceptable: list.map((rank, j) => ({ name: ["a", "b"][j], rank, score: 1 })),
+        },
+        must_see: [],
+        must_not_see: [],
+        selected: "a",
+        arguments: {},
+        argument_errors: null,
+        argument_match: null,
+        failed_stage: null,
+        selection_error: null,
+        violated: false,
+        response_text: null,
+        tool_calls: 1,
+        usage: { input_tokens: null, output_tokens: null },
+        latency_ms: 1,
+        endpoint: "t",
+        model: "t",
+        request_hash: "h",
+        error: null,
+        turn,
       });
     });
-    for (const order of [[0, 1, 2, 3], [2, 0, 3, 1], [3, 2, 1, 0]]) {
-      expect(computeMetrics(order.map((i) => records[i])).retrieval.ndcg_at_k.numerator).toBe(turnByTurn);
+    for (const order of [
+      [0, 1, 2, 3],
+      [2, 0, 3, 1],
+      [3, 2, 1, 0],
+    ]) {
+      expect(computeMetrics(order.map((i) => records[i])).retrieval.ndcg_at_k.numerator).toBe(
+        turnByTurn,
+      );
     }
   });
 
   it("sum a case's ranking quality in trial order, its trials come in any order, errored ones among them", () => {
     // Trials 0–4 of one case; trial 2 errored. These nDCGs summed out of trial order end in other last digits.
-    const ranks = [[1, 2], [1, 2], [1, 2], [4, 6], [1, 2]];
-    const ndcg = ranks.map((list) => scoreRanks(list.map((rank) => ({ rank })), 5)?.ndcg ?? 0);
+    const ranks = [
+      [1, 2],
+      [1, 2],
+      [1, 2],
+      [4, 6],
+      [1, 2],
+    ];
+    const ndcg = ranks.map(
+      (list) =>
+        scoreRanks(
+          list.map((rank) => ({ rank })),
+          5,
+        )?.ndcg ?? 0,
+    );
     const inTrialOrder = ndcg[0] + ndcg[1] + ndcg[3] + ndcg[4];
     expect(ndcg[0] + ndcg[3] + ndcg[1] + ndcg[4]).not.toBe(inTrialOrder);
     const records = ranks.map((list, trial) =>
       classified({
-        case_id: "a", trial, phase: null, family: null, tags: [], acceptable: ["a", "b"], forbidden: [],
-        registry_names: ["a", "b"], exposed_names: ["a", "b"], retrieved_names: ["a", "b"], visible_order: ["a", "b"], retrieval_k: 5,
-        retrieval: { candidates: 6, top: [], acceptable: list.map((rank, j) => ({ name: ["a", "b"][j], rank, score: 1 })) }, must_see: [], must_not_see: [], selected: "a",
-        arguments: {}, argument_errors: null, argument_match: null, failed_stage: null, selection_error: null, violated: false,
-        response_text: null, tool_calls: 1, usage: { input_tokens: null, output_tokens: null }, latency_ms: 1, endpoint: "t", model: "t",
-        request_hash: "h", error: trial === 2 ? "HTTP 500" : null,
+        case_id: "a",
+        trial,
+        phase: null,
+        family: null,
+        tags: [],
+        acceptable: ["a", "b"],
+        forbidden: [],
+        registry_names: ["a", "b"],
+        exposed_names: ["a", "b"],
+        retrieved_names: ["a", "b"],
+        visible_order: ["a", "b"],
+        retrieval_k: 5,
+        retrieval: {
+          candidates: 6,
+          top: [],
+          acceptable: list.map((rank, j) => ({ name: ["a", "b"][j], rank, score: 1 })),
+        },
+        must_see: [],
+        must_not_see: [],
+        selected: "a",
+        arguments: {},
+        argument_errors: null,
+        argument_match: null,
+        failed_stage: null,
+        selection_error: null,
+        violated: false,
+        response_text: null,
+        tool_calls: 1,
+        usage: { input_tokens: null, output_tokens: null },
+        latency_ms: 1,
+        endpoint: "t",
+        model: "t",
+        request_hash: "h",
+        error: trial === 2 ? "HTTP 500" : null,
       }),
     );
-    for (const order of [[0, 1, 2, 3, 4], [3, 0, 1, 4, 2], [4, 3, 2, 1, 0], [0, 3, 1, 4, 2]]) {
+    for (const order of [
+      [0, 1, 2, 3, 4],
+      [3, 0, 1, 4, 2],
+      [4, 3, 2, 1, 0],
+      [0, 3, 1, 4, 2],
+    ]) {
       const quality = computeMetrics(order.map((i) => records[i])).retrieval.ndcg_at_k;
       expect(quality.denominator).toBe(4);
       expect(quality.numerator, `order ${order}`).toBe(inTrialOrder);

@@ -13,33 +13,107 @@ const ALL = [...CONTROLS, "get_order", "find_orders", "cancel_order"];
  */
 function record(over: Partial<TrialRecord>): TrialRecord {
   return classified({
-    case_id: "a", trial: 0, phase: null, family: null, tags: [],
-    acceptable: ["get_order"], forbidden: [],
-    registry_names: ALL, exposed_names: ALL, retrieved_names: ALL, visible_order: ALL,
-    retrieval_k: null, retrieval: null, must_see: [], must_not_see: [],
-    selected: "get_order", arguments: {}, argument_errors: null, argument_match: null,
-    failed_stage: null, selection_error: null, violated: false,
-    response_text: null, tool_calls: 1, usage: { input_tokens: 10, output_tokens: 2 }, latency_ms: 5,
-    endpoint: "test", model: "test", request_hash: "h", error: null,
+    case_id: "a",
+    trial: 0,
+    phase: null,
+    family: null,
+    tags: [],
+    acceptable: ["get_order"],
+    forbidden: [],
+    registry_names: ALL,
+    exposed_names: ALL,
+    retrieved_names: ALL,
+    visible_order: ALL,
+    retrieval_k: null,
+    retrieval: null,
+    must_see: [],
+    must_not_see: [],
+    selected: "get_order",
+    arguments: {},
+    argument_errors: null,
+    argument_match: null,
+    failed_stage: null,
+    selection_error: null,
+    violated: false,
+    response_text: null,
+    tool_calls: 1,
+    usage: { input_tokens: 10, output_tokens: 2 },
+    latency_ms: 5,
+    endpoint: "test",
+    model: "test",
+    request_hash: "h",
+    error: null,
     ...over,
   });
 }
 
-const withVisible = (names: string[]): Partial<TrialRecord> => ({ retrieved_names: names, visible_order: names });
+const withVisible = (names: string[]): Partial<TrialRecord> => ({
+  retrieved_names: names,
+  visible_order: names,
+});
 
 /** Twelve scored trials and one errored trial, one per rung and selection-error type. */
 const RECORDS: TrialRecord[] = [
   record({ trial: 0, argument_errors: [], argument_match: true, failed_stage: "coverage" }),
   record({ trial: 1, selected: "find_orders", argument_errors: [] }),
-  record({ trial: 2, selected: "cancel_order", forbidden: ["cancel_order"], argument_errors: ["/order_id: must be string"] }),
+  record({
+    trial: 2,
+    selected: "cancel_order",
+    forbidden: ["cancel_order"],
+    argument_errors: ["/order_id: must be string"],
+  }),
   record({ trial: 3, selected: "find_orders" }),
-  record({ case_id: "b", acceptable: ["refund_order"], forbidden: ["cancel_order"], selected: "cancel_order" }),
-  record({ case_id: "b", trial: 1, acceptable: ["refund_order"], selected: "cancel_order", forbidden: ["cancel_order"], error: "HTTP 500", failed_stage: "selection", violated: true }),
-  record({ case_id: "c", acceptable: ["find_orders"], selected: null, exposed_names: [...CONTROLS, "get_order", "cancel_order"], ...withVisible([...CONTROLS, "get_order", "cancel_order"]) }),
-  record({ case_id: "d", retrieval_k: 1, selected: "find_orders", ...withVisible([...CONTROLS, "find_orders"]) }),
-  record({ case_id: "d", trial: 1, retrieval_k: 1, argument_match: false, ...withVisible([...CONTROLS, "get_order"]) }),
-  record({ case_id: "e", acceptable: ["no_applicable_tool"], retrieval_k: 2, selected: "no_applicable_tool", ...withVisible([...CONTROLS, "get_order", "find_orders"]) }),
-  record({ case_id: "e", trial: 1, acceptable: ["no_applicable_tool"], retrieval_k: 2, selected: "ask_user", ...withVisible([...CONTROLS, "get_order", "find_orders"]) }),
+  record({
+    case_id: "b",
+    acceptable: ["refund_order"],
+    forbidden: ["cancel_order"],
+    selected: "cancel_order",
+  }),
+  record({
+    case_id: "b",
+    trial: 1,
+    acceptable: ["refund_order"],
+    selected: "cancel_order",
+    forbidden: ["cancel_order"],
+    error: "HTTP 500",
+    failed_stage: "selection",
+    violated: true,
+  }),
+  record({
+    case_id: "c",
+    acceptable: ["find_orders"],
+    selected: null,
+    exposed_names: [...CONTROLS, "get_order", "cancel_order"],
+    ...withVisible([...CONTROLS, "get_order", "cancel_order"]),
+  }),
+  record({
+    case_id: "d",
+    retrieval_k: 1,
+    selected: "find_orders",
+    ...withVisible([...CONTROLS, "find_orders"]),
+  }),
+  record({
+    case_id: "d",
+    trial: 1,
+    retrieval_k: 1,
+    argument_match: false,
+    ...withVisible([...CONTROLS, "get_order"]),
+  }),
+  record({
+    case_id: "e",
+    acceptable: ["no_applicable_tool"],
+    retrieval_k: 2,
+    selected: "no_applicable_tool",
+    ...withVisible([...CONTROLS, "get_order", "find_orders"]),
+  }),
+  record({
+    case_id: "e",
+    trial: 1,
+    acceptable: ["no_applicable_tool"],
+    retrieval_k: 2,
+    selected: "ask_user",
+    ...withVisible([...CONTROLS, "get_order", "find_orders"]),
+  }),
   record({ case_id: "f", selected: "delete_everything" }),
   record({ case_id: "g", acceptable: ["get_order", "find_orders"], selected: null }),
 ];
@@ -70,7 +144,7 @@ describe("computeMetrics on a hand-built run", () => {
     expectRate(m.argument_match, 1, 2);
   });
 
-  it("keys tool recall by k, numeric keys first and trials without a retriever under \"all\"", () => {
+  it('keys tool recall by k, numeric keys first and trials without a retriever under "all"', () => {
     expect(Object.keys(m.tool_recall_at_k)).toEqual(["1", "2", "all"]);
     expectRate(m.tool_recall_at_k["1"], 1, 2);
     expectRate(m.tool_recall_at_k["2"], 2, 2);
@@ -87,7 +161,14 @@ describe("computeMetrics on a hand-built run", () => {
 
   it("profiles failures by stage and selection errors by type, zeros included", () => {
     expect(m.failure_profile).toEqual({ coverage: 1, exposure: 1, discovery: 1, selection: 6 });
-    expect(m.selection_errors).toEqual({ wrong_tool: 3, phantom_tool: 1, no_call: 1, abstained: 0, asked: 1, malformed: 0 });
+    expect(m.selection_errors).toEqual({
+      wrong_tool: 3,
+      phantom_tool: 1,
+      no_call: 1,
+      abstained: 0,
+      asked: 1,
+      malformed: 0,
+    });
   });
 
   it("lists selection confusions, most frequent first, then by label", () => {
@@ -129,8 +210,12 @@ describe("computeMetrics on a hand-built run", () => {
     expectRate(m.pass_hat_k["1"], 1.25, 7);
     expectRate(m.pass_at_k["1"], 1.25, 7);
     expect(m.pass_k_short_cases).toEqual([
-      { case_id: "b", scored: 1 }, { case_id: "c", scored: 1 }, { case_id: "f", scored: 1 }, { case_id: "g", scored: 1 },
-      { case_id: "d", scored: 2 }, { case_id: "e", scored: 2 },
+      { case_id: "b", scored: 1 },
+      { case_id: "c", scored: 1 },
+      { case_id: "f", scored: 1 },
+      { case_id: "g", scored: 1 },
+      { case_id: "d", scored: 2 },
+      { case_id: "e", scored: 2 },
     ]);
   });
 
@@ -140,9 +225,27 @@ describe("computeMetrics on a hand-built run", () => {
     expect(m.consistency_rate).toMatchObject({ numerator: 1.5, denominator: 3, cases: 3 });
     expect(m.consistency_rate?.ci).toEqual(wilson(1.5, 3));
     expect(m.unstable_cases).toEqual([
-      { case_id: "a", modal: "find_orders", modal_count: 2, n: 4, selections: { cancel_order: 1, find_orders: 2, get_order: 1 } },
-      { case_id: "d", modal: "find_orders", modal_count: 1, n: 2, selections: { find_orders: 1, get_order: 1 } },
-      { case_id: "e", modal: "ask_user", modal_count: 1, n: 2, selections: { ask_user: 1, no_applicable_tool: 1 } },
+      {
+        case_id: "a",
+        modal: "find_orders",
+        modal_count: 2,
+        n: 4,
+        selections: { cancel_order: 1, find_orders: 2, get_order: 1 },
+      },
+      {
+        case_id: "d",
+        modal: "find_orders",
+        modal_count: 1,
+        n: 2,
+        selections: { find_orders: 1, get_order: 1 },
+      },
+      {
+        case_id: "e",
+        modal: "ask_user",
+        modal_count: 1,
+        n: 2,
+        selections: { ask_user: 1, no_applicable_tool: 1 },
+      },
     ]);
   });
 
@@ -155,7 +258,14 @@ describe("computeMetrics edge cases", () => {
   it("gives null values for empty populations", () => {
     const m = computeMetrics([]);
     expect([m.trials, m.errored, m.scored]).toEqual([0, 0, 0]);
-    expect(m.capability_coverage).toEqual({ numerator: 0, denominator: 0, value: null, ci: null, cases: 0, effective_n: 0 });
+    expect(m.capability_coverage).toEqual({
+      numerator: 0,
+      denominator: 0,
+      value: null,
+      ci: null,
+      cases: 0,
+      effective_n: 0,
+    });
     expect(m.end_to_end_accuracy.value).toBeNull();
     expect(m.mean_visible).toBeNull();
     expect(m.consistency).toBeNull();
@@ -191,7 +301,10 @@ describe("computeMetrics edge cases", () => {
 
   it("types unparseable arguments as malformed", () => {
     const m = computeMetrics([
-      record({ selected: "find_orders", argument_errors: ["unparseable arguments: Unexpected end of JSON input"] }),
+      record({
+        selected: "find_orders",
+        argument_errors: ["unparseable arguments: Unexpected end of JSON input"],
+      }),
     ]);
     expect(m.selection_errors.malformed).toBe(1);
     expect(m.selection_errors.wrong_tool).toBe(0);

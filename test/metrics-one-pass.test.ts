@@ -31,20 +31,54 @@ function randomRecords(count: number, seed: number): TrialRecord[] {
   return Array.from({ length: count }, (_, i): TrialRecord => {
     const registry = [...CONTROLS, ...some(TOOLS, 0.85)];
     const exposed = [...CONTROLS, ...registry.slice(3).filter(() => rand() < 0.8)];
-    const visible = [...CONTROLS, ...exposed.slice(3).filter(() => rand() < 0.7)].sort(() => rand() - 0.5);
-    const acceptable = rand() < 0.15 ? [pick(CONTROLS)] : [pick(TOOLS), ...(rand() < 0.2 ? [pick(TOOLS)] : [])];
-    const selected = rand() < 0.1 ? null : rand() < 0.1 ? "made_up_tool" : pick([...visible, ...TOOLS]);
+    const visible = [...CONTROLS, ...exposed.slice(3).filter(() => rand() < 0.7)].sort(
+      () => rand() - 0.5,
+    );
+    const acceptable =
+      rand() < 0.15 ? [pick(CONTROLS)] : [pick(TOOLS), ...(rand() < 0.2 ? [pick(TOOLS)] : [])];
+    const selected =
+      rand() < 0.1 ? null : rand() < 0.1 ? "made_up_tool" : pick([...visible, ...TOOLS]);
     const k = rand() < 0.5 ? null : pick([2, 3]);
     return classified({
-      case_id: `case-${Math.floor(rand() * 12)}`, trial: i, phase: pick([null, "desk", "ops"]), family: pick([null, "orders", "parcels"]),
-      tags: some(["read", "write", "read"], 0.5), acceptable, forbidden: some(TOOLS, 0.2),
-      registry_names: registry, exposed_names: exposed, retrieved_names: visible, visible_order: visible,
-      retrieval_k: k, retrieval: k === null ? null : { candidates: exposed.length - 3, top: [], acceptable: acceptable.filter((n) => !isControl(n)).map((name, r) => ({ name, rank: 1 + r + Math.floor(rand() * 4), score: 1 })) },
-      must_see: [], must_not_see: [], selected, arguments: {},
+      case_id: `case-${Math.floor(rand() * 12)}`,
+      trial: i,
+      phase: pick([null, "desk", "ops"]),
+      family: pick([null, "orders", "parcels"]),
+      tags: some(["read", "write", "read"], 0.5),
+      acceptable,
+      forbidden: some(TOOLS, 0.2),
+      registry_names: registry,
+      exposed_names: exposed,
+      retrieved_names: visible,
+      visible_order: visible,
+      retrieval_k: k,
+      retrieval:
+        k === null
+          ? null
+          : {
+              candidates: exposed.length - 3,
+              top: [],
+              acceptable: acceptable
+                .filter((n) => !isControl(n))
+                .map((name, r) => ({ name, rank: 1 + r + Math.floor(rand() * 4), score: 1 })),
+            },
+      must_see: [],
+      must_not_see: [],
+      selected,
+      arguments: {},
       argument_errors: rand() < 0.3 ? null : rand() < 0.7 ? [] : ["/order_id: must be string"],
-      argument_match: pick([null, true, false]), failed_stage: null, selection_error: null, violated: false,
-      response_text: null, tool_calls: pick([0, 1, 1, 2]), usage: { input_tokens: 10, output_tokens: 2 }, latency_ms: 5,
-      endpoint: "test", model: "test", request_hash: "h", error: rand() < 0.05 ? "HTTP 500" : null,
+      argument_match: pick([null, true, false]),
+      failed_stage: null,
+      selection_error: null,
+      violated: false,
+      response_text: null,
+      tool_calls: pick([0, 1, 1, 2]),
+      usage: { input_tokens: 10, output_tokens: 2 },
+      latency_ms: 5,
+      endpoint: "test",
+      model: "test",
+      request_hash: "h",
+      error: rand() < 0.05 ? "HTTP 500" : null,
     });
   });
 }
@@ -70,17 +104,33 @@ function plainRates(records: TrialRecord[]): Partial<Metrics> {
     discovery_recall: plainRate(scored.filter(isExposed), isRetrieved),
     selection_accuracy: plainRate(scored.filter(isRetrieved), picked),
     end_to_end_accuracy: plainRate(scored, (t) => t.failed_stage === null),
-    abstention_accuracy: plainRate(scored.filter((t) => t.acceptable.includes("no_applicable_tool")), (t) => t.selected === "no_applicable_tool"),
+    abstention_accuracy: plainRate(
+      scored.filter((t) => t.acceptable.includes("no_applicable_tool")),
+      (t) => t.selected === "no_applicable_tool",
+    ),
     violation_rate: plainRate(scored, (t) => t.violated),
-    argument_validity: plainRate(scored.filter((t) => t.argument_errors !== null && !isControl(t.selected ?? "")), (t) => t.argument_errors?.length === 0),
-    argument_match: plainRate(scored.filter((t) => t.argument_match !== null), (t) => t.argument_match === true),
+    argument_validity: plainRate(
+      scored.filter((t) => t.argument_errors !== null && !isControl(t.selected ?? "")),
+      (t) => t.argument_errors?.length === 0,
+    ),
+    argument_match: plainRate(
+      scored.filter((t) => t.argument_match !== null),
+      (t) => t.argument_match === true,
+    ),
     call_accuracy: plainRate(scored.filter(isRetrieved), isRightCall),
     clarification_rate: plainRate(scored, (t) => t.selected === "ask_user"),
     abstention_rate: plainRate(scored, (t) => t.selected === "no_applicable_tool"),
-    phantom_rate: plainRate(scored, (t) => t.selected !== null && !t.visible_order.includes(t.selected)),
+    phantom_rate: plainRate(
+      scored,
+      (t) => t.selected !== null && !t.visible_order.includes(t.selected),
+    ),
     no_call_rate: plainRate(scored, (t) => t.selected === null),
     extra_call_rate: plainRate(scored, (t) => t.tool_calls > 1),
-    mean_visible: scored.length === 0 ? null : scored.reduce((sum, t) => sum + t.visible_order.filter((n) => !isControl(n)).length, 0) / scored.length,
+    mean_visible:
+      scored.length === 0
+        ? null
+        : scored.reduce((sum, t) => sum + t.visible_order.filter((n) => !isControl(n)).length, 0) /
+          scored.length,
   };
 }
 
@@ -92,10 +142,16 @@ describe("the one-pass rates", () => {
       const expected = plainRates(records);
       expect(whole).toMatchObject(expected);
       // The populations differ, so no rate is trivially equal to another.
-      const denominators = Object.values(expected).flatMap((r) => (r !== null && typeof r === "object" && "denominator" in r ? [r.denominator] : []));
+      const denominators = Object.values(expected).flatMap((r) =>
+        r !== null && typeof r === "object" && "denominator" in r ? [r.denominator] : [],
+      );
       expect(new Set(denominators).size).toBeGreaterThan(4);
       const breakdowns = computeBreakdowns(() => records, tallyCases(records), "selection", whole);
-      for (const [kind, keyOf] of [["family", (t: TrialRecord) => [t.family ?? "(none)"]], ["phase", (t: TrialRecord) => [t.phase ?? "(none)"]], ["tag", (t: TrialRecord) => t.tags]] as const) {
+      for (const [kind, keyOf] of [
+        ["family", (t: TrialRecord) => [t.family ?? "(none)"]],
+        ["phase", (t: TrialRecord) => [t.phase ?? "(none)"]],
+        ["tag", (t: TrialRecord) => t.tags],
+      ] as const) {
         const slices = breakdowns[kind];
         expect(Object.keys(slices).length).toBeGreaterThan(1);
         for (const [key, metrics] of Object.entries(slices)) {

@@ -10,13 +10,36 @@ const CONTROLS = ["ask_user", "wait_for_event", "no_applicable_tool"];
 function record(over: Partial<TrialRecord> & { scores?: Record<string, number> }): TrialRecord {
   const { scores, ...rest } = over;
   const base = {
-    case_id: "a", trial: 0, phase: null, family: null, tags: [], acceptable: ["b"], forbidden: [],
-    registry_names: [], exposed_names: [], retrieved_names: [], visible_order: [],
-    retrieval_k: null, retrieval: null, must_see: [], must_not_see: [],
-    selected: "b", arguments: {}, argument_errors: null, argument_match: null,
-    failed_stage: null, selection_error: null, violated: false,
-    response_text: null, tool_calls: 1, usage: { input_tokens: null, output_tokens: null }, latency_ms: 1,
-    endpoint: "t", model: "t", request_hash: "h", error: null,
+    case_id: "a",
+    trial: 0,
+    phase: null,
+    family: null,
+    tags: [],
+    acceptable: ["b"],
+    forbidden: [],
+    registry_names: [],
+    exposed_names: [],
+    retrieved_names: [],
+    visible_order: [],
+    retrieval_k: null,
+    retrieval: null,
+    must_see: [],
+    must_not_see: [],
+    selected: "b",
+    arguments: {},
+    argument_errors: null,
+    argument_match: null,
+    failed_stage: null,
+    selection_error: null,
+    violated: false,
+    response_text: null,
+    tool_calls: 1,
+    usage: { input_tokens: null, output_tokens: null },
+    latency_ms: 1,
+    endpoint: "t",
+    model: "t",
+    request_hash: "h",
+    error: null,
     ...rest,
   };
   return scores === undefined ? base : { ...base, retrieval: summariseScores(scores, base) };
@@ -36,12 +59,21 @@ describe("ranking quality of the acceptable set", () => {
     expect(r.retrieval?.acceptable).toEqual([{ name: "b", rank: 4, score: 0.5 }]);
     expect(r.retrieval?.candidates).toBe(5);
     // kept-first beats the name on a tie at the cut: z was kept, a was not.
-    const tie = record({ retrieval_k: 1, retrieved_names: ["z", ...CONTROLS], scores: { a: 1, z: 1 } });
+    const tie = record({
+      retrieval_k: 1,
+      retrieved_names: ["z", ...CONTROLS],
+      scores: { a: 1, z: 1 },
+    });
     expect(tie.retrieval?.top.map((t) => t.name)).toEqual(["z", "a"]);
   });
 
   it("the issue's repro: shown [t2, t1], scores {t1: 5, t2: 1}, acceptable [t2] → MRR 0.5, nDCG@2 0.6309", () => {
-    const r = record({ retrieval_k: 2, retrieved_names: ["t2", "t1"], scores: { t1: 5, t2: 1 }, acceptable: ["t2"] });
+    const r = record({
+      retrieval_k: 2,
+      retrieved_names: ["t2", "t1"],
+      scores: { t1: 5, t2: 1 },
+      acceptable: ["t2"],
+    });
     expect(r.retrieval?.top.map((t) => t.name)).toEqual(["t1", "t2"]);
     const q = scoreRanks(r.retrieval?.acceptable ?? [], 2);
     expect(q?.reciprocalRank).toBe(0.5);
@@ -66,7 +98,12 @@ describe("ranking quality of the acceptable set", () => {
       record({ ...ranked, retrieved_names: ["b", ...CONTROLS], scores: { a: 0, b: 1 } }), // b first: all 1
       record({ ...ranked, trial: 1, retrieved_names: ["a", ...CONTROLS] }), // b second: recall 0, RR 1/2, nDCG 0
       record({ ...ranked, trial: 2, retrieved_names: ["a", ...CONTROLS], error: "HTTP 500" }),
-      record({ ...ranked, case_id: "x", acceptable: ["no_applicable_tool"], retrieved_names: ["a", ...CONTROLS] }),
+      record({
+        ...ranked,
+        case_id: "x",
+        acceptable: ["no_applicable_tool"],
+        retrieved_names: ["a", ...CONTROLS],
+      }),
       record({ case_id: "y", retrieved_names: ["a", "b", ...CONTROLS] }), // no retriever
     ];
     const quality = computeMetrics(records).retrieval;
@@ -80,10 +117,17 @@ describe("input tokens", () => {
   it("prefers the endpoint's count and falls back to the estimate, saying how many of each", () => {
     const tokens = computeMetrics([
       record({ usage: { input_tokens: 100, output_tokens: 5, input_tokens_estimated: 90 } }),
-      record({ trial: 1, usage: { input_tokens: null, output_tokens: null, input_tokens_estimated: 50 } }),
+      record({
+        trial: 1,
+        usage: { input_tokens: null, output_tokens: null, input_tokens_estimated: 50 },
+      }),
       record({ trial: 2, usage: { input_tokens: null, output_tokens: null } }),
     ]).input_tokens;
     expect(tokens).toEqual({ mean: 75, reported: 1, estimated: 1 });
-    expect(computeMetrics([record({})]).input_tokens).toEqual({ mean: null, reported: 0, estimated: 0 });
+    expect(computeMetrics([record({})]).input_tokens).toEqual({
+      mean: null,
+      reported: 0,
+      estimated: 0,
+    });
   });
 });

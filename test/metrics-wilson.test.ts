@@ -46,7 +46,11 @@ describe("rate", () => {
 
 describe("clusterRate is monotone in the count", () => {
   it("1 of 70 is never narrower on top than 0 of 70, nor 69 of 70 below 70 of 70 (14 cases of 5 trials)", () => {
-    const spread = (s: number) => Array.from({ length: 14 }, (_, i) => ({ n: 5, s: Math.floor(s / 14) + (i < s % 14 ? 1 : 0) }));
+    const spread = (s: number) =>
+      Array.from({ length: 14 }, (_, i) => ({
+        n: 5,
+        s: Math.floor(s / 14) + (i < s % 14 ? 1 : 0),
+      }));
     const upper = (s: number) => clusterRate(spread(s)).ci?.[1] ?? NaN;
     const lower = (s: number) => clusterRate(spread(s)).ci?.[0] ?? NaN;
     expect(clusterRate(spread(0)).effective_n).toBe(14);

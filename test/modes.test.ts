@@ -12,56 +12,69 @@ import { removeTempDirs, writeProject } from "./fixtures/live-project.js";
 afterAll(removeTempDirs);
 
 /** Per row (by its pair): a use that combines exactly that pair, and the line it must get. */
-const EXAMPLES: Record<string, { overrides: ConfigOverrides; command: ModeCommand; message: string }> = {
+const EXAMPLES: Record<
+  string,
+  { overrides: ConfigOverrides; command: ModeCommand; message: string }
+> = {
   "tool_search + discovery.retriever": {
     overrides: { tool_search: { mode: "client" }, retriever: "bm25", k: 3 },
     command: "run",
-    message: "tool_search.mode: tool search replaces the retriever (discovery.retriever is bm25): set discovery.retriever to none — to answer searches with embeddings, set tool_search.kind: embeddings",
+    message:
+      "tool_search.mode: tool search replaces the retriever (discovery.retriever is bm25): set discovery.retriever to none — to answer searches with embeddings, set tool_search.kind: embeddings",
   },
   "tool_search.mode: provider + an endpoint without a tool search of its own": {
     overrides: { tool_search: { mode: "provider" }, endpoint: "groq:m" },
     command: "run",
-    message: "tool_search.mode: provider: endpoint groq:m has no tool search of its own (openai-responses and anthropic have); use client, which works with every endpoint",
+    message:
+      "tool_search.mode: provider: endpoint groq:m has no tool search of its own (openai-responses and anthropic have); use client, which works with every endpoint",
   },
   "tool_search.mode: provider + tool_search.kind: embeddings": {
     overrides: { tool_search: { mode: "provider", kind: "embeddings" }, endpoint: "anthropic:m" },
     command: "run",
-    message: "tool_search.kind: embeddings: a provider's own search is bm25 or regex; embeddings answer only route-eval's search (mode: client)",
+    message:
+      "tool_search.kind: embeddings: a provider's own search is bm25 or regex; embeddings answer only route-eval's search (mode: client)",
   },
   "tool_search.namespaces + anything but openai-responses' own search": {
     overrides: { tool_search: { mode: "client", namespaces: true } },
     command: "sweep",
-    message: "tool_search.namespaces: namespaces group the deferred tools for openai-responses' own search (mode: provider, endpoint openai-responses:MODEL); drop it for this endpoint or mode",
+    message:
+      "tool_search.namespaces: namespaces group the deferred tools for openai-responses' own search (mode: provider, endpoint openai-responses:MODEL); drop it for this endpoint or mode",
   },
   "batch + tool_search": {
     overrides: { batch: true, endpoint: "openai:m", tool_search: { mode: "client" } },
     command: "run",
-    message: "--batch: a decision with tool search takes several calls, each after the last; run it live (--no-batch)",
+    message:
+      "--batch: a decision with tool search takes several calls, each after the last; run it live (--no-batch)",
   },
   "batch + conversation_mode: on-policy": {
     overrides: { batch: true, endpoint: "anthropic:m", conversation_mode: "on-policy" },
     command: "ablate",
-    message: "--batch: on-policy conversations ask each turn after the answer to the one before, and a batch asks every request at once; run them live, or teacher-forced (the default) with --batch",
+    message:
+      "--batch: on-policy conversations ask each turn after the answer to the one before, and a batch asks every request at once; run them live, or teacher-forced (the default) with --batch",
   },
   "batch + an endpoint without a batch API": {
     overrides: { batch: true, endpoint: "groq:m" },
     command: "run",
-    message: "--batch: the endpoint groq:m has no batch API; batch runs take openai:MODEL (OpenAI Batch) or anthropic:MODEL (Message Batches); --no-batch asks live",
+    message:
+      "--batch: the endpoint groq:m has no batch API; batch runs take openai:MODEL (OpenAI Batch) or anthropic:MODEL (Message Batches); --no-batch asks live",
   },
   "adaptive trials + conversation_mode: on-policy": {
     overrides: { trials: Infinity, conversation_mode: "on-policy" },
     command: "other",
-    message: "adaptive trials decide each decision on its own; on-policy conversations tie a trial's turns together: use teacher-forced (the default) with adaptive trials",
+    message:
+      "adaptive trials decide each decision on its own; on-policy conversations tie a trial's turns together: use teacher-forced (the default) with adaptive trials",
   },
   "adaptive trials + variants (ablate, variants:)": {
     overrides: { trials: Infinity },
     command: "ablate",
-    message: "adaptive trials give each case its own number of trials, and variants are compared trial by trial: run ablate and variants with a fixed --trials N (adaptive trials apply to run and sweep)",
+    message:
+      "adaptive trials give each case its own number of trials, and variants are compared trial by trial: run ablate and variants with a fixed --trials N (adaptive trials apply to run and sweep)",
   },
   "adaptive trials + shadow": {
     overrides: { trials: Infinity },
     command: "shadow",
-    message: "adaptive trials decide cases against a target, and a shadow replay has no labels to decide against; give a fixed number of trials (--trials N)",
+    message:
+      "adaptive trials decide cases against a target, and a shadow replay has no labels to decide against; give a fixed number of trials (--trials N)",
   },
 };
 
@@ -72,15 +85,22 @@ describe("the mode table", () => {
     expect(MODE_RULES.map(nameOf).sort()).toEqual(Object.keys(EXAMPLES).sort());
   });
 
-  it.each(Object.entries(EXAMPLES))("%s: refused when the config loads, in the row's one line", (_name, { overrides, command, message }) => {
-    expect(() => loadConfig(null, overrides, writeProject(), command)).toThrow(new InputError(message));
-  });
+  it.each(Object.entries(EXAMPLES))(
+    "%s: refused when the config loads, in the row's one line",
+    (_name, { overrides, command, message }) => {
+      expect(() => loadConfig(null, overrides, writeProject(), command)).toThrow(
+        new InputError(message),
+      );
+    },
+  );
 
   it("batch rules concern only the commands that batch; lint, report and sweep read the same config", () => {
     const dir = writeProject();
     expect(() => loadConfig(null, { batch: true }, dir, "other")).not.toThrow();
     expect(() => loadConfig(null, { batch: true }, dir, "sweep")).not.toThrow();
-    expect(() => loadConfig(null, { batch: true }, dir, "run")).toThrow("--batch: the endpoint baseline has no batch API");
+    expect(() => loadConfig(null, { batch: true }, dir, "run")).toThrow(
+      "--batch: the endpoint baseline has no batch API",
+    );
   });
 
   it("a row added to the table is checked like the others", () => {
@@ -88,10 +108,13 @@ describe("the mode table", () => {
     const row: ModeRule = {
       pair: ["shuffle_tools", "temperature above 0"],
       clashes: ({ config: c }) => c.shuffle_tools && c.temperature > 0,
-      reason: () => "shuffle_tools: a shuffled order at temperature above 0 mixes two sources of noise; set temperature: 0",
+      reason: () =>
+        "shuffle_tools: a shuffled order at temperature above 0 mixes two sources of noise; set temperature: 0",
     };
     expect(() => checkModes({ config, command: "run" })).not.toThrow();
-    expect(() => checkModes({ config, command: "run" }, null, [...MODE_RULES, row])).toThrow(new InputError(row.reason({ config, command: "run" })));
+    expect(() => checkModes({ config, command: "run" }, null, [...MODE_RULES, row])).toThrow(
+      new InputError(row.reason({ config, command: "run" })),
+    );
   });
 });
 
@@ -99,8 +122,23 @@ describe("the mode table's documentation", () => {
   it("docs/commands.md lists every row's pair", async () => {
     const { readFileSync } = await import("node:fs");
     const text = readFileSync("docs/commands.md", "utf8");
-    const table = text.slice(text.indexOf("## Modes that cannot combine"), text.indexOf("## Every command's `--help`"));
-    const rows = table.split("\n").filter((line) => line.startsWith("| ") && !line.startsWith("| this") && !line.startsWith("|---"));
-    expect(rows.map((line) => line.split(" | ").slice(0, 2).map((cell) => cell.replace(/^\| /, "").replaceAll("`", "")).join(" + "))).toEqual(MODE_RULES.map(nameOf));
+    const table = text.slice(
+      text.indexOf("## Modes that cannot combine"),
+      text.indexOf("## Every command's `--help`"),
+    );
+    const rows = table
+      .split("\n")
+      .filter(
+        (line) => line.startsWith("| ") && !line.startsWith("| this") && !line.startsWith("|---"),
+      );
+    expect(
+      rows.map((line) =>
+        line
+          .split(" | ")
+          .slice(0, 2)
+          .map((cell) => cell.replace(/^\| /, "").replaceAll("`", ""))
+          .join(" + "),
+      ),
+    ).toEqual(MODE_RULES.map(nameOf));
   });
 });

@@ -11,7 +11,8 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 function example(): string {
   const dir = tempDir();
-  for (const name of ["route-eval.yaml", "cases", "registries"]) cpSync(join(ROOT, name), join(dir, name), { recursive: true });
+  for (const name of ["route-eval.yaml", "cases", "registries"])
+    cpSync(join(ROOT, name), join(dir, name), { recursive: true });
   return dir;
 }
 
@@ -23,50 +24,101 @@ describe("polish", () => {
   });
 
   it("with commands loaded on demand, the overall help, help NAME, a mistyped name and --version still work", async () => {
-    const names = ["run", "ablate", "counterfactual", "init", "merge", "batch", "report", "show", "sweep", "lint", "import", "diff", "freeze", "shadow", "monitor"];
+    const names = [
+      "run",
+      "ablate",
+      "counterfactual",
+      "init",
+      "merge",
+      "batch",
+      "report",
+      "show",
+      "sweep",
+      "lint",
+      "import",
+      "diff",
+      "freeze",
+      "shadow",
+      "monitor",
+    ];
     const help = await runCli(["--help"], ROOT);
     expect(help.code).toBe(0);
-    const listed = help.stdout.split("\n").filter((line) => /^  [a-z]/.test(line)).map((line) => line.trim().split(/\s/)[0]);
+    const listed = help.stdout
+      .split("\n")
+      .filter((line) => /^  [a-z]/.test(line))
+      .map((line) => line.trim().split(/\s/)[0]);
     expect(listed).toEqual([...names, "help"]);
-    expect((await runCli(["help", "sweep"], ROOT)).stdout).toContain("Usage: route-eval sweep [options]");
+    expect((await runCli(["help", "sweep"], ROOT)).stdout).toContain(
+      "Usage: route-eval sweep [options]",
+    );
     const typo = await runCli(["--debug", "rnu"], ROOT);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain("(Did you mean run?)");
     expect((await runCli(["--version"], ROOT)).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
-    expect((await runCli(["--debug", "lint", "--help"], ROOT)).stdout).toContain("Usage: route-eval lint [options]");
+    expect((await runCli(["--debug", "lint", "--help"], ROOT)).stdout).toContain(
+      "Usage: route-eval lint [options]",
+    );
   });
 
   it("an over-indented key is named in plain words on its own line", async () => {
     const dir = example();
-    writeFileSync(join(dir, "cases", "zz.yaml"), "registry: ../registries/commerce.yaml\ncases:\n  - id: x\n    goal: y\n      phase: support\n    acceptable: [get_order]\n");
+    writeFileSync(
+      join(dir, "cases", "zz.yaml"),
+      "registry: ../registries/commerce.yaml\ncases:\n  - id: x\n    goal: y\n      phase: support\n    acceptable: [get_order]\n",
+    );
     const result = await runCli(["run", "--no-progress"], dir);
-    expect(result.stderr).toBe('route-eval: cases/zz.yaml:5: "phase:" is indented deeper (column 7) than "goal:" on the line above (column 5); keys of one mapping start at the same column — unindent it\n');
+    expect(result.stderr).toBe(
+      'route-eval: cases/zz.yaml:5: "phase:" is indented deeper (column 7) than "goal:" on the line above (column 5); keys of one mapping start at the same column — unindent it\n',
+    );
   });
 
   it("an empty case file says so, and a folder without route-eval.yaml says how to start", async () => {
     const dir = example();
     writeFileSync(join(dir, "cases", "zz.yaml"), "");
-    expect((await runCli(["run", "--no-progress"], dir)).stderr).toContain("cases/zz.yaml:1: the file is empty; a case file holds `registry:`");
+    expect((await runCli(["run", "--no-progress"], dir)).stderr).toContain(
+      "cases/zz.yaml:1: the file is empty; a case file holds `registry:`",
+    );
     const empty = tempDir();
-    expect((await runCli(["run", "--no-progress"], empty)).stderr).toBe(`route-eval: no route-eval.yaml in ${empty} and no case files (cases/*.yaml): create them with \`route-eval init\`, or name a config with --config\n`);
+    expect((await runCli(["run", "--no-progress"], empty)).stderr).toBe(
+      `route-eval: no route-eval.yaml in ${empty} and no case files (cases/*.yaml): create them with \`route-eval init\`, or name a config with --config\n`,
+    );
   });
 
   it("show --case suggests the case id one typo away", async () => {
     const dir = example();
     await runCli(["run", "--run-id", "r", "--no-progress", "--no-gates"], dir);
-    const result = await runCli(["show", join(dir, "reports", "r"), "--case", "refund-over-limt"], dir);
-    expect(result.stderr).toMatch(/no case "refund-over-limt" in this run \(106 cases\); did you mean "refund-over-limit"\?\n$/);
+    const result = await runCli(
+      ["show", join(dir, "reports", "r"), "--case", "refund-over-limt"],
+      dir,
+    );
+    expect(result.stderr).toMatch(
+      /no case "refund-over-limt" in this run \(106 cases\); did you mean "refund-over-limit"\?\n$/,
+    );
   });
 
   it("a saved baseline has its own id in diff headers; one gate is 'gate', not 'gates'", async () => {
     const dir = example();
-    expect((await runCli(["run", "--run-id", "main-1", "--no-progress", "--save-baseline", "main"], dir)).code).toBe(0);
+    expect(
+      (await runCli(["run", "--run-id", "main-1", "--no-progress", "--save-baseline", "main"], dir))
+        .code,
+    ).toBe(0);
     expect((await runCli(["run", "--run-id", "pr-1", "--no-progress"], dir)).code).toBe(0);
-    const diff = await runCli(["diff", join(dir, "reports", "baselines", "main"), join(dir, "reports", "pr-1")], { cwd: dir, env: { COLUMNS: "200" } });
-    expect(diff.stdout.split("\n")[0]).toMatch(/^route-eval diff baseline main \(commerce@[^)]+\) → pr-1 \(commerce@/);
+    const diff = await runCli(
+      ["diff", join(dir, "reports", "baselines", "main"), join(dir, "reports", "pr-1")],
+      { cwd: dir, env: { COLUMNS: "200" } },
+    );
+    expect(diff.stdout.split("\n")[0]).toMatch(
+      /^route-eval diff baseline main \(commerce@[^)]+\) → pr-1 \(commerce@/,
+    );
     const file = join(dir, "one-gate.yaml");
     copyFileSync(join(dir, "route-eval.yaml"), file);
-    writeFileSync(file, readFileSync(file, "utf8").replace(/^gates:[\s\S]*$/m, "gates:\n  selection_accuracy: \">= 0.5\"\n"));
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8").replace(
+        /^gates:[\s\S]*$/m,
+        'gates:\n  selection_accuracy: ">= 0.5"\n',
+      ),
+    );
     const one = await runCli(["run", "-c", file, "--run-id", "g1", "--no-progress"], dir);
     expect(one.stdout).toContain("1 of 1 gate passed");
   });
@@ -76,9 +128,12 @@ describe("polish", () => {
     await runCli(["run", "--run-id", "r", "--no-progress", "--no-gates"], dir);
     const bare = join(dir, "loose");
     mkdirSync(bare);
-    for (const file of ["records.jsonl", "sets.jsonl"]) copyFileSync(join(dir, "reports", "r", file), join(bare, file));
+    for (const file of ["records.jsonl", "sets.jsonl"])
+      copyFileSync(join(dir, "reports", "r", file), join(bare, file));
     const report = await runCli(["report", bare], { cwd: dir, env: { COLUMNS: "200" } });
-    expect(report.stdout.split("\n")[0]).toMatch(/^route-eval run loose · baseline\/lexical-v1 · no registry · 83 cases \+ 8 conversations of 23 turns × 3 trials · no retriever$/);
+    expect(report.stdout.split("\n")[0]).toMatch(
+      /^route-eval run loose · baseline\/lexical-v1 · no registry · 83 cases \+ 8 conversations of 23 turns × 3 trials · no retriever$/,
+    );
     const many = Array.from({ length: 200 }, (_, i) => ({ snapshot: `mcp-${i}`, revision: "1" }));
     expect(describeRegistries(many)).toBe("200 registries (mcp-0@1, mcp-1@1, mcp-2@1, …)");
     expect(describeRegistries(many.slice(0, 2))).toBe("mcp-0@1, mcp-1@1");
@@ -86,18 +141,45 @@ describe("polish", () => {
 
   it("-o is --output in every command; the run directory's parent is --out-dir (--out still works, hidden)", async () => {
     const dir = example();
-    const written = await runCli(["run", "--run-id", "a", "--no-progress", "--no-gates", "-f", "json", "-o", "report-a.json"], dir);
+    const written = await runCli(
+      ["run", "--run-id", "a", "--no-progress", "--no-gates", "-f", "json", "-o", "report-a.json"],
+      dir,
+    );
     expect(written.code, written.stderr).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, "report-a.json"), "utf8")).run.run_id).toBe("a");
-    expect((await runCli(["run", "--run-id", "b", "--no-progress", "--no-gates", "--out", "elsewhere"], dir)).stderr).toContain(join(dir, "elsewhere", "b"));
+    expect(
+      (
+        await runCli(
+          ["run", "--run-id", "b", "--no-progress", "--no-gates", "--out", "elsewhere"],
+          dir,
+        )
+      ).stderr,
+    ).toContain(join(dir, "elsewhere", "b"));
     expect((await runCli(["run", "--help"], dir)).stdout).not.toMatch(/--out <dir>/);
-    const old = await runCli(["run", "--run-id", "c", "--no-progress", "--no-gates", "-o", "reports"], dir);
+    const old = await runCli(
+      ["run", "--run-id", "c", "--no-progress", "--no-gates", "-o", "reports"],
+      dir,
+    );
     expect(old.code).toBe(2);
-    expect(old.stderr).toContain("(-o is --output now; the directory that receives runs is --out-dir)");
+    expect(old.stderr).toContain(
+      "(-o is --output now; the directory that receives runs is --out-dir)",
+    );
   });
 
   it("import mcp --command shows the lines of the server's stderr that say what went wrong", () => {
-    const stderr = ["node:internal/modules/cjs/loader:1228", "  throw err;", "  ^", "", "Error: Cannot find module '/srv/agent.js'", "    at Module._resolveFilename (node:internal)", "{", "  code: 'MODULE_NOT_FOUND'", "}", "", "Node.js v20.20.2"].join("\n");
+    const stderr = [
+      "node:internal/modules/cjs/loader:1228",
+      "  throw err;",
+      "  ^",
+      "",
+      "Error: Cannot find module '/srv/agent.js'",
+      "    at Module._resolveFilename (node:internal)",
+      "{",
+      "  code: 'MODULE_NOT_FOUND'",
+      "}",
+      "",
+      "Node.js v20.20.2",
+    ].join("\n");
     expect(meaningfulLines(stderr)).toBe("Error: Cannot find module '/srv/agent.js'");
   });
 });

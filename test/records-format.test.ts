@@ -4,7 +4,15 @@
  * The legacy fixture was written by route-eval before format 2, with its report, markdown,
  * terminal and `show` outputs as that version rendered them.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
@@ -17,7 +25,8 @@ const legacyFile = (name: string): string => {
   const bytes = readFileSync(join(LEGACY, name));
   return (name.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8");
 };
-const withoutVersion = (text: string) => text.replace(/"tool_version": "[^"]+"/g, '"tool_version": "<version>"');
+const withoutVersion = (text: string) =>
+  text.replace(/"tool_version": "[^"]+"/g, '"tool_version": "<version>"');
 
 let legacy: string;
 let current: string;
@@ -32,8 +41,35 @@ beforeAll(async () => {
   writeFileSync(join(legacy, "records.jsonl"), legacyFile("records.jsonl.gz"));
   // The same decisions as the fixture, run today: bundled example (its single-decision cases, as
   // when the fixture was written), bm25 k=4, shuffled, 2 trials.
-  const singles = ["billing", "customers", "fulfilment", "messaging", "orders", "out-of-scope", "safety"].map((name) => `cases/${name}.yaml`);
-  const flags = ["run", "--cases", ...singles, "--retriever", "bm25", "-k", "4", "--shuffle-tools", "-n", "2", "--no-progress", "--no-step-summary", "--out-dir", base, "--run-id", "current", "-f", "json"];
+  const singles = [
+    "billing",
+    "customers",
+    "fulfilment",
+    "messaging",
+    "orders",
+    "out-of-scope",
+    "safety",
+  ].map((name) => `cases/${name}.yaml`);
+  const flags = [
+    "run",
+    "--cases",
+    ...singles,
+    "--retriever",
+    "bm25",
+    "-k",
+    "4",
+    "--shuffle-tools",
+    "-n",
+    "2",
+    "--no-progress",
+    "--no-step-summary",
+    "--out-dir",
+    base,
+    "--run-id",
+    "current",
+    "-f",
+    "json",
+  ];
   const result = await runCli(flags, ROOT);
   expect(result.code, result.stderr).toBe(0);
   current = join(base, "current");
@@ -51,16 +87,26 @@ describe("records in the inline form (format 1)", () => {
     // The legacy renderings were captured when output of unknown width was laid out at 100 columns.
     const wide = { env: { COLUMNS: "100" } };
     for (const format of ["terminal", "markdown"] as const) {
-      expect((await runCli(["report", legacy, "-f", format], wide)).stdout).toBe(legacyFile(`report.${format}.txt`));
+      expect((await runCli(["report", legacy, "-f", format], wide)).stdout).toBe(
+        legacyFile(`report.${format}.txt`),
+      );
     }
-    expect((await runCli(["show", legacy, "--case", "refund-over-limit"], wide)).stdout).toBe(legacyFile("show.txt"));
+    expect((await runCli(["show", legacy, "--case", "refund-over-limit"], wide)).stdout).toBe(
+      legacyFile("show.txt"),
+    );
   });
 });
 
 describe("records in the referenced form (format 2)", () => {
   it("name the registry and exposed sets by id and keep each set once in sets.jsonl", () => {
-    const lines = readFileSync(join(current, "records.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
-    const sets = readFileSync(join(current, "sets.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    const lines = readFileSync(join(current, "records.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    const sets = readFileSync(join(current, "sets.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     const ids = sets.map((set) => set.id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const record of lines) {
@@ -87,7 +133,9 @@ describe("records in the referenced form (format 2)", () => {
     expect(now.cases).toEqual(old.cases);
     // The same explanation; only the description text reads ". " where it read ".; " then.
     const squeeze = (text: string) => text.replaceAll(".;", ".").replace(/[─│ \n]+/g, " ");
-    expect(squeeze((await runCli(["show", current, "--case", "refund-over-limit"])).stdout)).toBe(squeeze(legacyFile("show.txt")));
+    expect(squeeze((await runCli(["show", current, "--case", "refund-over-limit"])).stdout)).toBe(
+      squeeze(legacyFile("show.txt")),
+    );
     const diff = await runCli(["diff", legacy, current]);
     expect(diff.code, diff.stderr).toBe(0);
     const said = diff.stdout.replace(/\s+/g, " ");
@@ -101,7 +149,9 @@ describe("records in the referenced form (format 2)", () => {
     copyFileSync(join(current, "records.jsonl"), join(alone, "records.jsonl"));
     const result = await runCli(["report", alone]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^route-eval: .*alone\/records\.jsonl:1: trial record names registry_set "[0-9a-f]{16}", which is not in sets\.jsonl beside it; keep a run's sets\.jsonl with its records\.jsonl\n$/);
+    expect(result.stderr).toMatch(
+      /^route-eval: .*alone\/records\.jsonl:1: trial record names registry_set "[0-9a-f]{16}", which is not in sets\.jsonl beside it; keep a run's sets\.jsonl with its records\.jsonl\n$/,
+    );
   });
 
   it("--resume appends to sets.jsonl only the sets it has not seen", async () => {
@@ -111,10 +161,15 @@ describe("records in the referenced form (format 2)", () => {
     const lines = readFileSync(join(resumed, "records.jsonl"), "utf8").trim().split("\n");
     writeFileSync(join(resumed, "records.jsonl"), lines.slice(0, 10).join("\n") + "\n");
     const setsBefore = readFileSync(join(resumed, "sets.jsonl"), "utf8");
-    const result = await runCli(["run", "--resume", resumed, "--no-progress", "--no-step-summary", "-f", "json"], ROOT);
+    const result = await runCli(
+      ["run", "--resume", resumed, "--no-progress", "--no-step-summary", "-f", "json"],
+      ROOT,
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(readFileSync(join(resumed, "sets.jsonl"), "utf8")).toBe(setsBefore);
-    expect(readFileSync(join(resumed, "records.jsonl"), "utf8").trim().split("\n")).toHaveLength(lines.length);
+    expect(readFileSync(join(resumed, "records.jsonl"), "utf8").trim().split("\n")).toHaveLength(
+      lines.length,
+    );
     expect(existsSync(join(resumed, "report.json"))).toBe(true);
   });
 });

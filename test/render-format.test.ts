@@ -14,8 +14,20 @@ import type { CaseRow } from "../src/types.js";
 
 function row(fields: Partial<CaseRow>): CaseRow {
   return {
-    case_id: "c", family: null, tags: [], phase: null, acceptable: ["search_orders"], forbidden: [], trials: 3,
-    errored: 0, correct: 0, violated: 0, stages: {}, selections: {}, passed: false, ...fields,
+    case_id: "c",
+    family: null,
+    tags: [],
+    phase: null,
+    acceptable: ["search_orders"],
+    forbidden: [],
+    trials: 3,
+    errored: 0,
+    correct: 0,
+    violated: 0,
+    stages: {},
+    selections: {},
+    passed: false,
+    ...fields,
   };
 }
 
@@ -27,7 +39,9 @@ describe("format", () => {
     expect(formatPercent(null)).toBe("—");
     expect(formatCi([0.43435, 0.90254])).toBe("[43.4%, 90.3%]");
     expect(formatCi(null)).toBe("—");
-    expect(formatRate({ numerator: 4 / 3, denominator: 4, value: 1 / 3, ci: null })).toBe("33.3% (1.33/4)");
+    expect(formatRate({ numerator: 4 / 3, denominator: 4, value: 1 / 3, ci: null })).toBe(
+      "33.3% (1.33/4)",
+    );
     expect(formatRate({ numerator: 0, denominator: 0, value: null, ci: null })).toBe("— (0/0)");
     expect(formatDecimal(2 / 3)).toBe("0.667");
     expect(formatDecimal(0.9)).toBe("0.9");
@@ -41,7 +55,14 @@ describe("format", () => {
   });
 
   it("orders integer-like keys numerically before the others", () => {
-    expect(["all", "10", "2", "1", "b", "a"].sort(compareKeys)).toEqual(["1", "2", "10", "a", "all", "b"]);
+    expect(["all", "10", "2", "1", "b", "a"].sort(compareKeys)).toEqual([
+      "1",
+      "2",
+      "10",
+      "a",
+      "all",
+      "b",
+    ]);
   });
 
   it("describes a case's trials in ladder order with its non-acceptable selections", () => {
@@ -55,7 +76,9 @@ describe("format", () => {
     expect(describeCaseOutcome(mixed)).toBe(
       "discovery ×1, selection ×1 (selected (no call) ×1, get_order ×1), correct ×1, errored ×1, violated ×1",
     );
-    expect(describeCaseOutcome(row({ stages: { selection: 2 }, selections: { get_order: 2 } }))).toBe("selection ×2 (selected get_order)");
+    expect(
+      describeCaseOutcome(row({ stages: { selection: 2 }, selections: { get_order: 2 } })),
+    ).toBe("selection ×2 (selected get_order)");
     expect(describeCaseOutcome(row({ errored: 3 }))).toBe("errored ×3");
     expect(describeStages(row({ trials: 0 }))).toBe("no trials");
   });

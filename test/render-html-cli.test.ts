@@ -14,7 +14,10 @@ beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), "route-eval-html-cli-"));
   run = join(out, "r");
   const captured = captureIo();
-  const code = await main(argv("run", "-c", CONFIG, "--run-id", "r", "--out-dir", out, "--no-gates", "-f", "html"), captured.io);
+  const code = await main(
+    argv("run", "-c", CONFIG, "--run-id", "r", "--out-dir", out, "--no-gates", "-f", "html"),
+    captured.io,
+  );
   if (code !== 0) throw new Error(captured.stderr());
 });
 
@@ -37,8 +40,21 @@ describe("--format html", () => {
     expect(existsSync(join(run, "report.html"))).toBe(true);
 
     const b = captureIo();
-    await main(argv("report", run, "--format", "html", "--no-gates", "--output", join(out, "elsewhere.html")), b.io);
-    expect(readFileSync(join(out, "elsewhere.html"), "utf8")).toBe(readFileSync(join(run, "report.html"), "utf8"));
+    await main(
+      argv(
+        "report",
+        run,
+        "--format",
+        "html",
+        "--no-gates",
+        "--output",
+        join(out, "elsewhere.html"),
+      ),
+      b.io,
+    );
+    expect(readFileSync(join(out, "elsewhere.html"), "utf8")).toBe(
+      readFileSync(join(run, "report.html"), "utf8"),
+    );
 
     const c = captureIo();
     await main(argv("report", run, "--format", "html", "--output", "-"), c.io);

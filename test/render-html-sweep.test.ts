@@ -35,8 +35,21 @@ function cell(page: string, run: string, column: string): string | undefined {
 
 beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), "route-eval-sweep-html-"));
-  const result = await cli("sweep", "-c", `${FIXTURE}/route-eval.yaml`, "--out-dir", out, "--sizes", "2,4,8,16", "--sweep-id", "sizes",
-    "--distractor-registry", `${FIXTURE}/distractors.yaml`, "-f", "html");
+  const result = await cli(
+    "sweep",
+    "-c",
+    `${FIXTURE}/route-eval.yaml`,
+    "--out-dir",
+    out,
+    "--sizes",
+    "2,4,8,16",
+    "--sweep-id",
+    "sizes",
+    "--distractor-registry",
+    `${FIXTURE}/distractors.yaml`,
+    "-f",
+    "html",
+  );
   if (result.code !== 0) throw new Error(result.stderr);
   sweepDir = join(out, "sizes");
   sweep = JSON.parse(readFileSync(join(sweepDir, "sweep.json"), "utf8"));
@@ -46,7 +59,8 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 describe("sweep --format html", () => {
   it("writes <sweep>/report.html and one report.html per point, nothing on stdout", async () => {
     expect(existsSync(join(sweepDir, "report.html"))).toBe(true);
-    for (const point of sweep.points) expect(existsSync(join(sweepDir, point.run, "report.html"))).toBe(true);
+    for (const point of sweep.points)
+      expect(existsSync(join(sweepDir, point.run, "report.html"))).toBe(true);
   });
 
   it("shows sweep.json's numbers in its table and links each point page by a relative path", () => {
@@ -57,9 +71,12 @@ describe("sweep --format html", () => {
       expect(page).toContain(`href="${point.run}/report.html"`);
     }
     expect(sweep.thresholds?.n90.status).toBe("below_at_smallest");
-    expect(page).toContain("N90 (selection accuracy falls below 90%): below 90% already at the smallest size (2 visible tools)");
+    expect(page).toContain(
+      "N90 (selection accuracy falls below 90%): below 90% already at the smallest size (2 visible tools)",
+    );
     // One dot per point on the selection-accuracy curve, at the true visible size (16 requested, 15.2 shown).
-    const series = /<g class="series" data-series="selection accuracy">(.*?)<\/g>/s.exec(page)?.[1] ?? "";
+    const series =
+      /<g class="series" data-series="selection accuracy">(.*?)<\/g>/s.exec(page)?.[1] ?? "";
     expect(series.match(/<circle /g)).toHaveLength(sweep.points.length);
     expect(page).toMatch(/size 16 \(15\.2 visible\): selection accuracy 50\.0%/);
     expect(page).toContain("script-src &#39;none&#39;"); // no script at all: the page needs none
@@ -76,7 +93,9 @@ describe("report SWEEP_DIR", () => {
 
     const elsewhere = join(out, "pages", "sweep.html");
     mkdirSync(dirname(elsewhere));
-    expect((await cli("report", join(sweepDir, "sweep.json"), "-f", "html", "--output", elsewhere)).code).toBe(0);
+    expect(
+      (await cli("report", join(sweepDir, "sweep.json"), "-f", "html", "--output", elsewhere)).code,
+    ).toBe(0);
     const page = readFileSync(elsewhere, "utf8");
     const href = /<tr data-point="size-04".*?href="([^"]+)"/s.exec(page)?.[1] ?? "";
     expect(href).toBe("../sizes/size-04/report.html");
@@ -88,10 +107,13 @@ describe("report SWEEP_DIR", () => {
     mkdirSync(copy);
     writeFileSync(join(copy, "sweep.json"), readFileSync(join(sweepDir, "sweep.json")));
     mkdirSync(join(copy, "size-02"));
-    for (const file of ["records.jsonl", "sets.jsonl", "run.json"]) writeFileSync(join(copy, "size-02", file), readFileSync(join(sweepDir, "size-02", file)));
+    for (const file of ["records.jsonl", "sets.jsonl", "run.json"])
+      writeFileSync(join(copy, "size-02", file), readFileSync(join(sweepDir, "size-02", file)));
     const result = await cli("report", copy, "-f", "html");
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain(`route-eval: no point page: ${join(copy, "size-04", "records.jsonl")}: not found`);
+    expect(result.stderr).toContain(
+      `route-eval: no point page: ${join(copy, "size-04", "records.jsonl")}: not found`,
+    );
     const page = readFileSync(join(copy, "report.html"), "utf8");
     expect(page.match(/data-field="report" title=/g)).toHaveLength(1);
     expect(page).toContain("3 point pages are not there;");
@@ -100,18 +122,28 @@ describe("report SWEEP_DIR", () => {
   it("renders the other formats from sweep.json, and has no JUnit", async () => {
     const json = await cli("report", sweepDir, "-f", "json");
     expect(JSON.parse(json.stdout)).toEqual(sweep);
-    expect((await cli("report", sweepDir)).stdout).toContain("N50 (selection accuracy falls below 50%)");
+    expect((await cli("report", sweepDir)).stdout).toContain(
+      "N50 (selection accuracy falls below 50%)",
+    );
     const junit = await cli("report", sweepDir, "-f", "junit");
-    expect([junit.code, junit.stderr]).toEqual([2, `route-eval: ${sweepDir}: a sweep has no junit rendering (use terminal, json, markdown or html; sweep.csv is beside sweep.json)\n`]);
+    expect([junit.code, junit.stderr]).toEqual([
+      2,
+      `route-eval: ${sweepDir}: a sweep has no junit rendering (use terminal, json, markdown or html; sweep.csv is beside sweep.json)\n`,
+    ]);
   });
 
   it("rejects a sweep.json that breaks its schema with the file and JSON path (exit 2)", async () => {
     const bad = join(out, "bad");
     mkdirSync(bad);
-    writeFileSync(join(bad, "sweep.json"), JSON.stringify({ ...sweep, points: [{ ...sweep.points[0], run: "../../etc" }] }));
+    writeFileSync(
+      join(bad, "sweep.json"),
+      JSON.stringify({ ...sweep, points: [{ ...sweep.points[0], run: "../../etc" }] }),
+    );
     const result = await cli("report", bad, "-f", "html");
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(new RegExp(`^route-eval: ${join(bad, "sweep.json")}: points\\[0\\]\\.run: .*\n$`));
+    expect(result.stderr).toMatch(
+      new RegExp(`^route-eval: ${join(bad, "sweep.json")}: points\\[0\\]\\.run: .*\n$`),
+    );
     expect(existsSync(join(bad, "report.html"))).toBe(false);
   });
 });
@@ -124,14 +156,25 @@ describe("renderSweepHtml", () => {
       ...sweep,
       sweep_id: hostile,
       model: hostile,
-      settings: { ...sweep.settings, cases: [hostile], distractor_registry: { snapshot: hostile, revision: hostile, file: hostile } },
+      settings: {
+        ...sweep.settings,
+        cases: [hostile],
+        distractor_registry: { snapshot: hostile, revision: hostile, file: hostile },
+      },
       points: [point],
     };
-    const page = renderSweepHtml(report, { pointLinks: { [point.run]: `${encodeURIComponent(point.run)}/report.html` }, sweepDir: hostile });
+    const page = renderSweepHtml(report, {
+      pointLinks: { [point.run]: `${encodeURIComponent(point.run)}/report.html` },
+      sweepDir: hostile,
+    });
     expect(page).not.toMatch(/<img|<script>window/);
     expect(page.match(/<script/g)).toHaveLength(1); // the JSON data block, nothing else
-    expect(page).toContain("&lt;/script&gt;&lt;script&gt;window.__pwned=1&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;");
-    const data = /<script type="application\/json" id="route-eval-data">(.*?)<\/script>/s.exec(page)?.[1] ?? "";
+    expect(page).toContain(
+      "&lt;/script&gt;&lt;script&gt;window.__pwned=1&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;",
+    );
+    const data =
+      /<script type="application\/json" id="route-eval-data">(.*?)<\/script>/s.exec(page)?.[1] ??
+      "";
     expect(JSON.parse(data).sweep.sweep_id).toBe(hostile);
   });
 });

@@ -6,7 +6,11 @@ import { buildFixtureReport } from "./fixtures/report-fixture.js";
 function reverseKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reverseKeys);
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).reverse().map(([key, inner]) => [key, reverseKeys(inner)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .reverse()
+        .map(([key, inner]) => [key, reverseKeys(inner)]),
+    );
   }
   return value;
 }
@@ -24,7 +28,11 @@ function checkSorted(value: unknown, path: string): void {
 
 describe("stableStringify", () => {
   it("sorts keys recursively and keeps schema_version first only at the top level", () => {
-    const value = { b: 1, a: { d: [{ z: 1, y: 2 }], c: null, schema_version: 9 }, schema_version: 2 };
+    const value = {
+      b: 1,
+      a: { d: [{ z: 1, y: 2 }], c: null, schema_version: 9 },
+      schema_version: 2,
+    };
     expect(stableStringify(value, 2)).toBe(
       [
         "{",
@@ -46,22 +54,38 @@ describe("stableStringify", () => {
   });
 
   it("orders integer-like keys by value before the others, as JavaScript does", () => {
-    expect(stableStringify({ all: 3, "10": 1, "2": 2, "02": 4 })).toBe('{"2":2,"10":1,"02":4,"all":3}');
+    expect(stableStringify({ all: 3, "10": 1, "2": 2, "02": 4 })).toBe(
+      '{"2":2,"10":1,"02":4,"all":3}',
+    );
   });
 
   it("matches JSON.stringify on values: undefined dropped, empty containers, non-finite numbers, escapes", () => {
-    const value = { k: undefined, e: [], o: {}, n: [1, undefined, NaN], s: 'quote " and \n newline', t: true, f: -0.5 };
+    const value = {
+      k: undefined,
+      e: [],
+      o: {},
+      n: [1, undefined, NaN],
+      s: 'quote " and \n newline',
+      t: true,
+      f: -0.5,
+    };
     const text = stableStringify(value, 2);
     expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)));
-    expect(text).toContain('"e": [],\n  "f": -0.5,\n  "n": [\n    1,\n    null,\n    null\n  ],\n  "o": {},');
-    expect(stableStringify({ b: [1, { d: 2, c: 1 }], a: "x" })).toBe('{"a":"x","b":[1,{"c":1,"d":2}]}');
+    expect(text).toContain(
+      '"e": [],\n  "f": -0.5,\n  "n": [\n    1,\n    null,\n    null\n  ],\n  "o": {},',
+    );
+    expect(stableStringify({ b: [1, { d: 2, c: 1 }], a: "x" })).toBe(
+      '{"a":"x","b":[1,{"c":1,"d":2}]}',
+    );
   });
 });
 
 describe("renderJson", () => {
   it("puts schema_version first, sorts every other key, indents by 2 and ends with a newline", () => {
     const text = renderJson(buildFixtureReport());
-    expect(text.startsWith('{\n  "schema_version": 1,\n  "breakdowns": {\n    "family": {')).toBe(true);
+    expect(text.startsWith('{\n  "schema_version": 1,\n  "breakdowns": {\n    "family": {')).toBe(
+      true,
+    );
     expect(text.endsWith("}\n")).toBe(true);
     checkSorted(JSON.parse(text), "$");
     expect(text).toContain('"pass_hat_k": {\n      "1": {');

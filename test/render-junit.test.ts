@@ -15,7 +15,10 @@ const ENTITY = /^&(amp|lt|gt|quot|apos|#\d+);/;
 
 function decode(text: string): string {
   const named: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
-  return text.replace(/&(amp|lt|gt|quot|apos|#\d+);/g, (_, e: string) => named[e] ?? String.fromCharCode(Number(e.slice(1))));
+  return text.replace(
+    /&(amp|lt|gt|quot|apos|#\d+);/g,
+    (_, e: string) => named[e] ?? String.fromCharCode(Number(e.slice(1))),
+  );
 }
 
 /** A tiny XML 1.0 checker: balanced tags, quoted attributes, text without raw < or stray &. Returns the elements. */
@@ -34,7 +37,9 @@ function parseXml(xml: string): Element[] {
       if (closing === "/") {
         if (stack.pop() !== name) throw new Error(`unbalanced </${name}> at ${i}`);
       } else {
-        const attributes = Object.fromEntries([...attrs.matchAll(ATTRIBUTE)].map(([, key, value]) => [key, decode(value)]));
+        const attributes = Object.fromEntries(
+          [...attrs.matchAll(ATTRIBUTE)].map(([, key, value]) => [key, decode(value)]),
+        );
         for (const value of [...attrs.matchAll(ATTRIBUTE)].map((m) => m[2])) checkText(value);
         elements.push({ name, attributes });
         if (selfClosing !== "/") stack.push(name);
@@ -60,8 +65,19 @@ function checkText(text: string): void {
 
 function allErroredCase(): CaseRow {
   return {
-    case_id: "weather-down", family: null, tags: [], phase: null, acceptable: ["get_weather"], forbidden: [],
-    trials: 3, errored: 3, correct: 0, violated: 0, stages: {}, selections: {}, passed: false,
+    case_id: "weather-down",
+    family: null,
+    tags: [],
+    phase: null,
+    acceptable: ["get_weather"],
+    forbidden: [],
+    trials: 3,
+    errored: 3,
+    correct: 0,
+    violated: 0,
+    stages: {},
+    selections: {},
+    passed: false,
   };
 }
 
@@ -71,7 +87,10 @@ describe("renderJunit", () => {
     const elements = parseXml(renderJunit(report));
     const expected = { tests: "4", failures: "3", errors: "0" };
     expect(elements.find((e) => e.name === "testsuites")?.attributes).toMatchObject(expected);
-    expect(elements.find((e) => e.name === "testsuite")?.attributes).toMatchObject({ name: "route-eval", ...expected });
+    expect(elements.find((e) => e.name === "testsuite")?.attributes).toMatchObject({
+      name: "route-eval",
+      ...expected,
+    });
     expect(elements.filter((e) => e.name === "testcase")).toHaveLength(4);
     expect(elements.filter((e) => e.name === "failure")).toHaveLength(3);
   });
@@ -91,7 +110,9 @@ describe("renderJunit", () => {
   });
 
   it("fails a case with the stages and the selections seen", () => {
-    const failures = parseXml(renderJunit(buildFixtureReport())).filter((e) => e.name === "failure");
+    const failures = parseXml(renderJunit(buildFixtureReport())).filter(
+      (e) => e.name === "failure",
+    );
     expect(failures.map((e) => e.attributes.message)).toEqual([
       "selection ×2 (selected get_order), correct ×1",
       "exposure ×2 (selected refund_order), errored ×1, violated ×2",
@@ -107,15 +128,23 @@ describe("renderJunit", () => {
     report.cases[0].stages = { correct: 2 };
     const xml = renderJunit(report);
     const elements = parseXml(xml);
-    expect(elements.find((e) => e.name === "testsuite")?.attributes).toMatchObject({ tests: "5", failures: "3", errors: "1" });
+    expect(elements.find((e) => e.name === "testsuite")?.attributes).toMatchObject({
+      tests: "5",
+      failures: "3",
+      errors: "1",
+    });
     const errors = elements.filter((e) => e.name === "error");
     expect(errors.map((e) => e.attributes.message)).toEqual(["all 3 trials errored: HTTP 500"]);
     expect(xml).toContain('<testcase classname="cases" name="weather-down">');
-    expect(xml).toContain('<testcase classname="exact-id-vs-free-text" name="order-status-exact-id"/>');
+    expect(xml).toContain(
+      '<testcase classname="exact-id-vs-free-text" name="order-status-exact-id"/>',
+    );
   });
 
   it("escapes & < > \" ', makes control characters visible and strips the rest that XML 1.0 forbids", () => {
-    expect(escapeXml(`a&b<c>d"e'f\u0001g\u0000h\uFFFEi\uD800j😀`)).toBe("a&amp;b&lt;c&gt;d&quot;e&apos;f\\u0001g\\u0000hij😀");
+    expect(escapeXml(`a&b<c>d"e'f\u0001g\u0000h\uFFFEi\uD800j😀`)).toBe(
+      "a&amp;b&lt;c&gt;d&quot;e&apos;f\\u0001g\\u0000hij😀",
+    );
     const report = buildFixtureReport();
     report.cases[1].case_id = `x"<&'>\u0007y`;
     report.cases[1].selections = { "<img src=x>": 2, search_orders: 1 };
@@ -124,7 +153,9 @@ describe("renderJunit", () => {
     const elements = parseXml(xml);
     expect(xml).toContain('name="x&quot;&lt;&amp;&apos;&gt;\\u0007y"');
     expect(elements.filter((e) => e.name === "testcase")[1].attributes.name).toBe(`x"<&'>\\u0007y`);
-    expect(elements.find((e) => e.name === "failure")?.attributes.message).toBe("selection ×2 (selected <img src=x>), correct ×1");
+    expect(elements.find((e) => e.name === "failure")?.attributes.message).toBe(
+      "selection ×2 (selected <img src=x>), correct ×1",
+    );
     expect(xml).not.toContain("\u001b");
   });
 

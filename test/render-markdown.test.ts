@@ -62,13 +62,19 @@ describe("renderMarkdown", () => {
 
   it("renders the funnel with the fixture's numbers", () => {
     const markdown = renderMarkdown(buildFixtureReport());
-    expect(markdown).toContain("| stage | population | passed | rate | 95% CI |\n| --- | ---: | ---: | ---: | --- |");
+    expect(markdown).toContain(
+      "| stage | population | passed | rate | 95% CI |\n| --- | ---: | ---: | ---: | --- |",
+    );
     expect(markdown).toContain("| coverage | 11 | 8 | 72.7% | [43.4%, 90.3%] |");
     expect(markdown).toContain("| selection | 6 | 4 | 66.7% | [30.0%, 90.3%] |");
     expect(markdown).toContain("| end-to-end | 11 | 4 | 36.4% | [15.2%, 64.6%] |");
     expect(markdown).toContain("| abstention accuracy | 0 | 0 | — | — |");
-    expect(markdown).toContain("| k | cases | pass^k (all k succeed) | pass@k (any of k succeeds) |");
-    expect(markdown).toContain("| k=2 | 4 | 25.0% (1/4) [4.6%, 69.9%] | 41.7% (1.67/4) [11.0%, 80.5%] |");
+    expect(markdown).toContain(
+      "| k | cases | pass^k (all k succeed) | pass@k (any of k succeeds) |",
+    );
+    expect(markdown).toContain(
+      "| k=2 | 4 | 25.0% (1/4) [4.6%, 69.9%] | 41.7% (1.67/4) [11.0%, 80.5%] |",
+    );
   });
 
   it("lists failing cases (not passing ones) with family, acceptable, selections and stages", () => {
@@ -77,8 +83,12 @@ describe("renderMarkdown", () => {
     expect(markdown).toContain(
       "| order-status-free-text | exact-id-vs-free-text | search_orders | get_order ×2, search_orders ×1 | selection ×2, correct ×1 |",
     );
-    expect(markdown).toContain("| refund-needs-approval | policy-forbids | escalate_refund | refund_order ×2 | exposure ×2, errored ×1 |");
-    expect(markdown).toContain("| track-shipment | tool-available-vs-absent | track_shipment | no_applicable_tool ×3 | coverage ×3 |");
+    expect(markdown).toContain(
+      "| refund-needs-approval | policy-forbids | escalate_refund | refund_order ×2 | exposure ×2, errored ×1 |",
+    );
+    expect(markdown).toContain(
+      "| track-shipment | tool-available-vs-absent | track_shipment | no_applicable_tool ×3 | coverage ×3 |",
+    );
     expect(markdown).not.toContain("| order-status-exact-id |");
   });
 
@@ -93,10 +103,18 @@ describe("renderMarkdown", () => {
 
   it("puts gates first when given, HTML-escaping the operator", () => {
     const gates: GateResult[] = [
-      { name: "selection_accuracy", threshold: ">= 0.9", value: 4 / 6, passed: false, reason: "selection_accuracy 0.667 (4/6) is below 0.9" },
+      {
+        name: "selection_accuracy",
+        threshold: ">= 0.9",
+        value: 4 / 6,
+        passed: false,
+        reason: "selection_accuracy 0.667 (4/6) is below 0.9",
+      },
     ];
     const markdown = renderMarkdown(buildFixtureReport(), { gates });
-    expect(markdown).toContain("| ✗ | selection_accuracy &gt;= 0.9 | selection_accuracy 0.667 (4/6) is below 0.9 |");
+    expect(markdown).toContain(
+      "| ✗ | selection_accuracy &gt;= 0.9 | selection_accuracy 0.667 (4/6) is below 0.9 |",
+    );
     expect(markdown.indexOf("### Gates")).toBeLessThan(markdown.indexOf("### Routing ladder"));
     expect(renderMarkdown(buildFixtureReport())).not.toContain("### Gates");
   });

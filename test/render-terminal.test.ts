@@ -19,7 +19,12 @@ function sectionOf(output: string, title: string): string[] {
 function rowsOf(output: string, title: string): Map<string, string[]> {
   const rows = sectionOf(output, title)
     .filter((line) => line.startsWith("│"))
-    .map((line) => line.split("│").slice(1, -1).map((cell) => cell.trim()));
+    .map((line) =>
+      line
+        .split("│")
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
   return new Map(rows.map((cells) => [cells[0], cells.slice(1)]));
 }
 
@@ -35,7 +40,9 @@ describe("renderTerminal", () => {
 
   it("colours with ANSI when asked, and the layout is the same once the codes are removed", () => {
     const report = buildFixtureReport();
-    const gates: GateResult[] = [{ name: "violation_rate", threshold: "== 0", value: 0.18, passed: false, reason: "x" }];
+    const gates: GateResult[] = [
+      { name: "violation_rate", threshold: "== 0", value: 0.18, passed: false, reason: "x" },
+    ];
     const colored = renderTerminal(report, { color: true, gates });
     expect(colored).toMatch(ANSI);
     expect(colored.replace(ANSI, "")).toBe(renderTerminal(report, { color: false, gates }));
@@ -44,7 +51,14 @@ describe("renderTerminal", () => {
   it("shows the ladder as a funnel with population, passed, rate and Wilson interval", () => {
     const output = renderTerminal(buildFixtureReport(), { color: false });
     const rows = rowsOf(output, "Routing ladder");
-    expect([...rows.keys()]).toEqual(["stage", "coverage", "exposure", "discovery", "selection", "end-to-end"]);
+    expect([...rows.keys()]).toEqual([
+      "stage",
+      "coverage",
+      "exposure",
+      "discovery",
+      "selection",
+      "end-to-end",
+    ]);
     expect(rows.get("stage")).toEqual(["population", "passed", "rate", "95% CI"]);
     // 8/11, 6/8, 6/6, 4/6, 4/11 with 95% Wilson intervals computed by hand (z = 1.96).
     expect(rows.get("coverage")).toEqual(["11", "8", "72.7%", "[43.4%, 90.3%]"]);
@@ -69,33 +83,68 @@ describe("renderTerminal", () => {
 
   it("shows confusions, other rates with — for an empty population, pass^k and consistency", () => {
     const output = renderTerminal(buildFixtureReport(), { color: false });
-    expect(rowsOf(output, "Top selection confusions").get("search_orders")).toEqual(["→", "get_order", "2"]);
+    expect(rowsOf(output, "Top selection confusions").get("search_orders")).toEqual([
+      "→",
+      "get_order",
+      "2",
+    ]);
     const rates = rowsOf(output, "Other rates");
     expect(rates.get("abstention accuracy")).toEqual(["0", "0", "—", "—"]);
     expect(rates.get("violation rate")).toEqual(["11", "2", "18.2%", "[5.1%, 47.7%]"]);
     expect(rates.get("argument validity")).toEqual(["8", "7", "87.5%", "[52.9%, 97.8%]"]);
     expect(rates.get("discovery rate (k=all)")).toEqual(["6", "6", "100.0%", "[61.0%, 100.0%]"]);
-    expect(output).toContain("mean visible set size: 7.0 ordinary tools per trial (controls apart)");
+    expect(output).toContain(
+      "mean visible set size: 7.0 ordinary tools per trial (controls apart)",
+    );
     const reliability = rowsOf(output, "Reliability over trials");
     // k as rows: pass^k and pass@k over the same cases at every k.
-    expect(reliability.get("k")).toEqual(["cases", "pass^k (all k succeed)", "pass@k (any of k succeeds)"]);
+    expect(reliability.get("k")).toEqual([
+      "cases",
+      "pass^k (all k succeed)",
+      "pass@k (any of k succeeds)",
+    ]);
     // Each a mean of per-case estimates, with its sum over the cases and its interval.
-    expect(reliability.get("k=1")).toEqual(["4", "33.3% (1.33/4) [7.5%, 75.5%]", "33.3% (1.33/4) [7.5%, 75.5%]"]);
-    expect(reliability.get("k=2")).toEqual(["4", "25.0% (1/4) [4.6%, 69.9%]", "41.7% (1.67/4) [11.0%, 80.5%]"]);
-    expect(reliability.get("k=3")).toEqual(["3", "33.3% (1/3) [6.1%, 79.2%]", "66.7% (2/3) [20.8%, 93.9%]"]);
+    expect(reliability.get("k=1")).toEqual([
+      "4",
+      "33.3% (1.33/4) [7.5%, 75.5%]",
+      "33.3% (1.33/4) [7.5%, 75.5%]",
+    ]);
+    expect(reliability.get("k=2")).toEqual([
+      "4",
+      "25.0% (1/4) [4.6%, 69.9%]",
+      "41.7% (1.67/4) [11.0%, 80.5%]",
+    ]);
+    expect(reliability.get("k=3")).toEqual([
+      "3",
+      "33.3% (1/3) [6.1%, 79.2%]",
+      "66.7% (2/3) [20.8%, 93.9%]",
+    ]);
     expect(output).toContain("consistency 91.7%");
     const unstable = rowsOf(output, "Consistency");
-    expect(unstable.get("order-status-free-text")).toEqual(["get_order", "2/3", "get_order ×2, search_orders ×1"]);
+    expect(unstable.get("order-status-free-text")).toEqual([
+      "get_order",
+      "2/3",
+      "get_order ×2, search_orders ×1",
+    ]);
   });
 
   it("shows the header, errored trials and failing exposure assertions", () => {
     const output = renderTerminal(buildFixtureReport(), { color: false });
     const header = output.split("\n")[0];
-    for (const part of ["2026-11-30T12-00-00Z-abc123", "openai/gpt-4.1-mini", "commerce@2026-11-29.1", "4 cases × 3 trials", "no retriever"]) {
+    for (const part of [
+      "2026-11-30T12-00-00Z-abc123",
+      "openai/gpt-4.1-mini",
+      "commerce@2026-11-29.1",
+      "4 cases × 3 trials",
+      "no retriever",
+    ]) {
       expect(header).toContain(part);
     }
     expect(output).toContain("1 of 12 trials errored");
-    expect(rowsOf(output, "Errored trials").get("refund-needs-approval")).toEqual(["0", "HTTP 503 Service Unavailable after 3 retries"]);
+    expect(rowsOf(output, "Errored trials").get("refund-needs-approval")).toEqual([
+      "0",
+      "HTTP 503 Service Unavailable after 3 retries",
+    ]);
     expect(rowsOf(output, "Failing exposure assertions").get("refund-needs-approval")).toEqual([
       "must_see escalate_refund: not exposed in phase support",
     ]);
@@ -104,13 +153,23 @@ describe("renderTerminal", () => {
   it("names the retriever and k when there is one", () => {
     const report = buildFixtureReport();
     report.run.config.discovery = { retriever: "bm25", k: 5 };
-    expect(renderTerminal(report, { color: false }).split("\n")[0]).toContain("retriever bm25, k=5");
+    expect(renderTerminal(report, { color: false }).split("\n")[0]).toContain(
+      "retriever bm25, k=5",
+    );
   });
 
   it("caps long lists: 10 confusions, 5 errored trials", () => {
     const report = buildFixtureReport();
-    report.metrics.selection_confusions = Array.from({ length: 12 }, (_, i) => ({ acceptable: `tool_${i}`, selected: "x", count: 20 - i }));
-    report.errored = Array.from({ length: 7 }, (_, i) => ({ case_id: `case-${i}`, trial: i, error: "timeout" }));
+    report.metrics.selection_confusions = Array.from({ length: 12 }, (_, i) => ({
+      acceptable: `tool_${i}`,
+      selected: "x",
+      count: 20 - i,
+    }));
+    report.errored = Array.from({ length: 7 }, (_, i) => ({
+      case_id: `case-${i}`,
+      trial: i,
+      error: "timeout",
+    }));
     const output = renderTerminal(report, { color: false });
     const confusions = rowsOf(output, "Top selection confusions");
     expect(confusions.size).toBe(11); // header + 10
@@ -124,13 +183,31 @@ describe("renderTerminal", () => {
     const report = buildFixtureReport();
     expect(renderTerminal(report, { color: false })).not.toContain("Gates");
     const gates: GateResult[] = [
-      { name: "selection_accuracy", threshold: ">= 0.9", value: 4 / 6, passed: false, reason: "selection_accuracy 0.667 (4/6) is below 0.9" },
-      { name: "violation_rate", threshold: "<= 0.5", value: 2 / 11, passed: true, reason: "violation_rate 0.182 (2/11) is at most 0.5" },
+      {
+        name: "selection_accuracy",
+        threshold: ">= 0.9",
+        value: 4 / 6,
+        passed: false,
+        reason: "selection_accuracy 0.667 (4/6) is below 0.9",
+      },
+      {
+        name: "violation_rate",
+        threshold: "<= 0.5",
+        value: 2 / 11,
+        passed: true,
+        reason: "violation_rate 0.182 (2/11) is at most 0.5",
+      },
     ];
     const output = renderTerminal(report, { color: false, gates });
     const rows = rowsOf(output, "Gates");
-    expect(rows.get("✗")).toEqual(["selection_accuracy >= 0.9", "selection_accuracy 0.667 (4/6) is below 0.9"]);
-    expect(rows.get("✓")).toEqual(["violation_rate <= 0.5", "violation_rate 0.182 (2/11) is at most 0.5"]);
+    expect(rows.get("✗")).toEqual([
+      "selection_accuracy >= 0.9",
+      "selection_accuracy 0.667 (4/6) is below 0.9",
+    ]);
+    expect(rows.get("✓")).toEqual([
+      "violation_rate <= 0.5",
+      "violation_rate 0.182 (2/11) is at most 0.5",
+    ]);
     expect(output).toContain("1 of 2 gates passed");
   });
 

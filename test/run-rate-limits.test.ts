@@ -10,7 +10,12 @@ import pLimit from "p-limit";
 import { afterAll, describe, expect, it } from "vitest";
 import { runEvaluation } from "../src/trial/evaluate.js";
 import type { RunProgress } from "../src/types.js";
-import { openaiReply, useFakeServers, type FakeReply, type ReceivedRequest } from "./fixtures/fake-provider.js";
+import {
+  openaiReply,
+  useFakeServers,
+  type FakeReply,
+  type ReceivedRequest,
+} from "./fixtures/fake-provider.js";
 import { liveConfig, removeTempDirs, TOOLS, writeProject } from "./fixtures/live-project.js";
 
 afterAll(removeTempDirs);
@@ -18,7 +23,11 @@ const servers = useFakeServers();
 
 const ROOM = 4;
 const ANSWER_MS = 40;
-const CASES = Array.from({ length: 16 }, (_, i) => ({ id: `case-${i}`, goal: `Where is order ord_${i}?`, acceptable: ["get_order"] }));
+const CASES = Array.from({ length: 16 }, (_, i) => ({
+  id: `case-${i}`,
+  goal: `Where is order ord_${i}?`,
+  acceptable: ["get_order"],
+}));
 
 /**
  * A server with ROOM places: a request beyond them is refused with a 429 (retry after 20 ms) — or,
@@ -31,22 +40,44 @@ function roomServer(warnOnly = false) {
     const spent = inFlight >= ROOM;
     if (spent && !warnOnly) {
       refused += 1;
-      return { status: 429, headers: { "retry-after-ms": "20" }, body: { error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } } };
+      return {
+        status: 429,
+        headers: { "retry-after-ms": "20" },
+        body: {
+          error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" },
+        },
+      };
     }
     inFlight += 1;
     setTimeout(() => (inFlight -= 1), ANSWER_MS);
     const reply = openaiReply([{ name: "get_order", arguments: '{"order_id":"ord_1"}' }]);
     const remaining = { "x-ratelimit-remaining-requests": String(spent ? 0 : ROOM - inFlight) };
-    return { ...reply, delayMs: ANSWER_MS, headers: { ...("headers" in reply ? reply.headers : {}), ...remaining } };
+    return {
+      ...reply,
+      delayMs: ANSWER_MS,
+      headers: { ...("headers" in reply ? reply.headers : {}), ...remaining },
+    };
   };
   return { handler, refused: () => refused };
 }
 
 async function runAt16(url: string) {
   const dir = writeProject(TOOLS, CASES);
-  const config = liveConfig(dir, { endpoint: "openai:m", base_url: `${url}/v1`, mode: "live", concurrency: 16, trials: 3, retry_budget_ms: 120_000, max_retries: 200 });
+  const config = liveConfig(dir, {
+    endpoint: "openai:m",
+    base_url: `${url}/v1`,
+    mode: "live",
+    concurrency: 16,
+    trials: 3,
+    retry_budget_ms: 120_000,
+    max_retries: 200,
+  });
   const progress: RunProgress[] = [];
-  const { report } = await runEvaluation(config, { env: {}, now: () => new Date(0), onProgress: (p) => progress.push(p) });
+  const { report } = await runEvaluation(config, {
+    env: {},
+    now: () => new Date(0),
+    onProgress: (p) => progress.push(p),
+  });
   return { report, progress };
 }
 
@@ -56,7 +87,18 @@ describe("adaptive concurrency under rate limits", () => {
     const fixed = await servers.start(fixedRoom.handler);
     const client = new OpenAI({ apiKey: "x", baseURL: `${fixed.url}/v1`, maxRetries: 200 });
     const limit = pLimit(16);
-    await Promise.all(CASES.flatMap((c) => [0, 1, 2].map(() => limit(() => client.chat.completions.create({ model: "m", messages: [{ role: "user", content: c.goal }] })))));
+    await Promise.all(
+      CASES.flatMap((c) =>
+        [0, 1, 2].map(() =>
+          limit(() =>
+            client.chat.completions.create({
+              model: "m",
+              messages: [{ role: "user", content: c.goal }],
+            }),
+          ),
+        ),
+      ),
+    );
     const atFixed = fixedRoom.refused();
 
     const room = roomServer();
@@ -67,7 +109,9 @@ describe("adaptive concurrency under rate limits", () => {
     expect(atFixed).toBeGreaterThan(48);
     expect(room.refused()).toBeLessThan(atFixed / 3);
     // The progress said so while it was lowered.
-    expect(progress.some((p) => p.paced !== undefined && p.paced.now < 16 && p.paced.max === 16)).toBe(true);
+    expect(
+      progress.some((p) => p.paced !== undefined && p.paced.now < 16 && p.paced.max === 16),
+    ).toBe(true);
   }, 120_000);
 
   it("slows down on rate-limit headers alone, with no 429 at all", async () => {

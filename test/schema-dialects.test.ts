@@ -13,7 +13,12 @@ const MIXED = resolve("test/fixtures/dialects/mixed.registry.yaml");
 describe("JSON Schema dialects", () => {
   it("a registry mixing draft-04, draft-07, 2019-09 and 2020-12 loads, and each tool's arguments are checked in its own dialect", () => {
     const registry = loadRegistry(MIXED, process.cwd());
-    expect(registry.tools.map((t) => t.name)).toEqual(["set_count_d4", "set_count_d7", "set_count_2019", "set_count"]);
+    expect(registry.tools.map((t) => t.name)).toEqual([
+      "set_count_d4",
+      "set_count_d7",
+      "set_count_2019",
+      "set_count",
+    ]);
     for (const tool of registry.tools) {
       const schema = tool.input_schema ?? {};
       expect(checkArguments(schema, { count: 6 }), tool.name).toEqual([]);
@@ -29,8 +34,24 @@ describe("JSON Schema dialects", () => {
   });
 
   it("runs: cases on the mixed registry go through the whole pipeline", async () => {
-    const dir = writeFiles({ "c.yaml": `registry: ${MIXED}\ncases:\n  - {id: c, goal: Set the count to 6., acceptable: [set_count_d4, set_count_d7, set_count_2019, set_count]}\n` });
-    const result = await runCli(["run", "--cases", join(dir, "c.yaml"), "--out", join(dir, "out"), "--no-gates", "--no-step-summary", "--no-progress", "-f", "json"], dir);
+    const dir = writeFiles({
+      "c.yaml": `registry: ${MIXED}\ncases:\n  - {id: c, goal: Set the count to 6., acceptable: [set_count_d4, set_count_d7, set_count_2019, set_count]}\n`,
+    });
+    const result = await runCli(
+      [
+        "run",
+        "--cases",
+        join(dir, "c.yaml"),
+        "--out",
+        join(dir, "out"),
+        "--no-gates",
+        "--no-step-summary",
+        "--no-progress",
+        "-f",
+        "json",
+      ],
+      dir,
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout).metrics.trials).toBe(3);
   });
@@ -47,10 +68,13 @@ describe("JSON Schema dialects", () => {
 
   it("an unknown $schema is an error naming the tool and the value", async () => {
     const dir = writeFiles({
-      "r.yaml": 'revision: "1"\ntools:\n  - name: t\n    family: f\n    purpose: Do a thing for one record.\n    effect: read_only\n    input_schema: {$schema: "https://example.com/my-schema", type: object}\n',
+      "r.yaml":
+        'revision: "1"\ntools:\n  - name: t\n    family: f\n    purpose: Do a thing for one record.\n    effect: read_only\n    input_schema: {$schema: "https://example.com/my-schema", type: object}\n',
     });
     const result = await runCli(["lint", join(dir, "r.yaml")], dir);
-    expect(result.stdout).toContain('r.yaml:7: error schema-invalid: tools[0].input_schema["$schema"]: unknown JSON Schema dialect "https://example.com/my-schema" (route-eval reads draft-04, draft-06, draft-07, 2019-09, 2020-12');
+    expect(result.stdout).toContain(
+      'r.yaml:7: error schema-invalid: tools[0].input_schema["$schema"]: unknown JSON Schema dialect "https://example.com/my-schema" (route-eval reads draft-04, draft-06, draft-07, 2019-09, 2020-12',
+    );
   });
 });
 
@@ -70,10 +94,14 @@ describe("linear-time patterns", () => {
 
   it("a pattern RE2 cannot run (a backreference) is reported clearly where the registry is read", async () => {
     const dir = writeFiles({
-      "r.yaml": 'revision: "1"\ntools:\n  - name: t\n    family: f\n    purpose: Do a thing for one record.\n    effect: read_only\n    input_schema: {type: object, properties: {x: {type: string, pattern: "(a)\\\\1"}}}\n',
+      "r.yaml":
+        'revision: "1"\ntools:\n  - name: t\n    family: f\n    purpose: Do a thing for one record.\n    effect: read_only\n    input_schema: {type: object, properties: {x: {type: string, pattern: "(a)\\\\1"}}}\n',
       "c.yaml": "registry: r.yaml\ncases:\n  - {id: c, goal: Do it., acceptable: [t]}\n",
     });
-    const result = await runCli(["run", "--cases", join(dir, "c.yaml"), "--out", join(dir, "out")], dir);
+    const result = await runCli(
+      ["run", "--cases", join(dir, "c.yaml"), "--out", join(dir, "out")],
+      dir,
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("cannot be matched in linear time");
     expect(result.stderr).toContain("lookaround and backreferences are not supported");

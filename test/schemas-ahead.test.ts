@@ -28,7 +28,8 @@ function answer(validate: Validate, data: unknown): unknown {
 
 function yamlFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    if (["node_modules", "dist", "reports"].includes(entry.name) || entry.name.startsWith(".")) return [];
+    if (["node_modules", "dist", "reports"].includes(entry.name) || entry.name.startsWith("."))
+      return [];
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return yamlFiles(path);
     return /\.ya?ml$/.test(entry.name) ? [path] : [];
@@ -62,9 +63,15 @@ function documents(): unknown[] {
 describe("validators compiled ahead", () => {
   it("exist after the build, one for each schema the CLI compiles strictly, and no other", () => {
     const files = sourceFiles(join(ROOT, "src")).map((file) => readFileSync(file, "utf8"));
-    const compiled = files.flatMap((text) => [...text.matchAll(/compileSchemaFile<[^>]*>\("([\w-]+)\.schema\.json"\)/g)].map((match) => match[1]));
+    const compiled = files.flatMap((text) =>
+      [...text.matchAll(/compileSchemaFile<[^>]*>\("([\w-]+)\.schema\.json"\)/g)].map(
+        (match) => match[1],
+      ),
+    );
     expect(compiled.length).toBeGreaterThanOrEqual(3);
-    const expected = ["config", ...compiled, "record", "meta-2020-12", "meta-draft-07"].map((name) => `${name}.cjs`).sort();
+    const expected = ["config", ...compiled, "record", "meta-2020-12", "meta-draft-07"]
+      .map((name) => `${name}.cjs`)
+      .sort();
     expect(readdirSync(COMPILED).sort()).toEqual(expected);
   });
 
@@ -90,7 +97,11 @@ describe("validators compiled ahead", () => {
   });
 
   it("judge trial records as the record validator compiled at run time does (records-io's options)", () => {
-    const lines = jsonlFiles(join(ROOT, "test", "fixtures")).flatMap((file) => readFileSync(file, "utf8").split("\n").filter((line) => line.trim() !== ""));
+    const lines = jsonlFiles(join(ROOT, "test", "fixtures")).flatMap((file) =>
+      readFileSync(file, "utf8")
+        .split("\n")
+        .filter((line) => line.trim() !== ""),
+    );
     const records = lines.flatMap((line) => {
       try {
         return [JSON.parse(line) as Record<string, unknown>];
@@ -100,7 +111,12 @@ describe("validators compiled ahead", () => {
     });
     expect(records.length).toBeGreaterThan(50);
     // Each record, and each with one field gone or of the wrong type: the first problem must be the same.
-    const broken = records.slice(0, 40).flatMap((r) => [{ ...r, case_id: undefined }, { ...r, trial: "0" }, { ...r, acceptable: [] }, { ...r, usage: null }]);
+    const broken = records.slice(0, 40).flatMap((r) => [
+      { ...r, case_id: undefined },
+      { ...r, trial: "0" },
+      { ...r, acceptable: [] },
+      { ...r, usage: null },
+    ]);
     const schema = JSON.parse(readFileSync(join(ROOT, "schemas", "record.schema.json"), "utf8"));
     const ahead = require(join(COMPILED, "record.cjs")) as Validate;
     const now = new Ajv2020(RECORD_AJV_OPTIONS).compile(schema) as Validate;
@@ -123,7 +139,11 @@ describe("validators compiled ahead", () => {
 
   it("check tools' schemas against the meta-schema as the dialect's Ajv does", () => {
     const schemas: unknown[] = [
-      { type: "object", properties: { a: { type: "string", pattern: "^[a-z]+$" } }, required: ["a"] },
+      {
+        type: "object",
+        properties: { a: { type: "string", pattern: "^[a-z]+$" } },
+        required: ["a"],
+      },
       { type: "object", properties: { a: { type: "strin" } } },
       { type: "object", required: "a" },
       { properties: { x: { minimum: "1" } } },
@@ -132,23 +152,40 @@ describe("validators compiled ahead", () => {
       { enum: [] },
       { $defs: { x: { type: "integer", multipleOf: 0 } }, $ref: "#/$defs/x" },
     ];
-    for (const [dialect, id] of [["2020-12", "https://json-schema.org/draft/2020-12/schema"], ["draft-07", "http://json-schema.org/draft-07/schema"]] as const) {
+    for (const [dialect, id] of [
+      ["2020-12", "https://json-schema.org/draft/2020-12/schema"],
+      ["draft-07", "http://json-schema.org/draft-07/schema"],
+    ] as const) {
       const ahead = require(join(COMPILED, `meta-${dialect}.cjs`)) as Validate;
       const ajv = createDialectAjv(dialect, META_CHECK_OPTIONS);
       for (const schema of schemas) {
-        const valid = ajv.validateSchema(dialect === "draft-07" ? { $schema: `${id}#`, ...(schema as object) } : (schema as object));
+        const valid = ajv.validateSchema(
+          dialect === "draft-07"
+            ? { $schema: `${id}#`, ...(schema as object) }
+            : (schema as object),
+        );
         const expected = valid === true ? [] : JSON.parse(JSON.stringify(ajv.errors ?? []));
-        expect(answer(ahead, dialect === "draft-07" ? { $schema: `${id}#`, ...(schema as object) } : schema), `${dialect} ${JSON.stringify(schema)}`).toEqual(expected);
+        expect(
+          answer(
+            ahead,
+            dialect === "draft-07" ? { $schema: `${id}#`, ...(schema as object) } : schema,
+          ),
+          `${dialect} ${JSON.stringify(schema)}`,
+        ).toEqual(expected);
       }
     }
   });
 
   it("serve only the schema they were compiled from", async () => {
     // The built module, which has the compiled folder beside it (src/ has none).
-    const built = (await import(join(ROOT, "dist", "json-schema", "compile.js"))) as { compiledAhead: typeof compiledAhead };
+    const built = (await import(join(ROOT, "dist", "json-schema", "compile.js"))) as {
+      compiledAhead: typeof compiledAhead;
+    };
     const schema = JSON.parse(readFileSync(join(ROOT, "schemas", "registry.schema.json"), "utf8"));
     expect(built.compiledAhead("registry", schema)).not.toBeNull();
-    expect(built.compiledAhead("registry", { ...schema, description: "edited after the build" })).toBeNull();
+    expect(
+      built.compiledAhead("registry", { ...schema, description: "edited after the build" }),
+    ).toBeNull();
     expect(compiledAhead("registry", schema)).toBeNull();
   });
 });

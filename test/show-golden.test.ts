@@ -15,14 +15,21 @@ let run: string;
 async function show(...args: string[]): Promise<{ code: number; text: string; err: string }> {
   const captured = captureIo();
   const code = await main(argv("show", run, ...args), captured.io);
-  return { code, text: captured.stdout().split(run).join("<run>"), err: captured.stderr().split(run).join("<run>") };
+  return {
+    code,
+    text: captured.stdout().split(run).join("<run>"),
+    err: captured.stderr().split(run).join("<run>"),
+  };
 }
 
 beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), "route-eval-show-"));
   run = join(out, "golden");
   const captured = captureIo();
-  const code = await main(argv("run", "-c", CONFIG, "--run-id", "golden", "--out-dir", out, "--no-gates", "-f", "json"), captured.io);
+  const code = await main(
+    argv("run", "-c", CONFIG, "--run-id", "golden", "--out-dir", out, "--no-gates", "-f", "json"),
+    captured.io,
+  );
   if (code !== 0) throw new Error(`fixture run failed (${code}): ${captured.stderr()}`);
 });
 
@@ -56,7 +63,9 @@ describe("route-eval show (golden, baseline endpoint on test/fixtures/show)", ()
     const { code, text, err } = await show("--case", "refund");
     expect(code).toBe(2);
     expect(text).toBe("");
-    expect(err).toBe('route-eval: <run>: no case "refund" in this run (10 cases); did you mean "refund-in-triage", "refund-without-reason"?\n');
+    expect(err).toBe(
+      'route-eval: <run>: no case "refund" in this run (10 cases); did you mean "refund-in-triage", "refund-without-reason"?\n',
+    );
   });
 
   it("fails with exit 2 on a directory that is not a run", async () => {
@@ -72,7 +81,12 @@ describe("route-eval show (golden, baseline endpoint on test/fixtures/show)", ()
     const x = JSON.parse(text);
     expect(x.stage).toBe("discovery");
     expect(x.fix.action).toBe("improve retrieval");
-    expect(x.forbidden_hits).toEqual([{ trial: 0, tool: "cancel_order" }, { trial: 1, tool: "cancel_order" }]);
-    expect(x.discovery.ranking.find((t: { name: string }) => t.name === "get_order")).toMatchObject({ rank: 3, kept: false, acceptable: true });
+    expect(x.forbidden_hits).toEqual([
+      { trial: 0, tool: "cancel_order" },
+      { trial: 1, tool: "cancel_order" },
+    ]);
+    expect(x.discovery.ranking.find((t: { name: string }) => t.name === "get_order")).toMatchObject(
+      { rank: 3, kept: false, acceptable: true },
+    );
   });
 });

@@ -23,7 +23,10 @@ function normalise(text: string): string {
     .map((line) => {
       const terminal = line.startsWith("│");
       if (!terminal && !line.startsWith("| ")) return line;
-      const cells = line.split(terminal ? "│" : / \| /).map((cell) => cell.replace(/^\|? ?| ?\|?$/g, "").trim()).filter((_, i, all) => !terminal || (i > 0 && i < all.length - 1));
+      const cells = line
+        .split(terminal ? "│" : / \| /)
+        .map((cell) => cell.replace(/^\|? ?| ?\|?$/g, "").trim())
+        .filter((_, i, all) => !terminal || (i > 0 && i < all.length - 1));
       const masked = /^\d/.test(cells[0]) ? [...cells.slice(0, -2), "<ms>", "<ms>"] : cells;
       return masked.join(" | ");
     })
@@ -37,10 +40,24 @@ function expectGolden(name: string, actual: string): void {
 }
 
 describe("route-eval sweep through the CLI", { timeout: 30_000 }, () => {
-  const sizeArgs = ["sweep", "-c", `${FIXTURE}/route-eval.yaml`, "--out-dir", out, "--sizes", "16,2,4,8", "--sweep-id", "sizes"];
+  const sizeArgs = [
+    "sweep",
+    "-c",
+    `${FIXTURE}/route-eval.yaml`,
+    "--out-dir",
+    out,
+    "--sizes",
+    "16,2,4,8",
+    "--sweep-id",
+    "sizes",
+  ];
 
   it("runs a size sweep with padding: golden table, chart and thresholds", async () => {
-    const { code, stdout, stderr } = await run([...sizeArgs, "--distractor-registry", `${FIXTURE}/distractors.yaml`]);
+    const { code, stdout, stderr } = await run([
+      ...sizeArgs,
+      "--distractor-registry",
+      `${FIXTURE}/distractors.yaml`,
+    ]);
     expect(stderr).toContain(join(out, "sizes"));
     expect(code).toBe(0);
     expectGolden("sweep-size.txt", normalise(stdout));
@@ -48,15 +65,34 @@ describe("route-eval sweep through the CLI", { timeout: 30_000 }, () => {
 
   it("writes one full run per point, sweep.json and sweep.csv; `report` works on a point", async () => {
     const dir = join(out, "sizes");
-    expect(readdirSync(dir).sort()).toEqual(["size-02", "size-04", "size-08", "size-16", "sweep.csv", "sweep.json"]);
+    expect(readdirSync(dir).sort()).toEqual([
+      "size-02",
+      "size-04",
+      "size-08",
+      "size-16",
+      "sweep.csv",
+      "sweep.json",
+    ]);
     for (const point of ["size-02", "size-16"]) {
-      expect(readdirSync(join(dir, point)).sort()).toEqual(["records.jsonl", "report.json", "run.json", "sets.jsonl"]);
+      expect(readdirSync(join(dir, point)).sort()).toEqual([
+        "records.jsonl",
+        "report.json",
+        "run.json",
+        "sets.jsonl",
+      ]);
     }
     const sweep = JSON.parse(readFileSync(join(dir, "sweep.json"), "utf8"));
     expect(Object.keys(sweep)[0]).toBe("schema_version");
-    expect(sweep.settings).toMatchObject({ values: [2, 4, 8, 16], trials: 2, seed: 1, distractors: "random" });
+    expect(sweep.settings).toMatchObject({
+      values: [2, 4, 8, 16],
+      trials: 2,
+      seed: 1,
+      distractors: "random",
+    });
     expect(sweep.settings.distractor_registry.snapshot).toBe("desk-neighbours");
-    expect(sweep.points.map((p: { visible: { max: number } }) => p.visible.max)).toEqual([2, 4, 8, 16]);
+    expect(sweep.points.map((p: { visible: { max: number } }) => p.visible.max)).toEqual([
+      2, 4, 8, 16,
+    ]);
     const csv = readFileSync(join(dir, "sweep.csv"), "utf8").trim().split("\n");
     expect(csv).toHaveLength(5);
     expect(csv[1].startsWith("size,2,size-02,2,2,2,0,6,12,12,0,")).toBe(true);
@@ -69,7 +105,21 @@ describe("route-eval sweep through the CLI", { timeout: 30_000 }, () => {
   });
 
   it("runs a k sweep over the configured retriever: golden Markdown", async () => {
-    const { code, stdout } = await run(["sweep", "-c", `${FIXTURE}/route-eval.yaml`, "--out-dir", out, "--retriever", "bm25", "--k", "1,2,4", "--sweep-id", "ks", "-f", "markdown"]);
+    const { code, stdout } = await run([
+      "sweep",
+      "-c",
+      `${FIXTURE}/route-eval.yaml`,
+      "--out-dir",
+      out,
+      "--retriever",
+      "bm25",
+      "--k",
+      "1,2,4",
+      "--sweep-id",
+      "ks",
+      "-f",
+      "markdown",
+    ]);
     expect(code).toBe(0);
     expectGolden("sweep-k.md", normalise(stdout));
     const sweep = JSON.parse(readFileSync(join(out, "ks", "sweep.json"), "utf8"));
@@ -80,21 +130,75 @@ describe("route-eval sweep through the CLI", { timeout: 30_000 }, () => {
 
   it("prints CSV on request and writes the rendering to --output", async () => {
     const file = join(out, "sweep-out.csv");
-    const { code, stderr } = await run(["sweep", "-c", `${FIXTURE}/route-eval.yaml`, "--out-dir", out, "--sweep-id", "csv", "--sizes", "3", "-f", "csv", "--output", file]);
+    const { code, stderr } = await run([
+      "sweep",
+      "-c",
+      `${FIXTURE}/route-eval.yaml`,
+      "--out-dir",
+      out,
+      "--sweep-id",
+      "csv",
+      "--sizes",
+      "3",
+      "-f",
+      "csv",
+      "--output",
+      file,
+    ]);
     expect(code).toBe(0);
     expect(stderr).toContain(`wrote ${file}`);
     expect(readFileSync(file, "utf8").split("\n")[0]).toMatch(/^kind,value,run,visible_mean,/);
   });
 
   it("rejects bad usage with exit 2 and a one-line reason", async () => {
-    const both = await run(["sweep", "-c", `${FIXTURE}/route-eval.yaml`, "--out-dir", out, "--sizes", "2", "--k", "2"]);
-    expect([both.code, both.stderr.trim()]).toEqual([2, "route-eval: --sizes and --k: choose one sweep (visible-set sizes, or retriever budgets)"]);
-    const noRetriever = await run(["sweep", "-c", `${FIXTURE}/route-eval.yaml`, "--out-dir", out, "--k", "1,2"]);
+    const both = await run([
+      "sweep",
+      "-c",
+      `${FIXTURE}/route-eval.yaml`,
+      "--out-dir",
+      out,
+      "--sizes",
+      "2",
+      "--k",
+      "2",
+    ]);
+    expect([both.code, both.stderr.trim()]).toEqual([
+      2,
+      "route-eval: --sizes and --k: choose one sweep (visible-set sizes, or retriever budgets)",
+    ]);
+    const noRetriever = await run([
+      "sweep",
+      "-c",
+      `${FIXTURE}/route-eval.yaml`,
+      "--out-dir",
+      out,
+      "--k",
+      "1,2",
+    ]);
     expect(noRetriever.code).toBe(2);
     expect(noRetriever.stderr).toContain("a k sweep varies the retriever's budget");
-    const missing = await run(["sweep", "-c", `${FIXTURE}/route-eval.yaml`, "--out-dir", out, "--distractor-registry", "nope.yaml"]);
-    expect([missing.code, missing.stderr.trim()]).toEqual([2, "route-eval: nope.yaml: file not found"]);
-    const badList = await run(["sweep", "-c", `${FIXTURE}/route-eval.yaml`, "--out-dir", out, "--sizes", "5,x"]);
+    const missing = await run([
+      "sweep",
+      "-c",
+      `${FIXTURE}/route-eval.yaml`,
+      "--out-dir",
+      out,
+      "--distractor-registry",
+      "nope.yaml",
+    ]);
+    expect([missing.code, missing.stderr.trim()]).toEqual([
+      2,
+      "route-eval: nope.yaml: file not found",
+    ]);
+    const badList = await run([
+      "sweep",
+      "-c",
+      `${FIXTURE}/route-eval.yaml`,
+      "--out-dir",
+      out,
+      "--sizes",
+      "5,x",
+    ]);
     expect(badList.code).toBe(2);
     expect(existsSync(join(out, "nope"))).toBe(false);
   });

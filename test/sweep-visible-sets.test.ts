@@ -5,7 +5,12 @@ import { loadRegistry } from "../src/registry/load-registry.js";
 import { tokenize } from "../src/text/tokenize.js";
 import { padRegistry } from "../src/sweep/pad-registry.js";
 import { buildSimilarity, similarityText } from "../src/sweep/similarity.js";
-import { measureHardness, orderCandidates, visibleAt, type CandidateInput } from "../src/sweep/visible-sets.js";
+import {
+  measureHardness,
+  orderCandidates,
+  visibleAt,
+  type CandidateInput,
+} from "../src/sweep/visible-sets.js";
 import { CONTROL_NAMES, type Registry } from "../src/types.js";
 
 const commerce = loadRegistry("registries/commerce.yaml", process.cwd());
@@ -15,23 +20,65 @@ const SIZES = [1, 2, 3, 5, 8, 10, 13, 20, 30, 40, 47, 60];
 
 /** Commerce cases as the sweep sees them: goal, acceptable, and the exposure of their phase. */
 const CASES = [
-  { id: "order-by-id", goal: "Is order ord_1042 shipped yet?", acceptable: ["get_order", "get_shipment"], policy: null },
-  { id: "refund", goal: "Order ord_7002 arrived smashed. Refund the whole order to the customer's card.", acceptable: ["refund_order"], policy: null },
-  { id: "email", goal: "Email dana.k@example.org the return instructions for her boots.", acceptable: ["send_email"], policy: null },
-  { id: "stock", goal: "Do we still have the walnut desk organiser prd_5521 in stock?", acceptable: ["check_inventory"], policy: { max_effect: "read_only" as const, open_world: false } },
-  { id: "weather", goal: "What's the weather going to be like in Paris this weekend?", acceptable: ["no_applicable_tool"], policy: null },
-  { id: "merge", goal: "cus_88 and cus_91 are the same person who signed up twice. Combine them and keep cus_88.", acceptable: ["merge_customers"], policy: null },
+  {
+    id: "order-by-id",
+    goal: "Is order ord_1042 shipped yet?",
+    acceptable: ["get_order", "get_shipment"],
+    policy: null,
+  },
+  {
+    id: "refund",
+    goal: "Order ord_7002 arrived smashed. Refund the whole order to the customer's card.",
+    acceptable: ["refund_order"],
+    policy: null,
+  },
+  {
+    id: "email",
+    goal: "Email dana.k@example.org the return instructions for her boots.",
+    acceptable: ["send_email"],
+    policy: null,
+  },
+  {
+    id: "stock",
+    goal: "Do we still have the walnut desk organiser prd_5521 in stock?",
+    acceptable: ["check_inventory"],
+    policy: { max_effect: "read_only" as const, open_world: false },
+  },
+  {
+    id: "weather",
+    goal: "What's the weather going to be like in Paris this weekend?",
+    acceptable: ["no_applicable_tool"],
+    policy: null,
+  },
+  {
+    id: "merge",
+    goal: "cus_88 and cus_91 are the same person who signed up twice. Combine them and keep cus_88.",
+    acceptable: ["merge_customers"],
+    policy: null,
+  },
 ];
 
-function inputFor(c: (typeof CASES)[number], registry: Registry, policy: DistractorPolicy, seed = 1, padding: ReadonlySet<string> = new Set()): CandidateInput {
+function inputFor(
+  c: (typeof CASES)[number],
+  registry: Registry,
+  policy: DistractorPolicy,
+  seed = 1,
+  padding: ReadonlySet<string> = new Set(),
+): CandidateInput {
   return {
-    caseId: c.id, goal: c.goal, acceptable: c.acceptable,
+    caseId: c.id,
+    goal: c.goal,
+    acceptable: c.acceptable,
     exposed: expose(registry.tools, c.policy, [...CONTROLS]).exposed,
-    padding, policy, seed, similarity: buildSimilarity(registry.tools),
+    padding,
+    policy,
+    seed,
+    similarity: buildSimilarity(registry.tools),
   };
 }
 
-const ordinaryOf = (input: CandidateInput) => input.exposed.filter((name) => !CONTROLS.includes(name as never));
+const ordinaryOf = (input: CandidateInput) =>
+  input.exposed.filter((name) => !CONTROLS.includes(name as never));
 
 describe("size-sweep visible sets", () => {
   for (const policy of ["random", "similar"] as const) {
@@ -43,7 +90,11 @@ describe("size-sweep visible sets", () => {
         for (const size of SIZES) {
           const { retrieved } = visibleAt(order, size);
           const current = new Set(retrieved);
-          for (const name of previous) expect(current.has(name), `${c.id}: ${name} kept from the smaller size at ${size}`).toBe(true);
+          for (const name of previous)
+            expect(
+              current.has(name),
+              `${c.id}: ${name} kept from the smaller size at ${size}`,
+            ).toBe(true);
           const acceptable = c.acceptable.filter((name) => ordinaryOf(input).includes(name));
           for (const name of acceptable.slice(0, size)) expect(current.has(name)).toBe(true);
           previous = current;
@@ -82,15 +133,21 @@ describe("size-sweep visible sets", () => {
       expect(small).toEqual(large.filter((name) => small.includes(name)));
     }
     // …and the acceptable tool is not always shown first (no position bias built in).
-    const firsts = CASES.slice(0, 3).map((c) => visibleAt(orderCandidates(inputFor(c, commerce, "random")), 10).retrieved[0]);
+    const firsts = CASES.slice(0, 3).map(
+      (c) => visibleAt(orderCandidates(inputFor(c, commerce, "random")), 10).retrieved[0],
+    );
     expect(firsts.some((name, i) => !CASES[i].acceptable.includes(name))).toBe(true);
   });
 
   it("are deterministic from the seed, and another seed draws other distractors", () => {
-    const draw = (seed: number) => CASES.map((c) => visibleAt(orderCandidates(inputFor(c, commerce, "random", seed)), 5).visible);
+    const draw = (seed: number) =>
+      CASES.map(
+        (c) => visibleAt(orderCandidates(inputFor(c, commerce, "random", seed)), 5).visible,
+      );
     expect(draw(7)).toEqual(draw(7));
     expect(draw(7)).not.toEqual(draw(8));
-    const similar = (seed: number) => CASES.map((c) => orderCandidates(inputFor(c, commerce, "similar", seed)).take.slice(0, 10));
+    const similar = (seed: number) =>
+      CASES.map((c) => orderCandidates(inputFor(c, commerce, "similar", seed)).take.slice(0, 10));
     expect(similar(7)).toEqual(similar(7));
   });
 
@@ -111,9 +168,14 @@ describe("size-sweep visible sets", () => {
   });
 
   it("a padded registry keeps its own definition of a name both snapshots have", () => {
-    const extra: Registry = { ...neighbours, tools: [{ ...neighbours.tools[0], name: "get_order", purpose: "impostor" }] };
+    const extra: Registry = {
+      ...neighbours,
+      tools: [{ ...neighbours.tools[0], name: "get_order", purpose: "impostor" }],
+    };
     const padded = padRegistry(commerce, extra);
-    expect(padded.tools.filter((t) => t.name === "get_order")).toEqual(commerce.tools.filter((t) => t.name === "get_order"));
+    expect(padded.tools.filter((t) => t.name === "get_order")).toEqual(
+      commerce.tools.filter((t) => t.name === "get_order"),
+    );
     expect(padded.tools).toHaveLength(commerce.tools.length);
   });
 });
@@ -127,11 +189,17 @@ function jaccard(a: string, b: string): number {
 }
 
 describe("similar distractors are harder than random ones", () => {
-  const text = new Map([...commerce.tools, ...neighbours.tools].map((t) => [t.name, similarityText(t)]));
+  const text = new Map(
+    [...commerce.tools, ...neighbours.tools].map((t) => [t.name, similarityText(t)]),
+  );
   const padded = padRegistry(commerce, neighbours);
   const cases = CASES.filter((c) => c.acceptable[0] !== "no_applicable_tool");
 
-  function meanOverFirst(policy: DistractorPolicy, n: number, measure: (input: CandidateInput, c: (typeof CASES)[number], d: string) => number): number {
+  function meanOverFirst(
+    policy: DistractorPolicy,
+    n: number,
+    measure: (input: CandidateInput, c: (typeof CASES)[number], d: string) => number,
+  ): number {
     const values: number[] = [];
     for (const registry of [commerce, padded]) {
       for (const c of cases) {
@@ -156,8 +224,14 @@ describe("similar distractors are harder than random ones", () => {
 
     it(`by an independent measure: word overlap with the acceptable tools' text (first ${n} distractors)`, () => {
       const overlap = (_input: CandidateInput, c: (typeof CASES)[number], d: string) =>
-        Math.max(...c.acceptable.filter((a) => text.has(a)).map((a) => jaccard(text.get(d) ?? "", text.get(a) ?? "")));
-      expect(meanOverFirst("similar", n, overlap)).toBeGreaterThan(meanOverFirst("random", n, overlap));
+        Math.max(
+          ...c.acceptable
+            .filter((a) => text.has(a))
+            .map((a) => jaccard(text.get(d) ?? "", text.get(a) ?? "")),
+        );
+      expect(meanOverFirst("similar", n, overlap)).toBeGreaterThan(
+        meanOverFirst("random", n, overlap),
+      );
     });
   }
 

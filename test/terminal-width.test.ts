@@ -15,24 +15,90 @@ import { runCli, tempDir } from "./support/cli.js";
 import { CATALOGUE } from "../src/commands/catalogue.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const CJK = "注文番号で注文の状態、配送先住所、荷物の追跡番号を確認します。スペースを含まない長い説明文でも端末の幅に収まるように折り返されなければなりません。";
+const CJK =
+  "注文番号で注文の状態、配送先住所、荷物の追跡番号を確認します。スペースを含まない長い説明文でも端末の幅に収まるように折り返されなければなりません。";
 let dir: string;
 
 beforeAll(async () => {
   dir = tempDir("route-eval-width-");
-  for (const name of ["route-eval.yaml", "cases", "registries", "examples"]) cpSync(join(ROOT, name), join(dir, name), { recursive: true });
+  for (const name of ["route-eval.yaml", "cases", "registries", "examples"])
+    cpSync(join(ROOT, name), join(dir, name), { recursive: true });
   // 12 trials (pass^k up to k=12) and a retriever (recall@k, retrieval quality): the widest report.
-  expect((await runCli(["run", "--run-id", "wide", "-n", "12", "--retriever", "bm25", "-k", "4", "--no-progress", "--no-gates"], dir)).code).toBe(0);
-  expect((await runCli(["run", "--run-id", "plain", "--no-progress", "--no-gates"], dir)).code).toBe(0);
+  expect(
+    (
+      await runCli(
+        [
+          "run",
+          "--run-id",
+          "wide",
+          "-n",
+          "12",
+          "--retriever",
+          "bm25",
+          "-k",
+          "4",
+          "--no-progress",
+          "--no-gates",
+        ],
+        dir,
+      )
+    ).code,
+  ).toBe(0);
+  expect(
+    (await runCli(["run", "--run-id", "plain", "--no-progress", "--no-gates"], dir)).code,
+  ).toBe(0);
   // A description rewritten with CJK in it, and a case goal in Japanese: the diff word-diffs a definition.
   const cjk = tempDir("route-eval-width-cjk-");
-  for (const name of ["route-eval.yaml", "cases", "registries"]) cpSync(join(ROOT, name), join(cjk, name), { recursive: true });
+  for (const name of ["route-eval.yaml", "cases", "registries"])
+    cpSync(join(ROOT, name), join(cjk, name), { recursive: true });
   const cases = join(cjk, "cases", "orders.yaml");
-  writeFileSync(cases, readFileSync(cases, "utf8").replace("goal: Is order ord_1042 shipped yet?", `goal: "ord_1042 の注文はもう発送されましたか？${CJK}"`));
-  expect((await runCli(["run", "--out-dir", join(dir, "reports"), "--run-id", "cjk-main", "--no-progress", "--no-gates"], cjk)).code).toBe(0);
+  writeFileSync(
+    cases,
+    readFileSync(cases, "utf8").replace(
+      "goal: Is order ord_1042 shipped yet?",
+      `goal: "ord_1042 の注文はもう発送されましたか？${CJK}"`,
+    ),
+  );
+  expect(
+    (
+      await runCli(
+        [
+          "run",
+          "--out-dir",
+          join(dir, "reports"),
+          "--run-id",
+          "cjk-main",
+          "--no-progress",
+          "--no-gates",
+        ],
+        cjk,
+      )
+    ).code,
+  ).toBe(0);
   const registry = join(cjk, "registries", "commerce.yaml");
-  writeFileSync(registry, readFileSync(registry, "utf8").replace(/purpose: Look up the current record of one order[^\n]*/, `purpose: Fetch one order by its exact order id, with the tracking numbers of its parcels. ${CJK}`));
-  expect((await runCli(["run", "--out-dir", join(dir, "reports"), "--run-id", "cjk-pr", "--no-progress", "--no-gates"], cjk)).code).toBe(0);
+  writeFileSync(
+    registry,
+    readFileSync(registry, "utf8").replace(
+      /purpose: Look up the current record of one order[^\n]*/,
+      `purpose: Fetch one order by its exact order id, with the tracking numbers of its parcels. ${CJK}`,
+    ),
+  );
+  expect(
+    (
+      await runCli(
+        [
+          "run",
+          "--out-dir",
+          join(dir, "reports"),
+          "--run-id",
+          "cjk-pr",
+          "--no-progress",
+          "--no-gates",
+        ],
+        cjk,
+      )
+    ).code,
+  ).toBe(0);
 }, 120_000);
 
 function widest(text: string): number {
@@ -45,17 +111,91 @@ const COMMANDS: [string, (width: number) => string[]][] = [
   ["show --case", () => ["show", join(dir, "reports", "wide"), "--case", "refund-over-limit"]],
   ["lint", () => ["lint"]],
   ["diff", () => ["diff", join(dir, "reports", "plain"), join(dir, "reports", "wide"), "--force"]],
-  ["diff --all", () => ["diff", join(dir, "reports", "plain"), join(dir, "reports", "wide"), "--force", "--all"]],
-  ["diff of a rewritten definition with CJK", () => ["diff", join(dir, "reports", "cjk-main"), join(dir, "reports", "cjk-pr"), "--all", "--fail-on-regressed-case"]],
-  ["show --case of a conversation: its timeline", () => ["show", join(dir, "reports", "wide"), "--case", "conv-address-then-sms"]],
-  ["show --case with a CJK goal", () => ["show", join(dir, "reports", "cjk-pr"), "--case", "order-status-exact-id"]],
+  [
+    "diff --all",
+    () => ["diff", join(dir, "reports", "plain"), join(dir, "reports", "wide"), "--force", "--all"],
+  ],
+  [
+    "diff of a rewritten definition with CJK",
+    () => [
+      "diff",
+      join(dir, "reports", "cjk-main"),
+      join(dir, "reports", "cjk-pr"),
+      "--all",
+      "--fail-on-regressed-case",
+    ],
+  ],
+  [
+    "show --case of a conversation: its timeline",
+    () => ["show", join(dir, "reports", "wide"), "--case", "conv-address-then-sms"],
+  ],
+  [
+    "show --case with a CJK goal",
+    () => ["show", join(dir, "reports", "cjk-pr"), "--case", "order-status-exact-id"],
+  ],
   ["sweep", (w) => ["sweep", "--sizes", "5,10,20", "--sweep-id", `sweep-${w}`]],
-  ["sweep of many points", (w) => ["sweep", "--sizes", "4,8,16,32,64,128", "-n", "1", "--sweep-id", `sweep-many-${w}`, "--no-progress"]],
-  ["sweep of k", (w) => ["sweep", "--k", "2,4,8,16", "--retriever", "bm25", "-n", "1", "--sweep-id", `sweep-k-${w}`, "--no-progress"]],
+  [
+    "sweep of many points",
+    (w) => [
+      "sweep",
+      "--sizes",
+      "4,8,16,32,64,128",
+      "-n",
+      "1",
+      "--sweep-id",
+      `sweep-many-${w}`,
+      "--no-progress",
+    ],
+  ],
+  [
+    "sweep of k",
+    (w) => [
+      "sweep",
+      "--k",
+      "2,4,8,16",
+      "--retriever",
+      "bm25",
+      "-n",
+      "1",
+      "--sweep-id",
+      `sweep-k-${w}`,
+      "--no-progress",
+    ],
+  ],
   ["ablate", (w) => ["ablate", "--run-id", `ablate-${w}`, "--no-progress"]],
-  ["counterfactual", () => ["counterfactual", join(dir, "reports", "plain"), "--no-progress", "--max-counterfactuals", "40"]],
-  ["monitor", () => ["monitor", "examples/traces/support-traffic.jsonl", "--by", "tenant", "--split-at", "2026-11-21"]],
-  ["shadow", (w) => ["shadow", "examples/traces/support-traffic.jsonl", "--config", "examples/traces/candidate.yaml", "--run-id", `shadow-${w}`, "--no-progress"]],
+  [
+    "counterfactual",
+    () => [
+      "counterfactual",
+      join(dir, "reports", "plain"),
+      "--no-progress",
+      "--max-counterfactuals",
+      "40",
+    ],
+  ],
+  [
+    "monitor",
+    () => [
+      "monitor",
+      "examples/traces/support-traffic.jsonl",
+      "--by",
+      "tenant",
+      "--split-at",
+      "2026-11-21",
+    ],
+  ],
+  [
+    "shadow",
+    (w) => [
+      "shadow",
+      "examples/traces/support-traffic.jsonl",
+      "--config",
+      "examples/traces/candidate.yaml",
+      "--run-id",
+      `shadow-${w}`,
+      "--no-progress",
+    ],
+  ],
 ];
 
 describe("terminal output fits the terminal", () => {
@@ -72,19 +212,33 @@ describe("terminal output fits the terminal", () => {
 
   for (const command of ["", ...CATALOGUE.map((entry) => entry.name)]) {
     it(`${command || "route-eval"} --help at 80 columns, listing the command's own options`, async () => {
-      const result = await runCli([...(command === "" ? [] : [command]), "--help"], { cwd: dir, env: { COLUMNS: "80" } });
+      const result = await runCli([...(command === "" ? [] : [command]), "--help"], {
+        cwd: dir,
+        env: { COLUMNS: "80" },
+      });
       expect(result.code).toBe(0);
       expect(widest(result.stdout)).toBeLessThanOrEqual(80);
       // batch reaches a provider about a run's batches: it runs no trials, so it takes no trial settings.
-      if (command === "batch") expect(result.stdout).not.toMatch(/--trials|--retriever|--concurrency/);
+      if (command === "batch")
+        expect(result.stdout).not.toMatch(/--trials|--retriever|--concurrency/);
     });
   }
 
   it("run prints the reliability table with k as rows, a chosen few when there are many", async () => {
-    const result = await runCli(["report", join(dir, "reports", "wide")], { cwd: dir, env: { COLUMNS: "80" } });
+    const result = await runCli(["report", join(dir, "reports", "wide")], {
+      cwd: dir,
+      env: { COLUMNS: "80" },
+    });
     const section = result.stdout.slice(result.stdout.indexOf("Reliability over trials"));
     expect(section).toContain("k = 1, 2, 3, 5, 10, 12 of 1..12 (every k: report.json)");
-    expect(section.match(/│ k=\d+ /g)).toEqual(["│ k=1 ", "│ k=2 ", "│ k=3 ", "│ k=5 ", "│ k=10 ", "│ k=12 "]);
+    expect(section.match(/│ k=\d+ /g)).toEqual([
+      "│ k=1 ",
+      "│ k=2 ",
+      "│ k=3 ",
+      "│ k=5 ",
+      "│ k=10 ",
+      "│ k=12 ",
+    ]);
   });
 
   it("lays output out for the terminal: stdout's, else COLUMNS, else the pager's screen (stderr's), else 80", () => {
@@ -96,8 +250,20 @@ describe("terminal output fits the terminal", () => {
 
   it("the live progress line never exceeds the width", () => {
     let text = "";
-    const print = createProgressPrinter({ stderr: (t) => void (text += t) }, { tty: true, width: 40, now: () => 0 });
-    print({ total: 4000, done: 1234, resumed: 0, errored: 12, retries: 345, from_store: 678, elapsed_ms: 65_000, finished: false });
+    const print = createProgressPrinter(
+      { stderr: (t) => void (text += t) },
+      { tty: true, width: 40, now: () => 0 },
+    );
+    print({
+      total: 4000,
+      done: 1234,
+      resumed: 0,
+      errored: 12,
+      retries: 345,
+      from_store: 678,
+      elapsed_ms: 65_000,
+      finished: false,
+    });
     const line = text.replace("\r\u001b[K", "");
     expect(line.length).toBeLessThanOrEqual(39);
     expect(line.endsWith("…")).toBe(true);

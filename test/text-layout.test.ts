@@ -12,7 +12,23 @@ import { cutToWidth, displayWidth, NARROW } from "../src/render/text-layout.js";
 import { deriveSeed, seededRandom } from "../src/text/seeded-random.js";
 
 const SIGNS = [...NARROW.source].filter((char) => char.charCodeAt(0) > 0x7e);
-const OTHERS = ["注", "文", "😀", "👩‍💻", "❤️", "e\u0301", "\u200b", "\t", "한", "ｶﾞ", "Å", "é", "✔", "↕️", "1\u20e3"];
+const OTHERS = [
+  "注",
+  "文",
+  "😀",
+  "👩‍💻",
+  "❤️",
+  "e\u0301",
+  "\u200b",
+  "\t",
+  "한",
+  "ｶﾞ",
+  "Å",
+  "é",
+  "✔",
+  "↕️",
+  "1\u20e3",
+];
 
 /** The cut before counting: every longer prefix measured whole. */
 function measuringCut(text: string, width: number): string {
@@ -34,7 +50,12 @@ function randomLines(count: number, seed: string): string[] {
     const length = Math.floor(random() * 60);
     for (let i = 0; i < length; i++) {
       const roll = random();
-      line += roll < 0.6 ? String.fromCharCode(0x20 + Math.floor(random() * 95)) : roll < 0.85 ? pick(SIGNS) : pick(OTHERS);
+      line +=
+        roll < 0.6
+          ? String.fromCharCode(0x20 + Math.floor(random() * 95))
+          : roll < 0.85
+            ? pick(SIGNS)
+            : pick(OTHERS);
     }
     return line;
   });
@@ -54,7 +75,9 @@ describe("display widths", () => {
       .filter((entry) => entry.isFile())
       .flatMap((entry) => readFileSync(join(entry.parentPath, entry.name), "utf8").split("\n"));
     const lines = [...golden, ...randomLines(3000, "widths")];
-    expect(lines.filter((line) => NARROW.test(line) && /[^\x20-\x7e]/.test(line)).length).toBeGreaterThan(100);
+    expect(
+      lines.filter((line) => NARROW.test(line) && /[^\x20-\x7e]/.test(line)).length,
+    ).toBeGreaterThan(100);
     expect(lines.filter((line) => !NARROW.test(line)).length).toBeGreaterThan(1000);
     for (const line of lines) expect(displayWidth(line), line).toBe(stringWidth(line));
   });

@@ -8,7 +8,13 @@ function texts(n: number, seed: number): string[] {
   const common = ["get", "order", "customer", "the", "for", "with", "record", "status"];
   const rare = Array.from({ length: 300 }, (_, i) => `w${i}`);
   return Array.from({ length: n }, () => {
-    const words = Array.from({ length: 4 + Math.floor(random() * 8) }, () => (random() < 0.6 ? common : rare)[Math.floor(random() * (random() < 0.6 ? common.length : rare.length))]);
+    const words = Array.from(
+      { length: 4 + Math.floor(random() * 8) },
+      () =>
+        (random() < 0.6 ? common : rare)[
+          Math.floor(random() * (random() < 0.6 ? common.length : rare.length))
+        ],
+    );
     return words.join(" ");
   });
 }
@@ -19,7 +25,9 @@ describe("indexSimilarity", () => {
       const { vectors } = buildTfIdf(texts(400, seed));
       for (const threshold of [0.2, 0.5, 0.8]) {
         const brute: string[] = [];
-        for (let a = 0; a < vectors.length; a++) for (let b = a + 1; b < vectors.length; b++) if (cosine(vectors[a], vectors[b]) >= threshold) brute.push(`${a}-${b}`);
+        for (let a = 0; a < vectors.length; a++)
+          for (let b = a + 1; b < vectors.length; b++)
+            if (cosine(vectors[a], vectors[b]) >= threshold) brute.push(`${a}-${b}`);
         const index = indexSimilarity(vectors, threshold);
         const found: string[] = [];
         for (let a = 0; a < vectors.length; a++) {

@@ -10,13 +10,22 @@ import { seededRandom } from "../src/text/seeded-random.js";
 import type { Tool } from "../src/types.js";
 
 const tool = (name: string, purpose: string, properties: Record<string, unknown> = {}): Tool => ({
-  name, family: "f", purpose, use_when: [], avoid_when: [], effect: "read_only", idempotent: true, open_world: false,
+  name,
+  family: "f",
+  purpose,
+  use_when: [],
+  avoid_when: [],
+  effect: "read_only",
+  idempotent: true,
+  open_world: false,
   input_schema: { type: "object", properties: properties as Record<string, never> },
 });
 const TOOLS = [
   tool("get_order", "Return one order by its id."),
   tool("search_orders", "Search orders by free text."),
-  tool("refund_payment", "Refund a captured payment.", { payment_id: { type: "string", description: "The Stripe charge to refund" } }),
+  tool("refund_payment", "Refund a captured payment.", {
+    payment_id: { type: "string", description: "The Stripe charge to refund" },
+  }),
   tool("send_email", "Email the customer."),
 ];
 const ALL = TOOLS.map((t) => t.name);
@@ -24,8 +33,12 @@ const ALL = TOOLS.map((t) => t.name);
 describe("route-eval's tool searcher", () => {
   it("bm25: the best k among the deferred tools, never a tool that does not match at all", async () => {
     const bm25 = createToolSearcher("bm25", TOOLS);
-    expect(await bm25.search("refund the payment", ALL, 5)).toEqual({ returned: ["refund_payment"] });
-    expect(await bm25.search("orders", ALL, 1)).toEqual({ returned: [expect.stringMatching(/order/)] });
+    expect(await bm25.search("refund the payment", ALL, 5)).toEqual({
+      returned: ["refund_payment"],
+    });
+    expect(await bm25.search("orders", ALL, 1)).toEqual({
+      returned: [expect.stringMatching(/order/)],
+    });
     expect(await bm25.search("zebra", ALL, 5)).toEqual({ returned: [] });
     // Only the deferred tools are searched.
     expect(await bm25.search("refund the payment", ["get_order"], 5)).toEqual({ returned: [] });
@@ -33,7 +46,9 @@ describe("route-eval's tool searcher", () => {
 
   it("regex: case-insensitive over names, purposes and argument names and descriptions, in registry order, at most k", async () => {
     const regex = createToolSearcher("regex", TOOLS);
-    expect(await regex.search("ORDER", ALL, 5)).toEqual({ returned: ["get_order", "search_orders"] });
+    expect(await regex.search("ORDER", ALL, 5)).toEqual({
+      returned: ["get_order", "search_orders"],
+    });
     expect(await regex.search("order", ALL, 1)).toEqual({ returned: ["get_order"] });
     expect(await regex.search("stripe", ALL, 5)).toEqual({ returned: ["refund_payment"] });
     expect(await regex.search("payment_id", ALL, 5)).toEqual({ returned: ["refund_payment"] });
@@ -41,8 +56,12 @@ describe("route-eval's tool searcher", () => {
 
   it("regex: a pattern that does not compile, or is too long, is an error the search records, not a throw", async () => {
     const regex = createToolSearcher("regex", TOOLS);
-    expect(await regex.search("(unclosed", ALL, 5)).toEqual({ error: expect.stringContaining("does not compile") });
-    expect(await regex.search("a".repeat(MAX_REGEX_QUERY + 1), ALL, 5)).toEqual({ error: `the regex is ${MAX_REGEX_QUERY + 1} characters; at most ${MAX_REGEX_QUERY}` });
+    expect(await regex.search("(unclosed", ALL, 5)).toEqual({
+      error: expect.stringContaining("does not compile"),
+    });
+    expect(await regex.search("a".repeat(MAX_REGEX_QUERY + 1), ALL, 5)).toEqual({
+      error: `the regex is ${MAX_REGEX_QUERY + 1} characters; at most ${MAX_REGEX_QUERY}`,
+    });
     // Linear time: a pattern that backtracks exponentially in a backtracking engine returns at once.
     expect(await regex.search("(a+)+$", ALL, 5)).toEqual({ returned: expect.any(Array) });
   });
@@ -50,7 +69,13 @@ describe("route-eval's tool searcher", () => {
 
 describe("clusterMean", () => {
   it("gives the mean and total, and no interval with fewer than two cases", () => {
-    expect(clusterMean([{ n: 3, sum: 6 }])).toEqual({ mean: 2, total: 6, n: 3, cases: 1, ci: null });
+    expect(clusterMean([{ n: 3, sum: 6 }])).toEqual({
+      mean: 2,
+      total: 6,
+      n: 3,
+      cases: 1,
+      ci: null,
+    });
     expect(clusterMean([])).toEqual({ mean: null, total: 0, n: 0, cases: 0, ci: null });
   });
 

@@ -10,20 +10,36 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "./support/cli.js";
-import { anthropicReply, openaiReply, useFakeServers, type FakeReply, type ReceivedRequest } from "./fixtures/fake-provider.js";
+import {
+  anthropicReply,
+  openaiReply,
+  useFakeServers,
+  type FakeReply,
+  type ReceivedRequest,
+} from "./fixtures/fake-provider.js";
 import { removeTempDirs, writeProject } from "./fixtures/live-project.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 
 afterAll(removeTempDirs);
 const fake = useFakeServers();
-const ENV = { OPENAI_API_KEY: "sk-test-search-0123456789", ANTHROPIC_API_KEY: "sk-ant-test-search-0123456789" };
+const ENV = {
+  OPENAI_API_KEY: "sk-test-search-0123456789",
+  ANTHROPIC_API_KEY: "sk-ant-test-search-0123456789",
+};
 
 type Row = Record<string, any>;
 
 /** Every schema of schemas/ in one Ajv (report.schema.json refers to run.schema.json's). */
 const ajv = new Ajv2020({ strict: false, allErrors: true });
-for (const name of ["run", "report", "sweep", "record"]) ajv.addSchema(JSON.parse(readFileSync(new URL(`../schemas/${name}.schema.json`, import.meta.url), "utf8")));
-const validatorOf = (schema: string) => ajv.getSchema(`https://route-eval.dev/schemas/${schema}`) ?? (() => { throw new Error(`no schema ${schema}`); })();
+for (const name of ["run", "report", "sweep", "record"])
+  ajv.addSchema(
+    JSON.parse(readFileSync(new URL(`../schemas/${name}.schema.json`, import.meta.url), "utf8")),
+  );
+const validatorOf = (schema: string) =>
+  ajv.getSchema(`https://route-eval.dev/schemas/${schema}`) ??
+  (() => {
+    throw new Error(`no schema ${schema}`);
+  })();
 
 /** The errors of a file against a schema of schemas/, or null when it is valid. */
 function schemaErrors(schema: string, file: string): unknown {
@@ -32,16 +48,39 @@ function schemaErrors(schema: string, file: string): unknown {
 }
 
 function records(dir: string, runId: string): Row[] {
-  return readFileSync(join(dir, "reports", runId, "records.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+  return readFileSync(join(dir, "reports", runId, "records.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
 }
 
 /** The cases of the fixture project, and what each one's scripted model does. */
 const CASES = [
-  { id: "found-and-chosen", goal: "Where is order ord_1?", phase: "orders", acceptable: ["get_order"] },
-  { id: "never-loaded", goal: "Find my teapot order", phase: "orders", acceptable: ["search_orders"] },
-  { id: "found-not-chosen", goal: "Refund order ord_2 please", phase: "payments", acceptable: ["refund_order"] },
+  {
+    id: "found-and-chosen",
+    goal: "Where is order ord_1?",
+    phase: "orders",
+    acceptable: ["get_order"],
+  },
+  {
+    id: "never-loaded",
+    goal: "Find my teapot order",
+    phase: "orders",
+    acceptable: ["search_orders"],
+  },
+  {
+    id: "found-not-chosen",
+    goal: "Refund order ord_2 please",
+    phase: "payments",
+    acceptable: ["refund_order"],
+  },
   { id: "keeps-searching", goal: "Cancel everything", phase: "orders", acceptable: ["get_order"] },
-  { id: "bad-arguments", goal: "Where is order ord_3?", phase: "orders", acceptable: ["get_order"] },
+  {
+    id: "bad-arguments",
+    goal: "Where is order ord_3?",
+    phase: "orders",
+    acceptable: ["get_order"],
+  },
 ];
 
 /**
@@ -60,10 +99,17 @@ const SCRIPT: Record<string, ({ search: string } | { raw: string } | { call: str
 };
 
 /** By hand: never loaded → discovery; loaded, other tool chosen → selection; loaded and chosen → correct. */
-const EXPECTED: Record<string, { stage: string | null; searches: (string | null)[][]; outcome: string }> = {
+const EXPECTED: Record<
+  string,
+  { stage: string | null; searches: (string | null)[][]; outcome: string }
+> = {
   "found-and-chosen": { stage: null, searches: [["get_order"]], outcome: "moved" },
   "never-loaded": { stage: "discovery", searches: [[]], outcome: "moved" },
-  "found-not-chosen": { stage: "selection", searches: [["get_order", "search_orders", "refund_order"]], outcome: "moved" },
+  "found-not-chosen": {
+    stage: "selection",
+    searches: [["get_order", "search_orders", "refund_order"]],
+    outcome: "moved",
+  },
   "keeps-searching": { stage: "discovery", searches: [[], []], outcome: "search_limit" },
   "bad-arguments": { stage: null, searches: [[], ["get_order"]], outcome: "moved" },
 };
@@ -71,8 +117,13 @@ const EXPECTED: Record<string, { stage: string | null; searches: (string | null)
 /** The goal of a neutral conversation and the number of model moves after it, from any wire format. */
 function progress(body: Record<string, any>, goals: string[]): { goal: string; step: number } {
   const items: any[] = body.messages ?? body.input;
-  const at = items.findIndex((m) => typeof m.content === "string" && goals.includes(m.content) || (Array.isArray(m.content) && goals.includes(m.content[0]?.text)));
-  const goal = typeof items[at].content === "string" ? items[at].content : items[at].content[0].text;
+  const at = items.findIndex(
+    (m) =>
+      (typeof m.content === "string" && goals.includes(m.content)) ||
+      (Array.isArray(m.content) && goals.includes(m.content[0]?.text)),
+  );
+  const goal =
+    typeof items[at].content === "string" ? items[at].content : items[at].content[0].text;
   const after = items.slice(at + 1);
   const step = after.filter((m) => m.role === "assistant" || m.type === "tool_search_call").length;
   return { goal, step };
@@ -91,47 +142,119 @@ describe("client-side search (search_tools) on Chat Completions", () => {
       const { goal, step } = progress(request.body, goals);
       // Offered the acceptable tool before any search (counterfactual load): the model calls it.
       const offered = (request.body.tools as Row[]).map((t) => t.function.name);
-      if (step === 0 && offered.includes(acceptableOf.get(goal))) return openaiReply([{ name: acceptableOf.get(goal) as string, arguments: "{}" }]);
+      if (step === 0 && offered.includes(acceptableOf.get(goal)))
+        return openaiReply([{ name: acceptableOf.get(goal) as string, arguments: "{}" }]);
       const move = SCRIPT[goal][step];
       if ("call" in move) return openaiReply([{ name: move.call, arguments: "{}" }]);
-      return openaiReply([{ name: "search_tools", arguments: "raw" in move ? move.raw : JSON.stringify({ query: move.search }) }]);
+      return openaiReply([
+        {
+          name: "search_tools",
+          arguments: "raw" in move ? move.raw : JSON.stringify({ query: move.search }),
+        },
+      ]);
     });
     const run = (...extra: string[]) =>
-      runCli(["run", "-e", "openai:test-model", "--base-url", `${server.url}/v1`, "--tool-search", "client", "--search-kind", "regex", "--max-searches", "2", "-n", "1", "--no-progress", "--no-gates", "--no-step-summary", "--retry-base-ms", "1", ...extra], { cwd: dir, env: ENV });
+      runCli(
+        [
+          "run",
+          "-e",
+          "openai:test-model",
+          "--base-url",
+          `${server.url}/v1`,
+          "--tool-search",
+          "client",
+          "--search-kind",
+          "regex",
+          "--max-searches",
+          "2",
+          "-n",
+          "1",
+          "--no-progress",
+          "--no-gates",
+          "--no-step-summary",
+          "--retry-base-ms",
+          "1",
+          ...extra,
+        ],
+        { cwd: dir, env: ENV },
+      );
     const first = await run("--run-id", "client");
     expect(first.code, first.stderr).toBe(0);
     const byCase = new Map(records(dir, "client").map((r) => [r.case_id, r]));
     for (const [id, expected] of Object.entries(EXPECTED)) {
       const r = byCase.get(id) as Row;
-      expect({ id, stage: r.failed_stage, searches: r.search.searches.map((s: Row) => s.returned), outcome: r.search.outcome }).toEqual({ id, stage: expected.stage, searches: expected.searches, outcome: expected.outcome });
+      expect({
+        id,
+        stage: r.failed_stage,
+        searches: r.search.searches.map((s: Row) => s.returned),
+        outcome: r.search.outcome,
+      }).toEqual({
+        id,
+        stage: expected.stage,
+        searches: expected.searches,
+        outcome: expected.outcome,
+      });
     }
     // The bound: two searches ran, the third ask ended the decision without a call (not an error, not a hang).
-    expect(byCase.get("keeps-searching")).toMatchObject({ selected: null, error: null, search: { calls: 3 } });
+    expect(byCase.get("keeps-searching")).toMatchObject({
+      selected: null,
+      error: null,
+      search: { calls: 3 },
+    });
     // Bad arguments are recorded with the search, and the model is told; the decision goes on.
-    expect(byCase.get("bad-arguments")?.search.searches[0]).toMatchObject({ query: null, returned: [], by: "route-eval", error: expect.stringContaining("not JSON") });
+    expect(byCase.get("bad-arguments")?.search.searches[0]).toMatchObject({
+      query: null,
+      returned: [],
+      by: "route-eval",
+      error: expect.stringContaining("not JSON"),
+    });
     // The visible set is the loaded one: the controls and what the searches returned.
-    expect(byCase.get("found-not-chosen")?.visible_order ?? []).toEqual(expect.arrayContaining(["get_order", "search_orders", "refund_order"]));
+    expect(byCase.get("found-not-chosen")?.visible_order ?? []).toEqual(
+      expect.arrayContaining(["get_order", "search_orders", "refund_order"]),
+    );
 
     // What the server saw: the first ask offers the controls and search_tools only; the next one
     // appends the loaded tool, and carries the search call and its result after the goal.
-    const ofGoal = (goal: string) => server.requests.filter((r) => JSON.stringify(r.body.messages).includes(goal));
+    const ofGoal = (goal: string) =>
+      server.requests.filter((r) => JSON.stringify(r.body.messages).includes(goal));
     const [ask1, ask2] = ofGoal("Where is order ord_1?");
-    expect((ask1.body.tools as Row[]).map((t: Row) => t.function.name)).toEqual(["no_applicable_tool", "search_tools"]);
-    expect((ask2.body.tools as Row[]).map((t: Row) => t.function.name)).toEqual(["no_applicable_tool", "search_tools", "get_order"]);
+    expect((ask1.body.tools as Row[]).map((t: Row) => t.function.name)).toEqual([
+      "no_applicable_tool",
+      "search_tools",
+    ]);
+    expect((ask2.body.tools as Row[]).map((t: Row) => t.function.name)).toEqual([
+      "no_applicable_tool",
+      "search_tools",
+      "get_order",
+    ]);
     const after = (ask2.body.messages as Row[]).slice(-2);
-    expect(after[0]).toMatchObject({ role: "assistant", tool_calls: [{ id: "search_1", type: "function", function: { name: "search_tools", arguments: '{"query":"get_order"}' } }] });
+    expect(after[0]).toMatchObject({
+      role: "assistant",
+      tool_calls: [
+        {
+          id: "search_1",
+          type: "function",
+          function: { name: "search_tools", arguments: '{"query":"get_order"}' },
+        },
+      ],
+    });
     expect(after[1].role).toBe("tool");
-    expect(JSON.parse(after[1].content)).toEqual({ tools: [{ name: "get_order", description: "Return one order by its exact id." }] });
+    expect(JSON.parse(after[1].content)).toEqual({
+      tools: [{ name: "get_order", description: "Return one order by its exact id." }],
+    });
     const total = server.requests.length;
     expect(total).toBe(2 + 2 + 2 + 3 + 3);
 
     // The report's tool search figures, recounted from the table above.
     const report = JSON.parse(readFileSync(join(dir, "reports", "client", "report.json"), "utf8"));
     const ts = report.metrics.tool_search;
-    expect(schemaErrors("report.schema.json", join(dir, "reports", "client", "report.json"))).toBeNull();
+    expect(
+      schemaErrors("report.schema.json", join(dir, "reports", "client", "report.json")),
+    ).toBeNull();
     expect(schemaErrors("run.schema.json", join(dir, "reports", "client", "run.json"))).toBeNull();
     const validateRecord = validatorOf("record.schema.json");
-    for (const r of records(dir, "client")) expect(validateRecord(r) ? null : validateRecord.errors).toBeNull();
+    for (const r of records(dir, "client"))
+      expect(validateRecord(r) ? null : validateRecord.errors).toBeNull();
     expect(ts.decisions).toBe(5);
     // Needed a search: all five (nothing always loaded, no control acceptable). Returned an acceptable tool: found-and-chosen, found-not-chosen, bad-arguments.
     expect(ts.search_recall).toMatchObject({ numerator: 3, denominator: 5 });
@@ -148,80 +271,254 @@ describe("client-side search (search_tools) on Chat Completions", () => {
     expect(server.requests.length).toBe(total);
     const replay = await run("--run-id", "replay", "--mode", "replay");
     expect(replay.code, replay.stderr).toBe(0);
-    const strip = (rows: Row[]) => rows.map(({ latency_ms: _l, recorded_latency_ms: _r, ...rest }) => rest).sort((a, b) => a.case_id.localeCompare(b.case_id));
+    const strip = (rows: Row[]) =>
+      rows
+        .map(({ latency_ms: _l, recorded_latency_ms: _r, ...rest }) => rest)
+        .sort((a, b) => a.case_id.localeCompare(b.case_id));
     expect(strip(records(dir, "replay"))).toEqual(strip(records(dir, "client")));
 
     // show --case prints each query and what it returned.
-    const show = await runCli(["show", join(dir, "reports", "client"), "--case", "found-not-chosen"], { cwd: dir, env: { COLUMNS: "100" } });
+    const show = await runCli(
+      ["show", join(dir, "reports", "client"), "--case", "found-not-chosen"],
+      { cwd: dir, env: { COLUMNS: "100" } },
+    );
     expect(show.stdout).toMatch(/1\.\s+"order" → get_order, search_orders, refund_order ✓/);
     expect(show.stdout).toContain("discovery  searches loaded an acceptable tool in 1 of 1 trials");
-    const limit = await runCli(["show", join(dir, "reports", "client"), "--case", "keeps-searching"], { cwd: dir, env: { COLUMNS: "100" } });
+    const limit = await runCli(
+      ["show", join(dir, "reports", "client"), "--case", "keeps-searching"],
+      { cwd: dir, env: { COLUMNS: "100" } },
+    );
     expect(limit.stdout).toContain("search_limit");
-    const never = await runCli(["show", join(dir, "reports", "client"), "--case", "never-loaded"], { cwd: dir, env: { COLUMNS: "200" } });
-    expect(never.stdout).toContain('No search loaded search_orders; the model searched for "refund".');
-    expect(never.stdout).toContain("raise tool_search.k, or keep it loaded (tool_search.always_loaded)");
+    const never = await runCli(["show", join(dir, "reports", "client"), "--case", "never-loaded"], {
+      cwd: dir,
+      env: { COLUMNS: "200" },
+    });
+    expect(never.stdout).toContain(
+      'No search loaded search_orders; the model searched for "refund".',
+    );
+    expect(never.stdout).toContain(
+      "raise tool_search.k, or keep it loaded (tool_search.always_loaded)",
+    );
 
     // counterfactual: each discovery failure re-asked with its search (the placebo) and with the
     // acceptable tool loaded up front (load); the scripted model calls a tool it is offered at once.
-    const cf = await runCli(["counterfactual", join(dir, "reports", "client"), "-e", "openai:test-model", "--base-url", `${server.url}/v1`, "--no-progress", "--retry-base-ms", "1"], { cwd: dir, env: ENV });
+    const cf = await runCli(
+      [
+        "counterfactual",
+        join(dir, "reports", "client"),
+        "-e",
+        "openai:test-model",
+        "--base-url",
+        `${server.url}/v1`,
+        "--no-progress",
+        "--retry-base-ms",
+        "1",
+      ],
+      { cwd: dir, env: ENV },
+    );
     expect(cf.code, cf.stderr).toBe(0);
-    const headroom = JSON.parse(readFileSync(join(dir, "reports", "client", "counterfactual", "counterfactual.json"), "utf8"));
+    const headroom = JSON.parse(
+      readFileSync(join(dir, "reports", "client", "counterfactual", "counterfactual.json"), "utf8"),
+    );
     const discovery = headroom.stages.find((s: Row) => s.stage === "discovery");
-    expect(discovery.arms.find((a: Row) => a.kind === "load")).toMatchObject({ tested: 2, fix: 2, placebo: 0 });
-    const loads = readFileSync(join(dir, "reports", "client", "counterfactual", "records.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l)).filter((r) => r.counterfactual.kind === "load");
-    expect(loads.map((r) => [r.case_id, r.selected, r.search.always_loaded])).toEqual(expect.arrayContaining([["never-loaded", "search_orders", ["search_orders"]], ["keeps-searching", "get_order", ["get_order"]]]));
+    expect(discovery.arms.find((a: Row) => a.kind === "load")).toMatchObject({
+      tested: 2,
+      fix: 2,
+      placebo: 0,
+    });
+    const loads = readFileSync(
+      join(dir, "reports", "client", "counterfactual", "records.jsonl"),
+      "utf8",
+    )
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .filter((r) => r.counterfactual.kind === "load");
+    expect(loads.map((r) => [r.case_id, r.selected, r.search.always_loaded])).toEqual(
+      expect.arrayContaining([
+        ["never-loaded", "search_orders", ["search_orders"]],
+        ["keeps-searching", "get_order", ["get_order"]],
+      ]),
+    );
   });
 });
 
 /** A Responses reply from output items. */
 function responsesOutput(output: unknown[]): FakeReply {
-  return { headers: { "x-request-id": "req_r" }, body: { id: "resp_1", object: "response", created_at: 0, status: "completed", model: "test-model", output, usage: { input_tokens: 100, output_tokens: 10, total_tokens: 110 } } };
+  return {
+    headers: { "x-request-id": "req_r" },
+    body: {
+      id: "resp_1",
+      object: "response",
+      created_at: 0,
+      status: "completed",
+      model: "test-model",
+      output,
+      usage: { input_tokens: 100, output_tokens: 10, total_tokens: 110 },
+    },
+  };
 }
 
-const fn = (name: string, args = "{}") => ({ type: "function_call", id: `fc_${name}`, call_id: `call_${name}`, name, arguments: args, status: "completed" });
-const functionTool = (name: string) => ({ type: "function", name, description: "", parameters: { type: "object", properties: {} }, strict: false });
+const fn = (name: string, args = "{}") => ({
+  type: "function_call",
+  id: `fc_${name}`,
+  call_id: `call_${name}`,
+  name,
+  arguments: args,
+  status: "completed",
+});
+const functionTool = (name: string) => ({
+  type: "function",
+  name,
+  description: "",
+  parameters: { type: "object", properties: {} },
+  strict: false,
+});
 
 describe("OpenAI Responses tool_search", () => {
   it("hosted: sends deferred functions and the tool_search tool, and reads the searches from the output items", async () => {
     const dir = project();
     const hosted = (query: string, loaded: string[], call: string) =>
       responsesOutput([
-        { type: "tool_search_call", id: "ts_1", call_id: null, execution: "server", arguments: { query }, status: "completed" },
-        { type: "tool_search_output", id: "tso_1", call_id: null, execution: "server", status: "completed", tools: loaded.map(functionTool) },
+        {
+          type: "tool_search_call",
+          id: "ts_1",
+          call_id: null,
+          execution: "server",
+          arguments: { query },
+          status: "completed",
+        },
+        {
+          type: "tool_search_output",
+          id: "tso_1",
+          call_id: null,
+          execution: "server",
+          status: "completed",
+          tools: loaded.map(functionTool),
+        },
         fn(call),
       ]);
     const server = await fake.start((request) => {
       const text = JSON.stringify(request.body.input);
       if (text.includes("teapot")) return hosted("teapot", [], "no_applicable_tool");
-      if (text.includes("Refund")) return hosted("orders", ["get_order", "refund_order"], "get_order");
+      if (text.includes("Refund"))
+        return hosted("orders", ["get_order", "refund_order"], "get_order");
       return hosted("order by id", ["get_order"], "get_order");
     });
-    const result = await runCli(["run", "-e", "openai-responses:test-model", "--base-url", `${server.url}/v1`, "--tool-search", "provider", "-n", "1", "--no-progress", "--no-gates", "--no-step-summary", "--run-id", "hosted"], { cwd: dir, env: ENV });
+    const result = await runCli(
+      [
+        "run",
+        "-e",
+        "openai-responses:test-model",
+        "--base-url",
+        `${server.url}/v1`,
+        "--tool-search",
+        "provider",
+        "-n",
+        "1",
+        "--no-progress",
+        "--no-gates",
+        "--no-step-summary",
+        "--run-id",
+        "hosted",
+      ],
+      { cwd: dir, env: ENV },
+    );
     expect(result.code, result.stderr).toBe(0);
-    const body = server.requests.find((r) => JSON.stringify(r.body.input).includes("ord_1?"))?.body as Row;
+    const body = server.requests.find((r) => JSON.stringify(r.body.input).includes("ord_1?"))
+      ?.body as Row;
     expect(body.tools).toEqual([
-      { type: "function", name: "no_applicable_tool", description: expect.any(String), parameters: expect.any(Object), strict: false },
-      { type: "function", name: "get_order", description: "Return one order by its exact id.", parameters: expect.any(Object), strict: false, defer_loading: true },
-      { type: "function", name: "search_orders", description: "Search orders by free text.", parameters: expect.any(Object), strict: false, defer_loading: true },
+      {
+        type: "function",
+        name: "no_applicable_tool",
+        description: expect.any(String),
+        parameters: expect.any(Object),
+        strict: false,
+      },
+      {
+        type: "function",
+        name: "get_order",
+        description: "Return one order by its exact id.",
+        parameters: expect.any(Object),
+        strict: false,
+        defer_loading: true,
+      },
+      {
+        type: "function",
+        name: "search_orders",
+        description: "Search orders by free text.",
+        parameters: expect.any(Object),
+        strict: false,
+        defer_loading: true,
+      },
       { type: "tool_search" },
     ]);
     // One call per decision: the provider searched inside it.
     expect(server.requests).toHaveLength(CASES.length);
     const byCase = new Map(records(dir, "hosted").map((r) => [r.case_id, r]));
-    expect(byCase.get("found-and-chosen")).toMatchObject({ failed_stage: null, search: { mode: "provider", calls: 1, searches: [{ query: "order by id", returned: ["get_order"], by: "provider" }] } });
-    expect(byCase.get("never-loaded")).toMatchObject({ failed_stage: "discovery", search: { searches: [{ query: "teapot", returned: [] }] } });
-    expect(byCase.get("found-not-chosen")).toMatchObject({ failed_stage: "selection", selection_error: "wrong_tool" });
+    expect(byCase.get("found-and-chosen")).toMatchObject({
+      failed_stage: null,
+      search: {
+        mode: "provider",
+        calls: 1,
+        searches: [{ query: "order by id", returned: ["get_order"], by: "provider" }],
+      },
+    });
+    expect(byCase.get("never-loaded")).toMatchObject({
+      failed_stage: "discovery",
+      search: { searches: [{ query: "teapot", returned: [] }] },
+    });
+    expect(byCase.get("found-not-chosen")).toMatchObject({
+      failed_stage: "selection",
+      selection_error: "wrong_tool",
+    });
 
     // --search-namespaces: the deferred tools grouped by family, defer_loading on the functions inside.
-    const grouped = await runCli(["run", "-e", "openai-responses:test-model", "--base-url", `${server.url}/v1`, "--tool-search", "provider", "--search-namespaces", "-n", "1", "--no-progress", "--no-gates", "--no-step-summary", "--run-id", "grouped"], { cwd: dir, env: ENV });
+    const grouped = await runCli(
+      [
+        "run",
+        "-e",
+        "openai-responses:test-model",
+        "--base-url",
+        `${server.url}/v1`,
+        "--tool-search",
+        "provider",
+        "--search-namespaces",
+        "-n",
+        "1",
+        "--no-progress",
+        "--no-gates",
+        "--no-step-summary",
+        "--run-id",
+        "grouped",
+      ],
+      { cwd: dir, env: ENV },
+    );
     expect(grouped.code, grouped.stderr).toBe(0);
-    const payments = server.requests.filter((r) => JSON.stringify(r.body.input).includes("Refund order ord_2")).at(-1)?.body as Row;
+    const payments = server.requests
+      .filter((r) => JSON.stringify(r.body.input).includes("Refund order ord_2"))
+      .at(-1)?.body as Row;
     expect(payments.tools.slice(1)).toEqual([
-      { type: "namespace", name: "orders", description: "The orders tools (2): get_order, search_orders.", tools: [expect.objectContaining({ name: "get_order", defer_loading: true }), expect.objectContaining({ name: "search_orders", defer_loading: true })] },
-      { type: "namespace", name: "payments", description: "The payments tools (1): refund_order.", tools: [expect.objectContaining({ name: "refund_order", defer_loading: true })] },
+      {
+        type: "namespace",
+        name: "orders",
+        description: "The orders tools (2): get_order, search_orders.",
+        tools: [
+          expect.objectContaining({ name: "get_order", defer_loading: true }),
+          expect.objectContaining({ name: "search_orders", defer_loading: true }),
+        ],
+      },
+      {
+        type: "namespace",
+        name: "payments",
+        description: "The payments tools (1): refund_order.",
+        tools: [expect.objectContaining({ name: "refund_order", defer_loading: true })],
+      },
       { type: "tool_search" },
     ]);
-    expect(records(dir, "grouped").find((r) => r.case_id === "found-and-chosen")).toMatchObject({ failed_stage: null });
+    expect(records(dir, "grouped").find((r) => r.case_id === "found-and-chosen")).toMatchObject({
+      failed_stage: null,
+    });
   });
 
   it("client-executed: a tool_search_call is answered with a tool_search_output carrying the loaded definitions", async () => {
@@ -229,53 +526,175 @@ describe("OpenAI Responses tool_search", () => {
     const server = await fake.start((request) => {
       const input = request.body.input as Row[];
       if (!input.some((item) => item.type === "tool_search_output")) {
-        return responsesOutput([{ type: "tool_search_call", id: "ts_1", call_id: "call_ts1", execution: "client", arguments: { query: "get_order" }, status: "completed" }]);
+        return responsesOutput([
+          {
+            type: "tool_search_call",
+            id: "ts_1",
+            call_id: "call_ts1",
+            execution: "client",
+            arguments: { query: "get_order" },
+            status: "completed",
+          },
+        ]);
       }
       return responsesOutput([fn("get_order", '{"order_id":"ord_1"}')]);
     });
-    const result = await runCli(["run", "-e", "openai-responses:test-model", "--base-url", `${server.url}/v1`, "--tool-search", "client", "--search-kind", "regex", "-n", "1", "--no-progress", "--no-gates", "--no-step-summary", "--run-id", "byot", "--cases", "cases/cases.yaml"], { cwd: dir, env: ENV });
+    const result = await runCli(
+      [
+        "run",
+        "-e",
+        "openai-responses:test-model",
+        "--base-url",
+        `${server.url}/v1`,
+        "--tool-search",
+        "client",
+        "--search-kind",
+        "regex",
+        "-n",
+        "1",
+        "--no-progress",
+        "--no-gates",
+        "--no-step-summary",
+        "--run-id",
+        "byot",
+        "--cases",
+        "cases/cases.yaml",
+      ],
+      { cwd: dir, env: ENV },
+    );
     expect(result.code, result.stderr).toBe(0);
-    const [ask1, ask2] = server.requests.filter((r) => JSON.stringify(r.body.input).includes("ord_1?"));
-    const searchTool = { type: "tool_search", execution: "client", description: expect.stringContaining("Search the tools"), parameters: expect.objectContaining({ required: ["query"] }) };
-    expect(ask1.body.tools).toEqual([expect.objectContaining({ name: "no_applicable_tool" }), searchTool]);
+    const [ask1, ask2] = server.requests.filter((r) =>
+      JSON.stringify(r.body.input).includes("ord_1?"),
+    );
+    const searchTool = {
+      type: "tool_search",
+      execution: "client",
+      description: expect.stringContaining("Search the tools"),
+      parameters: expect.objectContaining({ required: ["query"] }),
+    };
+    expect(ask1.body.tools).toEqual([
+      expect.objectContaining({ name: "no_applicable_tool" }),
+      searchTool,
+    ]);
     expect(ask2.body.tools).toEqual(ask1.body.tools);
     expect((ask2.body.input as Row[]).slice(-2)).toEqual([
-      { type: "tool_search_call", call_id: "search_1", execution: "client", arguments: { query: "get_order" }, status: "completed" },
-      { type: "tool_search_output", call_id: "search_1", execution: "client", status: "completed", tools: [{ type: "function", name: "get_order", description: "Return one order by its exact id.", parameters: expect.any(Object), strict: false }] },
+      {
+        type: "tool_search_call",
+        call_id: "search_1",
+        execution: "client",
+        arguments: { query: "get_order" },
+        status: "completed",
+      },
+      {
+        type: "tool_search_output",
+        call_id: "search_1",
+        execution: "client",
+        status: "completed",
+        tools: [
+          {
+            type: "function",
+            name: "get_order",
+            description: "Return one order by its exact id.",
+            parameters: expect.any(Object),
+            strict: false,
+          },
+        ],
+      },
     ]);
     const r = records(dir, "byot").find((row) => row.case_id === "found-and-chosen") as Row;
-    expect(r).toMatchObject({ failed_stage: null, selected: "get_order", search: { mode: "client", calls: 2, searches: [{ query: "get_order", returned: ["get_order"], by: "route-eval" }] } });
+    expect(r).toMatchObject({
+      failed_stage: null,
+      selected: "get_order",
+      search: {
+        mode: "client",
+        calls: 2,
+        searches: [{ query: "get_order", returned: ["get_order"], by: "route-eval" }],
+      },
+    });
   });
 });
 
 describe("Anthropic tool search", () => {
   const run = (dir: string, url: string, ...extra: string[]) =>
-    runCli(["run", "-e", "anthropic:claude-test", "--base-url", url, "-n", "1", "--no-progress", "--no-gates", "--no-step-summary", "--search-kind", "regex", ...extra], { cwd: dir, env: ENV });
+    runCli(
+      [
+        "run",
+        "-e",
+        "anthropic:claude-test",
+        "--base-url",
+        url,
+        "-n",
+        "1",
+        "--no-progress",
+        "--no-gates",
+        "--no-step-summary",
+        "--search-kind",
+        "regex",
+        ...extra,
+      ],
+      { cwd: dir, env: ENV },
+    );
 
   it("server tool: deferred tools with defer_loading, the regex variant, and its tool_search_tool_result read as the provider's search", async () => {
     const dir = project();
     const server = await fake.start((request: ReceivedRequest) => {
       const goal = JSON.stringify(request.body.messages);
       const found = goal.includes("teapot") ? [] : ["get_order"];
-      const reply = anthropicReply([{ name: found.length === 0 ? "no_applicable_tool" : "get_order", input: {} }]) as { body: Row };
+      const reply = anthropicReply([
+        { name: found.length === 0 ? "no_applicable_tool" : "get_order", input: {} },
+      ]) as { body: Row };
       reply.body.content = [
-        { type: "server_tool_use", id: "srvtoolu_1", name: "tool_search_tool_regex", input: { query: "order" }, caller: { type: "direct" } },
-        { type: "tool_search_tool_result", tool_use_id: "srvtoolu_1", content: { type: "tool_search_tool_search_result", tool_references: found.map((tool_name) => ({ type: "tool_reference", tool_name })) } },
+        {
+          type: "server_tool_use",
+          id: "srvtoolu_1",
+          name: "tool_search_tool_regex",
+          input: { query: "order" },
+          caller: { type: "direct" },
+        },
+        {
+          type: "tool_search_tool_result",
+          tool_use_id: "srvtoolu_1",
+          content: {
+            type: "tool_search_tool_search_result",
+            tool_references: found.map((tool_name) => ({ type: "tool_reference", tool_name })),
+          },
+        },
         ...reply.body.content,
       ];
       return reply;
     });
     const result = await run(dir, server.url, "--tool-search", "provider", "--run-id", "server");
     expect(result.code, result.stderr).toBe(0);
-    const body = server.requests.find((r) => JSON.stringify(r.body.messages).includes("ord_1?"))?.body as Row;
+    const body = server.requests.find((r) => JSON.stringify(r.body.messages).includes("ord_1?"))
+      ?.body as Row;
     expect(body.tools).toEqual([
-      { name: "no_applicable_tool", description: expect.any(String), input_schema: expect.any(Object) },
-      { name: "get_order", description: "Return one order by its exact id.", input_schema: expect.any(Object), defer_loading: true },
-      { name: "search_orders", description: "Search orders by free text.", input_schema: expect.any(Object), defer_loading: true },
+      {
+        name: "no_applicable_tool",
+        description: expect.any(String),
+        input_schema: expect.any(Object),
+      },
+      {
+        name: "get_order",
+        description: "Return one order by its exact id.",
+        input_schema: expect.any(Object),
+        defer_loading: true,
+      },
+      {
+        name: "search_orders",
+        description: "Search orders by free text.",
+        input_schema: expect.any(Object),
+        defer_loading: true,
+      },
       { type: "tool_search_tool_regex_20251119", name: "tool_search_tool_regex" },
     ]);
     const byCase = new Map(records(dir, "server").map((r) => [r.case_id, r]));
-    expect(byCase.get("found-and-chosen")).toMatchObject({ failed_stage: null, search: { mode: "provider", searches: [{ query: "order", returned: ["get_order"], by: "provider" }] } });
+    expect(byCase.get("found-and-chosen")).toMatchObject({
+      failed_stage: null,
+      search: {
+        mode: "provider",
+        searches: [{ query: "order", returned: ["get_order"], by: "provider" }],
+      },
+    });
     expect(byCase.get("never-loaded")).toMatchObject({ failed_stage: "discovery" });
   });
 
@@ -283,48 +702,128 @@ describe("Anthropic tool search", () => {
     const dir = project();
     const server = await fake.start((request) => {
       const messages = request.body.messages as Row[];
-      const answered = messages.some((m) => Array.isArray(m.content) && m.content.some((b: Row) => b.type === "tool_result"));
-      return answered ? anthropicReply([{ name: "get_order", input: { order_id: "ord_1" } }]) : anthropicReply([{ name: "search_tools", input: { query: "get_order" } }]);
+      const answered = messages.some(
+        (m) => Array.isArray(m.content) && m.content.some((b: Row) => b.type === "tool_result"),
+      );
+      return answered
+        ? anthropicReply([{ name: "get_order", input: { order_id: "ord_1" } }])
+        : anthropicReply([{ name: "search_tools", input: { query: "get_order" } }]);
     });
     const result = await run(dir, server.url, "--tool-search", "client", "--run-id", "refs");
     expect(result.code, result.stderr).toBe(0);
-    const [ask1, ask2] = server.requests.filter((r) => JSON.stringify(r.body.messages).includes("ord_1?"));
-    expect((ask1.body.tools as Row[]).map((t: Row) => [t.name, t.defer_loading ?? false])).toEqual([["no_applicable_tool", false], ["search_tools", false], ["get_order", true], ["search_orders", true]]);
+    const [ask1, ask2] = server.requests.filter((r) =>
+      JSON.stringify(r.body.messages).includes("ord_1?"),
+    );
+    expect((ask1.body.tools as Row[]).map((t: Row) => [t.name, t.defer_loading ?? false])).toEqual([
+      ["no_applicable_tool", false],
+      ["search_tools", false],
+      ["get_order", true],
+      ["search_orders", true],
+    ]);
     expect(ask2.body.tools).toEqual(ask1.body.tools);
     expect((ask2.body.messages as Row[]).slice(-2)).toEqual([
-      { role: "assistant", content: [{ type: "tool_use", id: "search_1", name: "search_tools", input: { query: "get_order" } }] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "search_1", content: [{ type: "tool_reference", tool_name: "get_order" }] }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "tool_use", id: "search_1", name: "search_tools", input: { query: "get_order" } },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          {
+            type: "tool_result",
+            tool_use_id: "search_1",
+            content: [{ type: "tool_reference", tool_name: "get_order" }],
+          },
+        ],
+      },
     ]);
-    expect(records(dir, "refs").find((r) => r.case_id === "found-and-chosen")).toMatchObject({ failed_stage: null, search: { mode: "client", calls: 2 } });
+    expect(records(dir, "refs").find((r) => r.case_id === "found-and-chosen")).toMatchObject({
+      failed_stage: null,
+      search: { mode: "client", calls: 2 },
+    });
   });
 });
 
 describe("client search answered by the embeddings retriever", () => {
   it("ranks the deferred tools by the query's vector (one server for /embeddings and /chat/completions)", async () => {
     const dir = project();
-    const vectors: Record<string, number[]> = { get_order: [1, 0, 0], search_orders: [0.8, 0.2, 0], refund_order: [0, 1, 0], send_email: [0, 0, 1], "money back": [0.1, 1, 0] };
+    const vectors: Record<string, number[]> = {
+      get_order: [1, 0, 0],
+      search_orders: [0.8, 0.2, 0],
+      refund_order: [0, 1, 0],
+      send_email: [0, 0, 1],
+      "money back": [0.1, 1, 0],
+    };
     const server = await fake.start((request) => {
       if (request.path === "/v1/embeddings") {
-        const inputs: string[] = Array.isArray(request.body.input) ? (request.body.input as string[]) : [request.body.input as string];
-        const data = inputs.map((text, index) => ({ object: "embedding", index, embedding: vectors[text] ?? vectors[text.split(":")[0]] ?? [0, 0, 1e-3] }));
-        return { body: { object: "list", data, model: request.body.model, usage: { prompt_tokens: 1, total_tokens: 1 } } };
+        const inputs: string[] = Array.isArray(request.body.input)
+          ? (request.body.input as string[])
+          : [request.body.input as string];
+        const data = inputs.map((text, index) => ({
+          object: "embedding",
+          index,
+          embedding: vectors[text] ?? vectors[text.split(":")[0]] ?? [0, 0, 1e-3],
+        }));
+        return {
+          body: {
+            object: "list",
+            data,
+            model: request.body.model,
+            usage: { prompt_tokens: 1, total_tokens: 1 },
+          },
+        };
       }
       const messages = request.body.messages as Row[];
-      if (!messages.some((m) => m.role === "tool")) return openaiReply([{ name: "search_tools", arguments: '{"query":"money back"}' }]);
+      if (!messages.some((m) => m.role === "tool"))
+        return openaiReply([{ name: "search_tools", arguments: '{"query":"money back"}' }]);
       const offered = (request.body.tools as Row[]).map((t) => t.function.name);
       return openaiReply([{ name: offered[offered.length - 1], arguments: "{}" }]);
     });
     const result = await runCli(
-      ["run", "-e", "openai:test-model", "--base-url", `${server.url}/v1`, "--tool-search", "client", "--search-kind", "embeddings", "--search-k", "1",
-        "--embeddings-base-url", `${server.url}/v1`, "-n", "1", "--no-progress", "--no-gates", "--no-step-summary", "--run-id", "vectors", "--cases", "cases/cases.yaml"],
+      [
+        "run",
+        "-e",
+        "openai:test-model",
+        "--base-url",
+        `${server.url}/v1`,
+        "--tool-search",
+        "client",
+        "--search-kind",
+        "embeddings",
+        "--search-k",
+        "1",
+        "--embeddings-base-url",
+        `${server.url}/v1`,
+        "-n",
+        "1",
+        "--no-progress",
+        "--no-gates",
+        "--no-step-summary",
+        "--run-id",
+        "vectors",
+        "--cases",
+        "cases/cases.yaml",
+      ],
       { cwd: dir, env: ENV },
     );
     expect(result.code, result.stderr).toBe(0);
     const refund = records(dir, "vectors").find((r) => r.case_id === "found-not-chosen") as Row;
     // Payments phase: get_order, search_orders and refund_order deferred; "money back" is nearest refund_order.
-    expect(refund).toMatchObject({ selected: "refund_order", failed_stage: null, search: { kind: "embeddings", searches: [{ query: "money back", returned: ["refund_order"] }] } });
+    expect(refund).toMatchObject({
+      selected: "refund_order",
+      failed_stage: null,
+      search: {
+        kind: "embeddings",
+        searches: [{ query: "money back", returned: ["refund_order"] }],
+      },
+    });
     // Orders phase: refund_order is not exposed, so the best deferred tool for "money back" is search_orders.
-    expect(records(dir, "vectors").find((r) => r.case_id === "found-and-chosen")?.search.searches[0].returned).toEqual(["search_orders"]);
+    expect(
+      records(dir, "vectors").find((r) => r.case_id === "found-and-chosen")?.search.searches[0]
+        .returned,
+    ).toEqual(["search_orders"]);
     expect(server.requests.some((r) => r.path === "/v1/embeddings")).toBe(true);
   });
 });
@@ -332,32 +831,76 @@ describe("client search answered by the embeddings retriever", () => {
 describe("tool search settings", () => {
   it("refuses the provider's search on an endpoint without one, and a retriever beside search, in one line each", async () => {
     const dir = project();
-    const chat = await runCli(["run", "-e", "openai:test-model", "--tool-search", "provider", "--no-progress"], { cwd: dir, env: ENV });
+    const chat = await runCli(
+      ["run", "-e", "openai:test-model", "--tool-search", "provider", "--no-progress"],
+      { cwd: dir, env: ENV },
+    );
     expect(chat.code).toBe(2);
-    expect(chat.stderr.trim()).toBe("route-eval: tool_search.mode: provider: endpoint openai:test-model has no tool search of its own (openai-responses and anthropic have); use client, which works with every endpoint");
-    const both = await runCli(["run", "--tool-search", "client", "--retriever", "bm25", "--k", "3", "--no-progress"], { cwd: dir, env: ENV });
+    expect(chat.stderr.trim()).toBe(
+      "route-eval: tool_search.mode: provider: endpoint openai:test-model has no tool search of its own (openai-responses and anthropic have); use client, which works with every endpoint",
+    );
+    const both = await runCli(
+      ["run", "--tool-search", "client", "--retriever", "bm25", "--k", "3", "--no-progress"],
+      { cwd: dir, env: ENV },
+    );
     expect(both.code).toBe(2);
     expect(both.stderr).toContain("tool search replaces the retriever");
-    const grouped = await runCli(["run", "--tool-search", "client", "--search-namespaces", "--no-progress"], dir);
+    const grouped = await runCli(
+      ["run", "--tool-search", "client", "--search-namespaces", "--no-progress"],
+      dir,
+    );
     expect(grouped.code).toBe(2);
-    expect(grouped.stderr).toContain("tool_search.namespaces: namespaces group the deferred tools for openai-responses' own search");
-    const batch = await runCli(["run", "-e", "openai:test-model", "--tool-search", "client", "--batch", "--no-progress"], { cwd: dir, env: ENV });
+    expect(grouped.stderr).toContain(
+      "tool_search.namespaces: namespaces group the deferred tools for openai-responses' own search",
+    );
+    const batch = await runCli(
+      ["run", "-e", "openai:test-model", "--tool-search", "client", "--batch", "--no-progress"],
+      { cwd: dir, env: ENV },
+    );
     expect(batch.code).toBe(2);
-    expect(batch.stderr.trim()).toBe("route-eval: --batch: a decision with tool search takes several calls, each after the last; run it live (--no-batch)");
-    const clash = await runCli(["run", "--tool-search", "client", "--always-loaded", "get_ordr", "--no-progress"], dir);
+    expect(batch.stderr.trim()).toBe(
+      "route-eval: --batch: a decision with tool search takes several calls, each after the last; run it live (--no-batch)",
+    );
+    const clash = await runCli(
+      ["run", "--tool-search", "client", "--always-loaded", "get_ordr", "--no-progress"],
+      dir,
+    );
     expect(clash.code).toBe(2);
-    expect(clash.stderr.trim()).toBe('route-eval: tool_search.always_loaded: "get_ordr" names no tool of the cases\' registries (did you mean "get_order"?); write a tool name, or family:NAME');
+    expect(clash.stderr.trim()).toBe(
+      'route-eval: tool_search.always_loaded: "get_ordr" names no tool of the cases\' registries (did you mean "get_order"?); write a tool name, or family:NAME',
+    );
   });
 
   it("the baseline searches for its goal's words offline; always_loaded tools are never deferred", async () => {
     const dir = project();
-    const result = await runCli(["run", "--tool-search", "client", "--always-loaded", "family:payments", "-n", "1", "--no-progress", "--no-gates", "--no-step-summary", "--run-id", "base", "-f", "json"], dir);
+    const result = await runCli(
+      [
+        "run",
+        "--tool-search",
+        "client",
+        "--always-loaded",
+        "family:payments",
+        "-n",
+        "1",
+        "--no-progress",
+        "--no-gates",
+        "--no-step-summary",
+        "--run-id",
+        "base",
+        "-f",
+        "json",
+      ],
+      dir,
+    );
     expect(result.code, result.stderr).toBe(0);
     const rows = records(dir, "base");
     const refund = rows.find((r) => r.case_id === "found-not-chosen") as Row;
     expect(refund.search.always_loaded).toEqual(["refund_order"]);
     const lookup = rows.find((r) => r.case_id === "found-and-chosen") as Row;
-    expect(lookup.search.searches[0]).toMatchObject({ by: "route-eval", query: expect.stringContaining("order") });
+    expect(lookup.search.searches[0]).toMatchObject({
+      by: "route-eval",
+      query: expect.stringContaining("order"),
+    });
     expect(JSON.parse(result.stdout).metrics.tool_search.decisions).toBe(CASES.length);
   });
 });
@@ -365,11 +908,29 @@ describe("tool search settings", () => {
 describe("search on vs off, in one sweep and one ladder", () => {
   it("sweep --tool-search-axis runs each size once per mode, with definition tokens and search recall per point", async () => {
     const dir = project();
-    const result = await runCli(["sweep", "--sizes", "1,2", "--tool-search-axis", "off,client", "-n", "1", "--sweep-id", "axis", "--no-progress", "-f", "csv"], dir);
+    const result = await runCli(
+      [
+        "sweep",
+        "--sizes",
+        "1,2",
+        "--tool-search-axis",
+        "off,client",
+        "-n",
+        "1",
+        "--sweep-id",
+        "axis",
+        "--no-progress",
+        "-f",
+        "csv",
+      ],
+      dir,
+    );
     expect(result.code, result.stderr).toBe(0);
     const sweep = JSON.parse(readFileSync(join(dir, "reports", "axis", "sweep.json"), "utf8"));
     expect(sweep.settings.tool_search).toEqual(["off", "client"]);
-    expect(schemaErrors("sweep.schema.json", join(dir, "reports", "axis", "sweep.json"))).toBeNull();
+    expect(
+      schemaErrors("sweep.schema.json", join(dir, "reports", "axis", "sweep.json")),
+    ).toBeNull();
     expect(sweep.points.map((p: Row) => [p.value, p.tool_search, p.run])).toEqual([
       [1, "off", "size-01-search-off"],
       [1, "client", "size-01-search-client"],
@@ -377,27 +938,69 @@ describe("search on vs off, in one sweep and one ladder", () => {
       [2, "client", "size-02-search-client"],
     ]);
     // Off: one call with the visible tools; client: the searches' calls with what they loaded. Both counted per decision.
-    for (const p of sweep.points) expect(p.definition_tokens).toMatchObject({ n: CASES.length, mean: expect.any(Number) });
-    expect(sweep.points.filter((p: Row) => p.tool_search === "off").every((p: Row) => p.search_recall === undefined)).toBe(true);
-    expect(sweep.points.find((p: Row) => p.run === "size-02-search-client").search_recall).toMatchObject({ denominator: expect.any(Number) });
+    for (const p of sweep.points)
+      expect(p.definition_tokens).toMatchObject({ n: CASES.length, mean: expect.any(Number) });
+    expect(
+      sweep.points
+        .filter((p: Row) => p.tool_search === "off")
+        .every((p: Row) => p.search_recall === undefined),
+    ).toBe(true);
+    expect(
+      sweep.points.find((p: Row) => p.run === "size-02-search-client").search_recall,
+    ).toMatchObject({ denominator: expect.any(Number) });
     // The client points' definition tokens are what their records say, summed: recounted here.
     const client = records(dir, "axis/size-02-search-client");
-    expect(sweep.points.find((p: Row) => p.run === "size-02-search-client").definition_tokens.total).toBe(client.reduce((sum, r) => sum + r.search.definition_tokens, 0));
-    expect(result.stdout.split("\n")[0]).toContain("tool_search,search_recall,search_recall_n,search_recall_of,definition_tokens_mean");
-    const html = await runCli(["report", join(dir, "reports", "axis"), "-f", "html", "--output", join(dir, "axis.html")], dir);
+    expect(
+      sweep.points.find((p: Row) => p.run === "size-02-search-client").definition_tokens.total,
+    ).toBe(client.reduce((sum, r) => sum + r.search.definition_tokens, 0));
+    expect(result.stdout.split("\n")[0]).toContain(
+      "tool_search,search_recall,search_recall_n,search_recall_of,definition_tokens_mean",
+    );
+    const html = await runCli(
+      ["report", join(dir, "reports", "axis"), "-f", "html", "--output", join(dir, "axis.html")],
+      dir,
+    );
     expect(html.code, html.stderr).toBe(0);
     const page = readFileSync(join(dir, "axis.html"), "utf8");
     expect(page).toContain('id="definition-tokens-chart"');
     expect(page).toContain('data-series="end-to-end, search client"');
-    const sharded = await runCli(["sweep", "--sizes", "1", "--tool-search-axis", "off,client", "--shard", "1/2", "--no-progress"], dir);
+    const sharded = await runCli(
+      [
+        "sweep",
+        "--sizes",
+        "1",
+        "--tool-search-axis",
+        "off,client",
+        "--shard",
+        "1/2",
+        "--no-progress",
+      ],
+      dir,
+    );
     expect(sharded.code).toBe(2);
   });
 
   it("the ablation ladder gains a + tool search rung when the config has search on", async () => {
     const dir = project();
-    const result = await runCli(["ablate", "--tool-search", "client", "-n", "1", "--run-id", "ladder", "--no-progress", "-f", "json"], dir);
+    const result = await runCli(
+      [
+        "ablate",
+        "--tool-search",
+        "client",
+        "-n",
+        "1",
+        "--run-id",
+        "ladder",
+        "--no-progress",
+        "-f",
+        "json",
+      ],
+      dir,
+    );
     expect(result.code, result.stderr).toBe(0);
-    const experiment = JSON.parse(readFileSync(join(dir, "reports", "ladder", "experiment.json"), "utf8"));
+    const experiment = JSON.parse(
+      readFileSync(join(dir, "reports", "ladder", "experiment.json"), "utf8"),
+    );
     const names = experiment.variants.map((v: Row) => v.name);
     expect(names).toContain("+ tool search");
     const rung = experiment.variants.find((v: Row) => v.name === "+ tool search");

@@ -20,7 +20,11 @@ function read(file: string): TracedTurn[] {
   return turns;
 }
 
-const WEATHER = { type: "object", properties: { location: { type: "string" } }, required: ["location"] };
+const WEATHER = {
+  type: "object",
+  properties: { location: { type: "string" } },
+  required: ["location"],
+};
 
 describe("each format normalises to one turn", () => {
   it("OTel GenAI: the spec's example span (JSON-string attributes, hex ids), and a structured one with base64 ids and name-only tools", () => {
@@ -37,16 +41,31 @@ describe("each format normalises to one turn", () => {
       messages: [{ role: "user", content: "Weather in Paris?" }],
       tools: [
         { name: "get_weather", description: "Get current weather", input_schema: WEATHER },
-        { name: "get_time", input_schema: { type: "object", properties: { tz: { type: "string" } } } },
+        {
+          name: "get_time",
+          input_schema: { type: "object", properties: { tz: { type: "string" } } },
+        },
       ],
       tool_choice: { value: "auto", provenance: "inferred" },
-      calls: [{ id: "call_VSPygqKTWdrhaFErNvMV18Yl", name: "get_weather", arguments: '{"location":"Paris"}', parsed: { location: "Paris" } }],
+      calls: [
+        {
+          id: "call_VSPygqKTWdrhaFErNvMV18Yl",
+          name: "get_weather",
+          arguments: '{"location":"Paris"}',
+          parsed: { location: "Paris" },
+        },
+      ],
       text: null,
       replied: true,
       stages: [],
       attributes: {
-        "span.name": "chat gpt-4", "service.name": "support-agent", tenant: "acme",
-        "gen_ai.operation.name": "chat", "gen_ai.provider.name": "openai", "gen_ai.request.model": "gpt-4", "gen_ai.response.finish_reasons": "tool_calls",
+        "span.name": "chat gpt-4",
+        "service.name": "support-agent",
+        tenant: "acme",
+        "gen_ai.operation.name": "chat",
+        "gen_ai.provider.name": "openai",
+        "gen_ai.request.model": "gpt-4",
+        "gen_ai.response.finish_reasons": "tool_calls",
       },
     });
     // kvlist/array AnyValues, base64 ids, the spec's `result` for `response` (and its id's leading space), invalid JSON arguments kept raw.
@@ -56,7 +75,10 @@ describe("each format normalises to one turn", () => {
       system: "You are a weather assistant.",
       messages: [
         { role: "user", content: "Weather in Paris?" },
-        { role: "assistant", tool_calls: [{ id: "call_1", name: "get_weather", arguments: { location: "Paris" } }] },
+        {
+          role: "assistant",
+          tool_calls: [{ id: "call_1", name: "get_weather", arguments: { location: "Paris" } }],
+        },
         { role: "tool", tool_call_id: "call_1", content: "rainy, 57°F" },
         { role: "user", content: "And what time is it there?" },
       ],
@@ -68,13 +90,54 @@ describe("each format normalises to one turn", () => {
 
   it("OTel GenAI older forms: OpenLLMetry's flattened attributes, the gen_ai.content events, the per-message events", () => {
     const turns = read("otel-legacy.json");
-    expect(turns.map((t) => [t.span_id, t.system, t.messages, t.tools.map((tool) => tool.name), t.calls.map((c) => [c.name, c.arguments]), t.text])).toEqual([
-      ["b7ad6b7169203331", "You handle billing.", [{ role: "user", content: "Show me invoice inv_42" }], ["get_invoice", "refund_invoice"], [["get_invoice", '{"invoice_id": "inv_42"}']], null],
-      ["c8be7c827a314442", null, [{ role: "user", content: "Refund invoice inv_7 please" }], [], [], "Which invoice do you mean?"],
-      ["d9cf8d938b425553", "You handle billing.", [{ role: "user", content: "Refund inv_7" }], [], [["refund_invoice", '{"invoice_id": "inv_7"}']], null],
+    expect(
+      turns.map((t) => [
+        t.span_id,
+        t.system,
+        t.messages,
+        t.tools.map((tool) => tool.name),
+        t.calls.map((c) => [c.name, c.arguments]),
+        t.text,
+      ]),
+    ).toEqual([
+      [
+        "b7ad6b7169203331",
+        "You handle billing.",
+        [{ role: "user", content: "Show me invoice inv_42" }],
+        ["get_invoice", "refund_invoice"],
+        [["get_invoice", '{"invoice_id": "inv_42"}']],
+        null,
+      ],
+      [
+        "c8be7c827a314442",
+        null,
+        [{ role: "user", content: "Refund invoice inv_7 please" }],
+        [],
+        [],
+        "Which invoice do you mean?",
+      ],
+      [
+        "d9cf8d938b425553",
+        "You handle billing.",
+        [{ role: "user", content: "Refund inv_7" }],
+        [],
+        [["refund_invoice", '{"invoice_id": "inv_7"}']],
+        null,
+      ],
     ]);
-    expect(turns[0].tools[0]).toEqual({ name: "get_invoice", description: "Return one invoice by its id.", input_schema: { type: "object", properties: { invoice_id: { type: "string" } }, required: ["invoice_id"] } });
-    expect(turns[0].tools[1]).toEqual({ name: "refund_invoice", description: "Refund an invoice." });
+    expect(turns[0].tools[0]).toEqual({
+      name: "get_invoice",
+      description: "Return one invoice by its id.",
+      input_schema: {
+        type: "object",
+        properties: { invoice_id: { type: "string" } },
+        required: ["invoice_id"],
+      },
+    });
+    expect(turns[0].tools[1]).toEqual({
+      name: "refund_invoice",
+      description: "Refund an invoice.",
+    });
   });
 
   it("OpenInference: flattened llm.* attributes, 0x ids, tool_choice from the invocation parameters; the TOOL span is skipped", () => {
@@ -88,31 +151,67 @@ describe("each format normalises to one turn", () => {
       model: "gpt-4o",
       system: "You are helpful.",
       messages: [{ role: "user", content: "Weather in SF?" }],
-      tools: [{ name: "get_weather", input_schema: { type: "object", properties: { location: { type: "string" } } } }, { name: "get_time", input_schema: { type: "object" } }],
+      tools: [
+        {
+          name: "get_weather",
+          input_schema: { type: "object", properties: { location: { type: "string" } } },
+        },
+        { name: "get_time", input_schema: { type: "object" } },
+      ],
       tool_choice: { value: "required", provenance: "traced" },
-      calls: [{ id: "call_abc123", name: "get_weather", arguments: '{"location": "San Francisco, CA"}', parsed: { location: "San Francisco, CA" } }],
+      calls: [
+        {
+          id: "call_abc123",
+          name: "get_weather",
+          arguments: '{"location": "San Francisco, CA"}',
+          parsed: { location: "San Francisco, CA" },
+        },
+      ],
     });
   });
 
   it("provider pairs: Chat Completions, Responses (instructions, flat tools, call_id), Anthropic Messages (input objects, text beside the call)", () => {
     expect(read("openai-chat.jsonl")[0]).toMatchObject({
-      source: { format: "openai-chat" }, api: "openai-chat", provider: "openai", model: "gpt-4o", time: "2025-01-02T09:00:00.000Z",
+      source: { format: "openai-chat" },
+      api: "openai-chat",
+      provider: "openai",
+      model: "gpt-4o",
+      time: "2025-01-02T09:00:00.000Z",
       tools: [{ name: "get_weather", description: "Get weather" }, { name: "get_time" }],
       tool_choice: { value: "auto", provenance: "traced" },
       calls: [{ id: "call_1", name: "get_weather", arguments: '{"location":"Paris"}' }],
       attributes: { workflow: "weather" },
     });
     expect(read("openai-responses.jsonl")[0]).toMatchObject({
-      api: "openai-responses", system: "You answer weather questions.",
+      api: "openai-responses",
+      system: "You answer weather questions.",
       tools: [{ name: "get_current_us_weather" }, { name: "get_usa_city_forecast" }],
       tool_choice: { value: "auto", provenance: "traced" },
-      calls: [{ id: "call_qCYF1LIA9qAK0Nvp24dMqNUP", name: "get_current_us_weather", arguments: '{"us_city":"Toledo"}' }],
+      calls: [
+        {
+          id: "call_qCYF1LIA9qAK0Nvp24dMqNUP",
+          name: "get_current_us_weather",
+          arguments: '{"us_city":"Toledo"}',
+        },
+      ],
     });
     expect(read("anthropic.jsonl")[0]).toMatchObject({
-      api: "anthropic-messages", provider: "anthropic", system: "You are a helpful assistant.",
-      tools: [{ name: "get_weather", description: "Get current weather", input_schema: WEATHER }, { name: "get_time", description: "Get local time" }],
+      api: "anthropic-messages",
+      provider: "anthropic",
+      system: "You are a helpful assistant.",
+      tools: [
+        { name: "get_weather", description: "Get current weather", input_schema: WEATHER },
+        { name: "get_time", description: "Get local time" },
+      ],
       tool_choice: { value: { type: "auto" }, provenance: "traced" },
-      calls: [{ id: "toolu_01A09q90qw90lq917835lq9", name: "get_weather", arguments: '{"location":"San Francisco, CA"}', parsed: { location: "San Francisco, CA" } }],
+      calls: [
+        {
+          id: "toolu_01A09q90qw90lq917835lq9",
+          name: "get_weather",
+          arguments: '{"location":"San Francisco, CA"}',
+          parsed: { location: "San Francisco, CA" },
+        },
+      ],
       text: "I'll check.",
     });
   });
@@ -120,10 +219,26 @@ describe("each format normalises to one turn", () => {
 
 describe("what a reader refuses, in one line", () => {
   const cases: [string, string, RegExp][] = [
-    ["unknown.jsonl", '{"request":{}}\n{"hello":"world"}\n', /^route-eval: unknown\.jsonl:1: \(root\): not a trace this reader knows \(keys: request\): expected an OTLP export/],
-    ["not-json.jsonl", '{"request":{"model":"m","messages":[]},"response":{"choices":[{"message":{"role":"assistant","content":"hi"}}]}}\n{oops\n', /^route-eval: not-json\.jsonl:2: not valid JSON \(.*\); a JSON Lines trace holds one JSON value per line\n$/],
-    ["bad-role.jsonl", '{"request":{"messages":[{"role":"wizard","content":"x"}]},"response":{"choices":[{"message":{"content":"hi"}}]}}\n', /^route-eval: bad-role\.jsonl:1: request\.messages\[0\]\.role: expected system, developer, user, assistant or tool, got "wizard"\n$/],
-    ["bad-span.jsonl", '{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"chat","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},{"key":"gen_ai.input.messages","value":{"stringValue":"[{\\"role\\":\\"user\\"}]"}}]}]}]}]}\n', /^route-eval: bad-span\.jsonl:1: resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[0\]\.attributes\[gen_ai\.input\.messages\]\[0\]\.parts: expected a list of parts\n$/],
+    [
+      "unknown.jsonl",
+      '{"request":{}}\n{"hello":"world"}\n',
+      /^route-eval: unknown\.jsonl:1: \(root\): not a trace this reader knows \(keys: request\): expected an OTLP export/,
+    ],
+    [
+      "not-json.jsonl",
+      '{"request":{"model":"m","messages":[]},"response":{"choices":[{"message":{"role":"assistant","content":"hi"}}]}}\n{oops\n',
+      /^route-eval: not-json\.jsonl:2: not valid JSON \(.*\); a JSON Lines trace holds one JSON value per line\n$/,
+    ],
+    [
+      "bad-role.jsonl",
+      '{"request":{"messages":[{"role":"wizard","content":"x"}]},"response":{"choices":[{"message":{"content":"hi"}}]}}\n',
+      /^route-eval: bad-role\.jsonl:1: request\.messages\[0\]\.role: expected system, developer, user, assistant or tool, got "wizard"\n$/,
+    ],
+    [
+      "bad-span.jsonl",
+      '{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"chat","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},{"key":"gen_ai.input.messages","value":{"stringValue":"[{\\"role\\":\\"user\\"}]"}}]}]}]}]}\n',
+      /^route-eval: bad-span\.jsonl:1: resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[0\]\.attributes\[gen_ai\.input\.messages\]\[0\]\.parts: expected a list of parts\n$/,
+    ],
   ];
   it.each(cases)("%s", async (name, text, message) => {
     const dir = tempDir();
@@ -137,7 +252,9 @@ describe("what a reader refuses, in one line", () => {
 
   it("a missing file, and no file at all", async () => {
     const dir = tempDir();
-    expect((await runCli(["monitor", "nowhere.jsonl"], dir)).stderr).toBe("route-eval: nowhere.jsonl: trace file not found\n");
+    expect((await runCli(["monitor", "nowhere.jsonl"], dir)).stderr).toBe(
+      "route-eval: nowhere.jsonl: trace file not found\n",
+    );
     expect((await runCli(["freeze"], dir)).stderr).toMatch(/missing required argument 'traces'/);
   });
 });
@@ -148,8 +265,26 @@ describe("text from a trace is data", () => {
     const evil = "get_\u001b[2J\u001b]8;;http://x\u0007order<script>alert(1)</script>";
     const pair = {
       metadata: { tenant: "<img src=x onerror=alert(2)>\u001b[31m" },
-      request: { model: "m", messages: [{ role: "user", content: "hi" }], tools: [{ type: "function", function: { name: evil, description: "**bold** [link](http://x)" } }] },
-      response: { choices: [{ message: { role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: evil, arguments: "{}" } }] } }] },
+      request: {
+        model: "m",
+        messages: [{ role: "user", content: "hi" }],
+        tools: [
+          { type: "function", function: { name: evil, description: "**bold** [link](http://x)" } },
+        ],
+      },
+      response: {
+        choices: [
+          {
+            message: {
+              role: "assistant",
+              content: null,
+              tool_calls: [
+                { id: "c", type: "function", function: { name: evil, arguments: "{}" } },
+              ],
+            },
+          },
+        ],
+      },
     };
     writeFileSync(join(dir, "evil.jsonl"), `${JSON.stringify(pair)}\n`);
     const terminal = await runCli(["monitor", "evil.jsonl", "--by", "tenant"], dir);
@@ -157,8 +292,10 @@ describe("text from a trace is data", () => {
     expect(terminal.stdout).not.toMatch(/\u001b|\u0007/);
     const html = await runCli(["monitor", "evil.jsonl", "--by", "tenant", "--format", "html"], dir);
     expect(html.stdout).not.toMatch(/<script>alert|<img src=x/);
-    const markdown = await runCli(["monitor", "evil.jsonl", "--by", "tenant", "--format", "markdown"], dir);
+    const markdown = await runCli(
+      ["monitor", "evil.jsonl", "--by", "tenant", "--format", "markdown"],
+      dir,
+    );
     expect(markdown.stdout).not.toMatch(/<img src=x|<script>alert/);
   });
 });
-

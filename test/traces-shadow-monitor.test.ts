@@ -15,21 +15,27 @@ import { openaiReply, useFakeServers, type ReceivedRequest } from "./fixtures/fa
 const TRACE = new URL("./fixtures/traces/support-chat.jsonl", import.meta.url).pathname;
 const fake = useFakeServers();
 
-const words = (text: string) => new Set((text.toLowerCase().match(/[a-z0-9_]+/g) ?? []).filter((w) => w.length >= 4));
+const words = (text: string) =>
+  new Set((text.toLowerCase().match(/[a-z0-9_]+/g) ?? []).filter((w) => w.length >= 4));
 
 /**
  * The model: the offered tool whose description shares the most words (4 letters or more) with the
  * user's last message, the first offered on a tie; no shared word → a text answer, no call.
  */
 function lexicalModel(request: ReceivedRequest) {
-  const body = request.body as { messages: { role: string; content: string }[]; tools: { function: { name: string; description: string } }[] };
+  const body = request.body as {
+    messages: { role: string; content: string }[];
+    tools: { function: { name: string; description: string } }[];
+  };
   const goal = words([...body.messages].reverse().find((m) => m.role === "user")?.content ?? "");
   let best: { name: string; score: number } | null = null;
   for (const { function: fn } of body.tools ?? []) {
     const score = [...words(fn.description)].filter((w) => goal.has(w)).length;
     if (score > 0 && (best === null || score > best.score)) best = { name: fn.name, score };
   }
-  return best === null ? openaiReply([], "Could you say more?") : openaiReply([{ name: best.name, arguments: "{}" }]);
+  return best === null
+    ? openaiReply([], "Could you say more?")
+    : openaiReply([{ name: best.name, arguments: "{}" }]);
 }
 
 const DESCRIPTIONS: Record<string, string> = {
@@ -38,13 +44,29 @@ const DESCRIPTIONS: Record<string, string> = {
   refund_order: "Refund a paid order.",
   get_shipment: "Track the shipment of a parcel.",
 };
-const CHANGED = "Track the shipment of a parcel; use when the user asks whether an order has shipped.";
+const CHANGED =
+  "Track the shipment of a parcel; use when the user asks whether an order has shipped.";
 
 function candidateProject(url: string, shipment: string): string {
   const dir = tempDir();
-  const tools = Object.entries({ ...DESCRIPTIONS, get_shipment: shipment }).map(([name, purpose]) => `  - {name: ${name}, family: orders, purpose: "${purpose}", effect: read_only, idempotent: true, open_world: false}`);
-  writeFileSync(join(dir, "candidate-tools.yaml"), ["snapshot: candidate", 'revision: "2"', "tools:", ...tools, ""].join("\n"));
-  writeFileSync(join(dir, "candidate.yaml"), [`endpoint: "openai:gpt-4o-mini"`, `base_url: "${url}"`, "registry: candidate-tools.yaml", "controls: []", ""].join("\n"));
+  const tools = Object.entries({ ...DESCRIPTIONS, get_shipment: shipment }).map(
+    ([name, purpose]) =>
+      `  - {name: ${name}, family: orders, purpose: "${purpose}", effect: read_only, idempotent: true, open_world: false}`,
+  );
+  writeFileSync(
+    join(dir, "candidate-tools.yaml"),
+    ["snapshot: candidate", 'revision: "2"', "tools:", ...tools, ""].join("\n"),
+  );
+  writeFileSync(
+    join(dir, "candidate.yaml"),
+    [
+      `endpoint: "openai:gpt-4o-mini"`,
+      `base_url: "${url}"`,
+      "registry: candidate-tools.yaml",
+      "controls: []",
+      "",
+    ].join("\n"),
+  );
   return dir;
 }
 
@@ -71,11 +93,35 @@ const MOVES = [
   { from: "(no call)", to: "get_shipment", moved: true, count: 1, turns: ["turn-chatcmpl-005"] },
   { from: "get_order", to: "get_shipment", moved: true, count: 1, turns: ["turn-chatcmpl-012"] },
   { from: "lookup_order", to: "get_order", moved: true, count: 1, turns: ["turn-chatcmpl-013"] },
-  { from: "get_order", to: "get_order", moved: false, count: 3, turns: ["turn-chatcmpl-001", "turn-chatcmpl-003", "turn-chatcmpl-007"] },
-  { from: "get_shipment", to: "get_shipment", moved: false, count: 3, turns: ["turn-chatcmpl-002", "turn-chatcmpl-008", "turn-chatcmpl-011"] },
-  { from: "refund_order", to: "refund_order", moved: false, count: 2, turns: ["turn-chatcmpl-004", "turn-chatcmpl-009"] },
+  {
+    from: "get_order",
+    to: "get_order",
+    moved: false,
+    count: 3,
+    turns: ["turn-chatcmpl-001", "turn-chatcmpl-003", "turn-chatcmpl-007"],
+  },
+  {
+    from: "get_shipment",
+    to: "get_shipment",
+    moved: false,
+    count: 3,
+    turns: ["turn-chatcmpl-002", "turn-chatcmpl-008", "turn-chatcmpl-011"],
+  },
+  {
+    from: "refund_order",
+    to: "refund_order",
+    moved: false,
+    count: 2,
+    turns: ["turn-chatcmpl-004", "turn-chatcmpl-009"],
+  },
   { from: "(no call)", to: "(no call)", moved: false, count: 1, turns: ["turn-chatcmpl-010"] },
-  { from: "search_orders", to: "search_orders", moved: false, count: 1, turns: ["turn-chatcmpl-006"] },
+  {
+    from: "search_orders",
+    to: "search_orders",
+    moved: false,
+    count: 1,
+    turns: ["turn-chatcmpl-006"],
+  },
 ];
 
 describe("route-eval shadow", () => {
@@ -83,7 +129,20 @@ describe("route-eval shadow", () => {
     const server = await fake.start(lexicalModel);
     const dir = candidateProject(server.url, CHANGED);
     const env = { cwd: dir, env: { OPENAI_API_KEY: "sk-test-shadow-0123456789" } };
-    const result = await runCli(["shadow", TRACE, "--config", "candidate.yaml", "--format", "json", "--run-id", "shadow-1", "--no-progress"], env);
+    const result = await runCli(
+      [
+        "shadow",
+        TRACE,
+        "--config",
+        "candidate.yaml",
+        "--format",
+        "json",
+        "--run-id",
+        "shadow-1",
+        "--no-progress",
+      ],
+      env,
+    );
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report.cells).toEqual(MOVES);
@@ -93,66 +152,141 @@ describe("route-eval shadow", () => {
     expect(report.turns).toEqual({ read: 13, asked: 13, skipped: {} });
     expect(server.requests).toHaveLength(13);
     // The candidate's descriptions were asked, and each turn's production system prompt.
-    const asked = server.requests.map((r) => r.body as { messages: { role: string; content: string }[]; tools: { function: { name: string; description: string } }[] });
-    expect(new Set(asked.map((b) => b.tools.find((t) => t.function.name === "get_shipment")?.function.description))).toEqual(new Set([CHANGED]));
-    expect(new Set(asked.map((b) => b.messages[0].content))).toEqual(new Set(["You route support requests to tools."]));
-    expect(JSON.parse(readFileSync(join(dir, "reports", "shadow-1", "shadow.json"), "utf8"))).toEqual(report);
+    const asked = server.requests.map(
+      (r) =>
+        r.body as {
+          messages: { role: string; content: string }[];
+          tools: { function: { name: string; description: string } }[];
+        },
+    );
+    expect(
+      new Set(
+        asked.map(
+          (b) => b.tools.find((t) => t.function.name === "get_shipment")?.function.description,
+        ),
+      ),
+    ).toEqual(new Set([CHANGED]));
+    expect(new Set(asked.map((b) => b.messages[0].content))).toEqual(
+      new Set(["You route support requests to tools."]),
+    );
+    expect(
+      JSON.parse(readFileSync(join(dir, "reports", "shadow-1", "shadow.json"), "utf8")),
+    ).toEqual(report);
 
     // A second shadow asks nothing: every decision is in the store.
-    const again = await runCli(["shadow", TRACE, "--config", "candidate.yaml", "--format", "json", "--run-id", "shadow-2", "--no-progress"], env);
+    const again = await runCli(
+      [
+        "shadow",
+        TRACE,
+        "--config",
+        "candidate.yaml",
+        "--format",
+        "json",
+        "--run-id",
+        "shadow-2",
+        "--no-progress",
+      ],
+      env,
+    );
     expect(JSON.parse(again.stdout).cells).toEqual(MOVES);
     expect(server.requests).toHaveLength(13);
 
     // A turn behind a cell, explained by show.
-    const shown = await runCli(["show", join("reports", "shadow-1"), "--case", "turn-chatcmpl-012"], env);
+    const shown = await runCli(
+      ["show", join("reports", "shadow-1"), "--case", "turn-chatcmpl-012"],
+      env,
+    );
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(/get_shipment/);
 
     // The terminal table names the moved cells first.
-    const table = await runCli(["shadow", TRACE, "--config", "candidate.yaml", "--run-id", "shadow-3", "--no-progress"], { ...env, env: { ...env.env, COLUMNS: "160" } });
+    const table = await runCli(
+      ["shadow", TRACE, "--config", "candidate.yaml", "--run-id", "shadow-3", "--no-progress"],
+      { ...env, env: { ...env.env, COLUMNS: "160" } },
+    );
     expect(table.stdout).toMatch(/moved: 23\.1% \(3\/13\)/);
-    expect(table.stdout.indexOf("lookup_order")).toBeLessThan(table.stdout.indexOf("search_orders "));
+    expect(table.stdout.indexOf("lookup_order")).toBeLessThan(
+      table.stdout.indexOf("search_orders "),
+    );
   });
 
   it("with the production descriptions only the phantom call moves", async () => {
     const server = await fake.start(lexicalModel);
     const dir = candidateProject(server.url, DESCRIPTIONS.get_shipment);
-    const result = await runCli(["shadow", TRACE, "--config", "candidate.yaml", "--format", "json", "--no-progress"], { cwd: dir, env: { OPENAI_API_KEY: "sk-test-shadow-0123456789" } });
+    const result = await runCli(
+      ["shadow", TRACE, "--config", "candidate.yaml", "--format", "json", "--no-progress"],
+      { cwd: dir, env: { OPENAI_API_KEY: "sk-test-shadow-0123456789" } },
+    );
     const report = JSON.parse(result.stdout);
-    expect(report.cells.filter((c: { from: string; to: string }) => c.from !== c.to)).toEqual([{ from: "lookup_order", to: "get_order", moved: true, count: 1, turns: ["turn-chatcmpl-013"] }]);
+    expect(report.cells.filter((c: { from: string; to: string }) => c.from !== c.to)).toEqual([
+      {
+        from: "lookup_order",
+        to: "get_order",
+        moved: true,
+        count: 1,
+        turns: ["turn-chatcmpl-013"],
+      },
+    ]);
     expect(report.cells.filter((c: { moved: boolean }) => c.moved)).toHaveLength(1);
   });
 });
 
 describe("route-eval monitor", () => {
   /** The pairs as written, read with no route-eval code. */
-  const pairs = readFileSync(TRACE, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+  const pairs = readFileSync(TRACE, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
   const rate = (numerator: number, denominator: number) => ({ numerator, denominator });
 
   it("figures recounted from the raw pairs: overall, by tenant, between the two days, and the rivals", async () => {
     const dir = tempDir();
-    const result = await runCli(["monitor", TRACE, "--by", "tenant", "--split-at", "2026-11-02", "--format", "json"], dir);
+    const result = await runCli(
+      ["monitor", TRACE, "--by", "tenant", "--split-at", "2026-11-02", "--format", "json"],
+      dir,
+    );
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);
 
     const count = (rows: any[]) => {
       const message = (p: any) => p.response.choices[0].message;
       const offered = (p: any) => p.request.tools.map((t: any) => t.function.name);
-      const schemaOf = (p: any, name: string) => p.request.tools.find((t: any) => t.function.name === name)?.function.parameters;
-      const calls = rows.flatMap((p) => (message(p).tool_calls ?? []).map((c: any) => ({ p, name: c.function.name, args: c.function.arguments })));
+      const schemaOf = (p: any, name: string) =>
+        p.request.tools.find((t: any) => t.function.name === name)?.function.parameters;
+      const calls = rows.flatMap((p) =>
+        (message(p).tool_calls ?? []).map((c: any) => ({
+          p,
+          name: c.function.name,
+          args: c.function.arguments,
+        })),
+      );
       const offeredCalls = calls.filter((c) => offered(c.p).includes(c.name));
       const rejected = offeredCalls.filter((c) => {
         let args: any;
-        try { args = JSON.parse(c.args); } catch { return true; }
+        try {
+          args = JSON.parse(c.args);
+        } catch {
+          return true;
+        }
         const schema = schemaOf(c.p, c.name);
-        return (schema.required ?? []).some((k: string) => !(k in args)) || (schema.additionalProperties === false && Object.keys(args).some((k) => !(k in schema.properties)));
+        return (
+          (schema.required ?? []).some((k: string) => !(k in args)) ||
+          (schema.additionalProperties === false &&
+            Object.keys(args).some((k) => !(k in schema.properties)))
+        );
       });
       const text = rows.filter((p) => !message(p).tool_calls);
       return {
         turns: rows.length,
         call_rate: rate(rows.length - text.length, rows.length),
-        clarification_rate: rate(text.filter((p) => message(p).content.trim().endsWith("?")).length, rows.length),
-        no_call_rate: rate(text.filter((p) => !message(p).content.trim().endsWith("?")).length, rows.length),
+        clarification_rate: rate(
+          text.filter((p) => message(p).content.trim().endsWith("?")).length,
+          rows.length,
+        ),
+        no_call_rate: rate(
+          text.filter((p) => !message(p).content.trim().endsWith("?")).length,
+          rows.length,
+        ),
         abstention_rate: rate(0, rows.length),
         phantom_rate: rate(calls.length - offeredCalls.length, calls.length),
         schema_rejection_rate: rate(rejected.length, offeredCalls.length),
@@ -161,42 +295,84 @@ describe("route-eval monitor", () => {
     const expectSignals = (signals: any, rows: any[]) => {
       const expected = count(rows);
       expect(signals.turns).toBe(expected.turns);
-      for (const key of ["call_rate", "clarification_rate", "no_call_rate", "abstention_rate", "phantom_rate", "schema_rejection_rate"] as const) {
+      for (const key of [
+        "call_rate",
+        "clarification_rate",
+        "no_call_rate",
+        "abstention_rate",
+        "phantom_rate",
+        "schema_rejection_rate",
+      ] as const) {
         expect(signals[key], key).toMatchObject(expected[key]);
       }
       expect(signals.set_size).toMatchObject({ mean: 4, n: rows.length, max: 4 });
     };
     expectSignals(report.all, pairs);
     // Hand check of the recount itself: 2 of 11 calls rejected (ord_6's {"id"}, ord_8's cut-off JSON), 1 phantom (lookup_order), 1 question.
-    expect(count(pairs)).toMatchObject({ schema_rejection_rate: rate(2, 10), phantom_rate: rate(1, 11), clarification_rate: rate(1, 13) });
+    expect(count(pairs)).toMatchObject({
+      schema_rejection_rate: rate(2, 10),
+      phantom_rate: rate(1, 11),
+      clarification_rate: rate(1, 13),
+    });
 
     const tenants = [...new Set(pairs.map((p) => p.metadata.tenant))].sort();
     expect(report.by[0].key).toBe("tenant");
     expect(report.by[0].groups.map((g: any) => g.value).sort()).toEqual(tenants);
-    for (const group of report.by[0].groups) expectSignals(group.signals, pairs.filter((p) => p.metadata.tenant === group.value));
+    for (const group of report.by[0].groups)
+      expectSignals(
+        group.signals,
+        pairs.filter((p) => p.metadata.tenant === group.value),
+      );
 
     expect(report.windows.split_at).toBe("2026-11-02T00:00:00.000Z");
-    expectSignals(report.windows.before, pairs.filter((p) => p.time < "2026-11-02"));
-    expectSignals(report.windows.after, pairs.filter((p) => p.time >= "2026-11-02"));
+    expectSignals(
+      report.windows.before,
+      pairs.filter((p) => p.time < "2026-11-02"),
+    );
+    expectSignals(
+      report.windows.after,
+      pairs.filter((p) => p.time >= "2026-11-02"),
+    );
 
     // Rivals: lint's pairs over the four offered tools; every turn offers all four.
-    const tools = pairs[0].request.tools.map((t: any) => ({ name: t.function.name, family: "traced", purpose: t.function.description, use_when: [], avoid_when: [], input_schema: t.function.parameters, effect: "destructive", idempotent: false, open_world: true }));
+    const tools = pairs[0].request.tools.map((t: any) => ({
+      name: t.function.name,
+      family: "traced",
+      purpose: t.function.description,
+      use_when: [],
+      avoid_when: [],
+      input_schema: t.function.parameters,
+      effect: "destructive",
+      idempotent: false,
+      open_world: true,
+    }));
     const lintPairs = findRivals(tools);
-    const firstCall = (p: any) => p.response.choices[0].message.tool_calls?.[0]?.function.name ?? null;
+    const firstCall = (p: any) =>
+      p.response.choices[0].message.tool_calls?.[0]?.function.name ?? null;
     const callsTo = (name: string) => pairs.filter((x) => firstCall(x) === name).length;
     const sorted = (a: string, b: string) => (a < b ? [a, b] : [b, a]);
     expect(report.rivals.map((r: any) => [r.a, r.b, r.turns, r.calls_a, r.calls_b]).sort()).toEqual(
-      lintPairs.map((p) => sorted(p.a.name, p.b.name)).map(([a, b]) => [a, b, 13, callsTo(a), callsTo(b)]).sort(),
+      lintPairs
+        .map((p) => sorted(p.a.name, p.b.name))
+        .map(([a, b]) => [a, b, 13, callsTo(a), callsTo(b)])
+        .sort(),
     );
     expect(lintPairs.length).toBeGreaterThan(0);
     const rivalled = new Set(lintPairs.flatMap((p) => [p.a.name, p.b.name]));
-    const offeredCalls = pairs.map(firstCall).filter((name) => name !== null && name !== "lookup_order");
-    expect(report.all.rival_selection_rate).toMatchObject(rate(offeredCalls.filter((name) => rivalled.has(name)).length, offeredCalls.length));
+    const offeredCalls = pairs
+      .map(firstCall)
+      .filter((name) => name !== null && name !== "lookup_order");
+    expect(report.all.rival_selection_rate).toMatchObject(
+      rate(offeredCalls.filter((name) => rivalled.has(name)).length, offeredCalls.length),
+    );
   });
 
   it("renders the same figures for the terminal, Markdown and HTML", async () => {
     const dir = tempDir();
-    const terminal = await runCli(["monitor", TRACE, "--by", "tenant"], { cwd: dir, env: { COLUMNS: "200" } });
+    const terminal = await runCli(["monitor", TRACE, "--by", "tenant"], {
+      cwd: dir,
+      env: { COLUMNS: "200" },
+    });
     expect(terminal.stdout).toMatch(/schema rejection\s+│\s+10 │\s+2 │\s+20\.0% │/);
     const markdown = await runCli(["monitor", TRACE, "--format", "markdown"], dir);
     expect(markdown.stdout).toMatch(/\| schema rejection \| 10 \| 2 \| 20\.0% \|/);

@@ -7,7 +7,13 @@
 //   route-eval ablate --router command        (with command: set in route-eval.yaml)
 import { createInterface } from "node:readline";
 
-const words = (text) => new Set(text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 2));
+const words = (text) =>
+  new Set(
+    text
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((w) => w.length > 2),
+  );
 
 function route(request) {
   const goal = words(request.goal);
@@ -19,11 +25,15 @@ function route(request) {
   }
   if (best !== null) return { tool: best.name, arguments: {} };
   const canAbstain = request.tools.some((t) => t.name === "no_applicable_tool");
-  return canAbstain ? { tool: "no_applicable_tool", arguments: { reason: "no tool name matches the request" } } : { tool: null, text: "No tool fits." };
+  return canAbstain
+    ? { tool: "no_applicable_tool", arguments: { reason: "no tool name matches the request" } }
+    : { tool: null, text: "No tool fits." };
 }
 
 for await (const line of createInterface({ input: process.stdin })) {
   if (line.trim() === "") continue;
   const request = JSON.parse(line);
-  process.stdout.write(`${JSON.stringify({ id: request.id, ...route(request), model: "keyword-router-1" })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ id: request.id, ...route(request), model: "keyword-router-1" })}\n`,
+  );
 }

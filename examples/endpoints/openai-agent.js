@@ -9,21 +9,30 @@ import OpenAI from "openai";
 
 const client = new OpenAI({ baseURL: process.env.OPENAI_BASE_URL, maxRetries: 0 });
 const MODEL = process.env.AGENT_MODEL ?? "gpt-4.1-mini";
-const PROMPT = "You are the support desk's router. Pick the one tool that serves the request; if an id is missing, ask for it.";
+const PROMPT =
+  "You are the support desk's router. Pick the one tool that serves the request; if an id is missing, ask for it.";
 
 async function decide(request) {
   const messages = [
     { role: "system", content: `${PROMPT}\n\nContext: ${JSON.stringify(request.context)}` },
     { role: "user", content: request.goal },
   ];
-  const reply = await client.chat.completions.create({ model: MODEL, messages, tools: request.renderings.openai, temperature: request.temperature });
+  const reply = await client.chat.completions.create({
+    model: MODEL,
+    messages,
+    tools: request.renderings.openai,
+    temperature: request.temperature,
+  });
   const calls = reply.choices[0]?.message?.tool_calls ?? [];
   return {
     tool: calls[0]?.function.name ?? null,
     arguments: calls[0]?.function.arguments ?? {},
     text: reply.choices[0]?.message?.content ?? null,
     calls: calls.map((c) => ({ tool: c.function.name, arguments: c.function.arguments })),
-    usage: { input_tokens: reply.usage?.prompt_tokens ?? null, output_tokens: reply.usage?.completion_tokens ?? null },
+    usage: {
+      input_tokens: reply.usage?.prompt_tokens ?? null,
+      output_tokens: reply.usage?.completion_tokens ?? null,
+    },
     model: reply.model,
   };
 }
@@ -35,6 +44,8 @@ for await (const line of createInterface({ input: process.stdin })) {
     process.stdout.write(`${JSON.stringify({ id: request.id, ...(await decide(request)) })}\n`);
   } catch (error) {
     console.error(error);
-    process.stdout.write(`${JSON.stringify({ id: request.id, error: String(error?.message ?? error) })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ id: request.id, error: String(error?.message ?? error) })}\n`,
+    );
   }
 }

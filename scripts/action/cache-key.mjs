@@ -9,17 +9,25 @@ import { appendFileSync, readFileSync } from "node:fs";
 import { runRouteEval } from "./route-eval.mjs";
 
 const env = process.env;
-const result = runRouteEval(["run", "-c", env.INPUT_CONFIG || "route-eval.yaml", "--print-inputs"], env.INPUT_ARGS || "");
-const outputs = (store, key) => appendFileSync(env.GITHUB_OUTPUT || "/dev/null", `store=${store}\nkey=${key}\n`);
+const result = runRouteEval(
+  ["run", "-c", env.INPUT_CONFIG || "route-eval.yaml", "--print-inputs"],
+  env.INPUT_ARGS || "",
+);
+const outputs = (store, key) =>
+  appendFileSync(env.GITHUB_OUTPUT || "/dev/null", `store=${store}\nkey=${key}\n`);
 if (result.code !== 0) {
   // The run step will say what is wrong with the inputs; the cache is skipped (key "").
-  console.log(`::warning::route-eval: could not list the run's inputs, so the response store is not cached: ${(result.stderr || "").trim().split("\n").pop()}`);
+  console.log(
+    `::warning::route-eval: could not list the run's inputs, so the response store is not cached: ${(result.stderr || "").trim().split("\n").pop()}`,
+  );
   outputs("", "");
   process.exit(0);
 }
 const inputs = JSON.parse(result.stdout);
 const hash = createHash("sha256");
-for (const file of [inputs.config, ...inputs.cases, ...inputs.registries].filter((f) => f !== null)) {
+for (const file of [inputs.config, ...inputs.cases, ...inputs.registries].filter(
+  (f) => f !== null,
+)) {
   hash.update(`${file}\0`);
   hash.update(readFileSync(file));
   hash.update("\0");

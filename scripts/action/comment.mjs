@@ -49,12 +49,24 @@ try {
       : "### route-eval ❌ no summary\n\nThe run step ended before writing its summary; the job log says why.";
   const body = bodyOf(summary);
   const api = (env.GITHUB_API_URL ?? "https://api.github.com").replace(/\/$/, "");
-  const headers = { authorization: `Bearer ${env.GITHUB_TOKEN}`, accept: "application/vnd.github+json", "content-type": "application/json", "x-github-api-version": "2022-11-28" };
+  const headers = {
+    authorization: `Bearer ${env.GITHUB_TOKEN}`,
+    accept: "application/vnd.github+json",
+    "content-type": "application/json",
+    "x-github-api-version": "2022-11-28",
+  };
   const call = async (method, path, payload) => {
-    const response = await fetch(`${api}${path}`, { method, headers, body: payload === undefined ? undefined : JSON.stringify(payload) });
+    const response = await fetch(`${api}${path}`, {
+      method,
+      headers,
+      body: payload === undefined ? undefined : JSON.stringify(payload),
+    });
     if (!response.ok) {
       const text = (await response.text()).replace(/\s+/g, " ").slice(0, 200);
-      const hint = response.status === 403 ? " (a pull request from a fork gets a read-only token; give the job `permissions: pull-requests: write`, or the comment is skipped)" : "";
+      const hint =
+        response.status === 403
+          ? " (a pull request from a fork gets a read-only token; give the job `permissions: pull-requests: write`, or the comment is skipped)"
+          : "";
       throw new Error(`${method} ${path}: HTTP ${response.status} ${text}${hint}`);
     }
     return response.json();
@@ -62,8 +74,12 @@ try {
   const repo = env.GITHUB_REPOSITORY;
   let existing = null;
   for (let page = 1; existing === null && page <= 10; page++) {
-    const comments = await call("GET", `/repos/${repo}/issues/${number}/comments?per_page=100&page=${page}`);
-    existing = comments.find((c) => typeof c.body === "string" && c.body.startsWith(MARKER)) ?? null;
+    const comments = await call(
+      "GET",
+      `/repos/${repo}/issues/${number}/comments?per_page=100&page=${page}`,
+    );
+    existing =
+      comments.find((c) => typeof c.body === "string" && c.body.startsWith(MARKER)) ?? null;
     if (comments.length < 100) break;
   }
   if (existing === null) {

@@ -8,7 +8,11 @@ const quote = (word) => `'${String(word).replace(/'/g, "'\\''")}'`;
 
 /** Runs route-eval; stderr is passed through to the step's log. */
 export function runRouteEval(args, extra = "") {
-  const result = spawnSync(`${routeEval} ${args.map(quote).join(" ")} ${extra}`, { shell: "/bin/bash", encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  const result = spawnSync(`${routeEval} ${args.map(quote).join(" ")} ${extra}`, {
+    shell: "/bin/bash",
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
   process.stderr.write(result.stderr ?? "");
   return { code: result.status ?? 4, stdout: result.stdout ?? "", stderr: result.stderr ?? "" };
 }

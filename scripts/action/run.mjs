@@ -18,65 +18,133 @@ const baseline = env.INPUT_BASELINE || "";
 const out = join(env.RUNNER_TEMP || "/tmp", "route-eval-action");
 mkdirSync(out, { recursive: true });
 
-
 /** The last lines of a command's stderr that say why it stopped (progress lines dropped). */
 function reason(stderr) {
-  const lines = stderr.split("\n").map((l) => l.trimEnd()).filter((l) => l !== "" && !l.startsWith("appended the Markdown summary"));
+  const lines = stderr
+    .split("\n")
+    .map((l) => l.trimEnd())
+    .filter((l) => l !== "" && !l.startsWith("appended the Markdown summary"));
   const errors = lines.filter((l) => /^route-eval: |error/i.test(l));
   return (errors.length > 0 ? errors : lines).slice(-8).join("\n") || "(no message)";
 }
 
-const EXIT = { 0: "passed", 1: "a gate failed", 2: "bad input", 3: "the endpoint failed", 4: "internal error (a bug in route-eval)", 130: "interrupted" };
-const headline = (code, what) => `### route-eval ${code === 0 ? "✅" : "❌"} ${what}${code === 0 ? "" : ` (exit ${code})`}`;
+const EXIT = {
+  0: "passed",
+  1: "a gate failed",
+  2: "bad input",
+  3: "the endpoint failed",
+  4: "internal error (a bug in route-eval)",
+  130: "interrupted",
+};
+const headline = (code, what) =>
+  `### route-eval ${code === 0 ? "✅" : "❌"} ${what}${code === 0 ? "" : ` (exit ${code})`}`;
 
 function finish(code, runDir, sections) {
   const summary = `${sections.join(`\n\n${SECTION}\n\n`)}\n`;
   const file = join(out, "summary.md");
   writeFileSync(file, summary);
   if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, summary);
-  if (code !== 0) console.log(`::error::route-eval: ${EXIT[code] ?? `exit ${code}`}; the summary says why`);
-  appendFileSync(env.GITHUB_OUTPUT || "/dev/null", `exit-code=${code}\nrun-dir=${runDir}\nsummary-file=${file}\n`);
+  if (code !== 0)
+    console.log(`::error::route-eval: ${EXIT[code] ?? `exit ${code}`}; the summary says why`);
+  appendFileSync(
+    env.GITHUB_OUTPUT || "/dev/null",
+    `exit-code=${code}\nrun-dir=${runDir}\nsummary-file=${file}\n`,
+  );
 }
 
-const run = routeEvalRun(["run", "-c", config, "--run-id", runId, "--no-progress", "--no-step-summary", "--force", "--format", "html"], env.INPUT_ARGS || "");
+const run = routeEvalRun(
+  [
+    "run",
+    "-c",
+    config,
+    "--run-id",
+    runId,
+    "--no-progress",
+    "--no-step-summary",
+    "--force",
+    "--format",
+    "html",
+  ],
+  env.INPUT_ARGS || "",
+);
 const runDir = /^records and report: (.*)$/m.exec(run.stderr)?.[1] ?? "";
 if (runDir === "") {
   const code = run.code === 0 ? 4 : run.code;
-  finish(code, "", [`${headline(code, "the run did not finish")}\n\n${codeBlock(reason(run.stderr))}`]);
+  finish(code, "", [
+    `${headline(code, "the run did not finish")}\n\n${codeBlock(reason(run.stderr))}`,
+  ]);
   process.exit(0);
 }
 
-const report = JSON.parse(routeEvalRun(["report", runDir, "--format", "json"]).stdout || "null") ?? {};
+const report =
+  JSON.parse(routeEvalRun(["report", runDir, "--format", "json"]).stdout || "null") ?? {};
 const reportMarkdown = routeEvalRun(["report", runDir, "--format", "markdown"]).stdout;
 const lines = [runLine(report), gatesLine(report.gates ?? [])];
 const folded = [];
 let code = run.code;
 if (baseline !== "" && !existsSync(baseline)) {
-  lines.push(`**diff:** baseline ${inert(baseline)} not found; no diff (save one with \`route-eval run --save-baseline main\` on the default branch)`);
+  lines.push(
+    `**diff:** baseline ${inert(baseline)} not found; no diff (save one with \`route-eval run --save-baseline main\` on the default branch)`,
+  );
 } else if (baseline !== "") {
-  const gateArgs = [...(env.INPUT_MAX_DROP || "").split(/[\s,]+/).filter(Boolean).flatMap((d) => ["--max-drop", d]), ...(env.INPUT_FAIL_ON_REGRESSED_CASE === "true" ? ["--fail-on-regressed-case"] : []), ...(env.INPUT_FORCE === "true" ? ["--force"] : [])];
+  const gateArgs = [
+    ...(env.INPUT_MAX_DROP || "")
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .flatMap((d) => ["--max-drop", d]),
+    ...(env.INPUT_FAIL_ON_REGRESSED_CASE === "true" ? ["--fail-on-regressed-case"] : []),
+    ...(env.INPUT_FORCE === "true" ? ["--force"] : []),
+  ];
   const diffJson = join(runDir, "diff.json");
-  const diff = routeEvalRun(["diff", baseline, runDir, ...gateArgs, "--format", "json", "--no-step-summary", "--output", diffJson]);
+  const diff = routeEvalRun([
+    "diff",
+    baseline,
+    runDir,
+    ...gateArgs,
+    "--format",
+    "json",
+    "--no-step-summary",
+    "--output",
+    diffJson,
+  ]);
   if (diff.code === 2 || !existsSync(diffJson)) {
-    lines.push(`**diff against ${inert(baseline)}: cannot compare** (exit 2)\n\n${codeBlock(reason(diff.stderr))}`);
+    lines.push(
+      `**diff against ${inert(baseline)}: cannot compare** (exit 2)\n\n${codeBlock(reason(diff.stderr))}`,
+    );
     code = Math.max(code, 2);
   } else {
     const result = JSON.parse(readFileSync(diffJson, "utf8"));
     lines.push(diffLine(result, baseline));
-    const markdown = routeEvalRun(["diff", baseline, runDir, ...gateArgs, "--format", "markdown", "--no-step-summary"]).stdout;
+    const markdown = routeEvalRun([
+      "diff",
+      baseline,
+      runDir,
+      ...gateArgs,
+      "--format",
+      "markdown",
+      "--no-step-summary",
+    ]).stdout;
     writeFileSync(join(runDir, "diff.md"), markdown);
     folded.push(fold(`the diff against ${baseline}`, markdown));
     code = Math.max(code, diff.code);
   }
 }
 folded.push(fold("the full report", reportMarkdown));
-const what = code === 0 ? "passed" : code === 2 && run.code !== 2 ? "the diff cannot compare" : EXIT[code] ?? "failed";
+const what =
+  code === 0
+    ? "passed"
+    : code === 2 && run.code !== 2
+      ? "the diff cannot compare"
+      : (EXIT[code] ?? "failed");
 finish(code, runDir, [`${headline(code, what)}\n\n${lines.join("<br>\n")}`, ...folded]);
 
 function runLine(r) {
   const meta = r.run ?? {};
   const m = r.metrics ?? {};
-  const rate = (name, label) => (m[name]?.denominator > 0 ? `${label} ${(100 * m[name].value).toFixed(1)}% (${m[name].numerator}/${m[name].denominator})` : null);
+  const rate = (name, label) =>
+    m[name]?.denominator > 0
+      ? `${label} ${(100 * m[name].value).toFixed(1)}% (${m[name].numerator}/${m[name].denominator})`
+      : null;
   const cases = (r.cases ?? []).length;
   const parts = [
     `**run** ${inert(meta.run_id ?? runId)}`,
@@ -99,11 +167,22 @@ function gatesLine(gates) {
 function diffLine(d, base) {
   const f = d.outcome?.flips ?? {};
   const failed = (d.gates ?? []).filter((g) => !g.passed);
-  const moved = (d.metrics ?? []).filter((m) => m.change !== "unchanged" && m.change !== "same").map((m) => `${inert(m.label)} ${m.delta >= 0 ? "+" : "−"}${Math.abs(100 * m.delta).toFixed(1)} pts`);
+  const moved = (d.metrics ?? [])
+    .filter((m) => m.change !== "unchanged" && m.change !== "same")
+    .map(
+      (m) =>
+        `${inert(m.label)} ${m.delta >= 0 ? "+" : "−"}${Math.abs(100 * m.delta).toFixed(1)} pts`,
+    );
   return [
     `**diff** against ${inert(base)}: ${inert(String(d.verdict))}`,
     `${f.fixed ?? 0} fixed, ${f.regressed ?? 0} regressed of ${d.outcome?.cases?.pairs ?? 0} cases${d.noise === undefined ? "" : ` (${d.noise.regressed.length} beyond their trial noise)`}`,
-    moved.length > 0 ? `changed: ${moved.slice(0, 4).join(", ")}${moved.length > 4 ? ` and ${moved.length - 4} more` : ""}` : "no metric changed",
-    failed.length > 0 ? `gates failed: ${failed.map((g) => inert(g.reason ?? g.rule)).join("; ")}` : null,
-  ].filter((p) => p !== null).join(" · ");
+    moved.length > 0
+      ? `changed: ${moved.slice(0, 4).join(", ")}${moved.length > 4 ? ` and ${moved.length - 4} more` : ""}`
+      : "no metric changed",
+    failed.length > 0
+      ? `gates failed: ${failed.map((g) => inert(g.reason ?? g.rule)).join("; ")}`
+      : null,
+  ]
+    .filter((p) => p !== null)
+    .join(" · ");
 }

@@ -9,7 +9,16 @@ import { listMetrics } from "../diff/metric-deltas.js";
 import { CORRECT, formatPercent, MISSING, pIs } from "../render/format.js";
 import { formatDelta } from "../diff/format-diff.js";
 import { STAGES, trialKey, type Metrics, type Report, type TrialRecord } from "../types.js";
-import type { Comparison, Experiment, FailureProfile, MetricRow, TrialEnd, Transition, Verdict, VariantValue } from "../types/ablate.js";
+import type {
+  Comparison,
+  Experiment,
+  FailureProfile,
+  MetricRow,
+  TrialEnd,
+  Transition,
+  Verdict,
+  VariantValue,
+} from "../types/ablate.js";
 
 /** The significance level of every verdict (diff's default). */
 export const ALPHA = 0.05;
@@ -37,9 +46,21 @@ export function tabulateMetrics(runs: VariantRun[]): MetricRow[] {
     }),
   }));
   const estimated = all.some((m) => m.input_tokens.estimated > 0);
-  const tokens = estimated ? "mean input tokens (estimated where the endpoint reported none)" : "mean input tokens";
-  rows.push({ metric: "input_tokens", label: tokens, direction: "neutral", values: all.map((m) => plain(m.input_tokens.mean)) });
-  rows.push({ metric: "latency_ms", label: "mean latency (ms)", direction: "neutral", values: runs.map((r) => plain(meanLatency(r.records))) });
+  const tokens = estimated
+    ? "mean input tokens (estimated where the endpoint reported none)"
+    : "mean input tokens";
+  rows.push({
+    metric: "input_tokens",
+    label: tokens,
+    direction: "neutral",
+    values: all.map((m) => plain(m.input_tokens.mean)),
+  });
+  rows.push({
+    metric: "latency_ms",
+    label: "mean latency (ms)",
+    direction: "neutral",
+    values: runs.map((r) => plain(meanLatency(r.records))),
+  });
   return rows;
 }
 
@@ -49,23 +70,40 @@ function plain(value: number | null): VariantValue {
 
 function meanLatency(records: TrialRecord[]): number | null {
   const scored = records.filter((r) => r.error === null);
-  return scored.length === 0 ? null : scored.reduce((sum, r) => sum + (r.latency_ms ?? 0), 0) / scored.length;
+  return scored.length === 0
+    ? null
+    : scored.reduce((sum, r) => sum + (r.latency_ms ?? 0), 0) / scored.length;
 }
 
 export function profileOf(metrics: Metrics): FailureProfile {
   const failed = STAGES.reduce((sum, stage) => sum + metrics.failure_profile[stage], 0);
-  return { trials: metrics.trials, errored: metrics.errored, correct: metrics.scored - failed, stages: { ...metrics.failure_profile } };
+  return {
+    trials: metrics.trials,
+    errored: metrics.errored,
+    correct: metrics.scored - failed,
+    stages: { ...metrics.failure_profile },
+  };
 }
 
 /** A Metrics whose keyed families (recall@k, pass^k, pass@k) hold every key any variant has: the rows' union. */
 function unionKeys(all: Metrics[]): Metrics {
-  const merge = <K extends "tool_recall_at_k" | "pass_hat_k" | "pass_at_k">(field: K) => Object.assign({}, ...all.map((m) => m[field])) as Metrics[K];
-  return { ...all[0], tool_recall_at_k: merge("tool_recall_at_k"), pass_hat_k: merge("pass_hat_k"), pass_at_k: merge("pass_at_k") };
+  const merge = <K extends "tool_recall_at_k" | "pass_hat_k" | "pass_at_k">(field: K) =>
+    Object.assign({}, ...all.map((m) => m[field])) as Metrics[K];
+  return {
+    ...all[0],
+    tool_recall_at_k: merge("tool_recall_at_k"),
+    pass_hat_k: merge("pass_hat_k"),
+    pass_at_k: merge("pass_at_k"),
+  };
 }
 
 /** The variant against its reference, as `route-eval diff REFERENCE VARIANT` would pair them. */
 export function compareVariant(reference: VariantRun, variant: VariantRun): Comparison {
-  const input = (run: VariantRun): DiffInput => ({ label: run.label, report: run.report, records: run.records });
+  const input = (run: VariantRun): DiffInput => ({
+    label: run.label,
+    report: run.report,
+    records: run.records,
+  });
   const diff = compareRuns(input(reference), input(variant), { force: true, alpha: ALPHA });
   const before = reference.report.metrics.failure_profile;
   const after = variant.report.metrics.failure_profile;
@@ -83,7 +121,12 @@ export function compareVariant(reference: VariantRun, variant: VariantRun): Comp
     fixed: diff.flips.filter((f) => f.kind === "fixed").map((f) => f.case_id),
     broken: diff.flips.filter((f) => f.kind === "regressed").map((f) => f.case_id),
     confusions: diff.confusions,
-    profile: STAGES.map((stage) => ({ stage, reference: before[stage], variant: after[stage], delta: after[stage] - before[stage] })),
+    profile: STAGES.map((stage) => ({
+      stage,
+      reference: before[stage],
+      variant: after[stage],
+      delta: after[stage] - before[stage],
+    })),
     transitions,
     movement: describeMovement(transitions),
     verdict: judged.verdict,
@@ -99,13 +142,25 @@ export function compareVariant(reference: VariantRun, variant: VariantRun): Comp
  * its sign test over cases, and a family of m comparisons at p < alpha each would call chance
  * "helped" or "hurt" up to m times as often. Each verdict names the correction.
  */
-export function adjustVerdicts(comparisons: Comparison[], scoredOf: (variant: string) => number): void {
-  const tests = comparisons.map((c) => c.metrics.find((m) => m.metric === "end_to_end_accuracy")?.cases ?? null);
+export function adjustVerdicts(
+  comparisons: Comparison[],
+  scoredOf: (variant: string) => number,
+): void {
+  const tests = comparisons.map(
+    (c) => c.metrics.find((m) => m.metric === "end_to_end_accuracy")?.cases ?? null,
+  );
   const present = tests.flatMap((t, i) => (t === null ? [] : [{ i, p: t.p_value }]));
   const adjusted = holm(present.map((x) => x.p));
   const holmOf = new Map(present.map((x, j) => [x.i, adjusted[j]]));
   comparisons.forEach((c, i) => {
-    const judged = judge(tests[i], comparisons.length, c.power.min_case_change, c.power.cases, scoredOf(c.variant), holmOf.get(i));
+    const judged = judge(
+      tests[i],
+      comparisons.length,
+      c.power.min_case_change,
+      c.power.cases,
+      scoredOf(c.variant),
+      holmOf.get(i),
+    );
     c.verdict = judged.verdict;
     c.because = judged.because;
     c.p_holm = holmOf.get(i) ?? null;
@@ -114,7 +169,10 @@ export function adjustVerdicts(comparisons: Comparison[], scoredOf: (variant: st
 
 /** How the numbers were computed, and how the verdicts correct for the number of comparisons. */
 export function methodNote(e: Experiment): string {
-  const family = e.comparisons.length > 1 ? `, Holm-adjusted across the ${e.comparisons.length} comparisons` : "";
+  const family =
+    e.comparisons.length > 1
+      ? `, Holm-adjusted across the ${e.comparisons.length} comparisons`
+      : "";
   return `intervals: 95%, case-clustered; the metric table gives each variant's own population, the deltas each pair's common trials (paired); verdicts: exact sign test over cases of end-to-end accuracy at p < 0.05${family}; every metric's own paired tests (experiment.json, --format markdown) are unadjusted`;
 }
 
@@ -151,7 +209,12 @@ export function countTransitions(reference: TrialRecord[], variant: TrialRecord[
     counts.set(key, seen);
   }
   const order = [...STAGES, CORRECT, "errored"];
-  return [...counts.values()].sort((a, b) => b.trials - a.trials || order.indexOf(a.from) - order.indexOf(b.from) || order.indexOf(a.to) - order.indexOf(b.to));
+  return [...counts.values()].sort(
+    (a, b) =>
+      b.trials - a.trials ||
+      order.indexOf(a.from) - order.indexOf(b.from) ||
+      order.indexOf(a.to) - order.indexOf(b.to),
+  );
 }
 
 function trials(n: number): string {
@@ -163,8 +226,10 @@ export function describeMovement(transitions: Transition[]): string {
   if (transitions.length === 0) return "no trial changed where it ended";
   const parts = transitions.map((t) => {
     const failures = `${t.trials} ${t.from} failure${t.trials === 1 ? "" : "s"}`;
-    if (t.from === CORRECT) return `broke ${trials(t.trials)} (now ${t.to === "errored" ? "errored" : `${t.to} failures`})`;
-    if (t.from === "errored") return `scored ${trials(t.trials)} that had errored (now ${t.to === CORRECT ? "correct" : `${t.to} failures`})`;
+    if (t.from === CORRECT)
+      return `broke ${trials(t.trials)} (now ${t.to === "errored" ? "errored" : `${t.to} failures`})`;
+    if (t.from === "errored")
+      return `scored ${trials(t.trials)} that had errored (now ${t.to === CORRECT ? "correct" : `${t.to} failures`})`;
     if (t.to === CORRECT) return `moved ${failures} to correct`;
     if (t.to === "errored") return `lost ${failures} to errors`;
     return `turned ${failures} into ${t.to} failures`;
@@ -179,16 +244,33 @@ export function describeMovement(transitions: Transition[]): string {
  * significant move it says what the budget could detect. A variant with no scored trial is never
  * judged "no detectable change": it is "unmeasured", which --fail-if-worse fails.
  */
-function judge(test: Comparison["outcome"]["cases"] | null, family: number, minChange: number | null, cases: number, scored: number, pHolm?: number): { verdict: Verdict; because: string } {
-  if (scored === 0) return { verdict: "unmeasured", because: "the variant scored no trial (every one errored, or none ran): nothing to judge" };
+function judge(
+  test: Comparison["outcome"]["cases"] | null,
+  family: number,
+  minChange: number | null,
+  cases: number,
+  scored: number,
+  pHolm?: number,
+): { verdict: Verdict; because: string } {
+  if (scored === 0)
+    return {
+      verdict: "unmeasured",
+      because: "the variant scored no trial (every one errored, or none ran): nothing to judge",
+    };
   const p = pHolm ?? test?.p_value ?? 1;
   const correction = family > 1 ? `, Holm-adjusted across ${family} comparisons` : "";
   const shown = (value: number) => (family > 1 ? `Holm ${pIs(value)}` : pIs(value));
   if (test !== null && test.up + test.down > 0 && p < ALPHA) {
     const verdict: Verdict = test.up > test.down ? "helped" : "hurt";
-    return { verdict, because: `${test.up} cases up, ${test.down} down of ${test.pairs} (sign test over cases${correction}, ${shown(p)})` };
+    return {
+      verdict,
+      because: `${test.up} cases up, ${test.down} down of ${test.pairs} (sign test over cases${correction}, ${shown(p)})`,
+    };
   }
-  const moved = test === null ? "" : `${test.up} cases up, ${test.down} down of ${test.pairs} (sign test over cases${correction}, ${shown(p)}); `;
+  const moved =
+    test === null
+      ? ""
+      : `${test.up} cases up, ${test.down} down of ${test.pairs} (sign test over cases${correction}, ${shown(p)}); `;
   const reach =
     minChange === null
       ? `with ${cases} case${cases === 1 ? "" : "s"} no change can reach p < ${ALPHA}`

@@ -31,9 +31,27 @@ export interface ExperimentPlan {
 
 /** The config's `variants:`, each against the base (run first, as variants/base). */
 export function planVariants(config: Config): ExperimentPlan {
-  const base: PlannedVariant = { name: BASE_NAME, slug: BASE_NAME, config, reference: null, changes: [] };
-  const variants = config.variants.map((v) => ({ name: v.name, slug: variantSlug(v.name), config: v.config, reference: BASE_NAME, changes: v.changes }));
-  return checkGates({ kind: "variants", base: config, variants: [base, ...variants], skipped: [], gates: config.variant_gates });
+  const base: PlannedVariant = {
+    name: BASE_NAME,
+    slug: BASE_NAME,
+    config,
+    reference: null,
+    changes: [],
+  };
+  const variants = config.variants.map((v) => ({
+    name: v.name,
+    slug: variantSlug(v.name),
+    config: v.config,
+    reference: BASE_NAME,
+    changes: v.changes,
+  }));
+  return checkGates({
+    kind: "variants",
+    base: config,
+    variants: [base, ...variants],
+    skipped: [],
+    gates: config.variant_gates,
+  });
 }
 
 /** A rung: its name, the settings it changes from the one before, or why the config cannot express it. */
@@ -54,12 +72,24 @@ export function planLadder(config: Config, router: string | null): ExperimentPla
     { name: "+ boundaries", apply: (c) => ({ ...c, descriptions: "full" }) },
     {
       name: "+ exposure",
-      apply: (c) => (Object.keys(config.phases).length === 0 ? "the config defines no phases" : { ...c, exposure: "on", phases: config.phases }),
+      apply: (c) =>
+        Object.keys(config.phases).length === 0
+          ? "the config defines no phases"
+          : { ...c, exposure: "on", phases: config.phases },
     },
-    { name: "+ controls", apply: (c) => (config.controls.length === 0 ? "the config offers no controls" : { ...c, controls: config.controls }) },
+    {
+      name: "+ controls",
+      apply: (c) =>
+        config.controls.length === 0
+          ? "the config offers no controls"
+          : { ...c, controls: config.controls },
+    },
     {
       name: "+ retrieval",
-      apply: (c) => (config.discovery.retriever === "none" ? "the config has no retriever: discovery.retriever is none" : { ...c, discovery: config.discovery }),
+      apply: (c) =>
+        config.discovery.retriever === "none"
+          ? "the config has no retriever: discovery.retriever is none"
+          : { ...c, discovery: config.discovery },
     },
     {
       name: "+ tool search",
@@ -70,11 +100,24 @@ export function planLadder(config: Config, router: string | null): ExperimentPla
     },
     {
       name: "+ router",
-      apply: (c) => (router === null ? "no router endpoint was named: pass --router ENDPOINT" : { ...c, endpoint: router, model: null }),
+      apply: (c) =>
+        router === null
+          ? "no router endpoint was named: pass --router ENDPOINT"
+          : { ...c, endpoint: router, model: null },
     },
   ];
-  const first: Config = { ...config, descriptions: "purpose", exposure: "off", controls: [], discovery: { retriever: "none" }, tool_search: { ...config.tool_search, mode: "off" }, variants: [] };
-  const variants: PlannedVariant[] = [{ name: "purpose-only", slug: "purpose-only", config: first, reference: null, changes: [] }];
+  const first: Config = {
+    ...config,
+    descriptions: "purpose",
+    exposure: "off",
+    controls: [],
+    discovery: { retriever: "none" },
+    tool_search: { ...config.tool_search, mode: "off" },
+    variants: [],
+  };
+  const variants: PlannedVariant[] = [
+    { name: "purpose-only", slug: "purpose-only", config: first, reference: null, changes: [] },
+  ];
   const skipped: ExperimentPlan["skipped"] = [];
   for (const rung of rungs) {
     const previous = variants[variants.length - 1];
@@ -88,9 +131,21 @@ export function planLadder(config: Config, router: string | null): ExperimentPla
       skipped.push({ name: rung.name, reason: "it would change nothing on this config" });
       continue;
     }
-    variants.push({ name: rung.name, slug: variantSlug(rung.name), config: next, reference: previous.name, changes });
+    variants.push({
+      name: rung.name,
+      slug: variantSlug(rung.name),
+      config: next,
+      reference: previous.name,
+      changes,
+    });
   }
-  return checkGates({ kind: "ladder", base: config, variants, skipped, gates: config.variant_gates });
+  return checkGates({
+    kind: "ladder",
+    base: config,
+    variants,
+    skipped,
+    gates: config.variant_gates,
+  });
 }
 
 /** A variant by name, spaces and case aside ("+exposure" finds "+ exposure"): as its directory is named. */
@@ -104,17 +159,31 @@ function checkGates(plan: ExperimentPlan): ExperimentPlan {
   const names = plan.variants.map((v) => v.name);
   const shown = plan.base.file === null ? "route-eval.yaml" : plan.base.file;
   for (const gate of plan.gates) {
-    const where = (message: string) => new InputError(at(shown, gate.line, `gates.variants.${gate.variant}.${gate.metric}: ${message}`));
+    const where = (message: string) =>
+      new InputError(
+        at(shown, gate.line, `gates.variants.${gate.variant}.${gate.metric}: ${message}`),
+      );
     const variant = findVariant(plan.variants, gate.variant);
     if (variant === undefined) {
       const near = findNearName(gate.variant, new Set(names));
-      throw where(`no variant is named "${gate.variant}"${near === null ? "" : ` (did you mean "${near}"?)`}; this experiment has: ${names.join(", ")}`);
+      throw where(
+        `no variant is named "${gate.variant}"${near === null ? "" : ` (did you mean "${near}"?)`}; this experiment has: ${names.join(", ")}`,
+      );
     }
     const problem = findGateProblem(gate.metric, ">= 0");
     if (problem !== null) throw where(problem);
-    if (/\bprevious\b/.test(gate.threshold) && plan.kind !== "ladder") throw where(`"previous" means the rung before, in an ablation ladder; compare with base here`);
-    if (/\b(previous|base)\b/.test(gate.threshold) && variant.reference === null && plan.kind === "ladder") {
-      throw where(`"${gate.variant}" is the first rung: it has nothing before it to compare with; write a number`);
+    if (/\bprevious\b/.test(gate.threshold) && plan.kind !== "ladder")
+      throw where(
+        `"previous" means the rung before, in an ablation ladder; compare with base here`,
+      );
+    if (
+      /\b(previous|base)\b/.test(gate.threshold) &&
+      variant.reference === null &&
+      plan.kind === "ladder"
+    ) {
+      throw where(
+        `"${gate.variant}" is the first rung: it has nothing before it to compare with; write a number`,
+      );
     }
   }
   return plan;

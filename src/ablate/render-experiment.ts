@@ -19,7 +19,6 @@ import type { Comparison, Experiment, MetricRow, VariantValue } from "../types/a
 import { renderExperimentHtml } from "./render-experiment-html.js";
 import { deltaOf, methodNote } from "./compare-variants.js";
 
-
 export interface ExperimentRenderOptions {
   color: boolean;
   /** Terminal width (default 100). */
@@ -30,15 +29,31 @@ export interface ExperimentRenderOptions {
 
 /** The rows the terminal shows (every row is in Markdown, JSON and HTML). */
 const HEADLINE = [
-  "capability_coverage", "exposure_recall", "discovery_recall", "selection_accuracy", "end_to_end_accuracy", "call_accuracy",
-  "abstention_accuracy", "violation_rate", "pass_hat_k.1", "consistency", "mean_visible", "input_tokens", "latency_ms",
+  "capability_coverage",
+  "exposure_recall",
+  "discovery_recall",
+  "selection_accuracy",
+  "end_to_end_accuracy",
+  "call_accuracy",
+  "abstention_accuracy",
+  "violation_rate",
+  "pass_hat_k.1",
+  "consistency",
+  "mean_visible",
+  "input_tokens",
+  "latency_ms",
 ];
 
-const KIND_TITLES: Record<Experiment["kind"], string> = { variants: "variants", ladder: "ablation ladder" };
+const KIND_TITLES: Record<Experiment["kind"], string> = {
+  variants: "variants",
+  ladder: "ablation ladder",
+};
 
 /** One line: id, endpoint, cases × trials, variants (and skipped rungs). */
 export function describeExperiment(e: Experiment): string {
-  const endpoints = [...new Set(e.variants.map((v) => `${v.endpoint}${v.model === "" ? "" : `/${v.model}`}`))].join(", ");
+  const endpoints = [
+    ...new Set(e.variants.map((v) => `${v.endpoint}${v.model === "" ? "" : `/${v.model}`}`)),
+  ].join(", ");
   const noun = e.kind === "ladder" ? "rung" : "variant";
   return `route-eval ${KIND_TITLES[e.kind]} ${e.experiment_id} · ${endpoints} · ${plural(e.cases, "case")} × ${plural(e.trials, "trial")} · ${e.variants.length} ${noun}s`;
 }
@@ -50,11 +65,11 @@ function isProportion(row: MetricRow): boolean {
 /** "66.7% 40/60"; "85.0%"; "7.0"; "—". */
 function formatValue(row: MetricRow, v: VariantValue): string {
   if (v.value === null) return MISSING;
-  if (!isProportion(row)) return row.metric === "latency_ms" ? formatMs(v.value) : formatNumber(v.value);
+  if (!isProportion(row))
+    return row.metric === "latency_ms" ? formatMs(v.value) : formatNumber(v.value);
   if (v.numerator === null || v.denominator === null) return formatPercent(v.value);
   return `${formatPercent(v.value)} ${formatCount(Math.round(v.numerator * 100) / 100)}/${v.denominator}`;
 }
-
 
 /** "[55.1–76.5]" in percent; "" without an interval. */
 function formatShortCi(ci: [number, number] | null): string {
@@ -64,28 +79,47 @@ function formatShortCi(ci: [number, number] | null): string {
 /** Rows that have a value somewhere (a run without a retriever measures no recall@k). */
 function shownRows(e: Experiment, headline: boolean): MetricRow[] {
   const lastPassHat = e.metrics.filter((r) => r.metric.startsWith("pass_hat_k.")).pop()?.metric;
-  const wanted = headline ? new Set([...HEADLINE, ...(lastPassHat === undefined ? [] : [lastPassHat])]) : null;
-  return e.metrics.filter((row) => (wanted === null || wanted.has(row.metric)) && row.values.some((v) => v.value !== null));
+  const wanted = headline
+    ? new Set([...HEADLINE, ...(lastPassHat === undefined ? [] : [lastPassHat])])
+    : null;
+  return e.metrics.filter(
+    (row) =>
+      (wanted === null || wanted.has(row.metric)) && row.values.some((v) => v.value !== null),
+  );
 }
 
 function profileRows(e: Experiment): { label: string; cells: string[] }[] {
-  const rows = STAGES.map((stage) => ({ label: `${stage} failures`, cells: e.profiles.map((p) => String(p.stages[stage])) }));
+  const rows = STAGES.map((stage) => ({
+    label: `${stage} failures`,
+    cells: e.profiles.map((p) => String(p.stages[stage])),
+  }));
   rows.push({ label: "correct", cells: e.profiles.map((p) => String(p.correct)) });
-  if (e.profiles.some((p) => p.errored > 0)) rows.push({ label: "errored", cells: e.profiles.map((p) => String(p.errored)) });
+  if (e.profiles.some((p) => p.errored > 0))
+    rows.push({ label: "errored", cells: e.profiles.map((p) => String(p.errored)) });
   return rows;
 }
 
 // ── terminal ────────────────────────────────────────────────────────────────────────────────
 
 function terminalTable(head: string[], rows: string[][], paint: Paint): string {
-  const table = new Table({ head: head.map((h) => paint(stripControls(h), "bold")), colAligns: ["left", ...head.slice(1).map(() => "right" as const)], style: { head: [], border: [], compact: true } });
-  for (const row of rows) table.push(row.map((cell) => cell.split("\n").map(stripControls).join("\n")));
+  const table = new Table({
+    head: head.map((h) => paint(stripControls(h), "bold")),
+    colAligns: ["left", ...head.slice(1).map(() => "right" as const)],
+    style: { head: [], border: [], compact: true },
+  });
+  for (const row of rows)
+    table.push(row.map((cell) => cell.split("\n").map(stripControls).join("\n")));
   return table.toString();
 }
 
 /** Splits the variant columns into blocks that fit `width` beside the label column. */
-function blocksOf(labels: string[], columns: { head: string; cells: string[] }[], width: number): number[][] {
-  const widthOf = (texts: string[]) => Math.max(...texts.flatMap((t) => t.split("\n").map((line) => line.length)));
+function blocksOf(
+  labels: string[],
+  columns: { head: string; cells: string[] }[],
+  width: number,
+): number[][] {
+  const widthOf = (texts: string[]) =>
+    Math.max(...texts.flatMap((t) => t.split("\n").map((line) => line.length)));
   const label = widthOf(labels) + 3;
   const blocks: number[][] = [[]];
   let used = label + 1;
@@ -103,10 +137,22 @@ function blocksOf(labels: string[], columns: { head: string; cells: string[] }[]
   return blocks;
 }
 
-function renderBlocks(title: string, labels: string[], columns: { head: string; cells: string[] }[], width: number, paint: Paint): string {
+function renderBlocks(
+  title: string,
+  labels: string[],
+  columns: { head: string; cells: string[] }[],
+  width: number,
+  paint: Paint,
+): string {
   const blocks = blocksOf(labels, columns, width);
   return blocks
-    .map((indexes) => terminalTable([title, ...indexes.map((i) => columns[i].head)], labels.map((label, r) => [label, ...indexes.map((i) => columns[i].cells[r])]), paint))
+    .map((indexes) =>
+      terminalTable(
+        [title, ...indexes.map((i) => columns[i].head)],
+        labels.map((label, r) => [label, ...indexes.map((i) => columns[i].cells[r])]),
+        paint,
+      ),
+    )
     .join("\n");
 }
 
@@ -115,7 +161,6 @@ function verdictStyle(c: Comparison, paint: Paint): string {
   if (c.verdict === "hurt") return paint(c.verdict, "red");
   return c.verdict;
 }
-
 
 function listCases(label: string, ids: string[], max = 8): string {
   if (ids.length === 0) return `${label}: none`;
@@ -128,14 +173,26 @@ function comparisonLines(c: Comparison, width: number, paint: Paint): string[] {
   const variant = stripControls(c.variant);
   const reference = stripControls(c.reference);
   const plainHead = `${variant} vs ${reference}: ${c.verdict}`;
-  const head = displayWidth(plainHead) <= width ? `${paint(variant, "bold")} vs ${reference}: ${verdictStyle(c, paint)}` : wrapText(plainHead, width).join("\n");
-  const wrap = (text: string) => wrapText(stripControls(text), width - 2).map((line) => `  ${line}`);
+  const head =
+    displayWidth(plainHead) <= width
+      ? `${paint(variant, "bold")} vs ${reference}: ${verdictStyle(c, paint)}`
+      : wrapText(plainHead, width).join("\n");
+  const wrap = (text: string) =>
+    wrapText(stripControls(text), width - 2).map((line) => `  ${line}`);
   return [
     head,
-    ...wrap(`end-to-end ${deltaOf(c, "end_to_end_accuracy")} · selection ${deltaOf(c, "selection_accuracy")} · ${c.because}`),
+    ...wrap(
+      `end-to-end ${deltaOf(c, "end_to_end_accuracy")} · selection ${deltaOf(c, "selection_accuracy")} · ${c.because}`,
+    ),
     ...wrap(c.movement),
-    ...wrap(`${listCases("cases fixed", c.fixed)} · ${listCases("broken", c.broken)} · ${listCases("regressed beyond trial noise", c.regressed_beyond_noise ?? [])}`),
-    ...(trials === null ? [] : wrap(`trial pairs: ${trials.up} fixed vs ${trials.down} broken of ${trials.pairs}, exact McNemar ${pIs(trials.p_value)}`)),
+    ...wrap(
+      `${listCases("cases fixed", c.fixed)} · ${listCases("broken", c.broken)} · ${listCases("regressed beyond trial noise", c.regressed_beyond_noise ?? [])}`,
+    ),
+    ...(trials === null
+      ? []
+      : wrap(
+          `trial pairs: ${trials.up} fixed vs ${trials.down} broken of ${trials.pairs}, exact McNemar ${pIs(trials.p_value)}`,
+        )),
   ];
 }
 
@@ -143,16 +200,44 @@ function renderTerminal(e: Experiment, options: ExperimentRenderOptions): string
   const width = options.width ?? 100;
   const paint = makePaint(options.color);
   const rows = shownRows(e, true);
-  const columns = e.variants.map((v, i) => ({ head: v.name, cells: rows.map((row) => [formatValue(row, row.values[i]), formatShortCi(row.values[i].ci)].filter((t) => t !== "").join("\n")) }));
+  const columns = e.variants.map((v, i) => ({
+    head: v.name,
+    cells: rows.map((row) =>
+      [formatValue(row, row.values[i]), formatShortCi(row.values[i].ci)]
+        .filter((t) => t !== "")
+        .join("\n"),
+    ),
+  }));
   const profiles = profileRows(e);
   const blocks = [
     wrapFacts(stripControls(describeExperiment(e)), width).join("\n"),
-    ...(e.skipped.length === 0 ? [] : [wrapText(stripControls(`skipped: ${e.skipped.map((s) => `${s.name} (${s.reason})`).join("; ")}`), width).join("\n")]),
-    renderBlocks("metric", rows.map((r) => r.label.replace(/\s*\((?!ms\)).*\)$/, "")), columns, width, paint),
-    renderBlocks("trials ended at", profiles.map((r) => r.label), e.variants.map((v, i) => ({ head: v.name, cells: profiles.map((r) => r.cells[i]) })), width, paint),
+    ...(e.skipped.length === 0
+      ? []
+      : [
+          wrapText(
+            stripControls(`skipped: ${e.skipped.map((s) => `${s.name} (${s.reason})`).join("; ")}`),
+            width,
+          ).join("\n"),
+        ]),
+    renderBlocks(
+      "metric",
+      rows.map((r) => r.label.replace(/\s*\((?!ms\)).*\)$/, "")),
+      columns,
+      width,
+      paint,
+    ),
+    renderBlocks(
+      "trials ended at",
+      profiles.map((r) => r.label),
+      e.variants.map((v, i) => ({ head: v.name, cells: profiles.map((r) => r.cells[i]) })),
+      width,
+      paint,
+    ),
     e.comparisons.map((c) => comparisonLines(c, width, paint).join("\n")).join("\n\n"),
     ...(e.gates.length === 0 ? [] : [gateLines(e, paint).join("\n")]),
-    ...(e.notes.length === 0 ? [] : [e.notes.flatMap((note) => wrapText(`note: ${note}`, width)).join("\n")]),
+    ...(e.notes.length === 0
+      ? []
+      : [e.notes.flatMap((note) => wrapText(`note: ${note}`, width)).join("\n")]),
     wrapText(methodNote(e), width).join("\n"),
   ];
   return `${blocks.filter((b) => b !== "").join("\n\n")}\n`;
@@ -160,8 +245,17 @@ function renderTerminal(e: Experiment, options: ExperimentRenderOptions): string
 
 function gateLines(e: Experiment, paint: Paint): string[] {
   const failed = e.gates.filter((g) => !g.passed).length;
-  const title = failed === 0 ? `gates: ${e.gates.length} passed` : `gates: ${failed} of ${e.gates.length} failed`;
-  return [title, ...e.gates.map((g) => `  ${g.passed ? paint("pass", "green") : paint("FAIL", "red")} ${stripControls(g.rule)} — ${stripControls(g.reason)}`)];
+  const title =
+    failed === 0
+      ? `gates: ${e.gates.length} passed`
+      : `gates: ${failed} of ${e.gates.length} failed`;
+  return [
+    title,
+    ...e.gates.map(
+      (g) =>
+        `  ${g.passed ? paint("pass", "green") : paint("FAIL", "red")} ${stripControls(g.rule)} — ${stripControls(g.reason)}`,
+    ),
+  ];
 }
 
 // ── Markdown ────────────────────────────────────────────────────────────────────────────────
@@ -171,7 +265,12 @@ function renderMarkdown(e: Experiment): string {
   const metrics: TableData = {
     head: ["metric", ...e.variants.map((v) => v.name)],
     align: ["left", ...e.variants.map(() => "right" as const)],
-    rows: rows.map((row) => [row.label, ...row.values.map((v) => [formatValue(row, v), formatShortCi(v.ci)].filter((t) => t !== "").join(" "))]),
+    rows: rows.map((row) => [
+      row.label,
+      ...row.values.map((v) =>
+        [formatValue(row, v), formatShortCi(v.ci)].filter((t) => t !== "").join(" "),
+      ),
+    ]),
   };
   const profiles = profileRows(e);
   const profile: TableData = {
@@ -180,9 +279,27 @@ function renderMarkdown(e: Experiment): string {
     rows: profiles.map((r) => [r.label, ...r.cells]),
   };
   const pairs: TableData = {
-    head: [e.kind === "ladder" ? "rung" : "variant", "against", "verdict", "Δ end-to-end", "Δ selection", "fixed", "broken", "what moved"],
+    head: [
+      e.kind === "ladder" ? "rung" : "variant",
+      "against",
+      "verdict",
+      "Δ end-to-end",
+      "Δ selection",
+      "fixed",
+      "broken",
+      "what moved",
+    ],
     align: ["left", "left", "left", "right", "right", "right", "right", "left"],
-    rows: e.comparisons.map((c) => [c.variant, c.reference, c.verdict, deltaOf(c, "end_to_end_accuracy"), deltaOf(c, "selection_accuracy"), String(c.fixed.length), String(c.broken.length), c.movement]),
+    rows: e.comparisons.map((c) => [
+      c.variant,
+      c.reference,
+      c.verdict,
+      deltaOf(c, "end_to_end_accuracy"),
+      deltaOf(c, "selection_accuracy"),
+      String(c.fixed.length),
+      String(c.broken.length),
+      c.movement,
+    ]),
   };
   const tests: TableData = {
     head: ["pair", "metric", "Δ", "cases (sign test)", "trials (McNemar)"],
@@ -190,18 +307,49 @@ function renderMarkdown(e: Experiment): string {
     rows: e.comparisons.flatMap((c) =>
       c.metrics
         .filter((m) => m.delta !== null && Math.abs(m.delta) > 1e-9)
-        .map((m) => [`${c.variant} vs ${c.reference}`, m.label, deltaOf(c, m.metric), testText(m.cases), testText(m.trials)]),
+        .map((m) => [
+          `${c.variant} vs ${c.reference}`,
+          m.label,
+          deltaOf(c, m.metric),
+          testText(m.cases),
+          testText(m.trials),
+        ]),
     ),
   };
   const blocks = [
     `## route-eval ${KIND_TITLES[e.kind]}`,
     inertMarkdown(describeExperiment(e)),
-    ...(e.skipped.length === 0 ? [] : [inertMarkdown(`Skipped: ${e.skipped.map((s) => `${s.name} (${s.reason})`).join("; ")}`)]),
+    ...(e.skipped.length === 0
+      ? []
+      : [inertMarkdown(`Skipped: ${e.skipped.map((s) => `${s.name} (${s.reason})`).join("; ")}`)]),
     renderMarkdownTable(metrics),
     renderMarkdownTable(profile),
-    ...(e.comparisons.length === 0 ? [] : ["### Each against its reference", renderMarkdownTable(pairs), e.comparisons.map((c) => inertMarkdown(`${c.variant}: ${c.because}`)).join("<br>\n")]),
-    ...(tests.rows.length === 0 ? [] : ["<details><summary>Paired tests of every metric that moved</summary>", "", renderMarkdownTable(tests), "", "These p-values are each test's own, not adjusted for the number of tests: read them as descriptions; the verdicts above are the corrected claims.", "", "</details>"]),
-    ...(e.gates.length === 0 ? [] : ["### Gates", e.gates.map((g) => inertMarkdown(`${g.passed ? "✅" : "❌"} ${g.rule} — ${g.reason}`)).join("<br>\n")]),
+    ...(e.comparisons.length === 0
+      ? []
+      : [
+          "### Each against its reference",
+          renderMarkdownTable(pairs),
+          e.comparisons.map((c) => inertMarkdown(`${c.variant}: ${c.because}`)).join("<br>\n"),
+        ]),
+    ...(tests.rows.length === 0
+      ? []
+      : [
+          "<details><summary>Paired tests of every metric that moved</summary>",
+          "",
+          renderMarkdownTable(tests),
+          "",
+          "These p-values are each test's own, not adjusted for the number of tests: read them as descriptions; the verdicts above are the corrected claims.",
+          "",
+          "</details>",
+        ]),
+    ...(e.gates.length === 0
+      ? []
+      : [
+          "### Gates",
+          e.gates
+            .map((g) => inertMarkdown(`${g.passed ? "✅" : "❌"} ${g.rule} — ${g.reason}`))
+            .join("<br>\n"),
+        ]),
     ...e.notes.map((note) => inertMarkdown(`Note: ${note}`)),
     methodNote(e),
     "Intervals: 95%, case-clustered. Verdicts: exact sign test over cases of end-to-end accuracy, p < 0.05.",
@@ -210,19 +358,27 @@ function renderMarkdown(e: Experiment): string {
 }
 
 function testText(test: Comparison["outcome"]["trials"]): string {
-  return test === null ? MISSING : `${test.up}↑ ${test.down}↓ of ${test.pairs}, ${pIs(test.p_value)}`;
+  return test === null
+    ? MISSING
+    : `${test.up}↑ ${test.down}↓ of ${test.pairs}, ${pIs(test.p_value)}`;
 }
 
 // ── JUnit ───────────────────────────────────────────────────────────────────────────────────
 
 /** One suite per variant (its cases), then the experiment's gates as a suite of their own. */
 function renderJunit(e: Experiment, options: ExperimentRenderOptions): string {
-  const suites = e.variants.map((v, i) => renderJunitSuite(options.reports[i], `route-eval: ${v.name}`, { gates: false }));
-  if (e.gates.length > 0) suites.push(renderGateSuite("route-eval: experiment gates", "variant gates", e.gates));
+  const suites = e.variants.map((v, i) =>
+    renderJunitSuite(options.reports[i], `route-eval: ${v.name}`, { gates: false }),
+  );
+  if (e.gates.length > 0)
+    suites.push(renderGateSuite("route-eval: experiment gates", "variant gates", e.gates));
   return wrapSuites(suites);
 }
 
-const RENDERERS: Record<ExperimentFormat, (e: Experiment, options: ExperimentRenderOptions) => string> = {
+const RENDERERS: Record<
+  ExperimentFormat,
+  (e: Experiment, options: ExperimentRenderOptions) => string
+> = {
   terminal: renderTerminal,
   markdown: renderMarkdown,
   json: (e) => `${stableStringify(e, 2)}\n`,
@@ -230,6 +386,10 @@ const RENDERERS: Record<ExperimentFormat, (e: Experiment, options: ExperimentRen
   html: (e) => renderExperimentHtml(e),
 };
 
-export function renderExperiment(e: Experiment, format: ExperimentFormat, options: ExperimentRenderOptions): string {
+export function renderExperiment(
+  e: Experiment,
+  format: ExperimentFormat,
+  options: ExperimentRenderOptions,
+): string {
   return RENDERERS[format](e, options);
 }

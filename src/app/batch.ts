@@ -16,20 +16,40 @@ import type { Outcome } from "../types.js";
 export const BATCH_ACTIONS = ["status", "cancel"] as const;
 export type BatchAction = (typeof BATCH_ACTIONS)[number];
 
-export async function batchCommand(io: Io, action: BatchAction, target: string, flags: ConfigFlags): Promise<Outcome> {
+export async function batchCommand(
+  io: Io,
+  action: BatchAction,
+  target: string,
+  flags: ConfigFlags,
+): Promise<Outcome> {
   const dir = resolve(io.cwd, target);
-  const experiment = existsSync(join(dir, EXPERIMENT_FILE)) ? readExperimentFile(join(dir, EXPERIMENT_FILE)) : null;
-  const pins = experiment !== null ? resumePins(target, io.cwd, experiment.kind) : pinnedOverrides(readMeta(join(dir, "run.json")), configRoot(flags.config ?? null, io.cwd));
-  const config = loadConfig(flags.config ?? null, { ...pins, ...toOverrides(flags) }, io.cwd, "other");
+  const experiment = existsSync(join(dir, EXPERIMENT_FILE))
+    ? readExperimentFile(join(dir, EXPERIMENT_FILE))
+    : null;
+  const pins =
+    experiment !== null
+      ? resumePins(target, io.cwd, experiment.kind)
+      : pinnedOverrides(readMeta(join(dir, "run.json")), configRoot(flags.config ?? null, io.cwd));
+  const config = loadConfig(
+    flags.config ?? null,
+    { ...pins, ...toOverrides(flags) },
+    io.cwd,
+    "other",
+  );
   // An experiment's batches are each client's whose variant asked through it.
-  const configs = experiment !== null && config.variants.length > 0 ? [config, ...config.variants.map((v) => v.config)] : [config];
+  const configs =
+    experiment !== null && config.variants.length > 0
+      ? [config, ...config.variants.map((v) => v.config)]
+      : [config];
   const collect = `route-eval ${experiment?.kind === "ladder" ? "ablate" : "run"} --resume ${dir}`;
   if (action === "status") {
     io.stdout(describeStatus(dir, await batchStatus(dir, configs, io.env), collect));
     return "ok";
   }
   const cancelled = await cancelBatches(dir, configs, io.env);
-  io.stdout(`cancelled ${cancelled} open batch${cancelled === 1 ? "" : "es"} of ${dir}; what they answered before stopping is collected by: ${collect}\n`);
+  io.stdout(
+    `cancelled ${cancelled} open batch${cancelled === 1 ? "" : "es"} of ${dir}; what they answered before stopping is collected by: ${collect}\n`,
+  );
   return "ok";
 }
 
@@ -39,9 +59,18 @@ function describeStatus(dir: string, batches: BatchSummary[], collect: string): 
   const perState = new Map<string, number>();
   for (const b of batches) perState.set(b.state, (perState.get(b.state) ?? 0) + b.requests);
   const counts = [...perState].map(([state, n]) => `${n} ${inertLine(state)}`).join(" · ");
-  const lines = [`${dir}: ${batches.length} batch${batches.length === 1 ? "" : "es"}, ${requests} request${requests === 1 ? "" : "s"}${counts === "" ? "" : ` — ${counts}`}`];
-  for (const b of batches) lines.push(`  ${inertLine(b.id)}  ${b.provider}:${inertLine(b.model)}  ${b.requests} request${b.requests === 1 ? "" : "s"}  ${inertLine(b.state)}${b.collected ? ", collected" : ""}`);
+  const lines = [
+    `${dir}: ${batches.length} batch${batches.length === 1 ? "" : "es"}, ${requests} request${requests === 1 ? "" : "s"}${counts === "" ? "" : ` — ${counts}`}`,
+  ];
+  for (const b of batches)
+    lines.push(
+      `  ${inertLine(b.id)}  ${b.provider}:${inertLine(b.model)}  ${b.requests} request${b.requests === 1 ? "" : "s"}  ${inertLine(b.state)}${b.collected ? ", collected" : ""}`,
+    );
   const open = batches.some((b) => !b.collected);
-  lines.push(open ? `collect and finish (when they are done, or to wait for them): ${collect}` : `every batch is collected; ${collect} finishes the run if it was stopped`);
+  lines.push(
+    open
+      ? `collect and finish (when they are done, or to wait for them): ${collect}`
+      : `every batch is collected; ${collect} finishes the run if it was stopped`,
+  );
   return `${lines.join("\n")}\n`;
 }

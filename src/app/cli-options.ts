@@ -26,7 +26,14 @@ export interface ConfigOptionSpec {
 export function configOptionSpecs(only?: readonly string[]): ConfigOptionSpec[] {
   return listConfigKeys().flatMap(([path, spec]) => {
     if (spec.flags === undefined || (only !== undefined && !only.includes(path))) return [];
-    return [{ flags: spec.flags, help: `${spec.help} (config: ${path})`, parse: spec.parse, choices: spec.choices }];
+    return [
+      {
+        flags: spec.flags,
+        help: `${spec.help} (config: ${path})`,
+        parse: spec.parse,
+        choices: spec.choices,
+      },
+    ];
   });
 }
 
@@ -66,7 +73,8 @@ export { positiveInt, positiveIntList } from "../config/parse-number.js";
 export { parseShard } from "../run-files/shard.js";
 
 /** The TRACES argument of freeze, shadow and monitor. */
-export const TRACE_FILES = "trace files: OTLP JSON/JSONL (GenAI or OpenInference attributes), spans, or provider request/response pairs";
+export const TRACE_FILES =
+  "trace files: OTLP JSON/JSONL (GenAI or OpenInference attributes), spans, or provider request/response pairs";
 
 /** A repeatable option's values, in order. */
 export function collect(value: string, previous: string[]): string[] {
@@ -76,6 +84,7 @@ export function collect(value: string, previous: string[]): string[] {
 /** A significance level, strictly between 0 and 1. */
 export function parseAlpha(value: string): number {
   const alpha = Number(value);
-  if (!Number.isFinite(alpha) || alpha <= 0 || alpha >= 1) throw new ArgumentError("expected a significance level between 0 and 1 (e.g. 0.05).");
+  if (!Number.isFinite(alpha) || alpha <= 0 || alpha >= 1)
+    throw new ArgumentError("expected a significance level between 0 and 1 (e.g. 0.05).");
   return alpha;
 }

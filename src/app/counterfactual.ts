@@ -29,18 +29,37 @@ export interface CounterfactualFlags extends ConfigFlags {
 
 /** --kinds a,b: the changes to try (the placebo is always asked beside them). */
 export function parseKinds(text: string): FixKind[] {
-  const kinds = text.split(",").map((k) => k.trim()).filter((k) => k !== "");
-  if (kinds.includes("placebo")) throw new ArgumentError("the placebo is always asked beside the changes; name only changes.");
+  const kinds = text
+    .split(",")
+    .map((k) => k.trim())
+    .filter((k) => k !== "");
+  if (kinds.includes("placebo"))
+    throw new ArgumentError("the placebo is always asked beside the changes; name only changes.");
   const unknown = kinds.filter((k) => !FIX_KINDS.some((known) => known === k));
-  if (unknown.length > 0 || kinds.length === 0) throw new ArgumentError(`expected a comma-separated list of ${FIX_KINDS.join(", ")}${unknown.length > 0 ? ` (got ${unknown.join(", ")})` : ""}.`);
+  if (unknown.length > 0 || kinds.length === 0)
+    throw new ArgumentError(
+      `expected a comma-separated list of ${FIX_KINDS.join(", ")}${unknown.length > 0 ? ` (got ${unknown.join(", ")})` : ""}.`,
+    );
   return kinds as FixKind[];
 }
 
-export async function counterfactualCommand(io: Io, run: string, flags: CounterfactualFlags): Promise<Outcome> {
+export async function counterfactualCommand(
+  io: Io,
+  run: string,
+  flags: CounterfactualFlags,
+): Promise<Outcome> {
   const target = resolve(io.cwd, run);
   const { meta } = readRun(target);
-  const config = loadConfig(flags.config ?? null, { ...pinnedOverrides(meta, configRoot(flags.config ?? null, io.cwd)), ...toOverrides(flags) }, io.cwd, "other");
-  if (config.batch) io.stderr("route-eval: note: batch: true applies to run and ablate; counterfactuals are asked live (through the store)\n");
+  const config = loadConfig(
+    flags.config ?? null,
+    { ...pinnedOverrides(meta, configRoot(flags.config ?? null, io.cwd)), ...toOverrides(flags) },
+    io.cwd,
+    "other",
+  );
+  if (config.batch)
+    io.stderr(
+      "route-eval: note: batch: true applies to run and ablate; counterfactuals are asked live (through the store)\n",
+    );
   const result = await runCounterfactuals(target, config, {
     kinds: flags.kinds,
     max: flags.maxCounterfactuals ?? null,
@@ -48,7 +67,10 @@ export async function counterfactualCommand(io: Io, run: string, flags: Counterf
     registryWith: flags.registryWith ?? null,
     dryRun: flags.dryRun === true,
     env: io.env,
-    onProgress: flags.progress === false || flags.dryRun === true ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) }),
+    onProgress:
+      flags.progress === false || flags.dryRun === true
+        ? undefined
+        : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) }),
     onWarning: (message) => io.stderr(`${inertLine(message)}\n`),
     signal: io.interrupts?.(),
   });
@@ -56,12 +78,23 @@ export async function counterfactualCommand(io: Io, run: string, flags: Counterf
     const byKind = new Map<string, number>();
     for (const unit of result.plan.units) byKind.set(unit.kind, (byKind.get(unit.kind) ?? 0) + 1);
     const kinds = [...byKind].map(([kind, n]) => `${n} ${kind}`).join(", ") || "none";
-    io.stdout(`dry run: ${result.plan.units.length} counterfactuals (${kinds}) would make ${result.calls} endpoint call${result.calls === 1 ? "" : "s"} (fewer when the store has answers)\n`);
+    io.stdout(
+      `dry run: ${result.plan.units.length} counterfactuals (${kinds}) would make ${result.calls} endpoint call${result.calls === 1 ? "" : "s"} (fewer when the store has answers)\n`,
+    );
     for (const note of result.plan.notes) io.stdout(`note: ${inertLine(note)}\n`);
     return "ok";
   }
   const output = flags.output;
-  writeOutput(io, renderCounterfactual(result.report, flags.format, { color: io.color && output === undefined, width: terminalWidth(io) }), output);
-  io.stderr(`counterfactual records and counterfactual.json: ${join(result.runDir, COUNTERFACTUAL_DIR)}\n`);
+  writeOutput(
+    io,
+    renderCounterfactual(result.report, flags.format, {
+      color: io.color && output === undefined,
+      width: terminalWidth(io),
+    }),
+    output,
+  );
+  io.stderr(
+    `counterfactual records and counterfactual.json: ${join(result.runDir, COUNTERFACTUAL_DIR)}\n`,
+  );
   return "ok";
 }

@@ -4,7 +4,12 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { applyDiffGates, parseDropRule, type DropRule, type GateOptions } from "../gates/regression-gates.js";
+import {
+  applyDiffGates,
+  parseDropRule,
+  type DropRule,
+  type GateOptions,
+} from "../gates/regression-gates.js";
 import { renderDiff } from "../diff/render.js";
 import { renderDiffMarkdown } from "../diff/render-markdown.js";
 import type { RunPages } from "../diff/render-html-cases.js";
@@ -46,11 +51,13 @@ export function loadDiffInput(shown: string, cwd: string): DiffInput {
   const reportNamed = files.report === target && !target.endsWith(".jsonl");
   if (reportNamed) return { label: shown, report: readReportFile(target), records: null };
   if (files.records === null) {
-    if (files.report !== null) return { label: shown, report: readReportFile(files.report), records: null };
+    if (files.report !== null)
+      return { label: shown, report: readReportFile(files.report), records: null };
     throw new InputError(`${shown}: holds neither records.jsonl nor report.json (${RUN_TARGET})`);
   }
   const records = readRecords(files.records);
-  if (records.length === 0) throw new InputError(`${files.records}: no trial records (the run recorded nothing yet)`);
+  if (records.length === 0)
+    throw new InputError(`${files.records}: no trial records (the run recorded nothing yet)`);
   return { label: shown, report: summariseRun(findMeta(files, records), records), records };
 }
 
@@ -62,10 +69,19 @@ function summariseRun(run: RunMeta, records: TrialRecord[]): DiffReport {
 
 /** Compare BASE with CURRENT; InputError (exit 2) naming every difference when they do not compare. */
 /** BASE and CURRENT as given (relative to `cwd`) compared, gated, with their counterfactual headroom when both have it. */
-export function diffRuns(basePath: string, currentPath: string, cwd: string, options: CompareOptions & GateOptions): Diff {
+export function diffRuns(
+  basePath: string,
+  currentPath: string,
+  cwd: string,
+  options: CompareOptions & GateOptions,
+): Diff {
   const base = loadDiffInput(basePath, cwd);
   const current = loadDiffInput(currentPath, cwd);
-  const { comparable, differences } = checkComparability(base.report, current.report, options.force);
+  const { comparable, differences } = checkComparability(
+    base.report,
+    current.report,
+    options.force,
+  );
   if (!comparable && !options.force) {
     const shared = splitCaseIds(base.report, current.report).shared.length;
     const reasons = differences.map((d) => d.message).join("; ");
@@ -78,7 +94,11 @@ export function diffRuns(basePath: string, currentPath: string, cwd: string, opt
   if (before !== null && after !== null) {
     diff.headroom = before.stages.map((stage, i) => {
       const other = after.stages[i];
-      const side = (s: typeof stage) => ({ failures: s.failures, binding: s.binding, gain: s.tested === 0 ? null : s.gain.value });
+      const side = (s: typeof stage) => ({
+        failures: s.failures,
+        binding: s.binding,
+        gain: s.tested === 0 ? null : s.gain.value,
+      });
       return { stage: stage.stage, base: side(stage), current: side(other) };
     });
   }
@@ -108,9 +128,17 @@ export function collectDrop(value: string, previous: DropRule[]): DropRule[] {
 }
 
 /** `route-eval diff BASE CURRENT`: compares, renders, appends the step summary, reports failed gates. */
-export async function diffCommand(io: Io, base: string, current: string, flags: DiffFlags): Promise<Outcome> {
+export async function diffCommand(
+  io: Io,
+  base: string,
+  current: string,
+  flags: DiffFlags,
+): Promise<Outcome> {
   const quarantine = readQuarantine(flags.quarantine, io.cwd);
-  const remeasure = flags.remeasureBase === undefined ? null : { perCase: flags.remeasureBase, tallies: await remeasureSide(io, base, flags) };
+  const remeasure =
+    flags.remeasureBase === undefined
+      ? null
+      : { perCase: flags.remeasureBase, tallies: await remeasureSide(io, base, flags) };
   const diff = diffRuns(base, current, io.cwd, {
     force: flags.force === true,
     alpha: flags.alpha,
@@ -121,20 +149,36 @@ export async function diffCommand(io: Io, base: string, current: string, flags: 
     remeasure,
   });
   if (flags.updateQuarantine === true) {
-    const added = updateQuarantine(diff, quarantine, flags.quarantine, io.cwd, io.now().toISOString().slice(0, 10));
-    io.stderr(`route-eval: quarantine ${flags.quarantine ?? DEFAULT_QUARANTINE}: ${added.length === 0 ? "no flaky case to add" : `added ${added.length} flaky case${added.length === 1 ? "" : "s"}: ${added.join(", ")}`}\n`);
+    const added = updateQuarantine(
+      diff,
+      quarantine,
+      flags.quarantine,
+      io.cwd,
+      io.now().toISOString().slice(0, 10),
+    );
+    io.stderr(
+      `route-eval: quarantine ${flags.quarantine ?? DEFAULT_QUARANTINE}: ${added.length === 0 ? "no flaky case to add" : `added ${added.length} flaky case${added.length === 1 ? "" : "s"}: ${added.join(", ")}`}\n`,
+    );
   }
   if (!diff.comparability.comparable) {
     const reasons = diff.comparability.differences.map((d) => d.message).join("; ");
-    io.stderr(`route-eval: --force: comparing the ${diff.scope.shared_cases} shared cases despite: ${reasons}\n`);
+    io.stderr(
+      `route-eval: --force: comparing the ${diff.scope.shared_cases} shared cases despite: ${reasons}\n`,
+    );
   }
   const output = flags.output ?? (flags.format === "html" ? join(io.cwd, "diff.html") : undefined);
   const pages = flags.format === "html" ? findRunPages(io, base, current, output) : undefined;
   const all = flags.all === true;
-  const text = renderDiff(diff, flags.format, { color: io.color && output === undefined, pages, width: terminalWidth(io), all });
+  const text = renderDiff(diff, flags.format, {
+    color: io.color && output === undefined,
+    pages,
+    width: terminalWidth(io),
+    all,
+  });
   writeOutput(io, text, output);
   appendStepSummary(io, renderDiffMarkdown(diff, { all }), flags.stepSummary);
-  for (const gate of diff.gates.filter((g) => !g.passed)) io.stderr(`route-eval: gate failed: ${gate.rule}: ${inertLine(gate.reason)}\n`);
+  for (const gate of diff.gates.filter((g) => !g.passed))
+    io.stderr(`route-eval: gate failed: ${gate.rule}: ${inertLine(gate.reason)}\n`);
   return diff.verdict === "fail" ? "failed" : "ok";
 }
 
@@ -142,10 +186,18 @@ export async function diffCommand(io: Io, base: string, current: string, flags: 
 async function remeasureSide(io: Io, base: string, flags: DiffFlags): Promise<RemeasureTallies> {
   const runDir = locateRun(resolve(io.cwd, base)).runDir;
   const { meta } = readRun(runDir);
-  const config = loadConfig(flags.config ?? null, pinnedOverrides(meta, configRoot(flags.config ?? null, io.cwd)), io.cwd, "other");
+  const config = loadConfig(
+    flags.config ?? null,
+    pinnedOverrides(meta, configRoot(flags.config ?? null, io.cwd)),
+    io.cwd,
+    "other",
+  );
   return remeasureBase(runDir, config, flags.remeasureBase ?? 0, {
     env: io.env,
-    onProgress: flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) }),
+    onProgress:
+      flags.progress === false
+        ? undefined
+        : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) }),
     onWarning: (message) => io.stderr(`${inertLine(message)}\n`),
     signal: io.interrupts?.(),
   });
@@ -161,4 +213,3 @@ function findRunPages(io: Io, base: string, current: string, output: string | un
   };
   return { base: page(base), current: page(current) };
 }
-

@@ -10,7 +10,6 @@ import { renderReport } from "../report/render.js";
 import type { GateResult, Outcome, Report, TrialRecord } from "../types.js";
 import type { Format } from "../types/formats.js";
 
-
 export interface OutputFlags {
   format: Format;
   output?: string;
@@ -28,15 +27,26 @@ export interface RunSource {
  * Prints the report in the chosen format, or writes it to --output ("-" = stdout). html goes to
  * <run>/report.html unless --output says otherwise, with every case's explanation embedded.
  */
-export function emitReport(io: Io, report: Report, flags: OutputFlags, gates: GateResult[], source?: RunSource): void {
+export function emitReport(
+  io: Io,
+  report: Report,
+  flags: OutputFlags,
+  gates: GateResult[],
+  source?: RunSource,
+): void {
   const html = flags.format === "html" && source !== undefined;
   const explanations = html ? explainRun(report, source.records()) : null;
   const headroom = html ? readHeadroom(source.runDir) : null;
   const output = flags.output ?? (html ? join(source.runDir, "report.html") : undefined);
-  const text = renderReport(report, flags.format, { color: io.color && output === undefined, gates, explanations, headroom, width: terminalWidth(io) });
+  const text = renderReport(report, flags.format, {
+    color: io.color && output === undefined,
+    gates,
+    explanations,
+    headroom,
+    width: terminalWidth(io),
+  });
   writeOutput(io, text, output);
 }
-
 
 /**
  * "failed" when a gate or an exposure assertion failed. Every failure says why on stderr,
@@ -44,7 +54,13 @@ export function emitReport(io: Io, report: Report, flags: OutputFlags, gates: Ga
  */
 export function verdict(io: Io, report: Report, gates: GateResult[]): Outcome {
   const failed = gates.filter((g) => !g.passed);
-  for (const gate of failed) io.stderr(`route-eval: gate failed: ${gate.name} ${gate.threshold}: ${inertLine(gate.reason)}\n`);
-  for (const { case_id, failures } of report.exposure_assertions) io.stderr(`route-eval: exposure assertion failed: case "${inertLine(case_id)}": ${inertLine(failures.join("; "))}\n`);
+  for (const gate of failed)
+    io.stderr(
+      `route-eval: gate failed: ${gate.name} ${gate.threshold}: ${inertLine(gate.reason)}\n`,
+    );
+  for (const { case_id, failures } of report.exposure_assertions)
+    io.stderr(
+      `route-eval: exposure assertion failed: case "${inertLine(case_id)}": ${inertLine(failures.join("; "))}\n`,
+    );
   return failed.length > 0 || report.exposure_assertions.length > 0 ? "failed" : "ok";
 }

@@ -18,16 +18,33 @@ export interface SweepOutputFlags {
   output?: string;
 }
 
-export function emitSweep(io: Io, sweepDir: string, sweep: SweepReport, flags: SweepOutputFlags): void {
+export function emitSweep(
+  io: Io,
+  sweepDir: string,
+  sweep: SweepReport,
+  flags: SweepOutputFlags,
+): void {
   if (flags.format !== "html") {
-    writeOutput(io, renderSweep(sweep, flags.format, { pointLinks: {}, sweepDir, width: terminalWidth(io) }), flags.output);
+    writeOutput(
+      io,
+      renderSweep(sweep, flags.format, { pointLinks: {}, sweepDir, width: terminalWidth(io) }),
+      flags.output,
+    );
     return;
   }
   const pages = writePointPages(resolve(io.cwd, sweepDir), sweep);
   for (const { reason } of pages.skipped) io.stderr(`route-eval: no point page: ${reason}\n`);
-  if (pages.written.length > 0) io.stderr(`wrote ${pages.written.length} point pages: ${join(sweepDir, "<point>", "report.html")}\n`);
+  if (pages.written.length > 0)
+    io.stderr(
+      `wrote ${pages.written.length} point pages: ${join(sweepDir, "<point>", "report.html")}\n`,
+    );
   const output = flags.output ?? join(sweepDir, "report.html");
   const from = output === "-" ? resolve(io.cwd) : dirname(resolve(io.cwd, output));
-  const pointLinks = Object.fromEntries(pages.written.map((run) => [run, relativeHref(from, resolve(io.cwd, sweepDir, run, "report.html"))]));
+  const pointLinks = Object.fromEntries(
+    pages.written.map((run) => [
+      run,
+      relativeHref(from, resolve(io.cwd, sweepDir, run, "report.html")),
+    ]),
+  );
   writeOutput(io, renderSweep(sweep, "html", { pointLinks, sweepDir }), output);
 }

@@ -49,51 +49,92 @@ export interface ExperimentFlags extends ConfigFlags {
  * Runs the experiment — through the batch APIs with --batch, or when the experiment being resumed
  * has batches.json — and renders it; a detached batch says how to collect it.
  */
-export async function runPlannedExperiment(io: Io, plan: ExperimentPlan, flags: ExperimentFlags): Promise<Outcome> {
+export async function runPlannedExperiment(
+  io: Io,
+  plan: ExperimentPlan,
+  flags: ExperimentFlags,
+): Promise<Outcome> {
   const options = experimentOptions(io, flags);
-  const batch = plan.base.batch || (options.resume !== undefined && existsSync(join(options.resume, BATCH_FILE)));
-  if (flags.detach === true && !batch) throw new InputError("--detach: only a batch run detaches; add --batch");
+  const batch =
+    plan.base.batch ||
+    (options.resume !== undefined && existsSync(join(options.resume, BATCH_FILE)));
+  if (flags.detach === true && !batch)
+    throw new InputError("--detach: only a batch run detaches; add --batch");
   if (!batch) return emitExperiment(io, await runExperiment(plan, options), flags);
-  const result = await runExperimentBatch(plan, { ...options, detach: flags.detach === true, pollMs: flags.batchPollMs, onBatchProgress: (line) => io.stderr(`${line}\n`) });
-  return result.detached ? reportDetached(io, result, plan.kind === "ladder" ? "ablate --resume" : "run --resume") : emitExperiment(io, result, flags);
+  const result = await runExperimentBatch(plan, {
+    ...options,
+    detach: flags.detach === true,
+    pollMs: flags.batchPollMs,
+    onBatchProgress: (line) => io.stderr(`${line}\n`),
+  });
+  return result.detached
+    ? reportDetached(io, result, plan.kind === "ladder" ? "ablate --resume" : "run --resume")
+    : emitExperiment(io, result, flags);
 }
 
 /** `--batch --detach`: what was submitted, and the command (`run --resume`, `ablate --resume`) that collects it. */
-export function reportDetached(io: Io, result: { dir: string; submitted: number }, collect: string): Outcome {
+export function reportDetached(
+  io: Io,
+  result: { dir: string; submitted: number },
+  collect: string,
+): Outcome {
   const what = existsSync(join(result.dir, EXPERIMENT_FILE)) ? "experiment" : "run";
-  io.stdout(`submitted ${result.submitted} request${result.submitted === 1 ? "" : "s"} in batches; ${what} folder: ${result.dir}\ncollect them (on any machine with this store and key): route-eval ${collect} ${result.dir}\n`);
+  io.stdout(
+    `submitted ${result.submitted} request${result.submitted === 1 ? "" : "s"} in batches; ${what} folder: ${result.dir}\ncollect them (on any machine with this store and key): route-eval ${collect} ${result.dir}\n`,
+  );
   return "ok";
 }
 
 /** `--resume DIR` of an experiment: the base settings experiment.json pins, as config overrides. */
-export function resumePins(target: string | undefined, cwd: string, kind: Experiment["kind"]): ReturnType<typeof pinnedOverrides> {
+export function resumePins(
+  target: string | undefined,
+  cwd: string,
+  kind: Experiment["kind"],
+): ReturnType<typeof pinnedOverrides> {
   if (target === undefined) return {};
   const file = join(resolve(cwd, target), EXPERIMENT_FILE);
   if (!existsSync(file)) {
     const what = kind === "ladder" ? "an ablation" : "an experiment";
-    throw new InputError(`--resume ${target}: not ${what} directory (it has no ${EXPERIMENT_FILE}); give the reports/<id> directory it printed`);
+    throw new InputError(
+      `--resume ${target}: not ${what} directory (it has no ${EXPERIMENT_FILE}); give the reports/<id> directory it printed`,
+    );
   }
   const previous = readExperimentFile(file);
   if (previous.kind !== kind) {
-    const other = previous.kind === "ladder" ? "route-eval ablate --resume" : "route-eval run --resume";
-    throw new InputError(`--resume ${target}: it is ${previous.kind === "ladder" ? "an ablation" : "a variants experiment"}; continue it with ${other} ${target}`);
+    const other =
+      previous.kind === "ladder" ? "route-eval ablate --resume" : "route-eval run --resume";
+    throw new InputError(
+      `--resume ${target}: it is ${previous.kind === "ladder" ? "an ablation" : "a variants experiment"}; continue it with ${other} ${target}`,
+    );
   }
   // experiment.json names the endpoint as configured ("openai:MODEL", with `model` only when set apart), not as run.json does.
   const { endpoint, model } = previous.base;
-  return { ...pinnedOverrides({ endpoint, model, config: previous.base.config }), endpoint, ...(model === "" ? {} : { model }) };
+  return {
+    ...pinnedOverrides({ endpoint, model, config: previous.base.config }),
+    endpoint,
+    ...(model === "" ? {} : { model }),
+  };
 }
 
-export function experimentOptions(io: Io, flags: ExperimentFlags): Parameters<typeof runExperiment>[1] {
+export function experimentOptions(
+  io: Io,
+  flags: ExperimentFlags,
+): Parameters<typeof runExperiment>[1] {
   const onWarning = (message: string) => io.stderr(`${inertLine(message)}\n`);
   const resume = flags.resume === undefined ? undefined : resolve(io.cwd, flags.resume);
   return {
     id: flags.runId,
     resume,
     // --resume of a shard continues that shard.
-    shard: flags.shard ?? (resume === undefined ? undefined : readExperimentFile(join(resume, EXPERIMENT_FILE)).shard),
+    shard:
+      flags.shard ??
+      (resume === undefined ? undefined : readExperimentFile(join(resume, EXPERIMENT_FILE)).shard),
     now: io.now,
     env: io.env,
-    onProgress: flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) }),
+    onProgress:
+      flags.progress === false
+        ? undefined
+        : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) }),
     onWarning,
     onNotice: onWarning,
     signal: io.interrupts?.(),
@@ -111,30 +152,48 @@ function readVariantReports(dir: string, experiment: Experiment): Report[] {
  * report.html beside its records. Appends the Markdown summary to $GITHUB_STEP_SUMMARY. "failed"
  * when a variant gate, --fail-if-worse, or (for variants:) a base run gate failed.
  */
-export function emitExperiment(io: Io, result: ExperimentResult, flags: Pick<ExperimentFlags, "format" | "output" | "stepSummary">): Outcome {
+export function emitExperiment(
+  io: Io,
+  result: ExperimentResult,
+  flags: Pick<ExperimentFlags, "format" | "output" | "stepSummary">,
+): Outcome {
   const { dir, experiment } = result;
   const reports = readVariantReports(dir, experiment);
   const html = flags.format === "html";
   if (html) {
     experiment.variants.forEach((v, i) => {
       const runDir = join(dir, v.dir);
-      const page = renderReport(reports[i], "html", { color: false, gates: reports[i].gates, explanations: explainRun(reports[i], readRecords(join(runDir, "records.jsonl"))) });
+      const page = renderReport(reports[i], "html", {
+        color: false,
+        gates: reports[i].gates,
+        explanations: explainRun(reports[i], readRecords(join(runDir, "records.jsonl"))),
+      });
       writeOutput({ ...io, stderr: () => undefined }, page, join(runDir, "report.html"));
     });
   }
   const output = flags.output ?? (html ? join(dir, "experiment.html") : undefined);
-  const text = renderExperiment(experiment, flags.format, { color: io.color && output === undefined, width: terminalWidth(io), reports });
+  const text = renderExperiment(experiment, flags.format, {
+    color: io.color && output === undefined,
+    width: terminalWidth(io),
+    reports,
+  });
   writeOutput(io, text, output);
   io.stderr(`experiment.json and one run per variant: ${dir}\n`);
-  appendStepSummary(io, renderExperiment(experiment, "markdown", { color: false, reports }), flags.stepSummary !== false);
-  for (const gate of experiment.gates.filter((g) => !g.passed)) io.stderr(`route-eval: gate failed: ${inertLine(gate.rule)}: ${inertLine(gate.reason)}\n`);
+  appendStepSummary(
+    io,
+    renderExperiment(experiment, "markdown", { color: false, reports }),
+    flags.stepSummary !== false,
+  );
+  for (const gate of experiment.gates.filter((g) => !g.passed))
+    io.stderr(`route-eval: gate failed: ${inertLine(gate.rule)}: ${inertLine(gate.reason)}\n`);
   let failed = experiment.verdict === "fail";
   if (experiment.kind === "variants") {
     for (const gate of reports[0].gates.filter((g) => !g.passed)) {
-      io.stderr(`route-eval: gate failed (base): ${gate.name} ${gate.threshold}: ${inertLine(gate.reason)}\n`);
+      io.stderr(
+        `route-eval: gate failed (base): ${gate.name} ${gate.threshold}: ${inertLine(gate.reason)}\n`,
+      );
       failed = true;
     }
   }
   return failed ? "failed" : "ok";
 }
-

@@ -20,8 +20,25 @@ export interface ImportFlags {
   trustAnnotations?: boolean;
 }
 
-export async function importCommand(io: Io, format: ImportFormat, file: string | undefined, flags: ImportFlags): Promise<Outcome> {
-  const gathered = await gatherTools(format, file, { command: flags.command, url: flags.url, headers: flags.header, fromConfig: flags.fromConfig, servers: flags.server }, io.cwd, io.env);
+export async function importCommand(
+  io: Io,
+  format: ImportFormat,
+  file: string | undefined,
+  flags: ImportFlags,
+): Promise<Outcome> {
+  const gathered = await gatherTools(
+    format,
+    file,
+    {
+      command: flags.command,
+      url: flags.url,
+      headers: flags.header,
+      fromConfig: flags.fromConfig,
+      servers: flags.server,
+    },
+    io.cwd,
+    io.env,
+  );
   const snapshot = flags.snapshot ?? gathered.name;
   const built = buildSnapshot(gathered.tools, {
     snapshot,
@@ -31,8 +48,12 @@ export async function importCommand(io: Io, format: ImportFormat, file: string |
   });
   const input = file ?? describeOrigin(flags);
   const command = `route-eval import ${format} ${input}${flags.trustAnnotations ? " --trust-annotations" : ""}`;
-  const text = renderSnapshot(built.registry, { command, trustAnnotations: flags.trustAnnotations === true });
-  for (const note of [...gathered.notes, ...built.warnings]) io.stderr(`route-eval import: ${inertLine(note)}\n`);
+  const text = renderSnapshot(built.registry, {
+    command,
+    trustAnnotations: flags.trustAnnotations === true,
+  });
+  for (const note of [...gathered.notes, ...built.warnings])
+    io.stderr(`route-eval import: ${inertLine(note)}\n`);
   writeOutput(io, text, flags.output);
   // writeOutput has already said where the snapshot went.
   const count = built.registry.tools.length;
@@ -45,7 +66,11 @@ function describeOrigin(flags: ImportFlags): string {
   if (flags.url !== undefined) return `--url ${flags.url}`;
   if (flags.fromConfig !== undefined) {
     const files = flags.fromConfig === true ? [] : flags.fromConfig;
-    return ["--from-config", ...files, ...(flags.server ?? []).flatMap((name) => ["--server", name])].join(" ");
+    return [
+      "--from-config",
+      ...files,
+      ...(flags.server ?? []).flatMap((name) => ["--server", name]),
+    ].join(" ");
   }
   return `--command ${JSON.stringify(flags.command)}`;
 }

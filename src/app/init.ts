@@ -25,17 +25,39 @@ export interface InitFlags {
 const SCHEMA_DIR = fileURLToPath(new URL("../../schemas/", import.meta.url));
 
 export async function initCommand(io: Io, flags: InitFlags): Promise<Outcome> {
-  const sources = [flags.fromMcp, flags.fromMcpCommand, flags.fromOpenai, flags.fromAnthropic].filter((s) => s !== undefined);
-  if (sources.length > 1) throw new InputError("init: give one source of tools (--from-mcp, --from-mcp-command, --from-openai or --from-anthropic)");
+  const sources = [
+    flags.fromMcp,
+    flags.fromMcpCommand,
+    flags.fromOpenai,
+    flags.fromAnthropic,
+  ].filter((s) => s !== undefined);
+  if (sources.length > 1)
+    throw new InputError(
+      "init: give one source of tools (--from-mcp, --from-mcp-command, --from-openai or --from-anthropic)",
+    );
   const { registry, header, name } = await readSource(flags, io.cwd, io.env);
-  const files = { config: join(io.cwd, "route-eval.yaml"), registry: join(io.cwd, "registries", `${name}.yaml`), cases: join(io.cwd, "cases", `${name}.yaml`) };
+  const files = {
+    config: join(io.cwd, "route-eval.yaml"),
+    registry: join(io.cwd, "registries", `${name}.yaml`),
+    cases: join(io.cwd, "cases", `${name}.yaml`),
+  };
   const existing = Object.values(files).filter((file) => existsSync(file));
   if (existing.length > 0 && flags.force !== true) {
-    throw new InputError(`init: ${existing.map((f) => relative(io.cwd, f)).join(", ")} already exist${existing.length === 1 ? "s" : ""}; pass --force to overwrite, or --name to write other registry and case files`);
+    throw new InputError(
+      `init: ${existing.map((f) => relative(io.cwd, f)).join(", ")} already exist${existing.length === 1 ? "s" : ""}; pass --force to overwrite, or --name to write other registry and case files`,
+    );
   }
   const schemas = relative(io.cwd, SCHEMA_DIR).replace(/\\/g, "/").replace(/\/$/, "");
-  const scaffold = buildScaffold(registry, { name, schemas: schemas.startsWith(".") || schemas.startsWith("/") ? schemas : `./${schemas}`, header });
-  for (const [file, text] of [[files.config, scaffold.config], [files.registry, scaffold.registry], [files.cases, scaffold.cases]] as const) {
+  const scaffold = buildScaffold(registry, {
+    name,
+    schemas: schemas.startsWith(".") || schemas.startsWith("/") ? schemas : `./${schemas}`,
+    header,
+  });
+  for (const [file, text] of [
+    [files.config, scaffold.config],
+    [files.registry, scaffold.registry],
+    [files.cases, scaffold.cases],
+  ] as const) {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, text);
     io.stderr(`wrote ${relative(io.cwd, file)}\n`);
@@ -57,14 +79,23 @@ const IGNORED = ["reports/", ".route-eval/"];
 function ignoreOutputs(io: Io, file: string): void {
   const text = existsSync(file) ? readFileSync(file, "utf8") : "";
   const present = new Set(text.split(/\r?\n/).map((line) => line.trim().replace(/^\//, "")));
-  const missing = IGNORED.filter((entry) => !present.has(entry) && !present.has(entry.replace(/\/$/, "")));
+  const missing = IGNORED.filter(
+    (entry) => !present.has(entry) && !present.has(entry.replace(/\/$/, "")),
+  );
   if (missing.length === 0) return;
   const lead = text === "" || text.endsWith("\n") ? "" : "\n";
-  appendFileSync(file, `${lead}# route-eval: run reports (keep baselines you diff against elsewhere, or un-ignore reports/baselines/) and the response store\n${missing.join("\n")}\n`);
+  appendFileSync(
+    file,
+    `${lead}# route-eval: run reports (keep baselines you diff against elsewhere, or un-ignore reports/baselines/) and the response store\n${missing.join("\n")}\n`,
+  );
   io.stderr(`${text === "" ? "wrote" : "added to"} .gitignore: ${missing.join(" ")}\n`);
 }
 
-async function readSource(flags: InitFlags, cwd: string, env: NodeJS.ProcessEnv): Promise<{ registry: ReturnType<typeof exampleRegistry>; header: string; name: string }> {
+async function readSource(
+  flags: InitFlags,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ registry: ReturnType<typeof exampleRegistry>; header: string; name: string }> {
   const pick: [ImportFormat, string | undefined, string | undefined, string][] = [
     ["mcp", flags.fromMcp, undefined, "--from-mcp"],
     ["mcp", undefined, flags.fromMcpCommand, "--from-mcp-command"],
@@ -74,12 +105,26 @@ async function readSource(flags: InitFlags, cwd: string, env: NodeJS.ProcessEnv)
   const chosen = pick.find(([, file, command]) => file !== undefined || command !== undefined);
   if (chosen === undefined) {
     const name = flags.name ?? "example";
-    return { registry: { ...exampleRegistry(), snapshot: name }, header: "# A small example registry written by route-eval init: replace it with your own tools.", name };
+    return {
+      registry: { ...exampleRegistry(), snapshot: name },
+      header:
+        "# A small example registry written by route-eval init: replace it with your own tools.",
+      name,
+    };
   }
   const [format, file, command, flag] = chosen;
   const gathered = await gatherTools(format, file, { command }, cwd, env);
-  const name = (flags.name ?? gathered.name).toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "tools";
-  const built = buildSnapshot(gathered.tools, { snapshot: name, family: name, source: gathered.source, trustAnnotations: flags.trustAnnotations === true });
+  const name =
+    (flags.name ?? gathered.name)
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, "-")
+      .replace(/^-+|-+$/g, "") || "tools";
+  const built = buildSnapshot(gathered.tools, {
+    snapshot: name,
+    family: name,
+    source: gathered.source,
+    trustAnnotations: flags.trustAnnotations === true,
+  });
   const header = `# Written by: route-eval init ${flag} ${inertLine(file ?? JSON.stringify(command))}. effect, idempotent and open_world are\n# ${flags.trustAnnotations === true ? "the source's annotations (--trust-annotations)" : "conservative defaults (the source's annotations are kept under `declared`)"}: review each tool.`;
   return { registry: built.registry, header, name };
 }

@@ -36,7 +36,8 @@ export function lintFiles(config: Config, files: string[]): LintResult {
     registries.set(absolute, cached);
     return cached;
   };
-  const { registryFiles, caseFiles } = files.length > 0 ? classifyFiles(files, cwd) : configFiles(config);
+  const { registryFiles, caseFiles } =
+    files.length > 0 ? classifyFiles(files, cwd) : configFiles(config);
   registryFiles.forEach(loadRegistry);
   const seen = new Map<string, CaseSource>();
   const cases = caseFiles.map((file) => readLintCaseFile(file, config, loadRegistry, seen));
@@ -58,23 +59,32 @@ function classifyFiles(patterns: string[], cwd: string): Inputs {
   for (const file of expandPatterns(patterns, cwd, cwd)) {
     const yaml = readYamlFile(file, cwd, { linesNeeded: true });
     const data = yaml.data;
-    const keys = data !== null && typeof data === "object" && !Array.isArray(data) ? Object.keys(data) : [];
+    const keys =
+      data !== null && typeof data === "object" && !Array.isArray(data) ? Object.keys(data) : [];
     if (keys.includes("tools")) inputs.registryFiles.push(yaml);
     else if (keys.includes("cases")) inputs.caseFiles.push(yaml);
-    else throw new InputError(`${yaml.shown}:1: neither a registry snapshot (tools:) nor a case file (cases:)`);
+    else
+      throw new InputError(
+        `${yaml.shown}:1: neither a registry snapshot (tools:) nor a case file (cases:)`,
+      );
   }
   return inputs;
 }
 
 function configFiles(config: Config): Inputs {
-  return { registryFiles: config.registry === null ? [] : [config.registry], caseFiles: expandPatterns(config.cases, config.root, config.cwd) };
+  return {
+    registryFiles: config.registry === null ? [] : [config.registry],
+    caseFiles: expandPatterns(config.cases, config.root, config.cwd),
+  };
 }
-
 
 function readLintRegistry(file: string | YamlFile, cwd: string): LintRegistry {
   const yaml = typeof file === "string" ? readYamlFile(file, cwd, { linesNeeded: true }) : file;
   const { registry, problems } = parseRegistry(yaml);
-  if (registry === null) throw new InputError(at(yaml.shown, problems[0]?.line ?? 1, problems[0]?.message ?? "is not a registry snapshot"));
+  if (registry === null)
+    throw new InputError(
+      at(yaml.shown, problems[0]?.line ?? 1, problems[0]?.message ?? "is not a registry snapshot"),
+    );
   const positions = new Map(registry.tools.map((tool, index) => [tool, index]));
   return {
     file: yaml.shown,
@@ -92,14 +102,22 @@ interface ReadCaseFile {
   phases: (string | null)[];
 }
 
-function readLintCaseFile(file: string | YamlFile, config: Config, loadRegistry: (path: string) => LintRegistry, seen: Map<string, CaseSource>): ReadCaseFile {
-  const yaml = typeof file === "string" ? readYamlFile(file, config.cwd, { linesNeeded: true }) : file;
+function readLintCaseFile(
+  file: string | YamlFile,
+  config: Config,
+  loadRegistry: (path: string) => LintRegistry,
+  seen: Map<string, CaseSource>,
+): ReadCaseFile {
+  const yaml =
+    typeof file === "string" ? readYamlFile(file, config.cwd, { linesNeeded: true }) : file;
   const written = validateCasesFile(yaml);
   const registry = loadRegistry(findRegistry(yaml, written, config));
   const decisions = listDecisions(yaml, written, registry, config);
   const phaseNames = Object.keys(config.phases);
   decisions.forEach((decision) => checkDecision(yaml, decision, phaseNames));
-  decisions.forEach((decision) => claimCaseId(yaml, decision.entry.id, decision.at, seen, config.cwd));
+  decisions.forEach((decision) =>
+    claimCaseId(yaml, decision.entry.id, decision.at, seen, config.cwd),
+  );
   const cases = decisions.map(({ entry, at, goalKey }) => ({
     at,
     goalKey,
@@ -112,19 +130,32 @@ function readLintCaseFile(file: string | YamlFile, config: Config, loadRegistry:
     must_not_see: entry.must_not_see ?? [],
     todo: entry.todo ?? null,
   }));
-  return { file: { file: yaml.shown, registry, cases, lineOf: yaml.lineOf }, phases: decisions.map((d) => d.entry.phase ?? null) };
+  return {
+    file: { file: yaml.shown, registry, cases, lineOf: yaml.lineOf },
+    phases: decisions.map((d) => d.entry.phase ?? null),
+  };
 }
 
 /**
  * Every configured phase on every registry, plus "no phase" (the whole registry) for a registry
  * that cases use without a phase, or when no phases are configured at all.
  */
-function measureSurfaces(config: Config, registries: LintRegistry[], cases: ReadCaseFile[]): LintSurface[] {
-  const configYaml: YamlFile | null = config.file === null ? null : readYamlFile(config.file, config.cwd);
+function measureSurfaces(
+  config: Config,
+  registries: LintRegistry[],
+  cases: ReadCaseFile[],
+): LintSurface[] {
+  const configYaml: YamlFile | null =
+    config.file === null ? null : readYamlFile(config.file, config.cwd);
   const phases = Object.entries(config.phases);
   return registries.flatMap((registry) => {
     const tools = registry.tools;
-    const surface = (phase: string | null, exposed: number, file: string, line: number | null): LintSurface => ({
+    const surface = (
+      phase: string | null,
+      exposed: number,
+      file: string,
+      line: number | null,
+    ): LintSurface => ({
       phase,
       registry,
       exposed,
@@ -134,10 +165,19 @@ function measureSurfaces(config: Config, registries: LintRegistry[], cases: Read
       line,
     });
     const phased = phases.map(([name, policy]) =>
-      surface(name, expose(tools, policy, []).exposed.length, configYaml?.shown ?? registry.file, configYaml?.lineOf(["phases", name]) ?? null),
+      surface(
+        name,
+        expose(tools, policy, []).exposed.length,
+        configYaml?.shown ?? registry.file,
+        configYaml?.lineOf(["phases", name]) ?? null,
+      ),
     );
-    const unphased = phases.length === 0 || cases.some((c) => c.file.registry === registry && c.phases.includes(null));
-    return unphased ? [...phased, surface(null, tools.length, registry.file, registry.lineOf(["tools"]))] : phased;
+    const unphased =
+      phases.length === 0 ||
+      cases.some((c) => c.file.registry === registry && c.phases.includes(null));
+    return unphased
+      ? [...phased, surface(null, tools.length, registry.file, registry.lineOf(["tools"]))]
+      : phased;
   });
 }
 
@@ -153,12 +193,28 @@ export interface LintFlags {
 
 /** `route-eval lint [FILES]`: every finding, rendered; "failed" on an error (or, with --strict, a warning). */
 export function lintCommand(io: Io, files: string[], flags: LintFlags): Outcome {
-  const overrides = { ...(flags.cases ? { cases: flags.cases } : {}), ...(flags.registry ? { registry: flags.registry } : {}) };
+  const overrides = {
+    ...(flags.cases ? { cases: flags.cases } : {}),
+    ...(flags.registry ? { registry: flags.registry } : {}),
+  };
   const config = loadConfig(flags.config ?? null, overrides, io.cwd, "other");
   // `lint --registry FILE` with no case files (none given, none configured) lints FILE itself.
-  const alone = files.length === 0 && flags.registry !== undefined && flags.cases === undefined && config.file === null;
+  const alone =
+    files.length === 0 &&
+    flags.registry !== undefined &&
+    flags.cases === undefined &&
+    config.file === null;
   const result = lintFiles(config, alone ? [flags.registry ?? ""] : files);
-  writeChunks(io, renderLintChunks(result, flags.format, flags.output === undefined ? (knownWidth(io) ?? undefined) : undefined, flags.all === true), flags.output);
+  writeChunks(
+    io,
+    renderLintChunks(
+      result,
+      flags.format,
+      flags.output === undefined ? (knownWidth(io) ?? undefined) : undefined,
+      flags.all === true,
+    ),
+    flags.output,
+  );
   const failed = result.counts.error > 0 || (flags.strict === true && result.counts.warning > 0);
   return failed ? "failed" : "ok";
 }

@@ -20,13 +20,23 @@ export interface MonitorFlags {
 
 export function monitorCommand(io: Io, traces: string[], flags: MonitorFlags): Outcome {
   const splitAt = flags.splitAt === undefined ? null : flags.splitAt;
-  if (splitAt !== null && Number.isNaN(Date.parse(splitAt))) throw new InputError(`--split-at ${JSON.stringify(splitAt)}: expected a time, e.g. 2026-11-20 or 2026-11-20T12:00:00Z`);
+  if (splitAt !== null && Number.isNaN(Date.parse(splitAt)))
+    throw new InputError(
+      `--split-at ${JSON.stringify(splitAt)}: expected a time, e.g. 2026-11-20 or 2026-11-20T12:00:00Z`,
+    );
   const filter = parseFilter([], flags.where);
   const monitor = createMonitor({ by: flags.by, splitAt });
   const counts = readTraces(traces, io.cwd, (turn) => {
     if (matches(turn, filter)) monitor.add(turn);
   });
   const report = monitor.report(counts);
-  writeOutput(io, renderMonitor(report, flags.format, { color: io.color && flags.output === undefined, width: terminalWidth(io) }), flags.output);
+  writeOutput(
+    io,
+    renderMonitor(report, flags.format, {
+      color: io.color && flags.output === undefined,
+      width: terminalWidth(io),
+    }),
+    flags.output,
+  );
   return "ok";
 }

@@ -20,11 +20,18 @@ const SWEEP_RENDERINGS: Record<Format, SweepFormat | null> = {
 };
 
 /** Renders the sweep behind `target` and returns true, or returns false when `target` is not a sweep. */
-export function reportSweep(io: Io, target: string, flags: { format: Format; output?: string }): boolean {
+export function reportSweep(
+  io: Io,
+  target: string,
+  flags: { format: Format; output?: string },
+): boolean {
   const file = findSweepFile(target);
   if (file === null) return false;
   const format = SWEEP_RENDERINGS[flags.format];
-  if (format === null) throw new InputError(`${target}: a sweep has no ${flags.format} rendering (use terminal, json, markdown or html; sweep.csv is beside sweep.json)`);
+  if (format === null)
+    throw new InputError(
+      `${target}: a sweep has no ${flags.format} rendering (use terminal, json, markdown or html; sweep.csv is beside sweep.json)`,
+    );
   emitSweep(io, dirname(file), readSweepFile(file), { format, output: flags.output });
   return true;
 }

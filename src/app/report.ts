@@ -17,7 +17,10 @@ import type { Outcome, Report, TrialRecord } from "../types.js";
  * `route-eval report`: rebuild report.json from records.jsonl alone (run.json, when present, only
  * supplies metadata). No endpoint is called and no registry is read.
  */
-export function recomputeReport(target: string, options: { gates: boolean }): { runDir: string; report: Report; records: () => TrialRecord[] } {
+export function recomputeReport(
+  target: string,
+  options: { gates: boolean },
+): { runDir: string; report: Report; records: () => TrialRecord[] } {
   const { runDir, meta, tally, records } = countRun(target);
   const report = reportOfTally(meta, tally, { ...options, records });
   writeReportFile(join(runDir, "report.json"), report);
@@ -29,9 +32,15 @@ export function reportCommand(io: Io, run: string, flags: OutputFlags): Outcome 
   const experiment = findExperimentFile(resolve(io.cwd, run));
   if (experiment !== null) {
     const dir = dirname(experiment);
-    return emitExperiment(io, { dir, experiment: readExperimentFile(experiment) }, { format: flags.format, output: flags.output, stepSummary: false });
+    return emitExperiment(
+      io,
+      { dir, experiment: readExperimentFile(experiment) },
+      { format: flags.format, output: flags.output, stepSummary: false },
+    );
   }
-  const { report, runDir, records } = recomputeReport(resolve(io.cwd, run), { gates: flags.gates !== false });
+  const { report, runDir, records } = recomputeReport(resolve(io.cwd, run), {
+    gates: flags.gates !== false,
+  });
   emitReport(io, report, flags, report.gates, { runDir, records });
   return verdict(io, report, report.gates);
 }

@@ -53,26 +53,64 @@ export interface RunFlags extends ConfigFlags, OutputFlags {
 export async function runCommand(io: Io, flags: RunFlags): Promise<Outcome> {
   boundHeapGrowth();
   // --resume of an experiment continues it with the settings experiment.json pins.
-  if (flags.resume !== undefined && existsSync(join(resolve(io.cwd, flags.resume), EXPERIMENT_FILE))) {
-    const pinnedExperiment = loadConfig(flags.config ?? null, { ...resumePins(flags.resume, io.cwd, "variants"), ...toOverrides(flags), ...batchOverride(flags) }, io.cwd);
+  if (
+    flags.resume !== undefined &&
+    existsSync(join(resolve(io.cwd, flags.resume), EXPERIMENT_FILE))
+  ) {
+    const pinnedExperiment = loadConfig(
+      flags.config ?? null,
+      {
+        ...resumePins(flags.resume, io.cwd, "variants"),
+        ...toOverrides(flags),
+        ...batchOverride(flags),
+      },
+      io.cwd,
+    );
     return runVariants(io, flags, pinnedExperiment);
   }
   // --resume continues the experiment run.json pins: its settings, unless a flag says otherwise (then refused).
-  const previous = flags.resume === undefined ? null : readMeta(resumeMetaFile(flags.resume, io.cwd));
-  const pinned = previous === null ? {} : pinnedOverrides(previous, configRoot(flags.config ?? null, io.cwd));
-  const config = loadConfig(flags.config ?? null, { ...pinned, ...toOverrides(flags), ...batchOverride(flags) }, io.cwd);
+  const previous =
+    flags.resume === undefined ? null : readMeta(resumeMetaFile(flags.resume, io.cwd));
+  const pinned =
+    previous === null ? {} : pinnedOverrides(previous, configRoot(flags.config ?? null, io.cwd));
+  const config = loadConfig(
+    flags.config ?? null,
+    { ...pinned, ...toOverrides(flags), ...batchOverride(flags) },
+    io.cwd,
+  );
   if (flags.printInputs === true) return printInputs(io, config);
   if (config.variants.length > 0) return runVariants(io, flags, config);
-  const onProgress = flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) });
+  const onProgress =
+    flags.progress === false
+      ? undefined
+      : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) });
   const onWarning = (message: string) => io.stderr(`${inertLine(message)}\n`);
   const resume = flags.resume === undefined ? undefined : resolve(io.cwd, flags.resume);
   const options = {
     // --resume of a shard continues that shard.
-    runId: flags.runId, replaceRun: flags.force === true, shard: flags.shard ?? previous?.shard, resume, onProgress, onWarning, onNotice: onWarning, env: io.env, now: io.now, signal: io.interrupts?.(), gates: flags.gates !== false,
+    runId: flags.runId,
+    replaceRun: flags.force === true,
+    shard: flags.shard ?? previous?.shard,
+    resume,
+    onProgress,
+    onWarning,
+    onNotice: onWarning,
+    env: io.env,
+    now: io.now,
+    signal: io.interrupts?.(),
+    gates: flags.gates !== false,
   };
   const batch = config.batch || (resume !== undefined && existsSync(join(resume, BATCH_FILE)));
-  if (flags.detach === true && !batch) throw new InputError("--detach: only a batch run detaches; add --batch");
-  const result = batch ? await runBatch(config, { ...options, detach: flags.detach === true, pollMs: flags.batchPollMs, onBatchProgress: (line) => io.stderr(`${line}\n`) }) : { detached: false as const, ...(await runEvaluation(config, options)) };
+  if (flags.detach === true && !batch)
+    throw new InputError("--detach: only a batch run detaches; add --batch");
+  const result = batch
+    ? await runBatch(config, {
+        ...options,
+        detach: flags.detach === true,
+        pollMs: flags.batchPollMs,
+        onBatchProgress: (line) => io.stderr(`${line}\n`),
+      })
+    : { detached: false as const, ...(await runEvaluation(config, options)) };
   if (result.detached) return reportDetached(io, result, "run --resume");
   const { report, runDir, records } = result;
   const gates = report.gates;
@@ -80,9 +118,18 @@ export async function runCommand(io: Io, flags: RunFlags): Promise<Outcome> {
   io.stderr(`records and report: ${runDir}\n`);
   appendStepSummary(io, renderMarkdown(report, { gates }), flags.stepSummary !== false);
   if (flags.saveBaseline !== undefined) {
-    io.stderr(`baseline: ${saveBaseline(runDir, join(config.out_dir, "baselines"), flags.saveBaseline)}\n`);
+    io.stderr(
+      `baseline: ${saveBaseline(runDir, join(config.out_dir, "baselines"), flags.saveBaseline)}\n`,
+    );
   }
-  if (flags.counterfactual === true) await counterfactualAfterRun(io, runDir, config, flags.format === "terminal" && flags.output === undefined, options.onProgress);
+  if (flags.counterfactual === true)
+    await counterfactualAfterRun(
+      io,
+      runDir,
+      config,
+      flags.format === "terminal" && flags.output === undefined,
+      options.onProgress,
+    );
   return runOutcome(io, report, gates, runDir, options.shard !== undefined);
 }
 
@@ -91,12 +138,23 @@ export async function runCommand(io: Io, flags: RunFlags): Promise<Outcome> {
  * those trials are in no rate), else the gates' verdict — except for a shard, which is not gated
  * (its gates see a part of the cases; route-eval merge evaluates them on the whole).
  */
-function runOutcome(io: Io, report: Report, gates: GateResult[], runDir: string, shard: boolean): Outcome {
+function runOutcome(
+  io: Io,
+  report: Report,
+  gates: GateResult[],
+  runDir: string,
+  shard: boolean,
+): Outcome {
   const gated = shard ? "ok" : verdict(io, report, gates);
-  if (shard && gates.some((g) => !g.passed)) io.stderr("route-eval: note: a shard is not gated (its gates see part of the cases); route-eval merge evaluates the gates on the merged run\n");
+  if (shard && gates.some((g) => !g.passed))
+    io.stderr(
+      "route-eval: note: a shard is not gated (its gates see part of the cases); route-eval merge evaluates the gates on the merged run\n",
+    );
   const { errored, trials } = report.metrics;
   if (errored === 0) return gated;
-  io.stderr(`route-eval: ${errored} of ${plural(trials, "trial")} errored (the endpoint failed for good; they are in no rate); ask them again with: route-eval run --resume ${runDir}\n`);
+  io.stderr(
+    `route-eval: ${errored} of ${plural(trials, "trial")} errored (the endpoint failed for good; they are in no rate); ask them again with: route-eval run --resume ${runDir}\n`,
+  );
   return "errored";
 }
 
@@ -120,20 +178,44 @@ function printInputs(io: Io, config: Config): Outcome {
 }
 
 /** `run --counterfactual`: the headroom of the run just finished (printed after the report on a terminal). */
-async function counterfactualAfterRun(io: Io, runDir: string, config: Config, print: boolean, onProgress: ((p: RunProgress) => void) | undefined): Promise<void> {
+async function counterfactualAfterRun(
+  io: Io,
+  runDir: string,
+  config: Config,
+  print: boolean,
+  onProgress: ((p: RunProgress) => void) | undefined,
+): Promise<void> {
   const result = await runCounterfactuals(runDir, config, {
-    kinds: FIX_KINDS, max: null, repeats: null, registryWith: null, dryRun: false, env: io.env, onProgress, signal: io.interrupts?.(),
+    kinds: FIX_KINDS,
+    max: null,
+    repeats: null,
+    registryWith: null,
+    dryRun: false,
+    env: io.env,
+    onProgress,
+    signal: io.interrupts?.(),
     onWarning: (message) => io.stderr(`${inertLine(message)}\n`),
   });
   if (result.dryRun) return;
-  if (print) io.stdout(`\n${renderCounterfactual(result.report, "terminal", { color: io.color, width: terminalWidth(io) })}`);
-  io.stderr(`counterfactual records and counterfactual.json: ${join(runDir, COUNTERFACTUAL_DIR)}\n`);
+  if (print)
+    io.stdout(
+      `\n${renderCounterfactual(result.report, "terminal", { color: io.color, width: terminalWidth(io) })}`,
+    );
+  io.stderr(
+    `counterfactual records and counterfactual.json: ${join(runDir, COUNTERFACTUAL_DIR)}\n`,
+  );
 }
 
 /** A config with `variants:` (or the resumed experiment's): the base and every variant, compared; sharded and batched like a run. */
 async function runVariants(io: Io, flags: RunFlags, config: Config): Promise<Outcome> {
-  if (flags.saveBaseline !== undefined) throw new InputError("--save-baseline: saves one run, and this config has variants:; copy the variant you want instead (reports/<id>/variants/<name>) into reports/baselines/<name>");
-  if (flags.counterfactual === true) throw new InputError("--counterfactual: re-asks one run's failures, and this config has variants:; run route-eval counterfactual on the variant you want (reports/<id>/variants/<name>)");
+  if (flags.saveBaseline !== undefined)
+    throw new InputError(
+      "--save-baseline: saves one run, and this config has variants:; copy the variant you want instead (reports/<id>/variants/<name>) into reports/baselines/<name>",
+    );
+  if (flags.counterfactual === true)
+    throw new InputError(
+      "--counterfactual: re-asks one run's failures, and this config has variants:; run route-eval counterfactual on the variant you want (reports/<id>/variants/<name>)",
+    );
   return runPlannedExperiment(io, planVariants(config), { ...flags, format: flags.format });
 }
 
@@ -141,14 +223,16 @@ async function runVariants(io: Io, flags: RunFlags, config: Config): Promise<Out
 function resumeMetaFile(target: string, cwd: string): string {
   const file = join(resolve(cwd, target), "run.json");
   if (!existsSync(file)) {
-    throw new InputError(`--resume ${target}: not a route-eval run directory (it has no run.json); give the reports/<run-id> directory of the run to continue`);
+    throw new InputError(
+      `--resume ${target}: not a route-eval run directory (it has no run.json); give the reports/<run-id> directory of the run to continue`,
+    );
   }
   return file;
 }
 
 /** --save-baseline NAME: a name that is safe as a directory. */
 export function parseBaselineName(value: string): string {
-  if (!BASELINE_NAME.test(value)) throw new ArgumentError("expected a name of letters, digits, '.', '_' or '-' (e.g. main).");
+  if (!BASELINE_NAME.test(value))
+    throw new ArgumentError("expected a name of letters, digits, '.', '_' or '-' (e.g. main).");
   return value;
 }
-

@@ -38,13 +38,19 @@ export interface ShadowFlags extends ConfigFlags {
 
 export const SHADOW_FILE = "shadow.json";
 
-export async function shadowCommand(io: Io, traces: string[], flags: ShadowFlags): Promise<Outcome> {
+export async function shadowCommand(
+  io: Io,
+  traces: string[],
+  flags: ShadowFlags,
+): Promise<Outcome> {
   // One decision per turn unless --trials says otherwise: a blast radius counts turns.
   const overrides = toOverrides(flags);
   const config = loadConfig(flags.config ?? null, { trials: 1, ...overrides }, io.cwd, "shadow");
   const phase = flags.phase ?? null;
   if (phase !== null && config.phases[phase] === undefined) {
-    throw new InputError(`--phase ${phase}: ${config.file === null ? "no config" : showPath(config.file, io.cwd)} defines no such phase (known: ${Object.keys(config.phases).sort().join(", ") || "none"})`);
+    throw new InputError(
+      `--phase ${phase}: ${config.file === null ? "no config" : showPath(config.file, io.cwd)} defines no such phase (known: ${Object.keys(config.phases).sort().join(", ") || "none"})`,
+    );
   }
   const filter = parseFilter(flags.span, flags.where);
   const turns: TracedTurn[] = [];
@@ -55,21 +61,48 @@ export async function shadowCommand(io: Io, traces: string[], flags: ShadowFlags
   const candidate = config.registry === null ? null : loadRegistry(config.registry, io.cwd);
   const { cases, production, skipped } = casesOfTurns(turns, candidate, phase);
   if (cases.length === 0) {
-    const why = Object.entries(skipped).map(([reason, n]) => `${n} ${reason}`).join(", ");
-    throw new InputError(`no production turn to ask again: the traces hold ${counts.turns} model call${counts.turns === 1 ? "" : "s"}${turns.length < counts.turns ? `, ${turns.length} matching` : ""}${why === "" ? "" : ` (${why})`}`);
+    const why = Object.entries(skipped)
+      .map(([reason, n]) => `${n} ${reason}`)
+      .join(", ");
+    throw new InputError(
+      `no production turn to ask again: the traces hold ${counts.turns} model call${counts.turns === 1 ? "" : "s"}${turns.length < counts.turns ? `, ${turns.length} matching` : ""}${why === "" ? "" : ` (${why})`}`,
+    );
   }
-  const onProgress = flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) });
+  const onProgress =
+    flags.progress === false
+      ? undefined
+      : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) });
   const { records: readBack, runDir } = await runEvaluation(config, {
-    now: io.now, env: io.env, runId: flags.runId, sweep: { cases }, onProgress, signal: io.interrupts?.(), keepRecords: true,
+    now: io.now,
+    env: io.env,
+    runId: flags.runId,
+    sweep: { cases },
+    onProgress,
+    signal: io.interrupts?.(),
+    keepRecords: true,
     onWarning: (message) => io.stderr(`${inertLine(message)}\n`),
   });
   const records = readBack();
   const report = buildShadowReport(records, production, {
-    candidate: { config: config.file === null ? null : showPath(config.file, io.cwd), endpoint: config.endpoint.split(":")[0], model: records[0]?.model ?? config.model ?? "", registry: candidate?.snapshot ?? null, phase, trials: config.trials },
+    candidate: {
+      config: config.file === null ? null : showPath(config.file, io.cwd),
+      endpoint: config.endpoint.split(":")[0],
+      model: records[0]?.model ?? config.model ?? "",
+      registry: candidate?.snapshot ?? null,
+      phase,
+      trials: config.trials,
+    },
     run_dir: showPath(runDir, io.cwd),
     turns: { read: counts.turns, asked: cases.length, skipped: skipped as Record<string, number> },
   });
   writeJsonFile(join(runDir, SHADOW_FILE), report);
-  writeOutput(io, renderShadow(report, flags.format, { color: io.color && flags.output === undefined, width: terminalWidth(io) }), flags.output);
+  writeOutput(
+    io,
+    renderShadow(report, flags.format, {
+      color: io.color && flags.output === undefined,
+      width: terminalWidth(io),
+    }),
+    flags.output,
+  );
   return report.errored > 0 ? "errored" : "ok";
 }

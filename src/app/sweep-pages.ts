@@ -33,7 +33,10 @@ export function writePointPages(sweepDir: string, sweep: SweepReport): PointPage
       const { meta, records } = readRun(runDir);
       const report = buildReport(meta, records);
       const gates = report.gates;
-      writeTextFile(join(runDir, "report.html"), renderHtml(report, { gates, explanations: explainRun(report, records) }));
+      writeTextFile(
+        join(runDir, "report.html"),
+        renderHtml(report, { gates, explanations: explainRun(report, records) }),
+      );
       pages.written.push(point.run);
     } catch (error) {
       if (!(error instanceof InputError)) throw error;

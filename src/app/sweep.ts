@@ -33,10 +33,16 @@ export interface SweepFlags {
 export async function sweepCommand(io: Io, flags: SweepFlags): Promise<Outcome> {
   boundHeapGrowth();
   const { k, sizes, toolSearchAxis, ...rest } = flags;
-  if (k !== undefined && sizes !== undefined) throw new InputError("--sizes and --k: choose one sweep (visible-set sizes, or retriever budgets)");
+  if (k !== undefined && sizes !== undefined)
+    throw new InputError(
+      "--sizes and --k: choose one sweep (visible-set sizes, or retriever budgets)",
+    );
   // Each point sets its own k; the first one satisfies the config's "a retriever needs k" check.
   const config = loadSweepConfig(flags.config ?? null, toOverrides(rest), k, io.cwd);
-  if (config.batch) io.stderr("route-eval: note: batch: true applies to run and ablate; a sweep asks its points live (through the store)\n");
+  if (config.batch)
+    io.stderr(
+      "route-eval: note: batch: true applies to run and ablate; a sweep asks its points live (through the store)\n",
+    );
   const kind = k === undefined ? "size" : "k";
   const { sweepDir, sweep } = await runSweep(config, {
     env: io.env,
@@ -48,9 +54,14 @@ export async function sweepCommand(io: Io, flags: SweepFlags): Promise<Outcome> 
     sweepId: flags.sweepId,
     shard: flags.shard,
     toolSearch: toolSearchAxis,
-    onProgress: flags.progress === false ? undefined : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) }),
+    onProgress:
+      flags.progress === false
+        ? undefined
+        : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) }),
     onPoint: (point, runDir) =>
-      io.stderr(`${kind} ${point.value}${point.tool_search === undefined ? "" : ` (tool search ${point.tool_search})`}: selection accuracy ${formatPercent(point.selection_accuracy.value)} over ${point.scored} trials — ${runDir}\n`),
+      io.stderr(
+        `${kind} ${point.value}${point.tool_search === undefined ? "" : ` (tool search ${point.tool_search})`}: selection accuracy ${formatPercent(point.selection_accuracy.value)} over ${point.scored} trials — ${runDir}\n`,
+      ),
   });
   emitSweep(io, sweepDir, sweep, { format: flags.format, output: flags.output });
   io.stderr(`sweep.json, sweep.csv and one run per point: ${sweepDir}\n`);
@@ -58,11 +69,23 @@ export async function sweepCommand(io: Io, flags: SweepFlags): Promise<Outcome> 
 }
 
 /** Each point sets its own k; the first one satisfies the config's "a retriever needs k" check. */
-function loadSweepConfig(file: string | null, overrides: ConfigOverrides, k: number[] | undefined, cwd: string): Config {
+function loadSweepConfig(
+  file: string | null,
+  overrides: ConfigOverrides,
+  k: number[] | undefined,
+  cwd: string,
+): Config {
   try {
-    return loadConfig(file, { ...overrides, ...(k === undefined ? {} : { k: k[0] }) }, cwd, "sweep");
+    return loadConfig(
+      file,
+      { ...overrides, ...(k === undefined ? {} : { k: k[0] }) },
+      cwd,
+      "sweep",
+    );
   } catch (error) {
     if (!(k !== undefined && error instanceof BudgetWithoutRetriever)) throw error;
-    throw new InputError("--k: a k sweep varies the retriever's budget, and discovery.retriever is none; pass --retriever bm25 (or embeddings)");
+    throw new InputError(
+      "--k: a k sweep varies the retriever's budget, and discovery.retriever is none; pass --retriever bm25 (or embeddings)",
+    );
   }
 }

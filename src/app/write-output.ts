@@ -48,8 +48,20 @@ function guard<T>(output: string, write: () => T): T {
     return write();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "error";
-    const why = code === "EISDIR" ? "it is a directory" : code === "ENOENT" ? "its folder does not exist" : code === "EACCES" ? "permission denied" : code;
-    const moved = code === "EISDIR" ? " (-o is --output now; the directory that receives runs is --out-dir)" : "";
-    throw new InputError(`${output}: cannot write the output file (${why}); give -o/--output a file path in an existing folder${moved}`);
+    const why =
+      code === "EISDIR"
+        ? "it is a directory"
+        : code === "ENOENT"
+          ? "its folder does not exist"
+          : code === "EACCES"
+            ? "permission denied"
+            : code;
+    const moved =
+      code === "EISDIR"
+        ? " (-o is --output now; the directory that receives runs is --out-dir)"
+        : "";
+    throw new InputError(
+      `${output}: cannot write the output file (${why}); give -o/--output a file path in an existing folder${moved}`,
+    );
   }
 }

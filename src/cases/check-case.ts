@@ -27,13 +27,22 @@ function fail(yaml: YamlFile, path: JsonPath, message: string): never {
   throw new InputError(at(yaml.shown, yaml.lineOf(path), message));
 }
 
-function checkDisjoint(yaml: YamlFile, entry: CaseEntry, where: JsonPath, keys: [NameListKey, NameListKey]): void {
+function checkDisjoint(
+  yaml: YamlFile,
+  entry: CaseEntry,
+  where: JsonPath,
+  keys: [NameListKey, NameListKey],
+): void {
   const [first, second] = keys;
   const firstNames = new Set(entry[first] ?? []);
   const position = (entry[second] ?? []).findIndex((name) => firstNames.has(name));
   if (position === -1) return;
   const name = (entry[second] ?? [])[position];
-  fail(yaml, [...where, second, position], `case "${entry.id}": ${first} and ${second} both name "${name}"`);
+  fail(
+    yaml,
+    [...where, second, position],
+    `case "${entry.id}": ${first} and ${second} both name "${name}"`,
+  );
 }
 
 function checkPhase(yaml: YamlFile, entry: CaseEntry, where: JsonPath, phases: string[]): void {
@@ -67,12 +76,20 @@ function regexProblem(pattern: string): string | null {
  * Record where a decision's id is defined (a turn's at its conversation's id); a second definition
  * anywhere names both places. Returns where the decision is written.
  */
-export function claimCaseId(yaml: YamlFile, id: string, where: JsonPath, seen: Map<string, CaseSource>, cwd: string): CaseSource {
+export function claimCaseId(
+  yaml: YamlFile,
+  id: string,
+  where: JsonPath,
+  seen: Map<string, CaseSource>,
+  cwd: string,
+): CaseSource {
   const idAt = { file: yaml.file, line: yaml.lineOf([...where.slice(0, 2), "id"]) };
   const first = seen.get(id);
   if (first !== undefined) {
     const where = `${showPath(first.file, cwd)}:${first.line}`;
-    throw new InputError(at(yaml.shown, idAt.line, `duplicate case id "${id}" (also defined at ${where})`));
+    throw new InputError(
+      at(yaml.shown, idAt.line, `duplicate case id "${id}" (also defined at ${where})`),
+    );
   }
   seen.set(id, idAt);
   return { file: yaml.file, line: yaml.lineOf(where) };

@@ -13,7 +13,17 @@ import { InputError, at } from "../errors.js";
 import { expose } from "../exposure/expose.js";
 import { isRecord } from "../json-schema/describe-errors.js";
 import type { JsonPath } from "../types/json.js";
-import { CONTROL_NAMES, type ArgExpectation, type Config, type ConversationTurn, type JsonObject, type JsonValue, type Message, type Registry, type TurnPlan } from "../types.js";
+import {
+  CONTROL_NAMES,
+  type ArgExpectation,
+  type Config,
+  type ConversationTurn,
+  type JsonObject,
+  type JsonValue,
+  type Message,
+  type Registry,
+  type TurnPlan,
+} from "../types.js";
 
 /** The separator of a turn's id: `<conversation>@<turn>`. */
 export const TURN_SEPARATOR = "@";
@@ -46,46 +56,94 @@ export interface Decision {
 type Surface = Pick<Registry, "snapshot" | "tools">;
 
 /** Every decision of a case file, conversations expanded turn by turn against `registry`. */
-export function listDecisions(yaml: YamlFile, written: CasesFile, registry: Surface, config: Pick<Config, "phases" | "exposure">): Decision[] {
+export function listDecisions(
+  yaml: YamlFile,
+  written: CasesFile,
+  registry: Surface,
+  config: Pick<Config, "phases" | "exposure">,
+): Decision[] {
   return written.cases.flatMap((entry, index): Decision[] => {
     const fail = (key: string, message: string): never => {
-      throw new InputError(at(yaml.shown, yaml.lineOf(["cases", index, key]), `case "${entry.id}": ${message}`));
+      throw new InputError(
+        at(yaml.shown, yaml.lineOf(["cases", index, key]), `case "${entry.id}": ${message}`),
+      );
     };
     if (isConversation(entry)) {
       for (const key of ["goal", "acceptable", "forbidden", "args", "must_see", "must_not_see"]) {
-        if (key in entry) fail(key, `a conversation (turns:) has no ${key} of its own; each turn gives its user message${key === "goal" ? "" : ` and its ${key}`}`);
+        if (key in entry)
+          fail(
+            key,
+            `a conversation (turns:) has no ${key} of its own; each turn gives its user message${key === "goal" ? "" : ` and its ${key}`}`,
+          );
       }
       return expandConversation(yaml, entry, index, registry, config);
     }
     const single: Partial<CaseEntry> = entry;
-    if (single.goal === undefined) fail("id", "has no goal: give the user's request (goal:), or turns: for a conversation");
-    if (single.acceptable === undefined && single.todo === undefined) fail("goal", "has no acceptable: the tools any of which is correct (or [ask_user] / [no_applicable_tool])");
+    if (single.goal === undefined)
+      fail("id", "has no goal: give the user's request (goal:), or turns: for a conversation");
+    if (single.acceptable === undefined && single.todo === undefined)
+      fail(
+        "goal",
+        "has no acceptable: the tools any of which is correct (or [ask_user] / [no_applicable_tool])",
+      );
     return [{ entry, at: ["cases", index], goalKey: "goal", turn: null, plan: null }];
   });
 }
 
-function expandConversation(yaml: YamlFile, conversation: ConversationEntry, index: number, registry: Surface, config: Pick<Config, "phases" | "exposure">): Decision[] {
+function expandConversation(
+  yaml: YamlFile,
+  conversation: ConversationEntry,
+  index: number,
+  registry: Surface,
+  config: Pick<Config, "phases" | "exposure">,
+): Decision[] {
   const fail = (path: JsonPath, message: string): never => {
-    throw new InputError(at(yaml.shown, yaml.lineOf(path), `case "${conversation.id}": ${message}`));
+    throw new InputError(
+      at(yaml.shown, yaml.lineOf(path), `case "${conversation.id}": ${message}`),
+    );
   };
   const known = new Set(registry.tools.map((tool) => tool.name));
   const turns = conversation.turns;
-  const path = (t: number, ...rest: (string | number)[]): JsonPath => ["cases", index, "turns", t, ...rest];
+  const path = (t: number, ...rest: (string | number)[]): JsonPath => [
+    "cases",
+    index,
+    "turns",
+    t,
+    ...rest,
+  ];
   // Every turn expects a decision; every name it adds, removes or stubs is a registry tool (a control is always there).
   turns.forEach((turn, t) => {
     for (const name of Object.keys(turn.results ?? {})) {
-      if (!known.has(name) && !CONTROL_NAMES.some((control) => control === name)) fail(path(t, "results", name), `turn ${t + 1}: results names "${name}", which registry ${registry.snapshot} does not have`);
+      if (!known.has(name) && !CONTROL_NAMES.some((control) => control === name))
+        fail(
+          path(t, "results", name),
+          `turn ${t + 1}: results names "${name}", which registry ${registry.snapshot} does not have`,
+        );
     }
-    if (turn.acceptable === undefined) fail(path(t, "user"), `turn ${t + 1} has no decision: give its acceptable tools (or [ask_user] / [no_applicable_tool])`);
+    if (turn.acceptable === undefined)
+      fail(
+        path(t, "user"),
+        `turn ${t + 1} has no decision: give its acceptable tools (or [ask_user] / [no_applicable_tool])`,
+      );
     for (const key of ["add", "remove"] as const) {
       (turn[key] ?? []).forEach((name, i) => {
-        if (CONTROL_NAMES.some((control) => control === name)) fail(path(t, key, i), `turn ${t + 1}: ${key} names "${name}", a control, which every turn shows`);
-        if (!known.has(name)) fail(path(t, key, i), `turn ${t + 1}: ${key} names "${name}", which registry ${registry.snapshot} does not have`);
+        if (CONTROL_NAMES.some((control) => control === name))
+          fail(
+            path(t, key, i),
+            `turn ${t + 1}: ${key} names "${name}", a control, which every turn shows`,
+          );
+        if (!known.has(name))
+          fail(
+            path(t, key, i),
+            `turn ${t + 1}: ${key} names "${name}", which registry ${registry.snapshot} does not have`,
+          );
       });
     }
   });
   const addedAt = new Map<string, number>();
-  turns.forEach((turn, t) => (turn.add ?? []).forEach((name) => (addedAt.has(name) ? undefined : addedAt.set(name, t))));
+  turns.forEach((turn, t) =>
+    (turn.add ?? []).forEach((name) => (addedAt.has(name) ? undefined : addedAt.set(name, t))),
+  );
   const decisions: Decision[] = [];
   const added = new Set<string>();
   const removed = new Set<string>();
@@ -97,11 +155,24 @@ function expandConversation(yaml: YamlFile, conversation: ConversationEntry, ind
       added.add(name);
       removed.delete(name);
     }
-    const withheld = [...addedAt].filter(([, first]) => first > t).map(([name]) => name).filter((name) => !added.has(name));
-    const policy = phase === null || config.exposure === "off" ? null : (config.phases[phase] ?? null);
-    const before = new Set([...expose(registry.tools, policy, []).exposed.filter((name) => !withheld.includes(name) && !removed.has(name)), ...added]);
+    const withheld = [...addedAt]
+      .filter(([, first]) => first > t)
+      .map(([name]) => name)
+      .filter((name) => !added.has(name));
+    const policy =
+      phase === null || config.exposure === "off" ? null : (config.phases[phase] ?? null);
+    const before = new Set([
+      ...expose(registry.tools, policy, []).exposed.filter(
+        (name) => !withheld.includes(name) && !removed.has(name),
+      ),
+      ...added,
+    ]);
     (turn.remove ?? []).forEach((name, i) => {
-      if (!before.has(name)) fail(path(t, "remove", i), `turn ${t + 1}: remove names "${name}", which is not exposed at that turn${added.has(name) || removed.has(name) ? "" : ` (${phase === null ? "a later turn adds it" : `phase ${phase} hides it or a later turn adds it`})`}`);
+      if (!before.has(name))
+        fail(
+          path(t, "remove", i),
+          `turn ${t + 1}: remove names "${name}", which is not exposed at that turn${added.has(name) || removed.has(name) ? "" : ` (${phase === null ? "a later turn adds it" : `phase ${phase} hides it or a later turn adds it`})`}`,
+        );
       removed.add(name);
       added.delete(name);
     });
@@ -121,7 +192,12 @@ function expandConversation(yaml: YamlFile, conversation: ConversationEntry, ind
       },
       at: path(t),
       goalKey: "user",
-      plan: { prior: [...(conversation.messages ?? [])], user: turn.user, result: turn.result ?? DEFAULT_RESULT, results: turn.results ?? {} },
+      plan: {
+        prior: [...(conversation.messages ?? [])],
+        user: turn.user,
+        result: turn.result ?? DEFAULT_RESULT,
+        results: turn.results ?? {},
+      },
       turn: {
         conversation: conversation.id,
         index: t + 1,
@@ -144,12 +220,25 @@ function goldExchange(turn: TurnEntry, t: number): Message[] {
   const result = turn.result ?? DEFAULT_RESULT;
   return [
     { role: "user", content: turn.user },
-    { role: "assistant", tool_calls: [{ id: callId, name, arguments: exactArguments(turn.args?.[name] ?? {}) }] },
-    { role: "tool", tool_call_id: callId, name, content: typeof result === "string" ? result : JSON.stringify(result) },
+    {
+      role: "assistant",
+      tool_calls: [{ id: callId, name, arguments: exactArguments(turn.args?.[name] ?? {}) }],
+    },
+    {
+      role: "tool",
+      tool_call_id: callId,
+      name,
+      content: typeof result === "string" ? result : JSON.stringify(result),
+    },
   ];
 }
 
 /** The arguments a gold call is written with: the exact values the turn expects ({pattern} ones are left out). */
 function exactArguments(expectations: Record<string, ArgExpectation>): JsonObject {
-  return Object.fromEntries(Object.entries(expectations).filter(([, value]) => !(isRecord(value) && typeof value.pattern === "string" && Object.keys(value).length === 1)));
+  return Object.fromEntries(
+    Object.entries(expectations).filter(
+      ([, value]) =>
+        !(isRecord(value) && typeof value.pattern === "string" && Object.keys(value).length === 1),
+    ),
+  );
 }

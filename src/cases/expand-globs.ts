@@ -11,7 +11,9 @@ import { InputError } from "../errors.js";
 import { lazy } from "../text/lazy.js";
 
 /** tinyglobby (and picomatch, fdir) load on the first wildcard: about 18 ms a plain path does not pay. */
-const tinyglobby = lazy(() => createRequire(import.meta.url)("tinyglobby") as typeof import("tinyglobby"));
+const tinyglobby = lazy(
+  () => createRequire(import.meta.url)("tinyglobby") as typeof import("tinyglobby"),
+);
 
 const WILDCARD = /[*?]/;
 
@@ -21,7 +23,15 @@ export function expandGlob(pattern: string, root: string): string[] {
   if (!WILDCARD.test(pattern)) return isFile(full) ? [full] : [];
   const cwd = isAbsolute(pattern) ? "/" : root;
   const relativePattern = isAbsolute(pattern) ? relative("/", pattern) : pattern;
-  return tinyglobby().globSync(relativePattern, { cwd, absolute: true, onlyFiles: true, dot: false, followSymbolicLinks: false, expandDirectories: false })
+  return tinyglobby()
+    .globSync(relativePattern, {
+      cwd,
+      absolute: true,
+      onlyFiles: true,
+      dot: false,
+      followSymbolicLinks: false,
+      expandDirectories: false,
+    })
     .map((file) => resolve(file))
     .sort();
 }
@@ -30,12 +40,20 @@ export function expandGlob(pattern: string, root: string): string[] {
  * Every file the patterns name, sorted and once each; a pattern that matches nothing is an
  * InputError (prefixed with the config key the patterns came from, when they did).
  */
-export function expandPatterns(patterns: string[], root: string, cwd: string, key: string | null = null): string[] {
+export function expandPatterns(
+  patterns: string[],
+  root: string,
+  cwd: string,
+  key: string | null = null,
+): string[] {
   const found = patterns.flatMap((pattern) => {
     const matches = expandGlob(pattern, root);
     if (matches.length > 0) return matches;
-    if (!WILDCARD.test(pattern)) throw new InputError(`${showPath(resolve(root, pattern), cwd)}: file not found`);
-    throw new InputError(`${key === null ? "" : `${key}: `}no file matches "${pattern}" (looked under ${showPath(root, cwd)})`);
+    if (!WILDCARD.test(pattern))
+      throw new InputError(`${showPath(resolve(root, pattern), cwd)}: file not found`);
+    throw new InputError(
+      `${key === null ? "" : `${key}: `}no file matches "${pattern}" (looked under ${showPath(root, cwd)})`,
+    );
   });
   return [...new Set(found)].sort();
 }

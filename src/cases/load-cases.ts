@@ -4,7 +4,11 @@ import type { CasesFile } from "../config/file-types.js";
 import { validateCasesFile } from "../config/validate.js";
 import { readYamlFile, showPath, type YamlFile } from "../config/yaml-document.js";
 import { InputError, at } from "../errors.js";
-import { createRegistryCache, loadRegistry, type RegistryCache } from "../registry/load-registry.js";
+import {
+  createRegistryCache,
+  loadRegistry,
+  type RegistryCache,
+} from "../registry/load-registry.js";
 import type { Case, Config, Registry } from "../types.js";
 import { checkDecision, claimCaseId, type CaseSource } from "./check-case.js";
 import { listDecisions, type Decision } from "./conversations.js";
@@ -29,15 +33,21 @@ export function loadCases(config: Config, files?: string[]): Case[] {
   return paths.flatMap((path) => loadCaseFile(path, config, registries, seen));
 }
 
-
-function loadCaseFile(file: string, config: Config, registries: RegistryCache, seen: Map<string, Source>): Case[] {
+function loadCaseFile(
+  file: string,
+  config: Config,
+  registries: RegistryCache,
+  seen: Map<string, Source>,
+): Case[] {
   const yaml = readYamlFile(file, config.cwd, { linesNeeded: true });
   const written = validateCasesFile(yaml);
   const registry = loadRegistry(findRegistry(yaml, written, config), config.cwd, registries);
   const decisions = listDecisions(yaml, written, registry, config);
   const phases = Object.keys(config.phases);
   decisions.forEach((decision) => checkDecision(yaml, decision, phases));
-  const sources = decisions.map((decision) => claimCaseId(yaml, decision.entry.id, decision.at, seen, config.cwd));
+  const sources = decisions.map((decision) =>
+    claimCaseId(yaml, decision.entry.id, decision.at, seen, config.cwd),
+  );
   return decisions.map((decision, index) => toCase(decision, sources[index], registry));
 }
 
@@ -50,10 +60,13 @@ export function findRegistry(yaml: YamlFile, written: CasesFile, config: Config)
   }
   if (config.registry !== null) {
     if (existsSync(config.registry)) return config.registry;
-    throw new InputError(`${showPath(config.registry, config.cwd)}: registry file not found (set by registry: in route-eval.yaml or --registry)`);
+    throw new InputError(
+      `${showPath(config.registry, config.cwd)}: registry file not found (set by registry: in route-eval.yaml or --registry)`,
+    );
   }
   if (written.registry === undefined) {
-    const fix = "add registry: <snapshot file> to this case file, set registry: in route-eval.yaml, or pass --registry";
+    const fix =
+      "add registry: <snapshot file> to this case file, set registry: in route-eval.yaml, or pass --registry";
     throw new InputError(at(yaml.shown, null, `no registry for these cases; ${fix}`));
   }
   const path = resolve(dirname(yaml.file), written.registry);
@@ -94,6 +107,8 @@ function expandCaseGlobs(config: Config): string[] {
   } catch (error) {
     const defaults = config.cases.length === 1 && config.cases[0] === "cases/*.yaml";
     if (config.file !== null || !defaults || !(error instanceof InputError)) throw error;
-    throw new InputError(`no route-eval.yaml in ${config.cwd} and no case files (${config.cases.join(", ")}): create them with \`route-eval init\`, or name a config with --config`);
+    throw new InputError(
+      `no route-eval.yaml in ${config.cwd} and no case files (${config.cases.join(", ")}): create them with \`route-eval init\`, or name a config with --config`,
+    );
   }
 }

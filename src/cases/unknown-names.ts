@@ -32,7 +32,11 @@ export interface UnknownName {
 type NamedLists = { id: string } & Partial<Record<NameList, string[]>>;
 
 /** Every name of the case's lists not in `known` (registry tools and trusted controls). */
-export function findUnknownNames(testCase: NamedLists, known: ReadonlySet<string>, snapshot: string): UnknownName[] {
+export function findUnknownNames(
+  testCase: NamedLists,
+  known: ReadonlySet<string>,
+  snapshot: string,
+): UnknownName[] {
   return NAME_LISTS.flatMap((list) =>
     (testCase[list] ?? []).flatMap((name, position) => {
       if (known.has(name)) return [];

@@ -1,4 +1,13 @@
-import type { Case, Discovery, EndpointOutcome, Exposure, JsonValue, SearchRecord, ToolDefinition, TrialRecord } from "../types.js";
+import type {
+  Case,
+  Discovery,
+  EndpointOutcome,
+  Exposure,
+  JsonValue,
+  SearchRecord,
+  ToolDefinition,
+  TrialRecord,
+} from "../types.js";
 import { checkArguments, matchArguments } from "./check-arguments.js";
 import { classifyTrial, UNPARSEABLE_PREFIX } from "./classify-trial.js";
 
@@ -39,7 +48,8 @@ export function buildRecord(e: TrialEvidence): TrialRecord {
     selected,
   };
   const ladder = classifyTrial({ ...sets, arguments_error: argumentsError });
-  const tool = selected !== null && visible.includes(selected) ? e.definitions.get(selected) : undefined;
+  const tool =
+    selected !== null && visible.includes(selected) ? e.definitions.get(selected) : undefined;
   const expected = selected !== null ? c.args[selected] : undefined;
   return {
     case_id: c.id,
@@ -63,7 +73,9 @@ export function buildRecord(e: TrialEvidence): TrialRecord {
     tool_calls: response?.tool_calls ?? 0,
     usage: response?.usage ?? { input_tokens: null, output_tokens: null },
     latency_ms: response?.latency_ms ?? null,
-    ...(response?.recorded_latency_ms === undefined ? {} : { recorded_latency_ms: response.recorded_latency_ms }),
+    ...(response?.recorded_latency_ms === undefined
+      ? {}
+      : { recorded_latency_ms: response.recorded_latency_ms }),
     endpoint: e.endpoint,
     model: e.model,
     request_hash: e.requestHash,
@@ -82,12 +94,17 @@ export function buildRecord(e: TrialEvidence): TrialRecord {
 export function findPositions(visible: string[], acceptable: string[]): number[] {
   // Once per trial over the whole visible set: a plain loop (acceptable lists are short).
   const positions: number[] = [];
-  for (let index = 0; index < visible.length; index++) if (acceptable.includes(visible[index])) positions.push(index);
+  for (let index = 0; index < visible.length; index++)
+    if (acceptable.includes(visible[index])) positions.push(index);
   return positions;
 }
 
 /** Argument errors against the schema the model was shown; null when the selected tool was not visible. */
-function checkVisibleArguments(tool: ToolDefinition | undefined, args: JsonValue, parseError: string | null): string[] | null {
+function checkVisibleArguments(
+  tool: ToolDefinition | undefined,
+  args: JsonValue,
+  parseError: string | null,
+): string[] | null {
   if (tool === undefined) return null;
   if (parseError !== null) return [`${UNPARSEABLE_PREFIX}: ${parseError}`];
   return checkArguments(tool.input_schema, args);

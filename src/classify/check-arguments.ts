@@ -3,7 +3,13 @@
  * and the case's expectations on values. Pure apart from a cache of compiled validators.
  */
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
-import { createDialectAjv, describeUnknownDialect, dialectOf, type Dialect, type DialectAjv } from "../json-schema/dialects.js";
+import {
+  createDialectAjv,
+  describeUnknownDialect,
+  dialectOf,
+  type Dialect,
+  type DialectAjv,
+} from "../json-schema/dialects.js";
 import { compileLinear } from "../text/linear-regexp.js";
 import type { ArgExpectation, JsonObject, JsonValue } from "../types.js";
 
@@ -11,7 +17,15 @@ import type { ArgExpectation, JsonObject, JsonValue } from "../types.js";
 const ajvs = new Map<Dialect, DialectAjv>();
 function ajvOf(dialect: Dialect): DialectAjv {
   let ajv = ajvs.get(dialect);
-  if (ajv === undefined) ajvs.set(dialect, (ajv = createDialectAjv(dialect, { allErrors: true, validateFormats: false, addUsedSchema: false })));
+  if (ajv === undefined)
+    ajvs.set(
+      dialect,
+      (ajv = createDialectAjv(dialect, {
+        allErrors: true,
+        validateFormats: false,
+        addUsedSchema: false,
+      })),
+    );
   return ajv;
 }
 const validators = new Map<string, ValidateFunction | string>();
@@ -24,7 +38,10 @@ function compileSchema(schema: JsonObject): ValidateFunction | string {
   let compiled: ValidateFunction | string;
   const dialect = dialectOf(schema);
   try {
-    compiled = typeof dialect === "string" ? ajvOf(dialect).compile(schema) : `(schema): ${describeUnknownDialect(dialect.unknown)}`;
+    compiled =
+      typeof dialect === "string"
+        ? ajvOf(dialect).compile(schema)
+        : `(schema): ${describeUnknownDialect(dialect.unknown)}`;
   } catch (error) {
     compiled = `(schema): invalid input_schema: ${error instanceof Error ? error.message : String(error)}`;
   }
@@ -52,11 +69,19 @@ export function checkArguments(schema: JsonObject, args: JsonValue): string[] {
 export function equalJson(a: JsonValue, b: JsonValue): boolean {
   if (a === b) return true;
   if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => equalJson(item, b[i]));
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((item, i) => equalJson(item, b[i]))
+    );
   }
   if (!isJsonObject(a) || !isJsonObject(b)) return false;
   const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && equalJson(a[key], b[key]));
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every((key) => Object.hasOwn(b, key) && equalJson(a[key], b[key]))
+  );
 }
 
 function isJsonObject(value: JsonValue | undefined): value is JsonObject {
@@ -64,8 +89,14 @@ function isJsonObject(value: JsonValue | undefined): value is JsonObject {
 }
 
 /** `{pattern: "re"}` (exactly that one string key) is a regular expression; anything else is an exact value. */
-export function isPatternExpectation(expectation: ArgExpectation): expectation is { pattern: string } {
-  return isJsonObject(expectation) && Object.keys(expectation).length === 1 && typeof expectation.pattern === "string";
+export function isPatternExpectation(
+  expectation: ArgExpectation,
+): expectation is { pattern: string } {
+  return (
+    isJsonObject(expectation) &&
+    Object.keys(expectation).length === 1 &&
+    typeof expectation.pattern === "string"
+  );
 }
 
 /** The string a pattern is tested against: strings as is, numbers/booleans via String(), the rest as JSON. */
@@ -75,7 +106,11 @@ function stringForm(value: JsonValue): string {
   return JSON.stringify(value);
 }
 
-function checkExpectation(name: string, expectation: ArgExpectation, actual: JsonValue | undefined): string | null {
+function checkExpectation(
+  name: string,
+  expectation: ArgExpectation,
+  actual: JsonValue | undefined,
+): string | null {
   if (actual === undefined) return `${name}: missing`;
   if (isPatternExpectation(expectation)) {
     let regex: { test(text: string): boolean };
@@ -84,9 +119,13 @@ function checkExpectation(name: string, expectation: ArgExpectation, actual: Jso
     } catch {
       return `${name}: invalid pattern /${expectation.pattern}/`;
     }
-    return regex.test(stringForm(actual)) ? null : `${name}: ${JSON.stringify(actual)} does not match /${expectation.pattern}/`;
+    return regex.test(stringForm(actual))
+      ? null
+      : `${name}: ${JSON.stringify(actual)} does not match /${expectation.pattern}/`;
   }
-  return equalJson(expectation, actual) ? null : `${name}: expected ${JSON.stringify(expectation)}, got ${JSON.stringify(actual)}`;
+  return equalJson(expectation, actual)
+    ? null
+    : `${name}: expected ${JSON.stringify(expectation)}, got ${JSON.stringify(actual)}`;
 }
 
 /** Whether `args` meets every expectation; a missing argument is a mismatch. Mismatches follow `expected` key order. */
@@ -96,7 +135,9 @@ export function matchArguments(
 ): { match: boolean; mismatches: string[] } {
   const actual: JsonObject = isJsonObject(args) ? args : {};
   const mismatches = Object.entries(expected)
-    .map(([name, expectation]) => checkExpectation(name, expectation, Object.hasOwn(actual, name) ? actual[name] : undefined))
+    .map(([name, expectation]) =>
+      checkExpectation(name, expectation, Object.hasOwn(actual, name) ? actual[name] : undefined),
+    )
     .filter((message): message is string => message !== null);
   return { match: mismatches.length === 0, mismatches };
 }

@@ -11,7 +11,13 @@ export const UNPARSEABLE_PREFIX = "unparseable arguments";
 /** The sets one trial is classified from (retrieved_names is the visible set: controls ∪ retrieved tools). */
 export type TrialSets = Pick<
   TrialRecord,
-  "acceptable" | "forbidden" | "registry_names" | "exposed_names" | "retrieved_names" | "visible_order" | "selected"
+  | "acceptable"
+  | "forbidden"
+  | "registry_names"
+  | "exposed_names"
+  | "retrieved_names"
+  | "visible_order"
+  | "selected"
 > & {
   /** Why the arguments did not parse, or null when they parsed (or there was no call). */
   arguments_error: string | null;
@@ -81,6 +87,23 @@ export function findArgumentsError(argumentErrors: string[] | null): string | nu
 /** Re-classify a stored record from its sets (records written by other tools may disagree). */
 export function classifyRecord(record: TrialRecord): Classification {
   // The sets by name, not a spread of the whole record: this runs once per record of every report.
-  const { acceptable, forbidden, registry_names, exposed_names, retrieved_names, visible_order, selected } = record;
-  return classifyTrial({ acceptable, forbidden, registry_names, exposed_names, retrieved_names, visible_order, selected, arguments_error: findArgumentsError(record.argument_errors) });
+  const {
+    acceptable,
+    forbidden,
+    registry_names,
+    exposed_names,
+    retrieved_names,
+    visible_order,
+    selected,
+  } = record;
+  return classifyTrial({
+    acceptable,
+    forbidden,
+    registry_names,
+    exposed_names,
+    retrieved_names,
+    visible_order,
+    selected,
+    arguments_error: findArgumentsError(record.argument_errors),
+  });
 }

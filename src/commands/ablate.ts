@@ -2,7 +2,13 @@
 import { describeCommand } from "./catalogue.js";
 import type { Command } from "commander";
 import { ablateCommand, type ExperimentFlags } from "../app/ablate.js";
-import { addConfigOptions, batchOptions, formatOption, outputOption, shardOption } from "./options.js";
+import {
+  addConfigOptions,
+  batchOptions,
+  formatOption,
+  outputOption,
+  shardOption,
+} from "./options.js";
 import type { Io } from "../context.js";
 import { EXPERIMENT_FORMATS } from "../types/formats.js";
 import { exitOf, type SetExit } from "./exit.js";
@@ -11,14 +17,37 @@ import { helpAfter } from "../render/help-text.js";
 export function registerAblate(program: Command, io: Io, setExit: SetExit): void {
   const command = addConfigOptions(program.command("ablate"))
     .description(describeCommand("ablate"))
-    .option("--router <endpoint>", "the ladder's last rung: the same cases through this endpoint (e.g. openai:MODEL), with every mechanism on")
+    .option(
+      "--router <endpoint>",
+      "the ladder's last rung: the same cases through this endpoint (e.g. openai:MODEL), with every mechanism on",
+    )
     .option("--run-id <id>", "name of the experiment directory (default: <UTC time>-ablate)")
-    .addOption(formatOption(EXPERIMENT_FORMATS, "rendering on stdout (html: written to <experiment>/experiment.html)"))
+    .addOption(
+      formatOption(
+        EXPERIMENT_FORMATS,
+        "rendering on stdout (html: written to <experiment>/experiment.html)",
+      ),
+    )
     .addOption(outputOption())
-    .option("--fail-if-worse <rung...>", "exit 1 when this rung's paired verdict against the rung before is \"hurt\"")
-    .option("--resume <dir>", "continue an interrupted ablation: every rung keeps its records and runs the trials it lacks")
-    .addOption(shardOption("run only shard I of N of the (case, trial) units in every rung; route-eval merge combines the shards"));
-  for (const option of batchOptions({ batch: "ask through the providers' batch APIs (openai, anthropic); a rung without one is asked live (config: batch)", detach: "with --batch: submit and exit; collect later with --resume DIR" })) command.addOption(option);
+    .option(
+      "--fail-if-worse <rung...>",
+      'exit 1 when this rung\'s paired verdict against the rung before is "hurt"',
+    )
+    .option(
+      "--resume <dir>",
+      "continue an interrupted ablation: every rung keeps its records and runs the trials it lacks",
+    )
+    .addOption(
+      shardOption(
+        "run only shard I of N of the (case, trial) units in every rung; route-eval merge combines the shards",
+      ),
+    );
+  for (const option of batchOptions({
+    batch:
+      "ask through the providers' batch APIs (openai, anthropic); a rung without one is asked live (config: batch)",
+    detach: "with --batch: submit and exit; collect later with --resume DIR",
+  }))
+    command.addOption(option);
   command
     .option("--no-progress", "no progress line on stderr")
     .option("--no-step-summary", "do not append the Markdown summary to $GITHUB_STEP_SUMMARY")

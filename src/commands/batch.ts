@@ -15,7 +15,9 @@ export function registerBatch(program: Command, io: Io, setExit: SetExit): void 
     .addArgument(new Argument("<action>", "what to do").choices(BATCH_ACTIONS))
     .argument("<dir>", "the batch run's directory, or a batch experiment's (it holds batches.json)")
     .addHelpText("after", helpAfter(BATCH_HELP, io))
-    .action(async (action: BatchAction, target: string, flags: ConfigFlags) => setExit(exitOf(await batchCommand(io, action, target, flags))));
+    .action(async (action: BatchAction, target: string, flags: ConfigFlags) =>
+      setExit(exitOf(await batchCommand(io, action, target, flags))),
+    );
 }
 
 const BATCH_HELP = `

@@ -1,7 +1,11 @@
 /** `route-eval counterfactual`: its flags, then app/counterfactual.ts. */
 import { describeCommand } from "./catalogue.js";
 import { Option, type Command } from "commander";
-import { counterfactualCommand, parseKinds, type CounterfactualFlags } from "../app/counterfactual.js";
+import {
+  counterfactualCommand,
+  parseKinds,
+  type CounterfactualFlags,
+} from "../app/counterfactual.js";
 import { positiveInt } from "../app/cli-options.js";
 import { addConfigOptions, formatOption, outputOption } from "./options.js";
 import type { Io } from "../context.js";
@@ -14,16 +18,36 @@ export function registerCounterfactual(program: Command, io: Io, setExit: SetExi
   addConfigOptions(program.command("counterfactual"))
     .argument("<run>", "a finished run directory (reports/<run-id>)")
     .description(describeCommand("counterfactual"))
-    .addOption(new Option("--kinds <list>", `which changes to try, comma-separated: ${FIX_KINDS.join(", ")} (the placebo is always asked)`).argParser(parseKinds).default([...FIX_KINDS], "all"))
-    .option("--max-counterfactuals <n>", "ask at most this many, spread case by case across stages", positiveInt)
-    .option("--repeats <n>", "trials per counterfactual (default: the run's trials of that case)", positiveInt)
-    .option("--registry-with <file>", "a registry snapshot holding tools the run's registry lacks, to inject for coverage failures")
+    .addOption(
+      new Option(
+        "--kinds <list>",
+        `which changes to try, comma-separated: ${FIX_KINDS.join(", ")} (the placebo is always asked)`,
+      )
+        .argParser(parseKinds)
+        .default([...FIX_KINDS], "all"),
+    )
+    .option(
+      "--max-counterfactuals <n>",
+      "ask at most this many, spread case by case across stages",
+      positiveInt,
+    )
+    .option(
+      "--repeats <n>",
+      "trials per counterfactual (default: the run's trials of that case)",
+      positiveInt,
+    )
+    .option(
+      "--registry-with <file>",
+      "a registry snapshot holding tools the run's registry lacks, to inject for coverage failures",
+    )
     .option("--dry-run", "print how many calls it would make, and ask none")
     .addOption(formatOption(COUNTERFACTUAL_FORMATS, "rendering on stdout"))
     .addOption(outputOption())
     .option("--no-progress", "no progress line on stderr")
     .addHelpText("after", helpAfter(COUNTERFACTUAL_HELP, io))
-    .action(async (run: string, flags: CounterfactualFlags) => setExit(exitOf(await counterfactualCommand(io, run, flags))));
+    .action(async (run: string, flags: CounterfactualFlags) =>
+      setExit(exitOf(await counterfactualCommand(io, run, flags))),
+    );
 }
 
 const COUNTERFACTUAL_HELP = `

@@ -13,29 +13,67 @@ import { helpAfter } from "../render/help-text.js";
 export function registerDiff(program: Command, io: Io, setExit: SetExit): void {
   program
     .command("diff")
-    .argument("<base>", "the baseline: a run directory (reports/<run-id>), its records.jsonl, or a report.json")
+    .argument(
+      "<base>",
+      "the baseline: a run directory (reports/<run-id>), its records.jsonl, or a report.json",
+    )
     .argument("<current>", "the run to judge against it, in the same forms")
     .description(describeCommand("diff"))
-    .option("--force", "compare even when cases, trials, endpoint/model, temperature or retriever differ (over the shared cases)")
+    .option(
+      "--force",
+      "compare even when cases, trials, endpoint/model, temperature or retriever differ (over the shared cases)",
+    )
     .addOption(formatOption(DIFF_FORMATS, "rendering on stdout (html: written to ./diff.html)"))
-    .addOption(outputOption("write the rendering to a file instead of stdout (html: instead of ./diff.html; \"-\": stdout)"))
     .addOption(
-      new Option("--max-drop <[metric=]tolerance>", "exit 1 when the metric (default selection_accuracy) gets worse by more than the tolerance (0.02 = 2 points); repeatable")
+      outputOption(
+        'write the rendering to a file instead of stdout (html: instead of ./diff.html; "-": stdout)',
+      ),
+    )
+    .addOption(
+      new Option(
+        "--max-drop <[metric=]tolerance>",
+        "exit 1 when the metric (default selection_accuracy) gets worse by more than the tolerance (0.02 = 2 points); repeatable",
+      )
         .argParser(collectDrop)
         .default([], "none"),
     )
-    .option("--fail-on-regressed-case", "exit 1 when a case's success rate dropped beyond its own trial noise (exact test per case, Holm across cases; quarantined cases apart)")
-    .option("--quarantine <file>", `cases reported but never gated (default: ./${DEFAULT_QUARANTINE} when present)`)
-    .option("--update-quarantine", "add the diff's flaky cases to the quarantine file (existing entries kept)")
-    .addOption(new Option("--remeasure-base <n>", "ask BASE's cases N more trials each (through the store) to measure its noise; needs BASE's inputs (-c)").argParser(positiveInt))
-    .option("-c, --config <file>", "--remeasure-base: the config BASE was run with (default: ./route-eval.yaml when present)")
+    .option(
+      "--fail-on-regressed-case",
+      "exit 1 when a case's success rate dropped beyond its own trial noise (exact test per case, Holm across cases; quarantined cases apart)",
+    )
+    .option(
+      "--quarantine <file>",
+      `cases reported but never gated (default: ./${DEFAULT_QUARANTINE} when present)`,
+    )
+    .option(
+      "--update-quarantine",
+      "add the diff's flaky cases to the quarantine file (existing entries kept)",
+    )
+    .addOption(
+      new Option(
+        "--remeasure-base <n>",
+        "ask BASE's cases N more trials each (through the store) to measure its noise; needs BASE's inputs (-c)",
+      ).argParser(positiveInt),
+    )
+    .option(
+      "-c, --config <file>",
+      "--remeasure-base: the config BASE was run with (default: ./route-eval.yaml when present)",
+    )
     .option("--no-progress", "--remeasure-base: no progress line on stderr")
     .option("--alpha <p>", "significance level of the paired tests", parseAlpha, 0.05)
-    .option("--significant-only", "--max-drop fails only when the drop is also significant at --alpha")
-    .option("--all", "terminal, markdown: also list the unchanged metrics and the cases still failing (default: what changed)")
+    .option(
+      "--significant-only",
+      "--max-drop fails only when the drop is also significant at --alpha",
+    )
+    .option(
+      "--all",
+      "terminal, markdown: also list the unchanged metrics and the cases still failing (default: what changed)",
+    )
     .option("--no-step-summary", "do not append the Markdown summary to $GITHUB_STEP_SUMMARY")
     .addHelpText("after", helpAfter(DIFF_HELP, io))
-    .action(async (base: string, current: string, flags: DiffFlags) => setExit(exitOf(await diffCommand(io, base, current, flags))));
+    .action(async (base: string, current: string, flags: DiffFlags) =>
+      setExit(exitOf(await diffCommand(io, base, current, flags))),
+    );
 }
 
 const DIFF_HELP = `

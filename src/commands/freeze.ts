@@ -14,21 +14,50 @@ export function registerFreeze(program: Command, io: Io, setExit: SetExit): void
     .argument("<traces...>", TRACE_FILES)
     .description(describeCommand("freeze"))
     .option("--span <id>", "the span to freeze (hex, base64 or 0x…; repeatable)", collect, [])
-    .option("--where <key=value>", "only calls whose trace attribute (or model, provider, called) has this value (repeatable: all must hold)", collect, [])
+    .option(
+      "--where <key=value>",
+      "only calls whose trace attribute (or model, provider, called) has this value (repeatable: all must hold)",
+      collect,
+      [],
+    )
     .option("--all", "freeze every call that matches (default: exactly one must)")
     .option("--id <id>", "the case's id (default: trace-<span id>)")
-    .option("--acceptable <names...>", "the tools any of which would have been right (default: left to you as a todo: that lint reports)")
+    .option(
+      "--acceptable <names...>",
+      "the tools any of which would have been right (default: left to you as a todo: that lint reports)",
+    )
     .option("--forbidden <names...>", "tools whose choice is a policy violation")
-    .option("--context <key=value>", "trusted context of the case (repeatable; a JSON value or text)", collect, [])
-    .option("--join <snapshot>", "a registry snapshot whose definitions fill in tools the trace names without one (default: they are listed as partial)")
+    .option(
+      "--context <key=value>",
+      "trusted context of the case (repeatable; a JSON value or text)",
+      collect,
+      [],
+    )
+    .option(
+      "--join <snapshot>",
+      "a registry snapshot whose definitions fill in tools the trace names without one (default: they are listed as partial)",
+    )
     .option("--family <name>", "family of the snapshot's tools (default: frozen)")
-    .option("--redact <regex>", "also redact what this regular expression matches (RE2 syntax; repeatable); e-mails, keys and phone numbers always are", collect, [])
-    .option("--cases-dir <dir>", "where the case files go (default: cases/frozen beside the config)")
-    .option("--registries-dir <dir>", "where the snapshots go (default: registries/frozen beside the config)")
+    .option(
+      "--redact <regex>",
+      "also redact what this regular expression matches (RE2 syntax; repeatable); e-mails, keys and phone numbers always are",
+      collect,
+      [],
+    )
+    .option(
+      "--cases-dir <dir>",
+      "where the case files go (default: cases/frozen beside the config)",
+    )
+    .option(
+      "--registries-dir <dir>",
+      "where the snapshots go (default: registries/frozen beside the config)",
+    )
     .option("--force", "write a case file again even if it was edited since");
   addConfigOptions(command, ["endpoint", "model", "store_dir", "base_url"])
     .addHelpText("after", helpAfter(FREEZE_HELP, io))
-    .action(async (traces: string[], flags: FreezeFlags) => setExit(exitOf(await freezeCommand(io, traces, flags))));
+    .action(async (traces: string[], flags: FreezeFlags) =>
+      setExit(exitOf(await freezeCommand(io, traces, flags))),
+    );
 }
 
 const FREEZE_HELP = `

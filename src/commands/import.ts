@@ -15,17 +15,39 @@ export function registerImport(program: Command, io: Io, setExit: SetExit): void
     .description(describeCommand("import"))
     .addArgument(new Argument("<format>", "what the input is").choices(IMPORT_FORMATS))
     .argument("[file]", "JSON file: a tools/list result (mcp) or a tools array (openai, anthropic)")
-    .option("--command <command line>", 'mcp only: start this MCP server over stdio and list its tools, e.g. "node server.js"')
-    .option("--url <url>", "mcp only: list the tools of the MCP server answering on this URL (Streamable HTTP), e.g. http://localhost:3000/mcp")
-    .option("--header <name: value>", 'with --url: a request header, e.g. "Authorization: Bearer $TOKEN" (repeatable)', collect, [])
-    .option("--from-config [files...]", "mcp only: every server in these MCP client configs (.mcp.json, claude_desktop_config.json, .cursor/mcp.json, .vscode/mcp.json); none given: the ones found in this project and your home")
+    .option(
+      "--command <command line>",
+      'mcp only: start this MCP server over stdio and list its tools, e.g. "node server.js"',
+    )
+    .option(
+      "--url <url>",
+      "mcp only: list the tools of the MCP server answering on this URL (Streamable HTTP), e.g. http://localhost:3000/mcp",
+    )
+    .option(
+      "--header <name: value>",
+      'with --url: a request header, e.g. "Authorization: Bearer $TOKEN" (repeatable)',
+      collect,
+      [],
+    )
+    .option(
+      "--from-config [files...]",
+      "mcp only: every server in these MCP client configs (.mcp.json, claude_desktop_config.json, .cursor/mcp.json, .vscode/mcp.json); none given: the ones found in this project and your home",
+    )
     .option("--server <name>", "with --from-config: only this server (repeatable)", collect, [])
     .addOption(outputOption("write the snapshot here instead of stdout"))
-    .option("--snapshot <name>", "snapshot name (default: the MCP server's name, or the file's name)")
+    .option(
+      "--snapshot <name>",
+      "snapshot name (default: the MCP server's name, or the file's name)",
+    )
     .option("--family <name>", "family of every imported tool (default: the snapshot name)")
-    .option("--trust-annotations", "let MCP annotations set effect, idempotent and open_world (default: conservative values)")
+    .option(
+      "--trust-annotations",
+      "let MCP annotations set effect, idempotent and open_world (default: conservative values)",
+    )
     .addHelpText("after", helpAfter(IMPORT_HELP, io))
-    .action(async (format: ImportFormat, file: string | undefined, flags: ImportFlags) => setExit(exitOf(await importCommand(io, format, file, flags))));
+    .action(async (format: ImportFormat, file: string | undefined, flags: ImportFlags) =>
+      setExit(exitOf(await importCommand(io, format, file, flags))),
+    );
 }
 
 const IMPORT_HELP = `

@@ -11,10 +11,16 @@ export function registerInit(program: Command, io: Io, setExit: SetExit): void {
     .command("init")
     .description(describeCommand("init"))
     .option("--from-mcp <file>", "tools from an MCP tools/list result (JSON)")
-    .option("--from-mcp-command <cmd>", 'tools from an MCP server started over stdio, e.g. "node server.js"')
+    .option(
+      "--from-mcp-command <cmd>",
+      'tools from an MCP server started over stdio, e.g. "node server.js"',
+    )
     .option("--from-openai <file>", "tools from an OpenAI tools array (JSON)")
     .option("--from-anthropic <file>", "tools from an Anthropic tools array (JSON)")
-    .option("--name <name>", "name of the registry and case files (default: the source's name, or example)")
+    .option(
+      "--name <name>",
+      "name of the registry and case files (default: the source's name, or example)",
+    )
     .option("--trust-annotations", "let MCP annotations set effect, idempotent and open_world")
     .option("--force", "overwrite files that exist")
     .addHelpText("after", helpAfter(INIT_HELP, io))

@@ -11,13 +11,22 @@ import { helpAfter } from "../render/help-text.js";
 export function registerLint(program: Command, io: Io, setExit: SetExit): void {
   program
     .command("lint")
-    .argument("[files...]", "registry snapshots and case files (default: the config's cases and their registries)")
+    .argument(
+      "[files...]",
+      "registry snapshots and case files (default: the config's cases and their registries)",
+    )
     .description(describeCommand("lint"))
-    .option("-c, --config <file>", "config file (default: ./route-eval.yaml when present); its phases size the surface checks")
+    .option(
+      "-c, --config <file>",
+      "config file (default: ./route-eval.yaml when present); its phases size the surface checks",
+    )
     .option("--cases <glob...>", "case files or globs (config: cases)")
     .option("--registry <file>", "registry snapshot for every case file (config: registry)")
     .addOption(formatOption(LINT_FORMATS, "output format", "text"))
-    .option("--all", "text: every finding on its own line, in file order (default: grouped by rule, the worst few of each when there are many)")
+    .option(
+      "--all",
+      "text: every finding on its own line, in file order (default: grouped by rule, the worst few of each when there are many)",
+    )
     .option("--strict", "exit 1 on warnings too")
     .addOption(outputOption("write the findings to a file instead of stdout"))
     .addHelpText("after", helpAfter(LINT_HELP, io))

@@ -12,14 +12,19 @@ export function registerMerge(program: Command, io: Io, setExit: SetExit): void 
   program
     .command("merge")
     .argument("<out>", "the directory to write (e.g. reports/merged)")
-    .argument("<shards...>", "the shard directories (run --shard I/N, or sweep --shard I/N), all of one run, experiment or sweep")
+    .argument(
+      "<shards...>",
+      "the shard directories (run --shard I/N, or sweep --shard I/N), all of one run, experiment or sweep",
+    )
     .description(describeCommand("merge"))
     .addOption(formatOption(FORMATS, "rendering on stdout (html: written to <run>/report.html)"))
     .addOption(outputOption())
     .option("--no-gates", "do not evaluate the run's gates (plain runs)")
     .option("--force", "replace OUT when it already exists")
     .addHelpText("after", helpAfter(MERGE_HELP, io))
-    .action((out: string, shards: string[], flags: MergeFlags) => setExit(exitOf(mergeCommand(io, out, shards, flags))));
+    .action((out: string, shards: string[], flags: MergeFlags) =>
+      setExit(exitOf(mergeCommand(io, out, shards, flags))),
+    );
 }
 
 const MERGE_HELP = `

@@ -14,13 +14,28 @@ export function registerMonitor(program: Command, io: Io, setExit: SetExit): voi
     .command("monitor")
     .argument("<traces...>", TRACE_FILES)
     .description(describeCommand("monitor"))
-    .option("--by <key>", "break the signals down by this trace attribute (service.name, tenant, gen_ai.agent.name…) or model, provider, called (repeatable)", collect, [])
-    .option("--where <key=value>", "only calls whose attribute has this value (repeatable: all must hold)", collect, [])
-    .option("--split-at <time>", "compare the calls before this time with those from it on (ISO 8601)")
+    .option(
+      "--by <key>",
+      "break the signals down by this trace attribute (service.name, tenant, gen_ai.agent.name…) or model, provider, called (repeatable)",
+      collect,
+      [],
+    )
+    .option(
+      "--where <key=value>",
+      "only calls whose attribute has this value (repeatable: all must hold)",
+      collect,
+      [],
+    )
+    .option(
+      "--split-at <time>",
+      "compare the calls before this time with those from it on (ISO 8601)",
+    )
     .addOption(formatOption(MONITOR_FORMATS, "output format"))
     .addOption(outputOption())
     .addHelpText("after", helpAfter(MONITOR_HELP, io))
-    .action((traces: string[], flags: MonitorFlags) => setExit(exitOf(monitorCommand(io, traces, flags))));
+    .action((traces: string[], flags: MonitorFlags) =>
+      setExit(exitOf(monitorCommand(io, traces, flags))),
+    );
 }
 
 const MONITOR_HELP = `

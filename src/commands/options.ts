@@ -23,12 +23,18 @@ export function addConfigOptions(command: Command, only?: readonly string[]): Co
 const OUT_ALIAS = new Option("--out <dir>", "old spelling of --out-dir").hideHelp();
 
 /** `-f, --format` with a command's own renderings. */
-export function formatOption(choices: readonly string[], help: string, fallback = "terminal"): Option {
+export function formatOption(
+  choices: readonly string[],
+  help: string,
+  fallback = "terminal",
+): Option {
   return new Option("-f, --format <format>", help).choices(choices).default(fallback);
 }
 
 /** `-o, --output <file>`. */
-export function outputOption(help = 'write the rendering to a file instead of stdout ("-": stdout)'): Option {
+export function outputOption(
+  help = 'write the rendering to a file instead of stdout ("-": stdout)',
+): Option {
   return new Option("-o, --output <file>", help);
 }
 
@@ -43,6 +49,9 @@ export function batchOptions(help: { batch: string; detach: string }): Option[] 
     new Option("--batch", help.batch),
     new Option("--no-batch", "ask live even when route-eval.yaml says batch: true"),
     new Option("--detach", help.detach),
-    new Option("--batch-poll-ms <n>", "with --batch: first wait between polls (grows to 60 s; default 5000)").argParser(positiveInt),
+    new Option(
+      "--batch-poll-ms <n>",
+      "with --batch: first wait between polls (grows to 60 s; default 5000)",
+    ).argParser(positiveInt),
   ];
 }

@@ -15,15 +15,25 @@ export function registerShadow(program: Command, io: Io, setExit: SetExit): void
     .argument("<traces...>", TRACE_FILES)
     .description(describeCommand("shadow"))
     .option("--span <id>", "only this span (repeatable)", collect, [])
-    .option("--where <key=value>", "only turns whose trace attribute (or model, provider, called) has this value (repeatable)", collect, [])
-    .option("--phase <name>", "the candidate config's phase whose exposure applies to every turn (default: none, every offered tool)")
+    .option(
+      "--where <key=value>",
+      "only turns whose trace attribute (or model, provider, called) has this value (repeatable)",
+      collect,
+      [],
+    )
+    .option(
+      "--phase <name>",
+      "the candidate config's phase whose exposure applies to every turn (default: none, every offered tool)",
+    )
     .option("--run-id <id>", "name of the shadow run's directory under out_dir")
     .addOption(formatOption(SHADOW_FORMATS, "output format"))
     .addOption(outputOption())
     .addOption(new Option("--no-progress", "no progress line on stderr"));
   addConfigOptions(command)
     .addHelpText("after", helpAfter(SHADOW_HELP, io))
-    .action(async (traces: string[], flags: ShadowFlags) => setExit(exitOf(await shadowCommand(io, traces, flags))));
+    .action(async (traces: string[], flags: ShadowFlags) =>
+      setExit(exitOf(await shadowCommand(io, traces, flags))),
+    );
 }
 
 const SHADOW_HELP = `

@@ -11,7 +11,10 @@ export function registerShow(program: Command, io: Io, setExit: SetExit): void {
     .command("show")
     .argument("<run>", "a run directory (reports/<run-id>), its records.jsonl or its report.json")
     .description(describeCommand("show"))
-    .option("--case <id>", "explain one case: what existed, was exposed, retrieved, chosen, and why it failed")
+    .option(
+      "--case <id>",
+      "explain one case: what existed, was exposed, retrieved, chosen, and why it failed",
+    )
     .option("--json", "print the explanation(s) as JSON instead of text")
     .addHelpText("after", helpAfter(SHOW_HELP, io))
     .action((run: string, flags: ShowFlags) => setExit(exitOf(showCommand(io, run, flags))));

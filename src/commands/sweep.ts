@@ -17,17 +17,49 @@ export function registerSweep(program: Command, io: Io, setExit: SetExit): void 
   // The shared -k/--k sets one budget; a sweep takes a list of them instead.
   command.options.find((option) => option.long === "--k")?.argParser(positiveIntList);
   const budget = command.options.find((option) => option.long === "--k");
-  if (budget !== undefined) budget.description = "sweep the retriever's budget over these k (e.g. 1,3,5,10,20)";
+  if (budget !== undefined)
+    budget.description = "sweep the retriever's budget over these k (e.g. 1,3,5,10,20)";
   command
     .description(describeCommand("sweep"))
-    .option("--sizes <list>", `visible ordinary-tool counts (default ${DEFAULT_SIZES.join(",")})`, positiveIntList)
-    .addOption(new Option("--distractors <policy>", "how distractors are drawn: random, or similar (hard negatives first)").choices(DISTRACTOR_POLICIES).default("random"))
-    .option("--distractor-registry <file>", "pad registries with this snapshot's tools when a case has too few exposed tools")
-    .option("--tool-search-axis <modes>", "run each size once per tool_search mode, e.g. off,client: search on vs off as the catalogue grows", parseSearchModes)
+    .option(
+      "--sizes <list>",
+      `visible ordinary-tool counts (default ${DEFAULT_SIZES.join(",")})`,
+      positiveIntList,
+    )
+    .addOption(
+      new Option(
+        "--distractors <policy>",
+        "how distractors are drawn: random, or similar (hard negatives first)",
+      )
+        .choices(DISTRACTOR_POLICIES)
+        .default("random"),
+    )
+    .option(
+      "--distractor-registry <file>",
+      "pad registries with this snapshot's tools when a case has too few exposed tools",
+    )
+    .option(
+      "--tool-search-axis <modes>",
+      "run each size once per tool_search mode, e.g. off,client: search on vs off as the catalogue grows",
+      parseSearchModes,
+    )
     .option("--sweep-id <id>", "name of the sweep directory (default: <UTC time>-sweep-<size|k>)")
-    .addOption(shardOption("run only shard I of N of every point's (case, trial) units; route-eval merge combines the shards"))
-    .addOption(formatOption(SWEEP_FORMATS, "rendering on stdout (html: written to <sweep>/report.html, with a page per point)"))
-    .addOption(outputOption("write the rendering to a file instead of stdout (html: instead of <sweep>/report.html; \"-\": stdout)"))
+    .addOption(
+      shardOption(
+        "run only shard I of N of every point's (case, trial) units; route-eval merge combines the shards",
+      ),
+    )
+    .addOption(
+      formatOption(
+        SWEEP_FORMATS,
+        "rendering on stdout (html: written to <sweep>/report.html, with a page per point)",
+      ),
+    )
+    .addOption(
+      outputOption(
+        'write the rendering to a file instead of stdout (html: instead of <sweep>/report.html; "-": stdout)',
+      ),
+    )
     .option("--no-progress", "no progress lines on stderr")
     .addHelpText("after", helpAfter(SWEEP_HELP, io))
     .action(async (flags: SweepFlags) => setExit(exitOf(await sweepCommand(io, flags))));
@@ -35,9 +67,15 @@ export function registerSweep(program: Command, io: Io, setExit: SetExit): void 
 
 /** "off,client" → the modes, each one known. */
 function parseSearchModes(raw: string): ToolSearchMode[] {
-  const modes = raw.split(",").map((m) => m.trim()).filter((m) => m !== "");
+  const modes = raw
+    .split(",")
+    .map((m) => m.trim())
+    .filter((m) => m !== "");
   const bad = modes.find((m) => !(TOOL_SEARCH_MODES as readonly string[]).includes(m));
-  if (bad !== undefined || modes.length === 0) throw new ArgumentError(`expected modes from ${TOOL_SEARCH_MODES.join(", ")}, comma-separated (e.g. off,client)${bad === undefined ? "" : `; got "${bad}"`}`);
+  if (bad !== undefined || modes.length === 0)
+    throw new ArgumentError(
+      `expected modes from ${TOOL_SEARCH_MODES.join(", ")}, comma-separated (e.g. off,client)${bad === undefined ? "" : `; got "${bad}"`}`,
+    );
   return [...new Set(modes)] as ToolSearchMode[];
 }
 

@@ -14,9 +14,13 @@ export const VARIANT_NAME_PATTERN = /^[A-Za-z0-9+][A-Za-z0-9 +._=@:-]{0,39}$/;
 /** Objects that group keys: their own description, and no keys beyond the table's. */
 const GROUPS: Record<string, JsonObject> = {
   discovery: {},
-  tool_search: { description: "Deferred loading: the exposed ordinary tools behind a search the model drives (docs/tool-search.md)." },
+  tool_search: {
+    description:
+      "Deferred loading: the exposed ordinary tools behind a search the model drives (docs/tool-search.md).",
+  },
   "discovery.embeddings": {
-    description: "The embeddings retriever, for every OpenAI-compatible /embeddings endpoint. Vectors are kept in the store (store_dir).",
+    description:
+      "The embeddings retriever, for every OpenAI-compatible /embeddings endpoint. Vectors are kept in the store (store_dir).",
   },
 };
 
@@ -25,9 +29,20 @@ const DEFS: JsonObject = {
     type: "object",
     additionalProperties: false,
     properties: {
-      families: { description: "Families admitted; absent = every family.", type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true },
-      max_effect: { description: "Highest effect admitted; absent = destructive.", enum: [...EFFECTS] },
-      open_world: { description: "Whether open-world tools are admitted; absent = true.", type: "boolean" },
+      families: {
+        description: "Families admitted; absent = every family.",
+        type: "array",
+        items: { type: "string", minLength: 1 },
+        uniqueItems: true,
+      },
+      max_effect: {
+        description: "Highest effect admitted; absent = destructive.",
+        enum: [...EFFECTS],
+      },
+      open_world: {
+        description: "Whether open-world tools are admitted; absent = true.",
+        type: "boolean",
+      },
     },
   },
   gate: {
@@ -35,19 +50,23 @@ const DEFS: JsonObject = {
       {
         type: "string",
         pattern: "^\\s*(>=|<=|==|!=|>|<)\\s*-?(\\d+(\\.\\d*)?|\\.\\d+)\\s*$",
-        patternErrorMessage: "expected a comparison such as \">= 0.9\", \"<= 0.05\" or \"== 0\"",
+        patternErrorMessage: 'expected a comparison such as ">= 0.9", "<= 0.05" or "== 0"',
       },
       {
         type: "object",
         additionalProperties: false,
         required: ["k", "min"],
-        properties: { k: { type: "integer", minimum: 1 }, min: { type: "number", minimum: 0, maximum: 1 } },
+        properties: {
+          k: { type: "integer", minimum: 1 },
+          min: { type: "number", minimum: 0, maximum: 1 },
+        },
       },
     ],
-    errorMessage: "expected a comparison such as \">= 0.9\" or an object {k, min}",
+    errorMessage: 'expected a comparison such as ">= 0.9" or an object {k, min}',
   },
   variantGates: {
-    description: "Gates across variants: by variant name, metric → \"OP base\", \"OP previous\" (the rung before, in a ladder) or \"OP NUMBER\".",
+    description:
+      'Gates across variants: by variant name, metric → "OP base", "OP previous" (the rung before, in a ladder) or "OP NUMBER".',
     type: "object",
     additionalProperties: {
       type: "object",
@@ -55,7 +74,8 @@ const DEFS: JsonObject = {
       additionalProperties: {
         type: "string",
         pattern: VARIANT_GATE_PATTERN.source,
-        patternErrorMessage: "expected a comparison with base, previous or a number, such as \">= base\" or \">= 0.8\"",
+        patternErrorMessage:
+          'expected a comparison with base, previous or a number, such as ">= base" or ">= 0.8"',
       },
     },
   },
@@ -90,7 +110,8 @@ export function buildConfigSchema(): JsonObject {
   const gates = root.properties.gates;
   root.properties.gates = { ...gates, properties: { variants: { $ref: "#/$defs/variantGates" } } };
   root.properties.variants = {
-    description: "Named overrides of the settings above, each run beside the base over the same cases (route-eval run writes one run per variant and the comparison).",
+    description:
+      "Named overrides of the settings above, each run beside the base over the same cases (route-eval run writes one run per variant and the comparison).",
     type: "array",
     minItems: 1,
     items: {
@@ -99,9 +120,12 @@ export function buildConfigSchema(): JsonObject {
       additionalProperties: false,
       properties: {
         name: {
-          description: "The variant's name (not \"base\"): tables, gates and --fail-if-worse use it.",
-          type: "string", pattern: VARIANT_NAME_PATTERN.source,
-          patternErrorMessage: "expected a name of letters, digits, spaces and + . _ = @ : - (at most 40 characters), such as \"+ exposure\" or gpt-4.1",
+          description:
+            'The variant\'s name (not "base"): tables, gates and --fail-if-worse use it.',
+          type: "string",
+          pattern: VARIANT_NAME_PATTERN.source,
+          patternErrorMessage:
+            'expected a name of letters, digits, spaces and + . _ = @ : - (at most 40 characters), such as "+ exposure" or gpt-4.1',
         },
         ...Object.fromEntries(VARIANT_KEYS.map((key) => [key, root.properties[key]])),
       },
@@ -111,7 +135,8 @@ export function buildConfigSchema(): JsonObject {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     $id: "https://route-eval.dev/schemas/config.schema.json",
     title: "route-eval configuration (route-eval.yaml)",
-    description: "Every key is optional and has a command-line flag that overrides it. Relative paths resolve against the directory of this file.",
+    description:
+      "Every key is optional and has a command-line flag that overrides it. Relative paths resolve against the directory of this file.",
     type: "object",
     additionalProperties: false,
     properties: root.properties,

@@ -16,7 +16,12 @@ import type {
 } from "../types.js";
 
 /** route-eval.yaml — built from the key table (config/keys.ts), as written: paths relative, cases one glob or many. */
-export type ConfigFile = Partial<Omit<Config, "file" | "root" | "cases" | "discovery" | "controls" | "gates" | "variants" | "variant_gates">> & {
+export type ConfigFile = Partial<
+  Omit<
+    Config,
+    "file" | "root" | "cases" | "discovery" | "controls" | "gates" | "variants" | "variant_gates"
+  >
+> & {
   cases?: string | string[];
   discovery?: { retriever?: RetrieverName; k?: number; embeddings?: Partial<EmbeddingsConfig> };
   controls?: ControlName[] | "on" | "off";

@@ -21,7 +21,9 @@ export const CONFIG_FILE_NAME = "route-eval.yaml";
  * Command-line values, one per config key; each one set wins over route-eval.yaml.
  * Paths here are relative to the working directory; discovery is flattened to retriever and k.
  */
-export type ConfigOverrides = Partial<Omit<Config, "file" | "root" | "discovery" | "tool_search">> & {
+export type ConfigOverrides = Partial<
+  Omit<Config, "file" | "root" | "discovery" | "tool_search">
+> & {
   tool_search?: Partial<Config["tool_search"]>;
   retriever?: RetrieverName;
   k?: number;
@@ -48,7 +50,12 @@ export function configRoot(file: string | null, workingDir: string): string {
  * validate it, apply defaults, then overrides. Relative paths in the file resolve against its
  * directory (`root`); `cases` stay globs relative to `root`, registry and out_dir become absolute.
  */
-export function loadConfig(file: string | null, overrides: ConfigOverrides, workingDir: string, command: ModeCommand = "run"): Config {
+export function loadConfig(
+  file: string | null,
+  overrides: ConfigOverrides,
+  workingDir: string,
+  command: ModeCommand = "run",
+): Config {
   const cwd = resolve(workingDir);
   const path = configPath(file, cwd);
   const yaml = path === null ? null : readYamlFile(path, cwd);
@@ -61,7 +68,9 @@ export function loadConfig(file: string | null, overrides: ConfigOverrides, work
   resolveAdaptive(config);
   config.variant_gates = takeVariantGates(config, yaml);
   checkGates(config, yaml);
-  config.variants = (written.variants ?? []).map((entry, index) => resolveVariant(entry, index, config, layers, yaml, command));
+  config.variants = (written.variants ?? []).map((entry, index) =>
+    resolveVariant(entry, index, config, layers, yaml, command),
+  );
   checkVariantNames(config.variants, yaml);
   checkModes({ config, command }, yaml);
   return config;
@@ -77,23 +86,50 @@ function resolveAdaptive(config: Config): void {
  * A variant is the base config with its own settings laid over everything else (flags included):
  * the variant says what differs. Its retriever choice is its own: `retriever: none` drops the base's k.
  */
-function resolveVariant(entry: VariantEntry, index: number, base: Config, layers: Leaves[], yaml: YamlFile | null, command: ModeCommand): Variant {
+function resolveVariant(
+  entry: VariantEntry,
+  index: number,
+  base: Config,
+  layers: Leaves[],
+  yaml: YamlFile | null,
+  command: ModeCommand,
+): Variant {
   const { name, ...settings } = entry;
   const line = yaml?.lineOf(["variants", index]) ?? null;
-  const where = (message: string) => new InputError(at(yaml?.shown ?? "route-eval.yaml", line, `variants[${index}] (${name}): ${message}`));
-  const config = mergeLayers([fileLeaves(settings, base.root), ...layers], base.file, base.root, base.cwd);
-  if (settings.discovery?.retriever === "none" && settings.discovery.k === undefined) delete config.discovery.k;
+  const where = (message: string) =>
+    new InputError(
+      at(yaml?.shown ?? "route-eval.yaml", line, `variants[${index}] (${name}): ${message}`),
+    );
+  const config = mergeLayers(
+    [fileLeaves(settings, base.root), ...layers],
+    base.file,
+    base.root,
+    base.cwd,
+  );
+  if (settings.discovery?.retriever === "none" && settings.discovery.k === undefined)
+    delete config.discovery.k;
   const { retriever, k } = config.discovery;
-  if (retriever !== "none" && k === undefined) throw where(`retriever "${retriever}" needs k (discovery.k), the number of ordinary tools it keeps`);
-  if (retriever === "none" && k !== undefined) throw where("discovery.k without a retriever: set discovery.retriever to bm25 or embeddings, or drop k");
+  if (retriever !== "none" && k === undefined)
+    throw where(
+      `retriever "${retriever}" needs k (discovery.k), the number of ordinary tools it keeps`,
+    );
+  if (retriever === "none" && k !== undefined)
+    throw where(
+      "discovery.k without a retriever: set discovery.retriever to bm25 or embeddings, or drop k",
+    );
   config.gates = base.gates;
   try {
     checkModes({ config: { ...config, adaptive: base.adaptive }, command, variant: true });
   } catch (error) {
     throw error instanceof InputError ? where(error.message) : error;
   }
-  const changes = VARIANT_KEYS.filter((key) => canonicalJson(config[key]) !== canonicalJson(base[key]));
-  if (changes.length === 0) throw where(`changes nothing (every setting it names equals the base's); change a setting or remove the variant`);
+  const changes = VARIANT_KEYS.filter(
+    (key) => canonicalJson(config[key]) !== canonicalJson(base[key]),
+  );
+  if (changes.length === 0)
+    throw where(
+      `changes nothing (every setting it names equals the base's); change a setting or remove the variant`,
+    );
   return { name, config, changes, line };
 }
 
@@ -101,11 +137,18 @@ function resolveVariant(entry: VariantEntry, index: number, base: Config, layers
 function checkVariantNames(variants: Variant[], yaml: YamlFile | null): void {
   const seen = new Map<string, string>();
   for (const variant of variants) {
-    const where = (message: string) => new InputError(at(yaml?.shown ?? "route-eval.yaml", variant.line, `variants: ${message}`));
+    const where = (message: string) =>
+      new InputError(at(yaml?.shown ?? "route-eval.yaml", variant.line, `variants: ${message}`));
     const slug = variantSlug(variant.name);
-    if (slug === "base") throw where(`"${variant.name}" is the name of the base config's own run; choose another name`);
+    if (slug === "base")
+      throw where(
+        `"${variant.name}" is the name of the base config's own run; choose another name`,
+      );
     const other = seen.get(slug);
-    if (other !== undefined) throw where(`"${variant.name}" and "${other}" would share the directory variants/${slug}; rename one`);
+    if (other !== undefined)
+      throw where(
+        `"${variant.name}" and "${other}" would share the directory variants/${slug}; rename one`,
+      );
     seen.set(slug, variant.name);
   }
 }
@@ -117,8 +160,14 @@ function takeVariantGates(config: Config, yaml: YamlFile | null): VariantGate[] 
   if (written === undefined) return [];
   const { variants: _variants, ...rest } = gates;
   config.gates = rest as Config["gates"];
-  return Object.entries(written as Record<string, Record<string, string>>).flatMap(([variant, metrics]) =>
-    Object.entries(metrics).map(([metric, threshold]) => ({ variant, metric, threshold: threshold.trim(), line: yaml?.lineOf(["gates", "variants", variant, metric]) ?? null })),
+  return Object.entries(written as Record<string, Record<string, string>>).flatMap(
+    ([variant, metrics]) =>
+      Object.entries(metrics).map(([metric, threshold]) => ({
+        variant,
+        metric,
+        threshold: threshold.trim(),
+        line: yaml?.lineOf(["gates", "variants", variant, metric]) ?? null,
+      })),
   );
 }
 
@@ -147,7 +196,8 @@ function fileLeaves(written: Omit<ConfigFile, "variants">, root: string): Leaves
     const value = valueAt(written, path.split("."));
     if (value === undefined) continue;
     if (spec.path === "glob") leaves.set(path, typeof value === "string" ? [value] : value);
-    else if (spec.path === "file" && typeof value === "string") leaves.set(path, resolve(root, value));
+    else if (spec.path === "file" && typeof value === "string")
+      leaves.set(path, resolve(root, value));
     else leaves.set(path, spec.read === undefined ? value : spec.read(value));
   }
   return leaves;
@@ -159,8 +209,13 @@ function overrideLeaves(overrides: ConfigOverrides, cwd: string, root: string): 
   for (const [path, spec] of listConfigKeys()) {
     const value = valueAt(overrides, overridePath(path));
     if (value === undefined) continue;
-    if (spec.path === "glob" && Array.isArray(value)) leaves.set(path, value.map((p) => relative(root, resolve(cwd, String(p))) || "."));
-    else if (spec.path === "file" && typeof value === "string") leaves.set(path, resolve(cwd, value));
+    if (spec.path === "glob" && Array.isArray(value))
+      leaves.set(
+        path,
+        value.map((p) => relative(root, resolve(cwd, String(p))) || "."),
+      );
+    else if (spec.path === "file" && typeof value === "string")
+      leaves.set(path, resolve(cwd, value));
     else leaves.set(path, value);
   }
   return leaves;
@@ -171,7 +226,12 @@ function mergeLayers(layers: Leaves[], file: string | null, root: string, cwd: s
   const config: Record<string, unknown> = { file, root, cwd, variants: [], variant_gates: [] };
   for (const [path, spec] of listConfigKeys()) {
     const set = layers.find((layer) => layer.has(path));
-    const value = set !== undefined ? set.get(path) : typeof spec.default === "function" ? spec.default(root) : spec.default;
+    const value =
+      set !== undefined
+        ? set.get(path)
+        : typeof spec.default === "function"
+          ? spec.default(root)
+          : spec.default;
     if (value === undefined) continue;
     const parts = path.split(".");
     let parent = config;
@@ -179,7 +239,8 @@ function mergeLayers(layers: Leaves[], file: string | null, root: string, cwd: s
       if (!isRecord(parent[key])) parent[key] = {};
       parent = parent[key] as Record<string, unknown>;
     }
-    parent[parts[parts.length - 1]] = Array.isArray(value) && set === undefined ? [...value] : value;
+    parent[parts[parts.length - 1]] =
+      Array.isArray(value) && set === undefined ? [...value] : value;
   }
   return config as unknown as Config;
 }
@@ -192,7 +253,10 @@ function checkOverrides(overrides: ConfigOverrides): void {
   // Nothing set, nothing to check — and no compiling of the config schema (a tenth of a lint).
   if (Object.values(overrides).every((value) => value === undefined)) return;
   const { retriever, k, embeddings, ...rest } = overrides;
-  const discovery = retriever === undefined && k === undefined && embeddings === undefined ? undefined : { retriever, k, embeddings };
+  const discovery =
+    retriever === undefined && k === undefined && embeddings === undefined
+      ? undefined
+      : { retriever, k, embeddings };
   // --trials auto parses to Infinity (not JSON): checked as it is written.
   const trials = rest.trials === Infinity ? "auto" : rest.trials;
   const problem = findConfigProblem({ ...rest, trials, discovery });
@@ -200,7 +264,10 @@ function checkOverrides(overrides: ConfigOverrides): void {
   const path = problem.path.map(String);
   const row = listConfigKeys().find(([key]) => key.split(".").every((part, i) => path[i] === part));
   const flag = row?.[1].flags?.match(/--[a-z-]+/)?.[0] ?? "options";
-  const inner = row !== undefined && path.length > row[0].split(".").length ? `${formatPath(problem.path)}: ` : "";
+  const inner =
+    row !== undefined && path.length > row[0].split(".").length
+      ? `${formatPath(problem.path)}: `
+      : "";
   throw new InputError(`${flag}: ${inner}${problem.message}`);
 }
 
@@ -214,17 +281,36 @@ function checkGates(config: Config, yaml: YamlFile | null): void {
   }
 }
 
-function checkRetrieverBudget(config: Config, overrides: ConfigOverrides, yaml: YamlFile | null): void {
+function checkRetrieverBudget(
+  config: Config,
+  overrides: ConfigOverrides,
+  yaml: YamlFile | null,
+): void {
   const { retriever, k } = config.discovery;
   // k without a retriever is a mistake, unless a flag turned the file's retriever off (--retriever none).
-  if (retriever === "none" && k !== undefined && (overrides.k !== undefined || overrides.retriever === undefined)) {
-    const fix = "k is the retriever's budget; choose one with --retriever bm25|embeddings (config: discovery.retriever), or drop k";
-    if (overrides.k !== undefined || yaml === null) throw new BudgetWithoutRetriever(`--k: no retriever to give it to (the retriever is "none"); ${fix}`);
-    throw new InputError(at(yaml.shown, yaml.lineOf(["discovery", "k"]), `discovery.k: no retriever to give it to (the retriever is "none"); ${fix}`));
+  if (
+    retriever === "none" &&
+    k !== undefined &&
+    (overrides.k !== undefined || overrides.retriever === undefined)
+  ) {
+    const fix =
+      "k is the retriever's budget; choose one with --retriever bm25|embeddings (config: discovery.retriever), or drop k";
+    if (overrides.k !== undefined || yaml === null)
+      throw new BudgetWithoutRetriever(
+        `--k: no retriever to give it to (the retriever is "none"); ${fix}`,
+      );
+    throw new InputError(
+      at(
+        yaml.shown,
+        yaml.lineOf(["discovery", "k"]),
+        `discovery.k: no retriever to give it to (the retriever is "none"); ${fix}`,
+      ),
+    );
   }
   if (!RETRIEVERS_WITH_BUDGET.has(retriever) || k !== undefined) return;
   const need = `retriever "${retriever}" needs k, the number of ordinary tools it keeps (controls do not count)`;
-  if (overrides.retriever !== undefined || yaml === null) throw new InputError(`--retriever: ${need}; pass --k`);
+  if (overrides.retriever !== undefined || yaml === null)
+    throw new InputError(`--retriever: ${need}; pass --k`);
   const line = yaml.lineOf(["discovery", "retriever"]);
   throw new InputError(at(yaml.shown, line, `discovery: ${need}; add discovery.k or pass --k`));
 }

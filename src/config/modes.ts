@@ -34,7 +34,8 @@ export interface ModeRule {
 
 const searching = (c: Config) => c.tool_search.mode !== "off";
 /** Asked through the batch APIs: config batch (--batch / --no-batch override it), in the commands that batch. */
-const batching = ({ config, command }: ModeUse) => config.batch && (command === "run" || command === "ablate");
+const batching = ({ config, command }: ModeUse) =>
+  config.batch && (command === "run" || command === "ablate");
 const onPolicy = (c: Config) => c.conversation_mode === "on-policy";
 const batchApiOf = (c: Config) => providerOf(c.endpoint)?.row.batch ?? null;
 
@@ -48,27 +49,38 @@ export const MODE_RULES: readonly ModeRule[] = [
   },
   {
     pair: ["tool_search.mode: provider", "an endpoint without a tool search of its own"],
-    clashes: ({ config }) => config.tool_search.mode === "provider" && providerOf(config.endpoint)?.row.tool_search !== true,
+    clashes: ({ config }) =>
+      config.tool_search.mode === "provider" &&
+      providerOf(config.endpoint)?.row.tool_search !== true,
     reason: ({ config }) =>
       `tool_search.mode: provider: endpoint ${config.endpoint} has no tool search of its own (${PROVIDER_NAMES.filter((name) => PROVIDERS[name].tool_search).join(" and ")} have); use client, which works with every endpoint`,
     key: ["tool_search", "mode"],
   },
   {
     pair: ["tool_search.mode: provider", "tool_search.kind: embeddings"],
-    clashes: ({ config }) => config.tool_search.mode === "provider" && config.tool_search.kind === "embeddings",
-    reason: () => "tool_search.kind: embeddings: a provider's own search is bm25 or regex; embeddings answer only route-eval's search (mode: client)",
+    clashes: ({ config }) =>
+      config.tool_search.mode === "provider" && config.tool_search.kind === "embeddings",
+    reason: () =>
+      "tool_search.kind: embeddings: a provider's own search is bm25 or regex; embeddings answer only route-eval's search (mode: client)",
     key: ["tool_search", "kind"],
   },
   {
     pair: ["tool_search.namespaces", "anything but openai-responses' own search"],
-    clashes: ({ config }) => config.tool_search.namespaces && !(config.tool_search.mode === "provider" && providerOf(config.endpoint)?.row.wire === "openai-responses"),
-    reason: () => "tool_search.namespaces: namespaces group the deferred tools for openai-responses' own search (mode: provider, endpoint openai-responses:MODEL); drop it for this endpoint or mode",
+    clashes: ({ config }) =>
+      config.tool_search.namespaces &&
+      !(
+        config.tool_search.mode === "provider" &&
+        providerOf(config.endpoint)?.row.wire === "openai-responses"
+      ),
+    reason: () =>
+      "tool_search.namespaces: namespaces group the deferred tools for openai-responses' own search (mode: provider, endpoint openai-responses:MODEL); drop it for this endpoint or mode",
     key: ["tool_search", "namespaces"],
   },
   {
     pair: ["batch", "tool_search"],
     clashes: (use) => batching(use) && searching(use.config),
-    reason: () => "--batch: a decision with tool search takes several calls, each after the last; run it live (--no-batch)",
+    reason: () =>
+      "--batch: a decision with tool search takes several calls, each after the last; run it live (--no-batch)",
   },
   {
     pair: ["batch", "conversation_mode: on-policy"],
@@ -79,7 +91,11 @@ export const MODE_RULES: readonly ModeRule[] = [
   {
     pair: ["batch", "an endpoint without a batch API"],
     // An experiment asks a variant without one live; it needs one variant with one.
-    clashes: (use) => use.variant !== true && batching(use) && batchApiOf(use.config) === null && !use.config.variants.some((v) => batchApiOf(v.config) !== null),
+    clashes: (use) =>
+      use.variant !== true &&
+      batching(use) &&
+      batchApiOf(use.config) === null &&
+      !use.config.variants.some((v) => batchApiOf(v.config) !== null),
     reason: ({ config }) =>
       config.variants.length === 0
         ? `--batch: the endpoint ${config.endpoint} has no batch API; batch runs take openai:MODEL (OpenAI Batch) or anthropic:MODEL (Message Batches); --no-batch asks live`
@@ -89,23 +105,31 @@ export const MODE_RULES: readonly ModeRule[] = [
   {
     pair: ["adaptive trials", "conversation_mode: on-policy"],
     clashes: ({ config }) => config.adaptive !== null && onPolicy(config),
-    reason: () => "adaptive trials decide each decision on its own; on-policy conversations tie a trial's turns together: use teacher-forced (the default) with adaptive trials",
+    reason: () =>
+      "adaptive trials decide each decision on its own; on-policy conversations tie a trial's turns together: use teacher-forced (the default) with adaptive trials",
     key: ["conversation_mode"],
   },
   {
     pair: ["adaptive trials", "variants (ablate, variants:)"],
-    clashes: ({ config, command }) => config.adaptive !== null && (command === "ablate" || config.variants.length > 0),
-    reason: () => "adaptive trials give each case its own number of trials, and variants are compared trial by trial: run ablate and variants with a fixed --trials N (adaptive trials apply to run and sweep)",
+    clashes: ({ config, command }) =>
+      config.adaptive !== null && (command === "ablate" || config.variants.length > 0),
+    reason: () =>
+      "adaptive trials give each case its own number of trials, and variants are compared trial by trial: run ablate and variants with a fixed --trials N (adaptive trials apply to run and sweep)",
   },
   {
     pair: ["adaptive trials", "shadow"],
     clashes: ({ config, command }) => config.adaptive !== null && command === "shadow",
-    reason: () => "adaptive trials decide cases against a target, and a shadow replay has no labels to decide against; give a fixed number of trials (--trials N)",
+    reason: () =>
+      "adaptive trials decide cases against a target, and a shadow replay has no labels to decide against; give a fixed number of trials (--trials N)",
   },
 ];
 
 /** The first row this use clashes with, as an error at the line of its key when the file sets it. */
-export function checkModes(use: ModeUse, yaml: YamlFile | null = null, rules: readonly ModeRule[] = MODE_RULES): void {
+export function checkModes(
+  use: ModeUse,
+  yaml: YamlFile | null = null,
+  rules: readonly ModeRule[] = MODE_RULES,
+): void {
   const rule = rules.find((r) => r.clashes(use));
   if (rule === undefined) return;
   const reason = rule.reason(use);

@@ -45,7 +45,7 @@ export function parseTarget(raw: string): number | "auto" {
 
 export function parseUnitInterval(raw: string): number {
   const n = Number(raw);
-  if (!(n > 0 && n < 1)) throw new ArgumentError("expected a number between 0 and 1 (exclusive), e.g. 0.9.");
+  if (!(n > 0 && n < 1))
+    throw new ArgumentError("expected a number between 0 and 1 (exclusive), e.g. 0.9.");
   return n;
 }
-

@@ -11,15 +11,28 @@ import { lazy } from "../text/lazy.js";
 import type { JsonObject } from "../types.js";
 import type { CasesFile, ConfigFile, RegistryFile } from "./file-types.js";
 import { buildConfigSchema } from "./config-schema.js";
-import { describeSchemaErrors, formatPath, type SchemaProblem } from "../json-schema/describe-errors.js";
-import { createDialectAjv, describeUnknownDialect, dialectOf, META_CHECK_OPTIONS, metaCheckSource, type Dialect, type DialectAjv } from "../json-schema/dialects.js";
+import {
+  describeSchemaErrors,
+  formatPath,
+  type SchemaProblem,
+} from "../json-schema/describe-errors.js";
+import {
+  createDialectAjv,
+  describeUnknownDialect,
+  dialectOf,
+  META_CHECK_OPTIONS,
+  metaCheckSource,
+  type Dialect,
+  type DialectAjv,
+} from "../json-schema/dialects.js";
 import type { YamlFile } from "./yaml-document.js";
 
 /** Tools' schemas are third-party: unknown keywords and formats are tolerated, never logged; one Ajv per dialect. */
 const toolSchemaAjvs = new Map<Dialect, DialectAjv>();
 function toolSchemaAjv(dialect: Dialect): DialectAjv {
   let ajv = toolSchemaAjvs.get(dialect);
-  if (ajv === undefined) toolSchemaAjvs.set(dialect, (ajv = createDialectAjv(dialect, META_CHECK_OPTIONS)));
+  if (ajv === undefined)
+    toolSchemaAjvs.set(dialect, (ajv = createDialectAjv(dialect, META_CHECK_OPTIONS)));
   return ajv;
 }
 
@@ -42,10 +55,14 @@ function metaCheck(dialect: Dialect): (schema: JsonObject) => ErrorObject[] {
 /** The dialect of a tool's schema, or the problem of a `$schema` route-eval does not know. */
 function dialectOrProblem(schema: JsonObject): Dialect | SchemaProblem {
   const dialect = dialectOf(schema);
-  return typeof dialect === "string" ? dialect : { path: ["$schema"], at: ["$schema"], message: describeUnknownDialect(dialect.unknown) };
+  return typeof dialect === "string"
+    ? dialect
+    : { path: ["$schema"], at: ["$schema"], message: describeUnknownDialect(dialect.unknown) };
 }
 
-const configValidator = lazy(() => compileSchema<ConfigFile>(buildConfigSchema(), "the config key table", "config"));
+const configValidator = lazy(() =>
+  compileSchema<ConfigFile>(buildConfigSchema(), "the config key table", "config"),
+);
 const registryValidator = lazy(() => compileSchemaFile<RegistryFile>("registry.schema.json"));
 const casesValidator = lazy(() => compileSchemaFile<CasesFile>("cases.schema.json"));
 
@@ -61,7 +78,14 @@ export function registryShapeErrors(data: unknown): ErrorObject[] {
 }
 
 export function validateCasesFile(yaml: YamlFile): CasesFile {
-  if (yaml.data === null) throw new InputError(at(yaml.shown, 1, "the file is empty; a case file holds `registry:` (its snapshot) and a list of `cases:`, each with id, goal and acceptable (see docs/files.md: Routing cases)"));
+  if (yaml.data === null)
+    throw new InputError(
+      at(
+        yaml.shown,
+        1,
+        "the file is empty; a case file holds `registry:` (its snapshot) and a list of `cases:`, each with id, goal and acceptable (see docs/files.md: Routing cases)",
+      ),
+    );
   return validateYaml(casesValidator(), yaml);
 }
 
@@ -99,10 +123,16 @@ export function findMetaSchemaProblem(schema: JsonObject): SchemaProblem | null 
 }
 
 /** `file:line: path: message` for a problem found at `prefix` + the problem's own path. */
-export function problemError(yaml: YamlFile, problem: SchemaProblem, prefix: JsonPath = []): InputError {
+export function problemError(
+  yaml: YamlFile,
+  problem: SchemaProblem,
+  prefix: JsonPath = [],
+): InputError {
   const path = [...prefix, ...problem.path];
   const where = path.length > 0 ? `${formatPath(path)}: ` : "";
-  return new InputError(at(yaml.shown, yaml.lineOf([...prefix, ...problem.at]), where + problem.message));
+  return new InputError(
+    at(yaml.shown, yaml.lineOf([...prefix, ...problem.at]), where + problem.message),
+  );
 }
 
 function validateYaml<T>(validate: ValidateFunction<T>, yaml: YamlFile): T {

@@ -11,7 +11,6 @@ import { locateLines, readLocated, type LocateLine } from "./yaml-lines.js";
 /** The full reader (yaml), loaded only when a file needs it: a plain read never does. */
 const fullReader = lazy(() => createRequire(import.meta.url)("yaml") as typeof import("yaml"));
 
-
 /** A parsed YAML file that can point back at its own lines. */
 export interface YamlFile {
   /** Absolute path. */
@@ -45,7 +44,9 @@ export function readYamlFile(file: string, cwd: string, { linesNeeded = false } 
   if (!existsSync(absolute)) throw new InputError(`${shown}: file not found`);
   if (!statSync(absolute).isFile()) throw new InputError(`${shown}: not a file`);
   const text = readFileSync(absolute, "utf8");
-  return absolute.toLowerCase().endsWith(".json") ? parseJson(text, absolute, shown) : parseYaml(text, absolute, shown, linesNeeded);
+  return absolute.toLowerCase().endsWith(".json")
+    ? parseJson(text, absolute, shown)
+    : parseYaml(text, absolute, shown, linesNeeded);
 }
 
 /** JSON is YAML: the YAML parse of the same text, made only when a message needs a line, locates paths. */
@@ -56,8 +57,16 @@ function parseJson(text: string, file: string, shown: string): YamlFile {
   } catch (error) {
     const message = (error as Error).message;
     const position = /position (\d+)/.exec(message);
-    const line = /line (\d+)/.exec(message)?.[1] ?? (position === null ? null : text.slice(0, Number(position[1])).split("\n").length);
-    throw new InputError(at(shown, line === null ? null : Number(line), `JSON syntax error: ${message.replace(/^JSON\.parse: /, "").split("\n")[0]}`));
+    const line =
+      /line (\d+)/.exec(message)?.[1] ??
+      (position === null ? null : text.slice(0, Number(position[1])).split("\n").length);
+    throw new InputError(
+      at(
+        shown,
+        line === null ? null : Number(line),
+        `JSON syntax error: ${message.replace(/^JSON\.parse: /, "").split("\n")[0]}`,
+      ),
+    );
   }
   return { file, shown, data, lineOf: lineFinder(text, file, shown) };
 }
@@ -67,7 +76,8 @@ function parseJson(text: string, file: string, shown: string): YamlFile {
  * reader bounds alias expansion and words their errors), and the scalar forms the two readers
  * resolve differently in YAML 1.2's core schema (`0b101`, `+.5`, `-0`).
  */
-export const FULL_READER_ONLY = /(^|[\s[\]{},:-])([&*!][^\s]|[-+]?0b[01_]+\s*($|[,\]}#])|[-+]\.\d|-0(\.0*)?\s*($|[,\]}#]))|^%/m;
+export const FULL_READER_ONLY =
+  /(^|[\s[\]{},:-])([&*!][^\s]|[-+]?0b[01_]+\s*($|[,\]}#])|[-+]\.\d|-0(\.0*)?\s*($|[,\]}#]))|^%/m;
 
 /**
  * Parse YAML text that came from `file` (absolute), shown in messages as `shown`. Plain YAML is
@@ -80,11 +90,18 @@ function parseYaml(text: string, file: string, shown: string, linesNeeded: boole
   if (!FULL_READER_ONLY.test(text)) {
     let read: { data: unknown; locate: LocateLine | null };
     try {
-      read = linesNeeded ? readLocated(text) : { data: loadPlain(text, { schema: CORE_SCHEMA }), locate: null };
+      read = linesNeeded
+        ? readLocated(text)
+        : { data: loadPlain(text, { schema: CORE_SCHEMA }), locate: null };
     } catch {
       return parseYamlDocument(text, file, shown);
     }
-    return { file, shown, data: read.data ?? null, lineOf: lineFinder(text, file, shown, read.locate) };
+    return {
+      file,
+      shown,
+      data: read.data ?? null,
+      lineOf: lineFinder(text, file, shown, read.locate),
+    };
   }
   return parseYamlDocument(text, file, shown);
 }
@@ -93,7 +110,12 @@ function parseYaml(text: string, file: string, shown: string, linesNeeded: boole
  * Lines for text already read as plain data, located on first use: by js-yaml's node positions
  * (yaml-lines.ts) where they are sure, else by the full reader.
  */
-function lineFinder(text: string, file: string, shown: string, located: LocateLine | null = null): (path: JsonPath) => number {
+function lineFinder(
+  text: string,
+  file: string,
+  shown: string,
+  located: LocateLine | null = null,
+): (path: JsonPath) => number {
   const full = lazy(() => parseYamlDocument(text, file, shown));
   const fast = lazy((): LocateLine => {
     try {
@@ -108,15 +130,26 @@ function lineFinder(text: string, file: string, shown: string, located: LocateLi
 /** The full reader: the document with every node's position; a syntax error is one line at its place. */
 export function parseYamlDocument(text: string, file: string, shown: string): YamlFile {
   const lineCounter = new (fullReader().LineCounter)();
-  const doc = fullReader().parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const doc = fullReader().parseDocument(text, {
+    lineCounter,
+    prettyErrors: false,
+    uniqueKeys: true,
+  });
   const error = doc.errors[0];
   if (error) {
     const line = lineCounter.linePos(error.pos[0]).line;
     const indented = findOverIndentedKey(text, line);
     if (indented !== null) throw new InputError(at(shown, indented.line, indented.message));
-    throw new InputError(at(shown, line, `YAML syntax error: ${describeYamlError(error.code, error.message)}`));
+    throw new InputError(
+      at(shown, line, `YAML syntax error: ${describeYamlError(error.code, error.message)}`),
+    );
   }
-  return { file, shown, data: toData(doc, lineCounter, shown), lineOf: (path) => lineCounter.linePos(offsetOf(doc, path)).line };
+  return {
+    file,
+    shown,
+    data: toData(doc, lineCounter, shown),
+    lineOf: (path) => lineCounter.linePos(offsetOf(doc, path)).line,
+  };
 }
 
 /** Expanded aliases allowed per document: enough for any real file, far too few for an alias bomb. */
@@ -131,9 +164,21 @@ function toData(doc: Document, lines: LineCounter, shown: string): unknown {
     const alias = firstAlias(doc.contents);
     const line = alias === null ? 1 : lines.linePos(alias).line;
     if (/excessive alias count/i.test(message)) {
-      throw new InputError(at(shown, line, `YAML aliases expand too far (more than ${MAX_ALIAS_COUNT}, an alias bomb?); write the values out`));
+      throw new InputError(
+        at(
+          shown,
+          line,
+          `YAML aliases expand too far (more than ${MAX_ALIAS_COUNT}, an alias bomb?); write the values out`,
+        ),
+      );
     }
-    throw new InputError(at(shown, line, `YAML: ${message.split("\n")[0]}; every *alias must name an &anchor defined above it`));
+    throw new InputError(
+      at(
+        shown,
+        line,
+        `YAML: ${message.split("\n")[0]}; every *alias must name an &anchor defined above it`,
+      ),
+    );
   }
 }
 
@@ -141,7 +186,11 @@ function toData(doc: Document, lines: LineCounter, shown: string): unknown {
 function firstAlias(node: unknown): number | null {
   const { isAlias, isMap, isSeq } = fullReader();
   if (isAlias(node)) return node.range?.[0] ?? null;
-  const children: unknown[] = isMap(node) ? node.items.flatMap((pair) => [pair.key, pair.value]) : isSeq(node) ? node.items : [];
+  const children: unknown[] = isMap(node)
+    ? node.items.flatMap((pair) => [pair.key, pair.value])
+    : isSeq(node)
+      ? node.items
+      : [];
   for (const child of children) {
     const found = firstAlias(child);
     if (found !== null) return found;
@@ -155,7 +204,13 @@ function checkRepresentable(text: string, shown: string): void {
   if (match === null) return;
   const line = text.slice(0, match.index).split("\n").length;
   const code = `U+${match[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
-  throw new InputError(at(shown, line, `contains the control character ${code}, which YAML cannot hold; remove it (or write it as an escape inside double quotes)`));
+  throw new InputError(
+    at(
+      shown,
+      line,
+      `contains the control character ${code}, which YAML cannot hold; remove it (or write it as an escape inside double quotes)`,
+    ),
+  );
 }
 
 const KEY_LINE = /^(\s*)(?:- )?([A-Za-z_][\w.-]*):(\s|$)/;
@@ -176,7 +231,8 @@ function findOverIndentedKey(text: string, near: number): { line: number; messag
     const above = j >= 0 ? KEY_LINE.exec(lines[j]) : null;
     // The key above holds a value on its own line (`goal: y`), so it cannot take nested keys.
     if (above === null || lines[j].slice(above[0].length).trim() === "") continue;
-    const column = (m: RegExpExecArray, line: string) => m[1].length + (line.slice(m[1].length).startsWith("- ") ? 2 : 0);
+    const column = (m: RegExpExecArray, line: string) =>
+      m[1].length + (line.slice(m[1].length).startsWith("- ") ? 2 : 0);
     const own = column(key, lines[i]);
     const theirs = column(above, lines[j]);
     if (own <= theirs) continue;
@@ -189,7 +245,8 @@ function findOverIndentedKey(text: string, near: number): { line: number; messag
 }
 
 function describeYamlError(code: string, message: string): string {
-  if (code === "MULTIPLE_DOCS") return "the file holds more than one document (a second ---); keep one";
+  if (code === "MULTIPLE_DOCS")
+    return "the file holds more than one document (a second ---); keep one";
   return message.split("\n")[0].trim();
 }
 
@@ -214,7 +271,9 @@ interface Step {
 function stepInto(node: unknown, key: string | number): Step | null {
   const { isMap, isScalar, isSeq } = fullReader();
   if (isMap(node)) {
-    const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(key));
+    const pair = node.items.find(
+      (item) => isScalar(item.key) && String(item.key.value) === String(key),
+    );
     return pair ? { node: pair.value, offset: startOf(pair.key) ?? startOf(pair.value) } : null;
   }
   if (isSeq(node) && typeof key === "number") {

@@ -56,7 +56,8 @@ export function readLocated(text: string): { data: unknown; locate: LocateLine }
     },
   });
   const lineStarts = [0];
-  for (let i = input.indexOf("\n"); i !== -1; i = input.indexOf("\n", i + 1)) lineStarts.push(i + 1);
+  for (let i = input.indexOf("\n"); i !== -1; i = input.indexOf("\n", i + 1))
+    lineStarts.push(i + 1);
   const lineAt = (offset: number): number => {
     let [low, high] = [0, lineStarts.length - 1];
     while (low < high) {
@@ -85,13 +86,18 @@ export function readLocated(text: string): { data: unknown; locate: LocateLine }
 const UNSURE = Symbol("unsure");
 
 /** The child at `key` and the node whose start locates it (a mapping's key, a sequence's item). */
-function stepInto(nodes: Nodes, read: number, key: string | number): { node: number; at: number } | null | typeof UNSURE {
+function stepInto(
+  nodes: Nodes,
+  read: number,
+  key: string | number,
+): { node: number; at: number } | null | typeof UNSURE {
   const id = unwrap(nodes, read);
   const value = nodes.values[id];
   const children = nodes.children[id];
   if (Array.isArray(value)) {
     if (typeof key !== "number") return null;
-    if (children === null || children.length !== value.length) return value.length === 0 ? null : UNSURE;
+    if (children === null || children.length !== value.length)
+      return value.length === 0 ? null : UNSURE;
     const item = children[key];
     if (item === undefined) return null;
     return nodes.values[item] === null ? UNSURE : { node: item, at: item };
@@ -114,7 +120,11 @@ function stepInto(nodes: Nodes, read: number, key: string | number): { node: num
  */
 function unwrap(nodes: Nodes, id: number): number {
   let inner = id;
-  for (let children = nodes.children[inner]; children !== null && children.length === 1 && nodes.values[children[0]] === nodes.values[inner]; children = nodes.children[inner]) {
+  for (
+    let children = nodes.children[inner];
+    children !== null && children.length === 1 && nodes.values[children[0]] === nodes.values[inner];
+    children = nodes.children[inner]
+  ) {
     inner = children[0];
   }
   return inner;

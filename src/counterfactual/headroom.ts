@@ -6,13 +6,27 @@
  */
 import { clusterRate, differenceInterval, type ClusterTally } from "../metrics/wilson.js";
 import { STAGES, trialKey, type Rate, type TrialRecord } from "../types.js";
-import { COUNTERFACTUAL_KINDS, FIX_KINDS, type ArmHeadroom, type CounterfactualKind, type CounterfactualOutcome, type FixKind, type RivalPair, type SelectionBreakdown, type SelectionExplanation, type StageHeadroom } from "../types/counterfactual.js";
+import {
+  COUNTERFACTUAL_KINDS,
+  FIX_KINDS,
+  type ArmHeadroom,
+  type CounterfactualKind,
+  type CounterfactualOutcome,
+  type FixKind,
+  type RivalPair,
+  type SelectionBreakdown,
+  type SelectionExplanation,
+  type StageHeadroom,
+} from "../types/counterfactual.js";
 
 const NO_CALL = "(no call)";
 const MAX_PAIRS = 10;
 
 /** Counterfactual records grouped into one outcome per (failed trial, kind), in the run's order. */
-export function summariseOutcomes(original: TrialRecord[], counterfactual: TrialRecord[]): CounterfactualOutcome[] {
+export function summariseOutcomes(
+  original: TrialRecord[],
+  counterfactual: TrialRecord[],
+): CounterfactualOutcome[] {
   const stageOf = new Map(original.map((r) => [trialKey(r.case_id, r.trial), r.failed_stage]));
   const groups = new Map<string, CounterfactualOutcome>();
   for (const record of counterfactual) {
@@ -22,7 +36,16 @@ export function summariseOutcomes(original: TrialRecord[], counterfactual: Trial
     let outcome = groups.get(key);
     if (outcome === undefined) {
       const stage = stageOf.get(trialKey(info.of.case_id, info.of.trial)) ?? "selection";
-      outcome = { case_id: info.of.case_id, trial: info.of.trial, stage: stage ?? "selection", kind: info.kind, repeats: 0, correct: 0, flip_rate: 0, selections: {} };
+      outcome = {
+        case_id: info.of.case_id,
+        trial: info.of.trial,
+        stage: stage ?? "selection",
+        kind: info.kind,
+        repeats: 0,
+        correct: 0,
+        flip_rate: 0,
+        selections: {},
+      };
       groups.set(key, outcome);
     }
     outcome.repeats += 1;
@@ -33,11 +56,18 @@ export function summariseOutcomes(original: TrialRecord[], counterfactual: Trial
   const out = [...groups.values()];
   for (const o of out) o.flip_rate = o.repeats === 0 ? 0 : o.correct / o.repeats;
   const order = new Map(original.map((r, i) => [trialKey(r.case_id, r.trial), i]));
-  return out.sort((a, b) => (order.get(trialKey(a.case_id, a.trial)) ?? 0) - (order.get(trialKey(b.case_id, b.trial)) ?? 0) || COUNTERFACTUAL_KINDS.indexOf(a.kind) - COUNTERFACTUAL_KINDS.indexOf(b.kind));
+  return out.sort(
+    (a, b) =>
+      (order.get(trialKey(a.case_id, a.trial)) ?? 0) -
+        (order.get(trialKey(b.case_id, b.trial)) ?? 0) ||
+      COUNTERFACTUAL_KINDS.indexOf(a.kind) - COUNTERFACTUAL_KINDS.indexOf(b.kind),
+  );
 }
 
 /** Each failed trial's outcomes by kind. */
-function byTrial(outcomes: CounterfactualOutcome[]): Map<string, Map<CounterfactualKind, CounterfactualOutcome>> {
+function byTrial(
+  outcomes: CounterfactualOutcome[],
+): Map<string, Map<CounterfactualKind, CounterfactualOutcome>> {
   const out = new Map<string, Map<CounterfactualKind, CounterfactualOutcome>>();
   for (const o of outcomes) {
     const key = trialKey(o.case_id, o.trial);
@@ -49,15 +79,29 @@ function byTrial(outcomes: CounterfactualOutcome[]): Map<string, Map<Counterfact
 }
 
 /** A Rate whose value may be negative: a difference, with its interval. */
-function difference(numerator: number, denominator: number, ci: [number, number] | null, cases: number): Rate {
-  return { numerator, denominator, value: denominator === 0 ? null : numerator / denominator, ci: denominator === 0 ? null : ci, cases };
+function difference(
+  numerator: number,
+  denominator: number,
+  ci: [number, number] | null,
+  cases: number,
+): Rate {
+  return {
+    numerator,
+    denominator,
+    value: denominator === 0 ? null : numerator / denominator,
+    ci: denominator === 0 ? null : ci,
+    cases,
+  };
 }
 
 function scale(ci: [number, number] | null, by: number): [number, number] | null {
   return ci === null ? null : [ci[0] * by, ci[1] * by];
 }
 
-export function computeStageHeadroom(original: TrialRecord[], outcomes: CounterfactualOutcome[]): StageHeadroom[] {
+export function computeStageHeadroom(
+  original: TrialRecord[],
+  outcomes: CounterfactualOutcome[],
+): StageHeadroom[] {
   const scored = original.filter((r) => r.error === null);
   const cases = [...new Set(scored.map((r) => r.case_id))];
   const trialsOf = new Map<string, number>();
@@ -66,7 +110,9 @@ export function computeStageHeadroom(original: TrialRecord[], outcomes: Counterf
     trialsOf.set(r.case_id, (trialsOf.get(r.case_id) ?? 0) + 1);
     if (r.failed_stage === null) correctOf.set(r.case_id, (correctOf.get(r.case_id) ?? 0) + 1);
   }
-  const now = clusterRate(cases.map((c) => ({ n: trialsOf.get(c) ?? 0, s: correctOf.get(c) ?? 0 })));
+  const now = clusterRate(
+    cases.map((c) => ({ n: trialsOf.get(c) ?? 0, s: correctOf.get(c) ?? 0 })),
+  );
   const trials = [...byTrial(outcomes).values()];
   return STAGES.map((stage): StageHeadroom => {
     const mine = trials.filter((kinds) => [...kinds.values()][0].stage === stage);
@@ -74,7 +120,9 @@ export function computeStageHeadroom(original: TrialRecord[], outcomes: Counterf
       const paired = mine.flatMap((kinds) => {
         const fix = kinds.get(kind);
         const placebo = kinds.get("placebo");
-        return fix === undefined || placebo === undefined ? [] : [{ case_id: fix.case_id, fix: fix.flip_rate, placebo: placebo.flip_rate }];
+        return fix === undefined || placebo === undefined
+          ? []
+          : [{ case_id: fix.case_id, fix: fix.flip_rate, placebo: placebo.flip_rate }];
       });
       return paired.length === 0 ? [] : [armHeadroom(kind, paired, cases, scored.length)];
     });
@@ -82,14 +130,42 @@ export function computeStageHeadroom(original: TrialRecord[], outcomes: Counterf
     const tested = mine.filter((kinds) => kinds.has("placebo") && kinds.size > 1).length;
     const best = [...arms].sort((a, b) => lowerBound(b) - lowerBound(a))[0];
     if (best === undefined) {
-      return { stage, failures, tested, kind: null, fix: 0, placebo: 0, binding: 0, now, if_fixed: now, gain: difference(0, scored.length, null, cases.length), within_noise: true, arms };
+      return {
+        stage,
+        failures,
+        tested,
+        kind: null,
+        fix: 0,
+        placebo: 0,
+        binding: 0,
+        now,
+        if_fixed: now,
+        gain: difference(0, scored.length, null, cases.length),
+        within_noise: true,
+        arms,
+      };
     }
     const net = netByCase(mine, best.kind);
-    const ifFixed = clusterRate(cases.map((c): ClusterTally => {
-      const n = trialsOf.get(c) ?? 0;
-      return { n, s: Math.min(n, Math.max(0, (correctOf.get(c) ?? 0) + (net.get(c) ?? 0))) };
-    }));
-    return { stage, failures, tested, kind: best.kind, fix: best.fix, placebo: best.placebo, binding: best.fix - best.placebo, now, if_fixed: ifFixed, gain: best.gain, within_noise: best.within_noise, arms };
+    const ifFixed = clusterRate(
+      cases.map((c): ClusterTally => {
+        const n = trialsOf.get(c) ?? 0;
+        return { n, s: Math.min(n, Math.max(0, (correctOf.get(c) ?? 0) + (net.get(c) ?? 0))) };
+      }),
+    );
+    return {
+      stage,
+      failures,
+      tested,
+      kind: best.kind,
+      fix: best.fix,
+      placebo: best.placebo,
+      binding: best.fix - best.placebo,
+      now,
+      if_fixed: ifFixed,
+      gain: best.gain,
+      within_noise: best.within_noise,
+      arms,
+    };
   });
 }
 
@@ -98,7 +174,10 @@ function lowerBound(arm: ArmHeadroom): number {
 }
 
 /** Per case, the arm's flips beyond the placebo's over its tested failed trials. */
-function netByCase(trials: Map<CounterfactualKind, CounterfactualOutcome>[], kind: FixKind): Map<string, number> {
+function netByCase(
+  trials: Map<CounterfactualKind, CounterfactualOutcome>[],
+  kind: FixKind,
+): Map<string, number> {
   const net = new Map<string, number>();
   for (const kinds of trials) {
     const fix = kinds.get(kind);
@@ -109,12 +188,19 @@ function netByCase(trials: Map<CounterfactualKind, CounterfactualOutcome>[], kin
   return net;
 }
 
-function armHeadroom(kind: FixKind, paired: { case_id: string; fix: number; placebo: number }[], cases: string[], scored: number): ArmHeadroom {
+function armHeadroom(
+  kind: FixKind,
+  paired: { case_id: string; fix: number; placebo: number }[],
+  cases: string[],
+  scored: number,
+): ArmHeadroom {
   const tally = (value: (p: (typeof paired)[number]) => number) =>
-    clusterRate(cases.map((c): ClusterTally => {
-      const mine = paired.filter((p) => p.case_id === c);
-      return { n: mine.length, s: mine.reduce((sum, p) => sum + value(p), 0) };
-    }));
+    clusterRate(
+      cases.map((c): ClusterTally => {
+        const mine = paired.filter((p) => p.case_id === c);
+        return { n: mine.length, s: mine.reduce((sum, p) => sum + value(p), 0) };
+      }),
+    );
   const fixRate = tally((p) => p.fix);
   const placeboRate = tally((p) => p.placebo);
   const fix = fixRate.numerator;
@@ -122,7 +208,12 @@ function armHeadroom(kind: FixKind, paired: { case_id: string; fix: number; plac
   const ci = differenceInterval(fixRate, placeboRate);
   const tested = paired.length;
   const headroom = difference(fix - placebo, tested, ci, fixRate.cases ?? 0);
-  const gain = difference(fix - placebo, scored, scale(ci, tested / Math.max(1, scored)), cases.length);
+  const gain = difference(
+    fix - placebo,
+    scored,
+    scale(ci, tested / Math.max(1, scored)),
+    cases.length,
+  );
   return { kind, tested, fix, placebo, headroom, gain, within_noise: ci === null || ci[0] <= 0 };
 }
 
@@ -132,7 +223,15 @@ function armHeadroom(kind: FixKind, paired: { case_id: string; fix: number; plac
  * out correct than of the placebo's.
  */
 export function breakDownSelection(outcomes: CounterfactualOutcome[]): SelectionBreakdown {
-  const counts: SelectionBreakdown = { tested: 0, rival: 0, position: 0, crowding: 0, chance: 0, inseparable: 0, unexplained: 0 };
+  const counts: SelectionBreakdown = {
+    tested: 0,
+    rival: 0,
+    position: 0,
+    crowding: 0,
+    chance: 0,
+    inseparable: 0,
+    unexplained: 0,
+  };
   for (const kinds of byTrial(outcomes.filter((o) => o.stage === "selection")).values()) {
     const placebo = kinds.get("placebo");
     if (placebo === undefined || kinds.size < 2) continue;
@@ -155,20 +254,40 @@ export function breakDownSelection(outcomes: CounterfactualOutcome[]): Selection
 }
 
 /** Rival pairs of the selection failures remove-rival was asked for, the most recovered first. */
-export function rankRivalPairs(original: TrialRecord[], outcomes: CounterfactualOutcome[]): RivalPair[] {
+export function rankRivalPairs(
+  original: TrialRecord[],
+  outcomes: CounterfactualOutcome[],
+): RivalPair[] {
   const byKey = new Map(original.map((r) => [trialKey(r.case_id, r.trial), r]));
-  const placebos = new Map(outcomes.filter((x) => x.kind === "placebo").map((o) => [trialKey(o.case_id, o.trial), o.flip_rate]));
+  const placebos = new Map(
+    outcomes
+      .filter((x) => x.kind === "placebo")
+      .map((o) => [trialKey(o.case_id, o.trial), o.flip_rate]),
+  );
   const pairs = new Map<string, RivalPair>();
   for (const o of outcomes.filter((x) => x.kind === "remove-rival")) {
     const record = byKey.get(trialKey(o.case_id, o.trial));
     if (record === undefined || record.selected === null) continue;
     const acceptable = [...record.acceptable].sort().join("|");
     const key = `${acceptable}\u0000${record.selected}`;
-    const pair = pairs.get(key) ?? { acceptable, rival: record.selected, failures: 0, recovered: 0, placebo: 0 };
+    const pair = pairs.get(key) ?? {
+      acceptable,
+      rival: record.selected,
+      failures: 0,
+      recovered: 0,
+      placebo: 0,
+    };
     pair.failures += 1;
     pair.recovered += o.flip_rate;
     pair.placebo += placebos.get(trialKey(o.case_id, o.trial)) ?? 0;
     pairs.set(key, pair);
   }
-  return [...pairs.values()].sort((a, b) => b.recovered - b.placebo - (a.recovered - a.placebo) || b.failures - a.failures || a.rival.localeCompare(b.rival)).slice(0, MAX_PAIRS);
+  return [...pairs.values()]
+    .sort(
+      (a, b) =>
+        b.recovered - b.placebo - (a.recovered - a.placebo) ||
+        b.failures - a.failures ||
+        a.rival.localeCompare(b.rival),
+    )
+    .slice(0, MAX_PAIRS);
 }

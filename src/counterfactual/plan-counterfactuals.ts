@@ -49,7 +49,12 @@ const KINDS_BY_STAGE: Record<string, FixKind[]> = {
 };
 
 /** A tool-search run's decisions are re-asked with their search: discovery failures get load; the others none yet. */
-const SEARCH_KINDS_BY_STAGE: Record<string, FixKind[]> = { coverage: [], exposure: [], discovery: ["load"], selection: [] };
+const SEARCH_KINDS_BY_STAGE: Record<string, FixKind[]> = {
+  coverage: [],
+  exposure: [],
+  discovery: ["load"],
+  selection: [],
+};
 
 /**
  * Each failed trial's fix units, then (for every failed trial given at least one) its placebo:
@@ -68,12 +73,20 @@ export function planCounterfactuals(records: TrialRecord[], options: PlanOptions
     const reasons = new Set<string>();
     const skip = (why: string) => reasons.add(why);
     const byStage = record.search === undefined ? KINDS_BY_STAGE : SEARCH_KINDS_BY_STAGE;
-    if (record.search !== undefined && byStage[stage].length === 0) skip(`${stage}: a tool-search run's ${stage} failures get no counterfactual (only its discovery failures: load) (skipped)`);
+    if (record.search !== undefined && byStage[stage].length === 0)
+      skip(
+        `${stage}: a tool-search run's ${stage} failures get no counterfactual (only its discovery failures: load) (skipped)`,
+      );
     for (const kind of byStage[stage].filter((k) => options.kinds.includes(k))) {
       const unit = buildUnit(record, kind, options);
       if (typeof unit === "string") skip(unit);
-      else if (kind === "inject-visible" && mine.some((u) => u.kind === "inject" && sameList(u.visible, unit.visible))) skip("inject-visible: the run has no retriever, so it shows what inject shows (skipped)");
-      else if (sameList(unit.visible, record.visible_order) && kind !== "inject") skip(`${kind}: the visible set would not change (skipped)`);
+      else if (
+        kind === "inject-visible" &&
+        mine.some((u) => u.kind === "inject" && sameList(u.visible, unit.visible))
+      )
+        skip("inject-visible: the run has no retriever, so it shows what inject shows (skipped)");
+      else if (sameList(unit.visible, record.visible_order) && kind !== "inject")
+        skip(`${kind}: the visible set would not change (skipped)`);
       else mine.push(unit);
     }
     for (const why of reasons) skipped.set(why, (skipped.get(why) ?? 0) + 1);
@@ -81,7 +94,10 @@ export function planCounterfactuals(records: TrialRecord[], options: PlanOptions
   }
   const chosen = options.max === null ? units : prioritise(units, options.max);
   const notes = [...skipped].map(([why, n]) => `${n} × ${why}`);
-  if (chosen.length < units.length) notes.push(`--max-counterfactuals ${options.max}: ${chosen.length} of ${units.length} counterfactuals asked, spread case by case across stages`);
+  if (chosen.length < units.length)
+    notes.push(
+      `--max-counterfactuals ${options.max}: ${chosen.length} of ${units.length} counterfactuals asked, spread case by case across stages`,
+    );
   return { units: withPlacebos(chosen), notes, failures };
 }
 
@@ -92,14 +108,25 @@ function withPlacebos(units: CounterfactualUnit[]): CounterfactualUnit[] {
   for (const unit of units) {
     if (!given.has(unit.record)) {
       given.add(unit.record);
-      out.push({ record: unit.record, kind: "placebo", visible: unit.record.visible_order, added: [], changed: [], placement: "kept order" });
+      out.push({
+        record: unit.record,
+        kind: "placebo",
+        visible: unit.record.visible_order,
+        added: [],
+        changed: [],
+        placement: "kept order",
+      });
     }
     out.push(unit);
   }
   return out;
 }
 
-function buildUnit(record: TrialRecord, kind: FixKind, options: PlanOptions): CounterfactualUnit | string {
+function buildUnit(
+  record: TrialRecord,
+  kind: FixKind,
+  options: PlanOptions,
+): CounterfactualUnit | string {
   const visible = record.visible_order;
   const acceptableVisible = record.acceptable.filter((name) => visible.includes(name));
   const rival = record.selected;
@@ -115,30 +142,83 @@ function buildUnit(record: TrialRecord, kind: FixKind, options: PlanOptions): Co
       }
       const added = showable.filter((name) => !record.exposed_names.includes(name));
       // Exposure and coverage inject: the tools are exposed, and the run's retriever chooses again.
-      const retrieved = kind === "inject" && added.length > 0 ? (options.retrieveWith?.(record, added) ?? null) : null;
-      if (retrieved !== null) return { record, kind, visible: reorderAfterRetrieval(record, retrieved), added, changed: showable, placement: "retriever ran" };
+      const retrieved =
+        kind === "inject" && added.length > 0
+          ? (options.retrieveWith?.(record, added) ?? null)
+          : null;
+      if (retrieved !== null)
+        return {
+          record,
+          kind,
+          visible: reorderAfterRetrieval(record, retrieved),
+          added,
+          changed: showable,
+          placement: "retriever ran",
+        };
       const placed = placeTools(record, showable, options.seed);
-      return { record, kind, visible: placed.visible, added, changed: showable, placement: placed.placement };
+      return {
+        record,
+        kind,
+        visible: placed.visible,
+        added,
+        changed: showable,
+        placement: placed.placement,
+      };
     }
     case "remove-rival":
     case "pair": {
-      if (rival === null || isControl(rival) || !visible.includes(rival)) return `${kind}: the failed trial did not pick another visible ordinary tool (skipped)`;
-      if (acceptableVisible.length === 0) return `${kind}: no acceptable tool was visible (skipped)`;
-      if (kind === "remove-rival") return { record, kind, visible: visible.filter((name) => name !== rival), added: [], changed: [rival], placement: "kept order" };
+      if (rival === null || isControl(rival) || !visible.includes(rival))
+        return `${kind}: the failed trial did not pick another visible ordinary tool (skipped)`;
+      if (acceptableVisible.length === 0)
+        return `${kind}: no acceptable tool was visible (skipped)`;
+      if (kind === "remove-rival")
+        return {
+          record,
+          kind,
+          visible: visible.filter((name) => name !== rival),
+          added: [],
+          changed: [rival],
+          placement: "kept order",
+        };
       const keep = new Set([...acceptableVisible, rival]);
       const pair = visible.filter((name) => keep.has(name) || isControl(name));
-      return { record, kind, visible: pair, added: [], changed: visible.filter((name) => !pair.includes(name)), placement: "kept order" };
+      return {
+        record,
+        kind,
+        visible: pair,
+        added: [],
+        changed: visible.filter((name) => !pair.includes(name)),
+        placement: "kept order",
+      };
     }
     case "load": {
-      const showable = record.acceptable.filter((name) => !isControl(name) && record.exposed_names.includes(name) && options.known.has(name));
+      const showable = record.acceptable.filter(
+        (name) =>
+          !isControl(name) && record.exposed_names.includes(name) && options.known.has(name),
+      );
       if (showable.length === 0) return "load: no exposed acceptable tool to load (skipped)";
-      return { record, kind, visible: [...visible, ...showable.filter((name) => !visible.includes(name))], added: [], changed: showable, placement: "loaded up front" };
+      return {
+        record,
+        kind,
+        visible: [...visible, ...showable.filter((name) => !visible.includes(name))],
+        added: [],
+        changed: showable,
+        placement: "loaded up front",
+      };
     }
     case "first": {
       if (acceptableVisible.length === 0) return "first: no acceptable tool was visible (skipped)";
       const target = acceptableVisible[0];
-      if (visible[0] === target) return "first: the acceptable tool was already shown first (skipped)";
-      return { record, kind, visible: [target, ...visible.filter((name) => name !== target)], added: [], changed: [target], placement: "moved first" };
+      if (visible[0] === target)
+        return "first: the acceptable tool was already shown first (skipped)";
+      return {
+        record,
+        kind,
+        visible: [target, ...visible.filter((name) => name !== target)],
+        added: [],
+        changed: [target],
+        placement: "moved first",
+      };
     }
   }
 }
@@ -150,7 +230,8 @@ function buildUnit(record: TrialRecord, kind: FixKind, options: PlanOptions): Co
 function reorderAfterRetrieval(record: TrialRecord, retrieved: string[]): string[] {
   const kept = new Set(retrieved);
   const ordinary = record.visible_order.filter((name) => !isControl(name) && kept.has(name));
-  for (const [rank, name] of retrieved.entries()) if (!ordinary.includes(name)) ordinary.splice(Math.min(rank, ordinary.length), 0, name);
+  for (const [rank, name] of retrieved.entries())
+    if (!ordinary.includes(name)) ordinary.splice(Math.min(rank, ordinary.length), 0, name);
   const controls = record.visible_order.filter(isControl);
   const controlsFirst = record.visible_order.length > 0 && isControl(record.visible_order[0]);
   return controlsFirst ? [...controls, ...ordinary] : [...ordinary, ...controls];
@@ -161,18 +242,29 @@ function reorderAfterRetrieval(record: TrialRecord, retrieved: string[]): string
  * one for them (after the k kept, for a discovery failure), else at a position drawn from a seed
  * of (run seed, case, trial) — the same every time.
  */
-function placeTools(record: TrialRecord, names: string[], seed: number): { visible: string[]; placement: Placement } {
+function placeTools(
+  record: TrialRecord,
+  names: string[],
+  seed: number,
+): { visible: string[]; placement: Placement } {
   const controls = record.visible_order.filter(isControl);
   const ordinary = record.visible_order.filter((name) => !isControl(name));
   const ranks = new Map((record.retrieval?.acceptable ?? []).map((r) => [r.name, r.rank]));
   const ranked = names.every((name) => ranks.has(name));
-  const random = seededRandom(deriveSeed("counterfactual-inject", seed, record.case_id, record.trial));
+  const random = seededRandom(
+    deriveSeed("counterfactual-inject", seed, record.case_id, record.trial),
+  );
   for (const name of names) {
-    const at = ranked ? Math.min(ordinary.length, (ranks.get(name) ?? 1) - 1) : Math.floor(random() * (ordinary.length + 1));
+    const at = ranked
+      ? Math.min(ordinary.length, (ranks.get(name) ?? 1) - 1)
+      : Math.floor(random() * (ordinary.length + 1));
     ordinary.splice(at, 0, name);
   }
   const controlsFirst = record.visible_order.length > 0 && isControl(record.visible_order[0]);
-  return { visible: controlsFirst ? [...controls, ...ordinary] : [...ordinary, ...controls], placement: ranked ? "retriever rank" : "seeded random" };
+  return {
+    visible: controlsFirst ? [...controls, ...ordinary] : [...ordinary, ...controls],
+    placement: ranked ? "retriever rank" : "seeded random",
+  };
 }
 
 /** Round-robin over stages, and within a stage one unit per case before a case's second. */

@@ -10,7 +10,6 @@ import { inertMarkdown } from "../text/inert.js";
 import type { CounterfactualReport, StageHeadroom } from "../types/counterfactual.js";
 import type { Rate } from "../types.js";
 
-
 /** Whole counts as they are, fractional sums (flip rates over repeats) to one decimal. */
 export function formatTrials(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(1);
@@ -25,7 +24,9 @@ export function points(value: number | null): string {
 
 /** "[−2.4, 20.0]": a gain's interval in points. */
 function pointsCi(ci: [number, number] | null): string {
-  return ci === null ? "" : `[${formatPercent(ci[0]).slice(0, -1)}, ${formatPercent(ci[1]).slice(0, -1)}]`;
+  return ci === null
+    ? ""
+    : `[${formatPercent(ci[0]).slice(0, -1)}, ${formatPercent(ci[1]).slice(0, -1)}]`;
 }
 
 /** "+66.7% (4/6) [13.1%, 90.3%]": a difference per failure, with its net count. */
@@ -36,7 +37,10 @@ function percentCi(rate: Rate): string {
 
 export function describeCounterfactual(r: CounterfactualReport): string {
   const failed = r.scored - r.correct;
-  const repeats = r.repeats === "as the run" ? "repeats as the run's trials" : `${r.repeats} repeat${r.repeats === 1 ? "" : "s"}`;
+  const repeats =
+    r.repeats === "as the run"
+      ? "repeats as the run's trials"
+      : `${r.repeats} repeat${r.repeats === 1 ? "" : "s"}`;
   return `route-eval counterfactual ${r.run_id} · ${r.endpoint}/${r.model} · ${failed} of ${r.scored} scored trials failed · ${r.calls} counterfactual call${r.calls === 1 ? "" : "s"} (placebo + ${r.kinds.join(", ")}; ${repeats})`;
 }
 
@@ -65,7 +69,9 @@ function stageTable(r: CounterfactualReport): TableData {
         none ? MISSING : (s.kind ?? MISSING),
         none ? MISSING : formatTrials(s.binding),
         none ? MISSING : `${points(s.gain.value)} ${pointsCi(s.gain.ci)}`,
-        none ? MISSING : `${formatPercent(s.if_fixed.value)} (${formatTrials(s.if_fixed.numerator)}/${s.if_fixed.denominator}) ${formatCi(s.if_fixed.ci)}`,
+        none
+          ? MISSING
+          : `${formatPercent(s.if_fixed.value)} (${formatTrials(s.if_fixed.numerator)}/${s.if_fixed.denominator}) ${formatCi(s.if_fixed.ci)}`,
       ];
     }),
   };
@@ -76,7 +82,17 @@ function armTable(r: CounterfactualReport): TableData {
   return {
     head: ["stage", "change", "tested", "recovered", "placebo", "headroom per failure", "verdict"],
     align: ["left", "left", "right", "right", "right", "right", "left"],
-    rows: r.stages.flatMap((s) => s.arms.map((a) => [s.stage, a.kind, String(a.tested), formatTrials(a.fix), formatTrials(a.placebo), percentCi(a.headroom), verdict(a.within_noise)])),
+    rows: r.stages.flatMap((s) =>
+      s.arms.map((a) => [
+        s.stage,
+        a.kind,
+        String(a.tested),
+        formatTrials(a.fix),
+        formatTrials(a.placebo),
+        percentCi(a.headroom),
+        verdict(a.within_noise),
+      ]),
+    ),
   };
 }
 
@@ -84,7 +100,13 @@ function pairTable(r: CounterfactualReport): TableData {
   return {
     head: ["expected", "rival removed", "failures", "recovered", "placebo"],
     align: ["left", "left", "right", "right", "right"],
-    rows: r.rival_pairs.map((p) => [p.acceptable, p.rival, String(p.failures), formatTrials(p.recovered), formatTrials(p.placebo)]),
+    rows: r.rival_pairs.map((p) => [
+      p.acceptable,
+      p.rival,
+      String(p.failures),
+      formatTrials(p.recovered),
+      formatTrials(p.placebo),
+    ]),
   };
 }
 
@@ -94,18 +116,38 @@ export function selectionLine(r: CounterfactualReport): string {
   return `selection: the ${s.tested} failures tested, each counted once under the first that holds — the rival (removing it recovers more repeats than the placebo) ${s.rival}, position (moving the acceptable tool first does) ${s.position}, crowding (only the pair does) ${s.crowding}, chance (re-asking unchanged recovers it as often) ${s.chance}, inseparable (the pair alone still fails) ${s.inseparable}, unexplained ${s.unexplained}`;
 }
 
-const CAVEAT = "Every change is read against a placebo: the same failed trial re-asked unchanged, with the same fresh seeds, so what chance recovers is not counted as headroom. Binding = flip rates summed over the failed trials, minus the placebo's. Every 95% interval here is case-clustered (the two arms' intervals combined). Each stage shows the change whose interval's lower bound is highest; every change is listed below it.";
+const CAVEAT =
+  "Every change is read against a placebo: the same failed trial re-asked unchanged, with the same fresh seeds, so what chance recovers is not counted as headroom. Binding = flip rates summed over the failed trials, minus the placebo's. Every 95% interval here is case-clustered (the two arms' intervals combined). Each stage shows the change whose interval's lower bound is highest; every change is listed below it.";
 
 function renderTerminal(r: CounterfactualReport, color: boolean, width: number): string {
   const paint = makePaint(color);
   const wrap = (text: string) => wrapText(text, width).join("\n");
   const blocks = [
     wrapFacts(describeCounterfactual(r), width).join("\n"),
-    [paint("Headroom by stage", "bold"), renderTerminalTable(stageTable(r), paint, width)].join("\n"),
-    r.stages.filter((s) => s.tested > 0).map((s) => wrap(describeStage(s))).join("\n"),
-    ...(armTable(r).rows.length === 0 ? [] : [[paint("Every change against the placebo", "bold"), renderTerminalTable(armTable(r), paint, width)].join("\n")]),
+    [paint("Headroom by stage", "bold"), renderTerminalTable(stageTable(r), paint, width)].join(
+      "\n",
+    ),
+    r.stages
+      .filter((s) => s.tested > 0)
+      .map((s) => wrap(describeStage(s)))
+      .join("\n"),
+    ...(armTable(r).rows.length === 0
+      ? []
+      : [
+          [
+            paint("Every change against the placebo", "bold"),
+            renderTerminalTable(armTable(r), paint, width),
+          ].join("\n"),
+        ]),
     wrap(selectionLine(r)),
-    ...(r.rival_pairs.length === 0 ? [] : [[paint("Rival pairs whose removal recovers the most", "bold"), renderTerminalTable(pairTable(r), paint, width)].join("\n")]),
+    ...(r.rival_pairs.length === 0
+      ? []
+      : [
+          [
+            paint("Rival pairs whose removal recovers the most", "bold"),
+            renderTerminalTable(pairTable(r), paint, width),
+          ].join("\n"),
+        ]),
     ...(r.notes.length === 0 ? [] : [r.notes.map((n) => wrap(`note: ${n}`)).join("\n")]),
     wrap(CAVEAT),
   ];
@@ -118,17 +160,28 @@ function renderMarkdown(r: CounterfactualReport): string {
     inertMarkdown(describeCounterfactual(r)),
     "### Headroom by stage",
     renderMarkdownTable(stageTable(r)),
-    r.stages.filter((s) => s.tested > 0).map((s) => inertMarkdown(describeStage(s))).join("<br>\n"),
-    ...(armTable(r).rows.length === 0 ? [] : ["### Every change against the placebo", renderMarkdownTable(armTable(r))]),
+    r.stages
+      .filter((s) => s.tested > 0)
+      .map((s) => inertMarkdown(describeStage(s)))
+      .join("<br>\n"),
+    ...(armTable(r).rows.length === 0
+      ? []
+      : ["### Every change against the placebo", renderMarkdownTable(armTable(r))]),
     inertMarkdown(selectionLine(r)),
-    ...(r.rival_pairs.length === 0 ? [] : ["### Rival pairs whose removal recovers the most", renderMarkdownTable(pairTable(r))]),
+    ...(r.rival_pairs.length === 0
+      ? []
+      : ["### Rival pairs whose removal recovers the most", renderMarkdownTable(pairTable(r))]),
     ...r.notes.map((n) => inertMarkdown(`Note: ${n}`)),
     CAVEAT,
   ];
   return `${blocks.filter((b) => b !== "").join("\n\n")}\n`;
 }
 
-export function renderCounterfactual(r: CounterfactualReport, format: CounterfactualFormat, options: { color: boolean; width?: number }): string {
+export function renderCounterfactual(
+  r: CounterfactualReport,
+  format: CounterfactualFormat,
+  options: { color: boolean; width?: number },
+): string {
   if (format === "json") return `${stableStringify(r, 2)}\n`;
   if (format === "markdown") return renderMarkdown(r);
   return renderTerminal(r, options.color, options.width ?? 100);

@@ -19,11 +19,23 @@ function logFactorials(max: number): number[] {
  * change", the current run's share of the K successes of both runs is hypergeometric, and
  * p = P(X ≤ observed). 1 when the current run did no worse.
  */
-export function fisherDrop(baseCorrect: number, baseN: number, currentCorrect: number, currentN: number): number {
-  for (const [name, value] of [["baseCorrect", baseCorrect], ["baseN", baseN], ["currentCorrect", currentCorrect], ["currentN", currentN]] as const) {
-    if (!Number.isInteger(value) || value < 0) throw new RangeError(`fisherDrop: ${name} must be a whole number ≥ 0, got ${value}`);
+export function fisherDrop(
+  baseCorrect: number,
+  baseN: number,
+  currentCorrect: number,
+  currentN: number,
+): number {
+  for (const [name, value] of [
+    ["baseCorrect", baseCorrect],
+    ["baseN", baseN],
+    ["currentCorrect", currentCorrect],
+    ["currentN", currentN],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 0)
+      throw new RangeError(`fisherDrop: ${name} must be a whole number ≥ 0, got ${value}`);
   }
-  if (baseCorrect > baseN || currentCorrect > currentN) throw new RangeError("fisherDrop: more successes than trials");
+  if (baseCorrect > baseN || currentCorrect > currentN)
+    throw new RangeError("fisherDrop: more successes than trials");
   if (baseN === 0 || currentN === 0) return 1;
   const n = baseN + currentN;
   const k = baseCorrect + currentCorrect;
@@ -32,7 +44,8 @@ export function fisherDrop(baseCorrect: number, baseN: number, currentCorrect: n
   const total = choose(n, currentN);
   const low = Math.max(0, currentN - (n - k));
   let p = 0;
-  for (let x = low; x <= Math.min(currentCorrect, k); x++) p += Math.exp(choose(k, x) + choose(n - k, currentN - x) - total);
+  for (let x = low; x <= Math.min(currentCorrect, k); x++)
+    p += Math.exp(choose(k, x) + choose(n - k, currentN - x) - total);
   return Math.min(1, p);
 }
 
@@ -72,25 +85,51 @@ export interface NoiseOptions {
  */
 export function testCaseNoise(flips: CaseFlip[], options: NoiseOptions): NoiseSummary {
   const quarantine = options.quarantine?.cases ?? new Set<string>();
-  const extra = options.remeasure?.tallies ?? new Map<string, { correct: number; scored: number }>();
-  const tested = flips.filter((f) => f.base !== null && f.current !== null && f.base.scored > 0 && f.current.scored > 0);
+  const extra =
+    options.remeasure?.tallies ?? new Map<string, { correct: number; scored: number }>();
+  const tested = flips.filter(
+    (f) => f.base !== null && f.current !== null && f.base.scored > 0 && f.current.scored > 0,
+  );
   const sides = tested.map((f) => {
     const more = extra.get(f.case_id) ?? { correct: 0, scored: 0 };
-    const base = { correct: (f.base?.correct ?? 0) + more.correct, scored: (f.base?.scored ?? 0) + more.scored };
+    const base = {
+      correct: (f.base?.correct ?? 0) + more.correct,
+      scored: (f.base?.scored ?? 0) + more.scored,
+    };
     const current = { correct: f.current?.correct ?? 0, scored: f.current?.scored ?? 0 };
     return { base, current };
   });
-  const pValues = sides.map(({ base, current }) => fisherDrop(base.correct, base.scored, current.correct, current.scored));
+  const pValues = sides.map(({ base, current }) =>
+    fisherDrop(base.correct, base.scored, current.correct, current.scored),
+  );
   const adjusted = holm(pValues);
   for (const flip of flips) {
     flip.test = null;
     flip.quarantined = quarantine.has(flip.case_id);
   }
   tested.forEach((flip, i) => {
-    flip.test = { ...sides[i], p_value: pValues[i], p_holm: adjusted[i], beyond_noise: adjusted[i] < options.alpha };
+    flip.test = {
+      ...sides[i],
+      p_value: pValues[i],
+      p_holm: adjusted[i],
+      beyond_noise: adjusted[i] < options.alpha,
+    };
   });
-  const flaky = tested.filter((f, i) => isFlaky(sides[i].base) || isFlaky(sides[i].current) || (f.base?.reliability === "flaky") || f.current?.reliability === "flaky").map((f) => f.case_id);
-  const stable = (f: CaseFlip) => f.base !== null && f.current !== null && f.base.reliability === f.current.reliability && (f.base.reliability === "always_pass" || f.base.reliability === "always_fail") && !flaky.includes(f.case_id);
+  const flaky = tested
+    .filter(
+      (f, i) =>
+        isFlaky(sides[i].base) ||
+        isFlaky(sides[i].current) ||
+        f.base?.reliability === "flaky" ||
+        f.current?.reliability === "flaky",
+    )
+    .map((f) => f.case_id);
+  const stable = (f: CaseFlip) =>
+    f.base !== null &&
+    f.current !== null &&
+    f.base.reliability === f.current.reliability &&
+    (f.base.reliability === "always_pass" || f.base.reliability === "always_fail") &&
+    !flaky.includes(f.case_id);
   const present = flips.filter((f) => f.quarantined);
   const reachable = sides.map(({ base, current }) => smallestDropP(base.scored, current.scored));
   return {
@@ -98,12 +137,17 @@ export function testCaseNoise(flips: CaseFlip[], options: NoiseOptions): NoiseSu
     correction: "holm",
     alpha: options.alpha,
     tested: tested.length,
-    regressed: tested.filter((f) => f.test?.beyond_noise === true && f.quarantined !== true).map((f) => f.case_id),
-    within_noise: flips.filter((f) => f.kind === "regressed" && f.test?.beyond_noise !== true).map((f) => f.case_id),
+    regressed: tested
+      .filter((f) => f.test?.beyond_noise === true && f.quarantined !== true)
+      .map((f) => f.case_id),
+    within_noise: flips
+      .filter((f) => f.kind === "regressed" && f.test?.beyond_noise !== true)
+      .map((f) => f.case_id),
     flaky,
     quarantined: present.map((f) => f.case_id),
     stable_quarantined: present.filter(stable).map((f) => f.case_id),
-    best_reachable: reachable.length === 0 ? null : Math.min(1, Math.min(...reachable) * reachable.length),
+    best_reachable:
+      reachable.length === 0 ? null : Math.min(1, Math.min(...reachable) * reachable.length),
     remeasured: options.remeasure?.perCase ?? null,
     quarantine_file: options.quarantine?.file ?? null,
   };
@@ -112,4 +156,3 @@ export function testCaseNoise(flips: CaseFlip[], options: NoiseOptions): NoiseSu
 function isFlaky(side: { correct: number; scored: number }): boolean {
   return side.correct > 0 && side.correct < side.scored;
 }
-

@@ -9,8 +9,19 @@ import type { Metrics, TrialRecord } from "../types.js";
 import { checkComparability, splitCaseIds } from "./comparability.js";
 import { findConfusionMoves } from "./confusion-moves.js";
 import { gatherEvidence } from "./case-values.js";
-import { findDefinitionChanges, sightingsFromRecords, sightingsFromRows, type ToolSightings } from "./definitions.js";
-import { DIFF_SCHEMA_VERSION, type Diff, type DiffReport, type DiffRunInfo, type MetricDelta } from "../types/diff.js";
+import {
+  findDefinitionChanges,
+  sightingsFromRecords,
+  sightingsFromRows,
+  type ToolSightings,
+} from "./definitions.js";
+import {
+  DIFF_SCHEMA_VERSION,
+  type Diff,
+  type DiffReport,
+  type DiffRunInfo,
+  type MetricDelta,
+} from "../types/diff.js";
 import { computeFlips, countKinds, summariseReliability } from "./flips.js";
 import { testCaseNoise, type NoiseOptions } from "./case-noise.js";
 import { minDiscordantPairs, pairedTest } from "./mcnemar.js";
@@ -54,19 +65,35 @@ function restrict(input: DiffInput, shared: Set<string>, differ: boolean): Trial
   return input.records.filter((r) => shared.has(r.case_id));
 }
 
-function scopeNotes(base: DiffInput, current: DiffInput, differ: boolean, shared: number): string[] {
+function scopeNotes(
+  base: DiffInput,
+  current: DiffInput,
+  differ: boolean,
+  shared: number,
+): string[] {
   const notes: string[] = [];
-  for (const [side, input] of [["BASE", base], ["CURRENT", current]] as const) {
+  for (const [side, input] of [
+    ["BASE", base],
+    ["CURRENT", current],
+  ] as const) {
     if (input.records === null) {
-      notes.push(`${side} is a report.json without records.jsonl: no per-trial tests, per-case tests only for metrics the case rows carry, blast radius from case rows`);
+      notes.push(
+        `${side} is a report.json without records.jsonl: no per-trial tests, per-case tests only for metrics the case rows carry, blast radius from case rows`,
+      );
     }
   }
   if (isDeterministic(base) && isDeterministic(current)) {
-    notes.push("every case chose the same tool in all its trials in both runs: trial pairs repeat each other, so per-trial p-values overstate the evidence; read the per-case test");
+    notes.push(
+      "every case chose the same tool in all its trials in both runs: trial pairs repeat each other, so per-trial p-values overstate the evidence; read the per-case test",
+    );
   }
   if (differ) {
     const both = base.records !== null && current.records !== null;
-    notes.push(both ? `metrics recomputed over the ${shared} shared cases` : "metrics are each run's own, over all its cases (without records they cannot be restricted to the shared cases)");
+    notes.push(
+      both
+        ? `metrics recomputed over the ${shared} shared cases`
+        : "metrics are each run's own, over all its cases (without records they cannot be restricted to the shared cases)",
+    );
   }
   return notes;
 }
@@ -78,9 +105,17 @@ function isDeterministic(input: DiffInput): boolean {
 
 function sightingsOf(base: DiffInput, current: DiffInput): ToolSightings {
   if (base.records !== null && current.records !== null) {
-    return { basis: "visible_sets", base: sightingsFromRecords(base.records), current: sightingsFromRecords(current.records) };
+    return {
+      basis: "visible_sets",
+      base: sightingsFromRecords(base.records),
+      current: sightingsFromRecords(current.records),
+    };
   }
-  return { basis: "case_rows", base: sightingsFromRows(base.report.cases), current: sightingsFromRows(current.report.cases) };
+  return {
+    basis: "case_rows",
+    base: sightingsFromRows(base.report.cases),
+    current: sightingsFromRows(current.report.cases),
+  };
 }
 
 interface Compared {
@@ -94,15 +129,34 @@ interface Compared {
  * The metrics to compare and their deltas. When the case sets differ and both runs have records,
  * both sides are recomputed over the shared cases; otherwise each run's own metrics are used.
  */
-function compareMetrics(base: DiffInput, current: DiffInput, shared: Set<string>, differ: boolean): Compared {
+function compareMetrics(
+  base: DiffInput,
+  current: DiffInput,
+  shared: Set<string>,
+  differ: boolean,
+): Compared {
   const baseRecords = restrict(base, shared, differ);
   const currentRecords = restrict(current, shared, differ);
   const recomputed = differ && baseRecords !== null && currentRecords !== null;
-  const baseMetrics = recomputed && baseRecords !== null ? computeMetrics(baseRecords, base.report.run.config.success) : base.report.metrics;
-  const currentMetrics = recomputed && currentRecords !== null ? computeMetrics(currentRecords, current.report.run.config.success) : current.report.metrics;
+  const baseMetrics =
+    recomputed && baseRecords !== null
+      ? computeMetrics(baseRecords, base.report.run.config.success)
+      : base.report.metrics;
+  const currentMetrics =
+    recomputed && currentRecords !== null
+      ? computeMetrics(currentRecords, current.report.run.config.success)
+      : current.report.metrics;
   const metrics = computeMetricDeltas(
-    gatherEvidence(baseMetrics, base.report.cases, baseRecords === null ? null : scoreRecords(baseRecords)),
-    gatherEvidence(currentMetrics, current.report.cases, currentRecords === null ? null : scoreRecords(currentRecords)),
+    gatherEvidence(
+      baseMetrics,
+      base.report.cases,
+      baseRecords === null ? null : scoreRecords(baseRecords),
+    ),
+    gatherEvidence(
+      currentMetrics,
+      current.report.cases,
+      currentRecords === null ? null : scoreRecords(currentRecords),
+    ),
   );
   return { base: baseMetrics, current: currentMetrics, metrics, recomputed };
 }
@@ -110,8 +164,16 @@ function compareMetrics(base: DiffInput, current: DiffInput, shared: Set<string>
 /** The smallest share of `n` pairs that must all move one way to reach p < alpha; null if none can. */
 function measurePower(alpha: number, cases: number, trialPairs: number | null): Diff["power"] {
   const m = minDiscordantPairs(alpha);
-  const detectable = (n: number | null): number | null => (n === null || m === null || n < m ? null : m / n);
-  return { alpha, min_discordant: m, cases, min_case_change: detectable(cases), trial_pairs: trialPairs, min_trial_change: detectable(trialPairs) };
+  const detectable = (n: number | null): number | null =>
+    n === null || m === null || n < m ? null : m / n;
+  return {
+    alpha,
+    min_discordant: m,
+    cases,
+    min_case_change: detectable(cases),
+    trial_pairs: trialPairs,
+    min_trial_change: detectable(trialPairs),
+  };
 }
 
 export function compareRuns(base: DiffInput, current: DiffInput, options: CompareOptions): Diff {
@@ -137,13 +199,24 @@ export function compareRuns(base: DiffInput, current: DiffInput, options: Compar
       trial_pairs: trials?.pairs ?? null,
       notes: scopeNotes(base, current, differ, ids.shared.length),
     },
-    outcome: { flips: counts, cases: pairedTest(counts.fixed, counts.regressed, pairedCases), trials },
+    outcome: {
+      flips: counts,
+      cases: pairedTest(counts.fixed, counts.regressed, pairedCases),
+      trials,
+    },
     power: measurePower(options.alpha, pairedCases, trials?.pairs ?? null),
     metrics: compared.metrics,
     flips,
-    noise: testCaseNoise(flips, { alpha: options.alpha, quarantine: options.quarantine, remeasure: options.remeasure }),
+    noise: testCaseNoise(flips, {
+      alpha: options.alpha,
+      quarantine: options.quarantine,
+      remeasure: options.remeasure,
+    }),
     reliability: summariseReliability(flips),
-    confusions: findConfusionMoves(compared.base.confusion_matrix, compared.current.confusion_matrix),
+    confusions: findConfusionMoves(
+      compared.base.confusion_matrix,
+      compared.current.confusion_matrix,
+    ),
     definitions: {
       base_recorded: Object.keys(definitions).length > 0,
       current_recorded: Object.keys(after).length > 0,

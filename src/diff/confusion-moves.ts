@@ -14,7 +14,11 @@ function index(cells: Confusion[]): Map<string, Confusion> {
  * the registry lacks (a coverage failure) is not correct. Reports before schema_version 2 have
  * no outcome counts; there the label falls back to selected ∈ acceptable.
  */
-function isCorrectCell(acceptable: string, selected: string, cells: (Confusion | undefined)[]): boolean {
+function isCorrectCell(
+  acceptable: string,
+  selected: string,
+  cells: (Confusion | undefined)[],
+): boolean {
   const present = cells.filter((c): c is Confusion => c !== undefined && c.count > 0);
   if (present.some((c) => c.correct === undefined)) return acceptable.split("|").includes(selected);
   return present.length > 0 && present.every((c) => c.correct === c.count);
@@ -35,6 +39,8 @@ export function findConfusionMoves(base: Confusion[], current: Confusion[]): Con
   }
   return moves.sort(
     (a, b) =>
-      Math.abs(b.delta) - Math.abs(a.delta) || compareText(a.acceptable, b.acceptable) || compareText(a.selected, b.selected),
+      Math.abs(b.delta) - Math.abs(a.delta) ||
+      compareText(a.acceptable, b.acceptable) ||
+      compareText(a.selected, b.selected),
   );
 }

@@ -33,14 +33,21 @@ export function sightingsFromRecords(records: TrialRecord[]): Map<string, Set<st
 export function sightingsFromRows(rows: CaseRow[]): Map<string, Set<string>> {
   const map = new Map<string, Set<string>>();
   for (const row of rows) {
-    for (const tool of [...row.acceptable, ...row.forbidden, ...Object.keys(row.selections)]) note(map, tool, row.case_id);
+    for (const tool of [...row.acceptable, ...row.forbidden, ...Object.keys(row.selections)])
+      note(map, tool, row.case_id);
   }
   return map;
 }
 
 function toSide(info: DefinitionInfo | undefined): DefinitionSide | null {
   if (info === undefined) return null;
-  return { family: info.family, effect: info.effect, open_world: info.open_world, hash: info.hash, description: info.description };
+  return {
+    family: info.family,
+    effect: info.effect,
+    open_world: info.open_world,
+    hash: info.hash,
+    description: info.description,
+  };
 }
 
 /** The fields that differ; input_schema is inferred when the hash moved and the text did not. */
@@ -48,12 +55,16 @@ function changedFields(a: DefinitionSide, b: DefinitionSide): string[] {
   const fields: string[] = [];
   if (a.description !== b.description) fields.push("description");
   else if (a.hash !== b.hash) fields.push("input_schema");
-  for (const key of ["family", "effect", "open_world"] as const) if (a[key] !== b[key]) fields.push(key);
+  for (const key of ["family", "effect", "open_world"] as const)
+    if (a[key] !== b[key]) fields.push(key);
   return fields;
 }
 
 function measureBlast(tool: string, flips: CaseFlip[], sightings: ToolSightings): BlastRadius {
-  const saw = new Set([...(sightings.base.get(tool) ?? []), ...(sightings.current.get(tool) ?? [])]);
+  const saw = new Set([
+    ...(sightings.base.get(tool) ?? []),
+    ...(sightings.current.get(tool) ?? []),
+  ]);
   const hit = flips.filter((flip) => saw.has(flip.case_id));
   const sum = (side: "base" | "current", field: "correct" | "scored"): number =>
     hit.reduce((total, flip) => total + (flip[side]?.[field] ?? 0), 0);
@@ -79,7 +90,8 @@ export function findDefinitionChanges(
   for (const tool of names) {
     const before = toSide(Object.hasOwn(base, tool) ? base[tool] : undefined);
     const after = toSide(Object.hasOwn(current, tool) ? current[tool] : undefined);
-    const fields = before === null || after === null ? ["definition"] : changedFields(before, after);
+    const fields =
+      before === null || after === null ? ["definition"] : changedFields(before, after);
     if (fields.length === 0) continue;
     changes.push({
       tool,

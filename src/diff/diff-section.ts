@@ -18,6 +18,11 @@ export interface DiffSection {
   notes: Line[];
 }
 
-export function section(title: string, lines: Line[], table: TableData | null = null, notes: Line[] = []): DiffSection {
+export function section(
+  title: string,
+  lines: Line[],
+  table: TableData | null = null,
+  notes: Line[] = [],
+): DiffSection {
   return { title, lines, table, notes };
 }

@@ -7,7 +7,13 @@ import { compareText } from "../text/compare-text.js";
 import { STAGES } from "../types.js";
 import type { CaseRow } from "../types.js";
 import { FLIP_KINDS } from "../types/diff.js";
-import type { CaseFlip, CaseSide, FlipKind, ReliabilityClass, ReliabilitySummary } from "../types/diff.js";
+import type {
+  CaseFlip,
+  CaseSide,
+  FlipKind,
+  ReliabilityClass,
+  ReliabilitySummary,
+} from "../types/diff.js";
 
 const ERRORED = "errored";
 
@@ -68,14 +74,25 @@ export function computeFlips(baseRows: CaseRow[], currentRows: CaseRow[]): CaseF
 
 export function countKinds(flips: { kind: FlipKind }[]): Record<FlipKind, number> {
   const counts: Record<FlipKind, number> = {
-    regressed: 0, fixed: 0, still_failing: 0, new: 0, removed: 0, errored: 0, still_passing: 0,
+    regressed: 0,
+    fixed: 0,
+    still_failing: 0,
+    new: 0,
+    removed: 0,
+    errored: 0,
+    still_passing: 0,
   };
   for (const flip of flips) counts[flip.kind] += 1;
   return counts;
 }
 
 function countClasses(sides: CaseSide[]): Record<ReliabilityClass, number> {
-  const counts: Record<ReliabilityClass, number> = { always_pass: 0, flaky: 0, always_fail: 0, errored: 0 };
+  const counts: Record<ReliabilityClass, number> = {
+    always_pass: 0,
+    flaky: 0,
+    always_fail: 0,
+    errored: 0,
+  };
   for (const side of sides) counts[side.reliability] += 1;
   return counts;
 }

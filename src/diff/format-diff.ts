@@ -5,7 +5,16 @@
 import { pIs, isProportion, MISSING, plural } from "../render/format.js";
 import { describeDiscovery } from "./comparability.js";
 import { describeRegistries } from "../render/run-header.js";
-import type { Change, DefinitionChangeKind, Diff, DiffRunInfo, FlipKind, MetricDelta, ReliabilityClass, PairedTest } from "../types/diff.js";
+import type {
+  Change,
+  DefinitionChangeKind,
+  Diff,
+  DiffRunInfo,
+  FlipKind,
+  MetricDelta,
+  ReliabilityClass,
+  PairedTest,
+} from "../types/diff.js";
 
 export const FLIP_LABELS: Record<FlipKind, string> = {
   regressed: "regressed",
@@ -65,8 +74,12 @@ function describeRunInfo(info: DiffRunInfo): string {
 /** One line: BASE → CURRENT, endpoint/model, shared cases × trials, retriever. */
 export function describeDiff(diff: Diff): string {
   const { base, current, scope } = diff;
-  const endpoint = base.endpoint === current.endpoint && base.model === current.model ? `${base.endpoint}/${base.model}` : `${base.endpoint}/${base.model} → ${current.endpoint}/${current.model}`;
-  const trials = base.trials === current.trials ? String(base.trials) : `${base.trials}/${current.trials}`;
+  const endpoint =
+    base.endpoint === current.endpoint && base.model === current.model
+      ? `${base.endpoint}/${base.model}`
+      : `${base.endpoint}/${base.model} → ${current.endpoint}/${current.model}`;
+  const trials =
+    base.trials === current.trials ? String(base.trials) : `${base.trials}/${current.trials}`;
   const discovery = describeDiscovery(base.discovery);
   const retriever = discovery === "none" ? "no retriever" : `retriever ${discovery}`;
   return `route-eval diff ${describeRunInfo(base)} → ${describeRunInfo(current)} · ${endpoint} · ${plural(scope.shared_cases, "shared case")} × ${trials} trial${trials === "1" ? "" : "s"} · ${retriever}`;
@@ -74,6 +87,10 @@ export function describeDiff(diff: Diff): string {
 
 /** "BASE reports/a (trial records)", "CURRENT x.json (report.json only)". */
 export function describeSources(diff: Diff): string[] {
-  const source = (info: DiffRunInfo): string => (info.source === "records" ? "trial records" : "report.json only");
-  return [`BASE ${diff.base.label} (${source(diff.base)})`, `CURRENT ${diff.current.label} (${source(diff.current)})`];
+  const source = (info: DiffRunInfo): string =>
+    info.source === "records" ? "trial records" : "report.json only";
+  return [
+    `BASE ${diff.base.label} (${source(diff.base)})`,
+    `CURRENT ${diff.current.label} (${source(diff.current)})`,
+  ];
 }

@@ -4,7 +4,6 @@
  */
 import type { PairedTest } from "../types/diff.js";
 
-
 /** ln C(n, i) for i = 0..m, by the recurrence C(n, i) = C(n, i − 1)·(n − i + 1)/i. */
 function logBinomials(n: number, m: number): number[] {
   const out = [0];

@@ -11,7 +11,6 @@ import type { Change, MetricDelta, MetricValue, PairedTest } from "../types/diff
 import { pairedTest } from "./mcnemar.js";
 import type { TrialOutcomes } from "./trial-outcomes.js";
 
-
 /** One run's evidence: its metrics, each metric's value per case, and per-trial outcomes. */
 export interface RunEvidence {
   metrics: Metrics;
@@ -54,25 +53,64 @@ function keysOf(a: Record<string, unknown>, b: Record<string, unknown>): string[
 export function listMetrics(base: Metrics, current: Metrics): MetricSpec[] {
   const specs: MetricSpec[] = [];
   for (const field of RATE_NAMES) {
-    specs.push({ metric: field, label: RATES[field].label, direction: RATES[field].better, pick: (m) => fromRate(m[field]), rate: (m) => m[field] });
+    specs.push({
+      metric: field,
+      label: RATES[field].label,
+      direction: RATES[field].better,
+      pick: (m) => fromRate(m[field]),
+      rate: (m) => m[field],
+    });
     if (field !== "discovery_recall") continue;
     for (const k of keysOf(base.tool_recall_at_k, current.tool_recall_at_k)) {
-      const rate = (m: Metrics): Rate | undefined => (Object.hasOwn(m.tool_recall_at_k, k) ? m.tool_recall_at_k[k] : undefined);
-      specs.push({ metric: `tool_recall_at_k.${k}`, label: `discovery rate (k=${k})`, direction: "higher", pick: (m) => fromRate(rate(m)), rate });
+      const rate = (m: Metrics): Rate | undefined =>
+        Object.hasOwn(m.tool_recall_at_k, k) ? m.tool_recall_at_k[k] : undefined;
+      specs.push({
+        metric: `tool_recall_at_k.${k}`,
+        label: `discovery rate (k=${k})`,
+        direction: "higher",
+        pick: (m) => fromRate(rate(m)),
+        rate,
+      });
     }
   }
-  for (const [field, label] of [["pass_hat_k", "pass^"], ["pass_at_k", "pass@"]] as const) {
+  for (const [field, label] of [
+    ["pass_hat_k", "pass^"],
+    ["pass_at_k", "pass@"],
+  ] as const) {
     for (const k of keysOf(base[field], current[field])) {
-      const rate = (m: Metrics): Rate | undefined => (Object.hasOwn(m[field], k) ? m[field][k] : undefined);
-      specs.push({ metric: `${field}.${k}`, label: `${label}${k}`, direction: "higher", pick: (m) => fromRate(rate(m)), rate });
+      const rate = (m: Metrics): Rate | undefined =>
+        Object.hasOwn(m[field], k) ? m[field][k] : undefined;
+      specs.push({
+        metric: `${field}.${k}`,
+        label: `${label}${k}`,
+        direction: "higher",
+        pick: (m) => fromRate(rate(m)),
+        rate,
+      });
     }
   }
   if (base.conversations !== undefined || current.conversations !== undefined) {
     const rate = (m: Metrics): Rate | undefined => m.conversations?.success;
-    specs.push({ metric: "conversation_success", label: "conversation success", direction: "higher", pick: (m) => fromRate(rate(m)), rate });
+    specs.push({
+      metric: "conversation_success",
+      label: "conversation success",
+      direction: "higher",
+      pick: (m) => fromRate(rate(m)),
+      rate,
+    });
   }
-  specs.push({ metric: "consistency", label: "consistency", direction: "higher", pick: consistencyOf });
-  specs.push({ metric: "mean_visible", label: "mean visible set size", direction: "neutral", pick: (m) => fromNumber(m.mean_visible) });
+  specs.push({
+    metric: "consistency",
+    label: "consistency",
+    direction: "higher",
+    pick: consistencyOf,
+  });
+  specs.push({
+    metric: "mean_visible",
+    label: "mean visible set size",
+    direction: "neutral",
+    pick: (m) => fromNumber(m.mean_visible),
+  });
   return specs;
 }
 
@@ -80,11 +118,15 @@ export function judgeChange(direction: Direction, delta: number | null): Change 
   if (delta === null) return "unmeasured";
   if (Math.abs(delta) < EPSILON) return "unchanged";
   if (direction === "neutral") return "changed";
-  return (delta > 0) === (direction === "higher") ? "improved" : "regressed";
+  return delta > 0 === (direction === "higher") ? "improved" : "regressed";
 }
 
 /** Sign test over the cases valued in both runs; null when the metric has no per-case values. */
-export function testCases(metric: string, base: RunEvidence, current: RunEvidence): PairedTest | null {
+export function testCases(
+  metric: string,
+  base: RunEvidence,
+  current: RunEvidence,
+): PairedTest | null {
   const before = base.caseValues.get(metric);
   const after = current.caseValues.get(metric);
   if (before === undefined || after === undefined) return null;
@@ -102,7 +144,10 @@ export function testCases(metric: string, base: RunEvidence, current: RunEvidenc
 }
 
 /** Trial outcomes paired by case and trial index; null when either run has no records. */
-export function pairTrials(base: RunEvidence, current: RunEvidence): [TrialOutcomes, TrialOutcomes][] | null {
+export function pairTrials(
+  base: RunEvidence,
+  current: RunEvidence,
+): [TrialOutcomes, TrialOutcomes][] | null {
   if (base.trialOutcomes === null || current.trialOutcomes === null) return null;
   const pairs: [TrialOutcomes, TrialOutcomes][] = [];
   for (const [key, outcomes] of base.trialOutcomes) {
@@ -113,7 +158,10 @@ export function pairTrials(base: RunEvidence, current: RunEvidence): [TrialOutco
 }
 
 /** McNemar over trial pairs in the metric's population in both runs; null without records. */
-export function testTrials(metric: string, pairs: [TrialOutcomes, TrialOutcomes][] | null): PairedTest | null {
+export function testTrials(
+  metric: string,
+  pairs: [TrialOutcomes, TrialOutcomes][] | null,
+): PairedTest | null {
   if (pairs === null || !isTrialMetric(metric)) return null;
   let up = 0;
   let down = 0;

@@ -37,20 +37,30 @@ export function readQuarantine(named: string | undefined, cwd: string): Quaranti
   const yaml = readYamlFile(file, cwd);
   const data = yaml.data as { quarantine?: unknown } | null;
   const fail = (path: (string | number)[], message: string): never => {
-    throw new InputError(at(yaml.shown, yaml.lineOf(path), `${path.join(".") || "(top level)"}: ${message}`));
+    throw new InputError(
+      at(yaml.shown, yaml.lineOf(path), `${path.join(".") || "(top level)"}: ${message}`),
+    );
   };
-  if (data === null || typeof data !== "object" || Array.isArray(data)) fail([], "expected a mapping with a quarantine: list of {case, reason}");
+  if (data === null || typeof data !== "object" || Array.isArray(data))
+    fail([], "expected a mapping with a quarantine: list of {case, reason}");
   const list = (data as { quarantine?: unknown }).quarantine ?? [];
   if (!Array.isArray(list)) fail(["quarantine"], "expected a list of {case, reason}");
   const entries = (list as unknown[]).map((item, i): QuarantineEntry => {
     if (typeof item === "string" && item.trim() !== "") return { case: item };
-    if (item === null || typeof item !== "object" || Array.isArray(item)) return fail(["quarantine", i], "expected {case: ID, reason: TEXT} or a case id");
+    if (item === null || typeof item !== "object" || Array.isArray(item))
+      return fail(["quarantine", i], "expected {case: ID, reason: TEXT} or a case id");
     const entry = item as Record<string, unknown>;
-    if (typeof entry.case !== "string" || entry.case.trim() === "") fail(["quarantine", i, "case"], "expected a case id");
-    if (entry.reason !== undefined && typeof entry.reason !== "string") fail(["quarantine", i, "reason"], "expected text");
+    if (typeof entry.case !== "string" || entry.case.trim() === "")
+      fail(["quarantine", i, "case"], "expected a case id");
+    if (entry.reason !== undefined && typeof entry.reason !== "string")
+      fail(["quarantine", i, "reason"], "expected text");
     const unknown = Object.keys(entry).filter((key) => key !== "case" && key !== "reason");
-    if (unknown.length > 0) fail(["quarantine", i, unknown[0]], "unknown key (expected case, reason)");
-    return { case: entry.case as string, ...(entry.reason === undefined ? {} : { reason: entry.reason as string }) };
+    if (unknown.length > 0)
+      fail(["quarantine", i, unknown[0]], "unknown key (expected case, reason)");
+    return {
+      case: entry.case as string,
+      ...(entry.reason === undefined ? {} : { reason: entry.reason as string }),
+    };
   });
   return { file: yaml.shown, entries, cases: new Set(entries.map((e) => e.case)) };
 }
@@ -59,18 +69,31 @@ export function readQuarantine(named: string | undefined, cwd: string): Quaranti
  * The file with the diff's flaky cases added (existing entries and their reasons kept), at the path
  * named or the default; returns the cases added.
  */
-export function updateQuarantine(diff: Diff, existing: Quarantine | null, named: string | undefined, cwd: string, today: string): string[] {
+export function updateQuarantine(
+  diff: Diff,
+  existing: Quarantine | null,
+  named: string | undefined,
+  cwd: string,
+  today: string,
+): string[] {
   const entries = [...(existing?.entries ?? [])];
   const have = new Set(entries.map((e) => e.case));
   const added: string[] = [];
   for (const id of diff.noise.flaky) {
     if (have.has(id)) continue;
     const test = diff.flips.find((f) => f.case_id === id)?.test;
-    const counts = test === null || test === undefined ? "" : ` ${test.base.correct}/${test.base.scored} → ${test.current.correct}/${test.current.scored}`;
+    const counts =
+      test === null || test === undefined
+        ? ""
+        : ` ${test.base.correct}/${test.base.scored} → ${test.current.correct}/${test.current.scored}`;
     entries.push({ case: id, reason: `flaky:${counts} (${today})` });
     added.push(id);
   }
-  const header = "# route-eval diff --quarantine: cases reported, never gated. Remove a case once it is stable.\n";
-  writeFileSync(resolve(cwd, named ?? DEFAULT_QUARANTINE), `${header}${stringify({ quarantine: entries })}`);
+  const header =
+    "# route-eval diff --quarantine: cases reported, never gated. Remove a case once it is stable.\n";
+  writeFileSync(
+    resolve(cwd, named ?? DEFAULT_QUARANTINE),
+    `${header}${stringify({ quarantine: entries })}`,
+  );
   return added;
 }

@@ -7,10 +7,17 @@ import { section, type DiffSection, type Line, type Span } from "./diff-section.
 
 const MAX_BLAST_LISTED = 20;
 /** Cases whose outcome moved (or appeared, or vanished) are named; the steady ones only counted. */
-const LISTED_KINDS: ReadonlySet<FlipKind> = new Set<FlipKind>(["regressed", "fixed", "new", "removed", "errored"]);
+const LISTED_KINDS: ReadonlySet<FlipKind> = new Set<FlipKind>([
+  "regressed",
+  "fixed",
+  "new",
+  "removed",
+  "errored",
+]);
 const BASIS_LABELS: Record<DefinitionChange["blast_radius"]["basis"], string> = {
   visible_sets: "cases whose visible set contained it",
-  case_rows: "cases naming it as acceptable or forbidden, or selecting it (no trial records: visible sets unknown)",
+  case_rows:
+    "cases naming it as acceptable or forbidden, or selecting it (no trial records: visible sets unknown)",
 };
 
 function wordLine(change: DefinitionChange): Line {
@@ -22,21 +29,28 @@ export function describeFields(change: DefinitionChange): string[] {
   const { base, current } = change;
   if (base === null || current === null) return [];
   const lines = base.hash === current.hash ? [] : [`hash ${base.hash} → ${current.hash}`];
-  if (change.fields.includes("input_schema")) lines.push("input_schema changed (the hash moved, the description did not)");
+  if (change.fields.includes("input_schema"))
+    lines.push("input_schema changed (the hash moved, the description did not)");
   for (const key of ["family", "effect", "open_world"] as const) {
-    if (base[key] !== current[key]) lines.push(`${key} ${String(base[key])} → ${String(current[key])}`);
+    if (base[key] !== current[key])
+      lines.push(`${key} ${String(base[key])} → ${String(current[key])}`);
   }
   return lines;
 }
 
 function describeBlast(change: DefinitionChange): string[] {
   const blast = change.blast_radius;
-  const counts = FLIP_KINDS.filter((kind) => blast.counts[kind] > 0).map((kind) => `${blast.counts[kind]} ${FLIP_LABELS[kind]}`);
+  const counts = FLIP_KINDS.filter((kind) => blast.counts[kind] > 0).map(
+    (kind) => `${blast.counts[kind]} ${FLIP_LABELS[kind]}`,
+  );
   const trials = `correct trials ${blast.base.correct}/${blast.base.scored} → ${blast.current.correct}/${blast.current.scored}`;
   const head = `blast radius: ${blast.cases.length} ${BASIS_LABELS[blast.basis].replace(/^cases/, blast.cases.length === 1 ? "case" : "cases")}${counts.length > 0 ? ` — ${counts.join(", ")}` : ""}; ${trials}`;
   const moved = blast.cases.filter((c) => LISTED_KINDS.has(c.kind));
-  const listed = moved.slice(0, MAX_BLAST_LISTED).map((c) => `  ${FLIP_LABELS[c.kind]}: ${c.case_id}`);
-  const rest = moved.length > MAX_BLAST_LISTED ? [`  … and ${moved.length - MAX_BLAST_LISTED} more`] : [];
+  const listed = moved
+    .slice(0, MAX_BLAST_LISTED)
+    .map((c) => `  ${FLIP_LABELS[c.kind]}: ${c.case_id}`);
+  const rest =
+    moved.length > MAX_BLAST_LISTED ? [`  … and ${moved.length - MAX_BLAST_LISTED} more`] : [];
   return [head, ...listed, ...rest];
 }
 
@@ -51,17 +65,28 @@ export function buildDefinitionSections(diff: Diff): DiffSection[] {
   const { base_recorded, current_recorded, changes } = diff.definitions;
   const title = "Changed definitions (model-facing text)";
   if (!base_recorded || !current_recorded) {
-    const missing = [...(base_recorded ? [] : ["BASE"]), ...(current_recorded ? [] : ["CURRENT"])].join(" and ");
-    return [section(title, [`not compared: ${missing} recorded no tool definitions (records without run.json)`])];
+    const missing = [
+      ...(base_recorded ? [] : ["BASE"]),
+      ...(current_recorded ? [] : ["CURRENT"]),
+    ].join(" and ");
+    return [
+      section(title, [
+        `not compared: ${missing} recorded no tool definitions (records without run.json)`,
+      ]),
+    ];
   }
   if (changes.length === 0) return [section(title, ["no tool definition changed"])];
   const summary = changes.map((c) => `${c.tool} (${DEFINITION_LABELS[c.change]})`).join(", ");
-  return [section(title, [`${changes.length} tool${changes.length === 1 ? "" : "s"}: ${summary}`]), ...changes.map(buildDefinitionSection)];
+  return [
+    section(title, [`${changes.length} tool${changes.length === 1 ? "" : "s"}: ${summary}`]),
+    ...changes.map(buildDefinitionSection),
+  ];
 }
 
 export function buildGateSection(diff: Diff): DiffSection {
   const title = "Gates";
-  if (diff.gates.length === 0) return section(title, ["none set (use --max-drop or --fail-on-regressed-case); exit 0"]);
+  if (diff.gates.length === 0)
+    return section(title, ["none set (use --max-drop or --fail-on-regressed-case); exit 0"]);
   const rows = diff.gates.map((g): Cell[] => [
     g.passed ? { text: "✓", tone: "good" } : { text: "✗", tone: "bad" },
     g.rule,
@@ -69,6 +94,9 @@ export function buildGateSection(diff: Diff): DiffSection {
   ]);
   const table: TableData = { head: ["", "gate", "reason"], align: ["left", "left", "left"], rows };
   const failed = diff.gates.filter((g) => !g.passed).length;
-  const verdict = failed === 0 ? `all ${diff.gates.length} gates passed` : `${failed} of ${diff.gates.length} gates failed: exit 1`;
+  const verdict =
+    failed === 0
+      ? `all ${diff.gates.length} gates passed`
+      : `${failed} of ${diff.gates.length} gates failed: exit 1`;
   return section(title, [verdict], table);
 }

@@ -11,10 +11,13 @@ import { CHANGE_LABELS, formatDelta, formatTest, isSignificant } from "./format-
 
 const W = 200;
 const PAD = 6;
-const x = (value: number): string => (PAD + Math.max(0, Math.min(1, value)) * (W - 2 * PAD)).toFixed(1);
+const x = (value: number): string =>
+  (PAD + Math.max(0, Math.min(1, value)) * (W - 2 * PAD)).toFixed(1);
 
 function interval(value: MetricDelta["base"]): [number, number] | null {
-  return value.numerator === null || value.denominator === null ? null : wilson(value.numerator, value.denominator);
+  return value.numerator === null || value.denominator === null
+    ? null
+    : wilson(value.numerator, value.denominator);
 }
 
 /** Null for metrics that are not proportions or that a run did not measure. */
@@ -22,7 +25,10 @@ function dumbbell(row: MetricDelta): SafeHtml | null {
   const { base, current } = row;
   if (row.metric === "mean_visible" || base.value === null || current.value === null) return null;
   const ci = interval(base);
-  const band = ci === null ? "" : html`<line class="ci-base" x1="${x(ci[0])}" x2="${x(ci[1])}" y1="6" y2="6"><title>BASE 95% CI</title></line>`;
+  const band =
+    ci === null
+      ? ""
+      : html`<line class="ci-base" x1="${x(ci[0])}" x2="${x(ci[1])}" y1="6" y2="6"><title>BASE 95% CI</title></line>`;
   return html`<svg class="dumbbell" viewBox="0 0 ${W} 12" width="${W}" height="12" aria-hidden="true"><line class="track" x1="${PAD}" x2="${W - PAD}" y1="6" y2="6"></line>${band}<line class="move ${row.change}" x1="${x(base.value)}" x2="${x(current.value)}" y1="6" y2="6"></line><circle class="base" cx="${x(base.value)}" cy="6" r="3.5"></circle><circle class="${row.change}" cx="${x(current.value)}" cy="6" r="4.5"></circle></svg>`;
 }
 

@@ -15,16 +15,24 @@ export function renderSpans(spans: Span[]): SafeHtml {
   return html`${spans.map((span) => {
     if (span.mark === "same") return span.text;
     const [lead, rest] = splitLead(span.text);
-    return span.mark === "removed" ? html`${lead}<del>${rest}</del>` : html`${lead}<ins>${rest}</ins>`;
+    return span.mark === "removed"
+      ? html`${lead}<del>${rest}</del>`
+      : html`${lead}<ins>${rest}</ins>`;
   })}`;
 }
 
 function renderLine(line: Line, className: string): SafeHtml {
-  return typeof line === "string" ? html`<p class="${className}">${line}</p>` : html`<p class="words">${renderSpans(line)}</p>`;
+  return typeof line === "string"
+    ? html`<p class="${className}">${line}</p>`
+    : html`<p class="words">${renderSpans(line)}</p>`;
 }
 
 /** The section as built for the terminal and Markdown, laid out as HTML. */
-export function renderPlainSection(id: string, s: DiffSection, intro: string | null = null): HtmlSection {
+export function renderPlainSection(
+  id: string,
+  s: DiffSection,
+  intro: string | null = null,
+): HtmlSection {
   const body = html`${s.lines.map((line) => renderLine(line, ""))}${s.table === null ? "" : renderTableHtml(s.table, `${id}-table`)}${s.notes.map((line) => renderLine(line, "muted"))}`;
   return { id, title: s.title, intro, body };
 }

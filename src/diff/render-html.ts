@@ -15,7 +15,13 @@ import { renderDefinitionsSection } from "./render-html-definitions.js";
 import { renderMetricsSection } from "./render-html-metrics.js";
 import { flipBadge, renderPlainSection } from "./render-html-section.js";
 import { DIFF_STYLE } from "./render-html-style.js";
-import { buildComparabilitySection, buildNoiseSection, buildOutcomeSection, buildPowerSection, buildReliabilitySection } from "./render-sections.js";
+import {
+  buildComparabilitySection,
+  buildNoiseSection,
+  buildOutcomeSection,
+  buildPowerSection,
+  buildReliabilitySection,
+} from "./render-sections.js";
 import { buildGateSection } from "./render-definitions.js";
 
 export interface DiffHtmlOptions {
@@ -25,15 +31,26 @@ export interface DiffHtmlOptions {
 
 function renderVerdictSection(diff: Diff): HtmlSection {
   const gates = renderPlainSection("gates", buildGateSection(diff));
-  const verdict = diff.verdict === "pass" ? html`<p class="verdict pass" id="verdict">verdict: pass</p>` : html`<p class="verdict fail" id="verdict">verdict: FAIL — exit 1</p>`;
+  const verdict =
+    diff.verdict === "pass"
+      ? html`<p class="verdict pass" id="verdict">verdict: pass</p>`
+      : html`<p class="verdict fail" id="verdict">verdict: FAIL — exit 1</p>`;
   return { ...gates, title: "Verdict and gates", body: html`${verdict}${gates.body}` };
 }
 
 function renderOutcomeSection(diff: Diff): HtmlSection {
   const { flips } = diff.outcome;
-  const tiles = FLIP_KINDS.map((kind) => html`<div class="tile ${flips[kind] === 0 ? "zero" : ""}" data-kind="${kind}"><strong>${flips[kind]}</strong>${flipBadge(kind)}</div>`);
+  const tiles = FLIP_KINDS.map(
+    (kind) =>
+      html`<div class="tile ${flips[kind] === 0 ? "zero" : ""}" data-kind="${kind}"><strong>${flips[kind]}</strong>${flipBadge(kind)}</div>`,
+  );
   const plain = renderPlainSection("outcome", buildOutcomeSection(diff));
-  return { ...plain, intro: "How each shared case moved, then the exact McNemar tests on case pass/fail and on trial correct/incorrect.", body: html`<div class="tiles">${tiles}</div>${plain.body}` };
+  return {
+    ...plain,
+    intro:
+      "How each shared case moved, then the exact McNemar tests on case pass/fail and on trial correct/incorrect.",
+    body: html`<div class="tiles">${tiles}</div>${plain.body}`,
+  };
 }
 
 function side(info: DiffRunInfo): string {
@@ -43,13 +60,24 @@ function side(info: DiffRunInfo): string {
 
 function diffFacts(diff: Diff): [string, string][] {
   const { base, current, scope } = diff;
-  const endpoint = base.endpoint === current.endpoint && base.model === current.model ? `${base.endpoint} / ${base.model}` : `${base.endpoint} / ${base.model} → ${current.endpoint} / ${current.model}`;
+  const endpoint =
+    base.endpoint === current.endpoint && base.model === current.model
+      ? `${base.endpoint} / ${base.model}`
+      : `${base.endpoint} / ${base.model} → ${current.endpoint} / ${current.model}`;
   return [
     ["BASE", side(base)],
     ["CURRENT", side(current)],
     ["endpoint", endpoint],
-    ["cases", `${scope.shared_cases} shared × ${base.trials === current.trials ? plural(base.trials, "trial") : `${base.trials}/${current.trials} trials`}`],
-    ["discovery", describeDiscovery(base.discovery) === "none" ? "no retriever" : describeDiscovery(base.discovery)],
+    [
+      "cases",
+      `${scope.shared_cases} shared × ${base.trials === current.trials ? plural(base.trials, "trial") : `${base.trials}/${current.trials} trials`}`,
+    ],
+    [
+      "discovery",
+      describeDiscovery(base.discovery) === "none"
+        ? "no retriever"
+        : describeDiscovery(base.discovery),
+    ],
     ["verdict", diff.verdict],
   ];
 }
@@ -60,12 +88,26 @@ export function renderDiffHtml(diff: Diff, options: DiffHtmlOptions): string {
     renderOutcomeSection(diff),
     renderMetricsSection(diff.metrics, diff.power.alpha),
     renderFlipsSection(diff.flips, options.pages),
-    { ...renderPlainSection("noise", buildNoiseSection(diff)), title: "Trial noise (per case)", intro: "Which flips are beyond each case's own trial noise (the test --fail-on-regressed-case gates on), the flaky cases and the quarantine." },
+    {
+      ...renderPlainSection("noise", buildNoiseSection(diff)),
+      title: "Trial noise (per case)",
+      intro:
+        "Which flips are beyond each case's own trial noise (the test --fail-on-regressed-case gates on), the flaky cases and the quarantine.",
+    },
     renderConfusionSection(diff.confusions),
     renderDefinitionsSection(diff),
-    { ...renderPlainSection("reliability", buildReliabilitySection(diff)), title: "Reliability classes", intro: "Each run's cases by how their scored trials went: always pass, flaky, always fail, all errored." },
+    {
+      ...renderPlainSection("reliability", buildReliabilitySection(diff)),
+      title: "Reliability classes",
+      intro:
+        "Each run's cases by how their scored trials went: always pass, flaky, always fail, all errored.",
+    },
     renderPlainSection("comparability", buildComparabilitySection(diff)),
-    renderPlainSection("power", buildPowerSection(diff), "Exact paired tests need enough discordant pairs before any change can be significant; these are the bounds for this sample."),
+    renderPlainSection(
+      "power",
+      buildPowerSection(diff),
+      "Exact paired tests need enough discordant pairs before any change can be significant; these are the bounds for this sample.",
+    ),
   ];
   return renderHtmlPage({
     title: `route-eval diff · ${diff.base.run_id} → ${diff.current.run_id}`,

@@ -24,9 +24,15 @@ function describeSide(label: string, side: CaseSide | null): string {
 }
 
 function renderGate(gate: Diff["gates"][number]): string {
-  const open = `    <testcase${attributes([["classname", "gates"], ["name", gate.rule]])}`;
+  const open = `    <testcase${attributes([
+    ["classname", "gates"],
+    ["name", gate.rule],
+  ])}`;
   if (gate.passed) return `${open}/>`;
-  return `${open}>\n      <failure${attributes([["message", gate.reason], ["type", "gate"]])}/>\n    </testcase>`;
+  return `${open}>\n      <failure${attributes([
+    ["message", gate.reason],
+    ["type", "gate"],
+  ])}/>\n    </testcase>`;
 }
 
 /** A case that fails the suite: its drop is beyond its trial noise, and it is not quarantined. */
@@ -42,29 +48,56 @@ function excused(flip: CaseFlip): string | null {
 }
 
 function renderCase(flip: CaseFlip): string {
-  const open = `    <testcase${attributes([["classname", "cases"], ["name", flip.case_id]])}`;
-  const body = escapeXml([`flip: ${FLIP_LABELS[flip.kind]}`, describeSide("BASE", flip.base), describeSide("CURRENT", flip.current)].join("\n"));
-  if (flip.kind === "removed") return `${open}>\n      <skipped${attributes([["message", "removed: only in BASE"]])}/>\n    </testcase>`;
+  const open = `    <testcase${attributes([
+    ["classname", "cases"],
+    ["name", flip.case_id],
+  ])}`;
+  const body = escapeXml(
+    [
+      `flip: ${FLIP_LABELS[flip.kind]}`,
+      describeSide("BASE", flip.base),
+      describeSide("CURRENT", flip.current),
+    ].join("\n"),
+  );
+  if (flip.kind === "removed")
+    return `${open}>\n      <skipped${attributes([["message", "removed: only in BASE"]])}/>\n    </testcase>`;
   const excuse = excused(flip);
-  if (excuse !== null) return `${open}>\n      <skipped${attributes([["message", excuse]])}/>\n      <system-out>${body}</system-out>\n    </testcase>`;
+  if (excuse !== null)
+    return `${open}>\n      <skipped${attributes([["message", excuse]])}/>\n      <system-out>${body}</system-out>\n    </testcase>`;
   if (!fails(flip)) return `${open}>\n      <system-out>${body}</system-out>\n    </testcase>`;
   const message = `regressed: ${describeSide("BASE", flip.base)}; ${describeSide("CURRENT", flip.current)}`;
-  return `${open}>\n      <failure${attributes([["message", message], ["type", "regression"]])}>${body}</failure>\n    </testcase>`;
+  return `${open}>\n      <failure${attributes([
+    ["message", message],
+    ["type", "regression"],
+  ])}>${body}</failure>\n    </testcase>`;
 }
 
 export function renderDiffJunit(diff: Diff): string {
   const cases = diff.flips;
   const failures = diff.gates.filter((g) => !g.passed).length + cases.filter(fails).length;
   const skipped = cases.filter((f) => f.kind === "removed" || excused(f) !== null).length;
-  const counts: [string, number][] = [["tests", diff.gates.length + cases.length], ["failures", failures], ["errors", 0]];
+  const counts: [string, number][] = [
+    ["tests", diff.gates.length + cases.length],
+    ["failures", failures],
+    ["errors", 0],
+  ];
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites${attributes([["name", SUITE], ...counts])}>`,
     `  <testsuite${attributes([["name", SUITE], ...counts, ["skipped", skipped]])}>`,
     "    <properties>",
-    `      <property${attributes([["name", "base"], ["value", diff.base.run_id]])}/>`,
-    `      <property${attributes([["name", "current"], ["value", diff.current.run_id]])}/>`,
-    `      <property${attributes([["name", "verdict"], ["value", diff.verdict]])}/>`,
+    `      <property${attributes([
+      ["name", "base"],
+      ["value", diff.base.run_id],
+    ])}/>`,
+    `      <property${attributes([
+      ["name", "current"],
+      ["value", diff.current.run_id],
+    ])}/>`,
+    `      <property${attributes([
+      ["name", "verdict"],
+      ["value", diff.verdict],
+    ])}/>`,
     "    </properties>",
     ...diff.gates.map(renderGate),
     ...cases.map(renderCase),

@@ -11,7 +11,11 @@ import { buildGateSection } from "./render-definitions.js";
 import { buildDiffSections, type DiffListing } from "./render-sections.js";
 import { splitLead } from "./word-diff.js";
 
-const TAGS: Record<Span["mark"], [string, string]> = { same: ["", ""], removed: ["<del>", "</del>"], added: ["<ins>", "</ins>"] };
+const TAGS: Record<Span["mark"], [string, string]> = {
+  same: ["", ""],
+  removed: ["<del>", "</del>"],
+  added: ["<ins>", "</ins>"],
+};
 
 function renderSpan(span: Span): string {
   const [open, close] = TAGS[span.mark];

@@ -11,7 +11,10 @@ import type { DiffSection, Line, Span } from "./diff-section.js";
 import { buildGateSection } from "./render-definitions.js";
 import { buildDiffSections } from "./render-sections.js";
 
-const MARKERS: Record<Exclude<Span["mark"], "same">, [string, string]> = { removed: ["[-", "-]"], added: ["{+", "+}"] };
+const MARKERS: Record<Exclude<Span["mark"], "same">, [string, string]> = {
+  removed: ["[-", "-]"],
+  added: ["{+", "+}"],
+};
 const MARK_STYLES = { removed: "red", added: "green" } as const;
 
 /** A word of a word diff: its mark, and whether a space comes before it. */
@@ -83,7 +86,9 @@ function renderWordDiff(spans: Span[], paint: Paint, width: number): string {
   const plain = makePaint(false);
   const room = Math.max(20, width - 2);
   const out: string[] = [];
-  for (const tokens of tokenize(spans).map((line) => line.flatMap((token) => cutWide(token, room - 4)))) {
+  for (const tokens of tokenize(spans).map((line) =>
+    line.flatMap((token) => cutWide(token, room - 4)),
+  )) {
     let line: Token[] = [];
     for (const token of tokens) {
       // Tokens with no space between them (a word and its punctuation) stay on one line.
@@ -100,18 +105,26 @@ function renderWordDiff(spans: Span[], paint: Paint, width: number): string {
 
 function renderSection(s: DiffSection, paint: Paint, width: number): string {
   // Plain lines wrap to the width; word-diff lines (spans) keep their own layout.
-  const line = (l: Line) => (typeof l === "string" ? wrapText(stripControls(l), width).join("\n") : renderWordDiff(l, paint, width));
+  const line = (l: Line) =>
+    typeof l === "string"
+      ? wrapText(stripControls(l), width).join("\n")
+      : renderWordDiff(l, paint, width);
   const parts = [paint(s.title, "bold"), ...s.lines.map(line)];
   if (s.table !== null) parts.push(renderTable(s.table, paint, width));
   parts.push(...s.notes.map(line));
   return parts.join("\n");
 }
 
-export function renderDiffTerminal(diff: Diff, options: { color: boolean; width?: number; all: boolean }): string {
+export function renderDiffTerminal(
+  diff: Diff,
+  options: { color: boolean; width?: number; all: boolean },
+): string {
   const paint = makePaint(options.color);
   const width = options.width ?? Number.POSITIVE_INFINITY;
   const sections = [...buildDiffSections(diff, { all: options.all }), buildGateSection(diff)];
-  const header = wrapFacts(stripControls(describeDiff(diff)), width).map((l) => paint(l, "bold")).join("\n");
+  const header = wrapFacts(stripControls(describeDiff(diff)), width)
+    .map((l) => paint(l, "bold"))
+    .join("\n");
   const blocks = [header, ...sections.map((s) => renderSection(s, paint, width))];
   return `${blocks.join("\n\n")}\n`;
 }

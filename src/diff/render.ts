@@ -8,7 +8,6 @@ import { renderDiffJunit } from "./render-junit.js";
 import { renderDiffMarkdown } from "./render-markdown.js";
 import { renderDiffTerminal } from "./render-terminal.js";
 
-
 export interface DiffRenderOptions {
   color: boolean;
   /** Terminal columns to fit. */
@@ -20,7 +19,8 @@ export interface DiffRenderOptions {
 }
 
 const RENDERERS: Record<DiffFormat, (diff: Diff, options: DiffRenderOptions) => string> = {
-  terminal: (diff, o) => renderDiffTerminal(diff, { color: o.color, width: o.width, all: o.all === true }),
+  terminal: (diff, o) =>
+    renderDiffTerminal(diff, { color: o.color, width: o.width, all: o.all === true }),
   json: (diff) => renderDiffJson(diff),
   markdown: (diff, o) => renderDiffMarkdown(diff, { all: o.all === true }),
   junit: (diff) => renderDiffJunit(diff),

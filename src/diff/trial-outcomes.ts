@@ -10,7 +10,6 @@ import type { CaseRow, TrialRecord } from "../types.js";
 /** Metric name → success, for each rate whose population holds the trial. */
 export type TrialOutcomes = Map<string, boolean>;
 
-
 /** Successes over a population: one case's share of a metric. */
 export interface Tally {
   s: number;
@@ -24,7 +23,6 @@ export type CaseTallies = Map<string, Tally>;
 export function recallKey(k: number | null): string {
   return `tool_recall_at_k.${k === null ? "all" : k}`;
 }
-
 
 /** The outcomes of one scored trial: every rate of the table (metrics/trial-facts.ts decides them, as for the report), and its recall@k. */
 export function outcomesOf(t: TrialRecord): TrialOutcomes {
@@ -67,7 +65,8 @@ export function tallyRow(row: CaseRow, recallKeys: string[]): CaseTallies {
   if (recallKeys.length === 1) add(tallies, recallKeys[0], exposed - discovery, exposed);
   add(tallies, "selection_accuracy", row.correct, row.correct + selection);
   add(tallies, "end_to_end_accuracy", row.correct, scored);
-  if (row.acceptable.includes(ABSTAIN)) add(tallies, "abstention_accuracy", picked(ABSTAIN), scored);
+  if (row.acceptable.includes(ABSTAIN))
+    add(tallies, "abstention_accuracy", picked(ABSTAIN), scored);
   add(tallies, "violation_rate", row.violated, scored);
   add(tallies, "clarification_rate", picked(ASK), scored);
   add(tallies, "abstention_rate", picked(ABSTAIN), scored);

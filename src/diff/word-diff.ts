@@ -33,15 +33,20 @@ type Step = { op: WordSegment["op"]; token: Token };
  */
 function walk(a: Token[], b: Token[]): Step[] {
   if (a.length > MAX_TOKENS || b.length > MAX_TOKENS) {
-    return [...a.map((token): Step => ({ op: "removed", token })), ...b.map((token): Step => ({ op: "added", token }))];
+    return [
+      ...a.map((token): Step => ({ op: "removed", token })),
+      ...b.map((token): Step => ({ op: "added", token })),
+    ];
   }
   const steps: Step[] = [];
   let i = 0;
   let j = 0;
   for (const change of diffArrays(a, b, { comparator: (x, y) => x.text === y.text })) {
     const count = change.count ?? change.value.length;
-    if (change.removed) for (let k = 0; k < count; k++) steps.push({ op: "removed", token: a[i++] });
-    else if (change.added) for (let k = 0; k < count; k++) steps.push({ op: "added", token: b[j++] });
+    if (change.removed)
+      for (let k = 0; k < count; k++) steps.push({ op: "removed", token: a[i++] });
+    else if (change.added)
+      for (let k = 0; k < count; k++) steps.push({ op: "added", token: b[j++] });
     else {
       for (let k = 0; k < count; k++, i++, j++) {
         if (a[i].lead === b[j].lead) steps.push({ op: "same", token: b[j] });

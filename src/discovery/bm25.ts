@@ -51,7 +51,11 @@ export function buildBm25Index(docs: Bm25Doc[]): Bm25Index {
   const postings = new Map<string, Postings>();
   for (const [term, list] of raw) {
     const df = list.length / 2;
-    const entry: Postings = { docs: new Int32Array(df), weights: new Float64Array(df), idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)) };
+    const entry: Postings = {
+      docs: new Int32Array(df),
+      weights: new Float64Array(df),
+      idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)),
+    };
     for (let i = 0; i < df; i++) {
       const doc = list[2 * i];
       const tf = list[2 * i + 1];
@@ -65,7 +69,11 @@ export function buildBm25Index(docs: Bm25Doc[]): Bm25Index {
 }
 
 /** Scores of every document that shares a term with the query, restricted to `allowed` when given. */
-export function scoreBm25(index: Bm25Index, query: string, allowed: ReadonlySet<string> | null): ScoreTable {
+export function scoreBm25(
+  index: Bm25Index,
+  query: string,
+  allowed: ReadonlySet<string> | null,
+): ScoreTable {
   const n = index.ids.length;
   const totals = new Float64Array(n);
   const included = new Uint8Array(n);
@@ -128,7 +136,11 @@ class BestK {
  * ranked, keeping the best k as they come — O(scored · log k), no sort of the whole registry; the
  * other candidates are ordered only when fewer than k scored positively.
  */
-export function topK(scores: ReadonlyMap<string, number>, candidates: readonly string[], k: number): string[] {
+export function topK(
+  scores: ReadonlyMap<string, number>,
+  candidates: readonly string[],
+  k: number,
+): string[] {
   if (k <= 0) return [];
   const best = new BestK(k);
   const offer = (id: string, value: number) => {
@@ -139,6 +151,8 @@ export function topK(scores: ReadonlyMap<string, number>, candidates: readonly s
   if (best.ids.length === k) return best.ids;
   const score = (id: string) => scores.get(id) ?? 0;
   const rest = candidates.filter((id) => !(score(id) > 0));
-  rest.sort((a, b) => (ranksBefore(score(a), a, score(b), b) ? -1 : ranksBefore(score(b), b, score(a), a) ? 1 : 0));
+  rest.sort((a, b) =>
+    ranksBefore(score(a), a, score(b), b) ? -1 : ranksBefore(score(b), b, score(a), a) ? 1 : 0,
+  );
   return [...best.ids, ...rest.slice(0, k - best.ids.length)];
 }

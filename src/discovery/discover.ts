@@ -1,14 +1,26 @@
-import { type DiscoveryConfig, type Discovery, type RankedName, type RetrievalSummary, RUNNERS_UP, isControl } from "../types.js";
+import {
+  type DiscoveryConfig,
+  type Discovery,
+  type RankedName,
+  type RetrievalSummary,
+  RUNNERS_UP,
+  isControl,
+} from "../types.js";
 import { ranksBefore, topK } from "./bm25.js";
 import type { Retriever } from "./retriever.js";
-
 
 /**
  * The visible set: ordinary exposed tools kept by the retriever (all of them with retriever
  * `none`), in rank order, then the exposed controls. Controls never consume the budget k.
  * `acceptable` are the case's acceptable tools, whose ranks the record keeps.
  */
-export async function discover(exposed: string[], goal: string, acceptable: readonly string[], discovery: DiscoveryConfig, retriever: Retriever | null): Promise<Discovery> {
+export async function discover(
+  exposed: string[],
+  goal: string,
+  acceptable: readonly string[],
+  discovery: DiscoveryConfig,
+  retriever: Retriever | null,
+): Promise<Discovery> {
   const { controls, ordinary, shown } = split(exposed);
   if (discovery.retriever === "none" || retriever === null) {
     return { visible: shown, retrieved: ordinary, k: null, retrieval: null };
@@ -17,7 +29,12 @@ export async function discover(exposed: string[], goal: string, acceptable: read
   const scores = await retriever.score(goal, ordinary);
   const top = topK(scores, ordinary, k + RUNNERS_UP);
   const retrieved = top.slice(0, k);
-  return { visible: [...retrieved, ...controls], retrieved, k, retrieval: summarise(scores, ordinary, top, acceptable) };
+  return {
+    visible: [...retrieved, ...controls],
+    retrieved,
+    k,
+    retrieval: summarise(scores, ordinary, top, acceptable),
+  };
 }
 
 interface Split {
@@ -46,9 +63,18 @@ const splits = new WeakMap<string[], Split>();
  * the candidates that rank before it (the order topK keeps: score, then id), never by sorting
  * the registry.
  */
-function summarise(scores: ReadonlyMap<string, number>, ordinary: string[], top: string[], acceptable: readonly string[]): RetrievalSummary {
+function summarise(
+  scores: ReadonlyMap<string, number>,
+  ordinary: string[],
+  top: string[],
+  acceptable: readonly string[],
+): RetrievalSummary {
   const score = (name: string) => scores.get(name) ?? 0;
-  const place = (name: string, rank: number): RankedName => ({ name, rank, score: round(score(name)) });
+  const place = (name: string, rank: number): RankedName => ({
+    name,
+    rank,
+    score: round(score(name)),
+  });
   const exposed = setOnce(ordinary);
   const ranked = acceptable
     .filter((name) => exposed.has(name))
@@ -58,7 +84,11 @@ function summarise(scores: ReadonlyMap<string, number>, ordinary: string[], top:
       return place(name, countBefore(scores, ordinary, name) + 1);
     })
     .sort((a, b) => a.rank - b.rank);
-  return { candidates: ordinary.length, top: top.map((name, index) => place(name, index + 1)), acceptable: ranked };
+  return {
+    candidates: ordinary.length,
+    top: top.map((name, index) => place(name, index + 1)),
+    acceptable: ranked,
+  };
 }
 
 function round(x: number): number {
@@ -70,7 +100,11 @@ function round(x: number): number {
  * score count 0, so they rank before `name` all together (its score is negative), or those with a
  * smaller id (its score is 0: found by binary search in the candidates sorted once), or none.
  */
-function countBefore(scores: ReadonlyMap<string, number>, candidates: string[], name: string): number {
+function countBefore(
+  scores: ReadonlyMap<string, number>,
+  candidates: string[],
+  name: string,
+): number {
   const own = scores.get(name) ?? 0;
   let before = 0;
   let scoredBelow = 0;

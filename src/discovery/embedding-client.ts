@@ -35,7 +35,9 @@ export function createEmbedder(settings: EmbeddingsConfig, context: EmbedderCont
   const fetchBatch = async (texts: string[]): Promise<number[][]> => {
     client ??= createClient(settings, context.env);
     const vectors = await requestVectors(await client, settings, texts);
-    texts.forEach((text, i) => context.store.put(keyOf(settings, text), { ...identify(settings), text, vector: vectors[i] }));
+    texts.forEach((text, i) =>
+      context.store.put(keyOf(settings, text), { ...identify(settings), text, vector: vectors[i] }),
+    );
     // Batches are few and far between: the pack is not held open between them.
     context.store.close();
     return vectors;
@@ -49,7 +51,8 @@ export function createEmbedder(settings: EmbeddingsConfig, context: EmbedderCont
         asked.set(text, known);
         continue;
       }
-      const stored = context.mode === "live" ? null : readVector(context.store, keyOf(settings, text));
+      const stored =
+        context.mode === "live" ? null : readVector(context.store, keyOf(settings, text));
       if (stored !== null) asked.set(text, Promise.resolve(stored));
       else if (context.mode === "replay") throw replayMiss(settings, text);
       else toFetch.push(text);
@@ -57,7 +60,12 @@ export function createEmbedder(settings: EmbeddingsConfig, context: EmbedderCont
     for (let start = 0; start < toFetch.length; start += BATCH) {
       const batch = toFetch.slice(start, start + BATCH);
       const request = fetchBatch(batch);
-      batch.forEach((text, i) => asked.set(text, request.then((vectors) => vectors[i])));
+      batch.forEach((text, i) =>
+        asked.set(
+          text,
+          request.then((vectors) => vectors[i]),
+        ),
+      );
     }
     for (const [text, vector] of asked) {
       kept.delete(text);
@@ -84,12 +92,18 @@ function readVector(store: ResponseStore, key: string): number[] | null {
 }
 
 function isVector(value: unknown): value is number[] {
-  return Array.isArray(value) && value.length > 0 && value.every((x) => typeof x === "number" && Number.isFinite(x));
+  return (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((x) => typeof x === "number" && Number.isFinite(x))
+  );
 }
 
 function replayMiss(settings: EmbeddingsConfig, text: string): EndpointFailure {
   const shown = text.length > 60 ? `${text.slice(0, 59)}…` : text;
-  return new EndpointFailure(`embeddings (replay mode): no stored vector for model "${settings.model}" at ${redactUrl(settings.base_url)} and text "${shown}"; run once in cached mode to record it`);
+  return new EndpointFailure(
+    `embeddings (replay mode): no stored vector for model "${settings.model}" at ${redactUrl(settings.base_url)} and text "${shown}"; run once in cached mode to record it`,
+  );
 }
 
 /** The key comes from the environment only. A server other than the default may need none. */
@@ -102,37 +116,62 @@ async function createClient(settings: EmbeddingsConfig, env: NodeJS.ProcessEnv):
   }
   // The SDK loads on first use, so commands without an embeddings retriever do not pay for it.
   const { default: OpenAIClient } = await import("openai");
-  return new OpenAIClient({ apiKey: key || "unused", baseURL: settings.base_url, timeout: 60_000, maxRetries: 3 });
+  return new OpenAIClient({
+    apiKey: key || "unused",
+    baseURL: settings.base_url,
+    timeout: 60_000,
+    maxRetries: 3,
+  });
 }
 
-async function requestVectors(client: OpenAI, settings: EmbeddingsConfig, texts: string[]): Promise<number[][]> {
+async function requestVectors(
+  client: OpenAI,
+  settings: EmbeddingsConfig,
+  texts: string[],
+): Promise<number[][]> {
   const where = `embeddings endpoint ${redactUrl(settings.base_url)} (model "${settings.model}")`;
   let response: OpenAI.CreateEmbeddingResponse;
   try {
-    response = await client.embeddings.create({ model: settings.model, input: texts, encoding_format: "float" });
+    response = await client.embeddings.create({
+      model: settings.model,
+      input: texts,
+      encoding_format: "float",
+    });
   } catch (error) {
     throw new EndpointFailure(`${where}: ${describeFailure(error, settings)}`);
   }
   const vectors: (number[] | undefined)[] = new Array(texts.length);
   for (const item of response.data ?? []) {
-    if (Number.isInteger(item.index) && item.index >= 0 && item.index < texts.length && isVector(item.embedding)) vectors[item.index] = item.embedding;
+    if (
+      Number.isInteger(item.index) &&
+      item.index >= 0 &&
+      item.index < texts.length &&
+      isVector(item.embedding)
+    )
+      vectors[item.index] = item.embedding;
   }
   const found = vectors.filter((v): v is number[] => v !== undefined);
   if (found.length !== texts.length) {
-    throw new EndpointFailure(`${where}: expected ${texts.length} embeddings (data[].embedding with index), got ${found.length} usable`);
+    throw new EndpointFailure(
+      `${where}: expected ${texts.length} embeddings (data[].embedding with index), got ${found.length} usable`,
+    );
   }
-  if (new Set(found.map((v) => v.length)).size > 1) throw new EndpointFailure(`${where}: returned vectors of different lengths`);
+  if (new Set(found.map((v) => v.length)).size > 1)
+    throw new EndpointFailure(`${where}: returned vectors of different lengths`);
   return found;
 }
 
 function describeFailure(error: unknown, settings: EmbeddingsConfig): string {
   const status = statusOf(error);
-  if (status === 401 || status === 403) return `authentication failed (${status}); check the key in ${settings.api_key_env}`;
+  if (status === 401 || status === 403)
+    return `authentication failed (${status}); check the key in ${settings.api_key_env}`;
   if (status !== null && error instanceof Error) return `HTTP ${status}: ${error.message}`;
   return error instanceof Error ? error.message : String(error);
 }
 
 /** The HTTP status of an SDK APIError (read structurally: the SDK module is loaded lazily). */
 function statusOf(error: unknown): number | null {
-  return error instanceof Error && "status" in error && typeof error.status === "number" ? error.status : null;
+  return error instanceof Error && "status" in error && typeof error.status === "number"
+    ? error.status
+    : null;
 }

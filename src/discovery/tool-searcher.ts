@@ -13,7 +13,11 @@ import { createBm25Retriever, type Retriever } from "./retriever.js";
 
 export interface ToolSearcher {
   /** The best k of `deferred` for the query (only tools that match at all), or why the query cannot run. */
-  search(query: string, deferred: string[], k: number): Promise<{ returned: string[] } | { error: string }>;
+  search(
+    query: string,
+    deferred: string[],
+    k: number,
+  ): Promise<{ returned: string[] } | { error: string }>;
 }
 
 /** bm25 or embeddings: the retriever's top k among the deferred tools, tools scoring 0 left out. */
@@ -27,8 +31,13 @@ export function createRetrieverSearcher(retriever: Retriever): ToolSearcher {
 }
 
 /** The searcher of a kind over a registry's tools; embeddings needs the run's retriever (made by the caller). */
-export function createToolSearcher(kind: Exclude<SearchKind, "embeddings">, tools: Tool[]): ToolSearcher {
-  return kind === "bm25" ? createRetrieverSearcher(createBm25Retriever(tools)) : createRegexSearcher(tools);
+export function createToolSearcher(
+  kind: Exclude<SearchKind, "embeddings">,
+  tools: Tool[],
+): ToolSearcher {
+  return kind === "bm25"
+    ? createRetrieverSearcher(createBm25Retriever(tools))
+    : createRegexSearcher(tools);
 }
 
 /** The longest query a regex search takes (Anthropic's limit). */
@@ -38,12 +47,15 @@ function createRegexSearcher(tools: Tool[]): ToolSearcher {
   const text = new Map(tools.map((tool) => [tool.name, searchableText(tool)]));
   return {
     search: async (query, deferred, k) => {
-      if (query.length > MAX_REGEX_QUERY) return { error: `the regex is ${query.length} characters; at most ${MAX_REGEX_QUERY}` };
+      if (query.length > MAX_REGEX_QUERY)
+        return { error: `the regex is ${query.length} characters; at most ${MAX_REGEX_QUERY}` };
       let pattern: RE2JS;
       try {
         pattern = RE2JS.compile(query, RE2JS.CASE_INSENSITIVE);
       } catch (error) {
-        return { error: `the regex does not compile: ${error instanceof Error ? error.message : String(error)}` };
+        return {
+          error: `the regex does not compile: ${error instanceof Error ? error.message : String(error)}`,
+        };
       }
       const returned: string[] = [];
       for (const name of deferred) {
@@ -62,7 +74,10 @@ function searchableText(tool: Tool): string {
   if (properties !== null && typeof properties === "object" && !Array.isArray(properties)) {
     for (const [name, property] of Object.entries(properties)) {
       lines.push(name);
-      const description = property !== null && typeof property === "object" && !Array.isArray(property) ? property.description : undefined;
+      const description =
+        property !== null && typeof property === "object" && !Array.isArray(property)
+          ? property.description
+          : undefined;
       if (typeof description === "string") lines.push(description);
     }
   }

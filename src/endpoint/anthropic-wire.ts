@@ -18,8 +18,21 @@ import type {
   ToolResultBlockParam,
   ToolUnion,
 } from "@anthropic-ai/sdk/resources/messages/messages";
-import type { EndpointResponse, Message, ToolControls, ToolDefinition, TrialRequest } from "../types.js";
-import { arrayField, field, isObject, numberField, stringField, toEndpointResponse } from "./json-guards.js";
+import type {
+  EndpointResponse,
+  Message,
+  ToolControls,
+  ToolDefinition,
+  TrialRequest,
+} from "../types.js";
+import {
+  arrayField,
+  field,
+  isObject,
+  numberField,
+  stringField,
+  toEndpointResponse,
+} from "./json-guards.js";
 import { renderSystemText } from "./render-prompt.js";
 import { createToolRenderer } from "./wire-tools.js";
 import type { WireReply } from "./wire-endpoint.js";
@@ -33,9 +46,19 @@ export interface AnthropicRenderOptions {
 
 type Turn = { role: "user" | "assistant"; content: ContentBlockParam[] };
 
-export function renderAnthropicRequest(request: TrialRequest, options: AnthropicRenderOptions): MessageCreateParamsNonStreaming {
-  const turns = mergeTurns([...request.messages.map(renderMessage), { role: "user", content: [{ type: "text", text: request.goal }] }, ...renderSearchExchange(request)]);
-  const messages: MessageParam[] = turns.map((turn) => ({ role: turn.role, content: turn.content }));
+export function renderAnthropicRequest(
+  request: TrialRequest,
+  options: AnthropicRenderOptions,
+): MessageCreateParamsNonStreaming {
+  const turns = mergeTurns([
+    ...request.messages.map(renderMessage),
+    { role: "user", content: [{ type: "text", text: request.goal }] },
+    ...renderSearchExchange(request),
+  ]);
+  const messages: MessageParam[] = turns.map((turn) => ({
+    role: turn.role,
+    content: turn.content,
+  }));
   const tools = renderToolList(request);
   return {
     model: options.model,
@@ -48,19 +71,35 @@ export function renderAnthropicRequest(request: TrialRequest, options: Anthropic
 }
 
 /** auto / required (Anthropic's "any") / none / a tool's name, with disable_parallel_tool_use. */
-function renderToolChoice(controls: ToolControls | undefined): Pick<MessageCreateParamsNonStreaming, "tool_choice"> {
-  if (controls === undefined || (controls.tool_choice === null && controls.disable_parallel_tool_use === null)) return {};
+function renderToolChoice(
+  controls: ToolControls | undefined,
+): Pick<MessageCreateParamsNonStreaming, "tool_choice"> {
+  if (
+    controls === undefined ||
+    (controls.tool_choice === null && controls.disable_parallel_tool_use === null)
+  )
+    return {};
   const choice = controls.tool_choice ?? "auto";
-  const parallel = controls.disable_parallel_tool_use === null ? {} : { disable_parallel_tool_use: controls.disable_parallel_tool_use };
+  const parallel =
+    controls.disable_parallel_tool_use === null
+      ? {}
+      : { disable_parallel_tool_use: controls.disable_parallel_tool_use };
   if (choice === "none") return { tool_choice: { type: "none" } };
   if (choice === "auto") return { tool_choice: { type: "auto", ...parallel } };
   if (choice === "required") return { tool_choice: { type: "any", ...parallel } };
   return { tool_choice: { type: "tool", name: choice, ...parallel } };
 }
 
-const renderTool = (tool: ToolDefinition): Tool => ({ name: tool.name, description: tool.description, input_schema: { ...tool.input_schema, type: "object" } });
+const renderTool = (tool: ToolDefinition): Tool => ({
+  name: tool.name,
+  description: tool.description,
+  input_schema: { ...tool.input_schema, type: "object" },
+});
 const renderTools = createToolRenderer(renderTool);
-const renderDeferredTools = createToolRenderer((tool): Tool => ({ ...renderTool(tool), defer_loading: true }));
+const renderDeferredTools = createToolRenderer((tool): Tool => ({
+  ...renderTool(tool),
+  defer_loading: true,
+}));
 
 /** The server tool-search tools (the only two variants the Messages API has). */
 const SERVER_SEARCH_TOOLS = {
@@ -79,7 +118,10 @@ function renderToolList(request: TrialRequest): ToolUnion[] {
   if (search === undefined) return renderTools(request.tools);
   const deferred = new Set(search.deferred.map((tool) => tool.name));
   const loaded = renderTools(request.tools.filter((tool) => !deferred.has(tool.name)));
-  const server = search.mode === "provider" ? [SERVER_SEARCH_TOOLS[search.kind === "regex" ? "regex" : "bm25"]] : [];
+  const server =
+    search.mode === "provider"
+      ? [SERVER_SEARCH_TOOLS[search.kind === "regex" ? "regex" : "bm25"]]
+      : [];
   return [...loaded, ...renderDeferredTools(search.deferred), ...server];
 }
 
@@ -90,8 +132,14 @@ function renderSearchExchange(request: TrialRequest): Turn[] {
     if (message.role !== "tool") return renderMessage(message);
     const loaded = request.search?.loaded[results++] ?? [];
     // A search that found nothing (or could not run) answers in text, as a tool_result must hold something.
-    const content: ToolResultBlockParam["content"] = loaded.length === 0 ? message.content : loaded.map((name) => ({ type: "tool_reference" as const, tool_name: name }));
-    return { role: "user", content: [{ type: "tool_result", tool_use_id: message.tool_call_id, content }] };
+    const content: ToolResultBlockParam["content"] =
+      loaded.length === 0
+        ? message.content
+        : loaded.map((name) => ({ type: "tool_reference" as const, tool_name: name }));
+    return {
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: message.tool_call_id, content }],
+    };
   });
 }
 
@@ -100,9 +148,17 @@ function renderMessage(message: Message): Turn {
     case "user":
       return { role: "user", content: [{ type: "text", text: message.content }] };
     case "tool":
-      return { role: "user", content: [{ type: "tool_result", tool_use_id: message.tool_call_id, content: message.content }] };
+      return {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: message.tool_call_id, content: message.content },
+        ],
+      };
     case "assistant": {
-      const text: ContentBlockParam[] = message.content === undefined || message.content === "" ? [] : [{ type: "text", text: message.content }];
+      const text: ContentBlockParam[] =
+        message.content === undefined || message.content === ""
+          ? []
+          : [{ type: "text", text: message.content }];
       const calls: ContentBlockParam[] = (message.tool_calls ?? []).map((call) => ({
         type: "tool_use",
         id: call.id,
@@ -119,7 +175,8 @@ function mergeTurns(turns: Turn[]): Turn[] {
   const merged: Turn[] = [];
   for (const turn of turns) {
     const last = merged[merged.length - 1];
-    if (last !== undefined && last.role === turn.role) last.content = [...last.content, ...turn.content];
+    if (last !== undefined && last.role === turn.role)
+      last.content = [...last.content, ...turn.content];
     else merged.push({ role: turn.role, content: [...turn.content] });
   }
   return merged;
@@ -129,8 +186,14 @@ function mergeTurns(turns: Turn[]): Turn[] {
 export function normaliseAnthropicReply(reply: WireReply): EndpointResponse | { error: string } {
   const content = field(reply.body, "content");
   if (!Array.isArray(content)) return { error: "the reply has no content array" };
-  const calls = content.filter((block) => stringField(block, "type") === "tool_use" && stringField(block, "name") !== null);
-  const text = content.map((block) => (stringField(block, "type") === "text" ? (stringField(block, "text") ?? "") : "")).join("");
+  const calls = content.filter(
+    (block) => stringField(block, "type") === "tool_use" && stringField(block, "name") !== null,
+  );
+  const text = content
+    .map((block) =>
+      stringField(block, "type") === "text" ? (stringField(block, "text") ?? "") : "",
+    )
+    .join("");
   const usage = field(reply.body, "usage");
   const response = toEndpointResponse(reply, {
     calls,
@@ -149,13 +212,20 @@ function readServerSearches(content: unknown[]): { query: string | null; returne
   const searches = new Map<string, { query: string | null; returned: string[] }>();
   for (const block of content) {
     const type = stringField(block, "type");
-    if (type === "server_tool_use" && (stringField(block, "name") ?? "").startsWith("tool_search_tool_")) {
+    if (
+      type === "server_tool_use" &&
+      (stringField(block, "name") ?? "").startsWith("tool_search_tool_")
+    ) {
       const input = field(block, "input");
-      const query = isObject(input) ? (stringField(input, "query") ?? stringField(input, "pattern")) : null;
+      const query = isObject(input)
+        ? (stringField(input, "query") ?? stringField(input, "pattern"))
+        : null;
       searches.set(stringField(block, "id") ?? `#${searches.size}`, { query, returned: [] });
     } else if (type === "tool_search_tool_result") {
       const search = searches.get(stringField(block, "tool_use_id") ?? "");
-      const names = arrayField(field(block, "content"), "tool_references").map((ref) => stringField(ref, "tool_name")).filter((name): name is string => name !== null);
+      const names = arrayField(field(block, "content"), "tool_references")
+        .map((ref) => stringField(ref, "tool_name"))
+        .filter((name): name is string => name !== null);
       search?.returned.push(...names);
     }
   }

@@ -6,16 +6,29 @@ import { normaliseAnthropicReply, renderAnthropicRequest } from "./anthropic-wir
 import { connectSdk, type Sdk } from "./sdk-connection.js";
 import { sentAs, timed, type ProviderSettings, type WireEndpoint } from "./wire-endpoint.js";
 
-export function createAnthropicWire(settings: ProviderSettings): WireEndpoint<MessageCreateParamsNonStreaming> {
+export function createAnthropicWire(
+  settings: ProviderSettings,
+): WireEndpoint<MessageCreateParamsNonStreaming> {
   const connection = connectSdk(settings, loadAnthropicSdk);
-  const renderOptions = { model: settings.model, maxTokens: settings.maxTokens, controls: settings.controls };
+  const renderOptions = {
+    model: settings.model,
+    maxTokens: settings.maxTokens,
+    controls: settings.controls,
+  };
   return {
     ...connection.identity,
     render: (request) => renderAnthropicRequest(request, renderOptions),
     send: async (body, json) => {
       const anthropic = await connection.client();
-      const { value, latency_ms } = await timed(() => anthropic.messages.create(body, sentAs(json)).withResponse());
-      return { body: value.data, request_id: value.request_id ?? null, latency_ms, headers: value.response.headers };
+      const { value, latency_ms } = await timed(() =>
+        anthropic.messages.create(body, sentAs(json)).withResponse(),
+      );
+      return {
+        body: value.data,
+        request_id: value.request_id ?? null,
+        latency_ms,
+        headers: value.response.headers,
+      };
     },
     normalise: normaliseAnthropicReply,
     classify: connection.classify,
@@ -24,5 +37,10 @@ export function createAnthropicWire(settings: ProviderSettings): WireEndpoint<Me
 
 const loadAnthropicSdk = lazy(async (): Promise<Sdk<import("@anthropic-ai/sdk").Anthropic>> => {
   const sdk = await import("@anthropic-ai/sdk");
-  return { Client: sdk.default, APIConnectionError: sdk.APIConnectionError, APIConnectionTimeoutError: sdk.APIConnectionTimeoutError, APIError: sdk.APIError };
+  return {
+    Client: sdk.default,
+    APIConnectionError: sdk.APIConnectionError,
+    APIConnectionTimeoutError: sdk.APIConnectionTimeoutError,
+    APIError: sdk.APIError,
+  };
 });

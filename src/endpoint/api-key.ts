@@ -8,10 +8,18 @@ export interface KeySource {
   key: string | null;
 }
 
-export function readApiKey(env: NodeJS.ProcessEnv, configured: string | null, providerDefault: string | null): KeySource {
+export function readApiKey(
+  env: NodeJS.ProcessEnv,
+  configured: string | null,
+  providerDefault: string | null,
+): KeySource {
   const variable = configured ?? providerDefault;
   const value = variable === null ? undefined : env[variable];
-  return { variable, isDefault: variable === providerDefault, key: value === undefined || value.trim() === "" ? null : value };
+  return {
+    variable,
+    isDefault: variable === providerDefault,
+    key: value === undefined || value.trim() === "" ? null : value,
+  };
 }
 
 /** Sent to a custom base URL when no key is set: local servers (Ollama, llama.cpp, vLLM) ignore it. */

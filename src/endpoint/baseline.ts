@@ -1,4 +1,14 @@
-import { ABSTAIN, SEARCH_TOOL, type Endpoint, type EndpointOutcome, type JsonObject, type JsonValue, type ToolDefinition, type TrialRequest, isControl } from "../types.js";
+import {
+  ABSTAIN,
+  SEARCH_TOOL,
+  type Endpoint,
+  type EndpointOutcome,
+  type JsonObject,
+  type JsonValue,
+  type ToolDefinition,
+  type TrialRequest,
+  isControl,
+} from "../types.js";
 import { tokenize } from "../text/tokenize.js";
 
 /**
@@ -25,17 +35,31 @@ export function routeLexically(request: TrialRequest): EndpointOutcome {
   for (const tool of request.tools) {
     if (isControl(tool.name) || tool.name === SEARCH_TOOL) continue;
     const score = scoreTool(tool, goal);
-    if (best === null || score > best.score || (score === best.score && tool.name < best.tool.name)) best = { tool, score };
+    if (best === null || score > best.score || (score === best.score && tool.name < best.tool.name))
+      best = { tool, score };
   }
   const searched = (request.after_goal ?? []).some((m) => m.role === "assistant");
-  if ((best === null || best.score < BASELINE_THRESHOLD) && !searched && request.tools.some((t) => t.name === SEARCH_TOOL)) {
+  if (
+    (best === null || best.score < BASELINE_THRESHOLD) &&
+    !searched &&
+    request.tools.some((t) => t.name === SEARCH_TOOL)
+  ) {
     const words = [...goal];
-    return answer(SEARCH_TOOL, { query: request.search?.kind === "regex" ? words.join("|") : words.join(" ") }, started);
+    return answer(
+      SEARCH_TOOL,
+      { query: request.search?.kind === "regex" ? words.join("|") : words.join(" ") },
+      started,
+    );
   }
   const canAbstain = request.tools.some((t) => t.name === ABSTAIN);
   const chosen = best !== null && best.score >= BASELINE_THRESHOLD ? best.tool : null;
   const selected = chosen?.name ?? (canAbstain ? ABSTAIN : null);
-  const args: JsonValue = chosen === null ? (canAbstain ? { reason: "no listed tool matches the request" } : null) : fillArguments(chosen.input_schema, request.goal);
+  const args: JsonValue =
+    chosen === null
+      ? canAbstain
+        ? { reason: "no listed tool matches the request" }
+        : null
+      : fillArguments(chosen.input_schema, request.goal);
   return {
     ok: true,
     response: {
@@ -51,7 +75,15 @@ export function routeLexically(request: TrialRequest): EndpointOutcome {
 }
 
 function answer(tool: string, args: JsonObject, started: number): EndpointOutcome {
-  const response = { selected: tool, arguments: args, arguments_error: null, tool_calls: 1, text: null, usage: { input_tokens: null, output_tokens: null }, latency_ms: Math.round((performance.now() - started) * 1000) / 1000 };
+  const response = {
+    selected: tool,
+    arguments: args,
+    arguments_error: null,
+    tool_calls: 1,
+    text: null,
+    usage: { input_tokens: null, output_tokens: null },
+    latency_ms: Math.round((performance.now() - started) * 1000) / 1000,
+  };
   return { ok: true, response };
 }
 
@@ -93,7 +125,8 @@ const EMAIL_PATTERN = /^[\w.+-]+@[\w-]+\.[\w.]+$/;
 function fillArguments(schema: JsonObject, goal: string): JsonObject {
   const out: JsonObject = {};
   const properties = schema.properties;
-  if (properties === null || typeof properties !== "object" || Array.isArray(properties)) return out;
+  if (properties === null || typeof properties !== "object" || Array.isArray(properties))
+    return out;
   const words = (goal.match(WORD_PATTERN) ?? []).map((w) => w.replace(/[.,;:!?]+$/, ""));
   for (const [name, property] of Object.entries(properties)) {
     if (property === null || typeof property !== "object" || Array.isArray(property)) continue;
@@ -105,7 +138,9 @@ function fillArguments(schema: JsonObject, goal: string): JsonObject {
 
 function fillOne(name: string, property: JsonObject, words: string[], goal: string): string | null {
   if (Array.isArray(property.enum)) {
-    const hit = property.enum.find((v) => typeof v === "string" && goal.includes(v.toLowerCase().replace(/_/g, " ")));
+    const hit = property.enum.find(
+      (v) => typeof v === "string" && goal.includes(v.toLowerCase().replace(/_/g, " ")),
+    );
     return typeof hit === "string" ? hit : null;
   }
   const test = matcherFor(name, property);

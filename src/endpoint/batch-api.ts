@@ -11,12 +11,13 @@ import { EndpointFailure, InputError } from "../errors.js";
 import { redactUrl } from "../text/redact-url.js";
 import type { Config } from "../types.js";
 
-
 /** One provider's batches: submit requests keyed by their content address, poll, read the results, cancel. */
 export interface BatchApi {
   submit(items: { key: string; body: unknown }[]): Promise<string>;
   status(id: string): Promise<string>;
-  results(id: string): Promise<{ key: string; body: unknown; requestId: string | null; error: string | null }[]>;
+  results(
+    id: string,
+  ): Promise<{ key: string; body: unknown; requestId: string | null; error: string | null }[]>;
   cancel(id: string): Promise<void>;
 }
 
@@ -32,27 +33,63 @@ export function isDone(state: string): boolean {
 }
 
 /** One batch client per provider and URL, built from the config that asks through it. */
-export function createApis(configs: Config[], env: NodeJS.ProcessEnv): (provider: BatchApiName, baseUrl: string) => BatchApi {
+export function createApis(
+  configs: Config[],
+  env: NodeJS.ProcessEnv,
+): (provider: BatchApiName, baseUrl: string) => BatchApi {
   const apis = new Map<string, BatchApi>();
   const fetch = createFetch(createDispatcher(env));
   return (provider, baseUrl) => {
     const id = `${provider} ${baseUrl}`;
     let api = apis.get(id);
     if (api === undefined) {
-      const asking = configs.find((c) => batchProvider(c.endpoint) === provider && redactUrl(c.base_url ?? defaultUrl(provider)) === baseUrl);
-      const config = asking ?? { ...configs[0], base_url: baseUrl === redactUrl(defaultUrl(provider)) ? null : baseUrl };
-      apis.set(id, (api = withRetries(createBatchApi(provider, config, env, fetch), provider, baseUrl)));
+      const asking = configs.find(
+        (c) =>
+          batchProvider(c.endpoint) === provider &&
+          redactUrl(c.base_url ?? defaultUrl(provider)) === baseUrl,
+      );
+      const config = asking ?? {
+        ...configs[0],
+        base_url: baseUrl === redactUrl(defaultUrl(provider)) ? null : baseUrl,
+      };
+      apis.set(
+        id,
+        (api = withRetries(createBatchApi(provider, config, env, fetch), provider, baseUrl)),
+      );
     }
     return api;
   };
 }
 
 /** The provider's batch endpoints through its official SDK (any base URL the run uses). */
-function createBatchApi(provider: BatchApiName, config: Config, env: NodeJS.ProcessEnv, fetch: FetchLike): BatchApi {
+function createBatchApi(
+  provider: BatchApiName,
+  config: Config,
+  env: NodeJS.ProcessEnv,
+  fetch: FetchLike,
+): BatchApi {
   const key = readApiKey(env, config.api_key_env, PROVIDERS[provider].key);
-  if (key.key === null && config.base_url === null) throw new InputError(`${key.variable} is not set: a batch run needs the API key; export ${key.variable}`);
+  if (key.key === null && config.base_url === null)
+    throw new InputError(
+      `${key.variable} is not set: a batch run needs the API key; export ${key.variable}`,
+    );
   const baseUrl = config.base_url ?? defaultUrl(provider);
-  const settings = { provider, model: "", baseUrl, key, keyRequired: config.base_url === null, maxTokens: config.max_tokens, timeoutMs: config.timeout_ms, controls: { tool_choice: null, parallel_tool_calls: null, strict: false, disable_parallel_tool_use: null }, fetch };
+  const settings = {
+    provider,
+    model: "",
+    baseUrl,
+    key,
+    keyRequired: config.base_url === null,
+    maxTokens: config.max_tokens,
+    timeoutMs: config.timeout_ms,
+    controls: {
+      tool_choice: null,
+      parallel_tool_calls: null,
+      strict: false,
+      disable_parallel_tool_use: null,
+    },
+    fetch,
+  };
   const options = sdkClientOptions(settings, baseUrl);
   return provider === "openai" ? openAiBatches(options) : anthropicBatches(options);
 }
@@ -72,14 +109,23 @@ function withRetries(api: BatchApi, provider: BatchApiName, baseUrl: string): Ba
       try {
         return await run();
       } catch (error) {
-        const status = typeof (error as { status?: unknown })?.status === "number" ? (error as { status: number }).status : null;
+        const status =
+          typeof (error as { status?: unknown })?.status === "number"
+            ? (error as { status: number }).status
+            : null;
         if (status === 404 && id !== null) {
-          throw new InputError(`batch ${id}: ${provider} at ${baseUrl} does not know it (it expired and was deleted, or belongs to another key or project); check the key, or remove it from batches.json to submit its requests again`);
+          throw new InputError(
+            `batch ${id}: ${provider} at ${baseUrl} does not know it (it expired and was deleted, or belongs to another key or project); check the key, or remove it from batches.json to submit its requests again`,
+          );
         }
-        const passing = status === null ? !(error instanceof InputError) : status === 429 || status >= 500;
+        const passing =
+          status === null ? !(error instanceof InputError) : status === 429 || status >= 500;
         const detail = describeError(error);
         if (!passing) throw error;
-        if (attempt >= BATCH_ATTEMPTS) throw new EndpointFailure(`${provider} batch API at ${baseUrl}: ${what} failed ${attempt} times (last: ${detail}); the batches keep running at the provider: collect them with --resume`);
+        if (attempt >= BATCH_ATTEMPTS)
+          throw new EndpointFailure(
+            `${provider} batch API at ${baseUrl}: ${what} failed ${attempt} times (last: ${detail}); the batches keep running at the provider: collect them with --resume`,
+          );
         await new Promise((resolve) => setTimeout(resolve, BATCH_RETRY_MS * 2 ** (attempt - 1)));
       }
     }
@@ -103,9 +149,25 @@ function openAiBatches(options: ReturnType<typeof sdkClientOptions>): BatchApi {
     submit: async (items) => {
       const openai = await client;
       const { toFile } = await import("openai");
-      const lines = items.map((i) => JSON.stringify({ custom_id: i.key, method: "POST", url: "/v1/chat/completions", body: i.body })).join("\n");
-      const file = await openai.files.create({ file: await toFile(Buffer.from(`${lines}\n`), "route-eval-batch.jsonl"), purpose: "batch" });
-      const batch = await openai.batches.create({ input_file_id: file.id, endpoint: "/v1/chat/completions", completion_window: "24h" });
+      const lines = items
+        .map((i) =>
+          JSON.stringify({
+            custom_id: i.key,
+            method: "POST",
+            url: "/v1/chat/completions",
+            body: i.body,
+          }),
+        )
+        .join("\n");
+      const file = await openai.files.create({
+        file: await toFile(Buffer.from(`${lines}\n`), "route-eval-batch.jsonl"),
+        purpose: "batch",
+      });
+      const batch = await openai.batches.create({
+        input_file_id: file.id,
+        endpoint: "/v1/chat/completions",
+        completion_window: "24h",
+      });
       return batch.id;
     },
     status: async (id) => (await (await client).batches.retrieve(id)).status,
@@ -117,9 +179,21 @@ function openAiBatches(options: ReturnType<typeof sdkClientOptions>): BatchApi {
         if (fileId === null || fileId === undefined) continue;
         const text = await (await openai.files.content(fileId)).text();
         for (const line of text.split("\n").filter((l) => l.trim() !== "")) {
-          const item = JSON.parse(line) as { custom_id: string; response?: { status_code: number; request_id?: string; body: unknown } | null; error?: { message?: string } | null };
-          const ok = item.response !== null && item.response !== undefined && item.response.status_code === 200;
-          out.push({ key: item.custom_id, body: ok ? item.response?.body : null, requestId: item.response?.request_id ?? null, error: ok ? null : (item.error?.message ?? `HTTP ${item.response?.status_code ?? "?"}`) });
+          const item = JSON.parse(line) as {
+            custom_id: string;
+            response?: { status_code: number; request_id?: string; body: unknown } | null;
+            error?: { message?: string } | null;
+          };
+          const ok =
+            item.response !== null &&
+            item.response !== undefined &&
+            item.response.status_code === 200;
+          out.push({
+            key: item.custom_id,
+            body: ok ? item.response?.body : null,
+            requestId: item.response?.request_id ?? null,
+            error: ok ? null : (item.error?.message ?? `HTTP ${item.response?.status_code ?? "?"}`),
+          });
         }
       }
       return out;
@@ -129,11 +203,15 @@ function openAiBatches(options: ReturnType<typeof sdkClientOptions>): BatchApi {
 }
 
 function anthropicBatches(options: ReturnType<typeof sdkClientOptions>): BatchApi {
-  const client = import("@anthropic-ai/sdk").then(({ default: Anthropic }) => new Anthropic(options));
+  const client = import("@anthropic-ai/sdk").then(
+    ({ default: Anthropic }) => new Anthropic(options),
+  );
   return {
     submit: async (items) => {
       const anthropic = await client;
-      const requests = items.map((i) => ({ custom_id: i.key, params: i.body })) as Parameters<typeof anthropic.messages.batches.create>[0]["requests"];
+      const requests = items.map((i) => ({ custom_id: i.key, params: i.body })) as Parameters<
+        typeof anthropic.messages.batches.create
+      >[0]["requests"];
       return (await anthropic.messages.batches.create({ requests })).id;
     },
     status: async (id) => (await (await client).messages.batches.retrieve(id)).processing_status,
@@ -141,7 +219,19 @@ function anthropicBatches(options: ReturnType<typeof sdkClientOptions>): BatchAp
       const out: Awaited<ReturnType<BatchApi["results"]>> = [];
       for await (const item of await (await client).messages.batches.results(id)) {
         const result = item.result;
-        out.push(result.type === "succeeded" ? { key: item.custom_id, body: result.message, requestId: null, error: null } : { key: item.custom_id, body: null, requestId: null, error: result.type === "errored" ? `errored: ${JSON.stringify(result.error).slice(0, 200)}` : result.type });
+        out.push(
+          result.type === "succeeded"
+            ? { key: item.custom_id, body: result.message, requestId: null, error: null }
+            : {
+                key: item.custom_id,
+                body: null,
+                requestId: null,
+                error:
+                  result.type === "errored"
+                    ? `errored: ${JSON.stringify(result.error).slice(0, 200)}`
+                    : result.type,
+              },
+        );
       }
       return out;
     },

@@ -17,7 +17,16 @@ export class BufferedResponse {
   #real: Response | null = null;
   #used = false;
 
-  constructor(bytes: Buffer | null, init: { status: number; statusText: string; headers: Headers; url: string; redirected: boolean }) {
+  constructor(
+    bytes: Buffer | null,
+    init: {
+      status: number;
+      statusText: string;
+      headers: Headers;
+      url: string;
+      redirected: boolean;
+    },
+  ) {
     this.#bytes = bytes;
     this.status = init.status;
     this.statusText = init.statusText;
@@ -72,7 +81,8 @@ export class BufferedResponse {
 
   clone(): BufferedResponse {
     if (this.bodyUsed) throw new TypeError("Response.clone: Body has already been consumed.");
-    if (this.#real !== null) throw new TypeError("Response.clone: the body is being read as a stream.");
+    if (this.#real !== null)
+      throw new TypeError("Response.clone: the body is being read as a stream.");
     return new BufferedResponse(this.#bytes, this);
   }
 
@@ -84,7 +94,10 @@ export class BufferedResponse {
   }
 
   #toReal(): Response {
-    this.#real ??= new Response(this.#bytes === null || this.#used ? null : new Uint8Array(this.#bytes), { status: this.status, statusText: this.statusText, headers: this.headers });
+    this.#real ??= new Response(
+      this.#bytes === null || this.#used ? null : new Uint8Array(this.#bytes),
+      { status: this.status, statusText: this.statusText, headers: this.headers },
+    );
     return this.#real;
   }
 }

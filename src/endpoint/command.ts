@@ -8,7 +8,15 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { inertLine } from "../text/inert.js";
 import type { AttemptVerdict } from "./retry.js";
-import { AgentError, checkNeutralReply, normaliseNeutralReply, ProtocolError, renderNeutralRequest, type NeutralControls, type NeutralRequest } from "./neutral-wire.js";
+import {
+  AgentError,
+  checkNeutralReply,
+  normaliseNeutralReply,
+  ProtocolError,
+  renderNeutralRequest,
+  type NeutralControls,
+  type NeutralRequest,
+} from "./neutral-wire.js";
 import type { WireEndpoint } from "./wire-endpoint.js";
 
 export interface CommandSettings {
@@ -56,25 +64,41 @@ class Worker {
   constructor(settings: CommandSettings, onExit: (worker: Worker) => void) {
     // Its own process group: a shell, a shim or a pipeline (`agent | cat`) is killed whole, so no
     // orphan keeps the pipes open (and the run waiting) after a hang.
-    this.child = spawn(settings.command, { shell: true, detached: true, cwd: settings.cwd, env: settings.env, stdio: ["pipe", "pipe", "pipe"] });
+    this.child = spawn(settings.command, {
+      shell: true,
+      detached: true,
+      cwd: settings.cwd,
+      env: settings.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     track(this.child);
     this.child.stdout.setEncoding("utf8");
     this.child.stderr.setEncoding("utf8");
     this.child.stdout.on("data", (chunk: string) => this.read(chunk));
-    this.child.stderr.on("data", (chunk: string) => void (this.stderr = (this.stderr + chunk).slice(-STDERR_TAIL)));
+    this.child.stderr.on(
+      "data",
+      (chunk: string) => void (this.stderr = (this.stderr + chunk).slice(-STDERR_TAIL)),
+    );
     this.child.stdin.on("error", () => undefined); // EPIPE when it died: the exit handler reports it
     this.exited = new Promise((resolve) => {
-      this.child.on("error", (error) => this.fail(new ProcessFailure(`could not start: ${error.message}`)));
+      this.child.on("error", (error) =>
+        this.fail(new ProcessFailure(`could not start: ${error.message}`)),
+      );
       // The process is gone: whatever it left behind in its group goes too, and its pipes are closed
       // here (a process that left the group must not hold this worker open).
       this.child.on("exit", () => {
         LIVE.delete(this.child);
         killGroup(this.child);
-        for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) stream.destroy();
+        for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr])
+          stream.destroy();
       });
       this.child.on("close", (code, signal) => {
         this.alive = false;
-        this.fail(new ProcessFailure(`exited (${signal === null ? `code ${code}` : signal}) before answering${this.tail()}`));
+        this.fail(
+          new ProcessFailure(
+            `exited (${signal === null ? `code ${code}` : signal}) before answering${this.tail()}`,
+          ),
+        );
         onExit(this);
         resolve();
       });
@@ -82,9 +106,18 @@ class Worker {
   }
 
   ask(request: NeutralRequest & { id: string }, timeoutMs: number): Promise<unknown> {
-    if (!this.alive) return Promise.reject(new ProcessFailure(`exited before it was asked${this.tail()}`));
+    if (!this.alive)
+      return Promise.reject(new ProcessFailure(`exited before it was asked${this.tail()}`));
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => this.kill(new ProcessFailure(`timed out after ${timeoutMs} ms (the process was killed and will be restarted)${this.tail()}`)), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          this.kill(
+            new ProcessFailure(
+              `timed out after ${timeoutMs} ms (the process was killed and will be restarted)${this.tail()}`,
+            ),
+          ),
+        timeoutMs,
+      );
       this.pending = { id: request.id, resolve, reject, timer };
       this.child.stdin.write(`${JSON.stringify(request)}\n`);
     });
@@ -92,8 +125,14 @@ class Worker {
 
   /** The last lines of its stderr, for messages (inert: it is the agent's text). */
   tail(): string {
-    const lines = this.stderr.trim().split("\n").filter((l) => l.trim() !== "").slice(-3);
-    return lines.length === 0 ? "" : `; its stderr ends: ${inertLine(lines.join(" | ")).slice(-400)}`;
+    const lines = this.stderr
+      .trim()
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .slice(-3);
+    return lines.length === 0
+      ? ""
+      : `; its stderr ends: ${inertLine(lines.join(" | ")).slice(-400)}`;
   }
 
   kill(reason: Error): void {
@@ -116,7 +155,12 @@ class Worker {
     this.buffer += chunk;
     const newline = this.buffer.indexOf("\n");
     if (newline === -1) {
-      if (this.bytes > MAX_REPLY_BYTES) this.kill(new ProtocolError(`wrote more than ${MAX_REPLY_BYTES} bytes without ending the reply line`));
+      if (this.bytes > MAX_REPLY_BYTES)
+        this.kill(
+          new ProtocolError(
+            `wrote more than ${MAX_REPLY_BYTES} bytes without ending the reply line`,
+          ),
+        );
       return;
     }
     const line = this.buffer.slice(0, newline).replace(/\r$/, "");
@@ -132,12 +176,23 @@ class Worker {
       value = JSON.parse(line);
     } catch {
       // The stream is out of step (a log line on stdout?): this process cannot be trusted with the next request.
-      this.kill(new ProtocolError(`wrote a line that is not JSON (write logs to stderr, one JSON reply per line to stdout): ${inertLine(line).slice(0, 120)}`));
+      this.kill(
+        new ProtocolError(
+          `wrote a line that is not JSON (write logs to stderr, one JSON reply per line to stdout): ${inertLine(line).slice(0, 120)}`,
+        ),
+      );
       return;
     }
-    const id = typeof value === "object" && value !== null && "id" in value ? (value as { id: unknown }).id : undefined;
+    const id =
+      typeof value === "object" && value !== null && "id" in value
+        ? (value as { id: unknown }).id
+        : undefined;
     if (id !== pending.id) {
-      this.kill(new ProtocolError(`answered with id ${JSON.stringify(id) ?? "(none)"} where request ${pending.id} was waiting (echo the request's id)`));
+      this.kill(
+        new ProtocolError(
+          `answered with id ${JSON.stringify(id) ?? "(none)"} where request ${pending.id} was waiting (echo the request's id)`,
+        ),
+      );
       return;
     }
     this.settle(pending);
@@ -260,7 +315,11 @@ export function createCommandWire(settings: CommandSettings): WireEndpoint<Neutr
       const started = performance.now();
       const reply = await pool.ask(body);
       checkNeutralReply(reply, "the reply");
-      return { body: reply, request_id: null, latency_ms: Math.round((performance.now() - started) * 1000) / 1000 };
+      return {
+        body: reply,
+        request_id: null,
+        latency_ms: Math.round((performance.now() - started) * 1000) / 1000,
+      };
     },
     normalise: normaliseNeutralReply,
     classify: (error, where) => classifyCommandFailure(error, where, label, settings.maxRestarts),
@@ -268,13 +327,28 @@ export function createCommandWire(settings: CommandSettings): WireEndpoint<Neutr
   };
 }
 
-function classifyCommandFailure(error: unknown, where: string, label: string, maxRestarts: number): AttemptVerdict {
+function classifyCommandFailure(
+  error: unknown,
+  where: string,
+  label: string,
+  maxRestarts: number,
+): AttemptVerdict {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof CommandBroken) {
-    return { kind: "fatal", message: `${label} failed more than ${maxRestarts + 1} times (last: ${message}); run it by hand with one request line on stdin to see why` };
+    return {
+      kind: "fatal",
+      message: `${label} failed more than ${maxRestarts + 1} times (last: ${message}); run it by hand with one request line on stdin to see why`,
+    };
   }
-  if (error instanceof ProcessFailure) return { kind: "retryable", cause: "transport", message: `${label} ${message}`, retryAfterMs: null };
-  if (error instanceof ProtocolError) return { kind: "errored", message: `${label} ${message} (${where})` };
+  if (error instanceof ProcessFailure)
+    return {
+      kind: "retryable",
+      cause: "transport",
+      message: `${label} ${message}`,
+      retryAfterMs: null,
+    };
+  if (error instanceof ProtocolError)
+    return { kind: "errored", message: `${label} ${message} (${where})` };
   if (error instanceof AgentError) return { kind: "errored", message: `${label}: ${message}` };
   return { kind: "errored", message: `${label}: ${message}` };
 }

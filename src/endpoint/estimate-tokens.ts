@@ -57,7 +57,10 @@ export function withTokenEstimate(endpoint: Endpoint): Endpoint {
     call: async (request) => {
       const outcome = await endpoint.call(request);
       if (!outcome.ok) return outcome;
-      const usage = { ...outcome.response.usage, input_tokens_estimated: estimateInputTokens(request) };
+      const usage = {
+        ...outcome.response.usage,
+        input_tokens_estimated: estimateInputTokens(request),
+      };
       return { ...outcome, response: { ...outcome.response, usage } };
     },
   };

@@ -9,7 +9,15 @@ import { maskSecrets, redactUrl, urlSecrets } from "../text/redact-url.js";
 import { describeError, isUnreadableBody } from "./http-failure.js";
 import { ResponseTooLarge, type FetchLike } from "./http-transport.js";
 import { MAX_REPLY_BYTES } from "./command.js";
-import { AgentError, checkNeutralReply, normaliseNeutralReply, ProtocolError, renderNeutralRequest, type NeutralControls, type NeutralRequest } from "./neutral-wire.js";
+import {
+  AgentError,
+  checkNeutralReply,
+  normaliseNeutralReply,
+  ProtocolError,
+  renderNeutralRequest,
+  type NeutralControls,
+  type NeutralRequest,
+} from "./neutral-wire.js";
 import { parseRetryAfter, type AttemptVerdict } from "./retry.js";
 import type { WireEndpoint } from "./wire-endpoint.js";
 
@@ -38,7 +46,9 @@ class HttpTimeout extends Error {}
 
 export function createHttpWire(settings: HttpSettings): WireEndpoint<NeutralRequest> {
   const shown = redactUrl(settings.url);
-  const secrets = [...Object.values(settings.headers), ...urlSecrets(settings.url)].filter((s) => s.length >= 4);
+  const secrets = [...Object.values(settings.headers), ...urlSecrets(settings.url)].filter(
+    (s) => s.length >= 4,
+  );
   const label = `endpoint http at ${shown}`;
   return {
     id: "http",
@@ -53,7 +63,11 @@ export function createHttpWire(settings: HttpSettings): WireEndpoint<NeutralRequ
       try {
         response = await settings.fetch(settings.url, {
           method: "POST",
-          headers: { "content-type": "application/json", accept: "application/json", ...settings.headers },
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json",
+            ...settings.headers,
+          },
           // Not the sorted text the store key was written from: the protocol's key order (renderings
           // in their documented order) is what a user's agent sees.
           body: JSON.stringify(body),
@@ -70,31 +84,84 @@ export function createHttpWire(settings: HttpSettings): WireEndpoint<NeutralRequ
       try {
         text = await response.text();
       } catch (error) {
-        if (signal.aborted) throw new HttpTimeout(`timed out after ${settings.timeoutMs} ms reading the body`);
+        if (signal.aborted)
+          throw new HttpTimeout(`timed out after ${settings.timeoutMs} ms reading the body`);
         throw error;
       }
-      if (!response.ok) throw new HttpStatus(response.status, response.headers, maskSecrets(text.slice(0, 200).replace(/\s+/g, " "), secrets));
+      if (!response.ok)
+        throw new HttpStatus(
+          response.status,
+          response.headers,
+          maskSecrets(text.slice(0, 200).replace(/\s+/g, " "), secrets),
+        );
       const reply: unknown = JSON.parse(text); // a cut-off or non-JSON body: SyntaxError, retried
       checkNeutralReply(reply, "the response body");
-      return { body: reply, request_id: response.headers.get("x-request-id"), latency_ms: Math.round((performance.now() - started) * 1000) / 1000, headers: response.headers };
+      return {
+        body: reply,
+        request_id: response.headers.get("x-request-id"),
+        latency_ms: Math.round((performance.now() - started) * 1000) / 1000,
+        headers: response.headers,
+      };
     },
     normalise: normaliseNeutralReply,
     classify: (error, where) => classifyHttpFailure(error, where, label, secrets),
   };
 }
 
-function classifyHttpFailure(error: unknown, where: string, label: string, secrets: string[]): AttemptVerdict {
+function classifyHttpFailure(
+  error: unknown,
+  where: string,
+  label: string,
+  secrets: string[],
+): AttemptVerdict {
   if (error instanceof HttpStatus) {
-    if (error.status === 429) return { kind: "retryable", cause: "rate_limit", message: error.message, retryAfterMs: parseRetryAfter(error.headers) };
-    if (error.status === 408 || error.status === 409 || error.status >= 500) return { kind: "retryable", cause: "transport", message: error.message, retryAfterMs: parseRetryAfter(error.headers) };
-    if (error.status === 401 || error.status === 403) return { kind: "fatal", message: `${label} answered ${error.message}: check the headers it needs (headers_env) and their variables` };
-    if (error.status === 404) return { kind: "fatal", message: `${label} answered ${error.message}: check base_url, the URL each trial is POSTed to` };
+    if (error.status === 429)
+      return {
+        kind: "retryable",
+        cause: "rate_limit",
+        message: error.message,
+        retryAfterMs: parseRetryAfter(error.headers),
+      };
+    if (error.status === 408 || error.status === 409 || error.status >= 500)
+      return {
+        kind: "retryable",
+        cause: "transport",
+        message: error.message,
+        retryAfterMs: parseRetryAfter(error.headers),
+      };
+    if (error.status === 401 || error.status === 403)
+      return {
+        kind: "fatal",
+        message: `${label} answered ${error.message}: check the headers it needs (headers_env) and their variables`,
+      };
+    if (error.status === 404)
+      return {
+        kind: "fatal",
+        message: `${label} answered ${error.message}: check base_url, the URL each trial is POSTed to`,
+      };
     return { kind: "errored", message: `${label} answered ${error.message} (${where})` };
   }
-  if (error instanceof HttpTimeout) return { kind: "retryable", cause: "transport", message: error.message, retryAfterMs: null };
-  if (error instanceof ResponseTooLarge) return { kind: "errored", message: `${label}: ${error.message}; a reply is one small JSON object (${where})` };
-  if (error instanceof ProtocolError || error instanceof AgentError) return { kind: "errored", message: `${label}: ${error.message} (${where})` };
+  if (error instanceof HttpTimeout)
+    return { kind: "retryable", cause: "transport", message: error.message, retryAfterMs: null };
+  if (error instanceof ResponseTooLarge)
+    return {
+      kind: "errored",
+      message: `${label}: ${error.message}; a reply is one small JSON object (${where})`,
+    };
+  if (error instanceof ProtocolError || error instanceof AgentError)
+    return { kind: "errored", message: `${label}: ${error.message} (${where})` };
   const detail = maskSecrets(describeError(error), secrets);
-  if (isUnreadableBody(error)) return { kind: "retryable", cause: "transport", message: `unreadable reply: ${detail}`, retryAfterMs: null };
-  return { kind: "retryable", cause: "transport", message: `connection failed: ${detail}`, retryAfterMs: null };
+  if (isUnreadableBody(error))
+    return {
+      kind: "retryable",
+      cause: "transport",
+      message: `unreadable reply: ${detail}`,
+      retryAfterMs: null,
+    };
+  return {
+    kind: "retryable",
+    cause: "transport",
+    message: `connection failed: ${detail}`,
+    retryAfterMs: null,
+  };
 }

@@ -33,17 +33,35 @@ const RETRYABLE_STATUS: ReadonlySet<number> = new Set([408, 409, 429]);
 
 /** Errors a reply that cannot be parsed raises inside an SDK (cut-off or non-JSON body). */
 export function isUnreadableBody(error: unknown): boolean {
-  return error instanceof SyntaxError || (error instanceof Error && /\bterminated\b|premature close|unexpected end/i.test(error.message));
+  return (
+    error instanceof SyntaxError ||
+    (error instanceof Error && /\bterminated\b|premature close|unexpected end/i.test(error.message))
+  );
 }
 
 export function classifyApiFailure(failure: ApiFailure, ctx: FailureContext): AttemptVerdict {
   switch (failure.type) {
     case "timeout":
-      return { kind: "retryable", cause: "transport", message: `timed out after ${ctx.timeoutMs} ms`, retryAfterMs: null };
+      return {
+        kind: "retryable",
+        cause: "transport",
+        message: `timed out after ${ctx.timeoutMs} ms`,
+        retryAfterMs: null,
+      };
     case "connection":
-      return { kind: "retryable", cause: "transport", message: `connection failed: ${failure.detail}`, retryAfterMs: null };
+      return {
+        kind: "retryable",
+        cause: "transport",
+        message: `connection failed: ${failure.detail}`,
+        retryAfterMs: null,
+      };
     case "malformed":
-      return { kind: "retryable", cause: "transport", message: `unreadable reply: ${failure.detail}`, retryAfterMs: null };
+      return {
+        kind: "retryable",
+        cause: "transport",
+        message: `unreadable reply: ${failure.detail}`,
+        retryAfterMs: null,
+      };
     case "other":
       return { kind: "errored", message: failure.detail };
     case "http":
@@ -51,31 +69,56 @@ export function classifyApiFailure(failure: ApiFailure, ctx: FailureContext): At
   }
 }
 
-function classifyStatus(status: number, detail: string, headers: HeaderReader | undefined, ctx: FailureContext): AttemptVerdict {
+function classifyStatus(
+  status: number,
+  detail: string,
+  headers: HeaderReader | undefined,
+  ctx: FailureContext,
+): AttemptVerdict {
   const message = `HTTP ${status}: ${detail}`;
-  if (status === 429) return { kind: "retryable", cause: "rate_limit", message, retryAfterMs: parseRetryAfter(headers) };
-  if (RETRYABLE_STATUS.has(status) || status >= 500) return { kind: "retryable", cause: "transport", message, retryAfterMs: parseRetryAfter(headers) };
+  if (status === 429)
+    return {
+      kind: "retryable",
+      cause: "rate_limit",
+      message,
+      retryAfterMs: parseRetryAfter(headers),
+    };
+  if (RETRYABLE_STATUS.has(status) || status >= 500)
+    return {
+      kind: "retryable",
+      cause: "transport",
+      message,
+      retryAfterMs: parseRetryAfter(headers),
+    };
   if (status === 400 || status === 422) {
     // A property of this trial's request (local servers answer 400 for one prompt over their
     // context): the trial errors with the reason, and the run goes on. When every request is
     // rejected alike, the trial loop stops the run (trial/run-loop.ts).
-    const why = OVER_CONTEXT.test(detail) ? "the prompt exceeds the model's context" : "the request was rejected";
-    return { kind: "errored", message: `${why} (${message}); check that model "${ctx.model}" supports tool calling and accepts --temperature and --max-tokens as set` };
+    const why = OVER_CONTEXT.test(detail)
+      ? "the prompt exceeds the model's context"
+      : "the request was rejected";
+    return {
+      kind: "errored",
+      message: `${why} (${message}); check that model "${ctx.model}" supports tool calling and accepts --temperature and --max-tokens as set`,
+    };
   }
   const fatal = describeFatal(status, detail, ctx);
   return fatal === null ? { kind: "errored", message } : { kind: "fatal", message: fatal };
 }
 
 /** An errored trial whose request the endpoint refused (400/422): what the trial loop watches for a refusal of every request. */
-export const REJECTION = /^(the prompt exceeds the model's context|the request was rejected) \(HTTP 4\d\d/;
+export const REJECTION =
+  /^(the prompt exceeds the model's context|the request was rejected) \(HTTP 4\d\d/;
 
 /** How servers word a prompt longer than the model's context (OpenAI, vLLM, llama.cpp, Ollama, Anthropic). */
-const OVER_CONTEXT = /context[ _-]?(length|window|size)|maximum context|too (long|many tokens)|exceeds? the (available )?context|prompt is too long|n_ctx|input length/i;
+const OVER_CONTEXT =
+  /context[ _-]?(length|window|size)|maximum context|too (long|many tokens)|exceeds? the (available )?context|prompt is too long|n_ctx|input length/i;
 
 /** The message of an error and of its causes: "Connection error. (read ECONNRESET)". */
 export function describeError(error: unknown): string {
   const parts: string[] = [];
-  for (let e: unknown = error; e instanceof Error && parts.length < 3; e = e.cause) parts.push(e.message);
+  for (let e: unknown = error; e instanceof Error && parts.length < 3; e = e.cause)
+    parts.push(e.message);
   return parts.length === 0 ? String(error) : parts.join(" (") + ")".repeat(parts.length - 1);
 }
 
@@ -85,7 +128,8 @@ function describeFatal(status: number, detail: string, ctx: FailureContext): str
   const other = ctx.keyVariableIsDefault ? `, or name another variable with --api-key-env` : "";
   switch (status) {
     case 401:
-      if (ctx.keyVariable === null) return `${head}: the server asks for an API key, and this endpoint sends none by default; name the variable that holds it with --api-key-env`;
+      if (ctx.keyVariable === null)
+        return `${head}: the server asks for an API key, and this endpoint sends none by default; name the variable that holds it with --api-key-env`;
       return ctx.keySet
         ? `${head}: the API key in ${ctx.keyVariable} was rejected; set ${ctx.keyVariable} to a valid key${other}`
         : `${head}: no API key was sent because ${ctx.keyVariable} is not set; export ${ctx.keyVariable}${other}`;

@@ -26,7 +26,8 @@ export type FetchLike = (input: string | URL | Request, init?: TransportInit) =>
 export class ResponseTooLarge extends Error {}
 
 /** Header names that hold credentials whatever the caller: dropped on a redirect to another origin. */
-const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie)$|key|token|secret|auth|session|signature|password/i;
+const CREDENTIAL_HEADER =
+  /^(authorization|proxy-authorization|cookie)$|key|token|secret|auth|session|signature|password/i;
 
 /** The connection pool of a run: straight to each host, or through the environment's proxy. */
 export function createDispatcher(env: NodeJS.ProcessEnv): Dispatcher {
@@ -43,22 +44,50 @@ export function createFetch(dispatcher: Dispatcher): FetchLike {
   return async (input, init = {}) => {
     // A Request object, or a body other than text or bytes (FormData, Blob, a stream, URLSearchParams
     // — a batch file upload), is encoded by the platform's own Request first: nothing is dropped.
-    if (input instanceof Request || !isPlainBody(init.body)) return send(...(await encode(input, init, dispatcher)), 0);
+    if (input instanceof Request || !isPlainBody(init.body))
+      return send(...(await encode(input, init, dispatcher)), 0);
     const url = new URL(String(input));
-    return send(url, { method: init.method ?? "GET", headers: toHeaderObject(init.headers), body: toPlainBody(init.body), redirect: init.redirect ?? "follow", signal: init.signal ?? undefined, dispatcher, ...limitsOf(init) }, 0);
+    return send(
+      url,
+      {
+        method: init.method ?? "GET",
+        headers: toHeaderObject(init.headers),
+        body: toPlainBody(init.body),
+        redirect: init.redirect ?? "follow",
+        signal: init.signal ?? undefined,
+        dispatcher,
+        ...limitsOf(init),
+      },
+      0,
+    );
   };
 }
 
 /** The caller's limits of one request: its own credential headers (lower-case) and the longest body it reads. */
 function limitsOf(init: TransportInit): Pick<Sending, "sensitive" | "maxBytes"> {
-  return { sensitive: new Set((init.sensitiveHeaders ?? []).map((h) => h.toLowerCase())), maxBytes: init.maxBytes ?? Number.POSITIVE_INFINITY };
+  return {
+    sensitive: new Set((init.sensitiveHeaders ?? []).map((h) => h.toLowerCase())),
+    maxBytes: init.maxBytes ?? Number.POSITIVE_INFINITY,
+  };
 }
 
 /** Any request fetch takes, as bytes with the content type its encoding chose (a multipart boundary, say). */
-async function encode(input: string | URL | Request, init: TransportInit, dispatcher: Dispatcher): Promise<[URL, Sending]> {
+async function encode(
+  input: string | URL | Request,
+  init: TransportInit,
+  dispatcher: Dispatcher,
+): Promise<[URL, Sending]> {
   const request = new Request(input, init);
   const bytes = Buffer.from(await request.arrayBuffer());
-  const sending = { method: request.method, headers: toHeaderObject(request.headers), body: bytes.length === 0 ? undefined : bytes, redirect: request.redirect, signal: init.signal ?? undefined, dispatcher, ...limitsOf(init) };
+  const sending = {
+    method: request.method,
+    headers: toHeaderObject(request.headers),
+    body: bytes.length === 0 ? undefined : bytes,
+    redirect: request.redirect,
+    signal: init.signal ?? undefined,
+    dispatcher,
+    ...limitsOf(init),
+  };
   return [new URL(request.url), sending];
 }
 
@@ -80,12 +109,19 @@ const MAX_REDIRECTS = 20;
 
 async function send(url: URL, sending: Sending, hops: number): Promise<Response> {
   const { signal } = sending;
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`unsupported protocol ${url.protocol}`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new TypeError(`unsupported protocol ${url.protocol}`);
   if (signal?.aborted === true) throw abortError(signal);
   let response: Dispatcher.ResponseData;
   try {
     const method = sending.method as Dispatcher.HttpMethod;
-    response = await request(url, { method, headers: sending.headers, body: sending.body, signal, dispatcher: sending.dispatcher });
+    response = await request(url, {
+      method,
+      headers: sending.headers,
+      body: sending.body,
+      signal,
+      dispatcher: sending.dispatcher,
+    });
   } catch (error) {
     throw aborted(signal) ? abortError(signal) : error;
   }
@@ -93,7 +129,8 @@ async function send(url: URL, sending: Sending, hops: number): Promise<Response>
   const location = headerValue(response.headers.location);
   if (REDIRECTS.has(status) && location !== undefined && sending.redirect !== "manual") {
     await response.body.dump();
-    if (sending.redirect === "error") throw new TypeError(`redirect to ${location} refused (redirect: "error")`);
+    if (sending.redirect === "error")
+      throw new TypeError(`redirect to ${location} refused (redirect: "error")`);
     if (hops >= MAX_REDIRECTS) throw new TypeError(`more than ${MAX_REDIRECTS} redirects`);
     const next = new URL(location, url);
     return send(next, redirected(sending, status, url, next), hops + 1);
@@ -113,7 +150,10 @@ function aborted(signal: AbortSignal | undefined): boolean {
 }
 
 /** The whole body, or a ResponseTooLarge as soon as it passes `maxBytes` (the rest is not read). */
-async function readBody(stream: Dispatcher.ResponseData["body"], maxBytes: number): Promise<Buffer> {
+async function readBody(
+  stream: Dispatcher.ResponseData["body"],
+  maxBytes: number,
+): Promise<Buffer> {
   if (maxBytes === Number.POSITIVE_INFINITY) return Buffer.from(await stream.arrayBuffer());
   const chunks: Buffer[] = [];
   let size = 0;
@@ -139,17 +179,41 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * GET without a body; 307/308 repeat the method and body. Credentials do not follow to another origin.
  */
 function redirected(sending: Sending, status: number, from: URL, to: URL): Sending {
-  const toGet = status === 303 ? sending.method !== "HEAD" : (status === 301 || status === 302) && sending.method === "POST";
+  const toGet =
+    status === 303
+      ? sending.method !== "HEAD"
+      : (status === 301 || status === 302) && sending.method === "POST";
   const headers = { ...sending.headers };
-  if (toGet) for (const key of ["content-type", "content-length", "content-encoding", "content-language", "content-location"]) delete headers[key];
+  if (toGet)
+    for (const key of [
+      "content-type",
+      "content-length",
+      "content-encoding",
+      "content-language",
+      "content-location",
+    ])
+      delete headers[key];
   // Credentials stay on their origin: the standard's Authorization, and any header that looks like
   // one or that the caller named as its own (the http endpoint's headers_env).
-  if (to.origin !== from.origin) for (const name of Object.keys(headers)) if (CREDENTIAL_HEADER.test(name) || sending.sensitive.has(name)) delete headers[name];
-  return { ...sending, method: toGet ? "GET" : sending.method, body: toGet ? undefined : sending.body, headers };
+  if (to.origin !== from.origin)
+    for (const name of Object.keys(headers))
+      if (CREDENTIAL_HEADER.test(name) || sending.sensitive.has(name)) delete headers[name];
+  return {
+    ...sending,
+    method: toGet ? "GET" : sending.method,
+    body: toGet ? undefined : sending.body,
+    headers,
+  };
 }
 
 function isPlainBody(body: RequestInit["body"]): boolean {
-  return body === undefined || body === null || typeof body === "string" || body instanceof ArrayBuffer || ArrayBuffer.isView(body);
+  return (
+    body === undefined ||
+    body === null ||
+    typeof body === "string" ||
+    body instanceof ArrayBuffer ||
+    ArrayBuffer.isView(body)
+  );
 }
 
 function toPlainBody(body: RequestInit["body"]): string | Buffer | undefined {
@@ -163,11 +227,19 @@ function toPlainBody(body: RequestInit["body"]): string | Buffer | undefined {
 function toHeaderObject(headers: HeadersInit | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   // A Headers object (what the SDKs pass) is read as it is; anything else goes through Headers' own rules.
-  (headers instanceof Headers ? headers : new Headers(headers)).forEach((value, key) => (out[key] = value));
+  (headers instanceof Headers ? headers : new Headers(headers)).forEach(
+    (value, key) => (out[key] = value),
+  );
   return out;
 }
 
-function toResponse(status: number, raw: Record<string, string | string[] | undefined>, body: Buffer, url: URL, hops: number): Response {
+function toResponse(
+  status: number,
+  raw: Record<string, string | string[] | undefined>,
+  body: Buffer,
+  url: URL,
+  hops: number,
+): Response {
   const headers = new Headers();
   for (const [key, value] of Object.entries(raw)) {
     if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(", ") : value);
@@ -179,5 +251,7 @@ function toResponse(status: number, raw: Record<string, string | string[] | unde
 }
 
 function abortError(signal: AbortSignal | undefined): unknown {
-  return signal?.reason instanceof Error ? signal.reason : new DOMException("The operation was aborted.", "AbortError");
+  return signal?.reason instanceof Error
+    ? signal.reason
+    : new DOMException("The operation was aborted.", "AbortError");
 }

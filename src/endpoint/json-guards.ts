@@ -37,7 +37,8 @@ export function toJsonValue(value: unknown): JsonValue {
   if (value === null || typeof value === "string" || typeof value === "boolean") return value;
   if (typeof value === "number") return Number.isFinite(value) ? value : null;
   if (Array.isArray(value)) return value.map(toJsonValue);
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJsonValue(v)]));
+  if (isObject(value))
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJsonValue(v)]));
   return null;
 }
 
@@ -45,14 +46,20 @@ export function toJsonValue(value: unknown): JsonValue {
  * Tool-call arguments as a JSON object. A string is parsed ("" means no arguments); anything that
  * does not give an object is an argument error, never a crash.
  */
-export function parseArguments(raw: unknown): { arguments: JsonValue; arguments_error: string | null } {
+export function parseArguments(raw: unknown): {
+  arguments: JsonValue;
+  arguments_error: string | null;
+} {
   let value: JsonValue;
   if (typeof raw === "string") {
     if (raw.trim() === "") return { arguments: {}, arguments_error: null };
     try {
       value = toJsonValue(JSON.parse(raw));
     } catch (error) {
-      return { arguments: null, arguments_error: `${error instanceof Error ? error.message : String(error)} in ${quote(raw)}` };
+      return {
+        arguments: null,
+        arguments_error: `${error instanceof Error ? error.message : String(error)} in ${quote(raw)}`,
+      };
     }
   } else {
     value = toJsonValue(raw ?? null);
@@ -76,7 +83,10 @@ export function listCalls(calls: unknown[], key: string): EndpointCall[] {
   return calls.map((call) => {
     const raw = field(call, key);
     const parsed = parseArguments(raw ?? {});
-    return { tool: stringField(call, "name") ?? "", arguments: parsed.arguments_error === null ? parsed.arguments : toJsonValue(raw) };
+    return {
+      tool: stringField(call, "name") ?? "",
+      arguments: parsed.arguments_error === null ? parsed.arguments : toJsonValue(raw),
+    };
   });
 }
 
@@ -97,7 +107,10 @@ export function toEndpointResponse(reply: WireReply, found: FoundReply): Endpoin
   const { calls, argumentsKey } = found;
   const first = calls[0];
   const raw = field(first, argumentsKey);
-  const parsed = first === undefined ? { arguments: null, arguments_error: null } : parseArguments(found.absentArguments === "empty" ? (raw ?? {}) : raw);
+  const parsed =
+    first === undefined
+      ? { arguments: null, arguments_error: null }
+      : parseArguments(found.absentArguments === "empty" ? (raw ?? {}) : raw);
   return {
     selected: first === undefined ? null : stringField(first, "name"),
     ...parsed,

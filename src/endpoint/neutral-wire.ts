@@ -6,8 +6,22 @@
 import { compileSchemaFile } from "../json-schema/compile.js";
 import { describeSchemaErrors, formatPath } from "../json-schema/describe-errors.js";
 import { lazy } from "../text/lazy.js";
-import type { EndpointCall, EndpointResponse, JsonObject, Message, ToolDefinition, TrialRequest } from "../types.js";
-import { field, isObject, listCalls, numberField, parseArguments, stringField } from "./json-guards.js";
+import type {
+  EndpointCall,
+  EndpointResponse,
+  JsonObject,
+  Message,
+  ToolDefinition,
+  TrialRequest,
+} from "../types.js";
+import {
+  field,
+  isObject,
+  listCalls,
+  numberField,
+  parseArguments,
+  stringField,
+} from "./json-guards.js";
 import type { WireReply } from "./wire-endpoint.js";
 
 export const PROTOCOL = "route-eval-endpoint/1";
@@ -36,7 +50,11 @@ export interface NeutralRequest {
   version: string | null;
 }
 
-export function renderNeutralRequest(request: TrialRequest, controls: NeutralControls, version: string | null): NeutralRequest {
+export function renderNeutralRequest(
+  request: TrialRequest,
+  controls: NeutralControls,
+  version: string | null,
+): NeutralRequest {
   return {
     protocol: PROTOCOL,
     case_id: request.case_id,
@@ -44,15 +62,28 @@ export function renderNeutralRequest(request: TrialRequest, controls: NeutralCon
     seed: request.seed ?? 0,
     goal: request.goal,
     messages: request.messages,
-    ...(request.after_goal === undefined || request.after_goal.length === 0 ? {} : { after_goal: request.after_goal }),
+    ...(request.after_goal === undefined || request.after_goal.length === 0
+      ? {}
+      : { after_goal: request.after_goal }),
     context: request.context,
     system_prompt: request.system,
     temperature: request.temperature,
     tools: request.tools,
     renderings: {
-      openai: request.tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.input_schema } })),
-      anthropic: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.input_schema })),
-      mcp: request.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.input_schema })),
+      openai: request.tools.map((t) => ({
+        type: "function",
+        function: { name: t.name, description: t.description, parameters: t.input_schema },
+      })),
+      anthropic: request.tools.map((t) => ({
+        name: t.name,
+        description: t.description,
+        input_schema: t.input_schema,
+      })),
+      mcp: request.tools.map((t) => ({
+        name: t.name,
+        description: t.description,
+        inputSchema: t.input_schema,
+      })),
     },
     tool_controls: controls,
     version,
@@ -68,7 +99,10 @@ export class AgentError extends Error {}
 /** Checks a parsed reply against the protocol; throws ProtocolError or AgentError. */
 export function checkNeutralReply(body: unknown, source: string): void {
   const problem = findEndpointReplyProblem(body);
-  if (problem !== null) throw new ProtocolError(`${source} does not fit route-eval-endpoint/1 (schemas/endpoint-reply.schema.json): ${problem}`);
+  if (problem !== null)
+    throw new ProtocolError(
+      `${source} does not fit route-eval-endpoint/1 (schemas/endpoint-reply.schema.json): ${problem}`,
+    );
   const error = stringField(body, "error");
   if (error !== null) throw new AgentError(`${source} reported an error: ${error.slice(0, 500)}`);
 }
@@ -78,10 +112,17 @@ export function normaliseNeutralReply(reply: WireReply): EndpointResponse | { er
   const body = reply.body;
   if (!isObject(body)) return { error: "the reply is not a JSON object" };
   const listed = Array.isArray(body.calls) ? body.calls : [];
-  const calls: EndpointCall[] = listCalls(listed.map((c) => ({ name: field(c, "tool"), arguments: field(c, "arguments") })), "arguments");
+  const calls: EndpointCall[] = listCalls(
+    listed.map((c) => ({ name: field(c, "tool"), arguments: field(c, "arguments") })),
+    "arguments",
+  );
   const tool = body.tool === undefined ? (calls[0]?.tool ?? null) : stringField(body, "tool");
-  const raw = body.arguments === undefined && calls[0]?.tool === tool ? field(listed[0], "arguments") : body.arguments;
-  const parsed = tool === null ? { arguments: null, arguments_error: null } : parseArguments(raw ?? {});
+  const raw =
+    body.arguments === undefined && calls[0]?.tool === tool
+      ? field(listed[0], "arguments")
+      : body.arguments;
+  const parsed =
+    tool === null ? { arguments: null, arguments_error: null } : parseArguments(raw ?? {});
   if (calls.length === 0 && tool !== null) calls.push({ tool, arguments: parsed.arguments });
   const usage = field(body, "usage");
   return {
@@ -90,7 +131,10 @@ export function normaliseNeutralReply(reply: WireReply): EndpointResponse | { er
     tool_calls: calls.length,
     ...(calls.length > 1 ? { calls } : {}),
     text: stringField(body, "text"),
-    usage: { input_tokens: numberField(usage, "input_tokens"), output_tokens: numberField(usage, "output_tokens") },
+    usage: {
+      input_tokens: numberField(usage, "input_tokens"),
+      output_tokens: numberField(usage, "output_tokens"),
+    },
     latency_ms: numberField(body, "latency_ms") ?? reply.latency_ms,
     provider_request_id: reply.request_id,
   };
@@ -103,5 +147,7 @@ function findEndpointReplyProblem(data: unknown): string | null {
   const validate = replyValidator();
   if (validate(data)) return null;
   const problem = describeSchemaErrors(validate.errors ?? [], data);
-  return problem.path.length === 0 ? problem.message : `${formatPath(problem.path)}: ${problem.message}`;
+  return problem.path.length === 0
+    ? problem.message
+    : `${formatPath(problem.path)}: ${problem.message}`;
 }

@@ -11,76 +11,154 @@
  * the model's `tool_search_call` as a search, and answers it with a `tool_search_output` item
  * carrying the definitions the search loaded (the deferred tools are not listed up front).
  */
-import type { FunctionTool, NamespaceTool, ResponseCreateParamsNonStreaming, ResponseInputItem, ToolSearchTool } from "openai/resources/responses/responses";
-import { SEARCH_TOOL, type EndpointResponse, type Message, type ToolControls, type ToolDefinition, type TrialRequest } from "../types.js";
-import { arrayField, field, isObject, numberField, stringField, toEndpointResponse } from "./json-guards.js";
+import type {
+  FunctionTool,
+  NamespaceTool,
+  ResponseCreateParamsNonStreaming,
+  ResponseInputItem,
+  ToolSearchTool,
+} from "openai/resources/responses/responses";
+import {
+  SEARCH_TOOL,
+  type EndpointResponse,
+  type Message,
+  type ToolControls,
+  type ToolDefinition,
+  type TrialRequest,
+} from "../types.js";
+import {
+  arrayField,
+  field,
+  isObject,
+  numberField,
+  stringField,
+  toEndpointResponse,
+} from "./json-guards.js";
 import { connectOpenAI } from "./openai.js";
 import { renderSystemText } from "./render-prompt.js";
 import { createToolRenderer } from "./wire-tools.js";
-import { sentAs, timed, type ProviderSettings, type WireEndpoint, type WireReply } from "./wire-endpoint.js";
+import {
+  sentAs,
+  timed,
+  type ProviderSettings,
+  type WireEndpoint,
+  type WireReply,
+} from "./wire-endpoint.js";
 
-export function createResponsesWire(settings: ProviderSettings): WireEndpoint<ResponseCreateParamsNonStreaming> {
+export function createResponsesWire(
+  settings: ProviderSettings,
+): WireEndpoint<ResponseCreateParamsNonStreaming> {
   const connection = connectOpenAI(settings);
   return {
     ...connection.identity,
-    render: (request) => renderResponsesRequest(request, settings.model, settings.maxTokens, settings.controls),
+    render: (request) =>
+      renderResponsesRequest(request, settings.model, settings.maxTokens, settings.controls),
     send: async (body, json) => {
       const openai = await connection.client();
-      const { value, latency_ms } = await timed(() => openai.responses.create(body, sentAs(json)).withResponse());
-      return { body: value.data, request_id: value.request_id, latency_ms, headers: value.response.headers };
+      const { value, latency_ms } = await timed(() =>
+        openai.responses.create(body, sentAs(json)).withResponse(),
+      );
+      return {
+        body: value.data,
+        request_id: value.request_id,
+        latency_ms,
+        headers: value.response.headers,
+      };
     },
     normalise: normaliseResponsesReply,
     classify: connection.classify,
   };
 }
 
-export function renderResponsesRequest(request: TrialRequest, model: string, maxTokens: number, controls: ToolControls): ResponseCreateParamsNonStreaming {
-  const input: ResponseInputItem[] = [...request.messages.flatMap(renderMessage), { role: "user", content: request.goal }, ...renderSearchExchange(request, controls.strict)];
+export function renderResponsesRequest(
+  request: TrialRequest,
+  model: string,
+  maxTokens: number,
+  controls: ToolControls,
+): ResponseCreateParamsNonStreaming {
+  const input: ResponseInputItem[] = [
+    ...request.messages.flatMap(renderMessage),
+    { role: "user", content: request.goal },
+    ...renderSearchExchange(request, controls.strict),
+  ];
   const tools = renderToolList(request, controls.strict);
   return {
     model,
     instructions: renderSystemText(request),
     input,
     ...(tools.length > 0 ? { tools } : {}),
-    ...(controls.tool_choice === null ? {} : { tool_choice: renderToolChoice(controls.tool_choice) }),
-    ...(controls.parallel_tool_calls === null ? {} : { parallel_tool_calls: controls.parallel_tool_calls }),
+    ...(controls.tool_choice === null
+      ? {}
+      : { tool_choice: renderToolChoice(controls.tool_choice) }),
+    ...(controls.parallel_tool_calls === null
+      ? {}
+      : { parallel_tool_calls: controls.parallel_tool_calls }),
     temperature: request.temperature,
     max_output_tokens: maxTokens,
   };
 }
 
 function renderToolChoice(choice: string): ResponseCreateParamsNonStreaming["tool_choice"] {
-  return choice === "auto" || choice === "required" || choice === "none" ? choice : { type: "function", name: choice };
+  return choice === "auto" || choice === "required" || choice === "none"
+    ? choice
+    : { type: "function", name: choice };
 }
 
-const renderTool = (strict: boolean) => (tool: ToolDefinition): FunctionTool => ({ type: "function", name: tool.name, description: tool.description, parameters: tool.input_schema, strict });
+const renderTool =
+  (strict: boolean) =>
+  (tool: ToolDefinition): FunctionTool => ({
+    type: "function",
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.input_schema,
+    strict,
+  });
 const renderTools = createToolRenderer(renderTool(false));
 const renderStrictTools = createToolRenderer(renderTool(true));
-const renderDeferred = (strict: boolean) => (tool: ToolDefinition): FunctionTool => ({ ...renderTool(strict)(tool), defer_loading: true });
+const renderDeferred =
+  (strict: boolean) =>
+  (tool: ToolDefinition): FunctionTool => ({ ...renderTool(strict)(tool), defer_loading: true });
 const renderDeferredTools = createToolRenderer(renderDeferred(false));
 const renderStrictDeferredTools = createToolRenderer(renderDeferred(true));
 
 /** The client-executed search tool: route-eval's search, in OpenAI's own form. */
 function clientSearchTool(request: TrialRequest): ToolSearchTool {
   const own = request.tools.find((tool) => tool.name === SEARCH_TOOL);
-  return { type: "tool_search", execution: "client", description: own?.description ?? null, parameters: own?.input_schema ?? null };
+  return {
+    type: "tool_search",
+    execution: "client",
+    description: own?.description ?? null,
+    parameters: own?.input_schema ?? null,
+  };
 }
 
 /** The tools of a request: as they are without search; with it, the loaded ones and the search tool (and, hosted, the deferred ones). */
-function renderToolList(request: TrialRequest, strict: boolean): ResponseCreateParamsNonStreaming["tools"] & object {
+function renderToolList(
+  request: TrialRequest,
+  strict: boolean,
+): ResponseCreateParamsNonStreaming["tools"] & object {
   const render = strict ? renderStrictTools : renderTools;
   const search = request.search;
   if (search === undefined) return render(request.tools);
   const deferred = strict ? renderStrictDeferredTools : renderDeferredTools;
   if (search.mode === "provider" && search.namespaces !== undefined) {
     // For a namespace, defer_loading applies to the functions inside it (OpenAI's tool-search guide).
-    const namespaces = search.namespaces.map((ns): NamespaceTool => ({ type: "namespace", name: ns.name, description: ns.description, tools: deferred(ns.tools) }));
+    const namespaces = search.namespaces.map((ns): NamespaceTool => ({
+      type: "namespace",
+      name: ns.name,
+      description: ns.description,
+      tools: deferred(ns.tools),
+    }));
     return [...render(request.tools), ...namespaces, { type: "tool_search" }];
   }
-  if (search.mode === "provider") return [...render(request.tools), ...deferred(search.deferred), { type: "tool_search" }];
+  if (search.mode === "provider")
+    return [...render(request.tools), ...deferred(search.deferred), { type: "tool_search" }];
   // Client: the tools a search loaded come back in its tool_search_output item, not in `tools`.
   const loaded = new Set(search.loaded.flat());
-  return [...render(request.tools.filter((tool) => tool.name !== SEARCH_TOOL && !loaded.has(tool.name))), clientSearchTool(request)];
+  return [
+    ...render(request.tools.filter((tool) => tool.name !== SEARCH_TOOL && !loaded.has(tool.name))),
+    clientSearchTool(request),
+  ];
 }
 
 /** A client search's calls and results after the goal: tool_search_call and tool_search_output items. */
@@ -91,12 +169,29 @@ function renderSearchExchange(request: TrialRequest, strict: boolean): ResponseI
   let results = 0;
   return exchange.flatMap((message): ResponseInputItem[] => {
     if (message.role === "assistant") {
-      return (message.tool_calls ?? []).map((call) => ({ type: "tool_search_call", call_id: call.id, execution: "client", arguments: call.arguments, status: "completed" }));
+      return (message.tool_calls ?? []).map((call) => ({
+        type: "tool_search_call",
+        call_id: call.id,
+        execution: "client",
+        arguments: call.arguments,
+        status: "completed",
+      }));
     }
     if (message.role !== "tool") return renderMessage(message);
     const loaded = request.search?.loaded[results++] ?? [];
-    const tools = loaded.map((name) => definitions.get(name)).filter((tool): tool is ToolDefinition => tool !== undefined).map(renderTool(strict));
-    return [{ type: "tool_search_output", call_id: message.tool_call_id, execution: "client", status: "completed", tools }];
+    const tools = loaded
+      .map((name) => definitions.get(name))
+      .filter((tool): tool is ToolDefinition => tool !== undefined)
+      .map(renderTool(strict));
+    return [
+      {
+        type: "tool_search_output",
+        call_id: message.tool_call_id,
+        execution: "client",
+        status: "completed",
+        tools,
+      },
+    ];
   });
 }
 
@@ -105,9 +200,14 @@ function renderMessage(message: Message): ResponseInputItem[] {
     case "user":
       return [{ role: "user", content: message.content }];
     case "tool":
-      return [{ type: "function_call_output", call_id: message.tool_call_id, output: message.content }];
+      return [
+        { type: "function_call_output", call_id: message.tool_call_id, output: message.content },
+      ];
     case "assistant": {
-      const text: ResponseInputItem[] = message.content === undefined || message.content === "" ? [] : [{ role: "assistant", content: message.content }];
+      const text: ResponseInputItem[] =
+        message.content === undefined || message.content === ""
+          ? []
+          : [{ role: "assistant", content: message.content }];
       const calls: ResponseInputItem[] = (message.tool_calls ?? []).map((call) => ({
         type: "function_call",
         call_id: call.id,
@@ -129,8 +229,18 @@ export function normaliseResponsesReply(reply: WireReply): EndpointResponse | { 
   const output = field(reply.body, "output");
   if (!Array.isArray(output)) return { error: "the reply has no output array" };
   const calls = output
-    .map((item) => (stringField(item, "type") === "tool_search_call" && stringField(item, "execution") === "client" ? { name: SEARCH_TOOL, arguments: field(item, "arguments") ?? {} } : item))
-    .filter((item) => (stringField(item, "type") === "function_call" || stringField(item, "name") === SEARCH_TOOL) && stringField(item, "name") !== null);
+    .map((item) =>
+      stringField(item, "type") === "tool_search_call" &&
+      stringField(item, "execution") === "client"
+        ? { name: SEARCH_TOOL, arguments: field(item, "arguments") ?? {} }
+        : item,
+    )
+    .filter(
+      (item) =>
+        (stringField(item, "type") === "function_call" ||
+          stringField(item, "name") === SEARCH_TOOL) &&
+        stringField(item, "name") !== null,
+    );
   const texts = output
     .filter((item) => stringField(item, "type") === "message")
     .flatMap((item) => arrayField(item, "content"))
@@ -155,11 +265,22 @@ function readHostedSearches(output: unknown[]): { query: string | null; returned
   for (const item of output) {
     const type = stringField(item, "type");
     if (type === "tool_search_call" && stringField(item, "execution") !== "client") {
-      searches.push({ query: describeQuery(field(item, "arguments")), returned: [], call: stringField(item, "call_id") });
+      searches.push({
+        query: describeQuery(field(item, "arguments")),
+        returned: [],
+        call: stringField(item, "call_id"),
+      });
     } else if (type === "tool_search_output" && stringField(item, "execution") !== "client") {
       const call = stringField(item, "call_id");
-      const search = searches.find((s) => s.call === call && s.returned.length === 0) ?? searches[searches.length - 1];
-      const names = arrayField(item, "tools").flatMap((tool) => (stringField(tool, "type") === "namespace" ? arrayField(tool, "tools") : [tool])).map((tool) => stringField(tool, "name")).filter((name): name is string => name !== null);
+      const search =
+        searches.find((s) => s.call === call && s.returned.length === 0) ??
+        searches[searches.length - 1];
+      const names = arrayField(item, "tools")
+        .flatMap((tool) =>
+          stringField(tool, "type") === "namespace" ? arrayField(tool, "tools") : [tool],
+        )
+        .map((tool) => stringField(tool, "name"))
+        .filter((name): name is string => name !== null);
       if (search === undefined) searches.push({ query: null, returned: names, call });
       else search.returned.push(...names);
     }
@@ -171,7 +292,8 @@ function readHostedSearches(output: unknown[]): { query: string | null; returned
 function describeQuery(args: unknown): string | null {
   const parsed = typeof args === "string" ? safeParse(args) : args;
   if (!isObject(parsed)) return typeof args === "string" ? args : null;
-  for (const key of ["query", "goal", "q"]) if (typeof parsed[key] === "string") return parsed[key] as string;
+  for (const key of ["query", "goal", "q"])
+    if (typeof parsed[key] === "string") return parsed[key] as string;
   return JSON.stringify(parsed);
 }
 

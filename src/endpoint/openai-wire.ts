@@ -25,7 +25,10 @@ export interface OpenAIRenderOptions {
   controls?: ToolControls;
 }
 
-export function renderOpenAIRequest(request: TrialRequest, options: OpenAIRenderOptions): ChatCompletionCreateParamsNonStreaming {
+export function renderOpenAIRequest(
+  request: TrialRequest,
+  options: OpenAIRenderOptions,
+): ChatCompletionCreateParamsNonStreaming {
   const messages: ChatCompletionMessageParam[] = [
     { role: "system", content: renderSystemText(request) },
     ...request.messages.map(renderRemembered),
@@ -39,19 +42,38 @@ export function renderOpenAIRequest(request: TrialRequest, options: OpenAIRender
     model: options.model,
     messages,
     ...(tools.length > 0 ? { tools } : {}),
-    ...(controls === undefined || controls.tool_choice === null ? {} : { tool_choice: renderToolChoice(controls.tool_choice) }),
-    ...(controls === undefined || controls.parallel_tool_calls === null ? {} : { parallel_tool_calls: controls.parallel_tool_calls }),
+    ...(controls === undefined || controls.tool_choice === null
+      ? {}
+      : { tool_choice: renderToolChoice(controls.tool_choice) }),
+    ...(controls === undefined || controls.parallel_tool_calls === null
+      ? {}
+      : { parallel_tool_calls: controls.parallel_tool_calls }),
     temperature: request.temperature,
     ...(request.seed === undefined ? {} : { seed: request.seed }),
-    ...(options.official ? { max_completion_tokens: options.maxTokens } : { max_tokens: options.maxTokens }),
+    ...(options.official
+      ? { max_completion_tokens: options.maxTokens }
+      : { max_tokens: options.maxTokens }),
   };
 }
 
-const renderTools = createToolRenderer((tool): ChatCompletionTool => ({ type: "function", function: { name: tool.name, description: tool.description, parameters: tool.input_schema } }));
-const renderStrictTools = createToolRenderer((tool): ChatCompletionTool => ({ type: "function", function: { name: tool.name, description: tool.description, parameters: tool.input_schema, strict: true } }));
+const renderTools = createToolRenderer((tool): ChatCompletionTool => ({
+  type: "function",
+  function: { name: tool.name, description: tool.description, parameters: tool.input_schema },
+}));
+const renderStrictTools = createToolRenderer((tool): ChatCompletionTool => ({
+  type: "function",
+  function: {
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.input_schema,
+    strict: true,
+  },
+}));
 
 function renderToolChoice(choice: string): ChatCompletionCreateParamsNonStreaming["tool_choice"] {
-  return choice === "auto" || choice === "required" || choice === "none" ? choice : { type: "function", function: { name: choice } };
+  return choice === "auto" || choice === "required" || choice === "none"
+    ? choice
+    : { type: "function", function: { name: choice } };
 }
 
 /**
@@ -89,7 +111,9 @@ export function normaliseOpenAIReply(reply: WireReply): EndpointResponse | { err
   const choice = arrayField(reply.body, "choices")[0];
   const message = field(choice, "message");
   if (message === undefined) return { error: "the reply has no choices[0].message" };
-  const calls = arrayField(message, "tool_calls").map((call) => field(call, "function")).filter((fn) => stringField(fn, "name") !== null);
+  const calls = arrayField(message, "tool_calls")
+    .map((call) => field(call, "function"))
+    .filter((fn) => stringField(fn, "name") !== null);
   const legacy = field(message, "function_call");
   if (calls.length === 0 && stringField(legacy, "name") !== null) calls.push(legacy);
   const usage = field(reply.body, "usage");

@@ -8,16 +8,30 @@ import { normaliseOpenAIReply, renderOpenAIRequest } from "./openai-wire.js";
 import { connectSdk, type Sdk } from "./sdk-connection.js";
 import { sentAs, timed, type ProviderSettings, type WireEndpoint } from "./wire-endpoint.js";
 
-export function createOpenAIWire(settings: ProviderSettings): WireEndpoint<ChatCompletionCreateParamsNonStreaming> {
+export function createOpenAIWire(
+  settings: ProviderSettings,
+): WireEndpoint<ChatCompletionCreateParamsNonStreaming> {
   const connection = connectOpenAI(settings);
-  const renderOptions = { model: settings.model, maxTokens: settings.maxTokens, official: isOfficialApi(connection.baseUrl), controls: settings.controls };
+  const renderOptions = {
+    model: settings.model,
+    maxTokens: settings.maxTokens,
+    official: isOfficialApi(connection.baseUrl),
+    controls: settings.controls,
+  };
   return {
     ...connection.identity,
     render: (request) => renderOpenAIRequest(request, renderOptions),
     send: async (body, json) => {
       const openai = await connection.client();
-      const { value, latency_ms } = await timed(() => openai.chat.completions.create(body, sentAs(json)).withResponse());
-      return { body: value.data, request_id: value.request_id, latency_ms, headers: value.response.headers };
+      const { value, latency_ms } = await timed(() =>
+        openai.chat.completions.create(body, sentAs(json)).withResponse(),
+      );
+      return {
+        body: value.data,
+        request_id: value.request_id,
+        latency_ms,
+        headers: value.response.headers,
+      };
     },
     normalise: normaliseOpenAIReply,
     classify: connection.classify,
@@ -40,5 +54,10 @@ function isOfficialApi(baseUrl: string): boolean {
 
 const loadOpenAISdk = lazy(async (): Promise<Sdk<import("openai").OpenAI>> => {
   const sdk = await import("openai");
-  return { Client: sdk.default, APIConnectionError: sdk.APIConnectionError, APIConnectionTimeoutError: sdk.APIConnectionTimeoutError, APIError: sdk.APIError };
+  return {
+    Client: sdk.default,
+    APIConnectionError: sdk.APIConnectionError,
+    APIConnectionTimeoutError: sdk.APIConnectionTimeoutError,
+    APIError: sdk.APIError,
+  };
 });

@@ -49,7 +49,11 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** The wait before retry `retry` (0-based): the server's Retry-After when given, else jittered backoff. */
-export function backoffDelay(retry: number, retryAfterMs: number | null, policy: Pick<RetryPolicy, "baseMs" | "maxDelayMs" | "random">): number {
+export function backoffDelay(
+  retry: number,
+  retryAfterMs: number | null,
+  policy: Pick<RetryPolicy, "baseMs" | "maxDelayMs" | "random">,
+): number {
   if (retryAfterMs !== null) return Math.min(Math.max(0, retryAfterMs), policy.maxDelayMs);
   const ceiling = Math.min(policy.maxDelayMs, policy.baseMs * 2 ** retry);
   return Math.floor(policy.random() * ceiling);
@@ -64,9 +68,13 @@ export interface HeaderReader {
  * Milliseconds the server asked us to wait: `retry-after-ms`, else `Retry-After` as seconds or
  * as an HTTP date (relative to `now`); null when absent or unreadable.
  */
-export function parseRetryAfter(headers: HeaderReader | undefined, now: number = Date.now()): number | null {
+export function parseRetryAfter(
+  headers: HeaderReader | undefined,
+  now: number = Date.now(),
+): number | null {
   const millis = headers?.get("retry-after-ms");
-  if (millis != null && millis.trim() !== "" && Number.isFinite(Number(millis))) return Math.max(0, Number(millis));
+  if (millis != null && millis.trim() !== "" && Number.isFinite(Number(millis)))
+    return Math.max(0, Number(millis));
   const value = headers?.get("retry-after");
   if (value == null || value.trim() === "") return null;
   if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return Math.round(Number(value) * 1000);
@@ -99,14 +107,18 @@ export async function callWithRetries<T>(
     } finally {
       release();
     }
-    if (verdict.kind !== "retryable") return { ok: false, kind: verdict.kind, error: verdict.message, retries: retry };
+    if (verdict.kind !== "retryable")
+      return { ok: false, kind: verdict.kind, error: verdict.message, retries: retry };
     if (verdict.cause === "rate_limit") guards.pace.rateLimited();
     else guards.breaker.failure(verdict.message);
     const tripped = guards.breaker.tripped();
     if (tripped !== null) return { ok: false, kind: "fatal", error: tripped, retries: retry };
     const delay = backoffDelay(retry, verdict.retryAfterMs, policy);
     const spent = policy.now() - started;
-    if ((policy.maxRetries !== null && retry >= policy.maxRetries) || spent + delay > policy.budgetMs) {
+    if (
+      (policy.maxRetries !== null && retry >= policy.maxRetries) ||
+      spent + delay > policy.budgetMs
+    ) {
       const attempts = retry + 1;
       const over = `gave up after ${attempts} attempt${attempts === 1 ? "" : "s"} in ${(spent / 1000).toFixed(1)} s`;
       return { ok: false, kind: "errored", error: `${verdict.message} (${over})`, retries: retry };

@@ -6,7 +6,12 @@
  */
 import { lazy } from "../text/lazy.js";
 import { maskSecrets, redactUrl, urlSecrets } from "../text/redact-url.js";
-import { classifyApiFailure, describeError, isUnreadableBody, type ApiFailure } from "./http-failure.js";
+import {
+  classifyApiFailure,
+  describeError,
+  isUnreadableBody,
+  type ApiFailure,
+} from "./http-failure.js";
 import type { HeaderReader } from "./retry.js";
 import { describeProvider, sdkClientOptions, type ProviderSettings } from "./wire-endpoint.js";
 
@@ -20,7 +25,10 @@ export interface Sdk<Client> {
   APIError: ErrorClass<{ status?: number; headers?: HeaderReader; apiMessage?: string | null }>;
 }
 
-export function connectSdk<Client>(settings: ProviderSettings, loadSdk: () => Promise<Sdk<Client>>) {
+export function connectSdk<Client>(
+  settings: ProviderSettings,
+  loadSdk: () => Promise<Sdk<Client>>,
+) {
   const { baseUrl, provider: id } = settings;
   const secret = settings.key.key;
   // The URL is used for the call only; what is stored, printed or written has no credentials in it.
@@ -36,14 +44,20 @@ export function connectSdk<Client>(settings: ProviderSettings, loadSdk: () => Pr
     id,
     model: settings.model,
     baseUrl: shownUrl,
-    unavailable: secret === null && settings.keyRequired ? `${settings.key.variable} is not set` : null,
+    unavailable:
+      secret === null && settings.keyRequired ? `${settings.key.variable} is not set` : null,
   };
-  const classify = (error: unknown, where: string) => classifyApiFailure(readSdkError(error, sdk, secrets), { ...context, where });
+  const classify = (error: unknown, where: string) =>
+    classifyApiFailure(readSdkError(error, sdk, secrets), { ...context, where });
   return { baseUrl, identity, client, classify };
 }
 
 /** The SDK's error as an ApiFailure, secrets masked (an error before the SDK loaded is "other"). */
-function readSdkError<Client>(error: unknown, sdk: Sdk<Client> | null, secrets: string[]): ApiFailure {
+function readSdkError<Client>(
+  error: unknown,
+  sdk: Sdk<Client> | null,
+  secrets: string[],
+): ApiFailure {
   const detail = maskSecrets(describeError(error), secrets);
   if (isUnreadableBody(error)) return { type: "malformed", detail };
   if (sdk === null) return { type: "other", detail };
@@ -52,7 +66,12 @@ function readSdkError<Client>(error: unknown, sdk: Sdk<Client> | null, secrets: 
   if (error instanceof sdk.APIError && typeof error.status === "number") {
     // Anthropic's SDK keeps the API's own message apart; OpenAI's prefixes the status to it.
     const message = error.apiMessage ?? error.message.replace(/^\d{3} /, "");
-    return { type: "http", status: error.status, headers: error.headers, detail: maskSecrets(message, secrets) };
+    return {
+      type: "http",
+      status: error.status,
+      headers: error.headers,
+      detail: maskSecrets(message, secrets),
+    };
   }
   return { type: "other", detail };
 }

@@ -72,7 +72,11 @@ export interface ProviderSettings {
 }
 
 /** What failure messages name about a provider endpoint (all but the case and trial). */
-export function describeProvider(id: string, settings: ProviderSettings, baseUrl: string): Omit<FailureContext, "where"> {
+export function describeProvider(
+  id: string,
+  settings: ProviderSettings,
+  baseUrl: string,
+): Omit<FailureContext, "where"> {
   return {
     endpoint: `${id}:${settings.model}`,
     model: settings.model,
@@ -90,5 +94,11 @@ export function describeProvider(id: string, settings: ProviderSettings, baseUrl
  * the waits); the fetch: see http-transport.ts.
  */
 export function sdkClientOptions(settings: ProviderSettings, baseUrl: string) {
-  return { apiKey: settings.key.key ?? PLACEHOLDER_KEY, baseURL: baseUrl, timeout: settings.timeoutMs, maxRetries: 0, fetch: settings.fetch };
+  return {
+    apiKey: settings.key.key ?? PLACEHOLDER_KEY,
+    baseURL: baseUrl,
+    timeout: settings.timeoutMs,
+    maxRetries: 0,
+    fetch: settings.fetch,
+  };
 }

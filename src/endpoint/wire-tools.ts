@@ -6,7 +6,9 @@
  */
 import type { ToolDefinition } from "../types.js";
 
-export function createToolRenderer<T>(render: (tool: ToolDefinition) => T): (tools: readonly ToolDefinition[]) => T[] {
+export function createToolRenderer<T>(
+  render: (tool: ToolDefinition) => T,
+): (tools: readonly ToolDefinition[]) => T[] {
   const items = new WeakMap<ToolDefinition, T>();
   const lists = new WeakMap<readonly ToolDefinition[], T[]>();
   const one = (tool: ToolDefinition): T => {

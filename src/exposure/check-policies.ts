@@ -15,13 +15,26 @@ export interface PolicyProblem {
   message: string;
 }
 
-export function findUnknownFamilies(phases: Record<string, PhasePolicy>, families: ReadonlySet<string>): PolicyProblem[] {
+export function findUnknownFamilies(
+  phases: Record<string, PhasePolicy>,
+  families: ReadonlySet<string>,
+): PolicyProblem[] {
   return Object.entries(phases).flatMap(([phase, policy]) =>
     (policy.families ?? []).flatMap((family, index) => {
       if (families.has(family)) return [];
       const near = findNearName(family, families);
-      const hint = near === null ? `families the registries have: ${[...families].sort().join(", ") || "(none)"}` : `did you mean "${near}"?`;
-      return [{ phase, index, near, message: `phases.${phase}.families[${index}]: no registry tool has family "${family}" (${hint})` }];
+      const hint =
+        near === null
+          ? `families the registries have: ${[...families].sort().join(", ") || "(none)"}`
+          : `did you mean "${near}"?`;
+      return [
+        {
+          phase,
+          index,
+          near,
+          message: `phases.${phase}.families[${index}]: no registry tool has family "${family}" (${hint})`,
+        },
+      ];
     }),
   );
 }

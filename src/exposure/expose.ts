@@ -1,4 +1,11 @@
-import type { ControlName, ConversationTurn, Exposure, HiddenReason, PhasePolicy, Tool } from "../types.js";
+import type {
+  ControlName,
+  ConversationTurn,
+  Exposure,
+  HiddenReason,
+  PhasePolicy,
+  Tool,
+} from "../types.js";
 import { listHidingRules } from "./hiding-rules.js";
 
 /**
@@ -6,7 +13,11 @@ import { listHidingRules } from "./hiding-rules.js";
  * for each hidden tool the first rule that hid it (family, then effect ceiling, then open world).
  * Trusted controls are always exposed. A null policy (a case with no phase) admits every tool.
  */
-export function expose(tools: Tool[], policy: PhasePolicy | null, controls: ControlName[]): Exposure {
+export function expose(
+  tools: Tool[],
+  policy: PhasePolicy | null,
+  controls: ControlName[],
+): Exposure {
   const exposed: string[] = [];
   const hidden: Record<string, HiddenReason> = {};
   for (const tool of tools) {
@@ -26,7 +37,12 @@ function hiddenBy(tool: Tool, policy: PhasePolicy): HiddenReason | null {
  * are exposed whatever the phase says; the tools removed up to it, and the tools a later turn
  * adds, are hidden (reasons "removed" and "withheld"). Order stays the registry's, controls first.
  */
-export function exposeTurn(base: Exposure, turn: Pick<ConversationTurn, "added" | "removed" | "withheld">, tools: Tool[], controls: ControlName[]): Exposure {
+export function exposeTurn(
+  base: Exposure,
+  turn: Pick<ConversationTurn, "added" | "removed" | "withheld">,
+  tools: Tool[],
+  controls: ControlName[],
+): Exposure {
   const admitted = new Set(base.exposed);
   const added = new Set(turn.added);
   const removed = new Set(turn.removed);

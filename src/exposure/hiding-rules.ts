@@ -11,7 +11,11 @@ export type ExposureFacts = Pick<Tool, "family" | "effect" | "open_world">;
 export function listHidingRules(tool: ExposureFacts, policy: PhasePolicy): HiddenReason[] {
   const rules: HiddenReason[] = [];
   if (policy.families !== undefined && !policy.families.includes(tool.family)) rules.push("family");
-  if (policy.max_effect !== undefined && EFFECTS.indexOf(tool.effect) > EFFECTS.indexOf(policy.max_effect)) rules.push("effect");
+  if (
+    policy.max_effect !== undefined &&
+    EFFECTS.indexOf(tool.effect) > EFFECTS.indexOf(policy.max_effect)
+  )
+    rules.push("effect");
   if (policy.open_world === false && tool.open_world) rules.push("open_world");
   return rules;
 }

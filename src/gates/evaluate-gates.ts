@@ -8,7 +8,13 @@ import { InputError } from "../errors.js";
 import type { GateResult, GateSpec, Metrics, Rate } from "../types.js";
 import { formatCount, formatDecimal } from "../render/format.js";
 import { compareText } from "../text/compare-text.js";
-import { CASE_MEANS, CASE_MEAN_PATTERN, GATE_METRICS, RECALL_PATTERN, SPEC_PATTERN } from "./gate-names.js";
+import {
+  CASE_MEANS,
+  CASE_MEAN_PATTERN,
+  GATE_METRICS,
+  RECALL_PATTERN,
+  SPEC_PATTERN,
+} from "./gate-names.js";
 
 export const OPERATORS = [">=", "<=", ">", "<", "==", "!="] as const;
 export type Operator = (typeof OPERATORS)[number];
@@ -22,10 +28,20 @@ const COMPARE: Record<Operator, (actual: number, threshold: number) => boolean> 
   "!=": (a, t) => a !== t,
 };
 const PASS_PHRASES: Record<Operator, string> = {
-  ">=": "is at least", "<=": "is at most", ">": "is above", "<": "is below", "==": "equals", "!=": "is not",
+  ">=": "is at least",
+  "<=": "is at most",
+  ">": "is above",
+  "<": "is below",
+  "==": "equals",
+  "!=": "is not",
 };
 const FAIL_PHRASES: Record<Operator, string> = {
-  ">=": "is below", "<=": "is above", ">": "is not above", "<": "is not below", "==": "is not", "!=": "equals",
+  ">=": "is below",
+  "<=": "is above",
+  ">": "is not above",
+  "<": "is not below",
+  "==": "is not",
+  "!=": "equals",
 };
 
 type CaseMeanField = (typeof CASE_MEANS)[number];
@@ -57,7 +73,8 @@ function fail(name: string, message: string): never {
 }
 
 function measureRate(label: string, rate: Rate | undefined, missing = NO_POPULATION): Measure {
-  const evidence = rate === undefined ? "" : ` (${formatCount(rate.numerator)}/${formatCount(rate.denominator)})`;
+  const evidence =
+    rate === undefined ? "" : ` (${formatCount(rate.numerator)}/${formatCount(rate.denominator)})`;
   return { label, value: rate?.value ?? null, evidence, missing };
 }
 
@@ -66,7 +83,10 @@ function measureCaseMean(field: CaseMeanField, metrics: Metrics, k: number): Mea
   const mean = Object.hasOwn(means, String(k)) ? means[String(k)] : undefined;
   const measured = Object.keys(means).length;
   const lacking = (metrics.pass_k_short_cases ?? []).filter((c) => c.scored < k);
-  const named = lacking.slice(0, 3).map((c) => `case "${c.case_id}" has ${c.scored}`).join(", ");
+  const named = lacking
+    .slice(0, 3)
+    .map((c) => `case "${c.case_id}" has ${c.scored}`)
+    .join(", ");
   const more = lacking.length > 3 ? ` and ${lacking.length - 3} more` : "";
   const why =
     lacking.length > 0
@@ -91,13 +111,19 @@ function measureNamed(metrics: Metrics, name: string): Measure {
     return { label: name, value: metrics[name], evidence: "", missing: NO_POPULATION };
   }
   if (name === "conversation_success") {
-    return measureRate(name, metrics.conversations?.success, `${NO_POPULATION} (the run has no conversation case with a scored trial)`);
+    return measureRate(
+      name,
+      metrics.conversations?.success,
+      `${NO_POPULATION} (the run has no conversation case with a scored trial)`,
+    );
   }
   const recall = RECALL_PATTERN.exec(name);
   if (recall !== null) return measureRecall(metrics, recall[1]);
   const mean = CASE_MEAN_PATTERN.exec(name);
-  if (mean !== null && isCaseMeanField(mean[1])) return measureCaseMean(mean[1], metrics, Number(mean[2]));
-  if (isCaseMeanField(name)) fail(name, `expected {k, min} (e.g. {k: 3, min: 0.8}), or name the k: "${name}.3"`);
+  if (mean !== null && isCaseMeanField(mean[1]))
+    return measureCaseMean(mean[1], metrics, Number(mean[2]));
+  if (isCaseMeanField(name))
+    fail(name, `expected {k, min} (e.g. {k: 3, min: 0.8}), or name the k: "${name}.3"`);
   return fail(name, `unknown metric "${name}"; known metrics: ${GATE_METRICS.join(", ")}`);
 }
 
@@ -105,7 +131,10 @@ function parseThreshold(name: string, spec: string): Threshold {
   const match = SPEC_PATTERN.exec(spec.trim());
   const value = match === null ? NaN : Number(match[2]);
   if (match === null || !isOperator(match[1]) || !Number.isFinite(value)) {
-    return fail(name, `expected "OP NUMBER" with OP one of ${OPERATORS.join(", ")} (e.g. ">= 0.9"), got "${spec}"`);
+    return fail(
+      name,
+      `expected "OP NUMBER" with OP one of ${OPERATORS.join(", ")} (e.g. ">= 0.9"), got "${spec}"`,
+    );
   }
   return { op: match[1], value };
 }
@@ -113,7 +142,13 @@ function parseThreshold(name: string, spec: string): Threshold {
 function judge(metric: string, spec: string, measure: Measure, threshold: Threshold): GateResult {
   const limit = String(threshold.value);
   if (measure.value === null) {
-    return { name: metric, threshold: spec, value: null, passed: false, reason: `${measure.label}: ${measure.missing}` };
+    return {
+      name: metric,
+      threshold: spec,
+      value: null,
+      passed: false,
+      reason: `${measure.label}: ${measure.missing}`,
+    };
   }
   const passed = COMPARE[threshold.op](measure.value, threshold.value);
   const phrase = (passed ? PASS_PHRASES : FAIL_PHRASES)[threshold.op];
@@ -124,16 +159,32 @@ function judge(metric: string, spec: string, measure: Measure, threshold: Thresh
 function evaluateGate(metrics: Metrics, name: string, spec: GateSpec): GateResult {
   if (typeof spec === "string") {
     const threshold = parseThreshold(name, spec);
-    return judge(name, `${threshold.op} ${threshold.value}`, measureNamed(metrics, name), threshold);
+    return judge(
+      name,
+      `${threshold.op} ${threshold.value}`,
+      measureNamed(metrics, name),
+      threshold,
+    );
   }
   if (!isCaseMeanField(name)) {
-    return fail(name, `{k, min} applies only to ${CASE_MEANS.join(" and ")}; write "OP NUMBER" (e.g. ">= 0.9")`);
+    return fail(
+      name,
+      `{k, min} applies only to ${CASE_MEANS.join(" and ")}; write "OP NUMBER" (e.g. ">= 0.9")`,
+    );
   }
   if (!Number.isInteger(spec.k) || spec.k < 1 || !Number.isFinite(spec.min)) {
-    return fail(name, `expected k a positive integer and min a number, got {k: ${spec.k}, min: ${spec.min}}`);
+    return fail(
+      name,
+      `expected k a positive integer and min a number, got {k: ${spec.k}, min: ${spec.min}}`,
+    );
   }
   const threshold: Threshold = { op: ">=", value: spec.min };
-  return judge(name, `>= ${spec.min} at k=${spec.k}`, measureCaseMean(name, metrics, spec.k), threshold);
+  return judge(
+    name,
+    `>= ${spec.min} at k=${spec.k}`,
+    measureCaseMean(name, metrics, spec.k),
+    threshold,
+  );
 }
 
 /**

@@ -22,7 +22,8 @@ export interface GateOptions {
   alpha: number;
 }
 
-const NAMED_PATTERN = /^(tool_recall_at_k\.(all|[1-9]\d*)|pass_hat_k\.[1-9]\d*|pass_at_k\.[1-9]\d*|consistency)$/;
+const NAMED_PATTERN =
+  /^(tool_recall_at_k\.(all|[1-9]\d*)|pass_hat_k\.[1-9]\d*|pass_at_k\.[1-9]\d*|consistency)$/;
 const MAX_LISTED = 10;
 
 function isGateable(metric: string): boolean {
@@ -36,12 +37,22 @@ export function parseDropRule(text: string): DropRule {
   const raw = eq === -1 ? text.trim() : text.slice(eq + 1).trim();
   const tolerance = raw === "" ? NaN : Number(raw);
   if (!Number.isFinite(tolerance) || tolerance < 0 || tolerance > 1) {
-    throw new InputError(`--max-drop ${text}: expected a tolerance between 0 and 1 (a fraction: 0.02 = 2 points), optionally after METRIC=`);
+    throw new InputError(
+      `--max-drop ${text}: expected a tolerance between 0 and 1 (a fraction: 0.02 = 2 points), optionally after METRIC=`,
+    );
   }
   if (!isGateable(metric)) {
     const neutral = isRateName(metric) || metric === "mean_visible";
-    const why = neutral ? `"${metric}" has no better direction, so a drop is not a regression` : `unknown metric "${metric}"`;
-    const known = [...RATE_NAMES.filter((f) => RATES[f].better !== "neutral"), "tool_recall_at_k.<k>", "pass_hat_k.<k>", "pass_at_k.<k>", "consistency"];
+    const why = neutral
+      ? `"${metric}" has no better direction, so a drop is not a regression`
+      : `unknown metric "${metric}"`;
+    const known = [
+      ...RATE_NAMES.filter((f) => RATES[f].better !== "neutral"),
+      "tool_recall_at_k.<k>",
+      "pass_hat_k.<k>",
+      "pass_at_k.<k>",
+      "consistency",
+    ];
     throw new InputError(`--max-drop ${text}: ${why}; gateable metrics: ${known.join(", ")}`);
   }
   return { metric, tolerance };
@@ -60,21 +71,43 @@ function checkDrop(rule: DropRule, diff: Diff, options: GateOptions): GateCheck 
   const name = `max-drop ${rule.metric}=${rule.tolerance}`;
   const row = diff.metrics.find((m) => m.metric === rule.metric);
   if (row === undefined || row.delta === null) {
-    const side = row === undefined || (row.base.value === null && row.current.value === null) ? "either run" : row.base.value === null ? "BASE" : "CURRENT";
-    return { rule: name, passed: false, reason: `${rule.metric}: not measured in ${side} (no trials in its population), so the drop cannot be checked` };
+    const side =
+      row === undefined || (row.base.value === null && row.current.value === null)
+        ? "either run"
+        : row.base.value === null
+          ? "BASE"
+          : "CURRENT";
+    return {
+      rule: name,
+      passed: false,
+      reason: `${rule.metric}: not measured in ${side} (no trials in its population), so the drop cannot be checked`,
+    };
   }
   const worse = worsening(row, row.delta);
   const moved = `${rule.metric} ${formatValue(row, row.base)} → ${formatValue(row, row.current)}`;
   if (worse <= rule.tolerance + EPSILON) {
-    const how = worse > EPSILON ? `${points(worse)} worse, within the ${points(rule.tolerance)} allowed` : worse < -EPSILON ? `${points(worse)} better` : "unchanged";
+    const how =
+      worse > EPSILON
+        ? `${points(worse)} worse, within the ${points(rule.tolerance)} allowed`
+        : worse < -EPSILON
+          ? `${points(worse)} better`
+          : "unchanged";
     return { rule: name, passed: true, reason: `${moved}: ${how}` };
   }
   const over = `${moved}: ${points(worse)} worse, more than the ${points(rule.tolerance)} allowed`;
   const test = row.cases ?? row.trials;
   if (options.significantOnly && test !== null && test.p_value >= options.alpha) {
-    return { rule: name, passed: true, reason: `${over}, but not significant (${pIs(test.p_value)} ≥ ${options.alpha})` };
+    return {
+      rule: name,
+      passed: true,
+      reason: `${over}, but not significant (${pIs(test.p_value)} ≥ ${options.alpha})`,
+    };
   }
-  return { rule: name, passed: false, reason: test === null ? over : `${over} (${pIs(test.p_value)})` };
+  return {
+    rule: name,
+    passed: false,
+    reason: test === null ? over : `${over} (${pIs(test.p_value)})`,
+  };
 }
 
 function listed(ids: string[]): string {
@@ -93,11 +126,24 @@ function checkRegressedCases(diff: Diff): GateCheck {
   const method = `exact test per case, Holm across ${plural(noise.tested, "case")}, α ${noise.alpha}`;
   const byId = new Map(diff.flips.map((f) => [f.case_id, f]));
   const counts = (id: string) => describeCaseTest(byId.get(id), id);
-  if (noise.regressed.length > 0) return { rule, passed: false, reason: `${plural(noise.regressed.length, "case")} regressed beyond trial noise (${method}): ${listed(noise.regressed.map(counts))}` };
+  if (noise.regressed.length > 0)
+    return {
+      rule,
+      passed: false,
+      reason: `${plural(noise.regressed.length, "case")} regressed beyond trial noise (${method}): ${listed(noise.regressed.map(counts))}`,
+    };
   const within = noise.within_noise.filter((id) => byId.get(id)?.quarantined !== true);
-  if (within.length === 0) return { rule, passed: true, reason: `no case regressed beyond trial noise (${method})` };
-  const reach = noise.best_reachable !== null && noise.best_reachable >= noise.alpha ? `; with these trials no case can show a regression (the most a case can reach is Holm ${pIs(noise.best_reachable)}): more trials, or --remeasure-base N, can` : "";
-  return { rule, passed: true, reason: `no case regressed beyond trial noise (${method}); ${plural(within.length, "case")} went from pass to fail within noise: ${listed(within.map(counts))}${reach}` };
+  if (within.length === 0)
+    return { rule, passed: true, reason: `no case regressed beyond trial noise (${method})` };
+  const reach =
+    noise.best_reachable !== null && noise.best_reachable >= noise.alpha
+      ? `; with these trials no case can show a regression (the most a case can reach is Holm ${pIs(noise.best_reachable)}): more trials, or --remeasure-base N, can`
+      : "";
+  return {
+    rule,
+    passed: true,
+    reason: `no case regressed beyond trial noise (${method}); ${plural(within.length, "case")} went from pass to fail within noise: ${listed(within.map(counts))}${reach}`,
+  };
 }
 
 /** The checks in the order given: drops first, then regressed cases. */

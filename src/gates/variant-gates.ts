@@ -10,11 +10,24 @@ import type { VariantGate } from "../types.js";
 import { type Experiment, type VariantGateCheck, BASE_NAME, findVariant } from "../types/ablate.js";
 
 const COMPARE: Record<Operator, (a: number, b: number) => boolean> = {
-  ">=": (a, b) => a >= b - 1e-12, "<=": (a, b) => a <= b + 1e-12, ">": (a, b) => a > b, "<": (a, b) => a < b, "==": (a, b) => Math.abs(a - b) < 1e-12, "!=": (a, b) => Math.abs(a - b) >= 1e-12,
+  ">=": (a, b) => a >= b - 1e-12,
+  "<=": (a, b) => a <= b + 1e-12,
+  ">": (a, b) => a > b,
+  "<": (a, b) => a < b,
+  "==": (a, b) => Math.abs(a - b) < 1e-12,
+  "!=": (a, b) => Math.abs(a - b) >= 1e-12,
 };
 
-export function evaluateVariantGates(experiment: Experiment, gates: VariantGate[], failIfWorse: string[]): VariantGateCheck[] {
-  const slugged = experiment.variants.map((v, index) => ({ ...v, index, slug: v.dir.replace(/^variants\//, "") }));
+export function evaluateVariantGates(
+  experiment: Experiment,
+  gates: VariantGate[],
+  failIfWorse: string[],
+): VariantGateCheck[] {
+  const slugged = experiment.variants.map((v, index) => ({
+    ...v,
+    index,
+    slug: v.dir.replace(/^variants\//, ""),
+  }));
   const checks: VariantGateCheck[] = [];
   for (const gate of gates) {
     const variant = findVariant(slugged, gate.variant);
@@ -25,14 +38,32 @@ export function evaluateVariantGates(experiment: Experiment, gates: VariantGate[
     const rule = `${variant.name}: ${gate.metric} ${op} ${match[2]}`;
     const value = row?.values[variant.index].value ?? null;
     const against = referenceOf(experiment, variant.index, match[2]);
-    const target = typeof against === "number" ? against : against === null ? null : (row?.values[against.index].value ?? null);
+    const target =
+      typeof against === "number"
+        ? against
+        : against === null
+          ? null
+          : (row?.values[against.index].value ?? null);
     if (value === null || target === null) {
-      checks.push({ variant: variant.name, rule, passed: false, reason: `${gate.metric} is not measured in ${value === null ? variant.name : "the variant it is compared with"}` });
+      checks.push({
+        variant: variant.name,
+        rule,
+        passed: false,
+        reason: `${gate.metric} is not measured in ${value === null ? variant.name : "the variant it is compared with"}`,
+      });
       continue;
     }
     const passed = COMPARE[op](value, target);
-    const targetName = typeof against === "number" || against === null ? formatDecimal(target) : `${against.name} (${formatDecimal(target)})`;
-    checks.push({ variant: variant.name, rule, passed, reason: `${gate.metric} ${formatDecimal(value)} ${passed ? "meets" : "fails"} ${op} ${targetName}` });
+    const targetName =
+      typeof against === "number" || against === null
+        ? formatDecimal(target)
+        : `${against.name} (${formatDecimal(target)})`;
+    checks.push({
+      variant: variant.name,
+      rule,
+      passed,
+      reason: `${gate.metric} ${formatDecimal(value)} ${passed ? "meets" : "fails"} ${op} ${targetName}`,
+    });
   }
   for (const name of failIfWorse) {
     const variant = findVariant(slugged, name);
@@ -47,9 +78,14 @@ export function evaluateVariantGates(experiment: Experiment, gates: VariantGate[
 }
 
 /** What a threshold names: a number, or the variant "base" / "previous" stand for (null when there is none). */
-function referenceOf(experiment: Experiment, index: number, written: string): number | { index: number; name: string } | null {
+function referenceOf(
+  experiment: Experiment,
+  index: number,
+  written: string,
+): number | { index: number; name: string } | null {
   if (written !== BASE_NAME && written !== "previous") return Number(written);
-  const name = written === "previous" ? experiment.variants[index].reference : experiment.variants[0].name;
+  const name =
+    written === "previous" ? experiment.variants[index].reference : experiment.variants[0].name;
   const at = experiment.variants.findIndex((v) => v.name === name);
   return at === -1 ? null : { index: at, name: experiment.variants[at].name };
 }

@@ -10,7 +10,6 @@ import type { RegistryFile, ToolEntry } from "../config/file-types.js";
 import { findRivals } from "../lint/find-rivals.js";
 import { EFFECTS, TODO, type Tool } from "../types.js";
 
-
 const MAX_PAIRS = 5;
 const MAX_WRITES = 5;
 
@@ -57,14 +56,17 @@ export function buildScaffold(registry: RegistryFile, options: ScaffoldOptions):
     "# relative paths resolve against this file. Fill in the TODO goals in cases/, then:",
     "#   npx route-eval lint && npx route-eval run",
     "",
-    stringify({
-      cases: ["cases/*.yaml"],
-      ...(Object.keys(phases).length === 0 ? {} : { phases }),
-      controls: ["ask_user", "wait_for_event", "no_applicable_tool"],
-      endpoint: "baseline",
-      trials: 3,
-      gates: { selection_accuracy: ">= 0.6", violation_rate: "<= 0.1" },
-    }, { lineWidth: 0 }).trimEnd(),
+    stringify(
+      {
+        cases: ["cases/*.yaml"],
+        ...(Object.keys(phases).length === 0 ? {} : { phases }),
+        controls: ["ask_user", "wait_for_event", "no_applicable_tool"],
+        endpoint: "baseline",
+        trials: 3,
+        gates: { selection_accuracy: ">= 0.6", violation_rate: "<= 0.1" },
+      },
+      { lineWidth: 0 },
+    ).trimEnd(),
     "",
     "# The phases above were proposed from the tools' effects: review which families each admits.",
     "# endpoint: openai:gpt-4.1-mini          # then a real model (needs OPENAI_API_KEY)",
@@ -76,11 +78,24 @@ export function buildScaffold(registry: RegistryFile, options: ScaffoldOptions):
     "# Starter cases in near pairs, written by `route-eval init`. Each goal says what to write;",
     "# replace every TODO with a real request (route-eval lint reports the ones left).",
     "",
-    stringify({ registry: `../registries/${options.name}.yaml`, cases }, { lineWidth: 0 }).trimEnd(),
+    stringify(
+      { registry: `../registries/${options.name}.yaml`, cases },
+      { lineWidth: 0 },
+    ).trimEnd(),
     "",
   ].join("\n");
-  const registryText = [`# yaml-language-server: $schema=${fromSubfolder(options.schemas)}/registry.schema.json`, options.header, "", stringify(registry, { lineWidth: 0, aliasDuplicateObjects: false })].join("\n");
-  return { config, registry: registryText, cases: casesText, counts: { tools: tools.length, cases: cases.length, phases: Object.keys(phases).length } };
+  const registryText = [
+    `# yaml-language-server: $schema=${fromSubfolder(options.schemas)}/registry.schema.json`,
+    options.header,
+    "",
+    stringify(registry, { lineWidth: 0, aliasDuplicateObjects: false }),
+  ].join("\n");
+  return {
+    config,
+    registry: registryText,
+    cases: casesText,
+    counts: { tools: tools.length, cases: cases.length, phases: Object.keys(phases).length },
+  };
 }
 
 /** A look-up phase (read-only tools) and an acting phase (up to mutating), when the tools have both. */
@@ -89,7 +104,8 @@ function proposePhases(tools: Tool[]): Record<string, { max_effect: string; fami
   const families = (list: Tool[]) => [...new Set(list.map((t) => t.family))].sort();
   const reads = tools.filter((t) => !isWrite(t));
   const writes = tools.filter(isWrite);
-  if (reads.length > 0 && writes.length > 0) phases.lookup = { families: families(reads), max_effect: "read_only" };
+  if (reads.length > 0 && writes.length > 0)
+    phases.lookup = { families: families(reads), max_effect: "read_only" };
   if (writes.length > 0) phases.act = { max_effect: "mutating" };
   return phases;
 }
@@ -105,35 +121,108 @@ function starterCases(tools: Tool[]): StarterCase[] {
   };
   for (const pair of findRivals(tools).slice(0, MAX_PAIRS)) {
     const family = `${pair.a.name}-or-${pair.b.name}`;
-    add({ id: `${pair.a.name}-exact`, goal: `${TODO} a request that gives the exact identifier ${pair.a.name} needs, so it (not ${pair.b.name}) is the right call`, acceptable: [pair.a.name], family });
-    add({ id: `${pair.b.name}-free-text`, goal: `${TODO} a request in free text, without that identifier, that only ${pair.b.name} serves`, acceptable: [pair.b.name], family });
+    add({
+      id: `${pair.a.name}-exact`,
+      goal: `${TODO} a request that gives the exact identifier ${pair.a.name} needs, so it (not ${pair.b.name}) is the right call`,
+      acceptable: [pair.a.name],
+      family,
+    });
+    add({
+      id: `${pair.b.name}-free-text`,
+      goal: `${TODO} a request in free text, without that identifier, that only ${pair.b.name} serves`,
+      acceptable: [pair.b.name],
+      family,
+    });
   }
   for (const write of tools.filter(isWrite).slice(0, MAX_WRITES)) {
     const family = `${write.name}-read-or-write`;
     const read = tools.find((t) => t.family === write.family && !isWrite(t));
     if (read !== undefined) {
-      add({ id: `${read.name}-not-${write.name}`, goal: `${TODO} a question about the same thing that only asks to look (${read.name}), and must not ${write.name}`, acceptable: [read.name], forbidden: [write.name], family });
+      add({
+        id: `${read.name}-not-${write.name}`,
+        goal: `${TODO} a question about the same thing that only asks to look (${read.name}), and must not ${write.name}`,
+        acceptable: [read.name],
+        forbidden: [write.name],
+        family,
+      });
     }
-    add({ id: `${write.name}-complete`, goal: `${TODO} a request to ${write.name} with every detail it needs`, acceptable: [write.name], family });
-    add({ id: `${write.name}-missing-info`, goal: `${TODO} a request to ${write.name} that leaves out a detail it needs (the agent should ask)`, acceptable: ["ask_user"], forbidden: [write.name], family });
+    add({
+      id: `${write.name}-complete`,
+      goal: `${TODO} a request to ${write.name} with every detail it needs`,
+      acceptable: [write.name],
+      family,
+    });
+    add({
+      id: `${write.name}-missing-info`,
+      goal: `${TODO} a request to ${write.name} that leaves out a detail it needs (the agent should ask)`,
+      acceptable: ["ask_user"],
+      forbidden: [write.name],
+      family,
+    });
   }
-  add({ id: "out-of-scope", goal: `${TODO} a request none of these tools can serve`, acceptable: ["no_applicable_tool"] });
+  add({
+    id: "out-of-scope",
+    goal: `${TODO} a request none of these tools can serve`,
+    acceptable: ["no_applicable_tool"],
+  });
   return cases;
 }
 
 /** A small registry to start from when no tools are given (route-eval init without --from-*). */
 export function exampleRegistry(): RegistryFile {
-  const idSchema = (property: string) => ({ type: "object", properties: { [property]: { type: "string" } }, required: [property], additionalProperties: false });
-  const withKey = (property: string) => ({ ...idSchema(property), properties: { [property]: { type: "string" }, idempotency_key: { type: "string" } } });
+  const idSchema = (property: string) => ({
+    type: "object",
+    properties: { [property]: { type: "string" } },
+    required: [property],
+    additionalProperties: false,
+  });
+  const withKey = (property: string) => ({
+    ...idSchema(property),
+    properties: { [property]: { type: "string" }, idempotency_key: { type: "string" } },
+  });
   return {
     snapshot: "example",
     revision: "1",
-    source: "route-eval init (example: replace with your tools, e.g. route-eval import mcp --command \"…\")",
+    source:
+      'route-eval init (example: replace with your tools, e.g. route-eval import mcp --command "…")',
     tools: [
-      { name: "get_order", family: "orders", effect: "read_only", purpose: "Look up one order by its exact id.", use_when: ["The request gives an order id such as ord_1042."], avoid_when: ["Only a description of the order is known; use search_orders."], input_schema: idSchema("order_id") },
-      { name: "search_orders", family: "orders", effect: "read_only", purpose: "Find orders from a free-text description.", use_when: ["The request describes an order without its id."], avoid_when: ["The request gives an order id; use get_order."], input_schema: idSchema("query") },
-      { name: "refund_order", family: "orders", effect: "mutating", purpose: "Refund an order in full.", use_when: ["The customer asks for their money back on a known order."], avoid_when: ["The order id is not known; ask for it."], input_schema: withKey("order_id") },
-      { name: "send_email", family: "messaging", effect: "mutating", open_world: true, purpose: "Email the customer.", use_when: ["The customer should get a written message."], avoid_when: ["The request is a question about an order; use get_order or search_orders."], input_schema: withKey("body") },
+      {
+        name: "get_order",
+        family: "orders",
+        effect: "read_only",
+        purpose: "Look up one order by its exact id.",
+        use_when: ["The request gives an order id such as ord_1042."],
+        avoid_when: ["Only a description of the order is known; use search_orders."],
+        input_schema: idSchema("order_id"),
+      },
+      {
+        name: "search_orders",
+        family: "orders",
+        effect: "read_only",
+        purpose: "Find orders from a free-text description.",
+        use_when: ["The request describes an order without its id."],
+        avoid_when: ["The request gives an order id; use get_order."],
+        input_schema: idSchema("query"),
+      },
+      {
+        name: "refund_order",
+        family: "orders",
+        effect: "mutating",
+        purpose: "Refund an order in full.",
+        use_when: ["The customer asks for their money back on a known order."],
+        avoid_when: ["The order id is not known; ask for it."],
+        input_schema: withKey("order_id"),
+      },
+      {
+        name: "send_email",
+        family: "messaging",
+        effect: "mutating",
+        open_world: true,
+        purpose: "Email the customer.",
+        use_when: ["The customer should get a written message."],
+        avoid_when: ["The request is a question about an order; use get_order or search_orders."],
+        input_schema: withKey("body"),
+      },
     ],
   };
 }

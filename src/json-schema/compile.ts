@@ -16,7 +16,12 @@ import { isRecord } from "./describe-errors.js";
 const SCHEMA_DIR = new URL("../../schemas/", import.meta.url);
 
 /** allErrors: a misspelt key also makes a required one "missing"; the unknown key is the better report. */
-export const AJV_OPTIONS: Options = { allErrors: true, verbose: true, strict: true, allowUnionTypes: true };
+export const AJV_OPTIONS: Options = {
+  allErrors: true,
+  verbose: true,
+  strict: true,
+  allowUnionTypes: true,
+};
 export const AJV_VOCABULARY = ["errorMessage", "patternErrorMessage"];
 
 const require = createRequire(import.meta.url);
@@ -30,12 +35,21 @@ const ajv = lazy(() => {
 /** The validator of schemas/<fileName>. */
 export function compileSchemaFile<T>(fileName: string): ValidateFunction<T> {
   const url = new URL(fileName, SCHEMA_DIR);
-  return compileSchema<T>(JSON.parse(readFileSync(url, "utf8")), url.pathname, fileName.replace(/\.schema\.json$/, ""));
+  return compileSchema<T>(
+    JSON.parse(readFileSync(url, "utf8")),
+    url.pathname,
+    fileName.replace(/\.schema\.json$/, ""),
+  );
 }
 
 /** `schema`'s validator: the one compiled ahead under `name` when it was compiled from this schema, else compiled now. */
-export function compileSchema<T>(schema: unknown, source: string, name?: string): ValidateFunction<T> {
-  if (!isSchemaObject(schema)) throw new Error(`${source} is not a JSON Schema object (a packaging bug)`);
+export function compileSchema<T>(
+  schema: unknown,
+  source: string,
+  name?: string,
+): ValidateFunction<T> {
+  if (!isSchemaObject(schema))
+    throw new Error(`${source} is not a JSON Schema object (a packaging bug)`);
   return (name === undefined ? null : compiledAhead<T>(name, schema)) ?? ajv().compile<T>(schema);
 }
 

@@ -20,13 +20,22 @@ export function describeSchemaErrors(errors: ErrorObject[], data: unknown): Sche
   const error = pickError(errors);
   const path = toJsonPath(error.instancePath, data);
   const value = valueAt(data, path);
-  const unknownKey = stringParam(error, "additionalProperty") ?? stringParam(error, "unevaluatedProperty");
+  const unknownKey =
+    stringParam(error, "additionalProperty") ?? stringParam(error, "unevaluatedProperty");
   if (unknownKey !== null) {
-    return { path, at: [...path, unknownKey], message: describeUnknownKey(unknownKey, error.parentSchema) };
+    return {
+      path,
+      at: [...path, unknownKey],
+      message: describeUnknownKey(unknownKey, error.parentSchema),
+    };
   }
   if (error.keyword === "uniqueItems") {
     const index = Number(error.params.i);
-    return { path, at: [...path, index], message: `lists ${showValue(child(value, index))} more than once` };
+    return {
+      path,
+      at: [...path, index],
+      message: `lists ${showValue(child(value, index))} more than once`,
+    };
   }
   return { path, at: path, message: describeError(error, value) };
 }
@@ -65,7 +74,8 @@ function pickError(errors: ErrorObject[]): ErrorObject {
 
 function rankError(error: ErrorObject): number {
   const depth = error.instancePath === "" ? 0 : error.instancePath.split("/").length - 1;
-  const unknownKey = error.keyword === "additionalProperties" || error.keyword === "unevaluatedProperties";
+  const unknownKey =
+    error.keyword === "additionalProperties" || error.keyword === "unevaluatedProperties";
   return depth * 4 + (unknownKey ? 2 : 0) + (schemaMessage(error) !== null ? 1 : 0);
 }
 
@@ -92,7 +102,10 @@ function describeError(error: ErrorObject, value: unknown): string {
     case "exclusiveMaximum":
       return `must be ${String(error.params.comparison)} ${limit} (got ${showValue(value)})`;
     case "pattern":
-      return schemaMessage(error) ?? `must match ${String(error.params.pattern)} (got ${showValue(value)})`;
+      return (
+        schemaMessage(error) ??
+        `must match ${String(error.params.pattern)} (got ${showValue(value)})`
+      );
     default:
       return schemaMessage(error) ?? error.message ?? "is not valid";
   }
@@ -101,7 +114,9 @@ function describeError(error: ErrorObject, value: unknown): string {
 /** YAML reads 2026.1 or yes as a number or boolean; quoting keeps the text. */
 function quoteHint(error: ErrorObject, value: unknown): string {
   const wantsString = String(error.params.type).split(",").includes("string");
-  return wantsString && (typeof value === "number" || typeof value === "boolean") ? " (quote it to keep it text)" : "";
+  return wantsString && (typeof value === "number" || typeof value === "boolean")
+    ? " (quote it to keep it text)"
+    : "";
 }
 
 /** Editor-recognised message keywords (VS Code, yaml-language-server) carried by our schemas. */
@@ -114,7 +129,9 @@ function schemaMessage(error: ErrorObject): string | null {
 function describeUnknownKey(key: string, schema: unknown): string {
   const known = [...new Set(propertyNames(schema))];
   if (known.length === 0) return `unknown key "${key}"`;
-  const near = known.find((name) => name !== key && editDistance(name, key) <= (name.length >= 5 ? 2 : 1));
+  const near = known.find(
+    (name) => name !== key && editDistance(name, key) <= (name.length >= 5 ? 2 : 1),
+  );
   const hint = near === undefined ? "" : `did you mean "${near}"? `;
   return `unknown key "${key}" (${hint}expected one of: ${known.join(", ")})`;
 }

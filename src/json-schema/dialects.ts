@@ -35,12 +35,25 @@ const BY_URI: Record<string, Dialect> = {
 export function dialectOf(schema: JsonObject): Dialect | { unknown: string } {
   const declared = schema.$schema;
   if (declared === undefined) return draft04Marker(schema) === null ? "2020-12" : "draft-04";
-  const key = typeof declared === "string" ? declared.replace(/^https?:\/\//, "").replace(/#$/, "") : "";
-  return BY_URI[key] ?? { unknown: typeof declared === "string" ? declared : JSON.stringify(declared) };
+  const key =
+    typeof declared === "string" ? declared.replace(/^https?:\/\//, "").replace(/#$/, "") : "";
+  return (
+    BY_URI[key] ?? { unknown: typeof declared === "string" ? declared : JSON.stringify(declared) }
+  );
 }
 
 /** Where a schema places its subschemas: under these keys one schema, each value, or each item. */
-const ONE = ["additionalProperties", "items", "not", "additionalItems", "contains", "propertyNames", "if", "then", "else"];
+const ONE = [
+  "additionalProperties",
+  "items",
+  "not",
+  "additionalItems",
+  "contains",
+  "propertyNames",
+  "if",
+  "then",
+  "else",
+];
 const EACH_VALUE = ["properties", "patternProperties", "definitions", "$defs", "dependencies"];
 const EACH_ITEM = ["allOf", "anyOf", "oneOf", "items"];
 
@@ -55,8 +68,10 @@ export function draft04Marker(schema: JsonObject): string | null {
   const visit = (node: unknown, path: string[]): string | null => {
     if (typeof node !== "object" || node === null || Array.isArray(node)) return null;
     const here = node as JsonObject;
-    for (const key of ["exclusiveMinimum", "exclusiveMaximum"]) if (typeof here[key] === "boolean") return `boolean ${key}`;
-    if (typeof here.id === "string" && here.$id === undefined && typeof here.type !== "undefined") return `"id" for "$id"`;
+    for (const key of ["exclusiveMinimum", "exclusiveMaximum"])
+      if (typeof here[key] === "boolean") return `boolean ${key}`;
+    if (typeof here.id === "string" && here.$id === undefined && typeof here.type !== "undefined")
+      return `"id" for "$id"`;
     const found = (step: string, value: unknown): string | null => {
       const what = visit(value, path);
       if (what !== null) path.push(step);
@@ -104,12 +119,21 @@ export const META_CHECK_OPTIONS: Options = { allErrors: false, verbose: true };
  * serves only while Ajv and these options are the same.
  */
 export function metaCheckSource(dialect: Dialect): unknown {
-  return { dialect, ajv: (require("ajv/package.json") as { version: string }).version, options: META_CHECK_OPTIONS };
+  return {
+    dialect,
+    ajv: (require("ajv/package.json") as { version: string }).version,
+    options: META_CHECK_OPTIONS,
+  };
 }
 
 /** A new Ajv for `dialect`: tools' schemas are third-party, so unknown keywords are tolerated; patterns run in linear time. */
 export function createDialectAjv(dialect: Dialect, options: Options): DialectAjv {
-  const all: Options = { strict: false, logger: false, ...options, code: { regExp: linearRegExpEngine, ...options.code } };
+  const all: Options = {
+    strict: false,
+    logger: false,
+    ...options,
+    code: { regExp: linearRegExpEngine, ...options.code },
+  };
   // Each Ajv is loaded only when a dialect needs it (most runs use the meta-schema checks compiled ahead).
   const { Ajv: AjvDraft07 } = require("ajv") as typeof import("ajv");
   switch (dialect) {

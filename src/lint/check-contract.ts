@@ -21,7 +21,7 @@ function checkIdempotency(registry: LintRegistry, tool: Tool): Finding[] {
       line: registry.lineOf(["tools", registry.indexOf(tool), "effect"]),
       tool: tool.name,
       message: `${tool.name} is ${tool.effect} and not idempotent, and takes no idempotency key: a retried call may act twice`,
-      fix: 'add an optional idempotency_key string parameter, or mark the tool idempotent: true if repeating it is harmless',
+      fix: "add an optional idempotency_key string parameter, or mark the tool idempotent: true if repeating it is harmless",
     }),
   ];
 }

@@ -77,7 +77,12 @@ function checkConditions(registry: LintRegistry, tool: Tool): Finding[] {
 }
 
 /** `rivals`: the tool's rivals, each with its pair's score; `isNamed(rival)`: whether the tool's avoid_when names it. */
-function checkLosingCondition(registry: LintRegistry, tool: Tool, rivals: Rival[], isNamed: (rival: number) => boolean): Finding[] {
+function checkLosingCondition(
+  registry: LintRegistry,
+  tool: Tool,
+  rivals: Rival[],
+  isNamed: (rival: number) => boolean,
+): Finding[] {
   // Pairs come strongest first; a tool with dozens of rivals names the first few and counts the rest.
   const listed: Rival[] = [];
   let missing = 0;
@@ -88,8 +93,13 @@ function checkLosingCondition(registry: LintRegistry, tool: Tool, rivals: Rival[
   }
   if (missing === 0) return [];
   const names = listed.map((rival) => registry.tools[rival.position].name);
-  const scored = listed.map((rival) => `${registry.tools[rival.position].name} (${rival.score.toFixed(2)})`);
-  const path = tool.avoid_when.length > 0 ? ["tools", registry.indexOf(tool), "avoid_when"] : ["tools", registry.indexOf(tool), "name"];
+  const scored = listed.map(
+    (rival) => `${registry.tools[rival.position].name} (${rival.score.toFixed(2)})`,
+  );
+  const path =
+    tool.avoid_when.length > 0
+      ? ["tools", registry.indexOf(tool), "avoid_when"]
+      : ["tools", registry.indexOf(tool), "name"];
   return [
     finding({
       rule: "no-losing-condition",

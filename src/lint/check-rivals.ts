@@ -1,6 +1,14 @@
 /** rivals: pairs of near tools with their score, and clusters of three or more. */
 import { findClusters } from "./find-clusters.js";
-import { LISTED_MEMBERS, LISTED_PAIRS, LISTED_PAIRS_IN_LARGE_CLUSTER, listSome, rivalPairAt, type RivalPair, type RivalPairs } from "./find-rivals.js";
+import {
+  LISTED_MEMBERS,
+  LISTED_PAIRS,
+  LISTED_PAIRS_IN_LARGE_CLUSTER,
+  listSome,
+  rivalPairAt,
+  type RivalPair,
+  type RivalPairs,
+} from "./find-rivals.js";
 import type { LintRegistry } from "./lint-input.js";
 import type { Tool } from "../types.js";
 import { finding, type Finding } from "./rules.js";
@@ -12,7 +20,9 @@ import { finding, type Finding } from "./rules.js";
 export function checkRivals(registry: LintRegistry, pairs: RivalPairs): Finding[] {
   const clusters = findClusters(pairs);
   const inLargeCluster = new Uint8Array(registry.tools.length);
-  for (const members of clusters) if (members.length > LISTED_MEMBERS) for (const tool of members) inLargeCluster[registry.indexOf(tool)] = 1;
+  for (const members of clusters)
+    if (members.length > LISTED_MEMBERS)
+      for (const tool of members) inLargeCluster[registry.indexOf(tool)] = 1;
   // Per first tool (by position): its pairs, and how many were met so far.
   const total = new Int32Array(registry.tools.length);
   for (let k = 0; k < pairs.length; k++) total[pairs.ai[k]] += 1;
@@ -42,7 +52,9 @@ function rivalPairFinding(registry: LintRegistry, pair: RivalPair, unlisted: num
     tool: a.name,
     message:
       `${a.name} and ${b.name} are rivals: score ${pair.score.toFixed(2)} (${explainScore(pair)}); ${describeContrast(a, b, ab, ba)}` +
-      (unlisted > 0 ? `; ${a.name} has ${unlisted} more rival${unlisted === 1 ? "" : "s"} below these, not listed` : ""),
+      (unlisted > 0
+        ? `; ${a.name} has ${unlisted} more rival${unlisted === 1 ? "" : "s"} below these, not listed`
+        : ""),
     fix: suggestContrast(a, b, ab, ba),
     related: [b.name],
     score: round(pair.score),
@@ -57,10 +69,12 @@ function describeContrast(a: Tool, b: Tool, ab: boolean, ba: boolean): string {
 }
 
 function suggestContrast(a: Tool, b: Tool, ab: boolean, ba: boolean): string {
-  if (ab && ba) return "keep the contrast sharp; if cases still confuse them, merge them or rename one for what sets it apart";
+  if (ab && ba)
+    return "keep the contrast sharp; if cases still confuse them, merge them or rename one for what sets it apart";
   const [loser, winner] = ab ? [b, a] : [a, b];
   const example = `"<when ${winner.name} fits>; use ${winner.name}."`;
-  if (ab || ba) return `add to ${loser.name}'s avoid_when the case ${winner.name} wins, naming it: ${example}`;
+  if (ab || ba)
+    return `add to ${loser.name}'s avoid_when the case ${winner.name} wins, naming it: ${example}`;
   return `add to each avoid_when the case the other wins, naming it, e.g. to ${a.name}'s: ${example}`;
 }
 
@@ -93,12 +107,18 @@ const patterns = new Map<string, RegExp | null>();
 export function namesRival(tool: Tool, rival: Tool): boolean {
   let pattern = patterns.get(rival.name);
   if (pattern === undefined) {
-    pattern = /^[A-Za-z0-9_-]+$/.test(rival.name) ? null : new RegExp(`(^|[^A-Za-z0-9_-])${escapeRegExp(rival.name)}($|[^A-Za-z0-9_-])`);
+    pattern = /^[A-Za-z0-9_-]+$/.test(rival.name)
+      ? null
+      : new RegExp(`(^|[^A-Za-z0-9_-])${escapeRegExp(rival.name)}($|[^A-Za-z0-9_-])`);
     patterns.set(rival.name, pattern);
   }
   if (pattern === null) {
     let words = avoidWords.get(tool);
-    if (words === undefined) avoidWords.set(tool, (words = new Set(tool.avoid_when.flatMap((line) => line.match(/[A-Za-z0-9_-]+/g) ?? []))));
+    if (words === undefined)
+      avoidWords.set(
+        tool,
+        (words = new Set(tool.avoid_when.flatMap((line) => line.match(/[A-Za-z0-9_-]+/g) ?? []))),
+      );
     return words.has(rival.name);
   }
   const found = pattern;
@@ -112,7 +132,9 @@ export function namesRival(tool: Tool, rival: Tool): boolean {
  */
 export function avoidNaming(tools: Tool[]): (i: number, j: number) => boolean {
   const positions = new Map<string, number[]>();
-  tools.forEach((tool, index) => positions.set(tool.name, [...(positions.get(tool.name) ?? []), index]));
+  tools.forEach((tool, index) =>
+    positions.set(tool.name, [...(positions.get(tool.name) ?? []), index]),
+  );
   const oneWord = tools.map((tool) => /^[A-Za-z0-9_-]+$/.test(tool.name));
   const named = tools.map((tool) => {
     const words = new Set(tool.avoid_when.flatMap((line) => line.match(/[A-Za-z0-9_-]+/g) ?? []));

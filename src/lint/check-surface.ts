@@ -11,8 +11,12 @@ export function checkSurface(surface: LintSurface): Finding[] {
   const shown = surface.k === null ? surface.exposed : Math.min(surface.k, surface.exposed);
   const total = shown + surface.controls;
   const snapshot = surface.registry.snapshot;
-  const where = surface.phase === null ? `cases without a phase see all of ${snapshot}` : `phase "${surface.phase}" on ${snapshot}`;
-  const budget = surface.k === null ? "" : ` (retriever keeps k = ${surface.k} of ${surface.exposed} exposed)`;
+  const where =
+    surface.phase === null
+      ? `cases without a phase see all of ${snapshot}`
+      : `phase "${surface.phase}" on ${snapshot}`;
+  const budget =
+    surface.k === null ? "" : ` (retriever keeps k = ${surface.k} of ${surface.exposed} exposed)`;
   const base = { file: surface.file, line: surface.line };
   if (total > PROVIDER_LIMIT) {
     return [

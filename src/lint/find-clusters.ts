@@ -33,7 +33,9 @@ export function findClusters(pairs: RivalPairs): Tool[][] {
     return false;
   };
   // A cluster keeps the name (position) of the tool it grew from.
-  const clusterOf = rivalsOf.map((list, index) => (list.length === 0 ? null : { name: index, members: [index] }));
+  const clusterOf = rivalsOf.map((list, index) =>
+    list.length === 0 ? null : { name: index, members: [index] },
+  );
   // Two clusters that failed to link never will: each only grows, and the pair that was not a
   // rival pair stays inside them.
   const unlinked = new Set<number>();
@@ -49,7 +51,8 @@ export function findClusters(pairs: RivalPairs): Tool[][] {
       unlinked.add(known);
       continue;
     }
-    const [kept, gone] = left.members.length >= right.members.length ? [left, right] : [right, left];
+    const [kept, gone] =
+      left.members.length >= right.members.length ? [left, right] : [right, left];
     kept.members.push(...gone.members);
     for (const index of gone.members) clusterOf[index] = kept;
   }

@@ -71,7 +71,16 @@ export interface RivalPairs {
 
 export function rivalPairAt(pairs: RivalPairs, k: number): RivalPair {
   const { tools, ai, bi, score, text, names } = pairs;
-  return { a: tools[ai[k]], b: tools[bi[k]], ai: ai[k], bi: bi[k], score: score[k], text: text[k], names: names[k].score, why: names[k].why };
+  return {
+    a: tools[ai[k]],
+    b: tools[bi[k]],
+    ai: ai[k],
+    bi: bi[k],
+    score: score[k],
+    text: text[k],
+    names: names[k].score,
+    why: names[k].why,
+  };
 }
 
 /** Every rival pair as a RivalPair, in findRivalPairs' order (for a few hundred tools: init, monitor). */
@@ -206,7 +215,8 @@ interface NameGroups {
 function nameGroups(tools: Tool[], parts: NameParts[]): NameGroups {
   const of: Membership[][] = tools.map(() => []);
   const inSmallFamilyGroup = new Uint8Array(tools.length);
-  for (const members of groupTools(parts, (part) => part.objects).values()) members.forEach((index, at) => of[index].push({ members, at }));
+  for (const members of groupTools(parts, (part) => part.objects).values())
+    members.forEach((index, at) => of[index].push({ members, at }));
   for (const members of groupTools(parts, (_, index) => [tools[index].family]).values()) {
     if (members.length > FAMILY_GROUP_MAX) continue;
     members.forEach((index, at) => of[index].push({ members, at }));
@@ -214,12 +224,20 @@ function nameGroups(tools: Tool[], parts: NameParts[]): NameGroups {
   }
   return {
     of,
-    sharedFamily: (i, j) => (inSmallFamilyGroup[i] === 1 && inSmallFamilyGroup[j] === 1 && tools[i].family === tools[j].family ? tools[i].family : null),
+    sharedFamily: (i, j) =>
+      inSmallFamilyGroup[i] === 1 &&
+      inSmallFamilyGroup[j] === 1 &&
+      tools[i].family === tools[j].family
+        ? tools[i].family
+        : null,
   };
 }
 
 /** Tool indices grouped by verb class and each key `keysOf` gives: only tools in one group can score by name. */
-function groupTools(parts: NameParts[], keysOf: (part: NameParts, index: number) => string[]): Map<string, number[]> {
+function groupTools(
+  parts: NameParts[],
+  keysOf: (part: NameParts, index: number) => string[],
+): Map<string, number[]> {
   const groups = new Map<string, number[]>();
   parts.forEach((part, index) => {
     if (part.verbKey === null) return;
@@ -237,4 +255,3 @@ function groupTools(parts: NameParts[], keysOf: (part: NameParts, index: number)
 export function describeForSimilarity(tool: Tool): string {
   return [tool.name, tool.purpose, ...tool.use_when].join("\n");
 }
-

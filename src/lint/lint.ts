@@ -58,8 +58,20 @@ function listSnapshotProblems(registry: LintRegistry): Finding[] {
   return registry.problems.flatMap((problem) => {
     const { rule, line, tool, message } = problem;
     if (rule === "registry-shape") return [];
-    const fix = rule === "tool-partial" ? problem.fix : `${problem.fix}; \`route-eval run\` rejects this registry until then`;
-    return [finding({ rule, file: registry.file, line, ...(tool === undefined ? {} : { tool }), message, fix })];
+    const fix =
+      rule === "tool-partial"
+        ? problem.fix
+        : `${problem.fix}; \`route-eval run\` rejects this registry until then`;
+    return [
+      finding({
+        rule,
+        file: registry.file,
+        line,
+        ...(tool === undefined ? {} : { tool }),
+        message,
+        fix,
+      }),
+    ];
   });
 }
 

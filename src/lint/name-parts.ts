@@ -7,27 +7,99 @@ import { tokenize } from "../text/tokenize.js";
 
 /** Verbs a model reads as interchangeable. A verb outside every class matches only itself. */
 const VERB_CLASSES: Record<string, string[]> = {
-  retrieve: ["search", "find", "lookup", "look", "get", "retrieve", "list", "fetch", "query", "read", "show", "view", "describe", "browse", "locate"],
-  send: ["send", "notify", "message", "text", "sms", "email", "mail", "contact", "alert", "ping", "broadcast"],
+  retrieve: [
+    "search",
+    "find",
+    "lookup",
+    "look",
+    "get",
+    "retrieve",
+    "list",
+    "fetch",
+    "query",
+    "read",
+    "show",
+    "view",
+    "describe",
+    "browse",
+    "locate",
+  ],
+  send: [
+    "send",
+    "notify",
+    "message",
+    "text",
+    "sms",
+    "email",
+    "mail",
+    "contact",
+    "alert",
+    "ping",
+    "broadcast",
+  ],
   create: ["create", "new", "make", "insert", "register", "generate"],
   update: ["update", "edit", "modify", "change", "set", "patch", "rename", "replace"],
   delete: ["delete", "remove", "purge", "erase", "destroy", "drop", "wipe"],
 };
 
-const CLASS_OF = new Map(Object.entries(VERB_CLASSES).flatMap(([cls, verbs]) => verbs.map((verb) => [verb, cls])));
+const CLASS_OF = new Map(
+  Object.entries(VERB_CLASSES).flatMap(([cls, verbs]) => verbs.map((verb) => [verb, cls])),
+);
 
 /** Words that qualify an action without changing its object. */
-const QUALIFIERS = new Set(["bulk", "batch", "mass", "multi", "many", "all", "single", "web", "online", "remote", "local", "async"]);
+const QUALIFIERS = new Set([
+  "bulk",
+  "batch",
+  "mass",
+  "multi",
+  "many",
+  "all",
+  "single",
+  "web",
+  "online",
+  "remote",
+  "local",
+  "async",
+]);
 
 /**
  * Object words that say "some data about" rather than what it is about: `get_charger_data` and
  * `get_coin_data` do not compete because both end in "data". They are kept as objects, but never
  * count as shared words or as the head noun.
  */
-const GENERIC_OBJECTS = new Set(["info", "information", "detail", "details", "data", "status", "list", "summary", "result", "results", "item", "items", "record", "records"].flatMap((word) => tokenize(word)));
+const GENERIC_OBJECTS = new Set(
+  [
+    "info",
+    "information",
+    "detail",
+    "details",
+    "data",
+    "status",
+    "list",
+    "summary",
+    "result",
+    "results",
+    "item",
+    "items",
+    "record",
+    "records",
+  ].flatMap((word) => tokenize(word)),
+);
 
 /** Words after one of these qualify the object (`lookup_order_by_email`: the object is the order). */
-const PREPOSITIONS = new Set(["by", "for", "with", "from", "via", "in", "on", "of", "to", "per", "using"]);
+const PREPOSITIONS = new Set([
+  "by",
+  "for",
+  "with",
+  "from",
+  "via",
+  "in",
+  "on",
+  "of",
+  "to",
+  "per",
+  "using",
+]);
 
 export interface NameParts {
   verb: string | null;
@@ -41,13 +113,23 @@ export interface NameParts {
 
 /** The first word from a verb class is the verb; else the first word that is not a qualifier. */
 export function splitName(name: string): NameParts {
-  const raw = name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const raw = name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
   const stop = raw.findIndex((word, index) => index > 0 && PREPOSITIONS.has(word));
   const words = (stop === -1 ? raw : raw.slice(0, stop)).flatMap((word) => tokenize(word));
-  const verb = words.find((word) => CLASS_OF.has(word)) ?? words.find((word) => !QUALIFIERS.has(word)) ?? null;
+  const verb =
+    words.find((word) => CLASS_OF.has(word)) ?? words.find((word) => !QUALIFIERS.has(word)) ?? null;
   const objects = [...new Set(words.filter((word) => word !== verb && !QUALIFIERS.has(word)))];
   const specific = objects.filter((word) => !GENERIC_OBJECTS.has(word));
-  return { verb, verbKey: verb === null ? null : (CLASS_OF.get(verb) ?? verb), objects, head: specific.at(-1) ?? null };
+  return {
+    verb,
+    verbKey: verb === null ? null : (CLASS_OF.get(verb) ?? verb),
+    objects,
+    head: specific.at(-1) ?? null,
+  };
 }
 
 export interface NameRelation {
@@ -77,13 +159,21 @@ export function relateNames(a: NameParts, b: NameParts, sameFamily: string | nul
   const jaccard = specific / union;
   // Nothing is allocated for a pair that does not compete (most pairs a large registry scores).
   if (specific > 0 && (jaccard >= 0.5 || a.head === b.head)) {
-    const shared = a.objects.filter((word) => b.objects.includes(word) && !GENERIC_OBJECTS.has(word)).join(" ");
+    const shared = a.objects
+      .filter((word) => b.objects.includes(word) && !GENERIC_OBJECTS.has(word))
+      .join(" ");
     const key = `${a.verb} ${b.verb} ${shared} ${union}`;
-    return relations.get(key) ?? remember(key, verbFactor * (0.5 + 0.5 * jaccard), `${verbs(a, b)} over "${shared}"`);
+    return (
+      relations.get(key) ??
+      remember(key, verbFactor * (0.5 + 0.5 * jaccard), `${verbs(a, b)} over "${shared}"`)
+    );
   }
   if (sameFamily === null) return UNRELATED;
   const key = `${a.verb} ${b.verb} ${sameFamily}`;
-  return relations.get(key) ?? remember(key, verbFactor * 0.5, `${verbs(a, b)} in family "${sameFamily}"`);
+  return (
+    relations.get(key) ??
+    remember(key, verbFactor * 0.5, `${verbs(a, b)} in family "${sameFamily}"`)
+  );
 }
 
 function verbs(a: NameParts, b: NameParts): string {

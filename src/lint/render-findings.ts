@@ -5,7 +5,6 @@ import { cutToWidth, displayWidth, wrapText } from "../render/text-layout.js";
 import type { LintResult } from "./lint.js";
 import { RULE_IDS, RULES, type Finding, type RuleId } from "./rules.js";
 
-
 /** Version of the JSON output; a breaking change bumps it. */
 export const LINT_SCHEMA_VERSION = 1;
 
@@ -14,7 +13,12 @@ export const LINT_SCHEMA_VERSION = 1;
  * written without one string of the whole output (for json, the pieces join to exactly
  * JSON.stringify of the whole result with a 2-space indent).
  */
-export function* renderLintChunks(result: LintResult, format: LintFormat, width = Number.POSITIVE_INFINITY, all = false): Generator<string> {
+export function* renderLintChunks(
+  result: LintResult,
+  format: LintFormat,
+  width = Number.POSITIVE_INFINITY,
+  all = false,
+): Generator<string> {
   if (format === "json") yield* renderJson(result);
   else if (all) yield* renderText(result, width);
   else yield* renderGrouped(result, width);
@@ -56,8 +60,15 @@ function* renderGrouped(result: LintResult, width: number): Generator<string> {
     else list.push(f);
   }
   const groups = [...byRule.entries()]
-    .map(([rule, findings]) => ({ rule, findings: findings.slice().sort((x, y) => (y.score ?? 0) - (x.score ?? 0)) }))
-    .sort((x, y) => SEVERITY_ORDER[RULES[x.rule].severity] - SEVERITY_ORDER[RULES[y.rule].severity] || RULE_IDS.indexOf(x.rule) - RULE_IDS.indexOf(y.rule));
+    .map(([rule, findings]) => ({
+      rule,
+      findings: findings.slice().sort((x, y) => (y.score ?? 0) - (x.score ?? 0)),
+    }))
+    .sort(
+      (x, y) =>
+        SEVERITY_ORDER[RULES[x.rule].severity] - SEVERITY_ORDER[RULES[y.rule].severity] ||
+        RULE_IDS.indexOf(x.rule) - RULE_IDS.indexOf(y.rule),
+    );
   const heading = (rule: RuleId, count: number) => {
     const { severity, summary } = RULES[rule];
     return `${rule} · ${count} ${severity === "info" ? "info" : `${severity}${count === 1 ? "" : "s"}`} — ${summary}`;
@@ -75,7 +86,8 @@ function* renderGrouped(result: LintResult, width: number): Generator<string> {
   const quota = shareScreen(groups.map((g) => g.findings.length));
   for (const [i, { rule, findings }] of groups.entries()) {
     yield `${cutToWidth(heading(rule, findings.length), fit)}\n`;
-    for (const f of findings.slice(0, quota[i])) yield `  ${cutToWidth(inertLine(`${f.line === null ? f.file : `${f.file}:${f.line}`}: ${f.message}`), fit - 2)}\n`;
+    for (const f of findings.slice(0, quota[i]))
+      yield `  ${cutToWidth(inertLine(`${f.line === null ? f.file : `${f.file}:${f.line}`}: ${f.message}`), fit - 2)}\n`;
     if (findings.length > quota[i]) yield `  … and ${findings.length - quota[i]} more\n`;
   }
   const shown = quota.reduce((sum, n) => sum + n, 0);
@@ -89,8 +101,9 @@ function* renderGrouped(result: LintResult, width: number): Generator<string> {
  */
 function shareScreen(counts: number[]): number[] {
   const quota = counts.map((n) => Math.min(1, n));
-  let lines = SCREEN - 3 - counts.reduce((sum, n, i) => sum + 1 + quota[i] + (n > quota[i] ? 1 : 0), 0);
-  for (let more = true; more && lines > 0; ) {
+  let lines =
+    SCREEN - 3 - counts.reduce((sum, n, i) => sum + 1 + quota[i] + (n > quota[i] ? 1 : 0), 0);
+  for (let more = true; more && lines > 0;) {
     more = false;
     for (let i = 0; i < counts.length && lines > 0; i++) {
       if (quota[i] >= counts[i]) continue;
@@ -104,7 +117,10 @@ function shareScreen(counts: number[]): number[] {
 }
 
 function indent(text: string): string {
-  return text.split("\n").map((line) => `  ${line}`).join("\n");
+  return text
+    .split("\n")
+    .map((line) => `  ${line}`)
+    .join("\n");
 }
 
 function* renderText(result: LintResult, width: number): Generator<string> {
@@ -121,7 +137,10 @@ function renderFinding(f: Finding, width: number): string {
 function wrap(text: string, width: number, indent: string): string {
   if (displayWidth(text) <= width) return text;
   const lead = /^ */.exec(text)?.[0] ?? "";
-  const [first, ...rest] = wrapText(text.slice(lead.length), width - Math.max(lead.length, indent.length));
+  const [first, ...rest] = wrapText(
+    text.slice(lead.length),
+    width - Math.max(lead.length, indent.length),
+  );
   return [lead + first, ...rest.map((line) => indent + line)].join("\n");
 }
 

@@ -46,18 +46,41 @@ function visit(node: SchemaNode, out: SchemaNode[]): void {
   const properties = schema.properties;
   if (isObject(properties)) {
     for (const [name, sub] of Object.entries(properties)) {
-      if (isObject(sub)) visit({ schema: sub, path: [...path, "properties", name], depth: childDepth, property: name }, out);
+      if (isObject(sub))
+        visit(
+          { schema: sub, path: [...path, "properties", name], depth: childDepth, property: name },
+          out,
+        );
     }
   }
   const additional = schema.additionalProperties;
-  if (isObject(additional)) visit({ schema: additional, path: [...path, "additionalProperties"], depth: childDepth, property: null }, out);
+  if (isObject(additional))
+    visit(
+      {
+        schema: additional,
+        path: [...path, "additionalProperties"],
+        depth: childDepth,
+        property: null,
+      },
+      out,
+    );
   const items = schema.items;
-  if (isObject(items)) visit({ ...node, schema: items, path: [...path, "items"], property: null }, out);
+  if (isObject(items))
+    visit({ ...node, schema: items, path: [...path, "items"], property: null }, out);
   for (const key of ["prefixItems", "anyOf", "oneOf", "allOf"]) {
     const list = schema[key];
     if (!Array.isArray(list)) continue;
     list.forEach((sub, index) => {
-      if (isObject(sub)) visit({ ...node, schema: sub, path: [...path, key, index], property: key === "prefixItems" ? null : node.property }, out);
+      if (isObject(sub))
+        visit(
+          {
+            ...node,
+            schema: sub,
+            path: [...path, key, index],
+            property: key === "prefixItems" ? null : node.property,
+          },
+          out,
+        );
     });
   }
 }

@@ -21,27 +21,51 @@ export type AdaptivePlan = AdaptivePlanInfo;
  * gate (end_to_end_accuracy, or selection_accuracy / call_accuracy as `success` counts), or a
  * pass^k gate {k, min} (pass^k = pᵏ per case, so θ = min^(1/k)); the strictest when several.
  */
-export function planAdaptive(config: Pick<Config, "adaptive" | "adaptive_alpha" | "max_trials" | "gates" | "success">, cases: number): AdaptivePlan | null {
+export function planAdaptive(
+  config: Pick<Config, "adaptive" | "adaptive_alpha" | "max_trials" | "gates" | "success">,
+  cases: number,
+): AdaptivePlan | null {
   if (config.adaptive === null) return null;
-  const { target, source } = config.adaptive === "auto" ? targetFromGates(config) : { target: config.adaptive, source: `adaptive ${config.adaptive}` };
-  return { target, source, alpha: config.adaptive_alpha, case_alpha: config.adaptive_alpha / Math.max(1, cases), max_trials: config.max_trials };
+  const { target, source } =
+    config.adaptive === "auto"
+      ? targetFromGates(config)
+      : { target: config.adaptive, source: `adaptive ${config.adaptive}` };
+  return {
+    target,
+    source,
+    alpha: config.adaptive_alpha,
+    case_alpha: config.adaptive_alpha / Math.max(1, cases),
+    max_trials: config.max_trials,
+  };
 }
 
-function targetFromGates(config: Pick<Config, "gates" | "success">): { target: number; source: string } {
+function targetFromGates(config: Pick<Config, "gates" | "success">): {
+  target: number;
+  source: string;
+} {
   const rate = config.success === "call" ? "call_accuracy" : "selection_accuracy";
   const found: { target: number; source: string }[] = [];
   for (const [name, spec] of Object.entries(config.gates)) {
     if (typeof spec !== "string") {
-      if (name === "pass_hat_k") found.push({ target: spec.min ** (1 / spec.k), source: `gate pass_hat_k {k: ${spec.k}, min: ${spec.min}} (θ = ${spec.min}^(1/${spec.k}))` });
+      if (name === "pass_hat_k")
+        found.push({
+          target: spec.min ** (1 / spec.k),
+          source: `gate pass_hat_k {k: ${spec.k}, min: ${spec.min}} (θ = ${spec.min}^(1/${spec.k}))`,
+        });
       continue;
     }
     const match = SPEC_PATTERN.exec(spec.trim());
     if (match === null || (match[1] !== ">=" && match[1] !== ">")) continue;
     const value = Number(match[2]);
     if (!(value > 0 && value < 1)) continue;
-    if (name === "end_to_end_accuracy" || name === rate) found.push({ target: value, source: `gate ${name} ${spec.trim()}` });
+    if (name === "end_to_end_accuracy" || name === rate)
+      found.push({ target: value, source: `gate ${name} ${spec.trim()}` });
     const k = /^pass_hat_k\.(\d+)$/.exec(name);
-    if (k !== null) found.push({ target: value ** (1 / Number(k[1])), source: `gate ${name} ${spec.trim()} (θ = ${value}^(1/${k[1]}))` });
+    if (k !== null)
+      found.push({
+        target: value ** (1 / Number(k[1])),
+        source: `gate ${name} ${spec.trim()} (θ = ${value}^(1/${k[1]}))`,
+      });
   }
   if (found.length === 0) {
     throw new InputError(
@@ -54,13 +78,25 @@ function targetFromGates(config: Pick<Config, "gates" | "success">): { target: n
 /** A case's scored outcomes in trial order (an errored trial is asked again on resume, not counted). */
 function outcomesOf(tally: CaseTally | undefined, success: Success): boolean[] {
   if (tally === undefined) return [];
-  const scored = tally.outcomes.filter((o) => (o & SCORED) !== 0).sort((a, b) => (a >> 3) - (b >> 3));
+  const scored = tally.outcomes
+    .filter((o) => (o & SCORED) !== 0)
+    .sort((a, b) => (a >> 3) - (b >> 3));
   return scored.map((o) => (o & OUTCOME[success]) !== 0);
 }
 
 /** Per case: its verdict from its records so far (a trial correct by the run's `success`). */
-function decideCases(caseIds: readonly string[], records: RecordTally, plan: AdaptivePlan, success: Success): Map<string, ReturnType<typeof decideCase>> {
-  return new Map(caseIds.map((id) => [id, decideCase(outcomesOf(records.get(id), success), plan.target, plan.case_alpha)]));
+function decideCases(
+  caseIds: readonly string[],
+  records: RecordTally,
+  plan: AdaptivePlan,
+  success: Success,
+): Map<string, ReturnType<typeof decideCase>> {
+  return new Map(
+    caseIds.map((id) => [
+      id,
+      decideCase(outcomesOf(records.get(id), success), plan.target, plan.case_alpha),
+    ]),
+  );
 }
 
 /**
@@ -68,7 +104,12 @@ function decideCases(caseIds: readonly string[], records: RecordTally, plan: Ada
  * next trial is the first index it has no record of (an errored trial is asked again on resume,
  * which drops its record).
  */
-export function nextTrials(caseIds: readonly string[], records: RecordTally, plan: AdaptivePlan, success: Success): Map<string, number> {
+export function nextTrials(
+  caseIds: readonly string[],
+  records: RecordTally,
+  plan: AdaptivePlan,
+  success: Success,
+): Map<string, number> {
   const verdicts = decideCases(caseIds, records, plan, success);
   const next = new Map<string, number>();
   for (const id of caseIds) {
@@ -84,11 +125,23 @@ export function nextTrials(caseIds: readonly string[], records: RecordTally, pla
 }
 
 /** The report's account of an adaptive run: each case's decision, and the calls against the fixed plan. */
-export function summariseAdaptive(plan: AdaptivePlan, caseIds: readonly string[], records: RecordTally, success: Success): AdaptiveSummary {
+export function summariseAdaptive(
+  plan: AdaptivePlan,
+  caseIds: readonly string[],
+  records: RecordTally,
+  success: Success,
+): AdaptiveSummary {
   const verdicts = decideCases(caseIds, records, plan, success);
   const cases: AdaptiveCase[] = caseIds.map((case_id) => {
     const v = verdicts.get(case_id);
-    return { case_id, decision: v?.decision ?? "undecided", trials: v?.trials ?? 0, correct: v?.successes ?? 0, e_pass: v?.e_pass ?? 1, e_fail: v?.e_fail ?? 1 };
+    return {
+      case_id,
+      decision: v?.decision ?? "undecided",
+      trials: v?.trials ?? 0,
+      correct: v?.successes ?? 0,
+      e_pass: v?.e_pass ?? 1,
+      e_fail: v?.e_fail ?? 1,
+    };
   });
   const count = (d: AdaptiveCase["decision"]) => cases.filter((c) => c.decision === d).length;
   const used = records.count;

@@ -14,13 +14,19 @@ export const NONE_LABEL = "(none)";
 type Dimension = keyof CaseTally["mixed"];
 
 /** A slice key, or a list of them (an item joins each slice once, however often its key is listed). */
-const KEYS: Record<Dimension, (t: Pick<TrialRecord, "family" | "tags" | "phase">) => string | string[]> = {
+const KEYS: Record<
+  Dimension,
+  (t: Pick<TrialRecord, "family" | "tags" | "phase">) => string | string[]
+> = {
   family: (t) => t.family ?? NONE_LABEL,
   tag: (t) => t.tags,
   phase: (t) => t.phase ?? NONE_LABEL,
 };
 
-function groupByKeys<T>(items: readonly T[], keysOf: (item: T) => string | string[]): Map<string, T[]> {
+function groupByKeys<T>(
+  items: readonly T[],
+  keysOf: (item: T) => string | string[],
+): Map<string, T[]> {
   const slices = new Map<string, T[]>();
   const join = (key: string, item: T) => {
     const slice = slices.get(key);
@@ -41,14 +47,22 @@ function groupByKeys<T>(items: readonly T[], keysOf: (item: T) => string | strin
  * metrics come from those cases' tallies. Otherwise (merged runs whose cases changed) each slice
  * is its records, counted again. A slice that holds the whole run is the run: its metrics are `whole`.
  */
-function computeSlices(dimension: Dimension, readRecords: () => TrialRecord[], cases: readonly CaseTally[], success: Success, whole: Metrics): Record<string, Metrics> {
+function computeSlices(
+  dimension: Dimension,
+  readRecords: () => TrialRecord[],
+  cases: readonly CaseTally[],
+  success: Success,
+  whole: Metrics,
+): Record<string, Metrics> {
   const keysOf = KEYS[dimension];
   const slices = new Map<string, Metrics>();
   if (cases.some((c) => c.mixed[dimension])) {
     const records = readRecords();
-    for (const [key, slice] of groupByKeys(records, keysOf)) slices.set(key, slice.length === records.length ? whole : computeMetrics(slice, success));
+    for (const [key, slice] of groupByKeys(records, keysOf))
+      slices.set(key, slice.length === records.length ? whole : computeMetrics(slice, success));
   } else {
-    for (const [key, slice] of groupByKeys(cases, (c) => keysOf(c.first))) slices.set(key, slice.length === cases.length ? whole : metricsOfCases(slice, success));
+    for (const [key, slice] of groupByKeys(cases, (c) => keysOf(c.first)))
+      slices.set(key, slice.length === cases.length ? whole : metricsOfCases(slice, success));
   }
   return Object.fromEntries([...slices].sort(([a], [b]) => compareText(a, b)));
 }
@@ -57,7 +71,12 @@ function computeSlices(dimension: Dimension, readRecords: () => TrialRecord[], c
  * `cases` are the records' tallies and `whole` their metrics, which a slice equal to the whole run
  * reuses; `readRecords` gives the records themselves, read only when some case's disagree on a key.
  */
-export function computeBreakdowns(readRecords: () => TrialRecord[], cases: readonly CaseTally[], success: Success, whole: Metrics): Report["breakdowns"] {
+export function computeBreakdowns(
+  readRecords: () => TrialRecord[],
+  cases: readonly CaseTally[],
+  success: Success,
+  whole: Metrics,
+): Report["breakdowns"] {
   const records = lazy(readRecords);
   return {
     family: computeSlices("family", records, cases, success, whole),

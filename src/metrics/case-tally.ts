@@ -6,7 +6,16 @@
  * come. Tallies hold no record except a conversation's turns and each case's lowest-numbered trial.
  */
 import { RATE_NAMES } from "../types/rates.js";
-import { FACTS, SELECTION_ERRORS, STAGES, isControl, type SelectionError, type Stage, type Success, type TrialRecord } from "../types.js";
+import {
+  FACTS,
+  SELECTION_ERRORS,
+  STAGES,
+  isControl,
+  type SelectionError,
+  type Stage,
+  type Success,
+  type TrialRecord,
+} from "../types.js";
 import { findFacts, isExposed, RATE_MASKS } from "./trial-facts.js";
 import { labelAcceptable, labelSelected } from "./scored-trials.js";
 import { clusterOf } from "./wilson.js";
@@ -34,8 +43,17 @@ export interface Cell {
 
 /** The slots of a case's tool-search sums: decisions, and of them the counts and totals tool-search.ts reports. */
 export const SEARCH = {
-  decisions: 0, needed: 1, found: 2, foundFirst: 3, loaded: 4, notChosen: 5,
-  limit: 6, failed: 7, searches: 8, tokens: 9, unsearched: 10,
+  decisions: 0,
+  needed: 1,
+  found: 2,
+  foundFirst: 3,
+  loaded: 4,
+  notChosen: 5,
+  limit: 6,
+  failed: 7,
+  searches: 8,
+  tokens: 9,
+  unsearched: 10,
 } as const;
 
 export interface CaseTally {
@@ -82,11 +100,45 @@ export const SCORED = 4;
 export const OUTCOME: Record<Success, number> = { selection: 1, call: 2 };
 
 /** What a case row, the exposure assertions and the breakdowns take from a case's first trial (its lists are the record's own). */
-export type CaseFields = Pick<TrialRecord, "case_id" | "trial" | "family" | "tags" | "phase" | "acceptable" | "forbidden" | "exposed_names" | "must_see" | "must_not_see">;
+export type CaseFields = Pick<
+  TrialRecord,
+  | "case_id"
+  | "trial"
+  | "family"
+  | "tags"
+  | "phase"
+  | "acceptable"
+  | "forbidden"
+  | "exposed_names"
+  | "must_see"
+  | "must_not_see"
+>;
 
 function fieldsOf(r: TrialRecord): CaseFields {
-  const { case_id, trial, family, tags, phase, acceptable, forbidden, exposed_names, must_see, must_not_see } = r;
-  return { case_id, trial, family, tags, phase, acceptable, forbidden, exposed_names, must_see, must_not_see };
+  const {
+    case_id,
+    trial,
+    family,
+    tags,
+    phase,
+    acceptable,
+    forbidden,
+    exposed_names,
+    must_see,
+    must_not_see,
+  } = r;
+  return {
+    case_id,
+    trial,
+    family,
+    tags,
+    phase,
+    acceptable,
+    forbidden,
+    exposed_names,
+    must_see,
+    must_not_see,
+  };
 }
 
 export function newTally(r: TrialRecord): CaseTally {
@@ -102,7 +154,10 @@ export function newTally(r: TrialRecord): CaseTally {
     visible: 0,
     recallAtK: [],
     stages: Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<Stage, number>,
-    selectionErrors: Object.fromEntries(SELECTION_ERRORS.map((e) => [e, 0])) as Record<SelectionError, number>,
+    selectionErrors: Object.fromEntries(SELECTION_ERRORS.map((e) => [e, 0])) as Record<
+      SelectionError,
+      number
+    >,
     cells: [],
     quality: newQualityTally(r.turn !== undefined),
     outcomes: [],
@@ -137,7 +192,9 @@ export function addRecord(tally: CaseTally, r: TrialRecord): void {
   const call = selection && (bits & RIGHT_CALL) !== 0;
   if (selection) tally.correct.selection += 1;
   if (call) tally.correct.call += 1;
-  tally.outcomes.push(8 * r.trial + SCORED + (selection ? OUTCOME.selection : 0) + (call ? OUTCOME.call : 0));
+  tally.outcomes.push(
+    8 * r.trial + SCORED + (selection ? OUTCOME.selection : 0) + (call ? OUTCOME.call : 0),
+  );
   if ((bits & VIOLATED) !== 0) tally.violated += 1;
   for (let k = 0; k < RATE_MASKS.length; k++) {
     const [population, hit] = RATE_MASKS[k];
@@ -175,7 +232,8 @@ function addCell(tally: CaseTally, r: TrialRecord): void {
   const acceptable = labelAcceptable(r.acceptable);
   const selected = labelSelected(r.selected);
   let cell = tally.cells.find((c) => c.selected === selected && c.acceptable === acceptable);
-  if (cell === undefined) tally.cells.push((cell = { acceptable, selected, count: 0, correct: 0, selectionFailures: 0 }));
+  if (cell === undefined)
+    tally.cells.push((cell = { acceptable, selected, count: 0, correct: 0, selectionFailures: 0 }));
   cell.count += 1;
   if (r.failed_stage === null) cell.correct += 1;
   if (r.failed_stage === "selection") cell.selectionFailures += 1;
@@ -184,10 +242,14 @@ function addCell(tally: CaseTally, r: TrialRecord): void {
 function addSearch(sums: Float64Array, r: TrialRecord): void {
   const search = r.search;
   if (search === undefined) return;
-  const returns = (steps: typeof search.searches) => steps.some((s) => s.returned.some((name) => r.acceptable.includes(name)));
+  const returns = (steps: typeof search.searches) =>
+    steps.some((s) => s.returned.some((name) => r.acceptable.includes(name)));
   sums[SEARCH.decisions] += 1;
   // A control (always loaded) or an always-loaded tool needs no search.
-  if (isExposed(r) && !r.acceptable.some((name) => isControl(name) || search.always_loaded.includes(name))) {
+  if (
+    isExposed(r) &&
+    !r.acceptable.some((name) => isControl(name) || search.always_loaded.includes(name))
+  ) {
     sums[SEARCH.needed] += 1;
     if (returns(search.searches)) sums[SEARCH.found] += 1;
     if (returns(search.searches.slice(0, 1))) sums[SEARCH.foundFirst] += 1;

@@ -4,7 +4,20 @@
  * confusion table.
  */
 import { RATE_NAMES, type RateName } from "../types/rates.js";
-import { POSITION_THIRDS, SELECTION_ERRORS, STAGES, type ConversationMetrics, type Metrics, type PositionThird, type Rate, type SelectionError, type Stage, type Success, type ToolSearchMetrics, type TrialRecord } from "../types.js";
+import {
+  POSITION_THIRDS,
+  SELECTION_ERRORS,
+  STAGES,
+  type ConversationMetrics,
+  type Metrics,
+  type PositionThird,
+  type Rate,
+  type SelectionError,
+  type Stage,
+  type Success,
+  type ToolSearchMetrics,
+  type TrialRecord,
+} from "../types.js";
 import type { CaseTally } from "./case-tally.js";
 import { clustersOf, sumPerCluster, tallyCases } from "./record-tally.js";
 import { computeConfusions } from "./confusions.js";
@@ -21,7 +34,11 @@ export function computeMetrics(records: TrialRecord[], success: Success = "selec
 }
 
 /** Each cluster's part of a trial-level rate, from its cases' counts. */
-function perCluster(clusters: readonly (readonly CaseTally[])[], n: (c: CaseTally) => number, s: (c: CaseTally) => number): ClusterTally[] {
+function perCluster(
+  clusters: readonly (readonly CaseTally[])[],
+  n: (c: CaseTally) => number,
+  s: (c: CaseTally) => number,
+): ClusterTally[] {
   const successes = sumPerCluster(clusters, s);
   return sumPerCluster(clusters, n).map((count, i) => ({ n: count, s: successes[i] }));
 }
@@ -41,7 +58,8 @@ function countRates(clusters: readonly (readonly CaseTally[])[]): Record<RateNam
   return rates;
 }
 
-const total = (cases: readonly CaseTally[], pick: (c: CaseTally) => number): number => cases.reduce((sum, c) => sum + pick(c), 0);
+const total = (cases: readonly CaseTally[], pick: (c: CaseTally) => number): number =>
+  cases.reduce((sum, c) => sum + pick(c), 0);
 
 /** The metrics of the cases (in case order) whose tallies are given, pass^k by `success`. */
 export function metricsOfCases(cases: readonly CaseTally[], success: Success): Metrics {
@@ -57,16 +75,34 @@ export function metricsOfCases(cases: readonly CaseTally[], success: Success): M
     ...rates,
     tool_recall_at_k: computeRecallAtK(clusters),
     mean_visible: scored === 0 ? null : visible / scored,
-    failure_profile: Object.fromEntries(STAGES.map((stage) => [stage, total(cases, (c) => c.stages[stage])])) as Record<Stage, number>,
-    selection_errors: Object.fromEntries(SELECTION_ERRORS.map((e) => [e, total(cases, (c) => c.selectionErrors[e])])) as Record<SelectionError, number>,
+    failure_profile: Object.fromEntries(
+      STAGES.map((stage) => [stage, total(cases, (c) => c.stages[stage])]),
+    ) as Record<Stage, number>,
+    selection_errors: Object.fromEntries(
+      SELECTION_ERRORS.map((e) => [e, total(cases, (c) => c.selectionErrors[e])]),
+    ) as Record<SelectionError, number>,
     ...computeConfusions(cases),
     ...computeReliability(cases, success),
     retrieval: computeRetrievalQuality(clusters),
     input_tokens: computeInputTokens(cases),
     selection_by_position: Object.fromEntries(
-      POSITION_THIRDS.map((third, i) => [third, clusterRate(perCluster(clusters, (c) => c.thirds[2 * i], (c) => c.thirds[2 * i + 1]))]),
+      POSITION_THIRDS.map((third, i) => [
+        third,
+        clusterRate(
+          perCluster(
+            clusters,
+            (c) => c.thirds[2 * i],
+            (c) => c.thirds[2 * i + 1],
+          ),
+        ),
+      ]),
     ) as Record<PositionThird, Rate>,
-    ...withConversations(computeConversations(cases.flatMap((c) => c.turns ?? []), success)),
+    ...withConversations(
+      computeConversations(
+        cases.flatMap((c) => c.turns ?? []),
+        success,
+      ),
+    ),
     ...withToolSearch(computeToolSearch(clusters)),
   };
 }
@@ -75,15 +111,31 @@ export function metricsOfCases(cases: readonly CaseTally[], success: Success): M
 function computeRecallAtK(clusters: readonly (readonly CaseTally[])[]): Record<string, Rate> {
   const keys = new Set<string>();
   for (const cases of clusters) for (const c of cases) for (const { k } of c.recallAtK) keys.add(k);
-  const sorted = [...keys].sort((a, b) => (a === "all" ? 1 : 0) - (b === "all" ? 1 : 0) || Number(a) - Number(b) || compareText(a, b));
+  const sorted = [...keys].sort(
+    (a, b) =>
+      (a === "all" ? 1 : 0) - (b === "all" ? 1 : 0) || Number(a) - Number(b) || compareText(a, b),
+  );
   const at = (c: CaseTally, k: string) => c.recallAtK.find((recall) => recall.k === k);
-  return Object.fromEntries(sorted.map((k) => [k, clusterRate(perCluster(clusters, (c) => at(c, k)?.n ?? 0, (c) => at(c, k)?.s ?? 0))]));
+  return Object.fromEntries(
+    sorted.map((k) => [
+      k,
+      clusterRate(
+        perCluster(
+          clusters,
+          (c) => at(c, k)?.n ?? 0,
+          (c) => at(c, k)?.s ?? 0,
+        ),
+      ),
+    ]),
+  );
 }
 
 function withToolSearch(toolSearch: ToolSearchMetrics | null): { tool_search?: ToolSearchMetrics } {
   return toolSearch === null ? {} : { tool_search: toolSearch };
 }
 
-function withConversations(conversations: ConversationMetrics | null): { conversations?: ConversationMetrics } {
+function withConversations(conversations: ConversationMetrics | null): {
+  conversations?: ConversationMetrics;
+} {
   return conversations === null ? {} : { conversations };
 }

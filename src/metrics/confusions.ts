@@ -7,8 +7,10 @@ import { findModal } from "./scored-trials.js";
 import { compareText } from "../text/compare-text.js";
 import type { CaseTally, Cell } from "./case-tally.js";
 
-const byCount = <T extends { count: number }>(key: (item: T) => string, second: (item: T) => string) => (a: T, b: T) =>
-  b.count - a.count || compareText(key(a), key(b)) || compareText(second(a), second(b));
+const byCount =
+  <T extends { count: number }>(key: (item: T) => string, second: (item: T) => string) =>
+  (a: T, b: T) =>
+    b.count - a.count || compareText(key(a), key(b)) || compareText(second(a), second(b));
 
 /** The cells of every case added up, by acceptable label, then selected label. */
 function mergeCells(cases: readonly CaseTally[]): Map<string, Map<string, Cell>> {
@@ -19,7 +21,10 @@ function mergeCells(cases: readonly CaseTally[]): Map<string, Map<string, Cell>>
       if (row === undefined) cells.set(cell.acceptable, (row = new Map()));
       const into = row.get(cell.selected);
       if (into === undefined) row.set(cell.selected, { ...cell });
-      else (into.count += cell.count), (into.correct += cell.correct), (into.selectionFailures += cell.selectionFailures);
+      else
+        ((into.count += cell.count),
+          (into.correct += cell.correct),
+          (into.selectionFailures += cell.selectionFailures));
     }
   }
   return cells;
@@ -32,7 +37,11 @@ function mergeCells(cases: readonly CaseTally[]): Map<string, Map<string, Cell>>
  * often took its place (ties to the first name), `of` its trials that reached selection; count
  * desc, then expected label.
  */
-export function computeConfusions(cases: readonly CaseTally[]): { selection_confusions: Confusion[]; confusion_matrix: Confusion[]; rivals: Rival[] } {
+export function computeConfusions(cases: readonly CaseTally[]): {
+  selection_confusions: Confusion[];
+  confusion_matrix: Confusion[];
+  rivals: Rival[];
+} {
   const cells = mergeCells(cases);
   const selection_confusions: Confusion[] = [];
   const confusion_matrix: Confusion[] = [];
@@ -49,12 +58,21 @@ export function computeConfusions(cases: readonly CaseTally[]): { selection_conf
       failures[selected] = selectionFailures;
     }
     const modal = findModal(failures);
-    if (modal !== null) rivals.push({ expected: acceptable, rival: modal.key, count: modal.count, of: reached });
+    if (modal !== null)
+      rivals.push({ expected: acceptable, rival: modal.key, count: modal.count, of: reached });
   }
-  const cell = byCount<Confusion>((c) => c.acceptable, (c) => c.selected);
+  const cell = byCount<Confusion>(
+    (c) => c.acceptable,
+    (c) => c.selected,
+  );
   return {
     selection_confusions: selection_confusions.sort(cell),
     confusion_matrix: confusion_matrix.sort(cell),
-    rivals: rivals.sort(byCount<Rival>((r) => r.expected, () => "")),
+    rivals: rivals.sort(
+      byCount<Rival>(
+        (r) => r.expected,
+        () => "",
+      ),
+    ),
   };
 }

@@ -13,7 +13,11 @@
 
 /** ln Γ(x) for x > 0 (Lanczos, g = 7, n = 9; relative error below 1e-13). */
 export function logGamma(x: number): number {
-  const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+  const c = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
+    -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
+    1.5056327351493116e-7,
+  ];
   if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - logGamma(1 - x);
   const z = x - 1;
   let sum = c[0];
@@ -93,17 +97,41 @@ export interface CaseVerdict {
  * fail there; else undecided after them all. A pure function of the sequence, so a replay of the
  * same outcomes stops at the same trial.
  */
-export function decideCase(outcomes: readonly boolean[], theta: number, alpha: number): CaseVerdict {
+export function decideCase(
+  outcomes: readonly boolean[],
+  theta: number,
+  alpha: number,
+): CaseVerdict {
   const bar = -Math.log(alpha);
   let s = 0;
   let evidence = { pass: 0, fail: 0 };
   for (let n = 1; n <= outcomes.length; n++) {
     if (outcomes[n - 1]) s += 1;
     evidence = logEvidence(s, n - s, theta);
-    if (evidence.pass >= bar) return { decision: "pass", trials: n, successes: s, e_pass: Math.exp(evidence.pass), e_fail: Math.exp(evidence.fail) };
-    if (evidence.fail >= bar) return { decision: "fail", trials: n, successes: s, e_pass: Math.exp(evidence.pass), e_fail: Math.exp(evidence.fail) };
+    if (evidence.pass >= bar)
+      return {
+        decision: "pass",
+        trials: n,
+        successes: s,
+        e_pass: Math.exp(evidence.pass),
+        e_fail: Math.exp(evidence.fail),
+      };
+    if (evidence.fail >= bar)
+      return {
+        decision: "fail",
+        trials: n,
+        successes: s,
+        e_pass: Math.exp(evidence.pass),
+        e_fail: Math.exp(evidence.fail),
+      };
   }
-  return { decision: "undecided", trials: outcomes.length, successes: s, e_pass: Math.exp(evidence.pass), e_fail: Math.exp(evidence.fail) };
+  return {
+    decision: "undecided",
+    trials: outcomes.length,
+    successes: s,
+    e_pass: Math.exp(evidence.pass),
+    e_fail: Math.exp(evidence.fail),
+  };
 }
 
 /** The fewest all-correct trials that certify a pass against θ at α (research note: 43 at θ 0.9, α 0.05). */

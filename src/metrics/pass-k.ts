@@ -53,7 +53,10 @@ export function meanOverCases(
   estimate: (c: number, n: number, k: number) => number,
 ): Record<string, CaseMean> {
   const scored = cases.filter((tally) => tally.n > 0);
-  const minN = minOf(scored.map((tally) => tally.n), 0);
+  const minN = minOf(
+    scored.map((tally) => tally.n),
+    0,
+  );
   const means: Record<string, CaseMean> = {};
   for (let k = 1; k <= minN; k++) {
     const sum = scored.reduce((total, tally) => total + estimate(tally.c, tally.n, k), 0);
@@ -63,6 +66,9 @@ export function meanOverCases(
 }
 
 /** pass^k and pass@k over cases, keyed by k = 1..max n. */
-export function computePassK(cases: CaseTally[]): { pass_hat_k: Record<string, CaseMean>; pass_at_k: Record<string, CaseMean> } {
+export function computePassK(cases: CaseTally[]): {
+  pass_hat_k: Record<string, CaseMean>;
+  pass_at_k: Record<string, CaseMean>;
+} {
   return { pass_hat_k: meanOverCases(cases, passHatK), pass_at_k: meanOverCases(cases, passAtK) };
 }

@@ -25,7 +25,11 @@ export class RecordTally {
   count = 0;
   readonly answered: AnsweredTokens = { input: 0, output: 0, estimated: 0, missing: 0 };
   /** How often each endpoint, model and retriever budget appears (what a run without run.json is described by). */
-  readonly seen = { endpoint: new Map<string, number>(), model: new Map<string, number>(), k: new Map<string, number>() };
+  readonly seen = {
+    endpoint: new Map<string, number>(),
+    model: new Map<string, number>(),
+    k: new Map<string, number>(),
+  };
 
   add(r: TrialRecord): void {
     let tally = this.byCase.get(r.case_id);
@@ -61,7 +65,9 @@ export class RecordTally {
 
   /** The errored trials by case and trial. */
   errored(): Report["errored"] {
-    return [...this.erroredTrials].sort((a, b) => compareText(a.case_id, b.case_id) || a.trial - b.trial);
+    return [...this.erroredTrials].sort(
+      (a, b) => compareText(a.case_id, b.case_id) || a.trial - b.trial,
+    );
   }
 }
 
@@ -82,7 +88,10 @@ export function tallyCases(records: Iterable<TrialRecord>): CaseTally[] {
 }
 
 /** Each cluster's total of a count its cases keep. */
-export function sumPerCluster(clusters: readonly (readonly CaseTally[])[], count: (c: CaseTally) => number): number[] {
+export function sumPerCluster(
+  clusters: readonly (readonly CaseTally[])[],
+  count: (c: CaseTally) => number,
+): number[] {
   return clusters.map((cases) => {
     let total = 0;
     for (const c of cases) total += count(c);
@@ -98,5 +107,7 @@ export function clustersOf(cases: readonly CaseTally[]): CaseTally[][] {
     if (cluster === undefined) byCluster.set(tally.cluster, [tally]);
     else cluster.push(tally);
   }
-  return [...byCluster.entries()].sort(([a], [b]) => compareText(a, b)).map(([, tallies]) => tallies);
+  return [...byCluster.entries()]
+    .sort(([a], [b]) => compareText(a, b))
+    .map(([, tallies]) => tallies);
 }

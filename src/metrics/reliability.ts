@@ -10,13 +10,22 @@ import { compareText } from "../text/compare-text.js";
 import { findModal, labelSelected } from "./scored-trials.js";
 import type { CaseTally } from "./case-tally.js";
 
-type Reliability = Pick<Metrics, "pass_hat_k" | "pass_at_k" | "pass_k_short_cases" | "consistency" | "consistency_rate" | "unstable_cases">;
+type Reliability = Pick<
+  Metrics,
+  | "pass_hat_k"
+  | "pass_at_k"
+  | "pass_k_short_cases"
+  | "consistency"
+  | "consistency_rate"
+  | "unstable_cases"
+>;
 type UnstableCase = Metrics["unstable_cases"][number];
 
 /** A case's scored trials by selected label, in name order. */
 export function sortedSelections(tally: CaseTally): Record<string, number> {
   const selections = new Map<string, number>();
-  for (const { selected, count } of tally.cells) selections.set(selected, (selections.get(selected) ?? 0) + count);
+  for (const { selected, count } of tally.cells)
+    selections.set(selected, (selections.get(selected) ?? 0) + count);
   return Object.fromEntries([...selections].sort(([a], [b]) => compareText(a, b)));
 }
 
@@ -24,7 +33,13 @@ export function sortedSelections(tally: CaseTally): Record<string, number> {
 function summariseCase(tally: CaseTally): UnstableCase {
   const selections = sortedSelections(tally);
   const modal = findModal(selections) ?? { key: labelSelected(null), count: 0 };
-  return { case_id: tally.caseId, modal: modal.key, modal_count: modal.count, n: tally.scored, selections };
+  return {
+    case_id: tally.caseId,
+    modal: modal.key,
+    modal_count: modal.count,
+    n: tally.scored,
+    selections,
+  };
 }
 
 /** Over the cases (in case order) with a scored trial. */
@@ -34,8 +49,12 @@ export function computeReliability(cases: readonly CaseTally[], success: Success
   // A case with one scored trial agrees with itself trivially: consistency needs two.
   const repeated = summaries.filter((s) => s.n >= 2);
   const shares = repeated.reduce((sum, s) => sum + s.modal_count / s.n, 0);
-  const consistency_rate = repeated.length === 0 ? null : { ...rate(shares, repeated.length), cases: repeated.length };
-  const most = maxOf(scored.map((tally) => tally.scored), 0);
+  const consistency_rate =
+    repeated.length === 0 ? null : { ...rate(shares, repeated.length), cases: repeated.length };
+  const most = maxOf(
+    scored.map((tally) => tally.scored),
+    0,
+  );
   const short = scored
     .filter((tally) => tally.scored < most)
     .map((tally) => ({ case_id: tally.caseId, scored: tally.scored }))

@@ -5,7 +5,6 @@
 import type { InputTokens, RetrievalQuality, TrialRecord } from "../types.js";
 import { clusterRate } from "./wilson.js";
 
-
 export interface TrialQuality {
   recall: number;
   reciprocalRank: number;
@@ -35,7 +34,9 @@ export function scoreRanks(ranks: readonly { rank: number }[], k: number): Trial
 
 /** The quality of a trial's recorded ranking (null without one): its relevant set is its acceptable ordinary tools among the ranked candidates (the ranks its record keeps). */
 export function qualityOfTrial(t: TrialRecord): TrialQuality | null {
-  return t.retrieval === null ? null : scoreRanks(t.retrieval.acceptable, t.retrieval_k ?? t.retrieval.candidates);
+  return t.retrieval === null
+    ? null
+    : scoreRanks(t.retrieval.acceptable, t.retrieval_k ?? t.retrieval.candidates);
 }
 
 /**
@@ -67,13 +68,20 @@ export function addQuality(tally: QualityTally, trial: number, quality: TrialQua
     return;
   }
   fold(tally, quality);
-  for (let due = tally.waiting.findIndex((w) => w.trial === tally.next); due !== -1; due = tally.waiting.findIndex((w) => w.trial === tally.next)) {
+  for (
+    let due = tally.waiting.findIndex((w) => w.trial === tally.next);
+    due !== -1;
+    due = tally.waiting.findIndex((w) => w.trial === tally.next)
+  ) {
     fold(tally, tally.waiting[due].quality);
     tally.waiting.splice(due, 1);
   }
 }
 
-function fold(sums: Pick<QualityTally, "n" | "recall" | "rr" | "ndcg" | "next">, quality: TrialQuality | null): void {
+function fold(
+  sums: Pick<QualityTally, "n" | "recall" | "rr" | "ndcg" | "next">,
+  quality: TrialQuality | null,
+): void {
   sums.next += 1;
   if (quality === null) return;
   sums.n += 1;
@@ -96,19 +104,25 @@ function finalSums(tally: QualityTally): Pick<QualityTally, "n" | "recall" | "rr
  * case-clustered interval (a case's trials rank the same goal; they are not independent draws).
  * A cluster of several cases (a conversation's turns) sums case by case, each in trial order.
  */
-export function computeRetrievalQuality(clusters: readonly (readonly { quality: QualityTally }[])[]): RetrievalQuality {
+export function computeRetrievalQuality(
+  clusters: readonly (readonly { quality: QualityTally }[])[],
+): RetrievalQuality {
   const sums = clusters.map((cases) => {
     if (cases.length === 1) return finalSums(cases[0].quality);
     const sum = { n: 0, recall: 0, rr: 0, ndcg: 0, next: 0 };
-    for (const { quality } of cases) for (const entry of [...(quality.kept ?? [])].sort(byTrial)) fold(sum, entry.quality);
+    for (const { quality } of cases)
+      for (const entry of [...(quality.kept ?? [])].sort(byTrial)) fold(sum, entry.quality);
     return sum;
   });
-  const of = (pick: (t: (typeof sums)[number]) => number) => clusterRate(sums.map((t) => ({ n: t.n, s: pick(t) })));
+  const of = (pick: (t: (typeof sums)[number]) => number) =>
+    clusterRate(sums.map((t) => ({ n: t.n, s: pick(t) })));
   return { recall_at_k: of((t) => t.recall), mrr: of((t) => t.rr), ndcg_at_k: of((t) => t.ndcg) };
 }
 
 /** Mean input tokens: the endpoint's count when it reported one, else route-eval's estimate (whole counts: their sums are exact in any order). */
-export function computeInputTokens(cases: readonly { tokens: { total: number; reported: number; estimated: number } }[]): InputTokens {
+export function computeInputTokens(
+  cases: readonly { tokens: { total: number; reported: number; estimated: number } }[],
+): InputTokens {
   let total = 0;
   let reported = 0;
   let estimated = 0;

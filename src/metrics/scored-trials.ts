@@ -8,7 +8,6 @@ import { compareText } from "../text/compare-text.js";
 /** The selection label of a trial that answered without a tool call. */
 export const NO_CALL_LABEL = "(no call)";
 
-
 /** Sorted acceptable names joined by "|". */
 export function labelAcceptable(acceptable: string[]): string {
   let label = labels.get(acceptable);
@@ -58,7 +57,11 @@ export function groupBy<T>(items: T[], keyOf: (item: T) => string): Map<string, 
 export function findModal(counts: Record<string, number>): { key: string; count: number } | null {
   let modal: { key: string; count: number } | null = null;
   for (const [key, count] of Object.entries(counts)) {
-    if (modal === null || count > modal.count || (count === modal.count && compareText(key, modal.key) < 0)) {
+    if (
+      modal === null ||
+      count > modal.count ||
+      (count === modal.count && compareText(key, modal.key) < 0)
+    ) {
       modal = { key, count };
     }
   }

@@ -13,7 +13,9 @@ import type { ToolSearchMetrics } from "../types.js";
 type Slot = (typeof SEARCH)[keyof typeof SEARCH];
 
 /** The tool search figures of the clusters' cases, or null when no decision was asked with search on. */
-export function computeToolSearch(clusters: readonly (readonly CaseTally[])[]): ToolSearchMetrics | null {
+export function computeToolSearch(
+  clusters: readonly (readonly CaseTally[])[],
+): ToolSearchMetrics | null {
   const perCluster = (slot: Slot) => sumPerCluster(clusters, (c) => c.search?.[slot] ?? 0);
   const decisions = perCluster(SEARCH.decisions);
   if (decisions.every((n) => n === 0)) return null;

@@ -5,16 +5,28 @@
  * retriever's ranking quality; and where the first acceptable tool stood.
  */
 import { RATE_NAMES, type RateName } from "../types/rates.js";
-import { ABSTAIN, ASK, FACTS, RATES, isControl, type Fact, type PositionThird, type Success, type TrialRecord } from "../types.js";
+import {
+  ABSTAIN,
+  ASK,
+  FACTS,
+  RATES,
+  isControl,
+  type Fact,
+  type PositionThird,
+  type Success,
+  type TrialRecord,
+} from "../types.js";
 import { thirdOfTrial } from "./position.js";
 import { qualityOfTrial, type TrialQuality } from "./retrieval-quality.js";
 
 /** Some acceptable tool exists in the registry (of a scored trial: its failed_stage is the ladder's verdict). */
 export const isCovered = (t: TrialRecord): boolean => t.failed_stage !== "coverage";
 /** Some acceptable tool was exposed by the phase. */
-export const isExposed = (t: TrialRecord): boolean => t.failed_stage !== "coverage" && t.failed_stage !== "exposure";
+export const isExposed = (t: TrialRecord): boolean =>
+  t.failed_stage !== "coverage" && t.failed_stage !== "exposure";
 /** Some acceptable tool was visible. */
-export const isRetrieved = (t: TrialRecord): boolean => t.failed_stage === null || t.failed_stage === "selection";
+export const isRetrieved = (t: TrialRecord): boolean =>
+  t.failed_stage === null || t.failed_stage === "selection";
 
 /**
  * The right tool *and* its arguments filled right: selected ∈ acceptable, the arguments parse and
@@ -23,7 +35,11 @@ export const isRetrieved = (t: TrialRecord): boolean => t.failed_stage === null 
  */
 export function isRightCall(t: TrialRecord): boolean {
   const right = t.selected !== null && t.acceptable.includes(t.selected);
-  return right && (t.argument_errors === null || t.argument_errors.length === 0) && t.argument_match !== false;
+  return (
+    right &&
+    (t.argument_errors === null || t.argument_errors.length === 0) &&
+    t.argument_match !== false
+  );
 }
 
 /** Whether a trial counts as correct for pass^k, JUnit and flips, by the run's `success`. */
@@ -54,10 +70,13 @@ const FACT_HOLDS: Record<Fact, (t: TrialRecord) => boolean> = {
 };
 
 const bitOf = (fact: Fact): number => 1 << FACTS.indexOf(fact);
-const maskOf = (facts: readonly Fact[]): number => facts.reduce((mask, fact) => mask | bitOf(fact), 0);
+const maskOf = (facts: readonly Fact[]): number =>
+  facts.reduce((mask, fact) => mask | bitOf(fact), 0);
 
 /** Each rate of the table as [population mask, success mask], in RATE_NAMES order. */
-export const RATE_MASKS: readonly (readonly [number, number])[] = RATE_NAMES.map((name) => [maskOf(RATES[name].population), maskOf(RATES[name].success)] as const);
+export const RATE_MASKS: readonly (readonly [number, number])[] = RATE_NAMES.map(
+  (name) => [maskOf(RATES[name].population), maskOf(RATES[name].success)] as const,
+);
 
 export interface TrialFacts {
   bits: number;

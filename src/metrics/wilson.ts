@@ -52,8 +52,20 @@ export function clusterRate(clusters: ClusterTally[]): Rate {
   const p = successes / total;
   const variance = present.reduce((sum, c) => sum + (c.s - p * c.n) ** 2, 0) / (total * total);
   // Every case at the same share (no variance between cases): the trials carry their full weight.
-  const effective = p <= 0 || p >= 1 ? present.length : variance <= 0 ? total : Math.min(total, (p * (1 - p)) / variance);
-  return { numerator: successes, denominator: total, value: p, ci: monotone(wilson(p * effective, effective), present.length), cases: present.length, effective_n: effective };
+  const effective =
+    p <= 0 || p >= 1
+      ? present.length
+      : variance <= 0
+        ? total
+        : Math.min(total, (p * (1 - p)) / variance);
+  return {
+    numerator: successes,
+    denominator: total,
+    value: p,
+    ci: monotone(wilson(p * effective, effective), present.length),
+    cases: present.length,
+    effective_n: effective,
+  };
 }
 
 /** The interval widened, where needed, to the bounds at 0 and at all successes on `cases`. */
@@ -98,7 +110,9 @@ export function clusterOf(t: TrialRecord): string {
 
 /** The share of `population` for which `success` holds; its interval treats the case as the unit. */
 export function rateOf(population: TrialRecord[], success: (t: TrialRecord) => boolean): Rate {
-  return clusterRate(tallyByCase(population, (t) => (success(t) ? 1 : 0)).map(({ n, sum }) => ({ n, s: sum })));
+  return clusterRate(
+    tallyByCase(population, (t) => (success(t) ? 1 : 0)).map(({ n, sum }) => ({ n, s: sum })),
+  );
 }
 
 /** The mean of a per-trial value over `population`; its interval treats the case (a conversation's turns: the conversation) as the unit. */

@@ -51,27 +51,42 @@ const PROVIDER_SAFE = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function buildSnapshot(sources: SourceTool[], options: SnapshotOptions): BuiltSnapshot {
   if (options.family === CONTROL_FAMILY) {
-    throw new InputError(`--family: "${CONTROL_FAMILY}" is reserved for route-eval's trusted controls; choose another family`);
+    throw new InputError(
+      `--family: "${CONTROL_FAMILY}" is reserved for route-eval's trusted controls; choose another family`,
+    );
   }
   const warnings: string[] = [];
   const tools = sources.map((source, index) => toToolEntry(source, index, options, warnings));
   warnDuplicates(tools, warnings);
   const revision = `sha256:${shortContentHash(tools)}`;
-  return { registry: { snapshot: options.snapshot, revision, source: options.source, tools }, warnings };
+  return {
+    registry: { snapshot: options.snapshot, revision, source: options.source, tools },
+    warnings,
+  };
 }
 
-function toToolEntry(source: SourceTool, index: number, options: SnapshotOptions, warnings: string[]): ToolEntry {
+function toToolEntry(
+  source: SourceTool,
+  index: number,
+  options: SnapshotOptions,
+  warnings: string[],
+): ToolEntry {
   const name = safeName(source.name);
   const declared: JsonObject = { ...source.declared };
   if (name !== source.name) {
     declared.name = source.name;
-    warnings.push(`tools[${index}]: "${source.name}" is not a provider-safe name; imported as "${name}"`);
+    warnings.push(
+      `tools[${index}]: "${source.name}" is not a provider-safe name; imported as "${name}"`,
+    );
   }
   if (CONTROL_NAMES.some((control) => control === name)) {
-    warnings.push(`tools[${index}]: "${name}" is the name of a trusted control; route-eval run rejects the snapshot until it is renamed`);
+    warnings.push(
+      `tools[${index}]: "${name}" is the name of a trusted control; route-eval run rejects the snapshot until it is renamed`,
+    );
   }
   const description = source.description?.trim() ?? "";
-  if (description === "") warnings.push(`tools[${index}]: "${name}" has no description; its purpose is set to its name`);
+  if (description === "")
+    warnings.push(`tools[${index}]: "${name}" has no description; its purpose is set to its name`);
   const parts = splitDescription(description === "" ? name : description);
   checkSchema(source.input_schema, `tools[${index}] "${name}": input schema`, warnings);
   checkSchema(source.output_schema, `tools[${index}] "${name}": output schema`, warnings);
@@ -98,20 +113,34 @@ interface Contract {
 export function decideContract(hints: BehaviourHints, trust: boolean): Contract {
   if (!trust) return { effect: "destructive", idempotent: false, open_world: true };
   const readOnly = hints.readOnlyHint === true;
-  const effect: Effect = readOnly ? "read_only" : hints.destructiveHint === false ? "mutating" : "destructive";
-  return { effect, idempotent: readOnly || hints.idempotentHint === true, open_world: hints.openWorldHint !== false };
+  const effect: Effect = readOnly
+    ? "read_only"
+    : hints.destructiveHint === false
+      ? "mutating"
+      : "destructive";
+  return {
+    effect,
+    idempotent: readOnly || hints.idempotentHint === true,
+    open_world: hints.openWorldHint !== false,
+  };
 }
 
 function safeName(name: string): string {
   if (PROVIDER_SAFE.test(name)) return name;
-  const cleaned = name.replace(/[^A-Za-z0-9_-]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 64);
+  const cleaned = name
+    .replace(/[^A-Za-z0-9_-]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .slice(0, 64);
   return cleaned === "" ? "tool" : cleaned;
 }
 
 function checkSchema(schema: JsonObject | undefined, what: string, warnings: string[]): void {
   if (schema === undefined) return;
   const problem = findJsonSchemaProblem(schema);
-  if (problem !== null) warnings.push(`${what} is not valid JSON Schema 2020-12 (${problem.message}); route-eval lint reports where`);
+  if (problem !== null)
+    warnings.push(
+      `${what} is not valid JSON Schema 2020-12 (${problem.message}); route-eval lint reports where`,
+    );
 }
 
 function warnDuplicates(tools: ToolEntry[], warnings: string[]): void {
@@ -119,6 +148,9 @@ function warnDuplicates(tools: ToolEntry[], warnings: string[]): void {
   tools.forEach((tool, index) => {
     const earlier = first.get(tool.name);
     if (earlier === undefined) first.set(tool.name, index);
-    else warnings.push(`tools[${index}]: "${tool.name}" repeats the name of tools[${earlier}]; route-eval run rejects the snapshot until one is renamed`);
+    else
+      warnings.push(
+        `tools[${index}]: "${tool.name}" repeats the name of tools[${earlier}]; route-eval run rejects the snapshot until one is renamed`,
+      );
   });
 }

@@ -15,7 +15,9 @@ const REFERENCES = new Set(["$ref", "$dynamicRef", "$recursiveRef"]);
 const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples"]);
 
 export function findSchemaProblem(schema: JsonObject): SchemaProblem | null {
-  return findMetaSchemaProblem(schema) ?? (needsCompile(schema) ? findJsonSchemaProblem(schema) : null);
+  return (
+    findMetaSchemaProblem(schema) ?? (needsCompile(schema) ? findJsonSchemaProblem(schema) : null)
+  );
 }
 
 function needsCompile(node: JsonValue): boolean {
@@ -24,7 +26,12 @@ function needsCompile(node: JsonValue): boolean {
   for (const [key, value] of Object.entries(node)) {
     if (REFERENCES.has(key)) return true;
     if (key === "pattern" && typeof value === "string" && !compiles(value)) return true;
-    if (key === "patternProperties" && typeof value === "object" && value !== null && !Array.isArray(value)) {
+    if (
+      key === "patternProperties" &&
+      typeof value === "object" &&
+      value !== null &&
+      !Array.isArray(value)
+    ) {
       if (Object.keys(value).some((pattern) => !compiles(pattern))) return true;
     }
     if (!DATA_KEYWORDS.has(key) && needsCompile(value)) return true;

@@ -11,7 +11,6 @@ import type { McpServerSpec } from "./list-mcp-tools.js";
 import { readConfiguredServers } from "./mcp-config.js";
 import { JsonReader, readJsonInput } from "./read-json-input.js";
 
-
 export interface Gathered {
   tools: SourceTool[];
   notes: string[];
@@ -32,43 +31,86 @@ export interface McpOrigin {
   servers?: string[];
 }
 
-export async function gatherTools(format: ImportFormat, file: string | undefined, mcp: McpOrigin, cwd: string, env: NodeJS.ProcessEnv): Promise<Gathered> {
-  const live = [mcp.command === undefined ? null : "--command", mcp.url === undefined ? null : "--url", mcp.fromConfig === undefined ? null : "--from-config"].filter((flag) => flag !== null);
+export async function gatherTools(
+  format: ImportFormat,
+  file: string | undefined,
+  mcp: McpOrigin,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<Gathered> {
+  const live = [
+    mcp.command === undefined ? null : "--command",
+    mcp.url === undefined ? null : "--url",
+    mcp.fromConfig === undefined ? null : "--from-config",
+  ].filter((flag) => flag !== null);
   if (live.length > 1) throw new InputError(`give one of ${live.join(", ")}`);
   if (live.length === 1) {
-    if (format !== "mcp") throw new InputError(`${live[0]}: only \`import mcp\` reaches a server; give a FILE for openai and anthropic`);
-    if (file !== undefined) throw new InputError(`give either FILE or ${live[0]}, not both (got "${file}")`);
+    if (format !== "mcp")
+      throw new InputError(
+        `${live[0]}: only \`import mcp\` reaches a server; give a FILE for openai and anthropic`,
+      );
+    if (file !== undefined)
+      throw new InputError(`give either FILE or ${live[0]}, not both (got "${file}")`);
   }
-  if ((mcp.headers ?? []).length > 0 && mcp.url === undefined) throw new InputError("--header: only with --url");
-  if ((mcp.servers ?? []).length > 0 && mcp.fromConfig === undefined) throw new InputError("--server: only with --from-config");
-  if (mcp.fromConfig !== undefined) return gatherConfigured(mcp.fromConfig === true ? [] : mcp.fromConfig, mcp.servers ?? [], cwd, env);
+  if ((mcp.headers ?? []).length > 0 && mcp.url === undefined)
+    throw new InputError("--header: only with --url");
+  if ((mcp.servers ?? []).length > 0 && mcp.fromConfig === undefined)
+    throw new InputError("--server: only with --from-config");
+  if (mcp.fromConfig !== undefined)
+    return gatherConfigured(
+      mcp.fromConfig === true ? [] : mcp.fromConfig,
+      mcp.servers ?? [],
+      cwd,
+      env,
+    );
   if (mcp.command !== undefined || mcp.url !== undefined) {
     const { listMcpTools, stdioServer } = await loadMcpLister();
-    const spec: McpServerSpec = mcp.url !== undefined ? { transport: "http", url: checkUrl(mcp.url), headers: parseHeaders(mcp.headers ?? []), shown: `--url ${mcp.url}` } : stdioServer(mcp.command ?? "", cwd);
+    const spec: McpServerSpec =
+      mcp.url !== undefined
+        ? {
+            transport: "http",
+            url: checkUrl(mcp.url),
+            headers: parseHeaders(mcp.headers ?? []),
+            shown: `--url ${mcp.url}`,
+          }
+        : stdioServer(mcp.command ?? "", cwd);
     const listing = await listMcpTools(spec);
-    const server = listing.server === null ? "" : ` (server ${listing.server.name} ${listing.server.version})`;
+    const server =
+      listing.server === null ? "" : ` (server ${listing.server.name} ${listing.server.version})`;
     const tools = readMcpTools(listing.tools, new JsonReader(spec.shown));
-    const notes = [`listed ${listing.tools.length} tools in ${listing.pages} page${listing.pages === 1 ? "" : "s"}`];
+    const notes = [
+      `listed ${listing.tools.length} tools in ${listing.pages} page${listing.pages === 1 ? "" : "s"}`,
+    ];
     const where = spec.transport === "http" ? `mcp http: ${spec.url}` : `mcp stdio: ${mcp.command}`;
     return { tools, notes, source: `${where}${server}`, name: listing.server?.name ?? "mcp" };
   }
-  if (file === undefined) throw new InputError(`import ${format}: give the FILE to read${format === "mcp" ? ", or --command to start a server" : ""}`);
+  if (file === undefined)
+    throw new InputError(
+      `import ${format}: give the FILE to read${format === "mcp" ? ", or --command to start a server" : ""}`,
+    );
   const input = readJsonInput(file, cwd);
   const reader = new JsonReader(input.shown);
   const name = basename(file, extname(file));
   const source = `${format}: ${input.shown}`;
   if (format === "mcp") return { tools: readMcpTools(input.data, reader), notes: [], source, name };
-  const read = format === "openai" ? readOpenAiTools(input.data, reader) : readAnthropicTools(input.data, reader);
+  const read =
+    format === "openai"
+      ? readOpenAiTools(input.data, reader)
+      : readAnthropicTools(input.data, reader);
   return { tools: read.tools, notes: read.skipped, source, name };
 }
-
 
 /**
  * Every configured server's tools, each server's as a family of its own. A server that cannot be
  * reached is skipped with the reason (the others are still imported); none reached is an error.
  * A tool name a server before it already used is prefixed with the server's name.
  */
-async function gatherConfigured(files: string[], only: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Gathered> {
+async function gatherConfigured(
+  files: string[],
+  only: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<Gathered> {
   const { servers, skipped, files: read } = readConfiguredServers(files, only, cwd, env);
   const { listMcpTools } = await loadMcpLister();
   const tools: SourceTool[] = [];
@@ -78,12 +120,26 @@ async function gatherConfigured(files: string[], only: string[], cwd: string, en
   for (const { name, spec } of servers) {
     try {
       const listing = await listMcpTools(spec);
-      const family = name.toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "mcp";
+      const family =
+        name
+          .toLowerCase()
+          .replace(/[^a-z0-9._-]+/g, "-")
+          .replace(/^-+|-+$/g, "") || "mcp";
       for (const tool of readMcpTools(listing.tools, new JsonReader(spec.shown))) {
-        const renamed = taken.has(tool.name) ? `${family.replace(/[^A-Za-z0-9_-]/g, "_")}_${tool.name}`.slice(0, 64) : tool.name;
-        if (renamed !== tool.name) notes.push(`server "${name}": tool "${tool.name}" is also another server's; imported as "${renamed}"`);
+        const renamed = taken.has(tool.name)
+          ? `${family.replace(/[^A-Za-z0-9_-]/g, "_")}_${tool.name}`.slice(0, 64)
+          : tool.name;
+        if (renamed !== tool.name)
+          notes.push(
+            `server "${name}": tool "${tool.name}" is also another server's; imported as "${renamed}"`,
+          );
         taken.add(renamed);
-        tools.push({ ...tool, name: renamed, family, declared: renamed === tool.name ? tool.declared : { ...tool.declared, name: tool.name } });
+        tools.push({
+          ...tool,
+          name: renamed,
+          family,
+          declared: renamed === tool.name ? tool.declared : { ...tool.declared, name: tool.name },
+        });
       }
       notes.push(`server "${name}": listed ${listing.tools.length} tools`);
     } catch (error) {
@@ -94,10 +150,17 @@ async function gatherConfigured(files: string[], only: string[], cwd: string, en
   }
   if (servers.length === 0 || failed.length === servers.length) {
     const reasons = [...skipped, ...failed];
-    throw new InputError(`--from-config: no server could be listed${reasons.length > 0 ? `: ${reasons.join("; ")}` : ` in ${read.join(", ")}`}`);
+    throw new InputError(
+      `--from-config: no server could be listed${reasons.length > 0 ? `: ${reasons.join("; ")}` : ` in ${read.join(", ")}`}`,
+    );
   }
   const listed = servers.length - failed.length;
-  return { tools, notes, source: `mcp servers of ${read.join(", ")} (${listed} of ${servers.length})`, name: "mcp-servers" };
+  return {
+    tools,
+    notes,
+    source: `mcp servers of ${read.join(", ")} (${listed} of ${servers.length})`,
+    name: "mcp-servers",
+  };
 }
 
 function checkUrl(url: string): string {
@@ -107,7 +170,9 @@ function checkUrl(url: string): string {
   } catch {
     // reported below
   }
-  throw new InputError(`--url ${url}: expected the http(s) URL the MCP server answers on, e.g. http://localhost:3000/mcp`);
+  throw new InputError(
+    `--url ${url}: expected the http(s) URL the MCP server answers on, e.g. http://localhost:3000/mcp`,
+  );
 }
 
 /** `--header "Authorization: Bearer …"` (repeatable) as request headers. */
@@ -115,7 +180,8 @@ function parseHeaders(lines: string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const line of lines) {
     const match = /^([A-Za-z0-9!#$%&'*+.^_`|~-]+):\s*(.*)$/.exec(line);
-    if (match === null) throw new InputError(`--header ${JSON.stringify(line)}: expected "Name: value"`);
+    if (match === null)
+      throw new InputError(`--header ${JSON.stringify(line)}: expected "Name: value"`);
     headers[match[1]] = match[2];
   }
   return headers;

@@ -56,7 +56,11 @@ function toSourceTool(value: JsonValue, path: string, reader: JsonReader): Sourc
   };
 }
 
-function readHints(annotations: JsonObject | undefined, path: string, reader: JsonReader): BehaviourHints {
+function readHints(
+  annotations: JsonObject | undefined,
+  path: string,
+  reader: JsonReader,
+): BehaviourHints {
   const hints: BehaviourHints = {};
   if (annotations === undefined) return hints;
   for (const key of HINTS) {

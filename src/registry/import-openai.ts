@@ -21,7 +21,9 @@ export function readOpenAiTools(data: JsonValue, reader: JsonReader): ReadTools 
     const tool = reader.object(value, at);
     const type = reader.optionalString(tool.type, `${at}.type`) ?? "function";
     if (type !== "function") {
-      result.skipped.push(`${at}: built-in tool of type "${type}" skipped (no definition to import)`);
+      result.skipped.push(
+        `${at}: built-in tool of type "${type}" skipped (no definition to import)`,
+      );
       return;
     }
     const fn = isJsonObject(tool.function) ? tool.function : tool;

@@ -20,6 +20,7 @@ export async function loadMcpLister(): Promise<typeof import("./list-mcp-tools.j
 }
 
 function isMissingSdk(error: unknown): boolean {
-  if (!(error instanceof Error) || !("code" in error) || error.code !== "ERR_MODULE_NOT_FOUND") return false;
+  if (!(error instanceof Error) || !("code" in error) || error.code !== "ERR_MODULE_NOT_FOUND")
+    return false;
   return error.message.includes(PACKAGE);
 }

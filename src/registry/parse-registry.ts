@@ -13,11 +13,18 @@ import { describeSchemaErrors, formatPath, isRecord } from "../json-schema/descr
 import { registryShapeErrors } from "../config/validate.js";
 import { dialectOf } from "../json-schema/dialects.js";
 import type { YamlFile } from "../config/yaml-document.js";
-import { CONTROL_FAMILY, CONTROL_NAMES, type JsonObject, type Registry, type Tool } from "../types.js";
+import {
+  CONTROL_FAMILY,
+  CONTROL_NAMES,
+  type JsonObject,
+  type Registry,
+  type Tool,
+} from "../types.js";
 import { findSchemaProblem } from "./find-schema-problem.js";
 
 /** Rules a snapshot can break; lint shows the first three as its findings of the same names. */
-export type RegistryRule = "control-claim" | "name-duplicate" | "schema-invalid" | "registry-shape" | "tool-partial";
+export type RegistryRule =
+  "control-claim" | "name-duplicate" | "schema-invalid" | "registry-shape" | "tool-partial";
 
 export interface RegistryProblem {
   rule: RegistryRule;
@@ -41,7 +48,8 @@ export interface ParsedRegistry {
 export function parseRegistry(yaml: YamlFile): ParsedRegistry {
   const errors = registryShapeErrors(yaml.data);
   const shape = errors.length === 0 ? [] : [shapeProblem(yaml, errors)];
-  if (errors.some((error) => !isToolLevel(error)) || !isRegistryFile(yaml.data)) return { registry: null, problems: shape };
+  if (errors.some((error) => !isToolLevel(error)) || !isRegistryFile(yaml.data))
+    return { registry: null, problems: shape };
   const written = yaml.data;
   return {
     registry: {
@@ -58,7 +66,11 @@ export function parseRegistry(yaml: YamlFile): ParsedRegistry {
 function isToolLevel(error: ErrorObject): boolean {
   if (/^\/tools\/\d+\/name$/.test(error.instancePath)) return error.keyword === "pattern";
   if (/^\/tools\/\d+\/purpose$/.test(error.instancePath)) return error.keyword === "minLength";
-  return /^\/tools\/\d+$/.test(error.instancePath) && error.keyword === "required" && error.params.missingProperty === "purpose";
+  return (
+    /^\/tools\/\d+$/.test(error.instancePath) &&
+    error.keyword === "required" &&
+    error.params.missingProperty === "purpose"
+  );
 }
 
 /** Past isToolLevel, what is left is the registry's shape with a name or purpose that may be off. */
@@ -69,7 +81,12 @@ function isRegistryFile(data: unknown): data is RegistryFile {
 function shapeProblem(yaml: YamlFile, errors: ErrorObject[]): RegistryProblem {
   const problem = describeSchemaErrors(errors, yaml.data);
   const where = problem.path.length > 0 ? `${formatPath(problem.path)}: ` : "";
-  return { rule: "registry-shape", line: yaml.lineOf(problem.at), message: where + problem.message, fix: "correct it against schemas/registry.schema.json" };
+  return {
+    rule: "registry-shape",
+    line: yaml.lineOf(problem.at),
+    message: where + problem.message,
+    fix: "correct it against schemas/registry.schema.json",
+  };
 }
 
 /** "2020-12", "draft-07"…, or null for a $schema route-eval does not read (the problem says so). */
@@ -99,7 +116,13 @@ function checkPartial(yaml: YamlFile, written: RegistryFile): RegistryProblem[] 
   const names = new Set(written.tools.map((tool) => tool.name));
   return (written.partial ?? []).map((name, index) => {
     const line = yaml.lineOf(["partial", index]);
-    if (!names.has(name)) return { rule: "registry-shape", line, message: `partial[${index}]: "${name}" is not a tool of this snapshot`, fix: "remove it from partial:" };
+    if (!names.has(name))
+      return {
+        rule: "registry-shape",
+        line,
+        message: `partial[${index}]: "${name}" is not a tool of this snapshot`,
+        fix: "remove it from partial:",
+      };
     return {
       rule: "tool-partial",
       line,
@@ -134,12 +157,19 @@ function checkNotControl(yaml: YamlFile, tool: ToolEntry, index: number): Regist
       message:
         `tools[${index}]: tool "${tool.name}" claims to be a trusted control (${why}); ` +
         "controls come from route-eval's own configuration, not from a registry",
-      fix: byFamily ? "give it an ordinary family" : `rename it; ${CONTROL_NAMES.join(", ")} are built in`,
+      fix: byFamily
+        ? "give it an ordinary family"
+        : `rename it; ${CONTROL_NAMES.join(", ")} are built in`,
     },
   ];
 }
 
-function checkUniqueName(yaml: YamlFile, tool: ToolEntry, index: number, firstIndex: Map<string, number>): RegistryProblem[] {
+function checkUniqueName(
+  yaml: YamlFile,
+  tool: ToolEntry,
+  index: number,
+  firstIndex: Map<string, number>,
+): RegistryProblem[] {
   const first = firstIndex.get(tool.name);
   if (first === undefined) {
     firstIndex.set(tool.name, index);
@@ -157,7 +187,12 @@ function checkUniqueName(yaml: YamlFile, tool: ToolEntry, index: number, firstIn
   ];
 }
 
-function checkToolSchema(yaml: YamlFile, tool: ToolEntry, index: number, key: "input_schema" | "output_schema"): RegistryProblem[] {
+function checkToolSchema(
+  yaml: YamlFile,
+  tool: ToolEntry,
+  index: number,
+  key: "input_schema" | "output_schema",
+): RegistryProblem[] {
   const schema = tool[key];
   if (schema === undefined) return [];
   const problem = findSchemaProblem(schema);

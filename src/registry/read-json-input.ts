@@ -36,7 +36,9 @@ export class JsonReader {
   constructor(readonly shown: string) {}
 
   fail(path: string, expected: string, value: JsonValue | undefined): never {
-    throw new InputError(`${this.shown}: ${path}: expected ${expected}, got ${describeValue(value)}`);
+    throw new InputError(
+      `${this.shown}: ${path}: expected ${expected}, got ${describeValue(value)}`,
+    );
   }
 
   object(value: JsonValue | undefined, path: string): JsonObject {

@@ -18,14 +18,24 @@ type Section = "use_when" | "avoid_when";
  * email is known; use find_customer." stays one item.
  */
 const LABELS: { pattern: RegExp; section: Section }[] = [
-  { pattern: /^(?:use (?:this |it )?(?:tool )?when|when to use(?: this tool| it)?)\s*:\s*/i, section: "use_when" },
-  { pattern: /^(?:avoid (?:this |it )?(?:tool )?when|when not to use(?: this tool| it)?)\s*:\s*/i, section: "avoid_when" },
+  {
+    pattern: /^(?:use (?:this |it )?(?:tool )?when|when to use(?: this tool| it)?)\s*:\s*/i,
+    section: "use_when",
+  },
+  {
+    pattern: /^(?:avoid (?:this |it )?(?:tool )?when|when not to use(?: this tool| it)?)\s*:\s*/i,
+    section: "avoid_when",
+  },
 ];
 
 /** Sentences that are themselves a condition; kept whole as one item. */
 const SENTENCES: { pattern: RegExp; section: Section }[] = [
   { pattern: /^use (?:this |it )?(?:tool )?when\b/i, section: "use_when" },
-  { pattern: /^(?:do not|don't|never) use (?:this|it)\b|^(?:do not|don't|never) use\b|^avoid (?:this |it )?(?:tool )?when\b/i, section: "avoid_when" },
+  {
+    pattern:
+      /^(?:do not|don't|never) use (?:this|it)\b|^(?:do not|don't|never) use\b|^avoid (?:this |it )?(?:tool )?when\b/i,
+    section: "avoid_when",
+  },
 ];
 
 const BULLET = /^(?:[-*•]|\d+[.)])\s+/;
@@ -60,7 +70,8 @@ function findMarker(line: string): Marker | null {
     const match = pattern.exec(line);
     if (match) return { section, items: splitItems(line.slice(match[0].length)) };
   }
-  for (const { pattern, section } of SENTENCES) if (pattern.test(line)) return { section, items: [line] };
+  for (const { pattern, section } of SENTENCES)
+    if (pattern.test(line)) return { section, items: [line] };
   return null;
 }
 

@@ -16,7 +16,9 @@ export const CORRECT = "correct";
 /** A rate's population in trials and, when trials repeat a case, in cases too (the interval's unit). */
 export function formatPopulation(rate: Rate): string {
   const cases = rate.cases;
-  return cases === undefined || cases === rate.denominator ? String(rate.denominator) : `${rate.denominator} (${cases} cases)`;
+  return cases === undefined || cases === rate.denominator
+    ? String(rate.denominator)
+    : `${rate.denominator} (${cases} cases)`;
 }
 
 /** What a failure at each rung means, for readers who do not know the ladder by heart. */
@@ -75,7 +77,6 @@ export function formatDecimal(value: number): string {
   return String(Number(value.toFixed(3)));
 }
 
-
 const INTEGER_KEY = /^(0|[1-9]\d*)$/;
 
 /**
@@ -98,7 +99,9 @@ export function sortCounts(counts: Record<string, number>): [string, number][] {
 /** { get_order: 2, search_orders: 1 } → "get_order ×2, search_orders ×1"; {} → "—". */
 export function formatCounts(counts: Record<string, number>): string {
   const entries = sortCounts(counts).filter(([, count]) => count > 0);
-  return entries.length === 0 ? MISSING : entries.map(([name, count]) => `${name} ×${count}`).join(", ");
+  return entries.length === 0
+    ? MISSING
+    : entries.map(([name, count]) => `${name} ×${count}`).join(", ");
 }
 
 /** One line, whitespace collapsed, cut to `max` characters with an ellipsis. */
@@ -118,7 +121,9 @@ export function isAllErrored(row: CaseRow): boolean {
 }
 
 function describeWrongSelections(row: CaseRow): string {
-  const wrong = Object.fromEntries(Object.entries(row.selections).filter(([name]) => !row.acceptable.includes(name)));
+  const wrong = Object.fromEntries(
+    Object.entries(row.selections).filter(([name]) => !row.acceptable.includes(name)),
+  );
   const entries = sortCounts(wrong);
   if (entries.length === 0) return "";
   if (entries.length === 1) return ` (selected ${entries[0][0]})`;
@@ -138,7 +143,9 @@ export function describeStages(row: CaseRow): string {
  * "selection ×2 (selected search_orders), correct ×1"; errored and violating trials are added.
  */
 export function describeCaseOutcome(row: CaseRow): string {
-  const failed = STAGES.filter((stage) => (row.stages[stage] ?? 0) > 0).map((stage) => `${stage} ×${row.stages[stage]}`);
+  const failed = STAGES.filter((stage) => (row.stages[stage] ?? 0) > 0).map(
+    (stage) => `${stage} ×${row.stages[stage]}`,
+  );
   const parts = failed.length === 0 ? [] : [`${failed.join(", ")}${describeWrongSelections(row)}`];
   if ((row.stages[CORRECT] ?? 0) > 0) parts.push(`${CORRECT} ×${row.stages[CORRECT]}`);
   if (row.errored > 0) parts.push(`errored ×${row.errored}`);

@@ -9,7 +9,10 @@ import { terminalWidth } from "./terminal-width.js";
 import { displayWidth, wrapText } from "./text-layout.js";
 
 /** For commander's addHelpText("after", …): laid out when the help is printed. */
-export function helpAfter(text: string, io: Pick<Io, "columns" | "env" | "stderrColumns">): () => string {
+export function helpAfter(
+  text: string,
+  io: Pick<Io, "columns" | "env" | "stderrColumns">,
+): () => string {
   return () => layoutHelp(text, terminalWidth(io));
 }
 
@@ -65,7 +68,8 @@ function hangOf(line: string): number {
 function wrapItem(indent: string, item: string, hang: number, width: number): string[] {
   // The first line keeps its own layout up to the definition (the spaces after a term).
   const term = /^(\S+(?: \S+)?\s{2,})(.*)$/.exec(item);
-  const head = term !== null && indent.length + term[1].length === hang ? `${indent}${term[1]}` : indent;
+  const head =
+    term !== null && indent.length + term[1].length === hang ? `${indent}${term[1]}` : indent;
   const body = term !== null && head !== indent ? term[2] : item;
   const room = Math.max(20, width - hang);
   const first = Math.max(20, width - displayWidth(head));
@@ -83,7 +87,10 @@ function layoutExample(line: string, width: number): string[] {
   const hash = line.search(/\s{2,}# /);
   const command = (hash === -1 ? line : line.slice(0, hash)).trim();
   const comment = hash === -1 ? null : line.slice(hash).trim();
-  const out = comment === null ? [] : wrapText(comment, width - indent - 2).map((l, i) => `${pad}${i === 0 ? "" : "# "}${l}`);
+  const out =
+    comment === null
+      ? []
+      : wrapText(comment, width - indent - 2).map((l, i) => `${pad}${i === 0 ? "" : "# "}${l}`);
   let current = pad;
   for (const word of command.split(" ")) {
     if (current.trim() !== "" && displayWidth(`${current} ${word}`) > width - 2) {

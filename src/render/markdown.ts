@@ -11,7 +11,9 @@ function renderRow(cells: Cell[]): string {
 }
 
 export function renderTable(table: TableData): string {
-  const lines = [renderRow(table.head), `| ${table.align.map((a) => ALIGN_MARKERS[a]).join(" | ")} |`];
+  const lines = [
+    renderRow(table.head),
+    `| ${table.align.map((a) => ALIGN_MARKERS[a]).join(" | ")} |`,
+  ];
   return [...lines, ...table.rows.map(renderRow)].join("\n");
 }
-

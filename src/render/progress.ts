@@ -25,7 +25,10 @@ const LOG_STEPS = 10;
 /** A run shorter than this logs only its last line. */
 const LOG_QUIET_MS = 2_000;
 
-export function createProgressPrinter(io: ProgressSink, options: ProgressOptions): (progress: RunProgress) => void {
+export function createProgressPrinter(
+  io: ProgressSink,
+  options: ProgressOptions,
+): (progress: RunProgress) => void {
   const now = options.now ?? (() => performance.now());
   let last = -Infinity;
   let lastStep = -1;
@@ -36,7 +39,10 @@ export function createProgressPrinter(io: ProgressSink, options: ProgressOptions
       if (!p.finished && t - last < TTY_REDRAW_MS) return;
       last = t;
       const line = formatProgress(p);
-      const fitted = options.width !== undefined && line.length > options.width - 1 ? `${line.slice(0, options.width - 2)}…` : line;
+      const fitted =
+        options.width !== undefined && line.length > options.width - 1
+          ? `${line.slice(0, options.width - 2)}…`
+          : line;
       io.stderr(`\r\u001b[K${fitted}${p.finished ? "\n" : ""}`);
       return;
     }

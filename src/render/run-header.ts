@@ -8,7 +8,8 @@ export function describeRun(report: Report): string {
   const { run } = report;
   const registries = describeRegistries(run.registries);
   const { retriever, k } = run.config.discovery;
-  const discovery = retriever === "none" ? "no retriever" : `retriever ${retriever}, k=${k ?? MISSING_K}`;
+  const discovery =
+    retriever === "none" ? "no retriever" : `retriever ${retriever}, k=${k ?? MISSING_K}`;
   const size = `${describeCases(report)} × ${plural(run.config.trials, "trial")}`;
   return `route-eval run ${run.run_id} · ${run.endpoint}/${run.model} · ${registries} · ${size} · ${discovery}`;
 }

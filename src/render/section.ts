@@ -33,7 +33,12 @@ export function cellTone(cell: Cell): Tone {
   return typeof cell === "string" ? "plain" : cell.tone;
 }
 
-export function section(title: string, lines: string[], table: TableData | null, notes: string[] = []): Section {
+export function section(
+  title: string,
+  lines: string[],
+  table: TableData | null,
+  notes: string[] = [],
+): Section {
   return { title, lines, table, notes };
 }
 
@@ -42,5 +47,11 @@ export const RATE_ALIGN: Align[] = ["left", "right", "right", "right", "left"];
 
 /** A rate's row: its label, population (with cases), count, value and 95% interval. */
 export function rateRow(label: string, rate: Rate): Cell[] {
-  return [label, formatPopulation(rate), String(rate.numerator), formatPercent(rate.value), formatCi(rate.ci)];
+  return [
+    label,
+    formatPopulation(rate),
+    String(rate.numerator),
+    formatPercent(rate.value),
+    formatCi(rate.ci),
+  ];
 }

@@ -11,7 +11,12 @@ const LEADING_KEY = "schema_version";
 /** JSON with object keys in a stable order at every depth; a top-level `schema_version` comes first. */
 export function stableStringify(value: unknown, indent = 0): string {
   const sorted = sortKeys(value);
-  if (sorted === null || typeof sorted !== "object" || Array.isArray(sorted) || !(LEADING_KEY in sorted)) {
+  if (
+    sorted === null ||
+    typeof sorted !== "object" ||
+    Array.isArray(sorted) ||
+    !(LEADING_KEY in sorted)
+  ) {
     return JSON.stringify(sorted, null, indent) ?? "null";
   }
   const { [LEADING_KEY]: version, ...rest } = sorted as Record<string, unknown>;

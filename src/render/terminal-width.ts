@@ -12,7 +12,10 @@ export const DEFAULT_WIDTH = 80;
  * the width of stderr's terminal (stdout piped to a pager or a file is read on that screen), else 80.
  */
 export function terminalWidth(io: Pick<Io, "columns" | "env" | "stderrColumns">): number {
-  return knownWidth(io) ?? (io.stderrColumns === undefined ? DEFAULT_WIDTH : Math.max(40, io.stderrColumns));
+  return (
+    knownWidth(io) ??
+    (io.stderrColumns === undefined ? DEFAULT_WIDTH : Math.max(40, io.stderrColumns))
+  );
 }
 
 /**
@@ -24,4 +27,3 @@ export function knownWidth(io: Pick<Io, "columns" | "env">): number | null {
   const columns = io.columns ?? (Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : null);
   return columns === null ? null : Math.max(40, columns);
 }
-

@@ -27,7 +27,8 @@ const TONE_STYLES: Record<Tone, Style | null> = {
 
 export function makePaint(color: boolean): Paint {
   if (!color) return (text) => text;
-  return (text, style) => (text === "" ? text : `\u001b[${ANSI[style][0]}m${text}\u001b[${ANSI[style][1]}m`);
+  return (text, style) =>
+    text === "" ? text : `\u001b[${ANSI[style][0]}m${text}\u001b[${ANSI[style][1]}m`;
 }
 
 /** Registry, case and model strings must not move the cursor or recolour the terminal: one inert line. */
@@ -45,7 +46,9 @@ const MAX_CELL = 240;
 /** A cell's text as a table shows it: one inert line, at most MAX_CELL characters. */
 function shownText(cell: Cell): string {
   const text = stripControls(cellText(cell));
-  return text.length <= MAX_CELL ? text : `${text.slice(0, MAX_CELL - 20)}… (${text.length} characters)`;
+  return text.length <= MAX_CELL
+    ? text
+    : `${text.slice(0, MAX_CELL - 20)}… (${text.length} characters)`;
 }
 
 function paintCell(cell: Cell, paint: Paint): string {
@@ -65,21 +68,46 @@ const WHOLE_COLUMN = 16;
  * takes several lines but no identifier is split; when even that cannot fit, each row becomes a
  * block: its first cell, then "header value" facts packed into lines.
  */
-export function renderTable(data: TableData, paint: Paint, width = Number.POSITIVE_INFINITY): string {
+export function renderTable(
+  data: TableData,
+  paint: Paint,
+  width = Number.POSITIVE_INFINITY,
+): string {
   const cells = data.rows.map((row) => row.map((cell) => shownText(cell)));
-  const natural = data.head.map((head, i) => Math.max(head.length, maxOf(cells.map((row) => longestLine(row[i] ?? "")), 0)));
+  const natural = data.head.map((head, i) =>
+    Math.max(
+      head.length,
+      maxOf(
+        cells.map((row) => longestLine(row[i] ?? "")),
+        0,
+      ),
+    ),
+  );
   const frame = (widths: number[]) => widths.reduce((sum, w) => sum + w + 3, 1);
   if (frame(natural) <= width) return drawTable(data, paint, null);
   const widths = [...natural];
   const text = data.align.map((align, i) => align === "left" && natural[i] > WHOLE_COLUMN);
-  const floor = data.head.map((_, i) => Math.max(MIN_TEXT_COLUMN, maxOf(cells.map((row) => longestWord(row[i] ?? "")), 0)));
+  const floor = data.head.map((_, i) =>
+    Math.max(
+      MIN_TEXT_COLUMN,
+      maxOf(
+        cells.map((row) => longestWord(row[i] ?? "")),
+        0,
+      ),
+    ),
+  );
   while (frame(widths) > width) {
     // Narrow the text column that has given least so far (proportionally), the widest on a tie.
     let next = -1;
     const kept = (i: number) => widths[i] / natural[i];
     for (let i = 0; i < widths.length; i++) {
       if (!text[i] || widths[i] <= floor[i]) continue;
-      if (next === -1 || kept(i) > kept(next) || (kept(i) === kept(next) && widths[i] > widths[next])) next = i;
+      if (
+        next === -1 ||
+        kept(i) > kept(next) ||
+        (kept(i) === kept(next) && widths[i] > widths[next])
+      )
+        next = i;
     }
     if (next === -1) return stackTable(data, paint, width);
     widths[next] -= 1;
@@ -88,29 +116,43 @@ export function renderTable(data: TableData, paint: Paint, width = Number.POSITI
 }
 
 function longestWord(text: string): number {
-  return maxOf(text.split(/\s+/).map((word) => displayWidth(word)), 0);
+  return maxOf(
+    text.split(/\s+/).map((word) => displayWidth(word)),
+    0,
+  );
 }
 
 function longestLine(text: string): number {
-  return maxOf(text.split("\n").map((line) => displayWidth(line)), 0);
+  return maxOf(
+    text.split("\n").map((line) => displayWidth(line)),
+    0,
+  );
 }
 
 function drawTable(data: TableData, paint: Paint, widths: number[] | null): string {
-  const fit = (text: string, i: number) => (widths === null || displayWidth(text) <= widths[i] ? [text] : wrapText(text, widths[i]));
+  const fit = (text: string, i: number) =>
+    widths === null || displayWidth(text) <= widths[i] ? [text] : wrapText(text, widths[i]);
   const table = new Table({
-    head: data.head.map((h, i) => fit(h, i).map((line) => paint(line, "bold")).join("\n")),
+    head: data.head.map((h, i) =>
+      fit(h, i)
+        .map((line) => paint(line, "bold"))
+        .join("\n"),
+    ),
     colAligns: data.align,
     // cli-table3 colours through its own dependency and TTY detection; we paint cells ourselves.
     style: { head: [], border: [], compact: true },
   });
   for (const row of data.rows) {
     // Narrowed columns are wrapped here (words, and a word longer than the column cut), never truncated.
-    table.push(row.map((cell, i) => {
-      if (widths === null || displayWidth(shownText(cell)) <= widths[i]) return paintCell(cell, paint);
-      const lines = wrapText(shownText(cell), widths[i]);
-      const style = TONE_STYLES[cellTone(cell)];
-      return lines.map((line) => (style === null ? line : paint(line, style))).join("\n");
-    }));
+    table.push(
+      row.map((cell, i) => {
+        if (widths === null || displayWidth(shownText(cell)) <= widths[i])
+          return paintCell(cell, paint);
+        const lines = wrapText(shownText(cell), widths[i]);
+        const style = TONE_STYLES[cellTone(cell)];
+        return lines.map((line) => (style === null ? line : paint(line, style))).join("\n");
+      }),
+    );
   }
   return table.toString();
 }
@@ -119,8 +161,13 @@ function drawTable(data: TableData, paint: Paint, widths: number[] | null): stri
 function stackTable(data: TableData, paint: Paint, width: number): string {
   const blocks = data.rows.map((row) => {
     const [first, ...rest] = row;
-    const facts = rest.map((cell, i) => `${data.head[i + 1]} ${shownText(cell)}`.trim()).join(" · ");
-    return [paint(shownText(first ?? ""), "bold"), ...wrapFacts(facts, width - 2).map((line) => `  ${line}`)].join("\n");
+    const facts = rest
+      .map((cell, i) => `${data.head[i + 1]} ${shownText(cell)}`.trim())
+      .join(" · ");
+    return [
+      paint(shownText(first ?? ""), "bold"),
+      ...wrapFacts(facts, width - 2).map((line) => `  ${line}`),
+    ].join("\n");
   });
   return blocks.join("\n");
 }

@@ -26,8 +26,13 @@ export const NARROW = /^[\x20-\x7E─—→·…×−–≥≤✓✗↓↑±│�
 // string-width is an ES module: loaded by require (Node ≥ 20.19) on first use, or at start-up by
 // an import where require cannot load ES modules.
 type StringWidth = (text: string) => number;
-const preloaded: StringWidth | null = process.features.require_module === true ? null : (await import("string-width")).default;
-const stringWidth = lazy((): StringWidth => preloaded ?? (createRequire(import.meta.url)("string-width") as { default: StringWidth }).default);
+const preloaded: StringWidth | null =
+  process.features.require_module === true ? null : (await import("string-width")).default;
+const stringWidth = lazy(
+  (): StringWidth =>
+    preloaded ??
+    (createRequire(import.meta.url)("string-width") as { default: StringWidth }).default,
+);
 
 /** `text` padded with spaces to `width` display columns. */
 export function padToWidth(text: string, width: number): string {
@@ -78,7 +83,9 @@ const graphemes = lazy(() => new Intl.Segmenter(undefined, { granularity: "graph
 /** Wrap, then indent every line; the first line may carry a label padded to the indent. */
 export function indentWrap(text: string, width: number, indent: number, label = ""): string[] {
   const pad = " ".repeat(indent);
-  return wrapText(text, width - indent).map((line, i) => (i === 0 && label !== "" ? padToWidth(label, indent) : pad) + line);
+  return wrapText(text, width - indent).map(
+    (line, i) => (i === 0 && label !== "" ? padToWidth(label, indent) : pad) + line,
+  );
 }
 
 /** Paragraphs (split on newlines) wrapped to `width`. */
@@ -89,7 +96,9 @@ export function wrapParagraphs(text: string, width: number): string[] {
 /** Two blocks of lines as columns of `width` each, joined by " │ ". */
 export function sideBySide(left: string[], right: string[], width: number): string[] {
   const rows = Math.max(left.length, right.length);
-  return Array.from({ length: rows }, (_, i) => `${padToWidth(left[i] ?? "", width)} │ ${right[i] ?? ""}`.trimEnd());
+  return Array.from({ length: rows }, (_, i) =>
+    `${padToWidth(left[i] ?? "", width)} │ ${right[i] ?? ""}`.trimEnd(),
+  );
 }
 
 /** A " · "-separated line of facts in lines of at most `width`, breaking between facts (a fact wider than the line is word-wrapped). */

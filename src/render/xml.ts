@@ -4,11 +4,19 @@ import { inertText } from "../text/inert.js";
 /** Characters outside XML 1.0's Char production (incl. lone surrogates) cannot appear at all. */
 const ILLEGAL_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
-const XML_ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
+const XML_ENTITIES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&apos;",
+};
 
 /** Escape text content: controls made visible (text/inert.ts), other illegal characters dropped, the five markup characters escaped. */
 export function escapeXml(text: string): string {
-  return inertText(text).replace(ILLEGAL_XML, "").replace(/[&<>"']/g, (ch) => XML_ENTITIES[ch] ?? ch);
+  return inertText(text)
+    .replace(ILLEGAL_XML, "")
+    .replace(/[&<>"']/g, (ch) => XML_ENTITIES[ch] ?? ch);
 }
 
 /** Attribute values also keep their line breaks and tabs (a parser would normalise them to spaces). */
@@ -19,4 +27,3 @@ export function escapeAttribute(text: string): string {
 export function attributes(pairs: [string, string | number][]): string {
   return pairs.map(([name, value]) => ` ${name}="${escapeAttribute(String(value))}"`).join("");
 }
-

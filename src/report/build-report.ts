@@ -6,7 +6,13 @@ import type { CaseTally } from "../metrics/case-tally.js";
 import { tallyRecords, type AnsweredTokens, type RecordTally } from "../metrics/record-tally.js";
 import { metricsOfCases } from "../metrics/compute-metrics.js";
 import { evaluateGates } from "../gates/evaluate-gates.js";
-import { REPORT_SCHEMA_VERSION, type CostEstimate, type Report, type RunMeta, type TrialRecord } from "../types.js";
+import {
+  REPORT_SCHEMA_VERSION,
+  type CostEstimate,
+  type Report,
+  type RunMeta,
+  type TrialRecord,
+} from "../types.js";
 import { compareText } from "../text/compare-text.js";
 import { summariseAdaptive } from "../metrics/adaptive.js";
 
@@ -14,7 +20,11 @@ import { summariseAdaptive } from "../metrics/adaptive.js";
  * The whole report, from run metadata and trial records alone — no endpoint, no registry. The
  * run's gates are evaluated on its metrics unless `gates` is false (--no-gates).
  */
-export function buildReport(meta: RunMeta, records: TrialRecord[], options: { gates?: boolean } = {}): Report {
+export function buildReport(
+  meta: RunMeta,
+  records: TrialRecord[],
+  options: { gates?: boolean } = {},
+): Report {
   return reportOfTally(meta, tallyRecords(records), { ...options, records: () => records });
 }
 
@@ -23,7 +33,11 @@ export function buildReport(meta: RunMeta, records: TrialRecord[], options: { ga
  * `records` reads them again: only a breakdown whose cases'
  * records disagree on its key (records merged from runs whose cases changed) needs them.
  */
-export function reportOfTally(meta: RunMeta, tally: RecordTally, options: { gates?: boolean; records: () => TrialRecord[] }): Report {
+export function reportOfTally(
+  meta: RunMeta,
+  tally: RecordTally,
+  options: { gates?: boolean; records: () => TrialRecord[] },
+): Report {
   // run.json's input hashes serve --resume; the report names the definitions and settings only.
   const { inputs: _inputs, ...run } = meta;
   const success = run.config.success ?? "selection";
@@ -36,7 +50,16 @@ export function reportOfTally(meta: RunMeta, tally: RecordTally, options: { gate
     gates: options.gates === false ? [] : evaluateGates(metrics, run.config.gates),
     breakdowns: computeBreakdowns(options.records, cases, success, metrics),
     cases: cases.map((c) => rowOfCase(c, success)),
-    ...(meta.adaptive === undefined ? {} : { adaptive: summariseAdaptive(meta.adaptive, cases.map((c) => c.caseId), tally, success) }),
+    ...(meta.adaptive === undefined
+      ? {}
+      : {
+          adaptive: summariseAdaptive(
+            meta.adaptive,
+            cases.map((c) => c.caseId),
+            tally,
+            success,
+          ),
+        }),
     errored: tally.errored(),
     exposure_assertions: checkExposureAssertions(cases),
     ...costOf(meta, tally.answered),
@@ -49,8 +72,12 @@ function checkExposureAssertions(cases: readonly CaseTally[]): Report["exposure_
   for (const { first: r } of cases) {
     const exposed = memberSet(r.exposed_names);
     const failures = [
-      ...r.must_see.filter((name) => !exposed.has(name)).map((name) => `must_see ${name}: not exposed in phase ${r.phase ?? "(none)"}`),
-      ...r.must_not_see.filter((name) => exposed.has(name)).map((name) => `must_not_see ${name}: exposed in phase ${r.phase ?? "(none)"}`),
+      ...r.must_see
+        .filter((name) => !exposed.has(name))
+        .map((name) => `must_see ${name}: not exposed in phase ${r.phase ?? "(none)"}`),
+      ...r.must_not_see
+        .filter((name) => exposed.has(name))
+        .map((name) => `must_not_see ${name}: exposed in phase ${r.phase ?? "(none)"}`),
     ];
     if (failures.length > 0) out.push({ case_id: r.case_id, failures });
   }
@@ -79,7 +106,10 @@ export function metaFromRecords(runId: string, records: RecordTally, toolVersion
       phases: {},
       controls: [],
       discovery: k === null ? { retriever: "none" } : { retriever: "bm25", k: Number(k) },
-      trials: maxOf(records.cases().map((c) => c.trials), 0),
+      trials: maxOf(
+        records.cases().map((c) => c.trials),
+        0,
+      ),
       concurrency: 1,
       temperature: 0,
       seed: 0,
@@ -111,6 +141,18 @@ function costOf(meta: RunMeta, answered: AnsweredTokens): { cost?: CostEstimate 
   if (price === undefined) return {};
   const { input, output, estimated, missing } = answered;
   const discount = meta.batch === true ? (price.batch_discount ?? 0) : 0;
-  const usd = ((input * price.input_per_mtok + output * price.output_per_mtok) / 1_000_000) * (1 - discount);
-  return { cost: { estimate: true, model: meta.model, usd, input_tokens: input, output_tokens: output, input_estimated: estimated, output_missing: missing, batch_discount: discount } };
+  const usd =
+    ((input * price.input_per_mtok + output * price.output_per_mtok) / 1_000_000) * (1 - discount);
+  return {
+    cost: {
+      estimate: true,
+      model: meta.model,
+      usd,
+      input_tokens: input,
+      output_tokens: output,
+      input_estimated: estimated,
+      output_missing: missing,
+      batch_discount: discount,
+    },
+  };
 }

@@ -68,11 +68,22 @@ export function isAcceptableCell(label: string, column: string): boolean {
 export function buildHeatmap(report: Report, explanations: CaseExplanation[] | null): Heatmap {
   const hits =
     explanations === null
-      ? report.metrics.confusion_matrix.map((c) => ({ label: c.acceptable, column: c.selected, count: c.count, caseId: null, name: null }))
+      ? report.metrics.confusion_matrix.map((c) => ({
+          label: c.acceptable,
+          column: c.selected,
+          count: c.count,
+          caseId: null,
+          name: null,
+        }))
       : hitsFromExplanations(explanations);
   const rows = new Map<string, HeatRow>();
   for (const hit of hits) {
-    const row = rows.get(hit.label) ?? { label: hit.label, total: 0, wrong: 0, cells: new Map<string, HeatCell>() };
+    const row = rows.get(hit.label) ?? {
+      label: hit.label,
+      total: 0,
+      wrong: 0,
+      cells: new Map<string, HeatCell>(),
+    };
     rows.set(hit.label, row);
     const cell = row.cells.get(hit.column) ?? { count: 0, cases: [], names: [] };
     row.cells.set(hit.column, cell);
@@ -83,12 +94,15 @@ export function buildHeatmap(report: Report, explanations: CaseExplanation[] | n
     if (hit.column === PHANTOM_COLUMN || !isCorrect(hit.label, hit.column)) row.wrong += hit.count;
   }
   const used = new Set(hits.map((h) => h.column));
-  const always = explanations === null ? [ABSTAIN, NO_CALL_LABEL] : [ABSTAIN, NO_CALL_LABEL, PHANTOM_COLUMN];
+  const always =
+    explanations === null ? [ABSTAIN, NO_CALL_LABEL] : [ABSTAIN, NO_CALL_LABEL, PHANTOM_COLUMN];
   const special = SPECIAL_ORDER.filter((key) => used.has(key) || always.includes(key));
   const tools = [...used].filter((key) => !SPECIAL_ORDER.includes(key)).sort(compareText);
   return {
     rows: [...rows.values()].sort((a, b) => b.wrong - a.wrong || compareText(a.label, b.label)),
-    columns: [...special.map((key) => ({ key, special: true })), ...tools.map((key) => ({ key, special: false }))],
+    columns: [
+      ...special.map((key) => ({ key, special: true })),
+      ...tools.map((key) => ({ key, special: false })),
+    ],
   };
 }
-

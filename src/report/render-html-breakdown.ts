@@ -17,14 +17,19 @@ const CASE_KEYS: Record<Dimension, (row: CaseRow) => string[]> = {
 
 function renderTable(report: Report, dimension: Dimension): SafeHtml {
   const slices = report.breakdowns[dimension];
-  const cases = (key: string): number => report.cases.filter((row) => CASE_KEYS[dimension](row).includes(key)).length;
+  const cases = (key: string): number =>
+    report.cases.filter((row) => CASE_KEYS[dimension](row).includes(key)).length;
   const worstFirst = (a: string, b: string): number =>
-    (slices[a].end_to_end_accuracy.value ?? 2) - (slices[b].end_to_end_accuracy.value ?? 2) || compareText(a, b);
+    (slices[a].end_to_end_accuracy.value ?? 2) - (slices[b].end_to_end_accuracy.value ?? 2) ||
+    compareText(a, b);
   const rows = Object.keys(slices)
     .sort(worstFirst)
     .map((key) => {
       const m: Metrics = slices[key];
-      const fails = STAGES.map((stage) => html`<td class="num ${m.failure_profile[stage] > 0 ? "bad" : "muted"}">${m.failure_profile[stage]}</td>`);
+      const fails = STAGES.map(
+        (stage) =>
+          html`<td class="num ${m.failure_profile[stage] > 0 ? "bad" : "muted"}">${m.failure_profile[stage]}</td>`,
+      );
       return html`<tr data-${dimension}="${key}"><td>${key}</td><td class="num">${cases(key)}</td><td class="num">${m.scored}</td>${rateCell(m.end_to_end_accuracy)}${rateCell(m.selection_accuracy)}${fails}${rateCell(m.violation_rate)}</tr>`;
     });
   const stageHeads = STAGES.map((stage) => html`<th class="num">${stage}</th>`);
@@ -35,6 +40,7 @@ export function renderBreakdownSection(report: Report): HtmlSection {
   const body = html`${renderTable(report, "family")}
 <details><summary>by phase</summary>${renderTable(report, "phase")}</details>
 <details><summary>by tag</summary>${renderTable(report, "tag")}</details>`;
-  const intro = "Each slice's ladder, worst end-to-end accuracy first; the stage columns count failed trials at each rung. Hover a rate for its 95% interval.";
+  const intro =
+    "Each slice's ladder, worst end-to-end accuracy first; the stage columns count failed trials at each rung. Hover a rate for its 95% interval.";
   return { id: "families", title: "By case family", intro, body };
 }

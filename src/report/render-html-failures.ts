@@ -24,7 +24,10 @@ export function renderFailureSection(metrics: Metrics): HtmlSection {
     const count = metrics.failure_profile[stage];
     return html`<tr data-stage="${stage}"><td>${stageBadge(stage)}</td><td class="num">${count}</td><td class="num">${formatPercent(failed === 0 ? null : count / failed)}</td><td>${STAGE_MEANINGS[stage]}</td><td>${FIX_ACTIONS[stage]}</td></tr>`;
   });
-  const errorTotal = SELECTION_ERRORS.reduce((sum, type) => sum + metrics.selection_errors[type], 0);
+  const errorTotal = SELECTION_ERRORS.reduce(
+    (sum, type) => sum + metrics.selection_errors[type],
+    0,
+  );
   const errorRows = SELECTION_ERRORS.map((type) => {
     const count = metrics.selection_errors[type];
     return html`<tr><td><code>${type}</code></td><td class="num">${count}</td><td class="bar-cell">${svgBar(count, errorTotal, "fail-selection")}</td><td>${SELECTION_ERROR_LABELS[type]}</td></tr>`;
@@ -33,5 +36,10 @@ export function renderFailureSection(metrics: Metrics): HtmlSection {
 <table><thead><tr><th>rung</th><th class="num">failed trials</th><th class="num">share</th><th>meaning</th><th>the fix it points to</th></tr></thead><tbody>${rows}</tbody></table>
 <h3>Selection failures by type</h3>
 <table><thead><tr><th>type</th><th class="num">trials</th><th></th><th>the model chose</th></tr></thead><tbody>${errorRows}</tbody></table>`;
-  return { id: "failures", title: "Failure profile", intro: `${failed} of ${metrics.scored} scored trials failed a rung; each is counted at the first rung it failed.`, body };
+  return {
+    id: "failures",
+    title: "Failure profile",
+    intro: `${failed} of ${metrics.scored} scored trials failed a rung; each is counted at the first rung it failed.`,
+    body,
+  };
 }

@@ -31,7 +31,9 @@ interface Layout {
 
 function layOut(map: Heatmap): Layout {
   const longest = (texts: string[]): number => Math.max(4, ...texts.map((t) => shorten(t).length));
-  const labelWidth = Math.round(longest(map.rows.map((r) => r.label.split("|").join(" | "))) * 6.4 + 14);
+  const labelWidth = Math.round(
+    longest(map.rows.map((r) => r.label.split("|").join(" | "))) * 6.4 + 14,
+  );
   const headHeight = Math.round(longest(map.columns.map((c) => c.key)) * 6.2 + 14);
   let x = labelWidth;
   const columnX = map.columns.map((c, i) => {
@@ -76,18 +78,23 @@ function renderGrid(rows: number, l: Layout): SafeHtml {
 }
 
 function renderMatrix(map: Heatmap, rows: HeatRow[], id: string, hidden: boolean): SafeHtml {
-  if (rows.length === 0) return html`<p id="${id}" class="muted" ${hidden ? "hidden" : ""}>no wrong selections</p>`;
+  if (rows.length === 0)
+    return html`<p id="${id}" class="muted" ${hidden ? "hidden" : ""}>no wrong selections</p>`;
   const l = layOut(map);
   const height = l.headHeight + rows.length * CELL + 4;
   return html`<div class="heat-wrap" id="${id}" ${hidden ? "hidden" : ""}><svg class="heat" viewBox="0 0 ${l.width} ${height}" width="${l.width}" height="${height}" role="img" aria-label="confusion heatmap">${renderGrid(rows.length, l)}${renderColumnHeads(map, l)}${rows.map((row, i) => renderRow(map, row, i, l))}</svg></div>`;
 }
 
-export function renderHeatmapSection(report: Report, explanations: CaseExplanation[] | null): HtmlSection {
+export function renderHeatmapSection(
+  report: Report,
+  explanations: CaseExplanation[] | null,
+): HtmlSection {
   const map = buildHeatmap(report, explanations);
   const hot = map.rows.filter((row) => row.wrong > 0);
   const body = html`<div class="filters"><label><input type="checkbox" id="heat-errors-only"> only expected labels with wrong selections (${hot.length} of ${map.rows.length})</label></div>
 <div class="legend"><span><i class="g4"></i>an acceptable tool</span><span><i class="r4"></i>anything else</span><span>darker: a larger share of the row · hover a cell for its cases</span></div>
 ${renderMatrix(map, map.rows, "heat-all", false)}${renderMatrix(map, hot, "heat-hot", true)}`;
-  const intro = "Every scored trial, by the tools that were acceptable (rows) and what was selected (columns; abstention, no call and phantom first). Red cells are the confusions.";
+  const intro =
+    "Every scored trial, by the tools that were acceptable (rows) and what was selected (columns; abstention, no call and phantom first). Red cells are the confusions.";
   return { id: "confusion", title: "Confusion heatmap", intro, body };
 }

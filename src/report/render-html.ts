@@ -12,7 +12,11 @@ import { renderFailureSection } from "./render-html-failures.js";
 import { renderFunnelSection } from "./render-html-funnel.js";
 import { renderHeatmapSection } from "./render-html-heatmap.js";
 import { renderHtmlPage, type HtmlSection } from "../render/html/page.js";
-import { renderGatesSection, renderProblemsSection, renderRatesSection } from "./render-html-rates.js";
+import {
+  renderGatesSection,
+  renderProblemsSection,
+  renderRatesSection,
+} from "./render-html-rates.js";
 import { renderReliabilitySection } from "./render-html-reliability.js";
 import { readFileSync } from "node:fs";
 import { lazy } from "../text/lazy.js";
@@ -39,7 +43,12 @@ function runFacts(report: Report): [string, string][] {
     ["endpoint", `${run.endpoint} / ${run.model}`],
     ["registry", describeRegistries(run.registries)],
     ["cases", `${report.cases.length} × ${plural(run.config.trials, "trial")}`],
-    ["discovery", run.config.discovery.retriever === "none" ? "no retriever" : `${run.config.discovery.retriever}, k=${run.config.discovery.k ?? "?"}`],
+    [
+      "discovery",
+      run.config.discovery.retriever === "none"
+        ? "no retriever"
+        : `${run.config.discovery.retriever}, k=${run.config.discovery.k ?? "?"}`,
+    ],
     ["started", run.started_at || "—"],
     ["finished", run.finished_at ?? "—"],
   ];
@@ -48,7 +57,11 @@ function runFacts(report: Report): [string, string][] {
 
 /** The data the page script reads: the explanations and the labels of closed vocabularies. */
 function pageData(options: HtmlOptions): unknown {
-  return { schema: "route-eval-html/1", labels: { hiding: HIDING_LABELS, marks: STATUS_MARKS, noDescription: NO_DESCRIPTION }, cases: options.explanations ?? [] };
+  return {
+    schema: "route-eval-html/1",
+    labels: { hiding: HIDING_LABELS, marks: STATUS_MARKS, noDescription: NO_DESCRIPTION },
+    cases: options.explanations ?? [],
+  };
 }
 
 export function renderHtml(report: Report, options: HtmlOptions): string {
@@ -58,11 +71,31 @@ export function renderHtml(report: Report, options: HtmlOptions): string {
     renderFunnelSection(report.metrics),
     ...(gates === null ? [] : [gates]),
     renderFailureSection(report.metrics),
-    ...(report.metrics.conversations === undefined ? [] : [renderConversationSection(report.metrics.conversations)]),
-    ...(report.metrics.tool_search === undefined ? [] : [sectionHtml(buildToolSearchSection(report.metrics.tool_search, report.run.config.tool_search), "tool-search", "The exposed ordinary tools were deferred behind a search the model drove; discovery fails when no search loaded an acceptable tool.")]),
-    ...(options.headroom === undefined || options.headroom === null ? [] : [renderHeadroomSection(options.headroom)]),
+    ...(report.metrics.conversations === undefined
+      ? []
+      : [renderConversationSection(report.metrics.conversations)]),
+    ...(report.metrics.tool_search === undefined
+      ? []
+      : [
+          sectionHtml(
+            buildToolSearchSection(report.metrics.tool_search, report.run.config.tool_search),
+            "tool-search",
+            "The exposed ordinary tools were deferred behind a search the model drove; discovery fails when no search loaded an acceptable tool.",
+          ),
+        ]),
+    ...(options.headroom === undefined || options.headroom === null
+      ? []
+      : [renderHeadroomSection(options.headroom)]),
     renderHeatmapSection(report, options.explanations),
-    ...(report.adaptive === undefined ? [] : [sectionHtml(buildAdaptiveSection(report.adaptive), "adaptive", "Each case sampled until an anytime-valid test decided it against the target, or the cap.")]),
+    ...(report.adaptive === undefined
+      ? []
+      : [
+          sectionHtml(
+            buildAdaptiveSection(report.adaptive),
+            "adaptive",
+            "Each case sampled until an anytime-valid test decided it against the target, or the cap.",
+          ),
+        ]),
     renderReliabilitySection(report.metrics),
     renderBreakdownSection(report),
     renderCasesSection(report, options.explanations),
@@ -81,4 +114,6 @@ export function renderHtml(report: Report, options: HtmlOptions): string {
 }
 
 /** The page's script, a real source file beside the kit (src/render/html/browser/, and dist/ likewise). */
-const pageScript = lazy(() => readFileSync(new URL("../render/html/browser/report-page.js", import.meta.url), "utf8"));
+const pageScript = lazy(() =>
+  readFileSync(new URL("../render/html/browser/report-page.js", import.meta.url), "utf8"),
+);

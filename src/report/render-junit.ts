@@ -3,7 +3,13 @@
  * scored trial failed a rung; a case whose every trial errored is an error, not a failure.
  */
 import type { CaseRow, GateResult, Report } from "../types.js";
-import { describeCaseOutcome, formatCounts, hasFailedTrial, isAllErrored, truncateLine } from "../render/format.js";
+import {
+  describeCaseOutcome,
+  formatCounts,
+  hasFailedTrial,
+  isAllErrored,
+  truncateLine,
+} from "../render/format.js";
 
 import { attributes, escapeXml } from "../render/xml.js";
 
@@ -36,13 +42,25 @@ function judgeCase(row: CaseRow): Verdict {
 }
 
 function renderCase(report: Report, row: CaseRow, verdict: Verdict): string {
-  const open = `    <testcase${attributes([["classname", classnameOf(row)], ["name", row.case_id]])}`;
+  const open = `    <testcase${attributes([
+    ["classname", classnameOf(row)],
+    ["name", row.case_id],
+  ])}`;
   if (verdict === "passed") return `${open}/>`;
   const body = escapeXml(describeCase(row));
   const child =
     verdict === "failed"
-      ? `<failure${attributes([["message", describeCaseOutcome(row)], ["type", "routing"]])}>${body}</failure>`
-      : `<error${attributes([["message", `${row.trials === 1 ? "its trial" : `all ${row.trials} trials`} errored${firstError(report, row.case_id)}`], ["type", "endpoint"]])}>${body}</error>`;
+      ? `<failure${attributes([
+          ["message", describeCaseOutcome(row)],
+          ["type", "routing"],
+        ])}>${body}</failure>`
+      : `<error${attributes([
+          [
+            "message",
+            `${row.trials === 1 ? "its trial" : `all ${row.trials} trials`} errored${firstError(report, row.case_id)}`,
+          ],
+          ["type", "endpoint"],
+        ])}>${body}</error>`;
   return `${open}>\n      ${child}\n    </testcase>`;
 }
 
@@ -52,16 +70,39 @@ function renderGate(gate: GateResult): string {
 }
 
 /** A gate as a testcase: passed, or a failure whose message is the reason. */
-function renderGateCase(classname: string, name: string, gate: { passed: boolean; reason: string }): string {
-  const open = `    <testcase${attributes([["classname", classname], ["name", name], ["time", 0]])}`;
+function renderGateCase(
+  classname: string,
+  name: string,
+  gate: { passed: boolean; reason: string },
+): string {
+  const open = `    <testcase${attributes([
+    ["classname", classname],
+    ["name", name],
+    ["time", 0],
+  ])}`;
   if (gate.passed) return `${open}/>`;
-  return `${open}>\n      <failure${attributes([["message", gate.reason], ["type", "gate"]])}>${escapeXml(gate.reason)}</failure>\n    </testcase>`;
+  return `${open}>\n      <failure${attributes([
+    ["message", gate.reason],
+    ["type", "gate"],
+  ])}>${escapeXml(gate.reason)}</failure>\n    </testcase>`;
 }
 
 /** A suite of gates alone (an experiment's gates across variants), one testcase each. */
-export function renderGateSuite(name: string, classname: string, gates: { rule: string; passed: boolean; reason: string }[]): JunitSuite {
-  const counts: [string, number][] = [["tests", gates.length], ["failures", gates.filter((g) => !g.passed).length], ["errors", 0]];
-  const lines = [`  <testsuite${attributes([["name", name], ...counts, ["skipped", 0]])}>`, ...gates.map((g) => renderGateCase(classname, g.rule, g)), "  </testsuite>"];
+export function renderGateSuite(
+  name: string,
+  classname: string,
+  gates: { rule: string; passed: boolean; reason: string }[],
+): JunitSuite {
+  const counts: [string, number][] = [
+    ["tests", gates.length],
+    ["failures", gates.filter((g) => !g.passed).length],
+    ["errors", 0],
+  ];
+  const lines = [
+    `  <testsuite${attributes([["name", name], ...counts, ["skipped", 0]])}>`,
+    ...gates.map((g) => renderGateCase(classname, g.rule, g)),
+    "  </testsuite>",
+  ];
   return { counts, lines };
 }
 
@@ -76,7 +117,13 @@ function renderProperties(report: Report): string[] {
     ["trials", String(run.config.trials)],
     ["started_at", run.started_at],
   ];
-  const lines = pairs.map(([name, value]) => `      <property${attributes([["name", name], ["value", value]])}/>`);
+  const lines = pairs.map(
+    ([name, value]) =>
+      `      <property${attributes([
+        ["name", name],
+        ["value", value],
+      ])}/>`,
+  );
   return ["    <properties>", ...lines, "    </properties>"];
 }
 
@@ -86,7 +133,11 @@ export function renderJunit(report: Report): string {
 }
 
 /** One report's testsuite: its cases, then its gates (`gates: false` leaves them out). */
-export function renderJunitSuite(report: Report, name: string, options: { gates: boolean } = { gates: true }): JunitSuite {
+export function renderJunitSuite(
+  report: Report,
+  name: string,
+  options: { gates: boolean } = { gates: true },
+): JunitSuite {
   const verdicts = report.cases.map(judgeCase);
   const gates = options.gates ? report.gates : [];
   const failedGates = gates.filter((g) => !g.passed).length;
@@ -114,6 +165,15 @@ export interface JunitSuite {
 /** The document around suites: <testsuites> carries their summed counts. */
 export function wrapSuites(suites: JunitSuite[]): string {
   const names = suites[0]?.counts.map(([name]) => name) ?? ["tests", "failures", "errors"];
-  const counts: [string, number][] = names.map((name, i) => [name, suites.reduce((sum, s) => sum + s.counts[i][1], 0)]);
-  return ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites${attributes([["name", SUITE], ...counts])}>`, ...suites.flatMap((s) => s.lines), "</testsuites>", ""].join("\n");
+  const counts: [string, number][] = names.map((name, i) => [
+    name,
+    suites.reduce((sum, s) => sum + s.counts[i][1], 0),
+  ]);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites${attributes([["name", SUITE], ...counts])}>`,
+    ...suites.flatMap((s) => s.lines),
+    "</testsuites>",
+    "",
+  ].join("\n");
 }

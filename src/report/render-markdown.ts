@@ -26,7 +26,13 @@ export interface MarkdownOptions {
 const MAX_FAILING_CASES = 50;
 
 function failingCaseRow(row: CaseRow): Cell[] {
-  return [row.case_id, row.family ?? MISSING, row.acceptable.join(", "), formatCounts(row.selections), describeStages(row)];
+  return [
+    row.case_id,
+    row.family ?? MISSING,
+    row.acceptable.join(", "),
+    formatCounts(row.selections),
+    describeStages(row),
+  ];
 }
 
 /** Cases with a failed or all-errored trial set, in report order. */
@@ -41,7 +47,8 @@ export function buildFailingCasesSection(report: Report): Section {
     rows: shown.map(failingCaseRow),
   };
   const lines = [`${failing.length} of ${report.cases.length} cases had a failing trial`];
-  const notes = failing.length > shown.length ? [`… and ${failing.length - shown.length} more`] : [];
+  const notes =
+    failing.length > shown.length ? [`… and ${failing.length - shown.length} more`] : [];
   return { title, lines, table, notes };
 }
 
@@ -52,7 +59,12 @@ export function buildBreakdownSection(label: string, slices: Record<string, Metr
   if (keys.length === 0) return { title, lines: ["none"], table: null, notes: [] };
   const rows = keys.map((key): Cell[] => {
     const m = slices[key];
-    return [key, String(m.scored), formatRate(m.selection_accuracy), formatRate(m.end_to_end_accuracy)];
+    return [
+      key,
+      String(m.scored),
+      formatRate(m.selection_accuracy),
+      formatRate(m.end_to_end_accuracy),
+    ];
   });
   const table: TableData = {
     head: [label, "n (scored trials)", "selection accuracy", "end-to-end"],

@@ -20,9 +20,12 @@ export interface TerminalOptions {
 export function renderTerminal(report: Report, opts: TerminalOptions): string {
   const paint = makePaint(opts.color);
   const sections = buildSummarySections(report);
-  if (opts.gates !== undefined && opts.gates.length > 0) sections.push(buildGateSection(opts.gates));
+  if (opts.gates !== undefined && opts.gates.length > 0)
+    sections.push(buildGateSection(opts.gates));
   const width = opts.width ?? Number.POSITIVE_INFINITY;
-  const header = wrapFacts(stripControls(describeRun(report)), width).map((line) => paint(line, "bold")).join("\n");
+  const header = wrapFacts(stripControls(describeRun(report)), width)
+    .map((line) => paint(line, "bold"))
+    .join("\n");
   const blocks = [header, ...sections.map((s) => sectionTerminal(s, paint, width))];
   return `${blocks.join("\n\n")}\n`;
 }

@@ -8,7 +8,6 @@ import { renderJunit } from "./render-junit.js";
 import { renderMarkdown } from "./render-markdown.js";
 import { renderTerminal } from "./render-terminal.js";
 
-
 export interface RenderOptions {
   color: boolean;
   gates: GateResult[];
@@ -21,11 +20,17 @@ export interface RenderOptions {
 }
 
 const RENDERERS: Record<Format, (report: Report, options: RenderOptions) => string> = {
-  terminal: (report, o) => renderTerminal(report, { color: o.color, gates: o.gates, width: o.width }),
+  terminal: (report, o) =>
+    renderTerminal(report, { color: o.color, gates: o.gates, width: o.width }),
   json: (report) => renderJson(report),
   markdown: (report, o) => renderMarkdown(report, { gates: o.gates }),
   junit: (report) => renderJunit(report),
-  html: (report, o) => renderHtml(report, { gates: o.gates, explanations: o.explanations ?? null, headroom: o.headroom ?? null }),
+  html: (report, o) =>
+    renderHtml(report, {
+      gates: o.gates,
+      explanations: o.explanations ?? null,
+      headroom: o.headroom ?? null,
+    }),
 };
 
 export function renderReport(report: Report, format: Format, options: RenderOptions): string {

@@ -23,8 +23,14 @@ export function buildConversationSection(c: ConversationMetrics): Section {
     `${formatPercent(t.scored === 0 ? null : t.correct / t.scored)} (${t.correct})`,
     ...STAGES.map((stage) => String(t.failure_profile[stage])),
   ]);
-  const table: TableData = { head: ["turn", "scored", "correct", ...STAGES], align: ["left", "right", "right", "right", "right", "right", "right"], rows };
-  const first = Object.entries(c.first_failure).map(([turn, n]) => (turn === "none" ? `none ×${n}` : `turn ${turn} ×${n}`));
+  const table: TableData = {
+    head: ["turn", "scored", "correct", ...STAGES],
+    align: ["left", "right", "right", "right", "right", "right", "right"],
+    rows,
+  };
+  const first = Object.entries(c.first_failure).map(([turn, n]) =>
+    turn === "none" ? `none ×${n}` : `turn ${turn} ×${n}`,
+  );
   const notes = [
     `first failure: ${first.length === 0 ? "no scored trial" : first.join(" · ")}`,
     `exposure lag: ${c.exposure_lag} selection failure${c.exposure_lag === 1 ? "" : "s"} at the turn that added an acceptable tool (the model answered as if it were absent)`,
@@ -32,7 +38,11 @@ export function buildConversationSection(c: ConversationMetrics): Section {
       ? []
       : [
           `after a wrong turn: ${plural(c.on_policy.after_miss, "later turn")}, ${c.on_policy.recovered} recovered, ${c.on_policy.downstream_failures} failed downstream`,
-          ...(c.on_policy.unstubbed > 0 ? [`${plural(c.on_policy.unstubbed, "turn")} had a call in its history that the case gives no result for (an error result was fed; give results:)`] : []),
+          ...(c.on_policy.unstubbed > 0
+            ? [
+                `${plural(c.on_policy.unstubbed, "turn")} had a call in its history that the case gives no result for (an error result was fed; give results:)`,
+              ]
+            : []),
         ]),
   ];
   return section("Conversations", lines, table, notes);
@@ -49,8 +59,13 @@ function formatEvidence(e: number): string {
 export function buildAdaptiveSection(a: AdaptiveSummary): Section {
   const cases = a.cases.length;
   const order = { undecided: 0, fail: 1, pass: 2 } as const;
-  const rows = [...a.cases].sort((x, y) => order[x.decision] - order[y.decision] || compareText(x.case_id, y.case_id));
-  const floor = a.certify_pass_floor === null ? "" : `; certifying a pass takes at least ${a.certify_pass_floor} trials, all correct`;
+  const rows = [...a.cases].sort(
+    (x, y) => order[x.decision] - order[y.decision] || compareText(x.case_id, y.case_id),
+  );
+  const floor =
+    a.certify_pass_floor === null
+      ? ""
+      : `; certifying a pass takes at least ${a.certify_pass_floor} trials, all correct`;
   const lines = [
     `each case asked one trial at a time until a ${a.test.split(" (")[0]} decided it against θ = ${formatDecimalPlain(a.target)} (${a.source}), or ${a.max_trials} trials; α ${a.alpha} split across ${plural(cases, "case")} (${formatDecimalPlain(a.case_alpha)} each)${floor}`,
     `decided pass ${a.pass} · decided fail ${a.fail} · undecided ${a.undecided} (of ${plural(cases, "case")})`,
@@ -59,14 +74,24 @@ export function buildAdaptiveSection(a: AdaptiveSummary): Section {
   const table: TableData = {
     head: ["case", "decision", "correct", "e pass", "e fail"],
     align: ["left", "left", "right", "right", "right"],
-    rows: rows.slice(0, MAX_ADAPTIVE_ROWS).map((c) => [c.case_id, c.decision, `${c.correct}/${c.trials}`, formatEvidence(c.e_pass), formatEvidence(c.e_fail)]),
+    rows: rows
+      .slice(0, MAX_ADAPTIVE_ROWS)
+      .map((c) => [
+        c.case_id,
+        c.decision,
+        `${c.correct}/${c.trials}`,
+        formatEvidence(c.e_pass),
+        formatEvidence(c.e_fail),
+      ]),
   };
-  const notes = [`a decision is made when an e-value reaches 1/α per case = ${formatEvidence(1 / a.case_alpha)}; it is anytime-valid: looking after every trial does not raise the error`];
-  if (rows.length > MAX_ADAPTIVE_ROWS) notes.push(`… and ${rows.length - MAX_ADAPTIVE_ROWS} more (report.json lists every case)`);
+  const notes = [
+    `a decision is made when an e-value reaches 1/α per case = ${formatEvidence(1 / a.case_alpha)}; it is anytime-valid: looking after every trial does not raise the error`,
+  ];
+  if (rows.length > MAX_ADAPTIVE_ROWS)
+    notes.push(`… and ${rows.length - MAX_ADAPTIVE_ROWS} more (report.json lists every case)`);
   return section("Adaptive trials", lines, table, notes);
 }
 
 function formatDecimalPlain(x: number): string {
   return Number(x.toPrecision(3)).toString();
 }
-

@@ -45,7 +45,10 @@ export function loadBatchFile(dir: string): { state: BatchState; save: () => voi
 
 /** loadBatchFile for `batch status|cancel`: a directory without batches.json is refused. */
 export function openBatchFile(dir: string): { state: BatchState; save: () => void } {
-  if (!existsSync(join(dir, BATCH_FILE))) throw new InputError(`${dir}: no ${BATCH_FILE} (not a batch run; batch runs are started with run --batch or ablate --batch)`);
+  if (!existsSync(join(dir, BATCH_FILE)))
+    throw new InputError(
+      `${dir}: no ${BATCH_FILE} (not a batch run; batch runs are started with run --batch or ablate --batch)`,
+    );
   return loadBatchFile(dir);
 }
 
@@ -55,8 +58,18 @@ function readBatchState(file: string): BatchState {
   try {
     raw = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw new InputError(`${file}: not readable JSON (${error instanceof Error ? error.message : String(error)}); it lists the run's provider batches — restore it, or cancel them at the provider and start a new run`);
+    throw new InputError(
+      `${file}: not readable JSON (${error instanceof Error ? error.message : String(error)}); it lists the run's provider batches — restore it, or cancel them at the provider and start a new run`,
+    );
   }
-  const batches = (raw.batches ?? []).map((b): BatchRecord => ({ ...b, provider: b.provider ?? raw.provider, model: b.model ?? raw.model, base_url: b.base_url ?? raw.base_url }) as BatchRecord);
+  const batches = (raw.batches ?? []).map(
+    (b): BatchRecord =>
+      ({
+        ...b,
+        provider: b.provider ?? raw.provider,
+        model: b.model ?? raw.model,
+        base_url: b.base_url ?? raw.base_url,
+      }) as BatchRecord,
+  );
   return { batches, failed: raw.failed ?? {} };
 }

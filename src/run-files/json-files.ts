@@ -15,14 +15,25 @@ type Kind = (typeof SCHEMAS)[number];
 
 // The schemas are route-eval's own (checked by its tests): Ajv need not check them again.
 const ajv = lazy(() => {
-  const instance = new Ajv2020({ strict: false, allErrors: true, verbose: true, validateSchema: false });
-  for (const kind of SCHEMAS) instance.addSchema(JSON.parse(readFileSync(new URL(`../../schemas/${kind}.schema.json`, import.meta.url), "utf8")));
+  const instance = new Ajv2020({
+    strict: false,
+    allErrors: true,
+    verbose: true,
+    validateSchema: false,
+  });
+  for (const kind of SCHEMAS)
+    instance.addSchema(
+      JSON.parse(
+        readFileSync(new URL(`../../schemas/${kind}.schema.json`, import.meta.url), "utf8"),
+      ),
+    );
   return instance;
 });
 
 function validator(kind: Kind): ValidateFunction {
   const validate = ajv().getSchema(`https://route-eval.dev/schemas/${kind}.schema.json`);
-  if (validate === undefined) throw new Error(`schemas/${kind}.schema.json has no $id (a packaging bug)`);
+  if (validate === undefined)
+    throw new Error(`schemas/${kind}.schema.json has no $id (a packaging bug)`);
   return validate;
 }
 
@@ -46,15 +57,28 @@ export function readJsonFile<T>(file: string, spec: JsonFileKind<T>): T {
  * own schema alone: a reader that needs only the part does not check (or compile the schema of)
  * the rest of a file that can run to megabytes.
  */
-export function readJsonPart<T>(file: string, spec: JsonFileKind<unknown>, key: string, part: JsonFileKind<T>): T {
+export function readJsonPart<T>(
+  file: string,
+  spec: JsonFileKind<unknown>,
+  key: string,
+  part: JsonFileKind<T>,
+): T {
   const value = parse(file, spec.kind);
   if (spec.version !== null) checkVersion(file, value, spec.kind, spec.version);
-  const inner = value !== null && typeof value === "object" && key in value ? (value as Record<string, unknown>)[key] : undefined;
+  const inner =
+    value !== null && typeof value === "object" && key in value
+      ? (value as Record<string, unknown>)[key]
+      : undefined;
   if (inner === undefined) throw new InputError(`${file}: must have required property '${key}'`);
   return validated(file, inner, part, [key]);
 }
 
-function validated<T>(file: string, value: unknown, spec: JsonFileKind<T>, at: (string | number)[]): T {
+function validated<T>(
+  file: string,
+  value: unknown,
+  spec: JsonFileKind<T>,
+  at: (string | number)[],
+): T {
   const validate = validator(spec.kind);
   if (validate(value) && spec.is(value)) return value;
   const problem = describeSchemaErrors(validate.errors ?? [], value);
@@ -73,16 +97,23 @@ function parse(file: string, kind: Kind): unknown {
 }
 
 function checkVersion(file: string, value: unknown, kind: Kind, readable: number): void {
-  const version = value !== null && typeof value === "object" && "schema_version" in value ? value.schema_version : undefined;
-  if (version === undefined) throw new InputError(`${file}: not a route-eval ${kind} (no schema_version)`);
+  const version =
+    value !== null && typeof value === "object" && "schema_version" in value
+      ? value.schema_version
+      : undefined;
+  if (version === undefined)
+    throw new InputError(`${file}: not a route-eval ${kind} (no schema_version)`);
   if (typeof version === "number" && version > readable) {
-    throw new InputError(`${file}: ${kind} schema_version ${version} is newer than this route-eval reads (${readable}); upgrade route-eval`);
+    throw new InputError(
+      `${file}: ${kind} schema_version ${version} is newer than this route-eval reads (${readable}); upgrade route-eval`,
+    );
   }
 }
 
 /** The `name` file behind a target: the directory holding it, or the file itself; null when neither. */
 export function findNamedFile(target: string, name: string): string | null {
   if (!existsSync(target)) return null;
-  if (statSync(target).isDirectory()) return existsSync(join(target, name)) ? join(target, name) : null;
+  if (statSync(target).isDirectory())
+    return existsSync(join(target, name)) ? join(target, name) : null;
   return basename(target) === name ? target : null;
 }

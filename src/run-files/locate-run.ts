@@ -6,7 +6,8 @@ import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { InputError } from "../errors.js";
 
-export const RUN_TARGET = "expected a run directory (reports/<run-id>), its records.jsonl, or a report.json";
+export const RUN_TARGET =
+  "expected a run directory (reports/<run-id>), its records.jsonl, or a report.json";
 
 export interface RunFiles {
   runDir: string;
@@ -19,14 +20,25 @@ export interface RunFiles {
 }
 
 export function locateRun(target: string): RunFiles {
-  if (!existsSync(target)) throw new InputError(`${target}: no such file or directory (${RUN_TARGET})`);
+  if (!existsSync(target))
+    throw new InputError(`${target}: no such file or directory (${RUN_TARGET})`);
   const isDir = statSync(target).isDirectory();
   const runDir = isDir ? target : dirname(target);
   const own = (name: string) => (existsSync(join(runDir, name)) ? join(runDir, name) : null);
   const named = isDir ? null : basename(target);
-  if (named !== null && named !== "run.json" && named !== "report.json" && !named.endsWith(".jsonl")) {
+  if (
+    named !== null &&
+    named !== "run.json" &&
+    named !== "report.json" &&
+    !named.endsWith(".jsonl")
+  ) {
     return { runDir, records: null, meta: null, report: target };
   }
   const records = named?.endsWith(".jsonl") ? target : own("records.jsonl");
-  return { runDir, records, meta: own("run.json"), report: named === "report.json" ? target : own("report.json") };
+  return {
+    runDir,
+    records,
+    meta: own("run.json"),
+    report: named === "report.json" ? target : own("report.json"),
+  };
 }

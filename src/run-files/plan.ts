@@ -9,7 +9,9 @@ import { trialKey, type RunMeta, type TrialRecord } from "../types.js";
 /** Every (case, trial) key the run should hold; null when run.json does not name its cases (records from another tool). */
 export function plannedUnits(meta: RunMeta): string[] | null {
   if (meta.inputs === undefined) return null;
-  return Object.keys(meta.inputs.cases).flatMap((caseId) => Array.from({ length: meta.config.trials }, (_, trial) => trialKey(caseId, trial)));
+  return Object.keys(meta.inputs.cases).flatMap((caseId) =>
+    Array.from({ length: meta.config.trials }, (_, trial) => trialKey(caseId, trial)),
+  );
 }
 
 /** What is wrong with the first record outside the plan (of the shard, when one is given), or null. */
@@ -29,12 +31,15 @@ export function checkPlanned(meta: RunMeta, shard?: Shard): (record: TrialRecord
   const trials = meta.config.trials;
   return (record) => {
     const where = `case "${record.case_id}" trial ${record.trial}`;
-    if (!cases.has(record.case_id)) return `${where}: the run has no case "${record.case_id}" (run.json names ${cases.size}); remove the record`;
+    if (!cases.has(record.case_id))
+      return `${where}: the run has no case "${record.case_id}" (run.json names ${cases.size}); remove the record`;
     // plannedUnits: every case's trials 0 … trials − 1.
-    if (!(Number.isInteger(record.trial) && record.trial >= 0 && record.trial < trials)) return `${where}: the run plans trials 0–${trials - 1} of each case; remove the record`;
+    if (!(Number.isInteger(record.trial) && record.trial >= 0 && record.trial < trials))
+      return `${where}: the run plans trials 0–${trials - 1} of each case; remove the record`;
     // Adaptive trials keep every trial of a case in one shard (its trial 0's).
     const unit = meta.adaptive === undefined ? record.trial : 0;
-    if (shard !== undefined && !inShard(shard, record.turn?.conversation ?? record.case_id, unit)) return `${where}: not a unit of shard ${shard.index}/${shard.count}; remove the record`;
+    if (shard !== undefined && !inShard(shard, record.turn?.conversation ?? record.case_id, unit))
+      return `${where}: not a unit of shard ${shard.index}/${shard.count}; remove the record`;
     return null;
   };
 }

@@ -1,7 +1,10 @@
 /** RUN/counterfactual/counterfactual.json read back (the run page's headroom section, diff's headroom moves). */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { COUNTERFACTUAL_SCHEMA_VERSION, type CounterfactualReport } from "../types/counterfactual.js";
+import {
+  COUNTERFACTUAL_SCHEMA_VERSION,
+  type CounterfactualReport,
+} from "../types/counterfactual.js";
 import { InputError } from "../errors.js";
 
 /** The run's counterfactual.json; null when route-eval counterfactual has not run on it. */
@@ -12,10 +15,14 @@ export function readHeadroom(runDir: string): CounterfactualReport | null {
   try {
     report = JSON.parse(readFileSync(file, "utf8")) as CounterfactualReport;
   } catch (error) {
-    throw new InputError(`${file}: not readable as counterfactual.json (${(error as Error).message}); run route-eval counterfactual again`);
+    throw new InputError(
+      `${file}: not readable as counterfactual.json (${(error as Error).message}); run route-eval counterfactual again`,
+    );
   }
   if (report.schema_version !== COUNTERFACTUAL_SCHEMA_VERSION) {
-    throw new InputError(`${file}: schema_version ${String(report.schema_version)}, expected ${COUNTERFACTUAL_SCHEMA_VERSION} (written before counterfactuals had a placebo); run route-eval counterfactual again`);
+    throw new InputError(
+      `${file}: schema_version ${String(report.schema_version)}, expected ${COUNTERFACTUAL_SCHEMA_VERSION} (written before counterfactuals had a placebo); run route-eval counterfactual again`,
+    );
   }
   return report;
 }

@@ -4,17 +4,31 @@ import { closeSync, openSync, readSync } from "node:fs";
 const CHUNK = 1 << 20;
 
 /** Calls `onLine` with each line (1-based number; `last` for a final line without a newline). */
-export function forEachLine(file: string, onLine: (line: string, number: number, last: boolean) => void): void {
+export function forEachLine(
+  file: string,
+  onLine: (line: string, number: number, last: boolean) => void,
+): void {
   const fd = openSync(file, "r");
   const buffer = Buffer.allocUnsafe(CHUNK);
   let pending: Buffer[] = [];
   let number = 0;
   try {
-    for (let read = readSync(fd, buffer, 0, CHUNK, null); read > 0; read = readSync(fd, buffer, 0, CHUNK, null)) {
+    for (
+      let read = readSync(fd, buffer, 0, CHUNK, null);
+      read > 0;
+      read = readSync(fd, buffer, 0, CHUNK, null)
+    ) {
       let start = 0;
-      for (let end = buffer.indexOf(10, start); end !== -1 && end < read; end = buffer.indexOf(10, start)) {
+      for (
+        let end = buffer.indexOf(10, start);
+        end !== -1 && end < read;
+        end = buffer.indexOf(10, start)
+      ) {
         const piece = buffer.subarray(start, end);
-        const line = pending.length === 0 ? piece.toString("utf8") : Buffer.concat([...pending, piece]).toString("utf8");
+        const line =
+          pending.length === 0
+            ? piece.toString("utf8")
+            : Buffer.concat([...pending, piece]).toString("utf8");
         pending = [];
         onLine(line, ++number, false);
         start = end + 1;

@@ -26,7 +26,12 @@ export function readRun(target: string): { runDir: string; meta: RunMeta; record
  * reads this way, in memory that does not grow with the records); each record is checked
  * against the run's plan as it comes. `records()` reads them all again, for what needs them.
  */
-export function countRun(target: string): { runDir: string; meta: RunMeta; tally: RecordTally; records: () => TrialRecord[] } {
+export function countRun(target: string): {
+  runDir: string;
+  meta: RunMeta;
+  tally: RecordTally;
+  records: () => TrialRecord[];
+} {
   const files = locateRun(target);
   const recordsFile = recordsOf(files);
   const known = findOwnMeta(files);
@@ -34,19 +39,29 @@ export function countRun(target: string): { runDir: string; meta: RunMeta; tally
   const tally = new RecordTally();
   forEachRecord(recordsFile, {}, (record) => {
     const unplanned = check(record);
-    if (unplanned !== null) throw new InputError(`${join(files.runDir, "records.jsonl")}: ${unplanned}`);
+    if (unplanned !== null)
+      throw new InputError(`${join(files.runDir, "records.jsonl")}: ${unplanned}`);
     tally.add(record);
   });
   if (tally.count === 0) throw noRecords(recordsFile);
-  return { runDir: files.runDir, meta: known ?? metaFromRecords(basename(resolve(files.runDir)), tally, TOOL_VERSION), tally, records: lazy(() => readRecords(recordsFile)) };
+  return {
+    runDir: files.runDir,
+    meta: known ?? metaFromRecords(basename(resolve(files.runDir)), tally, TOOL_VERSION),
+    tally,
+    records: lazy(() => readRecords(recordsFile)),
+  };
 }
 
 const recordsOf = (files: RunFiles): string => files.records ?? join(files.runDir, "records.jsonl");
-const noRecords = (file: string) => new InputError(`${file}: no trial records (the run recorded nothing yet)`);
+const noRecords = (file: string) =>
+  new InputError(`${file}: no trial records (the run recorded nothing yet)`);
 
 /** run.json (small), else report.json's run, else what the records themselves say. */
 export function findMeta(files: RunFiles, records: TrialRecord[]): RunMeta {
-  return findOwnMeta(files) ?? metaFromRecords(basename(resolve(files.runDir)), tallyRecords(records), TOOL_VERSION);
+  return (
+    findOwnMeta(files) ??
+    metaFromRecords(basename(resolve(files.runDir)), tallyRecords(records), TOOL_VERSION)
+  );
 }
 
 /** run.json, else report.json's run; null when the run has neither (records written by another tool). */
@@ -57,7 +72,11 @@ function findOwnMeta(files: RunFiles): RunMeta | null {
   return null;
 }
 
-const RUN_FILE: JsonFileKind<RunMeta> = { kind: "run", version: null, is: (value): value is RunMeta => typeof value === "object" && value !== null };
+const RUN_FILE: JsonFileKind<RunMeta> = {
+  kind: "run",
+  version: null,
+  is: (value): value is RunMeta => typeof value === "object" && value !== null,
+};
 
 export function readMeta(file: string): RunMeta {
   return readJsonFile(file, RUN_FILE);

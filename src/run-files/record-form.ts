@@ -15,13 +15,22 @@ import { InputError, at } from "../errors.js";
 import { forEachLine } from "./read-lines.js";
 import { compareText } from "../text/compare-text.js";
 import { shortContentHash } from "../text/content-hash.js";
-import { type RankedName, type RetrievalSummary, RUNNERS_UP, type TrialRecord, isControl } from "../types.js";
+import {
+  type RankedName,
+  type RetrievalSummary,
+  RUNNERS_UP,
+  type TrialRecord,
+  isControl,
+} from "../types.js";
 
 /** Beside records.jsonl: one `{"id", "names"}` line per distinct set, appended before its first use. */
 export const SETS_FILE = "sets.jsonl";
 
 /** A record as it is written: the shared sets by id, everything per trial inline. */
-export type StoredRecord = Omit<TrialRecord, "registry_names" | "exposed_names" | "retrieved_names" | "visible_order"> & {
+export type StoredRecord = Omit<
+  TrialRecord,
+  "registry_names" | "exposed_names" | "retrieved_names" | "visible_order"
+> & {
   registry_set: string;
   exposed_set: string;
   visible_set?: string;
@@ -38,7 +47,10 @@ export interface SetLine {
  * are read from it first, so a resumed run appends only new sets). A set's id is the content
  * hash of its names; the same array object is hashed once.
  */
-export function openRecordEncoder(setsFile: string, known: Iterable<string>): { encode(record: TrialRecord): StoredRecord; close(): void } {
+export function openRecordEncoder(
+  setsFile: string,
+  known: Iterable<string>,
+): { encode(record: TrialRecord): StoredRecord; close(): void } {
   const written = new Set(known);
   const ids = new WeakMap<readonly string[], string>();
   let fd: number | null = null;
@@ -57,7 +69,13 @@ export function openRecordEncoder(setsFile: string, known: Iterable<string>): { 
   };
   return {
     encode: (record) => {
-      const { registry_names, exposed_names, retrieved_names: _visible, visible_order, ...rest } = record;
+      const {
+        registry_names,
+        exposed_names,
+        retrieved_names: _visible,
+        visible_order,
+        ...rest
+      } = record;
       // Without a retriever or a shuffle the visible set is the phase's, the same in every trial.
       const shared = record.retrieval_k === null && record.tools_shuffled !== true;
       return {
@@ -82,7 +100,14 @@ export function isReferenced(value: object): value is StoredRecord {
 export function resolveSets(
   record: StoredRecord,
   setOf: (id: string) => string[] | undefined,
-): { lists: Pick<TrialRecord, "registry_names" | "exposed_names" | "retrieved_names" | "visible_order"> } | { missing: string } {
+):
+  | {
+      lists: Pick<
+        TrialRecord,
+        "registry_names" | "exposed_names" | "retrieved_names" | "visible_order"
+      >;
+    }
+  | { missing: string } {
   const registry = setOf(record.registry_set);
   if (registry === undefined) return { missing: `registry_set "${record.registry_set}"` };
   const exposed = setOf(record.exposed_set);
@@ -92,8 +117,16 @@ export function resolveSets(
     visible = setOf(record.visible_set);
     if (visible === undefined) return { missing: `visible_set "${record.visible_set}"` };
   }
-  if (visible === undefined) return { missing: "visible_order (neither visible_order nor visible_set is given)" };
-  return { lists: { registry_names: registry, exposed_names: exposed, retrieved_names: visible, visible_order: visible } };
+  if (visible === undefined)
+    return { missing: "visible_order (neither visible_order nor visible_set is given)" };
+  return {
+    lists: {
+      registry_names: registry,
+      exposed_names: exposed,
+      retrieved_names: visible,
+      visible_order: visible,
+    },
+  };
 }
 
 /**
@@ -107,14 +140,23 @@ export function summariseScores(
   const kept = new Set(record.retrieved_names);
   const ranking = Object.keys(scores)
     .filter((name) => !isControl(name))
-    .sort((a, b) => scores[b] - scores[a] || Number(kept.has(b)) - Number(kept.has(a)) || compareText(a, b));
-  const placed = (name: string, index: number): RankedName => ({ name, rank: index + 1, score: scores[name] });
+    .sort(
+      (a, b) =>
+        scores[b] - scores[a] || Number(kept.has(b)) - Number(kept.has(a)) || compareText(a, b),
+    );
+  const placed = (name: string, index: number): RankedName => ({
+    name,
+    rank: index + 1,
+    score: scores[name],
+  });
   const acceptable = new Set(record.acceptable);
   const k = record.retrieval_k ?? ranking.length;
   return {
     candidates: ranking.length,
     top: ranking.slice(0, k + RUNNERS_UP).map(placed),
-    acceptable: ranking.flatMap((name, index) => (acceptable.has(name) ? [placed(name, index)] : [])),
+    acceptable: ranking.flatMap((name, index) =>
+      acceptable.has(name) ? [placed(name, index)] : [],
+    ),
   };
 }
 
@@ -129,9 +171,16 @@ export function readSets(file: string): Map<string, string[]> {
       value = JSON.parse(line);
     } catch (error) {
       if (last) return; // a torn last line: its set was never referenced (records are written after their sets)
-      throw new InputError(at(file, number, `not valid JSON (${(error as Error).message}); each line must be one {"id", "names"} set`));
+      throw new InputError(
+        at(
+          file,
+          number,
+          `not valid JSON (${(error as Error).message}); each line must be one {"id", "names"} set`,
+        ),
+      );
     }
-    if (!isSetLine(value)) throw new InputError(at(file, number, `expected {"id": string, "names": [string, ...]}`));
+    if (!isSetLine(value))
+      throw new InputError(at(file, number, `expected {"id": string, "names": [string, ...]}`));
     sets.set(value.id, value.names);
   });
   return sets;
@@ -140,5 +189,9 @@ export function readSets(file: string): Map<string, string[]> {
 function isSetLine(value: unknown): value is SetLine {
   if (value === null || typeof value !== "object") return false;
   const { id, names } = value as Partial<SetLine>;
-  return typeof id === "string" && Array.isArray(names) && names.every((name) => typeof name === "string");
+  return (
+    typeof id === "string" &&
+    Array.isArray(names) &&
+    names.every((name) => typeof name === "string")
+  );
 }

@@ -8,7 +8,15 @@ import { createRequire } from "node:module";
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import { compiledAhead } from "../json-schema/compile.js";
 import { trialKey, type TrialRecord } from "../types.js";
-import { type StoredRecord, SETS_FILE, isReferenced, openRecordEncoder, readSets, resolveSets, summariseScores } from "./record-form.js";
+import {
+  type StoredRecord,
+  SETS_FILE,
+  isReferenced,
+  openRecordEncoder,
+  readSets,
+  resolveSets,
+  summariseScores,
+} from "./record-form.js";
 import { forEachLine } from "./read-lines.js";
 
 /**
@@ -17,11 +25,17 @@ import { forEachLine } from "./read-lines.js";
  * tests, so Ajv need not check it again. `npm run build` compiles it ahead with these options
  * (scripts/build.js): a report or a run starts without Ajv.
  */
-export const RECORD_AJV_OPTIONS = { strict: false, allErrors: false, validateSchema: false } as const;
+export const RECORD_AJV_OPTIONS = {
+  strict: false,
+  allErrors: false,
+  validateSchema: false,
+} as const;
 
 const require = createRequire(import.meta.url);
 const recordValidator = lazy((): ValidateFunction => {
-  const schema: unknown = JSON.parse(readFileSync(new URL("../../schemas/record.schema.json", import.meta.url), "utf8"));
+  const schema: unknown = JSON.parse(
+    readFileSync(new URL("../../schemas/record.schema.json", import.meta.url), "utf8"),
+  );
   const ahead = compiledAhead("record", schema);
   if (ahead !== null) return ahead;
   const { Ajv2020 } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
@@ -93,8 +107,13 @@ export function readRecords(file: string, options: ReadOptions = {}): TrialRecor
 }
 
 /** readRecords one record at a time, none kept: `onRecord` is told each in file order. */
-export function forEachRecord(file: string, options: ReadOptions, onRecord: (record: TrialRecord) => void): void {
-  if (!existsSync(file)) throw new InputError(`${file}: no such file (expected a run directory holding records.jsonl)`);
+export function forEachRecord(
+  file: string,
+  options: ReadOptions,
+  onRecord: (record: TrialRecord) => void,
+): void {
+  if (!existsSync(file))
+    throw new InputError(`${file}: no such file (expected a run directory holding records.jsonl)`);
   const intern = createArrayInterner();
   const setsFile = join(dirname(file), SETS_FILE);
   const sets = lazy(() => readSets(setsFile));
@@ -111,13 +130,22 @@ export function forEachRecord(file: string, options: ReadOptions, onRecord: (rec
     }
     // A counterfactual re-asks a failed trial: its identity is the trial it re-asks, the kind and the repeat.
     const cf = record.counterfactual;
-    const key = cf === undefined ? trialKey(record.case_id, record.trial) : `${trialKey(cf.of.case_id, cf.of.trial)}\u0000${cf.kind}\u0000${cf.repeat}`;
+    const key =
+      cf === undefined
+        ? trialKey(record.case_id, record.trial)
+        : `${trialKey(cf.of.case_id, cf.of.trial)}\u0000${cf.kind}\u0000${cf.repeat}`;
     const first = lineOf.get(key);
     if (first === undefined) {
       lineOf.set(key, number);
       onRecord(record.error === null ? withClassification(record) : record);
     } else if (options.keepFirstDuplicate !== true) {
-      throw new InputError(at(file, number, `case "${record.case_id}" trial ${record.trial} is recorded twice (also at line ${first}); each (case_id, trial) appears once — remove one`));
+      throw new InputError(
+        at(
+          file,
+          number,
+          `case "${record.case_id}" trial ${record.trial} is recorded twice (also at line ${first}); each (case_id, trial) appears once — remove one`,
+        ),
+      );
     } else {
       options.onDrop?.(number);
     }
@@ -127,7 +155,10 @@ export function forEachRecord(file: string, options: ReadOptions, onRecord: (rec
 /** The record with failed_stage, selection_error and violated as its sets say (the same object when it already agrees). */
 function withClassification(record: TrialRecord): TrialRecord {
   const c = classifyRecord(record);
-  const agrees = c.failed_stage === record.failed_stage && c.selection_error === record.selection_error && c.violated === record.violated;
+  const agrees =
+    c.failed_stage === record.failed_stage &&
+    c.selection_error === record.selection_error &&
+    c.violated === record.violated;
   return agrees ? record : { ...record, ...c };
 }
 
@@ -137,30 +168,55 @@ interface LineContext {
   setOf: (id: string) => string[] | undefined;
 }
 
-function parseRecordLine({ file, intern, setOf }: LineContext, line: number, text: string, torn: boolean): TrialRecord | null {
+function parseRecordLine(
+  { file, intern, setOf }: LineContext,
+  line: number,
+  text: string,
+  torn: boolean,
+): TrialRecord | null {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     if (torn) return null;
-    throw new InputError(at(file, line, `not valid JSON (${(error as Error).message}); each line must be one trial record`));
+    throw new InputError(
+      at(
+        file,
+        line,
+        `not valid JSON (${(error as Error).message}); each line must be one trial record`,
+      ),
+    );
   }
   const validateRecord = recordValidator();
   if (!validateRecord(value)) {
     const e = validateRecord.errors?.[0];
     const path = e === undefined ? "" : e.instancePath.replace(/^\//, "").replace(/\//g, ".");
-    const detail = e?.keyword === "required" ? `missing required field "${String(e.params.missingProperty)}"` : `${path || "(record)"} ${e?.message ?? "is invalid"}`;
+    const detail =
+      e?.keyword === "required"
+        ? `missing required field "${String(e.params.missingProperty)}"`
+        : `${path || "(record)"} ${e?.message ?? "is invalid"}`;
     throw new InputError(at(file, line, `trial record: ${detail}`));
   }
-  if (!isReferenced(value as object)) return normalizeRecord(value as InlineRecord, intern.lists, intern.acceptable);
+  if (!isReferenced(value as object))
+    return normalizeRecord(value as InlineRecord, intern.lists, intern.acceptable);
   const stored = value as StoredRecord;
   const resolved = resolveSets(stored, setOf);
   if ("missing" in resolved) {
-    throw new InputError(at(file, line, `trial record names ${resolved.missing}, which is not in ${SETS_FILE} beside it; keep a run's ${SETS_FILE} with its records.jsonl`));
+    throw new InputError(
+      at(
+        file,
+        line,
+        `trial record names ${resolved.missing}, which is not in ${SETS_FILE} beside it; keep a run's ${SETS_FILE} with its records.jsonl`,
+      ),
+    );
   }
   // normalizeRecord copies fields by name, so the set ids stay behind on the parsed object.
   // The shared sets come resolved to one array per set; the visible order is the trial's own.
-  return normalizeRecord(Object.assign(stored as unknown as InlineRecord, resolved.lists), unshared, intern.acceptable);
+  return normalizeRecord(
+    Object.assign(stored as unknown as InlineRecord, resolved.lists),
+    unshared,
+    intern.acceptable,
+  );
 }
 
 type Intern = (names: string[]) => string[];
@@ -206,10 +262,18 @@ function createArrayInterner(): Interner {
 /** Distinct lists kept per length; inline runs repeat few lists, and a miss only costs memory. */
 const INTERNED_PER_LENGTH = 16;
 
-type RequiredField = "case_id" | "trial" | "acceptable" | "registry_names" | "exposed_names" | "retrieved_names" | "selected";
+type RequiredField =
+  | "case_id"
+  | "trial"
+  | "acceptable"
+  | "registry_names"
+  | "exposed_names"
+  | "retrieved_names"
+  | "selected";
 
 /** A record as read, in either form once its sets are resolved: `retrieval_scores` only in the inline form. */
-type InlineRecord = Partial<TrialRecord> & Pick<TrialRecord, RequiredField> & { retrieval_scores?: Record<string, number> | null };
+type InlineRecord = Partial<TrialRecord> &
+  Pick<TrialRecord, RequiredField> & { retrieval_scores?: Record<string, number> | null };
 
 /**
  * Fills the optional fields that records written by other tools may leave out. Every field is
@@ -218,7 +282,15 @@ type InlineRecord = Partial<TrialRecord> & Pick<TrialRecord, RequiredField> & { 
  */
 function normalizeRecord(r: InlineRecord, intern: Intern, internAcceptable: Intern): TrialRecord {
   const scores = r.retrieval_scores;
-  const retrieval = r.retrieval ?? (scores === null || scores === undefined ? null : summariseScores(scores, { acceptable: r.acceptable, retrieved_names: r.retrieved_names, retrieval_k: r.retrieval_k ?? null }));
+  const retrieval =
+    r.retrieval ??
+    (scores === null || scores === undefined
+      ? null
+      : summariseScores(scores, {
+          acceptable: r.acceptable,
+          retrieved_names: r.retrieved_names,
+          retrieval_k: r.retrieval_k ?? null,
+        }));
   const usage = r.usage;
   return {
     case_id: r.case_id,
@@ -249,7 +321,9 @@ function normalizeRecord(r: InlineRecord, intern: Intern, internAcceptable: Inte
     usage: {
       input_tokens: usage?.input_tokens ?? null,
       output_tokens: usage?.output_tokens ?? null,
-      ...(usage?.input_tokens_estimated === undefined ? {} : { input_tokens_estimated: usage.input_tokens_estimated }),
+      ...(usage?.input_tokens_estimated === undefined
+        ? {}
+        : { input_tokens_estimated: usage.input_tokens_estimated }),
     },
     latency_ms: r.latency_ms ?? null,
     ...(r.recorded_latency_ms === undefined ? {} : { recorded_latency_ms: r.recorded_latency_ms }),

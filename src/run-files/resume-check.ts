@@ -13,13 +13,36 @@ import { compareText } from "../text/compare-text.js";
 
 /** Settings of run.json that define the experiment, in the order differences are listed. */
 export const PINNED_SETTINGS = [
-  "trials", "temperature", "seed", "system_prompt", "discovery", "phases", "exposure", "controls", "descriptions", "base_url", "max_tokens", "shuffle_tools", "success",
-  "command", "endpoint_version", "tool_choice", "parallel_tool_calls", "strict", "disable_parallel_tool_use", "conversation_mode",
-  "adaptive", "adaptive_alpha", "max_trials", "tool_search",
+  "trials",
+  "temperature",
+  "seed",
+  "system_prompt",
+  "discovery",
+  "phases",
+  "exposure",
+  "controls",
+  "descriptions",
+  "base_url",
+  "max_tokens",
+  "shuffle_tools",
+  "success",
+  "command",
+  "endpoint_version",
+  "tool_choice",
+  "parallel_tool_calls",
+  "strict",
+  "disable_parallel_tool_use",
+  "conversation_mode",
+  "adaptive",
+  "adaptive_alpha",
+  "max_trials",
+  "tool_search",
 ] as const;
 
 /** Settings run.json leaves out at their default (OPTIONAL_RUN_KEYS): absent means the default. */
-const ABSENT_MEANS: Partial<Record<string, unknown>> = Object.fromEntries(OPTIONAL_RUN_KEYS.map((key) => [key, settingDefault(key)]));
+const ABSENT_MEANS: Partial<Record<string, unknown>> = Object.fromEntries(
+  OPTIONAL_RUN_KEYS.map((key) => [key, settingDefault(key)]),
+);
 
 const MAX_NAMED = 5;
 
@@ -29,13 +52,18 @@ const MAX_NAMED = 5;
  * against) and its operational settings (concurrency, the time limit of an attempt), so a resume
  * continues the run as started.
  */
-export function pinnedOverrides(meta: Pick<RunMeta, "endpoint" | "model" | "config">, root?: string): ConfigOverrides {
+export function pinnedOverrides(
+  meta: Pick<RunMeta, "endpoint" | "model" | "config">,
+  root?: string,
+): ConfigOverrides {
   const { config } = meta;
   const { retriever, k, embeddings } = config.discovery;
   const overrides: ConfigOverrides = {
     endpoint: meta.endpoint === "baseline" ? "baseline" : `${meta.endpoint}:${meta.model}`,
     // The case files the run was started with (globs relative to its config's folder, given here as absolute paths).
-    ...(root === undefined || config.cases === undefined ? {} : { cases: config.cases.map((glob) => resolve(root, glob)) }),
+    ...(root === undefined || config.cases === undefined
+      ? {}
+      : { cases: config.cases.map((glob) => resolve(root, glob)) }),
     ...(config.concurrency === undefined ? {} : { concurrency: config.concurrency }),
     ...(config.timeout_ms === undefined ? {} : { timeout_ms: config.timeout_ms }),
     trials: config.trials,
@@ -52,7 +80,9 @@ export function pinnedOverrides(meta: Pick<RunMeta, "endpoint" | "model" | "conf
     ...(config.shuffle_tools === undefined ? {} : { shuffle_tools: config.shuffle_tools }),
     ...(config.success === undefined ? {} : { success: config.success }),
     // Settings run.json names only when they are not the default.
-    ...Object.fromEntries(OPTIONAL_RUN_KEYS.flatMap((key) => (config[key] === undefined ? [] : [[key, config[key]]]))),
+    ...Object.fromEntries(
+      OPTIONAL_RUN_KEYS.flatMap((key) => (config[key] === undefined ? [] : [[key, config[key]]])),
+    ),
   };
   return overrides;
 }
@@ -60,23 +90,48 @@ export function pinnedOverrides(meta: Pick<RunMeta, "endpoint" | "model" | "conf
 /** Every difference between the run being resumed and the one these inputs would start. */
 export function findResumeDifferences(previous: RunMeta, current: RunMeta): string[] {
   const out: string[] = [];
-  if (previous.endpoint !== current.endpoint) out.push(`endpoint ${previous.endpoint} → ${current.endpoint}`);
+  if (previous.endpoint !== current.endpoint)
+    out.push(`endpoint ${previous.endpoint} → ${current.endpoint}`);
   if (previous.model !== current.model) out.push(`model ${previous.model} → ${current.model}`);
-  const shard = (m: RunMeta) => (m.shard === undefined ? "none" : `${m.shard.index}/${m.shard.count}`);
+  const shard = (m: RunMeta) =>
+    m.shard === undefined ? "none" : `${m.shard.index}/${m.shard.count}`;
   if (shard(previous) !== shard(current)) out.push(`shard ${shard(previous)} → ${shard(current)}`);
   for (const key of PINNED_SETTINGS) {
     const before = previous.config[key] ?? ABSENT_MEANS[key];
     const after = current.config[key] ?? ABSENT_MEANS[key];
-    if (before !== undefined && canonicalJson(before) !== canonicalJson(after)) out.push(`${key} ${show(before)} → ${show(after)}`);
+    if (before !== undefined && canonicalJson(before) !== canonicalJson(after))
+      out.push(`${key} ${show(before)} → ${show(after)}`);
   }
-  out.push(...compareKeyed("tool", previous.definitions, current.definitions, (a, b) => a.hash === b.hash, "description changed"));
+  out.push(
+    ...compareKeyed(
+      "tool",
+      previous.definitions,
+      current.definitions,
+      (a, b) => a.hash === b.hash,
+      "description changed",
+    ),
+  );
   if (previous.inputs !== undefined && current.inputs !== undefined) {
-    out.push(...compareKeyed("case", previous.inputs.cases, current.inputs.cases, (a, b) => a === b, "changed"));
+    out.push(
+      ...compareKeyed(
+        "case",
+        previous.inputs.cases,
+        current.inputs.cases,
+        (a, b) => a === b,
+        "changed",
+      ),
+    );
   }
   return out;
 }
 
-function compareKeyed<T>(what: string, before: Record<string, T>, after: Record<string, T>, same: (a: T, b: T) => boolean, changed: string): string[] {
+function compareKeyed<T>(
+  what: string,
+  before: Record<string, T>,
+  after: Record<string, T>,
+  same: (a: T, b: T) => boolean,
+  changed: string,
+): string[] {
   const names = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort(compareText);
   const lines = names.flatMap((name) => {
     const a = before[name];
@@ -85,7 +140,9 @@ function compareKeyed<T>(what: string, before: Record<string, T>, after: Record<
     if (b === undefined) return [`${what} ${name}: removed`];
     return same(a, b) ? [] : [`${what} ${name}: ${changed}`];
   });
-  return lines.length <= MAX_NAMED ? lines : [...lines.slice(0, MAX_NAMED), `… and ${lines.length - MAX_NAMED} more ${what} differences`];
+  return lines.length <= MAX_NAMED
+    ? lines
+    : [...lines.slice(0, MAX_NAMED), `… and ${lines.length - MAX_NAMED} more ${what} differences`];
 }
 
 function show(value: unknown): string {

@@ -31,7 +31,9 @@ const RUN_ID = /^(?!\.{1,2}$)[^/\\\0]{1,200}$/;
 /** The directory of `id` inside `outDir`; an id that would reach outside it (a path, "..") is refused. */
 export function runDirectoryOf(outDir: string, id: string, flag = "--run-id"): string {
   if (!RUN_ID.test(id)) {
-    throw new InputError(`${flag} ${JSON.stringify(id)}: an id names one directory inside the reports folder — no "/" or "\\", not "." or ".." (use --out-dir to choose the folder)`);
+    throw new InputError(
+      `${flag} ${JSON.stringify(id)}: an id names one directory inside the reports folder — no "/" or "\\", not "." or ".." (use --out-dir to choose the folder)`,
+    );
   }
   return join(outDir, id);
 }
@@ -40,10 +42,17 @@ export function runDirectoryOf(outDir: string, id: string, flag = "--run-id"): s
  * A fresh run directory. A default id (a timestamp) that is taken gets a -2, -3… suffix; an id the
  * user named (`named`) that is taken is an error, unless `replace` says to replace that run.
  */
-export function createRunDirectory(outDir: string, runId: string, options: { named?: boolean; replace?: boolean } = {}): RunDirectory {
+export function createRunDirectory(
+  outDir: string,
+  runId: string,
+  options: { named?: boolean; replace?: boolean } = {},
+): RunDirectory {
   let dir = runDirectoryOf(outDir, runId);
   if (options.named === true && existsSync(dir)) {
-    if (options.replace !== true) throw new InputError(`--run-id ${runId}: ${dir} already exists; choose another id, or pass --force to replace that run`);
+    if (options.replace !== true)
+      throw new InputError(
+        `--run-id ${runId}: ${dir} already exists; choose another id, or pass --force to replace that run`,
+      );
     rmSync(dir, { recursive: true, force: true });
   }
   for (let n = 2; existsSync(dir); n++) dir = join(outDir, `${runId}-${n}`);
@@ -58,20 +67,37 @@ export function createRunDirectory(outDir: string, runId: string, options: { nam
 export function reopenRunDirectory(target: string): RunDirectory {
   const dir = resolve(target);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new InputError(`--resume ${target}: no such run directory (expected reports/<run-id> of an interrupted run)`);
+    throw new InputError(
+      `--resume ${target}: no such run directory (expected reports/<run-id> of an interrupted run)`,
+    );
   }
   const metaFile = join(dir, "run.json");
   if (!existsSync(metaFile)) {
-    throw new InputError(`--resume ${target}: not a route-eval run directory (it has no run.json); give the reports/<run-id> directory of the run to continue`);
+    throw new InputError(
+      `--resume ${target}: not a route-eval run directory (it has no run.json); give the reports/<run-id> directory of the run to continue`,
+    );
   }
   const previous = readMeta(metaFile);
   const recordsFile = join(dir, "records.jsonl");
   let dropped = 0;
-  const all = existsSync(recordsFile) ? readRecords(recordsFile, { dropTornTail: true, keepFirstDuplicate: true, onDrop: () => void (dropped += 1) }) : [];
+  const all = existsSync(recordsFile)
+    ? readRecords(recordsFile, {
+        dropTornTail: true,
+        keepFirstDuplicate: true,
+        onDrop: () => void (dropped += 1),
+      })
+    : [];
   const records = all.filter((record) => record.error === null);
   const clean = dropped === 0 && records.length === all.length && endsWithNewline(recordsFile);
   const repair = () => void (clean ? undefined : rewriteRecords(recordsFile, records));
-  return { dir, runId: previous.run_id, previous, records, redo: all.length - records.length, repair };
+  return {
+    dir,
+    runId: previous.run_id,
+    previous,
+    records,
+    redo: all.length - records.length,
+    repair,
+  };
 }
 
 /** Whether the file is empty or ends with "\n" (so the next append starts a line). */
@@ -88,5 +114,3 @@ function endsWithNewline(file: string): boolean {
     closeSync(fd);
   }
 }
-
-

@@ -3,7 +3,15 @@
  * (records.jsonl, sets.jsonl, run.json, report.json) that later runs are diffed against. Saving replaces the
  * previous baseline of that name whole, so a reader never sees a mix of two runs.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { stableStringify } from "../render/stable-json.js";
 import { canonicalJson } from "../text/canonical-json.js";
 import { join } from "node:path";
@@ -24,7 +32,8 @@ export function saveBaseline(runDir: string, baselinesDir: string, name: string)
     if (existsSync(join(runDir, file))) copyFileSync(join(runDir, file), join(staging, file));
   }
   // The baseline's own id in diff headers ("baseline main, from run <id>"), in run.json and report.json alike.
-  for (const file of ["run.json", "report.json"]) renameRun(join(staging, file), file === "run.json" ? null : "run", name);
+  for (const file of ["run.json", "report.json"])
+    renameRun(join(staging, file), file === "run.json" ? null : "run", name);
   rmSync(target, { recursive: true, force: true });
   renameSync(staging, target);
   return target;
@@ -38,5 +47,8 @@ function renameRun(file: string, field: "run" | null, name: string): void {
   if (meta === undefined || typeof meta.run_id !== "string") return;
   meta.baseline_of ??= meta.run_id;
   meta.run_id = `baseline ${name}`;
-  writeFileSync(file, field === null ? `${canonicalJson(json, 2)}\n` : `${stableStringify(json, 2)}\n`);
+  writeFileSync(
+    file,
+    field === null ? `${canonicalJson(json, 2)}\n` : `${stableStringify(json, 2)}\n`,
+  );
 }

@@ -21,7 +21,13 @@ export function parseShard(text: string): Shard {
   const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
   const index = match === null ? NaN : Number(match[1]);
   const count = match === null ? NaN : Number(match[2]);
-  if (!Number.isInteger(index) || !Number.isInteger(count) || count < 1 || index < 1 || index > count) {
+  if (
+    !Number.isInteger(index) ||
+    !Number.isInteger(count) ||
+    count < 1 ||
+    index < 1 ||
+    index > count
+  ) {
     throw new ArgumentError("expected I/N with 1 ≤ I ≤ N, e.g. 2/3.");
   }
   return { index, count };

@@ -20,7 +20,13 @@ export interface TimelineTurn {
   removed_now: string[];
   withheld: string[];
   acceptable: string[];
-  trials: { trial: number; selected: string | null; failed_stage: string | null; exposure_lag: boolean; error: string | null }[];
+  trials: {
+    trial: number;
+    selected: string | null;
+    failed_stage: string | null;
+    exposure_lag: boolean;
+    error: string | null;
+  }[];
 }
 
 export interface Timeline {
@@ -54,16 +60,31 @@ export function buildTimeline(records: TrialRecord[], id: string): Timeline | nu
         removed_now: removedNow,
         withheld: first.turn?.withheld ?? [],
         acceptable: first.acceptable,
-        trials: at.map((r) => ({ trial: r.trial, selected: r.selected, failed_stage: r.error === null ? r.failed_stage : null, exposure_lag: r.error === null && isExposureLag(r), error: r.error })),
+        trials: at.map((r) => ({
+          trial: r.trial,
+          selected: r.selected,
+          failed_stage: r.error === null ? r.failed_stage : null,
+          exposure_lag: r.error === null && isExposureLag(r),
+          error: r.error,
+        })),
       };
     }),
   };
 }
 
 export function renderTimeline(timeline: Timeline, source: string, width: number): string {
-  const wrap = (text: string, indent = "") => wrapText(stripControls(text), width - indent.length).map((line) => `${indent}${line}`);
+  const wrap = (text: string, indent = "") =>
+    wrapText(stripControls(text), width - indent.length).map((line) => `${indent}${line}`);
   const trials = Math.max(...timeline.turns.map((t) => t.trials.length));
-  const lines = [...wrapFacts(stripControls(`Conversation ${timeline.conversation} · ${timeline.turns.length} turns × ${trials} trial${trials === 1 ? "" : "s"} · each turn asked with ${timeline.mode === "on-policy" ? "the model's own earlier replies (on-policy)" : "the gold history before it"}`), width), ""];
+  const lines = [
+    ...wrapFacts(
+      stripControls(
+        `Conversation ${timeline.conversation} · ${timeline.turns.length} turns × ${trials} trial${trials === 1 ? "" : "s"} · each turn asked with ${timeline.mode === "on-policy" ? "the model's own earlier replies (on-policy)" : "the gold history before it"}`,
+      ),
+      width,
+    ),
+    "",
+  ];
   for (const t of timeline.turns) {
     const surface = [
       `phase ${t.phase ?? "none"}`,
@@ -71,17 +92,40 @@ export function renderTimeline(timeline: Timeline, source: string, width: number
       ...(t.removed_now.length > 0 ? [`− ${t.removed_now.join(", ")}`] : []),
       ...(t.withheld.length > 0 ? [`withheld until later: ${t.withheld.join(", ")}`] : []),
     ];
-    lines.push(...wrap(`turn ${t.turn} · ${surface.join(" · ")}`), ...wrap(`"${t.goal ?? ""}"`, "  "));
+    lines.push(
+      ...wrap(`turn ${t.turn} · ${surface.join(" · ")}`),
+      ...wrap(`"${t.goal ?? ""}"`, "  "),
+    );
     const scored = t.trials.filter((x) => x.error === null);
     const correct = scored.filter((x) => x.failed_stage === null).length;
     const chose = formatCounts(countBy(scored, (x) => x.selected ?? "(no call)"));
-    const failed = countBy(scored.filter((x) => x.failed_stage !== null), (x) => x.failed_stage ?? "");
+    const failed = countBy(
+      scored.filter((x) => x.failed_stage !== null),
+      (x) => x.failed_stage ?? "",
+    );
     const lag = scored.filter((x) => x.exposure_lag).length;
-    const verdict = scored.length === 0 ? "no scored trial" : correct === scored.length ? `✓ ${correct} of ${scored.length} correct` : `✗ ${correct} of ${scored.length} correct; failed at ${Object.entries(failed).map(([stage, n]) => `${stage} ×${n}`).join(", ")}`;
-    lines.push(...wrap(`expected ${t.acceptable.join(" | ")} · chose ${chose} · ${verdict}${lag > 0 ? ` (exposure lag ×${lag}: the tool this turn added was passed over)` : ""}`, "  "));
+    const verdict =
+      scored.length === 0
+        ? "no scored trial"
+        : correct === scored.length
+          ? `✓ ${correct} of ${scored.length} correct`
+          : `✗ ${correct} of ${scored.length} correct; failed at ${Object.entries(failed)
+              .map(([stage, n]) => `${stage} ×${n}`)
+              .join(", ")}`;
+    lines.push(
+      ...wrap(
+        `expected ${t.acceptable.join(" | ")} · chose ${chose} · ${verdict}${lag > 0 ? ` (exposure lag ×${lag}: the tool this turn added was passed over)` : ""}`,
+        "  ",
+      ),
+    );
     const errored = t.trials.length - scored.length;
     if (errored > 0) lines.push(`  ${errored} trial${errored === 1 ? "" : "s"} errored`);
   }
-  lines.push("", ...wrap(`Explain one turn: route-eval show ${source} --case ${timeline.turns[0]?.case_id ?? timeline.conversation}`));
+  lines.push(
+    "",
+    ...wrap(
+      `Explain one turn: route-eval show ${source} --case ${timeline.turns[0]?.case_id ?? timeline.conversation}`,
+    ),
+  );
   return `${lines.join("\n")}\n`;
 }

@@ -8,7 +8,13 @@ import { STAGES, isControl } from "../types.js";
 import type { CaseRow, HiddenReason, PhasePolicy, Rival, Stage, TrialRecord } from "../types.js";
 import { buildLadder, rankTools } from "./explain-ladder.js";
 import { findFix, findRival } from "./explain-fix.js";
-import type { CaseExplanation, CaseFacts, HiddenGroup, HiddenTool, TrialView } from "../types/explain.js";
+import type {
+  CaseExplanation,
+  CaseFacts,
+  HiddenGroup,
+  HiddenTool,
+  TrialView,
+} from "../types/explain.js";
 import { describeCaseOutcome } from "../render/format.js";
 import { compareText } from "../text/compare-text.js";
 
@@ -27,13 +33,17 @@ export interface CaseEvidence {
   rivals: Rival[];
 }
 
-
 export function explainCase(e: CaseEvidence): CaseExplanation {
   const records = [...e.records].sort((a, b) => a.trial - b.trial);
   const scored = scoreRecords(records);
   const facts = gatherFacts(e, records, scored);
   const rival = findRival(facts, e.descriptions, e.rivals);
-  return { ...facts, ladder: buildLadder(facts, scored), rival, fix: findFix({ ...facts, rival }, scored, e.descriptions) };
+  return {
+    ...facts,
+    ladder: buildLadder(facts, scored),
+    rival,
+    fix: findFix({ ...facts, rival }, scored, e.descriptions),
+  };
 }
 
 /** The sets come from the first scored trial (exposure and discovery do not vary by trial). */
@@ -57,11 +67,20 @@ function gatherFacts(e: CaseEvidence, records: TrialRecord[], scored: TrialRecor
     outcome: describeCaseOutcome(e.row),
     stage: earliestStage(scored),
     registry: describeRegistry(first),
-    exposure: { phase: first.phase, policy: e.policy, exposed, hidden: e.hidden.length, groups: groupHidden(e.hidden), hidden_acceptable: e.hidden.filter((t) => t.acceptable) },
+    exposure: {
+      phase: first.phase,
+      policy: e.policy,
+      exposed,
+      hidden: e.hidden.length,
+      groups: groupHidden(e.hidden),
+      hidden_acceptable: e.hidden.filter((t) => t.acceptable),
+    },
     discovery: { k: first.retrieval_k, exposed, ranking: rankTools(first) },
     visible_order: first.visible_order,
     trial_views: views,
-    forbidden_hits: views.filter((v) => v.forbidden && v.selected !== null).map((v) => ({ trial: v.trial, tool: v.selected ?? "" })),
+    forbidden_hits: views
+      .filter((v) => v.forbidden && v.selected !== null)
+      .map((v) => ({ trial: v.trial, tool: v.selected ?? "" })),
   };
 }
 
@@ -99,7 +118,8 @@ function groupHidden(hidden: HiddenTool[]): HiddenGroup[] {
     if (group.tools.length < LISTED_HIDDEN || tool.acceptable) group.tools.push(tool.name);
     else group.more += 1;
   }
-  const order = (g: HiddenGroup): number => (g.rule === null ? RULE_ORDER.length : RULE_ORDER.indexOf(g.rule));
+  const order = (g: HiddenGroup): number =>
+    g.rule === null ? RULE_ORDER.length : RULE_ORDER.indexOf(g.rule);
   return [...groups.values()].sort((a, b) => order(a) - order(b) || compareText(a.value, b.value));
 }
 

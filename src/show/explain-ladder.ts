@@ -7,7 +7,6 @@ import type { Stage, TrialRecord } from "../types.js";
 import type { CaseFacts, LadderStep, RankedTool, StepStatus } from "../types/explain.js";
 import { formatCounts, formatDecimal } from "../render/format.js";
 
-
 /**
  * What the record keeps of the retriever's ranking — its top (the kept tools and a few below the
  * cut) and every acceptable tool — best first; null without scores.
@@ -17,10 +16,16 @@ export function rankTools(record: TrialRecord): RankedTool[] | null {
   if (retrieval === null) return null;
   const visible = new Set(record.visible_order);
   const acceptable = new Set(record.acceptable);
-  const byName = new Map([...retrieval.top, ...retrieval.acceptable].map((tool) => [tool.name, tool]));
+  const byName = new Map(
+    [...retrieval.top, ...retrieval.acceptable].map((tool) => [tool.name, tool]),
+  );
   return [...byName.values()]
     .sort((a, b) => a.rank - b.rank)
-    .map((tool) => ({ ...tool, kept: visible.has(tool.name), acceptable: acceptable.has(tool.name) }));
+    .map((tool) => ({
+      ...tool,
+      kept: visible.has(tool.name),
+      acceptable: acceptable.has(tool.name),
+    }));
 }
 
 /** The best-ranked acceptable tool, or null when none was exposed. */
@@ -30,7 +35,9 @@ export function bestAcceptable(ranking: RankedTool[]): RankedTool | null {
 
 function statusAt(stage: Stage, scored: TrialRecord[]): StepStatus {
   const index = STAGES.indexOf(stage);
-  const reached = scored.filter((t) => t.failed_stage === null || STAGES.indexOf(t.failed_stage) >= index);
+  const reached = scored.filter(
+    (t) => t.failed_stage === null || STAGES.indexOf(t.failed_stage) >= index,
+  );
   const failed = reached.filter((t) => t.failed_stage === stage).length;
   if (reached.length === 0) return "not_reached";
   if (failed === 0) return "passed";
@@ -59,7 +66,9 @@ const DESCRIBE: Record<Stage, Describe> = {
     const known = policy === null ? ` (policy not in run.json)` : "";
     const counts = `phase ${phase}${known} exposed ${exposed} of ${f.registry.tools} tools and hid ${hidden}`;
     if (!failed) return counts;
-    const hiddenAcceptable = hidden_acceptable.map((tool) => `${tool.name} (${tool.rules.join(" + ") || "unknown rule"})`);
+    const hiddenAcceptable = hidden_acceptable.map(
+      (tool) => `${tool.name} (${tool.rules.join(" + ") || "unknown rule"})`,
+    );
     return `${counts}; it hid every acceptable tool: ${hiddenAcceptable.join(", ")}`;
   },
   discovery: (f, failed) => {
@@ -67,27 +76,38 @@ const DESCRIBE: Record<Stage, Describe> = {
     const searched = f.trial_views.filter((v) => v.error === null && v.search !== undefined);
     if (searched.length > 0) {
       // Tool search: the visible set is what the searches loaded.
-      const loaded = searched.filter((v) => v.failed_stage === null || v.failed_stage === "selection").length;
+      const loaded = searched.filter(
+        (v) => v.failed_stage === null || v.failed_stage === "selection",
+      ).length;
       return `searches loaded an acceptable tool in ${loaded} of ${searched.length} trials (${exposed} exposed tools behind search; the trials list each query)`;
     }
     const ordinaryVisible = f.visible_order.filter((name) => !isControl(name)).length;
     if (ranking === null) {
-      return failed ? `no acceptable tool among the ${ordinaryVisible} visible tools` : `no retriever: all ${exposed} exposed tools visible`;
+      return failed
+        ? `no acceptable tool among the ${ordinaryVisible} visible tools`
+        : `no retriever: all ${exposed} exposed tools visible`;
     }
     const best = bestAcceptable(ranking);
     const kept = `the retriever kept ${ordinaryVisible} of ${exposed} at k=${k ?? "?"}`;
     if (best === null) {
-      const controls = f.acceptable.filter((name) => isControl(name) && f.visible_order.includes(name));
-      return controls.length > 0 ? `${kept}; ${controls.join(", ")} is a control, always visible (controls never use k)` : `${kept}; no acceptable tool was exposed to rank`;
+      const controls = f.acceptable.filter(
+        (name) => isControl(name) && f.visible_order.includes(name),
+      );
+      return controls.length > 0
+        ? `${kept}; ${controls.join(", ")} is a control, always visible (controls never use k)`
+        : `${kept}; no acceptable tool was exposed to rank`;
     }
     const where = `${best.name} ranked #${best.rank} (score ${formatDecimal(best.score)})`;
     return failed ? `${kept}; ${where}, below the cut at #${ordinaryVisible}` : `${kept}; ${where}`;
   },
   selection: (f) => {
-    const reached = f.trial_views.filter((v) => v.error === null && (v.failed_stage === null || v.failed_stage === "selection"));
+    const reached = f.trial_views.filter(
+      (v) => v.error === null && (v.failed_stage === null || v.failed_stage === "selection"),
+    );
     const right = reached.filter((v) => v.failed_stage === null).length;
     const wrong: Record<string, number> = {};
-    for (const v of reached.filter((t) => t.failed_stage === "selection")) wrong[v.selected ?? "(no call)"] = (wrong[v.selected ?? "(no call)"] ?? 0) + 1;
+    for (const v of reached.filter((t) => t.failed_stage === "selection"))
+      wrong[v.selected ?? "(no call)"] = (wrong[v.selected ?? "(no call)"] ?? 0) + 1;
     const instead = Object.keys(wrong).length === 0 ? "" : `; instead: ${formatCounts(wrong)}`;
     return `${right} of ${reached.length} trials chose an acceptable tool${instead}`;
   },

@@ -13,33 +13,59 @@ import type { CaseExplanation, HiddenTool } from "../types/explain.js";
 import { isControl } from "../types.js";
 import type { CaseRow, HiddenReason, PhasePolicy, Report, RunMeta, TrialRecord } from "../types.js";
 
-
 /** One explanation per case, in the report's case order. */
 export function explainRun(report: Report, records: TrialRecord[]): CaseExplanation[] {
   const byCase = groupBy(records, (r) => r.case_id);
   const descriptions = collectDescriptions(report.run);
-  return report.cases.map((row) => explainRows(report, row, byCase.get(row.case_id) ?? [], descriptions));
+  return report.cases.map((row) =>
+    explainRows(report, row, byCase.get(row.case_id) ?? [], descriptions),
+  );
 }
 
 /** The explanation of one case; an unknown id is an InputError that names some known ones. */
-export function explainOneCase(report: Report, records: TrialRecord[], caseId: string, source: string): CaseExplanation {
+export function explainOneCase(
+  report: Report,
+  records: TrialRecord[],
+  caseId: string,
+  source: string,
+): CaseExplanation {
   const trials = records.filter((r) => r.case_id === caseId);
   const row = report.cases.find((c) => c.case_id === caseId);
   if (trials.length === 0 || row === undefined) {
     const ids = report.cases.map((c) => c.case_id);
     const typo = findNearName(caseId, ids);
-    const near = typo !== null ? [typo] : ids.filter((id) => id.includes(caseId) || caseId.includes(id)).slice(0, 5);
-    const hint = near.length > 0 ? `did you mean ${near.map((id) => `"${id}"`).join(", ")}?` : `run "route-eval show ${source}" to list the failing cases`;
-    throw new InputError(`${source}: no case "${caseId}" in this run (${report.cases.length} cases); ${hint}`);
+    const near =
+      typo !== null
+        ? [typo]
+        : ids.filter((id) => id.includes(caseId) || caseId.includes(id)).slice(0, 5);
+    const hint =
+      near.length > 0
+        ? `did you mean ${near.map((id) => `"${id}"`).join(", ")}?`
+        : `run "route-eval show ${source}" to list the failing cases`;
+    throw new InputError(
+      `${source}: no case "${caseId}" in this run (${report.cases.length} cases); ${hint}`,
+    );
   }
   return explainRows(report, row, trials, collectDescriptions(report.run));
 }
 
-function explainRows(report: Report, row: CaseRow, trials: TrialRecord[], descriptions: Record<string, string>): CaseExplanation {
+function explainRows(
+  report: Report,
+  row: CaseRow,
+  trials: TrialRecord[],
+  descriptions: Record<string, string>,
+): CaseExplanation {
   const first = trials.reduce((a, b) => (b.trial < a.trial ? b : a));
   const policy = findPolicy(report.run, first.phase);
   const hidden = findHidden(first, report.run, policy);
-  return explainCase({ row, records: trials, policy, hidden, descriptions, rivals: report.metrics.rivals });
+  return explainCase({
+    row,
+    records: trials,
+    policy,
+    hidden,
+    descriptions,
+    rivals: report.metrics.rivals,
+  });
 }
 
 function findPolicy(meta: RunMeta, phase: string | null): PhasePolicy | null {
@@ -58,7 +84,9 @@ function findHidden(record: TrialRecord, meta: RunMeta, policy: PhasePolicy | nu
         family: d?.family ?? null,
         effect: d?.effect ?? null,
         open_world: d?.open_world ?? null,
-        rules: turnRule(record, name) ?? (d === undefined || policy === null ? [] : listHidingRules(d, policy)),
+        rules:
+          turnRule(record, name) ??
+          (d === undefined || policy === null ? [] : listHidingRules(d, policy)),
         acceptable: record.acceptable.includes(name),
       };
     });

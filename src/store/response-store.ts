@@ -1,8 +1,16 @@
 import type { ResponseStore } from "../types/endpoint.js";
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  writeSync,
+} from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-
 
 /** Where an entry's JSON lies in a pack. */
 interface Located {
@@ -41,7 +49,11 @@ export function openResponseStore(dir: string): ResponseStore {
         return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined;
       }
       const held = packs?.held.get(at.file);
-      return JSON.parse(held === undefined ? readSlice(readerOf(at.file), at) : held.toString("utf8", at.offset, at.offset + at.length));
+      return JSON.parse(
+        held === undefined
+          ? readSlice(readerOf(at.file), at)
+          : held.toString("utf8", at.offset, at.offset + at.length),
+      );
     },
     put: (key, value) => {
       // The index is read before this process's pack exists, so it never holds that pack.
@@ -57,11 +69,18 @@ export function openResponseStore(dir: string): ResponseStore {
         own.fd ??= openSync(own.file, "a");
         writeSync(own.fd, line);
       } catch (error) {
-        throw new Error(`response store: ${error instanceof Error ? error.message : String(error)}`);
+        throw new Error(
+          `response store: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
       const bytes = Buffer.byteLength(line);
       const keyBytes = Buffer.byteLength(key);
-      const at = { file: own.file, line: ++own.lines, offset: own.size + keyBytes + 1, length: bytes - keyBytes - 2 };
+      const at = {
+        file: own.file,
+        line: ++own.lines,
+        offset: own.size + keyBytes + 1,
+        length: bytes - keyBytes - 2,
+      };
       own.size += bytes;
       index.set(key, at);
     },
@@ -99,7 +118,9 @@ function indexPacks(packsDir: string): Packs {
   const held = new Map<string, Buffer>();
   if (!existsSync(packsDir)) return { index, held };
   let heldBytes = 0;
-  for (const name of readdirSync(packsDir).filter((n) => n.endsWith(".jsonl")).sort()) {
+  for (const name of readdirSync(packsDir)
+    .filter((n) => n.endsWith(".jsonl"))
+    .sort()) {
     const file = join(packsDir, name);
     const bytes = readFileSync(file);
     if (heldBytes + bytes.length <= HELD_BYTES) {
@@ -111,7 +132,13 @@ function indexPacks(packsDir: string): Packs {
     for (let end = bytes.indexOf(10, start); end !== -1; end = bytes.indexOf(10, start)) {
       line += 1;
       const tab = bytes.indexOf(9, start);
-      if (tab !== -1 && tab < end) index.set(bytes.toString("latin1", start, tab), { file, line, offset: tab + 1, length: end - tab - 1 });
+      if (tab !== -1 && tab < end)
+        index.set(bytes.toString("latin1", start, tab), {
+          file,
+          line,
+          offset: tab + 1,
+          length: end - tab - 1,
+        });
       start = end + 1;
     }
   }

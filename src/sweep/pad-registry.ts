@@ -16,7 +16,10 @@ export function padRegistry(registry: Registry, padding: Registry): Registry {
 }
 
 /** Pads every case's registry, one padded object per distinct registry (runs cache by identity). */
-export function createCasePadder(padding: Registry): { padCases: (cases: Case[]) => Case[]; paddingNames: (registry: Registry) => ReadonlySet<string> } {
+export function createCasePadder(padding: Registry): {
+  padCases: (cases: Case[]) => Case[];
+  paddingNames: (registry: Registry) => ReadonlySet<string>;
+} {
   const padded = new Map<Registry, Registry>();
   const added = new Map<Registry, ReadonlySet<string>>();
   const padOne = (registry: Registry): Registry => {
@@ -25,12 +28,16 @@ export function createCasePadder(padding: Registry): { padCases: (cases: Case[])
       result = padRegistry(registry, padding);
       const own = new Set(registry.tools.map((tool) => tool.name));
       padded.set(registry, result);
-      added.set(result, new Set(result.tools.map((tool) => tool.name).filter((name) => !own.has(name))));
+      added.set(
+        result,
+        new Set(result.tools.map((tool) => tool.name).filter((name) => !own.has(name))),
+      );
     }
     return result;
   };
   return {
-    padCases: (cases) => cases.map((testCase) => ({ ...testCase, registry: padOne(testCase.registry) })),
+    padCases: (cases) =>
+      cases.map((testCase) => ({ ...testCase, registry: padOne(testCase.registry) })),
     paddingNames: (registry) => added.get(registry) ?? new Set(),
   };
 }

@@ -5,7 +5,10 @@ import type { SweepPoint, SweepReport } from "../types/sweep.js";
 type CsvValue = string | number | null;
 
 /** Rates as value plus the interval and counts, so a spreadsheet can redraw the CI. */
-function rateColumns(name: string, pick: (p: SweepPoint) => Rate): [string, (p: SweepPoint) => CsvValue][] {
+function rateColumns(
+  name: string,
+  pick: (p: SweepPoint) => Rate,
+): [string, (p: SweepPoint) => CsvValue][] {
   return [
     [name, (p) => pick(p).value],
     [`${name}_low`, (p) => pick(p).ci?.[0] ?? null],
@@ -63,7 +66,8 @@ function cell(value: CsvValue): string | number | null {
 
 /** One row per point; empty cells where a metric has no population. RFC 4180 quoting (csv-stringify). */
 export function renderSweepCsv(report: SweepReport): string {
-  const columns = report.settings.tool_search === undefined ? COLUMNS : [...COLUMNS, ...SEARCH_COLUMNS];
+  const columns =
+    report.settings.tool_search === undefined ? COLUMNS : [...COLUMNS, ...SEARCH_COLUMNS];
   const rows = report.points.map((point) => columns.map(([, pick]) => cell(pick(point, report))));
   return stringify([columns.map(([name]) => name), ...rows], { record_delimiter: "unix" });
 }

@@ -4,14 +4,26 @@
  * axis since sweep values usually double.
  */
 import { formatCi, formatCount, formatPercent } from "../render/format.js";
-import { renderLineChart, type ChartGuide, type ChartSeries, type ValueAxis } from "../render/html/chart.js";
+import {
+  renderLineChart,
+  type ChartGuide,
+  type ChartSeries,
+  type ValueAxis,
+} from "../render/html/chart.js";
 import { html, type SafeHtml } from "../render/html/escape.js";
 import type { Rate } from "../types.js";
 import { formatSize } from "./sweep-table.js";
 import { formatMs } from "../render/format.js";
 import type { SweepKind, SweepPoint, SweepReport } from "../types/sweep.js";
 
-const COLORS = { selection: "#c2362b", e2e: "#7b4fc9", recall: "#2a6fd6", tokens: "#d07a12", p50: "#1a7f4b", p95: "#2a6fd6" };
+const COLORS = {
+  selection: "#c2362b",
+  e2e: "#7b4fc9",
+  recall: "#2a6fd6",
+  tokens: "#d07a12",
+  p50: "#1a7f4b",
+  p95: "#2a6fd6",
+};
 
 const X_LABELS: Record<SweepKind, string> = {
   size: "visible ordinary tools (true mean per case, log scale)",
@@ -24,11 +36,21 @@ export function pointX(kind: SweepKind, p: SweepPoint): number {
 }
 
 function describePoint(kind: SweepKind, p: SweepPoint): string {
-  return kind === "k" ? `k=${p.value}` : `size ${p.value} (${formatSize(p.visible.mean ?? p.value)} visible)`;
+  return kind === "k"
+    ? `k=${p.value}`
+    : `size ${p.value} (${formatSize(p.visible.mean ?? p.value)} visible)`;
 }
 
 /** A rate per point; `banded` draws its 95% interval (one or two bands per chart stay readable). */
-function rateSeries(report: SweepReport, name: string, color: string, dashed: boolean, rate: (p: SweepPoint) => Rate, banded = true, of: SweepPoint[] = report.points): ChartSeries {
+function rateSeries(
+  report: SweepReport,
+  name: string,
+  color: string,
+  dashed: boolean,
+  rate: (p: SweepPoint) => Rate,
+  banded = true,
+  of: SweepPoint[] = report.points,
+): ChartSeries {
   const points = of
     .filter((p) => rate(p).value !== null)
     .map((p) => {
@@ -39,10 +61,25 @@ function rateSeries(report: SweepReport, name: string, color: string, dashed: bo
   return { name, color, dashed, points };
 }
 
-function valueSeries(report: SweepReport, name: string, color: string, value: (p: SweepPoint) => number | null, show: (v: number) => string): ChartSeries {
+function valueSeries(
+  report: SweepReport,
+  name: string,
+  color: string,
+  value: (p: SweepPoint) => number | null,
+  show: (v: number) => string,
+): ChartSeries {
   const points = report.points.flatMap((p) => {
     const v = value(p);
-    return v === null ? [] : [{ x: pointX(report.kind, p), y: v, band: null, title: `${describePoint(report.kind, p)}: ${name} ${show(v)}` }];
+    return v === null
+      ? []
+      : [
+          {
+            x: pointX(report.kind, p),
+            y: v,
+            band: null,
+            title: `${describePoint(report.kind, p)}: ${name} ${show(v)}`,
+          },
+        ];
   });
   return { name, color, dashed: false, points };
 }
@@ -53,7 +90,8 @@ export function niceAxis(values: number[]): ValueAxis {
   const power = top === 0 ? 1 : 10 ** Math.floor(Math.log10(top));
   const max = top === 0 ? 1 : ([1, 2, 5, 10].find((m) => m * power >= top) ?? 10) * power;
   const step = max / 4;
-  const decimals = [0, 1, 2, 3, 4].find((d) => Math.abs(step * 10 ** d - Math.round(step * 10 ** d)) < 1e-6) ?? 4;
+  const decimals =
+    [0, 1, 2, 3, 4].find((d) => Math.abs(step * 10 ** d - Math.round(step * 10 ** d)) < 1e-6) ?? 4;
   return { max, format: (v) => (v === 0 ? "0" : v.toFixed(decimals)) };
 }
 
@@ -63,8 +101,12 @@ function thresholdGuides(report: SweepReport): ChartGuide[] {
     { axis: "y", at: 0.9, label: "90%" },
     { axis: "y", at: 0.5, label: "50%" },
   ];
-  for (const [name, t] of [["N90", report.thresholds.n90], ["N50", report.thresholds.n50]] as const) {
-    if (t.size !== null) guides.push({ axis: "x", at: t.size, label: `${name} ≈ ${formatSize(t.size)}` });
+  for (const [name, t] of [
+    ["N90", report.thresholds.n90],
+    ["N50", report.thresholds.n50],
+  ] as const) {
+    if (t.size !== null)
+      guides.push({ axis: "x", at: t.size, label: `${name} ≈ ${formatSize(t.size)}` });
   }
   return guides;
 }
@@ -73,8 +115,14 @@ function thresholdGuides(report: SweepReport): ChartGuide[] {
 const SEARCH_COLORS = ["#c2362b", "#2a6fd6", "#1a7f4b"];
 
 /** The points of each tool_search mode, in the axis's order. */
-function searchSeries(report: SweepReport): { mode: string; points: SweepPoint[]; color: string }[] {
-  return (report.settings.tool_search ?? []).map((mode, i) => ({ mode, points: report.points.filter((p) => p.tool_search === mode), color: SEARCH_COLORS[i % SEARCH_COLORS.length] }));
+function searchSeries(
+  report: SweepReport,
+): { mode: string; points: SweepPoint[]; color: string }[] {
+  return (report.settings.tool_search ?? []).map((mode, i) => ({
+    mode,
+    points: report.points.filter((p) => p.tool_search === mode),
+    color: SEARCH_COLORS[i % SEARCH_COLORS.length],
+  }));
 }
 
 /** Search on vs off: end-to-end accuracy per mode, each with its 95% band (search moves failures between rungs, so end-to-end compares them). */
@@ -82,9 +130,22 @@ function renderSearchAccuracyChart(report: SweepReport): SafeHtml {
   return renderLineChart({
     label: "end-to-end accuracy against the catalogue size, by tool_search mode",
     xLabel: "ordinary tools in the catalogue (true mean per case, log scale)",
-    series: searchSeries(report).map((s) => rateSeries(report, `end-to-end, search ${s.mode}`, s.color, false, (p) => p.end_to_end_accuracy, true, s.points)),
+    series: searchSeries(report).map((s) =>
+      rateSeries(
+        report,
+        `end-to-end, search ${s.mode}`,
+        s.color,
+        false,
+        (p) => p.end_to_end_accuracy,
+        true,
+        s.points,
+      ),
+    ),
     logX: true,
-    guides: [{ axis: "y", at: 0.9, label: "90%" }, { axis: "y", at: 0.5, label: "50%" }],
+    guides: [
+      { axis: "y", at: 0.9, label: "90%" },
+      { axis: "y", at: 0.5, label: "50%" },
+    ],
   });
 }
 
@@ -98,20 +159,51 @@ function renderDefinitionTokensChart(report: SweepReport): SafeHtml {
       const m = p.definition_tokens;
       if (m === undefined || m.mean === null) return [];
       const band = m.ci === null ? null : m.ci;
-      return [{ x: pointX(report.kind, p), y: m.mean, band, title: `${describePoint(report.kind, p)}, search ${s.mode}: ${Math.round(m.mean)} definition tokens per decision${m.ci === null ? "" : ` [${Math.round(m.ci[0])}, ${Math.round(m.ci[1])}]`}` }];
+      return [
+        {
+          x: pointX(report.kind, p),
+          y: m.mean,
+          band,
+          title: `${describePoint(report.kind, p)}, search ${s.mode}: ${Math.round(m.mean)} definition tokens per decision${m.ci === null ? "" : ` [${Math.round(m.ci[0])}, ${Math.round(m.ci[1])}]`}`,
+        },
+      ];
     }),
   }));
-  const tops = report.points.map((p) => p.definition_tokens?.ci?.[1] ?? p.definition_tokens?.mean ?? 0);
-  return renderLineChart({ label: "tool-definition tokens per decision, by tool_search mode", xLabel: "ordinary tools in the catalogue (true mean per case, log scale)", series, y: niceAxis(tops), logX: true });
+  const tops = report.points.map(
+    (p) => p.definition_tokens?.ci?.[1] ?? p.definition_tokens?.mean ?? 0,
+  );
+  return renderLineChart({
+    label: "tool-definition tokens per decision, by tool_search mode",
+    xLabel: "ordinary tools in the catalogue (true mean per case, log scale)",
+    series,
+    y: niceAxis(tops),
+    logX: true,
+  });
 }
 
 export function renderAccuracyChart(report: SweepReport): SafeHtml {
   if (report.settings.tool_search !== undefined) return renderSearchAccuracyChart(report);
-  const selection = rateSeries(report, "selection accuracy", COLORS.selection, false, (p) => p.selection_accuracy);
-  const e2e = rateSeries(report, "end-to-end accuracy", COLORS.e2e, true, (p) => p.end_to_end_accuracy, false);
+  const selection = rateSeries(
+    report,
+    "selection accuracy",
+    COLORS.selection,
+    false,
+    (p) => p.selection_accuracy,
+  );
+  const e2e = rateSeries(
+    report,
+    "end-to-end accuracy",
+    COLORS.e2e,
+    true,
+    (p) => p.end_to_end_accuracy,
+    false,
+  );
   const recall = rateSeries(report, "discovery rate", COLORS.recall, false, (p) => p.tool_recall);
   return renderLineChart({
-    label: report.kind === "k" ? "discovery rate and accuracy against k" : "accuracy against the number of visible tools",
+    label:
+      report.kind === "k"
+        ? "discovery rate and accuracy against k"
+        : "accuracy against the number of visible tools",
     xLabel: X_LABELS[report.kind],
     series: report.kind === "k" ? [recall, selection, e2e] : [selection, e2e],
     logX: true,
@@ -141,6 +233,9 @@ export function renderCostCharts(report: SweepReport): SafeHtml {
     y: niceAxis(latencies),
     logX: true,
   });
-  const definitions = report.settings.tool_search === undefined ? "" : html`<figure id="definition-tokens-chart"><figcaption>Tool-definition tokens per decision (route-eval's estimate)</figcaption>${renderDefinitionTokensChart(report)}</figure>`;
+  const definitions =
+    report.settings.tool_search === undefined
+      ? ""
+      : html`<figure id="definition-tokens-chart"><figcaption>Tool-definition tokens per decision (route-eval's estimate)</figcaption>${renderDefinitionTokensChart(report)}</figure>`;
   return html`<div class="chart-pair">${definitions}<figure id="tokens-chart"><figcaption>Mean input tokens per request</figcaption>${tokenChart}</figure><figure id="latency-chart"><figcaption>Latency per request (ms)</figcaption>${latencyChart}</figure></div>`;
 }

@@ -26,9 +26,16 @@ table.sweep td[data-col]{white-space:nowrap}table.sweep td:last-child{white-spac
 table#capped{width:auto}
 `;
 
-const POSITIONS: Record<SweepKind, (x: string) => string> = { size: (x) => `${x} visible tools`, k: (x) => `k = ${x}` };
+const POSITIONS: Record<SweepKind, (x: string) => string> = {
+  size: (x) => `${x} visible tools`,
+  k: (x) => `k = ${x}`,
+};
 
-function describeEnds(report: SweepReport, pick: (p: SweepPoint) => number | null, show: (p: SweepPoint) => string): string | null {
+function describeEnds(
+  report: SweepReport,
+  pick: (p: SweepPoint) => number | null,
+  show: (p: SweepPoint) => string,
+): string | null {
   const points = report.points.filter((p) => pick(p) !== null);
   const first = points[0];
   const last = points.at(-1);
@@ -38,24 +45,43 @@ function describeEnds(report: SweepReport, pick: (p: SweepPoint) => number | nul
 }
 
 function renderAccuracySection(report: SweepReport): HtmlSection {
-  const ends = describeEnds(report, (p) => p.selection_accuracy.value, (p) => formatRate(p.selection_accuracy));
+  const ends = describeEnds(
+    report,
+    (p) => p.selection_accuracy.value,
+    (p) => formatRate(p.selection_accuracy),
+  );
   const findings = describeFindings(report).map((line) => html`<li>${line}</li>`);
   const body = html`<div class="chart-pair"><figure id="accuracy-chart">${renderAccuracyChart(report)}</figure>${findings.length === 0 ? "" : html`<ul class="findings" id="findings">${findings}</ul>`}</div>`;
-  const what = report.kind === "k" ? "Recall@k, selection accuracy and end-to-end accuracy against the retriever's budget k" : "Selection and end-to-end accuracy against the true number of ordinary tools each case saw (controls excluded)";
+  const what =
+    report.kind === "k"
+      ? "Recall@k, selection accuracy and end-to-end accuracy against the retriever's budget k"
+      : "Selection and end-to-end accuracy against the true number of ordinary tools each case saw (controls excluded)";
   const intro = `${what}; shaded: the 95% Wilson interval of ${report.kind === "k" ? "recall and " : ""}selection accuracy. Selection accuracy: ${ends ?? "one point"}. Hover a point for its numbers.`;
-  return { id: "accuracy", title: report.kind === "k" ? "Recall and accuracy against k" : "Accuracy against visible tools", intro, body };
+  return {
+    id: "accuracy",
+    title: report.kind === "k" ? "Recall and accuracy against k" : "Accuracy against visible tools",
+    intro,
+    body,
+  };
 }
 
 function renderCostSection(report: SweepReport): HtmlSection {
-  const tokens = describeEnds(report, (p) => p.input_tokens.mean, (p) => (p.input_tokens.mean === null ? MISSING : String(Math.round(p.input_tokens.mean))));
-  const estimated = report.points.some((p) => p.input_tokens.estimated > 0) ? " Estimated by route-eval as ceil(characters / 4) of each request where the endpoint reported no count." : "";
+  const tokens = describeEnds(
+    report,
+    (p) => p.input_tokens.mean,
+    (p) => (p.input_tokens.mean === null ? MISSING : String(Math.round(p.input_tokens.mean))),
+  );
+  const estimated = report.points.some((p) => p.input_tokens.estimated > 0)
+    ? " Estimated by route-eval as ceil(characters / 4) of each request where the endpoint reported no count."
+    : "";
   const intro = `What each point costs: mean input tokens per request (${tokens ?? "one point"}) and the p50/p95 latency of the endpoint call.${estimated}`;
   return { id: "cost", title: "Tokens and latency", intro, body: renderCostCharts(report) };
 }
 
 function pointLink(point: SweepPoint, options: SweepHtmlOptions): SafeHtml {
   const href = options.pointLinks[point.run];
-  if (href !== undefined) return html`<a href="${href}" data-field="report" title="${point.run}/report.html">report.html</a>`;
+  if (href !== undefined)
+    return html`<a href="${href}" data-field="report" title="${point.run}/report.html">report.html</a>`;
   return html`<span class="muted" data-field="report">not written</span>`;
 }
 
@@ -68,9 +94,14 @@ function describeMissing(report: SweepReport, options: SweepHtmlOptions): SafeHt
 
 function renderTableSection(report: SweepReport, options: SweepHtmlOptions): HtmlSection {
   const table = buildSweepTable(report);
-  const head = table.head.map((h, i) => html`<th class="${table.numeric[i] ? "num" : ""}">${h}</th>`);
+  const head = table.head.map(
+    (h, i) => html`<th class="${table.numeric[i] ? "num" : ""}">${h}</th>`,
+  );
   const rows = report.points.map((point, r) => {
-    const cells = table.rows[r].map((text, i) => html`<td class="${table.numeric[i] ? "num" : "ci"}" data-col="${table.head[i]}">${text}</td>`);
+    const cells = table.rows[r].map(
+      (text, i) =>
+        html`<td class="${table.numeric[i] ? "num" : "ci"}" data-col="${table.head[i]}">${text}</td>`,
+    );
     return html`<tr data-point="${point.run}" data-value="${point.value}">${cells}<td>${pointLink(point, options)}</td></tr>`;
   });
   const body = html`<div class="table-wrap"><table class="sweep" id="sweep-table"><thead><tr>${head}<th>point report</th></tr></thead><tbody>${rows}</tbody></table></div>${describeMissing(report, options)}`;
@@ -82,9 +113,13 @@ function renderTableSection(report: SweepReport, options: SweepHtmlOptions): Htm
 function renderCappedSection(report: SweepReport): HtmlSection | null {
   const capped = report.points.filter((p) => p.capped_cases.length > 0);
   if (capped.length === 0) return null;
-  const rows = capped.map((p) => html`<tr><td class="num">${p.value}</td><td class="num">${p.capped_cases.length}</td><td><div class="chips">${p.capped_cases.map((id) => html`<span class="chip">${id}</span>`)}</div></td></tr>`);
+  const rows = capped.map(
+    (p) =>
+      html`<tr><td class="num">${p.value}</td><td class="num">${p.capped_cases.length}</td><td><div class="chips">${p.capped_cases.map((id) => html`<span class="chip">${id}</span>`)}</div></td></tr>`,
+  );
   const body = html`<table id="capped"><thead><tr><th class="num">${report.kind}</th><th class="num">cases</th><th>capped cases</th></tr></thead><tbody>${rows}</tbody></table>`;
-  const intro = "Cases shown fewer ordinary tools than asked for, because their phase exposed fewer. Their true count is what the x axis uses.";
+  const intro =
+    "Cases shown fewer ordinary tools than asked for, because their phase exposed fewer. Their true count is what the x axis uses.";
   return { id: "capped", title: "Capped cases", intro, body };
 }
 
@@ -92,13 +127,19 @@ function sweepFacts(report: SweepReport): [string, string][] {
   const s = report.settings;
   const how: [string, string] =
     report.kind === "size"
-      ? ["distractors", `${s.distractors ?? MISSING}${s.distractor_registry === null ? "" : ` + ${s.distractor_registry.snapshot}@${s.distractor_registry.revision}`}, seed ${s.seed}`]
+      ? [
+          "distractors",
+          `${s.distractors ?? MISSING}${s.distractor_registry === null ? "" : ` + ${s.distractor_registry.snapshot}@${s.distractor_registry.revision}`}, seed ${s.seed}`,
+        ]
       : ["retriever", s.retriever ?? MISSING];
   return [
     ["endpoint", `${report.endpoint} / ${report.model}`],
     ["sweep", `${report.kind}: ${s.values.join(", ")}`],
     how,
-    ["cases", `${report.points[0]?.cases ?? 0} × ${plural(s.trials, "trial")} per point (${s.cases.join(", ") || MISSING})`],
+    [
+      "cases",
+      `${report.points[0]?.cases ?? 0} × ${plural(s.trials, "trial")} per point (${s.cases.join(", ") || MISSING})`,
+    ],
     ["started", report.started_at],
     ["finished", report.finished_at],
   ];
@@ -106,7 +147,12 @@ function sweepFacts(report: SweepReport): [string, string][] {
 
 export function renderSweepHtml(report: SweepReport, options: SweepHtmlOptions): string {
   const capped = renderCappedSection(report);
-  const sections = [renderAccuracySection(report), renderCostSection(report), renderTableSection(report, options), ...(capped === null ? [] : [capped])];
+  const sections = [
+    renderAccuracySection(report),
+    renderCostSection(report),
+    renderTableSection(report, options),
+    ...(capped === null ? [] : [capped]),
+  ];
   return renderHtmlPage({
     title: `route-eval sweep · ${report.sweep_id}`,
     subtitle: describeSweep(report),

@@ -7,9 +7,13 @@ import { stableStringify } from "../render/stable-json.js";
 import { renderSweepCsv } from "./render-sweep-csv.js";
 import { renderSweepHtml, type SweepHtmlOptions } from "./render-sweep-html.js";
 import { renderSweepChart } from "./sweep-chart.js";
-import { buildSweepTable, describeFindings, describeSweep, type SweepTable } from "./sweep-table.js";
+import {
+  buildSweepTable,
+  describeFindings,
+  describeSweep,
+  type SweepTable,
+} from "./sweep-table.js";
 import type { SweepReport } from "../types/sweep.js";
-
 
 /**
  * The sweep's table: a row per point when that fits the width; else turned on its side — a row
@@ -18,7 +22,11 @@ import type { SweepReport } from "../types/sweep.js";
  */
 function renderTerminalTable(data: SweepTable, width: number): string {
   const paint = makePaint(false);
-  const table: TableData = { head: data.head, align: data.numeric.map((n) => (n ? "right" : "left")), rows: data.rows };
+  const table: TableData = {
+    head: data.head,
+    align: data.numeric.map((n) => (n ? "right" : "left")),
+    rows: data.rows,
+  };
   const wide = renderTable(table, paint);
   if (widestLine(wide) <= width) return wide;
   if (data.rows.length === 0) return renderTable(table, paint, width);
@@ -31,9 +39,14 @@ function renderTerminalTable(data: SweepTable, width: number): string {
     return renderTable(table, paint, fit);
   };
   const tables: string[] = [];
-  for (let start = 0; start < data.rows.length; ) {
+  for (let start = 0; start < data.rows.length;) {
     let count = 1;
-    while (start + count < data.rows.length && widestLine(sideways(data.rows.slice(start, start + count + 1), Number.POSITIVE_INFINITY)) <= width) count++;
+    while (
+      start + count < data.rows.length &&
+      widestLine(sideways(data.rows.slice(start, start + count + 1), Number.POSITIVE_INFINITY)) <=
+        width
+    )
+      count++;
     tables.push(sideways(data.rows.slice(start, start + count)));
     start += count;
   }
@@ -56,12 +69,20 @@ function renderTerminal(report: SweepReport, width: number): string {
 }
 
 function escapeCell(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "\\|");
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/\|/g, "\\|");
 }
 
 function renderMarkdownTable(data: SweepTable): string {
   const row = (cells: string[]) => `| ${cells.map(escapeCell).join(" | ")} |`;
-  return [row(data.head), `| ${data.numeric.map((n) => (n ? "---:" : "---")).join(" | ")} |`, ...data.rows.map(row)].join("\n");
+  return [
+    row(data.head),
+    `| ${data.numeric.map((n) => (n ? "---:" : "---")).join(" | ")} |`,
+    ...data.rows.map(row),
+  ].join("\n");
 }
 
 function renderMarkdown(report: SweepReport): string {
@@ -81,15 +102,20 @@ export interface SweepRenderOptions extends SweepHtmlOptions {
   width?: number;
 }
 
-const RENDERERS: Record<SweepFormat, (report: SweepReport, options: SweepRenderOptions) => string> = {
-  terminal: (report, o) => renderTerminal(report, o.width ?? Number.POSITIVE_INFINITY),
-  markdown: renderMarkdown,
-  csv: renderSweepCsv,
-  json: (report) => `${stableStringify(report, 2)}\n`,
-  html: renderSweepHtml,
-};
+const RENDERERS: Record<SweepFormat, (report: SweepReport, options: SweepRenderOptions) => string> =
+  {
+    terminal: (report, o) => renderTerminal(report, o.width ?? Number.POSITIVE_INFINITY),
+    markdown: renderMarkdown,
+    csv: renderSweepCsv,
+    json: (report) => `${stableStringify(report, 2)}\n`,
+    html: renderSweepHtml,
+  };
 
 /** `options` only matter to html: which point pages to link (none by default). */
-export function renderSweep(report: SweepReport, format: SweepFormat, options: SweepRenderOptions = { pointLinks: {}, sweepDir: report.sweep_id }): string {
+export function renderSweep(
+  report: SweepReport,
+  format: SweepFormat,
+  options: SweepRenderOptions = { pointLinks: {}, sweepDir: report.sweep_id },
+): string {
   return RENDERERS[format](report, options);
 }

@@ -19,7 +19,8 @@ export function similarityText(tool: Tool): string {
 export function buildSimilarity(tools: Tool[]): Similarity {
   const tfidf = buildTfIdf(tools.map(similarityText));
   const vectors = new Map(tools.map((tool, i) => [tool.name, tfidf.vectors[i]]));
-  const dot = (a: SparseVector | undefined, b: SparseVector | undefined) => (a === undefined || b === undefined ? 0 : cosine(a, b));
+  const dot = (a: SparseVector | undefined, b: SparseVector | undefined) =>
+    a === undefined || b === undefined ? 0 : cosine(a, b);
   return {
     between: (a, b) => dot(vectors.get(a), vectors.get(b)),
     toText: (name, text) => dot(vectors.get(name), tfidf.vectorise(text)),

@@ -14,12 +14,15 @@ export interface SizeHookSettings {
  * The visible set of a case at one size. Orders are computed once per case and shared by every
  * size of the sweep, which is what makes the sets nested.
  */
-export function createSizeHook(settings: SizeHookSettings): (size: number) => (testCase: Case, exposure: Exposure) => Discovery {
+export function createSizeHook(
+  settings: SizeHookSettings,
+): (size: number) => (testCase: Case, exposure: Exposure) => Discovery {
   const orders = new Map<string, CandidateOrder>();
   const similarities = new Map<Registry, Similarity>();
   const similarityOf = (registry: Registry): Similarity => {
     let similarity = similarities.get(registry);
-    if (similarity === undefined) similarities.set(registry, (similarity = buildSimilarity(registry.tools)));
+    if (similarity === undefined)
+      similarities.set(registry, (similarity = buildSimilarity(registry.tools)));
     return similarity;
   };
   const orderOf = (testCase: Case, exposure: Exposure): CandidateOrder => {

@@ -3,7 +3,6 @@ import { type Report, type TrialRecord, isControl } from "../types.js";
 import type { SweepKind, SweepPoint, SweepReport } from "../types/sweep.js";
 import { findThreshold, withInterval } from "./thresholds.js";
 
-
 /** Nearest-rank percentile of sorted values; null when empty. */
 export function percentile(sorted: number[], p: number): number | null {
   if (sorted.length === 0) return null;
@@ -19,17 +18,30 @@ export function countVisiblePerCase(records: TrialRecord[]): Map<string, number>
   for (const record of [...records].sort((a, b) => a.trial - b.trial)) {
     if (counts.has(record.case_id)) continue;
     const search = record.search;
-    counts.set(record.case_id, search === undefined ? record.retrieved_names.filter((name) => !isControl(name)).length : search.deferred + search.always_loaded.length);
+    counts.set(
+      record.case_id,
+      search === undefined
+        ? record.retrieved_names.filter((name) => !isControl(name)).length
+        : search.deferred + search.always_loaded.length,
+    );
   }
   return counts;
 }
 
 /** One point of a sweep from its report and records. */
-export function summarisePoint(value: number, run: string, report: Report, records: TrialRecord[], trials: number): SweepPoint {
+export function summarisePoint(
+  value: number,
+  run: string,
+  report: Report,
+  records: TrialRecord[],
+  trials: number,
+): SweepPoint {
   const m = report.metrics;
   const perCase = countVisiblePerCase(records);
   const sizes = [...perCase.values()];
-  const latencies = records.flatMap((r) => (r.error === null && r.latency_ms !== null ? [r.latency_ms] : [])).sort((a, b) => a - b);
+  const latencies = records
+    .flatMap((r) => (r.error === null && r.latency_ms !== null ? [r.latency_ms] : []))
+    .sort((a, b) => a - b);
   const passHat = m.pass_hat_k[String(trials)];
   return {
     value,
@@ -39,7 +51,10 @@ export function summarisePoint(value: number, run: string, report: Report, recor
       min: sizes.length === 0 ? null : minOf(sizes, 0),
       max: sizes.length === 0 ? null : maxOf(sizes, 0),
     },
-    capped_cases: [...perCase].filter(([, n]) => n < value).map(([id]) => id).sort(),
+    capped_cases: [...perCase]
+      .filter(([, n]) => n < value)
+      .map(([id]) => id)
+      .sort(),
     cases: report.cases.length,
     trials: m.trials,
     scored: m.scored,
@@ -51,7 +66,12 @@ export function summarisePoint(value: number, run: string, report: Report, recor
     argument_validity: m.argument_validity,
     tool_recall: m.discovery_recall,
     pass_hat_k: passHat === undefined ? null : { k: trials, mean: passHat },
-    selection_by_case: Object.fromEntries(report.cases.map((row) => [row.case_id, [row.correct, row.correct + (row.stages.selection ?? 0)]])),
+    selection_by_case: Object.fromEntries(
+      report.cases.map((row) => [
+        row.case_id,
+        [row.correct, row.correct + (row.stages.selection ?? 0)],
+      ]),
+    ),
     retrieval: m.retrieval,
     input_tokens: m.input_tokens,
     latency_ms: { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95) },
@@ -59,8 +79,18 @@ export function summarisePoint(value: number, run: string, report: Report, recor
 }
 
 /** A size sweep's N90 and N50, against each point's true mean visible size, with case-bootstrap intervals; a k sweep has none. */
-export function thresholdsOf(kind: SweepKind, points: SweepPoint[], seed = 1): SweepReport["thresholds"] {
+export function thresholdsOf(
+  kind: SweepKind,
+  points: SweepPoint[],
+  seed = 1,
+): SweepReport["thresholds"] {
   if (kind !== "size") return null;
-  const curve = points.map((p) => ({ x: p.visible.mean ?? p.value, y: p.selection_accuracy.value }));
-  return { n90: withInterval(findThreshold(curve, 0.9), points, seed), n50: withInterval(findThreshold(curve, 0.5), points, seed) };
+  const curve = points.map((p) => ({
+    x: p.visible.mean ?? p.value,
+    y: p.selection_accuracy.value,
+  }));
+  return {
+    n90: withInterval(findThreshold(curve, 0.9), points, seed),
+    n50: withInterval(findThreshold(curve, 0.5), points, seed),
+  };
 }

@@ -45,14 +45,26 @@ function axis(indent: number): string {
 export function renderSweepChart(report: SweepReport): string[] {
   // Search on vs off: end-to-end (search moves failures between rungs), each row labelled by its mode.
   const axisModes = report.settings.tool_search !== undefined;
-  const series = axisModes ? [{ label: "", value: (p: SweepPoint) => p.end_to_end_accuracy.value }] : SERIES[report.kind];
+  const series = axisModes
+    ? [{ label: "", value: (p: SweepPoint) => p.end_to_end_accuracy.value }]
+    : SERIES[report.kind];
   const labelOf = (p: SweepPoint, s: Series, first: boolean) =>
     `${first ? `${report.kind === "size" ? "" : "k="}${p.value}` : ""}${s.label === "" ? "" : ` ${s.label}`}${axisModes ? ` ${p.tool_search ?? ""}` : ""}`;
   const labels = report.points.flatMap((p) => series.map((s, i) => labelOf(p, s, i === 0)));
   const width = Math.max(4, ...labels.map((l) => l.length));
   const rows = report.points.flatMap((p) =>
-    series.map((s, i) => `${labelOf(p, s, i === 0).padStart(width)} |${bar(s.value(p))}| ${formatPercent(s.value(p))}`),
+    series.map(
+      (s, i) =>
+        `${labelOf(p, s, i === 0).padStart(width)} |${bar(s.value(p))}| ${formatPercent(s.value(p))}`,
+    ),
   );
   const legend = `(${report.kind === "size" ? "rows: requested size; " : ""}':' marks 50% and 90%)`;
-  return [axisModes ? "End-to-end accuracy against catalogue size, by tool_search mode" : TITLES[report.kind], legend, axis(width + 2), ...rows];
+  return [
+    axisModes
+      ? "End-to-end accuracy against catalogue size, by tool_search mode"
+      : TITLES[report.kind],
+    legend,
+    axis(width + 2),
+    ...rows,
+  ];
 }

@@ -3,9 +3,22 @@
  * renderers lay out the same rows. Closed vocabularies map exhaustively, so a new sweep kind or
  * threshold status cannot be forgotten here.
  */
-import { formatCi, formatMs, formatPercent, formatRate, MISSING, plural } from "../render/format.js";
+import {
+  formatCi,
+  formatMs,
+  formatPercent,
+  formatRate,
+  MISSING,
+  plural,
+} from "../render/format.js";
 import type { ThresholdBound } from "../types/sweep.js";
-import type { SweepKind, SweepPoint, SweepReport, Threshold, ThresholdStatus } from "../types/sweep.js";
+import type {
+  SweepKind,
+  SweepPoint,
+  SweepReport,
+  Threshold,
+  ThresholdStatus,
+} from "../types/sweep.js";
 
 export interface SweepTable {
   head: string[];
@@ -19,7 +32,6 @@ interface Column {
   numeric: boolean;
   cell: (p: SweepPoint) => string;
 }
-
 
 /** Mean input tokens; "~" marks a mean that includes route-eval's estimates. */
 export function formatTokens(p: SweepPoint): string {
@@ -38,7 +50,14 @@ const PASS_HEAD = (report: SweepReport) => `pass^${report.settings.trials}`;
 
 function commonTail(report: SweepReport): Column[] {
   return [
-    { head: PASS_HEAD(report), numeric: true, cell: (p) => (p.pass_hat_k === null || p.pass_hat_k === undefined ? formatPercent(null) : formatRate(p.pass_hat_k.mean)) },
+    {
+      head: PASS_HEAD(report),
+      numeric: true,
+      cell: (p) =>
+        p.pass_hat_k === null || p.pass_hat_k === undefined
+          ? formatPercent(null)
+          : formatRate(p.pass_hat_k.mean),
+    },
     { head: "input tokens", numeric: true, cell: formatTokens },
     { head: "p50 ms", numeric: true, cell: (p) => formatMs(p.latency_ms.p50) },
     { head: "p95 ms", numeric: true, cell: (p) => formatMs(p.latency_ms.p95) },
@@ -78,8 +97,19 @@ function withSearchColumns(report: SweepReport, columns: Column[]): Column[] {
   const search: Column = { head: "search", numeric: false, cell: (p) => p.tool_search ?? MISSING };
   const extra: Column[] = [
     { head: "end-to-end", numeric: true, cell: (p) => formatRate(p.end_to_end_accuracy) },
-    { head: "search recall", numeric: true, cell: (p) => (p.search_recall === undefined ? MISSING : formatRate(p.search_recall)) },
-    { head: "def. tokens", numeric: true, cell: (p) => (p.definition_tokens?.mean === null || p.definition_tokens === undefined ? MISSING : `~${Math.round(p.definition_tokens.mean ?? 0)}`) },
+    {
+      head: "search recall",
+      numeric: true,
+      cell: (p) => (p.search_recall === undefined ? MISSING : formatRate(p.search_recall)),
+    },
+    {
+      head: "def. tokens",
+      numeric: true,
+      cell: (p) =>
+        p.definition_tokens?.mean === null || p.definition_tokens === undefined
+          ? MISSING
+          : `~${Math.round(p.definition_tokens.mean ?? 0)}`,
+    },
   ];
   const tail = columns.findIndex((c) => c.head === "abstention");
   return [columns[0], search, ...columns.slice(1, tail), ...extra, ...columns.slice(tail)];
@@ -116,17 +146,27 @@ const percent = (t: Threshold) => `${Math.round(t.threshold * 100)}%`;
 
 const STATUS_TEXT: Record<ThresholdStatus, (t: Threshold, report: SweepReport) => string> = {
   interpolated: (t) => `${formatSize(t.size ?? 0)} visible tools (interpolated)`,
-  not_reached: (t, report) => `not reached — at or above ${percent(t)} up to ${visibleAt(report, -1)} visible tools`,
-  below_at_smallest: (t, report) => `below ${percent(t)} already at the smallest size (${visibleAt(report, 0)} visible tools)`,
+  not_reached: (t, report) =>
+    `not reached — at or above ${percent(t)} up to ${visibleAt(report, -1)} visible tools`,
+  below_at_smallest: (t, report) =>
+    `below ${percent(t)} already at the smallest size (${visibleAt(report, 0)} visible tools)`,
 };
 
 /** "; 95% interval [12.3, 31.0] over 1000 case resamples (38 not reached)". */
 function describeInterval(t: Threshold, report: SweepReport): string {
   if (t.ci === undefined || t.ci === null || t.resamples === undefined) return "";
   const [low, high] = t.ci;
-  const bound = (value: ThresholdBound) => (value === "below" ? `< ${visibleAt(report, 0)}` : value === "above" ? `> ${visibleAt(report, -1)}` : formatSize(value));
+  const bound = (value: ThresholdBound) =>
+    value === "below"
+      ? `< ${visibleAt(report, 0)}`
+      : value === "above"
+        ? `> ${visibleAt(report, -1)}`
+        : formatSize(value);
   const r = t.resamples;
-  const ends = [r.not_reached > 0 ? `${r.not_reached} not reached` : "", r.below_at_smallest > 0 ? `${r.below_at_smallest} below at the smallest size` : ""].filter((x) => x !== "");
+  const ends = [
+    r.not_reached > 0 ? `${r.not_reached} not reached` : "",
+    r.below_at_smallest > 0 ? `${r.below_at_smallest} below at the smallest size` : "",
+  ].filter((x) => x !== "");
   return `; 95% interval [${bound(low)}, ${bound(high)}] over ${r.count} case resamples${ends.length === 0 ? "" : ` (${ends.join(", ")})`}`;
 }
 
@@ -146,16 +186,24 @@ export function describeFindings(report: SweepReport): string[] {
   const lines: string[] = [];
   if (report.thresholds !== null) {
     const { n90, n50 } = report.thresholds;
-    lines.push(`N90 (selection accuracy falls below 90%): ${STATUS_TEXT[n90.status](n90, report)}${describeInterval(n90, report)}`);
-    lines.push(`N50 (selection accuracy falls below 50%): ${STATUS_TEXT[n50.status](n50, report)}${describeInterval(n50, report)}`);
+    lines.push(
+      `N90 (selection accuracy falls below 90%): ${STATUS_TEXT[n90.status](n90, report)}${describeInterval(n90, report)}`,
+    );
+    lines.push(
+      `N50 (selection accuracy falls below 50%): ${STATUS_TEXT[n50.status](n50, report)}${describeInterval(n50, report)}`,
+    );
   }
   const capped = report.points.filter((p) => p.capped_cases.length > 0);
   if (capped.length > 0) lines.push(CAPPED_NOTES[report.kind]);
   if (report.settings.tool_search !== undefined) {
-    lines.push(`search = tool_search mode of the point; N90/N50 are of the ${report.settings.tool_search[0]} points; visible = the catalogue (with search: the deferred and always-loaded tools); ~def. tokens = route-eval's estimate of the tool definitions a decision sent, ceil(characters / 4), over its calls`);
+    lines.push(
+      `search = tool_search mode of the point; N90/N50 are of the ${report.settings.tool_search[0]} points; visible = the catalogue (with search: the deferred and always-loaded tools); ~def. tokens = route-eval's estimate of the tool definitions a decision sent, ceil(characters / 4), over its calls`,
+    );
   }
   if (report.points.some((p) => p.input_tokens.estimated > 0)) {
-    lines.push("~ input tokens estimated by route-eval as ceil(characters / 4) of the request (the endpoint reported none)");
+    lines.push(
+      "~ input tokens estimated by route-eval as ceil(characters / 4) of the request (the endpoint reported none)",
+    );
   }
   return lines;
 }

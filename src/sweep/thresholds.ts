@@ -59,7 +59,13 @@ export function withInterval(threshold: Threshold, points: SweepPoint[], seed: n
     });
     const found = findThreshold(curve, threshold.threshold);
     ends[found.status] += 1;
-    sizes.push(found.status === "interpolated" ? (found.size ?? 0) : found.status === "not_reached" ? Infinity : -Infinity);
+    sizes.push(
+      found.status === "interpolated"
+        ? (found.size ?? 0)
+        : found.status === "not_reached"
+          ? Infinity
+          : -Infinity,
+    );
   }
   sizes.sort((a, b) => a - b);
   const at = (q: number) => {

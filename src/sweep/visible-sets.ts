@@ -10,8 +10,6 @@ import { type Discovery, isControl } from "../types.js";
 import { hashSeed, seededRandom, shuffle } from "../text/seeded-random.js";
 import type { Similarity } from "./similarity.js";
 
-
-
 export interface CandidateInput {
   caseId: string;
   goal: string;
@@ -38,10 +36,17 @@ export interface CandidateOrder {
  * How hard a distractor is for a case: its highest similarity to an acceptable exposed tool, or to
  * the goal when no acceptable ordinary tool is exposed (abstention and coverage cases).
  */
-export function measureHardness(input: Pick<CandidateInput, "goal" | "acceptable" | "exposed" | "similarity">, distractor: string): number {
-  const references = input.acceptable.filter((name) => !isControl(name) && input.exposed.includes(name));
+export function measureHardness(
+  input: Pick<CandidateInput, "goal" | "acceptable" | "exposed" | "similarity">,
+  distractor: string,
+): number {
+  const references = input.acceptable.filter(
+    (name) => !isControl(name) && input.exposed.includes(name),
+  );
   if (references.length === 0) return input.similarity.toText(distractor, input.goal);
-  return Math.max(...references.map((reference) => input.similarity.between(distractor, reference)));
+  return Math.max(
+    ...references.map((reference) => input.similarity.between(distractor, reference)),
+  );
 }
 
 export function orderCandidates(input: CandidateInput): CandidateOrder {
@@ -50,9 +55,22 @@ export function orderCandidates(input: CandidateInput): CandidateOrder {
   const distractors = ordinary.filter((name) => !acceptable.includes(name));
   // Own and padding tools draw from separate streams: adding a distractor registry changes no set
   // that the case's own tools could fill.
-  const draw = (names: string[], stream: string) => shuffle(names, seededRandom(hashSeed(input.seed, input.caseId, stream)));
-  const own = orderDistractors(input, draw(distractors.filter((name) => !input.padding.has(name)), "distractors"));
-  const padding = orderDistractors(input, draw(distractors.filter((name) => input.padding.has(name)), "padding"));
+  const draw = (names: string[], stream: string) =>
+    shuffle(names, seededRandom(hashSeed(input.seed, input.caseId, stream)));
+  const own = orderDistractors(
+    input,
+    draw(
+      distractors.filter((name) => !input.padding.has(name)),
+      "distractors",
+    ),
+  );
+  const padding = orderDistractors(
+    input,
+    draw(
+      distractors.filter((name) => input.padding.has(name)),
+      "padding",
+    ),
+  );
   const take = [...acceptable, ...own, ...padding];
   const shown = shuffle(take, seededRandom(hashSeed(input.seed, input.caseId, "display")));
   return {

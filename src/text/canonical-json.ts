@@ -13,7 +13,13 @@ export function sortKeys(value: unknown): unknown {
     const sorted: Record<string, unknown> = {};
     for (const key of Object.keys(value).sort()) {
       const item = sortKeys(source[key]);
-      if (key === "__proto__") Object.defineProperty(sorted, key, { value: item, enumerable: true, writable: true, configurable: true });
+      if (key === "__proto__")
+        Object.defineProperty(sorted, key, {
+          value: item,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       else sorted[key] = item;
     }
     return sorted;
@@ -61,7 +67,8 @@ function writeMemo(value: object, memo: WeakMap<object, string | undefined>): st
 }
 
 function writeObject(value: object, memo: Memo): string | undefined {
-  if (Array.isArray(value)) return `[${value.map((item) => writeCompact(item, memo) ?? "null").join(",")}]`;
+  if (Array.isArray(value))
+    return `[${value.map((item) => writeCompact(item, memo) ?? "null").join(",")}]`;
   const keys = Object.keys(value);
   // sortKeys copies own enumerable keys only, so only an own toJSON survives the copy.
   const toJSON: unknown = keys.includes("toJSON") ? Reflect.get(value, "toJSON") : undefined;

@@ -21,9 +21,16 @@ export function shortContentHash(value: unknown): string {
  * request never writes the envelope out as a second copy of its text. (Those are the envelope's
  * keys in sorted order; a test checks the hash against contentHash of the whole envelope.)
  */
-export function envelopeHash(parts: { base_url: string | null; endpoint: string; model: string; trial: number }, requestJson: string): string {
+export function envelopeHash(
+  parts: { base_url: string | null; endpoint: string; model: string; trial: number },
+  requestJson: string,
+): string {
   const head = `{"base_url":${JSON.stringify(parts.base_url)},"endpoint":${JSON.stringify(parts.endpoint)},"model":${JSON.stringify(parts.model)},"request":`;
-  return createHash("sha256").update(head).update(requestJson).update(`,"trial":${canonicalJson(parts.trial)}}`).digest("hex");
+  return createHash("sha256")
+    .update(head)
+    .update(requestJson)
+    .update(`,"trial":${canonicalJson(parts.trial)}}`)
+    .digest("hex");
 }
 
 function sha256Hex(text: string): string {

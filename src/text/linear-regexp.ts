@@ -25,7 +25,9 @@ export function compileLinear(pattern: string): LinearRegExp {
     compiled = re2().compile(pattern);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new Error(`pattern /${pattern}/ cannot be matched in linear time (${why}); lookaround and backreferences are not supported`);
+    throw new Error(
+      `pattern /${pattern}/ cannot be matched in linear time (${why}); lookaround and backreferences are not supported`,
+    );
   }
   // Ajv keys compiled patterns by their text (toString), so each must print as itself.
   return { test: (text) => compiled.matcher(text).find(), toString: () => `/${pattern}/` };
@@ -67,10 +69,14 @@ function judgedByJavaScript(pattern: string): boolean {
   return !counted || !pattern.includes("(");
 }
 
-const PIECE = /[A-Za-z0-9_ .^$|*+?-]|\\[dDwWsS.\\/+*?()[\]{}^$|-]|\[\^?(?:[A-Za-z0-9]-[A-Za-z0-9]|[A-Za-z0-9_ .]|\\[dDwWsS.-])+-?\]|\((?!\?)|\)|\{(\d{1,3})(?:,\d{0,3})?\}/y;
+const PIECE =
+  /[A-Za-z0-9_ .^$|*+?-]|\\[dDwWsS.\\/+*?()[\]{}^$|-]|\[\^?(?:[A-Za-z0-9]-[A-Za-z0-9]|[A-Za-z0-9_ .]|\\[dDwWsS.-])+-?\]|\((?!\?)|\)|\{(\d{1,3})(?:,\d{0,3})?\}/y;
 
 const REMEMBERED = 10_000;
 const problems = new Map<string, string | null>();
 
 /** Ajv's `code.regExp` option: every `pattern` and `patternProperties` key compiled by RE2. */
-export const linearRegExpEngine = Object.assign((pattern: string, _flags: string) => compileLinear(pattern), { code: "compileLinear" });
+export const linearRegExpEngine = Object.assign(
+  (pattern: string, _flags: string) => compileLinear(pattern),
+  { code: "compileLinear" },
+);

@@ -16,12 +16,19 @@ export function findNearName(name: string, candidates: Iterable<string>): string
   let best: { name: string; distance: number } | null = null;
   for (const candidate of candidates) {
     if (candidate === name) continue;
-    const distance = wordsOf(candidate) === words ? 0 : editDistance(name.toLowerCase(), candidate.toLowerCase());
-    if (distance <= limit && (best === null || distance < best.distance)) best = { name: candidate, distance };
+    const distance =
+      wordsOf(candidate) === words ? 0 : editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (distance <= limit && (best === null || distance < best.distance))
+      best = { name: candidate, distance };
   }
   return best?.name ?? null;
 }
 
 function wordsOf(name: string): string {
-  return name.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean).sort().join(" ");
+  return name
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .sort()
+    .join(" ");
 }

@@ -3,7 +3,8 @@
  * (`user:KEY@`) and with credential-like query parameters (`api_key`, `token`, `sig`…) masked.
  * The real URL is used only to make the call.
  */
-const CREDENTIAL_PARAM = /^(api[-_]?key|key|token|access[-_]?token|auth|authorization|secret|password|pass|sig|signature|code|x-api-key)$/i;
+const CREDENTIAL_PARAM =
+  /^(api[-_]?key|key|token|access[-_]?token|auth|authorization|secret|password|pass|sig|signature|code|x-api-key)$/i;
 
 export function redactUrl(url: string): string {
   let parsed: URL;
@@ -14,10 +15,13 @@ export function redactUrl(url: string): string {
   }
   parsed.username = "";
   parsed.password = "";
-  for (const name of [...parsed.searchParams.keys()]) if (CREDENTIAL_PARAM.test(name)) parsed.searchParams.set(name, "redacted");
+  for (const name of [...parsed.searchParams.keys()])
+    if (CREDENTIAL_PARAM.test(name)) parsed.searchParams.set(name, "redacted");
   const text = parsed.toString();
   // URL adds a trailing slash to a bare origin; keep the user's spelling otherwise.
-  return url.endsWith("/") || !text.endsWith("/") || parsed.pathname !== "/" ? text : text.slice(0, -1);
+  return url.endsWith("/") || !text.endsWith("/") || parsed.pathname !== "/"
+    ? text
+    : text.slice(0, -1);
 }
 
 /** The secret parts of a URL (userinfo, credential parameters' values), to mask wherever they appear. */
@@ -28,8 +32,14 @@ export function urlSecrets(url: string): string[] {
   } catch {
     return [];
   }
-  const secrets = [parsed.username, parsed.password, decodeURIComponent(parsed.username), decodeURIComponent(parsed.password)];
-  for (const [name, value] of parsed.searchParams) if (CREDENTIAL_PARAM.test(name)) secrets.push(value);
+  const secrets = [
+    parsed.username,
+    parsed.password,
+    decodeURIComponent(parsed.username),
+    decodeURIComponent(parsed.password),
+  ];
+  for (const [name, value] of parsed.searchParams)
+    if (CREDENTIAL_PARAM.test(name)) secrets.push(value);
   return [...new Set(secrets.filter((secret) => secret.length >= 4))];
 }
 

@@ -23,7 +23,8 @@ export interface TfIdf {
 export function buildTfIdf(texts: string[]): TfIdf {
   const counts = texts.map(countTerms);
   const df = new Map<string, number>();
-  for (const terms of counts) for (const term of terms.keys()) df.set(term, (df.get(term) ?? 0) + 1);
+  for (const terms of counts)
+    for (const term of terms.keys()) df.set(term, (df.get(term) ?? 0) + 1);
   const n = texts.length;
   const toVector = (terms: Map<string, number>): SparseVector => {
     const vector: SparseVector = new Map();
@@ -95,7 +96,9 @@ export function indexSimilarity(vectors: SparseVector[], threshold: number): Sim
   // document's place in each of its terms' lists (-1: not indexed there).
   const postStart = new Int32Array(df.length + 1);
   const indexed = (d: number, term: number) => df[term] <= cut || indexLight[d] === 1;
-  for (let d = 0; d < n; d++) for (let at = docStart[d]; at < docStart[d + 1]; at++) if (indexed(d, docTerm[at])) postStart[docTerm[at] + 1] += 1;
+  for (let d = 0; d < n; d++)
+    for (let at = docStart[d]; at < docStart[d + 1]; at++)
+      if (indexed(d, docTerm[at])) postStart[docTerm[at] + 1] += 1;
   for (let term = 0; term < df.length; term++) postStart[term + 1] += postStart[term];
   const fill = postStart.slice(0, df.length);
   const postDoc = new Int32Array(postStart[df.length]);
@@ -119,7 +122,8 @@ export function indexSimilarity(vectors: SparseVector[], threshold: number): Sim
   const rowWeights = new Float64Array(df.length);
   const columnWeights = new Float64Array(df.length);
   const scatter = (d: number, into: Float64Array, clear: boolean) => {
-    for (let at = docStart[d]; at < docStart[d + 1]; at++) into[docTerm[at]] = clear ? 0 : docWeight[at];
+    for (let at = docStart[d]; at < docStart[d + 1]; at++)
+      into[docTerm[at]] = clear ? 0 : docWeight[at];
   };
   let scattered = -1;
   const exactCosine = (a: number, b: number): number => {
@@ -132,7 +136,8 @@ export function indexSimilarity(vectors: SparseVector[], threshold: number): Sim
     const lookup = large === a ? rowWeights : columnWeights;
     if (large === b) scatter(b, columnWeights, false);
     let value = 0;
-    for (let at = docStart[small]; at < docStart[small + 1]; at++) value += docWeight[at] * lookup[docTerm[at]];
+    for (let at = docStart[small]; at < docStart[small + 1]; at++)
+      value += docWeight[at] * lookup[docTerm[at]];
     if (large === b) scatter(b, columnWeights, true);
     return value;
   };
@@ -190,21 +195,41 @@ interface Cut {
  * The cut (Infinity: no term is light, every term walks) whose postings walk is shortest: a
  * distinctive term costs its df² / 2 visits, a light one the square of the documents that index it.
  */
-function chooseCut(df: number[], docStart: Int32Array, docTerm: Int32Array, docWeight: Float64Array, reach: number): Cut {
+function chooseCut(
+  df: number[],
+  docStart: Int32Array,
+  docTerm: Int32Array,
+  docWeight: Float64Array,
+  reach: number,
+): Cut {
   const n = docStart.length - 1;
-  let best: Cut & { work: number } = { cut: Infinity, lightLength: new Float64Array(n), indexLight: new Uint8Array(n), work: df.reduce((sum, d) => sum + (d * d) / 2, 0) };
+  let best: Cut & { work: number } = {
+    cut: Infinity,
+    lightLength: new Float64Array(n),
+    indexLight: new Uint8Array(n),
+    work: df.reduce((sum, d) => sum + (d * d) / 2, 0),
+  };
   for (let cut = Math.floor(n / 2); cut >= 2 && cut >= n / 64; cut = Math.floor(cut / 2)) {
     const lightLength = new Float64Array(n);
     for (let d = 0; d < n; d++) {
       let squares = 0;
-      for (let at = docStart[d]; at < docStart[d + 1]; at++) if (df[docTerm[at]] > cut) squares += docWeight[at] * docWeight[at];
+      for (let at = docStart[d]; at < docStart[d + 1]; at++)
+        if (df[docTerm[at]] > cut) squares += docWeight[at] * docWeight[at];
       lightLength[d] = Math.sqrt(squares);
     }
     const longest = lightLength.reduce((max, length) => Math.max(max, length), 0);
-    const indexLight = Uint8Array.from(lightLength, (length) => (length * longest >= reach ? 1 : 0));
+    const indexLight = Uint8Array.from(lightLength, (length) =>
+      length * longest >= reach ? 1 : 0,
+    );
     const lightDf = new Float64Array(df.length);
-    for (let d = 0; d < n; d++) if (indexLight[d] === 1) for (let at = docStart[d]; at < docStart[d + 1]; at++) if (df[docTerm[at]] > cut) lightDf[docTerm[at]] += 1;
-    const work = df.reduce((sum, d, term) => sum + (d > cut ? lightDf[term] * lightDf[term] : d * d) / 2, 0);
+    for (let d = 0; d < n; d++)
+      if (indexLight[d] === 1)
+        for (let at = docStart[d]; at < docStart[d + 1]; at++)
+          if (df[docTerm[at]] > cut) lightDf[docTerm[at]] += 1;
+    const work = df.reduce(
+      (sum, d, term) => sum + (d > cut ? lightDf[term] * lightDf[term] : d * d) / 2,
+      0,
+    );
     if (work < best.work) best = { cut, lightLength, indexLight, work };
   }
   return best;

@@ -10,8 +10,23 @@ import type { CaseEntry, RegistryFile, ToolEntry } from "../config/file-types.js
 import { InputError } from "../errors.js";
 import { buildSnapshot, type SourceTool } from "../registry/build-snapshot.js";
 import { contentHash } from "../text/content-hash.js";
-import type { JsonObject, JsonValue, Message, Registry, Tool, TracedApi, TracedTurn } from "../types.js";
-import { describeStoredEndpoints, PROVIDER_NAMES, PROVIDERS, providerTracedAs, storesReplies, type Wire } from "../types/providers.js";
+import type {
+  JsonObject,
+  JsonValue,
+  Message,
+  Registry,
+  Tool,
+  TracedApi,
+  TracedTurn,
+} from "../types.js";
+import {
+  describeStoredEndpoints,
+  PROVIDER_NAMES,
+  PROVIDERS,
+  providerTracedAs,
+  storesReplies,
+  type Wire,
+} from "../types/providers.js";
 import type { Redactions } from "./redact.js";
 
 /** The snapshot of the tools a turn offered. */
@@ -25,7 +40,11 @@ export interface FrozenSnapshot {
 }
 
 /** The tools a turn offered, as a snapshot: traced definitions first, the join snapshot's for names alone. */
-export function snapshotOfTurn(turn: TracedTurn, join: Registry | null, family: string): FrozenSnapshot {
+export function snapshotOfTurn(
+  turn: TracedTurn,
+  join: Registry | null,
+  family: string,
+): FrozenSnapshot {
   const joined = new Map((join?.tools ?? []).map((tool) => [tool.name, tool]));
   const partial: string[] = [];
   const sources: SourceTool[] = [];
@@ -41,18 +60,37 @@ export function snapshotOfTurn(turn: TracedTurn, join: Registry | null, family: 
       continue;
     }
     if (nameOnly) partial.push(tool.name);
-    sources.push({ name: tool.name, ...(tool.description === undefined ? {} : { description: tool.description }), ...(tool.input_schema === undefined ? {} : { input_schema: tool.input_schema }), hints: {}, declared: {} });
+    sources.push({
+      name: tool.name,
+      ...(tool.description === undefined ? {} : { description: tool.description }),
+      ...(tool.input_schema === undefined ? {} : { input_schema: tool.input_schema }),
+      hints: {},
+      declared: {},
+    });
   }
-  const built = buildSnapshot(sources, { snapshot: "frozen", family, source: "route-eval freeze", trustAnnotations: false });
+  const built = buildSnapshot(sources, {
+    snapshot: "frozen",
+    family,
+    source: "route-eval freeze",
+    trustAnnotations: false,
+  });
   const byName = new Map([...built.registry.tools, ...taken].map((tool) => [tool.name, tool]));
   // The turn's order, as the model saw the tools.
-  const tools = [...seen].map((name) => byName.get(name)).filter((tool): tool is ToolEntry => tool !== undefined);
+  const tools = [...seen]
+    .map((name) => byName.get(name))
+    .filter((tool): tool is ToolEntry => tool !== undefined);
   const hash = contentHash(tools).slice(0, 16);
-  const warnings = built.warnings.filter((warning) => !/has no description/.test(warning) || !partial.some((name) => warning.includes(`"${name}"`)));
+  const warnings = built.warnings.filter(
+    (warning) =>
+      !/has no description/.test(warning) || !partial.some((name) => warning.includes(`"${name}"`)),
+  );
   const registry: RegistryFile = {
     snapshot: `frozen-${hash}`,
     revision: `sha256:${hash}`,
-    source: join === null ? "route-eval freeze: the tools of a traced turn" : `route-eval freeze: the tools of a traced turn, names alone joined with ${join.snapshot}`,
+    source:
+      join === null
+        ? "route-eval freeze: the tools of a traced turn"
+        : `route-eval freeze: the tools of a traced turn, names alone joined with ${join.snapshot}`,
     ...(partial.length === 0 ? {} : { partial }),
     tools,
   };
@@ -60,23 +98,43 @@ export function snapshotOfTurn(turn: TracedTurn, join: Registry | null, family: 
 }
 
 function toEntry(tool: Tool): ToolEntry {
-  const { name, family, purpose, use_when, avoid_when, input_schema, output_schema, effect, idempotent, open_world } = tool;
+  const {
+    name,
+    family,
+    purpose,
+    use_when,
+    avoid_when,
+    input_schema,
+    output_schema,
+    effect,
+    idempotent,
+    open_world,
+  } = tool;
   return {
-    name, family, purpose,
+    name,
+    family,
+    purpose,
     ...(use_when.length > 0 ? { use_when } : {}),
     ...(avoid_when.length > 0 ? { avoid_when } : {}),
     ...(input_schema === undefined ? {} : { input_schema }),
     ...(output_schema === undefined ? {} : { output_schema }),
-    effect, idempotent, open_world,
+    effect,
+    idempotent,
+    open_world,
   };
 }
 
 /** A turn's goal and prior turns: the decision must answer a user message. */
 export function splitGoal(turn: TracedTurn, name: string): { goal: string; prior: Message[] } {
   const last = turn.messages[turn.messages.length - 1];
-  if (last === undefined) throw new InputError(`${name}: the trace has no input messages (content capture off?); there is no request to freeze`);
+  if (last === undefined)
+    throw new InputError(
+      `${name}: the trace has no input messages (content capture off?); there is no request to freeze`,
+    );
   if (last.role !== "user") {
-    throw new InputError(`${name}: the call answers a ${last.role === "tool" ? "tool result" : `${last.role} message`}, not a user message; a case's decision follows the user's message (freeze the call that answered it)`);
+    throw new InputError(
+      `${name}: the call answers a ${last.role === "tool" ? "tool result" : `${last.role} message`}, not a user message; a case's decision follows the user's message (freeze the call that answered it)`,
+    );
   }
   return { goal: last.content, prior: turn.messages.slice(0, -1) };
 }
@@ -89,14 +147,23 @@ export interface CaseSettings {
 }
 
 /** The case a turn becomes (its production system prompt kept); without acceptable tools it carries a todo that lint reports and run refuses. */
-export function caseOfTurn(turn: TracedTurn, settings: CaseSettings, origin: JsonObject): CaseEntry {
+export function caseOfTurn(
+  turn: TracedTurn,
+  settings: CaseSettings,
+  origin: JsonObject,
+): CaseEntry {
   const { goal, prior } = splitGoal(turn, settings.id);
-  const called = turn.calls.length === 0 ? "answered without a tool call" : `called ${turn.calls.map((c) => c.name).join(", ")}`;
+  const called =
+    turn.calls.length === 0
+      ? "answered without a tool call"
+      : `called ${turn.calls.map((c) => c.name).join(", ")}`;
   return {
     id: settings.id,
     goal,
     ...(settings.acceptable.length === 0
-      ? { todo: `name the acceptable tools: the tools any of which would have been right (production ${called})` }
+      ? {
+          todo: `name the acceptable tools: the tools any of which would have been right (production ${called})`,
+        }
       : { acceptable: settings.acceptable }),
     ...(settings.forbidden.length === 0 ? {} : { forbidden: settings.forbidden }),
     tags: ["frozen"],
@@ -108,7 +175,12 @@ export function caseOfTurn(turn: TracedTurn, settings: CaseSettings, origin: Jso
 }
 
 /** Where a turn came from and what it did, kept on the case (redacted like everything else). */
-export function originOf(turn: TracedTurn, redacted: Redactions, reply: "as traced" | "synthesized", partial: string[]): JsonObject {
+export function originOf(
+  turn: TracedTurn,
+  redacted: Redactions,
+  reply: "as traced" | "synthesized",
+  partial: string[],
+): JsonObject {
   return {
     trace: `${turn.source.file}:${turn.source.line}`,
     format: turn.source.format,
@@ -118,7 +190,11 @@ export function originOf(turn: TracedTurn, redacted: Redactions, reply: "as trac
     ...(turn.provider === null ? {} : { provider: turn.provider }),
     ...(turn.model === null ? {} : { model: turn.model }),
     tool_choice: turn.tool_choice as unknown as JsonValue,
-    calls: turn.calls.map((call) => ({ name: call.name, arguments: call.arguments, ...(call.parsed === null ? { arguments_invalid: true } : {}) })),
+    calls: turn.calls.map((call) => ({
+      name: call.name,
+      arguments: call.arguments,
+      ...(call.parsed === null ? { arguments_invalid: true } : {}),
+    })),
     ...(turn.text === null ? {} : { text: turn.text }),
     ...(turn.stages.length === 0 ? {} : { stages: turn.stages as unknown as JsonValue }),
     ...(partial.length === 0 ? {} : { partial }),
@@ -134,7 +210,8 @@ export function originOf(turn: TracedTurn, redacted: Redactions, reply: "as trac
  */
 export function wireOfTurn(turn: TracedTurn): TracedApi | null {
   if (turn.api !== null) return turn.api;
-  if (turn.provider === "aws.bedrock" && /claude/i.test(turn.model ?? "")) return "anthropic-messages";
+  if (turn.provider === "aws.bedrock" && /claude/i.test(turn.model ?? ""))
+    return "anthropic-messages";
   const name = turn.provider === null ? null : providerTracedAs(turn.provider);
   const row = name === null ? null : PROVIDERS[name];
   return row !== null && storesReplies(row) ? row.wire : null;
@@ -145,58 +222,114 @@ export function endpointOfTurn(turn: TracedTurn): string | null {
   const wire = wireOfTurn(turn);
   if (wire === null || turn.model === null) return null;
   const traced = turn.provider === null ? null : providerTracedAs(turn.provider);
-  const name = traced !== null && PROVIDERS[traced].wire === wire ? traced : PROVIDER_NAMES.find((p) => PROVIDERS[p].wire === wire);
+  const name =
+    traced !== null && PROVIDERS[traced].wire === wire
+      ? traced
+      : PROVIDER_NAMES.find((p) => PROVIDERS[p].wire === wire);
   return `${name}:${turn.model}`;
 }
 
 /** The reply to store for an endpoint of `wire`: the traced body when it is in that wire, else one written from the call. */
-export function replyBody(turn: TracedTurn, wire: Wire, model: string): { body: JsonValue; synthesized: boolean } {
-  if (turn.reply !== undefined && wireOfTurn(turn) === wire) return { body: turn.reply, synthesized: false };
+export function replyBody(
+  turn: TracedTurn,
+  wire: Wire,
+  model: string,
+): { body: JsonValue; synthesized: boolean } {
+  if (turn.reply !== undefined && wireOfTurn(turn) === wire)
+    return { body: turn.reply, synthesized: false };
   const id = turn.span_id ?? "frozen";
   switch (wire) {
     case "openai-chat":
       return {
         synthesized: true,
         body: {
-          id: `chatcmpl-${id}`, object: "chat.completion", model, synthesized: true,
-          choices: [{
-            index: 0,
-            finish_reason: turn.calls.length > 0 ? "tool_calls" : "stop",
-            message: {
-              role: "assistant",
-              content: turn.text,
-              ...(turn.calls.length === 0 ? {} : { tool_calls: turn.calls.map((call, i) => ({ id: call.id ?? `call_${i + 1}`, type: "function", function: { name: call.name, arguments: call.arguments } })) }),
+          id: `chatcmpl-${id}`,
+          object: "chat.completion",
+          model,
+          synthesized: true,
+          choices: [
+            {
+              index: 0,
+              finish_reason: turn.calls.length > 0 ? "tool_calls" : "stop",
+              message: {
+                role: "assistant",
+                content: turn.text,
+                ...(turn.calls.length === 0
+                  ? {}
+                  : {
+                      tool_calls: turn.calls.map((call, i) => ({
+                        id: call.id ?? `call_${i + 1}`,
+                        type: "function",
+                        function: { name: call.name, arguments: call.arguments },
+                      })),
+                    }),
+              },
             },
-          }],
+          ],
         },
       };
     case "openai-responses":
       return {
         synthesized: true,
         body: {
-          id: `resp_${id}`, object: "response", status: "completed", model, synthesized: true,
+          id: `resp_${id}`,
+          object: "response",
+          status: "completed",
+          model,
+          synthesized: true,
           output: [
-            ...(turn.text === null ? [] : [{ type: "message", id: `msg_${id}`, role: "assistant", status: "completed", content: [{ type: "output_text", text: turn.text, annotations: [] }] }]),
-            ...turn.calls.map((call, i) => ({ type: "function_call", id: `fc_${i + 1}`, call_id: call.id ?? `call_${i + 1}`, name: call.name, arguments: call.arguments, status: "completed" })),
+            ...(turn.text === null
+              ? []
+              : [
+                  {
+                    type: "message",
+                    id: `msg_${id}`,
+                    role: "assistant",
+                    status: "completed",
+                    content: [{ type: "output_text", text: turn.text, annotations: [] }],
+                  },
+                ]),
+            ...turn.calls.map((call, i) => ({
+              type: "function_call",
+              id: `fc_${i + 1}`,
+              call_id: call.id ?? `call_${i + 1}`,
+              name: call.name,
+              arguments: call.arguments,
+              status: "completed",
+            })),
           ],
         },
       };
     case "anthropic-messages": {
       const invalid = turn.calls.find((call) => call.parsed === null);
-      if (invalid !== undefined) throw new InputError(`the traced call of ${invalid.name} has arguments that are not a JSON object, which an Anthropic reply cannot carry; freeze it for an OpenAI endpoint (--endpoint openai:MODEL)`);
+      if (invalid !== undefined)
+        throw new InputError(
+          `the traced call of ${invalid.name} has arguments that are not a JSON object, which an Anthropic reply cannot carry; freeze it for an OpenAI endpoint (--endpoint openai:MODEL)`,
+        );
       return {
         synthesized: true,
         body: {
-          id: `msg_${id}`, type: "message", role: "assistant", model, synthesized: true,
+          id: `msg_${id}`,
+          type: "message",
+          role: "assistant",
+          model,
+          synthesized: true,
           stop_reason: turn.calls.length > 0 ? "tool_use" : "end_turn",
           content: [
             ...(turn.text === null ? [] : [{ type: "text", text: turn.text }]),
-            ...turn.calls.map((call, i) => ({ type: "tool_use", id: call.id ?? `toolu_${i + 1}`, name: call.name, input: call.parsed })),
+            ...turn.calls.map((call, i) => ({
+              type: "tool_use",
+              id: call.id ?? `toolu_${i + 1}`,
+              name: call.name,
+              input: call.parsed,
+            })),
           ],
         },
       };
     }
     default:
-      throw new InputError(`freeze stores replies for the endpoints of a provider API (a ${wire} endpoint's replies are its own); pass --endpoint ${describeStoredEndpoints()}`);
+      throw new InputError(
+        `freeze stores replies for the endpoints of a provider API (a ${wire} endpoint's replies are its own); pass --endpoint ${describeStoredEndpoints()}`,
+      );
   }
 }

@@ -15,7 +15,16 @@ import { checkArguments } from "../classify/check-arguments.js";
 import { findRivals } from "../lint/find-rivals.js";
 import { meanOfSums, rate } from "../metrics/wilson.js";
 import { compareText } from "../text/compare-text.js";
-import { ABSTAIN, ASK, type JsonObject, type MonitorReport, type MonitorRivals, type MonitorSignals, type TracedTool, type TracedTurn } from "../types.js";
+import {
+  ABSTAIN,
+  ASK,
+  type JsonObject,
+  type MonitorReport,
+  type MonitorRivals,
+  type MonitorSignals,
+  type TracedTool,
+  type TracedTurn,
+} from "../types.js";
 import { valueOf } from "./select-turns.js";
 import { tracedTool } from "./turn-cases.js";
 
@@ -86,7 +95,10 @@ class Tally {
       turns: this.turns,
       no_tool_list: this.untooled,
       set_size: { ...meanOfSums(this.size.n, this.size.sum, this.size.squares), max: this.max },
-      stages: [...this.stages.entries()].map(([stage, s]) => ({ stage, size: meanOfSums(s.n, s.sum, s.squares) })),
+      stages: [...this.stages.entries()].map(([stage, s]) => ({
+        stage,
+        size: meanOfSums(s.n, s.sum, s.squares),
+      })),
       call_rate: rate(this.withCall, this.turns),
       clarification_rate: rate(this.questions, this.turns),
       abstention_rate: rate(this.abstentions, this.turns),
@@ -110,7 +122,13 @@ interface Observed {
   tooled: boolean;
   offered: Set<string>;
   stages: TracedTurn["stages"];
-  calls: { name: string; offered: boolean; checked: boolean; rejected: boolean; contested: boolean }[];
+  calls: {
+    name: string;
+    offered: boolean;
+    checked: boolean;
+    rejected: boolean;
+    contested: boolean;
+  }[];
   question: boolean;
 }
 
@@ -128,7 +146,10 @@ export interface Monitor {
 export function createMonitor(options: MonitorOptions): Monitor {
   const all = new Tally();
   const by = options.by.map((key) => ({ key, groups: new Map<string, Tally>() }));
-  const split = options.splitAt === null ? null : { at: Date.parse(options.splitAt), before: new Tally(), after: new Tally(), untimed: 0 };
+  const split =
+    options.splitAt === null
+      ? null
+      : { at: Date.parse(options.splitAt), before: new Tally(), after: new Tally(), untimed: 0 };
   const rivals = createRivalTracker();
   let unreplied = 0;
   let turns = 0;
@@ -162,9 +183,19 @@ export function createMonitor(options: MonitorOptions): Monitor {
       all: all.signals(),
       by: by.map(({ key, groups }) => ({
         key,
-        groups: [...groups.entries()].sort(([a, x], [b, y]) => y.turns - x.turns || compareText(a, b)).map(([value, tally]) => ({ value, signals: tally.signals() })),
+        groups: [...groups.entries()]
+          .sort(([a, x], [b, y]) => y.turns - x.turns || compareText(a, b))
+          .map(([value, tally]) => ({ value, signals: tally.signals() })),
       })),
-      windows: split === null || options.splitAt === null ? null : { split_at: new Date(split.at).toISOString(), before: split.before.signals(), after: split.after.signals(), untimed: split.untimed },
+      windows:
+        split === null || options.splitAt === null
+          ? null
+          : {
+              split_at: new Date(split.at).toISOString(),
+              before: split.before.signals(),
+              after: split.after.signals(),
+              untimed: split.untimed,
+            },
       rivals: rivals.pairs(),
       rivals_not_computed: rivals.notComputed(),
     }),
@@ -185,8 +216,16 @@ function observe(turn: TracedTurn, rivals: RivalTracker): Observed {
       const schema = tool?.input_schema;
       // Arguments that are not a JSON object are rejected whatever the schema; others are checked against the offered one.
       const checked = tool !== undefined && (schema !== undefined || call.parsed === null);
-      const rejected = checked && (call.parsed === null || checkArguments(schema as JsonObject, call.parsed).length > 0);
-      return { name: call.name, offered: tool !== undefined, checked, rejected, contested: tool !== undefined && (rivalsOf.get(call.name)?.length ?? 0) > 0 };
+      const rejected =
+        checked &&
+        (call.parsed === null || checkArguments(schema as JsonObject, call.parsed).length > 0);
+      return {
+        name: call.name,
+        offered: tool !== undefined,
+        checked,
+        rejected,
+        contested: tool !== undefined && (rivalsOf.get(call.name)?.length ?? 0) > 0,
+      };
     }),
   };
 }
@@ -207,7 +246,12 @@ function createRivalTracker(): RivalTracker {
   const empty = new Map<string, string[]>();
   return {
     observe: (offered, called) => {
-      for (const [name, tool] of offered) if (!definitions.has(name) && (tool.description !== undefined || tool.input_schema !== undefined)) definitions.set(name, tool);
+      for (const [name, tool] of offered)
+        if (
+          !definitions.has(name) &&
+          (tool.description !== undefined || tool.input_schema !== undefined)
+        )
+          definitions.set(name, tool);
       const key = [...offered.keys()].sort().join("\n");
       let set = bySet.get(key);
       if (set === undefined) {
@@ -215,25 +259,47 @@ function createRivalTracker(): RivalTracker {
           notComputed += 1;
           return empty;
         }
-        bySet.set(key, (set = rivalsOfSet([...offered.keys()].sort().map((name) => definitions.get(name) ?? offered.get(name) as TracedTool))));
+        bySet.set(
+          key,
+          (set = rivalsOfSet(
+            [...offered.keys()]
+              .sort()
+              .map((name) => definitions.get(name) ?? (offered.get(name) as TracedTool)),
+          )),
+        );
       }
       for (const pair of set.pairs) {
         const key = `${pair.a}\n${pair.b}`;
         let total = totals.get(key);
-        if (total === undefined) totals.set(key, (total = { ...pair, turns: 0, calls_a: 0, calls_b: 0 }));
+        if (total === undefined)
+          totals.set(key, (total = { ...pair, turns: 0, calls_a: 0, calls_b: 0 }));
         total.turns += 1;
         if (called === pair.a) total.calls_a += 1;
         if (called === pair.b) total.calls_b += 1;
       }
       return set.of;
     },
-    pairs: () => [...totals.values()].sort((x, y) => y.turns - x.turns || y.score - x.score || compareText(x.a, y.a) || compareText(x.b, y.b)),
+    pairs: () =>
+      [...totals.values()].sort(
+        (x, y) =>
+          y.turns - x.turns || y.score - x.score || compareText(x.a, y.a) || compareText(x.b, y.b),
+      ),
     notComputed: () => notComputed,
   };
 }
 
 function rivalsOfSet(tools: TracedTool[]): { pairs: MonitorRivals[]; of: Map<string, string[]> } {
-  const pairs = tools.length < 2 ? [] : findRivals(tools.map(tracedTool)).map((p) => ({ a: p.a.name, b: p.b.name, score: Math.round(p.score * 100) / 100, turns: 0, calls_a: 0, calls_b: 0 }));
+  const pairs =
+    tools.length < 2
+      ? []
+      : findRivals(tools.map(tracedTool)).map((p) => ({
+          a: p.a.name,
+          b: p.b.name,
+          score: Math.round(p.score * 100) / 100,
+          turns: 0,
+          calls_a: 0,
+          calls_b: 0,
+        }));
   const of = new Map<string, string[]>();
   for (const pair of pairs) {
     of.set(pair.a, [...(of.get(pair.a) ?? []), pair.b]);

@@ -16,25 +16,42 @@ export function anyValue(value: JsonValue | undefined): JsonValue {
   if ("intValue" in value) return Number(value.intValue);
   if ("doubleValue" in value) return Number(value.doubleValue);
   if ("bytesValue" in value) return value.bytesValue;
-  if ("arrayValue" in value) return isObject(value.arrayValue) && Array.isArray(value.arrayValue.values) ? value.arrayValue.values.map(anyValue) : [];
+  if ("arrayValue" in value)
+    return isObject(value.arrayValue) && Array.isArray(value.arrayValue.values)
+      ? value.arrayValue.values.map(anyValue)
+      : [];
   if ("kvlistValue" in value) {
-    const list = isObject(value.kvlistValue) && Array.isArray(value.kvlistValue.values) ? value.kvlistValue.values : [];
-    return Object.fromEntries(list.filter(isObject).map((kv) => [String(kv.key), anyValue(kv.value)]));
+    const list =
+      isObject(value.kvlistValue) && Array.isArray(value.kvlistValue.values)
+        ? value.kvlistValue.values
+        : [];
+    return Object.fromEntries(
+      list.filter(isObject).map((kv) => [String(kv.key), anyValue(kv.value)]),
+    );
   }
   return null;
 }
 
 /** Adds a span's (or resource's) attributes: an OTLP list of `{key, value}`, or a flat object. */
-export function addAttributes(into: Attributes, attributes: JsonValue | undefined, path: string): void {
+export function addAttributes(
+  into: Attributes,
+  attributes: JsonValue | undefined,
+  path: string,
+): void {
   if (attributes === undefined || attributes === null) return;
   if (Array.isArray(attributes)) {
     attributes.forEach((kv, i) => {
-      if (!isObject(kv) || typeof kv.key !== "string") throw new TraceShapeError(`${path}[${i}]`, "expected an attribute {key, value}");
+      if (!isObject(kv) || typeof kv.key !== "string")
+        throw new TraceShapeError(`${path}[${i}]`, "expected an attribute {key, value}");
       into.set(kv.key, anyValue(kv.value));
     });
   } else if (isObject(attributes)) {
     for (const [key, value] of Object.entries(attributes)) into.set(key, value);
-  } else throw new TraceShapeError(path, "expected the attributes as a list of {key, value} or an object");
+  } else
+    throw new TraceShapeError(
+      path,
+      "expected the attributes as a list of {key, value} or an object",
+    );
 }
 
 /** Flattened keys under `prefix.` as one nested value: numeric segments index lists. */
@@ -49,7 +66,12 @@ export function unflatten(attributes: Attributes, prefix: string): JsonValue | u
   return root;
 }
 
-function setPath(node: JsonValue | undefined, segments: string[], index: number, value: JsonValue): JsonValue {
+function setPath(
+  node: JsonValue | undefined,
+  segments: string[],
+  index: number,
+  value: JsonValue,
+): JsonValue {
   if (index === segments.length) return value;
   const segment = segments[index];
   if (/^\d+$/.test(segment)) {
@@ -80,8 +102,10 @@ export function normaliseId(value: JsonValue | undefined, bytes: number): string
 
 /** Unix nanoseconds (a decimal string or a number), or an ISO time, as ISO 8601. */
 export function timeOf(value: JsonValue | undefined): string | null {
-  if (typeof value === "string" && /^\d+$/.test(value)) return new Date(Number(BigInt(value) / 1_000_000n)).toISOString();
+  if (typeof value === "string" && /^\d+$/.test(value))
+    return new Date(Number(BigInt(value) / 1_000_000n)).toISOString();
   if (typeof value === "number") return new Date(value / 1e6).toISOString();
-  if (typeof value === "string" && !Number.isNaN(Date.parse(value))) return new Date(value).toISOString();
+  if (typeof value === "string" && !Number.isNaN(Date.parse(value)))
+    return new Date(value).toISOString();
   return null;
 }

@@ -5,7 +5,18 @@
  * with `stop_reason` (Anthropic Messages) — and the request is read the same way.
  */
 import type { JsonObject, JsonValue, TracedApi, TracedTurn } from "../types.js";
-import { anthropicReply, chatCalls, fromAnthropicMessages, fromChatMessages, fromResponsesInput, isObject, readTracedTools, responsesReply, textOf, TraceShapeError } from "./trace-messages.js";
+import {
+  anthropicReply,
+  chatCalls,
+  fromAnthropicMessages,
+  fromChatMessages,
+  fromResponsesInput,
+  isObject,
+  readTracedTools,
+  responsesReply,
+  textOf,
+  TraceShapeError,
+} from "./trace-messages.js";
 
 export function isPair(value: JsonObject): boolean {
   return isObject(value.request) && isObject(value.response);
@@ -42,17 +53,33 @@ const READERS: Record<TracedApi, (request: JsonObject, response: JsonObject) => 
   "openai-chat": (request, response) => {
     const conversation = fromChatMessages(request.messages, "request.messages");
     const choice = Array.isArray(response.choices) ? response.choices[0] : undefined;
-    if (!isObject(choice) || !isObject(choice.message)) throw new TraceShapeError("response.choices[0].message", "expected the reply's message");
+    if (!isObject(choice) || !isObject(choice.message))
+      throw new TraceShapeError("response.choices[0].message", "expected the reply's message");
     const text = textOf(choice.message.content);
-    return { ...conversation, tools: readTracedTools(request.tools, "request.tools"), calls: chatCalls(choice.message.tool_calls, "response.choices[0].message.tool_calls"), text: text === "" ? null : text };
+    return {
+      ...conversation,
+      tools: readTracedTools(request.tools, "request.tools"),
+      calls: chatCalls(choice.message.tool_calls, "response.choices[0].message.tool_calls"),
+      text: text === "" ? null : text,
+    };
   },
   "openai-responses": (request, response) => {
     const conversation = fromResponsesInput(request.input, "request.input");
     const instructions = stringOr(request.instructions ?? response.instructions);
-    const system = [instructions, conversation.system].filter((s): s is string => s !== null).join("\n\n");
+    const system = [instructions, conversation.system]
+      .filter((s): s is string => s !== null)
+      .join("\n\n");
     // The response object echoes the request's tools: either will do.
     const tools = request.tools ?? response.tools;
-    return { system: system === "" ? null : system, messages: conversation.messages, tools: readTracedTools(tools, request.tools === undefined ? "response.tools" : "request.tools"), ...responsesReply(response.output, "response.output") };
+    return {
+      system: system === "" ? null : system,
+      messages: conversation.messages,
+      tools: readTracedTools(
+        tools,
+        request.tools === undefined ? "response.tools" : "request.tools",
+      ),
+      ...responsesReply(response.output, "response.output"),
+    };
   },
   "anthropic-messages": (request, response) => ({
     ...fromAnthropicMessages(request.system, request.messages, "request.messages"),
@@ -64,15 +91,21 @@ const READERS: Record<TracedApi, (request: JsonObject, response: JsonObject) => 
 function apiOf(request: JsonObject, response: JsonObject): TracedApi {
   if (Array.isArray(response.choices)) return "openai-chat";
   if (Array.isArray(response.output) || response.object === "response") return "openai-responses";
-  if (Array.isArray(response.content) && (response.type === "message" || "stop_reason" in response)) return "anthropic-messages";
+  if (Array.isArray(response.content) && (response.type === "message" || "stop_reason" in response))
+    return "anthropic-messages";
   if (Array.isArray(request.input) || typeof request.input === "string") return "openai-responses";
-  throw new TraceShapeError("response", "expected a Chat Completions (choices), Responses (output) or Anthropic Messages (content) reply");
+  throw new TraceShapeError(
+    "response",
+    "expected a Chat Completions (choices), Responses (output) or Anthropic Messages (content) reply",
+  );
 }
 
 /** The request's tool choice; a Responses reply echoes it. Neither: `auto`, inferred (the providers' default). */
 function toolChoiceOf(request: JsonObject, response: JsonObject): TracedTurn["tool_choice"] {
   const value = request.tool_choice ?? response.tool_choice;
-  return value === undefined || value === null ? { value: "auto", provenance: "inferred" } : { value, provenance: "traced" };
+  return value === undefined || value === null
+    ? { value: "auto", provenance: "inferred" }
+    : { value, provenance: "traced" };
 }
 
 function stringOr(value: JsonValue | undefined): string | null {
@@ -81,7 +114,8 @@ function stringOr(value: JsonValue | undefined): string | null {
 
 /** The pair's own time, else the reply's `created` / `created_at` (Unix seconds). */
 function timeOf(value: JsonValue | undefined, response: JsonObject): string | null {
-  if (typeof value === "string" && !Number.isNaN(Date.parse(value))) return new Date(value).toISOString();
+  if (typeof value === "string" && !Number.isNaN(Date.parse(value)))
+    return new Date(value).toISOString();
   const created = response.created ?? response.created_at;
   return typeof created === "number" ? new Date(created * 1000).toISOString() : null;
 }
@@ -90,7 +124,8 @@ function timeOf(value: JsonValue | undefined, response: JsonObject): string | nu
 export function scalars(object: JsonObject): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(object)) {
-    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") out[key] = String(value);
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+      out[key] = String(value);
   }
   return out;
 }

@@ -26,8 +26,15 @@ export interface TraceCounts {
   turns: number;
 }
 
-export function readTraces(files: string[], cwd: string, onTurn: (turn: TracedTurn) => void): TraceCounts {
-  if (files.length === 0) throw new InputError("no trace files given: name one or more (OTLP JSON/JSONL, spans, or request/response pairs)");
+export function readTraces(
+  files: string[],
+  cwd: string,
+  onTurn: (turn: TracedTurn) => void,
+): TraceCounts {
+  if (files.length === 0)
+    throw new InputError(
+      "no trace files given: name one or more (OTLP JSON/JSONL, spans, or request/response pairs)",
+    );
   const counts: TraceCounts = { files: 0, calls: 0, skipped: 0, turns: 0 };
   const emit = (turn: TracedTurn | null) => {
     counts.calls += 1;
@@ -61,7 +68,13 @@ function readFile(absolute: string, shown: string, emit: (turn: TracedTurn | nul
         value = JSON.parse(text) as JsonValue;
       } catch (error) {
         if (!seen) throw new WholeDocument();
-        throw new InputError(at(shown, line, `not valid JSON (${error instanceof Error ? error.message : String(error)}); a JSON Lines trace holds one JSON value per line`));
+        throw new InputError(
+          at(
+            shown,
+            line,
+            `not valid JSON (${error instanceof Error ? error.message : String(error)}); a JSON Lines trace holds one JSON value per line`,
+          ),
+        );
       }
       seen = true;
       readValue(value, shown, line, emit);
@@ -83,7 +96,13 @@ function readFile(absolute: string, shown: string, emit: (turn: TracedTurn | nul
 }
 
 /** One JSON value of a trace file: a list of values, an OTLP export, a request/response pair, or a span. */
-function readValue(value: JsonValue, shown: string, line: number, emit: (turn: TracedTurn | null) => void, document = false): void {
+function readValue(
+  value: JsonValue,
+  shown: string,
+  line: number,
+  emit: (turn: TracedTurn | null) => void,
+  document = false,
+): void {
   const where = { file: shown, line };
   const one = (item: JsonValue, path: string, itemLine: number) => {
     try {
@@ -91,17 +110,31 @@ function readValue(value: JsonValue, shown: string, line: number, emit: (turn: T
     } catch (error) {
       if (!(error instanceof TraceShapeError)) throw error;
       // A path relative to the value joins the value's own path.
-      const full = [path, error.path].filter((p) => p !== "").join(".").replace(/\.\[/g, "[");
+      const full = [path, error.path]
+        .filter((p) => p !== "")
+        .join(".")
+        .replace(/\.\[/g, "[");
       const hint = document ? " (line of the document's start)" : "";
-      throw new InputError(at(shown, itemLine, `${full === "" ? "(root)" : full}: ${error.message}${hint}`));
+      throw new InputError(
+        at(shown, itemLine, `${full === "" ? "(root)" : full}: ${error.message}${hint}`),
+      );
     }
   };
   if (Array.isArray(value)) value.forEach((item, i) => one(item, `[${i}]`, line));
   else one(value, "", line);
 }
 
-function readOne(value: JsonValue, path: string, where: { file: string; line: number }, emit: (turn: TracedTurn | null) => void): void {
-  if (!isObject(value)) throw new TraceShapeError("", "expected an object: an OTLP export, a span or a request/response pair");
+function readOne(
+  value: JsonValue,
+  path: string,
+  where: { file: string; line: number },
+  emit: (turn: TracedTurn | null) => void,
+): void {
+  if (!isObject(value))
+    throw new TraceShapeError(
+      "",
+      "expected an object: an OTLP export, a span or a request/response pair",
+    );
   if (Array.isArray(value.resourceSpans)) {
     readExport(value.resourceSpans, where, emit);
     return;
@@ -110,20 +143,31 @@ function readOne(value: JsonValue, path: string, where: { file: string; line: nu
     emit(readPair(value, where));
     return;
   }
-  if ("attributes" in value && ("span_id" in value || "spanId" in value || "context" in value || "name" in value)) {
+  if (
+    "attributes" in value &&
+    ("span_id" in value || "spanId" in value || "context" in value || "name" in value)
+  ) {
     emit(readSpan(value, new Map(), where, false));
     return;
   }
   const keys = Object.keys(value).slice(0, 5).join(", ");
-  throw new TraceShapeError("", `not a trace this reader knows (keys: ${keys || "none"}): expected an OTLP export {"resourceSpans": […]}, a span {"name", "attributes", …} or a request/response pair {"request": {…}, "response": {…}}`);
+  throw new TraceShapeError(
+    "",
+    `not a trace this reader knows (keys: ${keys || "none"}): expected an OTLP export {"resourceSpans": […]}, a span {"name", "attributes", …} or a request/response pair {"request": {…}, "response": {…}}`,
+  );
 }
 
 /** An OTLP ExportTraceServiceRequest: every span of every scope, with its resource's attributes. */
-function readExport(resourceSpans: JsonValue[], where: { file: string; line: number }, emit: (turn: TracedTurn | null) => void): void {
+function readExport(
+  resourceSpans: JsonValue[],
+  where: { file: string; line: number },
+  emit: (turn: TracedTurn | null) => void,
+): void {
   resourceSpans.forEach((resourceSpan, r) => {
     const base = `resourceSpans[${r}]`;
     const failAt = (error: unknown, path: string): never => {
-      if (error instanceof TraceShapeError) throw new TraceShapeError(`${path}.${error.path}`.replace(/\.$/, ""), error.message);
+      if (error instanceof TraceShapeError)
+        throw new TraceShapeError(`${path}.${error.path}`.replace(/\.$/, ""), error.message);
       throw error;
     };
     if (!isObject(resourceSpan)) throw new TraceShapeError(base, "expected a ResourceSpans object");
@@ -134,7 +178,11 @@ function readExport(resourceSpans: JsonValue[], where: { file: string; line: num
     } catch (error) {
       failAt(error, `${base}.resource`);
     }
-    const scopes = Array.isArray(resourceSpan.scopeSpans) ? resourceSpan.scopeSpans : Array.isArray(resourceSpan.instrumentationLibrarySpans) ? resourceSpan.instrumentationLibrarySpans : [];
+    const scopes = Array.isArray(resourceSpan.scopeSpans)
+      ? resourceSpan.scopeSpans
+      : Array.isArray(resourceSpan.instrumentationLibrarySpans)
+        ? resourceSpan.instrumentationLibrarySpans
+        : [];
     scopes.forEach((scope, s) => {
       const spans = isObject(scope) && Array.isArray(scope.spans) ? scope.spans : [];
       spans.forEach((span, i) => {

@@ -18,10 +18,16 @@ interface Pattern {
 
 /** Built-in patterns, in the order they run (keys before e-mail: a key may hold an @). */
 const BUILT_IN: [name: string, pattern: RegExp][] = [
-  ["key", /\b(?:sk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{16,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{35}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})/g],
+  [
+    "key",
+    /\b(?:sk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{16,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{35}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})/g,
+  ],
   ["key", /\bBearer\s+[A-Za-z0-9._~+/-]{16,}=*/g],
   ["email", /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g],
-  ["phone", /(?<![\w+])\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,5}\d(?!\w)|(?<![\w+])\(?\b\d{3}\)?[ .-]\d{3}[ .-]\d{4}\b/g],
+  [
+    "phone",
+    /(?<![\w+])\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,5}\d(?!\w)|(?<![\w+])\(?\b\d{3}\)?[ .-]\d{3}[ .-]\d{4}\b/g,
+  ],
 ];
 
 /** What redaction replaced, per pattern (`email`, `key`, `phone`, `custom:1`…). */
@@ -38,10 +44,11 @@ export function createRedactor(custom: string[], builtIn = true): Redactor {
     for (const [name, pattern] of BUILT_IN) {
       patterns.push({
         name,
-        replace: (text, count) => text.replace(pattern, () => {
-          count(1);
-          return `[REDACTED:${name}]`;
-        }),
+        replace: (text, count) =>
+          text.replace(pattern, () => {
+            count(1);
+            return `[REDACTED:${name}]`;
+          }),
       });
     }
   }
@@ -50,7 +57,9 @@ export function createRedactor(custom: string[], builtIn = true): Redactor {
     try {
       compileLinear(source);
     } catch (error) {
-      throw new InputError(`--redact ${JSON.stringify(source)}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new InputError(
+        `--redact ${JSON.stringify(source)}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     const compiled = RE2JS.compile(source);
     patterns.push({
@@ -69,7 +78,14 @@ export function createRedactor(custom: string[], builtIn = true): Redactor {
     turn: (turn) => {
       const redacted: Redactions = {};
       const text = (value: string): string =>
-        patterns.reduce((current, pattern) => pattern.replace(current, (n) => (redacted[pattern.name] = (redacted[pattern.name] ?? 0) + n)), value);
+        patterns.reduce(
+          (current, pattern) =>
+            pattern.replace(
+              current,
+              (n) => (redacted[pattern.name] = (redacted[pattern.name] ?? 0) + n),
+            ),
+          value,
+        );
       const clean = redactValue(turn as unknown as JsonValue, text, null) as unknown as TracedTurn;
       return { turn: clean, redacted };
     },
@@ -77,11 +93,38 @@ export function createRedactor(custom: string[], builtIn = true): Redactor {
 }
 
 /** Keys whose values name things (never personal data, and changing them would break the turn). */
-const NAMES = new Set(["name", "id", "tool_call_id", "call_id", "tool_use_id", "role", "type", "model", "format", "file", "provenance", "trace_id", "span_id", "time", "api", "provider", "stage", "tools", "finish_reason", "stop_reason", "status", "object", "required"]);
+const NAMES = new Set([
+  "name",
+  "id",
+  "tool_call_id",
+  "call_id",
+  "tool_use_id",
+  "role",
+  "type",
+  "model",
+  "format",
+  "file",
+  "provenance",
+  "trace_id",
+  "span_id",
+  "time",
+  "api",
+  "provider",
+  "stage",
+  "tools",
+  "finish_reason",
+  "stop_reason",
+  "status",
+  "object",
+  "required",
+]);
 
 function redactValue(value: JsonValue, text: (s: string) => string, key: string | null): JsonValue {
   if (typeof value === "string") return key !== null && NAMES.has(key) ? value : text(value);
-  if (Array.isArray(value)) return value.map((item) => redactValue(item, text, key === "tools" || key === "required" ? key : null));
+  if (Array.isArray(value))
+    return value.map((item) =>
+      redactValue(item, text, key === "tools" || key === "required" ? key : null),
+    );
   if (value !== null && typeof value === "object") {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactValue(v, text, k)]));
   }

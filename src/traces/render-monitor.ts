@@ -13,7 +13,14 @@ import type { MonitorFormat } from "../types/formats.js";
 const SHOWN_GROUPS = 25;
 const SHOWN_RIVALS = 15;
 
-type RateKey = "call_rate" | "clarification_rate" | "abstention_rate" | "no_call_rate" | "phantom_rate" | "schema_rejection_rate" | "rival_selection_rate";
+type RateKey =
+  | "call_rate"
+  | "clarification_rate"
+  | "abstention_rate"
+  | "no_call_rate"
+  | "phantom_rate"
+  | "schema_rejection_rate"
+  | "rival_selection_rate";
 
 const RATES: [RateKey, string][] = [
   ["call_rate", "tool call"],
@@ -29,15 +36,37 @@ export function buildMonitorSections(r: MonitorReport): Section[] {
   const t = r.traces;
   const lines = [
     `${plural(t.turns, "model call")} in ${plural(t.files, "file")}${t.skipped > 0 ? ` (${plural(t.skipped, "other span")} skipped)` : ""}${t.unreplied > 0 ? `; ${t.unreplied} without a traced reply, in no rate` : ""}`,
-    ...(r.all.no_tool_list > 0 ? [`${plural(r.all.no_tool_list, "turn")} carry no list of offered tools: in no set size, and their calls in no per-call rate`] : []),
+    ...(r.all.no_tool_list > 0
+      ? [
+          `${plural(r.all.no_tool_list, "turn")} carry no list of offered tools: in no set size, and their calls in no per-call rate`,
+        ]
+      : []),
     "per turn: tool call, clarification (ask_user, or text ending in ?), abstention (no_applicable_tool), text without a call; per call: a tool not offered, arguments rejected by the offered schema, a tool whose lint rival was offered beside it",
   ];
   const rows: Cell[][] = [
-    ["candidate-set size", `${plural(r.all.set_size.n, "turn")}`, MISSING, formatMean(r.all.set_size), `max ${r.all.set_size.max ?? MISSING}`],
-    ...r.all.stages.map((s): Cell[] => [`  stage ${s.stage}`, `${plural(s.size.n, "turn")}`, MISSING, formatMean(s.size), ""]),
+    [
+      "candidate-set size",
+      `${plural(r.all.set_size.n, "turn")}`,
+      MISSING,
+      formatMean(r.all.set_size),
+      `max ${r.all.set_size.max ?? MISSING}`,
+    ],
+    ...r.all.stages.map((s): Cell[] => [
+      `  stage ${s.stage}`,
+      `${plural(s.size.n, "turn")}`,
+      MISSING,
+      formatMean(s.size),
+      "",
+    ]),
     ...RATES.map(([key, label]) => rateRow(label, r.all[key])),
   ];
-  const sections = [section("Routing signals", lines, { head: ["signal", "population", "count", "value", "95% CI"], align: RATE_ALIGN, rows })];
+  const sections = [
+    section("Routing signals", lines, {
+      head: ["signal", "population", "count", "value", "95% CI"],
+      align: RATE_ALIGN,
+      rows,
+    }),
+  ];
   if (r.windows !== null) sections.push(buildWindowSection(r.windows));
   for (const breakdown of r.by) sections.push(buildBreakdownSection(breakdown));
   sections.push(buildRivalSection(r));
@@ -47,50 +76,115 @@ export function buildMonitorSections(r: MonitorReport): Section[] {
 function buildWindowSection(w: NonNullable<MonitorReport["windows"]>): Section {
   const row = (label: string, before: Rate, after: Rate): Cell[] => {
     const ci = differenceInterval(after, before);
-    const change = after.value === null || before.value === null ? MISSING : `${after.value - before.value >= 0 ? "+" : "−"}${formatPercent(Math.abs(after.value - before.value))}`;
+    const change =
+      after.value === null || before.value === null
+        ? MISSING
+        : `${after.value - before.value >= 0 ? "+" : "−"}${formatPercent(Math.abs(after.value - before.value))}`;
     const beyond = ci !== null && (ci[0] > 0 || ci[1] < 0);
-    return [label, formatRate(before), formatRate(after), beyond ? { text: change, tone: "bad" } : change, ci === null ? MISSING : formatDelta(ci)];
+    return [
+      label,
+      formatRate(before),
+      formatRate(after),
+      beyond ? { text: change, tone: "bad" } : change,
+      ci === null ? MISSING : formatDelta(ci),
+    ];
   };
   const size = (s: MonitorSignals) => formatMean(s.set_size);
   return section(
     `Between windows (split at ${w.split_at})`,
-    [`before: ${plural(w.before.turns, "turn")} · after: ${plural(w.after.turns, "turn")}${w.untimed > 0 ? ` · ${w.untimed} without a time, in neither` : ""}; a change is marked when its 95% interval (Newcombe) excludes 0`],
+    [
+      `before: ${plural(w.before.turns, "turn")} · after: ${plural(w.after.turns, "turn")}${w.untimed > 0 ? ` · ${w.untimed} without a time, in neither` : ""}; a change is marked when its 95% interval (Newcombe) excludes 0`,
+    ],
     {
       head: ["signal", "before", "after", "change", "95% CI"],
       align: ["left", "right", "right", "right", "left"],
-      rows: [["candidate-set size", size(w.before), size(w.after), meanChange(w.before.set_size, w.after.set_size), ""], ...RATES.map(([key, label]) => row(label, w.before[key], w.after[key]))],
+      rows: [
+        [
+          "candidate-set size",
+          size(w.before),
+          size(w.after),
+          meanChange(w.before.set_size, w.after.set_size),
+          "",
+        ],
+        ...RATES.map(([key, label]) => row(label, w.before[key], w.after[key])),
+      ],
     },
   );
 }
 
 function buildBreakdownSection(b: MonitorReport["by"][number]): Section {
   const shown = b.groups.slice(0, SHOWN_GROUPS);
-  const short = (rate: Rate) => (rate.value === null ? MISSING : `${formatPercent(rate.value)} (${rate.numerator}/${rate.denominator})`);
+  const short = (rate: Rate) =>
+    rate.value === null
+      ? MISSING
+      : `${formatPercent(rate.value)} (${rate.numerator}/${rate.denominator})`;
   return section(
     `By ${b.key}`,
     [],
     {
-      head: [b.key, "turns", "set size", "clarification", "abstention", "schema rejection", "phantom", "rival selection"],
+      head: [
+        b.key,
+        "turns",
+        "set size",
+        "clarification",
+        "abstention",
+        "schema rejection",
+        "phantom",
+        "rival selection",
+      ],
       align: ["left", "right", "right", "right", "right", "right", "right", "right"],
-      rows: shown.map(({ value, signals: s }) => [value, String(s.turns), formatNumber(s.set_size.mean, 1), short(s.clarification_rate), short(s.abstention_rate), short(s.schema_rejection_rate), short(s.phantom_rate), short(s.rival_selection_rate)]),
+      rows: shown.map(({ value, signals: s }) => [
+        value,
+        String(s.turns),
+        formatNumber(s.set_size.mean, 1),
+        short(s.clarification_rate),
+        short(s.abstention_rate),
+        short(s.schema_rejection_rate),
+        short(s.phantom_rate),
+        short(s.rival_selection_rate),
+      ]),
     },
-    b.groups.length > SHOWN_GROUPS ? [`… and ${b.groups.length - SHOWN_GROUPS} more values (--format json lists every one)`] : [],
+    b.groups.length > SHOWN_GROUPS
+      ? [`… and ${b.groups.length - SHOWN_GROUPS} more values (--format json lists every one)`]
+      : [],
   );
 }
 
 function buildRivalSection(r: MonitorReport): Section {
   const rows = r.rivals.slice(0, SHOWN_RIVALS).map((p): Cell[] => {
     const calls = p.calls_a + p.calls_b;
-    return [`${p.a} · ${p.b}`, p.score.toFixed(2), String(p.turns), `${p.calls_a} · ${p.calls_b}`, calls === 0 ? MISSING : `${formatPercent(p.calls_a / calls)} · ${formatPercent(p.calls_b / calls)}`];
+    return [
+      `${p.a} · ${p.b}`,
+      p.score.toFixed(2),
+      String(p.turns),
+      `${p.calls_a} · ${p.calls_b}`,
+      calls === 0
+        ? MISSING
+        : `${formatPercent(p.calls_a / calls)} · ${formatPercent(p.calls_b / calls)}`,
+    ];
   });
   const notes = [
-    ...(r.rivals.length > SHOWN_RIVALS ? [`… and ${r.rivals.length - SHOWN_RIVALS} more pairs (--format json lists every one)`] : []),
-    ...(r.rivals_not_computed > 0 ? [`${plural(r.rivals_not_computed, "turn")} offered a set unlike the first ones seen; their rivals were not computed (memory bound)`] : []),
+    ...(r.rivals.length > SHOWN_RIVALS
+      ? [`… and ${r.rivals.length - SHOWN_RIVALS} more pairs (--format json lists every one)`]
+      : []),
+    ...(r.rivals_not_computed > 0
+      ? [
+          `${plural(r.rivals_not_computed, "turn")} offered a set unlike the first ones seen; their rivals were not computed (memory bound)`,
+        ]
+      : []),
   ];
   return section(
     "Rivals: who takes the calls",
-    ["tool pairs lint calls rivals (close names or descriptions), offered together, and how the calls between the two split"],
-    rows.length === 0 ? null : { head: ["pair", "score", "turns offering both", "calls", "split"], align: ["left", "right", "right", "right", "right"], rows },
+    [
+      "tool pairs lint calls rivals (close names or descriptions), offered together, and how the calls between the two split",
+    ],
+    rows.length === 0
+      ? null
+      : {
+          head: ["pair", "score", "turns offering both", "calls", "split"],
+          align: ["left", "right", "right", "right", "right"],
+          rows,
+        },
     rows.length === 0 ? ["no rival pairs among the offered tools", ...notes] : notes,
   );
 }
@@ -111,7 +205,11 @@ function formatDelta(ci: [number, number]): string {
   return `[${pts(ci[0])}, ${pts(ci[1])}] pts`;
 }
 
-export function renderMonitor(r: MonitorReport, format: MonitorFormat, options: { color: boolean; width: number }): string {
+export function renderMonitor(
+  r: MonitorReport,
+  format: MonitorFormat,
+  options: { color: boolean; width: number },
+): string {
   const sections = buildMonitorSections(r);
   switch (format) {
     case "json":
@@ -122,7 +220,12 @@ export function renderMonitor(r: MonitorReport, format: MonitorFormat, options: 
       return renderHtmlPage({
         title: "route-eval monitor",
         subtitle: "routing signals of production model calls",
-        facts: [["model calls", String(r.traces.turns)], ["files", String(r.traces.files)], ["clarification", formatPercent(r.all.clarification_rate.value)], ["schema rejection", formatPercent(r.all.schema_rejection_rate.value)]],
+        facts: [
+          ["model calls", String(r.traces.turns)],
+          ["files", String(r.traces.files)],
+          ["clarification", formatPercent(r.all.clarification_rate.value)],
+          ["schema rejection", formatPercent(r.all.schema_rejection_rate.value)],
+        ],
         sections: sections.map((s, i) => sectionHtml(s, `monitor-${i}`, null)),
         data: r,
         script: null,

@@ -18,7 +18,10 @@ export function parseFilter(spans: string[], where: string[]): TurnFilter {
     spans: new Set(spans.map((span) => normaliseId(span, 8) ?? span)),
     where: where.map((condition) => {
       const equals = condition.indexOf("=");
-      if (equals <= 0) throw new InputError(`--where ${JSON.stringify(condition)}: expected KEY=VALUE, e.g. --where tenant=acme or --where model=gpt-4o`);
+      if (equals <= 0)
+        throw new InputError(
+          `--where ${JSON.stringify(condition)}: expected KEY=VALUE, e.g. --where tenant=acme or --where model=gpt-4o`,
+        );
       return [condition.slice(0, equals), condition.slice(equals + 1)];
     }),
   };
@@ -33,7 +36,8 @@ export function valueOf(turn: TracedTurn, key: string): string | null {
 }
 
 export function matches(turn: TracedTurn, filter: TurnFilter): boolean {
-  if (filter.spans.size > 0 && (turn.span_id === null || !filter.spans.has(turn.span_id))) return false;
+  if (filter.spans.size > 0 && (turn.span_id === null || !filter.spans.has(turn.span_id)))
+    return false;
   return filter.where.every(([key, value]) => valueOf(turn, key) === value);
 }
 
@@ -57,5 +61,7 @@ function compareNullable(a: string | null, b: string | null): number {
 
 /** How a turn is named in messages: its span (or trace file and line). */
 export function nameTurn(turn: TracedTurn): string {
-  return turn.span_id === null ? `${turn.source.file}:${turn.source.line}` : `span ${turn.span_id} (${turn.source.file}:${turn.source.line})`;
+  return turn.span_id === null
+    ? `${turn.source.file}:${turn.source.line}`
+    : `span ${turn.span_id} (${turn.source.file}:${turn.source.line})`;
 }

@@ -26,12 +26,22 @@ export function buildShadowReport(
   for (const r of scored) {
     const key = JSON.stringify([from(r), to(r)]);
     let cell = cells.get(key);
-    if (cell === undefined) cells.set(key, (cell = { from: from(r), to: to(r), moved: isMove(r), count: 0, turns: [] }));
+    if (cell === undefined)
+      cells.set(key, (cell = { from: from(r), to: to(r), moved: isMove(r), count: 0, turns: [] }));
     cell.count += 1;
-    if (!cell.turns.includes(r.case_id) && cell.turns.length < TURNS_PER_CELL) cell.turns.push(r.case_id);
+    if (!cell.turns.includes(r.case_id) && cell.turns.length < TURNS_PER_CELL)
+      cell.turns.push(r.case_id);
   }
-  const ordered = [...cells.values()].sort((a, b) => Number(b.moved) - Number(a.moved) || b.count - a.count || compareText(a.from, b.from) || compareText(a.to, b.to));
-  const fromCall = scored.filter((r) => from(r) !== NO_CALL && !CONTROL_NAMES.some((c) => c === from(r)));
+  const ordered = [...cells.values()].sort(
+    (a, b) =>
+      Number(b.moved) - Number(a.moved) ||
+      b.count - a.count ||
+      compareText(a.from, b.from) ||
+      compareText(a.to, b.to),
+  );
+  const fromCall = scored.filter(
+    (r) => from(r) !== NO_CALL && !CONTROL_NAMES.some((c) => c === from(r)),
+  );
   const sizes = perTurnSizes(scored, production);
   return {
     kind: "shadow",
@@ -50,11 +60,21 @@ export function buildShadowReport(
 }
 
 /** Ordinary tools shown per turn (controls apart): production's offered set and the candidate's visible one. */
-function perTurnSizes(records: TrialRecord[], production: Map<string, ProductionDecision>): ShadowReport["set_size"] {
+function perTurnSizes(
+  records: TrialRecord[],
+  production: Map<string, ProductionDecision>,
+): ShadowReport["set_size"] {
   const candidate = new Map<string, number>();
-  for (const r of records) candidate.set(r.case_id, r.visible_order.filter((name) => !CONTROL_NAMES.some((c) => c === name)).length);
+  for (const r of records)
+    candidate.set(
+      r.case_id,
+      r.visible_order.filter((name) => !CONTROL_NAMES.some((c) => c === name)).length,
+    );
   const turns = [...candidate.keys()];
-  const mean = (values: number[]) => (values.length === 0 ? null : Math.round((values.reduce((a, b) => a + b, 0) / values.length) * 100) / 100);
+  const mean = (values: number[]) =>
+    values.length === 0
+      ? null
+      : Math.round((values.reduce((a, b) => a + b, 0) / values.length) * 100) / 100;
   const offered = (id: string) => (production.get(id) as ProductionDecision).offered;
   return {
     production: mean(turns.map(offered)),

@@ -33,7 +33,11 @@ export interface TurnCases {
   skipped: Partial<Record<SkipReason, number>>;
 }
 
-export function casesOfTurns(turns: TracedTurn[], candidate: Registry | null, phase: string | null): TurnCases {
+export function casesOfTurns(
+  turns: TracedTurn[],
+  candidate: Registry | null,
+  phase: string | null,
+): TurnCases {
   const defined = new Map((candidate?.tools ?? []).map((tool) => [tool.name, tool]));
   const registries = new Map<string, Registry>();
   const production = new Map<string, ProductionDecision>();
@@ -50,10 +54,25 @@ export function casesOfTurns(turns: TracedTurn[], candidate: Registry | null, ph
     const tools = uniqueTools(turn).map((tool) => defined.get(tool.name) ?? tracedTool(tool));
     const key = contentHash(tools);
     let registry = registries.get(key);
-    if (registry === undefined) registries.set(key, (registry = { snapshot: candidate?.snapshot ?? "traced", revision: candidate?.revision ?? `sha256:${key.slice(0, 16)}`, file: "", tools }));
+    if (registry === undefined)
+      registries.set(
+        key,
+        (registry = {
+          snapshot: candidate?.snapshot ?? "traced",
+          revision: candidate?.revision ?? `sha256:${key.slice(0, 16)}`,
+          file: "",
+          tools,
+        }),
+      );
     const id = uniqueId(turn, ids);
     const called = turn.calls[0]?.name ?? null;
-    production.set(id, { case_id: id, label: called ?? NO_CALL, offered: tools.length, where: turn.span_id === null ? `${turn.source.file}:${turn.source.line}` : `span ${turn.span_id}` });
+    production.set(id, {
+      case_id: id,
+      label: called ?? NO_CALL,
+      offered: tools.length,
+      where:
+        turn.span_id === null ? `${turn.source.file}:${turn.source.line}` : `span ${turn.span_id}`,
+    });
     cases.push({
       id,
       goal: last.role === "user" ? last.content : "",

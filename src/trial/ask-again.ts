@@ -22,14 +22,27 @@ export interface RunAskedAgain {
 }
 
 /** `why` and `fix` frame the differences: "the inputs changed since this run, so WHY: …; FIX". */
-export function openRunAgain(target: string, config: Config, options: { env: NodeJS.ProcessEnv; onWarning?: (message: string) => void }, why: string, fix: string): RunAskedAgain {
+export function openRunAgain(
+  target: string,
+  config: Config,
+  options: { env: NodeJS.ProcessEnv; onWarning?: (message: string) => void },
+  why: string,
+  fix: string,
+): RunAskedAgain {
   const { runDir, meta, records } = readRun(target);
   const cases = loadCases(config);
-  const endpoint = withTokenEstimate(createEndpoint(config, { env: options.env, warn: options.onWarning }));
-  const differences = findResumeDifferences(meta, buildRunMeta(meta.run_id, config, cases, endpoint, new Date()));
+  const endpoint = withTokenEstimate(
+    createEndpoint(config, { env: options.env, warn: options.onWarning }),
+  );
+  const differences = findResumeDifferences(
+    meta,
+    buildRunMeta(meta.run_id, config, cases, endpoint, new Date()),
+  );
   if (differences.length > 0) {
     void endpoint.close?.();
-    throw new InputError(`${target}: the inputs changed since this run, so ${why}: ${differences.join("; ")}; ${fix}`);
+    throw new InputError(
+      `${target}: the inputs changed since this run, so ${why}: ${differences.join("; ")}; ${fix}`,
+    );
   }
   return { runDir, meta, records, cases, endpoint };
 }

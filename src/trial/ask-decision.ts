@@ -7,9 +7,24 @@
  */
 import type { ToolSearcher } from "../discovery/tool-searcher.js";
 import { lazy } from "../text/lazy.js";
-import type { Case, Config, Discovery, Endpoint, EndpointOutcome, Exposure, Tool, ToolDefinition, TrialRequest } from "../types.js";
+import type {
+  Case,
+  Config,
+  Discovery,
+  Endpoint,
+  EndpointOutcome,
+  Exposure,
+  Tool,
+  ToolDefinition,
+  TrialRequest,
+} from "../types.js";
 import type { TrialResult } from "./run-loop.js";
-import { askWithSearch, searchToolDefinition, splitSurface, type SearchSurface } from "./tool-search.js";
+import {
+  askWithSearch,
+  searchToolDefinition,
+  splitSurface,
+  type SearchSurface,
+} from "./tool-search.js";
 import { definitionsOf, recordAnswer, requestOf, type AskContext } from "./trial-request.js";
 
 /** One decision: a case's trial, what its phase exposed and what it was shown. */
@@ -47,32 +62,66 @@ export interface AskerParts {
 
 export function createAsker(parts: AskerParts): DecisionAsker {
   const { config } = parts;
-  const ctx: AskContext = { config, endpoint: parts.endpoint, registryNames: parts.registryNames, definitions: parts.definitions };
+  const ctx: AskContext = {
+    config,
+    endpoint: parts.endpoint,
+    registryNames: parts.registryNames,
+    definitions: parts.definitions,
+  };
   const within = (d: Decision): AskContext => {
     if (d.registryNames === undefined && d.answered === undefined) return ctx;
     const answered = d.answered;
-    const endpoint = answered === undefined ? ctx.endpoint : { id: ctx.endpoint.id, model: ctx.endpoint.model, call: async () => answered };
+    const endpoint =
+      answered === undefined
+        ? ctx.endpoint
+        : { id: ctx.endpoint.id, model: ctx.endpoint.model, call: async () => answered };
     return { ...ctx, endpoint, registryNames: d.registryNames ?? ctx.registryNames };
   };
   // Shared by the decisions that show the same list (one per phase without a retriever, one per case with one).
   const toolLists = new WeakMap<string[], ToolDefinition[]>();
   const plain = async (d: Decision): Promise<TrialResult> => {
     let tools = toolLists.get(d.discovery.visible);
-    if (tools === undefined) toolLists.set(d.discovery.visible, (tools = definitionsOf(d.discovery.visible, parts.definitions)));
+    if (tools === undefined)
+      toolLists.set(
+        d.discovery.visible,
+        (tools = definitionsOf(d.discovery.visible, parts.definitions)),
+      );
     const request: TrialRequest = { ...requestOf(config, d.testCase, d.trial, d.seed), tools };
     const asked = within(d);
     const outcome = await asked.endpoint.call(request);
-    return { outcome, record: recordAnswer(asked, d, request, outcome, { toolsShuffled: config.shuffle_tools }) };
+    return {
+      outcome,
+      record: recordAnswer(asked, d, request, outcome, { toolsShuffled: config.shuffle_tools }),
+    };
   };
   if (config.tool_search.mode === "off") return { ask: plain };
 
-  const searchTool = lazy(() => searchToolDefinition(config.tool_search.kind, config.tool_search.k));
+  const searchTool = lazy(() =>
+    searchToolDefinition(config.tool_search.kind, config.tool_search.k),
+  );
   const surfaces = new WeakMap<string[], SearchSurface>();
   const surfaceOf = (d: Decision): SearchSurface => {
-    if (d.alwaysLoaded !== undefined) return splitSurface(d.discovery.visible, d.alwaysLoaded, parts.tools);
+    if (d.alwaysLoaded !== undefined)
+      return splitSurface(d.discovery.visible, d.alwaysLoaded, parts.tools);
     let surface = surfaces.get(d.discovery.visible);
-    if (surface === undefined) surfaces.set(d.discovery.visible, (surface = splitSurface(d.discovery.visible, config.tool_search.always_loaded, parts.tools)));
+    if (surface === undefined)
+      surfaces.set(
+        d.discovery.visible,
+        (surface = splitSurface(
+          d.discovery.visible,
+          config.tool_search.always_loaded,
+          parts.tools,
+        )),
+      );
     return surface;
   };
-  return { ask: (d) => askWithSearch(within(d), { ...d, surface: surfaceOf(d), searcher: parts.searcher(), searchTool: searchTool() }) };
+  return {
+    ask: (d) =>
+      askWithSearch(within(d), {
+        ...d,
+        surface: surfaceOf(d),
+        searcher: parts.searcher(),
+        searchTool: searchTool(),
+      }),
+  };
 }

@@ -16,10 +16,22 @@ import { sealEntry, type StoreMiss } from "./stored-endpoint.js";
 import { EndpointFailure, Interrupted } from "../errors.js";
 import type { ExperimentPlan } from "../ablate/plan.js";
 import { groupBy } from "../metrics/scored-trials.js";
-import { loadBatchFile, openBatchFile, type BatchItem, type BatchRecord, type BatchState } from "../run-files/batch-file.js";
+import {
+  loadBatchFile,
+  openBatchFile,
+  type BatchItem,
+  type BatchRecord,
+  type BatchState,
+} from "../run-files/batch-file.js";
 import { openResponseStore } from "../store/response-store.js";
 import type { Config, EndpointOutcome } from "../types.js";
-import { openExperiment, runExperiment, startVariants, type ExperimentOptions, type ExperimentResult } from "./experiment.js";
+import {
+  openExperiment,
+  runExperiment,
+  startVariants,
+  type ExperimentOptions,
+  type ExperimentResult,
+} from "./experiment.js";
 import { startRun, type RunOptions, type RunResult, type StartedRun } from "./evaluate.js";
 import { runTrialJobs } from "./run-loop.js";
 
@@ -60,9 +72,22 @@ export async function runBatch(config: Config, options: BatchOptions): Promise<B
     });
     if (answered.detached) return answered;
     // Finish from the store, as a cached run: what no batch answered is an errored trial, with why.
-    const last = startRun(cached, { ...options, batch: true, resume: answered.dir, onMiss: answered.unanswered, round });
-    const stopped = await runTrialJobs(last.jobs, { concurrency: config.concurrency, resumed: last.resumed, total: last.resumed + last.jobs.length, onProgress: options.onProgress, signal: options.signal }).finally(last.close);
-    if (stopped !== null || last.nextRound === undefined || last.nextRound().length === 0) return { detached: false, ...last.finish(stopped) };
+    const last = startRun(cached, {
+      ...options,
+      batch: true,
+      resume: answered.dir,
+      onMiss: answered.unanswered,
+      round,
+    });
+    const stopped = await runTrialJobs(last.jobs, {
+      concurrency: config.concurrency,
+      resumed: last.resumed,
+      total: last.resumed + last.jobs.length,
+      onProgress: options.onProgress,
+      signal: options.signal,
+    }).finally(last.close);
+    if (stopped !== null || last.nextRound === undefined || last.nextRound().length === 0)
+      return { detached: false, ...last.finish(stopped) };
     resume = answered.dir;
   }
 }
@@ -73,20 +98,49 @@ export async function runBatch(config: Config, options: BatchOptions): Promise<B
  * whose endpoint has no batch API is asked live in that pass. batches.json sits in the experiment
  * directory.
  */
-export async function runExperimentBatch(plan: ExperimentPlan, options: ExperimentOptions & BatchKnobs): Promise<ExperimentBatchResult> {
-  const cachedPlan: ExperimentPlan = { ...plan, base: { ...plan.base, mode: "cached" }, variants: plan.variants.map((v) => ({ ...v, config: { ...v.config, mode: "cached" } })) };
-  const answered = await answerByBatch(plan.base.store_dir, cachedPlan.variants.map((v) => v.config), options, (onMiss) => {
-    const { dir } = openExperiment(cachedPlan, options);
-    const store = openResponseStore(plan.base.store_dir);
-    try {
-      return { dir, runs: startVariants(cachedPlan, dir, store, { ...options, batch: true, onMiss, quiet: true }), close: () => store.close() };
-    } catch (error) {
-      store.close();
-      throw error;
-    }
-  });
+export async function runExperimentBatch(
+  plan: ExperimentPlan,
+  options: ExperimentOptions & BatchKnobs,
+): Promise<ExperimentBatchResult> {
+  const cachedPlan: ExperimentPlan = {
+    ...plan,
+    base: { ...plan.base, mode: "cached" },
+    variants: plan.variants.map((v) => ({ ...v, config: { ...v.config, mode: "cached" } })),
+  };
+  const answered = await answerByBatch(
+    plan.base.store_dir,
+    cachedPlan.variants.map((v) => v.config),
+    options,
+    (onMiss) => {
+      const { dir } = openExperiment(cachedPlan, options);
+      const store = openResponseStore(plan.base.store_dir);
+      try {
+        return {
+          dir,
+          runs: startVariants(cachedPlan, dir, store, {
+            ...options,
+            batch: true,
+            onMiss,
+            quiet: true,
+          }),
+          close: () => store.close(),
+        };
+      } catch (error) {
+        store.close();
+        throw error;
+      }
+    },
+  );
   if (answered.detached) return answered;
-  return { detached: false, ...(await runExperiment(cachedPlan, { ...options, resume: answered.dir, batch: true, onMiss: answered.unanswered })) };
+  return {
+    detached: false,
+    ...(await runExperiment(cachedPlan, {
+      ...options,
+      resume: answered.dir,
+      batch: true,
+      onMiss: answered.unanswered,
+    })),
+  };
 }
 
 type Opened = { dir: string; runs: StartedRun[]; close?: () => void };
@@ -98,24 +152,52 @@ type Answered = Detached | { detached: false; dir: string; unanswered: OnMiss };
  * request submitted once (once more after a failure); 3. polled, and each answer put into the
  * store. Returns the hook that finishes the runs from the store.
  */
-async function answerByBatch(storeDir: string, configs: Config[], options: BatchKnobs & Pick<RunOptions, "env" | "signal">, open: (onMiss: OnMiss) => Opened): Promise<Answered> {
-  const pending = new Map<string, BatchItem & { provider: BatchApiName; model: string; base_url: string; body: unknown }>();
+async function answerByBatch(
+  storeDir: string,
+  configs: Config[],
+  options: BatchKnobs & Pick<RunOptions, "env" | "signal">,
+  open: (onMiss: OnMiss) => Opened,
+): Promise<Answered> {
+  const pending = new Map<
+    string,
+    BatchItem & { provider: BatchApiName; model: string; base_url: string; body: unknown }
+  >();
   const collect: OnMiss = (miss) => {
     const provider = batchProvider(miss.endpoint);
     if (provider === null) return null;
-    pending.set(miss.key, { key: miss.key, case_id: miss.case_id, trial: miss.trial, provider, model: miss.model, base_url: miss.base_url, body: miss.body });
+    pending.set(miss.key, {
+      key: miss.key,
+      case_id: miss.case_id,
+      trial: miss.trial,
+      provider,
+      model: miss.model,
+      base_url: miss.base_url,
+      body: miss.body,
+    });
     return { ok: false, kind: "deferred", error: "collected for a batch" };
   };
   const opened = open(collect);
   const { dir, runs } = opened;
   const jobs = runs.flatMap((run) => [...run.jobs]);
   const resumed = runs.reduce((sum, run) => sum + run.resumed, 0);
-  const stopped = await runTrialJobs(jobs, { concurrency: configs[0].concurrency, resumed, total: resumed + jobs.length, signal: options.signal }).finally(async () => {
+  const stopped = await runTrialJobs(jobs, {
+    concurrency: configs[0].concurrency,
+    resumed,
+    total: resumed + jobs.length,
+    signal: options.signal,
+  }).finally(async () => {
     await Promise.all(runs.map((run) => run.close()));
     opened.close?.();
   });
-  if (stopped?.kind === "interrupted") throw new Interrupted(stopped.signal, `interrupted by ${stopped.signal} before submitting; continue with --resume ${dir}`);
-  if (stopped !== null) throw new EndpointFailure(`${stopped.message} (while collecting the batch; fix it, then continue with --resume ${dir})`);
+  if (stopped?.kind === "interrupted")
+    throw new Interrupted(
+      stopped.signal,
+      `interrupted by ${stopped.signal} before submitting; continue with --resume ${dir}`,
+    );
+  if (stopped !== null)
+    throw new EndpointFailure(
+      `${stopped.message} (while collecting the batch; fix it, then continue with --resume ${dir})`,
+    );
 
   const { state, save } = loadBatchFile(dir);
   const apiFor = createApis(configs, options.env);
@@ -125,20 +207,46 @@ async function answerByBatch(storeDir: string, configs: Config[], options: Batch
       // Each pending request no open batch holds: once, and once more if it failed or expired
       // (the content address decides, so a resumed run never submits a request twice).
       const tries = new Map<string, number>();
-      for (const b of state.batches) for (const i of b.items) tries.set(i.key, (tries.get(i.key) ?? 0) + 1);
-      const open = new Set(state.batches.filter((b) => !b.collected).flatMap((b) => b.items.map((i) => i.key)));
-      const due = [...pending.values()].filter((p) => !open.has(p.key) && (!tries.has(p.key) || (p.key in state.failed && (tries.get(p.key) ?? 0) < MAX_ROUNDS)));
+      for (const b of state.batches)
+        for (const i of b.items) tries.set(i.key, (tries.get(i.key) ?? 0) + 1);
+      const open = new Set(
+        state.batches.filter((b) => !b.collected).flatMap((b) => b.items.map((i) => i.key)),
+      );
+      const due = [...pending.values()].filter(
+        (p) =>
+          !open.has(p.key) &&
+          (!tries.has(p.key) || (p.key in state.failed && (tries.get(p.key) ?? 0) < MAX_ROUNDS)),
+      );
       for (const item of due) delete state.failed[item.key];
       for (const group of groupBy(due, (p) => `${p.provider} ${p.base_url} ${p.model}`).values()) {
         for (const chunk of chunks(group)) {
           const { provider, model, base_url } = chunk[0];
-          const id = await apiFor(provider, base_url).submit(chunk.map((p) => ({ key: p.key, body: p.body })));
-          const round = maxOf(chunk.map((p) => (tries.get(p.key) ?? 0) + 1), 1);
-          state.batches.push({ id, provider, model, base_url, round, state: "submitted", items: chunk.map(({ key, case_id, trial }) => ({ key, case_id, trial })), collected: false });
+          const id = await apiFor(provider, base_url).submit(
+            chunk.map((p) => ({ key: p.key, body: p.body })),
+          );
+          const round = maxOf(
+            chunk.map((p) => (tries.get(p.key) ?? 0) + 1),
+            1,
+          );
+          state.batches.push({
+            id,
+            provider,
+            model,
+            base_url,
+            round,
+            state: "submitted",
+            items: chunk.map(({ key, case_id, trial }) => ({ key, case_id, trial })),
+            collected: false,
+          });
           save();
         }
       }
-      if (options.detach) return { detached: true, dir, submitted: state.batches.reduce((n, b) => n + b.items.length, 0) };
+      if (options.detach)
+        return {
+          detached: true,
+          dir,
+          submitted: state.batches.reduce((n, b) => n + b.items.length, 0),
+        };
       if (state.batches.every((b) => b.collected)) break;
       await pollAll(state, apiFor, save, options);
       for (const batch of state.batches.filter((b) => !b.collected && isDone(b.state))) {
@@ -148,14 +256,23 @@ async function answerByBatch(storeDir: string, configs: Config[], options: Batch
           const item = items.get(result.key);
           if (item === undefined) continue;
           if (result.body !== null) {
-            const entry = sealEntry({ key: item.key, endpoint: batch.provider, model: batch.model, base_url: batch.base_url, case_id: item.case_id, trial: item.trial, reply: { body: result.body, request_id: result.requestId, latency_ms: 0 } });
+            const entry = sealEntry({
+              key: item.key,
+              endpoint: batch.provider,
+              model: batch.model,
+              base_url: batch.base_url,
+              case_id: item.case_id,
+              trial: item.trial,
+              reply: { body: result.body, request_id: result.requestId, latency_ms: 0 },
+            });
             store.put(item.key, entry);
           } else {
             state.failed[item.key] = result.error ?? "no result";
           }
           items.delete(result.key);
         }
-        for (const key of items.keys()) state.failed[key] = `the batch ended (${batch.state}) without a result for it`;
+        for (const key of items.keys())
+          state.failed[key] = `the batch ended (${batch.state}) without a result for it`;
         batch.collected = true;
         save();
       }
@@ -164,7 +281,14 @@ async function answerByBatch(storeDir: string, configs: Config[], options: Batch
     store.close();
   }
   const unanswered: OnMiss = (miss) =>
-    batchProvider(miss.endpoint) === null ? null : { ok: false, kind: "errored", error: `batch: no answer for this request (${state.failed[miss.key] ?? "it was in no batch"})`, request_hash: miss.key };
+    batchProvider(miss.endpoint) === null
+      ? null
+      : {
+          ok: false,
+          kind: "errored",
+          error: `batch: no answer for this request (${state.failed[miss.key] ?? "it was in no batch"})`,
+          request_hash: miss.key,
+        };
   return { detached: false, dir, unanswered };
 }
 
@@ -198,36 +322,65 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-async function pollAll(state: BatchState, apiFor: (provider: BatchApiName, baseUrl: string) => BatchApi, save: () => void, options: BatchKnobs & Pick<RunOptions, "signal">): Promise<void> {
+async function pollAll(
+  state: BatchState,
+  apiFor: (provider: BatchApiName, baseUrl: string) => BatchApi,
+  save: () => void,
+  options: BatchKnobs & Pick<RunOptions, "signal">,
+): Promise<void> {
   let wait = options.pollMs ?? 5_000;
   for (;;) {
     const open = state.batches.filter((b) => !isDone(b.state));
-    for (const batch of open) batch.state = await apiFor(batch.provider, batch.base_url).status(batch.id);
+    for (const batch of open)
+      batch.state = await apiFor(batch.provider, batch.base_url).status(batch.id);
     save();
     const counts = new Map<string, number>();
     for (const b of state.batches) counts.set(b.state, (counts.get(b.state) ?? 0) + b.items.length);
     options.onBatchProgress?.(`batch: ${[...counts].map(([s, n]) => `${n} ${s}`).join(" · ")}`);
     if (state.batches.every((b) => isDone(b.state))) return;
     await pause(wait, options.signal);
-    if (options.signal?.aborted === true) throw new Interrupted(String(options.signal.reason), `interrupted while batches were in progress; they keep running at the provider: collect them with --resume`);
+    if (options.signal?.aborted === true)
+      throw new Interrupted(
+        String(options.signal.reason),
+        `interrupted while batches were in progress; they keep running at the provider: collect them with --resume`,
+      );
     wait = Math.min(60_000, Math.round(wait * 1.5));
   }
 }
 
 /** One batch as `batch status` shows it. */
-export type BatchSummary = Pick<BatchRecord, "id" | "provider" | "model" | "state" | "collected"> & { requests: number };
+export type BatchSummary = Pick<
+  BatchRecord,
+  "id" | "provider" | "model" | "state" | "collected"
+> & { requests: number };
 
 /** `route-eval batch status DIR`: each open batch's state asked once (batches.json updated), then every batch. */
-export async function batchStatus(dir: string, configs: Config[], env: NodeJS.ProcessEnv): Promise<BatchSummary[]> {
+export async function batchStatus(
+  dir: string,
+  configs: Config[],
+  env: NodeJS.ProcessEnv,
+): Promise<BatchSummary[]> {
   const { state, save } = openBatchFile(dir);
   const apiFor = createApis(configs, env);
-  for (const batch of state.batches.filter((b) => !isDone(b.state))) batch.state = await apiFor(batch.provider, batch.base_url).status(batch.id);
+  for (const batch of state.batches.filter((b) => !isDone(b.state)))
+    batch.state = await apiFor(batch.provider, batch.base_url).status(batch.id);
   save();
-  return state.batches.map(({ id, provider, model, state: now, collected, items }) => ({ id, provider, model, state: now, collected, requests: items.length }));
+  return state.batches.map(({ id, provider, model, state: now, collected, items }) => ({
+    id,
+    provider,
+    model,
+    state: now,
+    collected,
+    requests: items.length,
+  }));
 }
 
 /** `route-eval batch cancel DIR` (a batch run, or a batch experiment): cancels its open batches; returns how many. */
-export async function cancelBatches(dir: string, configs: Config[], env: NodeJS.ProcessEnv): Promise<number> {
+export async function cancelBatches(
+  dir: string,
+  configs: Config[],
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
   const { state, save } = openBatchFile(dir);
   const apiFor = createApis(configs, env);
   const open = state.batches.filter((b) => !isDone(b.state));

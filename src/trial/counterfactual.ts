@@ -6,9 +6,22 @@
  */
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { breakDownSelection, computeStageHeadroom, rankRivalPairs, summariseOutcomes } from "../counterfactual/headroom.js";
-import { COUNTERFACTUAL_SCHEMA_VERSION, type CounterfactualReport, type FixKind } from "../types/counterfactual.js";
-import { planCounterfactuals, type CounterfactualUnit, type Plan } from "../counterfactual/plan-counterfactuals.js";
+import {
+  breakDownSelection,
+  computeStageHeadroom,
+  rankRivalPairs,
+  summariseOutcomes,
+} from "../counterfactual/headroom.js";
+import {
+  COUNTERFACTUAL_SCHEMA_VERSION,
+  type CounterfactualReport,
+  type FixKind,
+} from "../types/counterfactual.js";
+import {
+  planCounterfactuals,
+  type CounterfactualUnit,
+  type Plan,
+} from "../counterfactual/plan-counterfactuals.js";
 import { openRunAgain } from "./ask-again.js";
 import { loadRegistry } from "../registry/load-registry.js";
 import { CONTROL_TOOLS, renderDefinition } from "../registry/render-definition.js";
@@ -17,7 +30,17 @@ import { readRecords } from "../run-files/records-io.js";
 import { writeTextFile } from "../run-files/write-files.js";
 import { discover } from "../discovery/discover.js";
 import { deriveSeed } from "../text/seeded-random.js";
-import { isControl, type Case, type Config, type Discovery, type Registry, type RunProgress, type Tool, type ToolDefinition, type TrialRecord } from "../types.js";
+import {
+  isControl,
+  type Case,
+  type Config,
+  type Discovery,
+  type Registry,
+  type RunProgress,
+  type Tool,
+  type ToolDefinition,
+  type TrialRecord,
+} from "../types.js";
 import { createRetriever, createSearcher } from "./create-retriever.js";
 import { createAsker, type Decision, type DecisionAsker } from "./ask-decision.js";
 import { lazy } from "../text/lazy.js";
@@ -40,23 +63,50 @@ export interface CounterfactualOptions {
 
 export type CounterfactualResult =
   | { dryRun: true; plan: Plan; calls: number; runDir: string }
-  | { dryRun: false; plan: Plan; report: CounterfactualReport; runDir: string; records: TrialRecord[]; counterfactuals: TrialRecord[] };
+  | {
+      dryRun: false;
+      plan: Plan;
+      report: CounterfactualReport;
+      runDir: string;
+      records: TrialRecord[];
+      counterfactuals: TrialRecord[];
+    };
 
 export const COUNTERFACTUAL_DIR = "counterfactual";
 
-export async function runCounterfactuals(target: string, config: Config, options: CounterfactualOptions): Promise<CounterfactualResult> {
+export async function runCounterfactuals(
+  target: string,
+  config: Config,
+  options: CounterfactualOptions,
+): Promise<CounterfactualResult> {
   // Counterfactuals ask the run's own questions: its cases and tools as they were.
-  const { runDir, meta, records, cases, endpoint } = openRunAgain(target, config, options, "a counterfactual would ask another question", "run it on a fresh run of these inputs");
+  const { runDir, meta, records, cases, endpoint } = openRunAgain(
+    target,
+    config,
+    options,
+    "a counterfactual would ask another question",
+    "run it on a fresh run of these inputs",
+  );
   try {
-    const extra = options.registryWith === null ? [] : loadRegistry(options.registryWith, config.cwd).tools;
+    const extra =
+      options.registryWith === null ? [] : loadRegistry(options.registryWith, config.cwd).tools;
     const byCase = new Map(cases.map((c) => [c.id, c]));
     const definitions = definitionMap(cases, extra, config);
     const known = new Set(definitions.keys());
-    const retrievals = options.kinds.includes("inject") ? await retrieveInjected(config, records, byCase, extra, known, options.env) : new Map<TrialRecord, Discovery>();
+    const retrievals = options.kinds.includes("inject")
+      ? await retrieveInjected(config, records, byCase, extra, known, options.env)
+      : new Map<TrialRecord, Discovery>();
     const retrieveWith = (record: TrialRecord) => retrievals.get(record)?.retrieved ?? null;
-    const plan = planCounterfactuals(records, { kinds: options.kinds, known, max: options.max, seed: config.seed, retrieveWith });
+    const plan = planCounterfactuals(records, {
+      kinds: options.kinds,
+      known,
+      max: options.max,
+      seed: config.seed,
+      retrieveWith,
+    });
     const trialsOf = countTrials(records);
-    const repeatsOf = (unit: CounterfactualUnit) => options.repeats ?? trialsOf.get(unit.record.case_id) ?? 1;
+    const repeatsOf = (unit: CounterfactualUnit) =>
+      options.repeats ?? trialsOf.get(unit.record.case_id) ?? 1;
     const calls = plan.units.reduce((sum, unit) => sum + repeatsOf(unit), 0);
     if (options.dryRun) return { dryRun: true, plan, calls, runDir };
 
@@ -69,21 +119,49 @@ export async function runCounterfactuals(target: string, config: Config, options
       let asker = askers.get(registry);
       if (asker === undefined) {
         const tools = new Map(registry.tools.map((tool) => [tool.name, tool]));
-        const parts = { config: { ...config, shuffle_tools: false }, endpoint, registryNames: [], definitions, tools, searcher: lazy(() => createSearcher(config, registry, options.env)) };
+        const parts = {
+          config: { ...config, shuffle_tools: false },
+          endpoint,
+          registryNames: [],
+          definitions,
+          tools,
+          searcher: lazy(() => createSearcher(config, registry, options.env)),
+        };
         askers.set(registry, (asker = createAsker(parts)));
       }
       return asker;
     };
-    const jobsOf = (keep: (record: TrialRecord) => void): TrialJob[] => plan.units.flatMap((unit) => {
-      const testCase = byCase.get(unit.record.case_id);
-      if (testCase === undefined) return [];
-      const discovery = unit.placement === "retriever ran" ? retrievals.get(unit.record) : undefined;
-      return Array.from({ length: repeatsOf(unit) }, (_, repeat) => ({ run: () => askUnit(config, askerOf(testCase.registry), testCase, unit, repeat, discovery), keep }));
-    });
-    const side = { file: join(dir, "records.jsonl"), resumed: 0, concurrency: config.concurrency, what: "counterfactual trials", again: "run it again", onProgress: options.onProgress, signal: options.signal, pace: endpoint.pace };
+    const jobsOf = (keep: (record: TrialRecord) => void): TrialJob[] =>
+      plan.units.flatMap((unit) => {
+        const testCase = byCase.get(unit.record.case_id);
+        if (testCase === undefined) return [];
+        const discovery =
+          unit.placement === "retriever ran" ? retrievals.get(unit.record) : undefined;
+        return Array.from({ length: repeatsOf(unit) }, (_, repeat) => ({
+          run: () => askUnit(config, askerOf(testCase.registry), testCase, unit, repeat, discovery),
+          keep,
+        }));
+      });
+    const side = {
+      file: join(dir, "records.jsonl"),
+      resumed: 0,
+      concurrency: config.concurrency,
+      what: "counterfactual trials",
+      again: "run it again",
+      onProgress: options.onProgress,
+      signal: options.signal,
+      pace: endpoint.pace,
+    };
     await runIntoFile(side, jobsOf);
     const saved = readRecords(join(dir, "records.jsonl"));
-    const report = buildCounterfactualReport(meta.run_id, endpoint.id, endpoint.model, records, saved, { kinds: options.kinds, repeats: options.repeats, notes: plan.notes, calls });
+    const report = buildCounterfactualReport(
+      meta.run_id,
+      endpoint.id,
+      endpoint.model,
+      records,
+      saved,
+      { kinds: options.kinds, repeats: options.repeats, notes: plan.notes, calls },
+    );
     writeTextFile(join(dir, "counterfactual.json"), `${stableStringify(report, 2)}\n`);
     return { dryRun: false, plan, report, runDir, records, counterfactuals: saved };
   } finally {
@@ -117,7 +195,12 @@ export function buildCounterfactualReport(
     selection: breakDownSelection(outcomes),
     rival_pairs: rankRivalPairs(records, outcomes),
     outcomes,
-    notes: [...facts.notes, ...(errored > 0 ? [`${errored} counterfactual trials errored and are left out of every rate`] : [])],
+    notes: [
+      ...facts.notes,
+      ...(errored > 0
+        ? [`${errored} counterfactual trials errored and are left out of every rate`]
+        : []),
+    ],
   };
 }
 
@@ -132,7 +215,9 @@ function definitionMap(cases: Case[], extra: Tool[], config: Config): Map<string
   const map = new Map<string, ToolDefinition>();
   for (const tool of Object.values(CONTROL_TOOLS)) map.set(tool.name, renderDefinition(tool));
   for (const tool of extra) map.set(tool.name, renderDefinition(tool, config.descriptions));
-  for (const registry of new Set(cases.map((c) => c.registry))) for (const tool of registry.tools) map.set(tool.name, renderDefinition(tool, config.descriptions));
+  for (const registry of new Set(cases.map((c) => c.registry)))
+    for (const tool of registry.tools)
+      map.set(tool.name, renderDefinition(tool, config.descriptions));
   return map;
 }
 
@@ -142,22 +227,51 @@ function definitionMap(cases: Case[], extra: Tool[], config: Config): Map<string
  * again over that set — so the headroom of exposure is not also discovery's. Null entries: the
  * run has no retriever (the tools are then shown as inject-visible shows them).
  */
-async function retrieveInjected(config: Config, records: TrialRecord[], byCase: Map<string, Case>, extra: Tool[], known: Set<string>, env: NodeJS.ProcessEnv): Promise<Map<TrialRecord, Discovery>> {
+async function retrieveInjected(
+  config: Config,
+  records: TrialRecord[],
+  byCase: Map<string, Case>,
+  extra: Tool[],
+  known: Set<string>,
+  env: NodeJS.ProcessEnv,
+): Promise<Map<TrialRecord, Discovery>> {
   const out = new Map<TrialRecord, Discovery>();
   if (config.discovery.retriever === "none") return out;
   const retrievers = new Map<Case["registry"], ReturnType<typeof createRetriever>>();
   for (const record of records) {
-    if (record.error !== null || (record.failed_stage !== "coverage" && record.failed_stage !== "exposure")) continue;
+    if (
+      record.error !== null ||
+      (record.failed_stage !== "coverage" && record.failed_stage !== "exposure")
+    )
+      continue;
     const testCase = byCase.get(record.case_id);
-    const injected = record.acceptable.filter((name) => known.has(name) && !record.exposed_names.includes(name));
+    const injected = record.acceptable.filter(
+      (name) => known.has(name) && !record.exposed_names.includes(name),
+    );
     if (testCase === undefined || injected.length === 0) continue;
     let retriever = retrievers.get(testCase.registry);
     if (retriever === undefined) {
       const names = new Set(testCase.registry.tools.map((t) => t.name));
       const corpus = [...testCase.registry.tools, ...extra.filter((t) => !names.has(t.name))];
-      retrievers.set(testCase.registry, (retriever = createRetriever(config.discovery, corpus, { storeDir: config.store_dir, mode: config.mode, env })));
+      retrievers.set(
+        testCase.registry,
+        (retriever = createRetriever(config.discovery, corpus, {
+          storeDir: config.store_dir,
+          mode: config.mode,
+          env,
+        })),
+      );
     }
-    out.set(record, await discover([...record.exposed_names, ...injected], testCase.goal, testCase.acceptable, config.discovery, retriever));
+    out.set(
+      record,
+      await discover(
+        [...record.exposed_names, ...injected],
+        testCase.goal,
+        testCase.acceptable,
+        config.discovery,
+        retriever,
+      ),
+    );
   }
   return out;
 }
@@ -170,22 +284,53 @@ async function retrieveInjected(config: Config, records: TrialRecord[], byCase: 
  * placebo over the same deferred and always-loaded tools; load with the acceptable tools loaded
  * up front (the model needs no search to see them).
  */
-async function askUnit(config: Config, asker: DecisionAsker, testCase: Case, unit: CounterfactualUnit, repeat: number, retrieved?: Discovery) {
+async function askUnit(
+  config: Config,
+  asker: DecisionAsker,
+  testCase: Case,
+  unit: CounterfactualUnit,
+  repeat: number,
+  retrieved?: Discovery,
+) {
   const r = unit.record;
   const seed = deriveSeed("counterfactual", config.seed, r.case_id, r.trial, repeat) % 2 ** 31;
-  const result = await asker.ask(r.search === undefined ? { ...plainUnit(unit, retrieved), testCase, trial: repeat, seed } : { ...searchUnit(unit), testCase, trial: repeat, seed });
-  result.record.counterfactual = { kind: unit.kind, of: { case_id: r.case_id, trial: r.trial }, repeat, placement: unit.placement, changed: unit.changed };
+  const result = await asker.ask(
+    r.search === undefined
+      ? { ...plainUnit(unit, retrieved), testCase, trial: repeat, seed }
+      : { ...searchUnit(unit), testCase, trial: repeat, seed },
+  );
+  result.record.counterfactual = {
+    kind: unit.kind,
+    of: { case_id: r.case_id, trial: r.trial },
+    repeat,
+    placement: unit.placement,
+    changed: unit.changed,
+  };
   return result;
 }
 
 /** The failed trial's sets with the unit's change: its tools added to the registry and the exposure, its visible set shown. */
-function plainUnit(unit: CounterfactualUnit, retrieved?: Discovery): Omit<Decision, "testCase" | "trial"> {
+function plainUnit(
+  unit: CounterfactualUnit,
+  retrieved?: Discovery,
+): Omit<Decision, "testCase" | "trial"> {
   const r = unit.record;
-  const registryNames = [...r.registry_names, ...unit.added.filter((name) => !r.registry_names.includes(name))];
-  const exposed = [...r.exposed_names, ...unit.added.filter((name) => !r.exposed_names.includes(name))];
+  const registryNames = [
+    ...r.registry_names,
+    ...unit.added.filter((name) => !r.registry_names.includes(name)),
+  ];
+  const exposed = [
+    ...r.exposed_names,
+    ...unit.added.filter((name) => !r.exposed_names.includes(name)),
+  ];
   const discovery: Discovery =
     retrieved === undefined
-      ? { visible: unit.visible, retrieved: unit.visible.filter((name) => !isControl(name)), k: r.retrieval_k, retrieval: null }
+      ? {
+          visible: unit.visible,
+          retrieved: unit.visible.filter((name) => !isControl(name)),
+          k: r.retrieval_k,
+          retrieval: null,
+        }
       : { ...retrieved, visible: unit.visible };
   return { registryNames, exposure: { exposed, hidden: {} }, discovery };
 }
@@ -193,7 +338,10 @@ function plainUnit(unit: CounterfactualUnit, retrieved?: Discovery): Omit<Decisi
 /** A search unit: the run's always-loaded tools (and, for load, the acceptable ones), the rest of the exposure deferred. */
 function searchUnit(unit: CounterfactualUnit): Omit<Decision, "testCase" | "trial"> {
   const r = unit.record;
-  const always = [...(r.search?.always_loaded ?? []), ...(unit.kind === "load" ? unit.changed : [])];
+  const always = [
+    ...(r.search?.always_loaded ?? []),
+    ...(unit.kind === "load" ? unit.changed : []),
+  ];
   const controls = r.exposed_names.filter((name) => isControl(name));
   const deferred = r.exposed_names.filter((name) => !isControl(name) && !always.includes(name));
   const visible = [...always, ...deferred, ...controls];

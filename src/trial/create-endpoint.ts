@@ -9,11 +9,23 @@ import { createOpenAIWire } from "../endpoint/openai.js";
 import { redactUrl } from "../text/redact-url.js";
 import { createBreaker, START_FAILURES } from "../endpoint/breaker.js";
 import { createPace } from "../endpoint/pace.js";
-import { DEFAULT_MAX_DELAY_MS, sleep, type CallGuards, type RetryPolicy } from "../endpoint/retry.js";
+import {
+  DEFAULT_MAX_DELAY_MS,
+  sleep,
+  type CallGuards,
+  type RetryPolicy,
+} from "../endpoint/retry.js";
 import { createStoredEndpoint, type StoredEndpointOptions } from "./stored-endpoint.js";
 import type { ProviderSettings, WireEndpoint } from "../endpoint/wire-endpoint.js";
 import { createDispatcher, createFetch, type FetchLike } from "../endpoint/http-transport.js";
-import { describeEndpoints, providerOf, PROVIDERS, type ProviderRow, type ProviderTable, type Wire } from "../types/providers.js";
+import {
+  describeEndpoints,
+  providerOf,
+  PROVIDERS,
+  type ProviderRow,
+  type ProviderTable,
+  type Wire,
+} from "../types/providers.js";
 import { createCommandWire } from "../endpoint/command.js";
 import { createHttpWire } from "../endpoint/http-endpoint.js";
 import { createResponsesWire } from "../endpoint/openai-responses.js";
@@ -52,11 +64,21 @@ export interface EndpointEnvironment {
 export function createEndpoint(config: Config, environment: EndpointEnvironment): Endpoint {
   const table = environment.providers ?? PROVIDERS;
   const found = providerOf(config.endpoint, table);
-  if (found === null) throw new InputError(`unknown endpoint "${config.endpoint}" (expected ${describeEndpoints(table)})`);
+  if (found === null)
+    throw new InputError(
+      `unknown endpoint "${config.endpoint}" (expected ${describeEndpoints(table)})`,
+    );
   const separator = config.endpoint.indexOf(":");
   const named = separator === -1 ? null : config.endpoint.slice(separator + 1);
   checkControls(found.name, found.row, config, table);
-  const request = { provider: found.name, row: found.row, model: config.model ?? named, config, environment, fetch: createFetch(createDispatcher(environment.env)) };
+  const request = {
+    provider: found.name,
+    row: found.row,
+    model: config.model ?? named,
+    config,
+    environment,
+    fetch: createFetch(createDispatcher(environment.env)),
+  };
   return WIRES[found.row.wire](request);
 }
 
@@ -81,7 +103,12 @@ const WIRES: Record<Wire, (request: WireRequest) => Endpoint> = {
   http: (r) => createHttpEndpoint(r.model ?? "http", r.config, r.environment, r.fetch),
 };
 
-function checkControls(provider: string, row: ProviderRow, config: Config, table: ProviderTable): void {
+function checkControls(
+  provider: string,
+  row: ProviderRow,
+  config: Config,
+  table: ProviderTable,
+): void {
   const set: [keyof ToolControls, boolean][] = [
     ["tool_choice", config.tool_choice !== null],
     ["parallel_tool_calls", config.parallel_tool_calls !== null],
@@ -90,8 +117,12 @@ function checkControls(provider: string, row: ProviderRow, config: Config, table
   ];
   for (const [name, isSet] of set) {
     if (!isSet || row.controls.includes(name)) continue;
-    const takers = Object.keys(table).filter((p) => table[p].controls.includes(name)).join(", ");
-    throw new InputError(`${name}: endpoint ${provider} has no such control (it applies to ${takers}); remove it or choose one of those endpoints`);
+    const takers = Object.keys(table)
+      .filter((p) => table[p].controls.includes(name))
+      .join(", ");
+    throw new InputError(
+      `${name}: endpoint ${provider} has no such control (it applies to ${takers}); remove it or choose one of those endpoints`,
+    );
   }
 }
 
@@ -106,7 +137,11 @@ export function toolControlsOf(config: Config): ToolControls {
 }
 
 /** Retries and the guards (pace for 429s, breaker for outages) of one endpoint. */
-function callPolicy(label: string, config: Config, environment: EndpointEnvironment): { retry: RetryPolicy; guards: CallGuards } {
+function callPolicy(
+  label: string,
+  config: Config,
+  environment: EndpointEnvironment,
+): { retry: RetryPolicy; guards: CallGuards } {
   const now = environment.clock ?? (() => performance.now());
   const retry: RetryPolicy = {
     budgetMs: config.retry_budget_ms,
@@ -119,20 +154,42 @@ function callPolicy(label: string, config: Config, environment: EndpointEnvironm
   };
   const guards: CallGuards = {
     pace: createPace(config.concurrency, now),
-    breaker: createBreaker(label, { windowMs: config.breaker_window_ms, startFailures: START_FAILURES, now }),
+    breaker: createBreaker(label, {
+      windowMs: config.breaker_window_ms,
+      startFailures: START_FAILURES,
+      now,
+    }),
   };
   return { retry, guards };
 }
 
-function storeOptions(config: Config, environment: EndpointEnvironment, policy: { retry: RetryPolicy; guards: CallGuards }) {
+function storeOptions(
+  config: Config,
+  environment: EndpointEnvironment,
+  policy: { retry: RetryPolicy; guards: CallGuards },
+) {
   const shared = environment.store;
   const store = shared ?? openResponseStore(config.store_dir);
-  return { store, ownsStore: shared === undefined, mode: config.mode, ...policy, warn: environment.warn ?? (() => undefined), onMiss: environment.onMiss, replyOnMiss: environment.replyOnMiss };
+  return {
+    store,
+    ownsStore: shared === undefined,
+    mode: config.mode,
+    ...policy,
+    warn: environment.warn ?? (() => undefined),
+    onMiss: environment.onMiss,
+    replyOnMiss: environment.replyOnMiss,
+  };
 }
 
-function createCommandEndpoint(model: string, config: Config, environment: EndpointEnvironment): Endpoint {
+function createCommandEndpoint(
+  model: string,
+  config: Config,
+  environment: EndpointEnvironment,
+): Endpoint {
   if (config.command === null) {
-    throw new InputError(`endpoint command needs the command line to run: set command: in route-eval.yaml (e.g. command: "node my-router.js") or pass --command`);
+    throw new InputError(
+      `endpoint command needs the command line to run: set command: in route-eval.yaml (e.g. command: "node my-router.js") or pass --command`,
+    );
   }
   const wire = createCommandWire({
     command: config.command,
@@ -145,12 +202,26 @@ function createCommandEndpoint(model: string, config: Config, environment: Endpo
     controls: neutralControls(config),
     maxRestarts: COMMAND_RESTARTS,
   });
-  return createStoredEndpoint(wire, storeOptions(config, environment, callPolicy(`endpoint command \`${config.command}\``, config, environment)));
+  return createStoredEndpoint(
+    wire,
+    storeOptions(
+      config,
+      environment,
+      callPolicy(`endpoint command \`${config.command}\``, config, environment),
+    ),
+  );
 }
 
-function createHttpEndpoint(model: string, config: Config, environment: EndpointEnvironment, fetch: FetchLike): Endpoint {
+function createHttpEndpoint(
+  model: string,
+  config: Config,
+  environment: EndpointEnvironment,
+  fetch: FetchLike,
+): Endpoint {
   if (config.base_url === null) {
-    throw new InputError("endpoint http needs the URL to POST each trial to: set base_url: in route-eval.yaml (e.g. http://localhost:8080/route) or pass --base-url");
+    throw new InputError(
+      "endpoint http needs the URL to POST each trial to: set base_url: in route-eval.yaml (e.g. http://localhost:8080/route) or pass --base-url",
+    );
   }
   const wire = createHttpWire({
     url: config.base_url,
@@ -161,40 +232,75 @@ function createHttpEndpoint(model: string, config: Config, environment: Endpoint
     controls: neutralControls(config),
     fetch,
   });
-  return createStoredEndpoint(wire, storeOptions(config, environment, callPolicy(`endpoint http at ${redactUrl(config.base_url)}`, config, environment)));
+  return createStoredEndpoint(
+    wire,
+    storeOptions(
+      config,
+      environment,
+      callPolicy(`endpoint http at ${redactUrl(config.base_url)}`, config, environment),
+    ),
+  );
 }
 
 function neutralControls(config: Config): NeutralControls {
   return {
     ...(config.tool_choice === null ? {} : { tool_choice: config.tool_choice }),
-    ...(config.parallel_tool_calls === null ? {} : { parallel_tool_calls: config.parallel_tool_calls }),
+    ...(config.parallel_tool_calls === null
+      ? {}
+      : { parallel_tool_calls: config.parallel_tool_calls }),
   };
 }
 
 /** Each header's value from its variable; a variable that is not set is an error naming it. */
-function readHeaders(headersEnv: Record<string, string>, env: NodeJS.ProcessEnv): Record<string, string> {
+function readHeaders(
+  headersEnv: Record<string, string>,
+  env: NodeJS.ProcessEnv,
+): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [header, variable] of Object.entries(headersEnv)) {
     const value = env[variable];
-    if (value === undefined || value === "") throw new InputError(`headers_env.${header}: ${variable} is not set; export ${variable} (its value is the header's)`);
+    if (value === undefined || value === "")
+      throw new InputError(
+        `headers_env.${header}: ${variable} is not set; export ${variable} (its value is the header's)`,
+      );
     headers[header] = value;
   }
   return headers;
 }
 
-function createProviderEndpoint({ provider, row, model, config, environment, fetch }: WireRequest, createWire: (settings: ProviderSettings) => WireEndpoint<unknown>): Endpoint {
+function createProviderEndpoint(
+  { provider, row, model, config, environment, fetch }: WireRequest,
+  createWire: (settings: ProviderSettings) => WireEndpoint<unknown>,
+): Endpoint {
   if (model === null || model === "") {
-    throw new InputError(`endpoint "${config.endpoint}" needs a model: write ${provider}:MODEL or pass --model`);
+    throw new InputError(
+      `endpoint "${config.endpoint}" needs a model: write ${provider}:MODEL or pass --model`,
+    );
   }
   const baseUrl = config.base_url ?? row.base_url;
-  if (baseUrl === null) throw new InputError(`endpoint ${provider} has no default URL; set base_url: in route-eval.yaml or pass --base-url`);
+  if (baseUrl === null)
+    throw new InputError(
+      `endpoint ${provider} has no default URL; set base_url: in route-eval.yaml or pass --base-url`,
+    );
   const key = readApiKey(environment.env, config.api_key_env, row.key);
   // A key is needed for the provider's own API; a server named by base_url, or a row without a key variable (a local host), takes none.
   const keyRequired = config.base_url === null && key.variable !== null;
-  const settings: ProviderSettings = { provider, model, baseUrl, key, keyRequired, maxTokens: config.max_tokens, timeoutMs: config.timeout_ms, controls: toolControlsOf(config), fetch };
+  const settings: ProviderSettings = {
+    provider,
+    model,
+    baseUrl,
+    key,
+    keyRequired,
+    maxTokens: config.max_tokens,
+    timeoutMs: config.timeout_ms,
+    controls: toolControlsOf(config),
+    fetch,
+  };
   if (config.mode === "live" && key.key === null && keyRequired) {
     const other = key.isDefault ? ", or name another variable with --api-key-env" : "";
-    throw new InputError(`${key.variable} is not set: endpoint ${provider}:${model} needs an API key in mode live; export ${key.variable}${other}`);
+    throw new InputError(
+      `${key.variable} is not set: endpoint ${provider}:${model} needs an API key in mode live; export ${key.variable}${other}`,
+    );
   }
   const policy = callPolicy(`${provider}:${model} at ${redactUrl(baseUrl)}`, config, environment);
   return createStoredEndpoint(createWire(settings), storeOptions(config, environment, policy));

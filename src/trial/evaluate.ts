@@ -10,16 +10,33 @@ import { openRecordWriter, readRecords } from "../run-files/records-io.js";
 import { tallyRecords } from "../metrics/record-tally.js";
 import { lazy } from "../text/lazy.js";
 import { writeJsonFile, writeReportFile } from "../run-files/write-files.js";
-import { createRunDirectory, reopenRunDirectory, type RunDirectory } from "../run-files/run-directory.js";
+import {
+  createRunDirectory,
+  reopenRunDirectory,
+  type RunDirectory,
+} from "../run-files/run-directory.js";
 import { findResumeDifferences } from "../run-files/resume-check.js";
 import { nextTrials, planAdaptive, type AdaptivePlan } from "../metrics/adaptive.js";
 import { runTrialJobs, type JobList, type LoopStop } from "./run-loop.js";
 import { listPending, type SweepHook } from "./run-trial.js";
 import { inShard, type Shard } from "../run-files/shard.js";
-import { checkPhaseFamilies, checkTodoGoals, checkToolSearchNames, findDialectWarnings, findNameWarnings } from "./run-checks.js";
+import {
+  checkPhaseFamilies,
+  checkTodoGoals,
+  checkToolSearchNames,
+  findDialectWarnings,
+  findNameWarnings,
+} from "./run-checks.js";
 import { buildRunMeta, newRunId } from "./run-meta.js";
-import type { Config, RunProgress, Endpoint, EndpointPace, Report, RunMeta, TrialRecord } from "../types.js";
-
+import type {
+  Config,
+  RunProgress,
+  Endpoint,
+  EndpointPace,
+  Report,
+  RunMeta,
+  TrialRecord,
+} from "../types.js";
 
 export interface RunOptions {
   runId?: string;
@@ -81,13 +98,26 @@ export interface RunResult {
 export async function runEvaluation(config: Config, options: RunOptions): Promise<RunResult> {
   const run = startRun(config, options);
   const loop = (jobs: JobList) =>
-    runTrialJobs(jobs, { concurrency: config.concurrency, resumed: run.resumed, total: run.recorded() + jobs.length, onProgress: options.onProgress, signal: options.signal, pace: run.pace });
-  const stopped = await (run.nextRound === undefined ? loop(run.jobs) : runRounds(run.jobs, run.nextRound, loop)).finally(run.close);
+    runTrialJobs(jobs, {
+      concurrency: config.concurrency,
+      resumed: run.resumed,
+      total: run.recorded() + jobs.length,
+      onProgress: options.onProgress,
+      signal: options.signal,
+      pace: run.pace,
+    });
+  const stopped = await (
+    run.nextRound === undefined ? loop(run.jobs) : runRounds(run.jobs, run.nextRound, loop)
+  ).finally(run.close);
   return run.finish(stopped);
 }
 
 /** Adaptive trials: round after round (each undecided case's next trial), until no case has one to ask. */
-async function runRounds(first: JobList, next: () => JobList, loop: (jobs: JobList) => Promise<LoopStop>): Promise<LoopStop> {
+async function runRounds(
+  first: JobList,
+  next: () => JobList,
+  loop: (jobs: JobList) => Promise<LoopStop>,
+): Promise<LoopStop> {
   for (let jobs = first; jobs.length > 0; jobs = next()) {
     const stopped = await loop(jobs);
     if (stopped !== null) return stopped;
@@ -124,7 +154,15 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
   for (const warning of checkPhaseFamilies(config, cases)) options.onWarning?.(warning);
   for (const warning of findNameWarnings(cases, config.cwd)) options.onWarning?.(warning);
   for (const warning of findDialectWarnings(cases, config.cwd)) options.onWarning?.(warning);
-  const endpoint = withTokenEstimate(createEndpoint(config, { env: options.env, warn: options.onWarning, store: options.store, onMiss: options.onMiss, replyOnMiss: options.replyOnMiss }));
+  const endpoint = withTokenEstimate(
+    createEndpoint(config, {
+      env: options.env,
+      warn: options.onWarning,
+      store: options.store,
+      onMiss: options.onMiss,
+      replyOnMiss: options.replyOnMiss,
+    }),
+  );
   const started = now();
   const run = openRun(config, options, endpoint, started);
   const meta = buildRunMeta(run.runId, config, cases, endpoint, started);
@@ -136,7 +174,15 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
     checkSameExperiment(run, meta, options.resumeAs);
     run.repair();
     meta.started_at = run.previous.started_at;
-    const units = options.shard === undefined ? config.trials * cases.length : cases.reduce((sum, c) => sum + countShardTrials(options.shard as Shard, c.turn?.conversation ?? c.id, config.trials), 0);
+    const units =
+      options.shard === undefined
+        ? config.trials * cases.length
+        : cases.reduce(
+            (sum, c) =>
+              sum +
+              countShardTrials(options.shard as Shard, c.turn?.conversation ?? c.id, config.trials),
+            0,
+          );
     options.onNotice?.(describeResume(run, units, plan !== null));
   }
   writeJsonFile(join(run.dir, "run.json"), meta);
@@ -154,10 +200,12 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
   };
   const ids = cases.map((c) => c.id);
   // An adaptive round asks trials no record has (nextTrials): the resumed records are all it must skip.
-  const jobsOf = (only: ReadonlyMap<string, number> | undefined) => listPending(config, endpoint, cases, run.records, { ...options, only, keep });
+  const jobsOf = (only: ReadonlyMap<string, number> | undefined) =>
+    listPending(config, endpoint, cases, run.records, { ...options, only, keep });
   const round = (p: AdaptivePlan) => jobsOf(nextTrials(ids, tally, p, config.success));
   // A batch run finishes the round it collected (options.round), not the next one.
-  const firstRound = plan === null ? undefined : (options.round ?? nextTrials(ids, tally, plan, config.success));
+  const firstRound =
+    plan === null ? undefined : (options.round ?? nextTrials(ids, tally, plan, config.success));
   const jobs = jobsOf(firstRound);
   const resumeAs = options.resumeAs ?? run.dir;
   const records = kept === null ? lazy(() => readRecords(recordsFile)) : () => kept;
@@ -176,17 +224,29 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
       if (stopped !== null) {
         const kept = `${tally.count} trial record${tally.count === 1 ? "" : "s"} kept in ${recordsFile}`;
         if (stopped.kind === "interrupted") {
-          throw new Interrupted(stopped.signal, `interrupted by ${stopped.signal}: ${kept}; continue with --resume ${resumeAs}`);
+          throw new Interrupted(
+            stopped.signal,
+            `interrupted by ${stopped.signal}: ${kept}; continue with --resume ${resumeAs}`,
+          );
         }
         // A set-up failure (a key that is not set, in cached mode with the store short) is bad
         // configuration, exit 2; the endpoint itself was never asked.
         const Failure = stopped.setup ? InputError : EndpointFailure;
-        if (stopped.setup && tally.count === 0 && run.previous === null && options.resumeAs === undefined) {
+        if (
+          stopped.setup &&
+          tally.count === 0 &&
+          run.previous === null &&
+          options.resumeAs === undefined
+        ) {
           // Nothing could be asked: leave no empty run behind.
           rmSync(run.dir, { recursive: true, force: true });
-          throw new Failure(`${stopped.message} (nothing was recorded, so no run directory was kept)`);
+          throw new Failure(
+            `${stopped.message} (nothing was recorded, so no run directory was kept)`,
+          );
         }
-        throw new Failure(`${stopped.message} (run stopped early; ${kept}; fix it, then continue with --resume ${resumeAs})`);
+        throw new Failure(
+          `${stopped.message} (run stopped early; ${kept}; fix it, then continue with --resume ${resumeAs})`,
+        );
       }
       meta.finished_at = now().toISOString();
       writeJsonFile(join(run.dir, "run.json"), meta);
@@ -197,10 +257,16 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
   };
 }
 
-function openRun(config: Config, options: RunOptions, endpoint: Endpoint, started: Date): RunDirectory {
+function openRun(
+  config: Config,
+  options: RunOptions,
+  endpoint: Endpoint,
+  started: Date,
+): RunDirectory {
   if (options.resume === undefined) {
     const outDir = resolve(config.root, config.out_dir);
-    if (options.runId === undefined) return createRunDirectory(outDir, newRunId(started, endpoint.id));
+    if (options.runId === undefined)
+      return createRunDirectory(outDir, newRunId(started, endpoint.id));
     return createRunDirectory(outDir, options.runId, { named: true, replace: options.replaceRun });
   }
   return reopenRunDirectory(options.resume);
@@ -219,11 +285,17 @@ function checkSameExperiment(run: RunDirectory, meta: RunMeta, resumeAs: string 
 }
 
 function countShardTrials(shard: Shard, caseId: string, trials: number): number {
-  return Array.from({ length: trials }, (_, t) => t).filter((t) => inShard(shard, caseId, t)).length;
+  return Array.from({ length: trials }, (_, t) => t).filter((t) => inShard(shard, caseId, t))
+    .length;
 }
 
 function describeResume(run: RunDirectory, total: number, adaptive: boolean): string {
-  const redo = run.redo > 0 ? `; ${run.redo} errored trial${run.redo === 1 ? "" : "s"} will be asked again` : "";
-  const of = adaptive ? `${run.records.length} trials kept (adaptive trials: at most ${total})` : `${run.records.length} of ${total} trials kept`;
+  const redo =
+    run.redo > 0
+      ? `; ${run.redo} errored trial${run.redo === 1 ? "" : "s"} will be asked again`
+      : "";
+  const of = adaptive
+    ? `${run.records.length} trials kept (adaptive trials: at most ${total})`
+    : `${run.records.length} of ${total} trials kept`;
   return `resuming ${run.dir}: ${of}${redo}`;
 }

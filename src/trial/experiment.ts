@@ -10,7 +10,13 @@ import type { ResponseStore } from "../types/endpoint.js";
 import { existsSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
 import { EndpointFailure, InputError, Interrupted } from "../errors.js";
-import { adjustVerdicts, compareVariant, profileOf, tabulateMetrics, type VariantRun } from "../ablate/compare-variants.js";
+import {
+  adjustVerdicts,
+  compareVariant,
+  profileOf,
+  tabulateMetrics,
+  type VariantRun,
+} from "../ablate/compare-variants.js";
 import { EXPERIMENT_SCHEMA_VERSION, type Experiment, findVariant } from "../types/ablate.js";
 import { type ExperimentPlan } from "../ablate/plan.js";
 import { evaluateVariantGates } from "../gates/variant-gates.js";
@@ -56,7 +62,10 @@ export interface ExperimentResult {
 
 export const EXPERIMENT_FILE = "experiment.json";
 
-export async function runExperiment(plan: ExperimentPlan, options: ExperimentOptions): Promise<ExperimentResult> {
+export async function runExperiment(
+  plan: ExperimentPlan,
+  options: ExperimentOptions,
+): Promise<ExperimentResult> {
   const { dir, experiment } = openExperiment(plan, options);
   // One store for every variant: identical requests are asked once (and a second run asks none).
   const store = openResponseStore(plan.base.store_dir);
@@ -66,19 +75,36 @@ export async function runExperiment(plan: ExperimentPlan, options: ExperimentOpt
     runs = startVariants(plan, dir, store, options);
     const jobs = runs.flatMap((run) => [...run.jobs]);
     const resumed = runs.reduce((sum, run) => sum + run.resumed, 0);
-    stopped = await runTrialJobs(jobs, { concurrency: plan.base.concurrency, resumed, total: resumed + jobs.length, onProgress: options.onProgress, signal: options.signal });
+    stopped = await runTrialJobs(jobs, {
+      concurrency: plan.base.concurrency,
+      resumed,
+      total: resumed + jobs.length,
+      onProgress: options.onProgress,
+      signal: options.signal,
+    });
   } finally {
     await Promise.all(runs.map((run) => run.close()));
     store.close();
   }
   if (stopped !== null) {
     const kept = `${runs.reduce((sum, run) => sum + run.recorded(), 0)} trial records kept in ${join(dir, "variants")}`;
-    if (stopped.kind === "interrupted") throw new Interrupted(stopped.signal, `interrupted by ${stopped.signal}: ${kept}; continue with --resume ${dir}`);
-    throw new EndpointFailure(`${stopped.message} (experiment stopped early; ${kept}; fix it, then continue with --resume ${dir})`);
+    if (stopped.kind === "interrupted")
+      throw new Interrupted(
+        stopped.signal,
+        `interrupted by ${stopped.signal}: ${kept}; continue with --resume ${dir}`,
+      );
+    throw new EndpointFailure(
+      `${stopped.message} (experiment stopped early; ${kept}; fix it, then continue with --resume ${dir})`,
+    );
   }
   const finished = runs.map((run, index): VariantRun => {
     const { report, records } = run.finish(null);
-    return { name: plan.variants[index].name, label: join(dir, "variants", plan.variants[index].slug), report, records: records() };
+    return {
+      name: plan.variants[index].name,
+      label: join(dir, "variants", plan.variants[index].slug),
+      report,
+      records: records(),
+    };
   });
   completeExperiment(experiment, finished, options.now());
   writeExperiment(dir, experiment);
@@ -92,21 +118,40 @@ export async function runExperiment(plan: ExperimentPlan, options: ExperimentOpt
 export function openExperiment(plan: ExperimentPlan, options: ExperimentOptions): ExperimentResult {
   for (const name of options.failIfWorse ?? []) {
     const variant = findVariant(plan.variants, name);
-    if (variant === undefined) throw new InputError(`--fail-if-worse ${name}: no variant is named so; this experiment has: ${plan.variants.map((v) => v.name).join(", ")}`);
-    if (variant.reference === null) throw new InputError(`--fail-if-worse ${name}: it is the reference of the others; name a variant compared with another`);
+    if (variant === undefined)
+      throw new InputError(
+        `--fail-if-worse ${name}: no variant is named so; this experiment has: ${plan.variants.map((v) => v.name).join(", ")}`,
+      );
+    if (variant.reference === null)
+      throw new InputError(
+        `--fail-if-worse ${name}: it is the reference of the others; name a variant compared with another`,
+      );
   }
   const started = options.now();
   const dir = openExperimentDir(plan, options, started);
-  const previous = options.resume === undefined ? null : readExperimentFile(join(dir, EXPERIMENT_FILE));
+  const previous =
+    options.resume === undefined ? null : readExperimentFile(join(dir, EXPERIMENT_FILE));
   if (previous !== null) checkSamePlan(plan, previous, options.resume ?? dir);
-  const experiment = describePlan(plan, dir, previous?.started_at ?? started.toISOString(), options);
+  const experiment = describePlan(
+    plan,
+    dir,
+    previous?.started_at ?? started.toISOString(),
+    options,
+  );
   writeExperiment(dir, experiment);
-  options.onNotice?.(`experiment directory: ${dir} (${plan.variants.length} variants${plan.skipped.length > 0 ? `; skipped: ${plan.skipped.map((s) => `${s.name} (${s.reason})`).join(", ")}` : ""})`);
+  options.onNotice?.(
+    `experiment directory: ${dir} (${plan.variants.length} variants${plan.skipped.length > 0 ? `; skipped: ${plan.skipped.map((s) => `${s.name} (${s.reason})`).join(", ")}` : ""})`,
+  );
   return { dir, experiment };
 }
 
 /** Every variant's run opened in variants/<slug>/ (a run already there is resumed), all asking through `store`. */
-export function startVariants(plan: ExperimentPlan, dir: string, store: ResponseStore, options: ExperimentOptions): StartedRun[] {
+export function startVariants(
+  plan: ExperimentPlan,
+  dir: string,
+  store: ResponseStore,
+  options: ExperimentOptions,
+): StartedRun[] {
   const warned = new Set<string>();
   const onWarning = (message: string) => {
     if (warned.has(message)) return;
@@ -119,9 +164,23 @@ export function startVariants(plan: ExperimentPlan, dir: string, store: Response
       const variantDir = join(dir, "variants", variant.slug);
       const resume = existsSync(join(variantDir, "run.json")) ? variantDir : undefined;
       const config = { ...variant.config, out_dir: join(dir, "variants") };
-      const run = startRun(config, { runId: variant.slug, resume, resumeAs: dir, store, now: options.now, env: options.env, onWarning, shard: options.shard, batch: options.batch, onMiss: options.onMiss });
+      const run = startRun(config, {
+        runId: variant.slug,
+        resume,
+        resumeAs: dir,
+        store,
+        now: options.now,
+        env: options.env,
+        onWarning,
+        shard: options.shard,
+        batch: options.batch,
+        onMiss: options.onMiss,
+      });
       runs.push(run);
-      if (resume !== undefined && options.quiet !== true) options.onNotice?.(`resuming ${variant.name}: ${run.resumed} trials kept, ${run.jobs.length} to run`);
+      if (resume !== undefined && options.quiet !== true)
+        options.onNotice?.(
+          `resuming ${variant.name}: ${run.resumed} trials kept, ${run.jobs.length} to run`,
+        );
     }
   } catch (error) {
     void Promise.allSettled(runs.map((run) => run.close()));
@@ -134,7 +193,11 @@ export function startVariants(plan: ExperimentPlan, dir: string, store: Response
  * The comparison, from every variant's finished run: the metric table, the failure profiles, each
  * variant against its reference, the notes, and the gates (the rules experiment.json carries).
  */
-export function completeExperiment(experiment: Experiment, finished: VariantRun[], now: Date): void {
+export function completeExperiment(
+  experiment: Experiment,
+  finished: VariantRun[],
+  now: Date,
+): void {
   experiment.metrics = tabulateMetrics(finished);
   experiment.profiles = finished.map((run) => profileOf(run.report.metrics));
   experiment.comparisons = finished.flatMap((run, index) => {
@@ -142,15 +205,26 @@ export function completeExperiment(experiment: Experiment, finished: VariantRun[
     const against = finished.find((other) => other.name === reference);
     return against === undefined ? [] : [compareVariant(against, run)];
   });
-  adjustVerdicts(experiment.comparisons, (name) => finished.find((run) => run.name === name)?.report.metrics.scored ?? 0);
+  adjustVerdicts(
+    experiment.comparisons,
+    (name) => finished.find((run) => run.name === name)?.report.metrics.scored ?? 0,
+  );
   experiment.cases = finished[0].report.cases.length;
   experiment.notes = notesOf(finished, experiment.shard);
-  experiment.gates = evaluateVariantGates(experiment, experiment.gate_rules?.variants ?? [], experiment.gate_rules?.fail_if_worse ?? []);
+  experiment.gates = evaluateVariantGates(
+    experiment,
+    experiment.gate_rules?.variants ?? [],
+    experiment.gate_rules?.fail_if_worse ?? [],
+  );
   experiment.verdict = experiment.gates.every((g) => g.passed) ? "pass" : "fail";
   experiment.finished_at = now.toISOString();
 }
 
-function openExperimentDir(plan: ExperimentPlan, options: ExperimentOptions, started: Date): string {
+function openExperimentDir(
+  plan: ExperimentPlan,
+  options: ExperimentOptions,
+  started: Date,
+): string {
   if (options.resume !== undefined) return resolve(options.resume);
   const outDir = resolve(plan.base.root, plan.base.out_dir);
   const id = options.id ?? newRunId(started, plan.kind === "ladder" ? "ablate" : "variants");
@@ -165,15 +239,25 @@ function checkSamePlan(plan: ExperimentPlan, previous: Experiment, target: strin
   const before = previous.variants.map((v) => v.name).join(", ");
   const now = plan.variants.map((v) => v.name).join(", ");
   if (previous.kind !== plan.kind || before !== now) {
-    throw new InputError(`--resume ${target}: this would not continue the same experiment: it ran ${previous.kind} [${before}], these inputs give ${plan.kind} [${now}]; resume with the same config, or start a new experiment`);
+    throw new InputError(
+      `--resume ${target}: this would not continue the same experiment: it ran ${previous.kind} [${before}], these inputs give ${plan.kind} [${now}]; resume with the same config, or start a new experiment`,
+    );
   }
 }
 
-function describePlan(plan: ExperimentPlan, dir: string, startedAt: string, options: ExperimentOptions): Experiment {
+function describePlan(
+  plan: ExperimentPlan,
+  dir: string,
+  startedAt: string,
+  options: ExperimentOptions,
+): Experiment {
   const base = plan.base;
   const id = basename(dir);
   const failIfWorse = options.failIfWorse ?? [];
-  const rules = plan.gates.length > 0 || failIfWorse.length > 0 ? { gate_rules: { variants: plan.gates, fail_if_worse: failIfWorse } } : {};
+  const rules =
+    plan.gates.length > 0 || failIfWorse.length > 0
+      ? { gate_rules: { variants: plan.gates, fail_if_worse: failIfWorse } }
+      : {};
   return {
     ...(options.shard === undefined ? {} : { shard: options.shard }),
     ...rules,
@@ -190,7 +274,12 @@ function describePlan(plan: ExperimentPlan, dir: string, startedAt: string, opti
       // As run.json pins them (base_url without credentials), the registry relative to the config.
       const settings = pickRunConfig(v.config) as Record<string, unknown>;
       const registry = v.config.registry === null ? null : relative(base.root, v.config.registry);
-      const valueOf = (key: string) => (key === "registry" ? registry : key in settings ? settings[key] : v.config[key as keyof typeof v.config]);
+      const valueOf = (key: string) =>
+        key === "registry"
+          ? registry
+          : key in settings
+            ? settings[key]
+            : v.config[key as keyof typeof v.config];
       return {
         name: v.name,
         dir: `variants/${v.slug}`,
@@ -213,9 +302,17 @@ function describePlan(plan: ExperimentPlan, dir: string, startedAt: string, opti
 /** Caveats that hold for the whole experiment. */
 function notesOf(runs: VariantRun[], shard: Shard | undefined): string[] {
   const notes: string[] = [];
-  if (shard !== undefined) notes.push(`shard ${shard.index}/${shard.count}: these comparisons cover this shard's (case, trial) units only; route-eval merge combines the shards into the whole experiment`);
-  const deterministic = runs.every((r) => r.report.run.config.trials > 1 && r.report.metrics.consistency === 1);
-  if (deterministic) notes.push("every case chose the same tool in all its trials in every variant: trials repeat each other, so the verdicts rest on the per-case sign test, not on trial pairs");
+  if (shard !== undefined)
+    notes.push(
+      `shard ${shard.index}/${shard.count}: these comparisons cover this shard's (case, trial) units only; route-eval merge combines the shards into the whole experiment`,
+    );
+  const deterministic = runs.every(
+    (r) => r.report.run.config.trials > 1 && r.report.metrics.consistency === 1,
+  );
+  if (deterministic)
+    notes.push(
+      "every case chose the same tool in all its trials in every variant: trials repeat each other, so the verdicts rest on the per-case sign test, not on trial pairs",
+    );
   return notes;
 }
 

@@ -25,8 +25,19 @@ export interface RemeasureOptions {
 /** Per case, the correct and scored trials of the N remeasured ones. */
 export type RemeasureTallies = Map<string, { correct: number; scored: number }>;
 
-export async function remeasureBase(runDir: string, config: Config, perCase: number, options: RemeasureOptions): Promise<RemeasureTallies> {
-  const { meta, records, cases, endpoint } = openRunAgain(runDir, config, options, "remeasuring it would ask another question", "--remeasure-base needs the base run's own inputs");
+export async function remeasureBase(
+  runDir: string,
+  config: Config,
+  perCase: number,
+  options: RemeasureOptions,
+): Promise<RemeasureTallies> {
+  const { meta, records, cases, endpoint } = openRunAgain(
+    runDir,
+    config,
+    options,
+    "remeasuring it would ask another question",
+    "--remeasure-base needs the base run's own inputs",
+  );
   try {
     const own = meta.config.trials;
     const dir = join(runDir, REMEASURE_DIR);
@@ -35,10 +46,23 @@ export async function remeasureBase(runDir: string, config: Config, perCase: num
     const inRange = (r: TrialRecord) => r.trial >= own && r.trial < own + perCase;
     const earlier = existsSync(file) ? readRecords(file).filter(inRange) : [];
     const widened: Config = { ...config, trials: own + perCase };
-    const side = { file, resumed: earlier.length, concurrency: config.concurrency, what: "remeasured trials", again: "run the diff again", onProgress: options.onProgress, signal: options.signal, pace: endpoint.pace };
-    const asked = await runIntoFile(side, (keep) => listPending(widened, endpoint, cases, [...records, ...earlier], { env: options.env, keep }));
+    const side = {
+      file,
+      resumed: earlier.length,
+      concurrency: config.concurrency,
+      what: "remeasured trials",
+      again: "run the diff again",
+      onProgress: options.onProgress,
+      signal: options.signal,
+      pace: endpoint.pace,
+    };
+    const asked = await runIntoFile(side, (keep) =>
+      listPending(widened, endpoint, cases, [...records, ...earlier], { env: options.env, keep }),
+    );
     const rows = buildCaseRows([...earlier, ...asked], config.success);
-    return new Map(rows.map((row) => [row.case_id, { correct: row.correct, scored: row.trials - row.errored }]));
+    return new Map(
+      rows.map((row) => [row.case_id, { correct: row.correct, scored: row.trials - row.errored }]),
+    );
   } finally {
     await endpoint.close?.();
   }

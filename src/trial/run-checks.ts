@@ -16,13 +16,19 @@ export function checkPhaseFamilies(config: Config, cases: Case[]): string[] {
     const inPhase = cases.filter((c) => c.phase === phase);
     if (inPhase.length === 0) return [];
     const registries = new Set(inPhase.map((c) => c.registry));
-    const families = new Set([...registries].flatMap((registry) => registry.tools.map((tool) => tool.family)));
+    const families = new Set(
+      [...registries].flatMap((registry) => registry.tools.map((tool) => tool.family)),
+    );
     return findUnknownFamilies({ [phase]: config.phases[phase] }, families);
   });
   if (problems.length === 0) return [];
   const yaml = config.file === null ? null : readYamlFile(config.file, config.cwd);
   const place = (p: (typeof problems)[number], message: string) =>
-    at(yaml?.shown ?? "phases", yaml?.lineOf(["phases", p.phase, "families", p.index]) ?? null, message);
+    at(
+      yaml?.shown ?? "phases",
+      yaml?.lineOf(["phases", p.phase, "families", p.index]) ?? null,
+      message,
+    );
   const typo = problems.find((p) => p.near !== null);
   if (typo !== undefined) throw new InputError(place(typo, typo.message));
   return problems.map((p) => place(p, `warning: ${p.message}`));
@@ -40,7 +46,9 @@ export function findDialectWarnings(cases: Case[], cwd: string): string[] {
       const marker = tool.input_schema === undefined ? null : draft04Marker(tool.input_schema);
       if (marker === null) return [];
       const where = registry.file === "" ? registry.snapshot : showPath(registry.file, cwd);
-      return [`${where}: warning: tool "${tool.name}": input_schema has no $schema but uses draft-04's ${marker.replace(/^(.*): (.*)$/, "$2 (at $1)")}; read as draft-04 — add $schema: http://json-schema.org/draft-04/schema# to say so`];
+      return [
+        `${where}: warning: tool "${tool.name}": input_schema has no $schema but uses draft-04's ${marker.replace(/^(.*): (.*)$/, "$2 (at $1)")}; read as draft-04 — add $schema: http://json-schema.org/draft-04/schema# to say so`,
+      ];
     }),
   );
 }
@@ -50,36 +58,61 @@ export function findNameWarnings(cases: Case[], cwd: string): string[] {
   const names = new Map<Case["registry"], Set<string>>();
   const knownIn = (registry: Case["registry"]) => {
     let known = names.get(registry);
-    if (known === undefined) names.set(registry, (known = new Set([...CONTROL_NAMES, ...registry.tools.map((tool) => tool.name)])));
+    if (known === undefined)
+      names.set(
+        registry,
+        (known = new Set([...CONTROL_NAMES, ...registry.tools.map((tool) => tool.name)])),
+      );
     return known;
   };
   return cases.flatMap((testCase) => {
     return findUnknownNames(testCase, knownIn(testCase.registry), testCase.registry.snapshot)
       .filter((unknown) => unknown.near !== null)
-      .map((unknown) => `${showPath(testCase.source.file, cwd)}:${testCase.source.line}: warning: ${unknown.message}`)
+      .map(
+        (unknown) =>
+          `${showPath(testCase.source.file, cwd)}:${testCase.source.line}: warning: ${unknown.message}`,
+      )
       .concat(contradiction(testCase, cwd));
   });
 }
 
 function contradiction(testCase: Case, cwd: string): string[] {
   const message = findContradiction(testCase);
-  return message === null ? [] : [`${showPath(testCase.source.file, cwd)}:${testCase.source.line}: warning: ${message}`];
+  return message === null
+    ? []
+    : [`${showPath(testCase.source.file, cwd)}:${testCase.source.line}: warning: ${message}`];
 }
 
 /** With tool search on, no registry tool may take the search function's name; always_loaded names what exists. */
 export function checkToolSearchNames(config: Config, cases: Case[]): void {
   if (config.tool_search.mode === "off") return;
   const registries = [...new Set(cases.map((c) => c.registry))];
-  const clash = registries.find((registry) => registry.tools.some((tool) => tool.name === SEARCH_TOOL));
-  if (clash !== undefined) throw new InputError(`registry ${clash.snapshot} has a tool named ${SEARCH_TOOL}, the name of route-eval's search function under tool_search; rename the tool, or set tool_search.mode: off`);
+  const clash = registries.find((registry) =>
+    registry.tools.some((tool) => tool.name === SEARCH_TOOL),
+  );
+  if (clash !== undefined)
+    throw new InputError(
+      `registry ${clash.snapshot} has a tool named ${SEARCH_TOOL}, the name of route-eval's search function under tool_search; rename the tool, or set tool_search.mode: off`,
+    );
   for (const entry of config.tool_search.always_loaded) {
     const family = entry.startsWith("family:") ? entry.slice("family:".length) : null;
-    const known = registries.some((registry) => registry.tools.some((tool) => (family === null ? tool.name === entry : tool.family === family)));
+    const known = registries.some((registry) =>
+      registry.tools.some((tool) =>
+        family === null ? tool.name === entry : tool.family === family,
+      ),
+    );
     if (known) continue;
-    const names = new Set(registries.flatMap((registry) => registry.tools.map((tool) => (family === null ? tool.name : tool.family))));
+    const names = new Set(
+      registries.flatMap((registry) =>
+        registry.tools.map((tool) => (family === null ? tool.name : tool.family)),
+      ),
+    );
     const near = findNearName(family ?? entry, names);
-    const hint = near === null ? "" : ` (did you mean "${family === null ? near : `family:${near}`}"?)`;
-    throw new InputError(`tool_search.always_loaded: "${entry}" names no ${family === null ? "tool" : "family"} of the cases' registries${hint}; write a tool name, or family:NAME`);
+    const hint =
+      near === null ? "" : ` (did you mean "${family === null ? near : `family:${near}`}"?)`;
+    throw new InputError(
+      `tool_search.always_loaded: "${entry}" names no ${family === null ? "tool" : "family"} of the cases' registries${hint}; write a tool name, or family:NAME`,
+    );
   }
 }
 
@@ -90,12 +123,20 @@ export function checkToolSearchNames(config: Config, cases: Case[]): void {
 export function checkTodoGoals(cases: Case[], cwd: string): void {
   const unwritten = cases.find((c) => c.todo !== undefined);
   if (unwritten !== undefined) {
-    const where = at(showPath(unwritten.source.file, cwd), unwritten.source.line, `case "${unwritten.id}"`);
-    throw new InputError(`${where} is not written yet: ${unwritten.todo}; write its acceptable tools and remove todo: (route-eval lint lists every case left)`);
+    const where = at(
+      showPath(unwritten.source.file, cwd),
+      unwritten.source.line,
+      `case "${unwritten.id}"`,
+    );
+    throw new InputError(
+      `${where} is not written yet: ${unwritten.todo}; write its acceptable tools and remove todo: (route-eval lint lists every case left)`,
+    );
   }
   const todo = cases.filter((c) => c.goal.trimStart().startsWith(TODO));
   if (todo.length === 0) return;
   const [first] = todo;
   const where = at(showPath(first.source.file, cwd), first.source.line, `case "${first.id}"`);
-  throw new InputError(`${todo.length} of ${cases.length} cases still have a TODO goal as route-eval init wrote them (the first: ${where}); write each as a real request — route-eval lint lists them all`);
+  throw new InputError(
+    `${todo.length} of ${cases.length} cases still have a TODO goal as route-eval init wrote them (the first: ${where}); write each as a real request — route-eval lint lists them all`,
+  );
 }

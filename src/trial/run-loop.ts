@@ -47,15 +47,25 @@ const FEED = 2;
 export const GRACE_MS = 3_000;
 
 /** Why the loop stopped early: a run-stopping endpoint failure, or an interrupt. */
-export type LoopStop = { kind: "fatal"; message: string; setup: boolean } | { kind: "interrupted"; signal: string } | null;
+export type LoopStop =
+  | { kind: "fatal"; message: string; setup: boolean }
+  | { kind: "interrupted"; signal: string }
+  | null;
 
 export async function runTrialJobs(jobs: JobList, options: LoopOptions): Promise<LoopStop> {
   const started = performance.now();
   const progress: RunProgress = {
-    total: options.total, done: options.resumed, resumed: options.resumed,
-    errored: 0, retries: 0, from_store: 0, elapsed_ms: 0, finished: false,
+    total: options.total,
+    done: options.resumed,
+    resumed: options.resumed,
+    errored: 0,
+    retries: 0,
+    from_store: 0,
+    elapsed_ms: 0,
+    finished: false,
   };
-  const report = (finished: boolean) => options.onProgress?.({ ...progress, elapsed_ms: performance.now() - started, finished });
+  const report = (finished: boolean) =>
+    options.onProgress?.({ ...progress, elapsed_ms: performance.now() - started, finished });
   let stopped: string | null = null;
   let setup = false;
   let closed = false;
@@ -126,11 +136,15 @@ export async function runTrialJobs(jobs: JobList, options: LoopOptions): Promise
     feed();
   });
   const interrupt = interrupted(options.signal);
-  await Promise.race([all, interrupt.done.then(() => Promise.race([all, delay(GRACE_MS)]))]).finally(interrupt.release);
+  await Promise.race([
+    all,
+    interrupt.done.then(() => Promise.race([all, delay(GRACE_MS)])),
+  ]).finally(interrupt.release);
   closed = true;
   report(true);
   if (stopped !== null) return { kind: "fatal", message: stopped, setup };
-  if (options.signal?.aborted === true) return { kind: "interrupted", signal: String(options.signal.reason) };
+  if (options.signal?.aborted === true)
+    return { kind: "interrupted", signal: String(options.signal.reason) };
   return null;
 }
 
@@ -150,11 +164,13 @@ function createTurns(): { due(): Promise<void> | undefined } {
   return {
     due: () => {
       if (turn === null && ++finished < TRIALS_PER_TURN) return undefined;
-      turn ??= new Promise((resolve) => setImmediate(() => {
-        finished = 0;
-        turn = null;
-        resolve();
-      }));
+      turn ??= new Promise((resolve) =>
+        setImmediate(() => {
+          finished = 0;
+          turn = null;
+          resolve();
+        }),
+      );
       return turn;
     },
   };
@@ -189,14 +205,20 @@ function createRejectionGuard(): { observe(outcome: EndpointOutcome): string | n
  * `done` resolves when the signal is aborted (never, without one); `release` removes its listener
  * (a run of many loops — adaptive trials' rounds — would otherwise pile listeners on the signal).
  */
-function interrupted(signal: AbortSignal | undefined): { done: Promise<void>; release: () => void } {
+function interrupted(signal: AbortSignal | undefined): {
+  done: Promise<void>;
+  release: () => void;
+} {
   let listener: (() => void) | null = null;
   const done = new Promise<void>((resolve) => {
     if (signal === undefined) return;
     if (signal.aborted) resolve();
     else signal.addEventListener("abort", (listener = () => resolve()), { once: true });
   });
-  return { done, release: () => (listener === null ? undefined : signal?.removeEventListener("abort", listener)) };
+  return {
+    done,
+    release: () => (listener === null ? undefined : signal?.removeEventListener("abort", listener)),
+  };
 }
 
 function delay(ms: number): Promise<void> {

@@ -6,12 +6,24 @@ import { shortContentHash } from "../text/content-hash.js";
 import type { Case, Config, Endpoint, RunMeta } from "../types.js";
 import { TOOL_VERSION } from "../version.js";
 
-export function buildRunMeta(runId: string, config: Config, cases: Case[], endpoint: Endpoint, started: Date): RunMeta {
+export function buildRunMeta(
+  runId: string,
+  config: Config,
+  cases: Case[],
+  endpoint: Endpoint,
+  started: Date,
+): RunMeta {
   const registries = [...new Set(cases.map((c) => c.registry))];
   const definitions: RunMeta["definitions"] = {};
   for (const tool of registries.flatMap((r) => r.tools)) {
     const definition = renderDefinition(tool, config.descriptions);
-    definitions[tool.name] = { family: tool.family, effect: tool.effect, open_world: tool.open_world, hash: hashDefinition(definition), description: definition.description };
+    definitions[tool.name] = {
+      family: tool.family,
+      effect: tool.effect,
+      open_world: tool.open_world,
+      hash: hashDefinition(definition),
+      description: definition.description,
+    };
   }
   const inputs = { cases: Object.fromEntries(cases.map((c) => [c.id, hashCase(c)])) };
   return {
@@ -21,7 +33,11 @@ export function buildRunMeta(runId: string, config: Config, cases: Case[], endpo
     finished_at: null,
     endpoint: endpoint.id,
     model: endpoint.model,
-    registries: registries.map((r) => ({ snapshot: r.snapshot, revision: r.revision, file: relative(config.root, r.file) })),
+    registries: registries.map((r) => ({
+      snapshot: r.snapshot,
+      revision: r.revision,
+      file: relative(config.root, r.file),
+    })),
     definitions,
     inputs,
     config: pickRunConfig(config),

@@ -11,7 +11,16 @@ import { expose, exposeTurn } from "../exposure/expose.js";
 import { CONTROL_TOOLS, renderDefinition } from "../registry/render-definition.js";
 import { inShard, type Shard } from "../run-files/shard.js";
 import { trialKey } from "../types.js";
-import type { Case, Config, Discovery, Endpoint, EndpointOutcome, Exposure, Registry, TrialRecord } from "../types.js";
+import type {
+  Case,
+  Config,
+  Discovery,
+  Endpoint,
+  EndpointOutcome,
+  Exposure,
+  Registry,
+  TrialRecord,
+} from "../types.js";
 import { followsReplies, listOnPolicy, type Ask } from "./on-policy.js";
 import type { JobList, TrialJob, TrialResult } from "./run-loop.js";
 import { lazy } from "../text/lazy.js";
@@ -37,7 +46,13 @@ export function listPending(
   endpoint: Endpoint,
   cases: Case[],
   records: TrialRecord[],
-  options: { env: NodeJS.ProcessEnv; shard?: Shard; sweep?: SweepHook; only?: ReadonlyMap<string, number>; keep: TrialJob["keep"] },
+  options: {
+    env: NodeJS.ProcessEnv;
+    shard?: Shard;
+    sweep?: SweepHook;
+    only?: ReadonlyMap<string, number>;
+    keep: TrialJob["keep"];
+  },
 ): JobList {
   const done = new Set(records.map((r) => trialKey(r.case_id, r.trial)));
   const shard = options.shard;
@@ -61,18 +76,26 @@ export function listPending(
   };
   // Adaptive trials (`only`: each undecided case's next trial) keep a case's trials in one shard.
   const only = options.only;
-  const inMyShard = (testCase: Case, trial: number) => shard === undefined || inShard(shard, testCase.turn?.conversation ?? testCase.id, only === undefined ? trial : 0);
+  const inMyShard = (testCase: Case, trial: number) =>
+    shard === undefined ||
+    inShard(shard, testCase.turn?.conversation ?? testCase.id, only === undefined ? trial : 0);
   const trialsOf = (testCase: Case): number[] => {
     if (only === undefined) return Array.from({ length: config.trials }, (_, trial) => trial);
     const next = only.get(testCase.id);
     return next === undefined ? [] : [next];
   };
-  const pendingOf = (testCase: Case): number[] => trialsOf(testCase).filter((trial) => !done.has(trialKey(testCase.id, trial)) && inMyShard(testCase, trial));
+  const pendingOf = (testCase: Case): number[] =>
+    trialsOf(testCase).filter(
+      (trial) => !done.has(trialKey(testCase.id, trial)) && inMyShard(testCase, trial),
+    );
   const keep = options.keep;
   if (config.conversation_mode === "on-policy" && cases.some((c) => c.turn !== undefined)) {
-    const pending = cases.flatMap((testCase) => pendingOf(testCase).map((trial) => ({ testCase, trial })));
+    const pending = cases.flatMap((testCase) =>
+      pendingOf(testCase).map((trial) => ({ testCase, trial })),
+    );
     // A turn asked with the model's replies so far is a new case each time, shown afresh (not counted: let go at once).
-    for (const { testCase } of pending) if (!followsReplies(testCase)) left.set(testCase, (left.get(testCase) ?? 0) + 1);
+    for (const { testCase } of pending)
+      if (!followsReplies(testCase)) left.set(testCase, (left.get(testCase) ?? 0) + 1);
     return listOnPolicy(pending, cases, records, ask).map((run) => ({ run, keep }));
   }
   // Made as the loop takes them, a case's trials one after another: a run of a million trials
@@ -106,12 +129,22 @@ interface PreparedRegistry {
   shown: Map<Case, Promise<Discovery>>;
 }
 
-function prepareRegistry(cache: Map<Registry, PreparedRegistry>, registry: Registry, config: Config, endpoint: Endpoint, env: NodeJS.ProcessEnv): PreparedRegistry {
+function prepareRegistry(
+  cache: Map<Registry, PreparedRegistry>,
+  registry: Registry,
+  config: Config,
+  endpoint: Endpoint,
+  env: NodeJS.ProcessEnv,
+): PreparedRegistry {
   let prepared = cache.get(registry);
   if (prepared === undefined) {
     const tools = [...Object.values(CONTROL_TOOLS), ...registry.tools];
     prepared = {
-      retriever: createRetriever(config.discovery, registry.tools, { storeDir: config.store_dir, mode: config.mode, env }),
+      retriever: createRetriever(config.discovery, registry.tools, {
+        storeDir: config.store_dir,
+        mode: config.mode,
+        env,
+      }),
       asker: createAsker({
         config,
         endpoint,
@@ -130,27 +163,59 @@ function prepareRegistry(cache: Map<Registry, PreparedRegistry>, registry: Regis
 }
 
 /** A trial through the pipeline: its exposure and visible set (each computed once and shared), then asked. */
-async function runTrial(config: Config, testCase: Case, trial: number, registry: PreparedRegistry, sweep?: SweepHook, answered?: EndpointOutcome): Promise<TrialResult> {
+async function runTrial(
+  config: Config,
+  testCase: Case,
+  trial: number,
+  registry: PreparedRegistry,
+  sweep?: SweepHook,
+  answered?: EndpointOutcome,
+): Promise<TrialResult> {
   let exposure = registry.exposures.get(testCase.phase);
   if (exposure === undefined) {
-    const policy = testCase.phase === null || config.exposure === "off" ? null : (config.phases[testCase.phase] ?? null);
-    registry.exposures.set(testCase.phase, (exposure = expose(testCase.registry.tools, policy, config.controls)));
+    const policy =
+      testCase.phase === null || config.exposure === "off"
+        ? null
+        : (config.phases[testCase.phase] ?? null);
+    registry.exposures.set(
+      testCase.phase,
+      (exposure = expose(testCase.registry.tools, policy, config.controls)),
+    );
   }
   // A conversation's turn: its own surface on top of the phase's (computed once per turn; its trials share it).
   if (testCase.turn !== undefined) {
-    const key = JSON.stringify([testCase.phase, testCase.turn.added, testCase.turn.removed, testCase.turn.withheld]);
+    const key = JSON.stringify([
+      testCase.phase,
+      testCase.turn.added,
+      testCase.turn.removed,
+      testCase.turn.withheld,
+    ]);
     let surface = registry.turnExposures.get(key);
-    if (surface === undefined) registry.turnExposures.set(key, (surface = exposeTurn(exposure, testCase.turn, testCase.registry.tools, config.controls)));
+    if (surface === undefined)
+      registry.turnExposures.set(
+        key,
+        (surface = exposeTurn(exposure, testCase.turn, testCase.registry.tools, config.controls)),
+      );
     exposure = surface;
   }
   let shown = registry.shown.get(testCase);
   if (shown === undefined) {
     const fixed = sweep?.visibleFor?.(testCase, exposure) ?? null;
-    shown = fixed !== null ? Promise.resolve(fixed) : discover(exposure.exposed, testCase.goal, testCase.acceptable, config.discovery, registry.retriever);
+    shown =
+      fixed !== null
+        ? Promise.resolve(fixed)
+        : discover(
+            exposure.exposed,
+            testCase.goal,
+            testCase.acceptable,
+            config.discovery,
+            registry.retriever,
+          );
     registry.shown.set(testCase, shown);
   }
   const found = await shown;
-  const discovery = config.shuffle_tools ? { ...found, visible: shuffleVisible(found.visible, config.seed, testCase.id, trial) } : found;
+  const discovery = config.shuffle_tools
+    ? { ...found, visible: shuffleVisible(found.visible, config.seed, testCase.id, trial) }
+    : found;
   return registry.asker.ask({ testCase, trial, exposure, discovery, answered });
 }
-

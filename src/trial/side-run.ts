@@ -26,7 +26,10 @@ export interface SideRun {
 }
 
 /** Runs the jobs (made with the function that keeps a record) and gives the records they wrote. */
-export async function runIntoFile(side: SideRun, jobsOf: (keep: (record: TrialRecord) => void) => JobList): Promise<TrialRecord[]> {
+export async function runIntoFile(
+  side: SideRun,
+  jobsOf: (keep: (record: TrialRecord) => void) => JobList,
+): Promise<TrialRecord[]> {
   const writer = openRecordWriter(side.file);
   const asked: TrialRecord[] = [];
   const jobs = jobsOf((record) => {
@@ -35,12 +38,20 @@ export async function runIntoFile(side: SideRun, jobsOf: (keep: (record: TrialRe
   });
   let stopped;
   try {
-    stopped = await runTrialJobs(jobs, { concurrency: side.concurrency, resumed: side.resumed, total: side.resumed + jobs.length, onProgress: side.onProgress, signal: side.signal, pace: side.pace });
+    stopped = await runTrialJobs(jobs, {
+      concurrency: side.concurrency,
+      resumed: side.resumed,
+      total: side.resumed + jobs.length,
+      onProgress: side.onProgress,
+      signal: side.signal,
+      pace: side.pace,
+    });
   } finally {
     writer.close();
   }
   if (stopped === null) return asked;
   const kept = `${side.resumed + asked.length} ${side.what} kept in ${side.file}; ${side.again} to finish (the store answers what was asked)`;
-  if (stopped.kind === "interrupted") throw new Interrupted(stopped.signal, `interrupted by ${stopped.signal}: ${kept}`);
+  if (stopped.kind === "interrupted")
+    throw new Interrupted(stopped.signal, `interrupted by ${stopped.signal}: ${kept}`);
   throw new EndpointFailure(`${stopped.message} (${kept})`);
 }

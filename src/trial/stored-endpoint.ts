@@ -63,7 +63,10 @@ export function sealEntry(entry: Omit<StoreEntry, "reply_hash">): StoreEntry {
   return { ...entry, reply_hash: contentHash(entry.reply) };
 }
 
-export function createStoredEndpoint<Body>(wire: WireEndpoint<Body>, options: StoredEndpointOptions): Endpoint {
+export function createStoredEndpoint<Body>(
+  wire: WireEndpoint<Body>,
+  options: StoredEndpointOptions,
+): Endpoint {
   // Requests share their tool schemas by reference; remembering their text makes writing each request cheap.
   const canonical = createCanonicalWriter();
   // A store write is one small append; one that fails does not stop the run (its records are
@@ -86,7 +89,9 @@ export function createStoredEndpoint<Body>(wire: WireEndpoint<Body>, options: St
       if (options.ownsStore) options.store.close();
       if (failure === null) return;
       const reason = failure instanceof Error ? failure.message : String(failure);
-      throw new InputError(`cannot write to the response store ${options.store.dir} (${reason}); check store_dir / --store — the trial records are complete, and \`route-eval report\` rebuilds the report from them`);
+      throw new InputError(
+        `cannot write to the response store ${options.store.dir} (${reason}); check store_dir / --store — the trial records are complete, and \`route-eval report\` rebuilds the report from them`,
+      );
     },
   };
 }
@@ -102,28 +107,63 @@ async function callStored<Body>(
   // The content address of everything that determines the answer (requestAddress for the baseline).
   // The body's canonical text, written once: hashed into the key, and sent as it is.
   const json = canonical(body);
-  const key = envelopeHash({ endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, trial: request.trial }, json);
+  const key = envelopeHash(
+    { endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, trial: request.trial },
+    json,
+  );
   const where = `case "${request.case_id}" trial ${request.trial}`;
   if (options.mode !== "live") {
     const reading = performance.now();
     const stored = readReply(options.store, key);
-    if ("reply" in stored) return fromStore(answer(wire, stored.reply, { request_hash: key, retries: 0, from_store: true }), stored.reply.latency_ms, reading);
+    if ("reply" in stored)
+      return fromStore(
+        answer(wire, stored.reply, { request_hash: key, retries: 0, from_store: true }),
+        stored.reply.latency_ms,
+        reading,
+      );
     if (stored.problem !== null && options.mode === "replay") {
-      return fatal(`replay: the response store entry ${stored.file} for ${where} ${stored.problem}; delete it and record it again with --mode cached`, key);
+      return fatal(
+        `replay: the response store entry ${stored.file} for ${where} ${stored.problem}; delete it and record it again with --mode cached`,
+        key,
+      );
     }
-    if (stored.problem !== null) options.warn(`response store: ${stored.file} ${stored.problem}; asking ${where} again`);
+    if (stored.problem !== null)
+      options.warn(`response store: ${stored.file} ${stored.problem}; asking ${where} again`);
     if (options.mode === "replay") {
       const fix = "run it once with --mode cached (or live) to record the answer";
-      return fatal(`replay: the response store ${options.store.dir} has no answer for ${where} (key ${key.slice(0, 12)}); ${fix}`, key);
+      return fatal(
+        `replay: the response store ${options.store.dir} has no answer for ${where} (key ${key.slice(0, 12)}); ${fix}`,
+        key,
+      );
     }
   }
-  const miss: StoreMiss = { key, body, endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, case_id: request.case_id, trial: request.trial };
+  const miss: StoreMiss = {
+    key,
+    body,
+    endpoint: wire.id,
+    model: wire.model,
+    base_url: wire.baseUrl,
+    case_id: request.case_id,
+    trial: request.trial,
+  };
   const instead = options.onMiss?.(miss);
   if (instead !== null && instead !== undefined) return { ...instead, request_hash: key };
   const given = options.replyOnMiss?.(miss) ?? null;
   if (given !== null) {
     const outcome = answer(wire, given, { request_hash: key, retries: 0, from_store: false });
-    if (outcome.ok) save(key, sealEntry({ key, endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, case_id: request.case_id, trial: request.trial, reply: given }));
+    if (outcome.ok)
+      save(
+        key,
+        sealEntry({
+          key,
+          endpoint: wire.id,
+          model: wire.model,
+          base_url: wire.baseUrl,
+          case_id: request.case_id,
+          trial: request.trial,
+          reply: given,
+        }),
+      );
     return outcome;
   }
   if (wire.unavailable !== null) {
@@ -139,7 +179,12 @@ async function callStored<Body>(
   };
   const classify = (error: unknown) =>
     error instanceof UnreadableReply
-      ? { kind: "retryable" as const, cause: "transport" as const, message: `unreadable reply: ${error.message}`, retryAfterMs: null }
+      ? {
+          kind: "retryable" as const,
+          cause: "transport" as const,
+          message: `unreadable reply: ${error.message}`,
+          retryAfterMs: null,
+        }
       : wire.classify(error, where);
   // Runs sharing the store (an experiment's variants) ask an identical request once: a second asker waits for the first.
   const asking = inFlight(options.store);
@@ -149,11 +194,36 @@ async function callStored<Body>(
     return shared.ok ? { ...shared, retries: 0, from_store: true } : shared;
   }
   const call = (async (): Promise<EndpointOutcome> => {
-    const result = await callWithRetries(readable, classify, options.retry, options.guards, (value) => value.headers);
-    if (!result.ok) return { ok: false, kind: result.kind, error: result.error, request_hash: key, retries: result.retries };
-    const outcome = answer(wire, result.value.reply, { request_hash: key, retries: result.retries, from_store: false });
+    const result = await callWithRetries(
+      readable,
+      classify,
+      options.retry,
+      options.guards,
+      (value) => value.headers,
+    );
+    if (!result.ok)
+      return {
+        ok: false,
+        kind: result.kind,
+        error: result.error,
+        request_hash: key,
+        retries: result.retries,
+      };
+    const outcome = answer(wire, result.value.reply, {
+      request_hash: key,
+      retries: result.retries,
+      from_store: false,
+    });
     if (outcome.ok) {
-      const entry = sealEntry({ key, endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, case_id: request.case_id, trial: request.trial, reply: result.value.reply });
+      const entry = sealEntry({
+        key,
+        endpoint: wire.id,
+        model: wire.model,
+        base_url: wire.baseUrl,
+        case_id: request.case_id,
+        trial: request.trial,
+        reply: result.value.reply,
+      });
       save(key, entry);
     }
     return outcome;
@@ -178,9 +248,14 @@ function inFlight(store: ResponseStore): Map<string, Promise<EndpointOutcome>> {
 /** A 200 whose body is not the provider's reply shape (no choices, no content…): retried like a cut-off body. */
 class UnreadableReply extends Error {}
 
-function answer<Body>(wire: WireEndpoint<Body>, reply: WireReply, info: { request_hash: string; retries: number; from_store: boolean }): EndpointOutcome {
+function answer<Body>(
+  wire: WireEndpoint<Body>,
+  reply: WireReply,
+  info: { request_hash: string; retries: number; from_store: boolean },
+): EndpointOutcome {
   const response = wire.normalise(reply);
-  if ("error" in response) return { ok: false, kind: "errored", error: `unreadable reply: ${response.error}`, ...info };
+  if ("error" in response)
+    return { ok: false, kind: "errored", error: `unreadable reply: ${response.error}`, ...info };
   return { ok: true, response, ...info };
 }
 
@@ -188,7 +263,10 @@ function answer<Body>(wire: WireEndpoint<Body>, reply: WireReply, info: { reques
 function fromStore(outcome: EndpointOutcome, recorded: number, reading: number): EndpointOutcome {
   if (!outcome.ok) return outcome;
   const latency_ms = Math.round((performance.now() - reading) * 1000) / 1000;
-  return { ...outcome, response: { ...outcome.response, latency_ms, recorded_latency_ms: recorded } };
+  return {
+    ...outcome,
+    response: { ...outcome.response, latency_ms, recorded_latency_ms: recorded },
+  };
 }
 
 function fatal(error: string, key: string): EndpointOutcome {
@@ -212,10 +290,22 @@ function readReply(store: ResponseStore, key: string): StoredReply {
   }
   if (entry === undefined) return missed(null);
   const own = field(entry, "key");
-  if (own !== key) return missed(own === undefined ? "carries no key (written by another tool or version)" : "holds another request's answer (its key does not match)");
+  if (own !== key)
+    return missed(
+      own === undefined
+        ? "carries no key (written by another tool or version)"
+        : "holds another request's answer (its key does not match)",
+    );
   const reply = field(entry, "reply");
   if (!isObject(reply) || !("body" in reply)) return missed("has no reply in it");
   const sealed = field(entry, "reply_hash");
-  if (sealed !== undefined && sealed !== contentHash(reply)) return missed("was changed after it was written (its reply no longer matches its reply_hash)");
-  return { reply: { body: reply.body, request_id: stringField(reply, "request_id"), latency_ms: numberField(reply, "latency_ms") ?? 0 } };
+  if (sealed !== undefined && sealed !== contentHash(reply))
+    return missed("was changed after it was written (its reply no longer matches its reply_hash)");
+  return {
+    reply: {
+      body: reply.body,
+      request_id: stringField(reply, "request_id"),
+      latency_ms: numberField(reply, "latency_ms") ?? 0,
+    },
+  };
 }

@@ -15,7 +15,15 @@ import { loadRegistry } from "../registry/load-registry.js";
 import { writeTextFile } from "../run-files/write-files.js";
 import { runEvaluation } from "./evaluate.js";
 import type { SweepHook } from "./run-trial.js";
-import type { Case, Config, Registry, Report, ToolDefinition, ToolSearchMode, TrialRecord } from "../types.js";
+import type {
+  Case,
+  Config,
+  Registry,
+  Report,
+  ToolDefinition,
+  ToolSearchMode,
+  TrialRecord,
+} from "../types.js";
 import { CONTROL_TOOLS, renderDefinition } from "../registry/render-definition.js";
 import { definitionTokens } from "../endpoint/estimate-tokens.js";
 import { meanOf } from "../metrics/wilson.js";
@@ -25,9 +33,14 @@ import { createCasePadder } from "../sweep/pad-registry.js";
 import { renderSweep } from "../sweep/render-sweep.js";
 import { createSizeHook } from "../sweep/size-hook.js";
 import { summarisePoint, thresholdsOf } from "../sweep/summarise-point.js";
-import { SWEEP_SCHEMA_VERSION, type SweepKind, type SweepPoint, type SweepReport, type DistractorPolicy } from "../types/sweep.js";
+import {
+  SWEEP_SCHEMA_VERSION,
+  type SweepKind,
+  type SweepPoint,
+  type SweepReport,
+  type DistractorPolicy,
+} from "../types/sweep.js";
 import type { Shard } from "../run-files/shard.js";
-
 
 export interface SweepOptions {
   kind: SweepKind;
@@ -50,11 +63,17 @@ export interface SweepOptions {
   toolSearch?: ToolSearchMode[];
 }
 
-export async function runSweep(config: Config, options: SweepOptions): Promise<{ sweepDir: string; sweep: SweepReport }> {
+export async function runSweep(
+  config: Config,
+  options: SweepOptions,
+): Promise<{ sweepDir: string; sweep: SweepReport }> {
   const now = options.now;
   checkSweep(config, options);
   const values = [...new Set(options.values)].sort((a, b) => a - b);
-  const padding = options.distractorRegistry === null ? null : loadRegistry(options.distractorRegistry, config.cwd);
+  const padding =
+    options.distractorRegistry === null
+      ? null
+      : loadRegistry(options.distractorRegistry, config.cwd);
   const started = now();
   const sweepId = options.sweepId ?? `${stamp(started)}-sweep-${options.kind}`;
   const sweepDir = prepareSweepDir(resolve(config.root, config.out_dir), sweepId);
@@ -67,17 +86,46 @@ export async function runSweep(config: Config, options: SweepOptions): Promise<{
   for (const value of values) {
     for (const mode of modes ?? [null]) {
       const runId = `${options.kind}-${String(value).padStart(Math.max(2, width), "0")}${mode === null ? "" : `-search-${mode}`}`;
-      const pointConfig: Config = { ...config, out_dir: sweepDir, discovery: pointDiscovery(config, options.kind, value), ...(mode === null ? {} : { tool_search: { ...config.tool_search, mode } }) };
-      const { runDir, report, records: readBack } = await runEvaluation(pointConfig, { runId, now, env: options.env, sweep: hookAt(value), shard: options.shard, onProgress: options.onProgress });
+      const pointConfig: Config = {
+        ...config,
+        out_dir: sweepDir,
+        discovery: pointDiscovery(config, options.kind, value),
+        ...(mode === null ? {} : { tool_search: { ...config.tool_search, mode } }),
+      };
+      const {
+        runDir,
+        report,
+        records: readBack,
+      } = await runEvaluation(pointConfig, {
+        runId,
+        now,
+        env: options.env,
+        sweep: hookAt(value),
+        shard: options.shard,
+        onProgress: options.onProgress,
+      });
       const records = readBack();
       const summary = summarisePoint(value, runId, report, records, config.trials);
-      const point = mode === null || definitions === null ? summary : { ...summary, ...summariseSearch(mode, report, records, definitions) };
+      const point =
+        mode === null || definitions === null
+          ? summary
+          : { ...summary, ...summariseSearch(mode, report, records, definitions) };
       identity = { endpoint: report.run.endpoint, model: report.run.model };
       points.push(point);
       options.onPoint?.(point, runDir);
     }
   }
-  const sweep = describeSweep({ sweepId, config, options, values, padding, points, identity, started, finished: now() });
+  const sweep = describeSweep({
+    sweepId,
+    config,
+    options,
+    values,
+    padding,
+    points,
+    identity,
+    started,
+    finished: now(),
+  });
   writeTextFile(join(sweepDir, "sweep.json"), renderSweep(sweep, "json"));
   writeTextFile(join(sweepDir, "sweep.csv"), renderSweep(sweep, "csv"));
   return { sweepDir, sweep };
@@ -85,51 +133,101 @@ export async function runSweep(config: Config, options: SweepOptions): Promise<{
 
 function checkSweep(config: Config, options: SweepOptions): void {
   if (options.toolSearch !== undefined) {
-    if (options.kind === "k") throw new InputError("--tool-search-axis: compares search on and off at each catalogue size; it goes with --sizes, not a k sweep");
-    if (options.toolSearch.length === 0) throw new InputError("--tool-search-axis: expected at least one mode, e.g. off,client");
-    if (options.shard !== undefined) throw new InputError("--tool-search-axis: a search axis sweep is not sharded (merge cannot recount the definition tokens of its search-off points); run it whole, without --shard");
-    for (const mode of options.toolSearch) checkModes({ config: { ...config, tool_search: { ...config.tool_search, mode } }, command: "sweep" });
+    if (options.kind === "k")
+      throw new InputError(
+        "--tool-search-axis: compares search on and off at each catalogue size; it goes with --sizes, not a k sweep",
+      );
+    if (options.toolSearch.length === 0)
+      throw new InputError("--tool-search-axis: expected at least one mode, e.g. off,client");
+    if (options.shard !== undefined)
+      throw new InputError(
+        "--tool-search-axis: a search axis sweep is not sharded (merge cannot recount the definition tokens of its search-off points); run it whole, without --shard",
+      );
+    for (const mode of options.toolSearch)
+      checkModes({
+        config: { ...config, tool_search: { ...config.tool_search, mode } },
+        command: "sweep",
+      });
   }
-  if (options.values.length === 0) throw new InputError(`--${options.kind === "k" ? "k" : "sizes"}: expected at least one value`);
+  if (options.values.length === 0)
+    throw new InputError(`--${options.kind === "k" ? "k" : "sizes"}: expected at least one value`);
   if (options.kind === "k" && config.discovery.retriever === "none") {
-    throw new InputError("--k: a k sweep varies the retriever's budget, and discovery.retriever is none; pass --retriever bm25 (or embeddings)");
+    throw new InputError(
+      "--k: a k sweep varies the retriever's budget, and discovery.retriever is none; pass --retriever bm25 (or embeddings)",
+    );
   }
   if (options.kind === "k" && options.distractorRegistry !== null) {
-    throw new InputError("--distractor-registry: pads the visible set of a size sweep; it does not apply to a k sweep");
+    throw new InputError(
+      "--distractor-registry: pads the visible set of a size sweep; it does not apply to a k sweep",
+    );
   }
 }
 
 /** Each case's model-facing definitions (controls included; one map per registry), for the definition tokens of a point without search. */
-function definitionsOfCases(cases: Case[], config: Config): Map<string, ReadonlyMap<string, ToolDefinition>> {
+function definitionsOfCases(
+  cases: Case[],
+  config: Config,
+): Map<string, ReadonlyMap<string, ToolDefinition>> {
   const byRegistry = new Map<Registry, Map<string, ToolDefinition>>();
   const out = new Map<string, ReadonlyMap<string, ToolDefinition>>();
   for (const { id, registry } of cases) {
     let defs = byRegistry.get(registry);
-    if (defs === undefined) byRegistry.set(registry, (defs = new Map([...Object.values(CONTROL_TOOLS), ...registry.tools].map((tool) => [tool.name, renderDefinition(tool, config.descriptions)]))));
+    if (defs === undefined)
+      byRegistry.set(
+        registry,
+        (defs = new Map(
+          [...Object.values(CONTROL_TOOLS), ...registry.tools].map((tool) => [
+            tool.name,
+            renderDefinition(tool, config.descriptions),
+          ]),
+        )),
+      );
     out.set(id, defs);
   }
   return out;
 }
 
 /** The search series of a point: its mode, definition tokens per decision (search: over its calls) and, with search, search recall. */
-function summariseSearch(mode: ToolSearchMode, report: Report, records: TrialRecord[], definitions: Map<string, ReadonlyMap<string, ToolDefinition>>): Partial<SweepPoint> {
+function summariseSearch(
+  mode: ToolSearchMode,
+  report: Report,
+  records: TrialRecord[],
+  definitions: Map<string, ReadonlyMap<string, ToolDefinition>>,
+): Partial<SweepPoint> {
   const tokensOf = (record: TrialRecord): number => {
     if (record.search !== undefined) return record.search.definition_tokens;
     const defs = definitions.get(record.case_id);
     return defs === undefined ? 0 : definitionTokens(definitionsOf(record.visible_order, defs));
   };
   const search = report.metrics.tool_search;
-  return { tool_search: mode, definition_tokens: meanOf(records.filter((r) => r.error === null), tokensOf), ...(search === undefined ? {} : { search_recall: search.search_recall }) };
+  return {
+    tool_search: mode,
+    definition_tokens: meanOf(
+      records.filter((r) => r.error === null),
+      tokensOf,
+    ),
+    ...(search === undefined ? {} : { search_recall: search.search_recall }),
+  };
 }
 
 /** The run hook of each point; cases are loaded (and padded) once, and per-case orders shared by all points. */
-function createHooks(config: Config, options: SweepOptions, padding: Registry | null, loaded: Case[]): { hookAt: (value: number) => SweepHook; cases: Case[] } {
+function createHooks(
+  config: Config,
+  options: SweepOptions,
+  padding: Registry | null,
+  loaded: Case[],
+): { hookAt: (value: number) => SweepHook; cases: Case[] } {
   const padder = padding === null ? null : createCasePadder(padding);
   const cases = padder === null ? loaded : padder.padCases(loaded);
   return { hookAt: hooksOf(config, options, padder, cases), cases };
 }
 
-function hooksOf(config: Config, options: SweepOptions, padder: ReturnType<typeof createCasePadder> | null, cases: Case[]): (value: number) => SweepHook {
+function hooksOf(
+  config: Config,
+  options: SweepOptions,
+  padder: ReturnType<typeof createCasePadder> | null,
+  cases: Case[],
+): (value: number) => SweepHook {
   if (options.kind === "k") return () => ({ cases });
   const visibleAt = createSizeHook({
     seed: config.seed,
@@ -174,7 +272,10 @@ function describeSweep(f: SweepFacts): SweepReport {
       seed: f.config.seed,
       cases: f.config.cases,
       distractors: size ? f.options.distractors : null,
-      distractor_registry: f.padding === null ? null : { snapshot: f.padding.snapshot, revision: f.padding.revision, file: f.padding.file },
+      distractor_registry:
+        f.padding === null
+          ? null
+          : { snapshot: f.padding.snapshot, revision: f.padding.revision, file: f.padding.file },
       retriever: size ? null : f.config.discovery.retriever,
       ...(f.options.toolSearch === undefined ? {} : { tool_search: f.options.toolSearch }),
     },

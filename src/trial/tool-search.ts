@@ -18,7 +18,22 @@
 import { definitionTokens } from "../endpoint/estimate-tokens.js";
 import type { ToolSearcher } from "../discovery/tool-searcher.js";
 import { isControl, SEARCH_TOOL } from "../types.js";
-import type { Case, Discovery, EndpointOutcome, EndpointResponse, Exposure, JsonValue, Message, SearchOffer, SearchRecord, SearchStep, Tool, ToolDefinition, TrialRequest, Usage } from "../types.js";
+import type {
+  Case,
+  Discovery,
+  EndpointOutcome,
+  EndpointResponse,
+  Exposure,
+  JsonValue,
+  Message,
+  SearchOffer,
+  SearchRecord,
+  SearchStep,
+  Tool,
+  ToolDefinition,
+  TrialRequest,
+  Usage,
+} from "../types.js";
 import { definitionsOf, recordAnswer, requestOf, type AskContext } from "./trial-request.js";
 import type { TrialResult } from "./run-loop.js";
 
@@ -35,8 +50,16 @@ export interface SearchSurface {
 }
 
 /** Splits the visible ordinary tools by tool_search.always_loaded (names, or family:NAME). */
-export function splitSurface(visible: string[], alwaysLoaded: readonly string[], tools: ReadonlyMap<string, Tool>): SearchSurface {
-  const families = new Set(alwaysLoaded.filter((entry) => entry.startsWith("family:")).map((entry) => entry.slice("family:".length)));
+export function splitSurface(
+  visible: string[],
+  alwaysLoaded: readonly string[],
+  tools: ReadonlyMap<string, Tool>,
+): SearchSurface {
+  const families = new Set(
+    alwaysLoaded
+      .filter((entry) => entry.startsWith("family:"))
+      .map((entry) => entry.slice("family:".length)),
+  );
   const names = new Set(alwaysLoaded);
   const surface: SearchSurface = { always: [], controls: [], deferred: [], families: new Map() };
   for (const name of visible) {
@@ -52,7 +75,10 @@ export function splitSurface(visible: string[], alwaysLoaded: readonly string[],
 }
 
 /** route-eval's search function, as every endpoint without a native client form is offered it. */
-export function searchToolDefinition(kind: "bm25" | "regex" | "embeddings", k: number): ToolDefinition {
+export function searchToolDefinition(
+  kind: "bm25" | "regex" | "embeddings",
+  k: number,
+): ToolDefinition {
   const query =
     kind === "regex"
       ? "A regular expression (RE2 syntax, case-insensitive, at most 200 characters) matched against tool names, descriptions and argument names."
@@ -60,7 +86,12 @@ export function searchToolDefinition(kind: "bm25" | "regex" | "embeddings", k: n
   return {
     name: SEARCH_TOOL,
     description: `Search the tools that are not loaded yet. Returns up to ${k} matching tools (name and description); each one returned can be called from then on. Call it when none of the loaded tools fits the request.`,
-    input_schema: { type: "object", properties: { query: { type: "string", description: query } }, required: ["query"], additionalProperties: false },
+    input_schema: {
+      type: "object",
+      properties: { query: { type: "string", description: query } },
+      required: ["query"],
+      additionalProperties: false,
+    },
   };
 }
 
@@ -93,9 +124,18 @@ interface SurfaceParts {
   namespaces: NonNullable<SearchOffer["namespaces"]>;
 }
 
-const surfaceParts = new WeakMap<SearchSurface, WeakMap<ReadonlyMap<string, ToolDefinition>, SurfaceParts>>();
+const surfaceParts = new WeakMap<
+  SearchSurface,
+  WeakMap<ReadonlyMap<string, ToolDefinition>, SurfaceParts>
+>();
 
-function partsOf(surface: SearchSurface, definitions: ReadonlyMap<string, ToolDefinition>, searchTool: ToolDefinition, mode: "provider" | "client", namespaces: boolean): SurfaceParts {
+function partsOf(
+  surface: SearchSurface,
+  definitions: ReadonlyMap<string, ToolDefinition>,
+  searchTool: ToolDefinition,
+  mode: "provider" | "client",
+  namespaces: boolean,
+): SurfaceParts {
   let byDefinitions = surfaceParts.get(surface);
   if (byDefinitions === undefined) surfaceParts.set(surface, (byDefinitions = new WeakMap()));
   let parts = byDefinitions.get(definitions);
@@ -116,7 +156,10 @@ function partsOf(surface: SearchSurface, definitions: ReadonlyMap<string, ToolDe
 }
 
 /** One namespace per family (its name made of letters, digits, _ and -), its tools in visible order. */
-function groupByFamily(deferred: ToolDefinition[], families: ReadonlyMap<string, string>): NonNullable<SearchOffer["namespaces"]> {
+function groupByFamily(
+  deferred: ToolDefinition[],
+  families: ReadonlyMap<string, string>,
+): NonNullable<SearchOffer["namespaces"]> {
   const groups = new Map<string, ToolDefinition[]>();
   for (const tool of deferred) {
     const family = families.get(tool.name) || "tools";
@@ -137,20 +180,46 @@ export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<Tr
   const settings = config.tool_search;
   const mode: "provider" | "client" = settings.mode === "provider" ? "provider" : "client";
   const defs = (names: string[]) => definitionsOf(names, ctx.definitions);
-  const { deferred, deferredSet, opening, unsearched, namespaces } = partsOf(t.surface, ctx.definitions, t.searchTool, mode, settings.namespaces);
+  const { deferred, deferredSet, opening, unsearched, namespaces } = partsOf(
+    t.surface,
+    ctx.definitions,
+    t.searchTool,
+    mode,
+    settings.namespaces,
+  );
   const base = requestOf(config, t.testCase, t.trial, t.seed);
   const found: string[] = [];
   const searches: SearchStep[] = [];
   const loadedBySearch: string[][] = [];
   const exchange: Message[] = [];
-  const totals = { calls: 0, definition_tokens: 0, retries: 0, latency: 0, input: 0 as number | null, output: 0 as number | null, estimated: 0 as number | null, fromStore: true };
+  const totals = {
+    calls: 0,
+    definition_tokens: 0,
+    retries: 0,
+    latency: 0,
+    input: 0 as number | null,
+    output: 0 as number | null,
+    estimated: 0 as number | null,
+    fromStore: true,
+  };
   let outcome: EndpointOutcome;
   let request: TrialRequest;
   let ended: "moved" | "search_limit" = "moved";
   for (;;) {
     const tools = found.length === 0 ? opening : [...opening, ...defs(found)];
-    const offer = { mode, kind: settings.kind, deferred, loaded: [...loadedBySearch], ...(namespaces.length === 0 ? {} : { namespaces }) };
-    request = { ...base, tools, search: offer, ...(exchange.length === 0 ? {} : { after_goal: [...exchange] }) };
+    const offer = {
+      mode,
+      kind: settings.kind,
+      deferred,
+      loaded: [...loadedBySearch],
+      ...(namespaces.length === 0 ? {} : { namespaces }),
+    };
+    request = {
+      ...base,
+      tools,
+      search: offer,
+      ...(exchange.length === 0 ? {} : { after_goal: [...exchange] }),
+    };
     outcome = await endpoint.call(request);
     totals.calls += 1;
     totals.definition_tokens += definitionTokens(tools);
@@ -168,7 +237,17 @@ export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<Tr
     if (outcome.response.selected !== SEARCH_TOOL) break;
     if (searches.length >= settings.max_searches) {
       ended = "search_limit";
-      outcome = { ...outcome, response: { ...outcome.response, selected: null, arguments: null, arguments_error: null, tool_calls: 0, calls: undefined } };
+      outcome = {
+        ...outcome,
+        response: {
+          ...outcome.response,
+          selected: null,
+          arguments: null,
+          arguments_error: null,
+          tool_calls: 0,
+          calls: undefined,
+        },
+      };
       break;
     }
     const step = await runSearch(outcome.response, t.searcher, t.surface.deferred, settings.k);
@@ -177,8 +256,22 @@ export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<Tr
     for (const name of step.returned) if (!found.includes(name)) found.push(name);
     const id = `search_${searches.length}`;
     exchange.push(
-      { role: "assistant", tool_calls: [{ id, name: SEARCH_TOOL, arguments: step.query === null ? {} : { query: step.query } }] },
-      { role: "tool", tool_call_id: id, name: SEARCH_TOOL, content: JSON.stringify(step.error === undefined ? { tools: defs(step.returned).map(({ name, description }) => ({ name, description })) } : { error: step.error }) },
+      {
+        role: "assistant",
+        tool_calls: [
+          { id, name: SEARCH_TOOL, arguments: step.query === null ? {} : { query: step.query } },
+        ],
+      },
+      {
+        role: "tool",
+        tool_call_id: id,
+        name: SEARCH_TOOL,
+        content: JSON.stringify(
+          step.error === undefined
+            ? { tools: defs(step.returned).map(({ name, description }) => ({ name, description })) }
+            : { error: step.error },
+        ),
+      },
     );
   }
   const finalOutcome = withTotals(outcome, totals);
@@ -196,17 +289,39 @@ export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<Tr
     definition_tokens_unsearched: unsearched,
   };
   const discovery = { visible, retrieved: loaded, k: settings.k, retrieval: null };
-  const record = recordAnswer(ctx, { ...t, discovery }, request, finalOutcome, { toolsShuffled: false, search });
+  const record = recordAnswer(ctx, { ...t, discovery }, request, finalOutcome, {
+    toolsShuffled: false,
+    search,
+  });
   return { outcome: finalOutcome, record };
 }
 
 /** Runs the search a `search_tools` call asks for; bad arguments are recorded as the search's error. */
-async function runSearch(response: EndpointResponse, searcher: ToolSearcher, deferred: string[], k: number): Promise<SearchStep> {
+async function runSearch(
+  response: EndpointResponse,
+  searcher: ToolSearcher,
+  deferred: string[],
+  k: number,
+): Promise<SearchStep> {
   const query = queryOf(response.arguments);
-  if (response.arguments_error !== null) return { query: null, returned: [], by: "route-eval", error: `the arguments are not JSON: ${response.arguments_error}` };
-  if (query === null) return { query: null, returned: [], by: "route-eval", error: `${SEARCH_TOOL} takes {"query": "…"}; got ${JSON.stringify(response.arguments).slice(0, 200)}` };
+  if (response.arguments_error !== null)
+    return {
+      query: null,
+      returned: [],
+      by: "route-eval",
+      error: `the arguments are not JSON: ${response.arguments_error}`,
+    };
+  if (query === null)
+    return {
+      query: null,
+      returned: [],
+      by: "route-eval",
+      error: `${SEARCH_TOOL} takes {"query": "…"}; got ${JSON.stringify(response.arguments).slice(0, 200)}`,
+    };
   const answer = await searcher.search(query, deferred, k);
-  return "error" in answer ? { query, returned: [], by: "route-eval", error: answer.error } : { query, returned: answer.returned, by: "route-eval" };
+  return "error" in answer
+    ? { query, returned: [], by: "route-eval", error: answer.error }
+    : { query, returned: answer.returned, by: "route-eval" };
 }
 
 function queryOf(args: JsonValue): string | null {
@@ -215,10 +330,20 @@ function queryOf(args: JsonValue): string | null {
   return typeof query === "string" && query.trim() !== "" ? query : null;
 }
 
-type Totals = { calls: number; definition_tokens: number; retries: number; latency: number; input: number | null; output: number | null; estimated: number | null; fromStore: boolean };
+type Totals = {
+  calls: number;
+  definition_tokens: number;
+  retries: number;
+  latency: number;
+  input: number | null;
+  output: number | null;
+  estimated: number | null;
+  fromStore: boolean;
+};
 
 function addUsage(totals: Totals, response: EndpointResponse): void {
-  const add = (sum: number | null, value: number | null | undefined) => (sum === null || value === null || value === undefined ? null : sum + value);
+  const add = (sum: number | null, value: number | null | undefined) =>
+    sum === null || value === null || value === undefined ? null : sum + value;
   totals.latency += response.latency_ms;
   totals.input = add(totals.input, response.usage.input_tokens);
   totals.output = add(totals.output, response.usage.output_tokens);
@@ -232,7 +357,13 @@ function withTotals(outcome: EndpointOutcome, totals: Totals): EndpointOutcome {
   const usage: Usage = {
     input_tokens: totals.input,
     output_tokens: totals.output,
-    ...(outcome.response.usage.input_tokens_estimated === undefined ? {} : { input_tokens_estimated: totals.estimated }),
+    ...(outcome.response.usage.input_tokens_estimated === undefined
+      ? {}
+      : { input_tokens_estimated: totals.estimated }),
   };
-  return { ...outcome, ...common, response: { ...outcome.response, usage, latency_ms: Math.round(totals.latency * 1000) / 1000 } };
+  return {
+    ...outcome,
+    ...common,
+    response: { ...outcome.response, usage, latency_ms: Math.round(totals.latency * 1000) / 1000 },
+  };
 }

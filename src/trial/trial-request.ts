@@ -5,7 +5,18 @@
 import { buildRecord } from "../classify/build-record.js";
 import { hashRequest } from "../endpoint/request-hash.js";
 import { deriveSeed } from "../text/seeded-random.js";
-import type { Case, Config, Discovery, Endpoint, EndpointOutcome, Exposure, SearchRecord, ToolDefinition, TrialRecord, TrialRequest } from "../types.js";
+import type {
+  Case,
+  Config,
+  Discovery,
+  Endpoint,
+  EndpointOutcome,
+  Exposure,
+  SearchRecord,
+  ToolDefinition,
+  TrialRecord,
+  TrialRequest,
+} from "../types.js";
 
 /** What asking a trial needs beyond the trial itself: the run's settings, its endpoint, the registry's names and definitions. */
 export interface AskContext {
@@ -16,7 +27,12 @@ export interface AskContext {
 }
 
 /** A trial's request without its tools: the run's prompt (or the case's own) and settings, the case's turn, the trial's seed (derived unless given). */
-export function requestOf(config: Config, testCase: Case, trial: number, seed?: number): Omit<TrialRequest, "tools"> {
+export function requestOf(
+  config: Config,
+  testCase: Case,
+  trial: number,
+  seed?: number,
+): Omit<TrialRequest, "tools"> {
   return {
     case_id: testCase.id,
     trial,
@@ -54,6 +70,11 @@ export function recordAnswer(
 }
 
 /** The definitions of the names shown, in their order (a name without one is left out). */
-export function definitionsOf(visible: string[], definitions: ReadonlyMap<string, ToolDefinition>): ToolDefinition[] {
-  return visible.map((name) => definitions.get(name)).filter((d): d is ToolDefinition => d !== undefined);
+export function definitionsOf(
+  visible: string[],
+  definitions: ReadonlyMap<string, ToolDefinition>,
+): ToolDefinition[] {
+  return visible
+    .map((name) => definitions.get(name))
+    .filter((d): d is ToolDefinition => d !== undefined);
 }

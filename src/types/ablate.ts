@@ -136,10 +136,18 @@ export const BASE_NAME = "base";
 
 /** The directory name of a variant under variants/: "+ exposure" → "exposure", "GPT 4.1" → "gpt-4.1". */
 export function variantSlug(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9._]+/g, "-").replace(/^[-.]+|-+$/g, "") || "variant";
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9._]+/g, "-")
+      .replace(/^[-.]+|-+$/g, "") || "variant"
+  );
 }
 
 /** The variant of that name (matched by its directory name). */
-export function findVariant<T extends { slug: string }>(variants: T[], name: string): T | undefined {
+export function findVariant<T extends { slug: string }>(
+  variants: T[],
+  name: string,
+): T | undefined {
   return variants.find((v) => v.slug === variantSlug(name));
 }

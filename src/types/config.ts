@@ -183,12 +183,27 @@ export interface VariantGate {
 }
 
 /** Every key of Config that is a setting (file, root and cwd say where it came from). */
-export type SettingKey = Exclude<keyof Config, "file" | "root" | "cwd" | "variants" | "variant_gates">;
+export type SettingKey = Exclude<
+  keyof Config,
+  "file" | "root" | "cwd" | "variants" | "variant_gates"
+>;
 
 /** Pinned only when set to other than their default (so run.json of a run that does not use them is unchanged). */
 export const OPTIONAL_RUN_KEYS = [
-  "exposure", "descriptions", "command", "endpoint_version", "tool_choice", "parallel_tool_calls", "strict", "disable_parallel_tool_use", "prices", "conversation_mode",
-  "adaptive", "adaptive_alpha", "max_trials", "tool_search",
+  "exposure",
+  "descriptions",
+  "command",
+  "endpoint_version",
+  "tool_choice",
+  "parallel_tool_calls",
+  "strict",
+  "disable_parallel_tool_use",
+  "prices",
+  "conversation_mode",
+  "adaptive",
+  "adaptive_alpha",
+  "max_trials",
+  "tool_search",
 ] as const satisfies readonly SettingKey[];
 
 /** A model's prices, as the user writes them (nothing is built in that could go stale silently). */
@@ -201,13 +216,29 @@ export interface ModelPrice {
 
 /** Settings pinned in run.json's `config` (what a report and a diff may read back). */
 export const RUN_KEYS = [
-  "cases", "phases", "controls", "discovery", "trials", "concurrency", "temperature", "seed", "system_prompt", "gates",
+  "cases",
+  "phases",
+  "controls",
+  "discovery",
+  "trials",
+  "concurrency",
+  "temperature",
+  "seed",
+  "system_prompt",
+  "gates",
 ] as const satisfies readonly SettingKey[];
 /**
  * Recorded when set to other than their default, like OPTIONAL_RUN_KEYS, but operational: a
  * resume does not pin or compare them (they change how a run asks, not what it measures).
  */
-export const NOTED_RUN_KEYS = ["retry_budget_ms", "max_retries", "breaker_window_ms", "retry_base_ms", "headers_env", "store_dir"] as const satisfies readonly SettingKey[];
+export const NOTED_RUN_KEYS = [
+  "retry_budget_ms",
+  "max_retries",
+  "breaker_window_ms",
+  "retry_base_ms",
+  "headers_env",
+  "store_dir",
+] as const satisfies readonly SettingKey[];
 
 /** The settings run.json records outside its `config`, and where (a test holds these lists to the config schema). */
 export const RECORDED_ELSEWHERE = {
@@ -220,4 +251,12 @@ export const RECORDED_ELSEWHERE = {
 } as const satisfies Partial<Record<SettingKey | "variants", string>>;
 
 /** Pinned too, but absent from run.json files written before they existed. */
-export const LATER_RUN_KEYS = ["mode", "base_url", "api_key_env", "max_tokens", "shuffle_tools", "success", "timeout_ms"] as const satisfies readonly SettingKey[];
+export const LATER_RUN_KEYS = [
+  "mode",
+  "base_url",
+  "api_key_env",
+  "max_tokens",
+  "shuffle_tools",
+  "success",
+  "timeout_ms",
+] as const satisfies readonly SettingKey[];

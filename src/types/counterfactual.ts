@@ -4,7 +4,13 @@
  * versioned contract (`schema_version` first).
  */
 import type { CounterfactualKind, FixKind, Rate, Stage } from "../types.js";
-export { COUNTERFACTUAL_KINDS, FIX_KINDS, type CounterfactualKind, type FixKind, type Placement } from "../types.js";
+export {
+  COUNTERFACTUAL_KINDS,
+  FIX_KINDS,
+  type CounterfactualKind,
+  type FixKind,
+  type Placement,
+} from "../types.js";
 
 export const COUNTERFACTUAL_SCHEMA_VERSION = 2;
 
@@ -65,7 +71,14 @@ export interface StageHeadroom {
 }
 
 /** Explanations of a selection failure, in the order a failed trial is attributed to the first that holds. */
-export const SELECTION_EXPLANATIONS = ["rival", "position", "crowding", "chance", "inseparable", "unexplained"] as const;
+export const SELECTION_EXPLANATIONS = [
+  "rival",
+  "position",
+  "crowding",
+  "chance",
+  "inseparable",
+  "unexplained",
+] as const;
 export type SelectionExplanation = (typeof SELECTION_EXPLANATIONS)[number];
 
 /**

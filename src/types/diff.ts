@@ -12,12 +12,19 @@ export const DIFF_SCHEMA_VERSION = 1;
 /** What a diff reads of a report: run metadata, metrics and case rows (breakdowns are not needed). */
 export type DiffReport = Pick<Report, "run" | "metrics" | "cases">;
 
-
 export const CHANGES = ["improved", "regressed", "unchanged", "changed", "unmeasured"] as const;
 export type Change = (typeof CHANGES)[number];
 
 /** How a case moved. A case passes when every scored trial of it is correct. */
-export const FLIP_KINDS = ["regressed", "fixed", "still_failing", "new", "removed", "errored", "still_passing"] as const;
+export const FLIP_KINDS = [
+  "regressed",
+  "fixed",
+  "still_failing",
+  "new",
+  "removed",
+  "errored",
+  "still_passing",
+] as const;
 export type FlipKind = (typeof FLIP_KINDS)[number];
 
 /** Per-case reliability over its scored trials; `errored` when none was scored. */
@@ -31,7 +38,14 @@ export type DefinitionChangeKind = (typeof DEFINITION_CHANGES)[number];
 export type RunSource = "records" | "report";
 
 /** The settings two runs must share to be compared without --force. */
-export const COMPARED_SETTINGS = ["cases", "trials", "endpoint", "model", "temperature", "discovery"] as const;
+export const COMPARED_SETTINGS = [
+  "cases",
+  "trials",
+  "endpoint",
+  "model",
+  "temperature",
+  "discovery",
+] as const;
 export type ComparedSetting = (typeof COMPARED_SETTINGS)[number];
 
 export interface DiffRunInfo {

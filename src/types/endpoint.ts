@@ -110,7 +110,8 @@ export type EndpointOutcome = (
       /** A fatal failure of the set-up (a key that is not set), not of a call: nothing was asked. */
       setup?: boolean;
     }
-) & CallInfo;
+) &
+  CallInfo;
 
 /** How many calls an endpoint lets run at once now, and the run's concurrency it climbs back to (endpoint/pace.ts). */
 export interface EndpointPace {

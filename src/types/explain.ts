@@ -3,7 +3,17 @@
  * the fix the failing rung points to. Built from run.json and records.jsonl alone (nothing is
  * re-run); `show --case` prints it and the HTML report embeds it for the per-case drill-down.
  */
-import type { Effect, HiddenReason, JsonValue, PhasePolicy, RankedName, SearchRecord, SelectionError, Stage, EndpointCall } from "../types.js";
+import type {
+  Effect,
+  HiddenReason,
+  JsonValue,
+  PhasePolicy,
+  RankedName,
+  SearchRecord,
+  SelectionError,
+  Stage,
+  EndpointCall,
+} from "../types.js";
 
 /** How the case's scored trials fared at one rung. */
 export type StepStatus = "passed" | "failed" | "mixed" | "not_reached";

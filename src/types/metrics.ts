@@ -75,7 +75,13 @@ export interface Metrics extends Record<RateName, Rate> {
   input_tokens: InputTokens;
   /** selection_accuracy split by the third of visible_order holding the first acceptable tool. */
   selection_by_position?: Record<PositionThird, Rate>;
-  unstable_cases: { case_id: string; modal: string; modal_count: number; n: number; selections: Record<string, number> }[];
+  unstable_cases: {
+    case_id: string;
+    modal: string;
+    modal_count: number;
+    n: number;
+    selections: Record<string, number>;
+  }[];
   /** Over the conversation cases' turns; absent when the run has none. */
   conversations?: ConversationMetrics;
   /** Over the decisions asked with tool search on; absent when the run has none. */
@@ -132,7 +138,12 @@ export interface ConversationMetrics {
   /** pass^k over conversations: the chance that k trials of a conversation all succeed, averaged over conversations. */
   pass_hat_k: Record<string, CaseMean>;
   /** The ladder by turn index (1-based): scored turns, correct ones, failures by the rung that failed. */
-  by_turn: { turn: number; scored: number; correct: number; failure_profile: Record<Stage, number> }[];
+  by_turn: {
+    turn: number;
+    scored: number;
+    correct: number;
+    failure_profile: Record<Stage, number>;
+  }[];
   /** Scored (conversation, trial) runs by the turn of their first failure ("none": every turn correct). */
   first_failure: Record<string, number>;
   /** Selection failures at the turn that added an acceptable tool: the model answered as if it were absent. */

@@ -7,7 +7,14 @@ import type { ConversationTurn } from "./cases.js";
 export const STAGES = ["coverage", "exposure", "discovery", "selection"] as const;
 export type Stage = (typeof STAGES)[number];
 
-export const SELECTION_ERRORS = ["wrong_tool", "phantom_tool", "no_call", "abstained", "asked", "malformed"] as const;
+export const SELECTION_ERRORS = [
+  "wrong_tool",
+  "phantom_tool",
+  "no_call",
+  "abstained",
+  "asked",
+  "malformed",
+] as const;
 export type SelectionError = (typeof SELECTION_ERRORS)[number];
 
 /**
@@ -123,14 +130,30 @@ export function trialKey(caseId: string, trial: number): string {
  * acceptable tool, the rival and the controls (selection failures); load: a tool-search run's
  * decision asked again with the acceptable tool loaded up front, no search needed (discovery).
  */
-export const COUNTERFACTUAL_KINDS = ["placebo", "inject", "inject-visible", "remove-rival", "first", "pair", "load"] as const;
+export const COUNTERFACTUAL_KINDS = [
+  "placebo",
+  "inject",
+  "inject-visible",
+  "remove-rival",
+  "first",
+  "pair",
+  "load",
+] as const;
 export type CounterfactualKind = (typeof COUNTERFACTUAL_KINDS)[number];
 /** The kinds that change something (every batch also asks the placebo). */
-export const FIX_KINDS = COUNTERFACTUAL_KINDS.filter((k): k is Exclude<CounterfactualKind, "placebo"> => k !== "placebo");
+export const FIX_KINDS = COUNTERFACTUAL_KINDS.filter(
+  (k): k is Exclude<CounterfactualKind, "placebo"> => k !== "placebo",
+);
 export type FixKind = (typeof FIX_KINDS)[number];
 
 /** Where an injected tool was placed: at the retriever's rank, or a seeded random position. */
-export type Placement = "retriever rank" | "seeded random" | "moved first" | "kept order" | "retriever ran" | "loaded up front";
+export type Placement =
+  | "retriever rank"
+  | "seeded random"
+  | "moved first"
+  | "kept order"
+  | "retriever ran"
+  | "loaded up front";
 
 /** What a counterfactual trial record carries beside the usual fields. */
 export interface CounterfactualInfo {

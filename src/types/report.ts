@@ -1,12 +1,26 @@
 /** Reports: part of the records of route-eval (see ../types.ts). */
 import type { Effect } from "./tools.js";
-import type { Config, LATER_RUN_KEYS, NOTED_RUN_KEYS, OPTIONAL_RUN_KEYS, RUN_KEYS } from "./config.js";
+import type {
+  Config,
+  LATER_RUN_KEYS,
+  NOTED_RUN_KEYS,
+  OPTIONAL_RUN_KEYS,
+  RUN_KEYS,
+} from "./config.js";
 import type { CaseRow, Metrics } from "./metrics.js";
 
 export const REPORT_SCHEMA_VERSION = 2;
 
 /** The settings run.json pins (see RUN_KEYS). */
-export type RunConfig = Pick<Config, (typeof RUN_KEYS)[number]> & Partial<Pick<Config, (typeof LATER_RUN_KEYS)[number] | (typeof OPTIONAL_RUN_KEYS)[number] | (typeof NOTED_RUN_KEYS)[number]>>;
+export type RunConfig = Pick<Config, (typeof RUN_KEYS)[number]> &
+  Partial<
+    Pick<
+      Config,
+      | (typeof LATER_RUN_KEYS)[number]
+      | (typeof OPTIONAL_RUN_KEYS)[number]
+      | (typeof NOTED_RUN_KEYS)[number]
+    >
+  >;
 
 /** A snapshot of a run's progress, for a progress line. */
 export interface RunProgress {
@@ -24,7 +38,6 @@ export interface RunProgress {
   /** Trials let run at once now, when rate limits have lowered it below the run's concurrency. */
   paced?: { now: number; max: number };
 }
-
 
 export interface DefinitionInfo {
   family: string;

@@ -1,4 +1,12 @@
-import type { CaseMean, InputTokens, MeanEstimate, Rate, RetrievalQuality, RetrieverName, ToolSearchMode } from "../types.js";
+import type {
+  CaseMean,
+  InputTokens,
+  MeanEstimate,
+  Rate,
+  RetrievalQuality,
+  RetrieverName,
+  ToolSearchMode,
+} from "../types.js";
 
 export const THRESHOLD_STATUSES = ["interpolated", "not_reached", "below_at_smallest"] as const;
 export type ThresholdStatus = (typeof THRESHOLD_STATUSES)[number];
@@ -18,7 +26,12 @@ export interface Threshold {
    */
   ci?: [ThresholdBound, ThresholdBound] | null;
   /** How the bootstrap resamples ended: crossed, not reached, below at the smallest size. */
-  resamples?: { count: number; interpolated: number; not_reached: number; below_at_smallest: number };
+  resamples?: {
+    count: number;
+    interpolated: number;
+    not_reached: number;
+    below_at_smallest: number;
+  };
 }
 
 export const DISTRACTOR_POLICIES = ["random", "similar"] as const;

@@ -5,7 +5,14 @@ import type { MeanEstimate, Rate } from "./metrics.js";
 import type { StoredWire } from "./providers.js";
 
 /** What wrote a traced call. */
-export type TraceFormat = "otlp-genai" | "otlp-openinference" | "span-genai" | "span-openinference" | "openai-chat" | "openai-responses" | "anthropic-messages";
+export type TraceFormat =
+  | "otlp-genai"
+  | "otlp-openinference"
+  | "span-genai"
+  | "span-openinference"
+  | "openai-chat"
+  | "openai-responses"
+  | "anthropic-messages";
 
 /** The provider API a traced call went through, when the trace says (it picks the reply a freeze stores). */
 export type TracedApi = StoredWire;
@@ -79,7 +86,14 @@ export interface ShadowCell {
 /** `route-eval shadow`: production turns asked again against a candidate surface, and what moved. */
 export interface ShadowReport {
   kind: "shadow";
-  candidate: { config: string | null; endpoint: string; model: string; registry: string | null; phase: string | null; trials: number };
+  candidate: {
+    config: string | null;
+    endpoint: string;
+    model: string;
+    registry: string | null;
+    phase: string | null;
+    trials: number;
+  };
   /** The shadow run's directory (records and report: `route-eval show DIR --case ID`). */
   run_dir: string;
   turns: { read: number; asked: number; skipped: Record<string, number> };
@@ -141,7 +155,12 @@ export interface MonitorReport {
   /** --by KEY: the signals of each value (turns without the attribute under "(none)"). */
   by: { key: string; groups: { value: string; signals: MonitorSignals }[] }[];
   /** --split-at TIME: the signals before and after it (turns without a time in neither). */
-  windows: { split_at: string; before: MonitorSignals; after: MonitorSignals; untimed: number } | null;
+  windows: {
+    split_at: string;
+    before: MonitorSignals;
+    after: MonitorSignals;
+    untimed: number;
+  } | null;
   rivals: MonitorRivals[];
   /** Turns whose offered set was too unlike the sets seen before to compute its rivals (a bound on memory). */
   rivals_not_computed: number;

@@ -13,7 +13,10 @@ export interface CliResult {
 }
 
 /** `where` is the working directory, or {cwd, env}. */
-export async function runCli(args: string[], where: string | { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+export async function runCli(
+  args: string[],
+  where: string | { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliResult> {
   const { cwd, env } = typeof where === "string" ? { cwd: where, env: {} } : where;
   const captured = captureIo(cwd ?? process.cwd(), env ?? {});
   const code = await main(argv(...args), captured.io);

@@ -11,8 +11,13 @@ export function expectGolden(name: string, actual: string): void {
     writeFileSync(file, actual);
     return;
   }
-  if (!existsSync(file)) throw new Error(`golden file test/golden/${name} is missing; run UPDATE_GOLDEN=1 npx vitest run to create it`);
-  expect(actual, `test/golden/${name} (UPDATE_GOLDEN=1 rewrites it)`).toBe(readFileSync(file, "utf8"));
+  if (!existsSync(file))
+    throw new Error(
+      `golden file test/golden/${name} is missing; run UPDATE_GOLDEN=1 npx vitest run to create it`,
+    );
+  expect(actual, `test/golden/${name} (UPDATE_GOLDEN=1 rewrites it)`).toBe(
+    readFileSync(file, "utf8"),
+  );
 }
 
 /** Replaces the volatile parts of an output: named paths, ISO timestamps, the tool version. */
@@ -28,10 +33,16 @@ export function normalise(text: string, paths: Record<string, string>): string {
 
 /** Timings vary from run to run: every figure on a latency line, and milliseconds anywhere; `dir` shown as <dir>. */
 export function steady(text: string, dir: string): string {
-  return normalise(text, { "<dir>": dir })
-    .replace(/\d{8}-\d{6}/g, "<stamp>")
-    .split("\n")
-    // The figures, and the padding their width gives them.
-    .map((line) => (/latency|p50|p95|took [\d.]+ ?m?s\b/i.test(line) ? line.replace(/\d+(\.\d+)?/g, "<n>").replace(/ {2,}/g, " ") : line))
-    .join("\n");
+  return (
+    normalise(text, { "<dir>": dir })
+      .replace(/\d{8}-\d{6}/g, "<stamp>")
+      .split("\n")
+      // The figures, and the padding their width gives them.
+      .map((line) =>
+        /latency|p50|p95|took [\d.]+ ?m?s\b/i.test(line)
+          ? line.replace(/\d+(\.\d+)?/g, "<n>").replace(/ {2,}/g, " ")
+          : line,
+      )
+      .join("\n")
+  );
 }

@@ -7,11 +7,23 @@ export interface CapturedIo {
   stderr: () => string;
 }
 
-export function captureIo(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = {}, stderrTTY = false): CapturedIo {
+export function captureIo(
+  cwd: string = process.cwd(),
+  env: NodeJS.ProcessEnv = {},
+  stderrTTY = false,
+): CapturedIo {
   let out = "";
   let err = "";
   return {
-    io: { stdout: (t) => void (out += t), stderr: (t) => void (err += t), color: false, stderrTTY, env, cwd, now: () => new Date() },
+    io: {
+      stdout: (t) => void (out += t),
+      stderr: (t) => void (err += t),
+      color: false,
+      stderrTTY,
+      env,
+      cwd,
+      now: () => new Date(),
+    },
     stdout: () => out,
     stderr: () => err,
   };

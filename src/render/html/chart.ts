@@ -72,19 +72,33 @@ function renderSeries(s: ChartSeries, sx: Scale, sy: Scale): SafeHtml {
   const banded = s.points.filter((p) => p.band !== null);
   const upper = banded.map((p) => `${f(sx(p.x))},${f(sy(p.band?.[1] ?? p.y))}`);
   const lower = banded.map((p) => `${f(sx(p.x))},${f(sy(p.band?.[0] ?? p.y))}`).reverse();
-  const band = banded.length === 0 ? "" : html`<polygon points="${[...upper, ...lower].join(" ")}" fill="${s.color}" fill-opacity="0.12" stroke="none"></polygon>`;
+  const band =
+    banded.length === 0
+      ? ""
+      : html`<polygon points="${[...upper, ...lower].join(" ")}" fill="${s.color}" fill-opacity="0.12" stroke="none"></polygon>`;
   const line = s.points.map((p) => `${f(sx(p.x))},${f(sy(p.y))}`).join(" ");
   const dash = s.dashed ? "5 4" : "none";
-  const dots = s.points.map((p) => html`<circle cx="${f(sx(p.x))}" cy="${f(sy(p.y))}" r="4" fill="${s.color}"><title>${p.title}</title></circle>`);
+  const dots = s.points.map(
+    (p) =>
+      html`<circle cx="${f(sx(p.x))}" cy="${f(sy(p.y))}" r="4" fill="${s.color}"><title>${p.title}</title></circle>`,
+  );
   return html`<g class="series" data-series="${s.name}">${band}<polyline points="${line}" fill="none" stroke="${s.color}" stroke-width="2" stroke-dasharray="${dash}"></polyline>${dots}</g>`;
 }
 
-function renderAxes(xs: number[], sx: Scale, sy: Scale, chart: LineChart, axis: ValueAxis): SafeHtml {
+function renderAxes(
+  xs: number[],
+  sx: Scale,
+  sy: Scale,
+  chart: LineChart,
+  axis: ValueAxis,
+): SafeHtml {
   const yTicks = [0, 0.25, 0.5, 0.75, 1].map((share) => {
     const y = share * axis.max;
     return html`<line class="grid" x1="${PAD.left}" x2="${W - PAD.right}" y1="${f(sy(y))}" y2="${f(sy(y))}"></line><text x="${PAD.left - 6}" y="${f(sy(y) + 4)}" text-anchor="end">${axis.format(y)}</text>`;
   });
-  const xTicks = xs.map((x) => html`<text x="${f(sx(x))}" y="${H - PAD.bottom + 16}" text-anchor="middle">${x}</text>`);
+  const xTicks = xs.map(
+    (x) => html`<text x="${f(sx(x))}" y="${H - PAD.bottom + 16}" text-anchor="middle">${x}</text>`,
+  );
   return html`${yTicks}<line class="axis" x1="${PAD.left}" x2="${W - PAD.right}" y1="${f(sy(0))}" y2="${f(sy(0))}"></line>${xTicks}<text x="${(PAD.left + W - PAD.right) / 2}" y="${H - 6}" text-anchor="middle">${chart.xLabel}</text>`;
 }
 
@@ -98,11 +112,15 @@ function renderGuide(guide: ChartGuide, sx: Scale, sy: Scale): SafeHtml {
 }
 
 export function renderLineChart(chart: LineChart): SafeHtml {
-  const xs = [...new Set(chart.series.flatMap((s) => s.points.map((p) => p.x)))].sort((a, b) => a - b);
+  const xs = [...new Set(chart.series.flatMap((s) => s.points.map((p) => p.x)))].sort(
+    (a, b) => a - b,
+  );
   if (xs.length === 0) return html`<p class="muted">no data</p>`;
   const axis = chart.y ?? PERCENT_AXIS;
   const { sx, sy } = scales(xs, axis.max, chart.logX === true);
-  const legend = chart.series.map((s) => html`<span><i style="background:${s.color}"></i>${s.name}</span>`);
+  const legend = chart.series.map(
+    (s) => html`<span><i style="background:${s.color}"></i>${s.name}</span>`,
+  );
   const guides = (chart.guides ?? []).map((g) => renderGuide(g, sx, sy));
   return html`<svg class="chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${chart.label}">${renderAxes(xs, sx, sy, chart, axis)}${guides}${chart.series.map((s) => renderSeries(s, sx, sy))}</svg><div class="legend">${legend}</div>`;
 }

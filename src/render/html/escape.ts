@@ -14,7 +14,8 @@ export interface SafeHtml {
 }
 
 /** What a template may interpolate: escaped text, numbers, nested SafeHtml, lists of those; null/false render nothing. */
-export type HtmlValue = SafeHtml | string | number | null | undefined | false | readonly HtmlValue[];
+export type HtmlValue =
+  SafeHtml | string | number | null | undefined | false | readonly HtmlValue[];
 
 function brand(text: string): SafeHtml {
   return { [BRAND]: true, text };
@@ -24,7 +25,13 @@ function isSafe(value: HtmlValue): value is SafeHtml {
   return typeof value === "object" && value !== null && BRAND in value;
 }
 
-const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const ENTITIES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
 
 /** Escapes text for element content and for quoted attribute values alike. */
 export function escapeHtml(text: string): string {
@@ -65,5 +72,10 @@ export function joinHtml(parts: readonly HtmlValue[], separator = ""): SafeHtml 
  */
 export function embedJson(value: unknown): SafeHtml {
   const json = JSON.stringify(value) ?? "null";
-  return brand(json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
+  return brand(
+    json.replace(
+      /[<>&\u2028\u2029]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+    ),
+  );
 }

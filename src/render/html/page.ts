@@ -49,7 +49,9 @@ function renderSection(s: HtmlSection): SafeHtml {
 
 export function renderHtmlPage(page: HtmlPage): string {
   const toc = page.sections.map((s) => html`<a href="#${s.id}">${s.title}</a>`);
-  const facts = page.facts.map(([label, value]) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`);
+  const facts = page.facts.map(
+    ([label, value]) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`,
+  );
   const script = page.script === null ? "" : html`<script>${trustedHtml(page.script)}</script>`;
   const doc = html`<!DOCTYPE html>
 <html lang="en">
