@@ -2,6 +2,7 @@
  * What an experiment runs: the variants (each a whole Config), which one each is compared with,
  * and the ablation ladder built from the base config, one mechanism added per rung.
  */
+import { EXPERIMENT_KINDS } from "../types/ablate.js";
 import { BASE_NAME, findVariant } from "../types/ablate.js";
 import { findGateProblem } from "../gates/gate-names.js";
 import { VARIANT_KEYS } from "../config/keys.js";
@@ -172,14 +173,14 @@ function checkGates(plan: ExperimentPlan): ExperimentPlan {
     }
     const problem = findGateProblem(gate.metric, ">= 0");
     if (problem !== null) throw where(problem);
-    if (/\bprevious\b/.test(gate.threshold) && plan.kind !== "ladder")
+    if (/\bprevious\b/.test(gate.threshold) && !EXPERIMENT_KINDS[plan.kind].chained)
       throw where(
         `"previous" means the rung before, in an ablation ladder; compare with base here`,
       );
     if (
       /\b(previous|base)\b/.test(gate.threshold) &&
       variant.reference === null &&
-      plan.kind === "ladder"
+      EXPERIMENT_KINDS[plan.kind].chained
     ) {
       throw where(
         `"${gate.variant}" is the first rung: it has nothing before it to compare with; write a number`,

@@ -4,6 +4,7 @@
  * variant's failure profile as a stacked bar, the full metric table, and per pair what moved.
  * Every name and sentence is data: the `html` tag escapes it.
  */
+import { EXPERIMENT_KINDS } from "../types/ablate.js";
 import { formatCount, formatMs, formatPercent, MISSING, plural } from "../render/format.js";
 import { html, type SafeHtml } from "../render/html/escape.js";
 import { renderHtmlPage, type HtmlSection } from "../render/html/page.js";
@@ -150,7 +151,7 @@ export function renderExperimentHtml(e: Experiment): string {
   const sections: HtmlSection[] = [
     {
       id: "ladder",
-      title: e.kind === "ladder" ? "The ladder" : "Variants",
+      title: EXPERIMENT_KINDS[e.kind].sideBySide,
       intro:
         "End-to-end and selection accuracy of each variant, with 95% case-clustered interval bars. The cases are the same in every variant.",
       body: renderLadderChart(e),
@@ -169,8 +170,7 @@ export function renderExperimentHtml(e: Experiment): string {
     },
     {
       id: "pairs",
-      title:
-        e.kind === "ladder" ? "Each rung against the one before" : "Each variant against the base",
+      title: EXPERIMENT_KINDS[e.kind].comparisons,
       intro: `${methodNote(e)}. The confusion cells that moved follow.`,
       body: html`${e.comparisons.map((c) => renderComparison(c, links))}`,
     },
@@ -203,7 +203,7 @@ export function renderExperimentHtml(e: Experiment): string {
     ["finished", e.finished_at ?? MISSING],
   ];
   return renderHtmlPage({
-    title: `route-eval ${e.kind === "ladder" ? "ablation" : "variants"} · ${e.experiment_id}`,
+    title: `route-eval ${EXPERIMENT_KINDS[e.kind].page} · ${e.experiment_id}`,
     subtitle: `${e.variants.length} variants over the same ${e.cases} cases`,
     facts,
     sections,

@@ -3,6 +3,7 @@
  * JUnit: one suite per variant). Metrics are rows and variants columns; the terminal keeps the
  * headline metrics and wraps the variants into blocks so no line is wider than the terminal.
  */
+import { EXPERIMENT_KINDS } from "../types/ablate.js";
 import type { ExperimentFormat } from "../types/formats.js";
 import Table from "cli-table3";
 import { pIs, plural } from "../render/format.js";
@@ -44,18 +45,13 @@ const HEADLINE = [
   "latency_ms",
 ];
 
-const KIND_TITLES: Record<Experiment["kind"], string> = {
-  variants: "variants",
-  ladder: "ablation ladder",
-};
-
 /** One line: id, endpoint, cases × trials, variants (and skipped rungs). */
 export function describeExperiment(e: Experiment): string {
   const endpoints = [
     ...new Set(e.variants.map((v) => `${v.endpoint}${v.model === "" ? "" : `/${v.model}`}`)),
   ].join(", ");
-  const noun = e.kind === "ladder" ? "rung" : "variant";
-  return `route-eval ${KIND_TITLES[e.kind]} ${e.experiment_id} · ${endpoints} · ${plural(e.cases, "case")} × ${plural(e.trials, "trial")} · ${e.variants.length} ${noun}s`;
+  const { member: noun, title } = EXPERIMENT_KINDS[e.kind];
+  return `route-eval ${title} ${e.experiment_id} · ${endpoints} · ${plural(e.cases, "case")} × ${plural(e.trials, "trial")} · ${e.variants.length} ${noun}s`;
 }
 
 function isProportion(row: MetricRow): boolean {
@@ -280,7 +276,7 @@ function renderMarkdown(e: Experiment): string {
   };
   const pairs: TableData = {
     head: [
-      e.kind === "ladder" ? "rung" : "variant",
+      EXPERIMENT_KINDS[e.kind].member,
       "against",
       "verdict",
       "Δ end-to-end",
@@ -317,7 +313,7 @@ function renderMarkdown(e: Experiment): string {
     ),
   };
   const blocks = [
-    `## route-eval ${KIND_TITLES[e.kind]}`,
+    `## route-eval ${EXPERIMENT_KINDS[e.kind].title}`,
     inertMarkdown(describeExperiment(e)),
     ...(e.skipped.length === 0
       ? []

@@ -1,4 +1,5 @@
 /** `route-eval batch status|cancel DIR`: a batch run's (or experiment's) provider batches, asked about or cancelled. */
+import { EXPERIMENT_KINDS } from "../types/ablate.js";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { EXPERIMENT_FILE } from "../trial/experiment.js";
@@ -41,7 +42,7 @@ export async function batchCommand(
     experiment !== null && config.variants.length > 0
       ? [config, ...config.variants.map((v) => v.config)]
       : [config];
-  const collect = `route-eval ${experiment?.kind === "ladder" ? "ablate" : "run"} --resume ${dir}`;
+  const collect = `route-eval ${experiment === null ? "run" : EXPERIMENT_KINDS[experiment.kind].command} --resume ${dir}`;
   if (action === "status") {
     io.stdout(describeStatus(dir, await batchStatus(dir, configs, io.env), collect));
     return "ok";

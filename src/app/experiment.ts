@@ -4,6 +4,7 @@
  * and its outcome decided; and what report, merge and batch do with one (resume pins, rendering
  * an experiment.json). The command roots (app/ablate.ts, app/run.ts, …) compose it.
  */
+import { EXPERIMENT_KINDS } from "../types/ablate.js";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { EXPERIMENT_FILE, runExperiment, type ExperimentResult } from "../trial/experiment.js";
@@ -68,7 +69,7 @@ export async function runPlannedExperiment(
     onBatchProgress: (line) => io.stderr(`${line}\n`),
   });
   return result.detached
-    ? reportDetached(io, result, plan.kind === "ladder" ? "ablate --resume" : "run --resume")
+    ? reportDetached(io, result, `${EXPERIMENT_KINDS[plan.kind].command} --resume`)
     : emitExperiment(io, result, flags);
 }
 
@@ -94,17 +95,16 @@ export function resumePins(
   if (target === undefined) return {};
   const file = join(resolve(cwd, target), EXPERIMENT_FILE);
   if (!existsSync(file)) {
-    const what = kind === "ladder" ? "an ablation" : "an experiment";
+    const what = EXPERIMENT_KINDS[kind].article;
     throw new InputError(
       `--resume ${target}: not ${what} directory (it has no ${EXPERIMENT_FILE}); give the reports/<id> directory it printed`,
     );
   }
   const previous = readExperimentFile(file);
   if (previous.kind !== kind) {
-    const other =
-      previous.kind === "ladder" ? "route-eval ablate --resume" : "route-eval run --resume";
+    const other = `route-eval ${EXPERIMENT_KINDS[previous.kind].command} --resume`;
     throw new InputError(
-      `--resume ${target}: it is ${previous.kind === "ladder" ? "an ablation" : "a variants experiment"}; continue it with ${other} ${target}`,
+      `--resume ${target}: it is ${EXPERIMENT_KINDS[previous.kind].article}; continue it with ${other} ${target}`,
     );
   }
   // experiment.json names the endpoint as configured ("openai:MODEL", with `model` only when set apart), not as run.json does.
@@ -187,7 +187,7 @@ export function emitExperiment(
   for (const gate of experiment.gates.filter((g) => !g.passed))
     io.stderr(`route-eval: gate failed: ${inertLine(gate.rule)}: ${inertLine(gate.reason)}\n`);
   let failed = experiment.verdict === "fail";
-  if (experiment.kind === "variants") {
+  if (EXPERIMENT_KINDS[experiment.kind].gatedBase) {
     for (const gate of reports[0].gates.filter((g) => !g.passed)) {
       io.stderr(
         `route-eval: gate failed (base): ${gate.name} ${gate.threshold}: ${inertLine(gate.reason)}\n`,

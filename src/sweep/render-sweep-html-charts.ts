@@ -12,9 +12,9 @@ import {
 } from "../render/html/chart.js";
 import { html, type SafeHtml } from "../render/html/escape.js";
 import type { Rate } from "../types.js";
-import { formatSize } from "./sweep-table.js";
+import { formatSize, SWEEP_KINDS_SHOWN } from "./sweep-kinds.js";
 import { formatMs } from "../render/format.js";
-import type { SweepKind, SweepPoint, SweepReport } from "../types/sweep.js";
+import type { SweepPoint, SweepReport } from "../types/sweep.js";
 
 const COLORS = {
   selection: "#c2362b",
@@ -24,22 +24,6 @@ const COLORS = {
   p50: "#1a7f4b",
   p95: "#2a6fd6",
 };
-
-const X_LABELS: Record<SweepKind, string> = {
-  size: "visible ordinary tools (true mean per case, log scale)",
-  k: "k, the retriever's budget (log scale)",
-};
-
-/** Where a point sits on x: its true mean visible size (one decimal), or its k. */
-export function pointX(kind: SweepKind, p: SweepPoint): number {
-  return kind === "k" ? p.value : Math.round((p.visible.mean ?? p.value) * 10) / 10;
-}
-
-function describePoint(kind: SweepKind, p: SweepPoint): string {
-  return kind === "k"
-    ? `k=${p.value}`
-    : `size ${p.value} (${formatSize(p.visible.mean ?? p.value)} visible)`;
-}
 
 /** A rate per point; `banded` draws its 95% interval (one or two bands per chart stay readable). */
 function rateSeries(
@@ -55,8 +39,13 @@ function rateSeries(
     .filter((p) => rate(p).value !== null)
     .map((p) => {
       const r = rate(p);
-      const title = `${describePoint(report.kind, p)}: ${name} ${formatPercent(r.value)} ${formatCi(r.ci)} (${formatCount(r.numerator)}/${formatCount(r.denominator)})`;
-      return { x: pointX(report.kind, p), y: r.value ?? 0, band: banded ? r.ci : null, title };
+      const title = `${SWEEP_KINDS_SHOWN[report.kind].point(p)}: ${name} ${formatPercent(r.value)} ${formatCi(r.ci)} (${formatCount(r.numerator)}/${formatCount(r.denominator)})`;
+      return {
+        x: SWEEP_KINDS_SHOWN[report.kind].x(p),
+        y: r.value ?? 0,
+        band: banded ? r.ci : null,
+        title,
+      };
     });
   return { name, color, dashed, points };
 }
@@ -74,10 +63,10 @@ function valueSeries(
       ? []
       : [
           {
-            x: pointX(report.kind, p),
+            x: SWEEP_KINDS_SHOWN[report.kind].x(p),
             y: v,
             band: null,
-            title: `${describePoint(report.kind, p)}: ${name} ${show(v)}`,
+            title: `${SWEEP_KINDS_SHOWN[report.kind].point(p)}: ${name} ${show(v)}`,
           },
         ];
   });
@@ -161,10 +150,10 @@ function renderDefinitionTokensChart(report: SweepReport): SafeHtml {
       const band = m.ci === null ? null : m.ci;
       return [
         {
-          x: pointX(report.kind, p),
+          x: SWEEP_KINDS_SHOWN[report.kind].x(p),
           y: m.mean,
           band,
-          title: `${describePoint(report.kind, p)}, search ${s.mode}: ${Math.round(m.mean)} definition tokens per decision${m.ci === null ? "" : ` [${Math.round(m.ci[0])}, ${Math.round(m.ci[1])}]`}`,
+          title: `${SWEEP_KINDS_SHOWN[report.kind].point(p)}, search ${s.mode}: ${Math.round(m.mean)} definition tokens per decision${m.ci === null ? "" : ` [${Math.round(m.ci[0])}, ${Math.round(m.ci[1])}]`}`,
         },
       ];
     }),
@@ -200,12 +189,11 @@ export function renderAccuracyChart(report: SweepReport): SafeHtml {
   );
   const recall = rateSeries(report, "discovery rate", COLORS.recall, false, (p) => p.tool_recall);
   return renderLineChart({
-    label:
-      report.kind === "k"
-        ? "discovery rate and accuracy against k"
-        : "accuracy against the number of visible tools",
-    xLabel: X_LABELS[report.kind],
-    series: report.kind === "k" ? [recall, selection, e2e] : [selection, e2e],
+    label: SWEEP_KINDS_SHOWN[report.kind].chartLabel,
+    xLabel: SWEEP_KINDS_SHOWN[report.kind].xLabel,
+    series: SWEEP_KINDS_SHOWN[report.kind].drawsRecall
+      ? [recall, selection, e2e]
+      : [selection, e2e],
     logX: true,
     guides: thresholdGuides(report),
   });
@@ -216,7 +204,7 @@ export function renderCostCharts(report: SweepReport): SafeHtml {
   const tokenText = (v: number) => String(Math.round(v));
   const tokenChart = renderLineChart({
     label: "mean input tokens per request",
-    xLabel: X_LABELS[report.kind],
+    xLabel: SWEEP_KINDS_SHOWN[report.kind].xLabel,
     series: [valueSeries(report, "mean input tokens", COLORS.tokens, tokens, tokenText)],
     y: niceAxis(report.points.map((p) => tokens(p) ?? 0)),
     logX: true,
@@ -225,7 +213,7 @@ export function renderCostCharts(report: SweepReport): SafeHtml {
   const ms = (v: number) => `${formatMs(v)} ms`;
   const latencyChart = renderLineChart({
     label: "latency per request",
-    xLabel: X_LABELS[report.kind],
+    xLabel: SWEEP_KINDS_SHOWN[report.kind].xLabel,
     series: [
       valueSeries(report, "p50 latency", COLORS.p50, (p) => p.latency_ms.p50, ms),
       valueSeries(report, "p95 latency", COLORS.p95, (p) => p.latency_ms.p95, ms),

@@ -7,9 +7,10 @@
 import { formatRate, MISSING, plural } from "../render/format.js";
 import { html, type SafeHtml } from "../render/html/escape.js";
 import { renderHtmlPage, type HtmlSection } from "../render/html/page.js";
-import { pointX, renderAccuracyChart, renderCostCharts } from "./render-sweep-html-charts.js";
-import { buildSweepTable, describeFindings, describeSweep, formatSize } from "./sweep-table.js";
-import type { SweepKind, SweepPoint, SweepReport } from "../types/sweep.js";
+import { renderAccuracyChart, renderCostCharts } from "./render-sweep-html-charts.js";
+import { formatSize, SWEEP_KINDS_SHOWN } from "./sweep-kinds.js";
+import { buildSweepTable, describeFindings, describeSweep } from "./sweep-table.js";
+import type { SweepPoint, SweepReport } from "../types/sweep.js";
 
 export interface SweepHtmlOptions {
   /** Point run directory name (e.g. "size-05") → its report.html, relative to the page; absent when not written. */
@@ -26,11 +27,6 @@ table.sweep td[data-col]{white-space:nowrap}table.sweep td:last-child{white-spac
 table#capped{width:auto}
 `;
 
-const POSITIONS: Record<SweepKind, (x: string) => string> = {
-  size: (x) => `${x} visible tools`,
-  k: (x) => `k = ${x}`,
-};
-
 function describeEnds(
   report: SweepReport,
   pick: (p: SweepPoint) => number | null,
@@ -40,7 +36,8 @@ function describeEnds(
   const first = points[0];
   const last = points.at(-1);
   if (first === undefined || last === undefined || first === last) return null;
-  const at = (p: SweepPoint) => POSITIONS[report.kind](formatSize(pointX(report.kind, p)));
+  const shown = SWEEP_KINDS_SHOWN[report.kind];
+  const at = (p: SweepPoint) => shown.at(formatSize(shown.x(p)));
   return `${show(first)} at ${at(first)} → ${show(last)} at ${at(last)}`;
 }
 
@@ -52,14 +49,11 @@ function renderAccuracySection(report: SweepReport): HtmlSection {
   );
   const findings = describeFindings(report).map((line) => html`<li>${line}</li>`);
   const body = html`<div class="chart-pair"><figure id="accuracy-chart">${renderAccuracyChart(report)}</figure>${findings.length === 0 ? "" : html`<ul class="findings" id="findings">${findings}</ul>`}</div>`;
-  const what =
-    report.kind === "k"
-      ? "Recall@k, selection accuracy and end-to-end accuracy against the retriever's budget k"
-      : "Selection and end-to-end accuracy against the true number of ordinary tools each case saw (controls excluded)";
-  const intro = `${what}; shaded: the 95% Wilson interval of ${report.kind === "k" ? "recall and " : ""}selection accuracy. Selection accuracy: ${ends ?? "one point"}. Hover a point for its numbers.`;
+  const shown = SWEEP_KINDS_SHOWN[report.kind];
+  const intro = `${shown.htmlIntro}; shaded: the 95% Wilson interval of ${shown.drawsRecall ? "recall and " : ""}selection accuracy. Selection accuracy: ${ends ?? "one point"}. Hover a point for its numbers.`;
   return {
     id: "accuracy",
-    title: report.kind === "k" ? "Recall and accuracy against k" : "Accuracy against visible tools",
+    title: shown.htmlTitle,
     intro,
     body,
   };
@@ -125,13 +119,7 @@ function renderCappedSection(report: SweepReport): HtmlSection | null {
 
 function sweepFacts(report: SweepReport): [string, string][] {
   const s = report.settings;
-  const how: [string, string] =
-    report.kind === "size"
-      ? [
-          "distractors",
-          `${s.distractors ?? MISSING}${s.distractor_registry === null ? "" : ` + ${s.distractor_registry.snapshot}@${s.distractor_registry.revision}`}, seed ${s.seed}`,
-        ]
-      : ["retriever", s.retriever ?? MISSING];
+  const how = SWEEP_KINDS_SHOWN[report.kind].fact(s);
   return [
     ["endpoint", `${report.endpoint} / ${report.model}`],
     ["sweep", `${report.kind}: ${s.values.join(", ")}`],

@@ -1,28 +1,11 @@
 import { formatPercent } from "../render/format.js";
-import type { SweepKind, SweepPoint, SweepReport } from "../types/sweep.js";
+import type { SweepPoint, SweepReport } from "../types/sweep.js";
+import { SWEEP_KINDS_SHOWN, type Series } from "./sweep-kinds.js";
 
 /** Columns of a bar: one per 2.5 percentage points. */
 const WIDTH = 40;
 /** Thresholds marked on every bar with ':' where the bar does not reach them. */
 const MARKS = [0.5, 0.9];
-
-interface Series {
-  label: string;
-  value: (p: SweepPoint) => number | null;
-}
-
-const SERIES: Record<SweepKind, Series[]> = {
-  size: [{ label: "", value: (p) => p.selection_accuracy.value }],
-  k: [
-    { label: "recall", value: (p) => p.tool_recall.value },
-    { label: "selection", value: (p) => p.selection_accuracy.value },
-  ],
-};
-
-const TITLES: Record<SweepKind, string> = {
-  size: "Selection accuracy against visible tools",
-  k: "Recall@k and selection accuracy against k",
-};
 
 function bar(value: number | null): string {
   const filled = value === null ? 0 : Math.round(value * WIDTH);
@@ -47,9 +30,9 @@ export function renderSweepChart(report: SweepReport): string[] {
   const axisModes = report.settings.tool_search !== undefined;
   const series = axisModes
     ? [{ label: "", value: (p: SweepPoint) => p.end_to_end_accuracy.value }]
-    : SERIES[report.kind];
+    : SWEEP_KINDS_SHOWN[report.kind].series;
   const labelOf = (p: SweepPoint, s: Series, first: boolean) =>
-    `${first ? `${report.kind === "size" ? "" : "k="}${p.value}` : ""}${s.label === "" ? "" : ` ${s.label}`}${axisModes ? ` ${p.tool_search ?? ""}` : ""}`;
+    `${first ? SWEEP_KINDS_SHOWN[report.kind].rowLabel(p) : ""}${s.label === "" ? "" : ` ${s.label}`}${axisModes ? ` ${p.tool_search ?? ""}` : ""}`;
   const labels = report.points.flatMap((p) => series.map((s, i) => labelOf(p, s, i === 0)));
   const width = Math.max(4, ...labels.map((l) => l.length));
   const rows = report.points.flatMap((p) =>
@@ -58,11 +41,11 @@ export function renderSweepChart(report: SweepReport): string[] {
         `${labelOf(p, s, i === 0).padStart(width)} |${bar(s.value(p))}| ${formatPercent(s.value(p))}`,
     ),
   );
-  const legend = `(${report.kind === "size" ? "rows: requested size; " : ""}':' marks 50% and 90%)`;
+  const legend = `(${SWEEP_KINDS_SHOWN[report.kind].legend}':' marks 50% and 90%)`;
   return [
     axisModes
       ? "End-to-end accuracy against catalogue size, by tool_search mode"
-      : TITLES[report.kind],
+      : SWEEP_KINDS_SHOWN[report.kind].chartTitle,
     legend,
     axis(width + 2),
     ...rows,

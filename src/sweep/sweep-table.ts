@@ -12,6 +12,7 @@ import {
   plural,
 } from "../render/format.js";
 import type { ThresholdBound } from "../types/sweep.js";
+import { formatSize, SWEEP_KINDS_SHOWN } from "./sweep-kinds.js";
 import type {
   SweepKind,
   SweepPoint,
@@ -124,22 +125,13 @@ export function buildSweepTable(report: SweepReport): SweepTable {
   };
 }
 
-const KIND_TITLES: Record<SweepKind, string> = { size: "size sweep", k: "k sweep" };
-
 /** One line: sweep id, kind and its settings, endpoint/model, cases × trials. */
 export function describeSweep(report: SweepReport): string {
   const s = report.settings;
-  const how =
-    report.kind === "size"
-      ? `${s.distractors ?? "random"} distractors${s.distractor_registry === null ? "" : ` (+ ${s.distractor_registry.snapshot}@${s.distractor_registry.revision})`}, seed ${s.seed}`
-      : `retriever ${s.retriever ?? MISSING}`;
+  const shown = SWEEP_KINDS_SHOWN[report.kind];
+  const how = shown.how(s);
   const cases = report.points[0]?.cases ?? 0;
-  return `route-eval sweep ${report.sweep_id} · ${KIND_TITLES[report.kind]}, ${how} · ${report.endpoint}/${report.model} · ${plural(report.points.length, "point")} × ${plural(cases, "case")} × ${plural(s.trials, "trial")}`;
-}
-
-/** 40 → "40", 29.94 → "29.9". */
-export function formatSize(size: number): string {
-  return Number.isInteger(size) ? String(size) : size.toFixed(1);
+  return `route-eval sweep ${report.sweep_id} · ${shown.title}, ${how} · ${report.endpoint}/${report.model} · ${plural(report.points.length, "point")} × ${plural(cases, "case")} × ${plural(s.trials, "trial")}`;
 }
 
 const percent = (t: Threshold) => `${Math.round(t.threshold * 100)}%`;
@@ -176,11 +168,6 @@ function visibleAt(report: SweepReport, index: number): string {
   return point === undefined ? MISSING : formatSize(point.visible.mean ?? point.value);
 }
 
-const CAPPED_NOTES: Record<SweepKind, string> = {
-  size: "visible = true count of ordinary tools shown (mean, min–max); capped = cases with fewer exposed tools than asked",
-  k: "visible = true count of ordinary tools kept (mean, min–max): fewer than k when fewer tools were exposed",
-};
-
 /** N90 / N50 lines (size sweeps) and the notes a reader needs to read the table. */
 export function describeFindings(report: SweepReport): string[] {
   const lines: string[] = [];
@@ -194,7 +181,7 @@ export function describeFindings(report: SweepReport): string[] {
     );
   }
   const capped = report.points.filter((p) => p.capped_cases.length > 0);
-  if (capped.length > 0) lines.push(CAPPED_NOTES[report.kind]);
+  if (capped.length > 0) lines.push(SWEEP_KINDS_SHOWN[report.kind].cappedNote);
   if (report.settings.tool_search !== undefined) {
     lines.push(
       `search = tool_search mode of the point; N90/N50 are of the ${report.settings.tool_search[0]} points; visible = the catalogue (with search: the deferred and always-loaded tools); ~def. tokens = route-eval's estimate of the tool definitions a decision sent, ceil(characters / 4), over its calls`,

@@ -4,6 +4,7 @@
  * trial loop (one concurrency budget) and one response store (a request identical across
  * variants is asked once), then compared: experiment.json beside them.
  */
+import { EXPERIMENT_KINDS } from "../types/ablate.js";
 import { makeDirectory } from "../run-files/write-files.js";
 import { runDirectoryOf } from "../run-files/run-directory.js";
 import type { ResponseStore } from "../types/endpoint.js";
@@ -227,7 +228,7 @@ function openExperimentDir(
 ): string {
   if (options.resume !== undefined) return resolve(options.resume);
   const outDir = resolve(plan.base.root, plan.base.out_dir);
-  const id = options.id ?? newRunId(started, plan.kind === "ladder" ? "ablate" : "variants");
+  const id = options.id ?? newRunId(started, EXPERIMENT_KINDS[plan.kind].id);
   let dir = runDirectoryOf(outDir, id);
   for (let n = 2; existsSync(dir); n++) dir = join(outDir, `${id}-${n}`);
   makeDirectory(join(dir, "variants"));

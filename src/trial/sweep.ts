@@ -89,7 +89,7 @@ export async function runSweep(
       const pointConfig: Config = {
         ...config,
         out_dir: sweepDir,
-        discovery: pointDiscovery(config, options.kind, value),
+        discovery: SWEEP_AXES[options.kind].discovery(config, value),
         ...(mode === null ? {} : { tool_search: { ...config.tool_search, mode } }),
       };
       const {
@@ -131,11 +131,53 @@ export async function runSweep(
   return { sweepDir, sweep };
 }
 
+/**
+ * What each kind of sweep varies and how its points are run: one row a kind. A size sweep fixes
+ * each case's visible set itself (padded with distractors, no retriever); a k sweep keeps the
+ * retriever and sets its k.
+ */
+interface SweepAxis {
+  /** The flag that gives its values. */
+  flag: "--sizes" | "--k";
+  /** Whether --tool-search-axis (search on and off at each point) applies. */
+  searchAxis: boolean;
+  /** Why these settings cannot be swept this way, or null. */
+  refuse(config: Config, options: SweepOptions): string | null;
+  /** A point's discovery settings. */
+  discovery(config: Config, value: number): Config["discovery"];
+  /** Whether its points pad and fix the visible sets (distractors). */
+  pads: boolean;
+}
+
+const SWEEP_AXES: Record<SweepKind, SweepAxis> = {
+  size: {
+    flag: "--sizes",
+    searchAxis: true,
+    refuse: () => null,
+    discovery: () => ({ retriever: "none" }),
+    pads: true,
+  },
+  k: {
+    flag: "--k",
+    searchAxis: false,
+    refuse: (config, options) => {
+      if (config.discovery.retriever === "none")
+        return "--k: a k sweep varies the retriever's budget, and discovery.retriever is none; pass --retriever bm25 (or embeddings)";
+      if (options.distractorRegistry !== null)
+        return "--distractor-registry: pads the visible set of a size sweep; it does not apply to a k sweep";
+      return null;
+    },
+    discovery: (config, value) => ({ ...config.discovery, k: value }),
+    pads: false,
+  },
+};
+
 function checkSweep(config: Config, options: SweepOptions): void {
+  const axis = SWEEP_AXES[options.kind];
   if (options.toolSearch !== undefined) {
-    if (options.kind === "k")
+    if (!axis.searchAxis)
       throw new InputError(
-        "--tool-search-axis: compares search on and off at each catalogue size; it goes with --sizes, not a k sweep",
+        `--tool-search-axis: compares search on and off at each catalogue size; it goes with --sizes, not ${axis.flag}`,
       );
     if (options.toolSearch.length === 0)
       throw new InputError("--tool-search-axis: expected at least one mode, e.g. off,client");
@@ -150,17 +192,9 @@ function checkSweep(config: Config, options: SweepOptions): void {
       });
   }
   if (options.values.length === 0)
-    throw new InputError(`--${options.kind === "k" ? "k" : "sizes"}: expected at least one value`);
-  if (options.kind === "k" && config.discovery.retriever === "none") {
-    throw new InputError(
-      "--k: a k sweep varies the retriever's budget, and discovery.retriever is none; pass --retriever bm25 (or embeddings)",
-    );
-  }
-  if (options.kind === "k" && options.distractorRegistry !== null) {
-    throw new InputError(
-      "--distractor-registry: pads the visible set of a size sweep; it does not apply to a k sweep",
-    );
-  }
+    throw new InputError(`${axis.flag}: expected at least one value`);
+  const refusal = axis.refuse(config, options);
+  if (refusal !== null) throw new InputError(refusal);
 }
 
 /** Each case's model-facing definitions (controls included; one map per registry), for the definition tokens of a point without search. */
@@ -228,18 +262,13 @@ function hooksOf(
   padder: ReturnType<typeof createCasePadder> | null,
   cases: Case[],
 ): (value: number) => SweepHook {
-  if (options.kind === "k") return () => ({ cases });
+  if (!SWEEP_AXES[options.kind].pads) return () => ({ cases });
   const visibleAt = createSizeHook({
     seed: config.seed,
     policy: options.distractors,
     paddingNames: (registry) => padder?.paddingNames(registry) ?? new Set(),
   });
   return (size) => ({ cases, visibleFor: visibleAt(size) });
-}
-
-/** Size points fix the visible set themselves (no retriever); k points keep the retriever with k = value. */
-function pointDiscovery(config: Config, kind: SweepKind, value: number): Config["discovery"] {
-  return kind === "k" ? { ...config.discovery, k: value } : { retriever: "none" };
 }
 
 interface SweepFacts {
@@ -255,7 +284,7 @@ interface SweepFacts {
 }
 
 function describeSweep(f: SweepFacts): SweepReport {
-  const size = f.options.kind === "size";
+  const size = SWEEP_AXES[f.options.kind].pads;
   return {
     ...(f.options.shard === undefined ? {} : { shard: f.options.shard }),
     schema_version: SWEEP_SCHEMA_VERSION,

@@ -12,6 +12,56 @@ export const EXPERIMENT_SCHEMA_VERSION = 1;
 /** variants: the config's `variants:` against its base; ladder: the built-in ablation ladder, each rung against the one before. */
 export type ExperimentKind = "variants" | "ladder";
 
+/** How each kind of experiment is named, run and compared: one row a kind, read by every renderer and command. */
+export interface ExperimentKindRow {
+  /** What one of its runs is called: "rung", "variant". */
+  member: string;
+  /** Its title in the one-line description and the Markdown heading. */
+  title: string;
+  /** Its name in an HTML page's title. */
+  page: string;
+  /** "an ablation", "a variants experiment" (in messages). */
+  article: string;
+  /** The command that runs it (and continues it with --resume). */
+  command: "ablate" | "run";
+  /** The run-id prefix of a new one. */
+  id: string;
+  /** The HTML section of its runs side by side, and of its comparisons. */
+  sideBySide: string;
+  comparisons: string;
+  /** Whether each member is compared with the one before it (else with the base), and gates may name "previous". */
+  chained: boolean;
+  /** Whether its base is a run with its own gates (the config's). */
+  gatedBase: boolean;
+}
+
+export const EXPERIMENT_KINDS: Record<ExperimentKind, ExperimentKindRow> = {
+  variants: {
+    member: "variant",
+    title: "variants",
+    page: "variants",
+    article: "a variants experiment",
+    command: "run",
+    id: "variants",
+    sideBySide: "Variants",
+    comparisons: "Each variant against the base",
+    chained: false,
+    gatedBase: true,
+  },
+  ladder: {
+    member: "rung",
+    title: "ablation ladder",
+    page: "ablation",
+    article: "an ablation",
+    command: "ablate",
+    id: "ablate",
+    sideBySide: "The ladder",
+    comparisons: "Each rung against the one before",
+    chained: true,
+    gatedBase: false,
+  },
+};
+
 /** Where a trial ended: the stage that failed first, "correct", or "errored". */
 export type TrialEnd = string;
 
