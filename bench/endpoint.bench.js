@@ -201,7 +201,7 @@ async function run(port, tools, code = { loadConfig, runEvaluation }) {
   const started = performance.now();
   const { report } = await code.runEvaluation(config, {
     env: { OPENAI_API_KEY: "bench" },
-    runId: `r${runs++}`,
+    place: { kind: "new", id: `r${runs++}` },
     now: () => new Date(),
   });
   const wall = performance.now() - started;

@@ -162,7 +162,7 @@ async function run(port, count, search) {
     const cpu = process.cpuUsage();
     const { report } = await runEvaluation(config, {
       env: { OPENAI_API_KEY: "bench" },
-      runId: `r${runs++}`,
+      place: { kind: "new", id: `r${runs++}` },
       now: () => new Date(),
     });
     const used = process.cpuUsage(cpu);

@@ -211,7 +211,7 @@ describe("adaptive trials' error rate through the pipeline", () => {
       const { report } = await runEvaluation(config, {
         env: ENV,
         now: () => new Date("2026-12-02T00:00:00Z"),
-        runId: `null-${rep}`,
+        place: { kind: "new", id: `null-${rep}` },
         gates: false,
       });
       falsePass += report.adaptive?.pass ?? 0;

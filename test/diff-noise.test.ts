@@ -48,7 +48,7 @@ async function runOnce(
   const { runDir } = await runEvaluation(config, {
     env: ENV,
     now: () => new Date("2026-12-02T00:00:00Z"),
-    runId,
+    place: { kind: "new", id: runId },
     gates: false,
   });
   return runDir;

@@ -33,7 +33,11 @@ describe("per-trial outcomes agree with compute-metrics", () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "route-eval-outcomes-"));
     const config = loadConfig(null, { out_dir: dir, trials: 1, retriever: "bm25", k: 6 }, ROOT);
-    const run = await runEvaluation(config, { runId: "example", env: {}, now: () => new Date() });
+    const run = await runEvaluation(config, {
+      place: { kind: "new", id: "example" },
+      env: {},
+      now: () => new Date(),
+    });
     report = run.report;
     records = readRecords(join(run.runDir, "records.jsonl"));
   });

@@ -105,7 +105,7 @@ describe("the input-token estimate", () => {
       process.cwd(),
     );
     const { runDir, report } = await runEvaluation(config, {
-      runId: "tokens",
+      place: { kind: "new", id: "tokens" },
       env: {},
       now: () => new Date(),
     });

@@ -334,13 +334,15 @@ async function storeReplies(
       const { records } = await runEvaluation(runConfig, {
         now: io.now,
         env: io.env,
-        runId: "freeze",
-        allowTodo: true,
+        place: { kind: "new", id: "freeze" },
         keepRecords: true,
         sweep: { cases },
-        replyOnMiss: (miss): WireReply | null => {
-          const body = replies.get(miss.case_id);
-          return body === undefined ? null : { body, request_id: null, latency_ms: 0 };
+        answering: {
+          kind: "replies",
+          replyOnMiss: (miss): WireReply | null => {
+            const body = replies.get(miss.case_id);
+            return body === undefined ? null : { body, request_id: null, latency_ms: 0 };
+          },
         },
       });
       for (const record of records()) {

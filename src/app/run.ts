@@ -17,7 +17,7 @@ import { batchOverride, toOverrides, type ConfigFlags } from "./cli-options.js";
 import { configRoot, loadConfig } from "../config/load-config.js";
 import { renderMarkdown } from "../report/render-markdown.js";
 import { BASELINE_NAME, saveBaseline } from "../run-files/save-baseline.js";
-import { runEvaluation } from "../trial/evaluate.js";
+import { runEvaluation, type RunOptions } from "../trial/evaluate.js";
 import { emitReport, verdict, type OutputFlags } from "./emit-report.js";
 import { terminalWidth } from "../render/terminal-width.js";
 import type { Io } from "../context.js";
@@ -86,12 +86,13 @@ export async function runCommand(io: Io, flags: RunFlags): Promise<Outcome> {
       : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) });
   const onWarning = (message: string) => io.stderr(`${inertLine(message)}\n`);
   const resume = flags.resume === undefined ? undefined : resolve(io.cwd, flags.resume);
-  const options = {
+  const options: RunOptions = {
+    place:
+      resume === undefined
+        ? { kind: "new", id: flags.runId, replace: flags.force === true }
+        : { kind: "resume", dir: resume },
     // --resume of a shard continues that shard.
-    runId: flags.runId,
-    replaceRun: flags.force === true,
     shard: flags.shard ?? previous?.shard,
-    resume,
     onProgress,
     onWarning,
     onNotice: onWarning,

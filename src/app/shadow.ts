@@ -75,7 +75,7 @@ export async function shadowCommand(
   const { records: readBack, runDir } = await runEvaluation(config, {
     now: io.now,
     env: io.env,
-    runId: flags.runId,
+    place: { kind: "new", id: flags.runId },
     sweep: { cases },
     onProgress,
     signal: io.interrupts?.(),

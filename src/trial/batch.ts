@@ -52,7 +52,8 @@ export interface BatchKnobs {
   onBatchProgress?: (line: string) => void;
 }
 
-export type BatchOptions = RunOptions & BatchKnobs;
+/** A batch run: a run's options (not how it is answered: through the batch API), and how the batch is driven. */
+export type BatchOptions = Omit<RunOptions, "answering"> & BatchKnobs;
 
 type Detached = { detached: true; dir: string; submitted: number };
 export type BatchResult = Detached | ({ detached: false } & RunResult);
@@ -62,11 +63,11 @@ export async function runBatch(config: Config, options: BatchOptions): Promise<B
   const cached: Config = { ...config, mode: "cached" };
   // Adaptive trials go round by round: each round's requests are one batch, collected before the
   // next round is decided (a detached run submits one round; --resume carries on from there).
-  let resume = options.resume;
+  let place = options.place;
   for (;;) {
     let round: ReadonlyMap<string, number> | undefined;
     const answered = await answerByBatch(cached.store_dir, [cached], options, (onMiss) => {
-      const run = startRun(cached, { ...options, resume, batch: true, onMiss });
+      const run = startRun(cached, { ...options, place, answering: { kind: "batch", onMiss } });
       round = run.round;
       return { dir: run.dir, runs: [run] };
     });
@@ -74,10 +75,8 @@ export async function runBatch(config: Config, options: BatchOptions): Promise<B
     // Finish from the store, as a cached run: what no batch answered is an errored trial, with why.
     const last = startRun(cached, {
       ...options,
-      batch: true,
-      resume: answered.dir,
-      onMiss: answered.unanswered,
-      round,
+      place: { kind: "resume", dir: answered.dir },
+      answering: { kind: "batch", onMiss: answered.unanswered, round },
     });
     const stopped = await runTrialJobs(last.jobs, {
       concurrency: config.concurrency,
@@ -88,7 +87,7 @@ export async function runBatch(config: Config, options: BatchOptions): Promise<B
     }).finally(last.close);
     if (stopped !== null || last.nextRound === undefined || last.nextRound().length === 0)
       return { detached: false, ...last.finish(stopped) };
-    resume = answered.dir;
+    place = { kind: "resume", dir: answered.dir };
   }
 }
 
@@ -119,8 +118,7 @@ export async function runExperimentBatch(
           dir,
           runs: startVariants(cachedPlan, dir, store, {
             ...options,
-            batch: true,
-            onMiss,
+            answering: { kind: "batch", onMiss },
             quiet: true,
           }),
           close: () => store.close(),
@@ -137,8 +135,7 @@ export async function runExperimentBatch(
     ...(await runExperiment(cachedPlan, {
       ...options,
       resume: answered.dir,
-      batch: true,
-      onMiss: answered.unanswered,
+      answering: { kind: "batch", onMiss: answered.unanswered },
     })),
   };
 }

@@ -38,49 +38,71 @@ import type {
   TrialRecord,
 } from "../types.js";
 
+/** Where a run's records go: a new run directory (named, or named by the clock), or an interrupted run to continue. */
+export type RunPlace =
+  | {
+      kind: "new";
+      /** Its name under out_dir (default: the UTC time and the endpoint). */
+      id?: string;
+      /** With id: replace a run directory of that name instead of refusing (--force). */
+      replace?: boolean;
+    }
+  | {
+      kind: "resume";
+      /** The run directory: recorded trials are kept, the rest are run. */
+      dir: string;
+      /** The directory `--resume` takes to continue it, when not its own (an experiment's). */
+      as?: string;
+    };
+
+/** How a run's requests are answered: by the endpoint (through the store, in config mode), or otherwise. */
+export type Answering =
+  | { kind: "endpoint" }
+  | {
+      /** Through the provider's batch API (run.json says so; the cost estimate applies the batch discount). */
+      kind: "batch";
+      /** On a store miss: collect the request (deferred), or record why it has no answer. */
+      onMiss: NonNullable<EndpointEnvironment["onMiss"]>;
+      /** Adaptive trials: the round (case → trial) this pass collected, finished instead of the next. */
+      round?: ReadonlyMap<string, number>;
+    }
+  | {
+      /** Answered by given replies, which the store keeps (route-eval freeze); cases with a todo: run too. */
+      kind: "replies";
+      replyOnMiss: NonNullable<EndpointEnvironment["replyOnMiss"]>;
+    };
+
+/** A run: where it goes, how it is answered, what part of the cases it asks, and who is told as it goes. */
 export interface RunOptions {
-  runId?: string;
   /** The clock (run metadata and the run id): tests and golden files fix it. */
   now: () => Date;
-  /** Continue the interrupted run in this directory: recorded trials are kept, the rest are run. */
-  resume?: string;
-  /** Called as trials finish, once at the start and once at the end (progress lines). */
-  onProgress?: (progress: RunProgress) => void;
   /** Where API keys are read from (the endpoint's and the embeddings retriever's). */
   env: NodeJS.ProcessEnv;
-  /** Told each warning about the inputs (a likely typo of a tool name), before the first call. */
-  onWarning?: (message: string) => void;
-  /** Whether report.json carries the run's gates evaluated (default true; false with --no-gates). */
-  gates?: boolean;
-  /** Aborted on SIGINT/SIGTERM (reason: the signal's name): the run stops, keeps its records, says how to resume. */
-  signal?: AbortSignal;
-  /** Adaptive trials: ask this round (case → trial) first, instead of the one the records give. */
-  round?: ReadonlyMap<string, number>;
-  /** Told where the run directory is (before the first call) and, on resume, what is kept and redone. */
-  onNotice?: (message: string) => void;
+  /** Default: a new run directory named by the clock. */
+  place?: RunPlace;
+  /** Default: the endpoint. */
+  answering?: Answering;
+  /** Run only this shard's (case, trial) units (`--shard I/N`); `route-eval merge` combines the shards. */
+  shard?: Shard;
   /** A sweep point (src/sweep): supplies the (padded) cases and fixes each case's visible set. Absent = the configured pipeline. */
   sweep?: SweepHook;
   /** One response store shared by several runs (an experiment's variants): each request is asked once. */
   store?: ResponseStore;
-  /** The directory `--resume` takes to continue this run, when it is not the run's own (an experiment's). */
-  resumeAs?: string;
-  /** With runId: replace a run directory of that name instead of refusing (--force). */
-  replaceRun?: boolean;
-  /** Run only this shard's (case, trial) units (`--shard I/N`); `route-eval merge` combines the shards. */
-  shard?: Shard;
-  /** Asked through the provider's batch API (run.json says so; the cost estimate applies the batch discount). */
-  batch?: boolean;
-  /** A batch run's hook on a store miss: collect the request (deferred), or record why it has no answer. */
-  onMiss?: EndpointEnvironment["onMiss"];
-  /** A store miss answered by a given reply and stored (route-eval freeze). */
-  replyOnMiss?: EndpointEnvironment["replyOnMiss"];
-  /** Run cases that still have a todo: (route-eval freeze stores their replies before they are written). */
-  allowTodo?: boolean;
+  /** Whether report.json carries the run's gates evaluated (default true; false with --no-gates). */
+  gates?: boolean;
   /**
    * Hold every record in memory as well, for `records()` (freeze and shadow read each one right
    * after, and freeze's todo cases would not read back). Otherwise a run holds per-case tallies only.
    */
   keepRecords?: boolean;
+  /** Called as trials finish, once at the start and once at the end (progress lines). */
+  onProgress?: (progress: RunProgress) => void;
+  /** Told each warning about the inputs (a likely typo of a tool name), before the first call. */
+  onWarning?: (message: string) => void;
+  /** Told where the run directory is (before the first call) and, on resume, what is kept and redone. */
+  onNotice?: (message: string) => void;
+  /** Aborted on SIGINT/SIGTERM (reason: the signal's name): the run stops, keeps its records, says how to resume. */
+  signal?: AbortSignal;
 }
 
 /** What the run wrote: its directory and the report; `records()` gives every record (resumed ones included), read back from records.jsonl unless the run kept them (keepRecords). */
@@ -149,7 +171,10 @@ export interface StartedRun {
 export function startRun(config: Config, options: RunOptions): StartedRun {
   const now = options.now;
   const cases = options.sweep?.cases ?? loadCases(config);
-  if (options.allowTodo !== true) checkTodoGoals(cases, config.cwd);
+  const answering = options.answering ?? { kind: "endpoint" };
+  const place = options.place ?? { kind: "new" };
+  const resumeAs = place.kind === "resume" ? place.as : undefined;
+  if (answering.kind !== "replies") checkTodoGoals(cases, config.cwd);
   checkToolSearchNames(config, cases);
   for (const warning of checkPhaseFamilies(config, cases)) options.onWarning?.(warning);
   for (const warning of findNameWarnings(cases, config.cwd)) options.onWarning?.(warning);
@@ -159,19 +184,19 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
       env: options.env,
       warn: options.onWarning,
       store: options.store,
-      onMiss: options.onMiss,
-      replyOnMiss: options.replyOnMiss,
+      onMiss: answering.kind === "batch" ? answering.onMiss : undefined,
+      replyOnMiss: answering.kind === "replies" ? answering.replyOnMiss : undefined,
     }),
   );
   const started = now();
-  const run = openRun(config, options, endpoint, started);
+  const run = openRun(config, place, endpoint, started);
   const meta = buildRunMeta(run.runId, config, cases, endpoint, started);
   if (options.shard !== undefined) meta.shard = options.shard;
-  if (options.batch === true) meta.batch = true;
+  if (answering.kind === "batch") meta.batch = true;
   const plan = planAdaptive(config, cases.length);
   if (plan !== null) meta.adaptive = plan;
   if (run.previous !== null) {
-    checkSameExperiment(run, meta, options.resumeAs);
+    checkSameExperiment(run, meta, resumeAs);
     run.repair();
     meta.started_at = run.previous.started_at;
     const units =
@@ -203,11 +228,14 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
   const jobsOf = (only: ReadonlyMap<string, number> | undefined) =>
     listPending(config, endpoint, cases, run.records, { ...options, only, keep });
   const round = (p: AdaptivePlan) => jobsOf(nextTrials(ids, tally, p, config.success));
-  // A batch run finishes the round it collected (options.round), not the next one.
+  // A batch run finishes the round it collected (answering.round), not the next one.
   const firstRound =
-    plan === null ? undefined : (options.round ?? nextTrials(ids, tally, plan, config.success));
+    plan === null
+      ? undefined
+      : ((answering.kind === "batch" ? answering.round : undefined) ??
+        nextTrials(ids, tally, plan, config.success));
   const jobs = jobsOf(firstRound);
-  const resumeAs = options.resumeAs ?? run.dir;
+  const resumeWith = resumeAs ?? run.dir;
   const records = kept === null ? lazy(() => readRecords(recordsFile)) : () => kept;
   return {
     dir: run.dir,
@@ -226,18 +254,13 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
         if (stopped.kind === "interrupted") {
           throw new Interrupted(
             stopped.signal,
-            `interrupted by ${stopped.signal}: ${kept}; continue with --resume ${resumeAs}`,
+            `interrupted by ${stopped.signal}: ${kept}; continue with --resume ${resumeWith}`,
           );
         }
         // A set-up failure (a key that is not set, in cached mode with the store short) is bad
         // configuration, exit 2; the endpoint itself was never asked.
         const Failure = stopped.setup ? InputError : EndpointFailure;
-        if (
-          stopped.setup &&
-          tally.count === 0 &&
-          run.previous === null &&
-          options.resumeAs === undefined
-        ) {
+        if (stopped.setup && tally.count === 0 && run.previous === null && resumeAs === undefined) {
           // Nothing could be asked: leave no empty run behind.
           rmSync(run.dir, { recursive: true, force: true });
           throw new Failure(
@@ -245,7 +268,7 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
           );
         }
         throw new Failure(
-          `${stopped.message} (run stopped early; ${kept}; fix it, then continue with --resume ${resumeAs})`,
+          `${stopped.message} (run stopped early; ${kept}; fix it, then continue with --resume ${resumeWith})`,
         );
       }
       meta.finished_at = now().toISOString();
@@ -257,19 +280,11 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
   };
 }
 
-function openRun(
-  config: Config,
-  options: RunOptions,
-  endpoint: Endpoint,
-  started: Date,
-): RunDirectory {
-  if (options.resume === undefined) {
-    const outDir = resolve(config.root, config.out_dir);
-    if (options.runId === undefined)
-      return createRunDirectory(outDir, newRunId(started, endpoint.id));
-    return createRunDirectory(outDir, options.runId, { named: true, replace: options.replaceRun });
-  }
-  return reopenRunDirectory(options.resume);
+function openRun(config: Config, place: RunPlace, endpoint: Endpoint, started: Date): RunDirectory {
+  if (place.kind === "resume") return reopenRunDirectory(place.dir);
+  const outDir = resolve(config.root, config.out_dir);
+  if (place.id === undefined) return createRunDirectory(outDir, newRunId(started, endpoint.id));
+  return createRunDirectory(outDir, place.id, { named: true, replace: place.replace });
 }
 
 /** A resumed run must be the same experiment: every difference is named, and none is allowed. */

@@ -28,7 +28,7 @@ import { writeTextFile } from "../run-files/write-files.js";
 import { TOOL_VERSION } from "../version.js";
 import type { RunProgress } from "../types.js";
 import type { Shard } from "../run-files/shard.js";
-import { startRun, type RunOptions, type StartedRun } from "./evaluate.js";
+import { startRun, type Answering, type StartedRun } from "./evaluate.js";
 import { newRunId } from "./run-meta.js";
 import { runTrialJobs } from "./run-loop.js";
 import { readExperimentFile } from "../run-files/read-experiment.js";
@@ -48,10 +48,8 @@ export interface ExperimentOptions {
   failIfWorse?: string[];
   /** Run only this shard's (case, trial) units in every variant (`run --shard I/N`). */
   shard?: Shard;
-  /** Asked through the providers' batch APIs (each variant's run.json says so). */
-  batch?: boolean;
-  /** A batch run's hook on a store miss (the miss names its endpoint: whether a batch can ask it). */
-  onMiss?: RunOptions["onMiss"];
+  /** Default: the endpoints; through the providers' batch APIs, each variant's run.json says so (the miss names its endpoint: whether a batch can ask it). */
+  answering?: Answering;
   /** No "resuming …" notice per variant (a batch run's collection pass). */
   quiet?: boolean;
 }
@@ -166,16 +164,16 @@ export function startVariants(
       const resume = existsSync(join(variantDir, "run.json")) ? variantDir : undefined;
       const config = { ...variant.config, out_dir: join(dir, "variants") };
       const run = startRun(config, {
-        runId: variant.slug,
-        resume,
-        resumeAs: dir,
+        place:
+          resume === undefined
+            ? { kind: "new", id: variant.slug }
+            : { kind: "resume", dir: resume, as: dir },
         store,
         now: options.now,
         env: options.env,
         onWarning,
         shard: options.shard,
-        batch: options.batch,
-        onMiss: options.onMiss,
+        answering: options.answering,
       });
       runs.push(run);
       if (resume !== undefined && options.quiet !== true)

@@ -97,7 +97,7 @@ export async function runSweep(
         report,
         records: readBack,
       } = await runEvaluation(pointConfig, {
-        runId,
+        place: { kind: "new", id: runId },
         now,
         env: options.env,
         sweep: hookAt(value),
