@@ -148,14 +148,14 @@ export async function runTrialJobs(jobs: JobList, options: LoopOptions): Promise
   return null;
 }
 
-/** Trials finished between two turns of the event loop, at most (plus one per worker). */
+/** Trials finished between two turns of the event loop, at most (plus one per place of the limiter). */
 const TRIALS_PER_TURN = 64;
 
 /**
  * Lets the event loop turn every TRIALS_PER_TURN trials. Trials that answer without waiting on
  * I/O (the baseline, store hits in replay) resolve in microtasks only, so without a turn the
  * loop would run to its end before a signal (Ctrl-C) or a timer is seen. Once a turn is due every
- * worker waits for it, in the order it finished its trial: the same jobs, in the same order,
+ * job finishing holds its place until the turn, in the order it finished its trial: the same jobs, in the same order,
  * whatever the timing.
  */
 function createTurns(): { due(): Promise<void> | undefined } {
