@@ -17,6 +17,7 @@ import {
 } from "./fixtures/fake-provider.js";
 import { removeTempDirs, TOOLS, writeProject } from "./fixtures/live-project.js";
 import { runCli } from "./support/cli.js";
+import { GOLD_TEXT } from "../src/cases/conversations.js";
 
 afterAll(removeTempDirs);
 const servers = useFakeServers();
@@ -145,6 +146,55 @@ async function project(): Promise<{
 }
 
 describe("conversation cases, teacher-forced", () => {
+  it("feeds a gold turn forward as what a correct model did there: no call of a tool the turn withheld, a control as its own message", async () => {
+    const conversation = {
+      id: "ask-then-withheld",
+      phase: "payments",
+      turns: [
+        { user: "Refund my order.", acceptable: ["ask_user"] },
+        { user: "It is ord_9; refund it.", acceptable: ["refund_order"] },
+        { user: "Try once more.", add: ["refund_order"], acceptable: ["refund_order"] },
+      ],
+    };
+    const dir = writeProject(SHOP, [conversation]);
+    const config = JSON.parse(readFileSync(join(dir, "route-eval.yaml"), "utf8"));
+    writeFileSync(
+      join(dir, "route-eval.yaml"),
+      JSON.stringify({ ...config, controls: ["ask_user", "no_applicable_tool"], trials: 1 }),
+    );
+    const server = await servers.start(() => openaiReply([], "ok"));
+    const result = await runCli(
+      [
+        "run",
+        "-e",
+        "openai:test-model",
+        "--base-url",
+        `${server.url}/v1`,
+        "--no-progress",
+        "--no-gates",
+        "--no-step-summary",
+      ],
+      { cwd: dir, env: ENV },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const turn3 = server.requests.find((r) => lastUser(r) === "Try once more.");
+    const messages = (turn3?.body.messages as Record<string, unknown>[]).filter(
+      (m) => m.role !== "system",
+    );
+    // Turn 1's gold is the control ask_user: its message. Turn 2's acceptable tool was withheld: a
+    // correct model could not call it, so the turn reads as a reply without a tool — never a
+    // successful refund_order call made while refund_order was hidden.
+    expect(
+      messages.map((m) => [m.role, m.content ?? null, m.tool_calls === undefined ? null : "calls"]),
+    ).toEqual([
+      ["user", "Refund my order.", null],
+      ["assistant", GOLD_TEXT.ask_user, null],
+      ["user", "It is ord_9; refund it.", null],
+      ["assistant", GOLD_TEXT.no_tool_offered, null],
+      ["user", "Try once more.", null],
+    ]);
+  });
+
   it("asks each turn with the gold history and its own tool surface; classifies each turn; sums conversations up", async () => {
     const { dir, server, run } = await project();
     const result = await run("-f", "json");

@@ -1,8 +1,10 @@
 /**
  * Conversation cases, turned into the decisions a run asks: one per turn, teacher-forced. Turn t
- * is asked with the gold history of the turns before it — each user message, the expected call
- * (the first acceptable tool, with the exact values its `args` expect) and that call's gold
- * `result` — and with its own tool surface: the phase in effect at t (a turn's `phase` holds from
+ * is asked with the gold history of the turns before it — each user message and what a correct
+ * model did there: the call of the first acceptable tool that turn offered (with the exact values
+ * its `args` expect) and its gold `result`; or, where the first acceptable move the turn offered is
+ * a control, or it offered no acceptable tool at all, a text reply (GOLD_TEXT) — never a
+ * successful call of a tool the turn did not show — and with its own tool surface: the phase in effect at t (a turn's `phase` holds from
  * it on), then the tools added up to t (exposed whatever the phase says), minus the tools removed
  * up to t and the tools a later turn adds (withheld until then). Every surface is derived here,
  * before any call, and every mistake is a line-numbered error.
@@ -15,6 +17,7 @@ import { isRecord } from "../json-schema/describe-errors.js";
 import type { JsonPath } from "../types/json.js";
 import {
   CONTROL_NAMES,
+  type ControlName,
   type ArgExpectation,
   type Config,
   type ConversationTurn,
@@ -30,6 +33,18 @@ export const TURN_SEPARATOR = "@";
 
 /** What a gold call returns to the turns after it when the turn gives no `result`. */
 export const DEFAULT_RESULT: JsonValue = { ok: true };
+
+/**
+ * A gold turn that is no tool call, as the turns after it see it (docs/conversations.md): the
+ * control's own message to the user, or — when the turn offered no acceptable tool — the reply a
+ * correct model gives without one.
+ */
+export const GOLD_TEXT: Record<ControlName | "no_tool_offered", string> = {
+  ask_user: "Could you give me the details I need to do that?",
+  wait_for_event: "I'll wait for that to happen before I act.",
+  no_applicable_tool: "None of the tools I have can do that.",
+  no_tool_offered: "I can't do that with the tools I have right now.",
+};
 
 /** The id of a conversation's turn, as a case: `<conversation>@<turn>`. */
 export function turnId(conversation: string, index: number): string {
@@ -60,7 +75,7 @@ export function listDecisions(
   yaml: YamlFile,
   written: CasesFile,
   registry: Surface,
-  config: Pick<Config, "phases" | "exposure">,
+  config: Pick<Config, "phases" | "exposure" | "controls">,
 ): Decision[] {
   return written.cases.flatMap((entry, index): Decision[] => {
     const fail = (key: string, message: string): never => {
@@ -95,7 +110,7 @@ function expandConversation(
   conversation: ConversationEntry,
   index: number,
   registry: Surface,
-  config: Pick<Config, "phases" | "exposure">,
+  config: Pick<Config, "phases" | "exposure" | "controls">,
 ): Decision[] {
   const fail = (path: JsonPath, message: string): never => {
     throw new InputError(
@@ -208,14 +223,30 @@ function expandConversation(
         added_now: (turn.add ?? []).filter((name) => !(turn.remove ?? []).includes(name)),
       },
     });
-    history.push(...goldExchange(turn, t));
+    // What the turn offered: its surface after its own removals, and the configured controls.
+    const offered = new Set([
+      ...[...before].filter((name) => !(turn.remove ?? []).includes(name)),
+      ...config.controls,
+    ]);
+    history.push(...goldExchange(turn, t, offered));
   });
   return decisions;
 }
 
-/** A turn as the history of the turns after it: the user's message, the expected call, its gold result. */
-function goldExchange(turn: TurnEntry, t: number): Message[] {
-  const name = turn.acceptable[0];
+/**
+ * A turn as the history of the turns after it: the user's message and what a correct model did —
+ * the call of the first acceptable tool the turn offered, with its gold result; else a text reply.
+ */
+function goldExchange(turn: TurnEntry, t: number, offered: ReadonlySet<string>): Message[] {
+  const name = turn.acceptable.find((candidate) => offered.has(candidate));
+  const control = CONTROL_NAMES.find((candidate) => candidate === name);
+  if (name === undefined || control !== undefined) {
+    const text = GOLD_TEXT[control ?? "no_tool_offered"];
+    return [
+      { role: "user", content: turn.user },
+      { role: "assistant", content: text },
+    ];
+  }
   const callId = `turn_${t + 1}`;
   const result = turn.result ?? DEFAULT_RESULT;
   return [
