@@ -5,7 +5,7 @@
  * installed into an empty project offline — from the tarball and from git — then init, lint, run
  * and the library there.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -48,11 +48,20 @@ describe("route-eval init", () => {
       /^route-eval init: 4 tools, 2 phases proposed, 8 starter cases with TODO goals\.\n/,
     );
     expect(result.stderr).toBe(
-      "wrote route-eval.yaml\nwrote registries/example.yaml\nwrote cases/example.yaml\nwrote .gitignore: reports/ .route-eval/\n",
+      "wrote route-eval.yaml\nwrote registries/example.yaml\nwrote cases/example.yaml\nwrote .gitignore: reports/* !reports/baselines/ .route-eval/\n",
     );
     expect(readFileSync(join(dir, ".gitignore"), "utf8")).toMatch(
-      /^# route-eval: .*\nreports\/\n\.route-eval\/\n$/,
+      /^# route-eval: .*\nreports\/\*\n!reports\/baselines\/\n\.route-eval\/\n$/,
     );
+    // As git reads it: a run and the store are ignored, a saved baseline is not (it is committed).
+    execFileSync("git", ["init", "-q"], { cwd: dir });
+    const ignored = (path: string) =>
+      spawnSync("git", ["check-ignore", "-q", path], { cwd: dir }).status === 0;
+    expect([
+      ignored("reports/20261204-101500-baseline/run.json"),
+      ignored(".route-eval/store/packs/a.jsonl"),
+      ignored("reports/baselines/main/run.json"),
+    ]).toEqual([true, true, false]);
     const config = readFileSync(join(dir, "route-eval.yaml"), "utf8");
     expect(config.split("\n")[0]).toMatch(
       /^# yaml-language-server: \$schema=.*schemas\/config\.schema\.json$/,
@@ -115,6 +124,9 @@ describe("route-eval init", () => {
     const forced = await runCli(["init", "--force"], dir);
     expect(forced.code).toBe(0);
     expect(forced.stderr).toContain("added to .gitignore: .route-eval/\n");
+    expect(forced.stderr).toContain(
+      "note: .gitignore ignores reports/ whole, so git cannot keep a baseline under reports/baselines/",
+    );
     expect((await runCli(["init", "--force"], dir)).stderr).not.toContain(".gitignore");
     expect(readFileSync(join(dir, ".gitignore"), "utf8")).toMatch(
       /^node_modules\n\/reports\n# route-eval: [^\n]*\n\.route-eval\/\n$/,

@@ -72,21 +72,35 @@ export async function initCommand(io: Io, flags: InitFlags): Promise<Outcome> {
   return "ok";
 }
 
-/** What a run writes that is not source: the reports and the response store (a CI cache, not history). */
-const IGNORED = ["reports/", ".route-eval/"];
+/**
+ * What a run writes that is not source: the runs under reports/ (but not reports/baselines/, the
+ * runs a diff compares against, which are committed) and the response store (a CI cache, not
+ * history). `reports/*` with a negation, not `reports/`: git cannot re-include a file under an
+ * ignored folder.
+ */
+const IGNORED = ["reports/*", "!reports/baselines/", ".route-eval/"];
 
 /** Adds to .gitignore (or creates it) the entries it lacks; never rewrites what is there. */
 function ignoreOutputs(io: Io, file: string): void {
   const text = existsSync(file) ? readFileSync(file, "utf8") : "";
   const present = new Set(text.split(/\r?\n/).map((line) => line.trim().replace(/^\//, "")));
+  // A file that ignores reports/ whole already keeps the runs out; it also keeps the baselines out.
+  const wholeReports = present.has("reports") || present.has("reports/");
   const missing = IGNORED.filter(
-    (entry) => !present.has(entry) && !present.has(entry.replace(/\/$/, "")),
+    (entry) =>
+      !present.has(entry) &&
+      !present.has(entry.replace(/\/$/, "")) &&
+      !(wholeReports && entry.includes("reports")),
   );
   if (missing.length === 0) return;
+  if (wholeReports)
+    io.stderr(
+      "note: .gitignore ignores reports/ whole, so git cannot keep a baseline under reports/baselines/; to commit baselines, write reports/* and !reports/baselines/ instead\n",
+    );
   const lead = text === "" || text.endsWith("\n") ? "" : "\n";
   appendFileSync(
     file,
-    `${lead}# route-eval: run reports (keep baselines you diff against elsewhere, or un-ignore reports/baselines/) and the response store\n${missing.join("\n")}\n`,
+    `${lead}# route-eval: run reports (the baselines under reports/baselines/ stay tracked) and the response store\n${missing.join("\n")}\n`,
   );
   io.stderr(`${text === "" ? "wrote" : "added to"} .gitignore: ${missing.join(" ")}\n`);
 }
