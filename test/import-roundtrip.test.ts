@@ -266,6 +266,19 @@ describe("import mcp --command starts a server over stdio and lists every page",
     });
   });
 
+  it("writes -o into a folder that does not exist yet (the docs' own -o registries/x.yaml)", async () => {
+    const dir = writeFiles({});
+    const result = await runCli(
+      ["import", "mcp", "--command", COMMAND, "-o", "registries/new/invoices.yaml"],
+      dir,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain("wrote registries/new/invoices.yaml\n");
+    expect(
+      parse(readFileSync(join(dir, "registries", "new", "invoices.yaml"), "utf8")).tools,
+    ).toHaveLength(6);
+  });
+
   it("reports a server that cannot start as bad input (exit 2)", async () => {
     const result = await runCli([
       "import",

@@ -1,26 +1,26 @@
-import { closeSync, openSync, writeFileSync, writeSync } from "node:fs";
-import { resolve } from "node:path";
+import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import type { Io } from "../context.js";
 import { InputError } from "../errors.js";
 
 /**
- * Prints `text` on stdout (no output, or "-"), or writes it to `output` (relative to the cwd) and
- * says so on stderr. A path that cannot be written (a directory, a missing folder, no permission)
- * is the user's to fix: exit 2, not a crash.
+ * Prints `text` on stdout (no output, or "-"), or writes it to `output` (relative to the cwd,
+ * its folder made when missing, as `-o registries/new.yaml` expects) and says so on stderr. A path
+ * that cannot be written (a directory, no permission) is the user's to fix: exit 2, not a crash.
  */
 export function writeOutput(io: Io, text: string, output: string | undefined): void {
   if (output === undefined || output === "-") {
     io.stdout(text);
     return;
   }
-  guard(output, () => writeFileSync(resolve(io.cwd, output), text));
+  guard(output, () => writeFileSync(inFolder(io, output), text));
   io.stderr(`wrote ${output}\n`);
 }
 
 /** writeOutput for a rendering made in pieces: written in batches as they come, never joined whole. */
 export function writeChunks(io: Io, chunks: Iterable<string>, output: string | undefined): void {
   const toStdout = output === undefined || output === "-";
-  const fd = toStdout ? null : guard(output, () => openSync(resolve(io.cwd, output), "w"));
+  const fd = toStdout ? null : guard(output, () => openSync(inFolder(io, output), "w"));
   const write = (text: string) => (fd === null ? io.stdout(text) : void writeSync(fd, text));
   try {
     let batch: string[] = [];
@@ -43,6 +43,13 @@ export function writeChunks(io: Io, chunks: Iterable<string>, output: string | u
 
 const BATCH = 1 << 16;
 
+/** The output's absolute path, its folder made first. */
+function inFolder(io: Io, output: string): string {
+  const path = resolve(io.cwd, output);
+  mkdirSync(dirname(path), { recursive: true });
+  return path;
+}
+
 function guard<T>(output: string, write: () => T): T {
   try {
     return write();
@@ -51,8 +58,8 @@ function guard<T>(output: string, write: () => T): T {
     const why =
       code === "EISDIR"
         ? "it is a directory"
-        : code === "ENOENT"
-          ? "its folder does not exist"
+        : code === "ENOTDIR"
+          ? "a part of its path is a file"
           : code === "EACCES"
             ? "permission denied"
             : code;
@@ -61,7 +68,7 @@ function guard<T>(output: string, write: () => T): T {
         ? " (-o is --output now; the directory that receives runs is --out-dir)"
         : "";
     throw new InputError(
-      `${output}: cannot write the output file (${why}); give -o/--output a file path in an existing folder${moved}`,
+      `${output}: cannot write the output file (${why}); give -o/--output a file path you can write${moved}`,
     );
   }
 }
