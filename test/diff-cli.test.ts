@@ -181,7 +181,7 @@ describe("route-eval diff: inputs and usage errors (exit 2)", () => {
     const missing = await cli(["diff", join(tmp, "nope"), sharedB]);
     expect(missing.code).toBe(2);
     expect(missing.err).toContain(
-      "nope: no such file or directory (expected a run directory (reports/<run-id>), its records.jsonl, or a report.json)",
+      "nope: no such file or directory (expected a run directory (reports/<run-id>, or its run id), its records.jsonl, or a report.json)",
     );
   });
 

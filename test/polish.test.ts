@@ -183,3 +183,31 @@ describe("polish", () => {
     expect(meaningfulLines(stderr)).toBe("Error: Cannot find module '/srv/agent.js'");
   });
 });
+
+describe("run ids as the headers print them", () => {
+  it("show, report, diff and counterfactual find a run by its id under reports/ (and a baseline under reports/baselines/)", async () => {
+    const dir = example();
+    const run = (id: string, ...extra: string[]) =>
+      runCli(["run", "--run-id", id, "--trials", "1", "--no-progress", ...extra], dir);
+    expect((await run("r1")).code).toBeLessThanOrEqual(1);
+    expect(
+      (await run("r2", "--shuffle-tools", "--save-baseline", "main")).code,
+    ).toBeLessThanOrEqual(1);
+    const show = await runCli(["show", "r1"], dir);
+    expect(show.code, show.stderr).toBe(0);
+    const diff = await runCli(["diff", "r1", "r2"], dir);
+    expect(diff.code, diff.stderr).toBeLessThanOrEqual(1);
+    expect(diff.stdout).toMatch(/r1 .*→ .*r2/);
+    const againstBaseline = await runCli(["diff", "main", "r1"], dir);
+    expect(againstBaseline.code, againstBaseline.stderr).toBeLessThanOrEqual(1);
+    expect(againstBaseline.stdout).toContain("baseline main");
+    expect((await runCli(["report", "r1", "-f", "json"], dir)).code).toBeLessThanOrEqual(1);
+    expect((await runCli(["counterfactual", "r1", "--dry-run"], dir)).code).toBe(0);
+    // A name that is no run is refused as before, naming what it takes.
+    const missing = await runCli(["show", "r9"], dir);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(
+      "r9: no such file or directory (expected a run directory (reports/<run-id>, or its run id)",
+    );
+  }, 120_000);
+});

@@ -1,6 +1,7 @@
+import { resolveRunTarget } from "../run-files/locate-run.js";
 import { ArgumentError } from "../errors.js";
 /** `route-eval counterfactual RUN`: re-ask a finished run's failed trials with one change each, and render the headroom. */
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { COUNTERFACTUAL_DIR, runCounterfactuals } from "../trial/counterfactual.js";
 import { writeOutput } from "./write-output.js";
 import { configRoot, loadConfig } from "../config/load-config.js";
@@ -48,7 +49,7 @@ export async function counterfactualCommand(
   run: string,
   flags: CounterfactualFlags,
 ): Promise<Outcome> {
-  const target = resolve(io.cwd, run);
+  const target = resolveRunTarget(io.cwd, run);
   const { meta } = readRun(target);
   const config = loadConfig(
     flags.config ?? null,

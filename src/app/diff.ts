@@ -26,7 +26,7 @@ import { compareRuns, type CompareOptions, type DiffInput } from "../diff/compar
 import type { Diff, DiffReport } from "../types/diff.js";
 import { InputError } from "../errors.js";
 import { findMeta } from "../run-files/read-run.js";
-import { locateRun, RUN_TARGET } from "../run-files/locate-run.js";
+import { locateRun, RUN_TARGET, resolveRunTarget } from "../run-files/locate-run.js";
 import { buildCaseRows } from "../metrics/case-rows.js";
 import { computeMetrics } from "../metrics/compute-metrics.js";
 import { readReportFile } from "../run-files/read-report.js";
@@ -46,7 +46,7 @@ import { createProgressPrinter } from "../render/progress.js";
  * with run.json or report.json supplying the metadata; a .json file is read as a report alone.
  */
 export function loadDiffInput(shown: string, cwd: string): DiffInput {
-  const target = resolve(cwd, shown);
+  const target = resolveRunTarget(cwd, shown);
   const files = locateRun(target);
   const reportNamed = files.report === target && !target.endsWith(".jsonl");
   if (reportNamed) return { label: shown, report: readReportFile(target), records: null };
@@ -89,8 +89,8 @@ export function diffRuns(
     throw new InputError(`cannot compare ${basePath} with ${currentPath}: ${reasons}; ${hint}`);
   }
   const diff = applyDiffGates(compareRuns(base, current, options), options);
-  const before = readHeadroom(locateRun(resolve(cwd, basePath)).runDir);
-  const after = readHeadroom(locateRun(resolve(cwd, currentPath)).runDir);
+  const before = readHeadroom(locateRun(resolveRunTarget(cwd, basePath)).runDir);
+  const after = readHeadroom(locateRun(resolveRunTarget(cwd, currentPath)).runDir);
   if (before !== null && after !== null) {
     diff.headroom = before.stages.map((stage, i) => {
       const other = after.stages[i];
@@ -184,7 +184,7 @@ export async function diffCommand(
 
 /** --remeasure-base N: the base run's cases asked N more trials each, with the config it was run with. */
 async function remeasureSide(io: Io, base: string, flags: DiffFlags): Promise<RemeasureTallies> {
-  const runDir = locateRun(resolve(io.cwd, base)).runDir;
+  const runDir = locateRun(resolveRunTarget(io.cwd, base)).runDir;
   const { meta } = readRun(runDir);
   const config = loadConfig(
     flags.config ?? null,

@@ -2,7 +2,8 @@
  * `route-eval report` composition root: a sweep directory is rendered from sweep.json, an
  * experiment's from experiment.json; a run is read, its report rebuilt and written, then rendered.
  */
-import { dirname, join, resolve } from "node:path";
+import { resolveRunTarget } from "../run-files/locate-run.js";
+import { dirname, join } from "node:path";
 import type { Io } from "../context.js";
 import { findExperimentFile, readExperimentFile } from "../run-files/read-experiment.js";
 import { emitExperiment } from "./experiment.js";
@@ -29,7 +30,7 @@ export function recomputeReport(
 
 export function reportCommand(io: Io, run: string, flags: OutputFlags): Outcome {
   if (reportSweep(io, run, flags)) return "ok";
-  const experiment = findExperimentFile(resolve(io.cwd, run));
+  const experiment = findExperimentFile(resolveRunTarget(io.cwd, run));
   if (experiment !== null) {
     const dir = dirname(experiment);
     return emitExperiment(
@@ -38,7 +39,7 @@ export function reportCommand(io: Io, run: string, flags: OutputFlags): Outcome 
       { format: flags.format, output: flags.output, stepSummary: false },
     );
   }
-  const { report, runDir, records } = recomputeReport(resolve(io.cwd, run), {
+  const { report, runDir, records } = recomputeReport(resolveRunTarget(io.cwd, run), {
     gates: flags.gates !== false,
   });
   emitReport(io, report, flags, report.gates, { runDir, records });

@@ -3,8 +3,9 @@
  * failing cases (or one case's whole ladder, with its counterfactuals when they were asked).
  * Nothing is re-run and nothing is written.
  */
+import { resolveRunTarget } from "../run-files/locate-run.js";
 import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { Io } from "../context.js";
 import {
   gatherCaseCounterfactuals,
@@ -27,7 +28,7 @@ export interface ShowFlags {
 }
 
 export function showCommand(io: Io, run: string, flags: ShowFlags): Outcome {
-  const { runDir, meta, records } = readRun(resolve(io.cwd, run));
+  const { runDir, meta, records } = readRun(resolveRunTarget(io.cwd, run));
   const report = buildReport(meta, records);
   // A conversation's id: its timeline, turn by turn (each turn is a case of its own: <id>@<turn>).
   const timeline =

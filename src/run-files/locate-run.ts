@@ -3,11 +3,22 @@
  * report.json or records.jsonl, or (for `diff`) a report.json standing alone.
  */
 import { existsSync, statSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { InputError } from "../errors.js";
 
 export const RUN_TARGET =
-  "expected a run directory (reports/<run-id>), its records.jsonl, or a report.json";
+  "expected a run directory (reports/<run-id>, or its run id), its records.jsonl, or a report.json";
+
+/**
+ * What a user names, as a path: the path itself when it exists; else, for a bare name (a run id,
+ * as run and diff headers print it), reports/<name> or reports/baselines/<name> under `cwd`.
+ */
+export function resolveRunTarget(cwd: string, target: string): string {
+  const path = resolve(cwd, target);
+  if (existsSync(path) || /[\\/]/.test(target)) return path;
+  const named = [join(cwd, "reports", target), join(cwd, "reports", "baselines", target)];
+  return named.find((place) => existsSync(place)) ?? path;
+}
 
 export interface RunFiles {
   runDir: string;
