@@ -420,6 +420,29 @@ describe("each case rule has a fixture that triggers it and a near one that does
     });
   }
 
+  it("surface-empty: a phase that admits none of the registry's tools, and why", async () => {
+    const lintPhase = async (phase: Record<string, unknown>) => {
+      const dir = writeFiles({
+        "registry.yaml": registryYaml([
+          tool({ effect: "destructive" }),
+          tool({ name: "void_invoice", effect: "destructive" }),
+        ]),
+        "route-eval.yaml": JSON.stringify({ cases: ["cases.yaml"], phases: { read: phase } }),
+        "cases.yaml": CASES_HEAD + caseLine("a", ["get_invoice"], "invoices", ", phase: read"),
+      });
+      const result = await runCli(["lint", "--format", "json"], dir);
+      if (result.code > 1) throw new Error(result.stderr);
+      return JSON.parse(result.stdout).findings as Finding[];
+    };
+    const empty = (await lintPhase({ max_effect: "read_only" })).filter(
+      (f) => f.rule === "surface-empty",
+    );
+    expect(empty.map((f) => f.message)).toEqual([
+      'phase "read" on registry: admits none of its 2 tools (hidden by its effect ceiling ×2): every case in it fails at exposure',
+    ]);
+    expect(rulesOf(await lintPhase({ max_effect: "destructive" }))).not.toContain("surface-empty");
+  });
+
   it("suite-no-control-case", async () => {
     const twoReads = caseLine("a", ["get_invoice"]) + caseLine("b", ["get_invoice"]);
     expect(rulesOf(await lintCases(twoReads))).toContain("suite-no-control-case");
@@ -436,6 +459,7 @@ describe("the rule table", () => {
     const covered = new Set<RuleId>([...REGISTRY_CASES, ...CASE_CASES].map((c) => c.rule));
     covered.add("suite-no-control-case");
     covered.add("tool-partial");
+    covered.add("surface-empty");
     expect(RULE_IDS.filter((id) => !covered.has(id))).toEqual([]);
   });
 });

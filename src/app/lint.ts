@@ -21,7 +21,7 @@ import { expose } from "../exposure/expose.js";
 import type { LintCaseFile, LintProject, LintRegistry, LintSurface } from "../lint/lint-input.js";
 import { lintProject, type LintResult } from "../lint/lint.js";
 import { parseRegistry } from "../registry/parse-registry.js";
-import type { Config } from "../types.js";
+import type { Config, Exposure } from "../types.js";
 
 /**
  * Lint `files` (registries and case files, told apart by their `tools:` or `cases:` key; paths or
@@ -152,13 +152,14 @@ function measureSurfaces(
     const tools = registry.tools;
     const surface = (
       phase: string | null,
-      exposed: number,
+      exposure: Exposure,
       file: string,
       line: number | null,
     ): LintSurface => ({
       phase,
       registry,
-      exposed,
+      exposed: exposure.exposed.length,
+      hidden: countReasons(exposure.hidden),
       k: config.discovery.retriever === "none" ? null : (config.discovery.k ?? null),
       controls: config.controls.length,
       file,
@@ -167,7 +168,7 @@ function measureSurfaces(
     const phased = phases.map(([name, policy]) =>
       surface(
         name,
-        expose(tools, policy, []).exposed.length,
+        expose(tools, policy, []),
         configYaml?.shown ?? registry.file,
         configYaml?.lineOf(["phases", name]) ?? null,
       ),
@@ -176,9 +177,18 @@ function measureSurfaces(
       phases.length === 0 ||
       cases.some((c) => c.file.registry === registry && c.phases.includes(null));
     return unphased
-      ? [...phased, surface(null, tools.length, registry.file, registry.lineOf(["tools"]))]
+      ? [
+          ...phased,
+          surface(null, expose(tools, null, []), registry.file, registry.lineOf(["tools"])),
+        ]
       : phased;
   });
+}
+
+function countReasons(hidden: Exposure["hidden"]): LintSurface["hidden"] {
+  const counts: LintSurface["hidden"] = {};
+  for (const reason of Object.values(hidden)) counts[reason] = (counts[reason] ?? 0) + 1;
+  return counts;
 }
 
 export interface LintFlags {

@@ -3,6 +3,7 @@
  * name is a finding, not a load error) and case files, each able to point at its own lines, and the
  * size of what every phase shows the model (computed by the composition root).
  */
+import type { HiddenReason } from "../types.js";
 import type { RegistryProblem } from "../registry/parse-registry.js";
 import type { Tool } from "../types.js";
 import type { JsonPath } from "../types/json.js";
@@ -52,6 +53,8 @@ export interface LintSurface {
   registry: LintRegistry;
   /** Ordinary tools the phase admits. */
   exposed: number;
+  /** The tools it hides, counted by the first rule that hid each (family, effect, open_world). */
+  hidden: Partial<Record<HiddenReason, number>>;
   /** The retriever's budget, or null when every exposed tool is shown. */
   k: number | null;
   /** Trusted controls added to every request. */

@@ -40,6 +40,7 @@ export const RULE_IDS = [
   "schema-pattern-backtracks",
   "no-idempotency-key",
   "control-claim",
+  "surface-empty",
   "surface-crowded",
   "surface-over-limit",
   "case-unknown-tool",
@@ -161,6 +162,11 @@ export const RULES: Record<RuleId, RuleInfo> = {
     group: "contract",
     severity: "error",
     summary: "a registry tool claims to be a trusted control",
+  },
+  "surface-empty": {
+    group: "surface",
+    severity: "warning",
+    summary: "a phase admits none of the registry's tools",
   },
   "surface-crowded": {
     group: "surface",
