@@ -114,6 +114,44 @@ describe("the GitHub Action's steps", () => {
     );
   }, 60_000);
 
+  it("never prints a metric measured on neither side as moved (no '+0.0 pts')", () => {
+    const dir = project();
+    // Cases that state no expected arguments: argument_match is measured in neither run.
+    writeFileSync(
+      join(dir, "cases", "plain.yaml"),
+      JSON.stringify({
+        registry: "../registries/commerce.yaml",
+        cases: [
+          { id: "status", goal: "Is order ord_123 shipped yet?", acceptable: ["get_order"] },
+          { id: "find", goal: "Find my order for the blue teapot", acceptable: ["search_orders"] },
+        ],
+      }),
+    );
+    const config = parse(readFileSync(join(dir, "route-eval.yaml"), "utf8"));
+    writeFileSync(
+      join(dir, "route-eval.yaml"),
+      JSON.stringify({ ...config, cases: ["cases/plain.yaml"], gates: {} }),
+    );
+    execFileSync(
+      process.execPath,
+      [join(ROOT, "bin", "route-eval.js"), "run", "--no-progress", "--save-baseline", "main"],
+      { cwd: dir, stdio: "ignore" },
+    );
+    const diff = JSON.parse(
+      execFileSync(
+        process.execPath,
+        [join(ROOT, "bin", "route-eval.js"), "diff", "main", "main", "-f", "json", "--all"],
+        { cwd: dir, encoding: "utf8" },
+      ),
+    );
+    expect(diff.metrics.some((m: { change: string }) => m.change === "unmeasured")).toBe(true);
+    const step = runStep(dir, { INPUT_BASELINE: "reports/baselines/main", INPUT_RUN_ID: "ci" });
+    expect(step.summary).toMatch(
+      /\*\*diff\*\* against reports\/baselines\/main: pass · .* · no metric changed/,
+    );
+    expect(step.summary).not.toContain("+0.0 pts");
+  }, 60_000);
+
   it("puts a run that never finished, and a diff that cannot compare, in the summary with their reasons", () => {
     const dir = project();
     const broken = runStep(dir, { INPUT_RUN_ID: "ci", INPUT_CONFIG: "nope.yaml" });

@@ -167,8 +167,9 @@ function gatesLine(gates) {
 function diffLine(d, base) {
   const f = d.outcome?.flips ?? {};
   const failed = (d.gates ?? []).filter((g) => !g.passed);
+  // Only what was measured on both sides and moved: an unmeasured metric is no "+0.0 pts".
   const moved = (d.metrics ?? [])
-    .filter((m) => m.change !== "unchanged" && m.change !== "same")
+    .filter((m) => ["improved", "regressed", "changed"].includes(m.change) && m.delta !== null)
     .map(
       (m) =>
         `${inert(m.label)} ${m.delta >= 0 ? "+" : "−"}${Math.abs(100 * m.delta).toFixed(1)} pts`,
