@@ -114,6 +114,27 @@ describe("the GitHub Action's steps", () => {
     );
   }, 60_000);
 
+  it("says a missing baseline in the verdict's first lines (regression checking off), and fails on it when asked", () => {
+    const dir = project();
+    const warned = runStep(dir, { INPUT_BASELINE: "reports/baselines/mian", INPUT_RUN_ID: "ci" });
+    expect(warned.outputs["exit-code"]).toBe("0");
+    const [head, , first] = warned.summary.split("\n");
+    expect(head).toBe("### route-eval ✅ passed");
+    expect(first).toMatch(
+      /^⚠️ \*\*baseline reports\/baselines\/mian not found: nothing was checked for regressions\.\*\*/,
+    );
+    expect(warned.summary.match(/not found/g)).toHaveLength(1);
+    const failed = runStep(dir, {
+      INPUT_BASELINE: "reports/baselines/mian",
+      INPUT_FAIL_ON_MISSING_BASELINE: "true",
+      INPUT_RUN_ID: "ci",
+    });
+    expect(failed.outputs["exit-code"]).toBe("1");
+    expect(failed.summary.split("\n")[0]).toBe(
+      "### route-eval ❌ the baseline is missing (exit 1)",
+    );
+  }, 60_000);
+
   it("never prints a metric measured on neither side as moved (no '+0.0 pts')", () => {
     const dir = project();
     // Cases that state no expected arguments: argument_match is measured in neither run.

@@ -82,10 +82,12 @@ const reportMarkdown = routeEvalRun(["report", runDir, "--format", "markdown"]).
 const lines = [runLine(report), gatesLine(report.gates ?? [])];
 const folded = [];
 let code = run.code;
+// A baseline named but not there: regression checking is off. Said first, never folded away.
+let missingBaseline = null;
 if (baseline !== "" && !existsSync(baseline)) {
-  lines.push(
-    `**diff:** baseline ${inert(baseline)} not found; no diff (save one with \`route-eval run --save-baseline main\` on the default branch)`,
-  );
+  missingBaseline = `⚠️ **baseline ${inert(baseline)} not found: nothing was checked for regressions.** Save one on the default branch with \`route-eval run --save-baseline main\` (and keep reports/baselines/ in the repository or as an artifact)${env.INPUT_FAIL_ON_MISSING_BASELINE === "true" ? "; fail-on-missing-baseline is set" : ""}.`;
+  console.log(`::warning::route-eval: baseline ${baseline} not found; no regression check`);
+  if (env.INPUT_FAIL_ON_MISSING_BASELINE === "true") code = Math.max(code, 1);
 } else if (baseline !== "") {
   const gateArgs = [
     ...(env.INPUT_MAX_DROP || "")
@@ -135,8 +137,14 @@ const what =
     ? "passed"
     : code === 2 && run.code !== 2
       ? "the diff cannot compare"
-      : (EXIT[code] ?? "failed");
-finish(code, runDir, [`${headline(code, what)}\n\n${lines.join("<br>\n")}`, ...folded]);
+      : missingBaseline !== null && code === 1 && run.code === 0
+        ? "the baseline is missing"
+        : (EXIT[code] ?? "failed");
+const first = missingBaseline === null ? [] : [missingBaseline];
+finish(code, runDir, [
+  `${headline(code, what)}\n\n${[...first, ...lines].join("<br>\n")}`,
+  ...folded,
+]);
 
 function runLine(r) {
   const meta = r.run ?? {};
