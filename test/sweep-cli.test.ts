@@ -150,6 +150,27 @@ describe("route-eval sweep through the CLI", { timeout: 30_000 }, () => {
     expect(readFileSync(file, "utf8").split("\n")[0]).toMatch(/^kind,value,run,visible_mean,/);
   });
 
+  it("says so when every point showed the same tools (a registry smaller than every size)", async () => {
+    const { writeProject, removeTempDirs } = await import("./fixtures/live-project.js");
+    const dir = writeProject();
+    try {
+      const sweep = (sizes: string) =>
+        runCli(["sweep", "--sizes", sizes, "--trials", "1", "--no-progress"], {
+          cwd: dir,
+          env: { COLUMNS: "250" },
+        });
+      const result = await sweep("5,10");
+      expect(result.code, result.stderr).toBeLessThanOrEqual(1);
+      expect(result.stdout).toContain(
+        "every point showed the same 2.3 ordinary tools: the points measure one size, not 2 (the cases' phases expose no more tools than the smallest size asked: pad them with --distractor-registry, or sweep smaller sizes)",
+      );
+      const varied = await sweep("1,2");
+      expect(varied.stdout).not.toContain("every point showed the same");
+    } finally {
+      removeTempDirs();
+    }
+  });
+
   it("rejects bad usage with exit 2 and a one-line reason", async () => {
     const both = await run([
       "sweep",

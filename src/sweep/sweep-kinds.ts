@@ -32,6 +32,8 @@ export interface SweepKindView {
   at: (x: string) => string;
   /** What a capped case means at this kind of point. */
   cappedNote: string;
+  /** Why every point can show the same tools, and what to do about it. */
+  cannotVary: string;
   /** What the sweep held its points by: the description's words, and the HTML facts' row. */
   how: (s: SweepReport["settings"]) => string;
   fact: (s: SweepReport["settings"]) => [string, string];
@@ -65,6 +67,8 @@ export const SWEEP_KINDS_SHOWN: Record<SweepKind, SweepKindView> = {
     at: (x) => `${x} visible tools`,
     cappedNote:
       "visible = true count of ordinary tools shown (mean, min–max); capped = cases with fewer exposed tools than asked",
+    cannotVary:
+      "the cases' phases expose no more tools than the smallest size asked: pad them with --distractor-registry, or sweep smaller sizes",
     how: (s) =>
       `${s.distractors ?? "random"} distractors${padding(s, (name) => ` (+ ${name})`)}, seed ${s.seed}`,
     fact: (s) => [
@@ -92,6 +96,8 @@ export const SWEEP_KINDS_SHOWN: Record<SweepKind, SweepKindView> = {
     at: (x) => `k = ${x}`,
     cappedNote:
       "visible = true count of ordinary tools kept (mean, min–max): fewer than k when fewer tools were exposed",
+    cannotVary:
+      "the cases' phases expose no more tools than the smallest k asked: sweep smaller k, or widen the phases",
     how: (s) => `retriever ${s.retriever ?? MISSING}`,
     fact: (s) => ["retriever", s.retriever ?? MISSING],
   },

@@ -168,9 +168,23 @@ function visibleAt(report: SweepReport, index: number): string {
   return point === undefined ? MISSING : formatSize(point.visible.mean ?? point.value);
 }
 
+/** The one visible size every point of the first series showed (a sweep that could not vary), or null. */
+function sameVisible(report: SweepReport): number | null {
+  const first = report.points[0]?.tool_search;
+  const points = report.points.filter((p) => p.tool_search === first);
+  const sizes = new Set(points.map((p) => p.visible.mean));
+  const [size] = sizes;
+  return points.length > 1 && sizes.size === 1 && size !== null && size !== undefined ? size : null;
+}
+
 /** N90 / N50 lines (size sweeps) and the notes a reader needs to read the table. */
 export function describeFindings(report: SweepReport): string[] {
   const lines: string[] = [];
+  const same = sameVisible(report);
+  if (same !== null)
+    lines.push(
+      `every point showed the same ${formatSize(same)} ordinary tools: the points measure one size, not ${report.points.length} (${SWEEP_KINDS_SHOWN[report.kind].cannotVary})`,
+    );
   if (report.thresholds !== null) {
     const { n90, n50 } = report.thresholds;
     lines.push(
