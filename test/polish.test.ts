@@ -211,3 +211,38 @@ describe("run ids as the headers print them", () => {
     );
   }, 120_000);
 });
+
+describe("a description edited without bumping the revision", () => {
+  it("diff tells the two contents of one snapshot@revision apart in its header", async () => {
+    const dir = example();
+    const run = (id: string) =>
+      runCli(["run", "--run-id", id, "--trials", "1", "--no-progress"], dir);
+    expect((await run("before")).code).toBeLessThanOrEqual(1);
+    const file = join(dir, "registries", "commerce.yaml");
+    const text = readFileSync(file, "utf8");
+    const edited = text.replace(
+      "Look up the current record of one order",
+      "Read the current record of one order",
+    );
+    expect(edited).not.toBe(text);
+    writeFileSync(file, edited);
+    expect((await run("after")).code).toBeLessThanOrEqual(1);
+    const diff = await runCli(["diff", "before", "after", "-f", "json"], dir);
+    const json = JSON.parse(diff.stdout);
+    const [base] = json.base.registries;
+    const [current] = json.current.registries;
+    expect([base.snapshot, base.revision]).toEqual([current.snapshot, current.revision]);
+    expect(base.content).toMatch(/^[0-9a-f]{6}$/);
+    expect(current.content).toMatch(/^[0-9a-f]{6}$/);
+    expect(base.content).not.toBe(current.content);
+    const terminal = await runCli(["diff", "before", "after"], {
+      cwd: dir,
+      env: { COLUMNS: "300" },
+    });
+    expect(terminal.stdout).toContain(`commerce@${base.revision} (content ${base.content})`);
+    expect(terminal.stdout).toContain(`commerce@${current.revision} (content ${current.content})`);
+    // The same content on both sides keeps the plain label.
+    const same = JSON.parse((await runCli(["diff", "after", "after", "-f", "json"], dir)).stdout);
+    expect(same.base.registries[0].content).toBeUndefined();
+  }, 120_000);
+});

@@ -3,6 +3,7 @@
  * files, this decides what moved. Comparability is checked but not enforced here; the command
  * refuses incomparable runs unless forced.
  */
+import { shortContentHash } from "../text/content-hash.js";
 import { computeMetrics } from "../metrics/compute-metrics.js";
 import { scoreRecords } from "../metrics/scored-trials.js";
 import type { Metrics, TrialRecord } from "../types.js";
@@ -225,5 +226,25 @@ export function compareRuns(base: DiffInput, current: DiffInput, options: Compar
     gates: [],
     verdict: "pass",
   };
+  labelContents(diff, base, current);
   return diff;
+}
+
+/**
+ * A description edited without bumping the registry's revision leaves both runs with the same
+ * snapshot@revision: each side's label then carries a short hash of its definitions, so the
+ * header reads commerce@1 (content 3f2a9c) → commerce@1 (content 8d01e4), not the same label twice.
+ */
+function labelContents(diff: Diff, base: DiffInput, current: DiffInput): void {
+  if (diff.definitions.changes.length === 0) return;
+  const label = (r: { snapshot: string; revision: string }) => `${r.snapshot}@${r.revision}`;
+  const before = new Set(diff.base.registries.map(label));
+  const same = diff.current.registries.filter((r) => before.has(label(r))).map(label);
+  if (same.length === 0) return;
+  const tag = (input: DiffInput) => shortContentHash(input.report.run.definitions).slice(0, 6);
+  for (const [info, input] of [
+    [diff.base, base],
+    [diff.current, current],
+  ] as const)
+    for (const r of info.registries) if (same.includes(label(r))) r.content = tag(input);
 }

@@ -19,7 +19,12 @@ const BASIS: Record<DefinitionChange["blast_radius"]["basis"], string> = {
 };
 
 function revisions(info: DiffRunInfo): string {
-  return info.registries.map((r) => `${r.snapshot}@${r.revision}`).join(", ");
+  return info.registries
+    .map(
+      (r) =>
+        `${r.snapshot}@${r.revision}${r.content === undefined ? "" : ` (content ${r.content})`}`,
+    )
+    .join(", ");
 }
 
 /** One side's text: the shared words plus this side's own ones, marked (their leading space left outside). */

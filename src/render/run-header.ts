@@ -16,9 +16,16 @@ export function describeRun(report: Report): string {
 
 const LISTED_REGISTRIES = 3;
 
-/** "commerce@1", "a@1, b@2", or "200 registries (a@1, b@2, c@3, …)"; "no registry" when none is known. */
-export function describeRegistries(registries: { snapshot: string; revision: string }[]): string {
-  const named = registries.map((r) => `${r.snapshot}@${r.revision}`);
+/**
+ * "commerce@1", "a@1, b@2", or "200 registries (a@1, b@2, c@3, …)"; "no registry" when none is
+ * known; "commerce@1 (content 3f2a9c)" when a diff tells two contents of one label apart.
+ */
+export function describeRegistries(
+  registries: { snapshot: string; revision: string; content?: string }[],
+): string {
+  const named = registries.map(
+    (r) => `${r.snapshot}@${r.revision}${r.content === undefined ? "" : ` (content ${r.content})`}`,
+  );
   if (named.length === 0) return "no registry";
   if (named.length <= LISTED_REGISTRIES) return named.join(", ");
   return `${named.length} registries (${named.slice(0, LISTED_REGISTRIES).join(", ")}, …)`;

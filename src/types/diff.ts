@@ -54,7 +54,12 @@ export interface DiffRunInfo {
   run_id: string;
   endpoint: string;
   model: string;
-  registries: { snapshot: string; revision: string }[];
+  /**
+   * Each registry as its run recorded it; `content` (a short hash of the run's model-facing
+   * definitions) only when both runs carry the same snapshot@revision but their definitions
+   * differ — a description edited without bumping the revision.
+   */
+  registries: { snapshot: string; revision: string; content?: string }[];
   cases: number;
   trials: number;
   temperature: number;
