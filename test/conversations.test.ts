@@ -106,12 +106,13 @@ function lastUser(request: ReceivedRequest): string {
   return typeof user?.content === "string" ? user.content : JSON.stringify(user?.content);
 }
 
-async function project(): Promise<{
+/** The conversations (default: CONVERSATIONS) as a project, the scripted model's server, and a run through it. */
+async function project(conversations: unknown[] = CONVERSATIONS): Promise<{
   dir: string;
   server: Awaited<ReturnType<typeof servers.start>>;
   run: (...extra: string[]) => ReturnType<typeof runCli>;
 }> {
-  const dir = writeProject(SHOP, CONVERSATIONS);
+  const dir = writeProject(SHOP, conversations);
   const config = JSON.parse(readFileSync(join(dir, "route-eval.yaml"), "utf8"));
   writeFileSync(
     join(dir, "route-eval.yaml"),
@@ -156,26 +157,8 @@ describe("conversation cases, teacher-forced", () => {
         { user: "Try once more.", add: ["refund_order"], acceptable: ["refund_order"] },
       ],
     };
-    const dir = writeProject(SHOP, [conversation]);
-    const config = JSON.parse(readFileSync(join(dir, "route-eval.yaml"), "utf8"));
-    writeFileSync(
-      join(dir, "route-eval.yaml"),
-      JSON.stringify({ ...config, controls: ["ask_user", "no_applicable_tool"], trials: 1 }),
-    );
-    const server = await servers.start(() => openaiReply([], "ok"));
-    const result = await runCli(
-      [
-        "run",
-        "-e",
-        "openai:test-model",
-        "--base-url",
-        `${server.url}/v1`,
-        "--no-progress",
-        "--no-gates",
-        "--no-step-summary",
-      ],
-      { cwd: dir, env: ENV },
-    );
+    const { server, run } = await project([conversation]);
+    const result = await run("--trials", "1");
     expect(result.code, result.stderr).toBe(0);
     const turn3 = server.requests.find((r) => lastUser(r) === "Try once more.");
     const messages = (turn3?.body.messages as Record<string, unknown>[]).filter(
