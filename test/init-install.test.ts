@@ -334,12 +334,14 @@ describe("installed into another project", () => {
       "scripts/action/comment.mjs",
       "scripts/action/cache-key.mjs",
       "scripts/action/markdown.mjs",
+      // The padding registry docs/sweeps.md names, for --distractor-registry in an installed project.
+      "registries/distractors.yaml",
     ]) {
       expect(files, file).toContain(file);
     }
     expect(
       files.filter((f) =>
-        /^(test|bench|reports|cases|registries|docs|node_modules|\.ci|\.dist)|^scripts\/(?!action\/)|\.test\.ts$/.test(
+        /^(test|bench|reports|cases|registries\/(?!distractors\.yaml$)|docs|node_modules|\.ci|\.dist)|^scripts\/(?!action\/)|\.test\.ts$/.test(
           f,
         ),
       ),
@@ -347,6 +349,22 @@ describe("installed into another project", () => {
 
     const npx = installInto(dir, `file:${packed.filename}`, `file:${packed.filename}`);
     adopt(dir, npx);
+    // The padding registry docs/sweeps.md names is there for a size sweep of the project's own cases.
+    const padded = JSON.parse(
+      npx(
+        "sweep",
+        "--sizes",
+        "8",
+        "--trials",
+        "1",
+        "--no-progress",
+        "-f",
+        "json",
+        "--distractor-registry",
+        "node_modules/route-eval/registries/distractors.yaml",
+      ),
+    );
+    expect(padded.settings.distractor_registry.snapshot).toBe("commerce-neighbours");
     // The library: the documented entry points, from the package name, with types a TypeScript project resolves.
     writeFileSync(
       join(dir, "again.ts"),
