@@ -214,6 +214,8 @@ describe("route-eval init", () => {
         expected,
       );
       expect(lint.counts["error case-todo-goal"]).toBe(cases.length);
+      // Every phase init proposes admits tools (imported MCP tools are destructive until reviewed).
+      expect(lint.counts["warning surface-empty"] ?? 0).toBe(0);
     }, 30_000);
   }
 });

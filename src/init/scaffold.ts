@@ -98,7 +98,11 @@ export function buildScaffold(registry: RegistryFile, options: ScaffoldOptions):
   };
 }
 
-/** A look-up phase (read-only tools) and an acting phase (up to mutating), when the tools have both. */
+/**
+ * A look-up phase (read-only tools) and an acting phase, when the tools have both. The acting
+ * phase admits up to the highest effect its tools declare — imported MCP tools are destructive
+ * until reviewed, and a `mutating` ceiling would admit none of them.
+ */
 function proposePhases(tools: Tool[]): Record<string, { max_effect: string; families?: string[] }> {
   const phases: Record<string, { max_effect: string; families?: string[] }> = {};
   const families = (list: Tool[]) => [...new Set(list.map((t) => t.family))].sort();
@@ -106,7 +110,10 @@ function proposePhases(tools: Tool[]): Record<string, { max_effect: string; fami
   const writes = tools.filter(isWrite);
   if (reads.length > 0 && writes.length > 0)
     phases.lookup = { families: families(reads), max_effect: "read_only" };
-  if (writes.length > 0) phases.act = { max_effect: "mutating" };
+  if (writes.length > 0) {
+    const highest = Math.max(...writes.map((t) => EFFECTS.indexOf(t.effect)));
+    phases.act = { max_effect: EFFECTS[highest] };
+  }
   return phases;
 }
 
