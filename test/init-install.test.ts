@@ -47,6 +47,12 @@ describe("route-eval init", () => {
     expect(result.stdout).toMatch(
       /^route-eval init: 4 tools, 2 phases proposed, 8 starter cases with TODO goals\.\n/,
     );
+    // Laid out to the terminal: at 60 columns no line is longer.
+    const narrow = await runCli(["init", "--force"], { cwd: dir, env: { COLUMNS: "60" } });
+    expect(narrow.stdout.split("\n").filter((line) => line.length > 60)).toEqual([]);
+    expect(narrow.stdout.replace(/\s+/g, " ")).toContain(
+      "then: npx route-eval lint && npx route-eval run",
+    );
     expect(result.stderr).toBe(
       "wrote route-eval.yaml\nwrote registries/example.yaml\nwrote cases/example.yaml\nwrote .gitignore: reports/* !reports/baselines/ .route-eval/\n",
     );

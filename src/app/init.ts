@@ -1,4 +1,6 @@
 /** `route-eval init` composition root: read the tools (or the example), scaffold config, registry and cases, write them. */
+import { wrapParagraphs } from "../render/text-layout.js";
+import { terminalWidth } from "../render/terminal-width.js";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -64,11 +66,11 @@ export async function initCommand(io: Io, flags: InitFlags): Promise<Outcome> {
   }
   ignoreOutputs(io, join(io.cwd, ".gitignore"));
   const { tools, cases, phases } = scaffold.counts;
-  io.stdout(
+  const summary =
     `route-eval init: ${tools} tool${tools === 1 ? "" : "s"}, ${phases} phase${phases === 1 ? "" : "s"} proposed, ${cases} starter case${cases === 1 ? "" : "s"} with TODO goals.\n` +
-      "Next: replace each TODO goal in cases/ with a real request (route-eval lint lists them), review the phases and\n" +
-      "each tool's effect in the registry, then: npx route-eval lint && npx route-eval run\n",
-  );
+    "Next: replace each TODO goal in cases/ with a real request (route-eval lint lists them), review the phases and each tool's effect in the registry, then: npx route-eval lint && npx route-eval run";
+  // Laid out to the terminal's width (a paragraph a line; no line cut in a word).
+  io.stdout(`${wrapParagraphs(summary, terminalWidth(io)).join("\n")}\n`);
   return "ok";
 }
 
