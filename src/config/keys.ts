@@ -22,6 +22,9 @@ import {
 import type { ControlName } from "../types/tools.js";
 import type { JsonObject } from "../types/json.js";
 import {
+  MOST_SEARCHES,
+  MOST_TRIALS,
+  wholeNumberUpTo,
   nonNegativeInt,
   nonNegativeNumber,
   parseBoolean,
@@ -136,7 +139,7 @@ export const CONFIG_KEYS = defineKeys({
     schema: {
       description:
         "Trials per case (n), or auto: adaptive trials against the gates (adaptive: auto), up to max_trials.",
-      oneOf: [{ type: "integer", minimum: 1 }, { const: "auto" }],
+      oneOf: [{ type: "integer", minimum: 1, maximum: MOST_TRIALS }, { const: "auto" }],
     },
     read: (written) => (written === "auto" ? Infinity : (written as number)),
   },
@@ -165,9 +168,9 @@ export const CONFIG_KEYS = defineKeys({
   max_trials: {
     flags: "--max-trials <n>",
     help: "adaptive trials: the most trials a case is given (it is undecided there)",
-    parse: positiveInt,
+    parse: wholeNumberUpTo(MOST_TRIALS),
     default: 60,
-    schema: { type: "integer", minimum: 1 },
+    schema: { type: "integer", minimum: 1, maximum: MOST_TRIALS },
   },
   concurrency: {
     flags: "--concurrency <n>",
@@ -285,13 +288,14 @@ export const CONFIG_KEYS = defineKeys({
   "tool_search.max_searches": {
     flags: "--max-searches <n>",
     help: "searches one decision may make (one more ends it: search_limit)",
-    parse: positiveInt,
+    parse: wholeNumberUpTo(MOST_SEARCHES),
     default: 3,
     schema: {
       description:
         "Searches one decision may make; a search asked for beyond it ends the decision without a call (outcome search_limit). Default 3.",
       type: "integer",
       minimum: 1,
+      maximum: MOST_SEARCHES,
     },
   },
   "tool_search.namespaces": {

@@ -7,6 +7,23 @@ export function positiveInt(value: string): number {
   return n;
 }
 
+/**
+ * The most trials a case may be given (trials, max_trials) and searches a decision may make: a
+ * value past these is a typo (1e9), not a plan, and would run on for days before anyone noticed.
+ */
+export const MOST_TRIALS = 10_000;
+export const MOST_SEARCHES = 50;
+
+/** A whole number from 1 to `most`. */
+export function wholeNumberUpTo(most: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1 || n > most)
+      throw new ArgumentError(`expected a whole number from 1 to ${most.toLocaleString("en")}.`);
+    return n;
+  };
+}
+
 export function nonNegativeInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new ArgumentError("expected a whole number ≥ 0.");
@@ -34,7 +51,7 @@ export function parseBoolean(raw: string): boolean {
 
 /** "auto" (adaptive trials against the gates) is written as Infinity until load-config resolves it. */
 export function parseTrials(raw: string): number {
-  return raw.trim() === "auto" ? Infinity : positiveInt(raw);
+  return raw.trim() === "auto" ? Infinity : wholeNumberUpTo(MOST_TRIALS)(raw);
 }
 
 /** A success probability strictly between 0 and 1, or auto. */
