@@ -156,4 +156,33 @@ describe("http endpoint", () => {
       "route-eval: headers_env.Authorization: AGENT_TOKEN is not set; export AGENT_TOKEN (its value is the header's)\n",
     );
   });
+
+  it("follows a redirect within the service's origin; one to another origin errors the trial and sends nothing there", async () => {
+    const dir = writeProject();
+    withHeaders(dir);
+    const elsewhere = await fake.start(answer);
+    const server = await fake.start((request) =>
+      request.path === "/route"
+        ? { status: 307, headers: { location: "/v2/route" }, body: {} }
+        : request.path === "/v2/route"
+          ? answer(request)
+          : { status: 404, body: {} },
+    );
+    const same = await run(dir, server.url, "--run-id", "same", "-f", "json", "--trials", "1");
+    expect(same.code, same.stderr).toBeLessThanOrEqual(1);
+    expect(JSON.parse(same.stdout).metrics.errored).toBe(0);
+    const away = await fake.start(() => ({
+      status: 307,
+      headers: { location: `${elsewhere.url}/route` },
+      body: {},
+    }));
+    const result = await run(dir, away.url, "--run-id", "away", "-f", "json", "--trials", "1");
+    expect(result.code, result.stderr).toBe(3); // errored trials: never a green run
+    const report = JSON.parse(result.stdout);
+    expect(report.metrics.errored).toBe(report.metrics.trials);
+    expect(report.errored[0].error).toContain(
+      `redirected to another origin (${elsewhere.url}); not followed — POST to the service's own URL (base_url)`,
+    );
+    expect(elsewhere.requests).toEqual([]);
+  });
 });

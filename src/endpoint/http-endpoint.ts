@@ -7,7 +7,7 @@
  */
 import { maskSecrets, redactUrl, urlSecrets } from "../text/redact-url.js";
 import { describeError, isUnreadableBody } from "./http-failure.js";
-import { ResponseTooLarge, type FetchLike } from "./http-transport.js";
+import { CrossOriginRedirect, ResponseTooLarge, type FetchLike } from "./http-transport.js";
 import { MAX_REPLY_BYTES } from "./command.js";
 import {
   AgentError,
@@ -75,6 +75,9 @@ export function createHttpWire(settings: HttpSettings): WireEndpoint<NeutralRequ
           // Its headers_env values are its own credentials: they never follow a redirect to another origin.
           sensitiveHeaders: Object.keys(settings.headers),
           maxBytes: MAX_REPLY_BYTES,
+          // A service that sends the trial to another origin is not the endpoint under test:
+          // nothing is sent there, and the trial errors.
+          sameOrigin: true,
         });
       } catch (error) {
         if (signal.aborted) throw new HttpTimeout(`timed out after ${settings.timeoutMs} ms`);
@@ -143,6 +146,11 @@ function classifyHttpFailure(
   }
   if (error instanceof HttpTimeout)
     return { kind: "retryable", cause: "transport", message: error.message, retryAfterMs: null };
+  if (error instanceof CrossOriginRedirect)
+    return {
+      kind: "errored",
+      message: `${label}: ${maskSecrets(error.message, secrets)} — POST to the service's own URL (base_url) (${where})`,
+    };
   if (error instanceof ResponseTooLarge)
     return {
       kind: "errored",

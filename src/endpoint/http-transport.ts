@@ -18,12 +18,17 @@ export interface TransportInit extends RequestInit {
   sensitiveHeaders?: string[];
   /** The largest body read, in bytes; a longer one is a ResponseTooLarge (never held whole in memory). */
   maxBytes?: number;
+  /** Follow redirects within the first URL's origin only; one to another origin is a CrossOriginRedirect (nothing is sent there). */
+  sameOrigin?: boolean;
 }
 
 export type FetchLike = (input: string | URL | Request, init?: TransportInit) => Promise<Response>;
 
 /** A reply longer than the caller's maxBytes: it was not read past that. */
 export class ResponseTooLarge extends Error {}
+
+/** A redirect to another origin, refused for a caller that follows its own origin only. */
+export class CrossOriginRedirect extends Error {}
 
 /** Header names that hold credentials whatever the caller: dropped on a redirect to another origin. */
 const CREDENTIAL_HEADER =
@@ -64,10 +69,11 @@ export function createFetch(dispatcher: Dispatcher): FetchLike {
 }
 
 /** The caller's limits of one request: its own credential headers (lower-case) and the longest body it reads. */
-function limitsOf(init: TransportInit): Pick<Sending, "sensitive" | "maxBytes"> {
+function limitsOf(init: TransportInit): Pick<Sending, "sensitive" | "maxBytes" | "sameOrigin"> {
   return {
     sensitive: new Set((init.sensitiveHeaders ?? []).map((h) => h.toLowerCase())),
     maxBytes: init.maxBytes ?? Number.POSITIVE_INFINITY,
+    sameOrigin: init.sameOrigin === true,
   };
 }
 
@@ -102,6 +108,7 @@ interface Sending {
   /** Lower-case names of the caller's own credential headers. */
   sensitive: ReadonlySet<string>;
   maxBytes: number;
+  sameOrigin: boolean;
 }
 
 /** Redirects followed at most, as fetch does. */
@@ -133,6 +140,8 @@ async function send(url: URL, sending: Sending, hops: number): Promise<Response>
       throw new TypeError(`redirect to ${location} refused (redirect: "error")`);
     if (hops >= MAX_REDIRECTS) throw new TypeError(`more than ${MAX_REDIRECTS} redirects`);
     const next = new URL(location, url);
+    if (sending.sameOrigin && next.origin !== url.origin)
+      throw new CrossOriginRedirect(`redirected to another origin (${next.origin}); not followed`);
     return send(next, redirected(sending, status, url, next), hops + 1);
   }
   let body: Buffer;
