@@ -101,7 +101,7 @@ describe("bad input through the CLI", () => {
     const result = await runCli(["run", "--trials", "zero"]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(
-      "option '-n, --trials <n>' argument 'zero' is invalid. expected a whole number ≥ 1.",
+      "option '-n, --trials <n>' argument 'zero' is invalid. expected a whole number from 1 to 10,000.",
     );
   });
 
