@@ -252,6 +252,35 @@ describe("provider tool controls", () => {
     expect(pinned).toMatchObject({ tool_choice: "required", disable_parallel_tool_use: true });
   });
 
+  it("parallel_tool_calls maps to Anthropic's disable_parallel_tool_use (false → disabled), through the real SDK", async () => {
+    const dir = writeProject();
+    const messages = await fake.start((request) =>
+      anthropicReply([{ name: offeredTools(request.body)[0], input: {} }]),
+    );
+    const result = await runCli(
+      [
+        "run",
+        "-e",
+        "anthropic:test-model",
+        "--base-url",
+        messages.url,
+        "--mode",
+        "live",
+        "--no-progress",
+        "--no-gates",
+        "--parallel-tool-calls",
+        "false",
+        "--trials",
+        "1",
+      ],
+      { cwd: dir, env: ENV },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(messages.requests.map((r) => r.body.tool_choice)).toEqual(
+      messages.requests.map(() => ({ type: "auto", disable_parallel_tool_use: true })),
+    );
+  });
+
   it("are an error on an endpoint that has no such control, naming the ones that do", async () => {
     const dir = writeProject();
     const result = await runCli(

@@ -58,6 +58,16 @@ const EXAMPLES: Record<
     message:
       "--batch: the endpoint groq:m has no batch API; batch runs take openai:MODEL (OpenAI Batch) or anthropic:MODEL (Message Batches); --no-batch asks live",
   },
+  "parallel_tool_calls + disable_parallel_tool_use": {
+    overrides: {
+      endpoint: "anthropic:m",
+      parallel_tool_calls: false,
+      disable_parallel_tool_use: true,
+    },
+    command: "run",
+    message:
+      "disable_parallel_tool_use: parallel_tool_calls says the same for every provider (Anthropic's disable_parallel_tool_use is its opposite); set one of them",
+  },
   "adaptive trials + conversation_mode: on-policy": {
     overrides: { trials: Infinity, conversation_mode: "on-policy" },
     command: "other",

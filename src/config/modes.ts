@@ -103,6 +103,14 @@ export const MODE_RULES: readonly ModeRule[] = [
     key: ["batch"],
   },
   {
+    pair: ["parallel_tool_calls", "disable_parallel_tool_use"],
+    clashes: ({ config }) =>
+      config.parallel_tool_calls !== null && config.disable_parallel_tool_use !== null,
+    reason: () =>
+      "disable_parallel_tool_use: parallel_tool_calls says the same for every provider (Anthropic's disable_parallel_tool_use is its opposite); set one of them",
+    key: ["disable_parallel_tool_use"],
+  },
+  {
     pair: ["adaptive trials", "conversation_mode: on-policy"],
     clashes: ({ config }) => config.adaptive !== null && onPolicy(config),
     reason: () =>

@@ -70,20 +70,20 @@ export function renderAnthropicRequest(
   };
 }
 
-/** auto / required (Anthropic's "any") / none / a tool's name, with disable_parallel_tool_use. */
+/**
+ * auto / required (Anthropic's "any") / none / a tool's name, with disable_parallel_tool_use —
+ * set directly, or as the run's parallel_tool_calls maps to it (false → disabled).
+ */
 function renderToolChoice(
   controls: ToolControls | undefined,
 ): Pick<MessageCreateParamsNonStreaming, "tool_choice"> {
-  if (
-    controls === undefined ||
-    (controls.tool_choice === null && controls.disable_parallel_tool_use === null)
-  )
-    return {};
+  if (controls === undefined) return {};
+  const disable =
+    controls.disable_parallel_tool_use ??
+    (controls.parallel_tool_calls === null ? null : !controls.parallel_tool_calls);
+  if (controls.tool_choice === null && disable === null) return {};
   const choice = controls.tool_choice ?? "auto";
-  const parallel =
-    controls.disable_parallel_tool_use === null
-      ? {}
-      : { disable_parallel_tool_use: controls.disable_parallel_tool_use };
+  const parallel = disable === null ? {} : { disable_parallel_tool_use: disable };
   if (choice === "none") return { tool_choice: { type: "none" } };
   if (choice === "auto") return { tool_choice: { type: "auto", ...parallel } };
   if (choice === "required") return { tool_choice: { type: "any", ...parallel } };

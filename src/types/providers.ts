@@ -110,7 +110,7 @@ export const PROVIDERS = {
     base_url: "https://api.anthropic.com",
     key: "ANTHROPIC_API_KEY",
     batch: "anthropic",
-    controls: ["tool_choice", "disable_parallel_tool_use"],
+    controls: ["tool_choice", "parallel_tool_calls", "disable_parallel_tool_use"],
     tool_search: true,
     traced_as: ["anthropic"],
   },
