@@ -106,6 +106,8 @@ describe("the GitHub Action's steps", () => {
     );
     const failing = runStep(dir, { INPUT_RUN_ID: "ci" });
     expect(failing.outputs["exit-code"]).toBe("1");
+    // Each message once in the log: the run says the gate failed; the re-renderings of its report do not again.
+    expect(failing.stderr.match(/gate failed: selection_accuracy/g)).toHaveLength(1);
     expect(existsSync(join(dir, "reports", "ci", "report.html"))).toBe(true);
     expect(failing.summary.match(/^## route-eval report$/gm)).toHaveLength(1);
     expect(failing.summary.split("\n")[0]).toBe("### route-eval ❌ a gate failed (exit 1)");

@@ -77,8 +77,12 @@ if (runDir === "") {
 }
 
 const report =
-  JSON.parse(routeEvalRun(["report", runDir, "--format", "json"]).stdout || "null") ?? {};
-const reportMarkdown = routeEvalRun(["report", runDir, "--format", "markdown"]).stdout;
+  JSON.parse(
+    routeEvalRun(["report", runDir, "--format", "json"], "", { rerender: true }).stdout || "null",
+  ) ?? {};
+const reportMarkdown = routeEvalRun(["report", runDir, "--format", "markdown"], "", {
+  rerender: true,
+}).stdout;
 const lines = [runLine(report), gatesLine(report.gates ?? [])];
 const folded = [];
 let code = run.code;
