@@ -1,14 +1,21 @@
 import { variantSlug } from "../types/ablate.js";
 import { existsSync } from "node:fs";
-import { dirname, relative, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { InputError, at } from "../errors.js";
 import { canonicalJson } from "../text/canonical-json.js";
-import type { Config, EmbeddingsConfig, RetrieverName, Variant, VariantGate } from "../types.js";
-import type { ConfigFile, VariantEntry } from "./file-types.js";
-import { formatPath, isRecord } from "../json-schema/describe-errors.js";
+import type { Config, RetrieverName, Variant, VariantGate } from "../types.js";
+import type { VariantEntry } from "./file-types.js";
+import { formatPath } from "../json-schema/describe-errors.js";
 import { findGateProblem } from "../gates/gate-names.js";
 import { checkModes, type ModeCommand } from "./modes.js";
-import { listConfigKeys, overridePath, VARIANT_KEYS, type ConfigPath } from "./keys.js";
+import {
+  fileLeaves,
+  mergeLayers,
+  overrideLeaves,
+  type ConfigOverrides,
+  type Leaves,
+} from "./layers.js";
+import { listConfigKeys, VARIANT_KEYS } from "./keys.js";
 
 export { DEFAULT_SYSTEM_PROMPT } from "./keys.js";
 import { findConfigProblem, validateConfigFile } from "./validate.js";
@@ -17,19 +24,7 @@ import { readYamlFile, type YamlFile } from "./yaml-document.js";
 /** The config file looked for in the working directory when none is named. */
 export const CONFIG_FILE_NAME = "route-eval.yaml";
 
-/**
- * Command-line values, one per config key; each one set wins over route-eval.yaml.
- * Paths here are relative to the working directory; discovery is flattened to retriever and k.
- */
-export type ConfigOverrides = Partial<
-  Omit<Config, "file" | "root" | "discovery" | "tool_search">
-> & {
-  tool_search?: Partial<Config["tool_search"]>;
-  retriever?: RetrieverName;
-  k?: number;
-  /** Merged key by key over the file's discovery.embeddings. */
-  embeddings?: Partial<EmbeddingsConfig>;
-};
+export type { ConfigOverrides } from "./layers.js";
 
 const RETRIEVERS_WITH_BUDGET: ReadonlySet<RetrieverName> = new Set(["bm25", "embeddings"]);
 
@@ -119,7 +114,7 @@ function resolveVariant(
     );
   config.gates = base.gates;
   try {
-    checkModes({ config: { ...config, adaptive: base.adaptive }, command, variant: true });
+    checkModes({ config, command, variant: true });
   } catch (error) {
     throw error instanceof InputError ? where(error.message) : error;
   }
@@ -182,69 +177,6 @@ function nullAsEmpty(yaml: YamlFile): YamlFile {
 }
 
 /** A layer as leaf values by dotted path ("discovery.k"), paths resolved: the file's against its directory. */
-type Leaves = Map<ConfigPath, unknown>;
-
-function valueAt(data: unknown, path: string[]): unknown {
-  let value = data;
-  for (const key of path) value = isRecord(value) ? value[key] : undefined;
-  return value;
-}
-
-function fileLeaves(written: Omit<ConfigFile, "variants">, root: string): Leaves {
-  const leaves: Leaves = new Map();
-  for (const [path, spec] of listConfigKeys()) {
-    const value = valueAt(written, path.split("."));
-    if (value === undefined) continue;
-    if (spec.path === "glob") leaves.set(path, typeof value === "string" ? [value] : value);
-    else if (spec.path === "file" && typeof value === "string")
-      leaves.set(path, resolve(root, value));
-    else leaves.set(path, spec.read === undefined ? value : spec.read(value));
-  }
-  return leaves;
-}
-
-/** Command-line paths are relative to the working directory; case globs are re-based on root. */
-function overrideLeaves(overrides: ConfigOverrides, cwd: string, root: string): Leaves {
-  const leaves: Leaves = new Map();
-  for (const [path, spec] of listConfigKeys()) {
-    const value = valueAt(overrides, overridePath(path));
-    if (value === undefined) continue;
-    if (spec.path === "glob" && Array.isArray(value))
-      leaves.set(
-        path,
-        value.map((p) => relative(root, resolve(cwd, String(p))) || "."),
-      );
-    else if (spec.path === "file" && typeof value === "string")
-      leaves.set(path, resolve(cwd, value));
-    else leaves.set(path, value);
-  }
-  return leaves;
-}
-
-/** For each key the first layer that sets it wins, else the table's default; nested into Config's shape. */
-function mergeLayers(layers: Leaves[], file: string | null, root: string, cwd: string): Config {
-  const config: Record<string, unknown> = { file, root, cwd, variants: [], variant_gates: [] };
-  for (const [path, spec] of listConfigKeys()) {
-    const set = layers.find((layer) => layer.has(path));
-    const value =
-      set !== undefined
-        ? set.get(path)
-        : typeof spec.default === "function"
-          ? spec.default(root)
-          : spec.default;
-    if (value === undefined) continue;
-    const parts = path.split(".");
-    let parent = config;
-    for (const key of parts.slice(0, -1)) {
-      if (!isRecord(parent[key])) parent[key] = {};
-      parent = parent[key] as Record<string, unknown>;
-    }
-    parent[parts[parts.length - 1]] =
-      Array.isArray(value) && set === undefined ? [...value] : value;
-  }
-  return config as unknown as Config;
-}
-
 /** A retrieval budget k was given but the retriever is "none" (sweep words it for a k sweep). */
 export class BudgetWithoutRetriever extends InputError {}
 
