@@ -21,6 +21,56 @@ export function checkDecision(yaml: YamlFile, decision: Decision, phases: string
   checkDisjoint(yaml, entry, where, ["must_see", "must_not_see"]);
   checkPhase(yaml, entry, where, phases);
   checkArgPatterns(yaml, entry, where);
+  checkCallSet(yaml, entry, where);
+}
+
+/** `calls:` replaces acceptable; its companions need it, results need steps to be returned in. */
+function checkCallSet(yaml: YamlFile, entry: CaseEntry, where: JsonPath): void {
+  const say = (key: string, message: string): never =>
+    fail(yaml, [...where, key], `case "${entry.id}": ${message}`);
+  if (entry.calls === undefined) {
+    for (const key of ["order", "allow_extra", "max_steps", "results"] as const)
+      if (entry[key] !== undefined)
+        say(key, `${key}: applies to expected calls; give calls: (or remove ${key}:)`);
+    return;
+  }
+  if (entry.acceptable !== undefined)
+    say(
+      "acceptable",
+      "gives both acceptable: and calls:; a call set names its tools in calls: (a single call is calls: [{tool: NAME}])",
+    );
+  if (entry.results !== undefined && (entry.max_steps ?? 1) <= 1)
+    say(
+      "results",
+      "results: are returned only between steps; set max_steps: above 1 (or remove results:)",
+    );
+  const forbidden = new Set(entry.forbidden ?? []);
+  entry.calls.forEach((call, index) => {
+    const tools = typeof call.tool === "string" ? [call.tool] : call.tool;
+    const clash = tools.find((tool) => forbidden.has(tool));
+    if (clash !== undefined)
+      fail(
+        yaml,
+        [...where, "calls", index, "tool"],
+        `case "${entry.id}": calls[${index}] expects "${clash}", which forbidden: also names`,
+      );
+    checkPatterns(yaml, call.args ?? {}, [...where, "calls", index, "args"]);
+  });
+  (entry.results ?? []).forEach((stub, index) =>
+    checkPatterns(yaml, stub.args ?? {}, [...where, "results", index, "args"]),
+  );
+  const allowed = (entry.allow_extra ?? []).find((tool) => forbidden.has(tool));
+  if (allowed !== undefined) say("allow_extra", `allow_extra and forbidden both name "${allowed}"`);
+}
+
+function checkPatterns(yaml: YamlFile, expectations: object, at: JsonPath): void {
+  for (const [arg, expectation] of Object.entries(expectations)) {
+    const pattern = isRecord(expectation) ? expectation.pattern : undefined;
+    if (typeof pattern !== "string") continue;
+    const path = [...at, arg, "pattern"];
+    const problem = regexProblem(pattern);
+    if (problem !== null) fail(yaml, path, `${formatPath(path)}: ${problem}`);
+  }
 }
 
 function fail(yaml: YamlFile, path: JsonPath, message: string): never {
@@ -57,15 +107,8 @@ function checkPhase(yaml: YamlFile, entry: CaseEntry, where: JsonPath, phases: s
 
 /** `{pattern: "…"}` expectations must be regular expressions JavaScript can compile. */
 function checkArgPatterns(yaml: YamlFile, entry: CaseEntry, where: JsonPath): void {
-  for (const [tool, expectations] of Object.entries(entry.args ?? {})) {
-    for (const [arg, expectation] of Object.entries(expectations)) {
-      const pattern = isRecord(expectation) ? expectation.pattern : undefined;
-      if (typeof pattern !== "string") continue;
-      const path = [...where, "args", tool, arg, "pattern"];
-      const problem = regexProblem(pattern);
-      if (problem !== null) fail(yaml, path, `${formatPath(path)}: ${problem}`);
-    }
-  }
+  for (const [tool, expectations] of Object.entries(entry.args ?? {}))
+    checkPatterns(yaml, expectations, [...where, "args", tool]);
 }
 
 function regexProblem(pattern: string): string | null {

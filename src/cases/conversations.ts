@@ -28,6 +28,9 @@ import {
   type TurnPlan,
 } from "../types.js";
 
+/** The keys of a call set (docs/call-sets.md): a single decision's only. */
+export const CALL_SET_KEYS = ["calls", "order", "allow_extra", "max_steps", "results"] as const;
+
 /** The separator of a turn's id: `<conversation>@<turn>`. */
 export const TURN_SEPARATOR = "@";
 
@@ -91,15 +94,22 @@ export function listDecisions(
             `a conversation (turns:) has no ${key} of its own; each turn gives its user message${key === "goal" ? "" : ` and its ${key}`}`,
           );
       }
+      for (const key of CALL_SET_KEYS) {
+        if (key in entry)
+          fail(
+            key,
+            `${key}: belongs to a single decision; a conversation's turns are judged by their acceptable tools (call sets within a turn are not supported yet: docs/call-sets.md)`,
+          );
+      }
       return expandConversation(yaml, entry, index, registry, config);
     }
     const single: Partial<CaseEntry> = entry;
     if (single.goal === undefined)
       fail("id", "has no goal: give the user's request (goal:), or turns: for a conversation");
-    if (single.acceptable === undefined && single.todo === undefined)
+    if (single.acceptable === undefined && single.calls === undefined && single.todo === undefined)
       fail(
         "goal",
-        "has no acceptable: the tools any of which is correct (or [ask_user] / [no_applicable_tool])",
+        "has no acceptable: the tools any of which is correct (or [ask_user] / [no_applicable_tool]), or calls: the calls expected",
       );
     return [{ entry, at: ["cases", index], goalKey: "goal", turn: null, plan: null }];
   });

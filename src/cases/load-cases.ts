@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import type { CasesFile } from "../config/file-types.js";
 import { validateCasesFile } from "../config/validate.js";
 import { readYamlFile, showPath, type YamlFile } from "../config/yaml-document.js";
 import { InputError, at } from "../errors.js";
@@ -9,7 +8,8 @@ import {
   loadRegistry,
   type RegistryCache,
 } from "../registry/load-registry.js";
-import type { Case, Config, Registry } from "../types.js";
+import type { CallSetSpec, Case, Config, Registry } from "../types.js";
+import type { CaseEntry, CasesFile } from "../config/file-types.js";
 import { checkDecision, claimCaseId, type CaseSource } from "./check-case.js";
 import { listDecisions, type Decision } from "./conversations.js";
 import { expandPatterns } from "./expand-globs.js";
@@ -78,11 +78,12 @@ export function findRegistry(yaml: YamlFile, written: CasesFile, config: Config)
 }
 
 function toCase({ entry, turn, plan }: Decision, source: Source, registry: Registry): Case {
+  const callSet = callSetOf(entry);
   return {
     id: entry.id,
     goal: entry.goal,
     phase: entry.phase ?? null,
-    acceptable: entry.acceptable ?? [],
+    acceptable: callSet === null ? (entry.acceptable ?? []) : namedTools(callSet),
     ...(entry.todo === undefined ? {} : { todo: entry.todo }),
     ...(entry.system === undefined ? {} : { system: entry.system }),
     forbidden: entry.forbidden ?? [],
@@ -97,7 +98,28 @@ function toCase({ entry, turn, plan }: Decision, source: Source, registry: Regis
     registry,
     ...(turn === null ? {} : { turn }),
     ...(plan === null ? {} : { plan }),
+    ...(callSet === null ? {} : { call_set: callSet }),
+    ...(entry.max_steps === undefined ? {} : { max_steps: entry.max_steps }),
+    ...(entry.results === undefined ? {} : { results: entry.results }),
   };
+}
+
+/** A case's expected calls as the run holds them: each call's tools a list. */
+function callSetOf(entry: CaseEntry): CallSetSpec | null {
+  if (entry.calls === undefined) return null;
+  return {
+    expected: entry.calls.map((call) => ({
+      tools: typeof call.tool === "string" ? [call.tool] : call.tool,
+      ...(call.args === undefined ? {} : { args: call.args }),
+    })),
+    order: entry.order ?? "any",
+    allow_extra: entry.allow_extra ?? [],
+  };
+}
+
+/** Every tool a call set names, once, in order: the case's acceptable tools for the ladder's first rungs. */
+function namedTools(callSet: CallSetSpec): string[] {
+  return [...new Set(callSet.expected.flatMap((call) => call.tools))];
 }
 
 /** The config's case files; in a folder with neither route-eval.yaml nor cases, say how to start. */

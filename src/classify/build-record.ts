@@ -1,4 +1,9 @@
 import type {
+  CallSetEnding,
+  CallSetRecord,
+  CallSetSpec,
+  EndpointCall,
+  EndpointResponse,
   Case,
   Discovery,
   EndpointOutcome,
@@ -9,7 +14,8 @@ import type {
   TrialRecord,
 } from "../types.js";
 import { checkArguments, matchArguments } from "./check-arguments.js";
-import { classifyTrial, UNPARSEABLE_PREFIX } from "./classify-trial.js";
+import { classifyCallSet, classifyTrial, UNPARSEABLE_PREFIX } from "./classify-trial.js";
+import { matchCallSet } from "./call-set.js";
 
 export interface TrialEvidence {
   testCase: Case;
@@ -28,6 +34,8 @@ export interface TrialEvidence {
   toolsShuffled?: boolean;
   /** Tool search was on: what the decision searched and loaded (discovery.visible is the loaded set). */
   search?: SearchRecord;
+  /** A call-set decision's loop (trial/agent-loop.ts): the model calls it took and how it ended (default: one, "single"). */
+  steps?: { count: number; ended: CallSetEnding };
 }
 
 /** One trial's record: every set along the way, the endpoint's answer and its classification. */
@@ -47,7 +55,19 @@ export function buildRecord(e: TrialEvidence): TrialRecord {
     visible_order: visible,
     selected,
   };
-  const ladder = classifyTrial({ ...sets, arguments_error: argumentsError });
+  const judged =
+    c.call_set === undefined
+      ? null
+      : judgeCallSet(c.call_set, response, visible, e.definitions, e.steps);
+  const ladder =
+    judged === null
+      ? classifyTrial({ ...sets, arguments_error: argumentsError })
+      : classifyCallSet({
+          ...sets,
+          calls: judged.calls,
+          call_set: judged.call_set,
+          arguments_error: argumentsError,
+        });
   const tool =
     selected !== null && visible.includes(selected) ? e.definitions.get(selected) : undefined;
   const expected = selected !== null ? c.args[selected] : undefined;
@@ -63,7 +83,12 @@ export function buildRecord(e: TrialEvidence): TrialRecord {
     retrieval: e.discovery.retrieval,
     arguments: args,
     argument_errors: checkVisibleArguments(tool, args, argumentsError),
-    argument_match: expected !== undefined ? matchArguments(expected, args).match : null,
+    argument_match:
+      judged !== null
+        ? argumentsMet(judged.call_set)
+        : expected !== undefined
+          ? matchArguments(expected, args).match
+          : null,
     failed_stage: e.outcome.ok ? ladder.failed_stage : null,
     selection_error: e.outcome.ok ? ladder.selection_error : null,
     violated: e.outcome.ok ? ladder.violated : false,
@@ -84,10 +109,51 @@ export function buildRecord(e: TrialEvidence): TrialRecord {
     retries: e.outcome.retries ?? 0,
     acceptable_positions: findPositions(visible, c.acceptable),
     tools_shuffled: e.toolsShuffled ?? false,
-    calls: response?.calls,
+    calls: judged === null ? response?.calls : judged.calls,
     ...(c.turn === undefined ? {} : { turn: c.turn }),
     ...(e.search === undefined ? {} : { search: e.search }),
+    ...(judged === null ? {} : { call_set: judged.call_set }),
   };
+}
+
+/** A call-set decision's calls (every one, even a single) and how they met the expected calls. */
+function judgeCallSet(
+  spec: CallSetSpec,
+  response: EndpointResponse | null,
+  visible: string[],
+  definitions: ReadonlyMap<string, ToolDefinition>,
+  steps: TrialEvidence["steps"],
+): { calls: EndpointCall[]; call_set: CallSetRecord } {
+  const calls =
+    response === null
+      ? []
+      : (response.calls ??
+        (response.selected === null
+          ? []
+          : [{ tool: response.selected, arguments: response.arguments }]));
+  const match = matchCallSet(spec, calls);
+  const args_valid = match.matched.map((index) => {
+    if (index === null) return null;
+    const call = calls[index];
+    const tool = visible.includes(call.tool) ? definitions.get(call.tool) : undefined;
+    const errors = tool === undefined ? null : checkArguments(tool.input_schema, call.arguments);
+    return errors === null ? null : errors.length === 0;
+  });
+  return {
+    calls,
+    call_set: {
+      ...match,
+      args_valid,
+      steps: steps?.count ?? 1,
+      ended: steps?.ended ?? "single",
+    },
+  };
+}
+
+/** Whether every matched call with an expectation met it (null: none had one). */
+function argumentsMet(callSet: CallSetRecord): boolean | null {
+  const checked = callSet.args_match.filter((met): met is boolean => met !== null);
+  return checked.length === 0 ? null : checked.every((met) => met);
 }
 
 /** 0-based positions in `visible` of the acceptable tools shown, ascending. */

@@ -4,6 +4,14 @@
  */
 import { ABSTAIN, ASK } from "../types.js";
 import type { SelectionError, Stage, TrialRecord } from "../types.js";
+import { intersects } from "./name-sets.js";
+import {
+  callSetViolated,
+  findCallSetStage,
+  matchCallSet,
+  typeCallSetError,
+  type CallSetSets,
+} from "./call-set.js";
 
 /** `argument_errors` entries with this prefix mean the call's arguments did not parse at all. */
 export const UNPARSEABLE_PREFIX = "unparseable arguments";
@@ -25,30 +33,6 @@ export type TrialSets = Pick<
 
 /** The classification fields of a record. */
 export type Classification = Pick<TrialRecord, "failed_stage" | "selection_error" | "violated">;
-
-/** True when some acceptable tool is among `names`. */
-export function intersects(acceptable: readonly string[], names: readonly string[]): boolean {
-  // acceptable is tiny (1–3 names): a linear scan of a short list beats any Set; a long list (a
-  // registry, an exposed set) is shared by every record of a run, so its Set is built once.
-  if (names.length <= LINEAR_SCAN) {
-    for (const name of acceptable) if (names.includes(name)) return true;
-    return false;
-  }
-  const members = memberSet(names);
-  for (const name of acceptable) if (members.has(name)) return true;
-  return false;
-}
-
-const LINEAR_SCAN = 32;
-
-/** The names of a list as a Set, one per list object (records share their registry and exposed lists). */
-export function memberSet(names: readonly string[]): ReadonlySet<string> {
-  let members = memberSets.get(names);
-  if (members === undefined) memberSets.set(names, (members = new Set(names)));
-  return members;
-}
-
-const memberSets = new WeakMap<readonly string[], ReadonlySet<string>>();
 
 /** The first rung that fails: coverage → exposure → discovery → selection, or null when correct. */
 export function findFailedStage(t: TrialSets): Stage | null {
@@ -84,8 +68,33 @@ export function findArgumentsError(argumentErrors: string[] | null): string | nu
   return argumentErrors?.find((message) => message.startsWith(UNPARSEABLE_PREFIX)) ?? null;
 }
 
-/** Re-classify a stored record from its sets (records written by other tools may disagree). */
-export function classifyRecord(record: TrialRecord): Classification {
+/** Classify a call-set decision (classify/call-set.ts): the ladder over each expected call. */
+export function classifyCallSet(t: CallSetSets): Classification {
+  const failed_stage = findCallSetStage(t);
+  return {
+    failed_stage,
+    selection_error: failed_stage === "selection" ? typeCallSetError(t) : null,
+    violated: callSetViolated(t),
+  };
+}
+
+/** Re-classify a stored record from its sets (records written by other tools may disagree); a call set is matched again from its calls. */
+export function classifyRecord(
+  record: TrialRecord,
+): Classification & Partial<Pick<TrialRecord, "call_set">> {
+  if (record.call_set !== undefined) {
+    const calls = record.calls ?? [];
+    const call_set = { ...record.call_set, ...matchCallSet(record.call_set, calls) };
+    return {
+      ...classifyCallSet({
+        ...record,
+        calls,
+        call_set,
+        arguments_error: findArgumentsError(record.argument_errors),
+      }),
+      call_set,
+    };
+  }
   // The sets by name, not a spread of the whole record: this runs once per record of every report.
   const {
     acceptable,

@@ -80,6 +80,25 @@ export interface CaseEntry {
   todo?: string;
   /** Where the case came from (route-eval freeze: the trace, span, call and redactions); not read by the run. */
   origin?: JsonObject;
+  /** The calls expected, instead of acceptable (docs/call-sets.md). */
+  calls?: ExpectedCallEntry[];
+  order?: "any" | "sequence";
+  allow_extra?: string[];
+  max_steps?: number;
+  results?: StubResultEntry[];
+}
+
+/** One expected call as written: a tool, or a list of acceptable alternatives, with optional args. */
+export interface ExpectedCallEntry {
+  tool: string | string[];
+  args?: Record<string, ArgExpectation>;
+}
+
+/** A stub as written: a call of `tool` whose arguments match `args` returns `result`. */
+export interface StubResultEntry {
+  tool: string;
+  args?: Record<string, ArgExpectation>;
+  result: JsonValue;
 }
 
 /** One turn of a conversation case: the user's message, the decision expected, and what changes in the tool surface from it on. */

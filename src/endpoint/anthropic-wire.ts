@@ -125,7 +125,7 @@ function renderToolList(request: TrialRequest): ToolUnion[] {
   return [...loaded, ...renderDeferredTools(search.deferred), ...server];
 }
 
-/** A client search's calls and results after the goal: tool_use, then a tool_result of tool_reference blocks. */
+/** What follows the goal: a client search's tool_use, then a tool_result of tool_reference blocks; or an agent loop's steps (a result in text). */
 function renderSearchExchange(request: TrialRequest): Turn[] {
   let results = 0;
   return (request.after_goal ?? []).map((message): Turn => {

@@ -17,6 +17,7 @@ import { tokenize } from "../text/tokenize.js";
  * word overlap — name words ×3, purpose ×2, "Use when" ×1, "Avoid when" ×−1.5 — picks the best
  * (ties by name), and abstains with `no_applicable_tool` when no tool scores BASELINE_THRESHOLD.
  * It fills string arguments it can read off the goal (ids, emails). It is the floor a model must beat.
+ * In an agent loop (max_steps), once a tool has answered its call it answers "Done." in text.
  * With tool search (a `search_tools` function offered), when no loaded tool scores the threshold
  * and it has not searched yet, it searches once for the goal's words (joined by "|" for a regex
  * search), then routes among what is loaded.
@@ -30,6 +31,9 @@ export function createBaselineEndpoint(): Endpoint {
 
 export function routeLexically(request: TrialRequest): EndpointOutcome {
   const started = performance.now();
+  // An agent loop's next step: a tool answered its call, so the baseline is done (it calls once).
+  const last = request.after_goal?.at(-1);
+  if (last?.role === "tool" && last.name !== SEARCH_TOOL) return done(started);
   const goal = new Set(tokenize(request.goal));
   let best: { tool: ToolDefinition; score: number } | null = null;
   for (const tool of request.tools) {
@@ -72,6 +76,19 @@ export function routeLexically(request: TrialRequest): EndpointOutcome {
       latency_ms: Math.round((performance.now() - started) * 1000) / 1000,
     },
   };
+}
+
+function done(started: number): EndpointOutcome {
+  const response = {
+    selected: null,
+    arguments: null,
+    arguments_error: null,
+    tool_calls: 0,
+    text: "Done.",
+    usage: { input_tokens: null, output_tokens: null },
+    latency_ms: Math.round((performance.now() - started) * 1000) / 1000,
+  };
+  return { ok: true, response };
 }
 
 function answer(tool: string, args: JsonObject, started: number): EndpointOutcome {

@@ -161,10 +161,12 @@ function renderToolList(
   ];
 }
 
-/** A client search's calls and results after the goal: tool_search_call and tool_search_output items. */
+/** What follows the goal: a client search's tool_search_call and tool_search_output items, or an agent loop's steps. */
 function renderSearchExchange(request: TrialRequest, strict: boolean): ResponseInputItem[] {
   const exchange = request.after_goal ?? [];
   if (exchange.length === 0) return [];
+  // Without search, the exchange is an agent loop's steps: ordinary function calls and their outputs.
+  if (request.search === undefined) return exchange.flatMap(renderMessage);
   const definitions = new Map((request.search?.deferred ?? []).map((tool) => [tool.name, tool]));
   let results = 0;
   return exchange.flatMap((message): ResponseInputItem[] => {

@@ -13,6 +13,7 @@ import {
   CASE_MEAN_PATTERN,
   GATE_METRICS,
   RECALL_PATTERN,
+  isCallSetGate,
   SPEC_PATTERN,
 } from "./gate-names.js";
 
@@ -117,6 +118,12 @@ function measureNamed(metrics: Metrics, name: string): Measure {
       `${NO_POPULATION} (the run has no conversation case with a scored trial)`,
     );
   }
+  if (isCallSetGate(name))
+    return measureRate(
+      name,
+      metrics.call_sets?.[name],
+      `${NO_POPULATION} (the run has no case with calls: and a scored trial)`,
+    );
   const recall = RECALL_PATTERN.exec(name);
   if (recall !== null) return measureRecall(metrics, recall[1]);
   const mean = CASE_MEAN_PATTERN.exec(name);

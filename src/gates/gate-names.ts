@@ -9,12 +9,21 @@ import type { GateSpec } from "../types.js";
 
 export const CASE_MEANS = ["pass_hat_k", "pass_at_k"] as const;
 
+/** The call-set rates a gate may name (metrics.call_sets, docs/call-sets.md). */
+export const CALL_SET_GATES = ["call_set_exact", "call_recall", "call_precision"] as const;
+export type CallSetGate = (typeof CALL_SET_GATES)[number];
+
+export function isCallSetGate(name: string): name is CallSetGate {
+  return (CALL_SET_GATES as readonly string[]).includes(name);
+}
+
 /** Every gate name evaluateGates accepts (`<k>` stands for a budget, or "all" for recall). */
 export const GATE_METRICS: readonly string[] = [
   ...RATE_NAMES,
   "consistency",
   "mean_visible",
   "conversation_success",
+  ...CALL_SET_GATES,
   "tool_recall_at_k.<k>",
   ...CASE_MEANS,
   "pass_hat_k.<k>",
@@ -33,6 +42,7 @@ const PLAIN_NAMES: ReadonlySet<string> = new Set([
   "consistency",
   "mean_visible",
   "conversation_success",
+  ...CALL_SET_GATES,
 ]);
 const SUGGESTIONS: ReadonlySet<string> = new Set([
   ...PLAIN_NAMES,

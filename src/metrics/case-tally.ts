@@ -21,6 +21,7 @@ import { labelAcceptable, labelSelected } from "./scored-trials.js";
 import { clusterOf } from "./wilson.js";
 import { sameList } from "../text/same-list.js";
 import { addQuality, newQualityTally, type QualityTally } from "./retrieval-quality.js";
+import { addCallSet, newCallSetSums } from "./call-sets.js";
 
 const bit = (fact: (typeof FACTS)[number]): number => 1 << FACTS.indexOf(fact);
 const EXPOSED = bit("exposed");
@@ -85,6 +86,8 @@ export interface CaseTally {
   thirds: number[];
   /** Null until a scored trial had tool search on. */
   search: Float64Array | null;
+  /** Null until a scored trial's case expected calls (metrics/call-sets.ts). */
+  callSets: Float64Array | null;
   /** A conversation's turn records, errored ones included (conversation metrics join them by trial); null for other cases. */
   turns: TrialRecord[] | null;
   /** The lowest-numbered trial (the first such in record order): the case row's fields and the exposure assertions. */
@@ -164,6 +167,7 @@ export function newTally(r: TrialRecord): CaseTally {
     tokens: { total: 0, reported: 0, estimated: 0 },
     thirds: [0, 0, 0, 0, 0, 0],
     search: null,
+    callSets: null,
     turns: null,
     first: fieldsOf(r),
     mixed: { family: false, phase: false, tag: false },
@@ -226,11 +230,29 @@ export function addRecord(tally: CaseTally, r: TrialRecord): void {
     if ((bits & PICKED) !== 0) tally.thirds[2 * THIRD_INDEX[third] + 1] += 1;
   }
   if (r.search !== undefined) addSearch((tally.search ??= new Float64Array(11)), r);
+  if (r.call_set !== undefined) addCallSet((tally.callSets ??= newCallSetSums()), r);
+}
+
+/**
+ * The (expected, selected) pair a trial counts in. A call set that missed an expected call pairs
+ * the first one missed with the first extra call made in its place (or no call); an extra call
+ * alone pairs the expected set with it.
+ */
+function cellOf(r: TrialRecord): [string, string] {
+  const set = r.call_set;
+  if (set === undefined || set.exact)
+    return [labelAcceptable(r.acceptable), labelSelected(r.selected)];
+  const calls = r.calls ?? [];
+  const instead = set.extra.length === 0 ? null : calls[set.extra[0]].tool;
+  const missed = set.matched.indexOf(null);
+  return [
+    labelAcceptable(missed === -1 ? r.acceptable : set.expected[missed].tools),
+    labelSelected(missed === -1 && instead === null ? r.selected : instead),
+  ];
 }
 
 function addCell(tally: CaseTally, r: TrialRecord): void {
-  const acceptable = labelAcceptable(r.acceptable);
-  const selected = labelSelected(r.selected);
+  const [acceptable, selected] = cellOf(r);
   let cell = tally.cells.find((c) => c.selected === selected && c.acceptable === acceptable);
   if (cell === undefined)
     tally.cells.push((cell = { acceptable, selected, count: 0, correct: 0, selectionFailures: 0 }));

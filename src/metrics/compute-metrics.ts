@@ -5,8 +5,11 @@
  */
 import { RATE_NAMES, type RateName } from "../types/rates.js";
 import {
+  CALL_SET_ERRORS,
   POSITION_THIRDS,
   SELECTION_ERRORS,
+  type CallSetMetrics,
+  type SelectionErrorCounts,
   STAGES,
   type ConversationMetrics,
   type Metrics,
@@ -27,6 +30,7 @@ import { compareText } from "../text/compare-text.js";
 import { clusterRate, type ClusterTally } from "./wilson.js";
 import { computeConversations } from "./conversations.js";
 import { computeToolSearch } from "./tool-search.js";
+import { computeCallSets } from "./call-sets.js";
 
 /** All metrics of a set of records (a run, or one breakdown's subset); pass^k by the run's `success`. */
 export function computeMetrics(records: TrialRecord[], success: Success = "selection"): Metrics {
@@ -78,9 +82,7 @@ export function metricsOfCases(cases: readonly CaseTally[], success: Success): M
     failure_profile: Object.fromEntries(
       STAGES.map((stage) => [stage, total(cases, (c) => c.stages[stage])]),
     ) as Record<Stage, number>,
-    selection_errors: Object.fromEntries(
-      SELECTION_ERRORS.map((e) => [e, total(cases, (c) => c.selectionErrors[e])]),
-    ) as Record<SelectionError, number>,
+    selection_errors: countSelectionErrors(cases),
     ...computeConfusions(cases),
     ...computeReliability(cases, success),
     retrieval: computeRetrievalQuality(clusters),
@@ -104,7 +106,21 @@ export function metricsOfCases(cases: readonly CaseTally[], success: Success): M
       ),
     ),
     ...withToolSearch(computeToolSearch(clusters)),
+    ...withCallSets(computeCallSets(clusters)),
   };
+}
+
+/** Selection failures by type; a call-set type only when some trial had it (so a run without call sets reports as before). */
+function countSelectionErrors(cases: readonly CaseTally[]): SelectionErrorCounts {
+  const counts = Object.fromEntries(
+    SELECTION_ERRORS.map((e) => [e, total(cases, (c) => c.selectionErrors[e])]),
+  ) as Record<SelectionError, number>;
+  for (const type of CALL_SET_ERRORS) if (counts[type] === 0) delete counts[type];
+  return counts;
+}
+
+function withCallSets(callSets: CallSetMetrics | null): { call_sets?: CallSetMetrics } {
+  return callSets === null ? {} : { call_sets: callSets };
 }
 
 /** Over exposed trials, by retriever budget: "all" for trials without a retriever; numeric keys ascending, "all" last. */

@@ -34,6 +34,13 @@ export const isRetrieved = (t: TrialRecord): boolean =>
  * at selection (arguments belong to the action boundary); this is the figure beside it.
  */
 export function isRightCall(t: TrialRecord): boolean {
+  // A call set: every expected call matched (no extra, order kept) with its arguments valid and as expected.
+  if (t.call_set !== undefined)
+    return (
+      t.call_set.exact &&
+      !t.call_set.args_match.includes(false) &&
+      !t.call_set.args_valid.includes(false)
+    );
   const right = t.selected !== null && t.acceptable.includes(t.selected);
   return (
     right &&
@@ -52,7 +59,10 @@ const FACT_HOLDS: Record<Fact, (t: TrialRecord) => boolean> = {
   covered: isCovered,
   exposed: isExposed,
   retrieved: isRetrieved,
-  picked_acceptable: (t) => t.selected !== null && t.acceptable.includes(t.selected),
+  picked_acceptable: (t) =>
+    t.call_set !== undefined
+      ? t.call_set.exact
+      : t.selected !== null && t.acceptable.includes(t.selected),
   end_to_end: (t) => t.failed_stage === null,
   abstain_acceptable: (t) => t.acceptable.includes(ABSTAIN),
   abstained: (t) => t.selected === ABSTAIN,
@@ -64,9 +74,13 @@ const FACT_HOLDS: Record<Fact, (t: TrialRecord) => boolean> = {
   arguments_match: (t) => t.argument_match === true,
   right_call: isRightCall,
   asked: (t) => t.selected === ASK,
-  phantom: (t) => t.selected !== null && !t.visible_order.includes(t.selected),
+  phantom: (t) =>
+    t.call_set !== undefined
+      ? (t.calls ?? []).some((call) => !t.visible_order.includes(call.tool))
+      : t.selected !== null && !t.visible_order.includes(t.selected),
   no_call: (t) => t.selected === null,
-  extra_call: (t) => t.tool_calls > 1,
+  // A call set expects several calls: an extra one is a call matched to none and not allowed.
+  extra_call: (t) => (t.call_set !== undefined ? t.call_set.extra.length > 0 : t.tool_calls > 1),
 };
 
 const bitOf = (fact: Fact): number => 1 << FACTS.indexOf(fact);

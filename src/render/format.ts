@@ -36,6 +36,8 @@ export const SELECTION_ERROR_LABELS: Record<SelectionError, string> = {
   abstained: "no_applicable_tool when a tool applied",
   asked: "ask_user when nothing was missing",
   malformed: "arguments that do not parse",
+  missed_call: "too few calls (an expected call missing)",
+  wrong_order: "the expected calls out of order",
 };
 
 /** 0.72727 → "72.7%"; −0.12 → "−12.0%" (a difference's bound); null → "—". */

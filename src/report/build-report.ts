@@ -1,5 +1,5 @@
 import { maxOf } from "../text/extremes.js";
-import { memberSet } from "../classify/classify-trial.js";
+import { memberSet } from "../classify/name-sets.js";
 import { computeBreakdowns } from "../metrics/breakdowns.js";
 import { rowOfCase } from "../metrics/case-rows.js";
 import type { CaseTally } from "../metrics/case-tally.js";

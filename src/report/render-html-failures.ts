@@ -1,5 +1,5 @@
 /** Where the failed trials broke (one stacked bar and a row per rung) and how selection failed. */
-import { SELECTION_ERRORS, STAGES } from "../types.js";
+import { listedSelectionErrors, STAGES } from "../types.js";
 import type { Metrics } from "../types.js";
 import { FIX_ACTIONS } from "../show/explain-fix.js";
 import { formatPercent, SELECTION_ERROR_LABELS, STAGE_MEANINGS } from "../render/format.js";
@@ -24,12 +24,10 @@ export function renderFailureSection(metrics: Metrics): HtmlSection {
     const count = metrics.failure_profile[stage];
     return html`<tr data-stage="${stage}"><td>${stageBadge(stage)}</td><td class="num">${count}</td><td class="num">${formatPercent(failed === 0 ? null : count / failed)}</td><td>${STAGE_MEANINGS[stage]}</td><td>${FIX_ACTIONS[stage]}</td></tr>`;
   });
-  const errorTotal = SELECTION_ERRORS.reduce(
-    (sum, type) => sum + metrics.selection_errors[type],
-    0,
-  );
-  const errorRows = SELECTION_ERRORS.map((type) => {
-    const count = metrics.selection_errors[type];
+  const listed = listedSelectionErrors(metrics.selection_errors);
+  const errorTotal = listed.reduce((sum, type) => sum + (metrics.selection_errors[type] ?? 0), 0);
+  const errorRows = listed.map((type) => {
+    const count = metrics.selection_errors[type] ?? 0;
     return html`<tr><td><code>${type}</code></td><td class="num">${count}</td><td class="bar-cell">${svgBar(count, errorTotal, "fail-selection")}</td><td>${SELECTION_ERROR_LABELS[type]}</td></tr>`;
   });
   const body = html`${failed === 0 ? "" : stackedBar(metrics, failed)}

@@ -26,6 +26,7 @@ import { renderHeadroomSection } from "../counterfactual/render-headroom-html.js
 import { HIDING_LABELS, NO_DESCRIPTION, STATUS_MARKS } from "../show/render-case.js";
 import { renderConversationSection } from "./render-html-conversations.js";
 import { buildAdaptiveSection } from "./run-shape-sections.js";
+import { buildCallSetSection } from "./call-set-section.js";
 import { buildToolSearchSection } from "./tool-search-section.js";
 import { sectionHtml } from "../render/lay-out-sections.js";
 
@@ -81,6 +82,15 @@ export function renderHtml(report: Report, options: HtmlOptions): string {
             buildToolSearchSection(report.metrics.tool_search, report.run.config.tool_search),
             "tool-search",
             "The exposed ordinary tools were deferred behind a search the model drove; discovery fails when no search loaded an acceptable tool.",
+          ),
+        ]),
+    ...(report.metrics.call_sets === undefined
+      ? []
+      : [
+          sectionHtml(
+            buildCallSetSection(report.metrics.call_sets),
+            "call-sets",
+            "Decisions whose case expected several calls: each expected call climbs the ladder; selection passes when the calls made match them exactly.",
           ),
         ]),
     ...(options.headroom === undefined || options.headroom === null

@@ -3,8 +3,9 @@
  * one table each. The terminal and Markdown renderers lay the same sections out differently.
  */
 import { RATES, STAGE_RATES, OTHER_RATES } from "../types/rates.js";
-import { POSITION_THIRDS, SELECTION_ERRORS, STAGES } from "../types.js";
+import { POSITION_THIRDS, listedSelectionErrors, STAGES } from "../types.js";
 import type { CostEstimate, GateResult, Metrics, Rate, Report } from "../types.js";
+import { buildCallSetSection } from "./call-set-section.js";
 import { buildToolSearchSection } from "./tool-search-section.js";
 import { buildAdaptiveSection, buildConversationSection } from "./run-shape-sections.js";
 import {
@@ -78,9 +79,10 @@ export function buildFailureSection(metrics: Metrics): Section {
 }
 
 export function buildSelectionErrorSection(metrics: Metrics): Section {
-  const total = SELECTION_ERRORS.reduce((sum, type) => sum + metrics.selection_errors[type], 0);
-  const rows = SELECTION_ERRORS.map((type): Cell[] => {
-    const count = metrics.selection_errors[type];
+  const listed = listedSelectionErrors(metrics.selection_errors);
+  const total = listed.reduce((sum, type) => sum + (metrics.selection_errors[type] ?? 0), 0);
+  const rows = listed.map((type): Cell[] => {
+    const count = metrics.selection_errors[type] ?? 0;
     return [
       type,
       countCell(count),
@@ -360,6 +362,7 @@ export function buildSummarySections(report: Report): Section[] {
     ...(metrics.tool_search === undefined
       ? []
       : [buildToolSearchSection(metrics.tool_search, report.run.config.tool_search)]),
+    ...(metrics.call_sets === undefined ? [] : [buildCallSetSection(metrics.call_sets)]),
     buildSelectionErrorSection(metrics),
     buildConfusionSection(metrics),
     buildRatesSection(metrics, report.cost),

@@ -41,7 +41,7 @@ export function buildToolSearchSection(
 }
 
 /** "1.04 [0.98, 1.10]": a mean with its interval, or "—". */
-function formatMean(m: MeanEstimate, digits: number): string {
+export function formatMean(m: MeanEstimate, digits: number): string {
   if (m.mean === null) return MISSING;
   return `${m.mean.toFixed(digits)}${m.ci === null ? "" : ` [${m.ci[0].toFixed(digits)}, ${m.ci[1].toFixed(digits)}]`}`;
 }

@@ -158,7 +158,8 @@ function withClassification(record: TrialRecord): TrialRecord {
   const agrees =
     c.failed_stage === record.failed_stage &&
     c.selection_error === record.selection_error &&
-    c.violated === record.violated;
+    c.violated === record.violated &&
+    (c.call_set === undefined || JSON.stringify(c.call_set) === JSON.stringify(record.call_set));
   return agrees ? record : { ...record, ...c };
 }
 

@@ -165,6 +165,14 @@ const SELECTION_FIXES: Record<SelectionError, (expected: string, f: FixFacts) =>
     `The model's arguments did not parse.`,
     `Simplify ${x}'s input_schema (enums over free strings, fewer and flatter parameters).`,
   ],
+  missed_call: (x) => [
+    `The model's calls were right but too few: an expected call (${x}) was not made.`,
+    `Say in the goal's tools' use_when that they are used together (e.g. "call this beside …"), or raise max_steps if the model stopped at the bound.`,
+  ],
+  wrong_order: (x) => [
+    `The model made the expected calls (${x}), but not in the order the case requires.`,
+    `Say in each tool's use_when what must come before it (e.g. "after looking the order up").`,
+  ],
 };
 
 /** The most frequent selection-error type (ties: vocabulary order), or null. */

@@ -25,6 +25,7 @@ import {
   splitSurface,
   type SearchSurface,
 } from "./tool-search.js";
+import { askInSteps } from "./agent-loop.js";
 import { definitionsOf, recordAnswer, requestOf, type AskContext } from "./trial-request.js";
 
 /** One decision: a case's trial, what its phase exposed and what it was shown. */
@@ -86,8 +87,9 @@ export function createAsker(parts: AskerParts): DecisionAsker {
         d.discovery.visible,
         (tools = definitionsOf(d.discovery.visible, parts.definitions)),
       );
-    const request: TrialRequest = { ...requestOf(config, d.testCase, d.trial, d.seed), tools };
     const asked = within(d);
+    if ((d.testCase.max_steps ?? 1) > 1) return askInSteps(asked, d, tools);
+    const request: TrialRequest = { ...requestOf(config, d.testCase, d.trial, d.seed), tools };
     const outcome = await asked.endpoint.call(request);
     return {
       outcome,

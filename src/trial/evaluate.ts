@@ -23,6 +23,7 @@ import { inShard, type Shard } from "../run-files/shard.js";
 import {
   checkPhaseFamilies,
   checkTodoGoals,
+  checkSteps,
   checkToolSearchNames,
   findDialectWarnings,
   findNameWarnings,
@@ -176,6 +177,7 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
   const resumeAs = place.kind === "resume" ? place.as : undefined;
   if (answering.kind !== "replies") checkTodoGoals(cases, config.cwd);
   checkToolSearchNames(config, cases);
+  checkSteps(config, cases, answering.kind);
   for (const warning of checkPhaseFamilies(config, cases)) options.onWarning?.(warning);
   for (const warning of findNameWarnings(cases, config.cwd)) options.onWarning?.(warning);
   for (const warning of findDialectWarnings(cases, config.cwd)) options.onWarning?.(warning);

@@ -117,6 +117,33 @@ export function checkToolSearchNames(config: Config, cases: Case[]): void {
 }
 
 /**
+ * A case asked in steps (max_steps above 1) needs each step's reply before the next request can
+ * be written: a batch cannot hold it, and tool search's own loop of searches would be a second
+ * loop inside the first (not supported yet). Refused before any call, naming the first such case.
+ */
+export function checkSteps(
+  config: Config,
+  cases: Case[],
+  answering: "endpoint" | "batch" | "replies",
+): void {
+  const stepped = cases.find((c) => (c.max_steps ?? 1) > 1);
+  if (stepped === undefined) return;
+  const where = at(
+    showPath(stepped.source.file, config.cwd),
+    stepped.source.line,
+    `case "${stepped.id}"`,
+  );
+  if (answering === "batch")
+    throw new InputError(
+      `${where} has max_steps: ${stepped.max_steps}: each step's request needs the reply before it, which a batch cannot give; run it with route-eval run (or set max_steps: 1)`,
+    );
+  if (config.tool_search.mode !== "off")
+    throw new InputError(
+      `${where} has max_steps: ${stepped.max_steps}, and tool_search is on: a decision in steps with searches is not supported yet; set tool_search.mode: off for these cases, or max_steps: 1`,
+    );
+}
+
+/**
  * Cases whose goal is still init's TODO placeholder are not scored: a run of them is refused in
  * one line saying how many and where the first is (lint lists every one, as case-todo-goal).
  */

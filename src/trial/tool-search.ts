@@ -32,10 +32,10 @@ import type {
   Tool,
   ToolDefinition,
   TrialRequest,
-  Usage,
 } from "../types.js";
 import { definitionsOf, recordAnswer, requestOf, type AskContext } from "./trial-request.js";
 import type { TrialResult } from "./run-loop.js";
+import { addCall, newTotals, withTotals } from "./call-totals.js";
 
 /** The loaded and deferred parts of a visible set. */
 export interface SearchSurface {
@@ -192,16 +192,7 @@ export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<Tr
   const searches: SearchStep[] = [];
   const loadedBySearch: string[][] = [];
   const exchange: Message[] = [];
-  const totals = {
-    calls: 0,
-    definition_tokens: 0,
-    retries: 0,
-    latency: 0,
-    input: 0 as number | null,
-    output: 0 as number | null,
-    estimated: 0 as number | null,
-    fromStore: true,
-  };
+  const totals = { ...newTotals(), definition_tokens: 0 };
   let outcome: EndpointOutcome;
   let request: TrialRequest;
   let ended: "moved" | "search_limit" = "moved";
@@ -221,12 +212,9 @@ export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<Tr
       ...(exchange.length === 0 ? {} : { after_goal: [...exchange] }),
     };
     outcome = await endpoint.call(request);
-    totals.calls += 1;
+    addCall(totals, outcome);
     totals.definition_tokens += definitionTokens(tools);
-    totals.retries += outcome.retries ?? 0;
-    if (outcome.from_store !== true) totals.fromStore = false;
     if (!outcome.ok) break;
-    addUsage(totals, outcome.response);
     for (const step of outcome.response.searches ?? []) {
       const returned = step.returned.filter((name) => deferredSet.has(name));
       searches.push({ query: step.query, returned, by: "provider" });
@@ -328,42 +316,4 @@ function queryOf(args: JsonValue): string | null {
   if (args === null || typeof args !== "object" || Array.isArray(args)) return null;
   const query = args.query;
   return typeof query === "string" && query.trim() !== "" ? query : null;
-}
-
-type Totals = {
-  calls: number;
-  definition_tokens: number;
-  retries: number;
-  latency: number;
-  input: number | null;
-  output: number | null;
-  estimated: number | null;
-  fromStore: boolean;
-};
-
-function addUsage(totals: Totals, response: EndpointResponse): void {
-  const add = (sum: number | null, value: number | null | undefined) =>
-    sum === null || value === null || value === undefined ? null : sum + value;
-  totals.latency += response.latency_ms;
-  totals.input = add(totals.input, response.usage.input_tokens);
-  totals.output = add(totals.output, response.usage.output_tokens);
-  totals.estimated = add(totals.estimated, response.usage.input_tokens_estimated);
-}
-
-/** The decision's outcome: the last call's answer, with the usage, time and retries of all its calls. */
-function withTotals(outcome: EndpointOutcome, totals: Totals): EndpointOutcome {
-  const common = { retries: totals.retries, ...(totals.fromStore ? { from_store: true } : {}) };
-  if (!outcome.ok) return { ...outcome, ...common };
-  const usage: Usage = {
-    input_tokens: totals.input,
-    output_tokens: totals.output,
-    ...(outcome.response.usage.input_tokens_estimated === undefined
-      ? {}
-      : { input_tokens_estimated: totals.estimated }),
-  };
-  return {
-    ...outcome,
-    ...common,
-    response: { ...outcome.response, usage, latency_ms: Math.round(totals.latency * 1000) / 1000 },
-  };
 }

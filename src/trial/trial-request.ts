@@ -2,7 +2,7 @@
  * What every trial shares, whatever it shows (a plain ask, or a decision with its searches): the
  * request without its tools, and the record of its answer.
  */
-import { buildRecord } from "../classify/build-record.js";
+import { buildRecord, type TrialEvidence } from "../classify/build-record.js";
 import { hashRequest } from "../endpoint/request-hash.js";
 import { deriveSeed } from "../text/seeded-random.js";
 import type {
@@ -51,7 +51,7 @@ export function recordAnswer(
   t: { testCase: Case; trial: number; exposure: Exposure; discovery: Discovery },
   request: TrialRequest,
   outcome: EndpointOutcome,
-  extra: { toolsShuffled: boolean; search?: SearchRecord },
+  extra: { toolsShuffled: boolean; search?: SearchRecord; steps?: TrialEvidence["steps"] },
 ): TrialRecord {
   const { endpoint } = ctx;
   return buildRecord({

@@ -42,6 +42,34 @@ export interface Case {
   turn?: ConversationTurn;
   /** What asking a turn on-policy needs beyond its gold history (not recorded). */
   plan?: TurnPlan;
+  /** The calls expected instead of one acceptable tool (`calls:`); `acceptable` then lists every tool they name. */
+  call_set?: CallSetSpec;
+  /** The agent loop's bound within the decision (`max_steps:`, default 1: one reply is judged). */
+  max_steps?: number;
+  /** What each call made during the decision's steps returns (`results:`), first match first. */
+  results?: StubResult[];
+}
+
+/** One expected call of a call set: any of its tools, with the arguments `args` expects (none: any). */
+export interface ExpectedCall {
+  tools: string[];
+  args?: Record<string, ArgExpectation>;
+}
+
+/** A decision's expected calls (docs/call-sets.md). */
+export interface CallSetSpec {
+  expected: ExpectedCall[];
+  /** any: a set, in whatever order (parallel calls); sequence: the order matters. */
+  order: "any" | "sequence";
+  /** Tools that may also be called without penalty (read-only look-ups). */
+  allow_extra: string[];
+}
+
+/** What a call of `tool` returns during the decision's steps, when its arguments match `args` (none: any). */
+export interface StubResult {
+  tool: string;
+  args?: Record<string, ArgExpectation>;
+  result: JsonValue;
 }
 
 /** A conversation turn's parts for on-policy asking: the history is built from the model's own earlier calls. */

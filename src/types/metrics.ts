@@ -1,6 +1,6 @@
 /** Metrics: part of the records of route-eval (see ../types.ts). */
 import type { RateName } from "./rates.js";
-import type { SelectionError, Stage } from "./records.js";
+import type { CallSetError, SelectionError, Stage } from "./records.js";
 
 /** A rate with its evidence: value is null when the denominator is 0. */
 export interface Rate {
@@ -56,7 +56,8 @@ export interface Metrics extends Record<RateName, Rate> {
   tool_recall_at_k: Record<string, Rate>;
   mean_visible: number | null;
   failure_profile: Record<Stage, number>;
-  selection_errors: Record<SelectionError, number>;
+  /** By type; missed_call and wrong_order (call sets only) are present only when counted. */
+  selection_errors: SelectionErrorCounts;
   selection_confusions: Confusion[];
   confusion_matrix: Confusion[];
   rivals: Rival[];
@@ -86,6 +87,33 @@ export interface Metrics extends Record<RateName, Rate> {
   conversations?: ConversationMetrics;
   /** Over the decisions asked with tool search on; absent when the run has none. */
   tool_search?: ToolSearchMetrics;
+  /** Over the decisions whose case expected calls (calls:); absent when the run has none. */
+  call_sets?: CallSetMetrics;
+}
+
+/** Counts of selection failures by type: the call-set types only when some was counted. */
+export type SelectionErrorCounts = Record<Exclude<SelectionError, CallSetError>, number> &
+  Partial<Record<CallSetError, number>>;
+
+/**
+ * Call sets (docs/call-sets.md): over the scored decisions whose case expected calls. Rates are
+ * clustered by case; recall and precision count calls, with the case as the unit of the interval.
+ */
+export interface CallSetMetrics {
+  /** Scored decisions whose case expected calls. */
+  decisions: number;
+  /** Decisions with every expected call made with its arguments right, no extra call, the order kept. */
+  call_set_exact: Rate;
+  /** Of the expected calls, those made (matched by tool). */
+  call_recall: Rate;
+  /** Of the calls made that count (matched or extra; allowed look-ups are neither), those expected. */
+  call_precision: Rate;
+  /** Of the `order: sequence` decisions that made their calls (or broke the order), those in order. */
+  order_kept: Rate;
+  /** Decisions still calling at max_steps. */
+  step_limit: Rate;
+  steps_per_decision: MeanEstimate;
+  calls_per_decision: MeanEstimate;
 }
 
 /** A mean over scored trials with a cluster-robust interval (the case is the unit); null mean when n is 0. */

@@ -2,7 +2,7 @@
 import type { JsonValue } from "./json.js";
 import type { EndpointCall, Usage } from "./endpoint.js";
 import type { RetrievalSummary } from "./discovery.js";
-import type { ConversationTurn } from "./cases.js";
+import type { CallSetSpec, ConversationTurn } from "./cases.js";
 
 export const STAGES = ["coverage", "exposure", "discovery", "selection"] as const;
 export type Stage = (typeof STAGES)[number];
@@ -14,8 +14,22 @@ export const SELECTION_ERRORS = [
   "abstained",
   "asked",
   "malformed",
+  "missed_call",
+  "wrong_order",
 ] as const;
 export type SelectionError = (typeof SELECTION_ERRORS)[number];
+/** The selection errors only a call set can have (reports list them only when counted). */
+export const CALL_SET_ERRORS = ["missed_call", "wrong_order"] as const satisfies SelectionError[];
+export type CallSetError = (typeof CALL_SET_ERRORS)[number];
+
+/** The selection-error types a table lists: every one but a call-set type nobody made. */
+export function listedSelectionErrors(
+  counts: Partial<Record<SelectionError, number>>,
+): SelectionError[] {
+  return SELECTION_ERRORS.filter(
+    (type) => (counts[type] ?? 0) > 0 || !(CALL_SET_ERRORS as readonly string[]).includes(type),
+  );
+}
 
 /**
  * One decision, with every set along the way, as route-eval holds it in memory. On disk
@@ -78,7 +92,36 @@ export interface TrialRecord {
   turn?: ConversationTurn;
   /** Tool search was on: the searches the decision made, what they loaded and how it ended. */
   search?: SearchRecord;
+  /** The case expected calls (`calls:`): what was expected, how the calls made matched it, the steps taken (`calls` lists every call made). */
+  call_set?: CallSetRecord;
 }
+
+/**
+ * How a decision's calls met its expected calls (classify/call-set.ts): the expectation, kept so
+ * the record is judged from itself, and the matching — tool first, then arguments; in order for
+ * `order: sequence`.
+ */
+export interface CallSetRecord extends CallSetSpec {
+  /** Per expected call: the index in `calls` of the call matched to it, or null (missed). */
+  matched: (number | null)[];
+  /** Per expected call: whether the matched call's arguments met `args` (null: unmatched, or no expectation). */
+  args_match: (boolean | null)[];
+  /** Per expected call: whether the matched call's arguments were valid against the schema shown (null: unmatched or not checked). */
+  args_valid: (boolean | null)[];
+  /** Indices in `calls` of the calls matched to nothing and not allowed: extra calls. */
+  extra: number[];
+  /** Whether the calls met the expected order (always true for `order: any`): false when the calls matched only out of order. */
+  in_order: boolean;
+  /** Every expected call matched by tool, no extra call, order kept: the selection verdict. */
+  exact: boolean;
+  /** Model calls the decision took (1 unless max_steps > 1). */
+  steps: number;
+  /** text: the last reply made no call; control: it called a control; step_limit: it still made calls at max_steps; single: max_steps is 1. */
+  ended: CallSetEnding;
+}
+
+export const CALL_SET_ENDINGS = ["single", "text", "control", "step_limit"] as const;
+export type CallSetEnding = (typeof CALL_SET_ENDINGS)[number];
 
 /** One search of a decision: what was asked, what came back, who ran it. */
 export interface SearchStep {

@@ -1,0 +1,233 @@
+/**
+ * Call sets (docs/call-sets.md): the calls a decision made, matched to the calls its case
+ * expected, and the ladder over each expected call. Pure: a record is judged from itself.
+ *
+ * Matching is tool first, then arguments: the most expected calls matched by tool, and among
+ * those matchings the one with the most arguments met. With `order: sequence` the matched calls
+ * must come in the expected order (a longest common subsequence); the order is kept when that
+ * matches as many calls as the unordered matching does.
+ */
+import { ABSTAIN, ASK, STAGES, isControl } from "../types.js";
+import type {
+  CallSetEnding,
+  CallSetRecord,
+  CallSetSpec,
+  EndpointCall,
+  ExpectedCall,
+  SelectionError,
+  Stage,
+} from "../types.js";
+import { matchArguments } from "./check-arguments.js";
+import { intersects } from "./name-sets.js";
+
+/** What matching a decision's calls yields, before the steps are known. */
+export type CallSetMatch = Omit<CallSetRecord, "steps" | "ended" | "args_valid">;
+
+interface Edge {
+  /** Whether the call's tool is one of the expected call's. */
+  tool: boolean;
+  /** Whether its arguments meet the expected call's `args` (true when it states none). */
+  args: boolean;
+}
+
+/** Matches the calls made to the expected calls (see the file's comment). */
+export function matchCallSet(spec: CallSetSpec, calls: readonly EndpointCall[]): CallSetMatch {
+  const edges = spec.expected.map((expected) => calls.map((call) => edgeOf(expected, call)));
+  const unordered = bestMatching(edges, false);
+  const matching = spec.order === "sequence" ? bestMatching(edges, true) : unordered;
+  const matched = matching.pairs;
+  const used = new Set(matched.filter((index): index is number => index !== null));
+  const extra: number[] = [];
+  calls.forEach((call, index) => {
+    if (!used.has(index) && !spec.allow_extra.includes(call.tool)) extra.push(index);
+  });
+  const in_order = matching.count === unordered.count;
+  return {
+    expected: spec.expected,
+    order: spec.order,
+    allow_extra: spec.allow_extra,
+    matched,
+    args_match: spec.expected.map((expected, e) => {
+      const index = matched[e];
+      return index === null || expected.args === undefined ? null : edges[e][index].args;
+    }),
+    extra,
+    in_order,
+    exact: matched.every((index) => index !== null) && extra.length === 0 && in_order,
+  };
+}
+
+function edgeOf(expected: ExpectedCall, call: EndpointCall): Edge {
+  const tool = expected.tools.includes(call.tool);
+  if (!tool || expected.args === undefined) return { tool, args: tool };
+  return { tool, args: matchArguments(expected.args, call.arguments).match };
+}
+
+/** A matching's score: calls matched by tool, then arguments met among them. */
+interface Matching {
+  pairs: (number | null)[];
+  count: number;
+  args: number;
+}
+
+const better = (a: Matching, b: Matching): boolean =>
+  a.count > b.count || (a.count === b.count && a.args > b.args);
+
+/**
+ * The best matching of expected calls (rows) to calls made (columns). Ordered: a dynamic
+ * programme over both sequences. Unordered: augmenting paths by tool (a maximum matching), then
+ * the arguments improved by exchanging matched calls while that keeps the count — exact for the
+ * small sets cases hold, by search over rows when there are few.
+ */
+function bestMatching(edges: Edge[][], ordered: boolean): Matching {
+  const rows = edges.length;
+  const cols = rows === 0 ? 0 : edges[0].length;
+  if (ordered) return orderedMatching(edges, rows, cols);
+  return unorderedMatching(edges, rows, cols);
+}
+
+function orderedMatching(edges: Edge[][], rows: number, cols: number): Matching {
+  // best[i][j]: the best matching of expected[i..] to calls[j..].
+  const best: Matching[][] = Array.from({ length: rows + 1 }, () => new Array<Matching>(cols + 1));
+  for (let i = rows; i >= 0; i--) {
+    for (let j = cols; j >= 0; j--) {
+      if (i === rows || j === cols) {
+        best[i][j] = { pairs: new Array<number | null>(rows - i).fill(null), count: 0, args: 0 };
+        continue;
+      }
+      let pick = best[i + 1][j];
+      pick = { pairs: [null, ...pick.pairs], count: pick.count, args: pick.args };
+      const skip = best[i][j + 1];
+      if (better(skip, pick)) pick = skip;
+      const edge = edges[i][j];
+      if (edge.tool) {
+        const rest = best[i + 1][j + 1];
+        const take = {
+          pairs: [j, ...rest.pairs],
+          count: rest.count + 1,
+          args: rest.args + (edge.args ? 1 : 0),
+        };
+        if (better(take, pick)) pick = take;
+      }
+      best[i][j] = pick;
+    }
+  }
+  return best[0][0];
+}
+
+/** Exhaustive over rows below this many expected calls; beyond, a maximum matching by tool, then exchanges for arguments. */
+const SEARCH_ROWS = 8;
+
+function unorderedMatching(edges: Edge[][], rows: number, cols: number): Matching {
+  if (rows <= SEARCH_ROWS) {
+    let best: Matching = { pairs: new Array<number | null>(rows).fill(null), count: 0, args: 0 };
+    const pairs = new Array<number | null>(rows).fill(null);
+    const taken = new Array<boolean>(cols).fill(false);
+    const visit = (row: number, count: number, args: number) => {
+      if (row === rows) {
+        if (better({ pairs, count, args }, best)) best = { pairs: [...pairs], count, args };
+        return;
+      }
+      // Even matching every remaining row cannot beat the best: stop.
+      if (count + (rows - row) < best.count) return;
+      for (let col = 0; col < cols; col++) {
+        const edge = edges[row][col];
+        if (!edge.tool || taken[col]) continue;
+        taken[col] = true;
+        pairs[row] = col;
+        visit(row + 1, count + 1, args + (edge.args ? 1 : 0));
+        taken[col] = false;
+      }
+      pairs[row] = null;
+      visit(row + 1, count, args);
+    };
+    visit(0, 0, 0);
+    return best;
+  }
+  // Many expected calls: augmenting paths, trying argument-meeting calls first.
+  const owner = new Array<number | null>(cols).fill(null);
+  const pairs = new Array<number | null>(rows).fill(null);
+  const augment = (row: number, seen: boolean[]): boolean => {
+    const order = [...edges[row].keys()].sort(
+      (a, b) => Number(edges[row][b].args) - Number(edges[row][a].args),
+    );
+    for (const col of order) {
+      if (!edges[row][col].tool || seen[col]) continue;
+      seen[col] = true;
+      const holder = owner[col];
+      if (holder === null || augment(holder, seen)) {
+        owner[col] = row;
+        pairs[row] = col;
+        return true;
+      }
+    }
+    return false;
+  };
+  for (let row = 0; row < rows; row++) augment(row, new Array<boolean>(cols).fill(false));
+  let count = 0;
+  let args = 0;
+  pairs.forEach((col, row) => {
+    if (col === null) return;
+    count += 1;
+    if (edges[row][col].args) args += 1;
+  });
+  return { pairs, count, args };
+}
+
+/** The sets a call-set decision is classified from. */
+export interface CallSetSets {
+  registry_names: readonly string[];
+  exposed_names: readonly string[];
+  visible_order: readonly string[];
+  forbidden: readonly string[];
+  calls: readonly EndpointCall[];
+  call_set: Pick<CallSetRecord, "expected" | "matched" | "extra" | "in_order" | "exact">;
+  /** Why the first call's arguments did not parse, or null. */
+  arguments_error: string | null;
+}
+
+/** Each expected call's first failed rung (null: matched). */
+export function expectedStages(t: CallSetSets): (Stage | null)[] {
+  return t.call_set.expected.map((expected, e) => {
+    if (!intersects(expected.tools, t.registry_names)) return "coverage";
+    if (!intersects(expected.tools, t.exposed_names)) return "exposure";
+    if (!intersects(expected.tools, t.visible_order)) return "discovery";
+    return t.call_set.matched[e] === null ? "selection" : null;
+  });
+}
+
+/**
+ * The decision's rung: the earliest any expected call failed at; selection when each was matched
+ * but the set is not exact (an extra call, the order broken).
+ */
+export function findCallSetStage(t: CallSetSets): Stage | null {
+  const stages = expectedStages(t);
+  for (const stage of STAGES) if (stages.includes(stage)) return stage;
+  return t.call_set.exact ? null : "selection";
+}
+
+/** Why a call set that reached selection was wrong; the first matching type wins. */
+export function typeCallSetError(t: CallSetSets): SelectionError {
+  const { calls, call_set } = t;
+  if (calls.length === 0) return "no_call";
+  const unmatched = call_set.extra.map((index) => calls[index].tool);
+  if (calls.some((call) => !t.visible_order.includes(call.tool))) return "phantom_tool";
+  if (unmatched.includes(ABSTAIN)) return "abstained";
+  if (unmatched.includes(ASK)) return "asked";
+  if (t.arguments_error !== null) return "malformed";
+  if (unmatched.length > 0) return "wrong_tool";
+  if (!call_set.in_order) return "wrong_order";
+  return "missed_call";
+}
+
+/** Whether the decision called a forbidden tool anywhere. */
+export function callSetViolated(t: Pick<CallSetSets, "calls" | "forbidden">): boolean {
+  return t.calls.some((call) => t.forbidden.includes(call.tool));
+}
+
+/** How a reply ends a loop of steps: without a call, or with a control's; null when the loop goes on. */
+export function endingOf(calls: readonly EndpointCall[]): CallSetEnding | null {
+  if (calls.length === 0) return "text";
+  if (calls.some((call) => isControl(call.tool))) return "control";
+  return null;
+}
