@@ -215,8 +215,9 @@ export function typeCallSetError(t: CallSetSets): SelectionError {
   if (unmatched.includes(ABSTAIN)) return "abstained";
   if (unmatched.includes(ASK)) return "asked";
   if (t.arguments_error !== null) return "malformed";
-  if (unmatched.length > 0) return "wrong_tool";
+  // Out of order, the calls a sequence could not match in order are left over: the order is the cause.
   if (!call_set.in_order) return "wrong_order";
+  if (unmatched.length > 0) return "wrong_tool";
   return "missed_call";
 }
 

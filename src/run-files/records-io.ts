@@ -340,5 +340,6 @@ function normalizeRecord(r: InlineRecord, intern: Intern, internAcceptable: Inte
     counterfactual: r.counterfactual,
     turn: r.turn,
     search: r.search,
+    call_set: r.call_set,
   };
 }

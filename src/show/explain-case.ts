@@ -78,9 +78,21 @@ function gatherFacts(e: CaseEvidence, records: TrialRecord[], scored: TrialRecor
     discovery: { k: first.retrieval_k, exposed, ranking: rankTools(first) },
     visible_order: first.visible_order,
     trial_views: views,
-    forbidden_hits: views
-      .filter((v) => v.forbidden && v.selected !== null)
-      .map((v) => ({ trial: v.trial, tool: v.selected ?? "" })),
+    ...(first.call_set === undefined
+      ? {}
+      : {
+          expected_calls: {
+            expected: first.call_set.expected,
+            order: first.call_set.order,
+            allow_extra: first.call_set.allow_extra,
+          },
+        }),
+    forbidden_hits: views.flatMap((v) => {
+      const tools = v.call_set === undefined ? [v.selected] : v.call_set.calls.map((c) => c.tool);
+      return tools
+        .filter((tool): tool is string => tool !== null && first.forbidden.includes(tool))
+        .map((tool) => ({ trial: v.trial, tool }));
+    }),
   };
 }
 
@@ -137,8 +149,9 @@ function viewTrial(r: TrialRecord): TrialView {
     failed_stage: r.error === null ? r.failed_stage : null,
     selection_error: r.error === null ? r.selection_error : null,
     response_text: r.response_text,
-    extra_calls: (r.calls ?? []).slice(1),
+    extra_calls: r.call_set === undefined ? (r.calls ?? []).slice(1) : [],
     ...(r.search === undefined ? {} : { search: r.search }),
+    ...(r.call_set === undefined ? {} : { call_set: { calls: r.calls ?? [], set: r.call_set } }),
   };
 }
 

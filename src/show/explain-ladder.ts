@@ -108,6 +108,14 @@ const DESCRIBE: Record<Stage, Describe> = {
     const wrong: Record<string, number> = {};
     for (const v of reached.filter((t) => t.failed_stage === "selection"))
       wrong[v.selected ?? "(no call)"] = (wrong[v.selected ?? "(no call)"] ?? 0) + 1;
+    if (f.expected_calls !== undefined) {
+      const types: Record<string, number> = {};
+      for (const v of reached)
+        if (v.selection_error !== null)
+          types[v.selection_error] = (types[v.selection_error] ?? 0) + 1;
+      const why = Object.keys(types).length === 0 ? "" : `; failed: ${formatCounts(types)}`;
+      return `${right} of ${reached.length} trials made exactly the expected calls${why}`;
+    }
     const instead = Object.keys(wrong).length === 0 ? "" : `; instead: ${formatCounts(wrong)}`;
     return `${right} of ${reached.length} trials chose an acceptable tool${instead}`;
   },

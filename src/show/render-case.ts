@@ -3,7 +3,7 @@
  * nearest rival side by side and the fix. Pure; without colour the output has no ANSI codes, and
  * every registry, case or model string is stripped of control characters before it is printed.
  */
-import { RUNNERS_UP, type HiddenReason, type JsonValue } from "../types.js";
+import { RUNNERS_UP, type CallSetRecord, type HiddenReason, type JsonValue } from "../types.js";
 import type { CaseExplanation, RankedTool, StepStatus, TrialView } from "../types/explain.js";
 import { formatDecimal } from "../render/format.js";
 import { makePaint, stripControls, type Paint } from "../render/terminal.js";
@@ -81,7 +81,9 @@ function renderHeader(x: CaseExplanation, paint: Paint, width: number): string[]
     paint(`Case ${clean(x.case_id)}`, "bold"),
     ...field("goal", x.goal ?? "(not recorded)", width),
     ...field("where", where.join(" · "), width),
-    ...field("acceptable", x.acceptable.join(", "), width),
+    ...(x.expected_calls === undefined
+      ? field("acceptable", x.acceptable.join(", "), width)
+      : field("expected", describeExpected(x.expected_calls), width)),
     ...field("forbidden", x.forbidden.join(", ") || "(none)", width),
     ...field("outcome", `${x.outcome} — ${tally}`, width),
   ];
@@ -245,6 +247,12 @@ function renderTrialGroup(
       ...trialField("error", v.error, width),
     ];
   lines.push(...renderSearches(v, acceptable, width));
+  if (v.call_set !== undefined) {
+    lines.push(...renderCallSet(v.call_set, width));
+    if (v.response_text !== null && v.response_text.trim() !== "")
+      lines.push(...trialField("said", truncate(v.response_text, 300), width));
+    return lines;
+  }
   lines.push(...trialField("arguments", formatArguments(v.arguments), width));
   if (v.argument_errors !== null && v.argument_errors.length > 0)
     lines.push(
@@ -272,6 +280,54 @@ function renderTrialGroup(
     lines.push(...trialField("said", truncate(v.response_text, 300), width));
   return lines;
 }
+
+/** "1. get_order {order_id: …} · 2. get_customer | find_customer (any order)". */
+function describeExpected(e: NonNullable<CaseExplanation["expected_calls"]>): string {
+  const calls = e.expected.map(
+    (call, i) =>
+      `${i + 1}. ${call.tools.join(" | ")}${call.args === undefined ? "" : ` ${JSON.stringify(call.args)}`}`,
+  );
+  const allowed = e.allow_extra.length === 0 ? "" : `; also allowed: ${e.allow_extra.join(", ")}`;
+  return `${calls.join(" · ")} (${e.order === "sequence" ? "in this order" : "any order"}${allowed})`;
+}
+
+/** A call-set trial: each call made and what it matched, the expected calls missed, the steps. */
+function renderCallSet(c: NonNullable<TrialView["call_set"]>, width: number): string[] {
+  const { calls, set } = c;
+  const lines: string[] = [];
+  if (calls.length === 0) lines.push(...trialField("calls", "(none)", width));
+  calls.forEach((call, i) => {
+    const e = set.matched.indexOf(i);
+    const role =
+      e !== -1
+        ? `expected ${e + 1}${set.args_match[e] === null ? "" : set.args_match[e] ? ", arguments as expected" : ", arguments NOT as expected"}${set.args_valid[e] === false ? ", invalid against the schema" : ""}`
+        : set.extra.includes(i)
+          ? "EXTRA"
+          : "allowed extra";
+    lines.push(
+      ...trialField(
+        i === 0 ? "calls" : "",
+        `${i + 1}. ${clean(call.tool)} ${formatArguments(call.arguments)} → ${role}`,
+        width,
+      ),
+    );
+  });
+  const missed = set.matched.flatMap((index, e) =>
+    index === null ? [`${e + 1}. ${set.expected[e].tools.join(" | ")}`] : [],
+  );
+  if (missed.length > 0) lines.push(...trialField("missed", missed.join(" · "), width));
+  if (!set.in_order)
+    lines.push(...trialField("order", "the expected calls were made out of order", width));
+  if (set.ended !== "single")
+    lines.push(...trialField("steps", `${set.steps}, ended: ${ENDINGS[set.ended]}`, width));
+  return lines;
+}
+
+const ENDINGS: Record<Exclude<CallSetRecord["ended"], "single">, string> = {
+  text: "the model answered without a call",
+  control: "the model called a control",
+  step_limit: "still calling at max_steps (the last calls were not answered)",
+};
 
 function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;

@@ -4,6 +4,7 @@
  * re-run); `show --case` prints it and the HTML report embeds it for the per-case drill-down.
  */
 import type {
+  CallSetRecord,
   Effect,
   HiddenReason,
   JsonValue,
@@ -74,6 +75,8 @@ export interface TrialView {
   extra_calls: EndpointCall[];
   /** Tool search was on: the searches of the decision and how it ended (absent otherwise). */
   search?: SearchRecord;
+  /** The case expected calls: every call made, and how they matched (absent otherwise; extra_calls is then empty). */
+  call_set?: { calls: EndpointCall[]; set: CallSetRecord };
 }
 
 /** A tool's name and model-facing description (null when run.json does not know it). */
@@ -133,6 +136,8 @@ export interface CaseExplanation {
   visible_order: string[];
   ladder: LadderStep[];
   trial_views: TrialView[];
+  /** The case's expected calls (calls:), absent for a case with acceptable. */
+  expected_calls?: Pick<CallSetRecord, "expected" | "order" | "allow_extra">;
   forbidden_hits: { trial: number; tool: string }[];
   rival: RivalView | null;
   fix: FixView | null;

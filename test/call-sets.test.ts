@@ -1,0 +1,509 @@
+/**
+ * Call sets and the agent loop (docs/call-sets.md) through the real pipeline: cases shaped like
+ * BFCL's multi-call turns (two ground-truth calls, answered in one reply) and τ-bench's
+ * trajectories (several calls in a row, each answered before the next), asked through the real
+ * SDKs against local servers speaking Chat Completions, Responses and Anthropic Messages. Every
+ * verdict and figure is checked against a table derived by hand; each step's request against the
+ * history it must carry; a replay against the first run, with no request made.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "./support/cli.js";
+import {
+  anthropicReply,
+  openaiReply,
+  responsesReply,
+  useFakeServers,
+  type FakeReply,
+  type ReceivedRequest,
+} from "./fixtures/fake-provider.js";
+import { removeTempDirs, writeProject, type ToolSpec } from "./fixtures/live-project.js";
+import { matchCallSet } from "../src/classify/call-set.js";
+
+afterAll(removeTempDirs);
+const fake = useFakeServers();
+const ENV = {
+  OPENAI_API_KEY: "sk-test-callsets-0123456789",
+  ANTHROPIC_API_KEY: "sk-ant-test-callsets-0123456789",
+};
+
+type Row = Record<string, any>;
+
+const schema = (property: string) => ({
+  type: "object",
+  properties: { [property]: { type: "string" } },
+  required: [property],
+  additionalProperties: false,
+});
+
+const TOOLS: ToolSpec[] = [
+  { name: "cd", family: "files", purpose: "Change directory.", input_schema: schema("folder") },
+  {
+    name: "mkdir",
+    family: "files",
+    purpose: "Make a directory.",
+    input_schema: schema("dir_name"),
+  },
+  {
+    name: "find_user_id_by_email",
+    family: "users",
+    purpose: "Find a user id by email.",
+    input_schema: schema("email"),
+  },
+  {
+    name: "get_user_details",
+    family: "users",
+    purpose: "A user's details.",
+    input_schema: schema("user_id"),
+  },
+  {
+    name: "get_reservation_details",
+    family: "reservations",
+    purpose: "A reservation's details.",
+    input_schema: schema("reservation_id"),
+  },
+  {
+    name: "cancel_reservation",
+    family: "reservations",
+    purpose: "Cancel a reservation.",
+    effect: "mutating",
+    input_schema: schema("reservation_id"),
+  },
+  { name: "get_order", family: "orders", purpose: "One order.", input_schema: schema("order_id") },
+  {
+    name: "send_email",
+    family: "messaging",
+    purpose: "Email someone.",
+    effect: "mutating",
+    input_schema: schema("body"),
+  },
+];
+
+const BFCL = {
+  calls: [
+    { tool: "cd", args: { folder: "workspace" } },
+    { tool: "mkdir", args: { dir_name: "test" } },
+  ],
+  order: "sequence",
+};
+const TAU = {
+  calls: [
+    { tool: "find_user_id_by_email", args: { email: "mia@example.com" } },
+    { tool: "get_reservation_details", args: { reservation_id: "ZFA04Y" } },
+    { tool: "cancel_reservation", args: { reservation_id: "ZFA04Y" } },
+  ],
+  order: "sequence",
+  allow_extra: ["get_user_details"],
+  max_steps: 5,
+  results: [
+    { tool: "find_user_id_by_email", result: "mia_li_3668" },
+    { tool: "get_user_details", result: { reservations: ["ZFA04Y"] } },
+    {
+      tool: "get_reservation_details",
+      args: { reservation_id: "ZFA04Y" },
+      result: { reservation_id: "ZFA04Y", status: "confirmed" },
+    },
+    { tool: "get_reservation_details", result: { error: "Reservation not found" } },
+    { tool: "cancel_reservation", result: { ok: true } },
+  ],
+};
+
+const CASES = [
+  { id: "bfcl-parallel", goal: "Go to workspace and make a folder called test.", ...BFCL },
+  { id: "bfcl-reversed", goal: "In workspace, create the folder test.", ...BFCL },
+  { id: "bfcl-missing", goal: "Enter workspace, then add a test folder.", ...BFCL },
+  { id: "tau-cancel", goal: "Cancel my reservation ZFA04Y; I am mia@example.com.", ...TAU },
+  { id: "tau-wrong-arg", goal: "Please cancel my trip, mia@example.com here.", ...TAU },
+  {
+    id: "tau-step-limit",
+    goal: "Cancel whatever I booked, mia@example.com.",
+    ...TAU,
+    max_steps: 2,
+  },
+  {
+    id: "extra-send",
+    goal: "Where is order ord_1?",
+    calls: [{ tool: "get_order", args: { order_id: "ord_1" } }],
+    forbidden: ["send_email"],
+  },
+];
+
+type Call = { name: string; args: Record<string, string> };
+const call = (name: string, args: Record<string, string>): Call => ({ name, args });
+
+/** What the scripted model does at each step of each goal; past its last step it answers in text. */
+const SCRIPT: Record<string, Call[][]> = {
+  "Go to workspace and make a folder called test.": [
+    [call("cd", { folder: "workspace" }), call("mkdir", { dir_name: "test" })],
+  ],
+  "In workspace, create the folder test.": [
+    [call("mkdir", { dir_name: "test" }), call("cd", { folder: "workspace" })],
+  ],
+  "Enter workspace, then add a test folder.": [[call("cd", { folder: "workspace" })]],
+  "Cancel my reservation ZFA04Y; I am mia@example.com.": [
+    [call("find_user_id_by_email", { email: "mia@example.com" })],
+    [
+      call("get_user_details", { user_id: "mia_li_3668" }),
+      call("get_reservation_details", { reservation_id: "ZFA04Y" }),
+    ],
+    [call("cancel_reservation", { reservation_id: "ZFA04Y" })],
+  ],
+  "Please cancel my trip, mia@example.com here.": [
+    [call("find_user_id_by_email", { email: "mia@example.com" })],
+    [call("get_reservation_details", { reservation_id: "XXXX" })],
+    [call("cancel_reservation", { reservation_id: "XXXX" })],
+  ],
+  "Cancel whatever I booked, mia@example.com.": [
+    [call("find_user_id_by_email", { email: "mia@example.com" })],
+    [call("get_user_details", { user_id: "mia_li_3668" })],
+    [call("get_reservation_details", { reservation_id: "ZFA04Y" })],
+  ],
+  "Where is order ord_1?": [
+    [call("get_order", { order_id: "ord_1" }), call("send_email", { body: "Your order" })],
+  ],
+};
+
+/** Derived by hand from the cases and the script (docs/call-sets.md's rules). */
+const EXPECTED: Record<string, Row> = {
+  "bfcl-parallel": {
+    stage: null,
+    error: null,
+    matched: [0, 1],
+    extra: [],
+    in_order: true,
+    steps: 1,
+    ended: "single",
+    right: true,
+  },
+  "bfcl-reversed": {
+    stage: "selection",
+    error: "wrong_order",
+    matched: 1,
+    extra: 1,
+    in_order: false,
+    steps: 1,
+    ended: "single",
+    right: false,
+  },
+  "bfcl-missing": {
+    stage: "selection",
+    error: "missed_call",
+    matched: [0, null],
+    extra: [],
+    in_order: true,
+    steps: 1,
+    ended: "single",
+    right: false,
+  },
+  "tau-cancel": {
+    stage: null,
+    error: null,
+    matched: [0, 2, 3],
+    extra: [],
+    in_order: true,
+    steps: 4,
+    ended: "text",
+    right: true,
+  },
+  "tau-wrong-arg": {
+    stage: null,
+    error: null,
+    matched: [0, 1, 2],
+    extra: [],
+    in_order: true,
+    steps: 4,
+    ended: "text",
+    right: false,
+  },
+  "tau-step-limit": {
+    stage: "selection",
+    error: "missed_call",
+    matched: [0, null, null],
+    extra: [],
+    in_order: true,
+    steps: 2,
+    ended: "step_limit",
+    right: false,
+  },
+  "extra-send": {
+    stage: "selection",
+    error: "wrong_tool",
+    matched: [0],
+    extra: [1],
+    in_order: true,
+    steps: 1,
+    ended: "single",
+    right: false,
+  },
+};
+
+/** The goal of a request and how many assistant turns follow it, in each wire's shape. */
+type Reader = (body: Row) => {
+  goal: string;
+  step: number;
+  results: { id: string; content: string }[];
+  callIds: string[][];
+};
+
+const readChat: Reader = (body) => {
+  const messages = body.messages as Row[];
+  const start = messages.findIndex((m) => m.role === "user");
+  const after = messages.slice(start + 1);
+  return {
+    goal: messages[start].content,
+    step: after.filter((m) => m.role === "assistant").length,
+    results: after
+      .filter((m) => m.role === "tool")
+      .map((m) => ({ id: m.tool_call_id, content: m.content })),
+    callIds: after
+      .filter((m) => m.role === "assistant")
+      .map((m) => (m.tool_calls as Row[]).map((c) => c.id)),
+  };
+};
+
+const readResponses: Reader = (body) => {
+  const input = body.input as Row[];
+  const start = input.findIndex((m) => m.role === "user");
+  const after = input.slice(start + 1);
+  const callIds: string[][] = [];
+  after.forEach((item, i) => {
+    if (item.type !== "function_call") return;
+    if (i === 0 || after[i - 1].type !== "function_call") callIds.push([]);
+    callIds[callIds.length - 1].push(item.call_id);
+  });
+  return {
+    goal: input[start].content,
+    step: callIds.length,
+    results: after
+      .filter((m) => m.type === "function_call_output")
+      .map((m) => ({ id: m.call_id, content: m.output })),
+    callIds,
+  };
+};
+
+const readAnthropic: Reader = (body) => {
+  const messages = body.messages as Row[];
+  const blocks = (m: Row) => m.content as Row[];
+  const assistants = messages.filter((m) => m.role === "assistant");
+  return {
+    goal: blocks(messages[0]).find((b) => b.type === "text")?.text,
+    step: assistants.length,
+    results: messages
+      .filter((m) => m.role === "user")
+      .flatMap((m) => blocks(m).filter((b) => b.type === "tool_result"))
+      .map((b) => ({ id: b.tool_use_id, content: b.content })),
+    callIds: assistants.map((m) =>
+      blocks(m)
+        .filter((b) => b.type === "tool_use")
+        .map((b) => b.id),
+    ),
+  };
+};
+
+const WIRES: {
+  name: string;
+  endpoint: string;
+  base: (url: string) => string;
+  read: Reader;
+  reply: (calls: Call[]) => FakeReply;
+}[] = [
+  {
+    name: "Chat Completions",
+    endpoint: "openai:test-model",
+    base: (url) => `${url}/v1`,
+    read: readChat,
+    reply: (calls) =>
+      calls.length === 0
+        ? openaiReply([], "Done.")
+        : openaiReply(calls.map((c) => ({ name: c.name, arguments: JSON.stringify(c.args) }))),
+  },
+  {
+    name: "Responses",
+    endpoint: "openai-responses:test-model",
+    base: (url) => `${url}/v1`,
+    read: readResponses,
+    reply: (calls) =>
+      calls.length === 0
+        ? responsesReply([], "Done.")
+        : responsesReply(calls.map((c) => ({ name: c.name, arguments: JSON.stringify(c.args) }))),
+  },
+  {
+    name: "Anthropic Messages",
+    endpoint: "anthropic:claude-test",
+    base: (url) => url,
+    read: readAnthropic,
+    reply: (calls) =>
+      calls.length === 0
+        ? anthropicReply([], "Done.")
+        : anthropicReply(calls.map((c) => ({ name: c.name, input: c.args }))),
+  },
+];
+
+function records(dir: string, runId: string): Row[] {
+  return readFileSync(join(dir, "reports", runId, "records.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
+}
+
+describe.each(WIRES)("call sets over $name", (wire) => {
+  it("scores BFCL- and τ-bench-shaped call sets as derived by hand, each step's request carrying its history, and replays with no request", async () => {
+    const dir = writeProject(TOOLS, CASES);
+    const server = await fake.start((request: ReceivedRequest) => {
+      const { goal, step } = wire.read(request.body);
+      return wire.reply(SCRIPT[goal]?.[step] ?? []);
+    });
+    const run = (...extra: string[]) =>
+      runCli(
+        [
+          "run",
+          "-e",
+          wire.endpoint,
+          "--base-url",
+          wire.base(server.url),
+          "-n",
+          "1",
+          "--no-progress",
+          "--no-gates",
+          "--no-step-summary",
+          "--retry-base-ms",
+          "1",
+          "--format",
+          "json",
+          ...extra,
+        ],
+        { cwd: dir, env: ENV },
+      );
+    const first = await run("--run-id", "first");
+    expect(first.code, first.stderr).toBe(0);
+
+    // One request per step: 1 + 1 + 1 + 4 + 4 + 2 + 1.
+    expect(server.requests).toHaveLength(14);
+    const byCase = new Map(records(dir, "first").map((r) => [r.case_id, r]));
+    for (const [id, want] of Object.entries(EXPECTED)) {
+      const r = byCase.get(id) as Row;
+      const set = r.call_set;
+      const matchedCount = set.matched.filter((m: number | null) => m !== null).length;
+      expect({
+        id,
+        stage: r.failed_stage,
+        error: r.selection_error,
+        matched: typeof want.matched === "number" ? matchedCount : set.matched,
+        extra: typeof want.extra === "number" ? set.extra.length : set.extra,
+        in_order: set.in_order,
+        steps: set.steps,
+        ended: set.ended,
+        right: !set.args_match.includes(false) && set.exact,
+      }).toEqual({ id, ...want });
+    }
+    expect(byCase.get("extra-send")?.violated).toBe(true);
+    expect(byCase.get("tau-wrong-arg")?.argument_match).toBe(false);
+    expect(byCase.get("tau-cancel")?.calls.map((c: Row) => c.tool)).toEqual([
+      "find_user_id_by_email",
+      "get_user_details",
+      "get_reservation_details",
+      "cancel_reservation",
+    ]);
+
+    // Each step's request: the history of the steps before it, every call answered under its own id.
+    const steps = (goal: string) =>
+      server.requests.map((q) => wire.read(q.body)).filter((q) => q.goal === goal);
+    const cancel = steps(CASES[3].goal);
+    expect(cancel.map((q) => q.step)).toEqual([0, 1, 2, 3]);
+    for (const q of cancel) {
+      const ids = q.callIds.flat();
+      expect(q.results.map((result) => result.id)).toEqual(ids);
+      expect(new Set(ids).size).toBe(ids.length);
+    }
+    expect(cancel[2].callIds.map((turn) => turn.length)).toEqual([1, 2]);
+    // A string result is sent as it is; anything else as JSON.
+    expect(cancel[2].results[0].content).toBe("mia_li_3668");
+    expect(cancel[2].results.slice(1).map((result) => JSON.parse(result.content))).toEqual([
+      { reservations: ["ZFA04Y"] },
+      { reservation_id: "ZFA04Y", status: "confirmed" },
+    ]);
+    // A wrong argument gets the realistic answer its stub gives, not the right reservation.
+    const wrong = steps(CASES[4].goal);
+    expect(JSON.parse(wrong[2].results[1].content)).toEqual({ error: "Reservation not found" });
+    // At max_steps the last calls are not answered: no third request.
+    expect(steps(CASES[5].goal)).toHaveLength(2);
+
+    // The figures, by hand: 7 decisions; expected calls 2+2+2+3+3+3+1 = 16, matched 2+1+1+3+3+1+1 = 12;
+    // counted calls (matched + extra) 2+2+1+3+3+1+2 = 14; exact with arguments: bfcl-parallel, tau-cancel.
+    const metrics = JSON.parse(first.stdout).metrics;
+    const figure = (rate: Row) => [rate.numerator, rate.denominator];
+    expect(figure(metrics.call_sets.call_set_exact)).toEqual([2, 7]);
+    expect(figure(metrics.call_sets.call_recall)).toEqual([12, 16]);
+    expect(figure(metrics.call_sets.call_precision)).toEqual([12, 14]);
+    expect(figure(metrics.call_sets.order_kept)).toEqual([3, 4]);
+    expect(figure(metrics.call_sets.step_limit)).toEqual([1, 7]);
+    expect(metrics.call_sets.steps_per_decision.total).toBe(14);
+    expect(metrics.call_sets.calls_per_decision.total).toBe(16);
+    expect(figure(metrics.selection_accuracy)).toEqual([3, 7]);
+    expect(figure(metrics.call_accuracy)).toEqual([2, 7]);
+    expect(metrics.selection_errors).toMatchObject({
+      wrong_order: 1,
+      missed_call: 2,
+      wrong_tool: 1,
+    });
+
+    // A replay asks nothing and records the same decisions.
+    const asked = server.requests.length;
+    const replay = await run("--run-id", "replay", "--mode", "replay");
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(server.requests).toHaveLength(asked);
+    const strip = (r: Row) => ({ ...r, latency_ms: 0, recorded_latency_ms: 0 });
+    const sorted = (id: string) =>
+      records(dir, id)
+        .map(strip)
+        .sort((x, y) => x.case_id.localeCompare(y.case_id));
+    expect(sorted("replay")).toEqual(sorted("first"));
+  });
+});
+
+describe("call sets", () => {
+  it("matches arguments across calls of one tool, whatever order they came in", () => {
+    const spec = {
+      expected: [
+        { tools: ["get_order"], args: { order_id: "a" } },
+        { tools: ["get_order"], args: { order_id: "b" } },
+      ],
+      order: "any" as const,
+      allow_extra: [],
+    };
+    const calls = [
+      { tool: "get_order", arguments: { order_id: "b" } },
+      { tool: "get_order", arguments: { order_id: "a" } },
+    ];
+    expect(matchCallSet(spec, calls)).toMatchObject({
+      matched: [1, 0],
+      args_match: [true, true],
+      exact: true,
+    });
+  });
+
+  it("refuses a case that gives both acceptable and calls, results without steps, and steps in a batch or with tool search", async () => {
+    const bad = (entry: Row) =>
+      writeProject(TOOLS, [{ id: "x", goal: "Where is ord_1?", ...entry }]);
+    const run = (dir: string, ...extra: string[]) =>
+      runCli(["run", "--no-progress", "--no-gates", "--no-step-summary", ...extra], { cwd: dir });
+    const both = await run(bad({ acceptable: ["get_order"], calls: [{ tool: "get_order" }] }));
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/cases\.yaml:\d+: case "x": gives both acceptable: and calls:/);
+    const results = await run(
+      bad({ calls: [{ tool: "get_order" }], results: [{ tool: "get_order", result: 1 }] }),
+    );
+    expect(results.code).toBe(2);
+    expect(results.stderr).toMatch(
+      /results: are returned only between steps; set max_steps: above 1/,
+    );
+    const stepped = bad({ calls: [{ tool: "get_order" }], max_steps: 3 });
+    const search = await run(stepped, "--tool-search", "client");
+    expect(search.code).toBe(2);
+    expect(search.stderr).toMatch(/case "x" has max_steps: 3, and tool_search is on/);
+    const batch = await run(stepped, "-e", "openai:m", "--batch", "--detach");
+    expect(batch.code).toBe(2);
+    expect(batch.stderr).toMatch(/max_steps: 3: each step's request needs the reply before it/);
+  });
+});
