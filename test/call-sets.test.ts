@@ -453,7 +453,7 @@ describe.each(WIRES)("call sets over $name", (wire) => {
     const replay = await run("--run-id", "replay", "--mode", "replay");
     expect(replay.code, replay.stderr).toBe(0);
     expect(server.requests).toHaveLength(asked);
-    const strip = (r: Row) => ({ ...r, latency_ms: 0, recorded_latency_ms: 0 });
+    const strip = (r: Row): Row => ({ ...r, latency_ms: 0, recorded_latency_ms: 0 });
     const sorted = (id: string) =>
       records(dir, id)
         .map(strip)
