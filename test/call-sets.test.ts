@@ -6,10 +6,11 @@
  * verdict and figure is checked against a table derived by hand; each step's request against the
  * history it must carry; a replay against the first run, with no request made.
  */
-import { readFileSync } from "node:fs";
+import { cpSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "./support/cli.js";
+import { runCli, tempDir } from "./support/cli.js";
 import {
   anthropicReply,
   openaiReply,
@@ -463,6 +464,41 @@ describe.each(WIRES)("call sets over $name", (wire) => {
 });
 
 describe("call sets", () => {
+  it("runs the example offline: the baseline's one call per reply makes a one-call set and misses the two-call ones", async () => {
+    const root = fileURLToPath(new URL("..", import.meta.url));
+    const dir = tempDir();
+    cpSync(join(root, "examples", "call-sets"), join(dir, "examples", "call-sets"), {
+      recursive: true,
+    });
+    cpSync(join(root, "registries"), join(dir, "registries"), { recursive: true });
+    const run = await runCli(
+      [
+        "run",
+        "-c",
+        "examples/call-sets/route-eval.yaml",
+        "--no-progress",
+        "--no-gates",
+        "--format",
+        "json",
+      ],
+      { cwd: dir },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout);
+    const verdicts = Object.fromEntries(report.cases.map((c: Row) => [c.case_id, c.stages]));
+    // Two expected calls, one call made (the baseline calls once and stops once a tool answered).
+    expect(verdicts).toEqual({
+      "order-and-customer": { selection: 3 },
+      "note-after-lookup": { selection: 3 },
+      "shipment-of-order": { correct: 3 },
+    });
+    const sets = report.metrics.call_sets;
+    // Expected calls 2 + 2 + 1 per trial, 3 trials; one call per decision.
+    expect([sets.call_recall.denominator, sets.calls_per_decision.total]).toEqual([15, 9]);
+    // The stepped cases asked twice (the call, then "Done."): 1 + 2 + 2 per trial.
+    expect(sets.steps_per_decision.total).toBe(15);
+  });
+
   it("matches arguments across calls of one tool, whatever order they came in", () => {
     const spec = {
       expected: [
