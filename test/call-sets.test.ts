@@ -463,6 +463,94 @@ describe.each(WIRES)("call sets over $name", (wire) => {
   });
 });
 
+describe("call sets in a conversation", () => {
+  const CONVERSATION = {
+    id: "bfcl-files",
+    turns: [
+      {
+        user: "Go to workspace and make a folder called test.",
+        calls: [
+          { tool: "cd", args: { folder: "workspace" }, result: { cwd: "/workspace" } },
+          { tool: "mkdir", args: { dir_name: "test" } },
+        ],
+        order: "sequence",
+        result: { ok: true, made: "test" },
+      },
+      { user: "Where is order ord_1?", acceptable: ["get_order"] },
+    ],
+  };
+
+  it("feeds every gold call of an earlier call-set turn forward, each with its result, and on-policy the model's own calls", async () => {
+    const dir = writeProject(TOOLS, [CONVERSATION]);
+    const server = await fake.start((request: ReceivedRequest) => {
+      const messages = request.body.messages as Row[];
+      const last = messages[messages.length - 1];
+      if (last.content === CONVERSATION.turns[0].user)
+        return openaiReply([{ name: "cd", arguments: JSON.stringify({ folder: "workspace" }) }]);
+      return openaiReply([{ name: "get_order", arguments: JSON.stringify({ order_id: "ord_1" }) }]);
+    });
+    const run = (...extra: string[]) =>
+      runCli(
+        [
+          "run",
+          "-e",
+          "openai:test-model",
+          "--base-url",
+          `${server.url}/v1`,
+          "-n",
+          "1",
+          "--no-progress",
+          "--no-gates",
+          "--no-step-summary",
+          ...extra,
+        ],
+        { cwd: dir, env: ENV },
+      );
+    const forced = await run("--run-id", "forced");
+    expect(forced.code, forced.stderr).toBe(0);
+    const turn2 = (q: ReceivedRequest) =>
+      (q.body.messages as Row[]).at(-1)?.content === CONVERSATION.turns[1].user;
+    const history = (server.requests.find(turn2)?.body.messages as Row[]).slice(1, -1);
+    // Teacher-forced: both gold calls with their exact arguments, each answered (its own result, else the turn's).
+    expect(history).toEqual([
+      { role: "user", content: CONVERSATION.turns[0].user },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          {
+            id: "turn_1_1",
+            type: "function",
+            function: { name: "cd", arguments: '{"folder":"workspace"}' },
+          },
+          {
+            id: "turn_1_2",
+            type: "function",
+            function: { name: "mkdir", arguments: '{"dir_name":"test"}' },
+          },
+        ],
+      },
+      { role: "tool", tool_call_id: "turn_1_1", content: '{"cwd":"/workspace"}' },
+      { role: "tool", tool_call_id: "turn_1_2", content: '{"ok":true,"made":"test"}' },
+    ]);
+    const byCase = new Map(records(dir, "forced").map((r) => [r.case_id, r]));
+    expect(byCase.get("bfcl-files@1")).toMatchObject({
+      failed_stage: "selection",
+      selection_error: "missed_call",
+      call_set: { matched: [0, null] },
+    });
+    expect(byCase.get("bfcl-files@2")?.failed_stage).toBe(null);
+
+    // On-policy: turn 2 sees the one call the model made at turn 1, answered by the turn's result.
+    server.requests.length = 0;
+    const own = await run("--run-id", "own", "--conversation-mode", "on-policy");
+    expect(own.code, own.stderr).toBe(0);
+    const seen = (server.requests.find(turn2)?.body.messages as Row[]).slice(1, -1);
+    expect(seen.map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
+    expect(seen[1].tool_calls.map((c: Row) => c.function.name)).toEqual(["cd"]);
+  });
+});
+
 describe("call sets", () => {
   it("runs the example offline: the baseline's one call per reply makes a one-call set and misses the two-call ones", async () => {
     const root = fileURLToPath(new URL("..", import.meta.url));

@@ -13,7 +13,7 @@ import { resolve } from "node:path";
 import { checkDecision, claimCaseId, type CaseSource } from "../cases/check-case.js";
 import { listDecisions } from "../cases/conversations.js";
 import { expandPatterns } from "../cases/expand-globs.js";
-import { findRegistry } from "../cases/load-cases.js";
+import { acceptableOf, findRegistry } from "../cases/load-cases.js";
 import { validateCasesFile } from "../config/validate.js";
 import { readYamlFile, type YamlFile } from "../config/yaml-document.js";
 import { InputError, at } from "../errors.js";
@@ -124,7 +124,7 @@ function readLintCaseFile(
     id: entry.id,
     goal: entry.goal,
     family: entry.family ?? null,
-    acceptable: entry.acceptable ?? [],
+    acceptable: acceptableOf(entry),
     forbidden: entry.forbidden ?? [],
     must_see: entry.must_see ?? [],
     must_not_see: entry.must_not_see ?? [],

@@ -9,7 +9,13 @@
  * up to t and the tools a later turn adds (withheld until then). Every surface is derived here,
  * before any call, and every mistake is a line-numbered error.
  */
-import type { CaseEntry, CasesFile, ConversationEntry, TurnEntry } from "../config/file-types.js";
+import type {
+  CaseEntry,
+  CasesFile,
+  ConversationEntry,
+  ExpectedCallEntry,
+  TurnEntry,
+} from "../config/file-types.js";
 import type { YamlFile } from "../config/yaml-document.js";
 import { InputError, at } from "../errors.js";
 import { expose } from "../exposure/expose.js";
@@ -98,7 +104,9 @@ export function listDecisions(
         if (key in entry)
           fail(
             key,
-            `${key}: belongs to a single decision; a conversation's turns are judged by their acceptable tools (call sets within a turn are not supported yet: docs/call-sets.md)`,
+            key === "results"
+              ? "a conversation's results: belong to its turns (tool name → what a call returns there)"
+              : `a conversation has no ${key}: of its own; give it in the turn that expects the calls`,
           );
       }
       return expandConversation(yaml, entry, index, registry, config);
@@ -145,10 +153,10 @@ function expandConversation(
           `turn ${t + 1}: results names "${name}", which registry ${registry.snapshot} does not have`,
         );
     }
-    if (turn.acceptable === undefined)
+    if (turn.acceptable === undefined && turn.calls === undefined)
       fail(
         path(t, "user"),
-        `turn ${t + 1} has no decision: give its acceptable tools (or [ask_user] / [no_applicable_tool])`,
+        `turn ${t + 1} has no decision: give its acceptable tools (or [ask_user] / [no_applicable_tool]), or calls: the calls expected`,
       );
     for (const key of ["add", "remove"] as const) {
       (turn[key] ?? []).forEach((name, i) => {
@@ -207,7 +215,8 @@ function expandConversation(
         id,
         goal: turn.user,
         phase,
-        acceptable: turn.acceptable,
+        ...(turn.acceptable === undefined ? {} : { acceptable: turn.acceptable }),
+        ...callSetOfTurn(turn),
         ...(turn.forbidden === undefined ? {} : { forbidden: turn.forbidden }),
         ...(conversation.family === undefined ? {} : { family: conversation.family }),
         ...(conversation.tags === undefined ? {} : { tags: conversation.tags }),
@@ -248,7 +257,8 @@ function expandConversation(
  * the call of the first acceptable tool the turn offered, with its gold result; else a text reply.
  */
 function goldExchange(turn: TurnEntry, t: number, offered: ReadonlySet<string>): Message[] {
-  const name = turn.acceptable.find((candidate) => offered.has(candidate));
+  if (turn.calls !== undefined) return goldCalls(turn, turn.calls, t, offered);
+  const name = (turn.acceptable ?? []).find((candidate) => offered.has(candidate));
   const control = CONTROL_NAMES.find((candidate) => candidate === name);
   if (name === undefined || control !== undefined) {
     const text = GOLD_TEXT[control ?? "no_tool_offered"];
@@ -272,6 +282,68 @@ function goldExchange(turn: TurnEntry, t: number, offered: ReadonlySet<string>):
       content: typeof result === "string" ? result : JSON.stringify(result),
     },
   ];
+}
+
+/**
+ * A call-set turn as later turns see it: every expected call whose tools the turn offered (the
+ * first offered of its alternatives), in order, each answered by its own result (else the turn's,
+ * else {"ok": true}); a control among them, or none offered, is the reply a correct model gives
+ * without a call.
+ */
+function goldCalls(
+  turn: TurnEntry,
+  calls: ExpectedCallEntry[],
+  t: number,
+  offered: ReadonlySet<string>,
+): Message[] {
+  const made = calls.flatMap((call, i) => {
+    const tools = typeof call.tool === "string" ? [call.tool] : call.tool;
+    const name = tools.find((candidate) => offered.has(candidate));
+    return name === undefined ? [] : [{ call, name, id: `turn_${t + 1}_${i + 1}` }];
+  });
+  const control = made
+    .map(({ name }) => CONTROL_NAMES.find((candidate) => candidate === name))
+    .find((name) => name !== undefined);
+  if (made.length === 0 || control !== undefined)
+    return [
+      { role: "user", content: turn.user },
+      { role: "assistant", content: GOLD_TEXT[control ?? "no_tool_offered"] },
+    ];
+  return [
+    { role: "user", content: turn.user },
+    {
+      role: "assistant",
+      tool_calls: made.map(({ call, name, id }) => ({
+        id,
+        name,
+        arguments: exactArguments(call.args ?? {}),
+      })),
+    },
+    ...made.map(({ call, name, id }): Message => {
+      const result = call.result ?? turn.result ?? DEFAULT_RESULT;
+      return {
+        role: "tool",
+        tool_call_id: id,
+        name,
+        content: typeof result === "string" ? result : JSON.stringify(result),
+      };
+    }),
+  ];
+}
+
+/** A call-set turn's keys in the single-decision shape; its results by tool become step stubs when it takes steps. */
+function callSetOfTurn(turn: TurnEntry): Partial<CaseEntry> {
+  if (turn.calls === undefined) return {};
+  const steps = turn.max_steps ?? 1;
+  return {
+    calls: turn.calls,
+    ...(turn.order === undefined ? {} : { order: turn.order }),
+    ...(turn.allow_extra === undefined ? {} : { allow_extra: turn.allow_extra }),
+    ...(turn.max_steps === undefined ? {} : { max_steps: turn.max_steps }),
+    ...(steps > 1 && turn.results !== undefined
+      ? { results: Object.entries(turn.results).map(([tool, result]) => ({ tool, result })) }
+      : {}),
+  };
 }
 
 /** The arguments a gold call is written with: the exact values the turn expects ({pattern} ones are left out). */

@@ -8,7 +8,7 @@ import {
   loadRegistry,
   type RegistryCache,
 } from "../registry/load-registry.js";
-import type { CallSetSpec, Case, Config, Registry } from "../types.js";
+import type { CallSetSpec, Case, Config, JsonValue, Registry } from "../types.js";
 import type { CaseEntry, CasesFile } from "../config/file-types.js";
 import { checkDecision, claimCaseId, type CaseSource } from "./check-case.js";
 import { listDecisions, type Decision } from "./conversations.js";
@@ -83,7 +83,7 @@ function toCase({ entry, turn, plan }: Decision, source: Source, registry: Regis
     id: entry.id,
     goal: entry.goal,
     phase: entry.phase ?? null,
-    acceptable: callSet === null ? (entry.acceptable ?? []) : namedTools(callSet),
+    acceptable: acceptableOf(entry),
     ...(entry.todo === undefined ? {} : { todo: entry.todo }),
     ...(entry.system === undefined ? {} : { system: entry.system }),
     forbidden: entry.forbidden ?? [],
@@ -100,8 +100,24 @@ function toCase({ entry, turn, plan }: Decision, source: Source, registry: Regis
     ...(plan === null ? {} : { plan }),
     ...(callSet === null ? {} : { call_set: callSet }),
     ...(entry.max_steps === undefined ? {} : { max_steps: entry.max_steps }),
-    ...(entry.results === undefined ? {} : { results: entry.results }),
+    ...stubsOf(entry),
   };
+}
+
+/** What calls return between steps: the results written, then each expected call's own result (for calls matching it). */
+function stubsOf(entry: CaseEntry): Pick<Case, "results"> {
+  if ((entry.max_steps ?? 1) <= 1) return {};
+  const own = (entry.calls ?? []).flatMap((call) =>
+    call.result === undefined
+      ? []
+      : (typeof call.tool === "string" ? [call.tool] : call.tool).map((tool) => ({
+          tool,
+          ...(call.args === undefined ? {} : { args: call.args }),
+          result: call.result as JsonValue,
+        })),
+  );
+  const results = [...(entry.results ?? []), ...own];
+  return results.length === 0 ? {} : { results };
 }
 
 /** A case's expected calls as the run holds them: each call's tools a list. */
@@ -117,9 +133,14 @@ function callSetOf(entry: CaseEntry): CallSetSpec | null {
   };
 }
 
-/** Every tool a call set names, once, in order: the case's acceptable tools for the ladder's first rungs. */
-function namedTools(callSet: CallSetSpec): string[] {
-  return [...new Set(callSet.expected.flatMap((call) => call.tools))];
+/** A case's acceptable tools; for a call set every tool its calls name, once, in order (the ladder's first rungs read them). */
+export function acceptableOf(entry: CaseEntry): string[] {
+  if (entry.calls === undefined) return entry.acceptable ?? [];
+  return [
+    ...new Set(
+      entry.calls.flatMap((call) => (typeof call.tool === "string" ? [call.tool] : call.tool)),
+    ),
+  ];
 }
 
 /** The config's case files; in a folder with neither route-eval.yaml nor cases, say how to start. */

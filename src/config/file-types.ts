@@ -92,6 +92,8 @@ export interface CaseEntry {
 export interface ExpectedCallEntry {
   tool: string | string[];
   args?: Record<string, ArgExpectation>;
+  /** What the call returns between steps, and in a conversation's later turns. */
+  result?: JsonValue;
 }
 
 /** A stub as written: a call of `tool` whose arguments match `args` returns `result`. */
@@ -104,8 +106,13 @@ export interface StubResultEntry {
 /** One turn of a conversation case: the user's message, the decision expected, and what changes in the tool surface from it on. */
 export interface TurnEntry {
   user: string;
-  /** Required of every turn (checked with the turn's line, so absent here until then). */
-  acceptable: string[];
+  /** Required of every turn without calls (checked with the turn's line, so absent here until then). */
+  acceptable?: string[];
+  /** The calls expected instead of acceptable (docs/call-sets.md). */
+  calls?: ExpectedCallEntry[];
+  order?: "any" | "sequence";
+  allow_extra?: string[];
+  max_steps?: number;
   forbidden?: string[];
   args?: Record<string, Record<string, ArgExpectation>>;
   /** The phase from this turn on (null: none). */
