@@ -134,6 +134,92 @@ function project(): string {
 }
 
 describe("client-side search (search_tools) on Chat Completions", () => {
+  it("runs every search of a reply, each answered under its own id, and takes a call beside a search as the move", async () => {
+    const cases = [
+      {
+        id: "two-searches",
+        goal: "Where is order ord_5?",
+        phase: "orders",
+        acceptable: ["get_order"],
+      },
+      {
+        id: "search-and-call",
+        goal: "Where is order ord_6?",
+        phase: "orders",
+        acceptable: ["get_order"],
+      },
+    ];
+    const dir = writeProject(undefined, cases);
+    const goals = cases.map((c) => c.goal);
+    const search = (query: string) => ({
+      name: "search_tools",
+      arguments: JSON.stringify({ query }),
+    });
+    const server = await fake.start((request) => {
+      const { goal, step } = progress(request.body, goals);
+      if (goal === goals[0])
+        return step === 0
+          ? openaiReply([search("get_order"), search("search_orders")])
+          : openaiReply([{ name: "get_order", arguments: '{"order_id":"ord_5"}' }]);
+      return openaiReply([
+        search("get_order"),
+        { name: "get_order", arguments: '{"order_id":"ord_6"}' },
+      ]);
+    });
+    const result = await runCli(
+      [
+        "run",
+        "-e",
+        "openai:test-model",
+        "--base-url",
+        `${server.url}/v1`,
+        "--tool-search",
+        "client",
+        "--search-kind",
+        "regex",
+        "-n",
+        "1",
+        "--no-progress",
+        "--no-gates",
+        "--no-step-summary",
+        "--run-id",
+        "several",
+      ],
+      { cwd: dir, env: ENV },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    // Two asks for the case that searched twice at once, one for the search beside its call.
+    expect(server.requests).toHaveLength(3);
+    const byCase = new Map(records(dir, "several").map((r) => [r.case_id, r]));
+    expect(byCase.get("two-searches")).toMatchObject({
+      failed_stage: null,
+      selected: "get_order",
+      search: {
+        searches: [
+          { query: "get_order", returned: ["get_order"] },
+          { query: "search_orders", returned: ["search_orders"] },
+        ],
+        calls: 2,
+      },
+    });
+    expect(byCase.get("search-and-call")).toMatchObject({
+      failed_stage: null,
+      selected: "get_order",
+      tool_calls: 1,
+      search: {
+        searches: [{ query: "get_order", returned: ["get_order"] }],
+        calls: 1,
+        outcome: "moved",
+      },
+    });
+    const second = server.requests.find((r) => progress(r.body, goals).step === 1);
+    const after = (second?.body.messages as Row[]).slice(-3);
+    expect(after.map((m) => m.role)).toEqual(["assistant", "tool", "tool"]);
+    expect(after[0].tool_calls.map((c: Row) => c.id)).toEqual(["search_1", "search_2"]);
+    expect(after.slice(1).map((m) => m.tool_call_id)).toEqual(["search_1", "search_2"]);
+    expect(JSON.parse(after[2].content).tools.map((t: Row) => t.name)).toEqual(["search_orders"]);
+  });
+
   it("drives the search loop to a move or the bound, records every search, and classifies by what was loaded", async () => {
     const dir = project();
     const goals = Object.keys(SCRIPT);

@@ -21,6 +21,8 @@ import { isControl, SEARCH_TOOL } from "../types.js";
 import type {
   Case,
   Discovery,
+  EndpointCall,
+  JsonObject,
   EndpointOutcome,
   EndpointResponse,
   Exposure,
@@ -36,6 +38,7 @@ import type {
 import { definitionsOf, recordAnswer, requestOf, type AskContext } from "./trial-request.js";
 import type { TrialResult } from "./run-loop.js";
 import { addCall, newTotals, withTotals } from "./call-totals.js";
+import { callsOf } from "./agent-loop.js";
 
 /** The loaded and deferred parts of a visible set. */
 export interface SearchSurface {
@@ -222,35 +225,48 @@ export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<Tr
       found.push(...fresh);
       totals.definition_tokens += definitionTokens(defs(fresh));
     }
-    if (outcome.response.selected !== SEARCH_TOOL) break;
-    if (searches.length >= settings.max_searches) {
-      ended = "search_limit";
-      outcome = {
-        ...outcome,
-        response: {
-          ...outcome.response,
-          selected: null,
-          arguments: null,
-          arguments_error: null,
-          tool_calls: 0,
-          calls: undefined,
-        },
-      };
+    // Every call of the reply: the searches run (as many as the bound allows), any other call is the move.
+    const calls = callsOf(outcome.response);
+    const searchCalls = calls.filter((call) => call.tool === SEARCH_TOOL);
+    if (searchCalls.length === 0) break;
+    const moves = calls.filter((call) => call.tool !== SEARCH_TOOL);
+    const allowed = searchCalls.slice(0, Math.max(0, settings.max_searches - searches.length));
+    const asked: { id: string; step: SearchStep }[] = [];
+    for (const call of allowed) {
+      // The first call's parse error is the reply's; a later call's unparsed arguments are kept as they came.
+      const parseError = call === calls[0] ? outcome.response.arguments_error : null;
+      const step = await runSearch(
+        call.arguments,
+        parseError,
+        t.searcher,
+        t.surface.deferred,
+        settings.k,
+      );
+      searches.push(step);
+      loadedBySearch.push(step.returned);
+      for (const name of step.returned) if (!found.includes(name)) found.push(name);
+      asked.push({ id: `search_${searches.length}`, step });
+    }
+    if (moves.length > 0) {
+      // A search and a call in one reply: the call is the move, judged among what is loaded now.
+      outcome = { ...outcome, response: { ...outcome.response, ...asMove(moves) } };
       break;
     }
-    const step = await runSearch(outcome.response, t.searcher, t.surface.deferred, settings.k);
-    searches.push(step);
-    loadedBySearch.push(step.returned);
-    for (const name of step.returned) if (!found.includes(name)) found.push(name);
-    const id = `search_${searches.length}`;
+    if (allowed.length < searchCalls.length) {
+      ended = "search_limit";
+      outcome = { ...outcome, response: { ...outcome.response, ...asMove([]) } };
+      break;
+    }
     exchange.push(
       {
         role: "assistant",
-        tool_calls: [
-          { id, name: SEARCH_TOOL, arguments: step.query === null ? {} : { query: step.query } },
-        ],
+        tool_calls: asked.map(({ id, step }) => ({
+          id,
+          name: SEARCH_TOOL,
+          arguments: step.query === null ? {} : ({ query: step.query } as JsonObject),
+        })),
       },
-      {
+      ...asked.map(({ id, step }): Message => ({
         role: "tool",
         tool_call_id: id,
         name: SEARCH_TOOL,
@@ -259,7 +275,7 @@ export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<Tr
             ? { tools: defs(step.returned).map(({ name, description }) => ({ name, description })) }
             : { error: step.error },
         ),
-      },
+      })),
     );
   }
   const finalOutcome = withTotals(outcome, totals);
@@ -286,30 +302,43 @@ export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<Tr
 
 /** Runs the search a `search_tools` call asks for; bad arguments are recorded as the search's error. */
 async function runSearch(
-  response: EndpointResponse,
+  args: JsonValue,
+  parseError: string | null,
   searcher: ToolSearcher,
   deferred: string[],
   k: number,
 ): Promise<SearchStep> {
-  const query = queryOf(response.arguments);
-  if (response.arguments_error !== null)
+  const query = queryOf(args);
+  if (parseError !== null)
     return {
       query: null,
       returned: [],
       by: "route-eval",
-      error: `the arguments are not JSON: ${response.arguments_error}`,
+      error: `the arguments are not JSON: ${parseError}`,
     };
   if (query === null)
     return {
       query: null,
       returned: [],
       by: "route-eval",
-      error: `${SEARCH_TOOL} takes {"query": "…"}; got ${JSON.stringify(response.arguments).slice(0, 200)}`,
+      error: `${SEARCH_TOOL} takes {"query": "…"}; got ${JSON.stringify(args).slice(0, 200)}`,
     };
   const answer = await searcher.search(query, deferred, k);
   return "error" in answer
     ? { query, returned: [], by: "route-eval", error: answer.error }
     : { query, returned: answer.returned, by: "route-eval" };
+}
+
+/** The reply's fields for the calls that are its move (the searches taken out); no call: the decision ended without one. */
+function asMove(moves: EndpointCall[]): Partial<EndpointResponse> {
+  const [first] = moves;
+  return {
+    selected: first?.tool ?? null,
+    arguments: first?.arguments ?? null,
+    arguments_error: null,
+    tool_calls: moves.length,
+    calls: moves.length > 1 ? moves : undefined,
+  };
 }
 
 function queryOf(args: JsonValue): string | null {
