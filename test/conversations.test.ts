@@ -433,7 +433,7 @@ describe("conversation cases: every mistake is a line-numbered error before any 
   it.each([
     [
       { id: "c", turns: [{ user: "hi" }] },
-      /cases\.yaml:\d+: case "c": turn 1 has no decision: give its acceptable tools \(or \[ask_user\] \/ \[no_applicable_tool\]\)$/,
+      /cases\.yaml:\d+: case "c": turn 1 has no decision: give its acceptable tools \(or \[ask_user\] \/ \[no_applicable_tool\]\), or calls: the calls expected$/,
     ],
     [
       {
