@@ -463,6 +463,49 @@ describe.each(WIRES)("call sets over $name", (wire) => {
   });
 });
 
+describe.each(WIRES)("a case's own parallel_tool_calls over $name", (wire) => {
+  it("sends the case's parallel_tool_calls: false in the provider's form, and nothing for a case without it", async () => {
+    const dir = writeProject(TOOLS, [
+      {
+        id: "one-at-a-time",
+        goal: "Go to workspace and make a folder called test.",
+        ...BFCL,
+        parallel_tool_calls: false,
+      },
+      { id: "as-the-run-says", goal: "Where is order ord_1?", calls: [{ tool: "get_order" }] },
+    ]);
+    const server = await fake.start((request: ReceivedRequest) => {
+      const { goal, step } = wire.read(request.body);
+      return wire.reply(SCRIPT[goal]?.[step] ?? []);
+    });
+    const run = await runCli(
+      [
+        "run",
+        "-e",
+        wire.endpoint,
+        "--base-url",
+        wire.base(server.url),
+        "-n",
+        "1",
+        "--no-progress",
+        "--no-gates",
+        "--no-step-summary",
+      ],
+      { cwd: dir, env: ENV },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const control = (goal: string) => {
+      const body = server.requests.find((q) => wire.read(q.body).goal === goal)?.body as Row;
+      return wire.endpoint.startsWith("anthropic") ? body.tool_choice : body.parallel_tool_calls;
+    };
+    const off = wire.endpoint.startsWith("anthropic")
+      ? { type: "auto", disable_parallel_tool_use: true }
+      : false;
+    expect(control("Go to workspace and make a folder called test.")).toEqual(off);
+    expect(control("Where is order ord_1?")).toBeUndefined();
+  });
+});
+
 describe("call sets in a conversation", () => {
   const CONVERSATION = {
     id: "bfcl-files",

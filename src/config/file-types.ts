@@ -86,6 +86,7 @@ export interface CaseEntry {
   allow_extra?: string[];
   max_steps?: number;
   results?: StubResultEntry[];
+  parallel_tool_calls?: boolean;
 }
 
 /** One expected call as written: a tool, or a list of acceptable alternatives, with optional args. */

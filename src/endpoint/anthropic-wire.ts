@@ -34,7 +34,7 @@ import {
   toEndpointResponse,
 } from "./json-guards.js";
 import { renderSystemText } from "./render-prompt.js";
-import { createToolRenderer } from "./wire-tools.js";
+import { controlsFor, createToolRenderer } from "./wire-tools.js";
 import type { WireReply } from "./wire-endpoint.js";
 
 export interface AnthropicRenderOptions {
@@ -66,7 +66,7 @@ export function renderAnthropicRequest(
     system: renderSystemText(request),
     messages,
     ...(tools.length > 0 ? { tools } : {}),
-    ...renderToolChoice(options.controls),
+    ...renderToolChoice(controlsFor(request, options.controls)),
   };
 }
 

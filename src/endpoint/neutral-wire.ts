@@ -85,7 +85,10 @@ export function renderNeutralRequest(
         inputSchema: t.input_schema,
       })),
     },
-    tool_controls: controls,
+    tool_controls:
+      request.parallel_tool_calls === undefined
+        ? controls
+        : { ...controls, parallel_tool_calls: request.parallel_tool_calls },
     version,
   };
 }

@@ -36,7 +36,7 @@ import {
 } from "./json-guards.js";
 import { connectOpenAI } from "./openai.js";
 import { renderSystemText } from "./render-prompt.js";
-import { createToolRenderer } from "./wire-tools.js";
+import { controlsFor, createToolRenderer } from "./wire-tools.js";
 import {
   sentAs,
   timed,
@@ -74,8 +74,9 @@ export function renderResponsesRequest(
   request: TrialRequest,
   model: string,
   maxTokens: number,
-  controls: ToolControls,
+  runControls: ToolControls,
 ): ResponseCreateParamsNonStreaming {
+  const controls = controlsFor(request, runControls) ?? runControls;
   const input: ResponseInputItem[] = [
     ...request.messages.flatMap(renderMessage),
     { role: "user", content: request.goal },

@@ -10,7 +10,7 @@ import type {
 import type { EndpointResponse, Message, ToolControls, TrialRequest } from "../types.js";
 import { arrayField, field, numberField, stringField, toEndpointResponse } from "./json-guards.js";
 import { renderSystemText } from "./render-prompt.js";
-import { createToolRenderer } from "./wire-tools.js";
+import { controlsFor, createToolRenderer } from "./wire-tools.js";
 import type { WireReply } from "./wire-endpoint.js";
 
 export interface OpenAIRenderOptions {
@@ -35,7 +35,7 @@ export function renderOpenAIRequest(
     { role: "user", content: request.goal },
     ...(request.after_goal ?? []).map(renderMessage),
   ];
-  const controls = options.controls;
+  const controls = controlsFor(request, options.controls);
   const strict = controls?.strict === true;
   const tools = (strict ? renderStrictTools : renderTools)(request.tools);
   return {

@@ -4,7 +4,24 @@
  * list sends — and hashes — the same objects, so the store key's canonical writer recognises them
  * by identity instead of serialising them again. Wire objects are never mutated once made.
  */
-import type { ToolDefinition } from "../types.js";
+import type { ToolControls, ToolDefinition, TrialRequest } from "../types.js";
+
+/**
+ * The run's tool controls with the case's own parallel_tool_calls over them (a case that requires
+ * one call per reply sets it false); the run's Anthropic disable_parallel_tool_use gives way to it.
+ */
+export function controlsFor(
+  request: TrialRequest,
+  controls: ToolControls | undefined,
+): ToolControls | undefined {
+  if (request.parallel_tool_calls === undefined) return controls;
+  return {
+    tool_choice: controls?.tool_choice ?? null,
+    strict: controls?.strict ?? false,
+    parallel_tool_calls: request.parallel_tool_calls,
+    disable_parallel_tool_use: null,
+  };
+}
 
 export function createToolRenderer<T>(
   render: (tool: ToolDefinition) => T,

@@ -42,6 +42,9 @@ export function requestOf(
     goal: testCase.goal,
     temperature: config.temperature,
     seed: seed ?? deriveSeed(config.seed, testCase.id, trial) % 2 ** 31,
+    ...(testCase.parallel_tool_calls === undefined
+      ? {}
+      : { parallel_tool_calls: testCase.parallel_tool_calls }),
   };
 }
 

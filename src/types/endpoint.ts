@@ -16,6 +16,8 @@ export interface TrialRequest {
   seed?: number;
   /** Tool search is on: the tools behind it (`tools` holds the loaded ones). */
   search?: SearchOffer;
+  /** The case's own parallel_tool_calls (absent: the run's tool controls decide). */
+  parallel_tool_calls?: boolean;
   /** This decision's own search exchange so far, after the goal: the model's search calls and their results. */
   after_goal?: Message[];
 }
