@@ -288,6 +288,11 @@ describe("route-eval monitor", () => {
           rows.length,
         ),
         abstention_rate: rate(0, rows.length),
+        parallel_call_rate: rate(
+          rows.filter((p) => (message(p).tool_calls ?? []).length > 1).length,
+          rows.length - text.length,
+        ),
+        calls_per_turn: { total: calls.length, n: rows.length },
         phantom_rate: rate(calls.length - offeredCalls.length, calls.length),
         schema_rejection_rate: rate(rejected.length, offeredCalls.length),
       };
@@ -302,6 +307,8 @@ describe("route-eval monitor", () => {
         "abstention_rate",
         "phantom_rate",
         "schema_rejection_rate",
+        "parallel_call_rate",
+        "calls_per_turn",
       ] as const) {
         expect(signals[key], key).toMatchObject(expected[key]);
       }
@@ -365,6 +372,26 @@ describe("route-eval monitor", () => {
     expect(report.all.rival_selection_rate).toMatchObject(
       rate(offeredCalls.filter((name) => rivalled.has(name)).length, offeredCalls.length),
     );
+  });
+
+  it("counts several calls in one reply as a parallel turn, and every call in calls per turn", async () => {
+    const dir = tempDir();
+    const parallel = pairs.map((p, i) => {
+      const message = p.response.choices[0].message;
+      if (i !== pairs.findIndex((q) => q.response.choices[0].message.tool_calls)) return p;
+      const [first] = message.tool_calls;
+      const copy = structuredClone(p);
+      copy.response.choices[0].message.tool_calls = [first, { ...first, id: `${first.id}_b` }];
+      return copy;
+    });
+    const file = join(dir, "parallel.jsonl");
+    writeFileSync(file, parallel.map((p) => JSON.stringify(p)).join("\n") + "\n");
+    const result = await runCli(["monitor", file, "--format", "json"], dir);
+    expect(result.code, result.stderr).toBe(0);
+    const all = JSON.parse(result.stdout).all;
+    // 11 turns made a call, one of them two; 13 turns, 12 calls.
+    expect(all.parallel_call_rate).toMatchObject(rate(1, 11));
+    expect(all.calls_per_turn).toMatchObject({ total: 12, n: 13 });
   });
 
   it("renders the same figures for the terminal, Markdown and HTML", async () => {

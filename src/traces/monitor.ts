@@ -3,6 +3,7 @@
  * tallied as turns stream past — memory grows with the distinct tools, offered sets and
  * attribute values seen (each bounded), never with the turns:
  * - candidate-set size (and per filtering stage when the trace logs them);
+ * - calls per turn, and parallel calls (several in one reply) over turns with a call;
  * - call, clarification (an ask_user call, or text ending in "?"), abstention (no_applicable_tool)
  *   and no-call rates, per turn;
  * - phantom calls (a tool not offered) and schema rejections (arguments that are not JSON, or
@@ -47,6 +48,8 @@ class Tally {
   max: number | null = null;
   stages = new Map<string, Sums>();
   withCall = 0;
+  parallel = 0;
+  perTurn: Sums = { n: 0, sum: 0, squares: 0 };
   questions = 0;
   abstentions = 0;
   noCall = 0;
@@ -71,6 +74,8 @@ class Tally {
       addSum(sums, stage.tools.length);
     }
     if (turn.calls.length > 0) this.withCall += 1;
+    if (turn.calls.length > 1) this.parallel += 1;
+    addSum(this.perTurn, turn.calls.length);
     const first = turn.calls[0]?.name;
     if (first === ASK || (first === undefined && turn.question)) this.questions += 1;
     else if (first === ABSTAIN) this.abstentions += 1;
@@ -100,6 +105,8 @@ class Tally {
         size: meanOfSums(s.n, s.sum, s.squares),
       })),
       call_rate: rate(this.withCall, this.turns),
+      parallel_call_rate: rate(this.parallel, this.withCall),
+      calls_per_turn: meanOfSums(this.perTurn.n, this.perTurn.sum, this.perTurn.squares),
       clarification_rate: rate(this.questions, this.turns),
       abstention_rate: rate(this.abstentions, this.turns),
       no_call_rate: rate(this.noCall, this.turns),

@@ -15,6 +15,7 @@ const SHOWN_RIVALS = 15;
 
 type RateKey =
   | "call_rate"
+  | "parallel_call_rate"
   | "clarification_rate"
   | "abstention_rate"
   | "no_call_rate"
@@ -24,6 +25,7 @@ type RateKey =
 
 const RATES: [RateKey, string][] = [
   ["call_rate", "tool call"],
+  ["parallel_call_rate", "parallel calls"],
   ["clarification_rate", "clarification"],
   ["abstention_rate", "abstention"],
   ["no_call_rate", "text, no call"],
@@ -41,7 +43,7 @@ export function buildMonitorSections(r: MonitorReport): Section[] {
           `${plural(r.all.no_tool_list, "turn")} carry no list of offered tools: in no set size, and their calls in no per-call rate`,
         ]
       : []),
-    "per turn: tool call, clarification (ask_user, or text ending in ?), abstention (no_applicable_tool), text without a call; per call: a tool not offered, arguments rejected by the offered schema, a tool whose lint rival was offered beside it",
+    "per turn: tool call (several in one reply: of the turns with a call), clarification (ask_user, or text ending in ?), abstention (no_applicable_tool), text without a call; per call: a tool not offered, arguments rejected by the offered schema, a tool whose lint rival was offered beside it",
   ];
   const rows: Cell[][] = [
     [
@@ -58,6 +60,13 @@ export function buildMonitorSections(r: MonitorReport): Section[] {
       formatMean(s.size),
       "",
     ]),
+    [
+      "calls per turn",
+      `${plural(r.all.calls_per_turn.n, "turn")}`,
+      MISSING,
+      formatMean(r.all.calls_per_turn),
+      "",
+    ],
     ...RATES.map(([key, label]) => rateRow(label, r.all[key])),
   ];
   const sections = [

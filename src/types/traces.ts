@@ -121,6 +121,10 @@ export interface MonitorSignals {
   stages: { stage: string; size: MeanEstimate }[];
   /** Turns that made a tool call. */
   call_rate: Rate;
+  /** Turns that made several calls in one reply (parallel calls), over turns that made a call. */
+  parallel_call_rate: Rate;
+  /** Tool calls per turn, over turns (a parallel reply counts each call). */
+  calls_per_turn: MeanEstimate;
   /** Turns that asked the user: an ask_user call, or a reply without a call that ends in a question mark. */
   clarification_rate: Rate;
   /** Turns that abstained: a no_applicable_tool call. */
