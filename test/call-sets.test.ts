@@ -628,6 +628,28 @@ describe("call sets", () => {
     expect([sets.call_recall.denominator, sets.calls_per_decision.total]).toEqual([15, 9]);
     // The stepped cases asked twice (the call, then "Done."): 1 + 2 + 2 per trial.
     expect(sets.steps_per_decision.total).toBe(15);
+
+    // Shards keep each (case, trial) whole with its steps: merged, they are the unsharded run.
+    const cli = (...args: string[]) => runCli(args, { cwd: dir });
+    const config = ["-c", "examples/call-sets/route-eval.yaml", "--no-progress", "--no-gates"];
+    for (const [id, shard] of [
+      ["whole", null],
+      ["s1", "1/2"],
+      ["s2", "2/2"],
+    ] as const)
+      expect(
+        (await cli("run", ...config, "--run-id", id, ...(shard === null ? [] : ["--shard", shard])))
+          .code,
+      ).toBe(0);
+    expect((await cli("merge", "reports/merged", "reports/s1", "reports/s2")).code).toBe(0);
+    const decisions = (id: string) =>
+      readFileSync(join(dir, "reports", id, "records.jsonl"), "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line))
+        .map(({ latency_ms: _l, recorded_latency_ms: _r, ...rest }) => rest)
+        .sort((a, b) => `${a.case_id}${a.trial}`.localeCompare(`${b.case_id}${b.trial}`));
+    expect(decisions("merged")).toEqual(decisions("whole"));
   });
 
   it("matches arguments across calls of one tool, whatever order they came in", () => {
