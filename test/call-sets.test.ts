@@ -650,6 +650,29 @@ describe("call sets", () => {
         .map(({ latency_ms: _l, recorded_latency_ms: _r, ...rest }) => rest)
         .sort((a, b) => `${a.case_id}${a.trial}`.localeCompare(`${b.case_id}${b.trial}`));
     expect(decisions("merged")).toEqual(decisions("whole"));
+
+    // A counterfactual's rival is the extra call made in an expected call's place, never an expected tool.
+    const cf = await cli(
+      "counterfactual",
+      "reports/whole",
+      "-c",
+      "examples/call-sets/route-eval.yaml",
+      "--no-progress",
+      "--format",
+      "json",
+    );
+    expect(cf.code, cf.stderr).toBe(0);
+    const headroom = JSON.parse(cf.stdout);
+    const extraOf = new Map(
+      decisions("whole").map((r) => [
+        r.case_id,
+        r.call_set.extra.map((i: number) => r.calls[i].tool),
+      ]),
+    );
+    expect(extraOf.get("note-after-lookup")).toEqual([]);
+    expect(headroom.rival_pairs.map((p: Row) => [p.acceptable, p.rival])).toEqual([
+      ["find_customer|get_customer|get_order", extraOf.get("order-and-customer")?.[0]],
+    ]);
   });
 
   it("matches arguments across calls of one tool, whatever order they came in", () => {

@@ -16,6 +16,7 @@ import type {
   ExpectedCall,
   SelectionError,
   Stage,
+  TrialRecord,
 } from "../types.js";
 import { matchArguments } from "./check-arguments.js";
 import { intersects } from "./name-sets.js";
@@ -224,6 +225,16 @@ export function typeCallSetError(t: CallSetSets): SelectionError {
 /** Whether the decision called a forbidden tool anywhere. */
 export function callSetViolated(t: Pick<CallSetSets, "calls" | "forbidden">): boolean {
   return t.calls.some((call) => t.forbidden.includes(call.tool));
+}
+
+/**
+ * The tool chosen in an expected tool's place: the selected tool of a single decision; of a call
+ * set, the first extra call's (null when every call made was expected or allowed).
+ */
+export function rivalOf(r: Pick<TrialRecord, "selected" | "calls" | "call_set">): string | null {
+  if (r.call_set === undefined) return r.selected;
+  const extra = r.call_set.extra[0];
+  return extra === undefined ? null : (r.calls?.[extra]?.tool ?? null);
 }
 
 /** How a reply ends a loop of steps: without a call, or with a control's; null when the loop goes on. */

@@ -4,6 +4,7 @@
  * the fix turns correct and the end-to-end accuracy the run would reach; for selection, what the
  * failures are explained by; and the rival pairs whose removal recovers the most.
  */
+import { rivalOf } from "../classify/call-set.js";
 import { clusterRate, differenceInterval, type ClusterTally } from "../metrics/wilson.js";
 import { STAGES, trialKey, type Rate, type TrialRecord } from "../types.js";
 import {
@@ -267,12 +268,13 @@ export function rankRivalPairs(
   const pairs = new Map<string, RivalPair>();
   for (const o of outcomes.filter((x) => x.kind === "remove-rival")) {
     const record = byKey.get(trialKey(o.case_id, o.trial));
-    if (record === undefined || record.selected === null) continue;
+    const rival = record === undefined ? null : rivalOf(record);
+    if (record === undefined || rival === null) continue;
     const acceptable = [...record.acceptable].sort().join("|");
-    const key = `${acceptable}\u0000${record.selected}`;
+    const key = `${acceptable}\u0000${rival}`;
     const pair = pairs.get(key) ?? {
       acceptable,
-      rival: record.selected,
+      rival,
       failures: 0,
       recovered: 0,
       placebo: 0,

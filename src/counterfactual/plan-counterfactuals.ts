@@ -3,6 +3,7 @@
  * trial records, the definitions that can be shown, and the options in; units out, with a note
  * for every failed trial that could not be given one.
  */
+import { rivalOf } from "../classify/call-set.js";
 import { sameList } from "../text/same-list.js";
 import { deriveSeed, seededRandom } from "../text/seeded-random.js";
 import { isControl, STAGES, type TrialRecord } from "../types.js";
@@ -129,7 +130,7 @@ function buildUnit(
 ): CounterfactualUnit | string {
   const visible = record.visible_order;
   const acceptableVisible = record.acceptable.filter((name) => visible.includes(name));
-  const rival = record.selected;
+  const rival = rivalOf(record);
   switch (kind) {
     case "inject":
     case "inject-visible": {
@@ -168,7 +169,7 @@ function buildUnit(
     case "remove-rival":
     case "pair": {
       if (rival === null || isControl(rival) || !visible.includes(rival))
-        return `${kind}: the failed trial did not pick another visible ordinary tool (skipped)`;
+        return `${kind}: the failed trial did not pick another visible ordinary tool${record.call_set === undefined ? "" : " (a call set: no extra call)"} (skipped)`;
       if (acceptableVisible.length === 0)
         return `${kind}: no acceptable tool was visible (skipped)`;
       if (kind === "remove-rival")
