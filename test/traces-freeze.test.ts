@@ -154,6 +154,61 @@ describe("freeze → run --mode replay reproduces the traced call with no reques
       });
   });
 
+  it("freezes a step of an agent loop (a call that answers a tool result) with its earlier steps, and replays it with no request", async () => {
+    const dir = tempDir();
+    const server = await silentServer();
+    // The second call of a traced loop: the first call and its result follow the user's message.
+    const [pair] = readFileSync(join(FIXTURES, "openai-chat.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    const first = pair.response.choices[0].message;
+    const step = structuredClone(pair);
+    step.request.messages.push(first, {
+      role: "tool",
+      tool_call_id: "call_1",
+      content: '{"temp_c": 9, "sky": "light rain"}',
+    });
+    step.response.choices[0].message = {
+      role: "assistant",
+      content: null,
+      tool_calls: [
+        {
+          id: "call_2",
+          type: "function",
+          function: { name: "get_time", arguments: '{"tz":"Europe/Paris"}' },
+        },
+      ],
+    };
+    const trace = join(dir, "loop.jsonl");
+    writeFileSync(trace, `${JSON.stringify(step)}\n`);
+    const frozen = await runCli(
+      ["freeze", trace, "--acceptable", "get_time", "--base-url", server.url],
+      { cwd: dir, env: {} },
+    );
+    expect(frozen.code, frozen.stderr).toBe(0);
+    const args = commandArgs(frozen.stdout);
+    const [entry] = parse(readFileSync(join(dir, args[args.indexOf("--cases") + 1]), "utf8")).cases;
+    expect(entry.goal).toBe("Weather in Paris?");
+    expect(entry.messages).toBeUndefined();
+    expect(entry.prior_steps).toEqual([
+      {
+        role: "assistant",
+        tool_calls: [{ id: "call_1", name: "get_weather", arguments: { location: "Paris" } }],
+      },
+      { role: "tool", tool_call_id: "call_1", content: '{"temp_c": 9, "sky": "light rain"}' },
+    ]);
+    const replay = await runCli([...args, "--run-id", "replay"], { cwd: dir, env: {} });
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(server.requests).toHaveLength(0);
+    const [record] = records(dir);
+    expect(record).toMatchObject({
+      selected: "get_time",
+      arguments: { tz: "Europe/Paris" },
+      failed_stage: null,
+    });
+  });
+
   it("a second freeze of the same turn writes nothing new, and the run it prints still replays", async () => {
     const dir = tempDir();
     const args = [join(FIXTURES, "openai-chat.jsonl"), "--acceptable", "get_weather"];

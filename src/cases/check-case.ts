@@ -22,6 +22,28 @@ export function checkDecision(yaml: YamlFile, decision: Decision, phases: string
   checkPhase(yaml, entry, where, phases);
   checkArgPatterns(yaml, entry, where);
   checkCallSet(yaml, entry, where);
+  checkPriorSteps(yaml, entry, where);
+}
+
+/** The steps after the goal are the model's calls and their results: no user turn, every result answering a call before it. */
+function checkPriorSteps(yaml: YamlFile, entry: CaseEntry, where: JsonPath): void {
+  const ids = new Set<string>();
+  (entry.prior_steps ?? []).forEach((message, index) => {
+    const path = [...where, "prior_steps", index];
+    if (message.role === "user")
+      fail(
+        yaml,
+        path,
+        `case "${entry.id}": prior_steps[${index}] is a user message; the steps after the goal are the model's calls and their results (a user message before them goes in messages:, the last one is the goal)`,
+      );
+    if (message.role === "assistant") for (const call of message.tool_calls ?? []) ids.add(call.id);
+    if (message.role === "tool" && !ids.has(message.tool_call_id))
+      fail(
+        yaml,
+        [...path, "tool_call_id"],
+        `case "${entry.id}": prior_steps[${index}] answers call "${message.tool_call_id}", which no earlier step made`,
+      );
+  });
 }
 
 /** `calls:` replaces acceptable; its companions need it, results need steps to be returned in. */

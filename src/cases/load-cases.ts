@@ -100,6 +100,9 @@ function toCase({ entry, turn, plan }: Decision, source: Source, registry: Regis
     ...(plan === null ? {} : { plan }),
     ...(callSet === null ? {} : { call_set: callSet }),
     ...(entry.max_steps === undefined ? {} : { max_steps: entry.max_steps }),
+    ...(entry.prior_steps === undefined || entry.prior_steps.length === 0
+      ? {}
+      : { prior_steps: entry.prior_steps }),
     ...(entry.parallel_tool_calls === undefined
       ? {}
       : { parallel_tool_calls: entry.parallel_tool_calls }),

@@ -87,6 +87,8 @@ export interface CaseEntry {
   max_steps?: number;
   results?: StubResultEntry[];
   parallel_tool_calls?: boolean;
+  /** The decision's earlier steps after the goal: the model's calls and their results (a frozen agent-loop step). */
+  prior_steps?: Message[];
 }
 
 /** One expected call as written: a tool, or a list of acceptable alternatives, with optional args. */

@@ -124,19 +124,36 @@ function toEntry(tool: Tool): ToolEntry {
   };
 }
 
-/** A turn's goal and prior turns: the decision must answer a user message. */
-export function splitGoal(turn: TracedTurn, name: string): { goal: string; prior: Message[] } {
+/**
+ * A turn's goal, the turns before it and the steps after it: the goal is the last user message;
+ * a call that answers a tool result (a step of an agent loop) keeps the calls and results after
+ * the goal as its prior steps.
+ */
+export function splitGoal(
+  turn: TracedTurn,
+  name: string,
+): { goal: string; prior: Message[]; steps: Message[] } {
   const last = turn.messages[turn.messages.length - 1];
   if (last === undefined)
     throw new InputError(
       `${name}: the trace has no input messages (content capture off?); there is no request to freeze`,
     );
-  if (last.role !== "user") {
+  let at = turn.messages.length - 1;
+  while (at >= 0 && turn.messages[at].role !== "user") at -= 1;
+  const goal = turn.messages[at];
+  if (goal === undefined || goal.role !== "user")
     throw new InputError(
-      `${name}: the call answers a ${last.role === "tool" ? "tool result" : `${last.role} message`}, not a user message; a case's decision follows the user's message (freeze the call that answered it)`,
+      `${name}: the call's input holds no user message; a case's decision follows the user's request`,
     );
-  }
-  return { goal: last.content, prior: turn.messages.slice(0, -1) };
+  if (last.role === "assistant")
+    throw new InputError(
+      `${name}: the call's input ends with an assistant message, not a user message or a tool result; there is no decision to freeze at it`,
+    );
+  return {
+    goal: goal.content,
+    prior: turn.messages.slice(0, at),
+    steps: turn.messages.slice(at + 1),
+  };
 }
 
 export interface CaseSettings {
@@ -152,7 +169,7 @@ export function caseOfTurn(
   settings: CaseSettings,
   origin: JsonObject,
 ): CaseEntry {
-  const { goal, prior } = splitGoal(turn, settings.id);
+  const { goal, prior, steps } = splitGoal(turn, settings.id);
   const called =
     turn.calls.length === 0
       ? "answered without a tool call"
@@ -170,6 +187,7 @@ export function caseOfTurn(
     ...(turn.system === null ? {} : { system: turn.system }),
     ...(Object.keys(settings.context).length === 0 ? {} : { context: settings.context }),
     ...(prior.length === 0 ? {} : { messages: prior }),
+    ...(steps.length === 0 ? {} : { prior_steps: steps }),
     origin,
   };
 }

@@ -42,7 +42,10 @@ export async function askInSteps(
   let outcome: EndpointOutcome;
   let ended: CallSetEnding = "single";
   for (let step = 1; ; step++) {
-    request = exchange.length === 0 ? base : { ...base, after_goal: [...exchange] };
+    request =
+      exchange.length === 0
+        ? base
+        : { ...base, after_goal: [...(base.after_goal ?? []), ...exchange] };
     outcome = await endpoint.call(request);
     addCall(totals, outcome);
     if (!outcome.ok) break;

@@ -126,6 +126,17 @@ export function checkSteps(
   cases: Case[],
   answering: "endpoint" | "batch" | "replies",
 ): void {
+  const resumed = cases.find((c) => c.prior_steps !== undefined);
+  if (resumed !== undefined && config.tool_search.mode !== "off") {
+    const where = at(
+      showPath(resumed.source.file, config.cwd),
+      resumed.source.line,
+      `case "${resumed.id}"`,
+    );
+    throw new InputError(
+      `${where} has prior_steps (a decision taken after earlier steps), and tool_search is on: a search exchange after those steps is not supported yet; set tool_search.mode: off for these cases`,
+    );
+  }
   const stepped = cases.find((c) => (c.max_steps ?? 1) > 1);
   if (stepped === undefined) return;
   const where = at(

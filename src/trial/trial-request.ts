@@ -42,6 +42,7 @@ export function requestOf(
     goal: testCase.goal,
     temperature: config.temperature,
     seed: seed ?? deriveSeed(config.seed, testCase.id, trial) % 2 ** 31,
+    ...(testCase.prior_steps === undefined ? {} : { after_goal: testCase.prior_steps }),
     ...(testCase.parallel_tool_calls === undefined
       ? {}
       : { parallel_tool_calls: testCase.parallel_tool_calls }),

@@ -46,6 +46,8 @@ export interface Case {
   call_set?: CallSetSpec;
   /** The agent loop's bound within the decision (`max_steps:`, default 1: one reply is judged). */
   max_steps?: number;
+  /** The decision's earlier steps after the goal (the model's calls and their results), sent after it. */
+  prior_steps?: Message[];
   /** The case's own parallel_tool_calls control (false: one call per reply), over the run's. */
   parallel_tool_calls?: boolean;
   /** What each call made during the decision's steps returns (`results:`), first match first. */
