@@ -463,6 +463,73 @@ describe.each(WIRES)("call sets over $name", (wire) => {
   });
 });
 
+describe("diff of two call-set runs", () => {
+  it("pairs call-set exactness trial by trial and compares expected-call recall and precision", async () => {
+    const dir = writeProject(TOOLS, CASES);
+    let fixed = false;
+    const server = await fake.start((request: ReceivedRequest) => {
+      const { goal, step } = readChat(request.body);
+      // The change: the missing call is made too.
+      if (fixed && goal === CASES[2].goal) return WIRES[0].reply(SCRIPT[CASES[0].goal][0]);
+      return WIRES[0].reply(SCRIPT[goal]?.[step] ?? []);
+    });
+    const run = (id: string) =>
+      runCli(
+        [
+          "run",
+          "-e",
+          "openai:test-model",
+          "--base-url",
+          `${server.url}/v1`,
+          "-n",
+          "1",
+          "--mode",
+          "live",
+          "--no-progress",
+          "--no-gates",
+          "--no-step-summary",
+          "--run-id",
+          id,
+        ],
+        { cwd: dir, env: ENV },
+      );
+    expect((await run("base")).code).toBe(0);
+    fixed = true;
+    expect((await run("current")).code).toBe(0);
+    const diff = await runCli(["diff", "reports/base", "reports/current", "--format", "json"], {
+      cwd: dir,
+    });
+    expect(diff.stderr).toBe("");
+    const metrics = new Map(JSON.parse(diff.stdout).metrics.map((m: Row) => [m.metric, m]));
+    const figure = (m: Row) => [
+      m.base.numerator,
+      m.base.denominator,
+      m.current.numerator,
+      m.current.denominator,
+    ];
+    // bfcl-missing now makes both calls: one more exact set, one more expected call made, no extra.
+    expect(figure(metrics.get("call_set_exact") as Row)).toEqual([2, 7, 3, 7]);
+    expect(figure(metrics.get("call_recall") as Row)).toEqual([12, 16, 13, 16]);
+    expect(figure(metrics.get("call_precision") as Row)).toEqual([12, 14, 13, 15]);
+    expect((metrics.get("call_set_exact") as Row).trials).toMatchObject({
+      up: 1,
+      down: 0,
+      pairs: 7,
+    });
+    expect((metrics.get("call_recall") as Row).cases).toMatchObject({ up: 1, down: 0, pairs: 7 });
+    expect((metrics.get("call_recall") as Row).change).toBe("improved");
+    // A drop gate on a call-set rate: the reverse diff fails it.
+    const gated = await runCli(
+      ["diff", "reports/current", "reports/base", "--max-drop", "call_recall=0.05"],
+      { cwd: dir },
+    );
+    expect(gated.code).toBe(1);
+    expect(gated.stderr).toMatch(
+      /gate failed: max-drop call_recall=0\.05: call_recall 81\.3% \(13\/16\) → 75\.0% \(12\/16\)/,
+    );
+  });
+});
+
 describe.each(WIRES)("a case's own parallel_tool_calls over $name", (wire) => {
   it("sends the case's parallel_tool_calls: false in the provider's form, and nothing for a case without it", async () => {
     const dir = writeProject(TOOLS, [

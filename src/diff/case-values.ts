@@ -16,6 +16,7 @@ import {
   type TrialOutcomes,
 } from "./trial-outcomes.js";
 import { conversationShares } from "../metrics/conversations.js";
+import { CALL_SET_GATES } from "../gates/gate-names.js";
 
 /** The rates case rows can give, so that a missing case means "not in the population". */
 const ROW_RATES: readonly RateName[] = [
@@ -85,7 +86,7 @@ export function gatherEvidence(
   const rates =
     scored === null
       ? [...ROW_RATES, ...(recall.length === 1 ? recall : [])]
-      : [...RATE_NAMES, ...recall];
+      : [...RATE_NAMES, ...recall, ...(metrics.call_sets === undefined ? [] : CALL_SET_GATES)];
   const caseValues = emptyMaps(rates);
   if (scored === null) {
     for (const row of rows) addTallies(caseValues, row.case_id, tallyRow(row, recall));

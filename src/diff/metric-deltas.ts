@@ -9,6 +9,7 @@ import { compareKeys } from "../render/format.js";
 import type { Metrics, Rate } from "../types.js";
 import type { Change, MetricDelta, MetricValue, PairedTest } from "../types/diff.js";
 import { pairedTest } from "./mcnemar.js";
+import type { CallSetGate } from "../gates/gate-names.js";
 import type { TrialOutcomes } from "./trial-outcomes.js";
 
 /** One run's evidence: its metrics, each metric's value per case, and per-trial outcomes. */
@@ -99,6 +100,12 @@ export function listMetrics(base: Metrics, current: Metrics): MetricSpec[] {
       rate,
     });
   }
+  if (base.call_sets !== undefined || current.call_sets !== undefined) {
+    for (const [metric, label] of CALL_SET_LABELS) {
+      const rate = (m: Metrics): Rate | undefined => m.call_sets?.[metric];
+      specs.push({ metric, label, direction: "higher", pick: (m) => fromRate(rate(m)), rate });
+    }
+  }
   specs.push({
     metric: "consistency",
     label: "consistency",
@@ -177,10 +184,19 @@ export function testTrials(
   return pairedTest(up, down, count);
 }
 
-/** Metrics that are per-trial outcomes (rates), as opposed to per-case estimates. */
+/** Metrics that are per-trial outcomes (rates), as opposed to per-case estimates (or, for a call set's recall and precision, per call). */
 function isTrialMetric(metric: string): boolean {
-  return isRateName(metric) || metric.startsWith("tool_recall_at_k.");
+  return (
+    isRateName(metric) || metric.startsWith("tool_recall_at_k.") || metric === "call_set_exact"
+  );
 }
+
+/** The call-set rates a diff compares (docs/call-sets.md#metrics), when either run has call sets. */
+const CALL_SET_LABELS: readonly [CallSetGate, string][] = [
+  ["call_set_exact", "call sets exact (with arguments)"],
+  ["call_recall", "expected-call recall"],
+  ["call_precision", "call precision"],
+];
 
 export function computeMetricDeltas(base: RunEvidence, current: RunEvidence): MetricDelta[] {
   const pairs = pairTrials(base, current);

@@ -2,7 +2,12 @@
  * Per-trial and per-case outcomes of every rate, so that two runs can be paired: a trial is in a
  * rate's population or not, and succeeds or not — by the same facts and table the report counts.
  */
-import { isExposed, isRetrieved, outcomesOf as rateOutcomes } from "../metrics/trial-facts.js";
+import {
+  isExposed,
+  isRetrieved,
+  isRightCall,
+  outcomesOf as rateOutcomes,
+} from "../metrics/trial-facts.js";
 import { NO_CALL_LABEL } from "../metrics/scored-trials.js";
 import { ABSTAIN, ASK, STAGES } from "../types.js";
 import type { CaseRow, TrialRecord } from "../types.js";
@@ -28,6 +33,7 @@ export function recallKey(k: number | null): string {
 export function outcomesOf(t: TrialRecord): TrialOutcomes {
   const out: TrialOutcomes = rateOutcomes(t);
   if (isExposed(t)) out.set(recallKey(t.retrieval_k), isRetrieved(t));
+  if (t.call_set !== undefined) out.set("call_set_exact", isRightCall(t));
   return out;
 }
 
@@ -42,6 +48,13 @@ export function tallyRecords(scored: TrialRecord[]): Map<string, CaseTallies> {
   for (const t of scored) {
     const tallies = byCase.get(t.case_id) ?? new Map<string, Tally>();
     for (const [metric, success] of outcomesOf(t)) add(tallies, metric, success ? 1 : 0, 1);
+    // A call set's calls: its share of expected calls made, and of counted calls expected.
+    const set = t.call_set;
+    if (set !== undefined) {
+      const matched = set.matched.filter((index) => index !== null).length;
+      add(tallies, "call_recall", matched, set.expected.length);
+      add(tallies, "call_precision", matched, matched + set.extra.length);
+    }
     byCase.set(t.case_id, tallies);
   }
   return byCase;

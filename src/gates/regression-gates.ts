@@ -6,6 +6,7 @@
 import { describeCaseTest, pIs, formatValue, plural } from "../render/format.js";
 import { isRateName, RATE_NAMES, RATES } from "../types/rates.js";
 import { InputError } from "../errors.js";
+import { CALL_SET_GATES, isCallSetGate } from "./gate-names.js";
 import { type Diff, type GateCheck, type MetricDelta, EPSILON } from "../types/diff.js";
 
 export const DEFAULT_DROP_METRIC = "selection_accuracy";
@@ -27,6 +28,7 @@ const NAMED_PATTERN =
 const MAX_LISTED = 10;
 
 function isGateable(metric: string): boolean {
+  if (isCallSetGate(metric)) return true;
   return isRateName(metric) ? RATES[metric].better !== "neutral" : NAMED_PATTERN.test(metric);
 }
 
@@ -52,6 +54,7 @@ export function parseDropRule(text: string): DropRule {
       "pass_hat_k.<k>",
       "pass_at_k.<k>",
       "consistency",
+      ...CALL_SET_GATES,
     ];
     throw new InputError(`--max-drop ${text}: ${why}; gateable metrics: ${known.join(", ")}`);
   }
