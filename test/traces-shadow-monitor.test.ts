@@ -149,6 +149,25 @@ describe("route-eval shadow", () => {
     expect(report.moved).toMatchObject({ numerator: 3, denominator: 13, cases: 13 });
     expect(report.became).toEqual({ question: 0, abstention: 0, no_call: 0 });
     expect(report.set_size).toEqual({ production: 4, candidate: 4, fewer: 0, more: 0 });
+    // Calls per decision, recounted from the raw pairs (production) and the candidate's records.
+    const rawPairs = readFileSync(TRACE, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    const productionCalls = rawPairs.map(
+      (p) => (p.response.choices[0].message.tool_calls ?? []).length,
+    );
+    const candidateCalls = readFileSync(join(dir, "reports", "shadow-1", "records.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line).tool_calls as number);
+    const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+    expect(report.calls.production).toMatchObject({ total: sum(productionCalls), n: 13 });
+    expect(report.calls.candidate).toMatchObject({ total: sum(candidateCalls), n: 13 });
+    expect(report.calls.parallel.production).toMatchObject({
+      numerator: productionCalls.filter((n) => n > 1).length,
+      denominator: 13,
+    });
     expect(report.turns).toEqual({ read: 13, asked: 13, skipped: {} });
     expect(server.requests).toHaveLength(13);
     // The candidate's descriptions were asked, and each turn's production system prompt.

@@ -1,5 +1,5 @@
 /** A shadow replay's report in every format: the same sections laid out for the terminal, Markdown and HTML, or the JSON itself. */
-import { formatCi, formatNumber, formatPercent, plural } from "../render/format.js";
+import { formatCi, formatNumber, formatPercent, formatRate, plural } from "../render/format.js";
 import { renderHtmlPage } from "../render/html/page.js";
 import { sectionHtml, sectionMarkdown, sectionTerminal } from "../render/lay-out-sections.js";
 import { section, type Cell, type Section } from "../render/section.js";
@@ -53,6 +53,7 @@ export function buildShadowSections(r: ShadowReport): Section[] {
     [
       `ordinary tools offered per turn: production ${formatNumber(r.set_size.production, 2)}, candidate ${formatNumber(r.set_size.candidate, 2)} (after its exposure; controls apart)`,
       `turns shown fewer tools: ${r.set_size.fewer} · more: ${r.set_size.more}`,
+      `calls per decision: production ${formatNumber(r.calls.production.mean, 2)}, candidate ${formatNumber(r.calls.candidate.mean, 2)} · several calls in one reply: production ${formatRate(r.calls.parallel.production)}, candidate ${formatRate(r.calls.parallel.candidate)}`,
     ],
     null,
   );

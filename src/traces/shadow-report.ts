@@ -5,7 +5,7 @@
  * candidate-set size per turn. No labels: production's own decision is the reference.
  */
 import { CONTROL_NAMES, type ShadowCell, type ShadowReport, type TrialRecord } from "../types.js";
-import { rateOf } from "../metrics/wilson.js";
+import { meanOf, rateOf } from "../metrics/wilson.js";
 import { compareText } from "../text/compare-text.js";
 import { ABSTAIN, ASK } from "../types.js";
 import { describeChoice, NO_CALL, type ProductionDecision } from "./turn-cases.js";
@@ -43,6 +43,8 @@ export function buildShadowReport(
     (r) => from(r) !== NO_CALL && !CONTROL_NAMES.some((c) => c === from(r)),
   );
   const sizes = perTurnSizes(scored, production);
+  const productionCalls = (r: TrialRecord) =>
+    (production.get(r.case_id) as ProductionDecision).calls;
   return {
     kind: "shadow",
     ...about,
@@ -56,6 +58,14 @@ export function buildShadowReport(
       no_call: fromCall.filter((r) => r.selected === null).length,
     },
     set_size: sizes,
+    calls: {
+      production: meanOf(scored, (r) => productionCalls(r)),
+      candidate: meanOf(scored, (r) => r.tool_calls),
+      parallel: {
+        production: rateOf(scored, (r) => productionCalls(r) > 1),
+        candidate: rateOf(scored, (r) => r.tool_calls > 1),
+      },
+    },
   };
 }
 

@@ -20,6 +20,8 @@ export interface ProductionDecision {
   label: string;
   /** Tools production offered. */
   offered: number;
+  /** Tool calls production made in its reply. */
+  calls: number;
   /** `span <id>` or `file:line`, for the reader. */
   where: string;
 }
@@ -70,6 +72,7 @@ export function casesOfTurns(
       case_id: id,
       label: called ?? NO_CALL,
       offered: tools.length,
+      calls: turn.calls.length,
       where:
         turn.span_id === null ? `${turn.source.file}:${turn.source.line}` : `span ${turn.span_id}`,
     });

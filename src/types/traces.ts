@@ -107,6 +107,12 @@ export interface ShadowReport {
   became: { question: number; abstention: number; no_call: number };
   /** Tools offered per turn: production's and the candidate's (after its exposure), and how many turns saw fewer or more. */
   set_size: { production: number | null; candidate: number | null; fewer: number; more: number };
+  /** Tool calls per decision (production's, over the turns asked; the candidate's, over its decisions), and decisions with several calls in one reply. */
+  calls: {
+    production: MeanEstimate;
+    candidate: MeanEstimate;
+    parallel: { production: Rate; candidate: Rate };
+  };
 }
 
 /** The routing signals of a set of production turns (docs/traces.md#monitor). */
