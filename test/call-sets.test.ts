@@ -463,6 +463,71 @@ describe.each(WIRES)("call sets over $name", (wire) => {
   });
 });
 
+describe("a turn's own gold history", () => {
+  it("is what later turns see, instead of the history derived from its decision; a result answering no call is refused", async () => {
+    const gold = [
+      {
+        role: "assistant",
+        tool_calls: [{ id: "g1", name: "cd", arguments: { folder: "workspace" } }],
+      },
+      { role: "tool", tool_call_id: "g1", content: "moved to /workspace" },
+      { role: "assistant", content: "I'm in workspace now." },
+    ];
+    const conversation = (turnGold: unknown[]) => ({
+      id: "own-gold",
+      turns: [
+        { user: "Go to workspace.", acceptable: ["cd"], gold: turnGold },
+        { user: "Where is order ord_1?", acceptable: ["get_order"] },
+      ],
+    });
+    const dir = writeProject(TOOLS, [conversation(gold)]);
+    const server = await fake.start(() => openaiReply([{ name: "get_order", arguments: "{}" }]));
+    const run = await runCli(
+      [
+        "run",
+        "-e",
+        "openai:test-model",
+        "--base-url",
+        `${server.url}/v1`,
+        "-n",
+        "1",
+        "--no-progress",
+        "--no-gates",
+        "--no-step-summary",
+      ],
+      { cwd: dir, env: ENV },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const second = server.requests
+      .map((q) => q.body.messages as Row[])
+      .find((messages) => messages.at(-1)?.content === "Where is order ord_1?") as Row[];
+    expect(second.slice(1, -1)).toEqual([
+      { role: "user", content: "Go to workspace." },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          {
+            id: "g1",
+            type: "function",
+            function: { name: "cd", arguments: '{"folder":"workspace"}' },
+          },
+        ],
+      },
+      { role: "tool", tool_call_id: "g1", content: "moved to /workspace" },
+      { role: "assistant", content: "I'm in workspace now." },
+    ]);
+    const bad = writeProject(TOOLS, [
+      conversation([{ role: "tool", tool_call_id: "nope", content: "x" }]),
+    ]);
+    const refused = await runCli(["run", "--no-progress", "--no-gates"], { cwd: bad });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /cases\.yaml:\d+: case "own-gold": turn 1: gold\[0\] answers call "nope", which no earlier gold message made/,
+    );
+  });
+});
+
 describe("diff of two call-set runs", () => {
   it("pairs call-set exactness trial by trial and compares expected-call recall and precision", async () => {
     const dir = writeProject(TOOLS, CASES);

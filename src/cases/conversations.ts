@@ -153,6 +153,9 @@ function expandConversation(
           `turn ${t + 1}: results names "${name}", which registry ${registry.snapshot} does not have`,
         );
     }
+    checkGold(turn.gold ?? [], (i, message) =>
+      fail(path(t, "gold", i), `turn ${t + 1}: ${message}`),
+    );
     if (turn.acceptable === undefined && turn.calls === undefined)
       fail(
         path(t, "user"),
@@ -257,6 +260,7 @@ function expandConversation(
  * the call of the first acceptable tool the turn offered, with its gold result; else a text reply.
  */
 function goldExchange(turn: TurnEntry, t: number, offered: ReadonlySet<string>): Message[] {
+  if (turn.gold !== undefined) return [{ role: "user", content: turn.user }, ...turn.gold];
   if (turn.calls !== undefined) return goldCalls(turn, turn.calls, t, offered);
   const name = (turn.acceptable ?? []).find((candidate) => offered.has(candidate));
   const control = CONTROL_NAMES.find((candidate) => candidate === name);
@@ -344,6 +348,24 @@ function callSetOfTurn(turn: TurnEntry): Partial<CaseEntry> {
       ? { results: Object.entries(turn.results).map(([tool, result]) => ({ tool, result })) }
       : {}),
   };
+}
+
+/** A turn's own gold history: the model's replies and the results of its calls, each result answering a call before it. */
+function checkGold(gold: Message[], fail: (index: number, message: string) => never): void {
+  const ids = new Set<string>();
+  gold.forEach((message, index) => {
+    if (message.role === "user")
+      fail(
+        index,
+        `gold[${index}] is a user message; gold is what the model did after this turn's user message`,
+      );
+    if (message.role === "assistant") for (const call of message.tool_calls ?? []) ids.add(call.id);
+    if (message.role === "tool" && !ids.has(message.tool_call_id))
+      fail(
+        index,
+        `gold[${index}] answers call "${message.tool_call_id}", which no earlier gold message made`,
+      );
+  });
 }
 
 /** The arguments a gold call is written with: the exact values the turn expects ({pattern} ones are left out). */

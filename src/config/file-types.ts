@@ -126,6 +126,8 @@ export interface TurnEntry {
   result?: JsonValue;
   /** On-policy: what a call of each of these tools at this turn returns to later turns (a call off the gold path). */
   results?: Record<string, JsonValue>;
+  /** Teacher-forced: what later turns see after this turn's user message, instead of the history derived from its decision. */
+  gold?: Message[];
 }
 
 /** A conversation case: `turns:` instead of one goal. */
