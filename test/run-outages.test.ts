@@ -118,11 +118,35 @@ describe("an endpoint that is down", () => {
     expect(code).toBe(3);
     expect(stderr).toContain("openai:test-model at ");
     expect(stderr).toContain(
-      "looks down: the first 20 attempts of the run all failed (last: HTTP 503: upstream unavailable)",
+      "looks down: no call of the run has succeeded, and 20 retries failed (last: HTTP 503: upstream unavailable)",
     );
     expect(stderr).toContain(`--resume ${join(dir, "reports", "down")}`);
     expect(readFileSync(join(dir, "reports", "down", "records.jsonl"), "utf8")).toBe("");
   }, 90_000);
+
+  it("hangs on 1 request in 4: each hung call recovers on its retry, so the run finishes with every trial recorded", async () => {
+    let served = 0;
+    // Every fourth request hangs past the attempt timeout (longer than the breaker window).
+    const server = await servers.start((request) =>
+      ++served % 4 === 0 ? { hang: true } : good(request),
+    );
+    const dir = writeProject();
+    const { code, stderr, report } = await run(
+      dir,
+      server.url,
+      "--trials",
+      "10",
+      "--timeout-ms",
+      "300",
+      "--breaker-window-ms",
+      "200",
+      "--concurrency",
+      "4",
+    );
+    expect(code, stderr).toBe(0);
+    expect([report.metrics.trials, report.errored.length]).toEqual([30, 0]);
+    expect(server.requests.length).toBeGreaterThan(30);
+  }, 60_000);
 
   it("dies mid-run: exit 3 within the breaker window; a resume after it returns scores every trial once", async () => {
     let alive = true;
@@ -144,7 +168,7 @@ describe("an endpoint that is down", () => {
     );
     expect(code).toBe(3);
     expect(stderr).toMatch(
-      /looks down: no call has succeeded for \d+ s while \d+ attempts failed \(last: connection failed/,
+      /looks down: no call has succeeded for [\d.]+ s while \d+ attempts failed \(last: connection failed/,
     );
     const runDir = join(dir, "reports", "dies");
     expect(stderr).toContain(`--resume ${runDir}`);

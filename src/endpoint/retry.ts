@@ -110,7 +110,9 @@ export async function callWithRetries<T>(
     if (verdict.kind !== "retryable")
       return { ok: false, kind: verdict.kind, error: verdict.message, retries: retry };
     if (verdict.cause === "rate_limit") guards.pace.rateLimited();
-    else guards.breaker.failure(verdict.message);
+    // A call whose first attempt failed (a hang, a reset) but whose retry succeeds says the
+    // endpoint is up: the breaker counts a call's failures from its second failed attempt on.
+    else if (retry > 0) guards.breaker.failure(verdict.message);
     const tripped = guards.breaker.tripped();
     if (tripped !== null) return { ok: false, kind: "fatal", error: tripped, retries: retry };
     const delay = backoffDelay(retry, verdict.retryAfterMs, policy);
