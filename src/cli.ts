@@ -6,6 +6,7 @@ import {
   type Option,
   type OutputConfiguration,
 } from "commander";
+import { widthReady } from "./render/text-layout.js";
 import { terminalWidth } from "./render/terminal-width.js";
 import { CATALOGUE, type CatalogueEntry, type Register } from "./commands/catalogue.js";
 import { EXIT } from "./commands/exit.js";
@@ -58,6 +59,7 @@ export async function main(
   catalogue: readonly CatalogueEntry[] = CATALOGUE,
 ): Promise<number> {
   let exitCode: number = EXIT.ok;
+  await widthReady;
   try {
     const program = await buildProgram(
       io,

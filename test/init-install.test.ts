@@ -411,6 +411,14 @@ describe("installed into another project", () => {
       execFileSync(process.execPath, ["again.js"], { cwd: dir, encoding: "utf8" }),
     );
     expect(again).toEqual({ cases: 8, trials: 24, head: "## route-eval report" });
+    // From a CommonJS project too (no top-level await in the library's module graph).
+    writeFileSync(
+      join(dir, "common.cjs"),
+      'const { loadConfig, loadCases } = require("route-eval"); console.log(loadCases(loadConfig(null, {}, process.cwd())).length);',
+    );
+    expect(
+      execFileSync(process.execPath, ["common.cjs"], { cwd: dir, encoding: "utf8" }).trim(),
+    ).toBe("8");
   }, 180_000);
 
   it("installed from git without the dev toolchain: no install script runs, the first start builds dist/ from src/ with runtime dependencies only", () => {

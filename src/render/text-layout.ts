@@ -23,16 +23,30 @@ export function displayWidth(text: string): number {
  */
 export const NARROW = /^[\x20-\x7E─—→·…×−–≥≤✓✗↓↑±│▸≈]*$/;
 
-// string-width is an ES module: loaded by require (Node ≥ 20.19) on first use, or at start-up by
-// an import where require cannot load ES modules.
+// string-width is an ES module: loaded by require (Node ≥ 20.19) on first use, or where require
+// cannot load ES modules, imported at start-up (the CLI waits for `widthReady`). No top-level
+// await: a CommonJS project can require("route-eval").
 type StringWidth = (text: string) => number;
-const preloaded: StringWidth | null =
-  process.features.require_module === true ? null : (await import("string-width")).default;
-const stringWidth = lazy(
+let imported: StringWidth | null = null;
+const canRequire = process.features.require_module === true;
+/** Settles once string-width can measure (at once where require loads ES modules). */
+export const widthReady: Promise<void> = canRequire
+  ? Promise.resolve()
+  : import("string-width").then((module) => {
+      imported = module.default;
+    });
+const required = lazy(
   (): StringWidth =>
-    preloaded ??
     (createRequire(import.meta.url)("string-width") as { default: StringWidth }).default,
 );
+const stringWidth = (): StringWidth => imported ?? (canRequire ? required() : countCodePoints);
+
+/** Until string-width is imported (older Node, before `widthReady`): one column per code point. */
+function countCodePoints(text: string): number {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
+}
 
 /** `text` padded with spaces to `width` display columns. */
 export function padToWidth(text: string, width: number): string {
