@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { stringify } from "yaml";
+import { stringifyInert } from "../render/inert-yaml.js";
 import { loadCases } from "../cases/load-cases.js";
 import { configRoot, loadConfig, type ConfigOverrides } from "../config/load-config.js";
 import { showPath } from "../config/yaml-document.js";
@@ -196,17 +196,14 @@ function prepare(turn: TracedTurn, redacted: Redactions, s: Setting): Frozen {
     `# Written by: route-eval freeze (${turn.source.file}:${turn.source.line}). Redacted before writing: ${describeRedactions(redacted)}.`,
     "# Replay the production decision: the command route-eval freeze printed (--mode replay, no call).",
     "",
-    stringify(
-      { registry: registryPath, cases: [entry] },
-      { lineWidth: 0, aliasDuplicateObjects: false },
-    ),
+    stringifyInert({ registry: registryPath, cases: [entry] }),
   ].join("\n");
   const registryText = [
     "# Written by: route-eval freeze — exactly the tools the traced model was offered, in its order.",
     "# The file is named after its tools' content: freezing another turn with the same tools reuses it.",
     "# effect, idempotent and open_world are conservative defaults; review them, then route-eval lint.",
     "",
-    stringify(snapshot.registry, { lineWidth: 0, aliasDuplicateObjects: false }),
+    stringifyInert(snapshot.registry),
   ].join("\n");
   return {
     turn,

@@ -5,7 +5,7 @@
  * for each write tool a read-vs-write pair and a missing-information (ask_user) case; one
  * no_applicable_tool case. A TODO goal is a lint error, so the scaffold cannot pass for real cases.
  */
-import { stringify } from "yaml";
+import { stringifyInert } from "../render/inert-yaml.js";
 import type { RegistryFile, ToolEntry } from "../config/file-types.js";
 import { findRivals } from "../lint/find-rivals.js";
 import { EFFECTS, TODO, type Tool } from "../types.js";
@@ -56,7 +56,7 @@ export function buildScaffold(registry: RegistryFile, options: ScaffoldOptions):
     "# relative paths resolve against this file. Fill in the TODO goals in cases/, then:",
     "#   npx route-eval lint && npx route-eval run",
     "",
-    stringify(
+    stringifyInert(
       {
         cases: ["cases/*.yaml"],
         ...(Object.keys(phases).length === 0 ? {} : { phases }),
@@ -86,7 +86,7 @@ export function buildScaffold(registry: RegistryFile, options: ScaffoldOptions):
     "# Starter cases in near pairs, written by `route-eval init`. Each goal says what to write;",
     "# replace every TODO with a real request (route-eval lint reports the ones left).",
     "",
-    stringify(
+    stringifyInert(
       { registry: `../registries/${options.name}.yaml`, cases },
       { lineWidth: 0 },
     ).trimEnd(),
@@ -96,7 +96,7 @@ export function buildScaffold(registry: RegistryFile, options: ScaffoldOptions):
     `# yaml-language-server: $schema=${fromSubfolder(options.schemas)}/registry.schema.json`,
     options.header,
     "",
-    stringify(registry, { lineWidth: 0, aliasDuplicateObjects: false }),
+    stringifyInert(registry),
   ].join("\n");
   return {
     config,

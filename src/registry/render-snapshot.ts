@@ -1,5 +1,5 @@
 /** A registry snapshot as YAML text, with a header that says what to review. */
-import { stringify } from "yaml";
+import { stringifyInert } from "../render/inert-yaml.js";
 import type { RegistryFile } from "../config/file-types.js";
 
 export interface RenderOptions {
@@ -20,5 +20,5 @@ export function renderSnapshot(registry: RegistryFile, options: RenderOptions): 
     "# Then run `route-eval lint` on this file.",
     "",
   ].join("\n");
-  return header + "\n" + stringify(registry, { lineWidth: 0, aliasDuplicateObjects: false });
+  return header + "\n" + stringifyInert(registry);
 }

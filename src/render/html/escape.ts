@@ -5,6 +5,8 @@
  * <script> element it sits in.
  */
 
+import { inertText } from "../../text/inert.js";
+
 const BRAND: unique symbol = Symbol("SafeHtml");
 
 /** Markup that is safe to insert as is: built by `html` (escaping its values) or `trustedHtml`. */
@@ -33,9 +35,13 @@ const ENTITIES: Record<string, string> = {
   "'": "&#39;",
 };
 
-/** Escapes text for element content and for quoted attribute values alike. */
+/**
+ * Escapes text for element content and for quoted attribute values alike; control and
+ * bidirectional formatting characters become visible \u escapes (inertText), so a NUL, an ESC
+ * or a U+202E from a model or a registry neither breaks the page nor reorders what it shows.
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]);
+  return inertText(text).replace(/[&<>"']/g, (c) => ENTITIES[c]);
 }
 
 function renderValue(value: HtmlValue): string {
@@ -67,14 +73,15 @@ export function joinHtml(parts: readonly HtmlValue[], separator = ""): SafeHtml 
 
 /**
  * JSON for a `<script type="application/json">` block: `<`, `>` and `&` become \u escapes (so
- * "</script>" or "<!--" in a description cannot end the block), as do U+2028/U+2029.
+ * "</script>" or "<!--" in a description cannot end the block), as do U+2028/U+2029, DEL and
+ * C1 controls and the bidirectional formatting characters (no raw one in the file).
  * JSON.parse restores them unchanged.
  */
 export function embedJson(value: unknown): SafeHtml {
   const json = JSON.stringify(value) ?? "null";
   return brand(
     json.replace(
-      /[<>&\u2028\u2029]/g,
+      /[<>&\u2028\u2029\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
       (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
     ),
   );
