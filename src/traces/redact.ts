@@ -16,14 +16,19 @@ interface Pattern {
   replace: (text: string, count: (n: number) => void) => string;
 }
 
-/** Built-in patterns, in the order they run (keys before e-mail: a key may hold an @). */
-const BUILT_IN: [name: string, pattern: RegExp][] = [
+/**
+ * Built-in patterns, in the order they run (keys before e-mail: a key may hold an @). Each runs
+ * in time linear in the text: the key and phone patterns start at a literal or a short bounded
+ * form; e-mail addresses are found from their @ (findEmails), since the pattern
+ * /[local]+@domain/ tried at every position of a long token is quadratic in JavaScript's engine.
+ */
+const BUILT_IN: [name: string, pattern: RegExp | "email"][] = [
   [
     "key",
     /\b(?:sk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{16,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{35}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})/g,
   ],
   ["key", /\bBearer\s+[A-Za-z0-9._~+/-]{16,}=*/g],
-  ["email", /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g],
+  ["email", "email"],
   [
     "phone",
     /(?<![\w+])\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,5}\d(?!\w)|(?<![\w+])\(?\b\d{3}\)?[ .-]\d{3}[ .-]\d{4}\b/g,
@@ -42,13 +47,17 @@ export function createRedactor(custom: string[], builtIn = true): Redactor {
   const patterns: Pattern[] = [];
   if (builtIn) {
     for (const [name, pattern] of BUILT_IN) {
+      const replacement = `[REDACTED:${name}]`;
       patterns.push({
         name,
-        replace: (text, count) =>
-          text.replace(pattern, () => {
-            count(1);
-            return `[REDACTED:${name}]`;
-          }),
+        replace:
+          pattern === "email"
+            ? (text, count) => replaceEmails(text, replacement, count)
+            : (text, count) =>
+                text.replace(pattern, () => {
+                  count(1);
+                  return replacement;
+                }),
       });
     }
   }
@@ -90,6 +99,53 @@ export function createRedactor(custom: string[], builtIn = true): Redactor {
       return { turn: clean, redacted };
     },
   };
+}
+
+/** The characters of an address's local part: [A-Za-z0-9._%+-]. */
+function isLocal(code: number): boolean {
+  return (
+    (code >= 48 && code <= 57) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    code === 46 ||
+    code === 95 ||
+    code === 37 ||
+    code === 43 ||
+    code === 45
+  );
+}
+
+/** The domain after an @: labels of [A-Za-z0-9-], a dot, a top-level label of two letters or more. */
+const DOMAIN = /[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/y;
+
+/**
+ * The matches of /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g, replaced,
+ * found from each @: the local part scanned back (never into the previous match), the domain
+ * matched forward. Every character is scanned a bounded number of times.
+ */
+function replaceEmails(text: string, replacement: string, count: (n: number) => void): string {
+  let out = "";
+  let copied = 0;
+  let found = 0;
+  let at = text.indexOf("@");
+  while (at !== -1) {
+    let start = at;
+    while (start > copied && isLocal(text.charCodeAt(start - 1))) start -= 1;
+    if (start < at) {
+      DOMAIN.lastIndex = at + 1;
+      if (DOMAIN.exec(text) !== null) {
+        out += text.slice(copied, start) + replacement;
+        copied = DOMAIN.lastIndex;
+        found += 1;
+        at = text.indexOf("@", copied);
+        continue;
+      }
+    }
+    at = text.indexOf("@", at + 1);
+  }
+  if (found === 0) return text;
+  count(found);
+  return out + text.slice(copied);
 }
 
 /** Keys whose values name things (never personal data, and changing them would break the turn). */
