@@ -239,6 +239,11 @@ describe("what a reader refuses, in one line", () => {
       '{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"chat","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},{"key":"gen_ai.input.messages","value":{"stringValue":"[{\\"role\\":\\"user\\"}]"}}]}]}]}]}\n',
       /^route-eval: bad-span\.jsonl:1: resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[0\]\.attributes\[gen_ai\.input\.messages\]\[0\]\.parts: expected a list of parts\n$/,
     ],
+    [
+      "deep.jsonl",
+      `{"request":{"model":"m","messages":[{"role":"user","content":"hi"}],"tool_choice":${"[".repeat(100_000)}${"]".repeat(100_000)}},"response":{"choices":[{"message":{"content":"hi"}}]}}\n`,
+      /^route-eval: deep\.jsonl:1: JSON nested deeper than 500 levels; route-eval reads trace values up to that depth\n$/,
+    ],
   ];
   it.each(cases)("%s", async (name, text, message) => {
     const dir = tempDir();
@@ -248,6 +253,55 @@ describe("what a reader refuses, in one line", () => {
     expect(result.stdout).toBe("");
     expect(result.stderr).toMatch(message);
     expect(result.stderr.split("\n").filter(Boolean)).toHaveLength(1);
+  });
+
+  it("arguments nested 100,000 deep are an invalid call, frozen and replayed, never a crash", async () => {
+    const dir = tempDir();
+    const deep = `{"x":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
+    const pair = {
+      request: {
+        model: "gpt-4o",
+        messages: [{ role: "user", content: "Weather in Paris?" }],
+        tools: [
+          { type: "function", function: { name: "get_weather", parameters: { type: "object" } } },
+        ],
+      },
+      response: {
+        id: "chatcmpl-deep",
+        object: "chat.completion",
+        created: 0,
+        model: "gpt-4o",
+        choices: [
+          {
+            index: 0,
+            finish_reason: "tool_calls",
+            message: {
+              role: "assistant",
+              content: null,
+              tool_calls: [
+                { id: "c1", type: "function", function: { name: "get_weather", arguments: deep } },
+              ],
+            },
+          },
+        ],
+      },
+    };
+    writeFileSync(join(dir, "deep.jsonl"), `${JSON.stringify(pair)}\n`);
+    const frozen = await runCli(["freeze", "deep.jsonl", "--acceptable", "get_weather"], dir);
+    expect(frozen.code, frozen.stderr).toBe(0);
+    const replay = await runCli(
+      [...frozen.stdout.trim().split(" ").slice(1), "--run-id", "deep", "-f", "json"],
+      dir,
+    );
+    expect(replay.code, replay.stderr).toBe(0);
+    const [record] = JSON.parse(replay.stdout).cases;
+    expect(record.selections).toEqual({ get_weather: 1 });
+    const monitor = await runCli(["monitor", "deep.jsonl", "-f", "json"], dir);
+    expect(monitor.code, monitor.stderr).toBe(0);
+    expect(JSON.parse(monitor.stdout).all.schema_rejection_rate).toMatchObject({
+      numerator: 1,
+      denominator: 1,
+    });
   });
 
   it("a missing file, and no file at all", async () => {

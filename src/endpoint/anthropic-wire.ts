@@ -226,7 +226,7 @@ function readServerSearches(content: unknown[]): { query: string | null; returne
       const names = arrayField(field(block, "content"), "tool_references")
         .map((ref) => stringField(ref, "tool_name"))
         .filter((name): name is string => name !== null);
-      search?.returned.push(...names);
+      if (search !== undefined) for (const name of names) search.returned.push(name);
     }
   }
   return [...searches.values()];

@@ -2,6 +2,7 @@
  * Readers for provider replies. What a server sends (or the store holds) is untrusted JSON:
  * OpenAI-compatible servers differ in what they omit, so every field is read defensively.
  */
+import { MAX_JSON_DEPTH, nestsDeeper } from "../text/json-depth.js";
 import type { EndpointCall, EndpointResponse, JsonObject, JsonValue } from "../types.js";
 import type { WireReply } from "./wire-endpoint.js";
 
@@ -54,7 +55,13 @@ export function parseArguments(raw: unknown): {
   if (typeof raw === "string") {
     if (raw.trim() === "") return { arguments: {}, arguments_error: null };
     try {
-      value = toJsonValue(JSON.parse(raw));
+      const parsed: unknown = JSON.parse(raw);
+      if (nestsDeeper(parsed))
+        return {
+          arguments: null,
+          arguments_error: `nested deeper than ${MAX_JSON_DEPTH} levels in ${quote(raw)}`,
+        };
+      value = toJsonValue(parsed);
     } catch (error) {
       return {
         arguments: null,

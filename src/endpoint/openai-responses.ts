@@ -285,7 +285,7 @@ function readHostedSearches(output: unknown[]): { query: string | null; returned
         .map((tool) => stringField(tool, "name"))
         .filter((name): name is string => name !== null);
       if (search === undefined) searches.push({ query: null, returned: names, call });
-      else search.returned.push(...names);
+      else for (const name of names) search.returned.push(name);
     }
   }
   return searches.map(({ query, returned }) => ({ query, returned }));

@@ -5,6 +5,7 @@
  * read; spans that are not model calls are counted and skipped. A shape this reader does not
  * know stops it with one line naming the file, the line and the JSON path.
  */
+import { MAX_JSON_DEPTH, nestsDeeper } from "../text/json-depth.js";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { showPath } from "../config/yaml-document.js";
@@ -77,6 +78,7 @@ function readFile(absolute: string, shown: string, emit: (turn: TracedTurn | nul
         );
       }
       seen = true;
+      refuseDeep(value, shown, line);
       readValue(value, shown, line, emit);
     });
   } catch (error) {
@@ -91,8 +93,21 @@ function readFile(absolute: string, shown: string, emit: (turn: TracedTurn | nul
       const line = position === null ? null : text.slice(0, Number(position[1])).split("\n").length;
       throw new InputError(at(shown, line, `not valid JSON (${message})`));
     }
+    refuseDeep(value, shown, null);
     readValue(value, shown, 1, emit, true);
   }
+}
+
+/** A value nested past MAX_JSON_DEPTH is refused at its line (every reader after this one recurses). */
+function refuseDeep(value: JsonValue, shown: string, line: number | null): void {
+  if (nestsDeeper(value))
+    throw new InputError(
+      at(
+        shown,
+        line,
+        `JSON nested deeper than ${MAX_JSON_DEPTH} levels; route-eval reads trace values up to that depth`,
+      ),
+    );
 }
 
 /** One JSON value of a trace file: a list of values, an OTLP export, a request/response pair, or a span. */

@@ -4,6 +4,7 @@
  * messages, and each shape's calls into traced calls (arguments kept as the text the model wrote).
  * Content that is not text (images, files) is left out; what is text is kept whole.
  */
+import { nestsDeeper } from "../text/json-depth.js";
 import type { JsonObject, JsonValue, Message, ToolCall, TracedCall, TracedTool } from "../types.js";
 
 /** A shape this reader does not know, at a JSON path (relative to the traced value). */
@@ -26,7 +27,9 @@ export function structured(value: JsonValue | undefined): JsonValue | undefined 
   const first = value.trimStart()[0];
   if (first !== "[" && first !== "{") return value;
   try {
-    return JSON.parse(value) as JsonValue;
+    const parsed = JSON.parse(value) as JsonValue;
+    // Nested past the depth every later reader can walk: kept as the text it came as.
+    return nestsDeeper(parsed) ? value : parsed;
   } catch {
     return value;
   }
@@ -69,7 +72,7 @@ export function tracedCall(
   else if (typeof args === "string") {
     try {
       const value = JSON.parse(args) as JsonValue;
-      parsed = isObject(value) ? value : null;
+      parsed = isObject(value) && !nestsDeeper(value) ? value : null;
     } catch {
       parsed = null;
     }

@@ -52,7 +52,7 @@ export async function askInSteps(
     const response = outcome.response;
     const calls = callsOf(response);
     if (made.length === 0 && calls.length > 0) firstError = response.arguments_error;
-    made.push(...calls);
+    for (const call of calls) made.push(call);
     const ending = endingOf(calls);
     if (ending !== null || step >= max) {
       ended = ending ?? "step_limit";

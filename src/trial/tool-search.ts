@@ -192,6 +192,11 @@ export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<Tr
   );
   const base = requestOf(config, t.testCase, t.trial, t.seed);
   const found: string[] = [];
+  const isFound = new Set<string>();
+  const load = (name: string) => {
+    found.push(name);
+    isFound.add(name);
+  };
   const searches: SearchStep[] = [];
   const loadedBySearch: string[][] = [];
   const exchange: Message[] = [];
@@ -219,10 +224,11 @@ export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<Tr
     totals.definition_tokens += definitionTokens(tools);
     if (!outcome.ok) break;
     for (const step of outcome.response.searches ?? []) {
-      const returned = step.returned.filter((name) => deferredSet.has(name));
+      // A provider's list may be of any length (a 10 MB result): each deferred name once, no spread.
+      const returned = [...new Set(step.returned)].filter((name) => deferredSet.has(name));
       searches.push({ query: step.query, returned, by: "provider" });
-      const fresh = returned.filter((name) => !found.includes(name));
-      found.push(...fresh);
+      const fresh = returned.filter((name) => !isFound.has(name));
+      for (const name of fresh) load(name);
       totals.definition_tokens += definitionTokens(defs(fresh));
     }
     // Every call of the reply: the searches run (as many as the bound allows), any other call is the move.
@@ -244,7 +250,7 @@ export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<Tr
       );
       searches.push(step);
       loadedBySearch.push(step.returned);
-      for (const name of step.returned) if (!found.includes(name)) found.push(name);
+      for (const name of step.returned) if (!isFound.has(name)) load(name);
       asked.push({ id: `search_${searches.length}`, step });
     }
     if (moves.length > 0) {
