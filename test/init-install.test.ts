@@ -6,7 +6,7 @@
  * and the library there.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
@@ -139,6 +139,17 @@ describe("route-eval init", () => {
     expect(readFileSync(join(dir, ".gitignore"), "utf8")).toMatch(
       /^node_modules\n\/reports\n# route-eval: [^\n]*\n\.route-eval\/\n$/,
     );
+    // --force never writes through a symbolic link: refused before anything is written.
+    const linked = tempDir();
+    writeFileSync(join(linked, "elsewhere.txt"), "precious");
+    symlinkSync(join(linked, "elsewhere.txt"), join(linked, "route-eval.yaml"));
+    const through = await runCli(["init", "--force"], linked);
+    expect(through.code).toBe(2);
+    expect(through.stderr).toBe(
+      "route-eval: route-eval.yaml is a symbolic link; route-eval does not write through links — remove the link (or write these files elsewhere), then run again\n",
+    );
+    expect(readFileSync(join(linked, "elsewhere.txt"), "utf8")).toBe("precious");
+    expect(existsSync(join(linked, "registries"))).toBe(false);
   });
 
   // The paged MCP server fixture holds a broken output schema on purpose (see import-roundtrip.test.ts).

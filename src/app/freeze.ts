@@ -6,6 +6,7 @@
  * pipeline (a run of the new cases in which each store miss is answered by the traced reply), so
  * the replay's request is, by construction, the one whose answer was stored.
  */
+import { refuseLinks } from "./write-output.js";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
@@ -115,6 +116,10 @@ export async function freezeCommand(
     });
   });
   // Everything is checked before the first file is written.
+  refuseLinks(
+    frozen.flatMap((one) => [one.caseFile, one.registryFile]),
+    (file) => showPath(file, io.cwd),
+  );
   for (const one of frozen) checkOverwrite(one, flags.force === true, io.cwd);
   const written = frozen.map((one) => write(one));
   await storeReplies(io, config, overrides, frozen);

@@ -1,4 +1,5 @@
 /** `route-eval init` composition root: read the tools (or the example), scaffold config, registry and cases, write them. */
+import { refuseLinks } from "./write-output.js";
 import { wrapParagraphs } from "../render/text-layout.js";
 import { terminalWidth } from "../render/terminal-width.js";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -43,6 +44,7 @@ export async function initCommand(io: Io, flags: InitFlags): Promise<Outcome> {
     registry: join(io.cwd, "registries", `${name}.yaml`),
     cases: join(io.cwd, "cases", `${name}.yaml`),
   };
+  refuseLinks([...Object.values(files), join(io.cwd, ".gitignore")], (f) => relative(io.cwd, f));
   const existing = Object.values(files).filter((file) => existsSync(file));
   if (existing.length > 0 && flags.force !== true) {
     throw new InputError(

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, lstatSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Io } from "../context.js";
 import { InputError } from "../errors.js";
@@ -42,6 +42,19 @@ export function writeChunks(io: Io, chunks: Iterable<string>, output: string | u
 }
 
 const BATCH = 1 << 16;
+
+/**
+ * Files route-eval writes over (init, freeze, --force or not) must not be symbolic links: a link
+ * would carry the write to wherever it points. Refused before anything is written, naming the
+ * first one.
+ */
+export function refuseLinks(files: readonly string[], shown: (file: string) => string): void {
+  const link = files.find((file) => lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink());
+  if (link !== undefined)
+    throw new InputError(
+      `${shown(link)} is a symbolic link; route-eval does not write through links — remove the link (or write these files elsewhere), then run again`,
+    );
+}
 
 /** The output's absolute path, its folder made first. */
 function inFolder(io: Io, output: string): string {
