@@ -74,7 +74,12 @@ export function snapshotOfTurn(
     source: "route-eval freeze",
     trustAnnotations: false,
   });
-  const byName = new Map([...built.registry.tools, ...taken].map((tool) => [tool.name, tool]));
+  // By the name as traced: a name that is not provider-safe is written under its safe form (and
+  // its traced name in `declared`), never dropped.
+  const byName = new Map([
+    ...sources.map((source, i) => [source.name, built.registry.tools[i]] as const),
+    ...taken.map((tool) => [tool.name, tool] as const),
+  ]);
   // The turn's order, as the model saw the tools.
   const tools = [...seen]
     .map((name) => byName.get(name))
