@@ -37,6 +37,9 @@ import {
 /** The keys of a call set (docs/call-sets.md): a single decision's only. */
 export const CALL_SET_KEYS = ["calls", "order", "allow_extra", "max_steps", "results"] as const;
 
+/** The most turns a conversation may hold (docs/conversations.md). */
+export const MAX_TURNS = 1_000;
+
 /** The separator of a turn's id: `<conversation>@<turn>`. */
 export const TURN_SEPARATOR = "@";
 
@@ -137,6 +140,13 @@ function expandConversation(
   };
   const known = new Set(registry.tools.map((tool) => tool.name));
   const turns = conversation.turns;
+  // Each turn is asked with every turn before it: the requests, and the work of hashing and
+  // sending them, grow with the square of the turns.
+  if (turns.length > MAX_TURNS)
+    fail(
+      ["cases", index, "turns"],
+      `${turns.length.toLocaleString("en")} turns; a conversation holds at most ${MAX_TURNS.toLocaleString("en")} (each turn is sent with all the turns before it, so the work grows with the square of the turns): split it into conversations of at most ${MAX_TURNS.toLocaleString("en")}, each with its prior turns as messages`,
+    );
   const path = (t: number, ...rest: (string | number)[]): JsonPath => [
     "cases",
     index,
