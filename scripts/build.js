@@ -13,9 +13,23 @@ const NEXT = ".dist-next";
 const OLD = ".dist-old";
 const gone = (dir) => rmSync(dir, { recursive: true, force: true });
 
+/** The dev toolchain the build needs; without it (a fresh clone, `npm pack` before `npm ci`) say so in one line. */
+function resolveTool(specifier) {
+  try {
+    return createRequire(import.meta.url).resolve(specifier);
+  } catch {
+    console.error(
+      `route-eval build: ${specifier.split("/")[0]} is not installed; run \`npm ci\` first (the build needs the dev dependencies), then npm run build or npm pack`,
+    );
+    process.exit(1);
+  }
+}
+
 gone(NEXT);
 gone(OLD);
-const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+const tsc = resolveTool("typescript/bin/tsc");
+resolveTool("esbuild");
+resolveTool("ajv/dist/standalone/index.js");
 execFileSync(process.execPath, [tsc, "-p", "tsconfig.json", "--outDir", NEXT], {
   stdio: "inherit",
 });
