@@ -21,7 +21,10 @@ const section = (lines, from) => {
   return lines.slice(start, end === -1 ? lines.length : end);
 };
 
-/** name → the command line shown, and which of its lines to keep. */
+/** The line that marks where an example leaves out part of the output. */
+const CUT = "…";
+
+/** name → the command line shown, and which of its lines to keep (a cut marked by CUT). */
 const EXAMPLES = {
   run: {
     args: ["run", "--run-id", "main"],
@@ -29,7 +32,7 @@ const EXAMPLES = {
       ...lines.slice(0, lines.indexOf("")),
       "",
       ...section(lines, "Routing ladder"),
-      "",
+      CUT,
       ...section(lines, "Gates"),
     ],
   },
@@ -43,27 +46,30 @@ const EXAMPLES = {
   },
   "show-case": {
     args: ["show", "reports/main", "--case", "refund-over-limit"],
-    keep: (lines) => lines.slice(0, lines.indexOf("Exposure") - 1),
+    keep: (lines) => [...lines.slice(0, lines.indexOf("Exposure") - 1), CUT],
   },
   diff: {
     args: ["diff", "reports/main", "reports/pr"],
     keep: (lines) => [
       ...section(lines, "Outcome"),
-      "",
+      CUT,
       ...section(lines, "Case flips"),
-      "",
+      CUT,
       ...lines.slice(
         lines.findIndex((l) => l.startsWith("Changed definitions")),
         lines.findIndex((l) => l.startsWith("What this sample")) - 1,
       ),
+      CUT,
     ],
   },
   sweep: {
     args: ["sweep", "--sizes", "5,10,20", "--sweep-id", "sizes", "--no-progress"],
-    keep: (lines) =>
-      lines
+    keep: (lines) => [
+      ...lines
         .slice(0, lines.findIndex((l) => l.startsWith("Selection accuracy against")) - 1)
         .filter((l) => !LATENCY.test(l)),
+      CUT,
+    ],
   },
   "sweep-padded": {
     args: [
