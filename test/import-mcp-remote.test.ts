@@ -188,6 +188,31 @@ describe("import mcp --from-config: every server the user's clients know", () =>
     expect(readFileSync(join(dir, "servers.yaml"), "utf8")).not.toContain(TOKEN);
   }, 60_000);
 
+  it("init --from-config scaffolds from the servers the clients know: the snapshot, starter cases and the config", async () => {
+    const dir = project();
+    const result = await runCli(["init", "--from-config", "--server", "weather"], {
+      cwd: dir,
+      env: env(dir),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const snapshot = snapshotOf(join(dir, "registries", "mcp-servers.yaml"));
+    expect(snapshot.tools.map((t) => t.name)).toEqual([
+      "get_forecast",
+      "get_alerts",
+      "search_invoices",
+    ]);
+    expect(readFileSync(join(dir, "registries", "mcp-servers.yaml"), "utf8")).toMatch(
+      /^# Written by: route-eval init --from-config --server weather\./m,
+    );
+    expect(readFileSync(join(dir, "cases", "mcp-servers.yaml"), "utf8")).toContain("goal:");
+    expect((await runCli(["init", "--from-config", "--from-openai", "x.json"], dir)).stderr).toBe(
+      "route-eval: init: give one source of tools (--from-mcp, --from-mcp-command, --from-config, --from-openai or --from-anthropic)\n",
+    );
+    expect((await runCli(["init", "--server", "weather"], dir)).stderr).toBe(
+      "route-eval: init: --server: only with --from-config\n",
+    );
+  }, 60_000);
+
   it("reads a Claude Desktop file given by path, only the servers named; a server that will not start is skipped, none listed is exit 2", async () => {
     const dir = project();
     const desktop = join(dir, "claude_desktop_config.json");

@@ -9,7 +9,7 @@ import type { Io } from "../context.js";
 import { InputError } from "../errors.js";
 import { buildScaffold, exampleRegistry } from "../init/scaffold.js";
 import { buildSnapshot } from "../registry/build-snapshot.js";
-import { gatherTools } from "../registry/gather-tools.js";
+import { gatherTools, type McpOrigin } from "../registry/gather-tools.js";
 import { inertLine } from "../text/inert.js";
 import type { ImportFormat } from "../types/formats.js";
 import type { Outcome } from "../types.js";
@@ -19,6 +19,9 @@ export interface InitFlags {
   fromMcpCommand?: string;
   fromOpenai?: string;
   fromAnthropic?: string;
+  /** The MCP servers the user's clients know (their config files; true: the usual places). */
+  fromConfig?: string[] | true;
+  server?: string[];
   name?: string;
   trustAnnotations?: boolean;
   force?: boolean;
@@ -33,11 +36,14 @@ export async function initCommand(io: Io, flags: InitFlags): Promise<Outcome> {
     flags.fromMcpCommand,
     flags.fromOpenai,
     flags.fromAnthropic,
+    flags.fromConfig,
   ].filter((s) => s !== undefined);
   if (sources.length > 1)
     throw new InputError(
-      "init: give one source of tools (--from-mcp, --from-mcp-command, --from-openai or --from-anthropic)",
+      "init: give one source of tools (--from-mcp, --from-mcp-command, --from-config, --from-openai or --from-anthropic)",
     );
+  if ((flags.server ?? []).length > 0 && flags.fromConfig === undefined)
+    throw new InputError("init: --server: only with --from-config");
   const { registry, header, name } = await readSource(flags, io.cwd, io.env);
   const files = {
     config: join(io.cwd, "route-eval.yaml"),
@@ -114,13 +120,20 @@ async function readSource(
   cwd: string,
   env: NodeJS.ProcessEnv,
 ): Promise<{ registry: ReturnType<typeof exampleRegistry>; header: string; name: string }> {
-  const pick: [ImportFormat, string | undefined, string | undefined, string][] = [
+  const configured: McpOrigin = { fromConfig: flags.fromConfig, servers: flags.server ?? [] };
+  const pick: [ImportFormat, string | undefined, McpOrigin | undefined, string][] = [
     ["mcp", flags.fromMcp, undefined, "--from-mcp"],
-    ["mcp", undefined, flags.fromMcpCommand, "--from-mcp-command"],
+    [
+      "mcp",
+      undefined,
+      flags.fromMcpCommand === undefined ? undefined : { command: flags.fromMcpCommand },
+      "--from-mcp-command",
+    ],
+    ["mcp", undefined, flags.fromConfig === undefined ? undefined : configured, "--from-config"],
     ["openai", flags.fromOpenai, undefined, "--from-openai"],
     ["anthropic", flags.fromAnthropic, undefined, "--from-anthropic"],
   ];
-  const chosen = pick.find(([, file, command]) => file !== undefined || command !== undefined);
+  const chosen = pick.find(([, file, origin]) => file !== undefined || origin !== undefined);
   if (chosen === undefined) {
     const name = flags.name ?? "example";
     return {
@@ -130,8 +143,8 @@ async function readSource(
       name,
     };
   }
-  const [format, file, command, flag] = chosen;
-  const gathered = await gatherTools(format, file, { command }, cwd, env);
+  const [format, file, origin, flag] = chosen;
+  const gathered = await gatherTools(format, file, origin ?? {}, cwd, env);
   const name =
     (flags.name ?? gathered.name)
       .toLowerCase()
@@ -143,6 +156,14 @@ async function readSource(
     source: gathered.source,
     trustAnnotations: flags.trustAnnotations === true,
   });
-  const header = `# Written by: route-eval init ${flag} ${inertLine(file ?? JSON.stringify(command))}. effect, idempotent and open_world are\n# ${flags.trustAnnotations === true ? "the source's annotations (--trust-annotations)" : "conservative defaults (the source's annotations are kept under `declared`)"}: review each tool.`;
+  const what =
+    file ??
+    (origin?.command !== undefined
+      ? JSON.stringify(origin.command)
+      : [
+          ...(flags.fromConfig === true ? [] : (flags.fromConfig ?? [])),
+          ...(flags.server ?? []).flatMap((name) => ["--server", name]),
+        ].join(" "));
+  const header = `# Written by: route-eval init ${flag}${what === "" ? "" : ` ${inertLine(what)}`}. effect, idempotent and open_world are\n# ${flags.trustAnnotations === true ? "the source's annotations (--trust-annotations)" : "conservative defaults (the source's annotations are kept under `declared`)"}: review each tool.`;
   return { registry: built.registry, header, name };
 }

@@ -5,6 +5,7 @@ import { initCommand, type InitFlags } from "../app/init.js";
 import type { Io } from "../context.js";
 import { exitOf, type SetExit } from "./exit.js";
 import { helpAfter } from "../render/help-text.js";
+import { collect } from "../app/cli-options.js";
 
 export function registerInit(program: Command, io: Io, setExit: SetExit): void {
   program
@@ -15,6 +16,11 @@ export function registerInit(program: Command, io: Io, setExit: SetExit): void {
       "--from-mcp-command <cmd>",
       'tools from an MCP server started over stdio, e.g. "node server.js"',
     )
+    .option(
+      "--from-config [files...]",
+      "tools from every MCP server your clients' configs name (.mcp.json, .vscode/mcp.json, Claude's and Cursor's; or these files)",
+    )
+    .option("--server <name>", "with --from-config: only this server (repeatable)", collect, [])
     .option("--from-openai <file>", "tools from an OpenAI tools array (JSON)")
     .option("--from-anthropic <file>", "tools from an Anthropic tools array (JSON)")
     .option(
@@ -37,5 +43,6 @@ with a TODO goal. \`route-eval lint\` reports every TODO left as an error.
 Examples:
   route-eval init                                       # a small example registry
   route-eval init --from-mcp-command "node my-mcp-server.js"
+  route-eval init --from-config --server github           # the servers your MCP clients know
   route-eval init --from-openai tools.json --name support
 `;
