@@ -18,8 +18,12 @@ export interface BreakerSettings {
 export interface Breaker {
   success(): void;
   failure(message: string): void;
+  /** A call's first attempt failed: not counted, but its retry is due by the time the window closes. */
+  suspect(): void;
   /** Why the run must stop, once tripped; null while the endpoint may still be up. */
   tripped(): string | null;
+  /** While calls fail: when the window without a success closes (a retry waits no longer than that); null otherwise. */
+  closesAt(): number | null;
 }
 
 export const START_FAILURES = 20;
@@ -33,12 +37,17 @@ export function createBreaker(endpoint: string, settings: BreakerSettings): Brea
   let lastSuccess = settings.now();
   let succeeded = false;
   let failuresSinceSuccess = 0;
+  let suspectsSinceSuccess = 0;
   let reason: string | null = null;
   return {
     success: () => {
       succeeded = true;
       lastSuccess = settings.now();
       failuresSinceSuccess = 0;
+      suspectsSinceSuccess = 0;
+    },
+    suspect: () => {
+      suspectsSinceSuccess += 1;
     },
     failure: (message) => {
       if (reason !== null) return;
@@ -52,5 +61,7 @@ export function createBreaker(endpoint: string, settings: BreakerSettings): Brea
       }
     },
     tripped: () => reason,
+    closesAt: () =>
+      failuresSinceSuccess + suspectsSinceSuccess > 0 ? lastSuccess + settings.windowMs : null,
   };
 }

@@ -113,9 +113,15 @@ export async function callWithRetries<T>(
     // A call whose first attempt failed (a hang, a reset) but whose retry succeeds says the
     // endpoint is up: the breaker counts a call's failures from its second failed attempt on.
     else if (retry > 0) guards.breaker.failure(verdict.message);
+    else guards.breaker.suspect();
     const tripped = guards.breaker.tripped();
     if (tripped !== null) return { ok: false, kind: "fatal", error: tripped, retries: retry };
-    const delay = backoffDelay(retry, verdict.retryAfterMs, policy);
+    // A retry wakes when the breaker's window closes at the latest, so a dead endpoint is
+    // stopped within the window (a long backoff would otherwise push it past).
+    const closes = verdict.cause === "rate_limit" ? null : guards.breaker.closesAt();
+    const backoff = backoffDelay(retry, verdict.retryAfterMs, policy);
+    const delay =
+      closes === null ? backoff : Math.min(backoff, Math.max(0, closes - policy.now()) + 1);
     const spent = policy.now() - started;
     if (
       (policy.maxRetries !== null && retry >= policy.maxRetries) ||
