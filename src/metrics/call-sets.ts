@@ -7,9 +7,8 @@
  */
 import type { CallSetMetrics, TrialRecord } from "../types.js";
 import { isRightCall } from "./trial-facts.js";
-import { clusterMean, clusterRate } from "./wilson.js";
-import { sumPerCluster } from "./record-tally.js";
 import type { CaseTally } from "./case-tally.js";
+import { slotFigures } from "./slot-figures.js";
 
 /** The slots of a case's call-set sums. */
 export const CALL_SET = {
@@ -26,8 +25,6 @@ export const CALL_SET = {
 } as const;
 
 const SLOTS = Object.keys(CALL_SET).length;
-
-type Slot = (typeof CALL_SET)[keyof typeof CALL_SET];
 
 /** A case's call-set sums, made on its first call-set record. */
 export function newCallSetSums(): Float64Array {
@@ -58,18 +55,8 @@ export function addCallSet(sums: Float64Array, r: TrialRecord): void {
 export function computeCallSets(
   clusters: readonly (readonly CaseTally[])[],
 ): CallSetMetrics | null {
-  const perCluster = (slot: Slot) => sumPerCluster(clusters, (c) => c.callSets?.[slot] ?? 0);
-  const decisions = perCluster(CALL_SET.decisions);
+  const { decisions, share, mean } = slotFigures(clusters, (c) => c.callSets, CALL_SET.decisions);
   if (decisions.every((n) => n === 0)) return null;
-  const share = (of: Slot, hit: Slot) => {
-    const n = perCluster(of);
-    const s = perCluster(hit);
-    return clusterRate(n.map((count, i) => ({ n: count, s: s[i] })));
-  };
-  const mean = (slot: Slot) => {
-    const sums = perCluster(slot);
-    return clusterMean(decisions.map((n, i) => ({ n, sum: sums[i] })));
-  };
   return {
     decisions: decisions.reduce((a, b) => a + b, 0),
     call_set_exact: share(CALL_SET.decisions, CALL_SET.exact),

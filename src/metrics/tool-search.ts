@@ -5,29 +5,20 @@
  * Rates are clustered by case, means carry cluster-robust intervals. The sums per case are
  * gathered by case-tally.ts (addSearch).
  */
-import { clusterMean, clusterRate } from "./wilson.js";
 import { SEARCH, type CaseTally } from "./case-tally.js";
-import { sumPerCluster } from "./record-tally.js";
+import { slotFigures } from "./slot-figures.js";
 import type { ToolSearchMetrics } from "../types.js";
-
-type Slot = (typeof SEARCH)[keyof typeof SEARCH];
 
 /** The tool search figures of the clusters' cases, or null when no decision was asked with search on. */
 export function computeToolSearch(
   clusters: readonly (readonly CaseTally[])[],
 ): ToolSearchMetrics | null {
-  const perCluster = (slot: Slot) => sumPerCluster(clusters, (c) => c.search?.[slot] ?? 0);
-  const decisions = perCluster(SEARCH.decisions);
+  const { decisions, perCluster, share, mean } = slotFigures(
+    clusters,
+    (c) => c.search,
+    SEARCH.decisions,
+  );
   if (decisions.every((n) => n === 0)) return null;
-  const share = (of: Slot, hit: Slot) => {
-    const n = perCluster(of);
-    const s = perCluster(hit);
-    return clusterRate(n.map((count, i) => ({ n: count, s: s[i] })));
-  };
-  const mean = (slot: Slot) => {
-    const sums = perCluster(slot);
-    return clusterMean(decisions.map((n, i) => ({ n, sum: sums[i] })));
-  };
   return {
     decisions: decisions.reduce((a, b) => a + b, 0),
     search_recall: share(SEARCH.needed, SEARCH.found),
