@@ -371,6 +371,29 @@ describe("batch runs", () => {
     expect(result.stderr).toMatch(/6 of 6 trials errored/);
   }, 30_000);
 
+  it("a create that fails in passing is retried on its own: the file is uploaded once, one batch is made", async () => {
+    const dir = writeProject();
+    let failed = 0;
+    server = await startBatchServer(
+      () => false,
+      2,
+      () => undefined,
+      (call) => (call === "POST /v1/batches" && failed++ === 0 ? 500 : null),
+    );
+    const result = await runCli(args(server.url, "--run-id", "create-once", "--batch"), {
+      cwd: dir,
+      env: ENV,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(server.calls.filter((c) => c === "POST /v1/files")).toHaveLength(1);
+    expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(2);
+    const state = JSON.parse(
+      readFileSync(join(dir, "reports", "create-once", "batches.json"), "utf8"),
+    );
+    expect(state.batches).toHaveLength(1);
+    expect(records(dir, "create-once")).toHaveLength(6);
+  }, 60_000);
+
   it("one HTTP 500 while polling is retried, not an internal error; a batch the provider does not know (404) is exit 2 with what to do", async () => {
     const dir = writeProject();
     let failed = 0;

@@ -2,6 +2,7 @@
  * The providers' batch APIs through their official SDKs — OpenAI Batch (a JSONL file uploaded,
  * one batch on /v1/chat/completions) and Anthropic Message Batches — at any base URL a run uses.
  */
+import { contentHash } from "../text/content-hash.js";
 import { readApiKey } from "./api-key.js";
 import { isProviderName, PROVIDERS, type BatchApiName } from "../types/providers.js";
 import { sdkClientOptions } from "./wire-endpoint.js";
@@ -12,8 +13,12 @@ import { redactUrl } from "../text/redact-url.js";
 import type { Config } from "../types.js";
 
 /** One provider's batches: submit requests keyed by their content address, poll, read the results, cancel. */
+/** Runs one API call of a submit (the upload, the create), retried on its own when it fails in passing. */
+export type SubmitStep = <T>(what: string, run: () => Promise<T>) => Promise<T>;
+
 export interface BatchApi {
-  submit(items: { key: string; body: unknown }[]): Promise<string>;
+  /** Submits a batch; each of its API calls goes through `step` (default: once). */
+  submit(items: { key: string; body: unknown }[], step?: SubmitStep): Promise<string>;
   status(id: string): Promise<string>;
   results(
     id: string,
@@ -100,7 +105,7 @@ const BATCH_RETRY_MS = 250;
 
 /**
  * The provider's batch API with its passing failures retried: a poll that meets one HTTP 500 in a
- * day-long wait must not end the run. A batch the provider does not know (404) is bad input, with
+ * day-long wait must not end the run. A submit's calls (upload, create) are retried one by one. A batch the provider does not know (404) is bad input, with
  * what to do; a failure that persists is the endpoint's (exit 3), and the batches keep running.
  */
 function withRetries(api: BatchApi, provider: BatchApiName, baseUrl: string): BatchApi {
@@ -131,7 +136,8 @@ function withRetries(api: BatchApi, provider: BatchApiName, baseUrl: string): Ba
     }
   };
   return {
-    submit: (items) => call("submit", null, () => api.submit(items)),
+    // Each API call of a submit is retried on its own: a failed create never uploads the file again.
+    submit: (items) => api.submit(items, (what, run) => call(`submit (${what})`, null, run)),
     status: (id) => call(`status of ${id}`, id, () => api.status(id)),
     results: (id) => call(`results of ${id}`, id, () => api.results(id)),
     cancel: (id) => call(`cancel of ${id}`, id, () => api.cancel(id)),
@@ -146,7 +152,7 @@ function defaultUrl(provider: BatchApiName): string {
 function openAiBatches(options: ReturnType<typeof sdkClientOptions>): BatchApi {
   const client = import("openai").then(({ default: OpenAI }) => new OpenAI(options));
   return {
-    submit: async (items) => {
+    submit: async (items, step = (_what, run) => run()) => {
       const openai = await client;
       const { toFile } = await import("openai");
       const lines = items
@@ -159,15 +165,21 @@ function openAiBatches(options: ReturnType<typeof sdkClientOptions>): BatchApi {
           }),
         )
         .join("\n");
-      const file = await openai.files.create({
-        file: await toFile(Buffer.from(`${lines}\n`), "route-eval-batch.jsonl"),
-        purpose: "batch",
-      });
-      const batch = await openai.batches.create({
-        input_file_id: file.id,
-        endpoint: "/v1/chat/completions",
-        completion_window: "24h",
-      });
+      const content = Buffer.from(`${lines}\n`);
+      const file = await step("upload", async () =>
+        openai.files.create({
+          file: await toFile(content, "route-eval-batch.jsonl"),
+          purpose: "batch",
+        }),
+      );
+      // The uploaded file is created once; a create retried after a lost reply carries the same
+      // idempotency key, so it cannot start a second batch.
+      const batch = await step("create", () =>
+        openai.batches.create(
+          { input_file_id: file.id, endpoint: "/v1/chat/completions", completion_window: "24h" },
+          { idempotencyKey: `route-eval-${file.id}` },
+        ),
+      );
       return batch.id;
     },
     status: async (id) => (await (await client).batches.retrieve(id)).status,
@@ -207,12 +219,16 @@ function anthropicBatches(options: ReturnType<typeof sdkClientOptions>): BatchAp
     ({ default: Anthropic }) => new Anthropic(options),
   );
   return {
-    submit: async (items) => {
+    submit: async (items, step = (_what, run) => run()) => {
       const anthropic = await client;
       const requests = items.map((i) => ({ custom_id: i.key, params: i.body })) as Parameters<
         typeof anthropic.messages.batches.create
       >[0]["requests"];
-      return (await anthropic.messages.batches.create({ requests })).id;
+      const idempotencyKey = `route-eval-${contentHash(items.map((i) => i.key)).slice(0, 32)}`;
+      const batch = await step("create", () =>
+        anthropic.messages.batches.create({ requests }, { idempotencyKey }),
+      );
+      return batch.id;
     },
     status: async (id) => (await (await client).messages.batches.retrieve(id)).processing_status,
     results: async (id) => {
