@@ -283,7 +283,11 @@ export function createCommandPool(settings: CommandSettings): CommandPool {
     ask: async (request) => {
       const worker = await acquire();
       try {
-        return await worker.ask({ ...request, id: String(++seq) }, settings.timeoutMs);
+        const answer = await worker.ask({ ...request, id: String(++seq) }, settings.timeoutMs);
+        // A command that answers is not broken: only failures in a row stop the run (an agent
+        // that hangs on one request in four is restarted each time and finishes).
+        deaths = 0;
+        return answer;
       } catch (error) {
         if (error instanceof ProcessFailure || error instanceof ProtocolError) {
           deaths += 1;
@@ -337,7 +341,7 @@ function classifyCommandFailure(
   if (error instanceof CommandBroken) {
     return {
       kind: "fatal",
-      message: `${label} failed more than ${maxRestarts + 1} times (last: ${message}); run it by hand with one request line on stdin to see why`,
+      message: `${label} failed more than ${maxRestarts + 1} times in a row (last: ${message}); run it by hand with one request line on stdin to see why`,
     };
   }
   if (error instanceof ProcessFailure)
