@@ -132,7 +132,9 @@ describe("route-eval init", () => {
     const forced = await runCli(["init", "--force"], dir);
     expect(forced.code).toBe(0);
     expect(forced.stderr).toContain("added to .gitignore: .route-eval/\n");
-    expect(forced.stderr).toContain(
+    // Wrapped to the terminal's width (80 columns here): no line longer, the words as written.
+    expect(forced.stderr.split("\n").filter((line) => line.length > 80)).toEqual([]);
+    expect(forced.stderr.replace(/\s+/g, " ")).toContain(
       "note: .gitignore ignores reports/ whole, so git cannot keep a baseline under reports/baselines/",
     );
     expect((await runCli(["init", "--force"], dir)).stderr).not.toContain(".gitignore");

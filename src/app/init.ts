@@ -103,10 +103,12 @@ function ignoreOutputs(io: Io, file: string): void {
       !(wholeReports && entry.includes("reports")),
   );
   if (missing.length === 0) return;
-  if (wholeReports)
-    io.stderr(
-      "note: .gitignore ignores reports/ whole, so git cannot keep a baseline under reports/baselines/; to commit baselines, write reports/* and !reports/baselines/ instead\n",
-    );
+  if (wholeReports) {
+    const note =
+      "note: .gitignore ignores reports/ whole, so git cannot keep a baseline under reports/baselines/; to commit baselines, write reports/* and !reports/baselines/ instead";
+    // Laid out to the terminal's width, like the summary.
+    io.stderr(`${wrapParagraphs(note, terminalWidth(io)).join("\n")}\n`);
+  }
   const lead = text === "" || text.endsWith("\n") ? "" : "\n";
   appendFileSync(
     file,
