@@ -827,6 +827,31 @@ describe("call sets", () => {
     });
   });
 
+  it("matches the most calls, then the most arguments, when many calls share one tool (26 calls, 8 expected)", () => {
+    // Expected: get_order for ids 0..7; made: 26 calls of get_order, ids 25 down to 0 — eight meet
+    // an expectation; the exhaustive search this replaced took minutes on this shape.
+    const spec = {
+      expected: Array.from({ length: 8 }, (_, i) => ({
+        tools: ["get_order"],
+        args: { order_id: `ord_${i}` },
+      })),
+      order: "any" as const,
+      allow_extra: [],
+    };
+    const calls = Array.from({ length: 26 }, (_, i) => ({
+      tool: "get_order",
+      arguments: { order_id: `ord_${25 - i}` },
+    }));
+    const match = matchCallSet(spec, calls);
+    expect(match.matched).toEqual([25, 24, 23, 22, 21, 20, 19, 18]);
+    expect(match.args_match).toEqual(new Array(8).fill(true));
+    expect(match.extra).toHaveLength(18);
+    // A call of another tool is never matched, however the weights fall.
+    const mixed = matchCallSet(spec, [{ tool: "send_email", arguments: {} }, ...calls.slice(18)]);
+    expect(mixed.matched).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
+    expect(mixed.extra).toEqual([0]);
+  }, 10_000);
+
   it("refuses a case that gives both acceptable and calls, results without steps, and steps in a batch or with tool search", async () => {
     const bad = (entry: Row) =>
       writeProject(TOOLS, [{ id: "x", goal: "Where is ord_1?", ...entry }]);

@@ -15,7 +15,7 @@ import type {
 } from "../types.js";
 import { checkArguments, matchArguments } from "./check-arguments.js";
 import { classifyCallSet, classifyTrial, UNPARSEABLE_PREFIX } from "./classify-trial.js";
-import { matchCallSet } from "./call-set.js";
+import { callsOf, matchCallSet } from "./call-set.js";
 
 export interface TrialEvidence {
   testCase: Case;
@@ -124,13 +124,7 @@ function judgeCallSet(
   definitions: ReadonlyMap<string, ToolDefinition>,
   steps: TrialEvidence["steps"],
 ): { calls: EndpointCall[]; call_set: CallSetRecord } {
-  const calls =
-    response === null
-      ? []
-      : (response.calls ??
-        (response.selected === null
-          ? []
-          : [{ tool: response.selected, arguments: response.arguments }]));
+  const calls = response === null ? [] : callsOf(response);
   const match = matchCallSet(spec, calls);
   const args_valid = match.matched.map((index) => {
     if (index === null) return null;

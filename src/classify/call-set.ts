@@ -7,13 +7,13 @@
  * must come in the expected order (a longest common subsequence); the order is kept when that
  * matches as many calls as the unordered matching does.
  */
-import { ABSTAIN, ASK, STAGES, isControl } from "../types.js";
+import { ABSTAIN, ASK, STAGES } from "../types.js";
 import type {
-  CallSetEnding,
   CallSetRecord,
   CallSetSpec,
   EndpointCall,
   ExpectedCall,
+  JsonValue,
   SelectionError,
   Stage,
   TrialRecord,
@@ -75,10 +75,9 @@ const better = (a: Matching, b: Matching): boolean =>
   a.count > b.count || (a.count === b.count && a.args > b.args);
 
 /**
- * The best matching of expected calls (rows) to calls made (columns). Ordered: a dynamic
- * programme over both sequences. Unordered: augmenting paths by tool (a maximum matching), then
- * the arguments improved by exchanging matched calls while that keeps the count — exact for the
- * small sets cases hold, by search over rows when there are few.
+ * The best matching of expected calls (rows) to calls made (columns): the most matched by tool,
+ * then the most arguments met. Ordered: a dynamic programme over both sequences. Unordered: a
+ * maximum-weight assignment.
  */
 function bestMatching(edges: Edge[][], ordered: boolean): Matching {
   const rows = edges.length;
@@ -116,62 +115,69 @@ function orderedMatching(edges: Edge[][], rows: number, cols: number): Matching 
   return best[0][0];
 }
 
-/** Exhaustive over rows below this many expected calls; beyond, a maximum matching by tool, then exchanges for arguments. */
-const SEARCH_ROWS = 8;
-
+/**
+ * The best matching without order: a maximum-weight assignment (the Hungarian method, in time
+ * polynomial in the calls however many share a tool). An edge weighs more than every argument
+ * match together (rows + 1), then one more when the arguments are met; a row assigned to no edge
+ * (or to one of the padding columns that let every row be assigned) is unmatched.
+ */
 function unorderedMatching(edges: Edge[][], rows: number, cols: number): Matching {
-  if (rows <= SEARCH_ROWS) {
-    let best: Matching = { pairs: new Array<number | null>(rows).fill(null), count: 0, args: 0 };
-    const pairs = new Array<number | null>(rows).fill(null);
-    const taken = new Array<boolean>(cols).fill(false);
-    const visit = (row: number, count: number, args: number) => {
-      if (row === rows) {
-        if (better({ pairs, count, args }, best)) best = { pairs: [...pairs], count, args };
-        return;
-      }
-      // Even matching every remaining row cannot beat the best: stop.
-      if (count + (rows - row) < best.count) return;
-      for (let col = 0; col < cols; col++) {
-        const edge = edges[row][col];
-        if (!edge.tool || taken[col]) continue;
-        taken[col] = true;
-        pairs[row] = col;
-        visit(row + 1, count + 1, args + (edge.args ? 1 : 0));
-        taken[col] = false;
-      }
-      pairs[row] = null;
-      visit(row + 1, count, args);
-    };
-    visit(0, 0, 0);
-    return best;
-  }
-  // Many expected calls: augmenting paths, trying argument-meeting calls first.
-  const owner = new Array<number | null>(cols).fill(null);
-  const pairs = new Array<number | null>(rows).fill(null);
-  const augment = (row: number, seen: boolean[]): boolean => {
-    const order = [...edges[row].keys()].sort(
-      (a, b) => Number(edges[row][b].args) - Number(edges[row][a].args),
-    );
-    for (const col of order) {
-      if (!edges[row][col].tool || seen[col]) continue;
-      seen[col] = true;
-      const holder = owner[col];
-      if (holder === null || augment(holder, seen)) {
-        owner[col] = row;
-        pairs[row] = col;
-        return true;
-      }
-    }
-    return false;
+  const weight = (i: number, j: number): number => {
+    const edge = j < cols ? edges[i][j] : undefined;
+    return edge?.tool === true ? rows + 1 + (edge.args ? 1 : 0) : 0;
   };
-  for (let row = 0; row < rows; row++) augment(row, new Array<boolean>(cols).fill(false));
+  // Minimum cost (the negated weight) over rows × (calls + rows), 1-based as the method is written.
+  const width = cols + rows;
+  const u = new Array<number>(rows + 1).fill(0);
+  const v = new Array<number>(width + 1).fill(0);
+  const owner = new Array<number>(width + 1).fill(0);
+  const way = new Array<number>(width + 1).fill(0);
+  for (let i = 1; i <= rows; i++) {
+    owner[0] = i;
+    let j0 = 0;
+    const minv = new Array<number>(width + 1).fill(Infinity);
+    const used = new Array<boolean>(width + 1).fill(false);
+    do {
+      used[j0] = true;
+      const i0 = owner[j0];
+      let delta = Infinity;
+      let j1 = 0;
+      for (let j = 1; j <= width; j++) {
+        if (used[j]) continue;
+        const cur = -weight(i0 - 1, j - 1) - u[i0] - v[j];
+        if (cur < minv[j]) {
+          minv[j] = cur;
+          way[j] = j0;
+        }
+        if (minv[j] < delta) {
+          delta = minv[j];
+          j1 = j;
+        }
+      }
+      for (let j = 0; j <= width; j++) {
+        if (used[j]) {
+          u[owner[j]] += delta;
+          v[j] -= delta;
+        } else minv[j] -= delta;
+      }
+      j0 = j1;
+    } while (owner[j0] !== 0);
+    do {
+      const j1 = way[j0];
+      owner[j0] = owner[j1];
+      j0 = j1;
+    } while (j0 !== 0);
+  }
+  const pairs = new Array<number | null>(rows).fill(null);
   let count = 0;
   let args = 0;
-  pairs.forEach((col, row) => {
-    if (col === null) return;
+  for (let j = 1; j <= cols; j++) {
+    const row = owner[j] - 1;
+    if (row < 0 || !edges[row][j - 1].tool) continue;
+    pairs[row] = j - 1;
     count += 1;
-    if (edges[row][col].args) args += 1;
-  });
+    if (edges[row][j - 1].args) args += 1;
+  }
   return { pairs, count, args };
 }
 
@@ -237,9 +243,14 @@ export function rivalOf(r: Pick<TrialRecord, "selected" | "calls" | "call_set">)
   return extra === undefined ? null : (r.calls?.[extra]?.tool ?? null);
 }
 
-/** How a reply ends a loop of steps: without a call, or with a control's; null when the loop goes on. */
-export function endingOf(calls: readonly EndpointCall[]): CallSetEnding | null {
-  if (calls.length === 0) return "text";
-  if (calls.some((call) => isControl(call.tool))) return "control";
-  return null;
+/** Every call of a reply, in order (a reply with one call may carry only `selected`). */
+export function callsOf(response: {
+  selected: string | null;
+  arguments: JsonValue;
+  calls?: EndpointCall[];
+}): EndpointCall[] {
+  if (response.calls !== undefined) return response.calls;
+  return response.selected === null
+    ? []
+    : [{ tool: response.selected, arguments: response.arguments }];
 }

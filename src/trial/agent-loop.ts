@@ -7,7 +7,8 @@
  * recorded once, with every call it made in order and the usage of all its steps.
  */
 import { matchArguments } from "../classify/check-arguments.js";
-import { endingOf } from "../classify/call-set.js";
+import { callsOf } from "../classify/call-set.js";
+import { isControl } from "../types.js";
 import type {
   CallSetEnding,
   EndpointCall,
@@ -100,20 +101,8 @@ export async function askInSteps(
   };
 }
 
-/** Every call of a reply, in order (a reply with one call may carry only `selected`). */
-export function callsOf(response: {
-  selected: string | null;
-  arguments: JsonValue;
-  calls?: EndpointCall[];
-}): EndpointCall[] {
-  if (response.calls !== undefined) return response.calls;
-  return response.selected === null
-    ? []
-    : [{ tool: response.selected, arguments: response.arguments }];
-}
-
 /** What a call returns: the first `results:` entry for its tool whose args match, else a structured error. */
-export function stubFor(results: readonly StubResult[], call: EndpointCall): JsonValue {
+function stubFor(results: readonly StubResult[], call: EndpointCall): JsonValue {
   const stub = results.find(
     (entry) =>
       entry.tool === call.tool &&
@@ -132,4 +121,11 @@ function renderResult(result: JsonValue): string {
 
 function asObject(value: JsonValue): JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
+}
+
+/** How a reply ends a loop of steps: without a call, or with a control's; null when the loop goes on. */
+function endingOf(calls: readonly EndpointCall[]): CallSetEnding | null {
+  if (calls.length === 0) return "text";
+  if (calls.some((call) => isControl(call.tool))) return "control";
+  return null;
 }

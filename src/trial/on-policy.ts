@@ -5,6 +5,7 @@
  * returns a structured error result — and the record lists the tools that got one
  * (`turn.unstubbed`). A turn after one that errored is not asked: it errors too, saying which.
  */
+import { callsOf } from "../classify/call-set.js";
 import { turnId } from "../cases/conversations.js";
 import { trialKey } from "../types.js";
 import type {
@@ -117,9 +118,7 @@ export function onPolicyHistory(
   const unstubbed: string[] = [];
   earlier.forEach(({ plan: before, record }, u) => {
     messages.push({ role: "user", content: before.user });
-    const calls =
-      record.calls ??
-      (record.selected === null ? [] : [{ tool: record.selected, arguments: record.arguments }]);
+    const calls = callsOf(record);
     if (calls.length === 0) {
       messages.push({ role: "assistant", content: record.response_text ?? "" });
       return;

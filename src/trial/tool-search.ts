@@ -38,7 +38,7 @@ import type {
 import { definitionsOf, recordAnswer, requestOf, type AskContext } from "./trial-request.js";
 import type { TrialResult } from "./run-loop.js";
 import { addCall, newTotals, withTotals } from "./call-totals.js";
-import { callsOf } from "./agent-loop.js";
+import { callsOf } from "../classify/call-set.js";
 
 /** The loaded and deferred parts of a visible set. */
 export interface SearchSurface {
