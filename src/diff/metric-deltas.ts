@@ -9,7 +9,7 @@ import { compareKeys } from "../render/format.js";
 import type { Metrics, Rate } from "../types.js";
 import type { Change, MetricDelta, MetricValue, PairedTest } from "../types/diff.js";
 import { pairedTest } from "./mcnemar.js";
-import type { CallSetGate } from "../gates/gate-names.js";
+import { CALL_SET_GATES, CALL_SET_LABELS } from "../gates/gate-names.js";
 import type { TrialOutcomes } from "./trial-outcomes.js";
 
 /** One run's evidence: its metrics, each metric's value per case, and per-trial outcomes. */
@@ -101,7 +101,8 @@ export function listMetrics(base: Metrics, current: Metrics): MetricSpec[] {
     });
   }
   if (base.call_sets !== undefined || current.call_sets !== undefined) {
-    for (const [metric, label] of CALL_SET_LABELS) {
+    for (const metric of CALL_SET_GATES) {
+      const label = CALL_SET_LABELS[metric];
       const rate = (m: Metrics): Rate | undefined => m.call_sets?.[metric];
       specs.push({ metric, label, direction: "higher", pick: (m) => fromRate(rate(m)), rate });
     }
@@ -190,13 +191,6 @@ function isTrialMetric(metric: string): boolean {
     isRateName(metric) || metric.startsWith("tool_recall_at_k.") || metric === "call_set_exact"
   );
 }
-
-/** The call-set rates a diff compares (docs/call-sets.md#metrics), when either run has call sets. */
-const CALL_SET_LABELS: readonly [CallSetGate, string][] = [
-  ["call_set_exact", "call sets exact (with arguments)"],
-  ["call_recall", "expected-call recall"],
-  ["call_precision", "call precision"],
-];
 
 export function computeMetricDeltas(base: RunEvidence, current: RunEvidence): MetricDelta[] {
   const pairs = pairTrials(base, current);

@@ -13,6 +13,13 @@ export const CASE_MEANS = ["pass_hat_k", "pass_at_k"] as const;
 export const CALL_SET_GATES = ["call_set_exact", "call_recall", "call_precision"] as const;
 export type CallSetGate = (typeof CALL_SET_GATES)[number];
 
+/** Each call-set rate's label, as the report and diff show it. */
+export const CALL_SET_LABELS: Record<CallSetGate, string> = {
+  call_set_exact: "call sets exact (with arguments)",
+  call_recall: "expected-call recall",
+  call_precision: "call precision",
+};
+
 export function isCallSetGate(name: string): name is CallSetGate {
   return (CALL_SET_GATES as readonly string[]).includes(name);
 }

@@ -3,6 +3,7 @@ import { formatCount, plural } from "../render/format.js";
 import { RATE_ALIGN, rateRow, section, type Cell, type Section } from "../render/section.js";
 import type { CallSetMetrics } from "../types.js";
 import { formatMean } from "./tool-search-section.js";
+import { CALL_SET_GATES, CALL_SET_LABELS } from "../gates/gate-names.js";
 
 /** Call sets: were the expected calls made, only they, in order, and in how many steps. */
 export function buildCallSetSection(m: CallSetMetrics): Section {
@@ -11,9 +12,7 @@ export function buildCallSetSection(m: CallSetMetrics): Section {
     "recall: of the expected calls, those made; precision: of the calls made (look-ups allow_extra permits apart), those expected; the case is the unit of every interval",
   ];
   const rows: Cell[][] = [
-    rateRow("exact (with arguments)", m.call_set_exact),
-    rateRow("expected-call recall", m.call_recall),
-    rateRow("call precision", m.call_precision),
+    ...CALL_SET_GATES.map((name) => rateRow(CALL_SET_LABELS[name], m[name])),
     rateRow("order kept (sequence)", m.order_kept),
     rateRow("step limit reached", m.step_limit),
   ];
