@@ -17,7 +17,7 @@ import {
 } from "./fixtures/fake-provider.js";
 import { removeTempDirs, TOOLS, writeProject } from "./fixtures/live-project.js";
 import { runCli } from "./support/cli.js";
-import { GOLD_TEXT } from "../src/cases/conversations.js";
+import { GOLD_TEXT } from "../src/cases/gold-history.js";
 
 afterAll(removeTempDirs);
 const servers = useFakeServers();
