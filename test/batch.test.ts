@@ -4,8 +4,6 @@
  * resubmission, detach and resume (no request submitted twice), store hits that skip submission,
  * and a batch run's records equal to a live run's on the same requests.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -14,7 +12,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { runCli } from "./support/cli.js";
 import { captureIo } from "./support/io.js";
 import { main } from "../src/cli.js";
-import { anthropicReply, offeredTools, openaiReply } from "./fixtures/fake-provider.js";
+import { startBatchServer, type BatchServer } from "./fixtures/batch-server.js";
 import { removeTempDirs, writeProject } from "./fixtures/live-project.js";
 
 afterAll(removeTempDirs);
@@ -22,220 +20,6 @@ const ENV = {
   OPENAI_API_KEY: "sk-test-batch-0123456789",
   ANTHROPIC_API_KEY: "sk-ant-test-batch-0123456789",
 };
-
-interface BatchServer {
-  url: string;
-  calls: string[];
-  close(): Promise<void>;
-}
-
-/** Answers every request with its first offered tool; `fails(customId, round)` makes an item fail (expired). */
-/** `inject`: a status to answer a call with instead ("GET /v1/batches/batch_2" → 500), or null to answer it. */
-async function startBatchServer(
-  fails: (customId: string, round: number) => boolean = () => false,
-  pollsUntilDone = 2,
-  onSubmit: () => void = () => undefined,
-  inject: (call: string) => number | null = () => null,
-): Promise<BatchServer> {
-  const calls: string[] = [];
-  const files = new Map<string, string>();
-  const batches = new Map<string, { input: string; polls: number; round: number }>();
-  let seq = 0;
-  const rounds = new Map<string, number>();
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const text = Buffer.concat(chunks).toString("utf8");
-      const path = (req.url ?? "").split("?")[0];
-      calls.push(`${req.method} ${path}`);
-      const json = (status: number, body: unknown) => {
-        res.writeHead(status, { "content-type": "application/json", "x-request-id": `req_${seq}` });
-        res.end(JSON.stringify(body));
-      };
-      const injected = inject(`${req.method} ${path}`);
-      if (injected !== null)
-        return json(injected, { error: { message: `injected ${injected}`, type: "server_error" } });
-      // OpenAI chat completions (the live run) and files + batches.
-      if (req.method === "POST" && path === "/v1/chat/completions") {
-        const reply = openaiReply([
-          { name: offeredTools(JSON.parse(text))[0], arguments: "{}" },
-        ]) as { body: unknown };
-        return json(200, reply.body);
-      }
-      if (req.method === "POST" && path === "/v1/files") {
-        const id = `file-${++seq}`;
-        files.set(
-          id,
-          text
-            .split(/\r?\n/)
-            .filter((l) => l.includes('"custom_id"'))
-            .join("\n"),
-        );
-        return json(200, {
-          id,
-          object: "file",
-          bytes: text.length,
-          created_at: 0,
-          filename: "batch.jsonl",
-          purpose: "batch",
-          status: "processed",
-        });
-      }
-      if (req.method === "POST" && path === "/v1/batches") {
-        const id = `batch_${++seq}`;
-        const input = files.get(JSON.parse(text).input_file_id) ?? "";
-        const lines = input.split("\n").filter((l) => l !== "");
-        let round = 1;
-        for (const line of lines) {
-          const key = JSON.parse(line).custom_id as string;
-          round = Math.max(round, (rounds.get(key) ?? 0) + 1);
-          rounds.set(key, (rounds.get(key) ?? 0) + 1);
-        }
-        batches.set(id, { input, polls: 0, round });
-        json(200, batchBody(id, "validating", null));
-        return onSubmit();
-      }
-      const cancelMatch = /^\/v1\/batches\/([^/]+)\/cancel$/.exec(path);
-      if (req.method === "POST" && cancelMatch !== null)
-        return json(200, batchBody(cancelMatch[1], "cancelling", null));
-      const batchMatch = /^\/v1\/batches\/([^/]+)$/.exec(path);
-      if (req.method === "GET" && batchMatch !== null) {
-        const batch = batches.get(batchMatch[1]);
-        if (batch === undefined) return json(404, { error: { message: "no such batch" } });
-        batch.polls += 1;
-        const done = batch.polls >= pollsUntilDone;
-        return json(
-          200,
-          batchBody(
-            batchMatch[1],
-            done ? "completed" : "in_progress",
-            done ? `out-${batchMatch[1]}` : null,
-          ),
-        );
-      }
-      const contentMatch = /^\/v1\/files\/out-([^/]+)\/content$/.exec(path);
-      if (req.method === "GET" && contentMatch !== null) {
-        const batch = batches.get(contentMatch[1]);
-        const lines = (batch?.input ?? "")
-          .split("\n")
-          .filter((l) => l !== "")
-          .map((line) => {
-            const item = JSON.parse(line) as { custom_id: string; body: Record<string, unknown> };
-            if (fails(item.custom_id, batch?.round ?? 1))
-              return JSON.stringify({
-                id: "r",
-                custom_id: item.custom_id,
-                response: null,
-                error: {
-                  code: "batch_expired",
-                  message: "the batch expired before this request ran",
-                },
-              });
-            const reply = openaiReply([{ name: offeredTools(item.body)[0], arguments: "{}" }]) as {
-              body: unknown;
-            };
-            return JSON.stringify({
-              id: "r",
-              custom_id: item.custom_id,
-              response: {
-                status_code: 200,
-                request_id: `req_b_${item.custom_id.slice(0, 6)}`,
-                body: reply.body,
-              },
-              error: null,
-            });
-          });
-        res.writeHead(200, { "content-type": "application/jsonl" });
-        return res.end(`${lines.join("\n")}\n`);
-      }
-      // Anthropic message batches.
-      if (req.method === "POST" && path === "/v1/messages/batches") {
-        const id = `msgbatch_${++seq}`;
-        batches.set(id, { input: JSON.stringify(JSON.parse(text).requests), polls: 0, round: 1 });
-        return json(200, anthropicBatch(id, "in_progress", null));
-      }
-      const anthropicMatch = /^\/v1\/messages\/batches\/([^/]+)(\/results)?$/.exec(path);
-      if (req.method === "GET" && anthropicMatch !== null) {
-        const batch = batches.get(anthropicMatch[1]);
-        if (batch === undefined)
-          return json(404, {
-            type: "error",
-            error: { type: "not_found_error", message: "no such batch" },
-          });
-        if (anthropicMatch[2] === "/results") {
-          const requests = JSON.parse(batch.input) as {
-            custom_id: string;
-            params: Record<string, unknown>;
-          }[];
-          const lines = requests.map((r) =>
-            JSON.stringify({
-              custom_id: r.custom_id,
-              result: {
-                type: "succeeded",
-                message: (
-                  anthropicReply([{ name: offeredTools(r.params)[0], input: {} }]) as {
-                    body: unknown;
-                  }
-                ).body,
-              },
-            }),
-          );
-          res.writeHead(200, { "content-type": "application/binary" });
-          return res.end(`${lines.join("\n")}\n`);
-        }
-        batch.polls += 1;
-        const done = batch.polls >= pollsUntilDone;
-        return json(
-          200,
-          anthropicBatch(
-            anthropicMatch[1],
-            done ? "ended" : "in_progress",
-            done ? `${address()}/v1/messages/batches/${anthropicMatch[1]}/results` : null,
-          ),
-        );
-      }
-      json(404, { error: { message: `no route ${req.method} ${path}` } });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url: address(),
-    calls,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
-function batchBody(id: string, status: string, output: string | null) {
-  return {
-    id,
-    object: "batch",
-    endpoint: "/v1/chat/completions",
-    input_file_id: "f",
-    completion_window: "24h",
-    status,
-    output_file_id: output,
-    error_file_id: null,
-    created_at: 0,
-    request_counts: { total: 0, completed: 0, failed: 0 },
-  };
-}
-
-function anthropicBatch(id: string, status: string, results: string | null) {
-  return {
-    id,
-    type: "message_batch",
-    processing_status: status,
-    results_url: results,
-    created_at: "2026-12-01T00:00:00Z",
-    expires_at: "2026-12-02T00:00:00Z",
-    ended_at: null,
-    archived_at: null,
-    cancel_initiated_at: null,
-    request_counts: { processing: 0, succeeded: 0, errored: 0, canceled: 0, expired: 0 },
-  };
-}
 
 let server: BatchServer | null = null;
 afterEach(async () => {
@@ -370,29 +154,6 @@ describe("batch runs", () => {
     expect(JSON.parse(result.stdout).metrics.errored).toBe(6);
     expect(result.stderr).toMatch(/6 of 6 trials errored/);
   }, 30_000);
-
-  it("a create that fails in passing is retried on its own: the file is uploaded once, one batch is made", async () => {
-    const dir = writeProject();
-    let failed = 0;
-    server = await startBatchServer(
-      () => false,
-      2,
-      () => undefined,
-      (call) => (call === "POST /v1/batches" && failed++ === 0 ? 500 : null),
-    );
-    const result = await runCli(args(server.url, "--run-id", "create-once", "--batch"), {
-      cwd: dir,
-      env: ENV,
-    });
-    expect(result.code, result.stderr).toBe(0);
-    expect(server.calls.filter((c) => c === "POST /v1/files")).toHaveLength(1);
-    expect(server.calls.filter((c) => c === "POST /v1/batches")).toHaveLength(2);
-    const state = JSON.parse(
-      readFileSync(join(dir, "reports", "create-once", "batches.json"), "utf8"),
-    );
-    expect(state.batches).toHaveLength(1);
-    expect(records(dir, "create-once")).toHaveLength(6);
-  }, 60_000);
 
   it("one HTTP 500 while polling is retried, not an internal error; a batch the provider does not know (404) is exit 2 with what to do", async () => {
     const dir = writeProject();

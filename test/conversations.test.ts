@@ -466,18 +466,6 @@ describe("conversation cases: every mistake is a line-numbered error before any 
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
   });
 
-  it("refuses a conversation of more than 1,000 turns, at its line, saying how to split it", async () => {
-    const turns = Array.from({ length: 1_001 }, (_, i) => ({
-      user: `turn ${i}`,
-      acceptable: ["get_order"],
-    }));
-    const result = await lint(cases({ id: "long", turns }));
-    expect(result.code).toBe(2);
-    expect(result.stderr.trim()).toMatch(
-      /cases\.yaml:\d+: case "long": 1,001 turns; a conversation holds at most 1,000 \(each turn is sent with all the turns before it/,
-    );
-  });
-
   it("on-policy refuses --batch, whose requests are all asked at once (exit 2, nothing asked)", async () => {
     const dir = writeProject(SHOP, CONVERSATIONS);
     const result = await runCli(

@@ -14,11 +14,9 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { buildReport } from "../src/report/build-report.js";
 import { buildMeta, buildRecords } from "./fixtures/diff-records.js";
 import { openaiError, openaiReply, useFakeServers } from "./fixtures/fake-provider.js";
@@ -123,75 +121,6 @@ describe("--run-id names one folder inside the reports folder", () => {
     const sweep = await runCli(["sweep", "--sweep-id", "../out", "--sizes", "5", "-n", "1"], dir);
     expect(sweep.code).toBe(2);
     expect(sweep.stderr).toContain('--sweep-id "../out"');
-  }, 60_000);
-});
-
-describe("the http endpoint", () => {
-  let other: Server | null = null;
-  afterEach(() => other?.close());
-
-  it("sends nothing (headers_env least of all) to another origin a redirect names, and errors a reply over 8 MB instead of holding it", async () => {
-    const seen: Record<string, string | string[] | undefined>[] = [];
-    other = createServer((request, response) => {
-      seen.push(request.headers);
-      request.resume();
-      request.on("end", () =>
-        response
-          .writeHead(200, { "content-type": "application/json" })
-          .end(JSON.stringify({ tool: "get_order", arguments: {} })),
-      );
-    });
-    await new Promise<void>((r) => other?.listen(0, "127.0.0.1", r));
-    const elsewhere = `http://127.0.0.1:${(other.address() as AddressInfo).port}/route`;
-    const server = await fake.start((request) =>
-      request.path === "/huge"
-        ? { raw: `{"tool":"${"x".repeat(9 * 1024 * 1024)}"}` }
-        : { status: 307, headers: { location: elsewhere } },
-    );
-    const dir = writeProject();
-    const config = join(dir, "route-eval.yaml");
-    writeFileSync(
-      config,
-      JSON.stringify({
-        ...JSON.parse(readFileSync(config, "utf8")),
-        headers_env: { "X-Agent-Token": "AGENT_TOKEN" },
-      }),
-    );
-    const env = { AGENT_TOKEN: "agent-secret-0123456789" };
-    const args = [
-      "run",
-      "-e",
-      "http",
-      "--mode",
-      "live",
-      "--no-progress",
-      "--no-gates",
-      "--retry-base-ms",
-      "1",
-      "-f",
-      "json",
-      "-n",
-      "1",
-    ];
-    const moved = await runCli(
-      [...args, "--base-url", `${server.url}/route`, "--run-id", "moved"],
-      { cwd: dir, env },
-    );
-    // The redirect to another origin is not followed: the trial errors (exit 3), nothing reaches the other server.
-    expect(moved.code, moved.stderr).toBe(3);
-    expect(server.requests[0].headers["x-agent-token"]).toBe(env.AGENT_TOKEN);
-    expect(seen).toEqual([]);
-    const movedReport = JSON.parse(moved.stdout);
-    expect(movedReport.metrics.errored).toBe(movedReport.metrics.trials);
-    expect(movedReport.errored[0].error).toContain("redirected to another origin");
-    const huge = await runCli([...args, "--base-url", `${server.url}/huge`, "--run-id", "huge"], {
-      cwd: dir,
-      env,
-    });
-    expect(huge.code).toBe(3);
-    const report = JSON.parse(huge.stdout);
-    expect(report.metrics.errored).toBe(report.metrics.trials);
-    expect(report.errored[0].error).toMatch(/the reply is longer than 8388608 bytes/);
   }, 60_000);
 });
 

@@ -1,15 +1,14 @@
 /**
  * Text from outside is inert: what a model, a server or a registry wrote never reaches stderr, the
  * terminal, Markdown (a PR comment), JUnit or lint output as live escapes, bidi overrides or live
- * Markdown links and images.
+ * Markdown links and images. (HTML pages and frozen YAML: test/fault-table.test.ts.)
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { parse } from "yaml";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openaiError, openaiReply, useFakeServers } from "./fixtures/fake-provider.js";
 import { removeTempDirs, writeProject } from "./fixtures/live-project.js";
-import { runCli, tempDir } from "./support/cli.js";
+import { runCli } from "./support/cli.js";
 
 afterAll(removeTempDirs);
 const ENV = { OPENAI_API_KEY: "sk-test-hostile-0123456789" };
@@ -64,64 +63,6 @@ describe("hostile text stays text", () => {
         expect(result.stdout).toContain("![x\\](http://evil.example/i.png)");
       }
       if (format === "junit") expect(result.stdout).not.toContain("<img");
-    }
-  });
-
-  it("HTML: a model's text and tool name with NUL, ESC, BEL and bidi overrides reach no page raw", async () => {
-    const name = `tool\u0000${HOSTILE}`;
-    const server = await servers.start(() =>
-      openaiReply([{ name, arguments: "{}" }], `said \u0000${HOSTILE}`),
-    );
-    const dir = writeProject();
-    const run = await runCli(live(server.url, "--run-id", "hostile"), { cwd: dir, env: ENV });
-    expect(run.code, run.stderr).toBe(0);
-    const result = await runCli(["report", "reports/hostile", "-f", "html", "-o", "report.html"], {
-      cwd: dir,
-    });
-    expect(result.code, result.stderr).toBe(0);
-    const page = readFileSync(join(dir, "report.html"), "utf8");
-    expect(page).not.toMatch(RAW);
-    expect(page).toContain("\\u202eevil");
-  });
-
-  it("frozen YAML: a traced goal's bidi override is written as its escape and read back whole", async () => {
-    const dir = tempDir();
-    const goal = `Refund \u202eorder 7\u2066 please`;
-    const pair = {
-      request: {
-        model: "gpt-4o",
-        messages: [{ role: "user", content: goal }],
-        tools: [
-          {
-            type: "function",
-            function: {
-              name: "refund_order",
-              description: `Refund \u202e it`,
-              parameters: { type: "object" },
-            },
-          },
-        ],
-      },
-      response: {
-        id: "chatcmpl-x",
-        object: "chat.completion",
-        created: 0,
-        model: "gpt-4o",
-        choices: [
-          { index: 0, finish_reason: "stop", message: { role: "assistant", content: "ok" } },
-        ],
-      },
-    };
-    writeFileSync(join(dir, "trace.jsonl"), `${JSON.stringify(pair)}\n`);
-    const frozen = await runCli(["freeze", "trace.jsonl", "--acceptable", "refund_order"], dir);
-    expect(frozen.code, frozen.stderr).toBe(0);
-    for (const file of readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) =>
-      f.endsWith(".yaml"),
-    )) {
-      const text = readFileSync(join(dir, file), "utf8");
-      expect(text, file).not.toMatch(RAW);
-      if (file.startsWith("cases")) expect(parse(text).cases[0].goal).toBe(goal);
-      else expect(parse(text).tools[0].purpose).toBe("Refund \u202e it");
     }
   });
 

@@ -462,60 +462,6 @@ const functionTool = (name: string) => ({
 });
 
 describe("OpenAI Responses tool_search", () => {
-  it("hosted: a 10 MB search result (120,000 tools, names repeated) loads each deferred tool once, and the trial is scored", async () => {
-    const dir = writeProject(undefined, [CASES[0]]);
-    const many = Array.from({ length: 120_000 }, (_, i) =>
-      functionTool(i % 3 === 0 ? "get_order" : `unknown_tool_${i}`),
-    );
-    const server = await fake.start(() =>
-      responsesOutput([
-        {
-          type: "tool_search_call",
-          id: "ts_1",
-          call_id: null,
-          execution: "server",
-          arguments: { query: "order" },
-          status: "completed",
-        },
-        {
-          type: "tool_search_output",
-          id: "tso_1",
-          call_id: null,
-          execution: "server",
-          status: "completed",
-          tools: many,
-        },
-        fn("get_order"),
-      ]),
-    );
-    const result = await runCli(
-      [
-        "run",
-        "-e",
-        "openai-responses:test-model",
-        "--base-url",
-        `${server.url}/v1`,
-        "--tool-search",
-        "provider",
-        "-n",
-        "1",
-        "--no-progress",
-        "--no-gates",
-        "--no-step-summary",
-        "--run-id",
-        "big",
-      ],
-      { cwd: dir, env: ENV },
-    );
-    expect(result.code, result.stderr).toBe(0);
-    const [record] = records(dir, "big");
-    expect(record.error).toBeNull();
-    expect(record.failed_stage).toBeNull();
-    expect(record.search.searches).toEqual([
-      { query: "order", returned: ["get_order"], by: "provider" },
-    ]);
-  }, 120_000);
-
   it("hosted: sends deferred functions and the tool_search tool, and reads the searches from the output items", async () => {
     const dir = project();
     const hosted = (query: string, loaded: string[], call: string) =>

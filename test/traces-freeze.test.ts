@@ -209,47 +209,6 @@ describe("freeze → run --mode replay reproduces the traced call with no reques
     });
   });
 
-  it("keeps a tool whose name is not provider-safe, under its safe name (the traced one kept beside it), and replays", async () => {
-    const dir = tempDir();
-    const [pair] = readFileSync(join(FIXTURES, "openai-chat.jsonl"), "utf8")
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line));
-    pair.request.tools.push(
-      {
-        type: "function",
-        function: {
-          name: "../etc/passwd",
-          description: "Read a file.",
-          parameters: { type: "object" },
-        },
-      },
-      {
-        type: "function",
-        function: { name: "a b/c", description: "Spaces.", parameters: { type: "object" } },
-      },
-    );
-    writeFileSync(join(dir, "unsafe.jsonl"), `${JSON.stringify(pair)}\n`);
-    const frozen = await runCli(["freeze", "unsafe.jsonl", "--acceptable", "get_weather"], dir);
-    expect(frozen.code, frozen.stderr).toBe(0);
-    expect(frozen.stderr).toContain(
-      '"../etc/passwd" is not a provider-safe name; imported as "etc_passwd"',
-    );
-    const args = commandArgs(frozen.stdout);
-    const registries = join(dir, "registries", "frozen");
-    const [file] = readdirSync(registries);
-    const tools = parse(readFileSync(join(registries, file), "utf8")).tools;
-    expect(tools.map((t: { name: string }) => t.name)).toEqual([
-      "get_weather",
-      "get_time",
-      "etc_passwd",
-      "a_b_c",
-    ]);
-    expect(tools[2].declared).toEqual({ name: "../etc/passwd" });
-    const replay = await runCli([...args, "--run-id", "replay"], dir);
-    expect(replay.code, replay.stderr).toBe(0);
-  });
-
   it("a second freeze of the same turn writes nothing new, and the run it prints still replays", async () => {
     const dir = tempDir();
     const args = [join(FIXTURES, "openai-chat.jsonl"), "--acceptable", "get_weather"];
