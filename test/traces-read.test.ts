@@ -143,7 +143,14 @@ describe("each format normalises to one turn", () => {
   it("OpenInference: flattened llm.* attributes, 0x ids, tool_choice from the invocation parameters; the TOOL span is skipped", () => {
     const turns: TracedTurn[] = [];
     const counts = readTraces(["openinference.jsonl"], FIXTURES, (t) => turns.push(t));
-    expect(counts).toEqual({ files: 1, calls: 2, skipped: 1, turns: 1 });
+    expect(counts).toEqual({
+      files: 1,
+      calls: 2,
+      skipped: 1,
+      without_content: 0,
+      malformed: 0,
+      turns: 1,
+    });
     expect(turns[0]).toMatchObject({
       source: { format: "span-openinference" },
       trace_id: "6c3b2f5e8a9d4c1b0e7f2a3b4c5d6e7f",

@@ -87,9 +87,14 @@ export async function freezeCommand(
   }
   const filter = parseFilter(flags.span, flags.where);
   const turns: TracedTurn[] = [];
-  const counts = readTraces(traces, io.cwd, (turn) => {
-    if (matches(turn, filter)) turns.push(turn);
-  });
+  const counts = readTraces(
+    traces,
+    io.cwd,
+    (turn) => {
+      if (matches(turn, filter)) turns.push(turn);
+    },
+    (message) => io.stderr(`route-eval: warning: ${inertLine(message)}\n`),
+  );
   turns.sort(compareTurns);
   const chosen = chooseTurns(turns, counts.turns, flags);
   if (flags.id !== undefined && chosen.length > 1)

@@ -3,6 +3,7 @@ import type { Io } from "../context.js";
 import { InputError } from "../errors.js";
 import { terminalWidth } from "../render/terminal-width.js";
 import { createMonitor } from "../traces/monitor.js";
+import { inertLine } from "../text/inert.js";
 import { readTraces } from "../traces/read-traces.js";
 import { renderMonitor } from "../traces/render-monitor.js";
 import { matches, parseFilter } from "../traces/select-turns.js";
@@ -26,9 +27,14 @@ export function monitorCommand(io: Io, traces: string[], flags: MonitorFlags): O
     );
   const filter = parseFilter([], flags.where);
   const monitor = createMonitor({ by: flags.by, splitAt });
-  const counts = readTraces(traces, io.cwd, (turn) => {
-    if (matches(turn, filter)) monitor.add(turn);
-  });
+  const counts = readTraces(
+    traces,
+    io.cwd,
+    (turn) => {
+      if (matches(turn, filter)) monitor.add(turn);
+    },
+    (message) => io.stderr(`route-eval: warning: ${inertLine(message)}\n`),
+  );
   const report = monitor.report(counts);
   writeOutput(
     io,

@@ -54,9 +54,14 @@ export async function shadowCommand(
   }
   const filter = parseFilter(flags.span, flags.where);
   const turns: TracedTurn[] = [];
-  const counts = readTraces(traces, io.cwd, (turn) => {
-    if (matches(turn, filter)) turns.push(turn);
-  });
+  const counts = readTraces(
+    traces,
+    io.cwd,
+    (turn) => {
+      if (matches(turn, filter)) turns.push(turn);
+    },
+    (message) => io.stderr(`route-eval: warning: ${inertLine(message)}\n`),
+  );
   turns.sort(compareTurns);
   const candidate = config.registry === null ? null : loadRegistry(config.registry, io.cwd);
   const { cases, production, skipped } = casesOfTurns(turns, candidate, phase);

@@ -147,7 +147,12 @@ export interface MonitorOptions {
 
 export interface Monitor {
   add(turn: TracedTurn): void;
-  report(traces: Pick<MonitorReport["traces"], "files" | "calls" | "skipped">): MonitorReport;
+  report(
+    traces: Pick<
+      MonitorReport["traces"],
+      "files" | "calls" | "skipped" | "without_content" | "malformed"
+    >,
+  ): MonitorReport;
 }
 
 export function createMonitor(options: MonitorOptions): Monitor {
@@ -186,7 +191,15 @@ export function createMonitor(options: MonitorOptions): Monitor {
     },
     report: (traces) => ({
       kind: "monitor",
-      traces: { ...traces, turns, unreplied },
+      traces: {
+        files: traces.files,
+        calls: traces.calls,
+        skipped: traces.skipped,
+        without_content: traces.without_content,
+        malformed: traces.malformed,
+        turns,
+        unreplied,
+      },
       all: all.signals(),
       by: by.map(({ key, groups }) => ({
         key,

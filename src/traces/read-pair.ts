@@ -88,6 +88,18 @@ const READERS: Record<TracedApi, (request: JsonObject, response: JsonObject) => 
   }),
 };
 
+/** A provider's reply object on its own (an OpenInference span's `output.value`): its calls and text, or null when it is none of the three shapes. */
+export function replyOf(response: JsonObject): Pick<TracedTurn, "calls" | "text"> | null {
+  let api: TracedApi;
+  try {
+    api = apiOf({}, response);
+  } catch {
+    return null;
+  }
+  const { calls, text } = READERS[api]({ messages: [], input: [], model: "" }, response);
+  return { calls, text };
+}
+
 function apiOf(request: JsonObject, response: JsonObject): TracedApi {
   if (Array.isArray(response.choices)) return "openai-chat";
   if (Array.isArray(response.output) || response.object === "response") return "openai-responses";

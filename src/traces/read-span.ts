@@ -30,9 +30,11 @@ import {
   readTracedTools,
   structured,
   textOf,
+  tracedCall,
   TraceShapeError,
   type Conversation,
 } from "./trace-messages.js";
+import { replyOf } from "./read-pair.js";
 import {
   addAttributes,
   anyValue,
@@ -64,31 +66,42 @@ function fieldsOf(span: JsonObject): SpanFields {
   };
 }
 
+/**
+ * Why a span is not a turn: not a model call (an agent, a tool run, a retrieval — described by
+ * what it carries, for the refusal of a file that holds no model call), or a model call whose
+ * content was not captured (an SDK's own span beside an instrumentation's, content capture off).
+ */
+export type SpanSkip = { skip: "other"; seen: string } | { skip: "no-content"; seen: string };
+
 export function readSpan(
   span: JsonObject,
   resource: Attributes,
   where: Omit<TracedTurn["source"], "format">,
   otlp: boolean,
-): TracedTurn | null {
+  logged: JsonValue[] = [],
+): TracedTurn | SpanSkip {
   const attributes: Attributes = new Map(resource);
   addAttributes(attributes, span.attributes, "attributes");
   const fields = fieldsOf(span);
-  const events = readEvents(fields.events);
-  const openinference = attributes.get("openinference.span.kind");
-  let read: Omit<
-    TracedTurn,
-    "source" | "trace_id" | "span_id" | "time" | "stages" | "attributes"
-  > | null;
+  const events = readEvents([...(Array.isArray(fields.events) ? fields.events : []), ...logged]);
+  // Phoenix's span export moves the kind out of the attributes, into span_kind.
+  const openinference =
+    attributes.get("openinference.span.kind") ?? (otlp ? undefined : span.span_kind);
+  let read: SpanRead | SpanSkip;
   let format: TraceFormat;
-  if (openinference !== undefined) {
-    if (String(openinference).toUpperCase() !== "LLM") return null;
+  if (openinference !== undefined && openinference !== null) {
+    const kind = String(openinference).toUpperCase();
+    if (kind !== "LLM") return { skip: "other", seen: `OpenInference ${kind} spans` };
     read = readOpenInference(attributes);
     format = otlp ? "otlp-openinference" : "span-openinference";
+  } else if (attributes.has("ai.operationId") || attributes.has("ai.model.provider")) {
+    read = readVercel(attributes, fields.name);
+    format = otlp ? "otlp-vercel-ai" : "span-vercel-ai";
   } else {
-    read = readGenAi(attributes, events);
+    read = readGenAi(attributes, events, fields.name);
     format = otlp ? "otlp-genai" : "span-genai";
   }
-  if (read === null) return null;
+  if ("skip" in read) return read;
   return {
     source: { ...where, format },
     trace_id: normaliseId(fields.traceId, 16),
@@ -100,19 +113,38 @@ export function readSpan(
   };
 }
 
+type SpanRead = Omit<
+  TracedTurn,
+  "source" | "trace_id" | "span_id" | "time" | "stages" | "attributes"
+>;
+
+/** What a span that is not a model call carries: its name and its attributes' leading words. */
+function seenIn(attributes: Attributes, name: JsonValue | undefined): string {
+  const prefixes = new Set<string>();
+  for (const key of attributes.keys()) {
+    const [first, second] = key.split(".");
+    if (first === "service" || first === "telemetry" || first === "process" || first === "host")
+      continue;
+    prefixes.add(second === undefined ? first : `${first}.${second}.*`);
+  }
+  const shown = [...prefixes].sort().slice(0, 4).join(", ");
+  return `spans named ${JSON.stringify(typeof name === "string" ? name : "")}${shown === "" ? "" : ` (attributes ${shown})`}`;
+}
+
 /** Span events by name, each with its attributes (the older GenAI forms carry messages there). */
 type Events = { name: string; attributes: Attributes }[];
 
-function readEvents(events: JsonValue | undefined): Events {
-  if (!Array.isArray(events)) return [];
+function readEvents(events: JsonValue[]): Events {
   return events.filter(isObject).map((event, i) => {
     const attributes: Attributes = new Map();
     addAttributes(attributes, event.attributes, `events[${i}].attributes`);
+    // A log record (OTLP logs) names its event in an attribute or its eventName.
+    const name = event.name ?? event.eventName ?? attributes.get("event.name");
     // A log-style event may carry its body as a structured value.
     if (isObject(event.body))
       for (const [key, value] of Object.entries(anyValueOrPlain(event.body) as JsonObject))
         attributes.set(key, value);
-    return { name: String(event.name ?? ""), attributes };
+    return { name: String(name ?? ""), attributes };
   });
 }
 
@@ -122,9 +154,11 @@ function anyValueOrPlain(value: JsonValue): JsonValue {
     : value;
 }
 
-type GenAiRead = NonNullable<ReturnType<typeof readOpenInference>>;
-
-function readGenAi(attributes: Attributes, events: Events): GenAiRead | null {
+function readGenAi(
+  attributes: Attributes,
+  events: Events,
+  name: JsonValue | undefined,
+): SpanRead | SpanSkip {
   const operation = attributes.get("gen_ai.operation.name");
   const details = events.find(
     (e) => e.name === "gen_ai.client.inference.operation.details",
@@ -132,9 +166,16 @@ function readGenAi(attributes: Attributes, events: Events): GenAiRead | null {
   const content = (key: string) => attributes.get(key) ?? details?.get(key);
   const hasContent =
     content("gen_ai.input.messages") !== undefined ||
+    content("gen_ai.output.messages") !== undefined ||
     attributes.has("gen_ai.prompt.0.role") ||
+    attributes.has("gen_ai.prompt.0.content") ||
+    attributes.has("gen_ai.completion.0.role") ||
     events.some((e) => e.name.startsWith("gen_ai."));
-  if (operation !== undefined ? !CALL_OPERATIONS.has(String(operation)) : !hasContent) return null;
+  if (operation !== undefined ? !CALL_OPERATIONS.has(String(operation)) : !hasContent)
+    return { skip: "other", seen: seenIn(attributes, name) };
+  // A model call with nothing of its content: an SDK's own span, or capture turned off.
+  if (!hasContent && !attributes.has("gen_ai.tool.definitions"))
+    return { skip: "no-content", seen: seenIn(attributes, name) };
 
   const conversation = readGenAiInput(attributes, events, content);
   const instructions = structured(content("gen_ai.system_instructions"));
@@ -261,26 +302,36 @@ function readLlmFunctions(attributes: Attributes): TracedTool[] {
   return list === undefined ? [] : readTracedTools(list, "attributes[llm.request.functions]");
 }
 
-function readOpenInference(attributes: Attributes) {
+function readOpenInference(attributes: Attributes): SpanRead | SpanSkip {
   const input = asList(unflatten(attributes, "llm.input_messages")).map((entry) =>
     isObject(entry) && isObject(entry.message) ? openInferenceMessage(entry.message) : entry,
   );
   const conversation = fromChatMessages(input, "attributes[llm.input_messages]");
+  const parameters = structured(attributes.get("llm.invocation_parameters"));
+  // Anthropic's instrumentation keeps the system prompt only in the request's parameters.
+  if (conversation.system === null && isObject(parameters)) {
+    const system = textOf(parameters.system);
+    if (system !== "") conversation.system = system;
+  }
   const output = asList(unflatten(attributes, "llm.output_messages"));
   const first =
     output.length > 0 && isObject(output[0]) && isObject(output[0].message)
       ? openInferenceMessage(output[0].message)
       : undefined;
   const reply =
-    first === undefined ? null : chatReply(first, "attributes[llm.output_messages.0.message]");
-  const parameters = structured(attributes.get("llm.invocation_parameters"));
+    first !== undefined
+      ? chatReply(first, "attributes[llm.output_messages.0.message]")
+      : outputValueReply(attributes);
+  const tools = readOpenInferenceTools(attributes);
+  if (input.length === 0 && reply === null && tools.length === 0)
+    return { skip: "no-content", seen: "OpenInference LLM spans" };
   const choice = isObject(parameters) ? parameters.tool_choice : undefined;
   return {
     provider: stringOf(attributes.get("llm.provider") ?? attributes.get("llm.system")),
     api: null,
     model: stringOf(attributes.get("llm.model_name")),
     ...conversation,
-    tools: readOpenInferenceTools(attributes),
+    tools,
     tool_choice:
       choice === undefined
         ? { value: "auto" as JsonValue, provenance: "inferred" as const }
@@ -291,6 +342,115 @@ function readOpenInference(attributes: Attributes) {
   };
 }
 
+/** A reply held only in `output.value`: the provider's reply object (JSON), or the text itself. */
+function outputValueReply(attributes: Attributes): Pick<TracedTurn, "calls" | "text"> | null {
+  const value = attributes.get("output.value");
+  if (typeof value !== "string" || value === "") return null;
+  const parsed = structured(value);
+  if (isObject(parsed)) return replyOf(parsed);
+  return attributes.get("output.mime_type") === "application/json"
+    ? null
+    : { calls: [], text: value };
+}
+
+/**
+ * Vercel AI SDK telemetry (`ai.*`): the provider call is the `ai.generateText.doGenerate` /
+ * `ai.streamText.doStream` span (`ai.prompt.messages` in the SDK's own prompt shape,
+ * `ai.prompt.tools`, `ai.prompt.toolChoice`, `ai.response.text`, `ai.response.toolCalls`); the
+ * spans around it (the whole generation, each tool run) are not model calls.
+ */
+function readVercel(attributes: Attributes, name: JsonValue | undefined): SpanRead | SpanSkip {
+  const operation = String(attributes.get("ai.operationId") ?? name ?? "");
+  if (!/\.do(Generate|Stream)$/.test(operation))
+    return { skip: "other", seen: `Vercel AI SDK ${operation} spans` };
+  const prompt = structured(attributes.get("ai.prompt.messages"));
+  if (prompt === undefined && !attributes.has("ai.response.text"))
+    return { skip: "no-content", seen: "Vercel AI SDK model-call spans" };
+  const conversation = fromVercelMessages(prompt ?? [], "attributes[ai.prompt.messages]");
+  const tools = asList(attributes.get("ai.prompt.tools")).map((tool) => {
+    const value = structured(tool);
+    return isObject(value) && value.inputSchema !== undefined
+      ? { ...value, parameters: value.inputSchema }
+      : (value ?? null);
+  });
+  const choice = structured(attributes.get("ai.prompt.toolChoice"));
+  const calls = asList(structured(attributes.get("ai.response.toolCalls"))).map((call, i) => {
+    const at = `attributes[ai.response.toolCalls][${i}]`;
+    if (!isObject(call)) throw new TraceShapeError(at, "expected a tool call object");
+    return tracedCall(call.toolCallId, call.toolName, call.input ?? call.args, at);
+  });
+  const text = stringOf(attributes.get("ai.response.text"));
+  const replied = text !== null || calls.length > 0 || attributes.has("ai.response.finishReason");
+  const provider = stringOf(attributes.get("ai.model.provider"));
+  return {
+    provider: provider === null ? null : provider.split(".")[0],
+    api: null,
+    model: stringOf(attributes.get("ai.model.id") ?? attributes.get("gen_ai.request.model")),
+    ...conversation,
+    tools: readTracedTools(tools, "attributes[ai.prompt.tools]"),
+    tool_choice: vercelChoice(choice),
+    calls,
+    text,
+    replied,
+  };
+}
+
+/** The AI SDK's tool choice ({type: auto | none | required | tool, toolName}) as the OpenAI value it sends. */
+function vercelChoice(choice: JsonValue | undefined): TracedTurn["tool_choice"] {
+  if (!isObject(choice) || typeof choice.type !== "string")
+    return { value: "auto", provenance: "inferred" };
+  return {
+    value:
+      choice.type === "tool"
+        ? { type: "function", function: { name: String(choice.toolName ?? "") } }
+        : choice.type,
+    provenance: "traced",
+  };
+}
+
+/** The AI SDK's prompt messages: content a string or parts (text, tool-call, tool-result). */
+function fromVercelMessages(list: JsonValue, path: string): Conversation {
+  if (!Array.isArray(list)) throw new TraceShapeError(path, "expected a list of messages");
+  const chat = list.flatMap((message, i): JsonValue[] => {
+    if (!isObject(message)) throw new TraceShapeError(`${path}[${i}]`, "expected a message object");
+    const parts = Array.isArray(message.content) ? message.content.filter(isObject) : [];
+    const text =
+      typeof message.content === "string"
+        ? message.content
+        : textOf(parts.filter((p) => p.type === "text"));
+    if (message.role === "tool")
+      return parts
+        .filter((p) => p.type === "tool-result")
+        .map((p) => ({
+          role: "tool",
+          tool_call_id: p.toolCallId ?? "",
+          content: vercelResult(p.output ?? p.result),
+        }));
+    const calls = parts
+      .filter((p) => p.type === "tool-call")
+      .map((p) => ({
+        id: p.toolCallId ?? null,
+        type: "function",
+        function: { name: p.toolName ?? null, arguments: p.input ?? p.args ?? {} },
+      }));
+    return [
+      {
+        role: message.role ?? null,
+        content: text,
+        ...(calls.length === 0 ? {} : { tool_calls: calls }),
+      },
+    ];
+  });
+  return fromChatMessages(chat, path);
+}
+
+/** A tool result part's output: `{type: "text" | "json", value}` (AI SDK 5), or the value itself. */
+function vercelResult(output: JsonValue | undefined): JsonValue {
+  if (isObject(output) && "value" in output && typeof output.type === "string")
+    return typeof output.value === "string" ? output.value : JSON.stringify(output.value);
+  return output ?? "";
+}
+
 /** An OpenInference message (`role`, `content` or `contents[].message_content.text`, `tool_calls[].tool_call.{id, function}`) in the Chat Completions shape. */
 function openInferenceMessage(message: JsonObject): JsonObject {
   const contents = asList(message.contents).map((c) =>
@@ -299,8 +459,11 @@ function openInferenceMessage(message: JsonObject): JsonObject {
   const calls = asList(message.tool_calls).map((c) =>
     isObject(c) && isObject(c.tool_call) ? c.tool_call : c,
   );
+  // Anthropic's instrumentation writes a tool result as a user message with the call's id.
+  const role =
+    message.role === "user" && message.tool_call_id !== undefined ? "tool" : message.role;
   return {
-    role: message.role ?? "user",
+    role: role ?? "user",
     content: message.content ?? contents,
     ...(calls.length === 0 ? {} : { tool_calls: calls }),
     ...(message.tool_call_id === undefined ? {} : { tool_call_id: message.tool_call_id }),

@@ -13,8 +13,8 @@ import { InputError, at } from "../errors.js";
 import { forEachLine } from "../run-files/read-lines.js";
 import type { JsonObject, JsonValue, TracedTurn } from "../types.js";
 import { isPair, readPair } from "./read-pair.js";
-import { readSpan } from "./read-span.js";
-import { addAttributes, type Attributes } from "./otlp-values.js";
+import { readSpan, type SpanSkip } from "./read-span.js";
+import { addAttributes, normaliseId, type Attributes } from "./otlp-values.js";
 import { isObject, TraceShapeError } from "./trace-messages.js";
 
 /** What a reading went through. */
@@ -24,26 +24,58 @@ export interface TraceCounts {
   calls: number;
   /** Spans that are not model calls (agents, tool runs, retrievals). */
   skipped: number;
+  /** Model-call spans with none of their content (an SDK's own span beside an instrumentation's, content capture off). */
+  without_content: number;
+  /** Spans of a shape this reader does not know: each skipped, the first few named on stderr. */
+  malformed: number;
   turns: number;
 }
+
+/** How many malformed spans are named one by one; the rest are counted. */
+const NAMED_MALFORMED = 5;
+
+/** One span's or pair's outcome, handed to the counts. */
+type Read = TracedTurn | SpanSkip;
 
 export function readTraces(
   files: string[],
   cwd: string,
   onTurn: (turn: TracedTurn) => void,
+  onWarning: (message: string) => void = () => undefined,
 ): TraceCounts {
   if (files.length === 0)
     throw new InputError(
       "no trace files given: name one or more (OTLP JSON/JSONL, spans, or request/response pairs)",
     );
-  const counts: TraceCounts = { files: 0, calls: 0, skipped: 0, turns: 0 };
-  const emit = (turn: TracedTurn | null) => {
-    counts.calls += 1;
-    if (turn === null) counts.skipped += 1;
-    else {
-      counts.turns += 1;
-      onTurn(turn);
-    }
+  const counts: TraceCounts = {
+    files: 0,
+    calls: 0,
+    skipped: 0,
+    without_content: 0,
+    malformed: 0,
+    turns: 0,
+  };
+  const seen = new Map<string, number>();
+  // Said once the reading is done: a file of nothing but malformed spans is one error instead.
+  const warnings: string[] = [];
+  let firstMalformed: string | null = null;
+  const sink: Sink = {
+    read: (read) => {
+      counts.calls += 1;
+      if ("skip" in read) {
+        if (read.skip === "other") counts.skipped += 1;
+        else counts.without_content += 1;
+        seen.set(read.seen, (seen.get(read.seen) ?? 0) + 1);
+      } else {
+        counts.turns += 1;
+        onTurn(read);
+      }
+    },
+    malformed: (message) => {
+      counts.malformed += 1;
+      firstMalformed ??= message;
+      if (counts.malformed <= NAMED_MALFORMED) warnings.push(`${message}; the span is skipped`);
+    },
   };
   for (const file of files) {
     const absolute = resolve(cwd, file);
@@ -51,15 +83,42 @@ export function readTraces(
     if (!existsSync(absolute)) throw new InputError(`${shown}: trace file not found`);
     if (!statSync(absolute).isFile()) throw new InputError(`${shown}: not a file`);
     counts.files += 1;
-    readFile(absolute, shown, emit);
+    readFile(absolute, shown, sink);
   }
+  if (counts.malformed > NAMED_MALFORMED)
+    warnings.push(
+      `${counts.malformed} spans skipped in all as malformed (the first ${NAMED_MALFORMED} named above)`,
+    );
+  if (counts.turns === 0 && counts.calls === 0 && firstMalformed !== null)
+    throw new InputError(firstMalformed);
+  if (counts.turns === 0 && counts.calls > 0) throw new InputError(nothingRead(counts, seen));
+  warnings.forEach(onWarning);
   return counts;
+}
+
+/** Why spans were read and no model call came of them: what they were, and what to do. */
+function nothingRead(counts: TraceCounts, seen: Map<string, number>): string {
+  const what = [...seen]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, 4)
+    .map(([description, n]) => `${n} ${description}`)
+    .join("; ");
+  const spans = `${counts.calls} span${counts.calls === 1 ? "" : "s"}`;
+  if (counts.without_content > 0)
+    return `no model call with its content in ${spans} (${what}): ${counts.without_content} model-call span${counts.without_content === 1 ? "" : "s"} carry no messages — turn on the instrumentation's content capture (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true for OpenTelemetry's), and export its log records into the same file when it writes the content there`;
+  return `no model call recognised in ${spans} (${what}); route-eval reads OpenTelemetry GenAI (gen_ai.*), OpenInference (LLM spans, Phoenix exports) and Vercel AI SDK (ai.*.doGenerate) spans, and request/response pairs`;
+}
+
+interface Sink {
+  read(read: Read): void;
+  malformed(message: string): void;
 }
 
 /** Thrown from the line loop when the first line is not JSON on its own: the file is one document. */
 class WholeDocument extends Error {}
 
-function readFile(absolute: string, shown: string, emit: (turn: TracedTurn | null) => void): void {
+function readFile(absolute: string, shown: string, sink: Sink): void {
+  const logs = logRecordsBySpan(absolute);
   let seen = false;
   try {
     forEachLine(absolute, (text, line) => {
@@ -79,7 +138,7 @@ function readFile(absolute: string, shown: string, emit: (turn: TracedTurn | nul
       }
       seen = true;
       refuseDeep(value, shown, line);
-      readValue(value, shown, line, emit);
+      readValue(value, shown, line, sink, logs);
     });
   } catch (error) {
     if (!(error instanceof WholeDocument)) throw error;
@@ -94,7 +153,7 @@ function readFile(absolute: string, shown: string, emit: (turn: TracedTurn | nul
       throw new InputError(at(shown, line, `not valid JSON (${message})`));
     }
     refuseDeep(value, shown, null);
-    readValue(value, shown, 1, emit, true);
+    readValue(value, shown, 1, sink, logs, true);
   }
 }
 
@@ -110,40 +169,85 @@ function refuseDeep(value: JsonValue, shown: string, line: number | null): void 
     );
 }
 
-/** One JSON value of a trace file: a list of values, an OTLP export, a request/response pair, or a span. */
+/**
+ * OTLP log records by the span they belong to (hex span id): OpenTelemetry's JS instrumentations
+ * write a call's messages as log records (`gen_ai.user.message`, `gen_ai.choice`, …), exported
+ * apart from the span and in any order, so a file holding `resourceLogs` is read for them first.
+ */
+function logRecordsBySpan(absolute: string): Map<string, JsonValue[]> {
+  const bySpan = new Map<string, JsonValue[]>();
+  const add = (value: JsonValue) => {
+    if (!isObject(value) || !Array.isArray(value.resourceLogs)) return;
+    for (const resource of value.resourceLogs) {
+      const scopes =
+        isObject(resource) && Array.isArray(resource.scopeLogs) ? resource.scopeLogs : [];
+      for (const scope of scopes) {
+        const records = isObject(scope) && Array.isArray(scope.logRecords) ? scope.logRecords : [];
+        for (const record of records) {
+          if (!isObject(record)) continue;
+          const span = normaliseId(record.spanId ?? record.span_id, 8);
+          if (span === null) continue;
+          bySpan.set(span, [...(bySpan.get(span) ?? []), record]);
+        }
+      }
+    }
+  };
+  try {
+    forEachLine(absolute, (text) => {
+      if (!text.includes('"resourceLogs"')) return;
+      try {
+        add(JSON.parse(text) as JsonValue);
+      } catch {
+        // Not JSON on its own: the main pass says where.
+      }
+    });
+  } catch {
+    // An unreadable file: the main pass says why.
+  }
+  return bySpan;
+}
+
+/** One JSON value of a trace file: a list of values, an OTLP export, a request/response pair, a span, or a Phoenix span page. */
 function readValue(
   value: JsonValue,
   shown: string,
   line: number,
-  emit: (turn: TracedTurn | null) => void,
+  sink: Sink,
+  logs: Map<string, JsonValue[]>,
   document = false,
 ): void {
   const where = { file: shown, line };
-  const one = (item: JsonValue, path: string, itemLine: number) => {
+  const hint = document ? " (line of the document's start)" : "";
+  const problem = (path: string, error: TraceShapeError) => {
+    // A path relative to the value joins the value's own path.
+    const full = [path, error.path]
+      .filter((p) => p !== "")
+      .join(".")
+      .replace(/\.\[/g, "[");
+    return at(shown, line, `${full === "" ? "(root)" : full}: ${error.message}${hint}`);
+  };
+  const one = (item: JsonValue, path: string) => {
     try {
-      readOne(item, path, { ...where, line: itemLine }, emit);
+      readOne(item, path, where, sink, logs, problem);
     } catch (error) {
       if (!(error instanceof TraceShapeError)) throw error;
-      // A path relative to the value joins the value's own path.
-      const full = [path, error.path]
-        .filter((p) => p !== "")
-        .join(".")
-        .replace(/\.\[/g, "[");
-      const hint = document ? " (line of the document's start)" : "";
-      throw new InputError(
-        at(shown, itemLine, `${full === "" ? "(root)" : full}: ${error.message}${hint}`),
-      );
+      throw new InputError(problem(path, error));
     }
   };
-  if (Array.isArray(value)) value.forEach((item, i) => one(item, `[${i}]`, line));
-  else one(value, "", line);
+  if (Array.isArray(value)) value.forEach((item, i) => one(item, `[${i}]`));
+  // Phoenix's GET /v1/projects/{id}/spans: {"data": [span, …], "next_cursor": …}.
+  else if (isObject(value) && Array.isArray(value.data) && "next_cursor" in value)
+    value.data.forEach((item, i) => one(item, `data[${i}]`));
+  else one(value, "");
 }
 
 function readOne(
   value: JsonValue,
   path: string,
   where: { file: string; line: number },
-  emit: (turn: TracedTurn | null) => void,
+  sink: Sink,
+  logs: Map<string, JsonValue[]>,
+  problem: (path: string, error: TraceShapeError) => string,
 ): void {
   if (!isObject(value))
     throw new TraceShapeError(
@@ -151,18 +255,28 @@ function readOne(
       "expected an object: an OTLP export, a span or a request/response pair",
     );
   if (Array.isArray(value.resourceSpans)) {
-    readExport(value.resourceSpans, where, emit);
+    readExport(value.resourceSpans, where, sink, logs, (p, e) =>
+      problem(path === "" ? p : `${path}.${p}`, e),
+    );
     return;
   }
+  // Log records alone: read with the spans they belong to.
+  if (Array.isArray(value.resourceLogs)) return;
   if (isPair(value)) {
-    emit(readPair(value, where));
+    sink.read(readPair(value, where));
     return;
   }
   if (
     "attributes" in value &&
     ("span_id" in value || "spanId" in value || "context" in value || "name" in value)
   ) {
-    emit(readSpan(value, new Map(), where, false));
+    // A malformed span is skipped and counted; the file goes on.
+    try {
+      sink.read(readSpan(value, new Map(), where, false, spanLogs(value, logs)));
+    } catch (error) {
+      if (!(error instanceof TraceShapeError)) throw error;
+      sink.malformed(problem(path, error));
+    }
     return;
   }
   const keys = Object.keys(value).slice(0, 5).join(", ");
@@ -172,26 +286,35 @@ function readOne(
   );
 }
 
+function spanLogs(span: JsonObject, logs: Map<string, JsonValue[]>): JsonValue[] {
+  if (logs.size === 0) return [];
+  const context = isObject(span.context) ? span.context : {};
+  const id = normaliseId(span.spanId ?? span.span_id ?? context.span_id, 8);
+  return id === null ? [] : (logs.get(id) ?? []);
+}
+
 /** An OTLP ExportTraceServiceRequest: every span of every scope, with its resource's attributes. */
 function readExport(
   resourceSpans: JsonValue[],
   where: { file: string; line: number },
-  emit: (turn: TracedTurn | null) => void,
+  sink: Sink,
+  logs: Map<string, JsonValue[]>,
+  problem: (path: string, error: TraceShapeError) => string,
 ): void {
   resourceSpans.forEach((resourceSpan, r) => {
     const base = `resourceSpans[${r}]`;
-    const failAt = (error: unknown, path: string): never => {
-      if (error instanceof TraceShapeError)
-        throw new TraceShapeError(`${path}.${error.path}`.replace(/\.$/, ""), error.message);
-      throw error;
-    };
     if (!isObject(resourceSpan)) throw new TraceShapeError(base, "expected a ResourceSpans object");
     const resource: Attributes = new Map();
     const resourceObject: JsonObject = isObject(resourceSpan.resource) ? resourceSpan.resource : {};
     try {
       addAttributes(resource, resourceObject.attributes, "attributes");
     } catch (error) {
-      failAt(error, `${base}.resource`);
+      if (error instanceof TraceShapeError)
+        throw new TraceShapeError(
+          `${base}.resource.${error.path}`.replace(/\.$/, ""),
+          error.message,
+        );
+      throw error;
     }
     const scopes = Array.isArray(resourceSpan.scopeSpans)
       ? resourceSpan.scopeSpans
@@ -202,11 +325,13 @@ function readExport(
       const spans = isObject(scope) && Array.isArray(scope.spans) ? scope.spans : [];
       spans.forEach((span, i) => {
         const path = `${base}.scopeSpans[${s}].spans[${i}]`;
-        if (!isObject(span)) throw new TraceShapeError(path, "expected a span object");
         try {
-          emit(readSpan(span, resource, where, true));
+          if (!isObject(span)) throw new TraceShapeError("", "expected a span object");
+          sink.read(readSpan(span, resource, where, true, spanLogs(span, logs)));
         } catch (error) {
-          failAt(error, path);
+          // A malformed span is skipped and counted; the export goes on.
+          if (!(error instanceof TraceShapeError)) throw error;
+          sink.malformed(problem(path, error));
         }
       });
     });

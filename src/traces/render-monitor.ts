@@ -34,10 +34,22 @@ const RATES: [RateKey, string][] = [
   ["rival_selection_rate", "rival selection"],
 ];
 
+/** " (3 other spans, 2 model-call spans without content, 1 malformed span skipped)", or "". */
+function skippedSpans(t: MonitorReport["traces"]): string {
+  const parts = [
+    t.skipped > 0 ? plural(t.skipped, "other span") : null,
+    t.without_content > 0
+      ? `${plural(t.without_content, "model-call span")} without content`
+      : null,
+    t.malformed > 0 ? plural(t.malformed, "malformed span") : null,
+  ].filter((part) => part !== null);
+  return parts.length === 0 ? "" : ` (${parts.join(", ")} skipped)`;
+}
+
 export function buildMonitorSections(r: MonitorReport): Section[] {
   const t = r.traces;
   const lines = [
-    `${plural(t.turns, "model call")} in ${plural(t.files, "file")}${t.skipped > 0 ? ` (${plural(t.skipped, "other span")} skipped)` : ""}${t.unreplied > 0 ? `; ${t.unreplied} without a traced reply, in no rate` : ""}`,
+    `${plural(t.turns, "model call")} in ${plural(t.files, "file")}${skippedSpans(t)}${t.unreplied > 0 ? `; ${t.unreplied} without a traced reply, in no rate` : ""}`,
     ...(r.all.no_tool_list > 0
       ? [
           `${plural(r.all.no_tool_list, "turn")} carry no list of offered tools: in no set size, and their calls in no per-call rate`,

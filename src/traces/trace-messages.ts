@@ -61,12 +61,25 @@ export function tracedCall(
 ): TracedCall {
   if (typeof name !== "string" || name === "")
     throw new TraceShapeError(`${path}.name`, "expected the called tool's name");
-  const text =
+  let text =
     typeof args === "string"
       ? args
       : args === undefined || args === null
         ? "{}"
         : JSON.stringify(args);
+  // Arguments encoded twice by a tracer ("\"{\\\"city\\\":…}\""): the model wrote the inner text.
+  if (typeof args === "string" && args.trimStart().startsWith('"')) {
+    try {
+      const inner = JSON.parse(args) as JsonValue;
+      if (typeof inner === "string" && inner.trimStart().startsWith("{")) {
+        JSON.parse(inner);
+        text = inner;
+        args = inner;
+      }
+    } catch {
+      // Not JSON twice: kept as traced.
+    }
+  }
   let parsed: JsonObject | null = null;
   if (isObject(args)) parsed = args;
   else if (typeof args === "string") {

@@ -10,6 +10,8 @@ export type TraceFormat =
   | "otlp-openinference"
   | "span-genai"
   | "span-openinference"
+  | "otlp-vercel-ai"
+  | "span-vercel-ai"
   | "openai-chat"
   | "openai-responses"
   | "anthropic-messages";
@@ -160,7 +162,17 @@ export interface MonitorRivals {
 /** `route-eval monitor`: the routing signals of production turns, overall, by attribute and between two time windows. */
 export interface MonitorReport {
   kind: "monitor";
-  traces: { files: number; calls: number; skipped: number; turns: number; unreplied: number };
+  traces: {
+    files: number;
+    calls: number;
+    skipped: number;
+    /** Model-call spans with none of their content (an SDK's own span beside an instrumentation's). */
+    without_content: number;
+    /** Spans of a shape route-eval could not read, each skipped and named on stderr. */
+    malformed: number;
+    turns: number;
+    unreplied: number;
+  };
   all: MonitorSignals;
   /** --by KEY: the signals of each value (turns without the attribute under "(none)"). */
   by: { key: string; groups: { value: string; signals: MonitorSignals }[] }[];
