@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readTraces } from "../src/traces/read-traces.js";
 import type { TracedTurn } from "../src/types.js";
+import { anthropicReply, offeredTools, useFakeServers } from "./fixtures/fake-provider.js";
 import { runCli, tempDir } from "./support/cli.js";
 
 const EXPORTERS = new URL("./fixtures/traces/exporters/", import.meta.url).pathname;
@@ -282,6 +283,127 @@ describe("what a real export holds that is not a turn", () => {
     const [turn] = read("t.jsonl", dir).turns;
     expect(turn.calls).toEqual([
       { id: "call_weather_1", name: "get_weather", arguments: PARIS, parsed: { city: "Paris" } },
+    ]);
+  });
+});
+
+describe("shadow over a real export", () => {
+  const fake = { ...useFakeServers(), url: "" };
+
+  /** The OpenInference Anthropic export, with the goal carrying an address (and, optionally, no system prompt). */
+  function anthropicTrace(dir: string, withSystem: boolean): string {
+    const text = readFileSync(join(EXPORTERS, "openinference-anthropic.jsonl"), "utf8")
+      .replaceAll(
+        "What's the weather in Paris?",
+        "What's the weather in Paris? Mail ana@example.com",
+      )
+      .replaceAll(
+        withSystem
+          ? "\u0000"
+          : '\\"system\\":\\"You are a weather assistant. Answer in one sentence.\\",',
+        "",
+      );
+    writeFileSync(join(dir, "trace.jsonl"), text);
+    writeFileSync(
+      join(dir, "candidate.yaml"),
+      `endpoint: "anthropic:claude-sonnet-4-6"\nbase_url: "${fake.url}"\ncontrols: []\n`,
+    );
+    return "trace.jsonl";
+  }
+
+  it("asks each turn as traced: its system prompt, its forced tool_choice, tool results as tool_result blocks; a turn answering a tool result is not asked; addresses are redacted", async () => {
+    const server = await fake.start((request) =>
+      anthropicReply([{ name: offeredTools(request.body)[0], input: { city: "Paris" } }]),
+    );
+    fake.url = server.url;
+    const dir = tempDir();
+    const trace = anthropicTrace(dir, true);
+    const result = await runCli(
+      [
+        "shadow",
+        trace,
+        "--config",
+        "candidate.yaml",
+        "-f",
+        "json",
+        "--run-id",
+        "s",
+        "--no-progress",
+      ],
+      { cwd: dir, env: { ANTHROPIC_API_KEY: "sk-ant-test-0123456789" } },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.turns).toEqual({
+      read: 3,
+      asked: 2,
+      skipped: { "answers a tool result": 1 },
+      no_system: 0,
+    });
+    const sent = server.requests
+      .map((r) => ({
+        system: r.body.system,
+        tool_choice: r.body.tool_choice ?? null,
+        messages: (r.body.messages as { role: string; content: unknown }[]).map((m) => [
+          m.role,
+          m.content,
+        ]),
+      }))
+      .sort((a, b) => a.messages.length - b.messages.length);
+    const goal = "What's the weather in Paris? Mail [REDACTED:email]";
+    const text = (t: string) => [{ type: "text", text: t }];
+    expect(sent).toEqual([
+      { system: SYSTEM, tool_choice: null, messages: [["user", text(goal)]] },
+      {
+        system: SYSTEM,
+        tool_choice: { type: "tool", name: "get_time" },
+        messages: [
+          ["user", text(goal)],
+          [
+            "assistant",
+            [
+              {
+                type: "tool_use",
+                id: "toolu_weather_1",
+                name: "get_weather",
+                input: { city: "Paris" },
+              },
+            ],
+          ],
+          ["user", [{ type: "tool_result", tool_use_id: "toolu_weather_1", content: RESULT }]],
+          ["assistant", text(ANSWER)],
+          ["user", text(FORCED)],
+        ],
+      },
+    ]);
+    expect(readFileSync(join(dir, "reports", "s", "records.jsonl"), "utf8")).not.toContain(
+      "ana@example.com",
+    );
+  });
+
+  it("a turn traced without a system prompt is asked without one, and the report says so; turns without a tool list are not asked", async () => {
+    const server = await fake.start((request) =>
+      anthropicReply([{ name: offeredTools(request.body)[0], input: { city: "Paris" } }]),
+    );
+    fake.url = server.url;
+    const dir = tempDir();
+    const trace = anthropicTrace(dir, false);
+    const result = await runCli(
+      ["shadow", trace, "--config", "candidate.yaml", "--run-id", "s", "--no-progress"],
+      { cwd: dir, env: { ANTHROPIC_API_KEY: "sk-ant-test-0123456789" } },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(server.requests.map((r) => "system" in r.body)).toEqual([false, false]);
+    expect(result.stdout.replace(/\s+/g, " ")).toContain(
+      "2 turns traced no system prompt: asked without one, as production was",
+    );
+    const spans = await runCli(
+      ["shadow", join(EXPORTERS, "otel-openai.jsonl"), "--config", "candidate.yaml"],
+      { cwd: dir, env: { ANTHROPIC_API_KEY: "sk-ant-test-0123456789" } },
+    );
+    expect([spans.code, spans.stderr]).toEqual([
+      2,
+      "route-eval: no production turn to ask again: the traces hold 3 model calls (3 no tool list traced)\n",
     ]);
   });
 });

@@ -168,7 +168,7 @@ describe("route-eval shadow", () => {
       numerator: productionCalls.filter((n) => n > 1).length,
       denominator: 13,
     });
-    expect(report.turns).toEqual({ read: 13, asked: 13, skipped: {} });
+    expect(report.turns).toEqual({ read: 13, asked: 13, skipped: {}, no_system: 0 });
     expect(server.requests).toHaveLength(13);
     // The candidate's descriptions were asked, and each turn's production system prompt.
     const asked = server.requests.map(

@@ -16,6 +16,7 @@ import { loadRegistry } from "../registry/load-registry.js";
 import { writeJsonFile } from "../run-files/write-files.js";
 import { inertLine } from "../text/inert.js";
 import { readTraces } from "../traces/read-traces.js";
+import { createRedactor } from "../traces/redact.js";
 import { renderShadow } from "../traces/render-shadow.js";
 import { compareTurns, matches, parseFilter } from "../traces/select-turns.js";
 import { buildShadowReport } from "../traces/shadow-report.js";
@@ -54,11 +55,13 @@ export async function shadowCommand(
   }
   const filter = parseFilter(flags.span, flags.where);
   const turns: TracedTurn[] = [];
+  // Redacted as freeze redacts (e-mail addresses, phone numbers): the shadow run's records keep what it asked.
+  const redactor = createRedactor([]);
   const counts = readTraces(
     traces,
     io.cwd,
     (turn) => {
-      if (matches(turn, filter)) turns.push(turn);
+      if (matches(turn, filter)) turns.push(redactor.turn(turn).turn);
     },
     (message) => io.stderr(`route-eval: warning: ${inertLine(message)}\n`),
   );
@@ -98,7 +101,12 @@ export async function shadowCommand(
       trials: config.trials,
     },
     run_dir: showPath(runDir, io.cwd),
-    turns: { read: counts.turns, asked: cases.length, skipped: skipped as Record<string, number> },
+    turns: {
+      read: counts.turns,
+      asked: cases.length,
+      skipped: skipped as Record<string, number>,
+      no_system: cases.filter((c) => c.system === "").length,
+    },
   });
   writeJsonFile(join(runDir, SHADOW_FILE), report);
   writeOutput(

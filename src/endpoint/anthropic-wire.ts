@@ -63,7 +63,7 @@ export function renderAnthropicRequest(
   return {
     model: options.model,
     max_tokens: options.maxTokens,
-    system: renderSystemText(request),
+    ...(renderSystemText(request) === "" ? {} : { system: renderSystemText(request) }),
     messages,
     ...(tools.length > 0 ? { tools } : {}),
     ...renderToolChoice(controlsFor(request, options.controls)),

@@ -85,10 +85,13 @@ export function renderNeutralRequest(
         inputSchema: t.input_schema,
       })),
     },
-    tool_controls:
-      request.parallel_tool_calls === undefined
-        ? controls
-        : { ...controls, parallel_tool_calls: request.parallel_tool_calls },
+    tool_controls: {
+      ...controls,
+      ...(request.parallel_tool_calls === undefined
+        ? {}
+        : { parallel_tool_calls: request.parallel_tool_calls }),
+      ...(request.tool_choice === undefined ? {} : { tool_choice: request.tool_choice }),
+    },
     version,
   };
 }

@@ -85,7 +85,7 @@ export function renderResponsesRequest(
   const tools = renderToolList(request, controls.strict);
   return {
     model,
-    instructions: renderSystemText(request),
+    ...(renderSystemText(request) === "" ? {} : { instructions: renderSystemText(request) }),
     input,
     ...(tools.length > 0 ? { tools } : {}),
     ...(controls.tool_choice === null

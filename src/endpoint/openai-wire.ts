@@ -29,8 +29,10 @@ export function renderOpenAIRequest(
   request: TrialRequest,
   options: OpenAIRenderOptions,
 ): ChatCompletionCreateParamsNonStreaming {
+  const system = renderSystemText(request);
   const messages: ChatCompletionMessageParam[] = [
-    { role: "system", content: renderSystemText(request) },
+    // A case whose system prompt is empty (a traced turn that had none) is sent without one.
+    ...(system === "" ? [] : [{ role: "system" as const, content: system }]),
     ...request.messages.map(renderRemembered),
     { role: "user", content: request.goal },
     ...(request.after_goal ?? []).map(renderMessage),

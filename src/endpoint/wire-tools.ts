@@ -14,12 +14,15 @@ export function controlsFor(
   request: TrialRequest,
   controls: ToolControls | undefined,
 ): ToolControls | undefined {
-  if (request.parallel_tool_calls === undefined) return controls;
+  if (request.parallel_tool_calls === undefined && request.tool_choice === undefined)
+    return controls;
+  const parallel = request.parallel_tool_calls;
   return {
-    tool_choice: controls?.tool_choice ?? null,
+    tool_choice: request.tool_choice ?? controls?.tool_choice ?? null,
     strict: controls?.strict ?? false,
-    parallel_tool_calls: request.parallel_tool_calls,
-    disable_parallel_tool_use: null,
+    parallel_tool_calls: parallel ?? controls?.parallel_tool_calls ?? null,
+    disable_parallel_tool_use:
+      parallel === undefined ? (controls?.disable_parallel_tool_use ?? null) : null,
   };
 }
 

@@ -20,6 +20,11 @@ export function buildShadowSections(r: ShadowReport): Section[] {
       ...(skipped.length === 0
         ? []
         : [`not asked: ${skipped.join(", ")} (of ${r.turns.read} read)`]),
+      ...(r.turns.no_system === 0
+        ? []
+        : [
+            `${plural(r.turns.no_system, "turn")} traced no system prompt: asked without one, as production was (if production had one the trace did not keep, these decisions are not comparable)`,
+          ]),
     ],
     null,
   );

@@ -11,7 +11,8 @@ import { contentHash } from "../text/content-hash.js";
 import { compareTurns } from "./select-turns.js";
 
 /** Why a traced turn cannot be asked again. */
-export type SkipReason = "no reply traced" | "answers a tool result" | "no input messages";
+export type SkipReason =
+  "no reply traced" | "answers a tool result" | "no input messages" | "no tool list traced";
 
 /** What production did on one turn, in the words of a moves table. */
 export interface ProductionDecision {
@@ -92,14 +93,38 @@ export function casesOfTurns(
       must_not_see: [],
       source: { file: turn.source.file, line: turn.source.line },
       registry,
-      ...(turn.system === null ? {} : { system: turn.system }),
+      // As traced: a turn that had no system prompt is asked without one (never with the run's).
+      system: turn.system ?? "",
+      ...tracedChoice(turn),
     });
   }
   return { cases, production, skipped };
 }
 
+/**
+ * The traced tool_choice as a case's: auto, required, none or the forced tool's name (OpenAI's
+ * `{type: "function", function: {name}}`, Anthropic's `{type: "tool", name}` and `{type: "any"}`).
+ * Nothing when the trace did not say (the provider's default, auto).
+ */
+function tracedChoice(turn: TracedTurn): { tool_choice?: string } {
+  if (turn.tool_choice.provenance !== "traced") return {};
+  const value = turn.tool_choice.value;
+  if (typeof value === "string") return { tool_choice: value === "any" ? "required" : value };
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
+  const fn = value.function;
+  const name = typeof fn === "object" && fn !== null && !Array.isArray(fn) ? fn.name : value.name;
+  if (typeof name === "string" && name !== "") return { tool_choice: name };
+  const type = value.type;
+  if (type === "any") return { tool_choice: "required" };
+  return typeof type === "string" && ["auto", "none", "required"].includes(type)
+    ? { tool_choice: type }
+    : {};
+}
+
 function whyNot(turn: TracedTurn): SkipReason | null {
   if (!turn.replied) return "no reply traced";
+  // Asked with nothing but the controls, every such turn would read as moved.
+  if (turn.tools.length === 0) return "no tool list traced";
   const last = turn.messages[turn.messages.length - 1];
   if (last === undefined) return "no input messages";
   return last.role === "user" ? null : "answers a tool result";

@@ -46,6 +46,7 @@ export function requestOf(
     ...(testCase.parallel_tool_calls === undefined
       ? {}
       : { parallel_tool_calls: testCase.parallel_tool_calls }),
+    ...(testCase.tool_choice === undefined ? {} : { tool_choice: testCase.tool_choice }),
   };
 }
 

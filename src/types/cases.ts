@@ -50,6 +50,8 @@ export interface Case {
   prior_steps?: Message[];
   /** The case's own parallel_tool_calls control (false: one call per reply), over the run's. */
   parallel_tool_calls?: boolean;
+  /** The case's own tool_choice over the run's (set by shadow from the traced turn). */
+  tool_choice?: string;
   /** What each call made during the decision's steps returns (`results:`), first match first. */
   results?: StubResult[];
 }

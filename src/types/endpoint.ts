@@ -18,6 +18,8 @@ export interface TrialRequest {
   search?: SearchOffer;
   /** The case's own parallel_tool_calls (absent: the run's tool controls decide). */
   parallel_tool_calls?: boolean;
+  /** The case's own tool_choice — auto, required, none or a tool's name (a shadowed turn's, as traced). */
+  tool_choice?: string;
   /** This decision's own search exchange so far, after the goal: the model's search calls and their results. */
   after_goal?: Message[];
 }

@@ -98,7 +98,11 @@ export interface ShadowReport {
   };
   /** The shadow run's directory (records and report: `route-eval show DIR --case ID`). */
   run_dir: string;
-  turns: { read: number; asked: number; skipped: Record<string, number> };
+  /**
+   * Turns read, asked again, and not asked (by reason). `no_system`: turns asked that traced no
+   * system prompt — asked without one, never with route-eval's default.
+   */
+  turns: { read: number; asked: number; skipped: Record<string, number>; no_system: number };
   decisions: number;
   errored: number;
   /** Decisions whose choice differs from production's, over decisions; the turn is the unit of its interval. */
