@@ -6,7 +6,7 @@
  * The loop is known, so every turn is derived here by hand: (1) the goal → get_weather(Paris);
  * (2) its result → the answer as text; (3) a follow-up with tool_choice forcing get_time.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readTraces } from "../src/traces/read-traces.js";
@@ -405,5 +405,86 @@ describe("shadow over a real export", () => {
       2,
       "route-eval: no production turn to ask again: the traces hold 3 model calls (3 no tool list traced)\n",
     ]);
+  });
+});
+
+describe("freeze over real exports", () => {
+  const replayed = async (dir: string, command: string) => {
+    const args = command.split(" ").slice(1);
+    const result = await runCli([...args, "--no-progress", "-f", "json"], dir);
+    expect(result.code, result.stderr).toBe(0);
+    return Object.fromEntries(
+      JSON.parse(result.stdout).cases.map((c: { case_id: string; selections: object }) => [
+        c.case_id,
+        c.selections,
+      ]),
+    );
+  };
+
+  it("--all over calls on two endpoints (OpenAI and Anthropic, turns answering tool results among them): every call frozen, each endpoint's replies stored, both replays reproduce production", async () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, "both.jsonl"),
+      ["openinference-openai.jsonl", "openinference-anthropic.jsonl"]
+        .map((f) => readFileSync(join(EXPORTERS, f), "utf8"))
+        .join(""),
+    );
+    const frozen = await runCli(
+      ["freeze", "both.jsonl", "--all", "--acceptable", "get_weather"],
+      dir,
+    );
+    expect(frozen.code, frozen.stderr).toBe(0);
+    const commands = frozen.stdout.trim().split("\n");
+    expect(commands.map((c) => c.replace(/^.* --endpoint (\S+) .*$/, "$1"))).toEqual([
+      "openai:gpt-4o-mini",
+      "anthropic:claude-sonnet-4-6",
+    ]);
+    // Each endpoint's three turns: the call, the answer after the tool result, the forced call.
+    for (const command of commands)
+      expect(
+        Object.values(await replayed(dir, command)).sort((a, b) =>
+          JSON.stringify(a).localeCompare(JSON.stringify(b)),
+        ),
+      ).toEqual([{ "(no call)": 1 }, { get_time: 1 }, { get_weather: 1 }]);
+    // A second freeze rewrites nothing and its replays still hold.
+    const again = await runCli(
+      ["freeze", "both.jsonl", "--all", "--acceptable", "get_weather"],
+      dir,
+    );
+    expect(again.code, again.stderr).toBe(0);
+  });
+
+  it("calls whose trace kept no tool list are refused before anything is written, unless --join gives the tools", async () => {
+    const dir = tempDir();
+    const trace = join(EXPORTERS, "otel-openai.jsonl");
+    const refused = await runCli(["freeze", trace, "--all", "--acceptable", "get_weather"], dir);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /^route-eval: all 3 turns carry no list of offered tools \(span [0-9a-f]+ \(.*otel-openai\.jsonl:\d+\), …\): the instrumentation did not record them, and a case without tools can never pass; pass --join REGISTRY to freeze them with that registry's tools\n$/,
+    );
+    expect(readdirSync(dir)).toEqual([]);
+    writeFileSync(
+      join(dir, "weather.yaml"),
+      [
+        "snapshot: weather",
+        'revision: "1"',
+        "tools:",
+        "  - {name: get_weather, family: weather, purpose: Current weather for a city., effect: read_only, idempotent: true, open_world: true}",
+        "  - {name: get_time, family: weather, purpose: Local time in a city., effect: read_only, idempotent: true, open_world: true}",
+        "",
+      ].join("\n"),
+    );
+    const joined = await runCli(
+      ["freeze", trace, "--all", "--acceptable", "get_weather", "--join", "weather.yaml"],
+      dir,
+    );
+    expect(joined.code, joined.stderr).toBe(0);
+    expect(joined.stderr).toContain("get_weather; 2 tools offered");
+    const selections = await replayed(dir, joined.stdout.trim());
+    expect(
+      Object.values(selections)
+        .map((s) => Object.keys(s as object)[0])
+        .sort(),
+    ).toEqual(["(no call)", "get_time", "get_weather"]);
   });
 });

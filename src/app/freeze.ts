@@ -71,6 +71,8 @@ interface Frozen {
   partial: string[];
   /** What the snapshot's user should review (a renamed tool, an invalid schema). */
   warnings: string[];
+  /** Tools in the case's snapshot (the traced list, or --join's tools where the trace kept none). */
+  offered: number;
 }
 
 export async function freezeCommand(
@@ -106,6 +108,12 @@ export async function freezeCommand(
   const casesDir = resolve(io.cwd, flags.casesDir ?? join(root, "cases", "frozen"));
   const registriesDir = resolve(io.cwd, flags.registriesDir ?? join(root, "registries", "frozen"));
   const joinWith = flags.join === undefined ? null : loadRegistry(flags.join, io.cwd);
+  // A case with no tools can never pass: a trace that kept no tool list needs the registry they came from.
+  const toolless = chosen.filter((turn) => turn.tools.length === 0);
+  if (toolless.length > 0 && joinWith === null)
+    throw new InputError(
+      `${toolless.length === chosen.length ? (chosen.length === 1 ? "the turn carries" : `all ${chosen.length} turns carry`) : `${toolless.length} of the ${chosen.length} turns carry`} no list of offered tools (${nameTurn(toolless[0])}${toolless.length > 1 ? ", …" : ""}): the instrumentation did not record them, and a case without tools can never pass; pass --join REGISTRY to freeze them with that registry's tools${toolless.length < chosen.length ? ", or leave them out with --span / --where" : ""}`,
+    );
   const redactor = createRedactor(flags.redact);
   const context = parseContext(flags.context);
   const frozen = chosen.map((traced) => {
@@ -227,6 +235,7 @@ function prepare(turn: TracedTurn, redacted: Redactions, s: Setting): Frozen {
     redacted,
     partial: snapshot.partial,
     warnings: snapshot.warnings,
+    offered: snapshot.registry.tools.length,
   };
 }
 
@@ -326,7 +335,7 @@ async function storeReplies(
     byEndpoint.set(one.endpoint, [...(byEndpoint.get(one.endpoint) ?? []), one]);
   const scratch = mkdtempSync(join(tmpdir(), "route-eval-freeze-"));
   try {
-    for (const [endpoint, group] of byEndpoint) {
+    for (const [index, [endpoint, group]] of [...byEndpoint].entries()) {
       const runConfig = loadConfig(
         config.file,
         { ...overrides, ...replayOverrides(config, endpoint), mode: "cached", out_dir: scratch },
@@ -341,7 +350,8 @@ async function storeReplies(
       const { records } = await runEvaluation(runConfig, {
         now: io.now,
         env: io.env,
-        place: { kind: "new", id: "freeze" },
+        // One run per endpoint, each its own folder (and its own requests in the one store).
+        place: { kind: "new", id: `freeze-${index + 1}` },
         keepRecords: true,
         sweep: { cases },
         answering: {
@@ -386,7 +396,7 @@ function report(
     const called =
       one.turn.calls.length === 0 ? "no tool call" : one.turn.calls.map((c) => c.name).join(", ");
     io.stderr(
-      `${inertLine(`${nameTurn(one.turn)} → case ${one.id} (${called}; ${one.turn.tools.length} tools offered)`)}\n`,
+      `${inertLine(`${nameTurn(one.turn)} → case ${one.id} (${called}; ${one.offered} tools offered)`)}\n`,
     );
     io.stderr(`  case:     ${showPath(one.caseFile, io.cwd)} (${written[i].case})\n`);
     io.stderr(

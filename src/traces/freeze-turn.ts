@@ -50,6 +50,12 @@ export function snapshotOfTurn(
   const sources: SourceTool[] = [];
   const taken: ToolEntry[] = [];
   const seen = new Set<string>();
+  // A trace that kept no tool list is frozen with the --join registry's tools, all of them.
+  if (turn.tools.length === 0)
+    for (const tool of join?.tools ?? []) {
+      seen.add(tool.name);
+      taken.push(toEntry(tool));
+    }
   for (const tool of turn.tools) {
     if (seen.has(tool.name)) continue;
     seen.add(tool.name);
