@@ -1093,3 +1093,171 @@ describe("search on vs off, in one sweep and one ladder", () => {
     expect(Object.keys(rung.changes)).toEqual(["tool_search"]);
   });
 });
+
+describe("provider search replies as the providers' guides shape them (issue 47)", () => {
+  const hostedCall = (id: string, query: string) => ({
+    type: "tool_search_call",
+    id,
+    call_id: null,
+    execution: "server",
+    arguments: { query },
+    status: "completed",
+  });
+  const hostedOutput = (id: string, tools: string[], status = "completed") => ({
+    type: "tool_search_output",
+    id,
+    call_id: null,
+    execution: "server",
+    status,
+    tools: tools.map(functionTool),
+  });
+  const responses = (dir: string, url: string, id: string) =>
+    runCli(
+      [
+        "run",
+        "-e",
+        "openai-responses:test-model",
+        "--base-url",
+        `${url}/v1`,
+        "--tool-search",
+        "provider",
+        "-n",
+        "1",
+        "--no-progress",
+        "--no-gates",
+        "--no-step-summary",
+        "--retry-base-ms",
+        "1",
+        "--run-id",
+        id,
+      ],
+      { cwd: dir, env: ENV },
+    );
+
+  it("OpenAI hosted: outputs pair with their searches in order (call_id is null), so a search that found nothing keeps its empty result", async () => {
+    const dir = writeProject(undefined, [CASES[0]]);
+    const server = await fake.start(() =>
+      responsesOutput([
+        hostedCall("ts_1", "parcel"),
+        hostedOutput("tso_1", []),
+        hostedCall("ts_2", "order"),
+        hostedOutput("tso_2", ["get_order"]),
+        fn("get_order"),
+      ]),
+    );
+    const result = await responses(dir, server.url, "paired");
+    expect(result.code, result.stderr).toBe(0);
+    expect(records(dir, "paired")[0].search.searches).toEqual([
+      { query: "parcel", returned: [], by: "provider" },
+      { query: "order", returned: ["get_order"], by: "provider" },
+    ]);
+  });
+
+  it("OpenAI hosted: a search output that is not completed errors the trial at once (not an empty search charged to the model)", async () => {
+    const dir = writeProject(undefined, [CASES[0]]);
+    const server = await fake.start(() =>
+      responsesOutput([
+        hostedCall("ts_1", "order"),
+        hostedOutput("tso_1", [], "incomplete"),
+        fn("get_order"),
+      ]),
+    );
+    const result = await responses(dir, server.url, "failed");
+    expect(result.code).toBe(3);
+    const [record] = records(dir, "failed");
+    expect(record.error).toBe(
+      "the provider's tool search ended incomplete (a tool_search_output item); the trial is errored, not charged to the model",
+    );
+    expect(server.requests).toHaveLength(1);
+  });
+
+  const anthropicRun = (dir: string, url: string, id: string) =>
+    runCli(
+      [
+        "run",
+        "-e",
+        "anthropic:claude-test",
+        "--base-url",
+        url,
+        "--tool-search",
+        "provider",
+        "-n",
+        "1",
+        "--no-progress",
+        "--no-gates",
+        "--no-step-summary",
+        "--retry-base-ms",
+        "1",
+        "-f",
+        "json",
+        "--run-id",
+        id,
+      ],
+      { cwd: dir, env: ENV },
+    );
+  const serverSearch = (content: Row) => [
+    {
+      type: "server_tool_use",
+      id: "srvtoolu_1",
+      name: "tool_search_tool_bm25",
+      input: { query: "order" },
+    },
+    { type: "tool_search_tool_result", tool_use_id: "srvtoolu_1", content },
+  ];
+
+  it("Anthropic: a turn paused after a server search (stop_reason pause_turn) is sent back and continued; the searches and the call are one decision", async () => {
+    const dir = writeProject(undefined, [CASES[0]]);
+    const server = await fake.start((request) => {
+      const messages = request.body.messages as Row[];
+      const reply = anthropicReply([{ name: "get_order", input: { order_id: "ord_1" } }]) as {
+        body: Row;
+      };
+      if (messages[messages.length - 1].role === "user") {
+        reply.body.content = serverSearch({
+          type: "tool_search_tool_search_result",
+          tool_references: [{ type: "tool_reference", tool_name: "get_order" }],
+        });
+        reply.body.stop_reason = "pause_turn";
+      }
+      return reply;
+    });
+    const result = await anthropicRun(dir, server.url, "paused");
+    expect(result.code, result.stderr).toBe(0);
+    expect(server.requests).toHaveLength(2);
+    const [, continued] = server.requests;
+    const last = (continued.body.messages as Row[]).at(-1) as Row;
+    expect(last.role).toBe("assistant");
+    expect(last.content.map((block: Row) => block.type)).toEqual([
+      "server_tool_use",
+      "tool_search_tool_result",
+    ]);
+    const [record] = records(dir, "paused");
+    expect(record).toMatchObject({ selected: "get_order", failed_stage: null, error: null });
+    expect(record.search.searches).toEqual([
+      { query: "order", returned: ["get_order"], by: "provider" },
+    ]);
+    // Provider mode sends every deferred definition with the call (one decision, one call: the
+    // continuation is counted with it): no saving on definitions, up to the rounding of two lists.
+    expect(record.search.calls).toBe(1);
+    expect(
+      Math.abs(record.search.definition_tokens - record.search.definition_tokens_unsearched),
+    ).toBeLessThanOrEqual(1);
+  });
+
+  it("Anthropic: tool_search_tool_result_error errors the trial with the provider's code", async () => {
+    const dir = writeProject(undefined, [CASES[0]]);
+    const server = await fake.start(() => {
+      const reply = anthropicReply([{ name: "get_order", input: {} }]) as { body: Row };
+      reply.body.content = [
+        ...serverSearch({ type: "tool_search_tool_result_error", error_code: "unavailable" }),
+        ...reply.body.content,
+      ];
+      return reply;
+    });
+    const result = await anthropicRun(dir, server.url, "search-error");
+    expect(result.code).toBe(3);
+    expect(records(dir, "search-error")[0].error).toBe(
+      "the provider's tool search failed (tool_search_tool_result_error: unavailable); the trial is errored, not charged to the model",
+    );
+  });
+});

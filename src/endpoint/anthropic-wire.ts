@@ -35,7 +35,7 @@ import {
 } from "./json-guards.js";
 import { renderSystemText } from "./render-prompt.js";
 import { controlsFor, createToolRenderer } from "./wire-tools.js";
-import type { WireReply } from "./wire-endpoint.js";
+import type { NotAnswered, WireReply } from "./wire-endpoint.js";
 
 export interface AnthropicRenderOptions {
   model: string;
@@ -183,9 +183,15 @@ function mergeTurns(turns: Turn[]): Turn[] {
 }
 
 /** The first tool_use block, the text blocks joined, usage. */
-export function normaliseAnthropicReply(reply: WireReply): EndpointResponse | { error: string } {
+export function normaliseAnthropicReply(reply: WireReply): EndpointResponse | NotAnswered {
   const content = field(reply.body, "content");
   if (!Array.isArray(content)) return { error: "the reply has no content array" };
+  // The send continues a paused turn (a server tool still working); one still paused is no answer.
+  if (stringField(reply.body, "stop_reason") === "pause_turn")
+    return {
+      error: `the turn was still paused (stop_reason pause_turn) after ${MAX_CONTINUATIONS} continuations`,
+      final: true,
+    };
   const calls = content.filter(
     (block) => stringField(block, "type") === "tool_use" && stringField(block, "name") !== null,
   );
@@ -204,11 +210,48 @@ export function normaliseAnthropicReply(reply: WireReply): EndpointResponse | { 
     outputTokens: numberField(usage, "output_tokens"),
   });
   const searches = readServerSearches(content);
+  if ("error" in searches) return searches;
   return searches.length === 0 ? response : { ...response, searches };
 }
 
+/** How often a paused turn (stop_reason pause_turn) is sent back to be continued. */
+export const MAX_CONTINUATIONS = 5;
+
+/**
+ * The request that continues a paused turn: the same request with the paused reply's content as
+ * the assistant's last message, as Anthropic's guide for server tools says (the model picks up
+ * where it stopped).
+ */
+export function continuation(
+  body: MessageCreateParamsNonStreaming,
+  paused: unknown,
+): MessageCreateParamsNonStreaming {
+  return {
+    ...body,
+    messages: [
+      ...body.messages,
+      { role: "assistant", content: arrayField(paused, "content") as MessageParam["content"] },
+    ],
+  };
+}
+
+/** A paused reply and its continuation as one reply: every content block in order, the last stop reason, usage summed. */
+export function joinContinued(first: unknown, next: unknown): unknown {
+  const usage = (reply: unknown, key: string) => numberField(field(reply, "usage"), key) ?? 0;
+  return {
+    ...(isObject(next) ? next : {}),
+    content: [...arrayField(first, "content"), ...arrayField(next, "content")],
+    usage: {
+      input_tokens: usage(first, "input_tokens") + usage(next, "input_tokens"),
+      output_tokens: usage(first, "output_tokens") + usage(next, "output_tokens"),
+    },
+  };
+}
+
 /** The server tool-search calls (server_tool_use) with the tools their tool_search_tool_result referenced. */
-function readServerSearches(content: unknown[]): { query: string | null; returned: string[] }[] {
+function readServerSearches(
+  content: unknown[],
+): { query: string | null; returned: string[] }[] | NotAnswered {
   const searches = new Map<string, { query: string | null; returned: string[] }>();
   for (const block of content) {
     const type = stringField(block, "type");
@@ -222,6 +265,12 @@ function readServerSearches(content: unknown[]): { query: string | null; returne
         : null;
       searches.set(stringField(block, "id") ?? `#${searches.size}`, { query, returned: [] });
     } else if (type === "tool_search_tool_result") {
+      const result = field(block, "content");
+      if (stringField(result, "type") === "tool_search_tool_result_error")
+        return {
+          error: `the provider's tool search failed (tool_search_tool_result_error: ${stringField(result, "error_code") ?? "no error_code"}); the trial is errored, not charged to the model`,
+          final: true,
+        };
       const search = searches.get(stringField(block, "tool_use_id") ?? "");
       const names = arrayField(field(block, "content"), "tool_references")
         .map((ref) => stringField(ref, "tool_name"))

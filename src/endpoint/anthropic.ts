@@ -2,7 +2,13 @@
 
 import type { MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages/messages";
 import { lazy } from "../text/lazy.js";
-import { normaliseAnthropicReply, renderAnthropicRequest } from "./anthropic-wire.js";
+import {
+  continuation,
+  joinContinued,
+  MAX_CONTINUATIONS,
+  normaliseAnthropicReply,
+  renderAnthropicRequest,
+} from "./anthropic-wire.js";
 import { connectSdk, type Sdk } from "./sdk-connection.js";
 import { sentAs, timed, type ProviderSettings, type WireEndpoint } from "./wire-endpoint.js";
 
@@ -20,11 +26,21 @@ export function createAnthropicWire(
     render: (request) => renderAnthropicRequest(request, renderOptions),
     send: async (body, json) => {
       const anthropic = await connection.client();
-      const { value, latency_ms } = await timed(() =>
-        anthropic.messages.create(body, sentAs(json)).withResponse(),
-      );
+      const once = (request: MessageCreateParamsNonStreaming, text: string) =>
+        timed(() => anthropic.messages.create(request, sentAs(text)).withResponse());
+      let { value, latency_ms } = await once(body, json);
+      // A paused turn (a server tool, e.g. tool search, still working) is sent back to be continued;
+      // the reply stored under the request is the whole turn.
+      let reply: unknown = value.data;
+      for (let n = 0; n < MAX_CONTINUATIONS && value.data.stop_reason === "pause_turn"; n += 1) {
+        const next = continuation(body, reply);
+        const more = await once(next, JSON.stringify(next));
+        reply = joinContinued(reply, more.value.data);
+        value = more.value;
+        latency_ms += more.latency_ms;
+      }
       return {
-        body: value.data,
+        body: reply,
         request_id: value.request_id ?? null,
         latency_ms,
         headers: value.response.headers,

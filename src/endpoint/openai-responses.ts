@@ -42,6 +42,7 @@ import {
   timed,
   type ProviderSettings,
   type WireEndpoint,
+  type NotAnswered,
   type WireReply,
 } from "./wire-endpoint.js";
 
@@ -228,7 +229,7 @@ function renderMessage(message: Message): ResponseInputItem[] {
  * searches (execution "server": a tool_search_call and the tool_search_output after it) are
  * read as the provider's searches.
  */
-export function normaliseResponsesReply(reply: WireReply): EndpointResponse | { error: string } {
+export function normaliseResponsesReply(reply: WireReply): EndpointResponse | NotAnswered {
   const output = field(reply.body, "output");
   if (!Array.isArray(output)) return { error: "the reply has no output array" };
   const calls = output
@@ -259,12 +260,25 @@ export function normaliseResponsesReply(reply: WireReply): EndpointResponse | { 
     outputTokens: numberField(usage, "output_tokens"),
   });
   const searches = readHostedSearches(output);
+  if ("error" in searches) return searches;
   return searches.length === 0 ? response : { ...response, searches };
 }
 
-/** Hosted searches: each server tool_search_call with the names its tool_search_output loaded (namespaces opened). */
-function readHostedSearches(output: unknown[]): { query: string | null; returned: string[] }[] {
-  const searches: { query: string | null; returned: string[]; call: string | null }[] = [];
+/**
+ * Hosted searches: each server tool_search_call with the names its tool_search_output loaded
+ * (namespaces opened). An output answers the earliest search not yet answered — by call_id when
+ * both carry one; hosted mode leaves it null, so by order (a search that found nothing keeps its
+ * empty result). An output whose status is not completed is the provider's search failing.
+ */
+function readHostedSearches(
+  output: unknown[],
+): { query: string | null; returned: string[] }[] | NotAnswered {
+  const searches: {
+    query: string | null;
+    returned: string[];
+    call: string | null;
+    answered: boolean;
+  }[] = [];
   for (const item of output) {
     const type = stringField(item, "type");
     if (type === "tool_search_call" && stringField(item, "execution") !== "client") {
@@ -272,20 +286,31 @@ function readHostedSearches(output: unknown[]): { query: string | null; returned
         query: describeQuery(field(item, "arguments")),
         returned: [],
         call: stringField(item, "call_id"),
+        answered: false,
       });
     } else if (type === "tool_search_output" && stringField(item, "execution") !== "client") {
+      const status = stringField(item, "status");
+      if (status !== null && status !== "completed")
+        return {
+          error: `the provider's tool search ended ${status} (a tool_search_output item); the trial is errored, not charged to the model`,
+          final: true,
+        };
       const call = stringField(item, "call_id");
       const search =
-        searches.find((s) => s.call === call && s.returned.length === 0) ??
-        searches[searches.length - 1];
+        searches.find((s) => !s.answered && call !== null && s.call === call) ??
+        searches.find((s) => !s.answered);
       const names = arrayField(item, "tools")
         .flatMap((tool) =>
           stringField(tool, "type") === "namespace" ? arrayField(tool, "tools") : [tool],
         )
         .map((tool) => stringField(tool, "name"))
         .filter((name): name is string => name !== null);
-      if (search === undefined) searches.push({ query: null, returned: names, call });
-      else for (const name of names) search.returned.push(name);
+      if (search === undefined)
+        searches.push({ query: null, returned: names, call, answered: true });
+      else {
+        search.answered = true;
+        for (const name of names) search.returned.push(name);
+      }
     }
   }
   return searches.map(({ query, returned }) => ({ query, returned }));

@@ -29,8 +29,11 @@ export interface WireEndpoint<Body> {
   render(request: TrialRequest): Body;
   /** One attempt. `json` is the body's JSON text (canonical: keys sorted), sent as it is — see sentAs. */
   send(body: Body, json: string): Promise<WireReply>;
-  /** The normalised answer, or why the reply cannot be read. */
-  normalise(reply: WireReply): EndpointResponse | { error: string };
+  /**
+   * The normalised answer, or why the reply cannot be read. `final`: the reply is whole and says
+   * it failed (a provider's tool search that errored): the trial errors at once, unretried.
+   */
+  normalise(reply: WireReply): EndpointResponse | NotAnswered;
   /** `where` names the case and trial for messages. */
   classify(error: unknown, where: string): AttemptVerdict;
   /** Stops what it keeps running (a command endpoint's processes). */
@@ -47,6 +50,12 @@ export function sentAs(json: string) {
 }
 
 /** Time one attempt. */
+/** A reply that is not an answer: unreadable (retried), or whole and failed (`final`: errored at once). */
+export interface NotAnswered {
+  error: string;
+  final?: boolean;
+}
+
 export async function timed<T>(send: () => Promise<T>): Promise<{ value: T; latency_ms: number }> {
   const started = performance.now();
   const value = await send();

@@ -174,17 +174,19 @@ async function callStored<Body>(
   const readable = async () => {
     const { headers, ...reply } = await wire.send(body, json);
     const response = wire.normalise(reply);
-    if ("error" in response) throw new UnreadableReply(response.error);
+    if ("error" in response) throw new UnreadableReply(response.error, response.final === true);
     return { reply, headers };
   };
   const classify = (error: unknown) =>
     error instanceof UnreadableReply
-      ? {
-          kind: "retryable" as const,
-          cause: "transport" as const,
-          message: `unreadable reply: ${error.message}`,
-          retryAfterMs: null,
-        }
+      ? error.final
+        ? { kind: "errored" as const, message: error.message }
+        : {
+            kind: "retryable" as const,
+            cause: "transport" as const,
+            message: `unreadable reply: ${error.message}`,
+            retryAfterMs: null,
+          }
       : wire.classify(error, where);
   // Runs sharing the store (an experiment's variants) ask an identical request once: a second asker waits for the first.
   const asking = inFlight(options.store);
@@ -246,7 +248,14 @@ function inFlight(store: ResponseStore): Map<string, Promise<EndpointOutcome>> {
 }
 
 /** A 200 whose body is not the provider's reply shape (no choices, no content…): retried like a cut-off body. */
-class UnreadableReply extends Error {}
+class UnreadableReply extends Error {
+  constructor(
+    message: string,
+    readonly final: boolean,
+  ) {
+    super(message);
+  }
+}
 
 function answer<Body>(
   wire: WireEndpoint<Body>,
@@ -255,7 +264,12 @@ function answer<Body>(
 ): EndpointOutcome {
   const response = wire.normalise(reply);
   if ("error" in response)
-    return { ok: false, kind: "errored", error: `unreadable reply: ${response.error}`, ...info };
+    return {
+      ok: false,
+      kind: "errored",
+      error: response.final === true ? response.error : `unreadable reply: ${response.error}`,
+      ...info,
+    };
   return { ok: true, response, ...info };
 }
 

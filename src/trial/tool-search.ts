@@ -18,6 +18,7 @@
 import { definitionTokens } from "../endpoint/estimate-tokens.js";
 import type { ToolSearcher } from "../discovery/tool-searcher.js";
 import { isControl, SEARCH_TOOL } from "../types.js";
+import { providerOf } from "../types/providers.js";
 import type {
   Case,
   Discovery,
@@ -191,6 +192,11 @@ export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<Tr
     settings.namespaces,
   );
   const base = requestOf(config, t.testCase, t.trial, t.seed);
+  // What each call sends besides its loaded tools: the deferred definitions, marked defer_loading,
+  // in provider mode (both APIs) and with Anthropic in any mode (docs/tool-search.md, "Tokens").
+  const sendsDeferred =
+    mode === "provider" || providerOf(config.endpoint)?.row.wire === "anthropic-messages";
+  const deferredTokens = sendsDeferred ? definitionTokens(deferred) : 0;
   const found: string[] = [];
   const isFound = new Set<string>();
   const load = (name: string) => {
@@ -221,7 +227,10 @@ export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<Tr
     };
     outcome = await endpoint.call(request);
     addCall(totals, outcome);
-    totals.definition_tokens += definitionTokens(tools);
+    // Where the deferred definitions are sent, a loaded one is not sent again (it is expanded from them).
+    totals.definition_tokens += sendsDeferred
+      ? definitionTokens(tools.filter((tool) => !deferredSet.has(tool.name))) + deferredTokens
+      : definitionTokens(tools);
     if (!outcome.ok) break;
     for (const step of outcome.response.searches ?? []) {
       // A provider's list may be of any length (a 10 MB result): each deferred name once, no spread.
@@ -229,7 +238,6 @@ export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<Tr
       searches.push({ query: step.query, returned, by: "provider" });
       const fresh = returned.filter((name) => !isFound.has(name));
       for (const name of fresh) load(name);
-      totals.definition_tokens += definitionTokens(defs(fresh));
     }
     // Every call of the reply: the searches run (as many as the bound allows), any other call is the move.
     const calls = callsOf(outcome.response);
