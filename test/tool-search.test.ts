@@ -663,17 +663,18 @@ describe("OpenAI Responses tool_search", () => {
       searchTool,
     ]);
     expect(ask2.body.tools).toEqual(ask1.body.tools);
+    // The model's own call id is echoed (OpenAI's guide).
     expect((ask2.body.input as Row[]).slice(-2)).toEqual([
       {
         type: "tool_search_call",
-        call_id: "search_1",
+        call_id: "call_ts1",
         execution: "client",
         arguments: { query: "get_order" },
         status: "completed",
       },
       {
         type: "tool_search_output",
-        call_id: "search_1",
+        call_id: "call_ts1",
         execution: "client",
         status: "completed",
         tools: [
@@ -811,7 +812,7 @@ describe("Anthropic tool search", () => {
       {
         role: "assistant",
         content: [
-          { type: "tool_use", id: "search_1", name: "search_tools", input: { query: "get_order" } },
+          { type: "tool_use", id: "toolu_0", name: "search_tools", input: { query: "get_order" } },
         ],
       },
       {
@@ -819,7 +820,7 @@ describe("Anthropic tool search", () => {
         content: [
           {
             type: "tool_result",
-            tool_use_id: "search_1",
+            tool_use_id: "toolu_0",
             content: [{ type: "tool_reference", tool_name: "get_order" }],
           },
         ],
@@ -1259,5 +1260,52 @@ describe("provider search replies as the providers' guides shape them (issue 47)
     expect(records(dir, "search-error")[0].error).toBe(
       "the provider's tool search failed (tool_search_tool_result_error: unavailable); the trial is errored, not charged to the model",
     );
+  });
+});
+
+describe("a client search that fails, on the Responses API (issue 47)", () => {
+  it("is answered as the item can say it (status incomplete, nothing loaded), under the model's call id", async () => {
+    const dir = writeProject(undefined, [CASES[0]]);
+    const server = await fake.start((request) => {
+      const input = request.body.input as Row[];
+      if (!input.some((item) => item.type === "tool_search_output"))
+        return responsesOutput([
+          {
+            type: "tool_search_call",
+            id: "ts_1",
+            call_id: "call_bad",
+            execution: "client",
+            arguments: { pattern: "no query here" },
+            status: "completed",
+          },
+        ]);
+      return responsesOutput([fn("get_order", '{"order_id":"ord_1"}')]);
+    });
+    const result = await runCli(
+      [
+        "run",
+        "-e",
+        "openai-responses:test-model",
+        "--base-url",
+        `${server.url}/v1`,
+        "--tool-search",
+        "client",
+        "-n",
+        "1",
+        "--no-progress",
+        "--no-gates",
+        "--no-step-summary",
+      ],
+      { cwd: dir, env: ENV },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const answer = (server.requests[1].body.input as Row[]).at(-1);
+    expect(answer).toEqual({
+      type: "tool_search_output",
+      call_id: "call_bad",
+      execution: "client",
+      status: "incomplete",
+      tools: [],
+    });
   });
 });

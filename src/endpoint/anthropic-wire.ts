@@ -204,6 +204,7 @@ export function normaliseAnthropicReply(reply: WireReply): EndpointResponse | No
   const response = toEndpointResponse(reply, {
     calls,
     argumentsKey: "input",
+    idKey: "id",
     absentArguments: "empty",
     text,
     inputTokens: numberField(usage, "input_tokens"),

@@ -102,6 +102,8 @@ export interface FoundReply {
   /** The tool calls, in order; each has `name` and its arguments under `argumentsKey`. */
   calls: unknown[];
   argumentsKey: string;
+  /** Where a call keeps its id (`id`, Responses' `call_id`). */
+  idKey: string;
   /** How the first call reads when it carries no arguments: an empty object (Anthropic's `input`), or not a JSON object. */
   absentArguments: "empty" | "invalid";
   text: string | null;
@@ -112,6 +114,7 @@ export interface FoundReply {
 /** The EndpointResponse of a provider reply: the first call is the selection, every call is kept when there are several, empty text is none. */
 export function toEndpointResponse(reply: WireReply, found: FoundReply): EndpointResponse {
   const { calls, argumentsKey } = found;
+  const ids = calls.map((call) => stringField(call, found.idKey));
   const first = calls[0];
   const raw = field(first, argumentsKey);
   const parsed =
@@ -123,6 +126,9 @@ export function toEndpointResponse(reply: WireReply, found: FoundReply): Endpoin
     ...parsed,
     tool_calls: calls.length,
     ...(calls.length > 1 ? { calls: listCalls(calls, argumentsKey) } : {}),
+    ...(calls.length > 0 && ids.every((id) => id !== null && id !== "")
+      ? { call_ids: ids as string[] }
+      : {}),
     text: found.text === null || found.text === "" ? null : found.text,
     usage: { input_tokens: found.inputTokens, output_tokens: found.outputTokens },
     latency_ms: reply.latency_ms,

@@ -187,12 +187,14 @@ function renderSearchExchange(request: TrialRequest, strict: boolean): ResponseI
       .map((name) => definitions.get(name))
       .filter((tool): tool is ToolDefinition => tool !== undefined)
       .map(renderTool(strict));
+    // A search that failed (bad arguments) is said as the item can say it: incomplete, nothing loaded.
+    const failed = message.content.startsWith('{"error"');
     return [
       {
         type: "tool_search_output",
         call_id: message.tool_call_id,
         execution: "client",
-        status: "completed",
+        status: failed ? "incomplete" : "completed",
         tools,
       },
     ];
@@ -236,7 +238,11 @@ export function normaliseResponsesReply(reply: WireReply): EndpointResponse | No
     .map((item) =>
       stringField(item, "type") === "tool_search_call" &&
       stringField(item, "execution") === "client"
-        ? { name: SEARCH_TOOL, arguments: field(item, "arguments") ?? {} }
+        ? {
+            name: SEARCH_TOOL,
+            arguments: field(item, "arguments") ?? {},
+            call_id: field(item, "call_id"),
+          }
         : item,
     )
     .filter(
@@ -254,6 +260,7 @@ export function normaliseResponsesReply(reply: WireReply): EndpointResponse | No
   const response = toEndpointResponse(reply, {
     calls,
     argumentsKey: "arguments",
+    idKey: "call_id",
     absentArguments: "invalid",
     text: texts.join("\n"),
     inputTokens: numberField(usage, "input_tokens"),

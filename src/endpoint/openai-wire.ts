@@ -122,6 +122,7 @@ export function normaliseOpenAIReply(reply: WireReply): EndpointResponse | { err
   return toEndpointResponse(reply, {
     calls,
     argumentsKey: "arguments",
+    idKey: "id",
     absentArguments: "invalid",
     text: stringField(message, "content"),
     inputTokens: numberField(usage, "prompt_tokens"),

@@ -42,6 +42,7 @@ export async function askInSteps(
   let request: TrialRequest;
   let outcome: EndpointOutcome;
   let ended: CallSetEnding = "single";
+  const used = new Set<string>();
   for (let step = 1; ; step++) {
     request =
       exchange.length === 0
@@ -59,7 +60,14 @@ export async function askInSteps(
       ended = ending ?? "step_limit";
       break;
     }
-    const ids = calls.map((_, i) => `call_${step}_${i + 1}`);
+    // The model's own ids, echoed with the results (the providers' guides); made up where it gave
+    // none, or repeated one this decision already used.
+    const ids = calls.map((_, i) => {
+      const own = response.call_ids?.[i];
+      const id = own === undefined || used.has(own) ? `call_${step}_${i + 1}` : own;
+      used.add(id);
+      return id;
+    });
     exchange.push({
       role: "assistant",
       ...(response.text === null || response.text === "" ? {} : { content: response.text }),

@@ -206,6 +206,7 @@ export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<Tr
   const searches: SearchStep[] = [];
   const loadedBySearch: string[][] = [];
   const exchange: Message[] = [];
+  const usedIds = new Set<string>();
   const totals = { ...newTotals(), definition_tokens: 0 };
   let outcome: EndpointOutcome;
   let request: TrialRequest;
@@ -259,7 +260,11 @@ export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<Tr
       searches.push(step);
       loadedBySearch.push(step.returned);
       for (const name of step.returned) if (!isFound.has(name)) load(name);
-      asked.push({ id: `search_${searches.length}`, step });
+      // The model's own id of the call, echoed with its result; made up where it gave none (or reused one).
+      const own = outcome.response.call_ids?.[calls.indexOf(call)];
+      const id = own === undefined || usedIds.has(own) ? `search_${searches.length}` : own;
+      usedIds.add(id);
+      asked.push({ id, step });
     }
     if (moves.length > 0) {
       // A search and a call in one reply: the call is the move, judged among what is loaded now.

@@ -84,6 +84,8 @@ export interface EndpointResponse {
   provider_request_id?: string | null;
   /** Searches the provider ran inside this call (its hosted tool search), in order. */
   searches?: { query: string | null; returned: string[] }[];
+  /** The provider's id of each call, in order, when every call has one: echoed when the calls are answered (OpenAI's and Anthropic's guides). */
+  call_ids?: string[];
 }
 
 /**
