@@ -34,6 +34,12 @@ const EXAMPLES: Record<
     message:
       "tool_search.kind: embeddings: a provider's own search is bm25 or regex; embeddings answer only route-eval's search (mode: client)",
   },
+  "tool_search.kind: regex + openai-responses' own search": {
+    overrides: { tool_search: { mode: "provider", kind: "regex" }, endpoint: "openai-responses:m" },
+    command: "run",
+    message:
+      "tool_search.kind: regex: OpenAI's hosted tool search has one kind, its own (regex is Anthropic's variant); drop the kind for openai-responses, or use mode client, where route-eval runs the regex",
+  },
   "tool_search.namespaces + anything but openai-responses' own search": {
     overrides: { tool_search: { mode: "client", namespaces: true } },
     command: "sweep",

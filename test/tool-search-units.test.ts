@@ -54,6 +54,16 @@ describe("route-eval's tool searcher", () => {
     expect(await regex.search("payment_id", ALL, 5)).toEqual({ returned: ["refund_payment"] });
   });
 
+  it("regex: ^ and $ anchor each field (a name, a description), not the fields joined", async () => {
+    const regex = createToolSearcher("regex", TOOLS);
+    // A name that starts "search", a description that ends "text.", an argument named whole.
+    expect(await regex.search("^search", ALL, 5)).toEqual({ returned: ["search_orders"] });
+    expect(await regex.search("text\\.$", ALL, 5)).toEqual({ returned: ["search_orders"] });
+    expect(await regex.search("^payment_id$", ALL, 5)).toEqual({ returned: ["refund_payment"] });
+    // Joined, "^Return" would have matched nothing (the name comes first); per field it is get_order's description.
+    expect(await regex.search("^return one", ALL, 5)).toEqual({ returned: ["get_order"] });
+  });
+
   it("regex: a pattern that does not compile, or is too long, is an error the search records, not a throw", async () => {
     const regex = createToolSearcher("regex", TOOLS);
     expect(await regex.search("(unclosed", ALL, 5)).toEqual({

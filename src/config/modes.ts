@@ -65,6 +65,16 @@ export const MODE_RULES: readonly ModeRule[] = [
     key: ["tool_search", "kind"],
   },
   {
+    pair: ["tool_search.kind: regex", "openai-responses' own search"],
+    clashes: ({ config }) =>
+      config.tool_search.mode === "provider" &&
+      config.tool_search.kind === "regex" &&
+      providerOf(config.endpoint)?.row.wire === "openai-responses",
+    reason: () =>
+      "tool_search.kind: regex: OpenAI's hosted tool search has one kind, its own (regex is Anthropic's variant); drop the kind for openai-responses, or use mode client, where route-eval runs the regex",
+    key: ["tool_search", "kind"],
+  },
+  {
     pair: ["tool_search.namespaces", "anything but openai-responses' own search"],
     clashes: ({ config }) =>
       config.tool_search.namespaces &&

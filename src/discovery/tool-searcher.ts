@@ -44,7 +44,7 @@ export function createToolSearcher(
 export const MAX_REGEX_QUERY = 200;
 
 function createRegexSearcher(tools: Tool[]): ToolSearcher {
-  const text = new Map(tools.map((tool) => [tool.name, searchableText(tool)]));
+  const fields = new Map(tools.map((tool) => [tool.name, searchableFields(tool)]));
   return {
     search: async (query, deferred, k) => {
       if (query.length > MAX_REGEX_QUERY)
@@ -60,15 +60,17 @@ function createRegexSearcher(tools: Tool[]): ToolSearcher {
       const returned: string[] = [];
       for (const name of deferred) {
         if (returned.length >= k) break;
-        if (pattern.matcher(text.get(name) ?? name).find()) returned.push(name);
+        // Each field on its own, so ^ and $ anchor a field (a name, a description), not the lot.
+        if ((fields.get(name) ?? [name]).some((field) => pattern.matcher(field).find()))
+          returned.push(name);
       }
       return { returned };
     },
   };
 }
 
-/** Name, purpose, use_when, and each argument's name and description, one per line. */
-function searchableText(tool: Tool): string {
+/** Name, purpose, each use_when, and each argument's name and description: the fields a regex is matched against. */
+function searchableFields(tool: Tool): string[] {
   const lines = [tool.name, tool.purpose, ...tool.use_when];
   const properties = tool.input_schema?.properties;
   if (properties !== null && typeof properties === "object" && !Array.isArray(properties)) {
@@ -81,5 +83,5 @@ function searchableText(tool: Tool): string {
       if (typeof description === "string") lines.push(description);
     }
   }
-  return lines.join("\n");
+  return lines;
 }
