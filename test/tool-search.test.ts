@@ -17,7 +17,7 @@ import {
   type FakeReply,
   type ReceivedRequest,
 } from "./fixtures/fake-provider.js";
-import { removeTempDirs, writeProject } from "./fixtures/live-project.js";
+import { removeTempDirs, TOOLS, writeProject } from "./fixtures/live-project.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 
 afterAll(removeTempDirs);
@@ -1308,4 +1308,34 @@ describe("a client search that fails, on the Responses API (issue 47)", () => {
       tools: [],
     });
   });
+});
+
+describe("what a provider's own search reserves (issue 47)", () => {
+  const refused = async (endpoint: string, tools: typeof TOOLS) => {
+    const dir = writeProject(tools, [CASES[0]]);
+    const result = await runCli(
+      ["run", "-e", endpoint, "--base-url", "http://127.0.0.1:9/v1", "--tool-search", "provider"],
+      { cwd: dir, env: ENV },
+    );
+    expect(result.code).toBe(2);
+    return result.stderr.trim();
+  };
+  const named = (name: string) => ({ name, family: "orders", purpose: "Anything." });
+
+  it("a registry tool named as the provider's search tool is refused before anything is asked", async () => {
+    expect(await refused("anthropic:claude-test", [...TOOLS, named("tool_search_tool_bm25")])).toBe(
+      "route-eval: registry shop has a tool named tool_search_tool_bm25, a name anthropic:claude-test's own tool search takes in the request; rename the tool, or set tool_search.mode: off",
+    );
+    expect(await refused("openai-responses:m", [...TOOLS, named("tool_search")])).toBe(
+      "route-eval: registry shop has a tool named tool_search, a name openai-responses:m's own tool search takes in the request; rename the tool, or set tool_search.mode: off",
+    );
+  });
+
+  it("Anthropic's search over more than 10,000 tools is refused (its limit on one request)", async () => {
+    const many = Array.from({ length: 10_001 }, (_, i) => named(`tool_${i}`));
+    many[0] = TOOLS[0];
+    expect(await refused("anthropic:claude-test", many)).toBe(
+      "route-eval: registry shop has 10,001 tools, and Anthropic's tool search defers at most 10,000 in one request; narrow it with phases, or search it with an endpoint without that limit",
+    );
+  }, 60_000);
 });

@@ -6,6 +6,7 @@ import { findNearName } from "../text/near-name.js";
 import { findUnknownFamilies } from "../exposure/check-policies.js";
 import { draft04Marker } from "../json-schema/dialects.js";
 import { CONTROL_NAMES, SEARCH_TOOL, TODO, type Case, type Config } from "../types.js";
+import { providerOf } from "../types/providers.js";
 
 /**
  * Every family a phase in use admits should be carried by some tool of its cases' registries: a
@@ -83,17 +84,40 @@ function contradiction(testCase: Case, cwd: string): string[] {
     : [`${showPath(testCase.source.file, cwd)}:${testCase.source.line}: warning: ${message}`];
 }
 
-/** With tool search on, no registry tool may take the search function's name; always_loaded names what exists. */
+/**
+ * The names a provider's own tool search takes in the request (Anthropic's server tools, OpenAI's
+ * hosted tool_search): a registry tool of that name would be sent twice, and the provider refuses it.
+ */
+const PROVIDER_SEARCH_NAMES: Partial<Record<string, readonly string[]>> = {
+  "anthropic-messages": ["tool_search_tool_bm25", "tool_search_tool_regex"],
+  "openai-responses": ["tool_search"],
+};
+
+/** Anthropic's limit on the tools one request may defer (its tool-search docs, "Limits"). */
+export const ANTHROPIC_MAX_DEFERRED = 10_000;
+
+/** With tool search on, no registry tool may take the search function's name, nor the provider's own; always_loaded names what exists. */
 export function checkToolSearchNames(config: Config, cases: Case[]): void {
   if (config.tool_search.mode === "off") return;
   const registries = [...new Set(cases.map((c) => c.registry))];
-  const clash = registries.find((registry) =>
-    registry.tools.some((tool) => tool.name === SEARCH_TOOL),
-  );
-  if (clash !== undefined)
-    throw new InputError(
-      `registry ${clash.snapshot} has a tool named ${SEARCH_TOOL}, the name of route-eval's search function under tool_search; rename the tool, or set tool_search.mode: off`,
-    );
+  const wire = providerOf(config.endpoint)?.row.wire ?? "";
+  const reserved = new Map([
+    [SEARCH_TOOL, "the name of route-eval's search function under tool_search"],
+    ...(config.tool_search.mode === "provider" ? (PROVIDER_SEARCH_NAMES[wire] ?? []) : []).map(
+      (name) => [name, `a name ${config.endpoint}'s own tool search takes in the request`] as const,
+    ),
+  ]);
+  for (const registry of registries) {
+    const clash = registry.tools.find((tool) => reserved.has(tool.name));
+    if (clash !== undefined)
+      throw new InputError(
+        `registry ${registry.snapshot} has a tool named ${clash.name}, ${reserved.get(clash.name)}; rename the tool, or set tool_search.mode: off`,
+      );
+    if (wire === "anthropic-messages" && registry.tools.length > ANTHROPIC_MAX_DEFERRED)
+      throw new InputError(
+        `registry ${registry.snapshot} has ${registry.tools.length.toLocaleString("en")} tools, and Anthropic's tool search defers at most ${ANTHROPIC_MAX_DEFERRED.toLocaleString("en")} in one request; narrow it with phases, or search it with an endpoint without that limit`,
+      );
+  }
   for (const entry of config.tool_search.always_loaded) {
     const family = entry.startsWith("family:") ? entry.slice("family:".length) : null;
     const known = registries.some((registry) =>
