@@ -1339,3 +1339,61 @@ describe("what a provider's own search reserves (issue 47)", () => {
     );
   }, 60_000);
 });
+
+describe("found, not chosen (issue 47)", () => {
+  it("counts only decisions whose deferred acceptable tool was loaded, never an acceptable control", async () => {
+    const cases = [
+      // A control is always offered: nothing was searched for, whatever the model then did.
+      {
+        id: "control",
+        goal: "Sing me a song",
+        phase: "orders",
+        acceptable: ["no_applicable_tool"],
+      },
+      { id: "loaded", goal: "Where is order ord_1?", phase: "orders", acceptable: ["get_order"] },
+    ];
+    const dir = writeProject(undefined, cases);
+    const server = await fake.start((request) => {
+      const messages = request.body.messages as Row[];
+      const searched = messages.some((m) => m.role === "tool");
+      // The control's case: a tool called at once, with no search (a selection failure).
+      if (JSON.stringify(messages).includes("song"))
+        return openaiReply([{ name: "search_orders", arguments: '{"query":"x"}' }]);
+      return searched
+        ? openaiReply([{ name: "search_orders", arguments: '{"query":"ord_1"}' }])
+        : openaiReply([{ name: "search_tools", arguments: '{"query":"get_order"}' }]);
+    });
+    const result = await runCli(
+      [
+        "run",
+        "-e",
+        "openai:test-model",
+        "--base-url",
+        `${server.url}/v1`,
+        "--tool-search",
+        "client",
+        "-n",
+        "1",
+        "--no-progress",
+        "--no-gates",
+        "--no-step-summary",
+        "--run-id",
+        "fnc",
+        "-f",
+        "json",
+      ],
+      { cwd: dir, env: ENV },
+    );
+    const report = JSON.parse(result.stdout);
+    const byCase = new Map(records(dir, "fnc").map((r) => [r.case_id, r]));
+    expect([byCase.get("control")?.failed_stage, byCase.get("loaded")?.failed_stage]).toEqual([
+      "selection",
+      "selection",
+    ]);
+    // Of the one decision whose deferred acceptable tool was loaded (get_order), one was not chosen.
+    expect(report.metrics.tool_search.found_but_not_chosen).toMatchObject({
+      numerator: 1,
+      denominator: 1,
+    });
+  });
+});

@@ -275,10 +275,12 @@ function addSearch(sums: Float64Array, r: TrialRecord): void {
     sums[SEARCH.needed] += 1;
     if (returns(search.searches)) sums[SEARCH.found] += 1;
     if (returns(search.searches.slice(0, 1))) sums[SEARCH.foundFirst] += 1;
-  }
-  if (r.failed_stage === null || r.failed_stage === "selection") {
-    sums[SEARCH.loaded] += 1;
-    if (r.failed_stage === "selection") sums[SEARCH.notChosen] += 1;
+    // Found, not chosen: of the decisions whose deferred acceptable tool was loaded (a control or
+    // an always-loaded tool was never searched for, and counts in neither).
+    if (r.failed_stage === null || r.failed_stage === "selection") {
+      sums[SEARCH.loaded] += 1;
+      if (r.failed_stage === "selection") sums[SEARCH.notChosen] += 1;
+    }
   }
   if (search.outcome === "search_limit") sums[SEARCH.limit] += 1;
   sums[SEARCH.failed] += search.searches.filter((s) => s.error !== undefined).length;
