@@ -3,6 +3,8 @@
  * loads: each row fires on its own pair, with its one line, for the commands it concerns — and a
  * row added to the table is all a new rule takes.
  */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig, type ConfigOverrides } from "../src/config/load-config.js";
 import { checkModes, MODE_RULES, type ModeCommand, type ModeRule } from "../src/config/modes.js";
@@ -14,7 +16,13 @@ afterAll(removeTempDirs);
 /** Per row (by its pair): a use that combines exactly that pair, and the line it must get. */
 const EXAMPLES: Record<
   string,
-  { overrides: ConfigOverrides; command: ModeCommand; message: string }
+  {
+    overrides: ConfigOverrides;
+    command: ModeCommand;
+    message: string;
+    /** Keys the config file adds, for a row whose key only a file sets. */
+    file?: Record<string, unknown>;
+  }
 > = {
   "tool_search + discovery.retriever": {
     overrides: { tool_search: { mode: "client" }, retriever: "bm25", k: 3 },
@@ -86,6 +94,13 @@ const EXAMPLES: Record<
     message:
       "adaptive trials give each case its own number of trials, and variants are compared trial by trial: run ablate and variants with a fixed --trials N (adaptive trials apply to run and sweep)",
   },
+  "variants: + sweep": {
+    overrides: {},
+    file: { variants: [{ name: "purpose only", descriptions: "purpose" }] },
+    command: "sweep",
+    message:
+      "variants: a sweep measures one configuration across sizes, and this config defines 1 variant, which it would not sweep; sweep each with its own config (or --endpoint/--model flags), or compare the variants with run",
+  },
   "adaptive trials + shadow": {
     overrides: { trials: Infinity },
     command: "shadow",
@@ -103,10 +118,18 @@ describe("the mode table", () => {
 
   it.each(Object.entries(EXAMPLES))(
     "%s: refused when the config loads, in the row's one line",
-    (_name, { overrides, command, message }) => {
-      expect(() => loadConfig(null, overrides, writeProject(), command)).toThrow(
-        new InputError(message),
-      );
+    (_name, { overrides, command, message, file }) => {
+      const dir = writeProject();
+      if (file === undefined)
+        expect(() => loadConfig(null, overrides, dir, command)).toThrow(new InputError(message));
+      else {
+        const config = join(dir, "route-eval.yaml");
+        writeFileSync(
+          config,
+          JSON.stringify({ ...JSON.parse(readFileSync(config, "utf8")), ...file }),
+        );
+        expect(() => loadConfig(config, overrides, dir, command)).toThrow(message);
+      }
     },
   );
 

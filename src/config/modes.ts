@@ -135,6 +135,13 @@ export const MODE_RULES: readonly ModeRule[] = [
       "adaptive trials give each case its own number of trials, and variants are compared trial by trial: run ablate and variants with a fixed --trials N (adaptive trials apply to run and sweep)",
   },
   {
+    pair: ["variants:", "sweep"],
+    clashes: ({ config, command }) => command === "sweep" && config.variants.length > 0,
+    reason: ({ config }) =>
+      `variants: a sweep measures one configuration across sizes, and this config defines ${config.variants.length} variant${config.variants.length === 1 ? "" : "s"}, which it would not sweep; sweep each with its own config (or --endpoint/--model flags), or compare the variants with run`,
+    key: ["variants"],
+  },
+  {
     pair: ["adaptive trials", "shadow"],
     clashes: ({ config, command }) => config.adaptive !== null && command === "shadow",
     reason: () =>
