@@ -104,6 +104,37 @@ function yamlFiles(dir: string): Record<string, string> {
 
 const FAULTS: Fault[] = [
   {
+    row: "`--force` over a run, and the new run stops before recording anything",
+    exit: 2,
+    bound: 30_000,
+    async meet() {
+      const dir = writeProject();
+      const first = await runCli(["run", "--run-id", "keep", "--no-progress", "--no-gates"], dir);
+      expect(first.code, first.stderr).toBe(0);
+      const records = join(dir, "reports", "keep", "records.jsonl");
+      const before = readFileSync(records, "utf8");
+      // The embeddings retriever's key is missing: found only once the first trial asks for a vector.
+      const again = await runCli(
+        [
+          "run",
+          "--run-id",
+          "keep",
+          "--force",
+          "--no-progress",
+          "--retriever",
+          "embeddings",
+          "--k",
+          "2",
+        ],
+        { cwd: dir, env: { OPENAI_API_KEY: "" } },
+      );
+      expect(again.stderr).toContain("environment variable OPENAI_API_KEY is not set");
+      expect(readFileSync(records, "utf8")).toBe(before);
+      expect(readdirSync(join(dir, "reports"))).toEqual(["keep"]);
+      return again.code;
+    },
+  },
+  {
     row: "a model server that dies mid-run",
     exit: 3,
     // Backoffs drawn up to 60 s: the retries must wake when the 1.5 s breaker window closes.

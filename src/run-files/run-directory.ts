@@ -5,7 +5,7 @@
  * continues on a clean line.
  */
 import { makeDirectory } from "./write-files.js";
-import { closeSync, existsSync, openSync, readSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { InputError } from "../errors.js";
 import { readMeta } from "./read-run.js";
@@ -23,6 +23,11 @@ export interface RunDirectory {
   redo: number;
   /** Rewrites records.jsonl as `records` when reopening dropped a line (or the last line has no newline). */
   repair(): void;
+  /**
+   * The run a `--force` replaces, set aside until this one records something: `keep()` drops it
+   * (the new run stands), `restore()` puts it back in place of this one (nothing was recorded).
+   */
+  replacing?: { keep(): void; restore(): void };
 }
 
 /** A run, sweep or experiment id names one directory inside the reports folder: one path segment (no separator, not "." or ".."). */
@@ -48,16 +53,36 @@ export function createRunDirectory(
   options: { named?: boolean; replace?: boolean } = {},
 ): RunDirectory {
   let dir = runDirectoryOf(outDir, runId);
+  let replacing: RunDirectory["replacing"];
   if (options.named === true && existsSync(dir)) {
     if (options.replace !== true)
       throw new InputError(
         `--run-id ${runId}: ${dir} already exists; choose another id, or pass --force to replace that run`,
       );
-    rmSync(dir, { recursive: true, force: true });
+    // Set aside, not deleted: a run that stops before recording anything gives it back.
+    const aside = join(outDir, `.${basename(dir)}.replaced`);
+    rmSync(aside, { recursive: true, force: true });
+    renameSync(dir, aside);
+    const target = dir;
+    replacing = {
+      keep: () => rmSync(aside, { recursive: true, force: true }),
+      restore: () => {
+        rmSync(target, { recursive: true, force: true });
+        renameSync(aside, target);
+      },
+    };
   }
   for (let n = 2; existsSync(dir); n++) dir = join(outDir, `${runId}-${n}`);
   makeDirectory(dir);
-  return { dir, runId: basename(dir), previous: null, records: [], redo: 0, repair: () => {} };
+  return {
+    dir,
+    runId: basename(dir),
+    previous: null,
+    records: [],
+    redo: 0,
+    repair: () => {},
+    ...(replacing === undefined ? {} : { replacing }),
+  };
 }
 
 /**

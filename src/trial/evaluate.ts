@@ -129,9 +129,16 @@ export async function runEvaluation(config: Config, options: RunOptions): Promis
       signal: options.signal,
       pace: run.pace,
     });
-  const stopped = await (
-    run.nextRound === undefined ? loop(run.jobs) : runRounds(run.jobs, run.nextRound, loop)
-  ).finally(run.close);
+  let stopped: LoopStop;
+  try {
+    stopped = await (
+      run.nextRound === undefined ? loop(run.jobs) : runRounds(run.jobs, run.nextRound, loop)
+    ).finally(run.close);
+  } catch (error) {
+    // A failure that stopped the run before it recorded anything: a run it replaces comes back.
+    if (run.recorded() === 0) run.giveBack();
+    throw error;
+  }
   return run.finish(stopped);
 }
 
@@ -165,6 +172,8 @@ export interface StartedRun {
   round?: ReadonlyMap<string, number>;
   /** Closes the endpoint and the records file; call it once the loop is over, whatever happened. */
   close(): Promise<void>;
+  /** Nothing was recorded and the run ends by an error: the run a --force replaced is put back. */
+  giveBack(): void;
   /** After close: the report of a complete run, or the error that says what stopped it and how to resume. */
   finish(stopped: LoopStop): RunResult;
 }
@@ -246,6 +255,7 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
     recorded: () => tally.count,
     jobs,
     ...(plan === null ? {} : { nextRound: () => round(plan), round: firstRound }),
+    giveBack: () => run.replacing?.restore(),
     close: async () => {
       writer.close();
       await endpoint.close?.();
@@ -263,16 +273,20 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
         // configuration, exit 2; the endpoint itself was never asked.
         const Failure = stopped.setup ? InputError : EndpointFailure;
         if (stopped.setup && tally.count === 0 && run.previous === null && resumeAs === undefined) {
-          // Nothing could be asked: leave no empty run behind.
-          rmSync(run.dir, { recursive: true, force: true });
+          // Nothing could be asked: leave no empty run behind (and give back the one it replaced).
+          const replaced = run.replacing !== undefined;
+          if (replaced) run.replacing?.restore();
+          else rmSync(run.dir, { recursive: true, force: true });
           throw new Failure(
-            `${stopped.message} (nothing was recorded, so no run directory was kept)`,
+            `${stopped.message} (nothing was recorded, so no run directory was kept${replaced ? "; the run --force was to replace is kept" : ""})`,
           );
         }
+        run.replacing?.keep();
         throw new Failure(
           `${stopped.message} (run stopped early; ${kept}; fix it, then continue with --resume ${resumeWith})`,
         );
       }
+      run.replacing?.keep();
       meta.finished_at = now().toISOString();
       writeJsonFile(join(run.dir, "run.json"), meta);
       const report = reportOfTally(meta, tally, { gates: options.gates !== false, records });
