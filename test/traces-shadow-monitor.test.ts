@@ -314,6 +314,19 @@ describe("route-eval monitor", () => {
         calls_per_turn: { total: calls.length, n: rows.length },
         phantom_rate: rate(calls.length - offeredCalls.length, calls.length),
         schema_rejection_rate: rate(rejected.length, offeredCalls.length),
+        // Per tool: its calls, and the turns with a call whose reply called it (once per turn).
+        calls_by_tool: [...new Set(calls.map((c) => c.name))]
+          .map((tool) => ({
+            tool,
+            calls: calls.filter((c) => c.name === tool).length,
+            share: rate(
+              rows.filter((p) =>
+                (message(p).tool_calls ?? []).some((c: any) => c.function.name === tool),
+              ).length,
+              rows.length - text.length,
+            ),
+          }))
+          .sort((a, b) => b.calls - a.calls || (a.tool < b.tool ? -1 : 1)),
       };
     };
     const expectSignals = (signals: any, rows: any[]) => {
@@ -328,6 +341,7 @@ describe("route-eval monitor", () => {
         "schema_rejection_rate",
         "parallel_call_rate",
         "calls_per_turn",
+        "calls_by_tool",
       ] as const) {
         expect(signals[key], key).toMatchObject(expected[key]);
       }

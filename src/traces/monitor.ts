@@ -35,6 +35,9 @@ export const OTHER_VALUES = "(other values)";
 export const NO_VALUE = "(none)";
 /** Distinct offered sets whose rivals are computed (each costs a TF-IDF over its tools). */
 const MAX_SETS = 2000;
+/** Distinct tools counted per tally; calls of the rest share one row. */
+const MAX_TOOLS = 1000;
+export const OTHER_TOOLS = "(other tools)";
 
 interface Sums {
   n: number;
@@ -61,6 +64,8 @@ class Tally {
   contested = 0;
 
   untooled = 0;
+  /** Tool → [calls, turns whose reply called it]. */
+  byTool = new Map<string, [number, number]>();
 
   add(turn: Observed): void {
     this.turns += 1;
@@ -74,6 +79,16 @@ class Tally {
       addSum(sums, stage.tools.length);
     }
     if (turn.calls.length > 0) this.withCall += 1;
+    const called = new Set<string>();
+    for (const call of turn.calls) {
+      const name =
+        this.byTool.has(call.name) || this.byTool.size < MAX_TOOLS ? call.name : OTHER_TOOLS;
+      const counts = this.byTool.get(name) ?? [0, 0];
+      counts[0] += 1;
+      if (!called.has(name)) counts[1] += 1;
+      called.add(name);
+      this.byTool.set(name, counts);
+    }
     if (turn.calls.length > 1) this.parallel += 1;
     addSum(this.perTurn, turn.calls.length);
     const first = turn.calls[0]?.name;
@@ -113,6 +128,9 @@ class Tally {
       phantom_rate: rate(this.phantom, this.calls),
       schema_rejection_rate: rate(this.rejected, this.checked),
       rival_selection_rate: rate(this.contested, this.offeredCalls),
+      calls_by_tool: [...this.byTool]
+        .sort((a, b) => b[1][0] - a[1][0] || compareText(a[0], b[0]))
+        .map(([tool, [calls, turns]]) => ({ tool, calls, share: rate(turns, this.withCall) })),
     };
   }
 }

@@ -1,6 +1,13 @@
 /** `route-eval monitor`'s report in every format: the same sections for the terminal, Markdown and HTML, or the JSON itself. */
-import { differenceInterval } from "../metrics/wilson.js";
-import { formatNumber, formatPercent, formatRate, MISSING, plural } from "../render/format.js";
+import { differenceInterval, rate } from "../metrics/wilson.js";
+import {
+  formatCi,
+  formatNumber,
+  formatPercent,
+  formatRate,
+  MISSING,
+  plural,
+} from "../render/format.js";
 import { renderHtmlPage } from "../render/html/page.js";
 import { sectionHtml, sectionMarkdown, sectionTerminal } from "../render/lay-out-sections.js";
 import { RATE_ALIGN, rateRow, section, type Cell, type Section } from "../render/section.js";
@@ -88,28 +95,74 @@ export function buildMonitorSections(r: MonitorReport): Section[] {
       rows,
     }),
   ];
+  sections.push(buildToolSection(r));
   if (r.windows !== null) sections.push(buildWindowSection(r.windows));
   for (const breakdown of r.by) sections.push(buildBreakdownSection(breakdown));
   sections.push(buildRivalSection(r));
   return sections;
 }
 
+/** Tools shown per table (the JSON lists every one). */
+const SHOWN_TOOLS = 20;
+
+/** Calls per tool: overall, and — when the traces are split — before and after, with the change. */
+function buildToolSection(r: MonitorReport): Section {
+  const w = r.windows;
+  const shown = r.all.calls_by_tool.slice(0, SHOWN_TOOLS);
+  const shareOf = (s: MonitorSignals, tool: string) =>
+    s.calls_by_tool.find((t) => t.tool === tool)?.share ?? rate(0, s.call_rate.numerator);
+  const rows = shown.map((t): Cell[] => {
+    const base: Cell[] = [t.tool, String(t.calls), formatRate(t.share)];
+    if (w === null) return [...base, formatCi(t.share.ci)];
+    return [...base, ...windowChange(shareOf(w.before, t.tool), shareOf(w.after, t.tool))];
+  });
+  const more = r.all.calls_by_tool.length - shown.length;
+  return section(
+    "Calls per tool",
+    [
+      "calls of each tool, and the share of the turns with a call whose reply called it (a turn counts once per tool)",
+    ],
+    rows.length === 0
+      ? null
+      : {
+          head:
+            w === null
+              ? ["tool", "calls", "share of turns", "95% CI"]
+              : ["tool", "calls", "share of turns", "before", "after", "change", "95% CI"],
+          align:
+            w === null
+              ? ["left", "right", "right", "left"]
+              : ["left", "right", "right", "right", "right", "right", "left"],
+          rows,
+        },
+    [
+      ...(rows.length === 0 ? ["no tool calls"] : []),
+      ...(more > 0 ? [`… and ${more} more tools (--format json lists every one)`] : []),
+    ],
+  );
+}
+
+/** Before, after, the change and its 95% interval (Newcombe), the change marked when the interval excludes 0. */
+function windowChange(before: Rate, after: Rate): Cell[] {
+  const ci = differenceInterval(after, before);
+  const change =
+    after.value === null || before.value === null
+      ? MISSING
+      : `${after.value - before.value >= 0 ? "+" : "−"}${formatPercent(Math.abs(after.value - before.value))}`;
+  const beyond = ci !== null && (ci[0] > 0 || ci[1] < 0);
+  return [
+    formatRate(before),
+    formatRate(after),
+    beyond ? { text: change, tone: "bad" } : change,
+    ci === null ? MISSING : formatDelta(ci),
+  ];
+}
+
 function buildWindowSection(w: NonNullable<MonitorReport["windows"]>): Section {
-  const row = (label: string, before: Rate, after: Rate): Cell[] => {
-    const ci = differenceInterval(after, before);
-    const change =
-      after.value === null || before.value === null
-        ? MISSING
-        : `${after.value - before.value >= 0 ? "+" : "−"}${formatPercent(Math.abs(after.value - before.value))}`;
-    const beyond = ci !== null && (ci[0] > 0 || ci[1] < 0);
-    return [
-      label,
-      formatRate(before),
-      formatRate(after),
-      beyond ? { text: change, tone: "bad" } : change,
-      ci === null ? MISSING : formatDelta(ci),
-    ];
-  };
+  const row = (label: string, before: Rate, after: Rate): Cell[] => [
+    label,
+    ...windowChange(before, after),
+  ];
   const size = (s: MonitorSignals) => formatMean(s.set_size);
   return section(
     `Between windows (split at ${w.split_at})`,

@@ -149,6 +149,12 @@ export interface MonitorSignals {
   schema_rejection_rate: Rate;
   /** Calls of a tool whose rival (lint's rival pairs) was offered beside it, over calls of an offered tool. */
   rival_selection_rate: Rate;
+  /**
+   * Calls per tool, most called first: how many calls, and the share of the turns with a call
+   * whose reply called it (a turn is counted once per tool; with parallel calls shares can sum
+   * past 100%). The distribution whose drift is the first production signal.
+   */
+  calls_by_tool: { tool: string; calls: number; share: Rate }[];
 }
 
 /** Two rival tools offered together, and how the calls between them split. */
