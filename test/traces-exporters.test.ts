@@ -121,6 +121,12 @@ describe("each real exporter's spans read as the turns the loop made", () => {
         auto: null,
       }),
     ],
+    // LangChain: the provider only in the run's metadata (ls_provider); calls and results traced
+    // without ids, so the call gets one and its result answers it.
+    [
+      "openinference-langchain.jsonl",
+      loop("openai", () => "call_1", { tools: true, forced: forcedOpenai, auto: null }),
+    ],
     // OpenLLMetry records no tool_choice.
     ["traceloop-openai.jsonl", loop("openai", openaiId, { tools: true, forced: null, auto: null })],
     // The messages are OTLP log records, joined to their spans; the tool definitions are not recorded.

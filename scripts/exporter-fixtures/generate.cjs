@@ -46,6 +46,7 @@ const SCENARIOS = [
   "traceloop-openai",
   "otel-openai",
   "vercel-ai",
+  "openinference-langchain",
 ];
 
 function body(request) {
@@ -361,6 +362,24 @@ async function child(scenario) {
     await openaiLoop(OpenAI.OpenAI ?? OpenAI);
     await loggers.forceFlush();
     await loggers.shutdown();
+  } else if (scenario === "openinference-langchain") {
+    const { LangChainInstrumentation } = require("@arizeai/openinference-instrumentation-langchain");
+    const callbacks = require("@langchain/core/callbacks/manager");
+    new LangChainInstrumentation().manuallyInstrument(callbacks);
+    const { ChatOpenAI } = require("@langchain/openai");
+    const { HumanMessage, SystemMessage, ToolMessage } = require("@langchain/core/messages");
+    const model = new ChatOpenAI({
+      model: "gpt-4o-mini",
+      apiKey: "sk-fixture",
+      configuration: { baseURL: `${process.env.MODEL_URL}/v1` },
+    });
+    const tools = TOOLS.map((t) => ({ type: "function", function: t }));
+    const history = [new SystemMessage(SYSTEM), new HumanMessage(GOAL)];
+    const first = await model.bindTools(tools).invoke(history);
+    history.push(first, new ToolMessage({ content: RESULT, tool_call_id: first.tool_calls[0].id }));
+    const second = await model.bindTools(tools).invoke(history);
+    history.push(second, new HumanMessage(FORCED));
+    await model.bindTools(tools, { tool_choice: "get_time" }).invoke(history);
   } else if (scenario === "vercel-ai") {
     const { generateText, tool, stepCountIs, jsonSchema } = require("ai");
     const { createOpenAI } = require("@ai-sdk/openai");

@@ -327,7 +327,12 @@ function readOpenInference(attributes: Attributes): SpanRead | SpanSkip {
     return { skip: "no-content", seen: "OpenInference LLM spans" };
   const choice = isObject(parameters) ? parameters.tool_choice : undefined;
   return {
-    provider: stringOf(attributes.get("llm.provider") ?? attributes.get("llm.system")),
+    // LangChain's spans name it only in their run metadata (ls_provider).
+    provider: stringOf(
+      attributes.get("llm.provider") ??
+        attributes.get("llm.system") ??
+        metadataOf(attributes).ls_provider,
+    ),
     api: null,
     model: stringOf(attributes.get("llm.model_name")),
     ...conversation,
@@ -340,6 +345,12 @@ function readOpenInference(attributes: Attributes): SpanRead | SpanSkip {
     text: reply?.text ?? null,
     replied: reply !== null,
   };
+}
+
+/** OpenInference's `metadata` attribute (a JSON object as text), or nothing. */
+function metadataOf(attributes: Attributes): JsonObject {
+  const metadata = structured(attributes.get("metadata"));
+  return isObject(metadata) ? metadata : {};
 }
 
 /** A reply held only in `output.value`: the provider's reply object (JSON), or the text itself. */

@@ -134,9 +134,11 @@ export function fromChatMessages(list: JsonValue | undefined, path: string): Con
         ...(calls.length === 0 ? {} : { tool_calls: calls }),
       });
     } else if (role === "tool" || role === "function") {
+      // A result traced without its call's id (LangChain's spans) answers the next call not yet answered.
+      const traced = String(value.tool_call_id ?? value.id ?? "");
       conversation.messages.push({
         role: "tool",
-        tool_call_id: String(value.tool_call_id ?? value.id ?? ""),
+        tool_call_id: traced !== "" ? traced : (unanswered(conversation.messages) ?? ""),
         ...(typeof value.name === "string" ? { name: value.name } : {}),
         content: resultText(value.content),
       });
@@ -147,6 +149,18 @@ export function fromChatMessages(list: JsonValue | undefined, path: string): Con
       );
   });
   return conversation;
+}
+
+/** The id of the first call of the last assistant message that no tool message after it answers. */
+function unanswered(messages: Message[]): string | undefined {
+  let at = messages.length - 1;
+  while (at >= 0 && messages[at].role === "tool") at -= 1;
+  const last = messages[at];
+  if (last?.role !== "assistant") return undefined;
+  const answered = new Set(
+    messages.slice(at + 1).map((m) => (m.role === "tool" ? m.tool_call_id : "")),
+  );
+  return last.tool_calls?.find((call) => !answered.has(call.id))?.id;
 }
 
 /** `tool_calls` of a Chat Completions message: `{id, type: "function", function: {name, arguments}}` (also the flat `{id, name, arguments}`). */
