@@ -363,7 +363,9 @@ async function child(scenario) {
     await loggers.forceFlush();
     await loggers.shutdown();
   } else if (scenario === "openinference-langchain") {
-    const { LangChainInstrumentation } = require("@arizeai/openinference-instrumentation-langchain");
+    const {
+      LangChainInstrumentation,
+    } = require("@arizeai/openinference-instrumentation-langchain");
     const callbacks = require("@langchain/core/callbacks/manager");
     new LangChainInstrumentation().manuallyInstrument(callbacks);
     const { ChatOpenAI } = require("@langchain/openai");
