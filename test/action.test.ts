@@ -221,6 +221,13 @@ describe("the GitHub Action's steps", () => {
     expect(forced.summary).toMatch(
       /^\*\*diff\*\* against reports\/baselines\/main: pass · 0 fixed, 0 regressed of 106 cases/m,
     );
+    // At 2 trials a case can never show a regression among 106 (106 / C(14, 7) < 0.05 needs 7): no ✅.
+    expect(forced.summary.split("\n")[0]).toBe(
+      "### route-eval ⚠️ passed, but a gate could not have failed",
+    );
+    expect(forced.summary).toContain(
+      "not evaluable: fail-on-regressed-case (needs ≥ 7 trials per case on each side)",
+    );
     expect(forced.summary).toContain(
       "<details><summary>the diff against reports/baselines/main</summary>",
     );

@@ -4,6 +4,7 @@ import { compareRuns, type CompareOptions } from "../src/diff/compare-runs.js";
 import {
   applyDiffGates,
   evaluateDiffGates,
+  trialsNeeded,
   parseDropRule,
   type GateOptions,
 } from "../src/gates/regression-gates.js";
@@ -135,24 +136,47 @@ describe("evaluateDiffGates", () => {
     ]);
   });
 
-  it("with one trial per case a flip is within noise: the gate passes, names the flips and says no case could show a regression", () => {
+  it("with one trial per case no case can show a regression: the gate is not evaluable (never passed), says what it needs, and names the flips", () => {
     const diff = dropDiff(2, { failOnRegressedCase: true });
+    // One case going 1/1 → 0/1 reaches p = 1/2 at best, Holm × 20 cases; 6 trials a side: 20 / C(12, 6) = 0.022 < 0.05, 5: 20 / 252 = 0.079.
     expect(diff.gates).toEqual([
       {
         rule: "fail-on-regressed-case",
         passed: true,
         reason:
-          "no case regressed beyond trial noise (exact test per case, Holm across 20 cases, α 0.05); 2 cases went from pass to fail within noise: c16 (1/1 → 0/1, Holm p = 1), c17 (1/1 → 0/1, Holm p = 1); with these trials no case can show a regression (the most a case can reach is Holm p = 1): more trials, or --remeasure-base N, can",
+          "cannot fail with these trials: the most a case can reach is Holm p = 1 ≥ α 0.05 (exact test per case, Holm across 20 cases, α 0.05) — run more trials, or diff --remeasure-base N; 2 cases went from pass to fail within noise: c16 (1/1 → 0/1, Holm p = 1), c17 (1/1 → 0/1, Holm p = 1)",
+        not_evaluable: "needs ≥ 6 trials per case on each side",
       },
     ]);
-    expect(evaluateDiffGates(dropDiff(0), { ...OPTIONS, failOnRegressedCase: true })).toEqual([
-      {
-        rule: "fail-on-regressed-case",
-        passed: true,
-        reason:
-          "no case regressed beyond trial noise (exact test per case, Holm across 20 cases, α 0.05)",
-      },
-    ]);
+    expect(trialsNeeded(20, 0.05)).toBe(6);
+    expect(trialsNeeded(7, 0.05)).toBe(5);
+    expect(
+      evaluateDiffGates(dropDiff(0), { ...OPTIONS, failOnRegressedCase: true })[0].not_evaluable,
+    ).toBe("needs ≥ 6 trials per case on each side");
+  });
+
+  it("--significant-only over too few paired units cannot fail: not evaluable, whatever moved", () => {
+    const base = { a: "PP", b: "PP", c: "PP" };
+    const current = { a: "FF", b: "FF", c: "FF" };
+    const options = {
+      ...OPTIONS,
+      maxDrops: [{ metric: "selection_accuracy", tolerance: 0.02 }],
+      significantOnly: true,
+    };
+    // Three cases, each 2/2 → 0/2: even all three falling cannot reach α with three paired units.
+    const diff = applyDiffGates(
+      compareRuns(
+        makeInput("base", buildRecords(base)),
+        makeInput("current", buildRecords(current)),
+        options,
+      ),
+      options,
+    );
+    expect(diff.gates[0]).toMatchObject({
+      passed: true,
+      not_evaluable: expect.stringMatching(/needs ≥ \d+ paired units/),
+    });
+    expect(diff.verdict).toBe("pass");
   });
 
   it("fails on a case at 2/10 after 10/10, not on one at 4/5 after 5/5; quarantined cases are reported, never gated", () => {

@@ -28,6 +28,9 @@ function reason(stderr) {
   return (errors.length > 0 ? errors : lines).slice(-8).join("\n") || "(no message)";
 }
 
+/** Gates of the diff that could not have failed with the trials they had (filled as the diff is read). */
+const vacuousGates = [];
+
 const EXIT = {
   0: "passed",
   1: "a gate failed",
@@ -36,8 +39,8 @@ const EXIT = {
   4: "internal error (a bug in route-eval)",
   130: "interrupted",
 };
-const headline = (code, what) =>
-  `### route-eval ${code === 0 ? "✅" : "❌"} ${what}${code === 0 ? "" : ` (exit ${code})`}`;
+const headline = (code, what, vacuous = false) =>
+  `### route-eval ${code !== 0 ? "❌" : vacuous ? "⚠️" : "✅"} ${what}${code === 0 ? "" : ` (exit ${code})`}`;
 
 function finish(code, runDir, sections) {
   const summary = `${sections.join(`\n\n${SECTION}\n\n`)}\n`;
@@ -145,8 +148,14 @@ const what =
         ? "the baseline is missing"
         : (EXIT[code] ?? "failed");
 const first = missingBaseline === null ? [] : [missingBaseline];
+// A gate that could not have failed is no pass: the verdict says so first.
+const vacuous = vacuousGates.length > 0;
+const said =
+  code === 0 && vacuous
+    ? `passed, but ${vacuousGates.length === 1 ? "a gate" : `${vacuousGates.length} gates`} could not have failed`
+    : what;
 finish(code, runDir, [
-  `${headline(code, what)}\n\n${[...first, ...lines].join("<br>\n")}`,
+  `${headline(code, said, vacuous)}\n\n${[...first, ...lines].join("<br>\n")}`,
   ...folded,
 ]);
 
@@ -179,6 +188,8 @@ function gatesLine(gates) {
 function diffLine(d, base) {
   const f = d.outcome?.flips ?? {};
   const failed = (d.gates ?? []).filter((g) => !g.passed);
+  const vacuous = (d.gates ?? []).filter((g) => g.not_evaluable !== undefined);
+  vacuousGates.push(...vacuous);
   // Only what was measured on both sides and moved: an unmeasured metric is no "+0.0 pts".
   const moved = (d.metrics ?? [])
     .filter((m) => ["improved", "regressed", "changed"].includes(m.change) && m.delta !== null)
@@ -194,6 +205,9 @@ function diffLine(d, base) {
       : "no metric changed",
     failed.length > 0
       ? `gates failed: ${failed.map((g) => inert(g.reason ?? g.rule)).join("; ")}`
+      : null,
+    vacuous.length > 0
+      ? `not evaluable: ${vacuous.map((g) => `${inert(g.rule)} (${inert(g.not_evaluable)})`).join("; ")}`
       : null,
   ]
     .filter((p) => p !== null)

@@ -88,15 +88,23 @@ export function buildGateSection(diff: Diff): DiffSection {
   if (diff.gates.length === 0)
     return section(title, ["none set (use --max-drop or --fail-on-regressed-case); exit 0"]);
   const rows = diff.gates.map((g): Cell[] => [
-    g.passed ? { text: "✓", tone: "good" } : { text: "✗", tone: "bad" },
+    g.not_evaluable !== undefined
+      ? { text: "–", tone: "muted" }
+      : g.passed
+        ? { text: "✓", tone: "good" }
+        : { text: "✗", tone: "bad" },
     g.rule,
-    g.reason,
+    g.not_evaluable !== undefined ? `not evaluable (${g.not_evaluable}): ${g.reason}` : g.reason,
   ]);
   const table: TableData = { head: ["", "gate", "reason"], align: ["left", "left", "left"], rows };
-  const failed = diff.gates.filter((g) => !g.passed).length;
-  const verdict =
-    failed === 0
-      ? `all ${diff.gates.length} gates passed`
-      : `${failed} of ${diff.gates.length} gates failed: exit 1`;
-  return section(title, [verdict], table);
+  return section(title, [describeGates(diff.gates)], table);
+}
+
+/** "all 2 gates passed", "1 of 2 gates failed: exit 1", "1 passed, 1 not evaluable (… ): exit 0". */
+export function describeGates(gates: Diff["gates"]): string {
+  const failed = gates.filter((g) => !g.passed).length;
+  const vacuous = gates.filter((g) => g.not_evaluable !== undefined).length;
+  if (failed > 0) return `${failed} of ${gates.length} gates failed: exit 1`;
+  if (vacuous === 0) return `all ${gates.length} gates passed`;
+  return `${gates.length - vacuous} passed, ${vacuous} not evaluable (it could not have failed with these trials): exit 0, but nothing is guarded by ${vacuous === 1 ? "it" : "them"}`;
 }

@@ -31,10 +31,13 @@ export interface DiffHtmlOptions {
 
 function renderVerdictSection(diff: Diff): HtmlSection {
   const gates = renderPlainSection("gates", buildGateSection(diff));
+  const vacuous = diff.gates.some((g) => g.not_evaluable !== undefined);
   const verdict =
-    diff.verdict === "pass"
-      ? html`<p class="verdict pass" id="verdict">verdict: pass</p>`
-      : html`<p class="verdict fail" id="verdict">verdict: FAIL — exit 1</p>`;
+    diff.verdict === "fail"
+      ? html`<p class="verdict fail" id="verdict">verdict: FAIL — exit 1</p>`
+      : vacuous
+        ? html`<p class="verdict" id="verdict">verdict: pass, a gate not evaluable (it could not have failed)</p>`
+        : html`<p class="verdict pass" id="verdict">verdict: pass</p>`;
   return { ...gates, title: "Verdict and gates", body: html`${verdict}${gates.body}` };
 }
 

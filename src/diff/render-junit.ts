@@ -28,6 +28,8 @@ function renderGate(gate: Diff["gates"][number]): string {
     ["classname", "gates"],
     ["name", gate.rule],
   ])}`;
+  if (gate.not_evaluable !== undefined)
+    return `${open}>\n      <skipped${attributes([["message", `not evaluable (${gate.not_evaluable}): ${gate.reason}`]])}/>\n    </testcase>`;
   if (gate.passed) return `${open}/>`;
   return `${open}>\n      <failure${attributes([
     ["message", gate.reason],
@@ -75,7 +77,9 @@ function renderCase(flip: CaseFlip): string {
 export function renderDiffJunit(diff: Diff): string {
   const cases = diff.flips;
   const failures = diff.gates.filter((g) => !g.passed).length + cases.filter(fails).length;
-  const skipped = cases.filter((f) => f.kind === "removed" || excused(f) !== null).length;
+  const skipped =
+    cases.filter((f) => f.kind === "removed" || excused(f) !== null).length +
+    diff.gates.filter((g) => g.not_evaluable !== undefined).length;
   const counts: [string, number][] = [
     ["tests", diff.gates.length + cases.length],
     ["failures", failures],

@@ -54,7 +54,13 @@ function renderSection(s: DiffSection): string {
 
 /** The whole Markdown document, ending with a newline. */
 export function renderDiffMarkdown(diff: Diff, listing: DiffListing): string {
-  const verdict = diff.verdict === "pass" ? "**verdict: pass**" : "**verdict: FAIL** (exit 1)";
+  const vacuous = diff.gates.some((g) => g.not_evaluable !== undefined);
+  const verdict =
+    diff.verdict === "fail"
+      ? "**verdict: FAIL** (exit 1)"
+      : vacuous
+        ? "**verdict: pass, a gate not evaluable** (exit 0; it could not have failed)"
+        : "**verdict: pass**";
   const header = `## route-eval diff\n\n${inertMarkdown(describeDiff(diff))}<br>\n${verdict}`;
   const sections = [buildGateSection(diff), ...buildDiffSections(diff, listing)];
   return `${[header, ...sections.map(renderSection)].join("\n\n")}\n`;

@@ -7,7 +7,15 @@ import { describeCaseTest, pIs, formatValue, plural } from "../render/format.js"
 import { isRateName, RATE_NAMES, RATES } from "../types/rates.js";
 import { InputError } from "../errors.js";
 import { CALL_SET_GATES, isCallSetGate } from "./gate-names.js";
-import { type Diff, type GateCheck, type MetricDelta, EPSILON } from "../types/diff.js";
+import {
+  type Diff,
+  type GateCheck,
+  type MetricDelta,
+  type PairedTest,
+  EPSILON,
+} from "../types/diff.js";
+import { smallestDropP } from "../diff/case-noise.js";
+import { pairedTest } from "../diff/mcnemar.js";
 
 export const DEFAULT_DROP_METRIC = "selection_accuracy";
 
@@ -65,6 +73,18 @@ function points(fraction: number): string {
   return `${(Math.abs(fraction) * 100).toFixed(1)} points`;
 }
 
+/**
+ * Why a significance-gated drop can never fail — even every pair falling would not reach α — with
+ * the pairs it would need; null when it can.
+ */
+function vacuousDrop(test: PairedTest | null, alpha: number): string | null {
+  if (test === null) return null;
+  if (pairedTest(0, test.pairs, test.pairs).p_value < alpha) return null;
+  let needed = test.pairs + 1;
+  while (pairedTest(0, needed, needed).p_value >= alpha && needed < 10_000) needed += 1;
+  return `even all ${plural(test.pairs, "pair")} falling would not be significant at α ${alpha} (needs ≥ ${needed} paired units)`;
+}
+
 /** How far the metric moved in its worse direction (negative when it improved). */
 function worsening(row: MetricDelta, delta: number): number {
   return row.direction === "lower" ? delta : -delta;
@@ -88,6 +108,16 @@ function checkDrop(rule: DropRule, diff: Diff, options: GateOptions): GateCheck 
   }
   const worse = worsening(row, row.delta);
   const moved = `${rule.metric} ${formatValue(row, row.base)} → ${formatValue(row, row.current)}`;
+  const test = row.cases ?? row.trials;
+  // With --significant-only, a gate whose test can never reach α cannot fail, whatever moved.
+  const vacuous = options.significantOnly ? vacuousDrop(test, options.alpha) : null;
+  if (vacuous !== null)
+    return {
+      rule: name,
+      passed: true,
+      reason: `${moved}; with --significant-only this gate cannot fail: ${vacuous}`,
+      not_evaluable: vacuous,
+    };
   if (worse <= rule.tolerance + EPSILON) {
     const how =
       worse > EPSILON
@@ -98,7 +128,6 @@ function checkDrop(rule: DropRule, diff: Diff, options: GateOptions): GateCheck 
     return { rule: name, passed: true, reason: `${moved}: ${how}` };
   }
   const over = `${moved}: ${points(worse)} worse, more than the ${points(rule.tolerance)} allowed`;
-  const test = row.cases ?? row.trials;
   if (options.significantOnly && test !== null && test.p_value >= options.alpha) {
     return {
       rule: name,
@@ -136,17 +165,32 @@ function checkRegressedCases(diff: Diff): GateCheck {
       reason: `${plural(noise.regressed.length, "case")} regressed beyond trial noise (${method}): ${listed(noise.regressed.map(counts))}`,
     };
   const within = noise.within_noise.filter((id) => byId.get(id)?.quarantined !== true);
-  if (within.length === 0)
-    return { rule, passed: true, reason: `no case regressed beyond trial noise (${method})` };
-  const reach =
-    noise.best_reachable !== null && noise.best_reachable >= noise.alpha
-      ? `; with these trials no case can show a regression (the most a case can reach is Holm ${pIs(noise.best_reachable)}): more trials, or --remeasure-base N, can`
-      : "";
+  const flipped =
+    within.length === 0
+      ? ""
+      : `; ${plural(within.length, "case")} went from pass to fail within noise: ${listed(within.map(counts))}`;
+  if (noise.best_reachable !== null && noise.best_reachable >= noise.alpha) {
+    // Vacuous: even a case going from all its trials correct to none could not reach α.
+    const needs = `needs ≥ ${trialsNeeded(noise.tested, noise.alpha)} trials per case on each side`;
+    return {
+      rule,
+      passed: true,
+      reason: `cannot fail with these trials: the most a case can reach is Holm ${pIs(noise.best_reachable)} ≥ α ${noise.alpha} (${method}) — run more trials, or diff --remeasure-base N${flipped}`,
+      not_evaluable: needs,
+    };
+  }
   return {
     rule,
     passed: true,
-    reason: `no case regressed beyond trial noise (${method}); ${plural(within.length, "case")} went from pass to fail within noise: ${listed(within.map(counts))}${reach}`,
+    reason: `no case regressed beyond trial noise (${method})${flipped}`,
   };
+}
+
+/** The fewest trials per case (the same on each side) with which one case going from all correct to none reaches Holm p < α among `tested` cases. */
+export function trialsNeeded(tested: number, alpha: number): number {
+  let n = 1;
+  while (smallestDropP(n, n) * Math.max(1, tested) >= alpha && n < 1000) n += 1;
+  return n;
 }
 
 /** The checks in the order given: drops first, then regressed cases. */

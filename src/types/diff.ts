@@ -231,6 +231,12 @@ export interface GateCheck {
   rule: string;
   passed: boolean;
   reason: string;
+  /**
+   * Set when the gate could not have failed with the trials it has (its best reachable test is
+   * not below α): what it needs to be evaluable. It does not fail the run, and is never shown as
+   * passed.
+   */
+  not_evaluable?: string;
 }
 
 export interface Diff {
