@@ -6,7 +6,7 @@ import { InputError } from "../errors.js";
 import { DEFAULT_SIZES, type DistractorPolicy } from "../types/sweep.js";
 import type { SweepFormat } from "../types/formats.js";
 import { runSweep } from "../trial/sweep.js";
-import { formatPercent } from "../render/format.js";
+import { formatRate, plural } from "../render/format.js";
 import { emitSweep } from "./emit-sweep.js";
 import type { Io } from "../context.js";
 import { toOverrides } from "./cli-options.js";
@@ -60,7 +60,7 @@ export async function sweepCommand(io: Io, flags: SweepFlags): Promise<Outcome> 
         : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) }),
     onPoint: (point, runDir) =>
       io.stderr(
-        `${kind} ${point.value}${point.tool_search === undefined ? "" : ` (tool search ${point.tool_search})`}: selection accuracy ${formatPercent(point.selection_accuracy.value)} over ${point.scored} trials — ${runDir}\n`,
+        `${kind} ${point.value}${point.tool_search === undefined ? "" : ` (tool search ${point.tool_search})`}: selection accuracy ${formatRate(point.selection_accuracy)} of ${plural(point.scored, "scored trial")} — ${runDir}\n`,
       ),
   });
   emitSweep(io, sweepDir, sweep, { format: flags.format, output: flags.output });

@@ -6,7 +6,7 @@
 import { isRateName } from "../types/rates.js";
 import { InputError } from "../errors.js";
 import type { GateResult, GateSpec, Metrics, Rate } from "../types.js";
-import { formatCount, formatDecimal } from "../render/format.js";
+import { formatCount, formatDecimal, plural } from "../render/format.js";
 import { compareText } from "../text/compare-text.js";
 import {
   CASE_MEANS,
@@ -93,7 +93,7 @@ function measureCaseMean(field: CaseMeanField, metrics: Metrics, k: number): Mea
     lacking.length > 0
       ? `not measured: k=${k} needs every case to have ${k} scored trials, and ${named}${more} (errored trials do not count; measured k = 1..${measured})`
       : `${NO_POPULATION} (k=${k} needs cases with at least ${k} scored trials; measured k = 1..${measured})`;
-  const evidence = mean === undefined ? "" : ` (mean over ${mean.denominator} cases)`;
+  const evidence = mean === undefined ? "" : ` (mean over ${plural(mean.denominator, "case")})`;
   return { label: `${field} at k=${k}`, value: mean?.value ?? null, evidence, missing: why };
 }
 

@@ -18,7 +18,7 @@ export function formatPopulation(rate: Rate): string {
   const cases = rate.cases;
   return cases === undefined || cases === rate.denominator
     ? String(rate.denominator)
-    : `${rate.denominator} (${cases} cases)`;
+    : `${rate.denominator} (${plural(cases, "case")})`;
 }
 
 /** What a failure at each rung means, for readers who do not know the ladder by heart. */

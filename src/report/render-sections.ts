@@ -49,7 +49,7 @@ export function buildFunnelSection(metrics: Metrics): Section {
   const rows = STAGES.map((stage) => rateRow(stage, metrics[STAGE_RATES[stage]]));
   rows.push(rateRow("end-to-end", metrics.end_to_end_accuracy));
   const lines = [
-    `${metrics.scored} scored trials (${metrics.errored} errored, excluded); each rung is conditioned on the one before`,
+    `${plural(metrics.scored, "scored trial")} (${metrics.errored} errored, excluded); each rung is conditioned on the one before`,
   ];
   return section("Routing ladder", lines, {
     head: ["stage", ...RATE_HEAD],
@@ -69,7 +69,7 @@ export function buildFailureSection(metrics: Metrics): Section {
       STAGE_MEANINGS[stage],
     ];
   });
-  const lines = [`${failed} of ${metrics.scored} scored trials failed a rung`];
+  const lines = [`${failed} of ${plural(metrics.scored, "scored trial")} failed a rung`];
   const head = ["stage", "failed", "share of failures", "meaning"];
   return section("Failure profile", lines, {
     head,

@@ -1,4 +1,4 @@
-import { formatPercent } from "../render/format.js";
+import { formatRate } from "../render/format.js";
 import type { SweepPoint, SweepReport } from "../types/sweep.js";
 import { SWEEP_KINDS_SHOWN, type Series } from "./sweep-kinds.js";
 
@@ -29,7 +29,7 @@ export function renderSweepChart(report: SweepReport): string[] {
   // Search on vs off: end-to-end (search moves failures between rungs), each row labelled by its mode.
   const axisModes = report.settings.tool_search !== undefined;
   const series = axisModes
-    ? [{ label: "", value: (p: SweepPoint) => p.end_to_end_accuracy.value }]
+    ? [{ label: "", rate: (p: SweepPoint) => p.end_to_end_accuracy }]
     : SWEEP_KINDS_SHOWN[report.kind].series;
   const labelOf = (p: SweepPoint, s: Series, first: boolean) =>
     `${first ? SWEEP_KINDS_SHOWN[report.kind].rowLabel(p) : ""}${s.label === "" ? "" : ` ${s.label}`}${axisModes ? ` ${p.tool_search ?? ""}` : ""}`;
@@ -38,7 +38,7 @@ export function renderSweepChart(report: SweepReport): string[] {
   const rows = report.points.flatMap((p) =>
     series.map(
       (s, i) =>
-        `${labelOf(p, s, i === 0).padStart(width)} |${bar(s.value(p))}| ${formatPercent(s.value(p))}`,
+        `${labelOf(p, s, i === 0).padStart(width)} |${bar(s.rate(p).value)}| ${formatRate(s.rate(p))}`,
     ),
   );
   const legend = `(${SWEEP_KINDS_SHOWN[report.kind].legend}':' marks 50% and 90%)`;

@@ -5,11 +5,13 @@
  */
 import { MISSING } from "../render/format.js";
 import type { SweepKind, SweepPoint, SweepReport } from "../types/sweep.js";
+import type { Rate } from "../types/metrics.js";
 
 /** A terminal chart's series: its row label and value per point. */
 export interface Series {
   label: string;
-  value: (p: SweepPoint) => number | null;
+  /** The rate a bar shows (its count beside it). */
+  rate: (p: SweepPoint) => Rate;
 }
 
 export interface SweepKindView {
@@ -53,7 +55,7 @@ export const SWEEP_KINDS_SHOWN: Record<SweepKind, SweepKindView> = {
   size: {
     title: "size sweep",
     chartTitle: "Selection accuracy against visible tools",
-    series: [{ label: "", value: (p) => p.selection_accuracy.value }],
+    series: [{ label: "", rate: (p) => p.selection_accuracy }],
     rowLabel: (p) => `${p.value}`,
     legend: "rows: requested size; ",
     htmlTitle: "Accuracy against visible tools",
@@ -80,8 +82,8 @@ export const SWEEP_KINDS_SHOWN: Record<SweepKind, SweepKindView> = {
     title: "k sweep",
     chartTitle: "Recall@k and selection accuracy against k",
     series: [
-      { label: "recall", value: (p) => p.tool_recall.value },
-      { label: "selection", value: (p) => p.selection_accuracy.value },
+      { label: "recall", rate: (p) => p.tool_recall },
+      { label: "selection", rate: (p) => p.selection_accuracy },
     ],
     rowLabel: (p) => `k=${p.value}`,
     legend: "",
