@@ -4,11 +4,11 @@ import { compareRuns, type CompareOptions } from "../src/diff/compare-runs.js";
 import {
   applyDiffGates,
   evaluateDiffGates,
-  trialsNeeded,
   parseDropRule,
   type GateOptions,
 } from "../src/gates/regression-gates.js";
 import { InputError } from "../src/errors.js";
+import { trialsNeeded } from "../src/diff/case-noise.js";
 import { buildRecords, makeInput } from "./fixtures/diff-records.js";
 
 const OPTIONS: CompareOptions & GateOptions = {

@@ -71,6 +71,13 @@ export function smallestDropP(baseN: number, currentN: number): number {
   return fisherDrop(baseN, baseN, 0, currentN);
 }
 
+/** The fewest trials per case (the same on each side) with which one case going from all correct to none reaches Holm p < α among `tested` cases. */
+export function trialsNeeded(tested: number, alpha: number): number {
+  let n = 1;
+  while (smallestDropP(n, n) * Math.max(1, tested) >= alpha && n < 1000) n += 1;
+  return n;
+}
+
 export interface NoiseOptions {
   alpha: number;
   /** Case ids in the quarantine file, and the file's path. */
@@ -132,6 +139,8 @@ export function testCaseNoise(flips: CaseFlip[], options: NoiseOptions): NoiseSu
     !flaky.includes(f.case_id);
   const present = flips.filter((f) => f.quarantined);
   const reachable = sides.map(({ base, current }) => smallestDropP(base.scored, current.scored));
+  const best =
+    reachable.length === 0 ? null : Math.min(1, Math.min(...reachable) * reachable.length);
   return {
     test: "one-sided Fisher exact per case",
     correction: "holm",
@@ -146,8 +155,9 @@ export function testCaseNoise(flips: CaseFlip[], options: NoiseOptions): NoiseSu
     flaky,
     quarantined: present.map((f) => f.case_id),
     stable_quarantined: present.filter(stable).map((f) => f.case_id),
-    best_reachable:
-      reachable.length === 0 ? null : Math.min(1, Math.min(...reachable) * reachable.length),
+    best_reachable: best,
+    trials_needed:
+      best !== null && best >= options.alpha ? trialsNeeded(tested.length, options.alpha) : null,
     remeasured: options.remeasure?.perCase ?? null,
     quarantine_file: options.quarantine?.file ?? null,
   };

@@ -5,7 +5,7 @@
  */
 import { isRateName } from "../types/rates.js";
 import { InputError } from "../errors.js";
-import type { GateResult, GateSpec, Metrics, Rate } from "../types.js";
+import type { GateResult, GateSpec, MeanEstimate, Metrics, Rate } from "../types.js";
 import { formatCount, formatDecimal, plural } from "../render/format.js";
 import { compareText } from "../text/compare-text.js";
 import {
@@ -105,8 +105,27 @@ function measureRecall(metrics: Metrics, key: string): Measure {
   return measureRate(`tool_recall_at_k.${key}`, rate, missing);
 }
 
+/**
+ * An adaptive run's rate, each case weighted once whatever its trials (its trials follow its
+ * outcomes: passing cases get more, so the pooled rate leans their way): the mean of the cases'
+ * own rates, with its interval over the cases.
+ */
+export type CaseWeighted = (name: string) => MeanEstimate | undefined;
+
+function measureCaseWeighted(name: string, mean: MeanEstimate): Measure {
+  const ci = mean.ci === null ? "" : `, ${formatDecimal(mean.ci[0])}–${formatDecimal(mean.ci[1])}`;
+  return {
+    label: `${name} (case-weighted: an adaptive run gives each case its own trials)`,
+    value: mean.mean,
+    evidence: ` (mean of ${plural(mean.cases, "case")}' own rates${ci})`,
+    missing: NO_POPULATION,
+  };
+}
+
 /** The value a string gate names; throws InputError on a name that is not a metric. */
-function measureNamed(metrics: Metrics, name: string): Measure {
+function measureNamed(metrics: Metrics, name: string, weighted?: CaseWeighted): Measure {
+  const byCase = isRateName(name) ? weighted?.(name) : undefined;
+  if (byCase !== undefined) return measureCaseWeighted(name, byCase);
   if (isRateName(name)) return measureRate(name, metrics[name]);
   if (name === "consistency" || name === "mean_visible") {
     return { label: name, value: metrics[name], evidence: "", missing: NO_POPULATION };
@@ -163,13 +182,18 @@ function judge(metric: string, spec: string, measure: Measure, threshold: Thresh
   return { name: metric, threshold: spec, value: measure.value, passed, reason };
 }
 
-function evaluateGate(metrics: Metrics, name: string, spec: GateSpec): GateResult {
+function evaluateGate(
+  metrics: Metrics,
+  name: string,
+  spec: GateSpec,
+  weighted?: CaseWeighted,
+): GateResult {
   if (typeof spec === "string") {
     const threshold = parseThreshold(name, spec);
     return judge(
       name,
       `${threshold.op} ${threshold.value}`,
-      measureNamed(metrics, name),
+      measureNamed(metrics, name, weighted),
       threshold,
     );
   }
@@ -198,8 +222,12 @@ function evaluateGate(metrics: Metrics, name: string, spec: GateSpec): GateResul
  * Evaluate every gate against the metrics, sorted by metric name. Throws InputError (exit 2) on
  * an unknown metric or a malformed spec, before any result is returned.
  */
-export function evaluateGates(metrics: Metrics, gates: Record<string, GateSpec>): GateResult[] {
+export function evaluateGates(
+  metrics: Metrics,
+  gates: Record<string, GateSpec>,
+  weighted?: CaseWeighted,
+): GateResult[] {
   return Object.keys(gates)
     .sort(compareText)
-    .map((name) => evaluateGate(metrics, name, gates[name]));
+    .map((name) => evaluateGate(metrics, name, gates[name], weighted));
 }

@@ -14,8 +14,6 @@ import {
   type PairedTest,
   EPSILON,
 } from "../types/diff.js";
-import { smallestDropP } from "../diff/case-noise.js";
-import { pairedTest } from "../diff/mcnemar.js";
 
 export const DEFAULT_DROP_METRIC = "selection_accuracy";
 
@@ -79,9 +77,11 @@ function points(fraction: number): string {
  */
 function vacuousDrop(test: PairedTest | null, alpha: number): string | null {
   if (test === null) return null;
-  if (pairedTest(0, test.pairs, test.pairs).p_value < alpha) return null;
+  // Every pair falling is the paired test's best case: exact McNemar p = 2 · 2⁻ⁿ (diff/mcnemar.ts).
+  const best = (n: number) => Math.min(1, 2 * 0.5 ** n);
+  if (best(test.pairs) < alpha) return null;
   let needed = test.pairs + 1;
-  while (pairedTest(0, needed, needed).p_value >= alpha && needed < 10_000) needed += 1;
+  while (best(needed) >= alpha) needed += 1;
   return `even all ${plural(test.pairs, "pair")} falling would not be significant at α ${alpha} (needs ≥ ${needed} paired units)`;
 }
 
@@ -171,7 +171,7 @@ function checkRegressedCases(diff: Diff): GateCheck {
       : `; ${plural(within.length, "case")} went from pass to fail within noise: ${listed(within.map(counts))}`;
   if (noise.best_reachable !== null && noise.best_reachable >= noise.alpha) {
     // Vacuous: even a case going from all its trials correct to none could not reach α.
-    const needs = `needs ≥ ${trialsNeeded(noise.tested, noise.alpha)} trials per case on each side`;
+    const needs = `needs ≥ ${noise.trials_needed} trials per case on each side`;
     return {
       rule,
       passed: true,
@@ -184,13 +184,6 @@ function checkRegressedCases(diff: Diff): GateCheck {
     passed: true,
     reason: `no case regressed beyond trial noise (${method})${flipped}`,
   };
-}
-
-/** The fewest trials per case (the same on each side) with which one case going from all correct to none reaches Holm p < α among `tested` cases. */
-export function trialsNeeded(tested: number, alpha: number): number {
-  let n = 1;
-  while (smallestDropP(n, n) * Math.max(1, tested) >= alpha && n < 1000) n += 1;
-  return n;
 }
 
 /** The checks in the order given: drops first, then regressed cases. */

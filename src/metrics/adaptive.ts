@@ -12,6 +12,10 @@ import type { Config, Success } from "../types.js";
 import { OUTCOME, SCORED, type CaseTally } from "./case-tally.js";
 import type { RecordTally } from "./record-tally.js";
 import { decideCase, trialsToCertifyPass } from "./e-process.js";
+import { metricsOfCases } from "./compute-metrics.js";
+import { clusterMean } from "./wilson.js";
+import { isRateName } from "../types/rates.js";
+import type { MeanEstimate } from "../types/metrics.js";
 
 /** θ (the per-case success probability decided against), where it came from, α and its even split across the cases (Bonferroni), the cap. */
 export type AdaptivePlan = AdaptivePlanInfo;
@@ -122,6 +126,25 @@ export function nextTrials(
     next.set(id, t);
   }
   return next;
+}
+
+/**
+ * A rate with each case weighted once — the mean of the cases' own rates (cases with a population),
+ * its interval over the cases — for the gates of an adaptive run, whose trials per case follow
+ * the outcomes (the pooled rate counts a passing case's 60 trials against a failing case's 4).
+ */
+export function caseWeighted(
+  cases: readonly CaseTally[],
+  success: Success,
+): (name: string) => MeanEstimate | undefined {
+  return (name) => {
+    if (!isRateName(name)) return undefined;
+    const shares = cases.flatMap((c) => {
+      const rate = metricsOfCases([c], success)[name];
+      return rate.denominator > 0 ? [{ n: 1, sum: rate.numerator / rate.denominator }] : [];
+    });
+    return clusterMean(shares);
+  };
 }
 
 /** The report's account of an adaptive run: each case's decision, and the calls against the fixed plan. */

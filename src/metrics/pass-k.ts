@@ -4,12 +4,14 @@
  */
 import { minOf } from "../text/extremes.js";
 import type { CaseMean } from "../types.js";
-import { rate } from "./wilson.js";
+import { clusterRate, rate } from "./wilson.js";
 
 /** One case's trials: n scored (non-errored) trials, c of them correct. */
 export interface CaseTally {
   n: number;
   c: number;
+  /** The unit the interval treats as independent (a turn's conversation); absent: the case itself. */
+  cluster?: string;
 }
 
 function checkRange(c: number, n: number, k: number): void {
@@ -57,12 +59,34 @@ export function meanOverCases(
     scored.map((tally) => tally.n),
     0,
   );
+  // A conversation's turns are not independent: with conversations, its turns are one unit of the
+  // interval (the design effect of their agreement), as every other rate of such a run.
+  const clusters = new Set(scored.map((tally, i) => tally.cluster ?? `#${i}`));
+  const clustered = clusters.size < scored.length;
   const means: Record<string, CaseMean> = {};
   for (let k = 1; k <= minN; k++) {
     const sum = scored.reduce((total, tally) => total + estimate(tally.c, tally.n, k), 0);
-    means[String(k)] = rate(sum, scored.length);
+    means[String(k)] = clustered
+      ? { ...rate(sum, scored.length), ci: clusteredInterval(scored, (t) => estimate(t.c, t.n, k)) }
+      : rate(sum, scored.length);
   }
   return means;
+}
+
+/** The interval of a mean over cases whose clusters (conversations) hold several of them. */
+function clusteredInterval(
+  cases: CaseTally[],
+  value: (tally: CaseTally) => number,
+): [number, number] | null {
+  const byCluster = new Map<string, { n: number; s: number }>();
+  cases.forEach((tally, i) => {
+    const key = tally.cluster ?? `#${i}`;
+    const cluster = byCluster.get(key) ?? { n: 0, s: 0 };
+    cluster.n += 1;
+    cluster.s += value(tally);
+    byCluster.set(key, cluster);
+  });
+  return clusterRate([...byCluster.values()]).ci;
 }
 
 /** pass^k and pass@k over cases, keyed by k = 1..max n. */

@@ -60,7 +60,13 @@ export function computeReliability(cases: readonly CaseTally[], success: Success
     .map((tally) => ({ case_id: tally.caseId, scored: tally.scored }))
     .sort((a, b) => a.scored - b.scored || compareText(a.case_id, b.case_id));
   return {
-    ...computePassK(scored.map((tally) => ({ n: tally.scored, c: tally.correct[success] }))),
+    ...computePassK(
+      scored.map((tally) => ({
+        n: tally.scored,
+        c: tally.correct[success],
+        cluster: tally.cluster,
+      })),
+    ),
     pass_k_short_cases: short,
     consistency: consistency_rate?.value ?? null,
     consistency_rate,

@@ -132,6 +132,31 @@ function tallyByCase(population: TrialRecord[], value: (t: TrialRecord) => numbe
   return [...byCase.entries()].sort(([a], [b]) => compareText(a, b)).map(([, tally]) => tally);
 }
 
+/** Student's t 0.975 quantile for 1–30 degrees of freedom (beyond, the Cornish–Fisher series). */
+const T_975 = [
+  12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.306, 2.2622, 2.2281, 2.201, 2.1788,
+  2.1604, 2.1448, 2.1314, 2.1199, 2.1098, 2.1009, 2.093, 2.086, 2.0796, 2.0739, 2.0687, 2.0639,
+  2.0595, 2.0555, 2.0518, 2.0484, 2.0452, 2.0423,
+];
+
+/**
+ * The two-sided 95% quantile of Student's t with `df` degrees of freedom: what a mean over few
+ * clusters needs (z = 1.96 at 3 cases covers about 70%, not 95%). Exact to 4 decimals.
+ */
+export function t975(df: number): number {
+  if (df < 1) return Infinity;
+  if (df <= T_975.length) return T_975[Math.floor(df) - 1];
+  const z = Z_95;
+  const [z3, z5, z7, z9] = [z ** 3, z ** 5, z ** 7, z ** 9];
+  return (
+    z +
+    (z3 + z) / (4 * df) +
+    (5 * z5 + 16 * z3 + 3 * z) / (96 * df ** 2) +
+    (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * df ** 3) +
+    (79 * z9 + 776 * z7 + 1482 * z5 - 1920 * z3 - 945 * z) / (92160 * df ** 4)
+  );
+}
+
 /** One case's part of a per-trial mean: its trials, and the sum of their values. */
 export interface ClusterSum {
   n: number;
@@ -140,8 +165,9 @@ export interface ClusterSum {
 
 /**
  * A mean over trials that come in cases, with a cluster-robust 95% interval (the case is the
- * unit): mean ± z·SE, SE² = C/(C − 1) · Σ (sum_i − mean·n_i)² / N². Null interval with fewer
- * than two cases (no spread between cases to measure).
+ * unit): mean ± t(C − 1)·SE, SE² = C/(C − 1) · Σ (sum_i − mean·n_i)² / N² — Student's t with
+ * the case count, so few cases give an honest width. Null interval with fewer than two cases (no
+ * spread between cases to measure).
  */
 export function clusterMean(clusters: ClusterSum[]): MeanEstimate {
   const present = clusters.filter((c) => c.n > 0);
@@ -153,18 +179,19 @@ export function clusterMean(clusters: ClusterSum[]): MeanEstimate {
   if (cases < 2) return { mean, total, n, cases, ci: null };
   const spread = present.reduce((sum, c) => sum + (c.sum - mean * c.n) ** 2, 0);
   const se = Math.sqrt((cases / (cases - 1)) * spread) / n;
-  return { mean, total, n, cases, ci: [Math.max(0, mean - Z_95 * se), mean + Z_95 * se] };
+  const t = t975(cases - 1);
+  return { mean, total, n, cases, ci: [Math.max(0, mean - t * se), mean + t * se] };
 }
 
 /**
  * A mean of independent values from running sums (n, Σx, Σx²), in memory that does not grow with
- * n: the same estimate and interval as clusterMean over one-value clusters (mean ± z·s/√n).
+ * n: the same estimate and interval as clusterMean over one-value clusters (mean ± t·s/√n).
  */
 export function meanOfSums(n: number, total: number, squares: number): MeanEstimate {
   if (n === 0) return { mean: null, total, n, cases: 0, ci: null };
   const mean = total / n;
   if (n < 2) return { mean, total, n, cases: n, ci: null };
   const spread = Math.max(0, squares - n * mean * mean) / (n * (n - 1));
-  const half = Z_95 * Math.sqrt(spread);
+  const half = t975(n - 1) * Math.sqrt(spread);
   return { mean, total, n, cases: n, ci: [mean - half, mean + half] };
 }

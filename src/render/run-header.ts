@@ -10,8 +10,19 @@ export function describeRun(report: Report): string {
   const { retriever, k } = run.config.discovery;
   const discovery =
     retriever === "none" ? "no retriever" : `retriever ${retriever}, k=${k ?? MISSING_K}`;
-  const size = `${describeCases(report)} × ${plural(run.config.trials, "trial")}`;
+  const size = `${describeCases(report)} × ${describeTrials(report)}`;
   return `route-eval run ${run.run_id} · ${run.endpoint}/${run.model} · ${registries} · ${size} · ${discovery}`;
+}
+
+/** "3 trials", or for an adaptive run what it asked: "2–60 trials (adaptive, 214 in all, cap 60)". */
+export function describeTrials(report: Report): string {
+  const a = report.adaptive;
+  if (a === undefined) return plural(report.run.config.trials, "trial");
+  const asked = a.cases.map((c) => c.trials);
+  const least = Math.min(...asked);
+  const most = Math.max(...asked);
+  const range = least === most ? String(most) : `${least}–${most}`;
+  return `${range} trials (adaptive, ${a.calls} in all, cap ${a.max_trials})`;
 }
 
 const LISTED_REGISTRIES = 3;

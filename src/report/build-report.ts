@@ -14,7 +14,7 @@ import {
   type TrialRecord,
 } from "../types.js";
 import { compareText } from "../text/compare-text.js";
-import { summariseAdaptive } from "../metrics/adaptive.js";
+import { caseWeighted, summariseAdaptive } from "../metrics/adaptive.js";
 
 /**
  * The whole report, from run metadata and trial records alone — no endpoint, no registry. The
@@ -47,7 +47,14 @@ export function reportOfTally(
     schema_version: REPORT_SCHEMA_VERSION,
     run,
     metrics,
-    gates: options.gates === false ? [] : evaluateGates(metrics, run.config.gates),
+    gates:
+      options.gates === false
+        ? []
+        : evaluateGates(
+            metrics,
+            run.config.gates,
+            meta.adaptive === undefined ? undefined : caseWeighted(cases, success),
+          ),
     breakdowns: computeBreakdowns(options.records, cases, success, metrics),
     cases: cases.map((c) => rowOfCase(c, success)),
     ...(meta.adaptive === undefined

@@ -3,7 +3,6 @@
  * heatmap, pass^k curves, family breakdown, rates and gates, and the filterable case table whose
  * rows expand into the same explanation as `route-eval show --case`.
  */
-import { plural } from "../render/format.js";
 import type { GateResult, Report } from "../types.js";
 import type { CaseExplanation } from "../types/explain.js";
 import { renderBreakdownSection } from "./render-html-breakdown.js";
@@ -20,7 +19,7 @@ import {
 import { renderReliabilitySection } from "./render-html-reliability.js";
 import { readFileSync } from "node:fs";
 import { lazy } from "../text/lazy.js";
-import { describeRegistries, describeRun } from "../render/run-header.js";
+import { describeRegistries, describeRun, describeTrials } from "../render/run-header.js";
 import type { CounterfactualReport } from "../types/counterfactual.js";
 import { renderHeadroomSection } from "../counterfactual/render-headroom-html.js";
 import { HIDING_LABELS, NO_DESCRIPTION, STATUS_MARKS } from "../show/render-case.js";
@@ -43,7 +42,7 @@ function runFacts(report: Report): [string, string][] {
   const facts: [string, string][] = [
     ["endpoint", `${run.endpoint} / ${run.model}`],
     ["registry", describeRegistries(run.registries)],
-    ["cases", `${report.cases.length} × ${plural(run.config.trials, "trial")}`],
+    ["cases", `${report.cases.length} × ${describeTrials(report)}`],
     [
       "discovery",
       run.config.discovery.retriever === "none"

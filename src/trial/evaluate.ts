@@ -17,6 +17,7 @@ import {
 } from "../run-files/run-directory.js";
 import { findResumeDifferences } from "../run-files/resume-check.js";
 import { nextTrials, planAdaptive, type AdaptivePlan } from "../metrics/adaptive.js";
+import { trialsToCertifyPass } from "../metrics/e-process.js";
 import { runTrialJobs, type JobList, type LoopStop } from "./run-loop.js";
 import { listPending, type SweepHook } from "./run-trial.js";
 import { inShard, type Shard } from "../run-files/shard.js";
@@ -142,6 +143,16 @@ export async function runEvaluation(config: Config, options: RunOptions): Promis
   return run.finish(stopped);
 }
 
+/**
+ * Said before the first call: a θ no case can be certified to pass within the cap (every clean
+ * case would end "undecided" after max_trials correct trials), with the trials it needs.
+ */
+function certifyWarning(plan: AdaptivePlan): string | null {
+  const needed = trialsToCertifyPass(plan.target, plan.case_alpha, 100_000);
+  if (needed !== null && needed <= plan.max_trials) return null;
+  return `adaptive trials: no case can be certified to pass θ ${plan.target} within --max-trials ${plan.max_trials} (α ${plan.alpha} split across the cases: ${plan.case_alpha.toPrecision(3)} each) — a case needs ${needed ?? "more than 100,000"} correct trials in a row; every passing case will end undecided. Raise --max-trials to ${needed ?? "far more"}, lower θ, or gate on fewer cases`;
+}
+
 /** Adaptive trials: round after round (each undecided case's next trial), until no case has one to ask. */
 async function runRounds(
   first: JobList,
@@ -206,6 +217,8 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
   if (answering.kind === "batch") meta.batch = true;
   const plan = planAdaptive(config, cases.length);
   if (plan !== null) meta.adaptive = plan;
+  const uncertifiable = plan === null || run.previous !== null ? null : certifyWarning(plan);
+  if (uncertifiable !== null) options.onWarning?.(uncertifiable);
   if (run.previous !== null) {
     checkSameExperiment(run, meta, resumeAs);
     run.repair();

@@ -170,6 +170,8 @@ export interface NoiseSummary {
   stable_quarantined: string[];
   /** The smallest Holm-adjusted p any case could reach with these trials (all correct before, none after); null without cases. */
   best_reachable: number | null;
+  /** When no case can reach α (best_reachable ≥ α): the trials per case, on each side, with which one could. */
+  trials_needed: number | null;
   /** Extra trials per case asked of the base side by --remeasure-base; null when not asked. */
   remeasured: number | null;
   /** The quarantine file read, if any. */
