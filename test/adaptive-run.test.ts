@@ -222,3 +222,85 @@ describe("adaptive trials' error rate through the pipeline", () => {
     expect(decided).toBeLessThan(400); // near θ, most cases run to the cap undecided
   }, 240_000);
 });
+
+describe("an adaptive run gates on what it decided (issue 48)", () => {
+  // Five cases that always pass and five at 0.2–0.3: the suite's mean (each case once) is 0.63.
+  const P = [1, 1, 1, 1, 1, 0.3, 0.3, 0.25, 0.25, 0.2];
+  const cases = P.map((p, i) => ({ id: `case-${String(i).padStart(2, "0")}`, p }));
+
+  it("a 0.8 gate fails on the case-weighted rate in every seed, where the pooled rate leans to the passing cases' extra trials", async () => {
+    const dir = writeRandomProject(cases);
+    const config = JSON.parse(readFileSync(join(dir, "route-eval.yaml"), "utf8"));
+    writeFileSync(
+      join(dir, "route-eval.yaml"),
+      JSON.stringify({ ...config, gates: { selection_accuracy: ">= 0.8" } }),
+    );
+    const pooled: number[] = [];
+    for (let salt = 0; salt < 8; salt++) {
+      const server = await fake.start(randomModel(P, salt));
+      const run = await runCli(
+        [
+          "run",
+          "-e",
+          "openai:random-model",
+          "--base-url",
+          `${server.url}/v1`,
+          "--no-progress",
+          "--retry-base-ms",
+          "1",
+          "--trials",
+          "auto",
+          "--max-trials",
+          "60",
+          "--concurrency",
+          "8",
+          "--run-id",
+          `seed-${salt}`,
+        ],
+        { cwd: dir, env: ENV },
+      );
+      const report = reportOf(join(dir, "reports", `seed-${salt}`));
+      const [gate] = report.gates;
+      expect(run.code, `seed ${salt}: ${gate.reason}`).toBe(1);
+      expect(gate.reason).toMatch(
+        /^selection_accuracy \(case-weighted: an adaptive run gives each case its own trials\) 0\.\d+ \(mean of 10 cases' own rates, 0\.\d+–0\.\d+\) is below 0\.8$/,
+      );
+      // From the report's own case rows (every trial reaches selection here): the mean of the cases' rates.
+      const rows = report.cases.map((c) => c.correct / (c.trials - c.errored));
+      expect(gate.value).toBeCloseTo(rows.reduce((a, b) => a + b, 0) / rows.length, 12);
+      pooled.push(report.metrics.selection_accuracy.value ?? 0);
+      expect(pooled.at(-1)).toBeGreaterThan(gate.value ?? 1);
+      expect(run.stdout).toMatch(/ × \d+–\d+ trials \(adaptive, \d+ in all, cap 60\)/);
+    }
+  }, 300_000);
+
+  it("says before the first call when no case can be certified to pass within the cap", async () => {
+    const dir = writeRandomProject(cases);
+    const server = await fake.start(randomModel(P));
+    const run = await runCli(
+      [
+        "run",
+        "-e",
+        "openai:random-model",
+        "--base-url",
+        `${server.url}/v1`,
+        "--no-progress",
+        "--no-gates",
+        "--retry-base-ms",
+        "1",
+        "--adaptive",
+        "0.9",
+        "--max-trials",
+        "60",
+        "--concurrency",
+        "8",
+      ],
+      { cwd: dir, env: ENV },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    // α 0.05 over 10 cases: 0.005 each; a pass at θ 0.9 needs 69 correct trials in a row.
+    expect(run.stderr.split("\n")[0]).toBe(
+      "adaptive trials: no case can be certified to pass θ 0.9 within --max-trials 60 (α 0.05 split across the cases: 0.00500 each) — a case needs 69 correct trials in a row; every passing case will end undecided. Raise --max-trials to 69, lower θ, or gate on fewer cases",
+    );
+  }, 120_000);
+});
