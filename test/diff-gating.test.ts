@@ -9,6 +9,7 @@ import {
 } from "../src/gates/regression-gates.js";
 import { InputError } from "../src/errors.js";
 import { trialsNeeded } from "../src/diff/case-noise.js";
+import { isQuarantinable } from "../src/diff/quarantine.js";
 import { buildRecords, makeInput } from "./fixtures/diff-records.js";
 
 const OPTIONS: CompareOptions & GateOptions = {
@@ -235,6 +236,22 @@ describe("evaluateDiffGates", () => {
       stable_quarantined: ["steady"],
       quarantine_file: "q.yaml",
     });
+    // Not gated, but never quiet: the quarantined case that collapsed is named in the gate's reason.
+    expect(quarantined.gates[0].reason).toContain(
+      "— but 1 quarantined case collapsed beyond trial noise, not gated while quarantined: broken (10/10 → 2/10, Holm p = 0.00143, quarantined)",
+    );
+  });
+
+  it("quarantines a case only when its minority outcome is at least the threshold in both runs", () => {
+    const side = (correct: number, scored: number) => ({ correct, scored });
+    const both = (a: [number, number], b: [number, number], threshold = 0.2) =>
+      isQuarantinable({ base: side(...a), current: side(...b) }, threshold);
+    expect(both([5, 10], [6, 10])).toBe(true); // flaky in both
+    expect(both([9, 10], [5, 10])).toBe(false); // one wobble in BASE (10%)
+    expect(both([10, 10], [4, 10])).toBe(false); // stable, then changed: a regression, not flakiness
+    expect(both([2, 3], [1, 3])).toBe(true); // a third either way
+    expect(both([2, 3], [1, 3], 0.4)).toBe(false);
+    expect(both([1, 1], [0, 1])).toBe(false); // one trial shows no disagreement
   });
 
   it("tests the base side with its remeasured trials too", () => {

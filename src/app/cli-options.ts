@@ -81,6 +81,14 @@ export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
+/** A minority share for --quarantine-threshold: above 0, at most 0.5. */
+export function parseMinorityShare(value: string): number {
+  const share = Number(value);
+  if (!Number.isFinite(share) || share <= 0 || share > 0.5)
+    throw new ArgumentError("expected a share above 0 and at most 0.5 (e.g. 0.2).");
+  return share;
+}
+
 /** A significance level, strictly between 0 and 1. */
 export function parseAlpha(value: string): number {
   const alpha = Number(value);

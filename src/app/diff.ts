@@ -33,8 +33,13 @@ import { readReportFile } from "../run-files/read-report.js";
 import { readRecords } from "../run-files/records-io.js";
 import type { RunMeta, TrialRecord } from "../types.js";
 import { readHeadroom } from "../run-files/read-headroom.js";
-import { DEFAULT_QUARANTINE, readQuarantine, updateQuarantine } from "../diff/quarantine.js";
-export { DEFAULT_QUARANTINE };
+import {
+  DEFAULT_QUARANTINE,
+  DEFAULT_QUARANTINE_THRESHOLD,
+  readQuarantine,
+  updateQuarantine,
+} from "../diff/quarantine.js";
+export { DEFAULT_QUARANTINE, DEFAULT_QUARANTINE_THRESHOLD };
 import { remeasureBase, type RemeasureTallies } from "../trial/remeasure.js";
 import { readRun } from "../run-files/read-run.js";
 import { configRoot, loadConfig } from "../config/load-config.js";
@@ -117,6 +122,8 @@ export interface DiffFlags {
   all?: boolean;
   quarantine?: string;
   updateQuarantine?: boolean;
+  /** The least minority share a case's trials need, in both runs, to be quarantined. */
+  quarantineThreshold?: number;
   remeasureBase?: number;
   config?: string;
   progress?: boolean;
@@ -149,17 +156,27 @@ export async function diffCommand(
     remeasure,
   });
   if (flags.updateQuarantine === true) {
+    const threshold = flags.quarantineThreshold ?? DEFAULT_QUARANTINE_THRESHOLD; // callers that skip commander
     const added = updateQuarantine(
       diff,
       quarantine,
       flags.quarantine,
       io.cwd,
       io.now().toISOString().slice(0, 10),
+      threshold,
     );
     io.stderr(
-      `route-eval: quarantine ${flags.quarantine ?? DEFAULT_QUARANTINE}: ${added.length === 0 ? "no flaky case to add" : `added ${added.length} flaky case${added.length === 1 ? "" : "s"}: ${added.join(", ")}`}\n`,
+      `route-eval: quarantine ${flags.quarantine ?? DEFAULT_QUARANTINE}: ${added.length === 0 ? "no case flaky enough to add" : `added ${added.length} case${added.length === 1 ? "" : "s"}`} (a case's minority outcome is at least ${Math.round(threshold * 100)}% of its trials in both runs)${added.length === 0 ? "" : `: ${added.join(", ")}`}\n`,
     );
   }
+  // A quarantined case that collapsed beyond its noise is not gated, and is never quiet.
+  const collapsed = diff.flips.filter(
+    (f) => f.quarantined === true && f.test?.beyond_noise === true,
+  );
+  for (const flip of collapsed)
+    io.stderr(
+      `route-eval: warning: quarantined case ${inertLine(flip.case_id)} collapsed beyond its trial noise (${flip.test?.base.correct}/${flip.test?.base.scored} → ${flip.test?.current.correct}/${flip.test?.current.scored}); it is not gated while quarantined — look at it, and release it from the quarantine\n`,
+    );
   if (!diff.comparability.comparable) {
     const reasons = diff.comparability.differences.map((d) => d.message).join("; ");
     io.stderr(

@@ -1,8 +1,14 @@
 /** `route-eval diff`: its flags, then app/diff.ts. */
 import { describeCommand } from "./catalogue.js";
 import { Option, type Command } from "commander";
-import { collectDrop, DEFAULT_QUARANTINE, diffCommand, type DiffFlags } from "../app/diff.js";
-import { parseAlpha, positiveInt } from "../app/cli-options.js";
+import {
+  collectDrop,
+  DEFAULT_QUARANTINE,
+  DEFAULT_QUARANTINE_THRESHOLD,
+  diffCommand,
+  type DiffFlags,
+} from "../app/diff.js";
+import { parseAlpha, parseMinorityShare, positiveInt } from "../app/cli-options.js";
 import { formatOption, outputOption } from "./options.js";
 
 import type { Io } from "../context.js";
@@ -47,7 +53,13 @@ export function registerDiff(program: Command, io: Io, setExit: SetExit): void {
     )
     .option(
       "--update-quarantine",
-      "add the diff's flaky cases to the quarantine file (existing entries kept)",
+      "add the cases flaky beyond --quarantine-threshold to the quarantine file (existing entries kept)",
+    )
+    .option(
+      "--quarantine-threshold <share>",
+      "--update-quarantine admits a case when its minority outcome is at least this share of its trials in both runs",
+      parseMinorityShare,
+      DEFAULT_QUARANTINE_THRESHOLD,
     )
     .addOption(
       new Option(
@@ -82,8 +94,9 @@ retriever/k; otherwise diff names each difference and exits 2 (unless --force).
 
 A case regresses only when its success rate dropped beyond its own trial noise: a one-sided
 Fisher exact test on its trials in the two runs, Holm-adjusted across the cases scored in both.
-Cases whose own trials disagree are listed as flaky; --update-quarantine adds them to the
-quarantine file, whose cases are reported but never gated. With few trials no case can reach
+Cases whose own trials disagree are listed as flaky; --update-quarantine adds those whose
+minority outcome is at least --quarantine-threshold (0.2) of their trials in both runs to the
+quarantine file, whose cases are reported but never gated (one that collapses is named loudly). With few trials no case can reach
 significance (the diff says so): run more trials, or --remeasure-base N.
 
 Exit codes: 0 no gate failed · 1 a --max-drop or --fail-on-regressed-case gate failed ·

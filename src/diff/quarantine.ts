@@ -65,9 +65,27 @@ export function readQuarantine(named: string | undefined, cwd: string): Quaranti
   return { file: yaml.shown, entries, cases: new Set(entries.map((e) => e.case)) };
 }
 
+/** The least share of a case's trials its minority outcome must have, in both runs, to be quarantined. */
+export const DEFAULT_QUARANTINE_THRESHOLD = 0.2;
+
 /**
- * The file with the diff's flaky cases added (existing entries and their reasons kept), at the path
- * named or the default; returns the cases added.
+ * Whether a case's own trials disagree beyond the threshold in both runs: its minority outcome (the
+ * correct ones, or the wrong ones) at least `threshold` of its scored trials, in BASE and in
+ * CURRENT. A case that wobbled once, or changed from one run to the other, is not flaky by this.
+ */
+export function isQuarantinable(
+  test: { base: { correct: number; scored: number }; current: { correct: number; scored: number } },
+  threshold: number,
+): boolean {
+  const split = (side: { correct: number; scored: number }) =>
+    side.scored >= 2 &&
+    Math.min(side.correct, side.scored - side.correct) / side.scored >= threshold;
+  return split(test.base) && split(test.current);
+}
+
+/**
+ * The file with the diff's cases that are flaky beyond the threshold added (existing entries and
+ * their reasons kept), at the path named or the default; returns the cases added.
  */
 export function updateQuarantine(
   diff: Diff,
@@ -75,6 +93,7 @@ export function updateQuarantine(
   named: string | undefined,
   cwd: string,
   today: string,
+  threshold = DEFAULT_QUARANTINE_THRESHOLD,
 ): string[] {
   const entries = [...(existing?.entries ?? [])];
   const have = new Set(entries.map((e) => e.case));
@@ -82,11 +101,9 @@ export function updateQuarantine(
   for (const id of diff.noise.flaky) {
     if (have.has(id)) continue;
     const test = diff.flips.find((f) => f.case_id === id)?.test;
-    const counts =
-      test === null || test === undefined
-        ? ""
-        : ` ${test.base.correct}/${test.base.scored} → ${test.current.correct}/${test.current.scored}`;
-    entries.push({ case: id, reason: `flaky:${counts} (${today})` });
+    if (test === null || test === undefined || !isQuarantinable(test, threshold)) continue;
+    const counts = `${test.base.correct}/${test.base.scored} → ${test.current.correct}/${test.current.scored}`;
+    entries.push({ case: id, reason: `flaky: ${counts} (${today})` });
     added.push(id);
   }
   const header =

@@ -164,6 +164,14 @@ function checkRegressedCases(diff: Diff): GateCheck {
       passed: false,
       reason: `${plural(noise.regressed.length, "case")} regressed beyond trial noise (${method}): ${listed(noise.regressed.map(counts))}`,
     };
+  // A quarantined case that collapsed is not gated, and is named in every reason, never quiet.
+  const collapsed = diff.flips
+    .filter((f) => f.quarantined === true && f.test?.beyond_noise === true)
+    .map((f) => counts(f.case_id));
+  const loud =
+    collapsed.length === 0
+      ? ""
+      : ` — but ${plural(collapsed.length, "quarantined case")} collapsed beyond trial noise, not gated while quarantined: ${listed(collapsed)}`;
   const within = noise.within_noise.filter((id) => byId.get(id)?.quarantined !== true);
   const flipped =
     within.length === 0
@@ -175,14 +183,14 @@ function checkRegressedCases(diff: Diff): GateCheck {
     return {
       rule,
       passed: true,
-      reason: `cannot fail with these trials: the most a case can reach is Holm ${pIs(noise.best_reachable)} ≥ α ${noise.alpha} (${method}) — run more trials, or diff --remeasure-base N${flipped}`,
+      reason: `cannot fail with these trials: the most a case can reach is Holm ${pIs(noise.best_reachable)} ≥ α ${noise.alpha} (${method}) — run more trials, or diff --remeasure-base N${flipped}${loud}`,
       not_evaluable: needs,
     };
   }
   return {
     rule,
     passed: true,
-    reason: `no case regressed beyond trial noise (${method})${flipped}`,
+    reason: `no case regressed beyond trial noise (${method})${flipped}${loud}`,
   };
 }
 
