@@ -142,15 +142,19 @@ describe("counterfactual on the hand-derived fixture (baseline endpoint)", () =>
       ["first", 2, 0, 0],
       ["pair", 4, 0, 0],
     ]);
-    // A partition: cancel-order's two failures are inseparable, order-status's two are the rival's.
+    // A partition: removing the rival recovers order-status's two failures, but one case cannot show
+    // a change beyond the placebo's noise (the arm's interval reaches 0), so no change is credited:
+    // all four, where the pair alone still fails, are inseparable.
+    expect(report.stages[3].arms[0].within_noise).toBe(true);
     expect(report.selection).toEqual({
       tested: 4,
-      rival: 2,
+      rival: 0,
       position: 0,
       crowding: 0,
       chance: 0,
-      inseparable: 2,
+      inseparable: 4,
       unexplained: 0,
+      beyond_noise: [],
     });
     expect(report.rival_pairs).toEqual([
       {
@@ -185,7 +189,7 @@ describe("counterfactual on the hand-derived fixture (baseline endpoint)", () =>
       "exposure: 2 failures; inject recovers 2, the placebo 0 → 2 binding, +20.0 pts end-to-end [−2.4, 20.0] (within the placebo's noise)",
     );
     expect(flat).toContain(
-      "selection: the 4 failures tested, each counted once under the first that holds — the rival (removing it recovers more repeats than the placebo) 2, position",
+      "selection: the 4 failures tested, each counted once under the first that holds — the rival (removing it recovers more repeats than the placebo) 0, position",
     );
   }, 30_000);
 
@@ -485,14 +489,17 @@ describe("counterfactual through a local OpenAI-compatible server", () => {
       placebo: 0,
       binding: 4,
     });
+    // Only moving first recovers beyond the placebo's noise (it recovers all four); removing the
+    // rival recovers two, within noise, so those are credited to position, the first that holds.
     expect(report.selection).toEqual({
       tested: 4,
-      rival: 2,
-      position: 2,
+      rival: 0,
+      position: 4,
       crowding: 0,
       chance: 0,
       inseparable: 0,
       unexplained: 0,
+      beyond_noise: ["first"],
     });
 
     const second = await runCli(

@@ -220,10 +220,18 @@ function armHeadroom(
 
 /**
  * The selection failures tested, each attributed to the first explanation that holds (the order
- * of SELECTION_EXPLANATIONS). A change "recovers" a failed trial when more of its repeats come
- * out correct than of the placebo's.
+ * of SELECTION_EXPLANATIONS). A change explains a failed trial when more of its repeats come out
+ * correct than of the placebo's **and** the change's arm recovers failures beyond the placebo's
+ * noise at the selection stage (its headroom interval excludes 0, the test headroom uses): a
+ * change that does nothing beats the placebo on some trials by chance alone, and is credited
+ * with none of them — those stay chance or unexplained.
  */
-export function breakDownSelection(outcomes: CounterfactualOutcome[]): SelectionBreakdown {
+export function breakDownSelection(
+  outcomes: CounterfactualOutcome[],
+  stages: StageHeadroom[],
+): SelectionBreakdown {
+  const arms = stages.find((s) => s.stage === "selection")?.arms ?? [];
+  const beyondNoise = new Set(arms.filter((a) => !a.within_noise).map((a) => a.kind));
   const counts: SelectionBreakdown = {
     tested: 0,
     rival: 0,
@@ -232,12 +240,14 @@ export function breakDownSelection(outcomes: CounterfactualOutcome[]): Selection
     chance: 0,
     inseparable: 0,
     unexplained: 0,
+    beyond_noise: FIX_KINDS.filter((kind) => beyondNoise.has(kind)),
   };
   for (const kinds of byTrial(outcomes.filter((o) => o.stage === "selection")).values()) {
     const placebo = kinds.get("placebo");
     if (placebo === undefined || kinds.size < 2) continue;
     counts.tested += 1;
-    const beats = (kind: FixKind) => (kinds.get(kind)?.flip_rate ?? -1) > placebo.flip_rate;
+    const beats = (kind: FixKind) =>
+      beyondNoise.has(kind) && (kinds.get(kind)?.flip_rate ?? -1) > placebo.flip_rate;
     const explanation: SelectionExplanation = beats("remove-rival")
       ? "rival"
       : beats("first")

@@ -113,7 +113,11 @@ function pairTable(r: CounterfactualReport): TableData {
 export function selectionLine(r: CounterfactualReport): string {
   const s = r.selection;
   if (s.tested === 0) return "selection: no failure was tested";
-  return `selection: the ${s.tested} failures tested, each counted once under the first that holds — the rival (removing it recovers more repeats than the placebo) ${s.rival}, position (moving the acceptable tool first does) ${s.position}, crowding (only the pair does) ${s.crowding}, chance (re-asking unchanged recovers it as often) ${s.chance}, inseparable (the pair alone still fails) ${s.inseparable}, unexplained ${s.unexplained}`;
+  const credited =
+    s.beyond_noise.length === 0
+      ? "no change recovered failures beyond the placebo's noise, so none is credited with any"
+      : `credited only to the changes that recovered failures beyond the placebo's noise: ${s.beyond_noise.join(", ")}`;
+  return `selection: the ${s.tested} failures tested, each counted once under the first that holds — the rival (removing it recovers more repeats than the placebo) ${s.rival}, position (moving the acceptable tool first does) ${s.position}, crowding (only the pair does) ${s.crowding}, chance (re-asking unchanged recovers it as often) ${s.chance}, inseparable (the pair alone still fails) ${s.inseparable}, unexplained ${s.unexplained}; ${credited}`;
 }
 
 const CAVEAT =

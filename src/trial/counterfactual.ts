@@ -179,6 +179,7 @@ export function buildCounterfactualReport(
   facts: { kinds: readonly FixKind[]; repeats: number | null; notes: string[]; calls: number },
 ): CounterfactualReport {
   const outcomes = summariseOutcomes(records, counterfactuals);
+  const stages = computeStageHeadroom(records, outcomes);
   const scored = records.filter((r) => r.error === null);
   const errored = counterfactuals.filter((r) => r.error !== null).length;
   return {
@@ -191,8 +192,8 @@ export function buildCounterfactualReport(
     scored: scored.length,
     correct: scored.filter((r) => r.failed_stage === null).length,
     calls: facts.calls,
-    stages: computeStageHeadroom(records, outcomes),
-    selection: breakDownSelection(outcomes),
+    stages,
+    selection: breakDownSelection(outcomes, stages),
     rival_pairs: rankRivalPairs(records, outcomes),
     outcomes,
     notes: [

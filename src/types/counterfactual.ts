@@ -86,9 +86,14 @@ export type SelectionExplanation = (typeof SELECTION_EXPLANATIONS)[number];
  * explanation that holds — rival (removing it recovers more repeats than the placebo), position
  * (moving the acceptable tool first does), crowding (only the pair does), chance (re-asking
  * unchanged recovers it at least as often as each change does), inseparable (the pair alone still
- * fails), unexplained (no change was tried that could tell).
+ * fails), unexplained (no change was tried that could tell). A change is credited only when its
+ * arm recovers failures beyond the placebo's noise (`beyond_noise`).
  */
-export type SelectionBreakdown = { tested: number } & Record<SelectionExplanation, number>;
+export type SelectionBreakdown = {
+  tested: number;
+  /** The changes whose arm recovered failures beyond the placebo's noise: only these are credited. */
+  beyond_noise: FixKind[];
+} & Record<SelectionExplanation, number>;
 
 export interface RivalPair {
   acceptable: string;
