@@ -45,11 +45,16 @@ function moreNote(total: number, shown: number): string[] {
   return total > shown ? [`… and ${total - shown} more`] : [];
 }
 
-export function buildFunnelSection(metrics: Metrics): Section {
+export function buildFunnelSection(metrics: Metrics, adaptive = false): Section {
   const rows = STAGES.map((stage) => rateRow(stage, metrics[STAGE_RATES[stage]]));
   rows.push(rateRow("end-to-end", metrics.end_to_end_accuracy));
   const lines = [
     `${plural(metrics.scored, "scored trial")} (${metrics.errored} errored, excluded); each rung is conditioned on the one before`,
+    ...(adaptive
+      ? [
+          "adaptive run: these rates pool the trials asked, and a case's trials followed its outcomes (passing cases were asked more), so they lean toward the passing cases; the gates read each case once (case-weighted)",
+        ]
+      : []),
   ];
   return section("Routing ladder", lines, {
     head: ["stage", ...RATE_HEAD],
@@ -354,7 +359,7 @@ export function buildSummarySections(report: Report): Section[] {
   const retrieval = buildRetrievalSection(metrics);
   const position = buildPositionSection(report);
   return [
-    buildFunnelSection(metrics),
+    buildFunnelSection(metrics, report.adaptive !== undefined),
     buildFailureSection(metrics),
     ...(metrics.conversations === undefined
       ? []
