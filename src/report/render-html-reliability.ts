@@ -28,8 +28,9 @@ export function renderReliabilitySection(metrics: Metrics): HtmlSection {
   const ks = [
     ...new Set([...Object.keys(metrics.pass_hat_k), ...Object.keys(metrics.pass_at_k)]),
   ].sort(compareKeys);
+  const cases = metrics.pass_hat_k["1"]?.denominator ?? 0;
   const chart = renderLineChart({
-    label: "pass^k and pass@k against k",
+    label: `pass^k and pass@k against k (each a mean over ${cases} case${cases === 1 ? "" : "s"})`,
     xLabel: "k (trials of a case)",
     series: [
       toSeries("pass^k (all k succeed)", "#c2362b", false, metrics.pass_hat_k),
@@ -37,7 +38,7 @@ export function renderReliabilitySection(metrics: Metrics): HtmlSection {
     ],
   });
   const row = (label: string, means: Record<string, CaseMean>) =>
-    html`<tr><td>${label}</td><td class="num">${means["1"]?.denominator ?? 0}</td>${ks.map((k) => html`<td class="num" title="95% CI ${formatCi(means[k]?.ci ?? null)}">${formatPercent(means[k]?.value ?? null)}</td>`)}</tr>`;
+    html`<tr><td>${label}</td><td class="num">${means["1"]?.denominator ?? 0}</td>${ks.map((k) => html`<td class="num" title="95% CI ${formatCi(means[k]?.ci ?? null)}">${formatPercent(means[k]?.value ?? null)} <span class="count">${formatCi(means[k]?.ci ?? null)}</span></td>`)}</tr>`;
   const unstable = [...metrics.unstable_cases].sort(
     (a, b) => a.modal_count / a.n - b.modal_count / b.n,
   );
