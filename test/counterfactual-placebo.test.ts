@@ -154,3 +154,52 @@ describe("the headroom interval", () => {
     expect(differenceInterval(a, { ...b, value: null, ci: null })).toBeNull();
   });
 });
+
+describe("a change that does nothing, over 20 seeds (issue 48)", () => {
+  it("is credited with at most 5% of the selection failures", async () => {
+    const cases = Array.from({ length: 12 }, (_, i) => ({
+      id: `case-${String(i).padStart(2, "0")}`,
+      p: 0.4,
+    }));
+    const dir = writeRandomProject(cases);
+    const env = { OPENAI_API_KEY: "sk-test-placebo-0123456789" };
+    let tested = 0;
+    let position = 0;
+    for (let salt = 0; salt < 20; salt++) {
+      // Position-blind: the model's pick does not depend on where the tool is shown.
+      const server = await fake.start(
+        randomModel(
+          cases.map((c) => c.p),
+          salt,
+        ),
+      );
+      const args = ["-e", "openai:random-model", "--base-url", `${server.url}/v1`];
+      const common = [...args, "--no-progress", "--retry-base-ms", "1", "--trials", "3"];
+      const run = await runCli(["run", ...common, "--run-id", `r${salt}`, "--no-gates"], {
+        cwd: dir,
+        env,
+      });
+      expect(run.code, run.stderr).toBe(0);
+      const result = await runCli(
+        [
+          "counterfactual",
+          join(dir, "reports", `r${salt}`),
+          ...common,
+          "--kinds",
+          "first",
+          "--repeats",
+          "3",
+          "-f",
+          "json",
+        ],
+        { cwd: dir, env },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      const report = JSON.parse(result.stdout) as CounterfactualReport;
+      tested += report.selection.tested;
+      position += report.selection.position;
+    }
+    expect(tested).toBeGreaterThan(200);
+    expect(position / tested).toBeLessThanOrEqual(0.05);
+  }, 300_000);
+});
