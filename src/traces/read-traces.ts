@@ -187,7 +187,9 @@ function logRecordsBySpan(absolute: string): Map<string, JsonValue[]> {
           if (!isObject(record)) continue;
           const span = normaliseId(record.spanId ?? record.span_id, 8);
           if (span === null) continue;
-          bySpan.set(span, [...(bySpan.get(span) ?? []), record]);
+          const ofSpan = bySpan.get(span);
+          if (ofSpan === undefined) bySpan.set(span, [record]);
+          else ofSpan.push(record);
         }
       }
     }
@@ -272,7 +274,7 @@ function readOne(
   ) {
     // A malformed span is skipped and counted; the file goes on.
     try {
-      sink.read(readSpan(value, new Map(), where, false, spanLogs(value, logs)));
+      sink.read(readSpan(value, new Map(), where, false, logs));
     } catch (error) {
       if (!(error instanceof TraceShapeError)) throw error;
       sink.malformed(problem(path, error));
@@ -284,13 +286,6 @@ function readOne(
     "",
     `not a trace this reader knows (keys: ${keys || "none"}): expected an OTLP export {"resourceSpans": […]}, a span {"name", "attributes", …} or a request/response pair {"request": {…}, "response": {…}}`,
   );
-}
-
-function spanLogs(span: JsonObject, logs: Map<string, JsonValue[]>): JsonValue[] {
-  if (logs.size === 0) return [];
-  const context = isObject(span.context) ? span.context : {};
-  const id = normaliseId(span.spanId ?? span.span_id ?? context.span_id, 8);
-  return id === null ? [] : (logs.get(id) ?? []);
 }
 
 /** An OTLP ExportTraceServiceRequest: every span of every scope, with its resource's attributes. */
@@ -327,7 +322,7 @@ function readExport(
         const path = `${base}.scopeSpans[${s}].spans[${i}]`;
         try {
           if (!isObject(span)) throw new TraceShapeError("", "expected a span object");
-          sink.read(readSpan(span, resource, where, true, spanLogs(span, logs)));
+          sink.read(readSpan(span, resource, where, true, logs));
         } catch (error) {
           // A malformed span is skipped and counted; the export goes on.
           if (!(error instanceof TraceShapeError)) throw error;
