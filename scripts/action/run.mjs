@@ -28,9 +28,6 @@ function reason(stderr) {
   return (errors.length > 0 ? errors : lines).slice(-8).join("\n") || "(no message)";
 }
 
-/** Gates of the diff that could not have failed with the trials they had (filled as the diff is read). */
-const vacuousGates = [];
-
 const EXIT = {
   0: "passed",
   1: "a gate failed",
@@ -91,6 +88,8 @@ const folded = [];
 let code = run.code;
 // A baseline named but not there: regression checking is off. Said first, never folded away.
 let missingBaseline = null;
+/** The diff's gates that could not have failed with the trials they had. */
+let vacuousGates = [];
 if (baseline !== "" && !existsSync(baseline)) {
   missingBaseline = `⚠️ **baseline ${inert(baseline)} not found: nothing was checked for regressions.** Save one on the default branch with \`route-eval run --save-baseline main\` (and keep reports/baselines/ in the repository or as an artifact)${env.INPUT_FAIL_ON_MISSING_BASELINE === "true" ? "; fail-on-missing-baseline is set" : ""}.`;
   console.log(`::warning::route-eval: baseline ${baseline} not found; no regression check`);
@@ -124,6 +123,7 @@ if (baseline !== "" && !existsSync(baseline)) {
   } else {
     const result = JSON.parse(readFileSync(diffJson, "utf8"));
     lines.push(diffLine(result, baseline));
+    vacuousGates = (result.gates ?? []).filter((g) => g.not_evaluable !== undefined);
     const markdown = routeEvalRun([
       "diff",
       baseline,
@@ -189,7 +189,6 @@ function diffLine(d, base) {
   const f = d.outcome?.flips ?? {};
   const failed = (d.gates ?? []).filter((g) => !g.passed);
   const vacuous = (d.gates ?? []).filter((g) => g.not_evaluable !== undefined);
-  vacuousGates.push(...vacuous);
   // Only what was measured on both sides and moved: an unmeasured metric is no "+0.0 pts".
   const moved = (d.metrics ?? [])
     .filter((m) => ["improved", "regressed", "changed"].includes(m.change) && m.delta !== null)

@@ -156,7 +156,7 @@ export async function diffCommand(
     remeasure,
   });
   if (flags.updateQuarantine === true) {
-    const threshold = flags.quarantineThreshold ?? DEFAULT_QUARANTINE_THRESHOLD; // callers that skip commander
+    const threshold = flags.quarantineThreshold ?? DEFAULT_QUARANTINE_THRESHOLD;
     const added = updateQuarantine(
       diff,
       quarantine,

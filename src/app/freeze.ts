@@ -6,7 +6,7 @@
  * pipeline (a run of the new cases in which each store miss is answered by the traced reply), so
  * the replay's request is, by construction, the one whose answer was stored.
  */
-import { refuseLinks } from "./write-output.js";
+import { refuseLinks, warnTo } from "./write-output.js";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
@@ -95,7 +95,7 @@ export async function freezeCommand(
     (turn) => {
       if (matches(turn, filter)) turns.push(turn);
     },
-    (message) => io.stderr(`route-eval: warning: ${inertLine(message)}\n`),
+    warnTo(io),
   );
   turns.sort(compareTurns);
   const chosen = chooseTurns(turns, counts.turns, flags);

@@ -3,13 +3,12 @@ import type { Io } from "../context.js";
 import { InputError } from "../errors.js";
 import { terminalWidth } from "../render/terminal-width.js";
 import { createMonitor } from "../traces/monitor.js";
-import { inertLine } from "../text/inert.js";
 import { readTraces } from "../traces/read-traces.js";
 import { renderMonitor } from "../traces/render-monitor.js";
 import { matches, parseFilter } from "../traces/select-turns.js";
 import type { Outcome } from "../types.js";
 import type { MonitorFormat } from "../types/formats.js";
-import { writeOutput } from "./write-output.js";
+import { writeOutput, warnTo } from "./write-output.js";
 
 export interface MonitorFlags {
   by: string[];
@@ -33,7 +32,7 @@ export function monitorCommand(io: Io, traces: string[], flags: MonitorFlags): O
     (turn) => {
       if (matches(turn, filter)) monitor.add(turn);
     },
-    (message) => io.stderr(`route-eval: warning: ${inertLine(message)}\n`),
+    warnTo(io),
   );
   const report = monitor.report(counts);
   writeOutput(

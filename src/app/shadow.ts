@@ -25,7 +25,7 @@ import { runEvaluation } from "../trial/evaluate.js";
 import type { Outcome, TracedTurn } from "../types.js";
 import type { ShadowFormat } from "../types/formats.js";
 import { toOverrides, type ConfigFlags } from "./cli-options.js";
-import { writeOutput } from "./write-output.js";
+import { writeOutput, warnTo } from "./write-output.js";
 
 export interface ShadowFlags extends ConfigFlags {
   span: string[];
@@ -63,7 +63,7 @@ export async function shadowCommand(
     (turn) => {
       if (matches(turn, filter)) turns.push(redactor.turn(turn).turn);
     },
-    (message) => io.stderr(`route-eval: warning: ${inertLine(message)}\n`),
+    warnTo(io),
   );
   turns.sort(compareTurns);
   const candidate = config.registry === null ? null : loadRegistry(config.registry, io.cwd);

@@ -2,6 +2,12 @@ import { closeSync, lstatSync, mkdirSync, openSync, writeFileSync, writeSync } f
 import { dirname, resolve } from "node:path";
 import type { Io } from "../context.js";
 import { InputError } from "../errors.js";
+import { inertLine } from "../text/inert.js";
+
+/** A warning about the input, on stderr, its outside text made inert. */
+export function warnTo(io: Io): (message: string) => void {
+  return (message) => io.stderr(`route-eval: warning: ${inertLine(message)}\n`);
+}
 
 /**
  * Prints `text` on stdout (no output, or "-"), or writes it to `output` (relative to the cwd,

@@ -1,4 +1,5 @@
 import { plural } from "./format.js";
+import { maxOf, minOf } from "../text/extremes.js";
 import type { Report } from "../types.js";
 
 const MISSING_K = "?";
@@ -19,8 +20,8 @@ export function describeTrials(report: Report): string {
   const a = report.adaptive;
   if (a === undefined) return plural(report.run.config.trials, "trial");
   const asked = a.cases.map((c) => c.trials);
-  const least = Math.min(...asked);
-  const most = Math.max(...asked);
+  const least = minOf(asked, 0);
+  const most = maxOf(asked, 0);
   const range = least === most ? String(most) : `${least}–${most}`;
   return `${range} trials (adaptive, ${a.calls} in all, cap ${a.max_trials})`;
 }

@@ -61,41 +61,38 @@ export function tracedCall(
 ): TracedCall {
   if (typeof name !== "string" || name === "")
     throw new TraceShapeError(`${path}.name`, "expected the called tool's name");
-  let text =
-    typeof args === "string"
-      ? args
-      : args === undefined || args === null
-        ? "{}"
-        : JSON.stringify(args);
-  // Arguments encoded twice by a tracer ("\"{\\\"city\\\":…}\""): the model wrote the inner text.
-  if (typeof args === "string" && args.trimStart().startsWith('"')) {
-    try {
-      const inner = JSON.parse(args) as JsonValue;
-      if (typeof inner === "string" && inner.trimStart().startsWith("{")) {
-        JSON.parse(inner);
-        text = inner;
-        args = inner;
-      }
-    } catch {
-      // Not JSON twice: kept as traced.
-    }
-  }
+  const raw = unwrapTwice(args);
+  const text =
+    typeof raw === "string" ? raw : raw === undefined || raw === null ? "{}" : JSON.stringify(raw);
   let parsed: JsonObject | null = null;
-  if (isObject(args)) parsed = args;
-  else if (typeof args === "string") {
+  if (isObject(raw)) parsed = raw;
+  else if (typeof raw === "string") {
     try {
-      const value = JSON.parse(args) as JsonValue;
+      const value = JSON.parse(raw) as JsonValue;
       parsed = isObject(value) && !nestsDeeper(value) ? value : null;
     } catch {
       parsed = null;
     }
-  } else if (args === undefined || args === null) parsed = {};
+  } else if (raw === undefined || raw === null) parsed = {};
   return {
     id: typeof id === "string" && id.trim() !== "" ? id.trim() : null,
     name,
     arguments: text,
     parsed,
   };
+}
+
+/** Arguments a tracer encoded twice ("\"{\\\"city\\\":…}\""): the text the model wrote, inside; anything else as it is. */
+function unwrapTwice(args: JsonValue | undefined): JsonValue | undefined {
+  if (typeof args !== "string" || !args.trimStart().startsWith('"')) return args;
+  try {
+    const inner = JSON.parse(args) as JsonValue;
+    if (typeof inner !== "string" || !inner.trimStart().startsWith("{")) return args;
+    JSON.parse(inner);
+    return inner;
+  } catch {
+    return args;
+  }
 }
 
 /** A traced call as a prior message's call (arguments that are not an object become {}: a case's history holds objects). */
