@@ -461,6 +461,47 @@ const functionTool = (name: string) => ({
   strict: false,
 });
 
+/** A run on the Responses API with tool search in `mode`, one trial, quiet. */
+function runResponses(dir: string, url: string, mode: string, ...extra: string[]) {
+  return runCli(
+    [
+      "run",
+      "-e",
+      "openai-responses:test-model",
+      "--base-url",
+      `${url}/v1`,
+      "--tool-search",
+      mode,
+      "-n",
+      "1",
+      "--no-progress",
+      "--no-gates",
+      "--no-step-summary",
+      ...extra,
+    ],
+    { cwd: dir, env: ENV },
+  );
+}
+
+/** A model that asks one client-executed search (`call_id`, `args`) and then calls get_order. */
+function clientSearchModel(callId: string, args: Row) {
+  return (request: ReceivedRequest): FakeReply => {
+    const input = request.body.input as Row[];
+    if (input.some((item) => item.type === "tool_search_output"))
+      return responsesOutput([fn("get_order", '{"order_id":"ord_1"}')]);
+    return responsesOutput([
+      {
+        type: "tool_search_call",
+        id: "ts_1",
+        call_id: callId,
+        execution: "client",
+        arguments: args,
+        status: "completed",
+      },
+    ]);
+  };
+}
+
 describe("OpenAI Responses tool_search", () => {
   it("hosted: sends deferred functions and the tool_search tool, and reads the searches from the output items", async () => {
     const dir = project();
@@ -609,44 +650,17 @@ describe("OpenAI Responses tool_search", () => {
 
   it("client-executed: a tool_search_call is answered with a tool_search_output carrying the loaded definitions", async () => {
     const dir = project();
-    const server = await fake.start((request) => {
-      const input = request.body.input as Row[];
-      if (!input.some((item) => item.type === "tool_search_output")) {
-        return responsesOutput([
-          {
-            type: "tool_search_call",
-            id: "ts_1",
-            call_id: "call_ts1",
-            execution: "client",
-            arguments: { query: "get_order" },
-            status: "completed",
-          },
-        ]);
-      }
-      return responsesOutput([fn("get_order", '{"order_id":"ord_1"}')]);
-    });
-    const result = await runCli(
-      [
-        "run",
-        "-e",
-        "openai-responses:test-model",
-        "--base-url",
-        `${server.url}/v1`,
-        "--tool-search",
-        "client",
-        "--search-kind",
-        "regex",
-        "-n",
-        "1",
-        "--no-progress",
-        "--no-gates",
-        "--no-step-summary",
-        "--run-id",
-        "byot",
-        "--cases",
-        "cases/cases.yaml",
-      ],
-      { cwd: dir, env: ENV },
+    const server = await fake.start(clientSearchModel("call_ts1", { query: "get_order" }));
+    const result = await runResponses(
+      dir,
+      server.url,
+      "client",
+      "--search-kind",
+      "regex",
+      "--run-id",
+      "byot",
+      "--cases",
+      "cases/cases.yaml",
     );
     expect(result.code, result.stderr).toBe(0);
     const [ask1, ask2] = server.requests.filter((r) =>
@@ -1113,27 +1127,7 @@ describe("provider search replies as the providers' guides shape them (issue 47)
     tools: tools.map(functionTool),
   });
   const responses = (dir: string, url: string, id: string) =>
-    runCli(
-      [
-        "run",
-        "-e",
-        "openai-responses:test-model",
-        "--base-url",
-        `${url}/v1`,
-        "--tool-search",
-        "provider",
-        "-n",
-        "1",
-        "--no-progress",
-        "--no-gates",
-        "--no-step-summary",
-        "--retry-base-ms",
-        "1",
-        "--run-id",
-        id,
-      ],
-      { cwd: dir, env: ENV },
-    );
+    runResponses(dir, url, "provider", "--retry-base-ms", "1", "--run-id", id);
 
   it("OpenAI hosted: outputs pair with their searches in order (call_id is null), so a search that found nothing keeps its empty result", async () => {
     const dir = writeProject(undefined, [CASES[0]]);
@@ -1266,38 +1260,8 @@ describe("provider search replies as the providers' guides shape them (issue 47)
 describe("a client search that fails, on the Responses API (issue 47)", () => {
   it("is answered as the item can say it (status incomplete, nothing loaded), under the model's call id", async () => {
     const dir = writeProject(undefined, [CASES[0]]);
-    const server = await fake.start((request) => {
-      const input = request.body.input as Row[];
-      if (!input.some((item) => item.type === "tool_search_output"))
-        return responsesOutput([
-          {
-            type: "tool_search_call",
-            id: "ts_1",
-            call_id: "call_bad",
-            execution: "client",
-            arguments: { pattern: "no query here" },
-            status: "completed",
-          },
-        ]);
-      return responsesOutput([fn("get_order", '{"order_id":"ord_1"}')]);
-    });
-    const result = await runCli(
-      [
-        "run",
-        "-e",
-        "openai-responses:test-model",
-        "--base-url",
-        `${server.url}/v1`,
-        "--tool-search",
-        "client",
-        "-n",
-        "1",
-        "--no-progress",
-        "--no-gates",
-        "--no-step-summary",
-      ],
-      { cwd: dir, env: ENV },
-    );
+    const server = await fake.start(clientSearchModel("call_bad", { pattern: "no query here" }));
+    const result = await runResponses(dir, server.url, "client");
     expect(result.code, result.stderr).toBe(0);
     const answer = (server.requests[1].body.input as Row[]).at(-1);
     expect(answer).toEqual({
