@@ -62,7 +62,7 @@ describe("loadRegistry rejects bad snapshots with file:line", () => {
 
   it("reports a case file passed as a registry by its first unknown key", () => {
     expect(messageOf("../loaders/project/cases/orders.yaml")).toBe(
-      `${relative(process.cwd(), resolve(PROJECT, "cases/orders.yaml"))}:1: unknown key "registry" (expected one of: snapshot, revision, source, partial, tools)`,
+      `${relative(process.cwd(), resolve(PROJECT, "cases/orders.yaml"))}:1: unknown key "registry" (expected one of: snapshot, revision, source, partial, dispatch, dispatchers, tools)`,
     );
   });
 });

@@ -18,6 +18,7 @@ export interface ImportFlags {
   snapshot?: string;
   family?: string;
   trustAnnotations?: boolean;
+  agent?: string;
 }
 
 export async function importCommand(
@@ -38,6 +39,7 @@ export async function importCommand(
     },
     io.cwd,
     io.env,
+    flags.agent,
   );
   const snapshot = flags.snapshot ?? gathered.name;
   const built = buildSnapshot(gathered.tools, {
@@ -45,12 +47,14 @@ export async function importCommand(
     family: flags.family ?? snapshot,
     source: gathered.source,
     trustAnnotations: flags.trustAnnotations === true,
+    ...(gathered.dispatch === undefined ? {} : { dispatch: gathered.dispatch }),
   });
   const input = file ?? describeOrigin(flags);
   const command = `route-eval import ${format} ${input}${flags.trustAnnotations ? " --trust-annotations" : ""}`;
   const text = renderSnapshot(built.registry, {
     command,
     trustAnnotations: flags.trustAnnotations === true,
+    ...(gathered.dispatch === undefined ? {} : { dispatch: gathered.dispatch }),
   });
   for (const note of [...gathered.notes, ...built.warnings])
     io.stderr(`route-eval import: ${inertLine(note)}\n`);

@@ -4,7 +4,7 @@ import type { CaseEntry } from "../config/file-types.js";
 import { formatPath, isRecord } from "../json-schema/describe-errors.js";
 import type { YamlFile } from "../config/yaml-document.js";
 import { InputError, at } from "../errors.js";
-import type { Case } from "../types.js";
+import type { Case, Registry } from "../types.js";
 import type { Decision } from "./conversations.js";
 import { linearPatternProblem } from "../text/linear-regexp.js";
 import { showPath } from "../config/yaml-document.js";
@@ -93,6 +93,65 @@ function checkPatterns(yaml: YamlFile, expectations: object, at: JsonPath): void
     const problem = regexProblem(pattern);
     if (problem !== null) fail(yaml, path, `${formatPath(path)}: ${problem}`);
   }
+}
+
+/** `target > tool` as [target, tool], or null for a plain name. */
+export function splitPath(name: string): [string, string] | null {
+  const parts = name.split(">").map((part) => part.trim());
+  return parts.length === 2 && parts[0] !== "" && parts[1] !== "" ? [parts[0], parts[1]] : null;
+}
+
+/**
+ * A hierarchical acceptable (docs/targets.md): every entry `target > tool`, the targets all agents
+ * (the tool one of the agent's own) or all servers (the tool one it groups). Null for a plain case.
+ */
+export function hierarchyOf(
+  yaml: YamlFile,
+  decision: Decision,
+  registry: Registry,
+): NonNullable<Case["hierarchy"]> | null {
+  const { entry, at: where } = decision;
+  const written = entry.acceptable ?? [];
+  if (!written.some((name) => name.includes(">"))) return null;
+  const paths: [string, string][] = [];
+  let by: "agent" | "server" | null = null;
+  written.forEach((name, index) => {
+    const path = [...where, "acceptable", index];
+    const split = splitPath(name);
+    if (split === null)
+      fail(
+        yaml,
+        path,
+        `case "${entry.id}": acceptable[${index}] "${name}" is not a path; a hierarchical case writes every acceptable as "target > tool" (an agent or server, then a tool inside it)`,
+      );
+    const [target, tool] = split;
+    const agent = registry.agents?.get(target);
+    const server = registry.servers?.find((s) => s.name === target);
+    const members = agent?.tools ?? server?.tools;
+    if (members === undefined)
+      fail(
+        yaml,
+        path,
+        `case "${entry.id}": "${target}" is not an agent with tools or a server of registry ${registry.snapshot}; the target of "${name}" must be one (kind: agent or kind: server, with tools:)`,
+      );
+    if (!members.includes(tool))
+      fail(
+        yaml,
+        path,
+        `case "${entry.id}": "${tool}" is not one of ${agent === undefined ? "server" : "agent"} ${target}'s tools (${members.join(", ")})`,
+      );
+    const kind = agent === undefined ? "server" : "agent";
+    if (by !== null && by !== kind)
+      fail(
+        yaml,
+        path,
+        `case "${entry.id}": acceptable mixes agents and servers as targets; a case's paths start from one kind`,
+      );
+    by = kind;
+    paths.push([target, tool]);
+  });
+  if (entry.calls !== undefined || by === null) return null;
+  return { by, paths };
 }
 
 function fail(yaml: YamlFile, path: JsonPath, message: string): never {

@@ -10,7 +10,13 @@ import {
 } from "../registry/load-registry.js";
 import type { CallSetSpec, Case, Config, JsonValue, Registry } from "../types.js";
 import type { CaseEntry, CasesFile } from "../config/file-types.js";
-import { checkDecision, claimCaseId, type CaseSource } from "./check-case.js";
+import {
+  checkDecision,
+  claimCaseId,
+  hierarchyOf,
+  splitPath,
+  type CaseSource,
+} from "./check-case.js";
 import { listDecisions, type Decision } from "./conversations.js";
 import { expandPatterns } from "./expand-globs.js";
 
@@ -45,10 +51,13 @@ function loadCaseFile(
   const decisions = listDecisions(yaml, written, registry, config);
   const phases = Object.keys(config.phases);
   decisions.forEach((decision) => checkDecision(yaml, decision, phases));
+  const hierarchies = decisions.map((decision) => hierarchyOf(yaml, decision, registry));
   const sources = decisions.map((decision) =>
     claimCaseId(yaml, decision.entry.id, decision.at, seen, config.cwd),
   );
-  return decisions.map((decision, index) => toCase(decision, sources[index], registry));
+  return decisions.map((decision, index) =>
+    toCase(decision, sources[index], registry, hierarchies[index]),
+  );
 }
 
 /** The config's registry wins over the file's own `registry:`, which is relative to the file. */
@@ -77,13 +86,26 @@ export function findRegistry(yaml: YamlFile, written: CasesFile, config: Config)
   throw new InputError(at(yaml.shown, yaml.lineOf(["registry"]), message));
 }
 
-function toCase({ entry, turn, plan }: Decision, source: Source, registry: Registry): Case {
+function toCase(
+  { entry, turn, plan }: Decision,
+  source: Source,
+  registry: Registry,
+  hierarchy: NonNullable<Case["hierarchy"]> | null,
+): Case {
   const callSet = callSetOf(entry);
   return {
     id: entry.id,
     goal: entry.goal,
     phase: entry.phase ?? null,
-    acceptable: acceptableOf(entry),
+    acceptable:
+      hierarchy === null
+        ? acceptableOf(entry)
+        : [
+            ...new Set(
+              hierarchy.paths.map(([target, tool]) => (hierarchy.by === "agent" ? target : tool)),
+            ),
+          ],
+    ...(hierarchy === null ? {} : { hierarchy }),
     ...(entry.todo === undefined ? {} : { todo: entry.todo }),
     ...(entry.system === undefined ? {} : { system: entry.system }),
     forbidden: entry.forbidden ?? [],
@@ -139,9 +161,14 @@ function callSetOf(entry: CaseEntry): CallSetSpec | null {
   };
 }
 
-/** A case's acceptable tools; for a call set every tool its calls name, once, in order (the ladder's first rungs read them). */
+/**
+ * A case's acceptable tools; for a call set every tool its calls name, once, in order (the ladder's
+ * first rungs read them); for a hierarchical case (`target > tool`) the tools inside (loading it
+ * against its registry makes them the agents when the targets are agents).
+ */
 export function acceptableOf(entry: CaseEntry): string[] {
-  if (entry.calls === undefined) return entry.acceptable ?? [];
+  if (entry.calls === undefined)
+    return (entry.acceptable ?? []).map((name) => splitPath(name)?.[1] ?? name);
   return [
     ...new Set(
       entry.calls.flatMap((call) => (typeof call.tool === "string" ? [call.tool] : call.tool)),

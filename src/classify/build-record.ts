@@ -12,10 +12,13 @@ import type {
   SearchRecord,
   ToolDefinition,
   TrialRecord,
+  Usage,
 } from "../types.js";
 import { checkArguments, matchArguments } from "./check-arguments.js";
 import { classifyCallSet, classifyTrial, UNPARSEABLE_PREFIX } from "./classify-trial.js";
 import { callsOf, matchCallSet } from "./call-set.js";
+import { classifyHierarchy, describeHierarchy } from "./hierarchy.js";
+import { serverOf } from "../registry/targets.js";
 
 export interface TrialEvidence {
   testCase: Case;
@@ -36,6 +39,8 @@ export interface TrialEvidence {
   search?: SearchRecord;
   /** A call-set decision's loop (trial/agent-loop.ts): the model calls it took and how it ended (default: one, "single"). */
   steps?: { count: number; ended: CallSetEnding };
+  /** A hierarchical case's agent, asked again with its own tools (`offered`): what it picked, and that call's tokens (added to the trial's). */
+  inside?: { offered: string[]; selected: string | null; usage: Usage };
 }
 
 /** One trial's record: every set along the way, the endpoint's answer and its classification. */
@@ -59,15 +64,27 @@ export function buildRecord(e: TrialEvidence): TrialRecord {
     c.call_set === undefined
       ? null
       : judgeCallSet(c.call_set, response, visible, e.definitions, e.steps);
+  const described =
+    c.hierarchy === undefined
+      ? null
+      : describeHierarchy(c.hierarchy, selected, e.inside ?? null, (tool) =>
+          serverOf(c.registry, tool),
+        );
+  const hierarchy =
+    described === null
+      ? null
+      : classifyHierarchy({ ...sets, arguments_error: argumentsError }, described);
   const ladder =
-    judged === null
-      ? classifyTrial({ ...sets, arguments_error: argumentsError })
-      : classifyCallSet({
-          ...sets,
-          calls: judged.calls,
-          call_set: judged.call_set,
-          arguments_error: argumentsError,
-        });
+    hierarchy !== null
+      ? hierarchy
+      : judged === null
+        ? classifyTrial({ ...sets, arguments_error: argumentsError })
+        : classifyCallSet({
+            ...sets,
+            calls: judged.calls,
+            call_set: judged.call_set,
+            arguments_error: argumentsError,
+          });
   const tool =
     selected !== null && visible.includes(selected) ? e.definitions.get(selected) : undefined;
   const expected = selected !== null ? c.args[selected] : undefined;
@@ -96,7 +113,10 @@ export function buildRecord(e: TrialEvidence): TrialRecord {
     must_not_see: c.must_not_see,
     response_text: response?.text ?? null,
     tool_calls: response?.tool_calls ?? 0,
-    usage: response?.usage ?? { input_tokens: null, output_tokens: null },
+    usage: addUsage(
+      response?.usage ?? { input_tokens: null, output_tokens: null },
+      e.inside?.usage,
+    ),
     latency_ms: response?.latency_ms ?? null,
     ...(response?.recorded_latency_ms === undefined
       ? {}
@@ -113,6 +133,9 @@ export function buildRecord(e: TrialEvidence): TrialRecord {
     ...(c.turn === undefined ? {} : { turn: c.turn }),
     ...(e.search === undefined ? {} : { search: e.search }),
     ...(judged === null ? {} : { call_set: judged.call_set }),
+    ...(described === null || hierarchy === null
+      ? {}
+      : { hierarchy: { ...described, level: e.outcome.ok ? hierarchy.level : null } }),
   };
 }
 
@@ -141,6 +164,16 @@ function judgeCallSet(
       steps: steps?.count ?? 1,
       ended: steps?.ended ?? "single",
     },
+  };
+}
+
+/** A trial's tokens with its second call's (a count either call did not report stays unknown). */
+function addUsage(usage: Usage, more: Usage | undefined): Usage {
+  if (more === undefined) return usage;
+  const add = (a: number | null, b: number | null) => (a === null || b === null ? null : a + b);
+  return {
+    input_tokens: add(usage.input_tokens, more.input_tokens),
+    output_tokens: add(usage.output_tokens, more.output_tokens),
   };
 }
 

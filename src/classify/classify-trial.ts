@@ -12,6 +12,7 @@ import {
   typeCallSetError,
   type CallSetSets,
 } from "./call-set.js";
+import { classifyHierarchy } from "./hierarchy.js";
 
 /** `argument_errors` entries with this prefix mean the call's arguments did not parse at all. */
 export const UNPARSEABLE_PREFIX = "unparseable arguments";
@@ -81,7 +82,7 @@ export function classifyCallSet(t: CallSetSets): Classification {
 /** Re-classify a stored record from its sets (records written by other tools may disagree); a call set is matched again from its calls. */
 export function classifyRecord(
   record: TrialRecord,
-): Classification & Partial<Pick<TrialRecord, "call_set">> {
+): Classification & Partial<Pick<TrialRecord, "call_set" | "hierarchy">> {
   if (record.call_set !== undefined) {
     const calls = record.calls ?? [];
     const call_set = { ...record.call_set, ...matchCallSet(record.call_set, calls) };
@@ -105,7 +106,7 @@ export function classifyRecord(
     visible_order,
     selected,
   } = record;
-  return classifyTrial({
+  const sets = {
     acceptable,
     forbidden,
     registry_names,
@@ -114,5 +115,8 @@ export function classifyRecord(
     visible_order,
     selected,
     arguments_error: findArgumentsError(record.argument_errors),
-  });
+  };
+  if (record.hierarchy === undefined) return classifyTrial(sets);
+  const { level, ...classification } = classifyHierarchy(sets, record.hierarchy);
+  return { ...classification, hierarchy: { ...record.hierarchy, level } };
 }

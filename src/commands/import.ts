@@ -14,7 +14,10 @@ export function registerImport(program: Command, io: Io, setExit: SetExit): void
     .command("import")
     .description(describeCommand("import"))
     .addArgument(new Argument("<format>", "what the input is").choices(IMPORT_FORMATS))
-    .argument("[file]", "JSON file: a tools/list result (mcp) or a tools array (openai, anthropic)")
+    .argument(
+      "[file]",
+      "JSON file: a tools/list result (mcp), a tools array (openai, anthropic), an agent card file or URL (a2a), agents and their handoffs (handoffs); a folder for skills (SKILL.md folders) and agents (Claude Code agent files)",
+    )
     .option(
       "--command <command line>",
       'mcp only: start this MCP server over stdio and list its tools, e.g. "node server.js"',
@@ -41,6 +44,10 @@ export function registerImport(program: Command, io: Io, setExit: SetExit): void
     )
     .option("--family <name>", "family of every imported tool (default: the snapshot name)")
     .option(
+      "--agent <name>",
+      "handoffs only: the agent whose handoffs are routed (default: the first agent)",
+    )
+    .option(
       "--trust-annotations",
       "let MCP annotations set effect, idempotent and open_world (default: conservative values)",
     )
@@ -65,4 +72,12 @@ Examples:
   route-eval import mcp --from-config .vscode/mcp.json --server github
   route-eval import openai tools.json --family billing
   route-eval import anthropic request.json --snapshot support-bot
+  route-eval import skills .claude/skills -o registries/skills.yaml      # one Skill tool (dispatch: tool)
+  route-eval import agents .claude/agents -o registries/agents.yaml     # one Task tool (dispatch: tool)
+  route-eval import a2a https://agent.example.com/.well-known/agent-card.json
+  route-eval import handoffs agents.json --agent triage                 # transfer_to_<agent> functions
+
+Skills, agents and agent cards are routing targets (docs/targets.md): a skill's name and
+description are all a model sees before it loads one. A skill over the specification's 1,024
+characters, or hidden by disable-model-invocation, is named on stderr.
 `;

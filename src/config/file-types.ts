@@ -6,6 +6,7 @@ import type {
   ArgExpectation,
   Config,
   ControlName,
+  DispatchedKind,
   Effect,
   EmbeddingsConfig,
   GateSpec,
@@ -13,6 +14,7 @@ import type {
   JsonValue,
   Message,
   RetrieverName,
+  TargetKind,
 } from "../types.js";
 
 /** route-eval.yaml — built from the key table (config/keys.ts), as written: paths relative, cases one glob or many. */
@@ -36,15 +38,22 @@ export type VariantEntry = { name: string } & Omit<ConfigFile, "variants" | "gat
 /** One tool of a registry snapshot — schemas/registry.schema.json#/$defs/tool */
 export interface ToolEntry {
   name: string;
-  family: string;
+  kind?: TargetKind;
+  /** Required of a tool (the schema says so); a skill, agent or server defaults it (its kind, or a server's name). */
+  family?: string;
   purpose: string;
   use_when?: string[];
   avoid_when?: string[];
   input_schema?: JsonObject;
   output_schema?: JsonObject;
-  effect: Effect;
+  /** Required of a tool (the schema says so); a skill, agent or server defaults it to none. */
+  effect?: Effect;
   idempotent?: boolean;
   open_world?: boolean;
+  /** An agent's own tools, or the tools a server groups. */
+  tools?: string[];
+  /** An agent's system prompt once it is handed the task. */
+  instructions?: string;
   /** What the source declared (MCP annotations…); never trusted, never read by the pipeline. */
   declared?: JsonObject;
 }
@@ -56,6 +65,8 @@ export interface RegistryFile {
   source?: string;
   /** Tools known by name alone (a trace gave no definition): their purpose is their name, and they have no schema. */
   partial?: string[];
+  dispatch?: "functions" | "tool";
+  dispatchers?: Partial<Record<DispatchedKind, { tool: string; argument: string }>>;
   tools: ToolEntry[];
 }
 

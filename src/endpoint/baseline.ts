@@ -10,6 +10,7 @@ import {
   isControl,
 } from "../types.js";
 import { tokenize } from "../text/tokenize.js";
+import { readListing } from "../registry/targets.js";
 
 /**
  * The `baseline` endpoint: a deterministic lexical router, not a model. It reads only what a model
@@ -18,6 +19,8 @@ import { tokenize } from "../text/tokenize.js";
  * (ties by name), and abstains with `no_applicable_tool` when no tool scores BASELINE_THRESHOLD.
  * It fills string arguments it can read off the goal (ids, emails). It is the floor a model must beat.
  * In an agent loop (max_steps), once a tool has answered its call it answers "Done." in text.
+ * A dispatcher tool (docs/targets.md) is scored through the targets its description lists, each
+ * as if it were a tool; the best is called through the dispatcher's argument.
  * With tool search (a `search_tools` function offered), when no loaded tool scores the threshold
  * and it has not searched yet, it searches once for the goal's words (joined by "|" for a regex
  * search), then routes among what is loaded.
@@ -35,13 +38,30 @@ export function routeLexically(request: TrialRequest): EndpointOutcome {
   const last = request.after_goal?.at(-1);
   if (last?.role === "tool" && last.name !== SEARCH_TOOL) return done(started);
   const goal = new Set(tokenize(request.goal));
-  let best: { tool: ToolDefinition; score: number } | null = null;
+  let best: { tool: ToolDefinition; score: number; via?: ToolDefinition } | null = null;
   for (const tool of request.tools) {
     if (isControl(tool.name) || tool.name === SEARCH_TOOL) continue;
-    const score = scoreTool(tool, goal);
-    if (best === null || score > best.score || (score === best.score && tool.name < best.tool.name))
-      best = { tool, score };
+    // A dispatcher (docs/targets.md) is routed on through the targets its description lists.
+    const listing = readListing(tool);
+    const options: { tool: ToolDefinition; via?: ToolDefinition }[] =
+      listing === null
+        ? [{ tool }]
+        : [...listing].map(([name, description]) => ({
+            tool: { name, description, input_schema: {} },
+            via: tool,
+          }));
+    for (const option of options) {
+      const score = scoreTool(option.tool, goal);
+      if (
+        best === null ||
+        score > best.score ||
+        (score === best.score && option.tool.name < best.tool.name)
+      )
+        best = { ...option, score };
+    }
   }
+  if (best?.via !== undefined && best.score >= BASELINE_THRESHOLD)
+    return answer(best.via.name, dispatchArguments(best.via, best.tool.name), started);
   const searched = (request.after_goal ?? []).some((m) => m.role === "assistant");
   if (
     (best === null || best.score < BASELINE_THRESHOLD) &&
@@ -102,6 +122,12 @@ function answer(tool: string, args: JsonObject, started: number): EndpointOutcom
     latency_ms: Math.round((performance.now() - started) * 1000) / 1000,
   };
   return { ok: true, response };
+}
+
+/** A dispatcher call naming the target: its one required argument. */
+function dispatchArguments(dispatcher: ToolDefinition, target: string): JsonObject {
+  const required = dispatcher.input_schema.required;
+  return Array.isArray(required) ? { [String(required[0])]: target } : {};
 }
 
 function scoreTool(tool: ToolDefinition, goal: Set<string>): number {

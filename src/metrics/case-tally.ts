@@ -22,6 +22,7 @@ import { clusterOf } from "./wilson.js";
 import { sameList } from "../text/same-list.js";
 import { addQuality, newQualityTally, type QualityTally } from "./retrieval-quality.js";
 import { addCallSet, newCallSetSums } from "./call-sets.js";
+import { addHierarchy, newHierarchySums } from "./hierarchy.js";
 
 const bit = (fact: (typeof FACTS)[number]): number => 1 << FACTS.indexOf(fact);
 const EXPOSED = bit("exposed");
@@ -88,6 +89,8 @@ export interface CaseTally {
   search: Float64Array | null;
   /** Null until a scored trial's case expected calls (metrics/call-sets.ts). */
   callSets: Float64Array | null;
+  /** Null until a scored trial's case was hierarchical (metrics/hierarchy.ts). */
+  hierarchy: Float64Array | null;
   /** A conversation's turn records, errored ones included (conversation metrics join them by trial); null for other cases. */
   turns: TrialRecord[] | null;
   /** The lowest-numbered trial (the first such in record order): the case row's fields and the exposure assertions. */
@@ -168,6 +171,7 @@ export function newTally(r: TrialRecord): CaseTally {
     thirds: [0, 0, 0, 0, 0, 0],
     search: null,
     callSets: null,
+    hierarchy: null,
     turns: null,
     first: fieldsOf(r),
     mixed: { family: false, phase: false, tag: false },
@@ -231,6 +235,7 @@ export function addRecord(tally: CaseTally, r: TrialRecord): void {
   }
   if (r.search !== undefined) addSearch((tally.search ??= new Float64Array(11)), r);
   if (r.call_set !== undefined) addCallSet((tally.callSets ??= newCallSetSums()), r);
+  if (r.hierarchy !== undefined) addHierarchy((tally.hierarchy ??= newHierarchySums()), r);
 }
 
 /**
@@ -239,6 +244,12 @@ export function addRecord(tally: CaseTally, r: TrialRecord): void {
  * alone pairs the expected set with it.
  */
 function cellOf(r: TrialRecord): [string, string] {
+  const h = r.hierarchy;
+  if (h !== undefined && h.by === "agent" && h.inside !== null)
+    return [
+      labelAcceptable(h.paths.map(([target, tool]) => `${target} > ${tool}`)),
+      `${h.target} > ${h.inside}`,
+    ];
   const set = r.call_set;
   if (set === undefined || set.exact)
     return [labelAcceptable(r.acceptable), labelSelected(r.selected)];

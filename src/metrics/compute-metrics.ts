@@ -9,6 +9,7 @@ import {
   POSITION_THIRDS,
   SELECTION_ERRORS,
   type CallSetMetrics,
+  type HierarchyMetrics,
   type SelectionErrorCounts,
   STAGES,
   type ConversationMetrics,
@@ -31,6 +32,7 @@ import { clusterRate, type ClusterTally } from "./wilson.js";
 import { computeConversations } from "./conversations.js";
 import { computeToolSearch } from "./tool-search.js";
 import { computeCallSets } from "./call-sets.js";
+import { computeHierarchy } from "./hierarchy.js";
 
 /** All metrics of a set of records (a run, or one breakdown's subset); pass^k by the run's `success`. */
 export function computeMetrics(records: TrialRecord[], success: Success = "selection"): Metrics {
@@ -107,6 +109,7 @@ export function metricsOfCases(cases: readonly CaseTally[], success: Success): M
     ),
     ...withToolSearch(computeToolSearch(clusters)),
     ...withCallSets(computeCallSets(clusters)),
+    ...withHierarchy(computeHierarchy(clusters)),
   };
 }
 
@@ -117,6 +120,10 @@ function countSelectionErrors(cases: readonly CaseTally[]): SelectionErrorCounts
   ) as Record<SelectionError, number>;
   for (const type of CALL_SET_ERRORS) if (counts[type] === 0) delete counts[type];
   return counts;
+}
+
+function withHierarchy(hierarchy: HierarchyMetrics | null): { hierarchy?: HierarchyMetrics } {
+  return hierarchy === null ? {} : { hierarchy };
 }
 
 function withCallSets(callSets: CallSetMetrics | null): { call_sets?: CallSetMetrics } {

@@ -41,12 +41,17 @@ export function isRightCall(t: TrialRecord): boolean {
       !t.call_set.args_match.includes(false) &&
       !t.call_set.args_valid.includes(false)
     );
-  const right = t.selected !== null && t.acceptable.includes(t.selected);
   return (
-    right &&
+    pickedAcceptable(t) &&
     (t.argument_errors === null || t.argument_errors.length === 0) &&
     t.argument_match !== false
   );
+}
+
+/** An acceptable pick: of a hierarchical agent decision, the agent's pick inside it too. */
+function pickedAcceptable(t: TrialRecord): boolean {
+  if (t.selected === null || !t.acceptable.includes(t.selected)) return false;
+  return t.hierarchy?.level !== "inside";
 }
 
 /** Whether a trial counts as correct for pass^k, JUnit and flips, by the run's `success`. */
@@ -59,10 +64,7 @@ const FACT_HOLDS: Record<Fact, (t: TrialRecord) => boolean> = {
   covered: isCovered,
   exposed: isExposed,
   retrieved: isRetrieved,
-  picked_acceptable: (t) =>
-    t.call_set !== undefined
-      ? t.call_set.exact
-      : t.selected !== null && t.acceptable.includes(t.selected),
+  picked_acceptable: (t) => (t.call_set !== undefined ? t.call_set.exact : pickedAcceptable(t)),
   end_to_end: (t) => t.failed_stage === null,
   abstain_acceptable: (t) => t.acceptable.includes(ABSTAIN),
   abstained: (t) => t.selected === ABSTAIN,

@@ -31,6 +31,12 @@ export interface SourceTool {
   declared: JsonObject;
   /** Its family when the source says (the MCP server it came from); else the snapshot's. */
   family?: string;
+  /** A skill or an agent (docs/targets.md); absent for a tool. */
+  kind?: "skill" | "agent";
+  /** An agent's own tools (names of other source tools). */
+  members?: string[];
+  /** An agent's system prompt. */
+  instructions?: string;
 }
 
 export interface SnapshotOptions {
@@ -39,6 +45,8 @@ export interface SnapshotOptions {
   /** Provenance, e.g. `mcp: tools.json`. */
   source: string;
   trustAnnotations: boolean;
+  /** How the framework offers its skills or agents (docs/targets.md). */
+  dispatch?: "tool";
 }
 
 export interface BuiltSnapshot {
@@ -60,7 +68,13 @@ export function buildSnapshot(sources: SourceTool[], options: SnapshotOptions): 
   warnDuplicates(tools, warnings);
   const revision = `sha256:${shortContentHash(tools)}`;
   return {
-    registry: { snapshot: options.snapshot, revision, source: options.source, tools },
+    registry: {
+      snapshot: options.snapshot,
+      revision,
+      source: options.source,
+      ...(options.dispatch === undefined ? {} : { dispatch: options.dispatch }),
+      tools,
+    },
     warnings,
   };
 }
@@ -92,13 +106,21 @@ function toToolEntry(
   checkSchema(source.output_schema, `tools[${index}] "${name}": output schema`, warnings);
   return {
     name,
+    ...(source.kind === undefined ? {} : { kind: source.kind }),
     family: source.family ?? options.family,
     purpose: parts.purpose,
     ...(parts.use_when.length > 0 ? { use_when: parts.use_when } : {}),
     ...(parts.avoid_when.length > 0 ? { avoid_when: parts.avoid_when } : {}),
     ...(source.input_schema === undefined ? {} : { input_schema: source.input_schema }),
     ...(source.output_schema === undefined ? {} : { output_schema: source.output_schema }),
-    ...decideContract(source.hints, options.trustAnnotations),
+    // A skill or an agent is a choice of where to go, not an action: no effect of its own.
+    ...(source.kind === undefined
+      ? decideContract(source.hints, options.trustAnnotations)
+      : { effect: "none" as const }),
+    ...(source.members === undefined || source.members.length === 0
+      ? {}
+      : { tools: source.members.map(safeName) }),
+    ...(source.instructions === undefined ? {} : { instructions: source.instructions }),
     ...(Object.keys(declared).length > 0 ? { declared } : {}),
   };
 }

@@ -1,6 +1,6 @@
-/** Tools read from an MCP server or file, an OpenAI or an Anthropic tools array (import and init share it). */
+/** Tools read from an MCP server or file, an OpenAI or an Anthropic tools array, or routing targets (skills, agents, agent cards, handoffs); import and init share it. */
 import type { ImportFormat } from "../types/formats.js";
-import { basename, extname } from "node:path";
+import { basename, extname, resolve } from "node:path";
 import { InputError } from "../errors.js";
 import type { SourceTool } from "./build-snapshot.js";
 import { readAnthropicTools } from "./import-anthropic.js";
@@ -10,6 +10,8 @@ import { loadMcpLister } from "./load-mcp-lister.js";
 import type { McpServerSpec } from "./list-mcp-tools.js";
 import { readConfiguredServers } from "./mcp-config.js";
 import { JsonReader, readJsonInput } from "./read-json-input.js";
+import { readAgentCard, readAgents, readHandoffs, readSkills } from "./import-targets.js";
+import type { JsonValue } from "../types.js";
 
 export interface Gathered {
   tools: SourceTool[];
@@ -17,6 +19,8 @@ export interface Gathered {
   source: string;
   /** Default snapshot name. */
   name: string;
+  /** How the framework offers what was read (skills and Claude Code agents: one dispatcher tool). */
+  dispatch?: "tool";
 }
 
 /** Where `import mcp` finds a live server: a command to start (stdio), a URL (Streamable HTTP), or client config files. */
@@ -31,13 +35,21 @@ export interface McpOrigin {
   servers?: string[];
 }
 
+/** The formats read from a folder. */
+const FOLDER_FORMATS: ReadonlySet<ImportFormat> = new Set(["skills", "agents"]);
+
 export async function gatherTools(
   format: ImportFormat,
   file: string | undefined,
   mcp: McpOrigin,
   cwd: string,
   env: NodeJS.ProcessEnv,
+  entryAgent?: string,
 ): Promise<Gathered> {
+  if (entryAgent !== undefined && format !== "handoffs")
+    throw new InputError(
+      "--agent: only with `import handoffs` (the agent whose handoffs are read)",
+    );
   const live = [
     mcp.command === undefined ? null : "--command",
     mcp.url === undefined ? null : "--url",
@@ -86,13 +98,31 @@ export async function gatherTools(
   }
   if (file === undefined)
     throw new InputError(
-      `import ${format}: give the FILE to read${format === "mcp" ? ", or --command to start a server" : ""}`,
+      `import ${format}: give the ${FOLDER_FORMATS.has(format) ? "FOLDER" : format === "a2a" ? "agent card (FILE or URL)" : "FILE"} to read${format === "mcp" ? ", or --command to start a server" : ""}`,
     );
+  if (format === "skills" || format === "agents") {
+    const read = format === "skills" ? readSkills(file, cwd) : readAgents(file, cwd);
+    const folder = basename(resolve(cwd, file));
+    return {
+      ...read,
+      source: `${format}: ${file}`,
+      name: folder === "skills" || folder === "agents" ? format : folder,
+      dispatch: "tool",
+    };
+  }
+  if (format === "a2a" && /^https?:\/\//.test(file)) {
+    const card = await fetchAgentCard(file);
+    const read = readAgentCard(card, new JsonReader(file));
+    return { ...read, source: `a2a: ${file}`, name: "a2a-agents" };
+  }
   const input = readJsonInput(file, cwd);
   const reader = new JsonReader(input.shown);
   const name = basename(file, extname(file));
   const source = `${format}: ${input.shown}`;
   if (format === "mcp") return { tools: readMcpTools(input.data, reader), notes: [], source, name };
+  if (format === "a2a") return { ...readAgentCard(input.data, reader), source, name };
+  if (format === "handoffs")
+    return { ...readHandoffs(input.data, reader, entryAgent), source, name };
   const read =
     format === "openai"
       ? readOpenAiTools(input.data, reader)
@@ -161,6 +191,35 @@ async function gatherConfigured(
     source: `mcp servers of ${read.join(", ")} (${listed} of ${servers.length})`,
     name: "mcp-servers",
   };
+}
+
+/** An A2A agent card from its URL (its well-known path, or wherever the agent serves it), at most 1 MB, within 15 s. */
+async function fetchAgentCard(url: string): Promise<JsonValue> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      headers: { accept: "application/json" },
+      signal: AbortSignal.timeout(15_000),
+    });
+  } catch (error) {
+    throw new InputError(
+      `${url}: the agent card could not be fetched (${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
+  const text = await response.text();
+  if (!response.ok)
+    throw new InputError(
+      `${url}: HTTP ${response.status} fetching the agent card; expected 200 with its JSON`,
+    );
+  if (text.length > 1_000_000)
+    throw new InputError(`${url}: the agent card is over 1 MB; save it and give the file`);
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    throw new InputError(
+      `${url}: the reply is not JSON; expected an A2A agent card (e.g. /.well-known/agent-card.json)`,
+    );
+  }
 }
 
 function checkUrl(url: string): string {

@@ -16,8 +16,12 @@ import type { YamlFile } from "../config/yaml-document.js";
 import {
   CONTROL_FAMILY,
   CONTROL_NAMES,
+  type AgentTools,
+  type Dispatch,
+  type DispatchedKind,
   type JsonObject,
   type Registry,
+  type ServerGroup,
   type Tool,
 } from "../types.js";
 import { findSchemaProblem } from "./find-schema-problem.js";
@@ -56,10 +60,127 @@ export function parseRegistry(yaml: YamlFile): ParsedRegistry {
       snapshot: written.snapshot ?? basename(yaml.file, extname(yaml.file)),
       revision: written.revision,
       file: yaml.file,
-      tools: written.tools.map(toTool),
+      ...arrangeTargets(written),
     },
-    problems: [...shape, ...checkTools(yaml, written.tools), ...checkPartial(yaml, written)],
+    problems: [
+      ...shape,
+      ...checkTools(yaml, written.tools),
+      ...checkPartial(yaml, written),
+      ...checkTargets(yaml, written),
+    ],
   };
+}
+
+export const DEFAULT_DISPATCH: Dispatch = {
+  style: "functions",
+  skill: { name: "Skill", argument: "skill" },
+  agent: { name: "Task", argument: "subagent_type" },
+};
+
+/**
+ * The entries as a decision meets them (docs/targets.md): every tool, skill and agent (an agent's
+ * own tools among them: registry/targets.ts offers them only once the task is handed to it);
+ * servers as groups of tools.
+ */
+function arrangeTargets(
+  written: RegistryFile,
+): Pick<Registry, "tools" | "servers" | "agents" | "dispatch"> {
+  const entries = written.tools;
+  const byName = new Map(entries.map((entry) => [entry.name, entry]));
+  const agents = new Map<string, AgentTools>();
+  const servers: ServerGroup[] = [];
+  for (const entry of entries) {
+    const members = (entry.tools ?? []).filter((name) => isPlainTool(byName.get(name)));
+    if (entry.kind === "server")
+      servers.push({ name: entry.name, purpose: entry.purpose ?? "", tools: members });
+    if (entry.kind === "agent" && members.length > 0)
+      agents.set(entry.name, {
+        instructions: entry.instructions ?? entry.purpose ?? "",
+        tools: members,
+      });
+  }
+  const dispatch = dispatchOf(written);
+  return {
+    tools: entries.filter((entry) => entry.kind !== "server").map(toTool),
+    ...(servers.length === 0 ? {} : { servers }),
+    ...(agents.size === 0 ? {} : { agents }),
+    ...(dispatch === null ? {} : { dispatch }),
+  };
+}
+
+function isPlainTool(entry: ToolEntry | undefined): boolean {
+  return entry !== undefined && (entry.kind ?? "tool") === "tool";
+}
+
+function dispatchOf(written: RegistryFile): Dispatch | null {
+  if (written.dispatch === undefined && written.dispatchers === undefined) return null;
+  const own = written.dispatchers ?? {};
+  const dispatcher = (kind: DispatchedKind) => {
+    const given = own[kind];
+    return given === undefined
+      ? DEFAULT_DISPATCH[kind]
+      : { name: given.tool, argument: given.argument };
+  };
+  return {
+    style: written.dispatch ?? "functions",
+    skill: dispatcher("skill"),
+    agent: dispatcher("agent"),
+  };
+}
+
+/** What a target entry may hold, the names its tools: list, and dispatchers that would shadow a name. */
+function checkTargets(yaml: YamlFile, written: RegistryFile): RegistryProblem[] {
+  const byName = new Map(written.tools.map((entry) => [entry.name, entry]));
+  const problems: RegistryProblem[] = [];
+  const problem = (path: JsonPath, message: string, fix: string, tool?: string) =>
+    problems.push({
+      rule: "registry-shape",
+      line: yaml.lineOf(path),
+      message: `${formatPath(path)}: ${message}`,
+      fix,
+      ...(tool === undefined ? {} : { tool }),
+    });
+  written.tools.forEach((entry, index) => {
+    const kind = entry.kind ?? "tool";
+    if (entry.tools !== undefined && kind !== "agent" && kind !== "server")
+      problem(
+        ["tools", index, "tools"],
+        `${kind} "${entry.name}" lists tools; only an agent (its own tools) or a server (the tools it groups) has them`,
+        "remove tools:, or give the entry kind: agent or kind: server",
+        entry.name,
+      );
+    if (entry.instructions !== undefined && kind !== "agent")
+      problem(
+        ["tools", index, "instructions"],
+        `${kind} "${entry.name}" has instructions; only an agent has them (its system prompt once handed the task)`,
+        "remove instructions:, or give the entry kind: agent",
+        entry.name,
+      );
+    (entry.tools ?? []).forEach((name, at) => {
+      const member = byName.get(name);
+      if (isPlainTool(member)) return;
+      problem(
+        ["tools", index, "tools", at],
+        member === undefined
+          ? `"${name}" is not an entry of this snapshot`
+          : `"${name}" is a ${member.kind}; ${kind} "${entry.name}" can hold only tools`,
+        "name an ordinary tool of this snapshot (its own entry, kind tool)",
+        entry.name,
+      );
+    });
+  });
+  const dispatch = dispatchOf(written);
+  if (dispatch?.style === "tool")
+    for (const kind of ["skill", "agent"] as const) {
+      const name = dispatch[kind].name;
+      if (!byName.has(name) && !CONTROL_NAMES.some((control) => control === name)) continue;
+      problem(
+        written.dispatchers?.[kind] === undefined ? ["dispatch"] : ["dispatchers", kind, "tool"],
+        `the ${kind} dispatcher tool "${name}" has the name of an entry or control`,
+        `name the dispatcher otherwise (dispatchers: ${kind}: {tool: NAME, argument: ARG})`,
+      );
+    }
+  return problems;
 }
 
 /** The schema's own errors on a tool's name pattern or its purpose: the tool can still be read. */
@@ -96,16 +217,17 @@ function dialectName(schema: JsonObject): string | null {
 }
 
 function toTool(entry: ToolEntry): Tool {
-  const { input_schema, output_schema } = entry;
+  const { input_schema, output_schema, kind } = entry;
   return {
     name: entry.name,
-    family: entry.family,
+    ...(kind === "skill" || kind === "agent" ? { kind } : {}),
+    family: entry.family ?? (kind === "server" ? entry.name : (kind ?? "tool")),
     purpose: entry.purpose ?? "",
     use_when: entry.use_when ?? [],
     avoid_when: entry.avoid_when ?? [],
     ...(input_schema === undefined ? {} : { input_schema }),
     ...(output_schema === undefined ? {} : { output_schema }),
-    effect: entry.effect,
+    effect: entry.effect ?? "none",
     idempotent: entry.idempotent ?? false,
     open_world: entry.open_world ?? false,
   };

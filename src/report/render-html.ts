@@ -26,6 +26,7 @@ import { HIDING_LABELS, NO_DESCRIPTION, STATUS_MARKS } from "../show/render-case
 import { renderConversationSection } from "./render-html-conversations.js";
 import { buildAdaptiveSection } from "./run-shape-sections.js";
 import { buildCallSetSection } from "./call-set-section.js";
+import { buildHierarchySection } from "./hierarchy-section.js";
 import { buildToolSearchSection } from "./tool-search-section.js";
 import { sectionHtml } from "../render/lay-out-sections.js";
 
@@ -90,6 +91,15 @@ export function renderHtml(report: Report, options: HtmlOptions): string {
             buildCallSetSection(report.metrics.call_sets),
             "call-sets",
             "Decisions whose case expected several calls: each expected call climbs the ladder; selection passes when the calls made match them exactly.",
+          ),
+        ]),
+    ...(report.metrics.hierarchy === undefined
+      ? []
+      : [
+          sectionHtml(
+            buildHierarchySection(report.metrics.hierarchy),
+            "routing-targets",
+            "Decisions whose case named a target and a tool inside it: a wrong choice is scored at the first level that failed.",
           ),
         ]),
     ...(options.headroom === undefined || options.headroom === null

@@ -6,6 +6,7 @@ import { RATES, STAGE_RATES, OTHER_RATES } from "../types/rates.js";
 import { POSITION_THIRDS, listedSelectionErrors, STAGES } from "../types.js";
 import type { CostEstimate, GateResult, Metrics, Rate, Report } from "../types.js";
 import { buildCallSetSection } from "./call-set-section.js";
+import { buildHierarchySection } from "./hierarchy-section.js";
 import { buildToolSearchSection } from "./tool-search-section.js";
 import { buildAdaptiveSection, buildConversationSection } from "./run-shape-sections.js";
 import {
@@ -368,6 +369,7 @@ export function buildSummarySections(report: Report): Section[] {
       ? []
       : [buildToolSearchSection(metrics.tool_search, report.run.config.tool_search)]),
     ...(metrics.call_sets === undefined ? [] : [buildCallSetSection(metrics.call_sets)]),
+    ...(metrics.hierarchy === undefined ? [] : [buildHierarchySection(metrics.hierarchy)]),
     buildSelectionErrorSection(metrics),
     buildConfusionSection(metrics),
     buildRatesSection(metrics, report.cost),

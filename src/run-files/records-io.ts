@@ -159,7 +159,8 @@ function withClassification(record: TrialRecord): TrialRecord {
     c.failed_stage === record.failed_stage &&
     c.selection_error === record.selection_error &&
     c.violated === record.violated &&
-    (c.call_set === undefined || JSON.stringify(c.call_set) === JSON.stringify(record.call_set));
+    (c.call_set === undefined || JSON.stringify(c.call_set) === JSON.stringify(record.call_set)) &&
+    (c.hierarchy === undefined || c.hierarchy.level === record.hierarchy?.level);
   return agrees ? record : { ...record, ...c };
 }
 
@@ -341,5 +342,6 @@ function normalizeRecord(r: InlineRecord, intern: Intern, internAcceptable: Inte
     turn: r.turn,
     search: r.search,
     call_set: r.call_set,
+    hierarchy: r.hierarchy,
   };
 }

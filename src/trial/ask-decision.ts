@@ -14,11 +14,12 @@ import type {
   Endpoint,
   EndpointOutcome,
   Exposure,
-  Tool,
+  Registry,
   ToolDefinition,
   TrialRequest,
 } from "../types.js";
 import type { TrialResult } from "./run-loop.js";
+import type { TrialEvidence } from "../classify/build-record.js";
 import {
   askWithSearch,
   searchToolDefinition,
@@ -26,6 +27,7 @@ import {
   type SearchSurface,
 } from "./tool-search.js";
 import { askInSteps } from "./agent-loop.js";
+import { dispatching, dispatchPlanOf } from "./dispatch-endpoint.js";
 import { definitionsOf, recordAnswer, requestOf, type AskContext } from "./trial-request.js";
 
 /** One decision: a case's trial, what its phase exposed and what it was shown. */
@@ -55,17 +57,18 @@ export interface AskerParts {
   registryNames: string[];
   /** Every definition a decision may show, by name (controls included). */
   definitions: ReadonlyMap<string, ToolDefinition>;
-  /** The registry's tools by name (tool search reads their families). */
-  tools: ReadonlyMap<string, Tool>;
+  /** The registry asked about: its tools (tool search reads their families), how its targets are offered, its agents' own tools. */
+  registry: Registry;
   /** What answers the searches route-eval runs (made on first use). */
   searcher: () => ToolSearcher;
 }
 
 export function createAsker(parts: AskerParts): DecisionAsker {
   const { config } = parts;
+  const dispatch = dispatchPlanOf(parts.registry);
   const ctx: AskContext = {
     config,
-    endpoint: parts.endpoint,
+    endpoint: dispatch === null ? parts.endpoint : dispatching(parts.endpoint, dispatch),
     registryNames: parts.registryNames,
     definitions: parts.definitions,
   };
@@ -90,10 +93,47 @@ export function createAsker(parts: AskerParts): DecisionAsker {
     const asked = within(d);
     if ((d.testCase.max_steps ?? 1) > 1) return askInSteps(asked, d, tools);
     const request: TrialRequest = { ...requestOf(config, d.testCase, d.trial, d.seed), tools };
-    const outcome = await asked.endpoint.call(request);
+    const first = await asked.endpoint.call(request);
+    const handed = await askInside(asked, d, first);
+    const outcome = handed?.outcome ?? first;
     return {
       outcome,
-      record: recordAnswer(asked, d, request, outcome, { toolsShuffled: config.shuffle_tools }),
+      record: recordAnswer(asked, d, request, outcome, {
+        toolsShuffled: config.shuffle_tools,
+        ...(handed === null ? {} : { inside: handed.inside }),
+      }),
+    };
+  };
+  /**
+   * A hierarchical case whose model handed the task to a right agent (docs/targets.md): the
+   * agent is asked next, its instructions the system prompt, its own tools offered. The first
+   * answer stays the record's; an inside call that fails is the trial's outcome (it errored).
+   */
+  const askInside = async (
+    asked: AskContext,
+    d: Decision,
+    first: EndpointOutcome,
+  ): Promise<{ outcome: EndpointOutcome; inside: TrialEvidence["inside"] } | null> => {
+    if (d.testCase.hierarchy?.by !== "agent" || !first.ok) return null;
+    const chosen = first.response.selected;
+    // A wrong agent fails at the target: what it would do inside is not asked.
+    if (chosen === null || !d.testCase.acceptable.includes(chosen)) return null;
+    const agent = parts.registry.agents?.get(chosen);
+    if (agent === undefined) return null;
+    const request: TrialRequest = {
+      ...requestOf(config, d.testCase, d.trial, d.seed),
+      system: agent.instructions,
+      tools: definitionsOf(agent.tools, parts.definitions),
+    };
+    const outcome = await asked.endpoint.call(request);
+    if (!outcome.ok) return { outcome, inside: undefined };
+    return {
+      outcome: first,
+      inside: {
+        offered: agent.tools,
+        selected: outcome.response.selected,
+        usage: outcome.response.usage,
+      },
     };
   };
   if (config.tool_search.mode === "off") return { ask: plain };
@@ -101,19 +141,16 @@ export function createAsker(parts: AskerParts): DecisionAsker {
   const searchTool = lazy(() =>
     searchToolDefinition(config.tool_search.kind, config.tool_search.k),
   );
+  const tools = new Map(parts.registry.tools.map((tool) => [tool.name, tool]));
   const surfaces = new WeakMap<string[], SearchSurface>();
   const surfaceOf = (d: Decision): SearchSurface => {
     if (d.alwaysLoaded !== undefined)
-      return splitSurface(d.discovery.visible, d.alwaysLoaded, parts.tools);
+      return splitSurface(d.discovery.visible, d.alwaysLoaded, tools);
     let surface = surfaces.get(d.discovery.visible);
     if (surface === undefined)
       surfaces.set(
         d.discovery.visible,
-        (surface = splitSurface(
-          d.discovery.visible,
-          config.tool_search.always_loaded,
-          parts.tools,
-        )),
+        (surface = splitSurface(d.discovery.visible, config.tool_search.always_loaded, tools)),
       );
     return surface;
   };

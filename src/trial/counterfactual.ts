@@ -118,13 +118,12 @@ export async function runCounterfactuals(
     const askerOf = (registry: Registry) => {
       let asker = askers.get(registry);
       if (asker === undefined) {
-        const tools = new Map(registry.tools.map((tool) => [tool.name, tool]));
         const parts = {
           config: { ...config, shuffle_tools: false },
           endpoint,
           registryNames: [],
           definitions,
-          tools,
+          registry,
           searcher: lazy(() => createSearcher(config, registry, options.env)),
         };
         askers.set(registry, (asker = createAsker(parts)));

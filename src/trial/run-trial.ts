@@ -9,6 +9,7 @@ import type { Retriever } from "../discovery/retriever.js";
 import { shuffleVisible } from "../discovery/shuffle-visible.js";
 import { expose, exposeTurn } from "../exposure/expose.js";
 import { CONTROL_TOOLS, renderDefinition } from "../registry/render-definition.js";
+import { offeredTools } from "../registry/targets.js";
 import { inShard, type Shard } from "../run-files/shard.js";
 import { trialKey } from "../types.js";
 import type {
@@ -140,7 +141,7 @@ function prepareRegistry(
   if (prepared === undefined) {
     const tools = [...Object.values(CONTROL_TOOLS), ...registry.tools];
     prepared = {
-      retriever: createRetriever(config.discovery, registry.tools, {
+      retriever: createRetriever(config.discovery, offeredTools(registry), {
         storeDir: config.store_dir,
         mode: config.mode,
         env,
@@ -150,7 +151,7 @@ function prepareRegistry(
         endpoint,
         registryNames: tools.map((t) => t.name),
         definitions: new Map(tools.map((t) => [t.name, renderDefinition(t, config.descriptions)])),
-        tools: new Map(registry.tools.map((t) => [t.name, t])),
+        registry,
         searcher: lazy(() => createSearcher(config, registry, env)),
       }),
       exposures: new Map(),
@@ -179,7 +180,7 @@ async function runTrial(
         : (config.phases[testCase.phase] ?? null);
     registry.exposures.set(
       testCase.phase,
-      (exposure = expose(testCase.registry.tools, policy, config.controls)),
+      (exposure = expose(offeredTools(testCase.registry), policy, config.controls)),
     );
   }
   // A conversation's turn: its own surface on top of the phase's (computed once per turn; its trials share it).
@@ -194,7 +195,12 @@ async function runTrial(
     if (surface === undefined)
       registry.turnExposures.set(
         key,
-        (surface = exposeTurn(exposure, testCase.turn, testCase.registry.tools, config.controls)),
+        (surface = exposeTurn(
+          exposure,
+          testCase.turn,
+          offeredTools(testCase.registry),
+          config.controls,
+        )),
       );
     exposure = surface;
   }

@@ -56,7 +56,12 @@ export function recordAnswer(
   t: { testCase: Case; trial: number; exposure: Exposure; discovery: Discovery },
   request: TrialRequest,
   outcome: EndpointOutcome,
-  extra: { toolsShuffled: boolean; search?: SearchRecord; steps?: TrialEvidence["steps"] },
+  extra: {
+    toolsShuffled: boolean;
+    search?: SearchRecord;
+    steps?: TrialEvidence["steps"];
+    inside?: TrialEvidence["inside"];
+  },
 ): TrialRecord {
   const { endpoint } = ctx;
   return buildRecord({

@@ -44,6 +44,8 @@ export interface Case {
   plan?: TurnPlan;
   /** The calls expected instead of one acceptable tool (`calls:`); `acceptable` then lists every tool they name. */
   call_set?: CallSetSpec;
+  /** A hierarchical acceptable (`target > tool`): `acceptable` then lists the agents (by agent) or the tools (by server). */
+  hierarchy?: { by: "agent" | "server"; paths: [string, string][] };
   /** The agent loop's bound within the decision (`max_steps:`, default 1: one reply is judged). */
   max_steps?: number;
   /** The decision's earlier steps after the goal (the model's calls and their results), sent after it. */

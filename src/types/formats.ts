@@ -26,5 +26,13 @@ export const LINT_FORMATS = ["text", "json"] as const;
 export type LintFormat = (typeof LINT_FORMATS)[number];
 
 /** What `route-eval import` reads. */
-export const IMPORT_FORMATS = ["mcp", "openai", "anthropic"] as const;
+export const IMPORT_FORMATS = [
+  "mcp",
+  "openai",
+  "anthropic",
+  "skills",
+  "agents",
+  "a2a",
+  "handoffs",
+] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];

@@ -89,6 +89,20 @@ export interface Metrics extends Record<RateName, Rate> {
   tool_search?: ToolSearchMetrics;
   /** Over the decisions whose case expected calls (calls:); absent when the run has none. */
   call_sets?: CallSetMetrics;
+  /** Over the hierarchical decisions (acceptable: target > tool); absent when the run has none. */
+  hierarchy?: HierarchyMetrics;
+}
+
+/** Hierarchical decisions (docs/targets.md): where a wrong choice failed first. Rates clustered by case. */
+export interface HierarchyMetrics {
+  /** Scored decisions whose case wrote acceptable: target > tool. */
+  decisions: number;
+  /** Decisions whose selection failed at the target: the wrong agent or server. */
+  wrong_target: Rate;
+  /** Decisions with the right target and the wrong tool inside it. */
+  wrong_inside: Rate;
+  /** Of the decisions with the right target, those whose tool inside was right (and every rung passed). */
+  right_inside_given_target: Rate;
 }
 
 /** Counts of selection failures by type: the call-set types only when some was counted. */

@@ -94,6 +94,28 @@ export interface TrialRecord {
   search?: SearchRecord;
   /** The case expected calls (`calls:`): what was expected, how the calls made matched it, the steps taken (`calls` lists every call made). */
   call_set?: CallSetRecord;
+  /** A hierarchical case (`acceptable: target > tool`, docs/targets.md): the target and the tool inside it chosen, and the level that failed first. */
+  hierarchy?: HierarchyRecord;
+}
+
+/**
+ * A hierarchical decision (docs/targets.md). `by: agent` — the ladder judges the agent chosen
+ * (acceptable and selected are agents); once the right one was handed the task it was asked
+ * again with its own tools (`offered`), and `inside` is its pick. `by: server` — the ladder judges
+ * the tool chosen (acceptable and selected are tools); `target` is the server that groups it.
+ */
+export interface HierarchyRecord {
+  by: "agent" | "server";
+  /** The acceptable paths, [target, tool]. */
+  paths: [string, string][];
+  /** The target chosen: the agent handed the task, or the server of the tool chosen (null: none). */
+  target: string | null;
+  /** The tool chosen inside it (null: none, or not asked). */
+  inside: string | null;
+  /** by agent: the agent's own tools it was offered when asked again (absent: not asked). */
+  offered?: string[];
+  /** The first level that failed a selection (null: right, or a rung before selection failed). */
+  level: "target" | "inside" | null;
 }
 
 /**

@@ -19,8 +19,20 @@ export function isControl(name: string): name is ControlName {
 }
 export const ASK: ControlName = "ask_user";
 
+/**
+ * What a registry entry is (docs/targets.md): a function (`tool`), or a routing target of another
+ * kind — a `skill` to load, an `agent` to hand the task to — or a `server`, a group of tools.
+ */
+export const TARGET_KINDS = ["tool", "skill", "agent", "server"] as const;
+export type TargetKind = (typeof TARGET_KINDS)[number];
+
+/** The kinds a dispatcher tool can offer (dispatch: tool). */
+export type DispatchedKind = "skill" | "agent";
+
 export interface Tool {
   name: string;
+  /** Absent for an ordinary tool. */
+  kind?: DispatchedKind;
   family: string;
   purpose: string;
   use_when: string[];
@@ -32,13 +44,52 @@ export interface Tool {
   open_world: boolean;
 }
 
-/** A registry snapshot: everything that exists. `tools` holds ordinary tools only. */
+/** A server of the registry: a named group of its tools (they are offered as functions, each by its name). */
+export interface ServerGroup {
+  name: string;
+  purpose: string;
+  tools: string[];
+}
+
+/** An agent's own tools: offered only once the task is handed to it (a hierarchical case's second decision). */
+export interface AgentTools {
+  /** The agent's instructions, its system prompt in the second decision (default: its purpose). */
+  instructions: string;
+  /** Names of tools of the registry's `tools`. */
+  tools: string[];
+}
+
+/** The dispatcher tool that offers one kind of target (dispatch: tool): its name and the argument naming the target. */
+export interface Dispatcher {
+  name: string;
+  argument: string;
+}
+
+/**
+ * How skills and agents are offered: `functions` — one function per target, by its name (as
+ * handoffs are); `tool` — one dispatcher tool per kind whose enum argument names the target (as a
+ * Skill or Task tool does), the targets listed in its description.
+ */
+export interface Dispatch {
+  style: "functions" | "tool";
+  skill: Dispatcher;
+  agent: Dispatcher;
+}
+
+/** A registry snapshot: everything that exists. `tools` holds what a decision may be offered (no controls). */
 export interface Registry {
   snapshot: string;
   revision: string;
   /** Absolute path of the snapshot file ("" when built in memory). */
   file: string;
+  /** Every tool, skill and agent (no server entry, no control); an agent's own tools are offered only inside it (registry/targets.ts). */
   tools: Tool[];
+  /** The servers, each a group of tools of `tools`; absent when the registry has none. */
+  servers?: ServerGroup[];
+  /** Each agent's own tools, by agent name; absent when no agent has tools. */
+  agents?: ReadonlyMap<string, AgentTools>;
+  /** How skills and agents are offered; absent: functions. */
+  dispatch?: Dispatch;
 }
 
 /** What the model sees for one tool. */

@@ -1,0 +1,96 @@
+/**
+ * Routing targets (docs/targets.md): which entries a decision is offered at the top level, which
+ * server groups a tool, and the dispatcher tool that offers skills or agents by an enum argument
+ * (dispatch: tool) — rendered here, read back from the call in trial/dispatch-endpoint.ts.
+ */
+import type {
+  Dispatcher,
+  DispatchedKind,
+  JsonObject,
+  Registry,
+  Tool,
+  ToolDefinition,
+} from "../types.js";
+
+const offered = new WeakMap<Registry, Tool[]>();
+
+/** The entries a decision is offered at the top level: every tool, skill and agent but an agent's own tools. */
+export function offeredTools(registry: Registry): Tool[] {
+  if (registry.agents === undefined) return registry.tools;
+  let tools = offered.get(registry);
+  if (tools === undefined) {
+    const owned = new Set([...registry.agents.values()].flatMap((agent) => agent.tools));
+    offered.set(registry, (tools = registry.tools.filter((tool) => !owned.has(tool.name))));
+  }
+  return tools;
+}
+
+/** The server that groups `tool`, or null (the first, when several do). */
+export function serverOf(registry: Registry, tool: string): string | null {
+  return registry.servers?.find((server) => server.tools.includes(tool))?.name ?? null;
+}
+
+/** What the dispatcher of each kind says before its listing. */
+const LEAD: Record<DispatchedKind, { does: string; listed: string }> = {
+  skill: {
+    does: "Load a skill: its instructions and resources for the task at hand.",
+    listed: "Available skills",
+  },
+  agent: {
+    does: "Hand the task to a sub-agent, which works on it with its own tools and instructions.",
+    listed: "Available agents",
+  },
+};
+
+/**
+ * The one tool that offers the visible targets of a kind (in their order): its description lists
+ * each as `- name: description` (one line), its argument is an enum of their names. Every endpoint
+ * (the baseline included) sees exactly this.
+ */
+export function renderDispatcher(
+  kind: DispatchedKind,
+  dispatcher: Dispatcher,
+  targets: ToolDefinition[],
+): ToolDefinition {
+  const listing = targets.map((t) => `- ${t.name}: ${t.description.replace(/\s*\n\s*/g, " ")}`);
+  const properties: JsonObject = {
+    [dispatcher.argument]: {
+      type: "string",
+      enum: targets.map((t) => t.name),
+      description: `The ${kind} to ${kind === "skill" ? "load" : "hand the task to"}, by name.`,
+    },
+  };
+  if (kind === "agent")
+    properties.prompt = {
+      type: "string",
+      description: "The task, as the sub-agent should read it.",
+    };
+  return {
+    name: dispatcher.name,
+    description: [LEAD[kind].does, "", `${LEAD[kind].listed}:`, ...listing].join("\n"),
+    input_schema: {
+      type: "object",
+      properties,
+      required: [dispatcher.argument],
+      additionalProperties: false,
+    },
+  };
+}
+
+/** A dispatcher's listed targets read back from what a model sees: name → description (the baseline routes on them). */
+export function readListing(definition: ToolDefinition): Map<string, string> | null {
+  const schema = definition.input_schema;
+  const required = Array.isArray(schema.required) ? schema.required : [];
+  const properties = schema.properties;
+  if (required.length !== 1 || typeof properties !== "object" || properties === null) return null;
+  const argument = (properties as JsonObject)[String(required[0])];
+  if (typeof argument !== "object" || argument === null || Array.isArray(argument)) return null;
+  const names = argument.enum;
+  if (!Array.isArray(names)) return null;
+  const listed = new Map<string, string>();
+  for (const line of definition.description.split("\n")) {
+    const match = /^- ([^:\s]+): (.*)$/.exec(line);
+    if (match !== null && names.includes(match[1])) listed.set(match[1], match[2]);
+  }
+  return listed.size === 0 ? null : listed;
+}

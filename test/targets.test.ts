@@ -1,0 +1,394 @@
+/**
+ * Routing targets (docs/targets.md) through the real pipeline: sub-agents offered as handoff
+ * functions and skills offered through one Skill tool, asked through the real OpenAI SDK against a
+ * local Chat Completions server whose every reply the test decides. Each record's choice, level
+ * and stage is checked against a table derived by hand; the requests against what the framework
+ * would send; a second run against the store, with no request made. Offline, with the baseline:
+ * a diff between two revisions of one skill's description names the cases that moved.
+ */
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli, tempDir } from "./support/cli.js";
+import { openaiReply, useFakeServers, type ReceivedRequest } from "./fixtures/fake-provider.js";
+import { removeTempDirs } from "./fixtures/live-project.js";
+
+afterAll(removeTempDirs);
+const fake = useFakeServers();
+const ENV = { OPENAI_API_KEY: "sk-test-targets-0123456789" };
+const EXAMPLE = fileURLToPath(new URL("../examples/targets", import.meta.url));
+
+type Row = Record<string, any>;
+
+const orderSchema = {
+  type: "object",
+  properties: { order_id: { type: "string" } },
+  required: ["order_id"],
+  additionalProperties: false,
+};
+
+const AGENTS = {
+  snapshot: "support",
+  revision: "1",
+  tools: [
+    {
+      name: "billing_agent",
+      kind: "agent",
+      purpose: "Refunds and invoices.",
+      instructions: "You are the billing agent.",
+      tools: ["refund_order", "get_invoice"],
+    },
+    {
+      name: "shipping_agent",
+      kind: "agent",
+      purpose: "Parcels and deliveries.",
+      tools: ["track_shipment"],
+    },
+    {
+      name: "refund_order",
+      family: "billing",
+      purpose: "Refund an order.",
+      effect: "mutating",
+      input_schema: orderSchema,
+    },
+    {
+      name: "get_invoice",
+      family: "billing",
+      purpose: "An order's invoice.",
+      effect: "read_only",
+      input_schema: orderSchema,
+    },
+    {
+      name: "track_shipment",
+      family: "shipping",
+      purpose: "Track a parcel.",
+      effect: "read_only",
+      input_schema: orderSchema,
+    },
+  ],
+};
+
+const AGENT_CASES = [
+  {
+    id: "refund",
+    goal: "Refund order ord_1 please.",
+    acceptable: ["billing_agent > refund_order"],
+  },
+  {
+    id: "invoice",
+    goal: "Send me the invoice of ord_2.",
+    acceptable: ["billing_agent > get_invoice"],
+  },
+  {
+    id: "track",
+    goal: "Where is the parcel of ord_3?",
+    acceptable: ["shipping_agent > track_shipment"],
+  },
+];
+
+/** What the scripted model does, by goal: the agent it hands the task to, then the tool it uses there. */
+const SCRIPT: Record<string, { agent: string; tool: string }> = {
+  "Refund order ord_1 please.": { agent: "billing_agent", tool: "refund_order" },
+  "Send me the invoice of ord_2.": { agent: "billing_agent", tool: "refund_order" },
+  "Where is the parcel of ord_3?": { agent: "billing_agent", tool: "get_invoice" },
+};
+
+function writeTargetProject(registry: object, cases: object[]): string {
+  const dir = tempDir("route-eval-targets-");
+  writeFileSync(join(dir, "registry.yaml"), JSON.stringify(registry, null, 2));
+  writeFileSync(
+    join(dir, "cases.yaml"),
+    JSON.stringify({ registry: "registry.yaml", cases }, null, 2),
+  );
+  writeFileSync(
+    join(dir, "route-eval.yaml"),
+    JSON.stringify({
+      cases: ["cases.yaml"],
+      controls: ["no_applicable_tool"],
+      trials: 1,
+      out_dir: "reports",
+      store_dir: ".route-eval/store",
+    }),
+  );
+  return dir;
+}
+
+const goalOf = (request: ReceivedRequest): string => {
+  const messages = request.body.messages as Row[];
+  return messages.filter((m) => m.role === "user").at(-1)?.content;
+};
+const systemOf = (request: ReceivedRequest): string =>
+  (request.body.messages as Row[]).find((m) => m.role === "system")?.content;
+const toolNames = (request: ReceivedRequest): string[] =>
+  ((request.body.tools as Row[]) ?? []).map((t) => t.function.name);
+
+const records = (dir: string, run: string): Row[] =>
+  readFileSync(join(dir, "reports", run, "records.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
+
+const live = (url: string, run: string) => [
+  "run",
+  "-e",
+  "openai:test-model",
+  "--base-url",
+  `${url}/v1`,
+  "--run-id",
+  run,
+  "--no-progress",
+  "--no-gates",
+];
+
+describe("sub-agents offered as handoff functions (dispatch: functions)", () => {
+  it("asks the agent chosen with its own tools, tells a wrong agent from a wrong tool inside, and replays from the store", async () => {
+    const dir = writeTargetProject(AGENTS, AGENT_CASES);
+    const server = await fake.start((request) => {
+      const planned = SCRIPT[goalOf(request)];
+      const handed = systemOf(request) === "You are the billing agent.";
+      return openaiReply([{ name: handed ? planned.tool : planned.agent, arguments: "{}" }]);
+    });
+    const run = await runCli(live(server.url, "first"), { cwd: dir, env: ENV });
+    expect(run.stderr).not.toMatch(/warning|error/i);
+    expect(run.code).toBe(0);
+
+    // The orchestrator is offered the agents (their own tools are not), the billing agent its own two.
+    const top = server.requests.filter((r) => systemOf(r) !== "You are the billing agent.");
+    const inside = server.requests.filter((r) => systemOf(r) === "You are the billing agent.");
+    expect(top.map(toolNames)).toEqual(
+      Array(3).fill(["billing_agent", "shipping_agent", "no_applicable_tool"]),
+    );
+    // Asked inside only where the agent chosen was right (refund, invoice): a wrong agent fails at the target.
+    expect(inside.map(goalOf).sort()).toEqual([
+      "Refund order ord_1 please.",
+      "Send me the invoice of ord_2.",
+    ]);
+    expect(inside.map(toolNames)).toEqual(Array(2).fill(["refund_order", "get_invoice"]));
+
+    const byCase = new Map(records(dir, "first").map((r) => [r.case_id, r]));
+    const derived = (id: string) => {
+      const r = byCase.get(id) as Row;
+      return [
+        r.selected,
+        r.hierarchy.target,
+        r.hierarchy.inside,
+        r.hierarchy.level,
+        r.failed_stage,
+        r.selection_error,
+      ];
+    };
+    expect(derived("refund")).toEqual([
+      "billing_agent",
+      "billing_agent",
+      "refund_order",
+      null,
+      null,
+      null,
+    ]);
+    expect(derived("invoice")).toEqual([
+      "billing_agent",
+      "billing_agent",
+      "refund_order",
+      "inside",
+      "selection",
+      "wrong_tool",
+    ]);
+    expect(derived("track")).toEqual([
+      "billing_agent",
+      "billing_agent",
+      null,
+      "target",
+      "selection",
+      "wrong_tool",
+    ]);
+
+    const report = await runCli(["report", "reports/first", "--format", "json"], { cwd: dir });
+    const h = JSON.parse(report.stdout).metrics.hierarchy;
+    expect([h.decisions, h.wrong_target.numerator, h.wrong_inside.numerator]).toEqual([3, 1, 1]);
+    expect([
+      h.right_inside_given_target.numerator,
+      h.right_inside_given_target.denominator,
+    ]).toEqual([1, 2]);
+
+    const asked = server.requests.length;
+    expect(asked).toBe(5);
+    const again = await runCli(live(server.url, "second"), { cwd: dir, env: ENV });
+    expect(again.code).toBe(0);
+    expect(server.requests.length).toBe(asked);
+    const hierarchies = (run: string) =>
+      records(dir, run)
+        .sort((a, b) => a.case_id.localeCompare(b.case_id))
+        .map((r) => r.hierarchy);
+    expect(hierarchies("second")).toEqual(hierarchies("first"));
+  });
+});
+
+const SKILLS = {
+  snapshot: "skills",
+  revision: "1",
+  dispatch: "tool",
+  tools: [
+    { name: "pdf-forms", kind: "skill", purpose: "Fill in PDF forms." },
+    {
+      name: "sales-report",
+      kind: "skill",
+      purpose: "Build sales reports from spreadsheets.",
+      use_when: ["Totals or charts by month."],
+    },
+    { name: "refund-policy", kind: "skill", purpose: "The refund policy." },
+    {
+      name: "get_order",
+      family: "orders",
+      purpose: "Look up an order.",
+      effect: "read_only",
+      input_schema: orderSchema,
+    },
+  ],
+};
+
+describe("skills offered through one Skill tool (dispatch: tool)", () => {
+  it("folds the skills into the Skill tool's enum and listing, and reads the skill its call names", async () => {
+    const dir = writeTargetProject(SKILLS, [
+      { id: "form", goal: "Fill in the VAT form.", acceptable: ["pdf-forms"] },
+      { id: "chart", goal: "Chart sales by month.", acceptable: ["sales-report"] },
+      { id: "policy", goal: "Can I return this?", acceptable: ["refund-policy"] },
+      { id: "order", goal: "Where is ord_9?", acceptable: ["get_order"] },
+    ]);
+    const replies: Record<string, object> = {
+      "Fill in the VAT form.": { name: "Skill", arguments: '{"skill":"pdf-forms"}' },
+      "Chart sales by month.": { name: "Skill", arguments: '{"skill":"refund-policy"}' },
+      "Can I return this?": { name: "Skill", arguments: '{"skill":"returns-faq"}' },
+      "Where is ord_9?": { name: "get_order", arguments: '{"order_id":"ord_9"}' },
+    };
+    const server = await fake.start((request) => openaiReply([replies[goalOf(request)] as any]));
+    const run = await runCli(live(server.url, "skills"), { cwd: dir, env: ENV });
+    expect(run.stderr).not.toMatch(/warning|error/i);
+
+    const tools = server.requests[0].body.tools as Row[];
+    expect(tools.map((t) => t.function.name)).toEqual(["Skill", "get_order", "no_applicable_tool"]);
+    const skill = tools[0].function;
+    expect(skill.parameters).toEqual({
+      type: "object",
+      properties: {
+        skill: {
+          type: "string",
+          enum: ["pdf-forms", "sales-report", "refund-policy"],
+          description: "The skill to load, by name.",
+        },
+      },
+      required: ["skill"],
+      additionalProperties: false,
+    });
+    expect(skill.description.split("\n")).toEqual([
+      "Load a skill: its instructions and resources for the task at hand.",
+      "",
+      "Available skills:",
+      "- pdf-forms: Fill in PDF forms.",
+      "- sales-report: Build sales reports from spreadsheets. Use when: Totals or charts by month.",
+      "- refund-policy: The refund policy.",
+    ]);
+
+    const rows = records(dir, "skills").map((r) => [
+      r.case_id,
+      r.selected,
+      r.failed_stage,
+      r.selection_error,
+    ]);
+    expect(rows).toEqual([
+      ["form", "pdf-forms", null, null],
+      ["chart", "refund-policy", "selection", "wrong_tool"],
+      ["policy", "returns-faq", "selection", "phantom_tool"],
+      ["order", "get_order", null, null],
+    ]);
+  });
+});
+
+describe("the bundled example (examples/targets), offline with the baseline", () => {
+  it("routes through the Skill tool's listing, and a diff between two revisions of a skill's description names the cases it moved", async () => {
+    const dir = tempDir("route-eval-targets-example-");
+    cpSync(EXAMPLE, dir, { recursive: true });
+    const config = join(dir, "route-eval.yaml");
+    writeFileSync(
+      config,
+      readFileSync(config, "utf8").replace("out_dir: ../../reports", "out_dir: reports"),
+    );
+    const base = await runCli(["run", "--run-id", "base", "--no-progress"], { cwd: dir });
+    expect(base.code).toBe(0);
+    const before = new Map(records(dir, "base").map((r) => [r.case_id, r.selected]));
+    expect(before.get("fill-vat-form")).toBe("invoice-pdf");
+
+    // Revision 2 of one skill: pdf-tools says it fills forms (the VAT form among them).
+    const skills = join(dir, "skills.yaml");
+    writeFileSync(
+      skills,
+      readFileSync(skills, "utf8")
+        .replace('revision: "1"', 'revision: "2"')
+        .replace(
+          "purpose: Merge, split, rotate and fill PDF files and forms.",
+          "purpose: Merge, split, rotate and fill PDF files and forms.\n    use_when: [Fill in a form PDF, such as a VAT or tax form.]",
+        ),
+    );
+    const current = await runCli(["run", "--run-id", "current", "--no-progress"], { cwd: dir });
+    expect(current.code).toBe(0);
+    const diff = await runCli(["diff", "reports/base", "reports/current", "--format", "json"], {
+      cwd: dir,
+    });
+    const report = JSON.parse(diff.stdout);
+    const moved = report.flips.filter((f: Row) => f.kind === "fixed" || f.kind === "regressed");
+    expect(moved.map((f: Row) => [f.case_id, f.kind])).toEqual([["fill-vat-form", "fixed"]]);
+    expect(report.definitions.changes.map((c: Row) => [c.tool, c.change])).toEqual([
+      ["pdf-tools", "changed"],
+    ]);
+    expect(report.verdict).toBe("pass");
+  });
+});
+
+describe("a registry's targets are checked where they are written", () => {
+  it.each([
+    [
+      { name: "x", kind: "skill", purpose: "X.", tools: ["get_order"] },
+      /registry\.yaml:\d+: tools\[1\]\.tools: skill "x" lists tools; only an agent \(its own tools\) or a server \(the tools it groups\) has them/,
+    ],
+    [
+      { name: "a", kind: "agent", purpose: "A.", tools: ["nope"] },
+      /registry\.yaml:\d+: tools\[1\]\.tools\[0\]: "nope" is not an entry of this snapshot/,
+    ],
+    [
+      { name: "Skill", family: "f", purpose: "A tool named like the dispatcher.", effect: "none" },
+      /registry\.yaml:\d+: dispatch: the skill dispatcher tool "Skill" has the name of an entry or control/,
+    ],
+  ])("refuses %j with the line and what to do", async (entry, message) => {
+    const dir = writeTargetProject(
+      { ...SKILLS, tools: [SKILLS.tools[0], entry, SKILLS.tools[3]] },
+      [{ id: "c", goal: "g", acceptable: ["get_order"] }],
+    );
+    const run = await runCli(["run", "--no-progress"], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+  });
+
+  it("refuses a path whose target is not an agent or server, or whose tool is not inside it", async () => {
+    for (const [acceptable, message] of [
+      [
+        "get_invoice > refund_order",
+        /"get_invoice" is not an agent with tools or a server of registry support/,
+      ],
+      [
+        "shipping_agent > refund_order",
+        /"refund_order" is not one of agent shipping_agent's tools \(track_shipment\)/,
+      ],
+      [
+        "billing_agent > refund_order, x",
+        /is not a path; a hierarchical case writes every acceptable as "target > tool"/,
+      ],
+    ] as const) {
+      const dir = writeTargetProject(AGENTS, [
+        { id: "c", goal: "g", acceptable: acceptable.split(", ") },
+      ]);
+      const run = await runCli(["run", "--no-progress"], { cwd: dir });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(message);
+    }
+  });
+});
