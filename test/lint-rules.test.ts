@@ -9,6 +9,7 @@ import { runCli, writeFiles } from "./support/cli.js";
 
 interface ToolSpec {
   name?: string;
+  kind?: string;
   family?: string;
   purpose?: string | null;
   use_when?: string[] | null;
@@ -94,6 +95,23 @@ const REGISTRY_CASES: RegistryCase[] = [
     rule: "name-not-snake-case",
     trigger: [tool({ name: "getInvoice" })],
     near: [tool({ name: "get_invoice" })],
+  },
+  {
+    rule: "skill-description-long",
+    trigger: [
+      tool({
+        name: "pdf-forms",
+        kind: "skill",
+        purpose: `Fill in PDF forms. ${"Use it for tax and VAT forms. ".repeat(40)}`,
+      }),
+    ],
+    near: [
+      tool({
+        name: "pdf-forms",
+        kind: "skill",
+        purpose: "Fill in PDF forms, such as tax and VAT forms.",
+      }),
+    ],
   },
   {
     rule: "name-duplicate",

@@ -112,7 +112,18 @@ export function hierarchyOf(
 ): NonNullable<Case["hierarchy"]> | null {
   const { entry, at: where } = decision;
   const written = entry.acceptable ?? [];
-  if (!written.some((name) => name.includes(">"))) return null;
+  if (!written.some((name) => name.includes(">"))) {
+    written.forEach((name, index) => {
+      const owner = [...(registry.agents ?? [])].find(([, agent]) => agent.tools.includes(name));
+      if (owner !== undefined)
+        fail(
+          yaml,
+          [...where, "acceptable", index],
+          `case "${entry.id}": "${name}" is agent ${owner[0]}'s own tool, offered only once the task is handed to it; write "${owner[0]} > ${name}"`,
+        );
+    });
+    return null;
+  }
   const paths: [string, string][] = [];
   let by: "agent" | "server" | null = null;
   written.forEach((name, index) => {

@@ -5,12 +5,15 @@ import { LISTED_RIVALS, listSome, type RivalPairs } from "./find-rivals.js";
 import type { LintRegistry } from "./lint-input.js";
 import type { Tool } from "../types.js";
 import { finding, type Finding } from "./rules.js";
+import { renderDescription } from "../registry/render-definition.js";
+import { SKILL_DESCRIPTION_LIMIT } from "../registry/targets.js";
 
 export function checkDescriptions(registry: LintRegistry, pairs: RivalPairs): Finding[] {
   const rivals = rivalsByPosition(registry.tools.length, pairs);
   const named = avoidNaming(registry.tools);
   return registry.tools.flatMap((tool, index) => [
     ...checkPurpose(registry, tool),
+    ...checkSkillLength(registry, tool),
     ...checkConditions(registry, tool),
     ...checkLosingCondition(registry, tool, rivals(index), (rival) => named(index, rival)),
   ]);
@@ -41,6 +44,26 @@ function checkPurpose(registry: LintRegistry, tool: Tool): Finding[] {
     ];
   }
   return [];
+}
+
+/**
+ * A skill's description is all a model sees before loading it, and the Agent Skills specification
+ * caps it at 1,024 characters (agentskills.io/specification): a longer one is cut or refused.
+ */
+function checkSkillLength(registry: LintRegistry, tool: Tool): Finding[] {
+  if (tool.kind !== "skill") return [];
+  const length = renderDescription(tool).length;
+  if (length <= SKILL_DESCRIPTION_LIMIT) return [];
+  return [
+    finding({
+      file: registry.file,
+      tool: tool.name,
+      rule: "skill-description-long",
+      line: registry.lineOf(["tools", registry.indexOf(tool), "purpose"]),
+      message: `skill ${tool.name}: its description is ${length} characters, over the ${SKILL_DESCRIPTION_LIMIT} a skill listing allows; the end of it may never reach the model`,
+      fix: "cut it to what decides the choice: what the skill does and when to load it",
+    }),
+  ];
 }
 
 /** Whether the purpose has a content word that the name lacks. */

@@ -19,7 +19,8 @@ export function checkNames(registry: LintRegistry): Finding[] {
           fix: `rename it, e.g. "${suggestName(tool.name)}"`,
         }),
       );
-    } else if (!SNAKE_CASE.test(tool.name)) {
+    } else if (!SNAKE_CASE.test(tool.name) && tool.kind !== "skill") {
+      // A skill's name is kebab-case by the Agent Skills specification: its convention, not a slip.
       findings.push(
         finding({
           ...base,

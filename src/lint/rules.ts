@@ -27,6 +27,7 @@ export const RULE_IDS = [
   "use-when-missing",
   "avoid-when-missing",
   "no-losing-condition",
+  "skill-description-long",
   "rival-pair",
   "rival-cluster",
   "schema-invalid",
@@ -82,6 +83,11 @@ export const RULES: Record<RuleId, RuleInfo> = {
     group: "descriptions",
     severity: "warning",
     summary: "purpose says nothing the name does not",
+  },
+  "skill-description-long": {
+    group: "descriptions",
+    severity: "warning",
+    summary: "a skill's description over the 1,024 characters a skill listing allows",
   },
   "use-when-missing": {
     group: "descriptions",

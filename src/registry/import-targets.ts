@@ -13,9 +13,8 @@ import { InputError } from "../errors.js";
 import type { JsonObject, JsonValue } from "../types.js";
 import type { SourceTool } from "./build-snapshot.js";
 import { JsonReader, isJsonObject } from "./read-json-input.js";
+import { SKILL_DESCRIPTION_LIMIT } from "./targets.js";
 
-/** The Agent Skills specification's limit on a description: a longer one is cut from the listing. */
-export const SKILL_DESCRIPTION_LIMIT = 1024;
 
 export interface ReadTargets {
   tools: SourceTool[];

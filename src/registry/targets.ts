@@ -12,6 +12,9 @@ import type {
   ToolDefinition,
 } from "../types.js";
 
+/** The Agent Skills specification's limit on a skill's description (agentskills.io/specification). */
+export const SKILL_DESCRIPTION_LIMIT = 1024;
+
 const offered = new WeakMap<Registry, Tool[]>();
 
 /** The entries a decision is offered at the top level: every tool, skill and agent but an agent's own tools. */

@@ -58,6 +58,7 @@ function gatherFacts(e: CaseEvidence, records: TrialRecord[], scored: TrialRecor
     family: first.family,
     tags: first.tags,
     acceptable: first.acceptable,
+    ...(first.hierarchy === undefined ? {} : { paths: first.hierarchy.paths }),
     forbidden: first.forbidden,
     trials: records.length,
     scored: scored.length,
@@ -136,12 +137,18 @@ function groupHidden(hidden: HiddenTool[]): HiddenGroup[] {
 }
 
 function viewTrial(r: TrialRecord): TrialView {
+  // Inside the right agent, the choice that failed is the agent's own (its tools were offered).
+  const inside = r.hierarchy?.level === "inside" && r.hierarchy.by === "agent";
+  const selected = inside ? (r.hierarchy?.inside ?? null) : r.selected;
   return {
     trial: r.trial,
     error: r.error,
-    selected: r.selected,
-    phantom: r.selected !== null && !r.visible_order.includes(r.selected),
-    acceptable: r.selected !== null && r.acceptable.includes(r.selected),
+    selected,
+    ...(r.hierarchy === undefined ? {} : { level: r.hierarchy.level }),
+    phantom:
+      selected !== null &&
+      !(inside ? (r.hierarchy?.offered ?? []) : r.visible_order).includes(selected),
+    acceptable: !inside && r.selected !== null && r.acceptable.includes(r.selected),
     forbidden: r.selected !== null && r.forbidden.includes(r.selected),
     arguments: r.arguments,
     argument_errors: r.argument_errors,

@@ -20,6 +20,9 @@ export const FIX_ACTIONS: Record<Stage, string> = {
 
 /** The acceptable tool to compare against: a visible one, else a registered one, else the first. */
 export function pickExpected(f: CaseFacts): string {
+  // A hierarchical case whose agent was right and its tool inside wrong: the tool is what to compare.
+  const inside = f.trial_views.some((v) => v.level === "inside");
+  if (inside && f.paths !== undefined) return f.paths[0][1];
   return (
     f.acceptable.find((name) => f.visible_order.includes(name)) ??
     f.registry.acceptable_present[0] ??

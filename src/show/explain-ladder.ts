@@ -106,8 +106,10 @@ const DESCRIBE: Record<Stage, Describe> = {
     );
     const right = reached.filter((v) => v.failed_stage === null).length;
     const wrong: Record<string, number> = {};
-    for (const v of reached.filter((t) => t.failed_stage === "selection"))
-      wrong[v.selected ?? "(no call)"] = (wrong[v.selected ?? "(no call)"] ?? 0) + 1;
+    for (const v of reached.filter((t) => t.failed_stage === "selection")) {
+      const chosen = `${v.selected ?? "(no call)"}${v.level === "inside" ? " (inside the right agent)" : ""}`;
+      wrong[chosen] = (wrong[chosen] ?? 0) + 1;
+    }
     if (f.expected_calls !== undefined) {
       const types: Record<string, number> = {};
       for (const v of reached)

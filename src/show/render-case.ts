@@ -82,7 +82,13 @@ function renderHeader(x: CaseExplanation, paint: Paint, width: number): string[]
     ...field("goal", x.goal ?? "(not recorded)", width),
     ...field("where", where.join(" · "), width),
     ...(x.expected_calls === undefined
-      ? field("acceptable", x.acceptable.join(", "), width)
+      ? field(
+          "acceptable",
+          x.paths === undefined
+            ? x.acceptable.join(", ")
+            : x.paths.map(([target, tool]) => `${target} > ${tool}`).join(", "),
+          width,
+        )
       : field("expected", describeExpected(x.expected_calls), width)),
     ...field("forbidden", x.forbidden.join(", ") || "(none)", width),
     ...field("outcome", `${x.outcome} — ${tally}`, width),

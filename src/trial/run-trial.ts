@@ -140,6 +140,8 @@ function prepareRegistry(
   let prepared = cache.get(registry);
   if (prepared === undefined) {
     const tools = [...Object.values(CONTROL_TOOLS), ...registry.tools];
+    // The registry a decision is judged against: what can be offered at the top level (an agent's own tools are asked inside it).
+    const offered = [...Object.values(CONTROL_TOOLS), ...offeredTools(registry)];
     prepared = {
       retriever: createRetriever(config.discovery, offeredTools(registry), {
         storeDir: config.store_dir,
@@ -149,7 +151,7 @@ function prepareRegistry(
       asker: createAsker({
         config,
         endpoint,
-        registryNames: tools.map((t) => t.name),
+        registryNames: offered.map((t) => t.name),
         definitions: new Map(tools.map((t) => [t.name, renderDefinition(t, config.descriptions)])),
         registry,
         searcher: lazy(() => createSearcher(config, registry, env)),

@@ -61,6 +61,8 @@ export interface TrialView {
   /** Non-null when the endpoint failed for good (the trial is excluded from every rate). */
   error: string | null;
   selected: string | null;
+  /** A hierarchical case's level that failed first (docs/targets.md); inside: `selected` is the tool picked inside the right agent. */
+  level?: "target" | "inside" | null;
   /** The selected tool was not in the visible set. */
   phantom: boolean;
   acceptable: boolean;
@@ -110,6 +112,8 @@ export interface CaseExplanation {
   family: string | null;
   tags: string[];
   acceptable: string[];
+  /** A hierarchical case's acceptable paths, [target, tool] (docs/targets.md). */
+  paths?: [string, string][];
   forbidden: string[];
   trials: number;
   scored: number;
