@@ -21,7 +21,7 @@ interface ToolSpec {
 }
 
 /** A tool that no rule flags on its own. */
-const CLEAN: Required<Omit<ToolSpec, "output_schema">> = {
+const CLEAN: Required<Omit<ToolSpec, "output_schema" | "kind">> = {
   name: "get_invoice",
   family: "billing",
   purpose: "Return one invoice with its lines and totals.",

@@ -91,6 +91,7 @@ export async function gatherTools(
       listing.server === null ? "" : ` (server ${listing.server.name} ${listing.server.version})`;
     const tools = readMcpTools(listing.tools, new JsonReader(spec.shown));
     const notes = [
+      ...listing.notes,
       `listed ${listing.tools.length} tools in ${listing.pages} page${listing.pages === 1 ? "" : "s"}`,
     ];
     const where = spec.transport === "http" ? `mcp http: ${spec.url}` : `mcp stdio: ${mcp.command}`;
@@ -171,7 +172,10 @@ async function gatherConfigured(
           declared: renamed === tool.name ? tool.declared : { ...tool.declared, name: tool.name },
         });
       }
-      notes.push(`server "${name}": listed ${listing.tools.length} tools`);
+      notes.push(
+        ...listing.notes.map((note) => `server "${name}": ${note}`),
+        `server "${name}": listed ${listing.tools.length} tools`,
+      );
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       failed.push(why);

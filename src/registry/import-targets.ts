@@ -15,7 +15,6 @@ import type { SourceTool } from "./build-snapshot.js";
 import { JsonReader, isJsonObject } from "./read-json-input.js";
 import { SKILL_DESCRIPTION_LIMIT } from "./targets.js";
 
-
 export interface ReadTargets {
   tools: SourceTool[];
   notes: string[];

@@ -14,16 +14,18 @@ import {
 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { PaginatedResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, PaginatedResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { InputError } from "../errors.js";
 import type { JsonValue } from "../types.js";
 import { TOOL_VERSION } from "../version.js";
 
 export interface McpListing {
-  /** Every page's tools, in order, as JSON. */
+  /** Every page's tools, in order, as JSON (a search-transformed server: its catalogue, read through its search tool). */
   tools: JsonValue[];
   server: { name: string; version: string } | null;
   pages: number;
+  /** How the catalogue was read, when it was not simply listed. */
+  notes: string[];
 }
 
 /** A server that keeps returning cursors is broken; stop rather than loop for ever. */
@@ -92,10 +94,12 @@ export async function listMcpTools(spec: McpServerSpec): Promise<McpListing> {
       if (cursor !== undefined) seen.add(cursor);
     } while (cursor !== undefined);
     const info = client.getServerVersion();
+    const searched = await readSearchCatalogue(client, tools);
     return {
-      tools,
+      tools: searched?.tools ?? tools,
       server: info === undefined ? null : { name: info.name, version: info.version },
       pages,
+      notes: searched?.notes ?? [],
     };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -106,6 +110,131 @@ export async function listMcpTools(spec: McpServerSpec): Promise<McpListing> {
   } finally {
     await client.close().catch(() => undefined);
   }
+}
+
+/** A search transform's tools (FastMCP 3.1 and its peers), by the names they list. */
+const SEARCH_TOOL = "search_tools";
+const CALL_TOOL = "call_tool";
+/** Names in a catalogue are letters, digits, `_`, `-` and `.` (SEP-986): the prefixes a regex search walks. */
+const NAME_CHARACTERS = "abcdefghijklmnopqrstuvwxyz0123456789_-.";
+/** A catalogue that needs more searches than this is not read whole: the import stops and says so. */
+const MAX_SEARCHES = 5_000;
+
+/**
+ * A server that hides its catalogue behind search (gofastmcp.com/servers/transforms/tool-search)
+ * lists only `search_tools` and `call_tool` (and any pinned tools). Its search returns at most a
+ * few tools in `tools/list` form, matching a regex against "name description parameters", so the
+ * catalogue is read whole by walking name prefixes (`^a`, `^b`…; a prefix that fills the answer is
+ * walked one character deeper, and its exact name asked alone). A BM25 search (a `query`
+ * argument) ranks and cuts, and no set of queries proves it listed everything: refused, with why.
+ * Null for a server that lists its tools.
+ */
+async function readSearchCatalogue(
+  client: Client,
+  listed: JsonValue[],
+): Promise<{ tools: JsonValue[]; notes: string[] } | null> {
+  const byName = new Map(listed.map((tool) => [nameOf(tool), tool]));
+  const search = byName.get(SEARCH_TOOL);
+  if (search === undefined || !byName.has(CALL_TOOL)) return null;
+  const properties = propertiesOf(search);
+  if (!("pattern" in properties))
+    throw new Error(
+      `it lists only ${SEARCH_TOOL} and ${CALL_TOOL}: its catalogue is behind a search${"query" in properties ? " ranked by BM25 (a query argument), which returns a few best matches and cannot be made to list every tool" : " route-eval does not know"}; import the catalogue with the search transform off (or from a saved tools/list result)`,
+    );
+  let searches = 0;
+  const ask = async (pattern: string): Promise<JsonValue[]> => {
+    if (++searches > MAX_SEARCHES)
+      throw new Error(
+        `reading its catalogue through ${SEARCH_TOOL} took over ${MAX_SEARCHES} searches; import it from a saved tools/list result`,
+      );
+    const result = await client.request(
+      { method: "tools/call", params: { name: SEARCH_TOOL, arguments: { pattern } } },
+      CallToolResultSchema,
+    );
+    return readSearchResult(toJson(result));
+  };
+  const found = new Map<string, JsonValue>();
+  const first = await ask("^");
+  const cap = first.length;
+  for (const tool of first) found.set(nameOf(tool), tool);
+  const walk = async (prefix: string): Promise<void> => {
+    const escaped = prefix.replace(/[.\-]/g, (c) => `\\${c}`);
+    for (const tool of await ask(`^${escaped}(?: |$)`)) found.set(nameOf(tool), tool);
+    for (const char of NAME_CHARACTERS) {
+      const more = await ask(`^${escaped}${char === "." || char === "-" ? `\\${char}` : char}`);
+      for (const tool of more) found.set(nameOf(tool), tool);
+      if (more.length >= cap) await walk(prefix + char);
+    }
+  };
+  if (cap > 0) await walk("");
+  const pinned = listed.filter((tool) => {
+    const name = nameOf(tool);
+    return name !== SEARCH_TOOL && name !== CALL_TOOL;
+  });
+  for (const tool of pinned) found.delete(nameOf(tool));
+  const catalogue = [
+    ...pinned,
+    ...[...found.values()].sort((a, b) => (nameOf(a) < nameOf(b) ? -1 : 1)),
+  ];
+  return {
+    tools: catalogue,
+    notes: [
+      `the server lists only ${SEARCH_TOOL} and ${CALL_TOOL}${pinned.length > 0 ? ` (and ${pinned.length} pinned)` : ""}: its catalogue of ${found.size} tools was read through ${SEARCH_TOOL} (${searches} searches, at most ${cap} tools each); a model using the server sees the search, not these tools (route-eval run --tool-search measures that)`,
+    ],
+  };
+}
+
+/** The tools a search returned: its structured result (`{result: [...]}`), else its text content parsed as JSON. */
+function readSearchResult(result: JsonValue): JsonValue[] {
+  if (typeof result !== "object" || result === null || Array.isArray(result)) return [];
+  if (result.isError === true)
+    throw new Error(
+      `${SEARCH_TOOL} answered with an error: ${JSON.stringify(result.content).slice(0, 200)}`,
+    );
+  const structured = result.structuredContent;
+  if (
+    typeof structured === "object" &&
+    structured !== null &&
+    !Array.isArray(structured) &&
+    Array.isArray(structured.result)
+  )
+    return structured.result;
+  const content = Array.isArray(result.content) ? result.content : [];
+  for (const item of content) {
+    if (typeof item !== "object" || item === null || Array.isArray(item) || item.type !== "text")
+      continue;
+    const text = String(item.text ?? "");
+    if (text.startsWith("No tools matched")) return [];
+    try {
+      const parsed: JsonValue = JSON.parse(text);
+      if (Array.isArray(parsed)) return parsed;
+    } catch {
+      // not JSON: the markdown rendering, which does not carry whole schemas
+    }
+    throw new Error(
+      `${SEARCH_TOOL} answered in a form that is not a JSON list of tools (a markdown serializer?); import with the search transform off`,
+    );
+  }
+  return [];
+}
+
+function nameOf(tool: JsonValue): string {
+  return typeof tool === "object" &&
+    tool !== null &&
+    !Array.isArray(tool) &&
+    typeof tool.name === "string"
+    ? tool.name
+    : "";
+}
+
+function propertiesOf(tool: JsonValue): Record<string, JsonValue> {
+  if (typeof tool !== "object" || tool === null || Array.isArray(tool)) return {};
+  const schema = tool.inputSchema;
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return {};
+  const properties = schema.properties;
+  return typeof properties === "object" && properties !== null && !Array.isArray(properties)
+    ? properties
+    : {};
 }
 
 /** The HTTP status of a refused Streamable HTTP request, and what to do about 401/403. */
