@@ -72,7 +72,7 @@ describe("import mcp --url: a server on Streamable HTTP", () => {
     expect(result.stderr).toContain("listed 3 tools in 2 pages");
     const snapshot = snapshotOf(join(dir, "weather.yaml"));
     expect(snapshot.snapshot).toBe("weather");
-    expect(snapshot.source).toBe(`mcp http: ${weather.url} (server weather 0.9.0)`);
+    expect(snapshot.source).toBe(`mcp http: ${weather.url} (server weather 0.9.0, MCP 2025-11-25)`);
     expect(snapshot.tools.map((t) => t.name)).toEqual([
       "get_forecast",
       "get_alerts",

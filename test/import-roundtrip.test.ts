@@ -228,7 +228,7 @@ describe("import mcp --command starts a server over stdio and lists every page",
       properties: { invoice_id: { type: "string" }, total: { type: "number" } },
       required: ["invoice_id"],
     });
-    expect(source).toContain("(server invoices-demo 1.2.3)");
+    expect(source).toContain("(server invoices-demo 1.2.3, MCP 2025-11-25)");
     expect(tools[0].declared).toEqual({
       title: "Get invoice",
       annotations: { readOnlyHint: true, openWorldHint: false },

@@ -88,7 +88,9 @@ export async function gatherTools(
         : stdioServer(mcp.command ?? "", cwd);
     const listing = await listMcpTools(spec);
     const server =
-      listing.server === null ? "" : ` (server ${listing.server.name} ${listing.server.version})`;
+      listing.server === null
+        ? ""
+        : ` (server ${listing.server.name} ${listing.server.version}${listing.protocol === null ? "" : `, MCP ${listing.protocol}`})`;
     const tools = readMcpTools(listing.tools, new JsonReader(spec.shown));
     const notes = [
       ...listing.notes,

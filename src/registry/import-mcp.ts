@@ -44,6 +44,9 @@ function toSourceTool(value: JsonValue, path: string, reader: JsonReader): Sourc
   const declared: JsonObject = {};
   if (title !== undefined) declared.title = title;
   if (annotations !== undefined) declared.annotations = annotations;
+  // A tool's own _meta (the 2026-07-28 revision versions and extends tools there): kept, never read.
+  const meta = reader.optionalObject(tool._meta, `${path}._meta`);
+  if (meta !== undefined && Object.keys(meta).length > 0) declared._meta = meta;
   const inputSchema = reader.optionalObject(tool.inputSchema, `${path}.inputSchema`);
   const outputSchema = reader.optionalObject(tool.outputSchema, `${path}.outputSchema`);
   return {

@@ -1,20 +1,21 @@
 /**
- * Reach an MCP server with the official SDK — start it over stdio, or connect to it over
- * Streamable HTTP — and list its tools, every page. The
- * server's answer is returned as plain JSON, to be read like a saved `tools/list` result: the raw
- * `tools/list` request is used rather than `client.listTools()`, which rejects a whole page for one
- * odd tool and compiles every output schema (a broken one would stop the import that should
- * report it).
+ * Reach an MCP server with the official client SDK (v2) — start it over stdio, or connect to it
+ * over Streamable HTTP — and list its tools, every page. The client negotiates the protocol's era
+ * (`versionNegotiation: auto`): a 2026-07-28 server is probed with `server/discover` and asked
+ * statelessly (every request carries its `_meta`), an older one gets the `initialize` handshake.
+ * The server's answer is returned as plain JSON, to be read like a saved `tools/list` result: each
+ * page is taken as sent (a schema that accepts anything) rather than through `client.listTools()`,
+ * which rejects a whole page for one odd tool and compiles every output schema (a broken one would
+ * stop the import that should report it).
  */
 import type { Readable } from "node:stream";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
-  StdioClientTransport,
-  getDefaultEnvironment,
-} from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { CallToolResultSchema, PaginatedResultSchema } from "@modelcontextprotocol/sdk/types.js";
+  Client,
+  StreamableHTTPClientTransport,
+  type StandardSchemaV1,
+  type Transport,
+} from "@modelcontextprotocol/client";
+import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
 import { InputError } from "../errors.js";
 import type { JsonValue } from "../types.js";
 import { TOOL_VERSION } from "../version.js";
@@ -26,7 +27,18 @@ export interface McpListing {
   pages: number;
   /** How the catalogue was read, when it was not simply listed. */
   notes: string[];
+  /** The protocol revision spoken (2026-07-28 and later: the stateless era). */
+  protocol: string | null;
 }
+
+/** A page exactly as sent: every check of it is route-eval's own, tool by tool. */
+const AS_SENT: StandardSchemaV1<unknown, JsonValue> = {
+  "~standard": {
+    version: 1,
+    vendor: "route-eval",
+    validate: (value) => ({ value: toJson(value) }),
+  },
+};
 
 /** A server that keeps returning cursors is broken; stop rather than loop for ever. */
 const MAX_PAGES = 10_000;
@@ -72,34 +84,41 @@ function openTransport(spec: McpServerSpec): { transport: Transport; stderr: () 
 
 export async function listMcpTools(spec: McpServerSpec): Promise<McpListing> {
   const { transport, stderr } = openTransport(spec);
-  const client = new Client({ name: "route-eval", version: TOOL_VERSION });
+  const client = new Client(
+    { name: "route-eval", version: TOOL_VERSION },
+    { versionNegotiation: { mode: "auto" } },
+  );
   try {
     await client.connect(transport);
     const tools: JsonValue[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
     let pages = 0;
+    let cache: string | null = null;
     do {
       const page = await client.request(
         { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
-        PaginatedResultSchema,
+        AS_SENT,
       );
       pages += 1;
-      const listed = toJson(page.tools);
+      const listed = isObject(page) ? page.tools : undefined;
       if (!Array.isArray(listed)) throw new Error(`page ${pages} of tools/list has no tools list`);
       tools.push(...listed);
-      cursor = page.nextCursor;
+      if (pages === 1 && isObject(page)) cache = describeCache(page);
+      cursor = isObject(page) && typeof page.nextCursor === "string" ? page.nextCursor : undefined;
       if (cursor !== undefined && (seen.has(cursor) || pages >= MAX_PAGES))
         throw new Error(`the server repeated cursor "${cursor}"`);
       if (cursor !== undefined) seen.add(cursor);
     } while (cursor !== undefined);
     const info = client.getServerVersion();
     const searched = await readSearchCatalogue(client, tools);
+    const protocol = client.getNegotiatedProtocolVersion() ?? null;
     return {
       tools: searched?.tools ?? tools,
       server: info === undefined ? null : { name: info.name, version: info.version },
       pages,
-      notes: searched?.notes ?? [],
+      notes: [...(cache === null ? [] : [cache]), ...(searched?.notes ?? [])],
+      protocol,
     };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -149,9 +168,9 @@ async function readSearchCatalogue(
       );
     const result = await client.request(
       { method: "tools/call", params: { name: SEARCH_TOOL, arguments: { pattern } } },
-      CallToolResultSchema,
+      AS_SENT,
     );
-    return readSearchResult(toJson(result));
+    return readSearchResult(result);
   };
   const found = new Map<string, JsonValue>();
   const first = await ask("^");
@@ -237,10 +256,28 @@ function propertiesOf(tool: JsonValue): Record<string, JsonValue> {
     : {};
 }
 
+/** A 2026-07-28 list result's caching hint (ttlMs, cacheScope), in words: how long the catalogue read may stand for the server's. */
+function describeCache(page: Record<string, JsonValue>): string | null {
+  const ttl = page.ttlMs;
+  const scope = page.cacheScope;
+  if (typeof ttl !== "number" && typeof scope !== "string") return null;
+  return `the server marks its tool list ${typeof scope === "string" ? `${scope} ` : ""}and cacheable for ${typeof ttl === "number" ? `${ttl} ms` : "an unstated time"} (ttlMs${typeof scope === "string" ? ", cacheScope" : ""}): ${scope === "private" ? "another user's catalogue may differ; " : ""}import again when it changes`;
+}
+
+function isObject(value: JsonValue): value is Record<string, JsonValue> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /** The HTTP status of a refused Streamable HTTP request, and what to do about 401/403. */
 function httpStatus(error: unknown): string {
+  const status =
+    typeof error === "object" && error !== null && "status" in error ? error.status : undefined;
   const code =
-    typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
+    typeof status === "number"
+      ? status
+      : typeof error === "object" && error !== null && "code" in error
+        ? error.code
+        : undefined;
   if (typeof code !== "number" || code < 400 || code > 599) return "";
   return ` (HTTP ${code}${code === 401 || code === 403 ? '; give the server\'s credentials with --header "Authorization: Bearer …"' : ""})`;
 }

@@ -5,7 +5,7 @@
  */
 import { InputError } from "../errors.js";
 
-const PACKAGE = "@modelcontextprotocol/sdk";
+const PACKAGE = "@modelcontextprotocol/client";
 export const MCP_SDK_MISSING =
   `import mcp --command, --url and --from-config need the optional package ${PACKAGE}; add it with \`npm install -D ${PACKAGE}@^1.32\` ` +
   "(or save the server's tools/list result to a file and run `route-eval import mcp FILE`, which needs nothing extra)";
