@@ -166,3 +166,52 @@ describe("import handoffs (OpenAI Agents SDK)", () => {
     ]);
   });
 });
+
+describe("init --from-skills", () => {
+  it("scaffolds a Skill-dispatched registry, a trigger case per skill and near pairs between skills that compete", async () => {
+    const dir = tempDir("route-eval-init-skills-");
+    const { mkdirSync } = await import("node:fs");
+    const skill = (name: string, description: string) => {
+      mkdirSync(join(dir, "skills", name), { recursive: true });
+      writeFileSync(
+        join(dir, "skills", name, "SKILL.md"),
+        `---\nname: ${name}\ndescription: ${description}\n---\n`,
+      );
+    };
+    skill(
+      "invoice-pdf",
+      "Fill in and export invoice PDF files from the invoice template, with VAT fields.",
+    );
+    skill(
+      "pdf-tools",
+      "Fill in and export PDF files and PDF forms from a template, with their fields.",
+    );
+    skill(
+      "sales-report",
+      "Build sales reports from order spreadsheets - totals, trends and charts by month.",
+    );
+    const init = await runCli(["init", "--from-skills", "skills"], { cwd: dir });
+    expect(init.code).toBe(0);
+    const { parse } = await import("yaml");
+    const registry = parse(readFileSync(join(dir, "registries", "skills.yaml"), "utf8"));
+    expect(registry.dispatch).toBe("tool");
+    expect(registry.tools.map((t: Row) => [t.name, t.kind])).toEqual([
+      ["invoice-pdf", "skill"],
+      ["pdf-tools", "skill"],
+      ["sales-report", "skill"],
+    ]);
+    const cases = parse(readFileSync(join(dir, "cases", "skills.yaml"), "utf8")).cases;
+    expect(cases.map((c: Row) => [c.id, c.acceptable, c.family ?? null])).toEqual([
+      ["invoice-pdf-not-pdf-tools", ["invoice-pdf"], "invoice-pdf-or-pdf-tools"],
+      ["pdf-tools-not-invoice-pdf", ["pdf-tools"], "invoice-pdf-or-pdf-tools"],
+      ["invoice-pdf-triggers", ["invoice-pdf"], null],
+      ["pdf-tools-triggers", ["pdf-tools"], null],
+      ["sales-report-triggers", ["sales-report"], null],
+      ["out-of-scope", ["no_applicable_tool"], null],
+    ]);
+    // Lint's only errors are the TODO goals still to write.
+    const lint = await runCli(["lint", "--format", "json"], { cwd: dir });
+    const errors = JSON.parse(lint.stdout).findings.filter((f: Row) => f.severity === "error");
+    expect(new Set(errors.map((f: Row) => f.rule))).toEqual(new Set(["case-todo-goal"]));
+  });
+});

@@ -11,12 +11,20 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli, tempDir } from "./support/cli.js";
-import { openaiReply, useFakeServers, type ReceivedRequest } from "./fixtures/fake-provider.js";
+import {
+  anthropicReply,
+  openaiReply,
+  useFakeServers,
+  type ReceivedRequest,
+} from "./fixtures/fake-provider.js";
 import { removeTempDirs } from "./fixtures/live-project.js";
 
 afterAll(removeTempDirs);
 const fake = useFakeServers();
-const ENV = { OPENAI_API_KEY: "sk-test-targets-0123456789" };
+const ENV = {
+  OPENAI_API_KEY: "sk-test-targets-0123456789",
+  ANTHROPIC_API_KEY: "sk-ant-test-targets-0123456789",
+};
 const EXAMPLE = fileURLToPath(new URL("../examples/targets", import.meta.url));
 
 type Row = Record<string, any>;
@@ -300,6 +308,127 @@ describe("skills offered through one Skill tool (dispatch: tool)", () => {
       ["chart", "refund-policy", "selection", "wrong_tool"],
       ["policy", "returns-faq", "selection", "phantom_tool"],
       ["order", "get_order", null, null],
+    ]);
+  });
+});
+
+describe("skills through the Anthropic SDK (Messages tool use)", () => {
+  it("offers the Skill tool in Anthropic's tool form and reads the skill from the tool_use input", async () => {
+    const dir = writeTargetProject(SKILLS, [
+      { id: "form", goal: "Fill in the VAT form.", acceptable: ["pdf-forms"] },
+      { id: "chart", goal: "Chart sales by month.", acceptable: ["sales-report"] },
+    ]);
+    const picks: Record<string, string> = {
+      "Fill in the VAT form.": "pdf-forms",
+      "Chart sales by month.": "pdf-forms",
+    };
+    const server = await fake.start((request) => {
+      const messages = request.body.messages as Row[];
+      const goal = messages.at(-1)?.content;
+      const text = typeof goal === "string" ? goal : goal[0].text;
+      return anthropicReply([{ name: "Skill", input: { skill: picks[text] } }]);
+    });
+    const run = await runCli(
+      [
+        "run",
+        "-e",
+        "anthropic:test-model",
+        "--base-url",
+        server.url,
+        "--run-id",
+        "a",
+        "--no-progress",
+        "--no-gates",
+      ],
+      { cwd: dir, env: ENV },
+    );
+    expect(run.stderr).not.toMatch(/warning|error/i);
+    const tools = server.requests[0].body.tools as Row[];
+    expect(tools.map((t) => t.name)).toEqual(["Skill", "get_order", "no_applicable_tool"]);
+    expect(tools[0].input_schema.properties.skill.enum).toEqual([
+      "pdf-forms",
+      "sales-report",
+      "refund-policy",
+    ]);
+    expect(records(dir, "a").map((r) => [r.case_id, r.selected, r.failed_stage])).toEqual([
+      ["form", "pdf-forms", null],
+      ["chart", "pdf-forms", "selection"],
+    ]);
+  });
+});
+
+describe("tools grouped by server (server > tool)", () => {
+  it("scores a tool of another server at the target, a wrong tool of the right server inside it", async () => {
+    const dir = writeTargetProject(
+      {
+        snapshot: "servers",
+        revision: "1",
+        tools: [
+          {
+            name: "github",
+            kind: "server",
+            purpose: "GitHub.",
+            tools: ["create_issue", "search_issues"],
+          },
+          { name: "jira", kind: "server", purpose: "Jira.", tools: ["create_ticket"] },
+          {
+            name: "create_issue",
+            family: "github",
+            purpose: "Open a GitHub issue.",
+            effect: "mutating",
+          },
+          {
+            name: "search_issues",
+            family: "github",
+            purpose: "Search GitHub issues.",
+            effect: "read_only",
+          },
+          {
+            name: "create_ticket",
+            family: "jira",
+            purpose: "Open a Jira ticket.",
+            effect: "mutating",
+          },
+        ],
+      },
+      [
+        { id: "right", goal: "File a bug: login fails.", acceptable: ["github > create_issue"] },
+        {
+          id: "other-server",
+          goal: "File a bug: logout fails.",
+          acceptable: ["github > create_issue"],
+        },
+        {
+          id: "same-server",
+          goal: "File a bug: signup fails.",
+          acceptable: ["github > create_issue"],
+        },
+      ],
+    );
+    const picks: Record<string, string> = {
+      "File a bug: login fails.": "create_issue",
+      "File a bug: logout fails.": "create_ticket",
+      "File a bug: signup fails.": "search_issues",
+    };
+    const server = await fake.start((request) =>
+      openaiReply([{ name: picks[goalOf(request)], arguments: "{}" }]),
+    );
+    const run = await runCli(live(server.url, "servers"), { cwd: dir, env: ENV });
+    expect(run.code).toBe(0);
+    // The servers are not offered: their tools are, as functions.
+    expect(toolNames(server.requests[0])).toEqual([
+      "create_issue",
+      "search_issues",
+      "create_ticket",
+      "no_applicable_tool",
+    ]);
+    const rows = records(dir, "servers")
+      .sort((a, b) => a.case_id.localeCompare(b.case_id))
+      .map((r) => [r.case_id, r.selected, r.hierarchy.target, r.hierarchy.level, r.failed_stage]);
+    expect(rows).toEqual([
+      ["other-server", "create_ticket", "jira", "target", "selection"],
+      ["right", "create_issue", "github", null, null],
+      ["same-server", "search_issues", "github", "inside", "selection"],
     ]);
   });
 });

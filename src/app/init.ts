@@ -19,6 +19,8 @@ export interface InitFlags {
   fromMcpCommand?: string;
   fromOpenai?: string;
   fromAnthropic?: string;
+  /** A folder of Agent Skills (SKILL.md folders). */
+  fromSkills?: string;
   /** The MCP servers the user's clients know (their config files; true: the usual places). */
   fromConfig?: string[] | true;
   server?: string[];
@@ -37,14 +39,17 @@ export async function initCommand(io: Io, flags: InitFlags): Promise<Outcome> {
     flags.fromOpenai,
     flags.fromAnthropic,
     flags.fromConfig,
+    flags.fromSkills,
   ].filter((s) => s !== undefined);
   if (sources.length > 1)
     throw new InputError(
-      "init: give one source of tools (--from-mcp, --from-mcp-command, --from-config, --from-openai or --from-anthropic)",
+      "init: give one source of tools (--from-mcp, --from-mcp-command, --from-config, --from-openai, --from-anthropic or --from-skills)",
     );
   if ((flags.server ?? []).length > 0 && flags.fromConfig === undefined)
     throw new InputError("init: --server: only with --from-config");
-  const { registry, header, name } = await readSource(flags, io.cwd, io.env);
+  const { registry, header, name } = await readSource(flags, io.cwd, io.env, (line) =>
+    io.stderr(`route-eval init: ${inertLine(line)}\n`),
+  );
   const files = {
     config: join(io.cwd, "route-eval.yaml"),
     registry: join(io.cwd, "registries", `${name}.yaml`),
@@ -121,6 +126,7 @@ async function readSource(
   flags: InitFlags,
   cwd: string,
   env: NodeJS.ProcessEnv,
+  warn: (line: string) => void,
 ): Promise<{ registry: ReturnType<typeof exampleRegistry>; header: string; name: string }> {
   const configured: McpOrigin = { fromConfig: flags.fromConfig, servers: flags.server ?? [] };
   const pick: [ImportFormat, string | undefined, McpOrigin | undefined, string][] = [
@@ -134,6 +140,7 @@ async function readSource(
     ["mcp", undefined, flags.fromConfig === undefined ? undefined : configured, "--from-config"],
     ["openai", flags.fromOpenai, undefined, "--from-openai"],
     ["anthropic", flags.fromAnthropic, undefined, "--from-anthropic"],
+    ["skills", flags.fromSkills, undefined, "--from-skills"],
   ];
   const chosen = pick.find(([, file, origin]) => file !== undefined || origin !== undefined);
   if (chosen === undefined) {
@@ -157,7 +164,9 @@ async function readSource(
     family: name,
     source: gathered.source,
     trustAnnotations: flags.trustAnnotations === true,
+    ...(gathered.dispatch === undefined ? {} : { dispatch: gathered.dispatch }),
   });
+  for (const note of gathered.notes) warn(note);
   const what =
     file ??
     (origin?.command !== undefined
@@ -166,6 +175,10 @@ async function readSource(
           ...(flags.fromConfig === true ? [] : (flags.fromConfig ?? [])),
           ...(flags.server ?? []).flatMap((name) => ["--server", name]),
         ].join(" "));
-  const header = `# Written by: route-eval init ${flag}${what === "" ? "" : ` ${inertLine(what)}`}. effect, idempotent and open_world are\n# ${flags.trustAnnotations === true ? "the source's annotations (--trust-annotations)" : "conservative defaults (the source's annotations are kept under `declared`)"}: review each tool.`;
+  const written = `# Written by: route-eval init ${flag}${what === "" ? "" : ` ${inertLine(what)}`}.`;
+  const header =
+    format === "skills"
+      ? `${written} Each skill's description is its routing text;\n# dispatch: tool offers them through one Skill tool, as Claude Code does (docs/targets.md).`
+      : `${written} effect, idempotent and open_world are\n# ${flags.trustAnnotations === true ? "the source's annotations (--trust-annotations)" : "conservative defaults (the source's annotations are kept under `declared`)"}: review each tool.`;
   return { registry: built.registry, header, name };
 }

@@ -24,6 +24,10 @@ export function registerInit(program: Command, io: Io, setExit: SetExit): void {
     .option("--from-openai <file>", "tools from an OpenAI tools array (JSON)")
     .option("--from-anthropic <file>", "tools from an Anthropic tools array (JSON)")
     .option(
+      "--from-skills <dir>",
+      "skills from a folder of SKILL.md folders (e.g. .claude/skills): near-pair cases between skills that compete",
+    )
+    .option(
       "--name <name>",
       "name of the registry and case files (default: the source's name, or example)",
     )
@@ -45,4 +49,5 @@ Examples:
   route-eval init --from-mcp-command "node my-mcp-server.js"
   route-eval init --from-config --server github           # the servers your MCP clients know
   route-eval init --from-openai tools.json --name support
+  route-eval init --from-skills .claude/skills                    # skills, through one Skill tool
 `;

@@ -12,6 +12,7 @@ import { EFFECTS, TODO, type Tool } from "../types.js";
 
 const MAX_PAIRS = 5;
 const MAX_WRITES = 5;
+const MAX_TARGETS = 10;
 
 export interface Scaffold {
   config: string;
@@ -136,6 +137,20 @@ function starterCases(tools: Tool[]): StarterCase[] {
   };
   for (const pair of findRivals(tools).slice(0, MAX_PAIRS)) {
     const family = `${pair.a.name}-or-${pair.b.name}`;
+    // Two skills (or agents) that compete: one request each way, worded near the other's ground.
+    if (pair.a.kind !== undefined && pair.b.kind !== undefined) {
+      for (const [right, other] of [
+        [pair.a, pair.b],
+        [pair.b, pair.a],
+      ])
+        add({
+          id: `${right.name}-not-${other.name}`,
+          goal: `${TODO} a request only ${right.name} serves, worded close to what ${other.name} does`,
+          acceptable: [right.name],
+          family,
+        });
+      continue;
+    }
     add({
       id: `${pair.a.name}-exact`,
       goal: `${TODO} a request that gives the exact identifier ${pair.a.name} needs, so it (not ${pair.b.name}) is the right call`,
@@ -149,6 +164,13 @@ function starterCases(tools: Tool[]): StarterCase[] {
       family,
     });
   }
+  // A skill or agent is a trigger to test: one request that should choose it (the near pairs above are its misses).
+  for (const target of tools.filter((t) => t.kind !== undefined).slice(0, MAX_TARGETS))
+    add({
+      id: `${target.name}-triggers`,
+      goal: `${TODO} a request that should ${target.kind === "skill" ? "load" : "be handed to"} ${target.name}`,
+      acceptable: [target.name],
+    });
   for (const write of tools.filter(isWrite).slice(0, MAX_WRITES)) {
     const family = `${write.name}-read-or-write`;
     const read = tools.find((t) => t.family === write.family && !isWrite(t));
