@@ -206,7 +206,7 @@ describe("import mcp --from-config: every server the user's clients know", () =>
     );
     expect(readFileSync(join(dir, "cases", "mcp-servers.yaml"), "utf8")).toContain("goal:");
     expect((await runCli(["init", "--from-config", "--from-openai", "x.json"], dir)).stderr).toBe(
-      "route-eval: init: give one source of tools (--from-mcp, --from-mcp-command, --from-config, --from-openai or --from-anthropic)\n",
+      "route-eval: init: give one source of tools (--from-mcp, --from-mcp-command, --from-config, --from-openai, --from-anthropic or --from-skills)\n",
     );
     expect((await runCli(["init", "--server", "weather"], dir)).stderr).toBe(
       "route-eval: init: --server: only with --from-config\n",
