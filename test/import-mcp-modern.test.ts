@@ -7,14 +7,13 @@
  * list's caching hint is said on stderr. A 2025-era server (the v1 SDK fixtures) is still read by
  * the handshake: test/import-mcp-remote.test.ts and test/import-roundtrip.test.ts.
  */
-import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
 import { runCli, tempDir } from "./support/cli.js";
+import { importMcp } from "./support/import-mcp.js";
 import { MODERN_TOOLS, modernHandler } from "./fixtures/mcp/modern-server.mjs";
 
 const SERVER = fileURLToPath(new URL("./fixtures/mcp/modern-server.mjs", import.meta.url));
@@ -48,16 +47,9 @@ async function startHttp(): Promise<{ url: string; close: () => Promise<void> }>
   };
 }
 
-async function importFrom(args: string[]) {
-  const dir = tempDir("route-eval-mcp-modern-");
-  const out = join(dir, "registry.yaml");
-  const result = await runCli(["import", "mcp", ...args, "-o", out], { cwd: dir });
-  return { result, registry: result.code === 0 ? parse(readFileSync(out, "utf8")) : null };
-}
-
 describe("import mcp from a 2026-07-28 server (stateless, server/discover)", () => {
   it("reads its tools as sent, over stdio and over Streamable HTTP, and names the revision spoken", async () => {
-    const stdio = await importFrom(["--command", `node ${SERVER}`]);
+    const stdio = await importMcp(["--command", `node ${SERVER}`]);
     expect(stdio.result.stderr).toMatch(
       /the server marks its tool list private and cacheable for 0 ms \(ttlMs, cacheScope\)/,
     );
@@ -73,7 +65,7 @@ describe("import mcp from a 2026-07-28 server (stateless, server/discover)", () 
 
     const http = await startHttp();
     try {
-      const remote = await importFrom(["--url", http.url]);
+      const remote = await importMcp(["--url", http.url]);
       expect(remote.result.code).toBe(0);
       expect(remote.registry.source).toBe(
         `mcp http: ${http.url} (server rooms 2.4.0, MCP 2026-07-28)`,
