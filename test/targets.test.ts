@@ -521,3 +521,89 @@ describe("a registry's targets are checked where they are written", () => {
     }
   });
 });
+
+describe("shadow over traffic that chose skills through a Skill tool", () => {
+  it("reads a traced Skill call as the skill it names and asks the candidate's skills: a description change moves the skill chosen", async () => {
+    // Production: the real Anthropic SDK offering a Skill tool (its listing and enum), as Claude
+    // Code does; each request and reply, as sent and received, logged as a pair.
+    const production: Record<string, string> = {
+      "Fill in the VAT form.": "pdf-forms",
+      "Chart sales by month.": "sales-report",
+    };
+    const prod = await fake.start((request) => {
+      const goal = (request.body.messages as Row[]).at(-1)?.content as string;
+      return anthropicReply([{ name: "Skill", input: { skill: production[goal] } }]);
+    });
+    const { default: Anthropic } = await import("@anthropic-ai/sdk");
+    const client = new Anthropic({
+      apiKey: ENV.ANTHROPIC_API_KEY,
+      baseURL: prod.url,
+      maxRetries: 0,
+    });
+    const skillTool = {
+      name: "Skill",
+      description:
+        "Load a skill.\n\nAvailable skills:\n- pdf-forms: Fill in PDF forms.\n- sales-report: Build sales reports from spreadsheets.",
+      input_schema: {
+        type: "object" as const,
+        properties: { skill: { type: "string", enum: ["pdf-forms", "sales-report"] } },
+        required: ["skill"],
+      },
+    };
+    const pairs: string[] = [];
+    for (const goal of Object.keys(production)) {
+      const response = await client.messages.create({
+        model: "claude-test",
+        max_tokens: 256,
+        tools: [skillTool],
+        messages: [{ role: "user", content: goal }],
+      });
+      pairs.push(JSON.stringify({ request: prod.requests.at(-1)?.body, response }));
+    }
+    const dir = writeTargetProject(SKILLS, [{ id: "c", goal: "g", acceptable: ["get_order"] }]);
+    writeFileSync(join(dir, "traffic.jsonl"), `${pairs.join("\n")}\n`);
+
+    // The candidate: the same skills, asked through a model that now loads refund-policy for the chart.
+    const picks: Record<string, string> = {
+      "Fill in the VAT form.": "pdf-forms",
+      "Chart sales by month.": "refund-policy",
+    };
+    const candidate = await fake.start((request) => {
+      const goal = (request.body.messages as Row[]).at(-1)?.content;
+      const text = typeof goal === "string" ? goal : goal[0].text;
+      return anthropicReply([{ name: "Skill", input: { skill: picks[text] } }]);
+    });
+    const shadow = await runCli(
+      [
+        "shadow",
+        "traffic.jsonl",
+        "--registry",
+        "registry.yaml",
+        "-e",
+        "anthropic:test-model",
+        "--base-url",
+        candidate.url,
+        "--run-id",
+        "s",
+        "--no-progress",
+        "--format",
+        "json",
+      ],
+      { cwd: dir, env: ENV },
+    );
+    expect(shadow.code).toBe(0);
+    const cells = JSON.parse(shadow.stdout).cells.map((c: Row) => [c.from, c.to, c.count, c.moved]);
+    expect(cells).toEqual([
+      ["sales-report", "refund-policy", 1, true],
+      ["pdf-forms", "pdf-forms", 1, false],
+    ]);
+    // The candidate was offered its own skills, folded into its Skill tool.
+    const offered = candidate.requests[0].body.tools as Row[];
+    expect(offered.map((t) => t.name)).toEqual(["Skill", "no_applicable_tool"]);
+    expect(offered[0].input_schema.properties.skill.enum).toEqual([
+      "pdf-forms",
+      "sales-report",
+      "refund-policy",
+    ]);
+  });
+});

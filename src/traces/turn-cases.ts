@@ -5,6 +5,8 @@
  * else as the trace defined it. The label is production's own decision (there is no other):
  * acceptable is the tool production called (no_applicable_tool when it answered without a call),
  * so a shadow run's selection failure is a moved decision and `show` explains it like any other.
+ * A candidate that offers skills or agents through a dispatcher tool (dispatch: tool) reads a
+ * traced call of that dispatcher as the target it names, and is asked with its own targets.
  */
 import { ABSTAIN, ASK, type Case, type Registry, type Tool, type TracedTurn } from "../types.js";
 import { contentHash } from "../text/content-hash.js";
@@ -43,6 +45,25 @@ export function casesOfTurns(
 ): TurnCases {
   const defined = new Map((candidate?.tools ?? []).map((tool) => [tool.name, tool]));
   const registries = new Map<string, Registry>();
+  // dispatch: tool (docs/targets.md): a traced dispatcher (Skill, Task) is the candidate's targets
+  // of its kind, and a traced call of it is the choice of the target its argument names — so a
+  // skill's description change moves the skill chosen, not "Skill" against "Skill".
+  const dispatch = candidate?.dispatch?.style === "tool" ? candidate.dispatch : null;
+  const dispatched = (name: string) =>
+    dispatch === null
+      ? undefined
+      : (["skill", "agent"] as const).find((k) => dispatch[k].name === name);
+  const targetsOf = (name: string): Tool[] | null => {
+    const kind = dispatched(name);
+    const targets = (candidate?.tools ?? []).filter((tool) => tool.kind === kind);
+    return kind === undefined || targets.length === 0 ? null : targets;
+  };
+  const targetCalled = (call: TracedTurn["calls"][number]): string | null => {
+    const kind = dispatched(call.name);
+    const named =
+      kind === undefined || dispatch === null ? undefined : call.parsed?.[dispatch[kind].argument];
+    return typeof named === "string" && named !== "" ? named : null;
+  };
   const production = new Map<string, ProductionDecision>();
   const skipped: Partial<Record<SkipReason, number>> = {};
   const cases: Case[] = [];
@@ -54,7 +75,9 @@ export function casesOfTurns(
       continue;
     }
     const last = turn.messages[turn.messages.length - 1];
-    const tools = uniqueTools(turn).map((tool) => defined.get(tool.name) ?? tracedTool(tool));
+    const tools = uniqueTools(turn).flatMap(
+      (tool) => targetsOf(tool.name) ?? [defined.get(tool.name) ?? tracedTool(tool)],
+    );
     const key = contentHash(tools);
     let registry = registries.get(key);
     if (registry === undefined)
@@ -65,10 +88,12 @@ export function casesOfTurns(
           revision: candidate?.revision ?? `sha256:${key.slice(0, 16)}`,
           file: "",
           tools,
+          ...(candidate?.dispatch === undefined ? {} : { dispatch: candidate.dispatch }),
         }),
       );
     const id = uniqueId(turn, ids);
-    const called = turn.calls[0]?.name ?? null;
+    const first = turn.calls[0];
+    const called = first === undefined ? null : (targetCalled(first) ?? first.name);
     production.set(id, {
       case_id: id,
       label: called ?? NO_CALL,
