@@ -232,6 +232,45 @@ describe("sub-agents offered as handoff functions (dispatch: functions)", () => 
   });
 });
 
+describe("a conversation whose turns hand the task to agents", () => {
+  it("gives later turns the handoff as the gold history, and scores each turn's level", async () => {
+    const dir = writeTargetProject(AGENTS, [
+      {
+        id: "conv",
+        turns: [
+          { user: "Refund order ord_1 please.", acceptable: ["billing_agent > refund_order"] },
+          {
+            user: "Where is the parcel of ord_3?",
+            acceptable: ["shipping_agent > track_shipment"],
+          },
+        ],
+      },
+    ]);
+    const server = await fake.start((request) => {
+      const planned = SCRIPT[goalOf(request)];
+      const handed = systemOf(request) === "You are the billing agent.";
+      return openaiReply([{ name: handed ? planned.tool : planned.agent, arguments: "{}" }]);
+    });
+    const run = await runCli(live(server.url, "conv"), { cwd: dir, env: ENV });
+    expect(run.code).toBe(0);
+    const second = server.requests.find((r) => goalOf(r) === "Where is the parcel of ord_3?");
+    const history = (second?.body.messages as Row[]).filter((m) => m.role !== "system");
+    expect(history.map((m) => [m.role, m.tool_calls?.[0]?.function?.name ?? m.content])).toEqual([
+      ["user", "Refund order ord_1 please."],
+      ["assistant", "billing_agent"],
+      ["tool", '{"ok":true}'],
+      ["user", "Where is the parcel of ord_3?"],
+    ]);
+    const levels = records(dir, "conv")
+      .sort((a, b) => a.case_id.localeCompare(b.case_id))
+      .map((r) => [r.case_id, r.hierarchy.level]);
+    expect(levels).toEqual([
+      ["conv@1", null],
+      ["conv@2", "target"],
+    ]);
+  });
+});
+
 const SKILLS = {
   snapshot: "skills",
   revision: "1",
@@ -495,6 +534,15 @@ describe("a registry's targets are checked where they are written", () => {
     const run = await runCli(["run", "--no-progress"], { cwd: dir });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(message);
+  });
+
+  it("refuses agent paths where the agent could not be asked again (tool search)", async () => {
+    const dir = writeTargetProject(AGENTS, AGENT_CASES);
+    const search = await runCli(["run", "--tool-search", "client", "--no-progress"], { cwd: dir });
+    expect(search.code).toBe(2);
+    expect(search.stderr).toMatch(
+      /cases\.yaml:\d+: case "refund" names agent > tool paths \(the agent chosen is asked again with its own tools\), but tool_search is on/,
+    );
   });
 
   it("refuses a path whose target is not an agent or server, or whose tool is not inside it", async () => {

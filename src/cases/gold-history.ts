@@ -4,6 +4,7 @@
  * their results, or the text a correct model gives without a call), or the turn's own `gold:` —
  * and a call-set turn's keys in the single-decision shape.
  */
+import { splitPath } from "./check-case.js";
 import type { CaseEntry, ExpectedCallEntry, TurnEntry } from "../config/file-types.js";
 import { isRecord } from "../json-schema/describe-errors.js";
 import {
@@ -37,7 +38,10 @@ export const GOLD_TEXT: Record<ControlName | "no_tool_offered", string> = {
 export function goldExchange(turn: TurnEntry, t: number, offered: ReadonlySet<string>): Message[] {
   if (turn.gold !== undefined) return [{ role: "user", content: turn.user }, ...turn.gold];
   if (turn.calls !== undefined) return goldCalls(turn, turn.calls, t, offered);
-  const name = (turn.acceptable ?? []).find((candidate) => offered.has(candidate));
+  // A path (`target > tool`) is the target's call when it was offered (a handoff), else the tool's (a server's).
+  const name = (turn.acceptable ?? [])
+    .flatMap((candidate) => splitPath(candidate) ?? [candidate])
+    .find((candidate) => offered.has(candidate));
   const control = CONTROL_NAMES.find((candidate) => candidate === name);
   if (name === undefined || control !== undefined) {
     const text = GOLD_TEXT[control ?? "no_tool_offered"];

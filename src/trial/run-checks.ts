@@ -161,6 +161,7 @@ export function checkSteps(
       `${where} has prior_steps (a decision taken after earlier steps), and tool_search is on: a search exchange after those steps is not supported yet; set tool_search.mode: off for these cases`,
     );
   }
+  checkHandoffs(config, cases, answering);
   const stepped = cases.find((c) => (c.max_steps ?? 1) > 1);
   if (stepped === undefined) return;
   const where = at(
@@ -176,6 +177,36 @@ export function checkSteps(
     throw new InputError(
       `${where} has max_steps: ${stepped.max_steps}, and tool_search is on: a decision in steps with searches is not supported yet; set tool_search.mode: off for these cases, or max_steps: 1`,
     );
+}
+
+/**
+ * A hierarchical case whose targets are agents (docs/targets.md) asks the agent chosen once its
+ * reply is in: a batch cannot hold that, and tool search's loop does not ask it (the inside would
+ * go unasked, and read as a failure). Refused before any call. (A path never has max_steps: that
+ * needs calls:, which a path is not.)
+ */
+function checkHandoffs(
+  config: Config,
+  cases: Case[],
+  answering: "endpoint" | "batch" | "replies",
+): void {
+  const handed = cases.find((c) => c.hierarchy?.by === "agent");
+  if (handed === undefined) return;
+  const why =
+    answering === "batch"
+      ? "a batch cannot hold the agent's request, which needs the reply before it; run it with route-eval run"
+      : config.tool_search.mode !== "off"
+        ? "tool_search is on, and a search loop does not hand the task on yet; set tool_search.mode: off for these cases"
+        : null;
+  if (why === null) return;
+  const where = at(
+    showPath(handed.source.file, config.cwd),
+    handed.source.line,
+    `case "${handed.id}"`,
+  );
+  throw new InputError(
+    `${where} names agent > tool paths (the agent chosen is asked again with its own tools), but ${why}`,
+  );
 }
 
 /**
