@@ -351,6 +351,46 @@ describe("skills offered through one Skill tool (dispatch: tool)", () => {
   });
 });
 
+describe("a case's own dispatch:", () => {
+  it("offers the skills as functions in a case that says so, through the Skill tool in the others", async () => {
+    const dir = writeTargetProject(SKILLS, [
+      { id: "folded", goal: "Fill in the VAT form.", acceptable: ["pdf-forms"] },
+      {
+        id: "as-functions",
+        goal: "Chart sales by month.",
+        acceptable: ["sales-report"],
+        dispatch: "functions",
+      },
+    ]);
+    const server = await fake.start((request) =>
+      openaiReply([
+        toolNames(request).includes("Skill")
+          ? { name: "Skill", arguments: '{"skill":"pdf-forms"}' }
+          : { name: "sales-report", arguments: "{}" },
+      ]),
+    );
+    const run = await runCli(live(server.url, "own"), { cwd: dir, env: ENV });
+    expect(run.code).toBe(0);
+    const offered = new Map(server.requests.map((r) => [goalOf(r), toolNames(r)]));
+    expect(offered.get("Fill in the VAT form.")).toEqual([
+      "Skill",
+      "get_order",
+      "no_applicable_tool",
+    ]);
+    expect(offered.get("Chart sales by month.")).toEqual([
+      "pdf-forms",
+      "sales-report",
+      "refund-policy",
+      "get_order",
+      "no_applicable_tool",
+    ]);
+    expect(records(dir, "own").map((r) => [r.case_id, r.selected, r.failed_stage])).toEqual([
+      ["folded", "pdf-forms", null],
+      ["as-functions", "sales-report", null],
+    ]);
+  });
+});
+
 describe("skills through the Anthropic SDK (Messages tool use)", () => {
   it("offers the Skill tool in Anthropic's tool form and reads the skill from the tool_use input", async () => {
     const dir = writeTargetProject(SKILLS, [

@@ -128,6 +128,7 @@ function toCase(
     ...(entry.parallel_tool_calls === undefined
       ? {}
       : { parallel_tool_calls: entry.parallel_tool_calls }),
+    ...(entry.dispatch === undefined ? {} : { dispatch: entry.dispatch }),
     ...stubsOf(entry),
   };
 }

@@ -98,6 +98,8 @@ export interface CaseEntry {
   max_steps?: number;
   results?: StubResultEntry[];
   parallel_tool_calls?: boolean;
+  /** How this case offers the registry's skills and agents, over the registry's dispatch:. */
+  dispatch?: "functions" | "tool";
   /** The decision's earlier steps after the goal: the model's calls and their results (a frozen agent-loop step). */
   prior_steps?: Message[];
 }

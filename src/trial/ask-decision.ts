@@ -65,19 +65,24 @@ export interface AskerParts {
 
 export function createAsker(parts: AskerParts): DecisionAsker {
   const { config } = parts;
-  const dispatch = dispatchPlanOf(parts.registry);
+  // dispatch: tool folds the targets into a dispatcher (the registry's choice, or the case's own).
+  const plan = dispatchPlanOf(parts.registry);
+  const folded = plan === null ? parts.endpoint : dispatching(parts.endpoint, plan);
+  const endpointFor = (style: "functions" | "tool" | undefined) =>
+    (style ?? parts.registry.dispatch?.style) === "tool" ? folded : parts.endpoint;
   const ctx: AskContext = {
     config,
-    endpoint: dispatch === null ? parts.endpoint : dispatching(parts.endpoint, dispatch),
+    endpoint: endpointFor(undefined),
     registryNames: parts.registryNames,
     definitions: parts.definitions,
   };
   const within = (d: Decision): AskContext => {
-    if (d.registryNames === undefined && d.answered === undefined) return ctx;
+    const own = d.testCase.dispatch;
+    if (d.registryNames === undefined && d.answered === undefined && own === undefined) return ctx;
     const answered = d.answered;
     const endpoint =
       answered === undefined
-        ? ctx.endpoint
+        ? endpointFor(own)
         : { id: ctx.endpoint.id, model: ctx.endpoint.model, call: async () => answered };
     return { ...ctx, endpoint, registryNames: d.registryNames ?? ctx.registryNames };
   };

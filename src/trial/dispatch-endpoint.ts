@@ -4,6 +4,7 @@
  * argument is read back as the call's tool: the record, the ladder and every report see targets,
  * never the dispatcher. The store keys the request as sent (with the dispatcher).
  */
+import { DEFAULT_DISPATCH } from "../registry/parse-registry.js";
 import { renderDispatcher } from "../registry/targets.js";
 import type {
   Dispatch,
@@ -23,12 +24,11 @@ export interface DispatchPlan {
   kinds: ReadonlyMap<string, DispatchedKind>;
 }
 
-/** The registry's plan when it offers skills or agents by a dispatcher tool, else null. */
+/** How the registry's skills and agents would be folded into dispatchers (its own, else the defaults), or null when it has none. */
 export function dispatchPlanOf(registry: Registry): DispatchPlan | null {
-  if (registry.dispatch?.style !== "tool") return null;
   const kinds = new Map<string, DispatchedKind>();
   for (const tool of registry.tools) if (tool.kind !== undefined) kinds.set(tool.name, tool.kind);
-  return kinds.size === 0 ? null : { dispatch: registry.dispatch, kinds };
+  return kinds.size === 0 ? null : { dispatch: registry.dispatch ?? DEFAULT_DISPATCH, kinds };
 }
 
 /** The endpoint, asked with dispatchers in place of the targets and answered with the targets they named. */

@@ -44,6 +44,8 @@ export interface Case {
   plan?: TurnPlan;
   /** The calls expected instead of one acceptable tool (`calls:`); `acceptable` then lists every tool they name. */
   call_set?: CallSetSpec;
+  /** How this case offers its registry's skills and agents, over the registry's `dispatch:` (docs/targets.md). */
+  dispatch?: "functions" | "tool";
   /** A hierarchical acceptable (`target > tool`): `acceptable` then lists the agents (by agent) or the tools (by server). */
   hierarchy?: { by: "agent" | "server"; paths: [string, string][] };
   /** The agent loop's bound within the decision (`max_steps:`, default 1: one reply is judged). */
