@@ -48,8 +48,16 @@ afterAll(async () => weather.close());
 type Snapshot = {
   snapshot: string;
   source: string;
-  tools: { name: string; family: string; declared?: { name?: string } }[];
+  tools: {
+    name: string;
+    family: string;
+    kind?: string;
+    tools?: string[];
+    declared?: { name?: string };
+  }[];
 };
+/** The snapshot's tools, its server entries (docs/targets.md) apart. */
+const toolsOf = (snapshot: Snapshot) => snapshot.tools.filter((tool) => tool.kind !== "server");
 const snapshotOf = (file: string): Snapshot => parse(readFileSync(file, "utf8"));
 
 describe("import mcp --url: a server on Streamable HTTP", () => {
@@ -73,7 +81,7 @@ describe("import mcp --url: a server on Streamable HTTP", () => {
     const snapshot = snapshotOf(join(dir, "weather.yaml"));
     expect(snapshot.snapshot).toBe("weather");
     expect(snapshot.source).toBe(`mcp http: ${weather.url} (server weather 0.9.0, MCP 2025-11-25)`);
-    expect(snapshot.tools.map((t) => t.name)).toEqual([
+    expect(toolsOf(snapshot).map((t) => t.name)).toEqual([
       "get_forecast",
       "get_alerts",
       "search_invoices",
@@ -159,8 +167,13 @@ describe("import mcp --from-config: every server the user's clients know", () =>
     const snapshot = snapshotOf(join(dir, "servers.yaml"));
     expect(snapshot.snapshot).toBe("mcp-servers");
     const families: Record<string, Snapshot["tools"]> = {};
-    for (const tool of snapshot.tools) (families[tool.family] ??= []).push(tool);
+    for (const tool of toolsOf(snapshot)) (families[tool.family] ??= []).push(tool);
     expect(Object.keys(families)).toEqual(["invoices", "weather", "invoices-again"]);
+    // Each server is an entry too, grouping its tools: `weather > get_forecast` is a path to score.
+    const servers = snapshot.tools.filter((tool) => tool.kind === "server");
+    expect(servers.map((server) => [server.name, server.tools])).toEqual(
+      Object.entries(families).map(([family, tools]) => [family, tools.map((tool) => tool.name)]),
+    );
     expect(families.invoices).toHaveLength(6);
     expect(families.weather?.map((t) => t.name)).toEqual([
       "get_forecast",
@@ -196,7 +209,7 @@ describe("import mcp --from-config: every server the user's clients know", () =>
     });
     expect(result.code, result.stderr).toBe(0);
     const snapshot = snapshotOf(join(dir, "registries", "mcp-servers.yaml"));
-    expect(snapshot.tools.map((t) => t.name)).toEqual([
+    expect(toolsOf(snapshot).map((t) => t.name)).toEqual([
       "get_forecast",
       "get_alerts",
       "search_invoices",
@@ -230,7 +243,7 @@ describe("import mcp --from-config: every server the user's clients know", () =>
       env: env(dir),
     });
     expect(one.code, one.stderr).toBe(0);
-    expect(parse(one.stdout).tools.map((t: { family: string }) => t.family)).toEqual([
+    expect(toolsOf(parse(one.stdout)).map((t) => t.family)).toEqual([
       "weather",
       "weather",
       "weather",

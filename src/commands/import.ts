@@ -61,7 +61,8 @@ const IMPORT_HELP = `
 MCP annotations (readOnlyHint, destructiveHint, idempotentHint, openWorldHint) come from the
 server's own code and are not guarantees: they are kept under \`declared\`, and every tool gets
 effect: destructive, idempotent: false, open_world: true unless --trust-annotations is given.
-With --from-config each server's tools are a family named after the server; a server that
+With --from-config each server's tools are a family named after the server, grouped by a
+kind: server entry of that name (a case may write server > tool); a server that
 cannot be reached (or needs a prompt only its client can answer) is skipped with the reason.
 
 Examples:

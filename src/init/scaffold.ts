@@ -47,7 +47,8 @@ function isWrite(tool: Tool): boolean {
 }
 
 export function buildScaffold(registry: RegistryFile, options: ScaffoldOptions): Scaffold {
-  const tools = registry.tools.map(toTool);
+  // A server entry groups tools (docs/targets.md): its tools are what the cases and phases are about.
+  const tools = registry.tools.filter((entry) => entry.kind !== "server").map(toTool);
   const cases = starterCases(tools);
   const phases = proposePhases(tools);
   const config = [

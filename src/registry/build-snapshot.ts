@@ -31,9 +31,9 @@ export interface SourceTool {
   declared: JsonObject;
   /** Its family when the source says (the MCP server it came from); else the snapshot's. */
   family?: string;
-  /** A skill or an agent (docs/targets.md); absent for a tool. */
-  kind?: "skill" | "agent";
-  /** An agent's own tools (names of other source tools). */
+  /** A skill, an agent or a server (docs/targets.md); absent for a tool. */
+  kind?: "skill" | "agent" | "server";
+  /** An agent's own tools, or the tools a server groups (names of other source tools). */
   members?: string[];
   /** An agent's system prompt. */
   instructions?: string;

@@ -150,6 +150,7 @@ async function gatherConfigured(
   const notes = [...skipped.map((line) => `skipped ${line}`)];
   const failed: string[] = [];
   const taken = new Set<string>();
+  const groups: SourceTool[] = [];
   for (const { name, spec } of servers) {
     try {
       const listing = await listMcpTools(spec);
@@ -174,6 +175,16 @@ async function gatherConfigured(
           declared: renamed === tool.name ? tool.declared : { ...tool.declared, name: tool.name },
         });
       }
+      // The server itself, a group of its tools: `server > tool` paths are scored at the server first (docs/targets.md).
+      groups.push({
+        name: family.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64),
+        kind: "server",
+        description: `The tools of the MCP server "${name}".`,
+        family,
+        members: tools.filter((tool) => tool.family === family).map((tool) => tool.name),
+        hints: {},
+        declared: { server: name },
+      });
       notes.push(
         ...listing.notes.map((note) => `server "${name}": ${note}`),
         `server "${name}": listed ${listing.tools.length} tools`,
@@ -192,7 +203,7 @@ async function gatherConfigured(
   }
   const listed = servers.length - failed.length;
   return {
-    tools,
+    tools: [...tools, ...groups],
     notes,
     source: `mcp servers of ${read.join(", ")} (${listed} of ${servers.length})`,
     name: "mcp-servers",
