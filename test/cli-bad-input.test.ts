@@ -17,7 +17,7 @@ const CASES: { name: string; args: string[]; line: string }[] = [
   {
     name: "unknown key",
     args: ["--cases", `${B}/unknown-key.cases.yaml`],
-    line: `${B}/unknown-key.cases.yaml:8: cases[1]: unknown key "acceptible" (did you mean "acceptable"? expected one of: id, goal, phase, acceptable, calls, order, allow_extra, max_steps, results, parallel_tool_calls, forbidden, family, tags, args, context, messages, prior_steps, must_see, must_not_see, system, todo, origin, turns)`,
+    line: `${B}/unknown-key.cases.yaml:8: cases[1]: unknown key "acceptible" (did you mean "acceptable"? expected one of: id, goal, phase, acceptable, calls, order, allow_extra, max_steps, results, parallel_tool_calls, dispatch, forbidden, family, tags, args, context, messages, prior_steps, must_see, must_not_see, system, todo, origin, turns)`,
   },
   {
     name: "missing required field",

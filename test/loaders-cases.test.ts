@@ -43,7 +43,7 @@ describe("loadCases rejects bad case files with file:line", () => {
   it("reports an unknown key at the key's line, with a suggestion", () => {
     expect(loadBad("unknown-key.cases.yaml").message).toBe(
       `${shown("unknown-key.cases.yaml")}:8: cases[1]: unknown key "acceptible" (did you mean "acceptable"? ` +
-        "expected one of: id, goal, phase, acceptable, calls, order, allow_extra, max_steps, results, parallel_tool_calls, forbidden, family, tags, args, context, messages, prior_steps, must_see, must_not_see, system, todo, origin, turns)",
+        "expected one of: id, goal, phase, acceptable, calls, order, allow_extra, max_steps, results, parallel_tool_calls, dispatch, forbidden, family, tags, args, context, messages, prior_steps, must_see, must_not_see, system, todo, origin, turns)",
     );
   });
 
