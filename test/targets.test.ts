@@ -18,6 +18,7 @@ import {
   type ReceivedRequest,
 } from "./fixtures/fake-provider.js";
 import { removeTempDirs } from "./fixtures/live-project.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 
 afterAll(removeTempDirs);
 const fake = useFakeServers();
@@ -28,6 +29,18 @@ const ENV = {
 const EXAMPLE = fileURLToPath(new URL("../examples/targets", import.meta.url));
 
 type Row = Record<string, any>;
+
+/** The report and record schemas of schemas/ (report.schema.json refers to run.schema.json's). */
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+for (const name of ["run", "report", "record"])
+  ajv.addSchema(
+    JSON.parse(readFileSync(new URL(`../schemas/${name}.schema.json`, import.meta.url), "utf8")),
+  );
+const schemaErrors = (schema: string, value: unknown) => {
+  const validate = ajv.getSchema(`https://route-eval.dev/schemas/${schema}`);
+  if (validate === undefined) throw new Error(`no schema ${schema}`);
+  return validate(value) ? null : validate.errors;
+};
 
 const orderSchema = {
   type: "object",
@@ -212,6 +225,17 @@ describe("sub-agents offered as handoff functions (dispatch: functions)", () => 
     ]);
 
     const report = await runCli(["report", "reports/first", "--format", "json"], { cwd: dir });
+    expect(schemaErrors("report.schema.json", JSON.parse(report.stdout))).toBeNull();
+    for (const r of records(dir, "first")) expect(schemaErrors("record.schema.json", r)).toBeNull();
+    const markdown = await runCli(["report", "reports/first", "--format", "markdown"], {
+      cwd: dir,
+    });
+    await runCli(["report", "reports/first", "--format", "html"], { cwd: dir });
+    const html = readFileSync(join(dir, "reports", "first", "report.html"), "utf8");
+    for (const shown of [markdown.stdout, html]) {
+      expect(shown).toContain("Routing targets");
+      expect(shown).toContain("wrong tool inside");
+    }
     const h = JSON.parse(report.stdout).metrics.hierarchy;
     expect([h.decisions, h.wrong_target.numerator, h.wrong_inside.numerator]).toEqual([3, 1, 1]);
     expect([
