@@ -588,7 +588,7 @@ describe("a registry's targets are checked where they are written", () => {
     ],
     [
       { name: "Skill", family: "f", purpose: "A tool named like the dispatcher.", effect: "none" },
-      /registry\.yaml:\d+: dispatch: the skill dispatcher tool "Skill" has the name of an entry or control/,
+      /registry\.yaml:\d+: tools\[1\]\.name: the skill dispatcher tool "Skill" has the name of an entry or control/,
     ],
   ])("refuses %j with the line and what to do", async (entry, message) => {
     const dir = writeTargetProject(

@@ -169,17 +169,23 @@ function checkTargets(yaml: YamlFile, written: RegistryFile): RegistryProblem[] 
       );
     });
   });
-  const dispatch = dispatchOf(written);
-  if (dispatch?.style === "tool")
-    for (const kind of ["skill", "agent"] as const) {
-      const name = dispatch[kind].name;
-      if (!byName.has(name) && !CONTROL_NAMES.some((control) => control === name)) continue;
-      problem(
-        written.dispatchers?.[kind] === undefined ? ["dispatch"] : ["dispatchers", kind, "tool"],
-        `the ${kind} dispatcher tool "${name}" has the name of an entry or control`,
-        `name the dispatcher otherwise (dispatchers: ${kind}: {tool: NAME, argument: ARG})`,
-      );
-    }
+  // Any case may fold the registry's targets into their dispatcher (its own dispatch: tool).
+  const dispatch = dispatchOf(written) ?? DEFAULT_DISPATCH;
+  for (const kind of ["skill", "agent"] as const) {
+    if (!written.tools.some((entry) => entry.kind === kind)) continue;
+    const name = dispatch[kind].name;
+    if (!byName.has(name) && !CONTROL_NAMES.some((control) => control === name)) continue;
+    const clash = written.tools.findIndex((entry) => entry.name === name);
+    problem(
+      written.dispatchers?.[kind] !== undefined
+        ? ["dispatchers", kind, "tool"]
+        : clash >= 0
+          ? ["tools", clash, "name"]
+          : ["dispatch"],
+      `the ${kind} dispatcher tool "${name}" has the name of an entry or control (a case's dispatch: tool would offer both)`,
+      `name the dispatcher otherwise (dispatchers: ${kind}: {tool: NAME, argument: ARG})`,
+    );
+  }
   return problems;
 }
 
