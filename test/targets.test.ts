@@ -634,44 +634,52 @@ describe("a registry's targets are checked where they are written", () => {
   });
 });
 
+/**
+ * Production traffic of an agent offering a Skill tool (its listing and enum), as Claude Code
+ * does: the real Anthropic SDK against a local server, each request and reply as sent and
+ * received, logged as a pair. Fill in the VAT form → pdf-forms; Chart sales by month → sales-report.
+ */
+async function skillTraffic(): Promise<string[]> {
+  const production: Record<string, string> = {
+    "Fill in the VAT form.": "pdf-forms",
+    "Chart sales by month.": "sales-report",
+  };
+  const prod = await fake.start((request) => {
+    const goal = (request.body.messages as Row[]).at(-1)?.content as string;
+    return anthropicReply([{ name: "Skill", input: { skill: production[goal] } }]);
+  });
+  const { default: Anthropic } = await import("@anthropic-ai/sdk");
+  const client = new Anthropic({
+    apiKey: ENV.ANTHROPIC_API_KEY,
+    baseURL: prod.url,
+    maxRetries: 0,
+  });
+  const skillTool = {
+    name: "Skill",
+    description:
+      "Load a skill.\n\nAvailable skills:\n- pdf-forms: Fill in PDF forms.\n- sales-report: Build sales reports from spreadsheets.",
+    input_schema: {
+      type: "object" as const,
+      properties: { skill: { type: "string", enum: ["pdf-forms", "sales-report"] } },
+      required: ["skill"],
+    },
+  };
+  const pairs: string[] = [];
+  for (const goal of Object.keys(production)) {
+    const response = await client.messages.create({
+      model: "claude-test",
+      max_tokens: 256,
+      tools: [skillTool],
+      messages: [{ role: "user", content: goal }],
+    });
+    pairs.push(JSON.stringify({ request: prod.requests.at(-1)?.body, response }));
+  }
+  return pairs;
+}
+
 describe("shadow over traffic that chose skills through a Skill tool", () => {
   it("reads a traced Skill call as the skill it names and asks the candidate's skills: a description change moves the skill chosen", async () => {
-    // Production: the real Anthropic SDK offering a Skill tool (its listing and enum), as Claude
-    // Code does; each request and reply, as sent and received, logged as a pair.
-    const production: Record<string, string> = {
-      "Fill in the VAT form.": "pdf-forms",
-      "Chart sales by month.": "sales-report",
-    };
-    const prod = await fake.start((request) => {
-      const goal = (request.body.messages as Row[]).at(-1)?.content as string;
-      return anthropicReply([{ name: "Skill", input: { skill: production[goal] } }]);
-    });
-    const { default: Anthropic } = await import("@anthropic-ai/sdk");
-    const client = new Anthropic({
-      apiKey: ENV.ANTHROPIC_API_KEY,
-      baseURL: prod.url,
-      maxRetries: 0,
-    });
-    const skillTool = {
-      name: "Skill",
-      description:
-        "Load a skill.\n\nAvailable skills:\n- pdf-forms: Fill in PDF forms.\n- sales-report: Build sales reports from spreadsheets.",
-      input_schema: {
-        type: "object" as const,
-        properties: { skill: { type: "string", enum: ["pdf-forms", "sales-report"] } },
-        required: ["skill"],
-      },
-    };
-    const pairs: string[] = [];
-    for (const goal of Object.keys(production)) {
-      const response = await client.messages.create({
-        model: "claude-test",
-        max_tokens: 256,
-        tools: [skillTool],
-        messages: [{ role: "user", content: goal }],
-      });
-      pairs.push(JSON.stringify({ request: prod.requests.at(-1)?.body, response }));
-    }
+    const pairs = await skillTraffic();
     const dir = writeTargetProject(SKILLS, [{ id: "c", goal: "g", acceptable: ["get_order"] }]);
     writeFileSync(join(dir, "traffic.jsonl"), `${pairs.join("\n")}\n`);
 
@@ -716,6 +724,48 @@ describe("shadow over traffic that chose skills through a Skill tool", () => {
       "pdf-forms",
       "sales-report",
       "refund-policy",
+    ]);
+  });
+});
+
+describe("freeze of a turn that chose a skill through a Skill tool", () => {
+  it("freezes the --join registry's skills behind its dispatcher, and the replay reads the stored Skill call as the skill", async () => {
+    const pairs = await skillTraffic();
+    const dir = writeTargetProject(SKILLS, [{ id: "c", goal: "g", acceptable: ["get_order"] }]);
+    writeFileSync(join(dir, "traffic.jsonl"), `${pairs[0]}\n`);
+    const frozen = await runCli(
+      [
+        "freeze",
+        "traffic.jsonl",
+        "--join",
+        "registry.yaml",
+        "--acceptable",
+        "pdf-forms",
+        "--endpoint",
+        "anthropic:claude-test",
+      ],
+      { cwd: dir, env: ENV },
+    );
+    expect(frozen.code).toBe(0);
+    const { parse } = await import("yaml");
+    const { readdirSync } = await import("node:fs");
+    const snapshots = join(dir, "registries", "frozen");
+    const snapshot = parse(readFileSync(join(snapshots, readdirSync(snapshots)[0]), "utf8"));
+    expect(snapshot.dispatch).toBe("tool");
+    expect(snapshot.tools.map((t: Row) => [t.name, t.kind])).toEqual([
+      ["pdf-forms", "skill"],
+      ["sales-report", "skill"],
+      ["refund-policy", "skill"],
+    ]);
+    // The replay command freeze printed: no call, the stored Skill call read as the skill.
+    const replay = frozen.stdout.trim().split(" ").slice(1);
+    const run = await runCli([...replay, "--run-id", "replayed", "--no-progress", "--no-gates"], {
+      cwd: dir,
+      env: ENV,
+    });
+    expect(run.code).toBe(0);
+    expect(records(dir, "replayed").map((r) => [r.selected, r.failed_stage])).toEqual([
+      ["pdf-forms", null],
     ]);
   });
 });

@@ -10,7 +10,9 @@ import type { CaseEntry, RegistryFile, ToolEntry } from "../config/file-types.js
 import { InputError } from "../errors.js";
 import { buildSnapshot, type SourceTool } from "../registry/build-snapshot.js";
 import { contentHash } from "../text/content-hash.js";
+import { DEFAULT_DISPATCH } from "../registry/parse-registry.js";
 import type {
+  Dispatch,
   JsonObject,
   JsonValue,
   Message,
@@ -56,9 +58,28 @@ export function snapshotOfTurn(
       seen.add(tool.name);
       taken.push(toEntry(tool));
     }
+  // A --join registry of dispatch: tool (docs/targets.md): its dispatcher traced (Skill, Task) is
+  // frozen as its targets, folded into the dispatcher again when replayed, so the stored reply's
+  // call of it reads back as the target it names.
+  const dispatch = join?.dispatch?.style === "tool" ? join.dispatch : null;
+  let folded = false;
   for (const tool of turn.tools) {
     if (seen.has(tool.name)) continue;
     seen.add(tool.name);
+    const kind =
+      dispatch === null
+        ? undefined
+        : (["skill", "agent"] as const).find((k) => dispatch[k].name === tool.name);
+    const targets = (join?.tools ?? []).filter((t) => kind !== undefined && t.kind === kind);
+    if (targets.length > 0) {
+      folded = true;
+      for (const target of targets)
+        if (!seen.has(target.name)) {
+          seen.add(target.name);
+          taken.push(toEntry(target));
+        }
+      continue;
+    }
     const nameOnly = tool.description === undefined && tool.input_schema === undefined;
     const known = nameOnly ? joined.get(tool.name) : undefined;
     if (known !== undefined) {
@@ -103,13 +124,37 @@ export function snapshotOfTurn(
         ? "route-eval freeze: the tools of a traced turn"
         : `route-eval freeze: the tools of a traced turn, names alone joined with ${join.snapshot}`,
     ...(partial.length === 0 ? {} : { partial }),
+    ...(folded && dispatch !== null ? dispatchOfJoin(dispatch) : {}),
     tools,
   };
   return { registry, hash, partial, warnings };
 }
 
+/** dispatch: tool, and the join's dispatchers where they are not the defaults. */
+function dispatchOfJoin(dispatch: Dispatch): Pick<RegistryFile, "dispatch" | "dispatchers"> {
+  const own = (["skill", "agent"] as const).filter(
+    (kind) =>
+      dispatch[kind].name !== DEFAULT_DISPATCH[kind].name ||
+      dispatch[kind].argument !== DEFAULT_DISPATCH[kind].argument,
+  );
+  return {
+    dispatch: "tool",
+    ...(own.length === 0
+      ? {}
+      : {
+          dispatchers: Object.fromEntries(
+            own.map((kind) => [
+              kind,
+              { tool: dispatch[kind].name, argument: dispatch[kind].argument },
+            ]),
+          ),
+        }),
+  };
+}
+
 function toEntry(tool: Tool): ToolEntry {
   const {
+    kind,
     name,
     family,
     purpose,
@@ -123,6 +168,7 @@ function toEntry(tool: Tool): ToolEntry {
   } = tool;
   return {
     name,
+    ...(kind === undefined ? {} : { kind }),
     family,
     purpose,
     ...(use_when.length > 0 ? { use_when } : {}),
