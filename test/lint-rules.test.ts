@@ -482,6 +482,23 @@ describe("the rule table", () => {
   });
 });
 
+describe("a skill's conditions are in its description (SKILL.md is one text)", () => {
+  it("finds the winning and losing conditions a skill author writes in words", async () => {
+    const skill = (purpose: string) =>
+      tool({ name: "pdf-forms", kind: "skill", purpose, use_when: null, avoid_when: null });
+    const silent = rulesOf(await lintRegistry([skill("Fill in PDF forms and tax forms.")]));
+    expect(silent).toContain("use-when-missing");
+    expect(silent).toContain("avoid-when-missing");
+    const said = rulesOf(
+      await lintRegistry([
+        skill("Fill in PDF forms. Use when the user mentions a form. Do not use for invoices."),
+      ]),
+    );
+    expect(said).not.toContain("use-when-missing");
+    expect(said).not.toContain("avoid-when-missing");
+  });
+});
+
 describe("rival findings stay O(tools)", () => {
   // 30 near-identical tools: hundreds of rival pairs, one cluster.
   const catalogue = Array.from({ length: 30 }, (_, i) =>

@@ -72,26 +72,38 @@ function addsToName(purpose: string, name: string): boolean {
   return tokenize(purpose).some((word) => !nameWords.has(word));
 }
 
+/** A skill description's own winning and losing conditions, as skill authors write them ("Use when …", "Do not use for …"). */
+const SAYS_WHEN = /\b(use (it |this( skill)? )?(when|for)|when (the user|you|working))\b/i;
+const SAYS_WHEN_NOT = /\b(do not|don't|never) (use|load|trigger)|\bnot for\b|\bavoid (it )?when\b/i;
+
 function checkConditions(registry: LintRegistry, tool: Tool): Finding[] {
   const line = registry.lineOf(["tools", registry.indexOf(tool), "name"]);
   const base = { file: registry.file, line, tool: tool.name };
   const findings: Finding[] = [];
-  if (tool.use_when.length === 0) {
+  // A skill's description is one text (SKILL.md): its conditions are in it, in words.
+  const text = tool.kind === "skill" ? tool.purpose : "";
+  if (tool.use_when.length === 0 && !SAYS_WHEN.test(text)) {
     findings.push(
       finding({
         ...base,
         rule: "use-when-missing",
-        message: `${tool.name} has no use_when: nothing says when it is the right choice`,
+        message:
+          tool.kind === "skill"
+            ? `skill ${tool.name}: its description says nothing of when to load it`
+            : `${tool.name} has no use_when: nothing says when it is the right choice`,
         fix: 'add use_when: the situations it wins, e.g. "The user gives an exact order id."',
       }),
     );
   }
-  if (tool.avoid_when.length === 0) {
+  if (tool.avoid_when.length === 0 && !SAYS_WHEN_NOT.test(text)) {
     findings.push(
       finding({
         ...base,
         rule: "avoid-when-missing",
-        message: `${tool.name} has no avoid_when: nothing says when another tool is better`,
+        message:
+          tool.kind === "skill"
+            ? `skill ${tool.name}: its description says nothing of when another skill is better`
+            : `${tool.name} has no avoid_when: nothing says when another tool is better`,
         fix: 'add avoid_when: the situations it loses, naming the tool that wins, e.g. "Only an email is known; use find_customer."',
       }),
     );
