@@ -216,7 +216,7 @@ export function readHandoffs(data: JsonValue, reader: JsonReader, entry?: string
 }
 
 /** The SDK's default handoff tool name: transfer_to_<agent name>, in function style (openai-agents `transform_string_function_style`). */
-export function handoffToolName(agent: string): string {
+function handoffToolName(agent: string): string {
   return `transfer_to_${agent}`
     .replace(/ /g, "_")
     .replace(/[^a-zA-Z0-9_]/g, "_")

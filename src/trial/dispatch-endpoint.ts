@@ -18,7 +18,7 @@ import type {
   TrialRequest,
 } from "../types.js";
 
-export interface DispatchPlan {
+interface DispatchPlan {
   dispatch: Dispatch;
   /** Each dispatched target's kind, by name. */
   kinds: ReadonlyMap<string, DispatchedKind>;
@@ -40,7 +40,7 @@ export function dispatching(endpoint: Endpoint, plan: DispatchPlan): Endpoint {
 }
 
 /** The request as the model sees it: each kind's targets folded into its dispatcher, where the first of them stood. */
-export function offerTargets(request: TrialRequest, plan: DispatchPlan): TrialRequest {
+function offerTargets(request: TrialRequest, plan: DispatchPlan): TrialRequest {
   const groups = new Map<DispatchedKind, ToolDefinition[]>();
   const tools: (ToolDefinition | DispatchedKind)[] = [];
   for (const tool of request.tools) {
@@ -84,7 +84,7 @@ function callsAsDispatched(message: Message, plan: DispatchPlan): Message {
 }
 
 /** The reply with each dispatcher call read as a call of the target its argument names. */
-export function readTargets(outcome: EndpointOutcome, plan: DispatchPlan): EndpointOutcome {
+function readTargets(outcome: EndpointOutcome, plan: DispatchPlan): EndpointOutcome {
   if (!outcome.ok) return outcome;
   const response = outcome.response;
   const first = readCall({ tool: response.selected, arguments: response.arguments }, plan);
