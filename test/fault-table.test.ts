@@ -188,7 +188,7 @@ const FAULTS: Fault[] = [
           "-f",
           "json",
         ],
-        { cwd: dir, env: { SPAWN_LOG: spawns, HANG_COUNT: join(dir, "count") } },
+        { cwd: dir, env: { SPAWN_LOG: spawns } },
       );
       expect(result.code, result.stderr).toBe(0);
       const report = JSON.parse(result.stdout);
