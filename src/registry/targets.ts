@@ -4,9 +4,11 @@
  * (dispatch: tool) — rendered here, read back from the call in trial/dispatch-endpoint.ts.
  */
 import type {
+  Dispatch,
   Dispatcher,
   DispatchedKind,
   JsonObject,
+  JsonValue,
   Registry,
   Tool,
   ToolDefinition,
@@ -31,6 +33,42 @@ export function offeredTools(registry: Registry): Tool[] {
 /** The server that groups `tool`, or null (the first, when several do). */
 export function serverOf(registry: Registry, tool: string): string | null {
   return registry.servers?.find((server) => server.tools.includes(tool))?.name ?? null;
+}
+
+/** The kind a tool of this name dispatches (it is that kind's dispatcher), or undefined. */
+export function dispatchedKind(
+  dispatch: Dispatch,
+  name: string | null,
+): DispatchedKind | undefined {
+  return (["skill", "agent"] as const).find((kind) => dispatch[kind].name === name);
+}
+
+/**
+ * The target a call of a dispatcher names in its argument, or null when `name` is no dispatcher
+ * or the call names none (then it stays a call of the dispatcher, a name never offered).
+ */
+export function targetCalled(
+  dispatch: Dispatch,
+  name: string | null,
+  args: JsonValue,
+): string | null {
+  const kind = dispatchedKind(dispatch, name);
+  if (kind === undefined || typeof args !== "object" || args === null || Array.isArray(args))
+    return null;
+  const named = args[dispatch[kind].argument];
+  return typeof named === "string" && named !== "" ? named : null;
+}
+
+/**
+ * A registry that dispatches through a tool of this name (dispatch: tool): its targets of that
+ * kind, which a traced dispatcher stands for (shadow asks them, freeze writes them); else null.
+ */
+export function targetsBehind(registry: Registry | null, name: string): Tool[] | null {
+  const dispatch = registry?.dispatch;
+  if (registry === null || dispatch?.style !== "tool") return null;
+  const kind = dispatchedKind(dispatch, name);
+  const targets = registry.tools.filter((tool) => kind !== undefined && tool.kind === kind);
+  return targets.length === 0 ? null : targets;
 }
 
 /** What the dispatcher of each kind says before its listing. */

@@ -10,6 +10,7 @@
  */
 import { ABSTAIN, ASK, type Case, type Registry, type Tool, type TracedTurn } from "../types.js";
 import { contentHash } from "../text/content-hash.js";
+import { targetCalled, targetsBehind } from "../registry/targets.js";
 import { compareTurns } from "./select-turns.js";
 
 /** Why a traced turn cannot be asked again. */
@@ -49,21 +50,6 @@ export function casesOfTurns(
   // of its kind, and a traced call of it is the choice of the target its argument names — so a
   // skill's description change moves the skill chosen, not "Skill" against "Skill".
   const dispatch = candidate?.dispatch?.style === "tool" ? candidate.dispatch : null;
-  const dispatched = (name: string) =>
-    dispatch === null
-      ? undefined
-      : (["skill", "agent"] as const).find((k) => dispatch[k].name === name);
-  const targetsOf = (name: string): Tool[] | null => {
-    const kind = dispatched(name);
-    const targets = (candidate?.tools ?? []).filter((tool) => tool.kind === kind);
-    return kind === undefined || targets.length === 0 ? null : targets;
-  };
-  const targetCalled = (call: TracedTurn["calls"][number]): string | null => {
-    const kind = dispatched(call.name);
-    const named =
-      kind === undefined || dispatch === null ? undefined : call.parsed?.[dispatch[kind].argument];
-    return typeof named === "string" && named !== "" ? named : null;
-  };
   const production = new Map<string, ProductionDecision>();
   const skipped: Partial<Record<SkipReason, number>> = {};
   const cases: Case[] = [];
@@ -76,7 +62,7 @@ export function casesOfTurns(
     }
     const last = turn.messages[turn.messages.length - 1];
     const tools = uniqueTools(turn).flatMap(
-      (tool) => targetsOf(tool.name) ?? [defined.get(tool.name) ?? tracedTool(tool)],
+      (tool) => targetsBehind(candidate, tool.name) ?? [defined.get(tool.name) ?? tracedTool(tool)],
     );
     const key = contentHash(tools);
     let registry = registries.get(key);
@@ -93,7 +79,11 @@ export function casesOfTurns(
       );
     const id = uniqueId(turn, ids);
     const first = turn.calls[0];
-    const called = first === undefined ? null : (targetCalled(first) ?? first.name);
+    const called =
+      first === undefined
+        ? null
+        : ((dispatch === null ? null : targetCalled(dispatch, first.name, first.parsed)) ??
+          first.name);
     production.set(id, {
       case_id: id,
       label: called ?? NO_CALL,

@@ -5,7 +5,7 @@
  * never the dispatcher. The store keys the request as sent (with the dispatcher).
  */
 import { DEFAULT_DISPATCH } from "../registry/parse-registry.js";
-import { renderDispatcher } from "../registry/targets.js";
+import { renderDispatcher, targetCalled } from "../registry/targets.js";
 import type {
   Dispatch,
   DispatchedKind,
@@ -107,21 +107,11 @@ function readTargets(outcome: EndpointOutcome, plan: DispatchPlan): EndpointOutc
   };
 }
 
-/**
- * A dispatcher call read as a call of the target it names (with no arguments: the dispatcher's
- * others are its own), or null when it is not a dispatcher's or names no target — then it stays a
- * call of the dispatcher, which the record keeps as it was made (a name never offered).
- */
+/** A dispatcher call read as a call of the target it names (no arguments: the dispatcher's others are its own), else null. */
 function readCall(
   call: { tool: string | null; arguments: JsonValue },
   plan: DispatchPlan,
 ): { tool: string; arguments: JsonValue } | null {
-  const kind = (["skill", "agent"] as const).find((k) => plan.dispatch[k].name === call.tool);
-  if (kind === undefined) return null;
-  const args = call.arguments;
-  const named =
-    typeof args === "object" && args !== null && !Array.isArray(args)
-      ? args[plan.dispatch[kind].argument]
-      : undefined;
-  return typeof named === "string" && named !== "" ? { tool: named, arguments: {} } : null;
+  const named = targetCalled(plan.dispatch, call.tool, call.arguments);
+  return named === null ? null : { tool: named, arguments: {} };
 }
