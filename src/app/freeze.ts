@@ -23,9 +23,9 @@ import {
   endpointOfTurn,
   originOf,
   replyBody,
-  snapshotOfTurn,
   splitGoal,
 } from "../traces/freeze-turn.js";
+import { snapshotOfTurn } from "../traces/freeze-snapshot.js";
 import { readTraces } from "../traces/read-traces.js";
 import { createRedactor, type Redactions } from "../traces/redact.js";
 import { compareTurns, matches, nameTurn, parseFilter } from "../traces/select-turns.js";

@@ -19,14 +19,13 @@ import {
 } from "./span-read.js";
 import {
   fromChatMessages,
-  fromPartsMessages,
   isObject,
-  partsReply,
   readTracedTools,
   structured,
   textOf,
   type Conversation,
 } from "./trace-messages.js";
+import { fromPartsMessages, partsReply } from "./parts-messages.js";
 
 const CALL_OPERATIONS = new Set(["chat", "text_completion", "generate_content"]);
 

@@ -6,17 +6,15 @@
  */
 import type { JsonObject, JsonValue, TracedApi, TracedTurn } from "../types.js";
 import {
-  anthropicReply,
   chatCalls,
-  fromAnthropicMessages,
   fromChatMessages,
-  fromResponsesInput,
   isObject,
   readTracedTools,
-  responsesReply,
   textOf,
   TraceShapeError,
 } from "./trace-messages.js";
+import { anthropicReply, fromAnthropicMessages } from "./anthropic-messages.js";
+import { fromResponsesInput, responsesReply } from "./responses-messages.js";
 
 export function isPair(value: JsonObject): boolean {
   return isObject(value.request) && isObject(value.response);
