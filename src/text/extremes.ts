@@ -7,21 +7,21 @@
 /** The largest value, or `empty` when there is none. */
 export function maxOf(values: Iterable<number>, empty: number): number {
   let most = -Infinity;
-  let any = false;
+  let found = false;
   for (const value of values) {
-    any = true;
+    found = true;
     if (value > most) most = value;
   }
-  return any ? most : empty;
+  return found ? most : empty;
 }
 
 /** The smallest value, or `empty` when there is none. */
 export function minOf(values: Iterable<number>, empty: number): number {
   let least = Infinity;
-  let any = false;
+  let found = false;
   for (const value of values) {
-    any = true;
+    found = true;
     if (value < least) least = value;
   }
-  return any ? least : empty;
+  return found ? least : empty;
 }
