@@ -7,20 +7,12 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import { fileSchemaErrors } from "./support/schemas.js";
 import { inShard } from "../src/run-files/shard.js";
 import { runCli, tempDir } from "./support/cli.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 let dir: string;
-
-/** Whether the JSON file is valid against the named schema in schemas/ (the errors, when not). */
-function schemaErrors(schema: string, file: string): unknown {
-  const validate = new Ajv2020({ strict: false }).compile(
-    JSON.parse(readFileSync(join(ROOT, "schemas", schema), "utf8")),
-  );
-  return validate(JSON.parse(readFileSync(file, "utf8"))) ? null : validate.errors;
-}
 
 /** Measured latency differs between two runs of the same trials; it is a time, like the ids and timestamps. */
 function withoutLatency(_key: string, value: unknown): unknown {
@@ -220,10 +212,10 @@ describe("shards", () => {
       ).shard,
     ).toEqual({ index: 2, count: 3 });
     expect(
-      schemaErrors("experiment.schema.json", join(dir, "reports", "exp-s2", "experiment.json")),
+      fileSchemaErrors("experiment.schema.json", join(dir, "reports", "exp-s2", "experiment.json")),
     ).toBeNull();
     expect(
-      schemaErrors(
+      fileSchemaErrors(
         "run.schema.json",
         join(dir, "reports", "exp-s2", "variants", "bm25-k-6", "run.json"),
       ),
@@ -249,7 +241,10 @@ describe("shards", () => {
     };
     expect(experiment("exp-merged")).toBe(experiment("exp-whole"));
     expect(
-      schemaErrors("experiment.schema.json", join(dir, "reports", "exp-merged", "experiment.json")),
+      fileSchemaErrors(
+        "experiment.schema.json",
+        join(dir, "reports", "exp-merged", "experiment.json"),
+      ),
     ).toBeNull();
     expect(JSON.parse(experiment("exp-merged")).gates.map((g: { rule: string }) => g.rule)).toEqual(
       ["bm25 k=6: end_to_end_accuracy >= base"],
@@ -308,7 +303,7 @@ describe("shards", () => {
       JSON.parse(readFileSync(join(dir, "reports", "sw-s1", "sweep.json"), "utf8")).shard,
     ).toEqual({ index: 1, count: 2 });
     expect(
-      schemaErrors("sweep.schema.json", join(dir, "reports", "sw-s1", "sweep.json")),
+      fileSchemaErrors("sweep.schema.json", join(dir, "reports", "sw-s1", "sweep.json")),
     ).toBeNull();
     const merged = await runCli(
       [

@@ -18,7 +18,7 @@ import {
   type ReceivedRequest,
 } from "./fixtures/fake-provider.js";
 import { removeTempDirs } from "./fixtures/live-project.js";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import { schemaErrors } from "./support/schemas.js";
 
 afterAll(removeTempDirs);
 const fake = useFakeServers();
@@ -29,18 +29,6 @@ const ENV = {
 const EXAMPLE = fileURLToPath(new URL("../examples/targets", import.meta.url));
 
 type Row = Record<string, any>;
-
-/** The report and record schemas of schemas/ (report.schema.json refers to run.schema.json's). */
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-for (const name of ["run", "report", "record"])
-  ajv.addSchema(
-    JSON.parse(readFileSync(new URL(`../schemas/${name}.schema.json`, import.meta.url), "utf8")),
-  );
-const schemaErrors = (schema: string, value: unknown) => {
-  const validate = ajv.getSchema(`https://route-eval.dev/schemas/${schema}`);
-  if (validate === undefined) throw new Error(`no schema ${schema}`);
-  return validate(value) ? null : validate.errors;
-};
 
 const orderSchema = {
   type: "object",
@@ -135,10 +123,18 @@ function writeTargetProject(registry: object, cases: object[]): string {
   return dir;
 }
 
+/** The last user message: Chat Completions' string, or the text of Anthropic's content blocks. */
 const goalOf = (request: ReceivedRequest): string => {
   const messages = request.body.messages as Row[];
-  return messages.filter((m) => m.role === "user").at(-1)?.content;
+  const content = messages.filter((m) => m.role === "user").at(-1)?.content;
+  return typeof content === "string" ? content : content[0].text;
 };
+
+/** A local Anthropic Messages server whose model loads, for each goal, the skill `picks` names (a Skill call). */
+const skillServer = (picks: Record<string, string>) =>
+  fake.start((request) =>
+    anthropicReply([{ name: "Skill", input: { skill: picks[goalOf(request)] } }]),
+  );
 const systemOf = (request: ReceivedRequest): string =>
   (request.body.messages as Row[]).find((m) => m.role === "system")?.content;
 const toolNames = (request: ReceivedRequest): string[] =>
@@ -425,12 +421,7 @@ describe("skills through the Anthropic SDK (Messages tool use)", () => {
       "Fill in the VAT form.": "pdf-forms",
       "Chart sales by month.": "pdf-forms",
     };
-    const server = await fake.start((request) => {
-      const messages = request.body.messages as Row[];
-      const goal = messages.at(-1)?.content;
-      const text = typeof goal === "string" ? goal : goal[0].text;
-      return anthropicReply([{ name: "Skill", input: { skill: picks[text] } }]);
-    });
+    const server = await skillServer(picks);
     const run = await runCli(
       [
         "run",
@@ -644,10 +635,7 @@ async function skillTraffic(): Promise<string[]> {
     "Fill in the VAT form.": "pdf-forms",
     "Chart sales by month.": "sales-report",
   };
-  const prod = await fake.start((request) => {
-    const goal = (request.body.messages as Row[]).at(-1)?.content as string;
-    return anthropicReply([{ name: "Skill", input: { skill: production[goal] } }]);
-  });
+  const prod = await skillServer(production);
   const { default: Anthropic } = await import("@anthropic-ai/sdk");
   const client = new Anthropic({
     apiKey: ENV.ANTHROPIC_API_KEY,
@@ -688,11 +676,7 @@ describe("shadow over traffic that chose skills through a Skill tool", () => {
       "Fill in the VAT form.": "pdf-forms",
       "Chart sales by month.": "refund-policy",
     };
-    const candidate = await fake.start((request) => {
-      const goal = (request.body.messages as Row[]).at(-1)?.content;
-      const text = typeof goal === "string" ? goal : goal[0].text;
-      return anthropicReply([{ name: "Skill", input: { skill: picks[text] } }]);
-    });
+    const candidate = await skillServer(picks);
     const shadow = await runCli(
       [
         "shadow",

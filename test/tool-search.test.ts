@@ -18,7 +18,7 @@ import {
   type ReceivedRequest,
 } from "./fixtures/fake-provider.js";
 import { removeTempDirs, TOOLS, writeProject } from "./fixtures/live-project.js";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import { fileSchemaErrors, schemaErrors } from "./support/schemas.js";
 
 afterAll(removeTempDirs);
 const fake = useFakeServers();
@@ -28,24 +28,6 @@ const ENV = {
 };
 
 type Row = Record<string, any>;
-
-/** Every schema of schemas/ in one Ajv (report.schema.json refers to run.schema.json's). */
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-for (const name of ["run", "report", "sweep", "record"])
-  ajv.addSchema(
-    JSON.parse(readFileSync(new URL(`../schemas/${name}.schema.json`, import.meta.url), "utf8")),
-  );
-const validatorOf = (schema: string) =>
-  ajv.getSchema(`https://route-eval.dev/schemas/${schema}`) ??
-  (() => {
-    throw new Error(`no schema ${schema}`);
-  })();
-
-/** The errors of a file against a schema of schemas/, or null when it is valid. */
-function schemaErrors(schema: string, file: string): unknown {
-  const validate = validatorOf(schema);
-  return validate(JSON.parse(readFileSync(file, "utf8"))) ? null : validate.errors;
-}
 
 function records(dir: string, runId: string): Row[] {
   return readFileSync(join(dir, "reports", runId, "records.jsonl"), "utf8")
@@ -335,12 +317,13 @@ describe("client-side search (search_tools) on Chat Completions", () => {
     const report = JSON.parse(readFileSync(join(dir, "reports", "client", "report.json"), "utf8"));
     const ts = report.metrics.tool_search;
     expect(
-      schemaErrors("report.schema.json", join(dir, "reports", "client", "report.json")),
+      fileSchemaErrors("report.schema.json", join(dir, "reports", "client", "report.json")),
     ).toBeNull();
-    expect(schemaErrors("run.schema.json", join(dir, "reports", "client", "run.json"))).toBeNull();
-    const validateRecord = validatorOf("record.schema.json");
+    expect(
+      fileSchemaErrors("run.schema.json", join(dir, "reports", "client", "run.json")),
+    ).toBeNull();
     for (const r of records(dir, "client"))
-      expect(validateRecord(r) ? null : validateRecord.errors).toBeNull();
+      expect(schemaErrors("record.schema.json", r)).toBeNull();
     expect(ts.decisions).toBe(5);
     // Needed a search: all five (nothing always loaded, no control acceptable). Returned an acceptable tool: found-and-chosen, found-not-chosen, bad-arguments.
     expect(ts.search_recall).toMatchObject({ numerator: 3, denominator: 5 });
@@ -1030,7 +1013,7 @@ describe("search on vs off, in one sweep and one ladder", () => {
     const sweep = JSON.parse(readFileSync(join(dir, "reports", "axis", "sweep.json"), "utf8"));
     expect(sweep.settings.tool_search).toEqual(["off", "client"]);
     expect(
-      schemaErrors("sweep.schema.json", join(dir, "reports", "axis", "sweep.json")),
+      fileSchemaErrors("sweep.schema.json", join(dir, "reports", "axis", "sweep.json")),
     ).toBeNull();
     expect(sweep.points.map((p: Row) => [p.value, p.tool_search, p.run])).toEqual([
       [1, "off", "size-01-search-off"],
