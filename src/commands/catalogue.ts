@@ -44,6 +44,13 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     load: async () => (await import("./counterfactual.js")).registerCounterfactual,
   },
   {
+    name: "tune",
+    args: [],
+    description:
+      "Propose description revisions for the tools behind failures; keep one only when it raises held-out accuracy beyond noise and hurts no case or other tool.",
+    load: async () => (await import("./tune.js")).registerTune,
+  },
+  {
     name: "init",
     args: [],
     description:

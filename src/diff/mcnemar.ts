@@ -42,3 +42,18 @@ export function minDiscordantPairs(alpha: number): number | null {
   while (exactMcNemar(m, 0) >= alpha) m += 1;
   return m;
 }
+
+/**
+ * The exact one-sided sign test that more pairs went up than down: p = P(X ≥ up) for X ~
+ * Binomial(up + down, 1/2); 1 when no pair moved. Five of five up gives 0.031, six 0.016.
+ */
+export function signTestUp(up: number, down: number): number {
+  if (!Number.isInteger(up) || !Number.isInteger(down) || up < 0 || down < 0)
+    throw new RangeError(`signTestUp: counts must be whole numbers ≥ 0, got ${up} and ${down}`);
+  const n = up + down;
+  if (n === 0) return 1;
+  // P(X ≥ up) = P(X ≤ down) by symmetry: the same log-space tail as exactMcNemar's.
+  const logs = logBinomials(n, down).map((l) => l - n * Math.LN2);
+  const peak = logs.reduce((max, l) => Math.max(max, l), -Infinity);
+  return Math.min(1, Math.exp(peak) * logs.reduce((sum, l) => sum + Math.exp(l - peak), 0));
+}

@@ -41,7 +41,7 @@ export function lintProject(project: LintProject): LintResult {
   };
 }
 
-function lintRegistry(registry: LintRegistry): Finding[] {
+export function lintRegistry(registry: LintRegistry): Finding[] {
   const rivals = findRivalPairs(registry.tools);
   return [
     ...listSnapshotProblems(registry),

@@ -36,3 +36,6 @@ export const IMPORT_FORMATS = [
   "handoffs",
 ] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+export const TUNE_FORMATS = ["terminal", "markdown", "json", "html"] as const;
+export type TuneFormat = (typeof TUNE_FORMATS)[number];

@@ -1,0 +1,539 @@
+/**
+ * route-eval tune's composition root (docs/tune.md): split the cases, run the registry, and round
+ * after round ask the proposer for revisions of the tools behind the tune split's failures, run
+ * each candidate on every case through one response store and one trial loop, and keep the
+ * revision the acceptance rule (judge.ts) proves on the held-out split. Every run is a full run
+ * directory under <tune>/runs/ (show, report and diff read each); tune.json says what was tried,
+ * with its evidence, after every round. An interrupted tune continues with --resume: finished runs
+ * are kept, the rest resumed, and the rules proposer proposes the same revisions again (a model
+ * proposer's replies come back from the store).
+ */
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { basename, dirname, extname, join, resolve } from "node:path";
+import type { Case, CaseRow, Config, Registry, RunProgress } from "../types.js";
+import type {
+  ProposalBrief,
+  ProposerKind,
+  Revision,
+  TuneCandidate,
+  TuneResult,
+  TuneRound,
+  TuneStop,
+} from "../types/tune.js";
+import { TUNE_SCHEMA_VERSION } from "../types/tune.js";
+import { EndpointFailure, InputError, Interrupted } from "../errors.js";
+import { loadCases } from "../cases/load-cases.js";
+import { openResponseStore } from "../store/response-store.js";
+import { startRun, type StartedRun } from "../trial/evaluate.js";
+import { runTrialJobs, type TrialJob } from "../trial/run-loop.js";
+import { createEndpoint } from "../trial/create-endpoint.js";
+import { newRunId } from "../trial/run-meta.js";
+import {
+  renderDefinition,
+  hashDefinition,
+  renderDescription,
+} from "../registry/render-definition.js";
+import { writeJsonFile, writeTextFile } from "../run-files/write-files.js";
+import { stableStringify } from "../render/stable-json.js";
+import { TOOL_VERSION } from "../version.js";
+import { splitCases, type CaseSplit } from "./split-cases.js";
+import { briefsOf } from "./briefs.js";
+import { proposeByRules } from "./propose-rules.js";
+import { proposeByCommand, proposeByEndpoint, type Proposal } from "./propose-model.js";
+import { judgeRound, splitDelta, weighCandidate, type Scores } from "./judge.js";
+import { nextRevision, reviseRegistry, writeRevisions } from "./revise-registry.js";
+
+export const TUNE_FILE = "tune.json";
+const COMMAND_TIMEOUT_MS = 120_000;
+
+export interface TuneSettings {
+  proposer: { kind: ProposerKind; command?: string };
+  holdout: number;
+  alpha: number;
+  guard_alpha: number;
+  rounds: number;
+  budget: number | null;
+  candidates: number;
+  /** Write the tuned snapshot over the original (default: beside it, `<name>.tuned.yaml`). */
+  apply: boolean;
+}
+
+export interface TuneOptions {
+  /** The tune directory's name under out_dir (default <UTC time>-tune). */
+  id?: string;
+  /** Continue the interrupted tune in this directory. */
+  resume?: string;
+  now: () => Date;
+  env: NodeJS.ProcessEnv;
+  onProgress?: (progress: RunProgress) => void;
+  onNotice?: (message: string) => void;
+  onWarning?: (message: string) => void;
+  signal?: AbortSignal;
+}
+
+interface Side {
+  label: string;
+  cases: Case[];
+  registry: Registry;
+}
+
+interface Finished {
+  rows: Map<string, CaseRow>;
+  scores: Scores;
+  /** Endpoint calls its run made in this session (store hits and resumed trials cost none). */
+  calls: number;
+  /** Mean input tokens per trial (reported, else estimated), for the next round's plan. */
+  tokens: number | null;
+}
+
+export async function runTune(
+  config: Config,
+  settings: TuneSettings,
+  options: TuneOptions,
+): Promise<{ dir: string; result: TuneResult }> {
+  const cases = loadCases(config);
+  const original = onlyRegistry(cases);
+  if (settings.proposer.kind === "endpoint" && config.endpoint === "baseline")
+    throw new InputError(
+      "--proposer endpoint: the baseline endpoint routes by word overlap and cannot write a revision; use --proposer rules, a model endpoint (--endpoint openai:…), or --proposer-command CMD",
+    );
+  const split = splitCases(cases, config.seed, settings.holdout);
+  if (split.held_out.size === 0)
+    throw new InputError(
+      "tune: no family has two cases, so none can be held out; give near cases a shared `family:` (route-eval init writes them in pairs)",
+    );
+  if (config.trials < 3)
+    options.onWarning?.(
+      `tune: with ${config.trials} trial${config.trials === 1 ? "" : "s"} per case no single case can fall beyond its noise (a case going from all correct to none has Fisher p ${config.trials === 1 ? "0.5" : "0.167"} ≥ guard α ${settings.guard_alpha}); the per-case guards are blind — use --trials 3 or more`,
+    );
+  const started = options.now();
+  const dir = openTuneDir(config, options, started);
+  const result = describeTune(config, settings, options, dir, started, split, cases, original);
+  const previous = options.resume === undefined ? null : readPrevious(dir);
+  if (previous !== null) checkSameSettings(previous, result, dir);
+  writeTune(dir, result);
+  options.onNotice?.(
+    `tune directory: ${dir} (${split.tune.size} tune cases, ${split.held_out.size} held out, seed ${config.seed})`,
+  );
+
+  const store = openResponseStore(config.store_dir);
+  const proposerEndpoint =
+    settings.proposer.kind === "endpoint"
+      ? createEndpoint(config, { env: options.env, store, warn: options.onWarning })
+      : null;
+  const runConfig: Config = { ...config, out_dir: join(dir, "runs") };
+  const runSides = (sides: Side[]) => runAll(sides, runConfig, store, options);
+  try {
+    const base: Side = { label: "base", cases, registry: original };
+    const first = (await runSides([base]))[0];
+    result.calls += first.calls;
+    let current = { side: base, finished: first };
+    const tested = new Map<string, TuneCandidate["verdict"]>();
+    const accepted: Revision[] = [];
+    let stop: { reason: TuneStop; detail: string } = {
+      reason: "rounds",
+      detail: `${settings.rounds} round${settings.rounds === 1 ? "" : "s"} run`,
+    };
+    for (let round = 1; round <= settings.rounds; round++) {
+      const briefs = briefsOf(
+        current.side.cases,
+        current.finished.rows,
+        split,
+        current.side.registry,
+      );
+      const proposal = await propose(
+        briefs,
+        round,
+        current.side.registry,
+        settings,
+        config,
+        proposerEndpoint,
+      );
+      const fresh = proposal.revisions.filter((r) => tested.get(revisionKey(r)) !== "rejected");
+      const perCandidate = config.trials * cases.length;
+      const left = settings.budget === null ? Infinity : settings.budget - result.calls;
+      const affordable = Math.max(0, Math.floor(left / perCandidate));
+      const chosen = fresh.slice(0, Math.min(settings.candidates, affordable));
+      if (fresh.length === 0) {
+        stop = {
+          reason: "nothing-to-propose",
+          detail:
+            briefs.length === 0
+              ? "no tune case fails at discovery or selection"
+              : `the proposer had nothing new for ${briefs.map((b) => b.tool).join(", ")}${proposal.notes.length > 0 ? ` (${proposal.notes.length} unusable repl${proposal.notes.length === 1 ? "y" : "ies"})` : ""}`,
+        };
+        result.notes.push(...proposal.notes);
+        break;
+      }
+      if (chosen.length === 0) {
+        stop = {
+          reason: "budget",
+          detail: `a candidate costs up to ${perCandidate} calls (${config.trials} trials × ${cases.length} cases); ${Math.max(0, left)} of the budget ${settings.budget} left`,
+        };
+        break;
+      }
+      const revisionName = nextRevision(original.revision, accepted.length + 1);
+      const sides = chosen.map((revision, index): Side => {
+        const registry = reviseRegistry(current.side.registry, [revision], revisionName);
+        return {
+          label: `r${round}-${index + 1}-${revision.tool}`,
+          registry,
+          cases: current.side.cases.map((c) =>
+            c.registry === current.side.registry ? { ...c, registry } : c,
+          ),
+        };
+      });
+      const planned = chosen.length * perCandidate;
+      options.onNotice?.(
+        `round ${round}: ${chosen.length} candidate${chosen.length === 1 ? "" : "s"} (${chosen.map((r) => `${r.tool} by ${r.by}`).join("; ")}), at most ${planned} calls${tokensNote(current.finished, planned)}`,
+      );
+      const finished = await runSides(sides);
+      const candidates = sides.map((side, index): TuneCandidate => {
+        const revision = chosen[index];
+        const before = toolOf(current.side.registry, revision.tool);
+        const after = toolOf(side.registry, revision.tool);
+        return {
+          id: side.label,
+          revision,
+          description_before: renderDescription(before),
+          description_after: renderDescription(after),
+          hash_before: hashDefinition(renderDefinition(before)),
+          hash_after: hashDefinition(renderDefinition(after)),
+          run: join("runs", side.label),
+          calls: finished[index].calls,
+          evidence: weighCandidate(
+            revision.tool,
+            cases,
+            split,
+            current.finished.scores,
+            finished[index].scores,
+            settings,
+          ),
+          verdict: "rejected",
+          reasons: [],
+        };
+      });
+      const winner = judgeRound(candidates, settings);
+      for (const c of candidates) tested.set(revisionKey(c.revision), c.verdict);
+      const entry: TuneRound = {
+        round,
+        base_run: join("runs", current.side.label),
+        planned_calls: planned,
+        planned_tokens: Math.round((current.finished.tokens ?? 0) * planned),
+        candidates,
+        accepted: winner,
+        notes: proposal.notes,
+      };
+      result.rounds.push(entry);
+      result.calls += finished.reduce((sum, f) => sum + f.calls, 0);
+      writeTune(dir, result);
+      const index = candidates.findIndex((c) => c.id === winner);
+      if (index === -1) {
+        stop = {
+          reason: "nothing-passed",
+          detail: `no candidate of round ${round} passed the acceptance rule`,
+        };
+        break;
+      }
+      accepted.push(chosen[index]);
+      current = { side: sides[index], finished: finished[index] };
+      if (settings.budget !== null && result.calls >= settings.budget) {
+        stop = {
+          reason: "budget",
+          detail: `${result.calls} of the budget ${settings.budget} calls made`,
+        };
+        break;
+      }
+    }
+    result.stop = stop;
+    result.outcome = {
+      tune: splitDelta(idsIn(cases, split.tune), first.scores, current.finished.scores),
+      held_out: splitDelta(idsIn(cases, split.held_out), first.scores, current.finished.scores),
+    };
+    if (accepted.length > 0) {
+      const name = nextRevision(original.revision, accepted.length);
+      const target = settings.apply ? original.file : tunedPath(original.file);
+      writeTextFile(target, writeRevisions(original.file, accepted, name));
+      result.registry.tuned_revision = name;
+      result.registry.written = target;
+      result.final_run = join("runs", current.side.label);
+    }
+    result.finished_at = options.now().toISOString();
+    writeTune(dir, result);
+    return { dir, result };
+  } finally {
+    await proposerEndpoint?.close?.();
+    store.close();
+  }
+}
+
+/** Every side's run opened in runs/<label>/ (one there already is resumed), all asked in one loop; each side's case rows and calls. */
+async function runAll(
+  sides: Side[],
+  config: Config,
+  store: ReturnType<typeof openResponseStore>,
+  options: TuneOptions,
+): Promise<Finished[]> {
+  const warned = new Set<string>();
+  const onWarning = (message: string) => {
+    if (warned.has(message)) return;
+    warned.add(message);
+    options.onWarning?.(message);
+  };
+  const runs: StartedRun[] = [];
+  let stopped;
+  const calls = sides.map(() => 0);
+  try {
+    for (const side of sides) {
+      const runDir = join(config.out_dir, side.label);
+      runs.push(
+        startRun(config, {
+          place: existsSync(join(runDir, "run.json"))
+            ? { kind: "resume", dir: runDir, as: dirname(config.out_dir) }
+            : { kind: "new", id: side.label },
+          store,
+          sweep: { cases: side.cases },
+          now: options.now,
+          env: options.env,
+          onWarning,
+        }),
+      );
+    }
+    // Each side's calls: its trials answered other than from the store.
+    const jobs = runs.flatMap((run, index) =>
+      [...run.jobs].map((job): TrialJob => ({
+        keep: job.keep,
+        run: async () => {
+          const result = await job.run();
+          if (result.outcome.from_store !== true) calls[index] += 1;
+          return result;
+        },
+      })),
+    );
+    const resumed = runs.reduce((sum, run) => sum + run.resumed, 0);
+    stopped = await runTrialJobs(jobs, {
+      concurrency: config.concurrency,
+      resumed,
+      total: resumed + jobs.length,
+      onProgress: options.onProgress,
+      signal: options.signal,
+    });
+  } finally {
+    await Promise.all(runs.map((run) => run.close()));
+  }
+  if (stopped !== null) {
+    const tuneDir = dirname(config.out_dir);
+    if (stopped.kind === "interrupted")
+      throw new Interrupted(
+        stopped.signal,
+        `interrupted by ${stopped.signal}: the runs so far are kept in ${config.out_dir}; continue with --resume ${tuneDir}`,
+      );
+    throw new EndpointFailure(
+      `${stopped.message} (tune stopped early; fix it, then continue with --resume ${tuneDir})`,
+    );
+  }
+  return runs.map((run, index) => {
+    const { report } = run.finish(null);
+    return {
+      rows: new Map(report.cases.map((row) => [row.case_id, row])),
+      scores: new Map(
+        report.cases.map((row) => [
+          row.case_id,
+          { correct: row.correct, scored: row.trials - row.errored },
+        ]),
+      ),
+      calls: calls[index],
+      tokens: report.metrics.input_tokens.mean,
+    };
+  });
+}
+
+async function propose(
+  briefs: ProposalBrief[],
+  round: number,
+  registry: Registry,
+  settings: TuneSettings,
+  config: Config,
+  endpoint: ReturnType<typeof createEndpoint> | null,
+): Promise<Proposal> {
+  const out: Proposal = { revisions: [], notes: [] };
+  for (const brief of briefs) {
+    const proposal =
+      settings.proposer.kind === "rules"
+        ? { revisions: proposeByRules(brief, registry), notes: [] }
+        : settings.proposer.kind === "endpoint" && endpoint !== null
+          ? await proposeByEndpoint(endpoint, brief, round, config.temperature)
+          : await proposeByCommand(settings.proposer.command ?? "", brief, round, {
+              cwd: config.cwd,
+              env: process.env,
+              timeoutMs: COMMAND_TIMEOUT_MS,
+            });
+    for (const revision of proposal.revisions) {
+      if (!registry.tools.some((t) => t.name === revision.tool)) {
+        out.notes.push(
+          `a revision of ${revision.tool}: the registry has no tool of that name (skipped)`,
+        );
+        continue;
+      }
+      // One revision per tool and rule a round: two briefs (a case accepting either of two tools) can ask the same rival twice.
+      if (out.revisions.some((r) => r.tool === revision.tool && r.by === revision.by)) continue;
+      if (unchanged(registry, revision)) {
+        out.notes.push(
+          `a revision of ${revision.tool} by ${revision.by} changes nothing (skipped)`,
+        );
+        continue;
+      }
+      out.revisions.push(revision);
+    }
+    out.notes.push(...proposal.notes);
+  }
+  return out;
+}
+
+function unchanged(registry: Registry, revision: Revision): boolean {
+  const tool = toolOf(registry, revision.tool);
+  return (
+    renderDescription(tool) ===
+    renderDescription(
+      reviseRegistry(registry, [revision], "").tools.find((t) => t.name === tool.name) ?? tool,
+    )
+  );
+}
+
+function revisionKey(r: Revision): string {
+  return stableStringify({
+    tool: r.tool,
+    purpose: r.purpose,
+    use_when: r.use_when,
+    avoid_when: r.avoid_when,
+  });
+}
+
+function toolOf(registry: Registry, name: string) {
+  const tool = registry.tools.find((t) => t.name === name);
+  if (tool === undefined) throw new Error(`tune: no tool ${name} in the registry`);
+  return tool;
+}
+
+function tokensNote(finished: Finished, planned: number): string {
+  return finished.tokens === null
+    ? ""
+    : ` (~${Math.round(finished.tokens * planned)} input tokens)`;
+}
+
+function idsIn(cases: readonly Case[], side: Set<string>): string[] {
+  return cases.map((c) => c.id).filter((id) => side.has(id));
+}
+
+function onlyRegistry(cases: readonly Case[]): Registry {
+  const registries = [...new Set(cases.map((c) => c.registry))];
+  if (registries.length !== 1)
+    throw new InputError(
+      `tune revises one registry at a time; these cases name ${registries.length}: ${registries.map((r) => r.file || r.snapshot).join(", ")} — pick the case files of one with --cases, or point them all at one with --registry`,
+    );
+  const registry = registries[0];
+  if (registry.file === "" || !existsSync(registry.file))
+    throw new InputError(`tune: the registry ${registry.snapshot} has no snapshot file to revise`);
+  return registry;
+}
+
+/** `registries/commerce.yaml` → `registries/commerce.tuned.yaml`. */
+export function tunedPath(file: string): string {
+  const ext = extname(file);
+  return join(dirname(file), `${basename(file, ext)}.tuned${ext}`);
+}
+
+function openTuneDir(config: Config, options: TuneOptions, started: Date): string {
+  if (options.resume !== undefined) {
+    const dir = resolve(config.cwd, options.resume);
+    if (!existsSync(join(dir, TUNE_FILE)))
+      throw new InputError(
+        `--resume ${options.resume}: no ${TUNE_FILE} there (expected a tune directory)`,
+      );
+    return dir;
+  }
+  const dir = join(config.out_dir, options.id ?? newRunId(started, "tune"));
+  if (existsSync(dir))
+    throw new InputError(
+      `${dir} already exists: continue it with --resume ${dir}, or name another with --id`,
+    );
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+function describeTune(
+  config: Config,
+  settings: TuneSettings,
+  options: TuneOptions,
+  dir: string,
+  started: Date,
+  split: CaseSplit,
+  cases: Case[],
+  registry: Registry,
+): TuneResult {
+  const empty = splitDelta([], new Map(), new Map());
+  return {
+    schema_version: TUNE_SCHEMA_VERSION,
+    tool_version: TOOL_VERSION,
+    tune_id: basename(dir),
+    started_at: started.toISOString(),
+    finished_at: null,
+    endpoint: config.endpoint,
+    model: config.model ?? config.endpoint,
+    proposer: settings.proposer,
+    settings: {
+      seed: config.seed,
+      holdout: settings.holdout,
+      alpha: settings.alpha,
+      guard_alpha: settings.guard_alpha,
+      rounds: settings.rounds,
+      budget: settings.budget,
+      candidates: settings.candidates,
+      trials: config.trials,
+    },
+    split: { by: "family", tune: idsIn(cases, split.tune), held_out: idsIn(cases, split.held_out) },
+    registry: {
+      snapshot: registry.snapshot,
+      file: registry.file,
+      revision: registry.revision,
+      tuned_revision: null,
+      written: null,
+    },
+    base_run: join("runs", "base"),
+    final_run: null,
+    rounds: [],
+    notes: [],
+    stop: { reason: "rounds", detail: "" },
+    calls: 0,
+    outcome: { tune: empty, held_out: empty },
+  };
+  void options;
+}
+
+function readPrevious(dir: string): TuneResult {
+  return JSON.parse(readFileSync(join(dir, TUNE_FILE), "utf8")) as TuneResult;
+}
+
+function checkSameSettings(previous: TuneResult, now: TuneResult, dir: string): void {
+  const was = stableStringify({
+    s: previous.settings,
+    p: previous.proposer,
+    r: previous.registry.revision,
+    e: previous.endpoint,
+  });
+  const is = stableStringify({
+    s: now.settings,
+    p: now.proposer,
+    r: now.registry.revision,
+    e: now.endpoint,
+  });
+  if (was !== is)
+    throw new InputError(
+      `--resume ${dir}: it was started with other settings (${stableStringify(previous.settings)}, proposer ${previous.proposer.kind}, endpoint ${previous.endpoint}); resume with the same flags`,
+    );
+  now.started_at = previous.started_at;
+}
+
+function writeTune(dir: string, result: TuneResult): void {
+  writeJsonFile(join(dir, TUNE_FILE), result);
+}
