@@ -19,7 +19,7 @@ import type {
   TuneCandidate,
 } from "../types/tune.js";
 import type { Case } from "../types.js";
-import { clusterRate, differenceInterval } from "../metrics/wilson.js";
+import { clusterRate, t975 } from "../metrics/wilson.js";
 import { fisherDrop, holm } from "../diff/case-noise.js";
 import { signTestUp } from "../diff/mcnemar.js";
 import { compareText } from "../text/compare-text.js";
@@ -119,14 +119,36 @@ export function splitDelta(ids: readonly string[], before: Scores, after: Scores
     if (x === null || y === null || x === y) continue;
     (y > x ? up : down).push(id);
   }
-  return {
-    before: b,
-    after: a,
-    delta: a.value === null || b.value === null ? null : a.value - b.value,
-    interval: differenceInterval(a, b),
-    up,
-    down,
-  };
+  return { before: b, after: a, ...pairedDifference(ids, before, after), up, down };
+}
+
+/**
+ * The change in accuracy over the same cases, and its paired 95% interval: each case's change in
+ * its share of correct trials, weighted by its trials, with a t interval on the cases (the case is
+ * the unit; its trials are not independent). With the same trials everywhere the change is the
+ * pooled one's. Paired, it is as narrow as the pairing earns, unlike an interval from the two
+ * sides' own intervals.
+ */
+function pairedDifference(
+  ids: readonly string[],
+  before: Scores,
+  after: Scores,
+): { delta: number | null; interval: [number, number] | null } {
+  const pairs = ids.flatMap((id) => {
+    const x = before.get(id);
+    const y = after.get(id);
+    if (x === undefined || y === undefined || x.scored === 0 || y.scored === 0) return [];
+    return [{ d: y.correct / y.scored - x.correct / x.scored, w: (x.scored + y.scored) / 2 }];
+  });
+  const n = pairs.length;
+  if (n === 0) return { delta: null, interval: null };
+  const total = pairs.reduce((sum, p) => sum + p.w, 0);
+  const delta = pairs.reduce((sum, p) => sum + p.w * p.d, 0) / total;
+  if (n < 2) return { delta, interval: null };
+  const variance =
+    (pairs.reduce((sum, p) => sum + (p.w * (p.d - delta)) ** 2, 0) / total ** 2) * (n / (n - 1));
+  const half = t975(n - 1) * Math.sqrt(variance);
+  return { delta, interval: [Math.max(-1, delta - half), Math.min(1, delta + half)] };
 }
 
 function share(score: CaseScore | undefined): number | null {

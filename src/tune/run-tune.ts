@@ -10,7 +10,7 @@
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
-import type { Case, CaseRow, Config, Registry, RunProgress } from "../types.js";
+import type { Case, CaseRow, Config, Endpoint, Registry, RunProgress } from "../types.js";
 import type {
   ProposalBrief,
   ProposerKind,
@@ -117,10 +117,22 @@ export async function runTune(
   );
 
   const store = openResponseStore(config.store_dir);
-  const proposerEndpoint =
+  // The proposer's calls count against the budget like the runs' (a store hit costs none).
+  const asker =
     settings.proposer.kind === "endpoint"
       ? createEndpoint(config, { env: options.env, store, warn: options.onWarning })
       : null;
+  const proposerEndpoint: Endpoint | null =
+    asker === null
+      ? null
+      : {
+          ...asker,
+          call: async (request) => {
+            const outcome = await asker.call(request);
+            if (outcome.from_store !== true) result.calls += 1;
+            return outcome;
+          },
+        };
   const runConfig: Config = { ...config, out_dir: join(dir, "runs") };
   const runSides = (sides: Side[]) => runAll(sides, runConfig, store, options);
   try {
@@ -262,7 +274,7 @@ export async function runTune(
     writeTune(dir, result);
     return { dir, result };
   } finally {
-    await proposerEndpoint?.close?.();
+    await asker?.close?.();
     store.close();
   }
 }
@@ -354,7 +366,7 @@ async function propose(
   registry: Registry,
   settings: TuneSettings,
   config: Config,
-  endpoint: ReturnType<typeof createEndpoint> | null,
+  endpoint: Endpoint | null,
 ): Promise<Proposal> {
   const out: Proposal = { revisions: [], notes: [] };
   for (const brief of briefs) {

@@ -46,7 +46,7 @@ export interface CaseScore {
 export interface SplitDelta {
   before: Rate;
   after: Rate;
-  /** after − before, and its 95% interval (Newcombe's, ignoring the pairing: conservative). */
+  /** after − before (each case's change in its share of correct trials, weighted by its trials), and its paired 95% t interval over the cases. */
   delta: number | null;
   interval: [number, number] | null;
   /** Cases whose share of correct trials rose / fell. */
