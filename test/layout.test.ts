@@ -22,6 +22,7 @@ const COMMAND_LOGIC = [
   "ablate",
   "init",
   "gates",
+  "tune",
 ];
 /** Files directly in src/ that any room may import (the run context, error classes, the version, the types barrel). */
 const SHARED_FILES = ["context", "errors", "version", "types"];

@@ -227,6 +227,13 @@ process.stdin.on("end", () => {
     const holdout = await runCli(["tune", "-c", CONFIG, "--holdout", "1.5"], dir);
     expect(holdout.code).toBe(2);
     expect(holdout.stderr).toContain("between 0 and 1");
+    const dry = await runCli(["tune", "-c", CONFIG, "--dry-run", "--trials", "2"], dir);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toBe(
+      "dry run: 136 cases (68 tune, 68 held out) × 2 trials: the base run asks up to 272 calls, each round up to 4 candidates × 272; at most 3 rounds: ≤ 3536 calls (a store hit costs none; tokens per round are said once the base run has measured them)\n",
+    );
+    expect(dry.stderr).toContain("the per-case guards are blind");
+    expect(existsSync(join(dir, "reports"))).toBe(false);
     const missing = await runCli(["tune", "-c", CONFIG, "--resume", "reports/nothing"], dir);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("no tune.json there");

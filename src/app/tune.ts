@@ -12,7 +12,7 @@ import { terminalWidth } from "../render/terminal-width.js";
 import { inertLine } from "../text/inert.js";
 import type { TuneFormat } from "../types/formats.js";
 import type { Outcome } from "../types.js";
-import { runTune, TUNE_FILE } from "../tune/run-tune.js";
+import { describePlan, planTune, runTune, TUNE_FILE, type TuneSettings } from "../trial/tune.js";
 import { renderTune } from "../tune/render-tune.js";
 import { toOverrides, type ConfigFlags } from "./cli-options.js";
 import { writeOutput } from "./write-output.js";
@@ -36,6 +36,7 @@ export interface TuneFlags extends ConfigFlags {
   format: TuneFormat;
   output?: string;
   progress?: boolean;
+  dryRun?: boolean;
 }
 
 /** --holdout: the share of each family's cases held out, above 0 and below 1. */
@@ -50,35 +51,37 @@ export function parseHoldout(value: string): number {
 
 export async function tuneCommand(io: Io, flags: TuneFlags): Promise<Outcome> {
   const config = loadConfig(flags.config ?? null, toOverrides(flags), io.cwd, "other");
-  const { dir, result } = await runTune(
-    config,
-    {
-      proposer:
-        flags.proposerCommand !== undefined
-          ? { kind: "command", command: flags.proposerCommand }
-          : { kind: flags.proposer },
-      holdout: flags.holdout,
-      alpha: flags.alpha,
-      guard_alpha: flags.guardAlpha,
-      rounds: flags.rounds,
-      budget: flags.budget ?? null,
-      candidates: flags.candidates,
-      apply: flags.apply === true,
-    },
-    {
-      id: flags.id,
-      resume: flags.resume,
-      now: () => new Date(),
-      env: io.env,
-      onProgress:
-        flags.progress === false
-          ? undefined
-          : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) }),
-      onNotice: (message) => io.stderr(`${inertLine(message)}\n`),
-      onWarning: (message) => io.stderr(`route-eval: warning: ${inertLine(message)}\n`),
-      signal: io.interrupts?.(),
-    },
-  );
+  const settings: TuneSettings = {
+    proposer:
+      flags.proposerCommand !== undefined
+        ? { kind: "command", command: flags.proposerCommand }
+        : { kind: flags.proposer },
+    holdout: flags.holdout,
+    alpha: flags.alpha,
+    guard_alpha: flags.guardAlpha,
+    rounds: flags.rounds,
+    budget: flags.budget ?? null,
+    candidates: flags.candidates,
+    apply: flags.apply === true,
+  };
+  if (flags.dryRun === true) {
+    const { plan } = planTune(config, settings, warn(io));
+    io.stdout(`dry run: ${describePlan(plan, settings)}\n`);
+    return "ok";
+  }
+  const { dir, result } = await runTune(config, settings, {
+    id: flags.id,
+    resume: flags.resume,
+    now: () => new Date(),
+    env: io.env,
+    onProgress:
+      flags.progress === false
+        ? undefined
+        : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) }),
+    onNotice: (message) => io.stderr(`${inertLine(message)}\n`),
+    onWarning: warn(io),
+    signal: io.interrupts?.(),
+  });
   writeOutput(
     io,
     renderTune(result, dir, flags.format, {
@@ -95,6 +98,10 @@ export async function tuneCommand(io: Io, flags: TuneFlags): Promise<Outcome> {
     );
   }
   return "ok";
+}
+
+function warn(io: Io): (message: string) => void {
+  return (message) => io.stderr(`route-eval: warning: ${inertLine(message)}\n`);
 }
 
 /** The diff report of the original registry's run and the tuned one's, as `route-eval diff` writes it (Markdown and HTML). */

@@ -61,6 +61,7 @@ export function registerTune(program: Command, io: Io, setExit: SetExit): void {
         .argParser(parseAlpha)
         .default(0.1),
     )
+    .option("--dry-run", "print the split and the most calls it could make, and ask none")
     .option(
       "--apply",
       "write the tuned snapshot over the original (default: beside it, <name>.tuned.yaml)",

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import type { TuneCandidate, TuneResult, SplitDelta } from "../types/tune.js";
 import type { TuneFormat } from "../types/formats.js";
-import { formatCi, formatP, formatPercent, formatPopulation, plural } from "../render/format.js";
+import { formatCi, formatP, formatPercent, plural } from "../render/format.js";
 import { renderHtmlPage, type HtmlSection } from "../render/html/page.js";
 import { html } from "../render/html/escape.js";
 import { sectionHtml, sectionMarkdown, sectionTerminal } from "../render/lay-out-sections.js";
@@ -24,25 +24,6 @@ const VERDICT: Record<TuneCandidate["verdict"], string> = {
   rejected: "rejected",
 };
 
-/** "+12.5 pts [2.1, 22.0]". */
-function points(delta: SplitDelta): string {
-  if (delta.delta === null) return "—";
-  const text = `${(Math.abs(delta.delta) * 100).toFixed(1)} pts`;
-  const sign = delta.delta < 0 && Math.abs(delta.delta) >= 0.0005 ? "−" : "+";
-  const ci =
-    delta.interval === null
-      ? ""
-      : ` [${(delta.interval[0] * 100).toFixed(1)}, ${(delta.interval[1] * 100).toFixed(1)}]`;
-  return `${sign}${text}${ci}`;
-}
-
-/** "58.3% (21/36) → 75.0% (27/36)". */
-function move(delta: SplitDelta): string {
-  const side = (r: SplitDelta["before"]) =>
-    `${formatPercent(r.value)} (${r.numerator}/${r.denominator})`;
-  return `${side(delta.before)} → ${side(delta.after)}`;
-}
-
 export function describeTune(r: TuneResult): string {
   const revision =
     r.registry.tuned_revision === null
@@ -53,43 +34,63 @@ export function describeTune(r: TuneResult): string {
   return `route-eval tune ${r.tune_id} · ${r.endpoint} · proposer ${proposer} · ${revision} · ${r.split.tune.length} tune / ${r.split.held_out.length} held-out cases (seed ${r.settings.seed}, by family) × ${r.settings.trials} trials · ${plural(r.calls, "call")}`;
 }
 
+/** "47.1% (96/204) → 58.8% (120/204)". */
+function beforeAfter(d: SplitDelta): string {
+  const side = (r: SplitDelta["before"]) =>
+    `${formatPercent(r.value)} (${r.numerator}/${r.denominator})`;
+  return `${side(d.before)} → ${side(d.after)}`;
+}
+
+/** "+11.8 [3.9, 19.6]": a change in points with its paired interval. */
+function change(d: SplitDelta): string {
+  if (d.delta === null) return "—";
+  const pts = (v: number) => (v * 100).toFixed(1).replace(/^-/, "−");
+  const sign = d.delta >= 0 ? "+" : "";
+  return `${sign}${pts(d.delta)}${d.interval === null ? "" : ` [${pts(d.interval[0])}, ${pts(d.interval[1])}]`}`;
+}
+
 function outcomeSection(r: TuneResult): Section {
   const row = (label: string, d: SplitDelta): string[] => [
     label,
-    formatPopulation(d.after),
-    `${formatPercent(d.before.value)} ${formatCi(d.before.ci)}`,
-    `${formatPercent(d.after.value)} ${formatCi(d.after.ci)}`,
-    points(d),
+    beforeAfter(d),
+    change(d),
     `${d.up.length} / ${d.down.length}`,
   ];
+  const { held_out: held, tune } = r.outcome;
   return section(
     "Outcome",
     [
-      `end-to-end accuracy of the original registry and the tuned one (${r.final_run ?? r.base_run}), on each split; the held-out cases were never shown to the proposer`,
+      `end-to-end accuracy, original registry → tuned (${r.final_run ?? r.base_run}), over ${held.before.cases ?? 0} held-out cases (never shown to the proposer) and ${tune.before.cases ?? 0} tune cases`,
     ],
     {
-      head: ["split", "population", "before", "after", "change", "cases up / down"],
-      align: ["left", "right", "right", "right", "right", "right"],
-      rows: [row("held-out", r.outcome.held_out), row("tune", r.outcome.tune)],
+      head: ["split", "before → after", "Δ pts [95% CI]", "↑ / ↓"],
+      align: ["left", "right", "right", "right"],
+      rows: [row("held-out", held), row("tune", tune)],
     },
-    [`stopped: ${r.stop.reason} — ${r.stop.detail}`],
+    [
+      `95% CI (case-clustered): held-out ${formatCi(held.before.ci)} → ${formatCi(held.after.ci)}, tune ${formatCi(tune.before.ci)} → ${formatCi(tune.after.ci)}; Δ paired over cases`,
+      `stopped: ${r.stop.reason} — ${r.stop.detail}`,
+    ],
   );
+}
+
+/** "r1-1" of "r1-1-update_shipping_address". */
+function shortId(c: TuneCandidate): string {
+  return /^r\d+-\d+/.exec(c.id)?.[0] ?? c.id;
 }
 
 function candidatesTable(r: TuneResult): TableData {
   return {
-    head: ["candidate", "revises", "by", "tune", "held-out", "up / down", "p (Holm)", "verdict"],
-    align: ["left", "left", "left", "right", "right", "right", "right", "left"],
+    head: ["#", "revises", "held-out Δ", "↑ / ↓", "Holm p", "verdict"],
+    align: ["left", "left", "right", "right", "right", "left"],
     rows: r.rounds.flatMap((round) =>
       round.candidates.map((c) => [
-        c.id,
+        shortId(c),
         c.revision.tool,
-        c.revision.by,
-        points(c.evidence.tune),
-        points(c.evidence.held_out),
+        change({ ...c.evidence.held_out, interval: null }),
         `${c.evidence.test.up} / ${c.evidence.test.down}`,
-        `${formatP(c.evidence.test.p_value)} (${formatP(c.evidence.test.p_holm)})`,
-        VERDICT[c.verdict],
+        formatP(c.evidence.test.p_holm),
+        c.verdict,
       ]),
     ),
   };
@@ -98,9 +99,9 @@ function candidatesTable(r: TuneResult): TableData {
 function candidatesSection(r: TuneResult): Section {
   const plans = r.rounds.map(
     (round) =>
-      `round ${round.round}: ${plural(round.candidates.length, "candidate")} against ${round.base_run}, at most ${plural(round.planned_calls, "call")} planned${round.planned_tokens > 0 ? ` (~${round.planned_tokens} input tokens)` : ""}; accepted: ${round.accepted ?? "none"}`,
+      `round ${round.round}: ${plural(round.candidates.length, "candidate")} against ${round.base_run}, at most ${plural(round.planned_calls, "call")} planned${round.planned_tokens > 0 ? ` (~${round.planned_tokens} input tokens)` : ""}; kept: ${round.accepted ?? "none"}`,
   );
-  const rule = `Kept only when held-out accuracy rises beyond noise (exact one-sided sign test over held-out cases, Holm across the round, < ${r.settings.alpha}), no held-out case falls beyond its trial noise (one-sided Fisher p < ${r.settings.guard_alpha}) and no other tool's cases fall (blast radius). Changes are end-to-end points with 95% intervals.`;
+  const rule = `Kept only when held-out accuracy rises beyond noise (exact one-sided sign test over held-out cases, Holm across the round, < ${r.settings.alpha}), no held-out case falls beyond its trial noise (one-sided Fisher p < ${r.settings.guard_alpha}) and no other tool's cases fall (blast radius). Δ: end-to-end accuracy in points; ↑ / ↓: held-out cases whose share of correct trials rose / fell.`;
   return section("Candidates", [...plans, rule], candidatesTable(r), [
     ...r.rounds.flatMap((round) => round.notes.map((n) => `note (round ${round.round}): ${n}`)),
     ...r.notes.map((n) => `note: ${n}`),
@@ -111,9 +112,9 @@ function candidatesSection(r: TuneResult): Section {
 function candidateLines(c: TuneCandidate): { facts: string[]; diff: string } {
   const e = c.evidence;
   const facts = [
-    `${VERDICT[c.verdict]} — ${c.revision.why === "" ? "(no reason given)" : c.revision.why}`,
-    `held-out ${move(e.held_out)}${e.held_out.up.length > 0 ? `; up: ${e.held_out.up.join(", ")}` : ""}${e.held_out.down.length > 0 ? `; down: ${e.held_out.down.join(", ")}` : ""}`,
-    `tune ${move(e.tune)}${e.tune.up.length > 0 ? `; up: ${e.tune.up.join(", ")}` : ""}${e.tune.down.length > 0 ? `; down: ${e.tune.down.join(", ")}` : ""}`,
+    `${VERDICT[c.verdict]} · by ${c.revision.by} — ${c.revision.why === "" ? "(no reason given)" : c.revision.why}`,
+    `held-out ${beforeAfter(e.held_out)}, Δ ${change(e.held_out)} pts${e.held_out.up.length > 0 ? `; up: ${e.held_out.up.join(", ")}` : ""}${e.held_out.down.length > 0 ? `; down: ${e.held_out.down.join(", ")}` : ""}`,
+    `tune ${beforeAfter(e.tune)}, Δ ${change(e.tune)} pts${e.tune.up.length > 0 ? `; up: ${e.tune.up.join(", ")}` : ""}${e.tune.down.length > 0 ? `; down: ${e.tune.down.join(", ")}` : ""}`,
     ...c.reasons.map((reason) => `✗ ${reason}`),
     `definition ${c.hash_before} → ${c.hash_after} · run ${c.run} · ${plural(c.calls, "call")}`,
   ];
@@ -158,8 +159,8 @@ export function renderTune(
         title: "route-eval tune",
         subtitle: describeTune(r),
         facts: [
-          ["held-out", move(r.outcome.held_out)],
-          ["tune", move(r.outcome.tune)],
+          ["held-out", beforeAfter(r.outcome.held_out)],
+          ["tune", beforeAfter(r.outcome.tune)],
           ["calls", String(r.calls)],
         ],
         sections: [

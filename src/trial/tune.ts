@@ -22,12 +22,13 @@ import type {
 } from "../types/tune.js";
 import { TUNE_SCHEMA_VERSION } from "../types/tune.js";
 import { EndpointFailure, InputError, Interrupted } from "../errors.js";
+import { smallestDropP } from "../diff/case-noise.js";
 import { loadCases } from "../cases/load-cases.js";
 import { openResponseStore } from "../store/response-store.js";
-import { startRun, type StartedRun } from "../trial/evaluate.js";
-import { runTrialJobs, type TrialJob } from "../trial/run-loop.js";
-import { createEndpoint } from "../trial/create-endpoint.js";
-import { newRunId } from "../trial/run-meta.js";
+import { startRun, type StartedRun } from "./evaluate.js";
+import { runTrialJobs, type TrialJob } from "./run-loop.js";
+import { createEndpoint } from "./create-endpoint.js";
+import { newRunId } from "./run-meta.js";
 import {
   renderDefinition,
   hashDefinition,
@@ -36,12 +37,12 @@ import {
 import { writeJsonFile, writeTextFile } from "../run-files/write-files.js";
 import { stableStringify } from "../render/stable-json.js";
 import { TOOL_VERSION } from "../version.js";
-import { splitCases, type CaseSplit } from "./split-cases.js";
-import { briefsOf } from "./briefs.js";
-import { proposeByRules } from "./propose-rules.js";
-import { proposeByCommand, proposeByEndpoint, type Proposal } from "./propose-model.js";
-import { judgeRound, splitDelta, weighCandidate, type Scores } from "./judge.js";
-import { nextRevision, reviseRegistry, writeRevisions } from "./revise-registry.js";
+import { splitCases, type CaseSplit } from "../tune/split-cases.js";
+import { briefsOf } from "../tune/briefs.js";
+import { proposeByRules } from "../tune/propose-rules.js";
+import { proposeByCommand, proposeByEndpoint, type Proposal } from "../tune/propose-model.js";
+import { judgeRound, splitDelta, weighCandidate, type Scores } from "../tune/judge.js";
+import { nextRevision, reviseRegistry, writeRevisions } from "../tune/revise-registry.js";
 
 export const TUNE_FILE = "tune.json";
 const COMMAND_TIMEOUT_MS = 120_000;
@@ -91,21 +92,8 @@ export async function runTune(
   settings: TuneSettings,
   options: TuneOptions,
 ): Promise<{ dir: string; result: TuneResult }> {
-  const cases = loadCases(config);
-  const original = onlyRegistry(cases);
-  if (settings.proposer.kind === "endpoint" && config.endpoint === "baseline")
-    throw new InputError(
-      "--proposer endpoint: the baseline endpoint routes by word overlap and cannot write a revision; use --proposer rules, a model endpoint (--endpoint openai:…), or --proposer-command CMD",
-    );
-  const split = splitCases(cases, config.seed, settings.holdout);
-  if (split.held_out.size === 0)
-    throw new InputError(
-      "tune: no family has two cases, so none can be held out; give near cases a shared `family:` (route-eval init writes them in pairs)",
-    );
-  if (config.trials < 3)
-    options.onWarning?.(
-      `tune: with ${config.trials} trial${config.trials === 1 ? "" : "s"} per case no single case can fall beyond its noise (a case going from all correct to none has Fisher p ${config.trials === 1 ? "0.5" : "0.167"} ≥ guard α ${settings.guard_alpha}); the per-case guards are blind — use --trials 3 or more`,
-    );
+  const { cases, registry: original, split, plan } = planTune(config, settings, options.onWarning);
+  options.onNotice?.(`plan: ${describePlan(plan, settings)}`);
   const started = options.now();
   const dir = openTuneDir(config, options, started);
   const result = describeTune(config, settings, options, dir, started, split, cases, original);
@@ -277,6 +265,62 @@ export async function runTune(
     await asker?.close?.();
     store.close();
   }
+}
+
+/** What a tune will ask at most, before it asks anything (--dry-run prints it). */
+export interface TunePlan {
+  cases: number;
+  tune: number;
+  held_out: number;
+  trials: number;
+  /** Calls of one run over every case (the base run, each candidate's). */
+  per_run: number;
+  /** The base run and every round full: an upper bound (a store hit or a resumed trial costs none). */
+  max_calls: number;
+}
+
+/** The cases loaded and split, the registry they share, and the plan; what cannot be tuned is refused here, before any call. */
+export function planTune(
+  config: Config,
+  settings: TuneSettings,
+  onWarning?: (message: string) => void,
+): { cases: Case[]; registry: Registry; split: CaseSplit; plan: TunePlan } {
+  const cases = loadCases(config);
+  const registry = onlyRegistry(cases);
+  if (settings.proposer.kind === "endpoint" && config.endpoint === "baseline")
+    throw new InputError(
+      "--proposer endpoint: the baseline endpoint routes by word overlap and cannot write a revision; use --proposer rules, a model endpoint (--endpoint openai:…), or --proposer-command CMD",
+    );
+  const split = splitCases(cases, config.seed, settings.holdout);
+  if (split.held_out.size === 0)
+    throw new InputError(
+      "tune: no family has two cases, so none can be held out; give near cases a shared `family:` (route-eval init writes them in pairs)",
+    );
+  const floor = smallestDropP(config.trials, config.trials);
+  if (floor >= settings.guard_alpha)
+    onWarning?.(
+      `tune: with ${config.trials} trial${config.trials === 1 ? "" : "s"} per case no single case can fall beyond its noise (from all correct to none is Fisher p ${floor.toFixed(3)}, not below --guard-alpha ${settings.guard_alpha}): the per-case guards are blind; use more --trials`,
+    );
+  const perRun = config.trials * cases.length;
+  const plan: TunePlan = {
+    cases: cases.length,
+    tune: split.tune.size,
+    held_out: split.held_out.size,
+    trials: config.trials,
+    per_run: perRun,
+    max_calls: perRun * (1 + settings.rounds * settings.candidates),
+  };
+  return { cases, registry, split, plan };
+}
+
+/** "the base run asks up to 408 calls (136 cases × 3 trials); …". */
+export function describePlan(plan: TunePlan, settings: TuneSettings): string {
+  const budget = settings.budget === null ? "" : `; the budget stops it at ${settings.budget}`;
+  const proposer =
+    settings.proposer.kind === "endpoint"
+      ? ", plus one proposer call per tool behind failures a round"
+      : "";
+  return `${plan.cases} cases (${plan.tune} tune, ${plan.held_out} held out) × ${plan.trials} trials: the base run asks up to ${plan.per_run} calls, each round up to ${settings.candidates} candidates × ${plan.per_run}${proposer}; at most ${settings.rounds} rounds: ≤ ${plan.max_calls} calls${budget} (a store hit costs none; tokens per round are said once the base run has measured them)`;
 }
 
 /** Every side's run opened in runs/<label>/ (one there already is resumed), all asked in one loop; each side's case rows and calls. */
