@@ -141,20 +141,24 @@ export async function runTune(
         split,
         current.side.registry,
       );
-      const proposal = await propose(
-        briefs,
-        round,
-        current.side.registry,
-        settings,
-        config,
-        proposerEndpoint,
-      );
-      const fresh = proposal.revisions.filter((r) => tested.get(revisionKey(r)) !== "rejected");
       const perCandidate = config.trials * cases.length;
       const left = settings.budget === null ? Infinity : settings.budget - result.calls;
-      const affordable = Math.max(0, Math.floor(left / perCandidate));
-      const chosen = fresh.slice(0, Math.min(settings.candidates, affordable));
-      if (fresh.length === 0) {
+      const wanted = Math.min(settings.candidates, Math.max(0, Math.floor(left / perCandidate)));
+      if (wanted === 0) {
+        stop = {
+          reason: "budget",
+          detail: `a candidate costs up to ${perCandidate} calls (${config.trials} trials × ${cases.length} cases); ${Math.max(0, left)} of the budget ${settings.budget} left`,
+        };
+        break;
+      }
+      // Briefs are asked most-failed first until the round has its candidates (a revision rejected before is not tested again).
+      const proposal = await propose(briefs, round, current.side.registry, settings, config, {
+        endpoint: proposerEndpoint,
+        wanted,
+        fresh: (r) => tested.get(revisionKey(r)) !== "rejected",
+      });
+      const chosen = proposal.revisions;
+      if (chosen.length === 0) {
         stop = {
           reason: "nothing-to-propose",
           detail:
@@ -163,13 +167,6 @@ export async function runTune(
               : `the proposer had nothing new for ${briefs.map((b) => b.tool).join(", ")}${proposal.notes.length > 0 ? ` (${proposal.notes.length} unusable repl${proposal.notes.length === 1 ? "y" : "ies"})` : ""}`,
         };
         result.notes.push(...proposal.notes);
-        break;
-      }
-      if (chosen.length === 0) {
-        stop = {
-          reason: "budget",
-          detail: `a candidate costs up to ${perCandidate} calls (${config.trials} trials × ${cases.length} cases); ${Math.max(0, left)} of the budget ${settings.budget} left`,
-        };
         break;
       }
       const revisionName = nextRevision(original.revision, accepted.length + 1);
@@ -410,10 +407,12 @@ async function propose(
   registry: Registry,
   settings: TuneSettings,
   config: Config,
-  endpoint: Endpoint | null,
+  ask: { endpoint: Endpoint | null; wanted: number; fresh: (revision: Revision) => boolean },
 ): Promise<Proposal> {
+  const { endpoint } = ask;
   const out: Proposal = { revisions: [], notes: [] };
   for (const brief of briefs) {
+    if (out.revisions.length >= ask.wanted) break;
     const proposal =
       settings.proposer.kind === "rules"
         ? { revisions: proposeByRules(brief, registry), notes: [] }
@@ -433,6 +432,7 @@ async function propose(
       }
       // One revision per tool and rule a round: two briefs (a case accepting either of two tools) can ask the same rival twice.
       if (out.revisions.some((r) => r.tool === revision.tool && r.by === revision.by)) continue;
+      if (!ask.fresh(revision) || out.revisions.length >= ask.wanted) continue;
       if (unchanged(registry, revision)) {
         out.notes.push(
           `a revision of ${revision.tool} by ${revision.by} changes nothing (skipped)`,

@@ -46,7 +46,7 @@ export function proposalPrompt(brief: ProposalBrief): string {
     "Its description now:",
     indent(brief.description),
     "",
-    "Requests it should have won and lost (the tool chosen instead in brackets):",
+    "Requests it should have won but lost (the tool chosen instead in brackets):",
     ...brief.failing_goals.map((g) => `- ${JSON.stringify(g.goal)} [${g.chosen}]`),
   ];
   if (brief.passing_goals.length > 0)
