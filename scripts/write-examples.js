@@ -239,6 +239,45 @@ const EXAMPLES = {
     args: ["run", "-c", "examples/targets/route-eval.yaml", "--run-id", "targets", "--no-progress"],
     keep: (lines) => section(lines, "Routing targets"),
   },
+  tune: {
+    args: ["tune", "-c", "examples/tune/route-eval.yaml", "--id", "tune", "--no-progress"],
+    keep: (lines) => [
+      ...lines.slice(0, lines.indexOf("")),
+      "",
+      ...section(lines, "Outcome"),
+      CUT,
+      ...lines.slice(
+        lines.findIndex((l) => l.startsWith("┌──────┬")),
+        lines.findIndex((l) => l.startsWith("└──────┴")) + 1,
+      ),
+      CUT,
+    ],
+  },
+  "tune-summary": {
+    from: "tune",
+    keep: (lines) => {
+      const table = (from) => lines.findIndex((l, i) => i > from && l.startsWith("┌"));
+      const outcome = table(lines.indexOf("Outcome"));
+      const candidates = table(lines.indexOf("Candidates"));
+      const lastOfRound1 = lines.findLastIndex((l) => l.startsWith("│ r1-"));
+      return [
+        ...lines.slice(0, lines.indexOf("")),
+        "",
+        ...lines.slice(outcome, outcome + 6),
+        CUT,
+        ...lines.slice(candidates, lastOfRound1 + 1),
+        CUT,
+      ];
+    },
+  },
+  "tune-cards": {
+    from: "tune",
+    keep: (lines) => [
+      ...section(lines, "r1-1-update_shipping_address:"),
+      "",
+      ...section(lines, "r1-3-update_customer_address:"),
+    ],
+  },
   lint: { args: ["lint"], keep: (lines) => [...lines.slice(0, 9), "…", ...lines.slice(-4)] },
   "lint-all": { args: ["lint", "--all"], keep: (lines) => lines.slice(0, 4) },
   // docs/commands.md: every command's own help, as the terminal shows it at 80 columns.
@@ -259,6 +298,7 @@ const EXAMPLES = {
       "freeze",
       "shadow",
       "monitor",
+      "tune",
     ].map((command) => [`help-${command}`, { args: [command, "--help"], keep: (lines) => lines }]),
   ),
 };
