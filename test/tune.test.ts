@@ -15,6 +15,11 @@ import type { TuneResult } from "../src/types/tune.js";
 import { runCli, tempDir } from "./support/cli.js";
 import { expectGolden, steady } from "./support/golden.js";
 import { fileSchemaErrors } from "./support/schemas.js";
+import { loadConfig } from "../src/config/load-config.js";
+import { loadCases } from "../src/cases/load-cases.js";
+import { briefsOf } from "../src/tune/briefs.js";
+import { splitCases } from "../src/tune/split-cases.js";
+import { PROPOSE_DEFINITION, PROPOSER_SYSTEM, proposalPrompt } from "../src/tune/propose-model.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const CONFIG = "examples/tune/route-eval.yaml";
@@ -123,6 +128,28 @@ describe("tune on the bundled example with the rules proposer and the baseline",
     expect(other.code).toBe(2);
     expect(other.stderr).toContain("--resume");
     expect(other.stderr).toContain("resume with the same flags");
+
+    // docs/tune.md prints the proposer's system prompt, its function and this run's brief as sent.
+    const docs = readFileSync(join(ROOT, "docs", "tune.md"), "utf8");
+    expect(docs).toContain(`\`\`\`text\n${PROPOSER_SYSTEM}\n\`\`\``);
+    const fenced = (lang: string, from: number) => {
+      const start = docs.indexOf(`\`\`\`${lang}\n`, from) + lang.length + 4;
+      return docs.slice(start, docs.indexOf("\n```", start));
+    };
+    expect(JSON.parse(fenced("json", 0))).toEqual(PROPOSE_DEFINITION);
+    const config = loadConfig(join(dir, CONFIG), {}, dir, "other");
+    const cases = loadCases(config);
+    const base = reportOf(join(dir, "reports", "ex", "runs", "base"));
+    const briefs = briefsOf(
+      cases,
+      new Map(base.cases.map((row) => [row.case_id, row])),
+      splitCases(cases, config.seed, 0.5),
+      cases[0].registry,
+    );
+    const brief = briefs.find((b) => b.tool === "update_customer_address");
+    expect(fenced("text", docs.indexOf("and the brief as the user's message"))).toBe(
+      proposalPrompt(brief!),
+    );
 
     // The page: candidate cards with the word diff marked, text escaped.
     const page = await runCli(
