@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { WordSegment } from "../src/types/diff.js";
-import { diffWords, splitLead } from "../src/diff/word-diff.js";
+import { diffWords, plainWordDiff } from "../src/diff/word-diff.js";
 
 const spell = (segments: WordSegment[], keep: WordSegment["op"]): string =>
   segments
@@ -9,14 +9,7 @@ const spell = (segments: WordSegment[], keep: WordSegment["op"]): string =>
     .join("");
 
 /** git --word-diff style, for readable expectations. */
-const show = (segments: WordSegment[]): string =>
-  segments
-    .map((s) => {
-      if (s.op === "same") return s.text;
-      const [lead, rest] = splitLead(s.text);
-      return s.op === "removed" ? `${lead}[-${rest}-]` : `${lead}{+${rest}+}`;
-    })
-    .join("");
+const show = plainWordDiff;
 
 describe("diffWords", () => {
   it("marks a replaced word and keeps the rest", () => {

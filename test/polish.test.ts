@@ -28,6 +28,7 @@ describe("polish", () => {
       "run",
       "ablate",
       "counterfactual",
+      "tune",
       "init",
       "merge",
       "batch",

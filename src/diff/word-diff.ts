@@ -118,3 +118,14 @@ export function splitLead(text: string): [string, string] {
   const lead = /^\s*/.exec(text)?.[0] ?? "";
   return [lead, text.slice(lead.length)];
 }
+
+/** git's plain word-diff notation, `[-removed-]{+added+}`, each marker after its segment's leading whitespace. */
+export function plainWordDiff(segments: readonly WordSegment[]): string {
+  return segments
+    .map((s) => {
+      if (s.op === "same") return s.text;
+      const [lead, rest] = splitLead(s.text);
+      return s.op === "removed" ? `${lead}[-${rest}-]` : `${lead}{+${rest}+}`;
+    })
+    .join("");
+}

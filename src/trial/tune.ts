@@ -21,6 +21,7 @@ import type {
   TuneStop,
 } from "../types/tune.js";
 import { TUNE_SCHEMA_VERSION } from "../types/tune.js";
+import { diffWords, plainWordDiff } from "../diff/word-diff.js";
 import { EndpointFailure, InputError, Interrupted } from "../errors.js";
 import { smallestDropP } from "../diff/case-noise.js";
 import { loadCases } from "../cases/load-cases.js";
@@ -194,6 +195,7 @@ export async function runTune(
           revision,
           description_before: renderDescription(before),
           description_after: renderDescription(after),
+          word_diff: plainWordDiff(diffWords(renderDescription(before), renderDescription(after))),
           hash_before: hashDefinition(renderDefinition(before)),
           hash_after: hashDefinition(renderDefinition(after)),
           run: join("runs", side.label),

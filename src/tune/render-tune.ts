@@ -16,7 +16,7 @@ import { makePaint, stripControls } from "../render/terminal.js";
 import { wrapText } from "../render/text-layout.js";
 import { stableStringify } from "../render/stable-json.js";
 import { inertMarkdown } from "../text/inert.js";
-import { plainWordDiff, wordDiff } from "../text/word-diff.js";
+import { diffWords, splitLead } from "../diff/word-diff.js";
 
 const VERDICT: Record<TuneCandidate["verdict"], string> = {
   accepted: "accepted",
@@ -118,7 +118,7 @@ function candidateLines(c: TuneCandidate): { facts: string[]; diff: string } {
     ...c.reasons.map((reason) => `✗ ${reason}`),
     `definition ${c.hash_before} → ${c.hash_after} · run ${c.run} · ${plural(c.calls, "call")}`,
   ];
-  return { facts, diff: plainWordDiff(wordDiff(c.description_before, c.description_after)) };
+  return { facts, diff: c.word_diff };
 }
 
 function candidateSections(r: TuneResult): Section[] {
@@ -183,13 +183,11 @@ export function renderTune(
 /** A candidate's card: its facts, then its description with removed words struck and added ones marked. */
 function candidateHtml(c: TuneCandidate): HtmlSection {
   const { facts } = candidateLines(c);
-  const runs = wordDiff(c.description_before, c.description_after).map((w) =>
-    w.op === "same"
-      ? html`${w.text}`
-      : w.op === "del"
-        ? html`<del>${w.text}</del>`
-        : html`<ins>${w.text}</ins>`,
-  );
+  const runs = diffWords(c.description_before, c.description_after).map((s) => {
+    if (s.op === "same") return html`${s.text}`;
+    const [lead, rest] = splitLead(s.text);
+    return s.op === "removed" ? html`${lead}<del>${rest}</del>` : html`${lead}<ins>${rest}</ins>`;
+  });
   const body = html`${facts.map((line) => html`<p>${line}</p>`)}<pre class="word-diff" style="white-space:pre-wrap">${runs}</pre>`;
   return { id: `candidate-${c.id}`, title: `${c.id}: ${c.revision.tool}`, intro: null, body };
 }

@@ -89,6 +89,8 @@ export interface TuneCandidate {
   revision: Revision;
   description_before: string;
   description_after: string;
+  /** The change, in git's plain word-diff notation: `[-removed-]{+added+}`. */
+  word_diff: string;
   hash_before: string;
   hash_after: string;
   /** The candidate's run directory (relative to the tune directory). */
