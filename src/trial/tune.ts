@@ -13,7 +13,7 @@ import { basename, dirname, extname, join, resolve } from "node:path";
 import type { Case, CaseRow, Config, Endpoint, Registry, RunProgress } from "../types.js";
 import type {
   ProposalBrief,
-  ProposerKind,
+  TuneSettings,
   Revision,
   TuneCandidate,
   TuneResult,
@@ -47,18 +47,6 @@ import { nextRevision, reviseRegistry, writeRevisions } from "../tune/revise-reg
 
 export const TUNE_FILE = "tune.json";
 const COMMAND_TIMEOUT_MS = 120_000;
-
-export interface TuneSettings {
-  proposer: { kind: ProposerKind; command?: string };
-  holdout: number;
-  alpha: number;
-  guard_alpha: number;
-  rounds: number;
-  budget: number | null;
-  candidates: number;
-  /** Write the tuned snapshot over the original (default: beside it, `<name>.tuned.yaml`). */
-  apply: boolean;
-}
 
 export interface TuneOptions {
   /** The tune directory's name under out_dir (default <UTC time>-tune). */
@@ -97,7 +85,7 @@ export async function runTune(
   options.onNotice?.(`plan: ${describePlan(plan, settings)}`);
   const started = options.now();
   const dir = openTuneDir(config, options, started);
-  const result = describeTune(config, settings, options, dir, started, split, cases, original);
+  const result = describeTune(config, settings, dir, started, split, cases, original);
   const previous = options.resume === undefined ? null : readPrevious(dir);
   if (previous !== null) checkSameSettings(previous, result, dir);
   writeTune(dir, result);
@@ -522,7 +510,6 @@ function openTuneDir(config: Config, options: TuneOptions, started: Date): strin
 function describeTune(
   config: Config,
   settings: TuneSettings,
-  options: TuneOptions,
   dir: string,
   started: Date,
   split: CaseSplit,
@@ -530,6 +517,7 @@ function describeTune(
   registry: Registry,
 ): TuneResult {
   const empty = splitDelta([], new Map(), new Map());
+  const { proposer, apply, ...bounds } = settings;
   return {
     schema_version: TUNE_SCHEMA_VERSION,
     tool_version: TOOL_VERSION,
@@ -538,17 +526,8 @@ function describeTune(
     finished_at: null,
     endpoint: config.endpoint,
     model: config.model ?? config.endpoint,
-    proposer: settings.proposer,
-    settings: {
-      seed: config.seed,
-      holdout: settings.holdout,
-      alpha: settings.alpha,
-      guard_alpha: settings.guard_alpha,
-      rounds: settings.rounds,
-      budget: settings.budget,
-      candidates: settings.candidates,
-      trials: config.trials,
-    },
+    proposer,
+    settings: { seed: config.seed, ...bounds, trials: config.trials },
     split: { by: "family", tune: idsIn(cases, split.tune), held_out: idsIn(cases, split.held_out) },
     registry: {
       snapshot: registry.snapshot,
@@ -565,7 +544,6 @@ function describeTune(
     calls: 0,
     outcome: { tune: empty, held_out: empty },
   };
-  void options;
 }
 
 function readPrevious(dir: string): TuneResult {

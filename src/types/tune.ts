@@ -6,6 +6,23 @@ export const TUNE_SCHEMA_VERSION = 1;
 /** Who writes the revisions: lint's fixes (no model), the endpoint (a documented prompt), or a command. */
 export type ProposerKind = "rules" | "endpoint" | "command";
 
+/** The split's share, the acceptance rule's levels and the bounds of the rounds (tune's flags). */
+export interface TuneBounds {
+  holdout: number;
+  alpha: number;
+  guard_alpha: number;
+  rounds: number;
+  budget: number | null;
+  candidates: number;
+}
+
+/** What a tune is asked to do: its bounds, who proposes, and where the tuned snapshot goes. */
+export interface TuneSettings extends TuneBounds {
+  proposer: { kind: ProposerKind; command?: string };
+  /** Write the tuned snapshot over the original (default: beside it, `<name>.tuned.yaml`). */
+  apply: boolean;
+}
+
 /** One description revision of one tool: the fields it replaces (the rest stay as they were). */
 export interface Revision {
   tool: string;
@@ -127,16 +144,7 @@ export interface TuneResult {
   endpoint: string;
   model: string;
   proposer: { kind: ProposerKind; command?: string };
-  settings: {
-    seed: number;
-    holdout: number;
-    alpha: number;
-    guard_alpha: number;
-    rounds: number;
-    budget: number | null;
-    candidates: number;
-    trials: number;
-  };
+  settings: TuneBounds & { seed: number; trials: number };
   split: { tune: string[]; held_out: string[]; by: "family" };
   registry: {
     snapshot: string;
