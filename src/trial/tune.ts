@@ -8,11 +8,10 @@
  * are kept, the rest resumed, and the rules proposer proposes the same revisions again (a model
  * proposer's replies come back from the store).
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { basename, dirname, extname, join, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { basename, dirname, extname, join } from "node:path";
 import type { Case, CaseRow, Config, Endpoint, Registry, RunProgress } from "../types.js";
 import type {
-  ProposalBrief,
   TuneSettings,
   Revision,
   TuneCandidate,
@@ -21,10 +20,10 @@ import type {
   TuneStop,
 } from "../types/tune.js";
 import { TUNE_SCHEMA_VERSION } from "../types/tune.js";
+import { openTuneDir, readTuneFile, writeTuneFile } from "../run-files/tune-file.js";
+import { describePlan, planTune } from "../tune/plan-tune.js";
 import { diffWords, plainWordDiff } from "../diff/word-diff.js";
 import { EndpointFailure, InputError, Interrupted } from "../errors.js";
-import { smallestDropP } from "../diff/case-noise.js";
-import { loadCases } from "../cases/load-cases.js";
 import { openResponseStore } from "../store/response-store.js";
 import { startRun, type StartedRun } from "./evaluate.js";
 import { runTrialJobs, type TrialJob } from "./run-loop.js";
@@ -35,18 +34,14 @@ import {
   hashDefinition,
   renderDescription,
 } from "../registry/render-definition.js";
-import { writeJsonFile, writeTextFile } from "../run-files/write-files.js";
+import { writeTextFile } from "../run-files/write-files.js";
 import { stableStringify } from "../render/stable-json.js";
 import { TOOL_VERSION } from "../version.js";
-import { splitCases, type CaseSplit } from "../tune/split-cases.js";
+import type { CaseSplit } from "../tune/split-cases.js";
 import { briefsOf } from "../tune/briefs.js";
-import { proposeByRules } from "../tune/propose-rules.js";
-import { proposeByCommand, proposeByEndpoint, type Proposal } from "../tune/propose-model.js";
+import { proposeRound, revisionKey } from "../tune/propose-round.js";
 import { judgeRound, splitDelta, weighCandidate, type Scores } from "../tune/judge.js";
 import { nextRevision, reviseRegistry, writeRevisions } from "../tune/revise-registry.js";
-
-export const TUNE_FILE = "tune.json";
-const COMMAND_TIMEOUT_MS = 120_000;
 
 export interface TuneOptions {
   /** The tune directory's name under out_dir (default <UTC time>-tune). */
@@ -84,11 +79,16 @@ export async function runTune(
   const { cases, registry: original, split, plan } = planTune(config, settings, options.onWarning);
   options.onNotice?.(`plan: ${describePlan(plan, settings)}`);
   const started = options.now();
-  const dir = openTuneDir(config, options, started);
+  const dir = openTuneDir({
+    resume: options.resume,
+    cwd: config.cwd,
+    outDir: config.out_dir,
+    id: options.id ?? newRunId(started, "tune"),
+  });
   const result = describeTune(config, settings, dir, started, split, cases, original);
-  const previous = options.resume === undefined ? null : readPrevious(dir);
+  const previous = options.resume === undefined ? null : readTuneFile(dir);
   if (previous !== null) checkSameSettings(previous, result, dir);
-  writeTune(dir, result);
+  writeTuneFile(dir, result);
   options.onNotice?.(
     `tune directory: ${dir} (${split.tune.size} tune cases, ${split.held_out.size} held out, seed ${config.seed})`,
   );
@@ -141,7 +141,7 @@ export async function runTune(
         break;
       }
       // Briefs are asked most-failed first until the round has its candidates (a revision rejected before is not tested again).
-      const proposal = await propose(briefs, round, current.side.registry, settings, config, {
+      const proposal = await proposeRound(briefs, round, current.side.registry, settings, config, {
         endpoint: proposerEndpoint,
         wanted,
         fresh: (r) => tested.get(revisionKey(r)) !== "rejected",
@@ -213,7 +213,7 @@ export async function runTune(
       };
       result.rounds.push(entry);
       result.calls += finished.reduce((sum, f) => sum + f.calls, 0);
-      writeTune(dir, result);
+      writeTuneFile(dir, result);
       const index = candidates.findIndex((c) => c.id === winner);
       if (index === -1) {
         stop = {
@@ -246,68 +246,12 @@ export async function runTune(
       result.final_run = join("runs", current.side.label);
     }
     result.finished_at = options.now().toISOString();
-    writeTune(dir, result);
+    writeTuneFile(dir, result);
     return { dir, result };
   } finally {
     await asker?.close?.();
     store.close();
   }
-}
-
-/** What a tune will ask at most, before it asks anything (--dry-run prints it). */
-export interface TunePlan {
-  cases: number;
-  tune: number;
-  held_out: number;
-  trials: number;
-  /** Calls of one run over every case (the base run, each candidate's). */
-  per_run: number;
-  /** The base run and every round full: an upper bound (a store hit or a resumed trial costs none). */
-  max_calls: number;
-}
-
-/** The cases loaded and split, the registry they share, and the plan; what cannot be tuned is refused here, before any call. */
-export function planTune(
-  config: Config,
-  settings: TuneSettings,
-  onWarning?: (message: string) => void,
-): { cases: Case[]; registry: Registry; split: CaseSplit; plan: TunePlan } {
-  const cases = loadCases(config);
-  const registry = onlyRegistry(cases);
-  if (settings.proposer.kind === "endpoint" && config.endpoint === "baseline")
-    throw new InputError(
-      "--proposer endpoint: the baseline endpoint routes by word overlap and cannot write a revision; use --proposer rules, a model endpoint (--endpoint openai:…), or --proposer-command CMD",
-    );
-  const split = splitCases(cases, config.seed, settings.holdout);
-  if (split.held_out.size === 0)
-    throw new InputError(
-      "tune: no family has two cases, so none can be held out; give near cases a shared `family:` (route-eval init writes them in pairs)",
-    );
-  const floor = smallestDropP(config.trials, config.trials);
-  if (floor >= settings.guard_alpha)
-    onWarning?.(
-      `tune: with ${config.trials} trial${config.trials === 1 ? "" : "s"} per case no single case can fall beyond its noise (from all correct to none is Fisher p ${floor.toFixed(3)}, not below --guard-alpha ${settings.guard_alpha}): the per-case guards are blind; use more --trials`,
-    );
-  const perRun = config.trials * cases.length;
-  const plan: TunePlan = {
-    cases: cases.length,
-    tune: split.tune.size,
-    held_out: split.held_out.size,
-    trials: config.trials,
-    per_run: perRun,
-    max_calls: perRun * (1 + settings.rounds * settings.candidates),
-  };
-  return { cases, registry, split, plan };
-}
-
-/** "the base run asks up to 408 calls (136 cases × 3 trials); …". */
-export function describePlan(plan: TunePlan, settings: TuneSettings): string {
-  const budget = settings.budget === null ? "" : `; the budget stops it at ${settings.budget}`;
-  const proposer =
-    settings.proposer.kind === "endpoint"
-      ? ", plus one proposer call per tool behind failures a round"
-      : "";
-  return `${plan.cases} cases (${plan.tune} tune, ${plan.held_out} held out) × ${plan.trials} trials: the base run asks up to ${plan.per_run} calls, each round up to ${settings.candidates} candidates × ${plan.per_run}${proposer}; at most ${settings.rounds} rounds: ≤ ${plan.max_calls} calls${budget} (a store hit costs none; tokens per round are said once the base run has measured them)`;
 }
 
 /** Every side's run opened in runs/<label>/ (one there already is resumed), all asked in one loop; each side's case rows and calls. */
@@ -391,70 +335,6 @@ async function runAll(
   });
 }
 
-async function propose(
-  briefs: ProposalBrief[],
-  round: number,
-  registry: Registry,
-  settings: TuneSettings,
-  config: Config,
-  ask: { endpoint: Endpoint | null; wanted: number; fresh: (revision: Revision) => boolean },
-): Promise<Proposal> {
-  const { endpoint } = ask;
-  const out: Proposal = { revisions: [], notes: [] };
-  for (const brief of briefs) {
-    if (out.revisions.length >= ask.wanted) break;
-    const proposal =
-      settings.proposer.kind === "rules"
-        ? { revisions: proposeByRules(brief, registry), notes: [] }
-        : settings.proposer.kind === "endpoint" && endpoint !== null
-          ? await proposeByEndpoint(endpoint, brief, round, config.temperature)
-          : await proposeByCommand(settings.proposer.command ?? "", brief, round, {
-              cwd: config.cwd,
-              env: process.env,
-              timeoutMs: COMMAND_TIMEOUT_MS,
-            });
-    for (const revision of proposal.revisions) {
-      if (!registry.tools.some((t) => t.name === revision.tool)) {
-        out.notes.push(
-          `a revision of ${revision.tool}: the registry has no tool of that name (skipped)`,
-        );
-        continue;
-      }
-      // One revision per tool and rule a round: two briefs (a case accepting either of two tools) can ask the same rival twice.
-      if (out.revisions.some((r) => r.tool === revision.tool && r.by === revision.by)) continue;
-      if (!ask.fresh(revision) || out.revisions.length >= ask.wanted) continue;
-      if (unchanged(registry, revision)) {
-        out.notes.push(
-          `a revision of ${revision.tool} by ${revision.by} changes nothing (skipped)`,
-        );
-        continue;
-      }
-      out.revisions.push(revision);
-    }
-    out.notes.push(...proposal.notes);
-  }
-  return out;
-}
-
-function unchanged(registry: Registry, revision: Revision): boolean {
-  const tool = toolOf(registry, revision.tool);
-  return (
-    renderDescription(tool) ===
-    renderDescription(
-      reviseRegistry(registry, [revision], "").tools.find((t) => t.name === tool.name) ?? tool,
-    )
-  );
-}
-
-function revisionKey(r: Revision): string {
-  return stableStringify({
-    tool: r.tool,
-    purpose: r.purpose,
-    use_when: r.use_when,
-    avoid_when: r.avoid_when,
-  });
-}
-
 function toolOf(registry: Registry, name: string) {
   const tool = registry.tools.find((t) => t.name === name);
   if (tool === undefined) throw new Error(`tune: no tool ${name} in the registry`);
@@ -471,40 +351,10 @@ function idsIn(cases: readonly Case[], side: Set<string>): string[] {
   return cases.map((c) => c.id).filter((id) => side.has(id));
 }
 
-function onlyRegistry(cases: readonly Case[]): Registry {
-  const registries = [...new Set(cases.map((c) => c.registry))];
-  if (registries.length !== 1)
-    throw new InputError(
-      `tune revises one registry at a time; these cases name ${registries.length}: ${registries.map((r) => r.file || r.snapshot).join(", ")} — pick the case files of one with --cases, or point them all at one with --registry`,
-    );
-  const registry = registries[0];
-  if (registry.file === "" || !existsSync(registry.file))
-    throw new InputError(`tune: the registry ${registry.snapshot} has no snapshot file to revise`);
-  return registry;
-}
-
 /** `registries/commerce.yaml` → `registries/commerce.tuned.yaml`. */
 export function tunedPath(file: string): string {
   const ext = extname(file);
   return join(dirname(file), `${basename(file, ext)}.tuned${ext}`);
-}
-
-function openTuneDir(config: Config, options: TuneOptions, started: Date): string {
-  if (options.resume !== undefined) {
-    const dir = resolve(config.cwd, options.resume);
-    if (!existsSync(join(dir, TUNE_FILE)))
-      throw new InputError(
-        `--resume ${options.resume}: no ${TUNE_FILE} there (expected a tune directory)`,
-      );
-    return dir;
-  }
-  const dir = join(config.out_dir, options.id ?? newRunId(started, "tune"));
-  if (existsSync(dir))
-    throw new InputError(
-      `${dir} already exists: continue it with --resume ${dir}, or name another with --id`,
-    );
-  mkdirSync(dir, { recursive: true });
-  return dir;
 }
 
 function describeTune(
@@ -546,10 +396,6 @@ function describeTune(
   };
 }
 
-function readPrevious(dir: string): TuneResult {
-  return JSON.parse(readFileSync(join(dir, TUNE_FILE), "utf8")) as TuneResult;
-}
-
 function checkSameSettings(previous: TuneResult, now: TuneResult, dir: string): void {
   const was = stableStringify({
     s: previous.settings,
@@ -568,8 +414,4 @@ function checkSameSettings(previous: TuneResult, now: TuneResult, dir: string): 
       `--resume ${dir}: it was started with other settings (${stableStringify(previous.settings)}, proposer ${previous.proposer.kind}, endpoint ${previous.endpoint}); resume with the same flags`,
     );
   now.started_at = previous.started_at;
-}
-
-function writeTune(dir: string, result: TuneResult): void {
-  writeJsonFile(join(dir, TUNE_FILE), result);
 }
