@@ -108,10 +108,11 @@ function countBefore(
   const own = scores.get(name) ?? 0;
   let before = 0;
   let scoredBelow = 0;
-  for (const [other, value] of scores) {
+  // forEach, not for…of: a ScoreTable walks its arrays without an entry per document.
+  scores.forEach((value, other) => {
     if (ranksBefore(value, other, own, name)) before += 1;
-    if (other < name) scoredBelow += 1;
-  }
+    if (own === 0 && other < name) scoredBelow += 1;
+  });
   if (own > 0) return before;
   if (own < 0) return before + candidates.length - scores.size;
   return before + countBelow(sortedOnce(candidates), name) - scoredBelow;
