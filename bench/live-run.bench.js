@@ -3,18 +3,14 @@
 // at a time over keep-alive node:http, and does nothing else. N = 4,000 single-trial cases at
 // concurrency 32 against a local OpenAI-compatible server (a child process) that answers every
 // request after 100 ms. Interleaved, median of RUNS. Target: wall ≤ 1.03 × the floor.
+// Issue 52 names a second floor, the one a user would write by hand: the same requests sent by the
+// official openai SDK from a bare p-limit loop at the same concurrency. Targets against it: whole
+// process ≤ 1.03×, CPU per trial ≤ 1.3×.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  generateTools,
-  interleave,
-  measure,
-  measuredScript,
-  median,
-  writeProject,
-} from "./generate.js";
+import { generateTools, measure, measuredScript, median, writeProject } from "./generate.js";
 
 const N = Number(process.env.BENCH_TRIALS ?? 4_000);
 const CONCURRENCY = 32;
@@ -87,6 +83,18 @@ await Promise.all(Array.from({ length: ${CONCURRENCY} }, async () => { while (ne
 agent.destroy();`),
       cwd: dir,
     });
+  // The SDK floor: the official client, p-limit, the same body, nothing else.
+  const sdkFloor = () =>
+    measure({
+      code: measuredScript(`
+const { default: OpenAI } = await import(${JSON.stringify(import.meta.resolve("openai"))});
+const { default: pLimit } = await import(${JSON.stringify(import.meta.resolve("p-limit"))});
+const client = new OpenAI({ baseURL: ${JSON.stringify(url)}, apiKey: "bench", maxRetries: 0 });
+const limit = pLimit(${CONCURRENCY});
+const body = ${body};
+await Promise.all(Array.from({ length: ${N} }, () => limit(() => client.chat.completions.create(body))));`),
+      cwd: dir,
+    });
   let i = 0;
   const run = () =>
     measure({
@@ -105,7 +113,15 @@ agent.destroy();`),
       ],
       cwd: dir,
     });
-  const [f, r] = interleave(RUNS, floor, run);
+  // All three interleaved: floor, SDK floor, route-eval, RUNS times.
+  const f = [];
+  const s = [];
+  const r = [];
+  for (let k = 0; k < RUNS; k++) {
+    f.push(floor());
+    s.push(sdkFloor());
+    r.push(run());
+  }
   const fw = median(f.map((x) => x.wall));
   const rw = median(r.map((x) => x.wall));
   console.log(
@@ -119,6 +135,15 @@ agent.destroy();`),
   );
   console.log(
     `  ratio: ${(rw / fw).toFixed(3)} (target ≤ 1.03); route-eval's time beyond the floor: ${(rw - fw).toFixed(0)} ms`,
+  );
+  const sw = median(s.map((x) => x.wall));
+  const sc = median(s.map((x) => x.cpu));
+  const rc = median(r.map((x) => x.cpu));
+  console.log(
+    `  SDK floor (the official openai client from a bare p-limit loop, same requests): ${sw.toFixed(0)} ms wall, ${sc.toFixed(0)} ms CPU`,
+  );
+  console.log(
+    `  ratio to the SDK floor: wall ${(rw / sw).toFixed(3)} (target ≤ 1.03), CPU per trial ${(rc / sc).toFixed(3)} (${((rc / N) * 1000).toFixed(0)} vs ${((sc / N) * 1000).toFixed(0)} µs; target ≤ 1.3)`,
   );
 } finally {
   server.kill();
