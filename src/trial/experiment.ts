@@ -28,7 +28,8 @@ import { writeTextFile } from "../run-files/write-files.js";
 import { TOOL_VERSION } from "../version.js";
 import type { RunProgress } from "../types.js";
 import type { Shard } from "../run-files/shard.js";
-import { startRun, type Answering, type StartedRun } from "./evaluate.js";
+import { type Answering, type StartedRun } from "./evaluate.js";
+import { startRuns } from "./start-runs.js";
 import { newRunId } from "./run-meta.js";
 import { runTrialJobs } from "./run-loop.js";
 import { readExperimentFile } from "../run-files/read-experiment.js";
@@ -151,41 +152,28 @@ export function startVariants(
   store: ResponseStore,
   options: ExperimentOptions,
 ): StartedRun[] {
-  const warned = new Set<string>();
-  const onWarning = (message: string) => {
-    if (warned.has(message)) return;
-    warned.add(message);
-    options.onWarning?.(message);
-  };
-  const runs: StartedRun[] = [];
-  try {
-    for (const variant of plan.variants) {
-      const variantDir = join(dir, "variants", variant.slug);
-      const resume = existsSync(join(variantDir, "run.json")) ? variantDir : undefined;
-      const config = { ...variant.config, out_dir: join(dir, "variants") };
-      const run = startRun(config, {
-        place:
-          resume === undefined
-            ? { kind: "new", id: variant.slug }
-            : { kind: "resume", dir: resume, as: dir },
-        store,
-        now: options.now,
-        env: options.env,
-        onWarning,
-        shard: options.shard,
-        answering: options.answering,
-      });
-      runs.push(run);
-      if (resume !== undefined && options.quiet !== true)
-        options.onNotice?.(
-          `resuming ${variant.name}: ${run.resumed} trials kept, ${run.jobs.length} to run`,
-        );
-    }
-  } catch (error) {
-    void Promise.allSettled(runs.map((run) => run.close()));
-    throw error;
-  }
-  return runs;
+  const names = new Map(plan.variants.map((v) => [v.slug, v.name]));
+  return startRuns(
+    plan.variants.map((variant) => ({
+      slug: variant.slug,
+      config: { ...variant.config, out_dir: join(dir, "variants") },
+    })),
+    store,
+    {
+      resumeAs: dir,
+      now: options.now,
+      env: options.env,
+      onWarning: options.onWarning,
+      shard: options.shard,
+      answering: options.answering,
+      onResumed: (spec, run) => {
+        if (options.quiet !== true)
+          options.onNotice?.(
+            `resuming ${names.get(spec.slug)}: ${run.resumed} trials kept, ${run.jobs.length} to run`,
+          );
+      },
+    },
+  );
 }
 
 /**

@@ -8,7 +8,6 @@
  * are kept, the rest resumed, and the rules proposer proposes the same revisions again (a model
  * proposer's replies come back from the store).
  */
-import { existsSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import type { Case, CaseRow, Config, Endpoint, Registry, RunProgress } from "../types.js";
 import type {
@@ -25,7 +24,7 @@ import { describePlan, planTune } from "../tune/plan-tune.js";
 import { diffWords, plainWordDiff } from "../diff/word-diff.js";
 import { EndpointFailure, InputError, Interrupted } from "../errors.js";
 import { openResponseStore } from "../store/response-store.js";
-import { startRun, type StartedRun } from "./evaluate.js";
+import { startRuns } from "./start-runs.js";
 import { runTrialJobs, type TrialJob } from "./run-loop.js";
 import { createEndpoint } from "./create-endpoint.js";
 import { newRunId } from "./run-meta.js";
@@ -85,7 +84,7 @@ export async function runTune(
     outDir: config.out_dir,
     id: options.id ?? newRunId(started, "tune"),
   });
-  const result = describeTune(config, settings, dir, started, split, cases, original);
+  const result = newTuneResult(config, settings, dir, started, split, cases, original);
   const previous = options.resume === undefined ? null : readTuneFile(dir);
   if (previous !== null) checkSameSettings(previous, result, dir);
   writeTuneFile(dir, result);
@@ -143,6 +142,7 @@ export async function runTune(
       // Briefs are asked most-failed first until the round has its candidates (a revision rejected before is not tested again).
       const proposal = await proposeRound(briefs, round, current.side.registry, settings, config, {
         endpoint: proposerEndpoint,
+        env: options.env,
         wanted,
         fresh: (r) => tested.get(revisionKey(r)) !== "rejected",
       });
@@ -261,31 +261,19 @@ async function runAll(
   store: ReturnType<typeof openResponseStore>,
   options: TuneOptions,
 ): Promise<Finished[]> {
-  const warned = new Set<string>();
-  const onWarning = (message: string) => {
-    if (warned.has(message)) return;
-    warned.add(message);
-    options.onWarning?.(message);
-  };
-  const runs: StartedRun[] = [];
-  let stopped;
   const calls = sides.map(() => 0);
+  const runs = startRuns(
+    sides.map((side) => ({ slug: side.label, config, sweep: { cases: side.cases } })),
+    store,
+    {
+      resumeAs: dirname(config.out_dir),
+      now: options.now,
+      env: options.env,
+      onWarning: options.onWarning,
+    },
+  );
+  let stopped;
   try {
-    for (const side of sides) {
-      const runDir = join(config.out_dir, side.label);
-      runs.push(
-        startRun(config, {
-          place: existsSync(join(runDir, "run.json"))
-            ? { kind: "resume", dir: runDir, as: dirname(config.out_dir) }
-            : { kind: "new", id: side.label },
-          store,
-          sweep: { cases: side.cases },
-          now: options.now,
-          env: options.env,
-          onWarning,
-        }),
-      );
-    }
     // Each side's calls: its trials answered other than from the store.
     const jobs = runs.flatMap((run, index) =>
       [...run.jobs].map((job): TrialJob => ({
@@ -357,7 +345,7 @@ export function tunedPath(file: string): string {
   return join(dirname(file), `${basename(file, ext)}.tuned${ext}`);
 }
 
-function describeTune(
+function newTuneResult(
   config: Config,
   settings: TuneSettings,
   dir: string,

@@ -20,7 +20,13 @@ export async function proposeRound(
   registry: Registry,
   settings: TuneSettings,
   config: Config,
-  ask: { endpoint: Endpoint | null; wanted: number; fresh: (revision: Revision) => boolean },
+  ask: {
+    endpoint: Endpoint | null;
+    /** The run context's environment, the proposer command's. */
+    env: NodeJS.ProcessEnv;
+    wanted: number;
+    fresh: (revision: Revision) => boolean;
+  },
 ): Promise<Proposal> {
   const { endpoint } = ask;
   const out: Proposal = { revisions: [], notes: [] };
@@ -33,7 +39,7 @@ export async function proposeRound(
           ? await proposeByEndpoint(endpoint, brief, round, config.temperature)
           : await proposeByCommand(settings.proposer.command ?? "", brief, round, {
               cwd: config.cwd,
-              env: process.env,
+              env: ask.env,
               timeoutMs: COMMAND_TIMEOUT_MS,
             });
     for (const revision of proposal.revisions) {

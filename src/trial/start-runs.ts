@@ -1,0 +1,66 @@
+/**
+ * Several runs opened side by side under one directory, all asking through one store: each in
+ * `<out_dir>/<slug>/`, resumed when a run is already there (an experiment's variants, a tune's
+ * base and candidates). A warning several runs raise alike is said once.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { Config } from "../types.js";
+import type { ResponseStore } from "../types/endpoint.js";
+import { startRun, type RunOptions, type StartedRun } from "./evaluate.js";
+
+export interface RunSpec {
+  /** Its directory's name under config.out_dir. */
+  slug: string;
+  config: Config;
+  /** Cases given instead of loaded (a tune's candidate: the cases with its revised registry). */
+  sweep?: RunOptions["sweep"];
+}
+
+export interface StartRunsOptions extends Pick<
+  RunOptions,
+  "now" | "env" | "shard" | "answering" | "onWarning"
+> {
+  /** The directory `--resume` takes to continue them. */
+  resumeAs: string;
+  /** Told of each run that was already there, once it is reopened. */
+  onResumed?: (spec: RunSpec, run: StartedRun) => void;
+}
+
+export function startRuns(
+  specs: readonly RunSpec[],
+  store: ResponseStore,
+  options: StartRunsOptions,
+): StartedRun[] {
+  const warned = new Set<string>();
+  const onWarning = (message: string) => {
+    if (warned.has(message)) return;
+    warned.add(message);
+    options.onWarning?.(message);
+  };
+  const runs: StartedRun[] = [];
+  try {
+    for (const spec of specs) {
+      const dir = join(spec.config.out_dir, spec.slug);
+      const resumed = existsSync(join(dir, "run.json"));
+      const run = startRun(spec.config, {
+        place: resumed
+          ? { kind: "resume", dir, as: options.resumeAs }
+          : { kind: "new", id: spec.slug },
+        store,
+        sweep: spec.sweep,
+        now: options.now,
+        env: options.env,
+        onWarning,
+        shard: options.shard,
+        answering: options.answering,
+      });
+      runs.push(run);
+      if (resumed) options.onResumed?.(spec, run);
+    }
+  } catch (error) {
+    void Promise.allSettled(runs.map((run) => run.close()));
+    throw error;
+  }
+  return runs;
+}
