@@ -16,6 +16,7 @@ import type {
   CaseDrop,
   CaseScore,
   SplitDelta,
+  TuneBounds,
   TuneCandidate,
 } from "../types/tune.js";
 import type { Case } from "../types.js";
@@ -26,10 +27,8 @@ import { compareText } from "../text/compare-text.js";
 import { formatP } from "../render/format.js";
 import type { CaseSplit } from "./split-cases.js";
 
-export interface JudgeSettings {
-  alpha: number;
-  guard_alpha: number;
-}
+/** The rule's two levels, as tune's flags set them. */
+type JudgeSettings = Pick<TuneBounds, "alpha" | "guard_alpha">;
 
 export type Scores = ReadonlyMap<string, CaseScore>;
 
