@@ -279,14 +279,16 @@ export function interleave(times, a, b) {
 
 /**
  * A local OpenAI-compatible server for the replay benches: it always calls the first offered tool.
- * Returns its base URL and a close function.
+ * Returns its base URL, the request bodies it was sent (as sent, in arrival order) and a close function.
  */
 export async function startFirstToolServer() {
   const { createServer } = await import("node:http");
+  const bodies = [];
   const server = createServer((req, res) => {
     let body = "";
     req.on("data", (chunk) => (body += chunk));
     req.on("end", () => {
+      bodies.push(body);
       const name = JSON.parse(body).tools?.[0]?.function?.name ?? "no_applicable_tool";
       res.writeHead(200, { "content-type": "application/json" });
       res.end(
@@ -312,7 +314,11 @@ export async function startFirstToolServer() {
     });
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${server.address().port}/v1`, close: () => server.close() };
+  return {
+    url: `http://127.0.0.1:${server.address().port}/v1`,
+    bodies,
+    close: () => server.close(),
+  };
 }
 
 /** The live run that fills a project's store, in a child process (the server in this one keeps answering). */

@@ -4,7 +4,12 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createEndpoint } from "../src/trial/create-endpoint.js";
 import { renderOpenAIRequest } from "../src/endpoint/openai-wire.js";
 import { contentHash, envelopeHash } from "../src/text/content-hash.js";
-import { canonicalJson, createCanonicalWriter, sortKeys } from "../src/text/canonical-json.js";
+import {
+  canonicalJson,
+  createCanonicalWriter,
+  joinPieces,
+  sortKeys,
+} from "../src/text/canonical-json.js";
 import {
   anthropicReply,
   openaiReply,
@@ -71,6 +76,33 @@ describe("envelopeHash", () => {
     ]) {
       expect(envelopeHash(parts, canonicalJson(request))).toBe(contentHash({ ...parts, request }));
     }
+  });
+
+  it("is the same from the writer's pieces, whose large shared members are hashed as kept bytes", () => {
+    const tools = Array.from({ length: 40 }, (_, i) => ({
+      type: "function",
+      function: { name: `tool_${i}`, description: `ünïcode \u2028 "${"x".repeat(120)}"`, n: i },
+    }));
+    const writer = createCanonicalWriter();
+    const parts = { endpoint: "openai", model: "m", base_url: null, trial: 3 };
+    for (const request of [
+      { model: "m", messages: [{ role: "user", content: "a" }], tools, "7": null, u: undefined },
+      { tools, messages: [{ role: "user", content: "b" }] },
+      { small: [1, 2] },
+      [tools],
+      "text",
+      { when: new Date(0) },
+    ]) {
+      const pieces = writer.pieces(request);
+      expect(joinPieces(pieces)).toBe(canonicalJson(request));
+      expect(envelopeHash(parts, pieces)).toBe(contentHash({ ...parts, request }));
+    }
+    // The tool list is one shared piece: the same object, with its bytes, in every request it is in.
+    const [a, b] = [1, 2].map((n) =>
+      writer.pieces({ n, tools }).find((p) => typeof p !== "string"),
+    );
+    expect(a).toBeDefined();
+    expect(a).toBe(b);
   });
 });
 

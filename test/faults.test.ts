@@ -17,7 +17,9 @@ import {
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
 import { buildReport } from "../src/report/build-report.js";
+import { sortKeys } from "../src/text/canonical-json.js";
 import { buildMeta, buildRecords } from "./fixtures/diff-records.js";
 import { openaiError, openaiReply, useFakeServers } from "./fixtures/fake-provider.js";
 import { removeTempDirs, writeProject } from "./fixtures/live-project.js";
@@ -222,6 +224,47 @@ describe("the response store", () => {
     expect(JSON.parse(cached.stdout).metrics.selection_errors).toEqual(
       JSON.parse(first.stdout).metrics.selection_errors,
     );
+  }, 60_000);
+
+  it("stores each reply with its keys sorted (its seal is checked on the text as stored), and still replays an older entry whose reply is not", async () => {
+    const server = await fake.start(() => openaiReply([{ name: "get_order", arguments: "{}" }]));
+    const dir = writeProject();
+    const env = { OPENAI_API_KEY: "sk-test-0123456789" };
+    const args = ["run", "-e", "openai:m", "--base-url", `${server.url}/v1`, "--no-progress"];
+    const run = (...more: string[]) =>
+      runCli([...args, "--no-gates", "-n", "1", "-f", "json", ...more], { cwd: dir, env });
+    const first = await run("--run-id", "first");
+    expect(first.code, first.stderr).toBe(0);
+    const packs = join(dir, ".route-eval/store/packs");
+    const pack = join(packs, readdirSync(packs)[0]);
+    const lines = readFileSync(pack, "utf8").split("\n");
+    const [key, json] = lines[0].split("\t");
+    const entry = JSON.parse(json);
+    const replyText = json.slice(json.indexOf('"reply":') + 8, json.lastIndexOf(',"reply_hash":'));
+    expect(replyText).toBe(JSON.stringify(sortKeys(entry.reply)));
+    expect(createHash("sha256").update(replyText).digest("hex")).toBe(entry.reply_hash);
+    // An entry written before replies were sorted: the same reply, its keys in the server's order.
+    const reversed = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(reversed)
+        : value !== null && typeof value === "object"
+          ? Object.fromEntries(
+              Object.entries(value)
+                .reverse()
+                .map(([k, v]) => [k, reversed(v)]),
+            )
+          : value;
+    const older = { ...entry, reply: reversed(entry.reply) };
+    expect(JSON.stringify(older.reply)).not.toBe(replyText);
+    writeFileSync(
+      pack,
+      lines.map((line, i) => (i === 0 ? `${key}\t${JSON.stringify(older)}` : line)).join("\n"),
+    );
+    const asked = server.requests.length;
+    const replay = await run("--run-id", "replay", "--mode", "replay");
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(server.requests.length).toBe(asked);
+    expect(JSON.parse(replay.stdout).metrics).toEqual(JSON.parse(first.stdout).metrics);
   }, 60_000);
 });
 

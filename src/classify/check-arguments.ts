@@ -29,9 +29,19 @@ function ajvOf(dialect: Dialect): DialectAjv {
   return ajv;
 }
 const validators = new Map<string, ValidateFunction | string>();
+/** By the schema object too: a registry's tools are checked trial after trial with the same objects. */
+const byObject = new WeakMap<JsonObject, ValidateFunction | string>();
 
 /** Compile once per distinct schema text; a schema that does not compile is remembered as its message. */
 function compileSchema(schema: JsonObject): ValidateFunction | string {
+  const known = byObject.get(schema);
+  if (known !== undefined) return known;
+  const compiled = compileText(schema);
+  byObject.set(schema, compiled);
+  return compiled;
+}
+
+function compileText(schema: JsonObject): ValidateFunction | string {
   const key = JSON.stringify(schema);
   const cached = validators.get(key);
   if (cached !== undefined) return cached;

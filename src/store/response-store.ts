@@ -36,24 +36,27 @@ export function openResponseStore(dir: string): ResponseStore {
   };
   /** This process's pack, created on the first write. */
   let own: { file: string; size: number; lines: number; fd: number | null } | null = null;
+  const getText = (key: string): string | undefined => {
+    const at = located().get(key);
+    if (at === undefined) {
+      const file = pathOf(key);
+      return existsSync(file) ? readFileSync(file, "utf8") : undefined;
+    }
+    const held = packs?.held.get(at.file);
+    return held === undefined
+      ? readSlice(readerOf(at.file), at)
+      : held.toString("utf8", at.offset, at.offset + at.length);
+  };
   return {
     dir,
     fileOf: (key) => {
       const at = located().get(key);
       return at === undefined ? pathOf(key) : `${at.file}:${at.line}`;
     },
+    getText,
     get: (key) => {
-      const at = located().get(key);
-      if (at === undefined) {
-        const file = pathOf(key);
-        return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined;
-      }
-      const held = packs?.held.get(at.file);
-      return JSON.parse(
-        held === undefined
-          ? readSlice(readerOf(at.file), at)
-          : held.toString("utf8", at.offset, at.offset + at.length),
-      );
+      const text = getText(key);
+      return text === undefined ? undefined : JSON.parse(text);
     },
     put: (key, value) => {
       // The index is read before this process's pack exists, so it never holds that pack.

@@ -1,7 +1,10 @@
-/** JSON with object keys sorted recursively: the same value always serialises to the same text. */
+/**
+ * JSON with object keys sorted recursively: the same value always serialises to the same text.
+ * The sorted copy and the native JSON.stringify beat writing the text piece by piece (1.3× on a
+ * case, 1.9× on a request body); the writer below is for values that share parts (its memo).
+ */
 export function canonicalJson(value: unknown, indent?: number): string {
-  if (indent === undefined || indent === 0) return writeCompact(value, null) ?? "null";
-  return JSON.stringify(sortKeys(value), null, indent);
+  return JSON.stringify(sortKeys(value), null, indent) ?? "null";
 }
 
 export function sortKeys(value: unknown): unknown {
@@ -27,21 +30,67 @@ export function sortKeys(value: unknown): unknown {
   return value;
 }
 
-/**
- * `JSON.stringify(sortKeys(value))` without building the sorted copy: request bodies are hashed
- * on every trial, so this path matters. Same output, including JSON.stringify's rules for
- * undefined (dropped in objects, null in arrays), non-finite numbers (null) and toJSON.
- */
-type Memo = WeakMap<object, string | undefined> | null;
+type Memo = WeakMap<object, string | undefined>;
 
 /**
  * canonicalJson (compact) that remembers the text of every object it has written, by identity:
- * for hashing many values that share large parts (each trial's request shares the tool schemas).
- * Only for values that are never mutated once written.
+ * for hashing many values that share large parts (each trial's request shares the tool schemas:
+ * their text is joined, not written again). Same output as `JSON.stringify(sortKeys(value))`,
+ * including its rules for undefined (dropped in objects, null in arrays), non-finite numbers
+ * (null) and toJSON. Only for values that are never mutated once written.
  */
-export function createCanonicalWriter(): (value: unknown) => string {
+export function createCanonicalWriter(): CanonicalWriter {
   const memo: Memo = new WeakMap();
-  return (value) => writeCompact(value, memo) ?? "null";
+  const shared = new WeakMap<object, SharedText>();
+  const sharedOf = (value: object, text: string): SharedText => {
+    let known = shared.get(value);
+    if (known === undefined) shared.set(value, (known = { text, bytes: Buffer.from(text) }));
+    return known;
+  };
+  const write = (value: unknown) => writeCompact(value, memo) ?? "null";
+  return Object.assign(write, {
+    pieces: (value: unknown): CanonicalPiece[] => {
+      if (value === null || typeof value !== "object" || Array.isArray(value) || "toJSON" in value)
+        return [write(value)];
+      const pieces: CanonicalPiece[] = [];
+      let out = "{";
+      for (const key of orderKeys(Object.keys(value))) {
+        const item: unknown = Reflect.get(value, key);
+        const text = writeCompact(item, memo);
+        if (text === undefined) continue;
+        out += `${out === "{" ? "" : ","}${JSON.stringify(key)}:`;
+        if (typeof item !== "object" || item === null || text.length < SHARED_BYTES) out += text;
+        else {
+          pieces.push(out, sharedOf(item, text));
+          out = "";
+        }
+      }
+      pieces.push(`${out}}`);
+      return pieces;
+    },
+  });
+}
+
+/** A canonical text in pieces: text written for this value, and large parts shared with values written before (with their UTF-8 bytes, kept once). */
+export type CanonicalPiece = string | SharedText;
+export interface SharedText {
+  text: string;
+  bytes: Buffer;
+}
+
+/** The writer: a value's canonical text, or (`pieces`) the same text in pieces to hash without joining it. */
+export interface CanonicalWriter {
+  (value: unknown): string;
+  /** A top-level member whose text is SHARED_BYTES long or longer is a shared piece (a request's tool list). */
+  pieces(value: unknown): CanonicalPiece[];
+}
+
+/** Shorter members are copied into the text around them. */
+const SHARED_BYTES = 4096;
+
+/** The text of pieces, joined. */
+export function joinPieces(pieces: readonly CanonicalPiece[]): string {
+  return pieces.map((piece) => (typeof piece === "string" ? piece : piece.text)).join("");
 }
 
 function writeCompact(value: unknown, memo: Memo): string | undefined {
@@ -53,7 +102,7 @@ function writeCompact(value: unknown, memo: Memo): string | undefined {
     case "number":
       return Number.isFinite(value) ? String(value) : "null";
     case "object":
-      return memo === null ? writeObject(value, null) : writeMemo(value, memo);
+      return writeMemo(value, memo);
     default:
       return undefined;
   }

@@ -4,7 +4,7 @@
  * snapshot revisions all mean "this content" the same way.
  */
 import { createHash } from "node:crypto";
-import { canonicalJson } from "./canonical-json.js";
+import { canonicalJson, type CanonicalPiece } from "./canonical-json.js";
 
 export function contentHash(value: unknown): string {
   return sha256Hex(canonicalJson(value));
@@ -19,20 +19,22 @@ export function shortContentHash(value: unknown): string {
  * contentHash of a request envelope — `{base_url, endpoint, model, request, trial}` — given the
  * request's canonical text: the same hash, fed in three pieces, so the store key of a large
  * request never writes the envelope out as a second copy of its text. (Those are the envelope's
- * keys in sorted order; a test checks the hash against contentHash of the whole envelope.)
+ * keys in sorted order; a test checks the hash against contentHash of the whole envelope.) The
+ * request's text may come in pieces (CanonicalWriter.pieces).
  */
 export function envelopeHash(
   parts: { base_url: string | null; endpoint: string; model: string; trial: number },
-  requestJson: string,
+  requestJson: string | readonly CanonicalPiece[],
 ): string {
   const head = `{"base_url":${JSON.stringify(parts.base_url)},"endpoint":${JSON.stringify(parts.endpoint)},"model":${JSON.stringify(parts.model)},"request":`;
-  return createHash("sha256")
-    .update(head)
-    .update(requestJson)
-    .update(`,"trial":${canonicalJson(parts.trial)}}`)
-    .digest("hex");
+  const hash = createHash("sha256").update(head);
+  // A shared piece's bytes are hashed as they are: no joined copy of the text, no encoding again.
+  if (typeof requestJson === "string") hash.update(requestJson);
+  else
+    for (const piece of requestJson) hash.update(typeof piece === "string" ? piece : piece.bytes);
+  return hash.update(`,"trial":${canonicalJson(parts.trial)}}`).digest("hex");
 }
 
-function sha256Hex(text: string): string {
+export function sha256Hex(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }

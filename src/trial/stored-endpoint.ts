@@ -6,8 +6,13 @@
  */
 import type { ResponseStore } from "../types/endpoint.js";
 import { InputError } from "../errors.js";
-import { createCanonicalWriter } from "../text/canonical-json.js";
-import { contentHash, envelopeHash } from "../text/content-hash.js";
+import {
+  createCanonicalWriter,
+  joinPieces,
+  sortKeys,
+  type CanonicalWriter,
+} from "../text/canonical-json.js";
+import { contentHash, envelopeHash, sha256Hex } from "../text/content-hash.js";
 import type { Endpoint, EndpointOutcome, StoreMode, TrialRequest } from "../types.js";
 import { field, isObject, numberField, stringField } from "../endpoint/json-guards.js";
 import { callWithRetries, type CallGuards, type RetryPolicy } from "../endpoint/retry.js";
@@ -58,10 +63,37 @@ export interface StoreEntry {
   reply_hash: string;
 }
 
-/** A store entry of this reply, sealed with the hash of its reply. */
+/**
+ * A store entry of this reply, sealed with the hash of its reply. The reply's keys are sorted, so
+ * the entry's JSON holds the reply as its canonical text: a replay checks the seal on that text
+ * as stored (sealHolds), without writing the reply out again.
+ */
 export function sealEntry(entry: Omit<StoreEntry, "reply_hash">): StoreEntry {
-  return { ...entry, reply_hash: contentHash(entry.reply) };
+  const reply = sortKeys(entry.reply) as WireReply;
+  return { ...entry, reply, reply_hash: contentHash(entry.reply) };
 }
+
+/**
+ * Whether the entry's reply still matches the hash it was sealed with. An entry sealEntry wrote
+ * holds the reply's canonical text between its `"reply":` key (the keys before it hold strings
+ * and numbers, whose text cannot contain it) and its `reply_hash`: that text is hashed as it
+ * is. Any other entry (written before replies were sorted, or edited) has its reply written out
+ * canonically again, the one way that decides.
+ */
+function sealHolds(text: string, reply: unknown, sealed: unknown): boolean {
+  const start = text.indexOf(REPLY_KEY);
+  const end = text.lastIndexOf(SEAL_KEY);
+  if (
+    start !== -1 &&
+    end > start &&
+    sha256Hex(text.slice(start + REPLY_KEY.length, end)) === sealed
+  )
+    return true;
+  return sealed === contentHash(reply);
+}
+
+const REPLY_KEY = '"reply":';
+const SEAL_KEY = ',"reply_hash":';
 
 export function createStoredEndpoint<Body>(
   wire: WireEndpoint<Body>,
@@ -99,17 +131,18 @@ export function createStoredEndpoint<Body>(
 async function callStored<Body>(
   wire: WireEndpoint<Body>,
   options: StoredEndpointOptions,
-  canonical: (value: unknown) => string,
+  canonical: CanonicalWriter,
   save: (key: string, entry: StoreEntry) => void,
   request: TrialRequest,
 ): Promise<EndpointOutcome> {
   const body = wire.render(request);
   // The content address of everything that determines the answer (requestAddress for the baseline).
-  // The body's canonical text, written once: hashed into the key, and sent as it is.
-  const json = canonical(body);
+  // The body's canonical text, written once (in pieces: its tool list shared with other
+  // requests): hashed into the key, and sent as it is.
+  const pieces = canonical.pieces(body);
   const key = envelopeHash(
     { endpoint: wire.id, model: wire.model, base_url: wire.baseUrl, trial: request.trial },
-    json,
+    pieces,
   );
   const where = `case "${request.case_id}" trial ${request.trial}`;
   if (options.mode !== "live") {
@@ -172,7 +205,7 @@ async function callStored<Body>(
   }
   // The reply as stored (its headers only pace the endpoint: they are not part of the answer).
   const readable = async () => {
-    const { headers, ...reply } = await wire.send(body, json);
+    const { headers, ...reply } = await wire.send(body, joinPieces(pieces));
     const response = wire.normalise(reply);
     if ("error" in response) throw new UnreadableReply(response.error, response.final === true);
     return { reply, headers };
@@ -296,13 +329,15 @@ type StoredReply = { reply: WireReply } | { file: string; problem: string | null
 function readReply(store: ResponseStore, key: string): StoredReply {
   // Where the entry lies is named only when something is wrong with it.
   const missed = (problem: string | null): StoredReply => ({ file: store.fileOf(key), problem });
+  let text: string | undefined;
   let entry: unknown;
   try {
-    entry = store.get(key);
+    text = store.getText(key);
+    if (text === undefined) return missed(null);
+    entry = JSON.parse(text);
   } catch (error) {
     return missed(`cannot be read (${error instanceof Error ? error.message : String(error)})`);
   }
-  if (entry === undefined) return missed(null);
   const own = field(entry, "key");
   if (own !== key)
     return missed(
@@ -313,7 +348,7 @@ function readReply(store: ResponseStore, key: string): StoredReply {
   const reply = field(entry, "reply");
   if (!isObject(reply) || !("body" in reply)) return missed("has no reply in it");
   const sealed = field(entry, "reply_hash");
-  if (sealed !== undefined && sealed !== contentHash(reply))
+  if (sealed !== undefined && !sealHolds(text, reply, sealed))
     return missed("was changed after it was written (its reply no longer matches its reply_hash)");
   return {
     reply: {

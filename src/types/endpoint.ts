@@ -151,6 +151,8 @@ export interface Endpoint {
 export interface ResponseStore {
   readonly dir: string;
   get(key: string): unknown;
+  /** The entry's JSON as it is stored (get parses it), or undefined. */
+  getText(key: string): string | undefined;
   /** Appends the entry (synchronously: one small write to this process's pack, kept open). */
   put(key: string, value: unknown): void;
   /** Closes the pack (a later put opens it again). */
