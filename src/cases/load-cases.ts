@@ -86,6 +86,13 @@ export function findRegistry(yaml: YamlFile, written: CasesFile, config: Config)
   throw new InputError(at(yaml.shown, yaml.lineOf(["registry"]), message));
 }
 
+/**
+ * The one empty list and the one empty object every case that writes none shares (frozen: nothing
+ * adds to them): a run of 100,000 cases does not hold 700,000 empty values (270 bytes a case).
+ */
+const NONE = Object.freeze([]) as never[];
+const NOTHING = Object.freeze({}) as Record<string, never>;
+
 function toCase(
   { entry, turn, plan }: Decision,
   source: Source,
@@ -108,14 +115,14 @@ function toCase(
     ...(hierarchy === null ? {} : { hierarchy }),
     ...(entry.todo === undefined ? {} : { todo: entry.todo }),
     ...(entry.system === undefined ? {} : { system: entry.system }),
-    forbidden: entry.forbidden ?? [],
+    forbidden: entry.forbidden ?? NONE,
     family: entry.family ?? null,
-    tags: entry.tags ?? [],
-    args: entry.args ?? {},
-    context: entry.context ?? {},
-    messages: entry.messages ?? [],
-    must_see: entry.must_see ?? [],
-    must_not_see: entry.must_not_see ?? [],
+    tags: entry.tags ?? NONE,
+    args: entry.args ?? NOTHING,
+    context: entry.context ?? NOTHING,
+    messages: entry.messages ?? NONE,
+    must_see: entry.must_see ?? NONE,
+    must_not_see: entry.must_not_see ?? NONE,
     source,
     registry,
     ...(turn === null ? {} : { turn }),

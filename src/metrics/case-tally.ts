@@ -147,6 +147,18 @@ function fieldsOf(r: TrialRecord): CaseFields {
   };
 }
 
+/**
+ * The counts of a case no trial of which failed, shared until one does (frozen: addRecord copies
+ * them first); with lists made at their first entry, a passing case's tally is a third smaller.
+ */
+const NO_STAGES = Object.freeze(Object.fromEntries(STAGES.map((s) => [s, 0]))) as Record<
+  Stage,
+  number
+>;
+const NO_SELECTION_ERRORS = Object.freeze(
+  Object.fromEntries(SELECTION_ERRORS.map((e) => [e, 0])),
+) as Record<SelectionError, number>;
+
 export function newTally(r: TrialRecord): CaseTally {
   return {
     caseId: r.case_id,
@@ -159,11 +171,8 @@ export function newTally(r: TrialRecord): CaseTally {
     rates: new Array<number>(2 * RATE_NAMES.length).fill(0),
     visible: 0,
     recallAtK: [],
-    stages: Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<Stage, number>,
-    selectionErrors: Object.fromEntries(SELECTION_ERRORS.map((e) => [e, 0])) as Record<
-      SelectionError,
-      number
-    >,
+    stages: NO_STAGES,
+    selectionErrors: NO_SELECTION_ERRORS,
     cells: [],
     quality: newQualityTally(r.turn !== undefined),
     outcomes: [],
@@ -214,12 +223,23 @@ export function addRecord(tally: CaseTally, r: TrialRecord): void {
   if ((bits & EXPOSED) !== 0) {
     const k = r.retrieval_k === null ? "all" : String(r.retrieval_k);
     let recall = tally.recallAtK.find((at) => at.k === k);
-    if (recall === undefined) tally.recallAtK.push((recall = { k, n: 0, s: 0 }));
+    // Made anew with each new entry: a list pushed to holds room for 17.
+    if (recall === undefined) {
+      recall = { k, n: 0, s: 0 };
+      tally.recallAtK = tally.recallAtK.length === 0 ? [recall] : tally.recallAtK.concat([recall]);
+    }
     recall.n += 1;
     if ((bits & RETRIEVED) !== 0) recall.s += 1;
   }
-  if (r.failed_stage !== null) tally.stages[r.failed_stage] += 1;
-  if (r.selection_error !== null) tally.selectionErrors[r.selection_error] += 1;
+  if (r.failed_stage !== null) {
+    if (tally.stages === NO_STAGES) tally.stages = { ...NO_STAGES };
+    tally.stages[r.failed_stage] += 1;
+  }
+  if (r.selection_error !== null) {
+    if (tally.selectionErrors === NO_SELECTION_ERRORS)
+      tally.selectionErrors = { ...NO_SELECTION_ERRORS };
+    tally.selectionErrors[r.selection_error] += 1;
+  }
   addCell(tally, r);
   addQuality(tally.quality, r.trial, quality);
   if (r.usage.input_tokens !== null) {
@@ -265,8 +285,10 @@ function cellOf(r: TrialRecord): [string, string] {
 function addCell(tally: CaseTally, r: TrialRecord): void {
   const [acceptable, selected] = cellOf(r);
   let cell = tally.cells.find((c) => c.selected === selected && c.acceptable === acceptable);
-  if (cell === undefined)
-    tally.cells.push((cell = { acceptable, selected, count: 0, correct: 0, selectionFailures: 0 }));
+  if (cell === undefined) {
+    cell = { acceptable, selected, count: 0, correct: 0, selectionFailures: 0 };
+    tally.cells = tally.cells.length === 0 ? [cell] : tally.cells.concat([cell]);
+  }
   cell.count += 1;
   if (r.failed_stage === null) cell.correct += 1;
   if (r.failed_stage === "selection") cell.selectionFailures += 1;
