@@ -1,6 +1,14 @@
 // Shared by the benches: seeded generators of realistic large inputs (registries, cases, projects)
 // and a child-process measure that reports wall time, CPU time and peak RSS of one command.
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 
@@ -341,4 +349,131 @@ export async function fillStore(dir) {
       code === 0 ? resolve() : reject(new Error(`fill failed (${code}): ${err.slice(-1000)}`)),
     );
   });
+}
+
+/**
+ * Generated OTLP traffic (monitor and shadow benches): one ExportTraceServiceRequest per line, a
+ * chat span each with OpenTelemetry GenAI attributes as JSON strings (input and output messages,
+ * the tool definitions offered), spread over two days of `total` spans; seeded, so every run
+ * writes the same spans. `write(file, count)` writes the next `count` of the sequence and returns
+ * the file's size; `tools` are the 40 tools the spans offer (sets of 6).
+ */
+export function createSpanWriter(total, seed = 31) {
+  const { rand, pick } = seeded(seed);
+
+  // 40 tools; each call offers one of 20 sets of 6 (a router's candidate sets), with descriptions and schemas.
+  const TOOLS = Array.from({ length: 40 }, (_, i) => ({
+    type: "function",
+    name: `${pick(["get", "search", "update", "cancel", "refund", "list"])}_${pick(["order", "invoice", "customer", "shipment", "ticket"])}_${i}`,
+    description: `Tool ${i}: ${pick(["Look up", "Search", "Change", "Cancel", "Refund", "List"])} one ${pick(["order", "invoice", "customer record", "shipment", "ticket"])} by its id; use when the id is known.`,
+    parameters: {
+      type: "object",
+      properties: { id: { type: "string" }, note: { type: "string" } },
+      required: ["id"],
+      additionalProperties: false,
+    },
+  }));
+  const SETS = Array.from({ length: 20 }, () =>
+    Array.from({ length: 6 }, () => pick(TOOLS)).filter((t, i, all) => all.indexOf(t) === i),
+  );
+  const SET_JSON = SETS.map((set) => JSON.stringify(set));
+  const TENANTS = Array.from({ length: 50 }, (_, i) => `tenant-${i}`);
+  const attr = (key, value) => ({
+    key,
+    value: typeof value === "string" ? { stringValue: value } : { intValue: String(value) },
+  });
+
+  function span(i) {
+    const s = Math.floor(rand() * SETS.length);
+    const set = SETS[s];
+    const r = rand();
+    const called =
+      r < 0.85 ? pick(set).name : r < 0.9 ? "ask_user" : r < 0.93 ? "phantom_tool" : null;
+    const args = rand() < 0.05 ? '{"id": ' : JSON.stringify({ id: `ord_${i}` });
+    const output =
+      called === null
+        ? [
+            {
+              role: "assistant",
+              parts: [
+                {
+                  type: "text",
+                  content: rand() < 0.5 ? "Which order do you mean?" : "I cannot do that.",
+                },
+              ],
+              finish_reason: "stop",
+            },
+          ]
+        : [
+            {
+              role: "assistant",
+              parts: [{ type: "tool_call", id: `call_${i}`, name: called, arguments: args }],
+              finish_reason: "tool_calls",
+            },
+          ];
+    const start = BigInt(1764547200 + Math.floor(i * (172800 / total))) * 1_000_000_000n;
+    return {
+      resourceSpans: [
+        {
+          resource: {
+            attributes: [attr("service.name", "support-agent"), attr("tenant", pick(TENANTS))],
+          },
+          scopeSpans: [
+            {
+              scope: { name: "bench" },
+              spans: [
+                {
+                  traceId: (i + 1).toString(16).padStart(32, "0"),
+                  spanId: (i + 1).toString(16).padStart(16, "0"),
+                  name: "chat gpt-4o",
+                  kind: 3,
+                  startTimeUnixNano: String(start),
+                  endTimeUnixNano: String(start + 900_000_000n),
+                  attributes: [
+                    attr("gen_ai.operation.name", "chat"),
+                    attr("gen_ai.provider.name", "openai"),
+                    attr("gen_ai.request.model", "gpt-4o"),
+                    attr("gen_ai.usage.input_tokens", 900 + (i % 300)),
+                    attr(
+                      "gen_ai.input.messages",
+                      JSON.stringify([
+                        {
+                          role: "user",
+                          parts: [
+                            {
+                              type: "text",
+                              content: `Please help with order ord_${i}, it is late`,
+                            },
+                          ],
+                        },
+                      ]),
+                    ),
+                    attr("gen_ai.tool.definitions", SET_JSON[s]),
+                    attr("gen_ai.output.messages", JSON.stringify(output)),
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+  }
+
+  /** The first `count` spans of the sequence, one per line. */
+  function write(file, count) {
+    const fd = openSync(file, "w");
+    let chunk = "";
+    for (let i = 0; i < count; i++) {
+      chunk += `${JSON.stringify(span(i))}\n`;
+      if (chunk.length > 1 << 22) {
+        writeSync(fd, chunk);
+        chunk = "";
+      }
+    }
+    writeSync(fd, chunk);
+    closeSync(fd);
+    return statSync(file).size;
+  }
+  return { tools: TOOLS, write };
 }

@@ -3,127 +3,15 @@
 // definitions), against a plain line-by-line JSON.parse of the same file in the same bench
 // (interleaved, median of 3). Then monitor's peak RSS on a quarter, a half and the whole file.
 // Targets: wall ≤ 3× the plain parse; peak RSS flat as the file grows.
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { interleave, measure, measuredScript, median, seeded } from "./generate.js";
+import { createSpanWriter, interleave, measure, measuredScript, median } from "./generate.js";
 
 const SPANS = Number(process.env.BENCH_SPANS ?? 1_000_000);
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const dir = mkdtempSync(join(tmpdir(), "route-eval-monitor-bench-"));
-const { rand, pick } = seeded(31);
-
-// 40 tools; each call offers one of 20 sets of 6 (a router's candidate sets), with descriptions and schemas.
-const TOOLS = Array.from({ length: 40 }, (_, i) => ({
-  type: "function",
-  name: `${pick(["get", "search", "update", "cancel", "refund", "list"])}_${pick(["order", "invoice", "customer", "shipment", "ticket"])}_${i}`,
-  description: `Tool ${i}: ${pick(["Look up", "Search", "Change", "Cancel", "Refund", "List"])} one ${pick(["order", "invoice", "customer record", "shipment", "ticket"])} by its id; use when the id is known.`,
-  parameters: {
-    type: "object",
-    properties: { id: { type: "string" }, note: { type: "string" } },
-    required: ["id"],
-    additionalProperties: false,
-  },
-}));
-const SETS = Array.from({ length: 20 }, () =>
-  Array.from({ length: 6 }, () => pick(TOOLS)).filter((t, i, all) => all.indexOf(t) === i),
-);
-const SET_JSON = SETS.map((set) => JSON.stringify(set));
-const TENANTS = Array.from({ length: 50 }, (_, i) => `tenant-${i}`);
-const attr = (key, value) => ({
-  key,
-  value: typeof value === "string" ? { stringValue: value } : { intValue: String(value) },
-});
-
-function span(i) {
-  const s = Math.floor(rand() * SETS.length);
-  const set = SETS[s];
-  const r = rand();
-  const called =
-    r < 0.85 ? pick(set).name : r < 0.9 ? "ask_user" : r < 0.93 ? "phantom_tool" : null;
-  const args = rand() < 0.05 ? '{"id": ' : JSON.stringify({ id: `ord_${i}` });
-  const output =
-    called === null
-      ? [
-          {
-            role: "assistant",
-            parts: [
-              {
-                type: "text",
-                content: rand() < 0.5 ? "Which order do you mean?" : "I cannot do that.",
-              },
-            ],
-            finish_reason: "stop",
-          },
-        ]
-      : [
-          {
-            role: "assistant",
-            parts: [{ type: "tool_call", id: `call_${i}`, name: called, arguments: args }],
-            finish_reason: "tool_calls",
-          },
-        ];
-  const start = BigInt(1764547200 + Math.floor(i * (172800 / SPANS))) * 1_000_000_000n;
-  return {
-    resourceSpans: [
-      {
-        resource: {
-          attributes: [attr("service.name", "support-agent"), attr("tenant", pick(TENANTS))],
-        },
-        scopeSpans: [
-          {
-            scope: { name: "bench" },
-            spans: [
-              {
-                traceId: (i + 1).toString(16).padStart(32, "0"),
-                spanId: (i + 1).toString(16).padStart(16, "0"),
-                name: "chat gpt-4o",
-                kind: 3,
-                startTimeUnixNano: String(start),
-                endTimeUnixNano: String(start + 900_000_000n),
-                attributes: [
-                  attr("gen_ai.operation.name", "chat"),
-                  attr("gen_ai.provider.name", "openai"),
-                  attr("gen_ai.request.model", "gpt-4o"),
-                  attr("gen_ai.usage.input_tokens", 900 + (i % 300)),
-                  attr(
-                    "gen_ai.input.messages",
-                    JSON.stringify([
-                      {
-                        role: "user",
-                        parts: [
-                          { type: "text", content: `Please help with order ord_${i}, it is late` },
-                        ],
-                      },
-                    ]),
-                  ),
-                  attr("gen_ai.tool.definitions", SET_JSON[s]),
-                  attr("gen_ai.output.messages", JSON.stringify(output)),
-                ],
-              },
-            ],
-          },
-        ],
-      },
-    ],
-  };
-}
-
-/** The first `count` spans of the sequence, one per line. */
-function write(file, count) {
-  const fd = openSync(file, "w");
-  let chunk = "";
-  for (let i = 0; i < count; i++) {
-    chunk += `${JSON.stringify(span(i))}\n`;
-    if (chunk.length > 1 << 22) {
-      writeSync(fd, chunk);
-      chunk = "";
-    }
-  }
-  writeSync(fd, chunk);
-  closeSync(fd);
-  return statSync(file).size;
-}
+const { write } = createSpanWriter(SPANS);
 
 const file = join(dir, "spans.jsonl");
 const bytes = write(file, SPANS);

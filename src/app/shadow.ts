@@ -18,12 +18,13 @@ import { inertLine } from "../text/inert.js";
 import { readTraces } from "../traces/read-traces.js";
 import { createRedactor } from "../traces/redact.js";
 import { renderShadow } from "../traces/render-shadow.js";
-import { compareTurns, matches, parseFilter } from "../traces/select-turns.js";
-import { buildShadowReport } from "../traces/shadow-report.js";
-import { casesOfTurns } from "../traces/turn-cases.js";
+import { matches, parseFilter } from "../traces/select-turns.js";
+import { createShadowTally } from "../traces/shadow-report.js";
+import { createTurnCases } from "../traces/turn-cases.js";
 import { runEvaluation } from "../trial/evaluate.js";
-import type { Outcome, TracedTurn } from "../types.js";
+import type { Outcome } from "../types.js";
 import type { ShadowFormat } from "../types/formats.js";
+import { boundHeapGrowth } from "./bounded-heap.js";
 import { toOverrides, type ConfigFlags } from "./cli-options.js";
 import { writeOutput, warnTo } from "./write-output.js";
 
@@ -44,6 +45,7 @@ export async function shadowCommand(
   traces: string[],
   flags: ShadowFlags,
 ): Promise<Outcome> {
+  boundHeapGrowth();
   // One decision per turn unless --trials says otherwise: a blast radius counts turns.
   const overrides = toOverrides(flags);
   const config = loadConfig(flags.config ?? null, { trials: 1, ...overrides }, io.cwd, "shadow");
@@ -54,48 +56,53 @@ export async function shadowCommand(
     );
   }
   const filter = parseFilter(flags.span, flags.where);
-  const turns: TracedTurn[] = [];
-  // Redacted as freeze redacts (e-mail addresses, phone numbers): the shadow run's records keep what it asked.
+  const candidate = config.registry === null ? null : loadRegistry(config.registry, io.cwd);
+  // Each turn made a case as it is read (the rest of the turn let go), redacted as freeze
+  // redacts (e-mail addresses, phone numbers): the shadow run's records keep what it asked.
+  const turnCases = createTurnCases(candidate, phase);
   const redactor = createRedactor([]);
+  let matching = 0;
   const counts = readTraces(
     traces,
     io.cwd,
     (turn) => {
-      if (matches(turn, filter)) turns.push(redactor.turn(turn).turn);
+      if (!matches(turn, filter)) return;
+      matching += 1;
+      turnCases.add(redactor.turn(turn).turn);
     },
     warnTo(io),
   );
-  turns.sort(compareTurns);
-  const candidate = config.registry === null ? null : loadRegistry(config.registry, io.cwd);
-  const { cases, production, skipped } = casesOfTurns(turns, candidate, phase);
+  const { cases, production, skipped } = turnCases.finish();
   if (cases.length === 0) {
     const why = Object.entries(skipped)
       .map(([reason, n]) => `${n} ${reason}`)
       .join(", ");
     throw new InputError(
-      `no production turn to ask again: the traces hold ${counts.turns} model call${counts.turns === 1 ? "" : "s"}${turns.length < counts.turns ? `, ${turns.length} matching` : ""}${why === "" ? "" : ` (${why})`}`,
+      `no production turn to ask again: the traces hold ${counts.turns} model call${counts.turns === 1 ? "" : "s"}${matching < counts.turns ? `, ${matching} matching` : ""}${why === "" ? "" : ` (${why})`}`,
     );
   }
   const onProgress =
     flags.progress === false
       ? undefined
       : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) });
-  const { records: readBack, runDir } = await runEvaluation(config, {
+  // The report is counted as each record is kept: a shadow holds no record.
+  const tally = createShadowTally(production);
+  const noSystem = cases.filter((c) => c.system === "").length;
+  const { runDir } = await runEvaluation(config, {
     now: io.now,
     env: io.env,
     place: { kind: "new", id: flags.runId },
     sweep: { cases },
     onProgress,
     signal: io.interrupts?.(),
-    keepRecords: true,
+    onRecord: tally.add,
     onWarning: (message) => io.stderr(`${inertLine(message)}\n`),
   });
-  const records = readBack();
-  const report = buildShadowReport(records, production, {
+  const report = tally.report({
     candidate: {
       config: config.file === null ? null : showPath(config.file, io.cwd),
       endpoint: config.endpoint.split(":")[0],
-      model: records[0]?.model ?? config.model ?? "",
+      model: tally.model() ?? config.model ?? "",
       registry: candidate?.snapshot ?? null,
       phase,
       trials: config.trials,
@@ -105,7 +112,7 @@ export async function shadowCommand(
       read: counts.turns,
       asked: cases.length,
       skipped: skipped as Record<string, number>,
-      no_system: cases.filter((c) => c.system === "").length,
+      no_system: noSystem,
     },
   });
   writeJsonFile(join(runDir, SHADOW_FILE), report);

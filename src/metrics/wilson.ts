@@ -108,13 +108,6 @@ export function clusterOf(t: TrialRecord): string {
   return t.turn?.conversation ?? t.case_id;
 }
 
-/** The share of `population` for which `success` holds; its interval treats the case as the unit. */
-export function rateOf(population: TrialRecord[], success: (t: TrialRecord) => boolean): Rate {
-  return clusterRate(
-    tallyByCase(population, (t) => (success(t) ? 1 : 0)).map(({ n, sum }) => ({ n, s: sum })),
-  );
-}
-
 /** The mean of a per-trial value over `population`; its interval treats the case (a conversation's turns: the conversation) as the unit. */
 export function meanOf(population: TrialRecord[], value: (t: TrialRecord) => number): MeanEstimate {
   return clusterMean(tallyByCase(population, value));

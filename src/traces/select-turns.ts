@@ -42,7 +42,10 @@ export function matches(turn: TracedTurn, filter: TurnFilter): boolean {
 }
 
 /** Time order; turns without a time after those with one; then by ids and place, so the order never depends on the files' order alone. */
-export function compareTurns(a: TracedTurn, b: TracedTurn): number {
+/** Where a turn falls in the order turns are read in: what compareTurns compares. */
+export type TurnPlace = Pick<TracedTurn, "time" | "trace_id" | "span_id" | "source">;
+
+export function compareTurns(a: TurnPlace, b: TurnPlace): number {
   return (
     compareNullable(a.time, b.time) ||
     compareNullable(a.trace_id, b.trace_id) ||

@@ -5,7 +5,7 @@
  * candidate-set size per turn. No labels: production's own decision is the reference.
  */
 import { CONTROL_NAMES, type ShadowCell, type ShadowReport, type TrialRecord } from "../types.js";
-import { meanOf, rateOf } from "../metrics/wilson.js";
+import { clusterMean, clusterOf, clusterRate } from "../metrics/wilson.js";
 import { compareText } from "../text/compare-text.js";
 import { ABSTAIN, ASK } from "../types.js";
 import { describeChoice, NO_CALL, type ProductionDecision } from "./turn-cases.js";
@@ -13,73 +13,118 @@ import { describeChoice, NO_CALL, type ProductionDecision } from "./turn-cases.j
 /** Turns named per cell (the rest are counted). */
 const TURNS_PER_CELL = 20;
 
-export function buildShadowReport(
-  records: TrialRecord[],
-  production: Map<string, ProductionDecision>,
-  about: Pick<ShadowReport, "candidate" | "run_dir" | "turns">,
-): ShadowReport {
-  const scored = records.filter((r) => r.error === null && production.has(r.case_id));
-  const from = (r: TrialRecord) => (production.get(r.case_id) as ProductionDecision).label;
-  const to = (r: TrialRecord) => describeChoice(r.selected);
-  const isMove = (r: TrialRecord) => (r.selected ?? NO_CALL) !== from(r);
+/** What a turn's (or a conversation's) scored decisions add up to: each interval's cluster. */
+interface TurnSums {
+  n: number;
+  moved: number;
+  calls: { production: number; candidate: number };
+  parallel: { production: number; candidate: number };
+}
+
+/**
+ * The shadow report counted as the run keeps each record, so a shadow of any size holds per-turn
+ * sums rather than its records: the moves, what became a question, an abstention or no call, and
+ * each turn's candidate set size.
+ */
+export interface ShadowTally {
+  add(record: TrialRecord): void;
+  report(about: Pick<ShadowReport, "candidate" | "run_dir" | "turns">): ShadowReport;
+  /** The model of the first record counted (null before any). */
+  model(): string | null;
+}
+
+export function createShadowTally(production: Map<string, ProductionDecision>): ShadowTally {
   const cells = new Map<string, ShadowCell>();
-  for (const r of scored) {
-    const key = JSON.stringify([from(r), to(r)]);
+  const clusters = new Map<string, TurnSums>();
+  /** Ordinary tools the candidate showed each turn (controls apart). */
+  const visible = new Map<string, number>();
+  const became = { question: 0, abstention: 0, no_call: 0 };
+  let errored = 0;
+  let decisions = 0;
+  let model: string | null = null;
+  const add = (r: TrialRecord) => {
+    model ??= r.model;
+    if (r.error !== null) errored += 1;
+    const decision = production.get(r.case_id);
+    if (r.error !== null || decision === undefined) return;
+    decisions += 1;
+    const from = decision.label;
+    const to = describeChoice(r.selected);
+    const moved = (r.selected ?? NO_CALL) !== from;
+    const key = JSON.stringify([from, to]);
     let cell = cells.get(key);
-    if (cell === undefined)
-      cells.set(key, (cell = { from: from(r), to: to(r), moved: isMove(r), count: 0, turns: [] }));
+    if (cell === undefined) cells.set(key, (cell = { from, to, moved, count: 0, turns: [] }));
     cell.count += 1;
     if (!cell.turns.includes(r.case_id) && cell.turns.length < TURNS_PER_CELL)
       cell.turns.push(r.case_id);
-  }
-  const ordered = [...cells.values()].sort(
-    (a, b) =>
-      Number(b.moved) - Number(a.moved) ||
-      b.count - a.count ||
-      compareText(a.from, b.from) ||
-      compareText(a.to, b.to),
-  );
-  const fromCall = scored.filter(
-    (r) => from(r) !== NO_CALL && !CONTROL_NAMES.some((c) => c === from(r)),
-  );
-  const sizes = perTurnSizes(scored, production);
-  const productionCalls = (r: TrialRecord) =>
-    (production.get(r.case_id) as ProductionDecision).calls;
-  return {
-    kind: "shadow",
-    ...about,
-    decisions: scored.length,
-    errored: records.filter((r) => r.error !== null).length,
-    moved: rateOf(scored, isMove),
-    cells: ordered,
-    became: {
-      question: fromCall.filter((r) => r.selected === ASK).length,
-      abstention: fromCall.filter((r) => r.selected === ABSTAIN).length,
-      no_call: fromCall.filter((r) => r.selected === null).length,
-    },
-    set_size: sizes,
-    calls: {
-      production: meanOf(scored, (r) => productionCalls(r)),
-      candidate: meanOf(scored, (r) => r.tool_calls),
-      parallel: {
-        production: rateOf(scored, (r) => productionCalls(r) > 1),
-        candidate: rateOf(scored, (r) => r.tool_calls > 1),
-      },
-    },
-  };
-}
-
-/** Ordinary tools shown per turn (controls apart): production's offered set and the candidate's visible one. */
-function perTurnSizes(
-  records: TrialRecord[],
-  production: Map<string, ProductionDecision>,
-): ShadowReport["set_size"] {
-  const candidate = new Map<string, number>();
-  for (const r of records)
-    candidate.set(
+    if (from !== NO_CALL && !CONTROL_NAMES.some((c) => c === from)) {
+      if (r.selected === ASK) became.question += 1;
+      if (r.selected === ABSTAIN) became.abstention += 1;
+      if (r.selected === null) became.no_call += 1;
+    }
+    const cluster = clusterOf(r);
+    let sums = clusters.get(cluster);
+    if (sums === undefined)
+      clusters.set(
+        cluster,
+        (sums = {
+          n: 0,
+          moved: 0,
+          calls: { production: 0, candidate: 0 },
+          parallel: { production: 0, candidate: 0 },
+        }),
+      );
+    sums.n += 1;
+    if (moved) sums.moved += 1;
+    sums.calls.production += decision.calls;
+    sums.calls.candidate += r.tool_calls;
+    if (decision.calls > 1) sums.parallel.production += 1;
+    if (r.tool_calls > 1) sums.parallel.candidate += 1;
+    visible.set(
       r.case_id,
       r.visible_order.filter((name) => !CONTROL_NAMES.some((c) => c === name)).length,
     );
+  };
+  const report = (about: Pick<ShadowReport, "candidate" | "run_dir" | "turns">): ShadowReport => {
+    // In cluster order, so an interval's last digits never depend on the order records came in.
+    const sums = [...clusters.entries()].sort(([a], [b]) => compareText(a, b)).map(([, t]) => t);
+    const rate = (hits: (t: TurnSums) => number) =>
+      clusterRate(sums.map((t) => ({ n: t.n, s: hits(t) })));
+    const mean = (total: (t: TurnSums) => number) =>
+      clusterMean(sums.map((t) => ({ n: t.n, sum: total(t) })));
+    return {
+      kind: "shadow",
+      ...about,
+      decisions,
+      errored,
+      moved: rate((t) => t.moved),
+      cells: [...cells.values()].sort(
+        (a, b) =>
+          Number(b.moved) - Number(a.moved) ||
+          b.count - a.count ||
+          compareText(a.from, b.from) ||
+          compareText(a.to, b.to),
+      ),
+      became: { ...became },
+      set_size: setSizes(visible, production),
+      calls: {
+        production: mean((t) => t.calls.production),
+        candidate: mean((t) => t.calls.candidate),
+        parallel: {
+          production: rate((t) => t.parallel.production),
+          candidate: rate((t) => t.parallel.candidate),
+        },
+      },
+    };
+  };
+  return { add, report, model: () => model };
+}
+
+/** Ordinary tools shown per turn (controls apart): production's offered set and the candidate's visible one. */
+function setSizes(
+  candidate: Map<string, number>,
+  production: Map<string, ProductionDecision>,
+): ShadowReport["set_size"] {
   const turns = [...candidate.keys()];
   const mean = (values: number[]) =>
     values.length === 0

@@ -11,7 +11,7 @@
 import { ABSTAIN, ASK, type Case, type Registry, type Tool, type TracedTurn } from "../types.js";
 import { contentHash } from "../text/content-hash.js";
 import { targetCalled, targetsBehind } from "../registry/targets.js";
-import { compareTurns } from "./select-turns.js";
+import { compareTurns, type TurnPlace } from "./select-turns.js";
 
 /** Why a traced turn cannot be asked again. */
 export type SkipReason =
@@ -39,26 +39,34 @@ export interface TurnCases {
   skipped: Partial<Record<SkipReason, number>>;
 }
 
-export function casesOfTurns(
-  turns: TracedTurn[],
+/**
+ * Traced turns made into cases as they are read, so that a shadow of a day of traffic holds each
+ * turn's case, not the turn (its parsed attributes, the tool definitions it was offered): `add`
+ * each turn, then `finish` puts the cases in the order of the turns (compareTurns) and names them.
+ */
+export function createTurnCases(
   candidate: Registry | null,
   phase: string | null,
-): TurnCases {
+): { add(turn: TracedTurn): void; finish(): TurnCases } {
   const defined = new Map((candidate?.tools ?? []).map((tool) => [tool.name, tool]));
   const registries = new Map<string, Registry>();
   // dispatch: tool (docs/targets.md): a traced dispatcher (Skill, Task) is the candidate's targets
   // of its kind, and a traced call of it is the choice of the target its argument names — so a
   // skill's description change moves the skill chosen, not "Skill" against "Skill".
   const dispatch = candidate?.dispatch?.style === "tool" ? candidate.dispatch : null;
-  const production = new Map<string, ProductionDecision>();
   const skipped: Partial<Record<SkipReason, number>> = {};
-  const cases: Case[] = [];
-  const ids = new Set<string>();
-  for (const turn of [...turns].sort(compareTurns)) {
+  /** Each asked turn's case and production decision until `finish` names them, with its place in the order. */
+  const pending: {
+    place: TurnPlace;
+    base: string;
+    made: Omit<Case, "id">;
+    decision: Omit<ProductionDecision, "case_id">;
+  }[] = [];
+  const add = (turn: TracedTurn) => {
     const reason = whyNot(turn);
     if (reason !== null) {
       skipped[reason] = (skipped[reason] ?? 0) + 1;
-      continue;
+      return;
     }
     const last = turn.messages[turn.messages.length - 1];
     const tools = uniqueTools(turn).flatMap(
@@ -77,43 +85,56 @@ export function casesOfTurns(
           ...(candidate?.dispatch === undefined ? {} : { dispatch: candidate.dispatch }),
         }),
       );
-    const id = uniqueId(turn, ids);
     const first = turn.calls[0];
     const called =
       first === undefined
         ? null
         : ((dispatch === null ? null : targetCalled(dispatch, first.name, first.parsed)) ??
           first.name);
-    production.set(id, {
-      case_id: id,
-      label: called ?? NO_CALL,
-      offered: tools.length,
-      calls: turn.calls.length,
-      where:
-        turn.span_id === null ? `${turn.source.file}:${turn.source.line}` : `span ${turn.span_id}`,
+    const { time, trace_id, span_id, source } = turn;
+    pending.push({
+      place: { time, trace_id, span_id, source },
+      base: idBase(turn),
+      decision: {
+        label: called ?? NO_CALL,
+        offered: tools.length,
+        calls: turn.calls.length,
+        where: span_id === null ? `${source.file}:${source.line}` : `span ${span_id}`,
+      },
+      made: {
+        goal: last.role === "user" ? last.content : "",
+        phase,
+        // An answer without a call is labelled abstention: a label is never empty (show explains the turn like any other).
+        acceptable: [called ?? ABSTAIN],
+        forbidden: [],
+        family: null,
+        tags: ["shadow"],
+        args: {},
+        context: {},
+        messages: turn.messages.slice(0, -1),
+        must_see: [],
+        must_not_see: [],
+        source: { file: source.file, line: source.line },
+        registry,
+        // As traced: a turn that had no system prompt is asked without one (never with the run's).
+        system: turn.system ?? "",
+        ...tracedChoice(turn),
+      },
     });
-    cases.push({
-      id,
-      goal: last.role === "user" ? last.content : "",
-      phase,
-      // An answer without a call is labelled abstention: a label is never empty (show explains the turn like any other).
-      acceptable: [called ?? ABSTAIN],
-      forbidden: [],
-      family: null,
-      tags: ["shadow"],
-      args: {},
-      context: {},
-      messages: turn.messages.slice(0, -1),
-      must_see: [],
-      must_not_see: [],
-      source: { file: turn.source.file, line: turn.source.line },
-      registry,
-      // As traced: a turn that had no system prompt is asked without one (never with the run's).
-      system: turn.system ?? "",
-      ...tracedChoice(turn),
-    });
-  }
-  return { cases, production, skipped };
+  };
+  const finish = (): TurnCases => {
+    const production = new Map<string, ProductionDecision>();
+    const cases: Case[] = [];
+    const ids = new Set<string>();
+    for (const { base, made, decision } of pending.sort((a, b) => compareTurns(a.place, b.place))) {
+      const id = uniqueId(base, ids);
+      production.set(id, { case_id: id, ...decision });
+      cases.push({ id, ...made });
+    }
+    pending.length = 0;
+    return { cases, production, skipped };
+  };
+  return { add, finish };
 }
 
 /**
@@ -165,8 +186,12 @@ export function tracedTool(tool: TracedTurn["tools"][number]): Tool {
   };
 }
 
-function uniqueId(turn: TracedTurn, ids: Set<string>): string {
-  const base = `turn-${(turn.span_id ?? `${turn.source.file.replace(/^.*[\\/]/, "")}-${turn.source.line}`).replace(/[^A-Za-z0-9_.-]+/g, "-").slice(0, 64)}`;
+/** `turn-<span id>` (or the file and line of a turn without one), as a case id may be written. */
+function idBase(turn: TracedTurn): string {
+  return `turn-${(turn.span_id ?? `${turn.source.file.replace(/^.*[\\/]/, "")}-${turn.source.line}`).replace(/[^A-Za-z0-9_.-]+/g, "-").slice(0, 64)}`;
+}
+
+function uniqueId(base: string, ids: Set<string>): string {
   let id = base;
   for (let n = 2; ids.has(id); n += 1) id = `${base}-${n}`;
   ids.add(id);

@@ -97,6 +97,8 @@ export interface RunOptions {
    * after, and freeze's todo cases would not read back). Otherwise a run holds per-case tallies only.
    */
   keepRecords?: boolean;
+  /** Told each record as the run keeps it (a resumed run's first): what a caller counts for itself (shadow's moves) without holding records. */
+  onRecord?: (record: TrialRecord) => void;
   /** Called as trials finish, once at the start and once at the end (progress lines). */
   onProgress?: (progress: RunProgress) => void;
   /** Told each warning about the inputs (a likely typo of a tool name), before the first call. */
@@ -242,10 +244,12 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
   const tally = tallyRecords(run.records);
   const kept: TrialRecord[] | null = options.keepRecords === true ? [...run.records] : null;
   const writer = openRecordWriter(recordsFile);
+  if (options.onRecord !== undefined) for (const record of run.records) options.onRecord(record);
   const keep = (record: TrialRecord) => {
     writer.append(record);
     tally.add(record);
     kept?.push(record);
+    options.onRecord?.(record);
   };
   const ids = cases.map((c) => c.id);
   // An adaptive round asks trials no record has (nextTrials): the resumed records are all it must skip.
