@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { renderJson, stableStringify } from "../src/render/stable-json.js";
+import { renderJson, renderJsonChunks, stableStringify } from "../src/render/stable-json.js";
+import type { Report } from "../src/types.js";
 import { buildFixtureReport } from "./fixtures/report-fixture.js";
 
 /** Rebuild a value with every object's keys inserted in reverse order. */
@@ -97,5 +98,21 @@ describe("renderJson", () => {
     expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(report)));
     expect(renderJson(JSON.parse(text))).toBe(text);
     expect(stableStringify(reverseKeys(report), 2) + "\n").toBe(text);
+  });
+
+  it("is written in pieces (a case row at a time) that join to exactly stableStringify's text", () => {
+    const report = buildFixtureReport();
+    const odd = {
+      ...report,
+      cases: [...report.cases, undefined, { b: 'line\nbreak "q"', a: [undefined, NaN, {}] }],
+      z_empty: [],
+      y_gone: undefined,
+      x_list: [1, [2, { d: 1, c: [] }]],
+    } as unknown as Report;
+    for (const value of [report, odd, { schema_version: 1 } as unknown as Report]) {
+      const chunks = [...renderJsonChunks(value)];
+      expect(chunks.join("")).toBe(`${stableStringify(value, 2)}\n`);
+    }
+    expect([...renderJsonChunks(report)].length).toBeGreaterThan(report.cases.length);
   });
 });

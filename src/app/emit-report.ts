@@ -1,7 +1,8 @@
 /** A run's report on stdout (or a file) in the chosen format, and the verdict of its gates. */
 import { join } from "node:path";
 import { readHeadroom } from "../run-files/read-headroom.js";
-import { writeOutput } from "./write-output.js";
+import { writeChunks, writeOutput } from "./write-output.js";
+import { renderJsonChunks } from "../render/stable-json.js";
 import type { Io } from "../context.js";
 import { inertLine } from "../text/inert.js";
 import { terminalWidth } from "../render/terminal-width.js";
@@ -38,6 +39,8 @@ export function emitReport(
   const explanations = html ? explainRun(report, source.records()) : null;
   const headroom = html ? readHeadroom(source.runDir) : null;
   const output = flags.output ?? (html ? join(source.runDir, "report.html") : undefined);
+  // JSON is written as it is rendered, a case row at a time.
+  if (flags.format === "json") return writeChunks(io, renderJsonChunks(report), output);
   const text = renderReport(report, flags.format, {
     color: io.color && output === undefined,
     gates,

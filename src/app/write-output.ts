@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import type { Io } from "../context.js";
 import { InputError } from "../errors.js";
 import { inertLine } from "../text/inert.js";
+import { writeBatched } from "../run-files/write-files.js";
 
 /** A warning about the input, on stderr, its outside text made inert. */
 export function warnTo(io: Io): (message: string) => void {
@@ -29,25 +30,12 @@ export function writeChunks(io: Io, chunks: Iterable<string>, output: string | u
   const fd = toStdout ? null : guard(output, () => openSync(inFolder(io, output), "w"));
   const write = (text: string) => (fd === null ? io.stdout(text) : void writeSync(fd, text));
   try {
-    let batch: string[] = [];
-    let size = 0;
-    for (const chunk of chunks) {
-      batch.push(chunk);
-      size += chunk.length;
-      if (size >= BATCH) {
-        write(batch.join(""));
-        batch = [];
-        size = 0;
-      }
-    }
-    if (batch.length > 0) write(batch.join(""));
+    writeBatched(chunks, write);
   } finally {
     if (fd !== null) closeSync(fd);
   }
   if (!toStdout) io.stderr(`wrote ${output}\n`);
 }
-
-const BATCH = 1 << 16;
 
 /**
  * Files route-eval writes over (init, freeze, --force or not) must not be symbolic links: a link

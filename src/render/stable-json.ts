@@ -23,12 +23,41 @@ export function stableStringify(value: unknown, indent = 0): string {
   return JSON.stringify({ [LEADING_KEY]: version, ...rest }, null, indent);
 }
 
-/** report.json: stable key order, 2-space indent, trailing newline. A report is rendered once (report.json and `-f json` share it). */
+/** report.json: stable key order, 2-space indent, trailing newline (renderJsonChunks, joined). */
 export function renderJson(report: Report): string {
-  let text = rendered.get(report);
-  if (text === undefined) rendered.set(report, (text = `${stableStringify(report, 2)}\n`));
-  return text;
+  return [...renderJsonChunks(report)].join("");
 }
 
-/** Reports are not changed once built, so their text is kept for a second reader. */
-const rendered = new WeakMap<Report, string>();
+/**
+ * report.json in pieces, byte for byte what `stableStringify(report, 2)` and a newline write: each
+ * top-level member written alone, and the items of a top-level list (the case rows) one at a time
+ * — so a report of 100,000 cases is never sorted, nor held as text, whole.
+ */
+export function* renderJsonChunks(report: Report): Generator<string> {
+  const keys = Object.keys(report).sort();
+  const ordered =
+    LEADING_KEY in report ? [LEADING_KEY, ...keys.filter((k) => k !== LEADING_KEY)] : keys;
+  let first = true;
+  for (const key of ordered) {
+    const value: unknown = Reflect.get(report, key);
+    const head = `${first ? "{" : ","}\n  ${JSON.stringify(key)}: `;
+    if (Array.isArray(value) && value.length > 0) {
+      first = false;
+      yield `${head}[`;
+      for (let i = 0; i < value.length; i++)
+        yield `${i === 0 ? "" : ","}\n    ${indented(value[i], "\n    ") ?? "null"}`;
+      yield "\n  ]";
+      continue;
+    }
+    const text = indented(value, "\n  ");
+    if (text === undefined) continue;
+    first = false;
+    yield `${head}${text}`;
+  }
+  yield first ? "{}\n" : "\n}\n";
+}
+
+/** A value's stable JSON (2-space indent) as it reads nested at a depth: its lines after the first indented by `newline`. */
+function indented(value: unknown, newline: string): string | undefined {
+  return JSON.stringify(sortKeys(value), null, 2)?.replace(/\n/g, newline);
+}

@@ -1,8 +1,18 @@
-import { accessSync, constants, existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { dirname } from "node:path";
 import { canonicalJson } from "../text/canonical-json.js";
 import type { Report } from "../types.js";
-import { renderJson } from "../render/stable-json.js";
+import { renderJsonChunks } from "../render/stable-json.js";
 
 /** Writes JSON with stable key order atomically (temp file + rename): a reader never sees half a file. */
 export function writeJsonFile(file: string, value: unknown): void {
@@ -15,10 +25,34 @@ export function writeTextFile(file: string, text: string): void {
   renameSync(temp, file);
 }
 
-/** report.json: the versioned contract, schema_version first, keys stable. */
+/** report.json: the versioned contract, schema_version first, keys stable; written as it is rendered (a case row at a time), atomically. */
 export function writeReportFile(file: string, report: Report): void {
-  writeTextFile(file, renderJson(report));
+  const temp = `${file}.${process.pid}.tmp`;
+  const fd = openSync(temp, "w");
+  try {
+    writeBatched(renderJsonChunks(report), (text) => void writeSync(fd, text));
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temp, file);
 }
+
+/** Text made in pieces, written in batches of about BATCH characters as they come: never joined whole. */
+export function writeBatched(chunks: Iterable<string>, write: (text: string) => void): void {
+  let batch: string[] = [];
+  let size = 0;
+  for (const chunk of chunks) {
+    batch.push(chunk);
+    size += chunk.length;
+    if (size < BATCH) continue;
+    write(batch.join(""));
+    batch = [];
+    size = 0;
+  }
+  if (batch.length > 0) write(batch.join(""));
+}
+
+const BATCH = 1 << 16;
 
 /**
  * mkdir -p that says why it failed: on a read-only file system (or a folder it may not write)
