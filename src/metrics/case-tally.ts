@@ -10,18 +10,18 @@ import {
   FACTS,
   SELECTION_ERRORS,
   STAGES,
-  isControl,
   type SelectionError,
   type Stage,
   type Success,
   type TrialRecord,
 } from "../types.js";
-import { findFacts, isExposed, RATE_MASKS } from "./trial-facts.js";
+import { findFacts, RATE_MASKS } from "./trial-facts.js";
 import { labelAcceptable, labelSelected } from "./scored-trials.js";
 import { clusterOf } from "./wilson.js";
 import { sameList } from "../text/same-list.js";
 import { addQuality, newQualityTally, type QualityTally } from "./retrieval-quality.js";
 import { addCallSet, newCallSetSums } from "./call-sets.js";
+import { addSearch, newSearchSums } from "./tool-search.js";
 import { addHierarchy, newHierarchySums } from "./hierarchy.js";
 
 const bit = (fact: (typeof FACTS)[number]): number => 1 << FACTS.indexOf(fact);
@@ -42,21 +42,6 @@ export interface Cell {
   /** Trials that failed at selection. */
   selectionFailures: number;
 }
-
-/** The slots of a case's tool-search sums: decisions, and of them the counts and totals tool-search.ts reports. */
-export const SEARCH = {
-  decisions: 0,
-  needed: 1,
-  found: 2,
-  foundFirst: 3,
-  loaded: 4,
-  notChosen: 5,
-  limit: 6,
-  failed: 7,
-  searches: 8,
-  tokens: 9,
-  unsearched: 10,
-} as const;
 
 export interface CaseTally {
   caseId: string;
@@ -253,7 +238,7 @@ export function addRecord(tally: CaseTally, r: TrialRecord): void {
     tally.thirds[2 * THIRD_INDEX[third]] += 1;
     if ((bits & PICKED) !== 0) tally.thirds[2 * THIRD_INDEX[third] + 1] += 1;
   }
-  if (r.search !== undefined) addSearch((tally.search ??= new Float64Array(11)), r);
+  if (r.search !== undefined) addSearch((tally.search ??= newSearchSums()), r);
   if (r.call_set !== undefined) addCallSet((tally.callSets ??= newCallSetSums()), r);
   if (r.hierarchy !== undefined) addHierarchy((tally.hierarchy ??= newHierarchySums()), r);
 }
@@ -292,32 +277,4 @@ function addCell(tally: CaseTally, r: TrialRecord): void {
   cell.count += 1;
   if (r.failed_stage === null) cell.correct += 1;
   if (r.failed_stage === "selection") cell.selectionFailures += 1;
-}
-
-function addSearch(sums: Float64Array, r: TrialRecord): void {
-  const search = r.search;
-  if (search === undefined) return;
-  const returns = (steps: typeof search.searches) =>
-    steps.some((s) => s.returned.some((name) => r.acceptable.includes(name)));
-  sums[SEARCH.decisions] += 1;
-  // A control (always loaded) or an always-loaded tool needs no search.
-  if (
-    isExposed(r) &&
-    !r.acceptable.some((name) => isControl(name) || search.always_loaded.includes(name))
-  ) {
-    sums[SEARCH.needed] += 1;
-    if (returns(search.searches)) sums[SEARCH.found] += 1;
-    if (returns(search.searches.slice(0, 1))) sums[SEARCH.foundFirst] += 1;
-    // Found, not chosen: of the decisions whose deferred acceptable tool was loaded (a control or
-    // an always-loaded tool was never searched for, and counts in neither).
-    if (r.failed_stage === null || r.failed_stage === "selection") {
-      sums[SEARCH.loaded] += 1;
-      if (r.failed_stage === "selection") sums[SEARCH.notChosen] += 1;
-    }
-  }
-  if (search.outcome === "search_limit") sums[SEARCH.limit] += 1;
-  sums[SEARCH.failed] += search.searches.filter((s) => s.error !== undefined).length;
-  sums[SEARCH.searches] += search.searches.length;
-  sums[SEARCH.tokens] += search.definition_tokens;
-  sums[SEARCH.unsearched] += search.definition_tokens_unsearched;
 }

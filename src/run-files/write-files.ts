@@ -19,22 +19,24 @@ export function writeJsonFile(file: string, value: unknown): void {
   writeTextFile(file, canonicalJson(value, 2) + "\n");
 }
 
-export function writeTextFile(file: string, text: string): void {
+/** Writes text (whole, or in pieces written in batches as they come) atomically: temp file + rename. */
+export function writeTextFile(file: string, text: string | Iterable<string>): void {
   const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, text);
+  if (typeof text === "string") writeFileSync(temp, text);
+  else {
+    const fd = openSync(temp, "w");
+    try {
+      writeBatched(text, (batch) => void writeSync(fd, batch));
+    } finally {
+      closeSync(fd);
+    }
+  }
   renameSync(temp, file);
 }
 
-/** report.json: the versioned contract, schema_version first, keys stable; written as it is rendered (a case row at a time), atomically. */
+/** report.json: the versioned contract, schema_version first, keys stable; written as it is rendered (a case row at a time). */
 export function writeReportFile(file: string, report: Report): void {
-  const temp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temp, "w");
-  try {
-    writeBatched(renderJsonChunks(report), (text) => void writeSync(fd, text));
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, file);
+  writeTextFile(file, renderJsonChunks(report));
 }
 
 /** Text made in pieces, written in batches of about BATCH characters as they come: never joined whole. */

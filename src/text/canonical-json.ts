@@ -50,25 +50,18 @@ export function createCanonicalWriter(): CanonicalWriter {
   const write = (value: unknown) => writeCompact(value, memo) ?? "null";
   return Object.assign(write, {
     pieces: (value: unknown): CanonicalPiece[] => {
-      if (value === null || typeof value !== "object" || Array.isArray(value) || "toJSON" in value)
-        return [write(value)];
-      const pieces: CanonicalPiece[] = [];
-      let out = "{";
-      for (const key of orderKeys(Object.keys(value))) {
-        const item: unknown = Reflect.get(value, key);
-        const text = writeCompact(item, memo);
-        if (text === undefined) continue;
-        out += `${out === "{" ? "" : ","}${JSON.stringify(key)}:`;
-        if (typeof item !== "object" || item === null || text.length < SHARED_BYTES) out += text;
-        else {
-          pieces.push(out, sharedOf(item, text));
-          out = "";
-        }
-      }
-      pieces.push(`${out}}`);
-      return pieces;
+      if (value === null || typeof value !== "object") return [write(value)];
+      const parts: CanonicalPiece[] = [];
+      const tail = writeObject(value, memo, { list: parts, share: sharedOf }) ?? "null";
+      return [...parts, tail];
     },
   });
+}
+
+/** Where a top-level object's large members go as pieces (CanonicalWriter.pieces). */
+interface Pieces {
+  list: CanonicalPiece[];
+  share: (value: object, text: string) => SharedText;
 }
 
 /** A canonical text in pieces: text written for this value, and large parts shared with values written before (with their UTF-8 bytes, kept once). */
@@ -115,20 +108,35 @@ function writeMemo(value: object, memo: WeakMap<object, string | undefined>): st
   return text;
 }
 
-function writeObject(value: object, memo: Memo): string | undefined {
+/** An object's text; with `pieces`, each member SHARED_BYTES long or longer goes to the list as a shared piece, and what follows the last one is returned. */
+function writeObject(value: object, memo: Memo, pieces?: Pieces): string | undefined {
   if (Array.isArray(value))
     return `[${value.map((item) => writeCompact(item, memo) ?? "null").join(",")}]`;
   const keys = Object.keys(value);
   // sortKeys copies own enumerable keys only, so only an own toJSON survives the copy.
   const toJSON: unknown = keys.includes("toJSON") ? Reflect.get(value, "toJSON") : undefined;
   if (typeof toJSON === "function") return writeCompact(Reflect.apply(toJSON, value, []), memo);
-  let out = "";
+  let out = "{";
+  let first = true;
   for (const key of orderKeys(keys)) {
-    const text = writeCompact(Reflect.get(value, key), memo);
+    const item: unknown = Reflect.get(value, key);
+    const text = writeCompact(item, memo);
     if (text === undefined) continue;
-    out += `${out === "" ? "" : ","}${JSON.stringify(key)}:${text}`;
+    out += `${first ? "" : ","}${JSON.stringify(key)}:`;
+    first = false;
+    if (
+      pieces === undefined ||
+      typeof item !== "object" ||
+      item === null ||
+      text.length < SHARED_BYTES
+    )
+      out += text;
+    else {
+      pieces.list.push(out, pieces.share(item, text));
+      out = "";
+    }
   }
-  return `{${out}}`;
+  return `${out}}`;
 }
 
 const INDEX_KEY = /^(0|[1-9]\d{0,9})$/;

@@ -93,8 +93,8 @@ export interface RunOptions {
   /** Whether report.json carries the run's gates evaluated (default true; false with --no-gates). */
   gates?: boolean;
   /**
-   * Hold every record in memory as well, for `records()` (freeze and shadow read each one right
-   * after, and freeze's todo cases would not read back). Otherwise a run holds per-case tallies only.
+   * Hold every record in memory as well, for `records()` (freeze reads each one right after, and
+   * its todo cases would not read back). Otherwise a run holds per-case tallies only.
    */
   keepRecords?: boolean;
   /** Told each record as the run keeps it (a resumed run's first): what a caller counts for itself (shadow's moves) without holding records. */

@@ -26,25 +26,14 @@ import { openResponseStore } from "../store/response-store.js";
 import { stableStringify } from "../render/stable-json.js";
 import { writeTextFile } from "../run-files/write-files.js";
 import { TOOL_VERSION } from "../version.js";
-import type { RunProgress } from "../types.js";
 import type { Shard } from "../run-files/shard.js";
 import { type Answering, type StartedRun } from "./evaluate.js";
-import { startRuns } from "./start-runs.js";
+import { startRuns, type SideBySideOptions } from "./start-runs.js";
 import { newRunId } from "./run-meta.js";
 import { runTrialJobs } from "./run-loop.js";
 import { readExperimentFile } from "../run-files/read-experiment.js";
 
-export interface ExperimentOptions {
-  /** The experiment directory's name under out_dir (default <UTC time>-<kind>). */
-  id?: string;
-  /** Continue the interrupted experiment in this directory. */
-  resume?: string;
-  now: () => Date;
-  env: NodeJS.ProcessEnv;
-  onProgress?: (progress: RunProgress) => void;
-  onWarning?: (message: string) => void;
-  onNotice?: (message: string) => void;
-  signal?: AbortSignal;
+export interface ExperimentOptions extends SideBySideOptions {
   /** Variants whose paired verdict against their reference must not be "hurt" (exit 1 otherwise). */
   failIfWorse?: string[];
   /** Run only this shard's (case, trial) units in every variant (`run --shard I/N`). */

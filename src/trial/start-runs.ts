@@ -17,6 +17,17 @@ export interface RunSpec {
   sweep?: RunOptions["sweep"];
 }
 
+/** What a command that opens runs side by side under one directory (an experiment, a tune) is told: where, the run context, who hears of it. */
+export interface SideBySideOptions extends Pick<
+  RunOptions,
+  "now" | "env" | "onProgress" | "onWarning" | "onNotice" | "signal"
+> {
+  /** The directory's name under out_dir (default <UTC time>-<kind>). */
+  id?: string;
+  /** Continue the interrupted one in this directory. */
+  resume?: string;
+}
+
 export interface StartRunsOptions extends Pick<
   RunOptions,
   "now" | "env" | "shard" | "answering" | "onWarning"

@@ -9,7 +9,7 @@
  * proposer's replies come back from the store).
  */
 import { basename, dirname, extname, join } from "node:path";
-import type { Case, CaseRow, Config, Endpoint, Registry, RunProgress } from "../types.js";
+import type { Case, CaseRow, Config, Endpoint, Registry } from "../types.js";
 import type {
   TuneSettings,
   Revision,
@@ -24,7 +24,7 @@ import { describePlan, planTune } from "../tune/plan-tune.js";
 import { diffWords, plainWordDiff } from "../diff/word-diff.js";
 import { EndpointFailure, InputError, Interrupted } from "../errors.js";
 import { openResponseStore } from "../store/response-store.js";
-import { startRuns } from "./start-runs.js";
+import { startRuns, type SideBySideOptions } from "./start-runs.js";
 import { runTrialJobs, type TrialJob } from "./run-loop.js";
 import { createEndpoint } from "./create-endpoint.js";
 import { newRunId } from "./run-meta.js";
@@ -41,19 +41,6 @@ import { briefsOf } from "../tune/briefs.js";
 import { proposeRound, revisionKey } from "../tune/propose-round.js";
 import { judgeRound, splitDelta, weighCandidate, type Scores } from "../tune/judge.js";
 import { nextRevision, reviseRegistry, writeRevisions } from "../tune/revise-registry.js";
-
-export interface TuneOptions {
-  /** The tune directory's name under out_dir (default <UTC time>-tune). */
-  id?: string;
-  /** Continue the interrupted tune in this directory. */
-  resume?: string;
-  now: () => Date;
-  env: NodeJS.ProcessEnv;
-  onProgress?: (progress: RunProgress) => void;
-  onNotice?: (message: string) => void;
-  onWarning?: (message: string) => void;
-  signal?: AbortSignal;
-}
 
 interface Side {
   label: string;
@@ -73,7 +60,7 @@ interface Finished {
 export async function runTune(
   config: Config,
   settings: TuneSettings,
-  options: TuneOptions,
+  options: SideBySideOptions,
 ): Promise<{ dir: string; result: TuneResult }> {
   const { cases, registry: original, split, plan } = planTune(config, settings, options.onWarning);
   options.onNotice?.(`plan: ${describePlan(plan, settings)}`);
@@ -259,7 +246,7 @@ async function runAll(
   sides: Side[],
   config: Config,
   store: ReturnType<typeof openResponseStore>,
-  options: TuneOptions,
+  options: SideBySideOptions,
 ): Promise<Finished[]> {
   const calls = sides.map(() => 0);
   const runs = startRuns(
