@@ -28,9 +28,8 @@ import { writeTextFile } from "../run-files/write-files.js";
 import { TOOL_VERSION } from "../version.js";
 import type { Shard } from "../run-files/shard.js";
 import { type Answering, type StartedRun } from "./evaluate.js";
-import { startRuns, type SideBySideOptions } from "./start-runs.js";
+import { runSideBySide, startRuns, type SideBySideOptions } from "./start-runs.js";
 import { newRunId } from "./run-meta.js";
-import { runTrialJobs } from "./run-loop.js";
 import { readExperimentFile } from "../run-files/read-experiment.js";
 
 export interface ExperimentOptions extends SideBySideOptions {
@@ -62,17 +61,13 @@ export async function runExperiment(
   let stopped;
   try {
     runs = startVariants(plan, dir, store, options);
-    const jobs = runs.flatMap((run) => [...run.jobs]);
-    const resumed = runs.reduce((sum, run) => sum + run.resumed, 0);
-    stopped = await runTrialJobs(jobs, {
-      concurrency: plan.base.concurrency,
-      resumed,
-      total: resumed + jobs.length,
-      onProgress: options.onProgress,
-      signal: options.signal,
-    });
+    stopped = await runSideBySide(
+      runs,
+      () => runs.flatMap((run) => [...run.jobs]),
+      plan.base.concurrency,
+      options,
+    );
   } finally {
-    await Promise.all(runs.map((run) => run.close()));
     store.close();
   }
   if (stopped !== null) {

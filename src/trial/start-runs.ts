@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { Config } from "../types.js";
 import type { ResponseStore } from "../types/endpoint.js";
 import { startRun, type RunOptions, type StartedRun } from "./evaluate.js";
+import { runTrialJobs, type LoopStop, type TrialJob } from "./run-loop.js";
 
 export interface RunSpec {
   /** Its directory's name under config.out_dir. */
@@ -74,4 +75,29 @@ export function startRuns(
     throw error;
   }
   return runs;
+}
+
+/**
+ * The trials of runs opened side by side, in one loop (`listJobs`: theirs, in the order to ask
+ * them; their resumed trials counted in the progress), every run closed after, whatever happened.
+ */
+export async function runSideBySide(
+  runs: readonly StartedRun[],
+  listJobs: () => readonly TrialJob[],
+  concurrency: number,
+  options: Pick<SideBySideOptions, "onProgress" | "signal">,
+): Promise<LoopStop> {
+  try {
+    const jobs = listJobs();
+    const resumed = runs.reduce((sum, run) => sum + run.resumed, 0);
+    return await runTrialJobs(jobs, {
+      concurrency,
+      resumed,
+      total: resumed + jobs.length,
+      onProgress: options.onProgress,
+      signal: options.signal,
+    });
+  } finally {
+    await Promise.all(runs.map((run) => run.close()));
+  }
 }

@@ -24,8 +24,8 @@ import { describePlan, planTune } from "../tune/plan-tune.js";
 import { diffWords, plainWordDiff } from "../diff/word-diff.js";
 import { EndpointFailure, InputError, Interrupted } from "../errors.js";
 import { openResponseStore } from "../store/response-store.js";
-import { startRuns, type SideBySideOptions } from "./start-runs.js";
-import { runTrialJobs, type TrialJob } from "./run-loop.js";
+import { runSideBySide, startRuns, type SideBySideOptions } from "./start-runs.js";
+import type { TrialJob } from "./run-loop.js";
 import { createEndpoint } from "./create-endpoint.js";
 import { newRunId } from "./run-meta.js";
 import {
@@ -259,10 +259,9 @@ async function runAll(
       onWarning: options.onWarning,
     },
   );
-  let stopped;
-  try {
-    // Each side's calls: its trials answered other than from the store.
-    const jobs = runs.flatMap((run, index) =>
+  // Each side's calls: its trials answered other than from the store.
+  const jobs = () =>
+    runs.flatMap((run, index) =>
       [...run.jobs].map((job): TrialJob => ({
         keep: job.keep,
         run: async () => {
@@ -272,17 +271,7 @@ async function runAll(
         },
       })),
     );
-    const resumed = runs.reduce((sum, run) => sum + run.resumed, 0);
-    stopped = await runTrialJobs(jobs, {
-      concurrency: config.concurrency,
-      resumed,
-      total: resumed + jobs.length,
-      onProgress: options.onProgress,
-      signal: options.signal,
-    });
-  } finally {
-    await Promise.all(runs.map((run) => run.close()));
-  }
+  const stopped = await runSideBySide(runs, jobs, config.concurrency, options);
   if (stopped !== null) {
     const tuneDir = dirname(config.out_dir);
     if (stopped.kind === "interrupted")
