@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { computeBreakdowns } from "../src/metrics/breakdowns.js";
-import { tallyCases } from "../src/metrics/record-tally.js";
+import { RecordTally, tallyCases, tallyRecords } from "../src/metrics/record-tally.js";
 import { computeMetrics } from "../src/metrics/compute-metrics.js";
 import { scoreRanks } from "../src/metrics/retrieval-quality.js";
 import { seededRandom } from "../src/text/seeded-random.js";
@@ -278,5 +278,31 @@ describe("metrics from case tallies", () => {
       expect(quality.denominator).toBe(4);
       expect(quality.numerator, `order ${order}`).toBe(inTrialOrder);
     }
+  });
+
+  it("count a case settled mid-way (its counts shared with cases alike) as if it never was", () => {
+    const records = randomRun(9);
+    // Each case's first two trials, then enough records of other cases that every one of these is
+    // settled, then the rest: each settled tally thaws to count them. Against the same records
+    // in the same order, too few to settle any case before the end.
+    const early = records.filter((r) => r.trial < 2);
+    const late = records.filter((r) => r.trial >= 2);
+    const once = tallyRecords([...early, ...late]);
+    const filler = Array.from({ length: 3000 }, (_, i) => ({
+      ...records[i % records.length],
+      case_id: `filler-${i}`,
+      turn: undefined,
+    }));
+    const tally = new RecordTally();
+    for (const r of [...early, ...filler]) tally.add(r);
+    for (const r of early) expect(tally.get(r.case_id)?.settled, r.case_id).toBe(true);
+    for (const r of late) tally.add(r);
+    const got = new Map(tally.cases().map((c) => [c.caseId, c]));
+    for (const expected of once.cases()) expect(got.get(expected.caseId)).toEqual(expected);
+    // Fillers copied from one record count alike and share their counts.
+    const [a, b] = [tally.get("filler-0"), tally.get(`filler-${records.length}`)];
+    expect(a?.rates).toEqual(b?.rates);
+    expect(a?.rates).toBe(b?.rates);
+    expect(Object.isFrozen(a?.rates)).toBe(true);
   });
 });

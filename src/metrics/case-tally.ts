@@ -82,6 +82,8 @@ export interface CaseTally {
   first: CaseFields;
   /** Whether the case's records disagree on their family, phase or tags (records of merged runs can). */
   mixed: { family: boolean; phase: boolean; tag: boolean };
+  /** Its counts are shared values (settleTally): a record thaws them before it counts. */
+  settled: boolean;
 }
 
 const THIRD_INDEX = { first: 0, middle: 1, last: 2 } as const;
@@ -169,11 +171,13 @@ export function newTally(r: TrialRecord): CaseTally {
     turns: null,
     first: fieldsOf(r),
     mixed: { family: false, phase: false, tag: false },
+    settled: false,
   };
 }
 
 /** Counts a record of the tally's case. */
 export function addRecord(tally: CaseTally, r: TrialRecord): void {
+  if (tally.settled) thawTally(tally);
   tally.trials += 1;
   const first = tally.first;
   tally.mixed.family ||= r.family !== first.family;
@@ -277,4 +281,83 @@ function addCell(tally: CaseTally, r: TrialRecord): void {
   cell.count += 1;
   if (r.failed_stage === null) cell.correct += 1;
   if (r.failed_stage === "selection") cell.selectionFailures += 1;
+}
+
+/**
+ * Values many settled tallies hold alike, each held once: the cases of a run mostly end alike
+ * (every trial correct: the same rates, outcomes, stages…), so a settled tally costs its few
+ * values of its own, not a copy of every list. Frozen: a tally thaws its own copies to count.
+ */
+export class SharedValues {
+  private readonly byJson = new Map<string, unknown>();
+
+  /**
+   * The held value equal to this one (plain data), or a frozen copy of it held from now on; past
+   * `LIMIT` values (cases that all differ), the value itself.
+   */
+  share<T>(value: T): T {
+    if (typeof value !== "object" || value === null) return value;
+    const key = JSON.stringify(value);
+    let held = this.byJson.get(key);
+    if (held === undefined) {
+      if (this.byJson.size >= LIMIT) return value;
+      this.byJson.set(key, (held = deepFreeze(JSON.parse(key))));
+    }
+    return held as T;
+  }
+}
+
+const LIMIT = 100_000;
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
+  for (const member of Object.values(value)) deepFreeze(member);
+  return Object.freeze(value);
+}
+
+/**
+ * A tally that no record has come to for a while: its counts become shared values (a record that
+ * comes after all thaws them first). What a run holds per case, once the case is done.
+ */
+export function settleTally(tally: CaseTally, shared: SharedValues): void {
+  if (tally.settled) return;
+  tally.settled = true;
+  tally.correct = shared.share(tally.correct);
+  tally.rates = shared.share(tally.rates);
+  tally.recallAtK = shared.share(tally.recallAtK);
+  if (tally.stages !== NO_STAGES) tally.stages = shared.share(tally.stages);
+  if (tally.selectionErrors !== NO_SELECTION_ERRORS)
+    tally.selectionErrors = shared.share(tally.selectionErrors);
+  tally.cells = shared.share(tally.cells);
+  // A conversation's turn keeps each trial's quality (kept): its own.
+  if (tally.quality.kept === null) tally.quality = shared.share(tally.quality);
+  tally.outcomes = shared.share(tally.outcomes);
+  tally.tokens = shared.share(tally.tokens);
+  tally.thirds = shared.share(tally.thirds);
+  tally.mixed = shared.share(tally.mixed);
+  const first = tally.first;
+  first.acceptable = shared.share(first.acceptable);
+  first.forbidden = shared.share(first.forbidden);
+  first.tags = shared.share(first.tags);
+  first.exposed_names = shared.share(first.exposed_names);
+  first.must_see = shared.share(first.must_see);
+  first.must_not_see = shared.share(first.must_not_see);
+}
+
+/** Its own copies of a settled tally's counts, to count a record into. */
+function thawTally(tally: CaseTally): void {
+  tally.settled = false;
+  tally.correct = { ...tally.correct };
+  tally.rates = [...tally.rates];
+  tally.recallAtK = tally.recallAtK.map((at) => ({ ...at }));
+  if (tally.stages !== NO_STAGES) tally.stages = { ...tally.stages };
+  if (tally.selectionErrors !== NO_SELECTION_ERRORS)
+    tally.selectionErrors = { ...tally.selectionErrors };
+  tally.cells = tally.cells.map((cell) => ({ ...cell }));
+  const quality = tally.quality;
+  if (quality.kept === null) tally.quality = { ...quality, waiting: [...quality.waiting] };
+  tally.outcomes = [...tally.outcomes];
+  tally.tokens = { ...tally.tokens };
+  tally.thirds = [...tally.thirds];
+  tally.mixed = { ...tally.mixed };
 }

@@ -6,7 +6,7 @@
  */
 import type { Report, TrialRecord } from "../types.js";
 import { compareText } from "../text/compare-text.js";
-import { addRecord, newTally, type CaseTally } from "./case-tally.js";
+import { addRecord, newTally, settleTally, SharedValues, type CaseTally } from "./case-tally.js";
 
 /** Tokens of the answered trials, as the cost estimate counts them. */
 export interface AnsweredTokens {
@@ -18,8 +18,15 @@ export interface AnsweredTokens {
   missing: number;
 }
 
+/** Records between settlings: a case no record came to in the last two is settled. */
+const SETTLE_EVERY = 1024;
+
 export class RecordTally {
   private readonly byCase = new Map<string, CaseTally>();
+  private readonly shared = new SharedValues();
+  /** Cases counted since the last settling, and in the window before it. */
+  private recent = new Set<CaseTally>();
+  private before = new Set<CaseTally>();
   private readonly erroredTrials: Report["errored"] = [];
   /** Records counted. */
   count = 0;
@@ -35,7 +42,9 @@ export class RecordTally {
     let tally = this.byCase.get(r.case_id);
     if (tally === undefined) this.byCase.set(r.case_id, (tally = newTally(r)));
     addRecord(tally, r);
+    this.recent.add(tally);
     this.count += 1;
+    if (this.count % SETTLE_EVERY === 0) this.settleQuiet();
     countSeen(this.seen.endpoint, r.endpoint);
     countSeen(this.seen.model, r.model);
     if (r.retrieval_k !== null) countSeen(this.seen.k, String(r.retrieval_k));
@@ -53,6 +62,13 @@ export class RecordTally {
     else this.answered.missing += 1;
   }
 
+  /** Settles the cases counted in the window before this one and not in it (most are done). */
+  private settleQuiet(): void {
+    for (const tally of this.before) if (!this.recent.has(tally)) settleTally(tally, this.shared);
+    this.before = this.recent;
+    this.recent = new Set();
+  }
+
   /** The tally of a case, if a record of it was counted. */
   get(caseId: string): CaseTally | undefined {
     return this.byCase.get(caseId);
@@ -60,6 +76,9 @@ export class RecordTally {
 
   /** The case tallies in case order. */
   cases(): CaseTally[] {
+    for (const tally of this.byCase.values()) settleTally(tally, this.shared);
+    this.recent.clear();
+    this.before.clear();
     return [...this.byCase.values()].sort((a, b) => compareText(a.caseId, b.caseId));
   }
 
