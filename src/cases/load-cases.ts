@@ -36,7 +36,8 @@ export function loadCases(config: Config, files?: string[]): Case[] {
   const registries = createRegistryCache();
   /** Case id → where its `id:` is written. */
   const seen = new Map<string, Source>();
-  return paths.flatMap((path) => loadCaseFile(path, config, registries, seen));
+  const names = newNames();
+  return paths.flatMap((path) => loadCaseFile(path, config, registries, seen, names));
 }
 
 function loadCaseFile(
@@ -44,6 +45,7 @@ function loadCaseFile(
   config: Config,
   registries: RegistryCache,
   seen: Map<string, Source>,
+  names: Names,
 ): Case[] {
   const yaml = readYamlFile(file, config.cwd, { linesNeeded: true });
   const written = validateCasesFile(yaml);
@@ -56,7 +58,7 @@ function loadCaseFile(
     claimCaseId(yaml, decision.entry.id, decision.at, seen, config.cwd),
   );
   return decisions.map((decision, index) =>
-    toCase(decision, sources[index], registry, hierarchies[index]),
+    toCase(decision, sources[index], registry, hierarchies[index], names),
   );
 }
 
@@ -98,13 +100,18 @@ function toCase(
   source: Source,
   registry: Registry,
   hierarchy: NonNullable<Case["hierarchy"]> | null,
+  names: Names,
 ): Case {
   const callSet = callSetOf(entry);
-  return {
-    id: entry.id,
-    goal: entry.goal,
-    phase: entry.phase ?? null,
-    acceptable:
+  const list = (written: string[] | undefined): string[] =>
+    written === undefined || written.length === 0 ? NONE : names.shareList(written);
+  // Every case's own fields first, in one literal: a case with no optional field is one object of
+  // fixed shape (a literal with spreads is a third larger).
+  const testCase: Case = {
+    id: ownCopy(entry.id),
+    goal: ownCopy(entry.goal),
+    phase: entry.phase == null ? null : names.share(entry.phase),
+    acceptable: list(
       hierarchy === null
         ? acceptableOf(entry)
         : [
@@ -112,37 +119,74 @@ function toCase(
               hierarchy.paths.map(([target, tool]) => (hierarchy.by === "agent" ? target : tool)),
             ),
           ],
-    ...(hierarchy === null ? {} : { hierarchy }),
-    ...(entry.todo === undefined ? {} : { todo: entry.todo }),
-    ...(entry.system === undefined ? {} : { system: entry.system }),
-    forbidden: entry.forbidden ?? NONE,
-    family: entry.family ?? null,
-    tags: entry.tags ?? NONE,
+    ),
+    forbidden: list(entry.forbidden),
+    family: entry.family == null ? null : names.share(entry.family),
+    tags: list(entry.tags),
     args: entry.args ?? NOTHING,
     context: entry.context ?? NOTHING,
     messages: entry.messages ?? NONE,
-    must_see: entry.must_see ?? NONE,
-    must_not_see: entry.must_not_see ?? NONE,
+    must_see: list(entry.must_see),
+    must_not_see: list(entry.must_not_see),
     source,
     registry,
-    ...(turn === null ? {} : { turn }),
-    ...(plan === null ? {} : { plan }),
-    ...(callSet === null ? {} : { call_set: callSet }),
-    ...(entry.max_steps === undefined ? {} : { max_steps: entry.max_steps }),
-    ...(entry.prior_steps === undefined || entry.prior_steps.length === 0
-      ? {}
-      : { prior_steps: entry.prior_steps }),
-    ...(entry.parallel_tool_calls === undefined
-      ? {}
-      : { parallel_tool_calls: entry.parallel_tool_calls }),
-    ...(entry.dispatch === undefined ? {} : { dispatch: entry.dispatch }),
-    ...stubsOf(entry),
+  };
+  if (hierarchy !== null) testCase.hierarchy = hierarchy;
+  if (entry.todo !== undefined) testCase.todo = entry.todo;
+  if (entry.system !== undefined) testCase.system = entry.system;
+  if (turn !== null) testCase.turn = turn;
+  if (plan !== null) testCase.plan = plan;
+  if (callSet !== null) testCase.call_set = callSet;
+  if (entry.max_steps !== undefined) testCase.max_steps = entry.max_steps;
+  if (entry.prior_steps !== undefined && entry.prior_steps.length > 0)
+    testCase.prior_steps = entry.prior_steps;
+  if (entry.parallel_tool_calls !== undefined)
+    testCase.parallel_tool_calls = entry.parallel_tool_calls;
+  if (entry.dispatch !== undefined) testCase.dispatch = entry.dispatch;
+  const results = stubsOf(entry);
+  if (results !== null) testCase.results = results;
+  return testCase;
+}
+
+/**
+ * A string the YAML reader made, copied: its strings are slices of the file's text, and V8 keeps
+ * the whole text while one slice lives (14 MB for 100,000 cases, for their ids and goals).
+ */
+function ownCopy(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
+}
+
+/**
+ * Names (tools, phases, families, tags) and lists of names copied once per load and shared by
+ * every case naming them (nothing changes a case's lists).
+ */
+interface Names {
+  share: (name: string) => string;
+  shareList: (names: readonly string[]) => string[];
+}
+
+function newNames(): Names {
+  const held = new Map<string, string>();
+  const lists = new Map<string, string[]>();
+  const share = (name: string): string => {
+    let own = held.get(name);
+    if (own === undefined) held.set(name, (own = ownCopy(name)));
+    return own;
+  };
+  return {
+    share,
+    shareList: (names) => {
+      const key = JSON.stringify(names);
+      let own = lists.get(key);
+      if (own === undefined) lists.set(key, (own = names.map(share)));
+      return own;
+    },
   };
 }
 
-/** What calls return between steps: the results written, then each expected call's own result (for calls matching it). */
-function stubsOf(entry: CaseEntry): Pick<Case, "results"> {
-  if ((entry.max_steps ?? 1) <= 1) return {};
+/** What calls return between steps: the results written, then each expected call's own result (for calls matching it); null if none. */
+function stubsOf(entry: CaseEntry): Case["results"] | null {
+  if ((entry.max_steps ?? 1) <= 1) return null;
   const own = (entry.calls ?? []).flatMap((call) =>
     call.result === undefined
       ? []
@@ -153,7 +197,7 @@ function stubsOf(entry: CaseEntry): Pick<Case, "results"> {
         })),
   );
   const results = [...(entry.results ?? []), ...own];
-  return results.length === 0 ? {} : { results };
+  return results.length === 0 ? null : results;
 }
 
 /** A case's expected calls as the run holds them: each call's tools a list. */

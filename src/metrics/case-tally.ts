@@ -80,6 +80,8 @@ export interface CaseTally {
   turns: TrialRecord[] | null;
   /** The lowest-numbered trial (the first such in record order): the case row's fields and the exposure assertions. */
   first: CaseFields;
+  /** That trial's number. */
+  firstTrial: number;
   /** Whether the case's records disagree on their family, phase or tags (records of merged runs can). */
   mixed: { family: boolean; phase: boolean; tag: boolean };
   /** Its counts are shared values (settleTally): a record thaws them before it counts. */
@@ -95,8 +97,6 @@ export const OUTCOME: Record<Success, number> = { selection: 1, call: 2 };
 /** What a case row, the exposure assertions and the breakdowns take from a case's first trial (its lists are the record's own). */
 export type CaseFields = Pick<
   TrialRecord,
-  | "case_id"
-  | "trial"
   | "family"
   | "tags"
   | "phase"
@@ -108,21 +108,8 @@ export type CaseFields = Pick<
 >;
 
 function fieldsOf(r: TrialRecord): CaseFields {
-  const {
-    case_id,
-    trial,
-    family,
-    tags,
-    phase,
-    acceptable,
-    forbidden,
-    exposed_names,
-    must_see,
-    must_not_see,
-  } = r;
+  const { family, tags, phase, acceptable, forbidden, exposed_names, must_see, must_not_see } = r;
   return {
-    case_id,
-    trial,
     family,
     tags,
     phase,
@@ -170,6 +157,7 @@ export function newTally(r: TrialRecord): CaseTally {
     hierarchy: null,
     turns: null,
     first: fieldsOf(r),
+    firstTrial: r.trial,
     mixed: { family: false, phase: false, tag: false },
     settled: false,
   };
@@ -183,7 +171,10 @@ export function addRecord(tally: CaseTally, r: TrialRecord): void {
   tally.mixed.family ||= r.family !== first.family;
   tally.mixed.phase ||= r.phase !== first.phase;
   tally.mixed.tag ||= !sameList(r.tags, first.tags);
-  if (r.trial < first.trial) tally.first = fieldsOf(r);
+  if (r.trial < tally.firstTrial) {
+    tally.first = fieldsOf(r);
+    tally.firstTrial = r.trial;
+  }
   if (r.turn !== undefined) (tally.turns ??= []).push(r);
   if (r.error !== null) {
     tally.outcomes.push(8 * r.trial);
@@ -285,11 +276,14 @@ function addCell(tally: CaseTally, r: TrialRecord): void {
 
 /**
  * Values many settled tallies hold alike, each held once: the cases of a run mostly end alike
- * (every trial correct: the same rates, outcomes, stages…), so a settled tally costs its few
- * values of its own, not a copy of every list. Frozen: a tally thaws its own copies to count.
+ * (every trial correct: the same rates, outcomes, stages…), so a settled tally costs its case's
+ * name, not a copy of every count. Frozen: a tally thaws its own copies to count.
  */
 export class SharedValues {
   private readonly byJson = new Map<string, unknown>();
+  /** Each held value's number, for the key of counts made of them. */
+  private readonly numbers = new Map<unknown, number>();
+  private readonly counts = new Map<string, Counts>();
 
   /**
    * The held value equal to this one (plain data), or a frozen copy of it held from now on; past
@@ -302,8 +296,26 @@ export class SharedValues {
     if (held === undefined) {
       if (this.byJson.size >= LIMIT) return value;
       this.byJson.set(key, (held = deepFreeze(JSON.parse(key))));
+      this.numbers.set(held, this.numbers.size);
     }
     return held as T;
+  }
+
+  /** Counts every member of which is a number, null or a held value: the one such object for all cases alike (else these). */
+  shareCounts(counts: Counts): Counts {
+    let key = "";
+    for (const value of Object.values(counts)) {
+      if (typeof value !== "object" || value === null) key += `,${value}`;
+      else {
+        const number = this.numbers.get(value);
+        if (number === undefined) return counts;
+        key += `#${number}`;
+      }
+    }
+    const held = this.counts.get(key);
+    if (held !== undefined) return held;
+    if (this.counts.size < LIMIT) this.counts.set(key, counts);
+    return counts;
   }
 }
 
@@ -315,19 +327,26 @@ function deepFreeze<T>(value: T): T {
   return Object.freeze(value);
 }
 
+/** What a tally counts, besides its case. */
+type Counts = Omit<CaseTally, "caseId" | "cluster" | "settled">;
+
+/** A settled tally as a run holds it: its case and cluster, its counts shared with every case alike. */
+export interface SettledTally {
+  readonly caseId: string;
+  readonly cluster: string;
+  readonly counts: Counts;
+}
+
 /**
  * A tally that no record has come to for a while: its counts become shared values (a record that
- * comes after all thaws them first). What a run holds per case, once the case is done.
+ * comes after thaws them first). What a run holds per case, once the case is done.
  */
-export function settleTally(tally: CaseTally, shared: SharedValues): void {
-  if (tally.settled) return;
-  tally.settled = true;
+export function settleTally(tally: CaseTally, shared: SharedValues): SettledTally {
   tally.correct = shared.share(tally.correct);
   tally.rates = shared.share(tally.rates);
   tally.recallAtK = shared.share(tally.recallAtK);
-  if (tally.stages !== NO_STAGES) tally.stages = shared.share(tally.stages);
-  if (tally.selectionErrors !== NO_SELECTION_ERRORS)
-    tally.selectionErrors = shared.share(tally.selectionErrors);
+  tally.stages = shared.share(tally.stages);
+  tally.selectionErrors = shared.share(tally.selectionErrors);
   tally.cells = shared.share(tally.cells);
   // A conversation's turn keeps each trial's quality (kept): its own.
   if (tally.quality.kept === null) tally.quality = shared.share(tally.quality);
@@ -335,13 +354,14 @@ export function settleTally(tally: CaseTally, shared: SharedValues): void {
   tally.tokens = shared.share(tally.tokens);
   tally.thirds = shared.share(tally.thirds);
   tally.mixed = shared.share(tally.mixed);
-  const first = tally.first;
-  first.acceptable = shared.share(first.acceptable);
-  first.forbidden = shared.share(first.forbidden);
-  first.tags = shared.share(first.tags);
-  first.exposed_names = shared.share(first.exposed_names);
-  first.must_see = shared.share(first.must_see);
-  first.must_not_see = shared.share(first.must_not_see);
+  tally.first = shared.share(tally.first);
+  const { caseId, cluster, settled: _settled, ...counts } = tally;
+  return { caseId, cluster, counts: shared.shareCounts(counts) };
+}
+
+/** A settled tally as a tally again (its counts still shared: a record thaws them). */
+export function expandTally({ caseId, cluster, counts }: SettledTally): CaseTally {
+  return { caseId, cluster, ...counts, settled: true };
 }
 
 /** Its own copies of a settled tally's counts, to count a record into. */
@@ -350,9 +370,8 @@ function thawTally(tally: CaseTally): void {
   tally.correct = { ...tally.correct };
   tally.rates = [...tally.rates];
   tally.recallAtK = tally.recallAtK.map((at) => ({ ...at }));
-  if (tally.stages !== NO_STAGES) tally.stages = { ...tally.stages };
-  if (tally.selectionErrors !== NO_SELECTION_ERRORS)
-    tally.selectionErrors = { ...tally.selectionErrors };
+  tally.stages = { ...tally.stages };
+  tally.selectionErrors = { ...tally.selectionErrors };
   tally.cells = tally.cells.map((cell) => ({ ...cell }));
   const quality = tally.quality;
   if (quality.kept === null) tally.quality = { ...quality, waiting: [...quality.waiting] };

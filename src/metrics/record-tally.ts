@@ -6,7 +6,15 @@
  */
 import type { Report, TrialRecord } from "../types.js";
 import { compareText } from "../text/compare-text.js";
-import { addRecord, newTally, settleTally, SharedValues, type CaseTally } from "./case-tally.js";
+import {
+  addRecord,
+  expandTally,
+  newTally,
+  settleTally,
+  SharedValues,
+  type CaseTally,
+  type SettledTally,
+} from "./case-tally.js";
 
 /** Tokens of the answered trials, as the cost estimate counts them. */
 export interface AnsweredTokens {
@@ -22,7 +30,7 @@ export interface AnsweredTokens {
 const SETTLE_EVERY = 1024;
 
 export class RecordTally {
-  private readonly byCase = new Map<string, CaseTally>();
+  private readonly byCase = new Map<string, CaseTally | SettledTally>();
   private readonly shared = new SharedValues();
   /** Cases counted since the last settling, and in the window before it. */
   private recent = new Set<CaseTally>();
@@ -39,8 +47,9 @@ export class RecordTally {
   };
 
   add(r: TrialRecord): void {
-    let tally = this.byCase.get(r.case_id);
-    if (tally === undefined) this.byCase.set(r.case_id, (tally = newTally(r)));
+    const held = this.byCase.get(r.case_id);
+    const tally = held === undefined ? newTally(r) : isSettled(held) ? expandTally(held) : held;
+    if (tally !== held) this.byCase.set(r.case_id, tally);
     addRecord(tally, r);
     this.recent.add(tally);
     this.count += 1;
@@ -64,22 +73,27 @@ export class RecordTally {
 
   /** Settles the cases counted in the window before this one and not in it (most are done). */
   private settleQuiet(): void {
-    for (const tally of this.before) if (!this.recent.has(tally)) settleTally(tally, this.shared);
+    for (const tally of this.before)
+      if (!this.recent.has(tally)) this.byCase.set(tally.caseId, settleTally(tally, this.shared));
     this.before = this.recent;
     this.recent = new Set();
   }
 
   /** The tally of a case, if a record of it was counted. */
   get(caseId: string): CaseTally | undefined {
-    return this.byCase.get(caseId);
+    const held = this.byCase.get(caseId);
+    return held === undefined || !isSettled(held) ? held : expandTally(held);
   }
 
   /** The case tallies in case order. */
   cases(): CaseTally[] {
-    for (const tally of this.byCase.values()) settleTally(tally, this.shared);
+    for (const [caseId, held] of this.byCase)
+      if (!isSettled(held)) this.byCase.set(caseId, settleTally(held, this.shared));
     this.recent.clear();
     this.before.clear();
-    return [...this.byCase.values()].sort((a, b) => compareText(a.caseId, b.caseId));
+    return [...this.byCase.values()]
+      .map((held) => expandTally(held as SettledTally))
+      .sort((a, b) => compareText(a.caseId, b.caseId));
   }
 
   /** The errored trials by case and trial. */
@@ -88,6 +102,10 @@ export class RecordTally {
       (a, b) => compareText(a.case_id, b.case_id) || a.trial - b.trial,
     );
   }
+}
+
+function isSettled(tally: CaseTally | SettledTally): tally is SettledTally {
+  return "counts" in tally;
 }
 
 function countSeen(counts: Map<string, number>, value: string): void {

@@ -76,7 +76,7 @@ export function reportOfTally(
 /** must_see / must_not_see of each case against the exposed set of its first trial. */
 function checkExposureAssertions(cases: readonly CaseTally[]): Report["exposure_assertions"] {
   const out: Report["exposure_assertions"] = [];
-  for (const { first: r } of cases) {
+  for (const { first: r, caseId } of cases) {
     const exposed = memberSet(r.exposed_names);
     const failures = [
       ...r.must_see
@@ -86,7 +86,7 @@ function checkExposureAssertions(cases: readonly CaseTally[]): Report["exposure_
         .filter((name) => exposed.has(name))
         .map((name) => `must_not_see ${name}: exposed in phase ${r.phase ?? "(none)"}`),
     ];
-    if (failures.length > 0) out.push({ case_id: r.case_id, failures });
+    if (failures.length > 0) out.push({ case_id: caseId, failures });
   }
   return out;
 }

@@ -193,7 +193,8 @@ export interface StartedRun {
 
 export function startRun(config: Config, options: RunOptions): StartedRun {
   const now = options.now;
-  const cases = options.sweep?.cases ?? loadCases(config);
+  // Let go (finish) before the report is built: a run holds its cases no longer than it asks them.
+  let cases = options.sweep?.cases ?? loadCases(config);
   const answering = options.answering ?? { kind: "endpoint" };
   const place = options.place ?? { kind: "new" };
   const resumeAs = place.kind === "resume" ? place.as : undefined;
@@ -238,6 +239,10 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
   }
   writeJsonFile(join(run.dir, "run.json"), meta);
   options.onNotice?.(`run directory: ${run.dir}`);
+  // The cases' hashes are for --resume, which reads them in run.json: held as text until run.json
+  // is written again at the end (100,000 cases: 3 MB, not 8 as an object).
+  const inputs = JSON.stringify(meta.inputs);
+  delete meta.inputs;
 
   // Each record is written, then counted: the run keeps per-case tallies, not its records.
   const recordsFile = join(run.dir, "records.jsonl");
@@ -251,7 +256,7 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
     kept?.push(record);
     options.onRecord?.(record);
   };
-  const ids = cases.map((c) => c.id);
+  let ids = cases.map((c) => c.id);
   // An adaptive round asks trials no record has (nextTrials): the resumed records are all it must skip.
   const jobsOf = (only: ReadonlyMap<string, number> | undefined) =>
     listPending(config, endpoint, cases, run.records, { ...options, only, keep });
@@ -278,6 +283,8 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
       await endpoint.close?.();
     },
     finish: (stopped) => {
+      cases = [];
+      ids = [];
       if (stopped !== null) {
         const kept = `${tally.count} trial record${tally.count === 1 ? "" : "s"} kept in ${recordsFile}`;
         if (stopped.kind === "interrupted") {
@@ -305,7 +312,7 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
       }
       run.replacing?.keep();
       meta.finished_at = now().toISOString();
-      writeJsonFile(join(run.dir, "run.json"), meta);
+      writeJsonFile(join(run.dir, "run.json"), { ...meta, inputs: JSON.parse(inputs) as unknown });
       const report = reportOfTally(meta, tally, { gates: options.gates !== false, records });
       writeReportFile(join(run.dir, "report.json"), report);
       return { runDir: run.dir, report, records };

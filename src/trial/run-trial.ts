@@ -100,17 +100,19 @@ export function listPending(
     return listOnPolicy(pending, cases, records, ask).map((run) => ({ run, keep }));
   }
   // Made as the loop takes them, a case's trials one after another: a run of a million trials
-  // holds no list of them.
+  // holds no list of them, and once the last is made, not its cases either.
   let length = 0;
   for (const testCase of cases) length += pendingOf(testCase).length;
+  let unasked: Case[] | null = cases;
   return {
     length,
     *[Symbol.iterator]() {
-      for (const testCase of cases) {
+      for (const testCase of unasked ?? []) {
         const trials = pendingOf(testCase);
         if (trials.length > 0) left.set(testCase, trials.length);
         for (const trial of trials) yield { run: () => ask(testCase, trial), keep };
       }
+      unasked = null;
     },
   };
 }
