@@ -218,14 +218,16 @@ export function claimCaseId(
   seen: Map<string, CaseSource>,
   cwd: string,
 ): CaseSource {
-  const idAt = { file: yaml.file, line: yaml.lineOf([...where.slice(0, 2), "id"]) };
+  const source = { file: yaml.file, line: yaml.lineOf(where) };
+  const idLine = yaml.lineOf([...where.slice(0, 2), "id"]);
   const first = seen.get(id);
   if (first !== undefined) {
     const where = `${showPath(first.file, cwd)}:${first.line}`;
     throw new InputError(
-      at(yaml.shown, idAt.line, `duplicate case id "${id}" (also defined at ${where})`),
+      at(yaml.shown, idLine, `duplicate case id "${id}" (also defined at ${where})`),
     );
   }
-  seen.set(id, idAt);
-  return { file: yaml.file, line: yaml.lineOf(where) };
+  // Mostly the id opens the case (`- id:`): one place for both.
+  seen.set(id, idLine === source.line ? source : { file: yaml.file, line: idLine });
+  return source;
 }

@@ -50,16 +50,20 @@ function loadCaseFile(
   const yaml = readYamlFile(file, config.cwd, { linesNeeded: true });
   const written = validateCasesFile(yaml);
   const registry = loadRegistry(findRegistry(yaml, written, config), config.cwd, registries);
-  const decisions = listDecisions(yaml, written, registry, config);
+  const decisions: (Decision | null)[] = listDecisions(yaml, written, registry, config);
   const phases = Object.keys(config.phases);
-  decisions.forEach((decision) => checkDecision(yaml, decision, phases));
-  const hierarchies = decisions.map((decision) => hierarchyOf(yaml, decision, registry));
-  const sources = decisions.map((decision) =>
-    claimCaseId(yaml, decision.entry.id, decision.at, seen, config.cwd),
-  );
-  return decisions.map((decision, index) =>
-    toCase(decision, sources[index], registry, hierarchies[index], names),
-  );
+  // Each decision checked, claimed and made a case in turn, then let go: 100,000 decisions are
+  // not held beside their cases.
+  const cases: Case[] = [];
+  for (let index = 0; index < decisions.length; index++) {
+    const decision = decisions[index] as Decision;
+    decisions[index] = null;
+    checkDecision(yaml, decision, phases);
+    const hierarchy = hierarchyOf(yaml, decision, registry);
+    const source = claimCaseId(yaml, decision.entry.id, decision.at, seen, config.cwd);
+    cases.push(toCase(decision, source, registry, hierarchy, names));
+  }
+  return cases;
 }
 
 /** The config's registry wins over the file's own `registry:`, which is relative to the file. */
