@@ -47,23 +47,48 @@ function loadCaseFile(
   seen: Map<string, Source>,
   names: Names,
 ): Case[] {
-  const yaml = readYamlFile(file, config.cwd, { linesNeeded: true });
-  const written = validateCasesFile(yaml);
-  const registry = loadRegistry(findRegistry(yaml, written, config), config.cwd, registries);
-  const decisions: (Decision | null)[] = listDecisions(yaml, written, registry, config);
-  const phases = Object.keys(config.phases);
-  // Each decision checked, claimed and made a case in turn, then let go: 100,000 decisions are
-  // not held beside their cases.
+  // The file's text, data and lines are let go before its cases are made, and each decision as its
+  // case is: a 14 MB case file is not held beside its 100,000 cases.
+  const { registry, decisions, sources, hierarchies } = readDecisions(
+    file,
+    config,
+    registries,
+    seen,
+  );
   const cases: Case[] = [];
   for (let index = 0; index < decisions.length; index++) {
     const decision = decisions[index] as Decision;
     decisions[index] = null;
-    checkDecision(yaml, decision, phases);
-    const hierarchy = hierarchyOf(yaml, decision, registry);
-    const source = claimCaseId(yaml, decision.entry.id, decision.at, seen, config.cwd);
-    cases.push(toCase(decision, source, registry, hierarchy, names));
+    cases.push(toCase(decision, sources[index], registry, hierarchies[index], names));
   }
   return cases;
+}
+
+/** A case file's decisions, each checked and its id claimed, with where it is written. */
+function readDecisions(
+  file: string,
+  config: Config,
+  registries: RegistryCache,
+  seen: Map<string, Source>,
+): {
+  registry: Registry;
+  decisions: (Decision | null)[];
+  sources: Source[];
+  hierarchies: (NonNullable<Case["hierarchy"]> | null)[];
+} {
+  const yaml = readYamlFile(file, config.cwd, { linesNeeded: true });
+  const written = validateCasesFile(yaml);
+  const registry = loadRegistry(findRegistry(yaml, written, config), config.cwd, registries);
+  const decisions = listDecisions(yaml, written, registry, config);
+  const phases = Object.keys(config.phases);
+  const sources: Source[] = [];
+  const hierarchies: (NonNullable<Case["hierarchy"]> | null)[] = [];
+  for (const decision of decisions) {
+    checkDecision(yaml, decision, phases);
+    hierarchies.push(hierarchyOf(yaml, decision, registry));
+    sources.push(claimCaseId(yaml, decision.entry.id, decision.at, seen, config.cwd));
+  }
+  return { registry, decisions, sources, hierarchies };
 }
 
 /** The config's registry wins over the file's own `registry:`, which is relative to the file. */

@@ -5,12 +5,14 @@ import {
   existsSync,
   mkdirSync,
   openSync,
+  readFileSync,
   renameSync,
   writeFileSync,
   writeSync,
 } from "node:fs";
 import { dirname } from "node:path";
 import { canonicalJson } from "../text/canonical-json.js";
+import { InputError } from "../errors.js";
 import type { Report } from "../types.js";
 import { renderJsonChunks } from "../render/stable-json.js";
 
@@ -32,6 +34,24 @@ export function writeTextFile(file: string, text: string | Iterable<string>): vo
     }
   }
   renameSync(temp, file);
+}
+
+/**
+ * run.json as the run wrote it when it started, now with the time it finished: its case hashes
+ * (for --resume) are not held through the run (100,000 cases: 8 MB) nor read back.
+ */
+export function stampFinished(file: string, finishedAt: string): void {
+  const text = readFileSync(file, "utf8");
+  const unfinished = /\n {2}"finished_at": null(?=[,\n])/.exec(text);
+  if (unfinished === null)
+    throw new InputError(
+      `${file}: changed while the run was writing it (no "finished_at": null left to set); the records and report are kept`,
+    );
+  const at = unfinished.index;
+  writeTextFile(
+    file,
+    `${text.slice(0, at)}\n  "finished_at": ${JSON.stringify(finishedAt)}${text.slice(at + unfinished[0].length)}`,
+  );
 }
 
 /** report.json: the versioned contract, schema_version first, keys stable; written as it is rendered (a case row at a time). */

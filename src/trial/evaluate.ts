@@ -9,7 +9,7 @@ import { reportOfTally } from "../report/build-report.js";
 import { openRecordWriter, readRecords } from "../run-files/records-io.js";
 import { tallyRecords } from "../metrics/record-tally.js";
 import { lazy } from "../text/lazy.js";
-import { writeJsonFile, writeReportFile } from "../run-files/write-files.js";
+import { stampFinished, writeJsonFile, writeReportFile } from "../run-files/write-files.js";
 import {
   createRunDirectory,
   reopenRunDirectory,
@@ -239,9 +239,7 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
   }
   writeJsonFile(join(run.dir, "run.json"), meta);
   options.onNotice?.(`run directory: ${run.dir}`);
-  // The cases' hashes are for --resume, which reads them in run.json: held as text until run.json
-  // is written again at the end (100,000 cases: 3 MB, not 8 as an object).
-  const inputs = JSON.stringify(meta.inputs);
+  // The cases' hashes are for --resume, which reads them in run.json: not held (stampFinished).
   delete meta.inputs;
 
   // Each record is written, then counted: the run keeps per-case tallies, not its records.
@@ -312,7 +310,7 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
       }
       run.replacing?.keep();
       meta.finished_at = now().toISOString();
-      writeJsonFile(join(run.dir, "run.json"), { ...meta, inputs: JSON.parse(inputs) as unknown });
+      stampFinished(join(run.dir, "run.json"), meta.finished_at);
       const report = reportOfTally(meta, tally, { gates: options.gates !== false, records });
       writeReportFile(join(run.dir, "report.json"), report);
       return { runDir: run.dir, report, records };
