@@ -281,9 +281,12 @@ function addCell(tally: CaseTally, r: TrialRecord): void {
  */
 export class SharedValues {
   private readonly byJson = new Map<string, unknown>();
-  /** Each held value's number, for the key of counts made of them. */
+  /** A record's list shared before (a phase's exposed names, met by every trial of it) → the one held. */
+  private readonly known = new WeakMap<object, unknown>();
+  /** Each held value's number, for the key of objects made of them. */
   private readonly numbers = new Map<unknown, number>();
-  private readonly counts = new Map<string, Counts>();
+  private readonly byMembers = new Map<string, unknown>();
+  private readonly lists = new Map<string, unknown[]>();
 
   /**
    * The held value equal to this one (plain data), or a frozen copy of it held from now on; past
@@ -301,21 +304,47 @@ export class SharedValues {
     return held as T;
   }
 
-  /** Counts every member of which is a number, null or a held value: the one such object for all cases alike (else these). */
-  shareCounts(counts: Counts): Counts {
+  /** Each value shared, the list of them keyed once: the same values met again are one lookup. */
+  shareEach<T extends unknown[]>(values: T): T {
+    const key = JSON.stringify(values);
+    let held = this.lists.get(key) as T | undefined;
+    if (held === undefined) {
+      held = values.map((value) => this.share(value)) as T;
+      if (this.lists.size < LIMIT) this.lists.set(key, held);
+    }
+    return held;
+  }
+
+  /** A record's list (never changed once made), shared: the same list met again is not written out again. */
+  shareList(list: readonly string[]): string[] {
+    if (typeof list !== "object" || list === null) return list;
+    let held = this.known.get(list) as string[] | undefined;
+    if (held === undefined) this.known.set(list, (held = this.share(list as string[])));
+    return held;
+  }
+
+  /**
+   * An object every member of which is a scalar or a held value: the one such object for all
+   * alike (else this one), keyed by its members' numbers, not written out.
+   */
+  shareMembers<T extends object>(value: T): T {
     let key = "";
-    for (const value of Object.values(counts)) {
-      if (typeof value !== "object" || value === null) key += `,${value}`;
+    for (const member of Object.values(value)) {
+      if (typeof member === "string") key += JSON.stringify(member);
+      else if (typeof member !== "object" || member === null) key += `,${member}`;
       else {
-        const number = this.numbers.get(value);
-        if (number === undefined) return counts;
+        const number = this.numbers.get(member);
+        if (number === undefined) return value;
         key += `#${number}`;
       }
     }
-    const held = this.counts.get(key);
-    if (held !== undefined) return held;
-    if (this.counts.size < LIMIT) this.counts.set(key, counts);
-    return counts;
+    const held = this.byMembers.get(key);
+    if (held !== undefined) return held as T;
+    if (this.byMembers.size < LIMIT) {
+      this.byMembers.set(key, value);
+      this.numbers.set(value, this.numbers.size);
+    }
+    return value;
   }
 }
 
@@ -342,21 +371,42 @@ export interface SettledTally {
  * comes after thaws them first). What a run holds per case, once the case is done.
  */
 export function settleTally(tally: CaseTally, shared: SharedValues): SettledTally {
-  tally.correct = shared.share(tally.correct);
-  tally.rates = shared.share(tally.rates);
-  tally.recallAtK = shared.share(tally.recallAtK);
-  tally.stages = shared.share(tally.stages);
-  tally.selectionErrors = shared.share(tally.selectionErrors);
+  // The counts most cases that ended alike share, written out once: met held, they are one lookup.
+  [
+    tally.correct,
+    tally.rates,
+    tally.recallAtK,
+    tally.stages,
+    tally.selectionErrors,
+    tally.outcomes,
+    tally.thirds,
+    tally.mixed,
+  ] = shared.shareEach([
+    tally.correct,
+    tally.rates,
+    tally.recallAtK,
+    tally.stages,
+    tally.selectionErrors,
+    tally.outcomes,
+    tally.thirds,
+    tally.mixed,
+  ]);
   tally.cells = shared.share(tally.cells);
+  tally.tokens = shared.share(tally.tokens);
   // A conversation's turn keeps each trial's quality (kept): its own.
   if (tally.quality.kept === null) tally.quality = shared.share(tally.quality);
-  tally.outcomes = shared.share(tally.outcomes);
-  tally.tokens = shared.share(tally.tokens);
-  tally.thirds = shared.share(tally.thirds);
-  tally.mixed = shared.share(tally.mixed);
-  tally.first = shared.share(tally.first);
+  const first = tally.first;
+  tally.first = shared.shareMembers({
+    ...first,
+    tags: shared.shareList(first.tags),
+    acceptable: shared.shareList(first.acceptable),
+    forbidden: shared.shareList(first.forbidden),
+    exposed_names: shared.shareList(first.exposed_names),
+    must_see: shared.shareList(first.must_see),
+    must_not_see: shared.shareList(first.must_not_see),
+  });
   const { caseId, cluster, settled: _settled, ...counts } = tally;
-  return { caseId, cluster, counts: shared.shareCounts(counts) };
+  return { caseId, cluster, counts: shared.shareMembers(counts) };
 }
 
 /** A settled tally as a tally again (its counts still shared: a record thaws them). */
