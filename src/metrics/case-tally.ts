@@ -23,6 +23,7 @@ import { addQuality, newQualityTally, type QualityTally } from "./retrieval-qual
 import { addCallSet, newCallSetSums } from "./call-sets.js";
 import { addSearch, newSearchSums } from "./tool-search.js";
 import { addHierarchy, newHierarchySums } from "./hierarchy.js";
+import { thawTally } from "./settle-tally.js";
 
 const bit = (fact: (typeof FACTS)[number]): number => 1 << FACTS.indexOf(fact);
 const EXPOSED = bit("exposed");
@@ -94,7 +95,7 @@ const THIRD_INDEX = { first: 0, middle: 1, last: 2 } as const;
 export const SCORED = 4;
 export const OUTCOME: Record<Success, number> = { selection: 1, call: 2 };
 
-/** What a case row, the exposure assertions and the breakdowns take from a case's first trial (its lists are the record's own). */
+/** What a case row, the exposure assertions and the breakdowns take from a case's first trial (its lists are the record's, or shared once settled). */
 export type CaseFields = Pick<
   TrialRecord,
   | "family"
@@ -272,161 +273,4 @@ function addCell(tally: CaseTally, r: TrialRecord): void {
   cell.count += 1;
   if (r.failed_stage === null) cell.correct += 1;
   if (r.failed_stage === "selection") cell.selectionFailures += 1;
-}
-
-/**
- * Values many settled tallies hold alike, each held once: the cases of a run mostly end alike
- * (every trial correct: the same rates, outcomes, stages…), so a settled tally costs its case's
- * name, not a copy of every count. Frozen: a tally thaws its own copies to count.
- */
-export class SharedValues {
-  private readonly byJson = new Map<string, unknown>();
-  /** A record's list shared before (a phase's exposed names, met by every trial of it) → the one held. */
-  private readonly known = new WeakMap<object, unknown>();
-  /** Each held value's number, for the key of objects made of them. */
-  private readonly numbers = new Map<unknown, number>();
-  private readonly byMembers = new Map<string, unknown>();
-  private readonly lists = new Map<string, unknown[]>();
-
-  /**
-   * The held value equal to this one (plain data), or a frozen copy of it held from now on; past
-   * `LIMIT` values (cases that all differ), the value itself.
-   */
-  share<T>(value: T): T {
-    if (typeof value !== "object" || value === null) return value;
-    const key = JSON.stringify(value);
-    let held = this.byJson.get(key);
-    if (held === undefined) {
-      if (this.byJson.size >= LIMIT) return value;
-      this.byJson.set(key, (held = deepFreeze(JSON.parse(key))));
-      this.numbers.set(held, this.numbers.size);
-    }
-    return held as T;
-  }
-
-  /** Each value shared, the list of them keyed once: the same values met again are one lookup. */
-  shareEach<T extends unknown[]>(values: T): T {
-    const key = JSON.stringify(values);
-    let held = this.lists.get(key) as T | undefined;
-    if (held === undefined) {
-      held = values.map((value) => this.share(value)) as T;
-      if (this.lists.size < LIMIT) this.lists.set(key, held);
-    }
-    return held;
-  }
-
-  /** A record's list (never changed once made), shared: the same list met again is not written out again. */
-  shareList(list: readonly string[]): string[] {
-    if (typeof list !== "object" || list === null) return list;
-    let held = this.known.get(list) as string[] | undefined;
-    if (held === undefined) this.known.set(list, (held = this.share(list as string[])));
-    return held;
-  }
-
-  /**
-   * An object every member of which is a scalar or a held value: the one such object for all
-   * alike (else this one), keyed by its members' numbers, not written out.
-   */
-  shareMembers<T extends object>(value: T): T {
-    let key = "";
-    for (const member of Object.values(value)) {
-      if (typeof member === "string") key += JSON.stringify(member);
-      else if (typeof member !== "object" || member === null) key += `,${member}`;
-      else {
-        const number = this.numbers.get(member);
-        if (number === undefined) return value;
-        key += `#${number}`;
-      }
-    }
-    const held = this.byMembers.get(key);
-    if (held !== undefined) return held as T;
-    if (this.byMembers.size < LIMIT) {
-      this.byMembers.set(key, value);
-      this.numbers.set(value, this.numbers.size);
-    }
-    return value;
-  }
-}
-
-const LIMIT = 100_000;
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
-  for (const member of Object.values(value)) deepFreeze(member);
-  return Object.freeze(value);
-}
-
-/** What a tally counts, besides its case. */
-type Counts = Omit<CaseTally, "caseId" | "cluster" | "settled">;
-
-/** A settled tally as a run holds it: its case and cluster, its counts shared with every case alike. */
-export interface SettledTally {
-  readonly caseId: string;
-  readonly cluster: string;
-  readonly counts: Counts;
-}
-
-/**
- * A tally that no record has come to for a while: its counts become shared values (a record that
- * comes after thaws them first). What a run holds per case, once the case is done.
- */
-export function settleTally(tally: CaseTally, shared: SharedValues): SettledTally {
-  // The counts most cases that ended alike share, written out once: met held, they are one lookup.
-  [
-    tally.correct,
-    tally.rates,
-    tally.recallAtK,
-    tally.stages,
-    tally.selectionErrors,
-    tally.outcomes,
-    tally.thirds,
-    tally.mixed,
-  ] = shared.shareEach([
-    tally.correct,
-    tally.rates,
-    tally.recallAtK,
-    tally.stages,
-    tally.selectionErrors,
-    tally.outcomes,
-    tally.thirds,
-    tally.mixed,
-  ]);
-  tally.cells = shared.share(tally.cells);
-  tally.tokens = shared.share(tally.tokens);
-  // A conversation's turn keeps each trial's quality (kept): its own.
-  if (tally.quality.kept === null) tally.quality = shared.share(tally.quality);
-  const first = tally.first;
-  tally.first = shared.shareMembers({
-    ...first,
-    tags: shared.shareList(first.tags),
-    acceptable: shared.shareList(first.acceptable),
-    forbidden: shared.shareList(first.forbidden),
-    exposed_names: shared.shareList(first.exposed_names),
-    must_see: shared.shareList(first.must_see),
-    must_not_see: shared.shareList(first.must_not_see),
-  });
-  const { caseId, cluster, settled: _settled, ...counts } = tally;
-  return { caseId, cluster, counts: shared.shareMembers(counts) };
-}
-
-/** A settled tally as a tally again (its counts still shared: a record thaws them). */
-export function expandTally({ caseId, cluster, counts }: SettledTally): CaseTally {
-  return { caseId, cluster, ...counts, settled: true };
-}
-
-/** Its own copies of a settled tally's counts, to count a record into. */
-function thawTally(tally: CaseTally): void {
-  tally.settled = false;
-  tally.correct = { ...tally.correct };
-  tally.rates = [...tally.rates];
-  tally.recallAtK = tally.recallAtK.map((at) => ({ ...at }));
-  tally.stages = { ...tally.stages };
-  tally.selectionErrors = { ...tally.selectionErrors };
-  tally.cells = tally.cells.map((cell) => ({ ...cell }));
-  const quality = tally.quality;
-  if (quality.kept === null) tally.quality = { ...quality, waiting: [...quality.waiting] };
-  tally.outcomes = [...tally.outcomes];
-  tally.tokens = { ...tally.tokens };
-  tally.thirds = [...tally.thirds];
-  tally.mixed = { ...tally.mixed };
 }

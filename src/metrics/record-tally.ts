@@ -6,15 +6,8 @@
  */
 import type { Report, TrialRecord } from "../types.js";
 import { compareText } from "../text/compare-text.js";
-import {
-  addRecord,
-  expandTally,
-  newTally,
-  settleTally,
-  SharedValues,
-  type CaseTally,
-  type SettledTally,
-} from "./case-tally.js";
+import { addRecord, newTally, type CaseTally } from "./case-tally.js";
+import { expandTally, settleTally, SharedValues, type SettledTally } from "./settle-tally.js";
 
 /** Tokens of the answered trials, as the cost estimate counts them. */
 export interface AnsweredTokens {
