@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { appendFileSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { renderJson, renderJsonChunks, stableStringify } from "../src/render/stable-json.js";
+import { reportJson, writeReportFile } from "../src/run-files/write-files.js";
 import type { Report } from "../src/types.js";
 import { buildFixtureReport } from "./fixtures/report-fixture.js";
 
@@ -114,5 +118,31 @@ describe("renderJson", () => {
       expect(chunks.join("")).toBe(`${stableStringify(value, 2)}\n`);
     }
     expect([...renderJsonChunks(report)].length).toBeGreaterThan(report.cases.length);
+  });
+
+  it("-f json gives the bytes of the report.json written for the same report, read back, or renders it", () => {
+    const report = buildFixtureReport();
+    // Rows with two- and four-byte characters, more than one read of the file (256 KiB) long: a
+    // character is cut between two reads somewhere.
+    const big = {
+      ...report,
+      cases: Array.from({ length: 3_000 }, (_, i) => ({
+        ...report.cases[i % report.cases.length],
+        case_id: `caso-${i}-é😀${"ü".repeat(i % 7)}`,
+      })),
+    } as Report;
+    const file = join(mkdtempSync(join(tmpdir(), "route-eval-report-json-")), "report.json");
+    expect([...reportJson(big)].join("")).toBe(renderJson(big)); // not written: rendered
+    writeReportFile(file, big);
+    const text = readFileSync(file, "utf8");
+    expect(Buffer.byteLength(text)).toBeGreaterThan(2 * 256 * 1024);
+    expect(text).toBe(renderJson(big));
+    const read = [...reportJson(big)];
+    expect(read.join("")).toBe(text);
+    expect(read.length).toBeLessThan(big.cases.length); // read back, not a row at a time
+    // The file changed since: rendered again.
+    appendFileSync(file, " ");
+    expect([...reportJson(big)].join("")).toBe(text);
+    expect([...reportJson(big)].length).toBeGreaterThan(big.cases.length);
   });
 });

@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { readHeadroom } from "../run-files/read-headroom.js";
 import { writeChunks, writeOutput } from "./write-output.js";
-import { renderJsonChunks } from "../render/stable-json.js";
+import { reportJson } from "../run-files/write-files.js";
 import type { Io } from "../context.js";
 import { inertLine } from "../text/inert.js";
 import { terminalWidth } from "../render/terminal-width.js";
@@ -39,8 +39,8 @@ export function emitReport(
   const explanations = html ? explainRun(report, source.records()) : null;
   const headroom = html ? readHeadroom(source.runDir) : null;
   const output = flags.output ?? (html ? join(source.runDir, "report.html") : undefined);
-  // JSON is written as it is rendered, a case row at a time.
-  if (flags.format === "json") return writeChunks(io, renderJsonChunks(report), output);
+  // JSON is written as it is rendered, a case row at a time (or as report.json was written).
+  if (flags.format === "json") return writeChunks(io, reportJson(report), output);
   const text = renderReport(report, flags.format, {
     color: io.color && output === undefined,
     gates,

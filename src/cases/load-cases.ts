@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { validateCasesFile } from "../config/validate.js";
+import { readSequenceChunks } from "../config/yaml-chunks.js";
 import { readYamlFile, showPath, type YamlFile } from "../config/yaml-document.js";
 import { InputError, at } from "../errors.js";
 import {
@@ -47,10 +48,39 @@ function loadCaseFile(
   seen: Map<string, Source>,
   names: Names,
 ): Case[] {
-  // The file's text, data and lines are let go before its cases are made, and each decision as its
-  // case is: a 14 MB case file is not held beside its 100,000 cases.
+  // A large file's cases a slice at a time (config/yaml-chunks.ts): its data is never whole.
+  const slices = readSequenceChunks(file, config.cwd, "cases");
+  if (slices !== null) {
+    const claimed = seen.size;
+    try {
+      const cases: Case[] = [];
+      for (const { yaml } of slices)
+        for (const made of casesOf(() => yaml, config, registries, seen, names)) cases.push(made);
+      return cases;
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      // Read again whole, which names any problem as it always has (its line, its path).
+      [...seen.keys()].slice(claimed).forEach((id) => seen.delete(id));
+    }
+  }
+  const read = () => readYamlFile(file, config.cwd, { linesNeeded: true });
+  return casesOf(read, config, registries, seen, names);
+}
+
+/**
+ * A case file's cases (or a slice's). The file's text, data and lines are let go before its cases
+ * are made, and each decision as its case is: a 14 MB case file is not held beside its 100,000
+ * cases.
+ */
+function casesOf(
+  read: () => YamlFile,
+  config: Config,
+  registries: RegistryCache,
+  seen: Map<string, Source>,
+  names: Names,
+): Case[] {
   const { registry, decisions, sources, hierarchies } = readDecisions(
-    file,
+    read,
     config,
     registries,
     seen,
@@ -66,7 +96,7 @@ function loadCaseFile(
 
 /** A case file's decisions, each checked and its id claimed, with where it is written. */
 function readDecisions(
-  file: string,
+  read: () => YamlFile,
   config: Config,
   registries: RegistryCache,
   seen: Map<string, Source>,
@@ -76,7 +106,7 @@ function readDecisions(
   sources: Source[];
   hierarchies: (NonNullable<Case["hierarchy"]> | null)[];
 } {
-  const yaml = readYamlFile(file, config.cwd, { linesNeeded: true });
+  const yaml = read();
   const written = validateCasesFile(yaml);
   const registry = loadRegistry(findRegistry(yaml, written, config), config.cwd, registries);
   const decisions = listDecisions(yaml, written, registry, config);

@@ -3,14 +3,17 @@ import {
   closeSync,
   constants,
   existsSync,
+  fstatSync,
   mkdirSync,
   openSync,
   readFileSync,
+  readSync,
   renameSync,
   writeFileSync,
   writeSync,
 } from "node:fs";
 import { dirname } from "node:path";
+import { StringDecoder } from "node:string_decoder";
 import { canonicalJson } from "../text/canonical-json.js";
 import { InputError } from "../errors.js";
 import type { Report } from "../types.js";
@@ -56,7 +59,52 @@ export function stampFinished(file: string, finishedAt: string): void {
 
 /** report.json: the versioned contract, schema_version first, keys stable; written as it is rendered (a case row at a time). */
 export function writeReportFile(file: string, report: Report): void {
-  writeTextFile(file, renderJsonChunks(report));
+  let bytes = 0;
+  const counted = function* () {
+    for (const chunk of renderJsonChunks(report)) {
+      bytes += Buffer.byteLength(chunk);
+      yield chunk;
+    }
+  };
+  writeTextFile(file, counted());
+  written.set(report, { file, bytes });
+}
+
+/** Each report this process wrote to a report.json, and how many bytes it wrote. */
+const written = new WeakMap<Report, { file: string; bytes: number }>();
+
+/**
+ * A report's JSON (`-f json`): the bytes of the report.json written for this very report, read
+ * back in pieces (a report of 100,000 cases is not rendered twice), or rendered when none was
+ * written or that file is no longer the size written.
+ */
+export function* reportJson(report: Report): Generator<string> {
+  const file = written.get(report);
+  const fd = file === undefined ? null : openReadable(file.file, file.bytes);
+  if (fd === null) {
+    yield* renderJsonChunks(report);
+    return;
+  }
+  try {
+    const decoder = new StringDecoder("utf8");
+    const buffer = Buffer.alloc(BATCH * 4);
+    for (let read; (read = readSync(fd, buffer)) > 0;)
+      yield decoder.write(buffer.subarray(0, read));
+    yield decoder.end();
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function openReadable(file: string, bytes: number): number | null {
+  try {
+    const fd = openSync(file, "r");
+    if (fstatSync(fd).size === bytes) return fd;
+    closeSync(fd);
+  } catch {
+    // Gone or unreadable: rendered instead.
+  }
+  return null;
 }
 
 /** Text made in pieces, written in batches of about BATCH characters as they come: never joined whole. */
