@@ -85,7 +85,12 @@ export const FULL_READER_ONLY =
  * the full reader (yaml, with positions) only when a message needs one, and any text js-yaml does
  * not read as one plain document goes to the full reader, whose errors name the line.
  */
-export function parseYaml(text: string, file: string, shown: string, linesNeeded: boolean): YamlFile {
+export function parseYaml(
+  text: string,
+  file: string,
+  shown: string,
+  linesNeeded: boolean,
+): YamlFile {
   checkRepresentable(text, shown);
   if (!FULL_READER_ONLY.test(text)) {
     let read: { data: unknown; locate: LocateLine | null };
