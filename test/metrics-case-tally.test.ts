@@ -305,4 +305,21 @@ describe("metrics from case tallies", () => {
     expect(a?.rates).toBe(b?.rates);
     expect(Object.isFrozen(a?.rates)).toBe(true);
   });
+
+  it("keep what a record adds to in place their own (tool search sums, a turn's records): twins settled alike, one counted again", () => {
+    const records = randomRun(9);
+    const early = records.filter((r) => r.trial < 2);
+    const twins = early.map((r) => ({ ...r, case_id: `${r.case_id}-twin` }));
+    const filler = Array.from({ length: 3000 }, (_, i) => ({
+      ...records[i % records.length],
+      case_id: `filler-${i}`,
+      turn: undefined,
+    }));
+    const tally = new RecordTally();
+    for (const r of [...early, ...twins, ...filler]) tally.add(r);
+    for (const r of records.filter((r) => r.trial >= 2)) tally.add(r);
+    const alone = tallyRecords(twins).cases();
+    expect(alone.some((c) => c.search !== null)).toBe(true);
+    for (const expected of alone) expect(tally.get(expected.caseId)).toEqual(expected);
+  });
 });

@@ -3,7 +3,7 @@
  * counts, once done, are values shared with every case that ended alike, frozen; a record that
  * comes after thaws them (its own copies) before it counts.
  */
-import type { CaseTally } from "./case-tally.js";
+import type { CaseFields, CaseTally } from "./case-tally.js";
 
 /**
  * Values many settled tallies hold alike, each held once: the cases of a run mostly end alike
@@ -18,6 +18,7 @@ export class SharedValues {
   private readonly numbers = new Map<unknown, number>();
   private readonly byMembers = new Map<string, unknown>();
   private readonly lists = new Map<string, unknown[]>();
+  private readonly byKey = new Map<string, unknown>();
 
   /**
    * The held value equal to this one (plain data), or a frozen copy of it held from now on; past
@@ -54,6 +55,16 @@ export class SharedValues {
     return held;
   }
 
+  /** The value held under `key`, or `make()`'s, held from now on (past `LIMIT` keys, made each time). */
+  keyed<T>(key: string, make: () => T): T {
+    let held = this.byKey.get(key) as T | undefined;
+    if (held === undefined) {
+      held = make();
+      if (this.byKey.size < LIMIT) this.byKey.set(key, held);
+    }
+    return held;
+  }
+
   /**
    * An object every member of which is a scalar or a held value: the one such object for all
    * alike (else this one), keyed by its members' numbers, not written out.
@@ -87,13 +98,14 @@ function deepFreeze<T>(value: T): T {
   return Object.freeze(value);
 }
 
-/** What a tally counts, besides its case. */
-type Counts = Omit<CaseTally, "caseId" | "cluster" | "settled">;
+/** What a tally counts, besides its case and its first trial's fields. */
+type Counts = Omit<CaseTally, "caseId" | "cluster" | "settled" | "first">;
 
-/** A settled tally as a run holds it: its case and cluster, its counts shared with every case alike. */
+/** A settled tally as a run holds it: its case and cluster, its counts and first trial's fields shared with every case alike. */
 export interface SettledTally {
   readonly caseId: string;
   readonly cluster: string;
+  readonly first: CaseFields;
   readonly counts: Counts;
 }
 
@@ -121,25 +133,73 @@ const FIRST_LISTS = [
 
 /**
  * A tally that no record has come to for a while: its counts become shared values (a record that
- * comes after thaws them first). What a run holds per case, once the case is done.
+ * comes after thaws them first). What a run holds per case, once the case is done. Counts written
+ * out alike are one lookup (the counts held for the first case that ended so).
  */
 export function settleTally(tally: CaseTally, shared: SharedValues): SettledTally {
-  const small = shared.shareEach(SMALL_COUNTS.map((key) => tally[key]));
-  Object.assign(tally, Object.fromEntries(SMALL_COUNTS.map((key, i) => [key, small[i]])));
-  tally.cells = shared.share(tally.cells);
-  tally.tokens = shared.share(tally.tokens);
+  const { caseId, cluster, first } = tally;
+  // Written out (a rest pattern costs as much as the rest of settling).
+  const counts: Counts = {
+    trials: tally.trials,
+    scored: tally.scored,
+    correct: tally.correct,
+    violated: tally.violated,
+    rates: tally.rates,
+    visible: tally.visible,
+    recallAtK: tally.recallAtK,
+    stages: tally.stages,
+    selectionErrors: tally.selectionErrors,
+    cells: tally.cells,
+    quality: tally.quality,
+    outcomes: tally.outcomes,
+    tokens: tally.tokens,
+    thirds: tally.thirds,
+    search: tally.search,
+    callSets: tally.callSets,
+    hierarchy: tally.hierarchy,
+    turns: tally.turns,
+    firstTrial: tally.firstTrial,
+    mixed: tally.mixed,
+  };
+  // Sums a record adds to in place (tool search, call sets, hierarchy, a turn's records and
+  // qualities) stay the case's own: counts holding one are not shared.
+  const own =
+    counts.search !== null ||
+    counts.callSets !== null ||
+    counts.hierarchy !== null ||
+    counts.turns !== null ||
+    counts.quality.kept !== null;
+  return {
+    caseId,
+    cluster,
+    first: shareFirst(first, shared),
+    counts: own
+      ? shareParts(counts, shared)
+      : shared.keyed(JSON.stringify(counts), () => shareParts(counts, shared)),
+  };
+}
+
+/** Each part of a tally's counts shared (its own object of them, to be held for all alike). */
+function shareParts(counts: Counts, shared: SharedValues): Counts {
+  const small = shared.shareEach(SMALL_COUNTS.map((key) => counts[key]));
+  SMALL_COUNTS.forEach((key, i) => Reflect.set(counts, key, small[i]));
+  counts.cells = shared.share(counts.cells);
+  counts.tokens = shared.share(counts.tokens);
   // A conversation's turn keeps each trial's quality (kept): its own.
-  if (tally.quality.kept === null) tally.quality = shared.share(tally.quality);
-  const first = { ...tally.first };
-  for (const key of FIRST_LISTS) first[key] = shared.shareList(first[key]);
-  tally.first = shared.shareMembers(first);
-  const { caseId, cluster, settled: _settled, ...counts } = tally;
-  return { caseId, cluster, counts: shared.shareMembers(counts) };
+  if (counts.quality.kept === null) counts.quality = shared.share(counts.quality);
+  return counts;
+}
+
+/** The first trial's fields, its lists shared: the one such object for all alike. */
+function shareFirst(first: CaseFields, shared: SharedValues): CaseFields {
+  const own = { ...first };
+  for (const key of FIRST_LISTS) own[key] = shared.shareList(own[key]);
+  return shared.shareMembers(own);
 }
 
 /** A settled tally as a tally again (its counts still shared: a record thaws them). */
-export function expandTally({ caseId, cluster, counts }: SettledTally): CaseTally {
-  return { caseId, cluster, ...counts, settled: true };
+export function expandTally({ caseId, cluster, first, counts }: SettledTally): CaseTally {
+  return { caseId, cluster, ...counts, first, settled: true };
 }
 
 /** Its own copies of a settled tally's counts, to count a record into. */
