@@ -13,12 +13,14 @@ import { describeChoice, NO_CALL, type ProductionDecision } from "./turn-cases.j
 /** Turns named per cell (the rest are counted). */
 const TURNS_PER_CELL = 20;
 
-/** What a turn's (or a conversation's) scored decisions add up to: each interval's cluster. */
+/** What a turn's (or a conversation's) scored decisions add up to: each interval's cluster (one flat object a turn). */
 interface TurnSums {
   n: number;
   moved: number;
-  calls: { production: number; candidate: number };
-  parallel: { production: number; candidate: number };
+  callsProduction: number;
+  callsCandidate: number;
+  parallelProduction: number;
+  parallelCandidate: number;
 }
 
 /**
@@ -70,16 +72,18 @@ export function createShadowTally(production: Map<string, ProductionDecision>): 
         (sums = {
           n: 0,
           moved: 0,
-          calls: { production: 0, candidate: 0 },
-          parallel: { production: 0, candidate: 0 },
+          callsProduction: 0,
+          callsCandidate: 0,
+          parallelProduction: 0,
+          parallelCandidate: 0,
         }),
       );
     sums.n += 1;
     if (moved) sums.moved += 1;
-    sums.calls.production += decision.calls;
-    sums.calls.candidate += r.tool_calls;
-    if (decision.calls > 1) sums.parallel.production += 1;
-    if (r.tool_calls > 1) sums.parallel.candidate += 1;
+    sums.callsProduction += decision.calls;
+    sums.callsCandidate += r.tool_calls;
+    if (decision.calls > 1) sums.parallelProduction += 1;
+    if (r.tool_calls > 1) sums.parallelCandidate += 1;
     visible.set(
       r.case_id,
       r.visible_order.filter((name) => !CONTROL_NAMES.some((c) => c === name)).length,
@@ -108,11 +112,11 @@ export function createShadowTally(production: Map<string, ProductionDecision>): 
       became: { ...became },
       set_size: setSizes(visible, production),
       calls: {
-        production: mean((t) => t.calls.production),
-        candidate: mean((t) => t.calls.candidate),
+        production: mean((t) => t.callsProduction),
+        candidate: mean((t) => t.callsCandidate),
         parallel: {
-          production: rate((t) => t.parallel.production),
-          candidate: rate((t) => t.parallel.candidate),
+          production: rate((t) => t.parallelProduction),
+          candidate: rate((t) => t.parallelCandidate),
         },
       },
     };

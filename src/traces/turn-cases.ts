@@ -19,16 +19,17 @@ export type SkipReason =
 
 /** What production did on one turn, in the words of a moves table. */
 export interface ProductionDecision {
-  case_id: string;
   /** The first called tool, or NO_CALL. */
   label: string;
   /** Tools production offered. */
   offered: number;
   /** Tool calls production made in its reply. */
   calls: number;
-  /** `span <id>` or `file:line`, for the reader. */
-  where: string;
 }
+
+const NONE = Object.freeze([]) as never[];
+const NOTHING = Object.freeze({}) as Record<string, never>;
+const SHADOW_TAGS = ["shadow"];
 
 /** The label of an answer without a tool call. */
 export const NO_CALL = "(no call)";
@@ -55,13 +56,11 @@ export function createTurnCases(
   // skill's description change moves the skill chosen, not "Skill" against "Skill".
   const dispatch = candidate?.dispatch?.style === "tool" ? candidate.dispatch : null;
   const skipped: Partial<Record<SkipReason, number>> = {};
-  /** Each asked turn's case and production decision until `finish` names them, with its place in the order. */
-  const pending: {
-    place: TurnPlace;
-    base: string;
-    made: Omit<Case, "id">;
-    decision: Omit<ProductionDecision, "case_id">;
-  }[] = [];
+  /** Each asked turn's case (named by `finish`) and production decision, with its place in the order. */
+  const pending: { place: TurnPlace; base: string; made: Case; decision: ProductionDecision }[] =
+    [];
+  /** One `[label]` for every turn that called it. */
+  const labels = new Map<string, string[]>();
   const add = (turn: TracedTurn) => {
     const reason = whyNot(turn);
     if (reason !== null) {
@@ -92,28 +91,28 @@ export function createTurnCases(
         : ((dispatch === null ? null : targetCalled(dispatch, first.name, first.parsed)) ??
           first.name);
     const { time, trace_id, span_id, source } = turn;
+    // An answer without a call is labelled abstention: a label is never empty (show explains the turn like any other).
+    const label = called ?? ABSTAIN;
+    let acceptable = labels.get(label);
+    if (acceptable === undefined) labels.set(label, (acceptable = [label]));
     pending.push({
       place: { time, trace_id, span_id, source },
       base: idBase(turn),
-      decision: {
-        label: called ?? NO_CALL,
-        offered: tools.length,
-        calls: turn.calls.length,
-        where: span_id === null ? `${source.file}:${source.line}` : `span ${span_id}`,
-      },
+      decision: { label: called ?? NO_CALL, offered: tools.length, calls: turn.calls.length },
+      // The lists and objects no turn writes are one each, shared (a day of traffic is a million turns).
       made: {
+        id: "",
         goal: last.role === "user" ? last.content : "",
         phase,
-        // An answer without a call is labelled abstention: a label is never empty (show explains the turn like any other).
-        acceptable: [called ?? ABSTAIN],
-        forbidden: [],
+        acceptable,
+        forbidden: NONE,
         family: null,
-        tags: ["shadow"],
-        args: {},
-        context: {},
-        messages: turn.messages.slice(0, -1),
-        must_see: [],
-        must_not_see: [],
+        tags: SHADOW_TAGS,
+        args: NOTHING,
+        context: NOTHING,
+        messages: turn.messages.length > 1 ? turn.messages.slice(0, -1) : NONE,
+        must_see: NONE,
+        must_not_see: NONE,
         source: { file: source.file, line: source.line },
         registry,
         // As traced: a turn that had no system prompt is asked without one (never with the run's).
@@ -127,9 +126,9 @@ export function createTurnCases(
     const cases: Case[] = [];
     const ids = new Set<string>();
     for (const { base, made, decision } of pending.sort((a, b) => compareTurns(a.place, b.place))) {
-      const id = uniqueId(base, ids);
-      production.set(id, { case_id: id, ...decision });
-      cases.push({ id, ...made });
+      made.id = uniqueId(base, ids);
+      production.set(made.id, decision);
+      cases.push(made);
     }
     pending.length = 0;
     return { cases, production, skipped };
