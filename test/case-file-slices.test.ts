@@ -143,4 +143,30 @@ describe("a large case file read in slices", () => {
       `${file}:${line(late + 1)}: duplicate case id "${first[1]}" (also defined at ${file}:${line(first.index)})`,
     );
   });
+
+  it("reads a file whole when a slice does not read as the items counted in it", () => {
+    // js-yaml takes a quoted scalar's next line as deep as the items, so "- id: inside" is no item.
+    const odd = `  - id: quoted-across
+    goal: "Refund ord_9
+  - id: inside
+    the goal"
+    acceptable: [refund_order]
+`;
+    const half = text.indexOf("\n  - id: ", Math.floor(text.length / 2)) + 1;
+    const body = `${text.slice(0, half)}${odd}${text.slice(half)}`;
+    const file = write("odd.yaml", body);
+    // Its slice counts one item more than it reads: read whole.
+    expect(() => [...(readSequenceChunks(file, dir, "cases") ?? [])]).toThrow(InputError);
+    const a = loadCases(config, [file]);
+    const b = loadCases(config, [write("odd-whole.yaml", body, true)]);
+    const same = (c: (typeof a)[number], shift: number) => ({
+      ...c,
+      source: { file: "", line: c.source.line + shift },
+      registry: c.registry.revision,
+    });
+    expect(a.map((c) => same(c, 0))).toEqual(b.map((c) => same(c, 1)));
+    expect(a.find((c) => c.id === "quoted-across")?.goal).toBe(
+      "Refund ord_9 - id: inside the goal",
+    );
+  });
 });
