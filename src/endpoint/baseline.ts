@@ -131,19 +131,33 @@ function dispatchArguments(dispatcher: ToolDefinition, target: string): JsonObje
 }
 
 function scoreTool(tool: ToolDefinition, goal: Set<string>): number {
-  const [purpose, use, avoid] = splitDescription(tool.description);
+  const [name, purpose, use, avoid] = wordsOf(tool);
   return (
-    WEIGHTS.name * overlap(tool.name, goal) +
+    WEIGHTS.name * overlap(name, goal) +
     WEIGHTS.purpose * overlap(purpose, goal) +
     WEIGHTS.use * overlap(use, goal) +
     WEIGHTS.avoid * overlap(avoid, goal)
   );
 }
 
-/** Distinct goal words that occur in the text. */
-function overlap(text: string, goal: Set<string>): number {
+/** A definition's distinct words: its name's, its purpose's, its use_when's, its avoid_when's. */
+function wordsOf(tool: ToolDefinition): Set<string>[] {
+  let words = toolWords.get(tool);
+  if (words === undefined) {
+    const [purpose, use, avoid] = splitDescription(tool.description);
+    words = [tool.name, purpose, use, avoid].map((text) => new Set(tokenize(text)));
+    toolWords.set(tool, words);
+  }
+  return words;
+}
+
+/** By definition: the trials of a phase or a registry share theirs (a definition is never changed). */
+const toolWords = new WeakMap<ToolDefinition, Set<string>[]>();
+
+/** Distinct goal words among the words. */
+function overlap(words: Set<string>, goal: Set<string>): number {
   let hits = 0;
-  for (const word of new Set(tokenize(text))) if (goal.has(word)) hits += 1;
+  for (const word of words) if (goal.has(word)) hits += 1;
   return hits;
 }
 

@@ -175,14 +175,29 @@ const NAMES = new Set([
   "required",
 ]);
 
+/**
+ * The value with every string redacted; what no pattern changed is the value itself, not a copy
+ * (a turn's tool schemas and reply body are mostly left as they are: a shadow redacts a million).
+ */
 function redactValue(value: JsonValue, text: (s: string) => string, key: string | null): JsonValue {
   if (typeof value === "string") return key !== null && NAMES.has(key) ? value : text(value);
-  if (Array.isArray(value))
-    return value.map((item) =>
-      redactValue(item, text, key === "tools" || key === "required" ? key : null),
-    );
+  if (Array.isArray(value)) {
+    const inner = key === "tools" || key === "required" ? key : null;
+    let out: JsonValue[] | null = null;
+    value.forEach((item, i) => {
+      const clean = redactValue(item, text, inner);
+      if (clean !== item) (out ??= [...value])[i] = clean;
+    });
+    return out ?? value;
+  }
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactValue(v, text, k)]));
+    let out: Record<string, JsonValue> | null = null;
+    for (const [k, v] of Object.entries(value)) {
+      const clean = redactValue(v, text, k);
+      // A copy's own keys (a "__proto__" key too) are its own: assigned, not the prototype's.
+      if (clean !== v) (out ??= { ...value })[k] = clean;
+    }
+    return out ?? value;
   }
   return value;
 }

@@ -9,7 +9,7 @@
  * traced call of that dispatcher as the target it names, and is asked with its own targets.
  */
 import { ABSTAIN, ASK, type Case, type Registry, type Tool, type TracedTurn } from "../types.js";
-import { contentHash } from "../text/content-hash.js";
+import { sha256Hex, shortContentHash } from "../text/content-hash.js";
 import { targetCalled, targetsBehind } from "../registry/targets.js";
 import { compareTurns, type TurnPlace } from "./select-turns.js";
 
@@ -71,14 +71,16 @@ export function createTurnCases(
     const tools = uniqueTools(turn).flatMap(
       (tool) => targetsBehind(candidate, tool.name) ?? [defined.get(tool.name) ?? tracedTool(tool)],
     );
-    const key = contentHash(tools);
+    // Turns offered the same tools share one registry: found by the hash of their text as traced
+    // (the content hash, for the revision, only for a list not met before).
+    const key = sha256Hex(JSON.stringify(tools));
     let registry = registries.get(key);
     if (registry === undefined)
       registries.set(
         key,
         (registry = {
           snapshot: candidate?.snapshot ?? "traced",
-          revision: candidate?.revision ?? `sha256:${key.slice(0, 16)}`,
+          revision: candidate?.revision ?? `sha256:${shortContentHash(tools)}`,
           file: "",
           tools,
           ...(candidate?.dispatch === undefined ? {} : { dispatch: candidate.dispatch }),
