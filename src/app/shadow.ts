@@ -88,11 +88,13 @@ export async function shadowCommand(
   // The report is counted as each record is kept: a shadow holds no record.
   const tally = createShadowTally(production);
   const noSystem = cases.filter((c) => c.system === "").length;
+  const asked = cases.length;
   const { runDir } = await runEvaluation(config, {
     now: io.now,
     env: io.env,
     place: { kind: "new", id: flags.runId },
-    sweep: { cases },
+    // The run lets each turn's case go once it is asked.
+    sweep: { cases, release: true },
     onProgress,
     signal: io.interrupts?.(),
     onRecord: tally.add,
@@ -110,7 +112,7 @@ export async function shadowCommand(
     run_dir: showPath(runDir, io.cwd),
     turns: {
       read: counts.turns,
-      asked: cases.length,
+      asked,
       skipped: skipped as Record<string, number>,
       no_system: noSystem,
     },

@@ -31,6 +31,12 @@ import { createAsker, type DecisionAsker } from "./ask-decision.js";
 export interface SweepHook {
   /** The cases to run instead of loading them (a sweep loads them once, and may pad their registries). */
   cases?: Case[];
+  /**
+   * The run takes `cases`: once a case's trials are made it is let go (its place in the list
+   * emptied; the list empty at the end), so a shadow of a million turns does not hold every
+   * turn's case to the end. For a caller that keeps no other use for them.
+   */
+  release?: boolean;
   /** The visible set of a case, or null for the configured retriever. */
   visibleFor?: (testCase: Case, exposure: Exposure) => Discovery | null;
 }
@@ -104,14 +110,20 @@ export function listPending(
   let length = 0;
   for (const testCase of cases) length += pendingOf(testCase).length;
   let unasked: Case[] | null = cases;
+  // One round only: an adaptive run asks its cases again.
+  const release = options.sweep?.release === true && only === undefined;
   return {
     length,
     *[Symbol.iterator]() {
-      for (const testCase of unasked ?? []) {
+      const list: (Case | null)[] = unasked ?? [];
+      for (let i = 0; i < list.length; i++) {
+        const testCase = list[i] as Case;
+        if (release) list[i] = null;
         const trials = pendingOf(testCase);
         if (trials.length > 0) left.set(testCase, trials.length);
         for (const trial of trials) yield { run: () => ask(testCase, trial), keep };
       }
+      if (release) list.length = 0;
       unasked = null;
     },
   };
