@@ -10,6 +10,7 @@ import { loadCases } from "../src/cases/load-cases.js";
 import { loadConfig } from "../src/config/load-config.js";
 import { CHUNK_ITEMS, readSequenceChunks } from "../src/config/yaml-chunks.js";
 import { InputError } from "../src/errors.js";
+import { errorOf } from "./support/input-error.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const REGISTRY = resolve(ROOT, "registries/commerce.yaml");
@@ -72,16 +73,6 @@ function write(name: string, body: string, registryLast = false): string {
   const registry = `registry: ${REGISTRY}\n`;
   writeFileSync(file, registryLast ? `cases:\n${body}${registry}` : `${registry}cases:\n${body}`);
   return file;
-}
-
-function errorOf(action: () => unknown): InputError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof InputError) return error;
-    throw error;
-  }
-  throw new Error("expected an InputError");
 }
 
 describe("a large case file read in slices", () => {

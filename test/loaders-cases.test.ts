@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { loadCases } from "../src/cases/load-cases.js";
 import { loadConfig } from "../src/config/load-config.js";
 import { InputError } from "../src/errors.js";
+import { errorOf } from "./support/input-error.js";
 
 const BAD = fileURLToPath(new URL("./fixtures/bad-input/", import.meta.url));
 /** Messages show paths relative to the working directory (BAD, as loadConfig is told). */
@@ -11,16 +12,6 @@ const shown = (name: string): string =>
   relative(BAD, resolve(BAD, name)).startsWith("..")
     ? resolve(BAD, name)
     : relative(BAD, resolve(BAD, name));
-
-function errorOf(action: () => unknown): InputError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof InputError) return error;
-    throw error;
-  }
-  throw new Error("expected an InputError");
-}
 
 /** Load the named case files on an all-defaults config (no route-eval.yaml in bad-input/). */
 function loadBad(...names: string[]): InputError {
