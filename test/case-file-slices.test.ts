@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { loadCases } from "../src/cases/load-cases.js";
 import { loadConfig } from "../src/config/load-config.js";
 import { CHUNK_ITEMS, readSequenceChunks } from "../src/config/yaml-chunks.js";
+import { readFileText } from "../src/config/yaml-document.js";
 import { InputError } from "../src/errors.js";
 import { errorOf } from "./support/input-error.js";
 
@@ -81,12 +82,10 @@ describe("a large case file read in slices", () => {
     const whole = write("whole.yaml", text, true);
     expect(count).toBeGreaterThan(2 * CHUNK_ITEMS);
     // The first is read in three slices; the second (a key after its list) whole.
-    expect([...(readSequenceChunks(sliced, dir, "cases") ?? [])].map((s) => s.at)).toEqual([
-      0,
-      CHUNK_ITEMS,
-      2 * CHUNK_ITEMS,
-    ]);
-    expect(readSequenceChunks(whole, dir, "cases")).toBeNull();
+    expect(
+      [...(readSequenceChunks(readFileText(sliced, dir), "cases") ?? [])].map((s) => s.at),
+    ).toEqual([0, CHUNK_ITEMS, 2 * CHUNK_ITEMS]);
+    expect(readSequenceChunks(readFileText(whole, dir), "cases")).toBeNull();
     const a = loadCases(config, [sliced]);
     const b = loadCases(config, [whole]);
     expect(a.length).toBeGreaterThan(count); // conversations are a case per turn
@@ -147,7 +146,9 @@ describe("a large case file read in slices", () => {
     const body = `${text.slice(0, half)}${odd}${text.slice(half)}`;
     const file = write("odd.yaml", body);
     // Its slice counts one item more than it reads: read whole.
-    expect(() => [...(readSequenceChunks(file, dir, "cases") ?? [])]).toThrow(InputError);
+    expect(() => [...(readSequenceChunks(readFileText(file, dir), "cases") ?? [])]).toThrow(
+      InputError,
+    );
     const a = loadCases(config, [file]);
     const b = loadCases(config, [write("odd-whole.yaml", body, true)]);
     const same = (c: (typeof a)[number], shift: number) => ({

@@ -2,7 +2,13 @@ import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { validateCasesFile } from "../config/validate.js";
 import { readSequenceChunks } from "../config/yaml-chunks.js";
-import { readYamlFile, showPath, type YamlFile } from "../config/yaml-document.js";
+import {
+  parseFileText,
+  readFileText,
+  showPath,
+  type FileText,
+  type YamlFile,
+} from "../config/yaml-document.js";
 import { InputError, at } from "../errors.js";
 import {
   createRegistryCache,
@@ -48,8 +54,9 @@ function loadCaseFile(
   seen: Map<string, Source>,
   names: Names,
 ): Case[] {
+  let read: FileText | null = readFileText(file, config.cwd);
   // A large file's cases a slice at a time (config/yaml-chunks.ts): its data is never whole.
-  const slices = readSequenceChunks(file, config.cwd, "cases");
+  const slices = readSequenceChunks(read, "cases");
   if (slices !== null) {
     const claimed = seen.size;
     try {
@@ -63,8 +70,13 @@ function loadCaseFile(
       [...seen.keys()].slice(claimed).forEach((id) => seen.delete(id));
     }
   }
-  const read = () => readYamlFile(file, config.cwd, { linesNeeded: true });
-  return casesOf(read, config, registries, seen, names);
+  // Its text parsed and let go: held by its lines only until the decisions are read.
+  const whole = (): YamlFile => {
+    const yaml = parseFileText(read as FileText, true);
+    read = null;
+    return yaml;
+  };
+  return casesOf(whole, config, registries, seen, names);
 }
 
 /**

@@ -5,11 +5,9 @@
  * what it holds, and let go. A slice reads as the file does: its data has the file's other keys,
  * its lines are the file's, its paths count from the slice's first item.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { resolve } from "node:path";
 import { InputError } from "../errors.js";
 import type { JsonPath } from "../types/json.js";
-import { FULL_READER_ONLY, parseYaml, showPath, type YamlFile } from "./yaml-document.js";
+import { FULL_READER_ONLY, parseYaml, type FileText, type YamlFile } from "./yaml-document.js";
 
 /** Items per slice, and the fewest a sequence needs to be read in slices. */
 export const CHUNK_ITEMS = 1_000;
@@ -27,20 +25,12 @@ export interface SequenceChunk {
  * that does not read as the items counted in it throws an InputError: the caller reads the whole
  * file instead, whose own reading names any problem.
  */
-export function readSequenceChunks(
-  file: string,
-  cwd: string,
-  key: string,
-): Iterable<SequenceChunk> | null {
-  const absolute = resolve(cwd, file);
-  if (/\.json$/i.test(absolute) || !existsSync(absolute) || !statSync(absolute).isFile())
-    return null;
-  const text = readFileSync(absolute, "utf8");
-  if (FULL_READER_ONLY.test(text)) return null;
+export function readSequenceChunks(read: FileText, key: string): Iterable<SequenceChunk> | null {
+  const { file, shown, text } = read;
+  if (/\.json$/i.test(file) || FULL_READER_ONLY.test(text)) return null;
   const starts = itemStarts(text, key);
   if (starts === null || starts.length <= CHUNK_ITEMS) return null;
-  const shown = showPath(absolute, cwd);
-  return sliceItems(text, starts, key, absolute, shown);
+  return sliceItems(text, starts, key, file, shown);
 }
 
 function* sliceItems(

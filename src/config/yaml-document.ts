@@ -39,14 +39,30 @@ export function showPath(file: string, cwd: string): string {
  * files), so plain YAML is located while it is read, in one pass rather than two.
  */
 export function readYamlFile(file: string, cwd: string, { linesNeeded = false } = {}): YamlFile {
+  return parseFileText(readFileText(file, cwd), linesNeeded);
+}
+
+/** A file's text, with its absolute path and the path messages show. */
+export interface FileText {
+  file: string;
+  shown: string;
+  text: string;
+}
+
+/** A file's text (readYamlFile's first half); a missing file or a folder is an InputError naming it. */
+export function readFileText(file: string, cwd: string): FileText {
   const absolute = resolve(cwd, file);
   const shown = showPath(absolute, cwd);
   if (!existsSync(absolute)) throw new InputError(`${shown}: file not found`);
   if (!statSync(absolute).isFile()) throw new InputError(`${shown}: not a file`);
-  const text = readFileSync(absolute, "utf8");
-  return absolute.toLowerCase().endsWith(".json")
-    ? parseJson(text, absolute, shown)
-    : parseYaml(text, absolute, shown, linesNeeded);
+  return { file: absolute, shown, text: readFileSync(absolute, "utf8") };
+}
+
+/** A file's text parsed (readYamlFile's second half): JSON by its name, else YAML. */
+export function parseFileText({ file, shown, text }: FileText, linesNeeded = false): YamlFile {
+  return file.toLowerCase().endsWith(".json")
+    ? parseJson(text, file, shown)
+    : parseYaml(text, file, shown, linesNeeded);
 }
 
 /** JSON is YAML: the YAML parse of the same text, made only when a message needs a line, locates paths. */
