@@ -28,7 +28,7 @@ import { computeConfusions } from "./confusions.js";
 import { computeReliability } from "./reliability.js";
 import { computeInputTokens, computeRetrievalQuality } from "./retrieval-quality.js";
 import { compareText } from "../text/compare-text.js";
-import { clusterRate, type ClusterTally } from "./wilson.js";
+import { clusterRateOf } from "./wilson.js";
 import { computeConversations } from "./conversations.js";
 import { computeToolSearch } from "./tool-search.js";
 import { computeCallSets } from "./call-sets.js";
@@ -39,14 +39,13 @@ export function computeMetrics(records: TrialRecord[], success: Success = "selec
   return metricsOfCases(tallyCases(records), success);
 }
 
-/** Each cluster's part of a trial-level rate, from its cases' counts. */
+/** A trial-level rate over the clusters, from its cases' counts. */
 function perCluster(
   clusters: readonly (readonly CaseTally[])[],
   n: (c: CaseTally) => number,
   s: (c: CaseTally) => number,
-): ClusterTally[] {
-  const successes = sumPerCluster(clusters, s);
-  return sumPerCluster(clusters, n).map((count, i) => ({ n: count, s: successes[i] }));
+): Rate {
+  return clusterRateOf(sumPerCluster(clusters, n), sumPerCluster(clusters, s));
 }
 
 /** Each rate of the table over the clusters: their cases' counts added up once (a cluster is mostly one case). */
@@ -59,7 +58,10 @@ function countRates(clusters: readonly (readonly CaseTally[])[]): Record<RateNam
   });
   const rates = {} as Record<RateName, Rate>;
   RATE_NAMES.forEach((name, r) => {
-    rates[name] = clusterRate(counts.map((c) => ({ n: c[2 * r], s: c[2 * r + 1] })));
+    rates[name] = clusterRateOf(
+      counts.map((c) => c[2 * r]),
+      counts.map((c) => c[2 * r + 1]),
+    );
   });
   return rates;
 }
@@ -92,12 +94,10 @@ export function metricsOfCases(cases: readonly CaseTally[], success: Success): M
     selection_by_position: Object.fromEntries(
       POSITION_THIRDS.map((third, i) => [
         third,
-        clusterRate(
-          perCluster(
-            clusters,
-            (c) => c.thirds[2 * i],
-            (c) => c.thirds[2 * i + 1],
-          ),
+        perCluster(
+          clusters,
+          (c) => c.thirds[2 * i],
+          (c) => c.thirds[2 * i + 1],
         ),
       ]),
     ) as Record<PositionThird, Rate>,
@@ -133,23 +133,31 @@ function withCallSets(callSets: CallSetMetrics | null): { call_sets?: CallSetMet
 /** Over exposed trials, by retriever budget: "all" for trials without a retriever; numeric keys ascending, "all" last. */
 function computeRecallAtK(clusters: readonly (readonly CaseTally[])[]): Record<string, Rate> {
   const keys = new Set<string>();
-  for (const cases of clusters) for (const c of cases) for (const { k } of c.recallAtK) keys.add(k);
+  for (const cases of clusters)
+    for (const c of cases) for (let i = 0; i < c.recallAtK.length; i++) keys.add(c.recallAtK[i].k);
   const sorted = [...keys].sort(
     (a, b) =>
       (a === "all" ? 1 : 0) - (b === "all" ? 1 : 0) || Number(a) - Number(b) || compareText(a, b),
   );
-  const at = (c: CaseTally, k: string) => c.recallAtK.find((recall) => recall.k === k);
   return Object.fromEntries(
-    sorted.map((k) => [
-      k,
-      clusterRate(
-        perCluster(
-          clusters,
-          (c) => at(c, k)?.n ?? 0,
-          (c) => at(c, k)?.s ?? 0,
-        ),
-      ),
-    ]),
+    sorted.map((k) => {
+      const n: number[] = [];
+      const s: number[] = [];
+      for (const cases of clusters) {
+        let inK = 0;
+        let hits = 0;
+        for (const c of cases)
+          for (let i = 0; i < c.recallAtK.length; i++)
+            if (c.recallAtK[i].k === k) {
+              inK += c.recallAtK[i].n;
+              hits += c.recallAtK[i].s;
+              break;
+            }
+        n.push(inK);
+        s.push(hits);
+      }
+      return [k, clusterRateOf(n, s)];
+    }),
   );
 }
 

@@ -16,7 +16,8 @@ const byCount =
 function mergeCells(cases: readonly CaseTally[]): Map<string, Map<string, Cell>> {
   const cells = new Map<string, Map<string, Cell>>();
   for (const tally of cases) {
-    for (const cell of tally.cells) {
+    for (let i = 0; i < tally.cells.length; i++) {
+      const cell = tally.cells[i];
       let row = cells.get(cell.acceptable);
       if (row === undefined) cells.set(cell.acceptable, (row = new Map()));
       const into = row.get(cell.selected);

@@ -61,8 +61,7 @@ export function meanOverCases(
   );
   // A conversation's turns are not independent: with conversations, its turns are one unit of the
   // interval (the design effect of their agreement), as every other rate of such a run.
-  const clusters = new Set(scored.map((tally, i) => tally.cluster ?? `#${i}`));
-  const clustered = clusters.size < scored.length;
+  const clustered = sharesCluster(scored);
   const means: Record<string, CaseMean> = {};
   for (let k = 1; k <= minN; k++) {
     const sum = scored.reduce((total, tally) => total + estimate(tally.c, tally.n, k), 0);
@@ -71,6 +70,17 @@ export function meanOverCases(
       : rate(sum, scored.length);
   }
   return means;
+}
+
+/** Whether two of the cases are of one cluster (a conversation's turns). */
+function sharesCluster(cases: readonly CaseTally[]): boolean {
+  const seen = new Set<string>();
+  for (const { cluster } of cases) {
+    if (cluster === undefined) continue;
+    if (seen.has(cluster)) return true;
+    seen.add(cluster);
+  }
+  return false;
 }
 
 /** The interval of a mean over cases whose clusters (conversations) hold several of them. */

@@ -80,8 +80,9 @@ export class RecordTally {
 
   /** The case tallies in case order. */
   cases(): CaseTally[] {
-    for (const [caseId, held] of this.byCase)
+    this.byCase.forEach((held, caseId) => {
       if (!isSettled(held)) this.byCase.set(caseId, settleTally(held, this.shared));
+    });
     this.recent.clear();
     this.before.clear();
     return [...this.byCase.values()]
@@ -131,6 +132,9 @@ export function sumPerCluster(
 
 /** The cases of each cluster (a conversation's turns; otherwise a case alone), clusters in order. */
 export function clustersOf(cases: readonly CaseTally[]): CaseTally[][] {
+  // Most runs have no conversation: each case its own cluster, named by its id, in case order.
+  if (cases.every((c, i) => c.cluster === c.caseId && (i === 0 || cases[i - 1].caseId < c.caseId)))
+    return cases.map((c) => [c]);
   const byCluster = new Map<string, CaseTally[]>();
   for (const tally of cases) {
     const cluster = byCluster.get(tally.cluster);

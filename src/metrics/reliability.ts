@@ -23,10 +23,19 @@ type UnstableCase = Metrics["unstable_cases"][number];
 
 /** A case's scored trials by selected label, in name order. */
 export function sortedSelections(tally: CaseTally): Record<string, number> {
+  const only = oneSelection(tally);
+  if (only !== null) return { [only]: tally.cells.reduce((sum, cell) => sum + cell.count, 0) };
   const selections = new Map<string, number>();
   for (const { selected, count } of tally.cells)
     selections.set(selected, (selections.get(selected) ?? 0) + count);
   return Object.fromEntries([...selections].sort(([a], [b]) => compareText(a, b)));
+}
+
+/** The one label every cell of the case selected (most cases: every trial chose alike), else null. */
+function oneSelection({ cells }: CaseTally): string | null {
+  if (cells.length === 0) return null;
+  for (let i = 1; i < cells.length; i++) if (cells[i].selected !== cells[0].selected) return null;
+  return cells[0].selected;
 }
 
 /** Per case: its selection counts and the modal selection (ties broken by name). */
@@ -45,12 +54,23 @@ function summariseCase(tally: CaseTally): UnstableCase {
 /** Over the cases (in case order) with a scored trial. */
 export function computeReliability(cases: readonly CaseTally[], success: Success): Reliability {
   const scored = cases.filter((tally) => tally.scored > 0);
-  const summaries = scored.map(summariseCase);
   // A case with one scored trial agrees with itself trivially: consistency needs two.
-  const repeated = summaries.filter((s) => s.n >= 2);
-  const shares = repeated.reduce((sum, s) => sum + s.modal_count / s.n, 0);
-  const consistency_rate =
-    repeated.length === 0 ? null : { ...rate(shares, repeated.length), cases: repeated.length };
+  let repeated = 0;
+  let shares = 0;
+  const unstable: UnstableCase[] = [];
+  for (const tally of scored) {
+    // A case whose trials all chose alike is summed without its summary (most cases of a run).
+    const only = oneSelection(tally);
+    const alike = only === null ? null : tally.cells.reduce((sum, cell) => sum + cell.count, 0);
+    const summary = alike === null || alike < tally.scored ? summariseCase(tally) : null;
+    const modalCount = summary?.modal_count ?? (alike as number);
+    if (tally.scored >= 2) {
+      repeated += 1;
+      shares += modalCount / tally.scored;
+    }
+    if (summary !== null && summary.modal_count < summary.n) unstable.push(summary);
+  }
+  const consistency_rate = repeated === 0 ? null : { ...rate(shares, repeated), cases: repeated };
   const most = maxOf(
     scored.map((tally) => tally.scored),
     0,
@@ -64,12 +84,13 @@ export function computeReliability(cases: readonly CaseTally[], success: Success
       scored.map((tally) => ({
         n: tally.scored,
         c: tally.correct[success],
-        cluster: tally.cluster,
+        // A case alone is its own cluster: only a conversation's turns share one.
+        cluster: tally.cluster === tally.caseId ? undefined : tally.cluster,
       })),
     ),
     pass_k_short_cases: short,
     consistency: consistency_rate?.value ?? null,
     consistency_rate,
-    unstable_cases: summaries.filter((s) => s.modal_count < s.n),
+    unstable_cases: unstable,
   };
 }

@@ -3,7 +3,7 @@
  * recall@k, MRR and nDCG@k over the trials whose retriever recorded scores. Pure.
  */
 import type { InputTokens, RetrievalQuality, TrialRecord } from "../types.js";
-import { clusterRate } from "./wilson.js";
+import { clusterRateOf } from "./wilson.js";
 
 export interface TrialQuality {
   recall: number;
@@ -94,6 +94,7 @@ const byTrial = (a: { trial: number }, b: { trial: number }) => a.trial - b.tria
 
 /** A case's sums with its waiting trials taken too (those a shard or an errored trial kept waiting). */
 function finalSums(tally: QualityTally): Pick<QualityTally, "n" | "recall" | "rr" | "ndcg"> {
+  if (tally.waiting.length === 0) return tally;
   const sums = { ...tally };
   for (const { quality } of [...tally.waiting].sort(byTrial)) fold(sums, quality);
   return sums;
@@ -114,8 +115,8 @@ export function computeRetrievalQuality(
       for (const entry of [...(quality.kept ?? [])].sort(byTrial)) fold(sum, entry.quality);
     return sum;
   });
-  const of = (pick: (t: (typeof sums)[number]) => number) =>
-    clusterRate(sums.map((t) => ({ n: t.n, s: pick(t) })));
+  const n = sums.map((t) => t.n);
+  const of = (pick: (t: (typeof sums)[number]) => number) => clusterRateOf(n, sums.map(pick));
   return { recall_at_k: of((t) => t.recall), mrr: of((t) => t.rr), ndcg_at_k: of((t) => t.ndcg) };
 }
 

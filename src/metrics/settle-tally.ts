@@ -197,9 +197,38 @@ function shareFirst(first: CaseFields, shared: SharedValues): CaseFields {
   return shared.shareMembers(own);
 }
 
-/** A settled tally as a tally again (its counts still shared: a record thaws them). */
-export function expandTally({ caseId, cluster, first, counts }: SettledTally): CaseTally {
-  return { caseId, cluster, ...counts, first, settled: true };
+/**
+ * A settled tally as a tally again (its counts still shared: a record thaws them). Written out, in
+ * newTally's order: a spread made each a slower object of another shape, and a report expands
+ * every case.
+ */
+export function expandTally({ caseId, cluster, first, counts: c }: SettledTally): CaseTally {
+  return {
+    caseId,
+    cluster,
+    trials: c.trials,
+    scored: c.scored,
+    correct: c.correct,
+    violated: c.violated,
+    rates: c.rates,
+    visible: c.visible,
+    recallAtK: c.recallAtK,
+    stages: c.stages,
+    selectionErrors: c.selectionErrors,
+    cells: c.cells,
+    quality: c.quality,
+    outcomes: c.outcomes,
+    tokens: c.tokens,
+    thirds: c.thirds,
+    search: c.search,
+    callSets: c.callSets,
+    hierarchy: c.hierarchy,
+    turns: c.turns,
+    first,
+    firstTrial: c.firstTrial,
+    mixed: c.mixed,
+    settled: true,
+  };
 }
 
 /** Its own copies of a settled tally's counts, to count a record into. */

@@ -44,26 +44,42 @@ export interface ClusterTally {
  * narrower interval than none (0 of 70). So no count's upper bound is below the upper bound at 0
  * successes, nor its lower bound above the lower bound at all successes (both on the cases).
  */
-export function clusterRate(clusters: ClusterTally[]): Rate {
-  const present = clusters.filter((c) => c.n > 0);
-  const total = present.reduce((sum, c) => sum + c.n, 0);
-  const successes = present.reduce((sum, c) => sum + c.s, 0);
+export function clusterRate(clusters: readonly ClusterTally[]): Rate {
+  return clusterRateOf(
+    clusters.map((c) => c.n),
+    clusters.map((c) => c.s),
+  );
+}
+
+/**
+ * clusterRate over clusters given as two lists: cluster i's trials `n[i]`, its successes `s[i]`
+ * (what a report over 100,000 cases passes without an object per case). Clusters without a
+ * trial are left out.
+ */
+export function clusterRateOf(n: ArrayLike<number>, s: ArrayLike<number>): Rate {
+  let present = 0;
+  let total = 0;
+  let successes = 0;
+  for (let i = 0; i < n.length; i++) {
+    if (!(n[i] > 0)) continue;
+    present += 1;
+    total += n[i];
+    successes += s[i];
+  }
   if (total === 0) return { ...rate(0, 0), cases: 0, effective_n: 0 };
   const p = successes / total;
-  const variance = present.reduce((sum, c) => sum + (c.s - p * c.n) ** 2, 0) / (total * total);
+  let squares = 0;
+  for (let i = 0; i < n.length; i++) if (n[i] > 0) squares += (s[i] - p * n[i]) ** 2;
+  const variance = squares / (total * total);
   // Every case at the same share (no variance between cases): the trials carry their full weight.
   const effective =
-    p <= 0 || p >= 1
-      ? present.length
-      : variance <= 0
-        ? total
-        : Math.min(total, (p * (1 - p)) / variance);
+    p <= 0 || p >= 1 ? present : variance <= 0 ? total : Math.min(total, (p * (1 - p)) / variance);
   return {
     numerator: successes,
     denominator: total,
     value: p,
-    ci: monotone(wilson(p * effective, effective), present.length),
-    cases: present.length,
+    ci: monotone(wilson(p * effective, effective), present),
+    cases: present,
     effective_n: effective,
   };
 }

@@ -77,6 +77,7 @@ export function reportOfTally(
 function checkExposureAssertions(cases: readonly CaseTally[]): Report["exposure_assertions"] {
   const out: Report["exposure_assertions"] = [];
   for (const { first: r, caseId } of cases) {
+    if (r.must_see.length === 0 && r.must_not_see.length === 0) continue;
     const exposed = memberSet(r.exposed_names);
     const failures = [
       ...r.must_see
