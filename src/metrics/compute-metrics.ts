@@ -23,7 +23,7 @@ import {
   type TrialRecord,
 } from "../types.js";
 import type { CaseTally } from "./case-tally.js";
-import { clustersOf, sumPerCluster, tallyCases } from "./record-tally.js";
+import { clustersOf, sumOf, tallyCases } from "./record-tally.js";
 import { computeConfusions } from "./confusions.js";
 import { computeReliability } from "./reliability.js";
 import { computeInputTokens, computeRetrievalQuality } from "./retrieval-quality.js";
@@ -45,7 +45,11 @@ function perCluster(
   n: (c: CaseTally) => number,
   s: (c: CaseTally) => number,
 ): Rate {
-  return clusterRateOf(sumPerCluster(clusters, n), sumPerCluster(clusters, s));
+  return clusterRateOf(
+    clusters.length,
+    (i) => sumOf(clusters[i], n),
+    (i) => sumOf(clusters[i], s),
+  );
 }
 
 /** Each rate of the table over the clusters: their cases' counts added up once (a cluster is mostly one case). */
@@ -59,23 +63,21 @@ function countRates(clusters: readonly (readonly CaseTally[])[]): Record<RateNam
   const rates = {} as Record<RateName, Rate>;
   RATE_NAMES.forEach((name, r) => {
     rates[name] = clusterRateOf(
-      counts.map((c) => c[2 * r]),
-      counts.map((c) => c[2 * r + 1]),
+      counts.length,
+      (i) => counts[i][2 * r],
+      (i) => counts[i][2 * r + 1],
     );
   });
   return rates;
 }
 
-const total = (cases: readonly CaseTally[], pick: (c: CaseTally) => number): number =>
-  cases.reduce((sum, c) => sum + pick(c), 0);
-
 /** The metrics of the cases (in case order) whose tallies are given, pass^k by `success`. */
 export function metricsOfCases(cases: readonly CaseTally[], success: Success): Metrics {
   const clusters = clustersOf(cases);
-  const trials = total(cases, (c) => c.trials);
-  const scored = total(cases, (c) => c.scored);
+  const trials = sumOf(cases, (c) => c.trials);
+  const scored = sumOf(cases, (c) => c.scored);
   const rates = countRates(clusters);
-  const visible = total(cases, (c) => c.visible);
+  const visible = sumOf(cases, (c) => c.visible);
   return {
     trials,
     errored: trials - scored,
@@ -84,7 +86,7 @@ export function metricsOfCases(cases: readonly CaseTally[], success: Success): M
     tool_recall_at_k: computeRecallAtK(clusters),
     mean_visible: scored === 0 ? null : visible / scored,
     failure_profile: Object.fromEntries(
-      STAGES.map((stage) => [stage, total(cases, (c) => c.stages[stage])]),
+      STAGES.map((stage) => [stage, sumOf(cases, (c) => c.stages[stage])]),
     ) as Record<Stage, number>,
     selection_errors: countSelectionErrors(cases),
     ...computeConfusions(cases),
@@ -116,7 +118,7 @@ export function metricsOfCases(cases: readonly CaseTally[], success: Success): M
 /** Selection failures by type; a call-set type only when some trial had it (so a run without call sets reports as before). */
 function countSelectionErrors(cases: readonly CaseTally[]): SelectionErrorCounts {
   const counts = Object.fromEntries(
-    SELECTION_ERRORS.map((e) => [e, total(cases, (c) => c.selectionErrors[e])]),
+    SELECTION_ERRORS.map((e) => [e, sumOf(cases, (c) => c.selectionErrors[e])]),
   ) as Record<SelectionError, number>;
   for (const type of CALL_SET_ERRORS) if (counts[type] === 0) delete counts[type];
   return counts;
@@ -139,25 +141,26 @@ function computeRecallAtK(clusters: readonly (readonly CaseTally[])[]): Record<s
     (a, b) =>
       (a === "all" ? 1 : 0) - (b === "all" ? 1 : 0) || Number(a) - Number(b) || compareText(a, b),
   );
+  /** A cluster's count at budget k: its cases' n or s there (0 where a case had none). */
+  const at = (cases: readonly CaseTally[], k: string, pick: "n" | "s") => {
+    let total = 0;
+    for (const c of cases)
+      for (let i = 0; i < c.recallAtK.length; i++)
+        if (c.recallAtK[i].k === k) {
+          total += c.recallAtK[i][pick];
+          break;
+        }
+    return total;
+  };
   return Object.fromEntries(
-    sorted.map((k) => {
-      const n: number[] = [];
-      const s: number[] = [];
-      for (const cases of clusters) {
-        let inK = 0;
-        let hits = 0;
-        for (const c of cases)
-          for (let i = 0; i < c.recallAtK.length; i++)
-            if (c.recallAtK[i].k === k) {
-              inK += c.recallAtK[i].n;
-              hits += c.recallAtK[i].s;
-              break;
-            }
-        n.push(inK);
-        s.push(hits);
-      }
-      return [k, clusterRateOf(n, s)];
-    }),
+    sorted.map((k) => [
+      k,
+      clusterRateOf(
+        clusters.length,
+        (i) => at(clusters[i], k, "n"),
+        (i) => at(clusters[i], k, "s"),
+      ),
+    ]),
   );
 }
 

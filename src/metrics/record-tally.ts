@@ -123,11 +123,14 @@ export function sumPerCluster(
   clusters: readonly (readonly CaseTally[])[],
   count: (c: CaseTally) => number,
 ): number[] {
-  return clusters.map((cases) => {
-    let total = 0;
-    for (const c of cases) total += count(c);
-    return total;
-  });
+  return clusters.map((cases) => sumOf(cases, count));
+}
+
+/** A count summed over the cases, in their order. */
+export function sumOf(cases: readonly CaseTally[], count: (c: CaseTally) => number): number {
+  let total = 0;
+  for (const c of cases) total += count(c);
+  return total;
 }
 
 /** The cases of each cluster (a conversation's turns; otherwise a case alone), clusters in order. */

@@ -115,8 +115,12 @@ export function computeRetrievalQuality(
       for (const entry of [...(quality.kept ?? [])].sort(byTrial)) fold(sum, entry.quality);
     return sum;
   });
-  const n = sums.map((t) => t.n);
-  const of = (pick: (t: (typeof sums)[number]) => number) => clusterRateOf(n, sums.map(pick));
+  const of = (pick: (t: (typeof sums)[number]) => number) =>
+    clusterRateOf(
+      sums.length,
+      (i) => sums[i].n,
+      (i) => pick(sums[i]),
+    );
   return { recall_at_k: of((t) => t.recall), mrr: of((t) => t.rr), ndcg_at_k: of((t) => t.ndcg) };
 }
 

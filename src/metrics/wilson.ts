@@ -46,30 +46,39 @@ export interface ClusterTally {
  */
 export function clusterRate(clusters: readonly ClusterTally[]): Rate {
   return clusterRateOf(
-    clusters.map((c) => c.n),
-    clusters.map((c) => c.s),
+    clusters.length,
+    (i) => clusters[i].n,
+    (i) => clusters[i].s,
   );
 }
 
 /**
- * clusterRate over clusters given as two lists: cluster i's trials `n[i]`, its successes `s[i]`
- * (what a report over 100,000 cases passes without an object per case). Clusters without a
- * trial are left out.
+ * clusterRate over `count` clusters read by index: cluster i's trials `n(i)`, its successes
+ * `s(i)` (each read twice) — a report over 100,000 cases makes no object or list per rate.
+ * Clusters without a trial are left out.
  */
-export function clusterRateOf(n: ArrayLike<number>, s: ArrayLike<number>): Rate {
+export function clusterRateOf(
+  count: number,
+  n: (i: number) => number,
+  s: (i: number) => number,
+): Rate {
   let present = 0;
   let total = 0;
   let successes = 0;
-  for (let i = 0; i < n.length; i++) {
-    if (!(n[i] > 0)) continue;
+  for (let i = 0; i < count; i++) {
+    const trials = n(i);
+    if (!(trials > 0)) continue;
     present += 1;
-    total += n[i];
-    successes += s[i];
+    total += trials;
+    successes += s(i);
   }
   if (total === 0) return { ...rate(0, 0), cases: 0, effective_n: 0 };
   const p = successes / total;
   let squares = 0;
-  for (let i = 0; i < n.length; i++) if (n[i] > 0) squares += (s[i] - p * n[i]) ** 2;
+  for (let i = 0; i < count; i++) {
+    const trials = n(i);
+    if (trials > 0) squares += (s(i) - p * trials) ** 2;
+  }
   const variance = squares / (total * total);
   // Every case at the same share (no variance between cases): the trials carry their full weight.
   const effective =

@@ -256,8 +256,15 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
   };
   let ids = cases.map((c) => c.id);
   // An adaptive round asks trials no record has (nextTrials): the resumed records are all it must skip.
+  // A run asked once lets each case go once its trials are made: the list is its own (loaded
+  // here), or handed over (SweepHook.release). An adaptive run asks its cases again.
+  const release =
+    plan === null &&
+    (options.sweep?.cases === undefined
+      ? answering.kind === "endpoint"
+      : options.sweep.release === true);
   const jobsOf = (only: ReadonlyMap<string, number> | undefined) =>
-    listPending(config, endpoint, cases, run.records, { ...options, only, keep });
+    listPending(config, endpoint, cases, run.records, { ...options, only, keep, release });
   const round = (p: AdaptivePlan) => jobsOf(nextTrials(ids, tally, p, config.success));
   // A batch run finishes the round it collected (answering.round), not the next one.
   const firstRound =

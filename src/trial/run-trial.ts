@@ -59,6 +59,8 @@ export function listPending(
     sweep?: SweepHook;
     only?: ReadonlyMap<string, number>;
     keep: TrialJob["keep"];
+    /** The list is the run's to empty as it goes (SweepHook.release): once a case's trials are made, its place is emptied. */
+    release?: boolean;
   },
 ): JobList {
   const done = new Set(records.map((r) => trialKey(r.case_id, r.trial)));
@@ -111,7 +113,7 @@ export function listPending(
   for (const testCase of cases) length += pendingOf(testCase).length;
   let unasked: Case[] | null = cases;
   // One round only: an adaptive run asks its cases again.
-  const release = options.sweep?.release === true && only === undefined;
+  const release = options.release === true && only === undefined;
   return {
     length,
     *[Symbol.iterator]() {
