@@ -1,7 +1,8 @@
 import { describe, it, expect } from "vitest";
 import { computeBreakdowns } from "../src/metrics/breakdowns.js";
 import { buildCaseRows } from "../src/metrics/case-rows.js";
-import { tallyCases } from "../src/metrics/record-tally.js";
+import { tallyCases, tallyRecords } from "../src/metrics/record-tally.js";
+import { buildReport, metaFromRecords } from "../src/report/build-report.js";
 import { computeMetrics } from "../src/metrics/compute-metrics.js";
 import type { TrialRecord } from "../src/types.js";
 import { classified } from "./support/records.js";
@@ -144,5 +145,23 @@ describe("computeBreakdowns", () => {
     expect(
       computeBreakdowns(() => records, tallyCases(records), "selection", whole).family.f2,
     ).not.toBe(whole);
+  });
+});
+
+describe("a report's case rows", () => {
+  const records = [
+    record({ case_id: "b", selected: "cancel_order" }),
+    record({ case_id: "a" }),
+    record({ case_id: "a", trial: 1, selected: "ask_user" }),
+  ];
+  const meta = metaFromRecords("r", tallyRecords(records), "0");
+
+  it("are made when read: one list while a reader holds it, the rows of the records", () => {
+    const report = buildReport(meta, records, { gates: false });
+    const held = report.cases;
+    expect(report.cases).toBe(held);
+    expect(held).toEqual(buildCaseRows(records));
+    expect(JSON.parse(JSON.stringify(report)).cases).toEqual(held);
+    expect(Object.keys(report)).toContain("cases");
   });
 });

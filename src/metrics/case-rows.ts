@@ -3,7 +3,7 @@
  * the case passed (every scored trial correct, and at least one scored trial).
  */
 import { STAGES } from "../types.js";
-import type { CaseRow, Success, TrialRecord } from "../types.js";
+import type { CaseRow, Report, Success, TrialRecord } from "../types.js";
 import type { CaseTally } from "./case-tally.js";
 import { tallyCases } from "./record-tally.js";
 import { sortedSelections } from "./reliability.js";
@@ -42,6 +42,23 @@ export function rowOfCase(tally: CaseTally, success: Success): CaseRow {
     selections: sortedSelections(tally),
     passed: tally.scored > 0 && correct === tally.scored,
   };
+}
+
+/**
+ * The report with its case rows made when read: a run of 100,000 cases holds its tallies, not
+ * 100,000 rows beside them. Rows made are shared while any reader holds them (one list for a
+ * render that reads them twice), and made again for a reader after.
+ */
+export function withCaseRows(report: Omit<Report, "cases">, make: () => CaseRow[]): Report {
+  let made: WeakRef<CaseRow[]> | null = null;
+  return Object.defineProperty(report, "cases", {
+    enumerable: true,
+    get: () => {
+      let rows = made?.deref();
+      if (rows === undefined) made = new WeakRef((rows = make()));
+      return rows;
+    },
+  }) as Report;
 }
 
 /** Rows sorted by case_id. */

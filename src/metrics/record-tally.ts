@@ -80,14 +80,19 @@ export class RecordTally {
 
   /** The case tallies in case order. */
   cases(): CaseTally[] {
+    return this.settledCases().map(expandTally);
+  }
+
+  /** The case tallies in case order, each settled (as a run holds it; expandTally reads one). */
+  settledCases(): SettledTally[] {
     this.byCase.forEach((held, caseId) => {
       if (!isSettled(held)) this.byCase.set(caseId, settleTally(held, this.shared));
     });
     this.recent.clear();
     this.before.clear();
-    return [...this.byCase.values()]
-      .map((held) => expandTally(held as SettledTally))
-      .sort((a, b) => compareText(a.caseId, b.caseId));
+    return ([...this.byCase.values()] as SettledTally[]).sort((a, b) =>
+      compareText(a.caseId, b.caseId),
+    );
   }
 
   /** The errored trials by case and trial. */

@@ -1,7 +1,8 @@
 import { maxOf } from "../text/extremes.js";
 import { memberSet } from "../classify/name-sets.js";
 import { computeBreakdowns } from "../metrics/breakdowns.js";
-import { rowOfCase } from "../metrics/case-rows.js";
+import { rowOfCase, withCaseRows } from "../metrics/case-rows.js";
+import { expandTally } from "../metrics/settle-tally.js";
 import type { CaseTally } from "../metrics/case-tally.js";
 import { tallyRecords, type AnsweredTokens, type RecordTally } from "../metrics/record-tally.js";
 import { metricsOfCases } from "../metrics/compute-metrics.js";
@@ -41,9 +42,10 @@ export function reportOfTally(
   // run.json's input hashes serve --resume; the report names the definitions and settings only.
   const { inputs: _inputs, ...run } = meta;
   const success = run.config.success ?? "selection";
-  const cases = tally.cases();
+  const settled = tally.settledCases();
+  const cases = settled.map(expandTally);
   const metrics = metricsOfCases(cases, success);
-  return {
+  const report: Omit<Report, "cases"> = {
     schema_version: REPORT_SCHEMA_VERSION,
     run,
     metrics,
@@ -56,7 +58,6 @@ export function reportOfTally(
             meta.adaptive === undefined ? undefined : caseWeighted(cases, success),
           ),
     breakdowns: computeBreakdowns(options.records, cases, success, metrics),
-    cases: cases.map((c) => rowOfCase(c, success)),
     ...(meta.adaptive === undefined
       ? {}
       : {
@@ -71,6 +72,8 @@ export function reportOfTally(
     exposure_assertions: checkExposureAssertions(cases),
     ...costOf(meta, tally.answered),
   };
+  // Made from the settled tallies when read (report.json writes them), not held beside them.
+  return withCaseRows(report, () => settled.map((s) => rowOfCase(expandTally(s), success)));
 }
 
 /** must_see / must_not_see of each case against the exposed set of its first trial. */
