@@ -6,6 +6,7 @@ import { renderOpenAIRequest } from "../src/endpoint/openai-wire.js";
 import { contentHash, envelopeHash } from "../src/text/content-hash.js";
 import {
   canonicalJson,
+  canonicalJsonPieces,
   createCanonicalWriter,
   joinPieces,
   sortKeys,
@@ -60,6 +61,23 @@ describe("canonical JSON", () => {
       expect(writer(value)).toBe(expected);
       expect(writer(value)).toBe(expected);
     }
+    // In pieces (a JSON file written member by member), the indented text is the same.
+    const many = Object.fromEntries(
+      Array.from({ length: 2000 }, (_, i) => [
+        i % 3 === 0 ? String(i) : `case-${2000 - i}`,
+        `h${i}`,
+      ]),
+    );
+    const more = [
+      ...values,
+      {},
+      [],
+      { u: undefined, f: () => 1 },
+      { inputs: { cases: many } },
+      [[], [{}]],
+    ];
+    for (const value of more)
+      expect([...canonicalJsonPieces(value)].join("")).toBe(canonicalJson(value, 2));
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, it, expect } from "vitest";
 import { computeBreakdowns } from "../src/metrics/breakdowns.js";
-import { buildCaseRows } from "../src/metrics/case-rows.js";
+import { buildCaseRows, eachCaseRow } from "../src/metrics/case-rows.js";
 import { tallyCases, tallyRecords } from "../src/metrics/record-tally.js";
 import { buildReport, metaFromRecords } from "../src/report/build-report.js";
 import { computeMetrics } from "../src/metrics/compute-metrics.js";
@@ -158,7 +158,12 @@ describe("a report's case rows", () => {
 
   it("are made when read: one list while a reader holds it, the rows of the records", () => {
     const report = buildReport(meta, records, { gates: false });
+    // One at a time (report.json is written so), before any list is made.
+    const streamed = eachCaseRow(report);
+    expect(Array.isArray(streamed)).toBe(false);
+    expect([...streamed]).toEqual(buildCaseRows(records));
     const held = report.cases;
+    expect(eachCaseRow(report)).toBe(held);
     expect(report.cases).toBe(held);
     expect(held).toEqual(buildCaseRows(records));
     expect(JSON.parse(JSON.stringify(report)).cases).toEqual(held);

@@ -116,7 +116,16 @@ describe("renderJson", () => {
     for (const value of [report, odd, { schema_version: 1 } as unknown as Report]) {
       const chunks = [...renderJsonChunks(value)];
       expect(chunks.join("")).toBe(`${stableStringify(value, 2)}\n`);
+      // Its rows given one at a time (as a report that makes them when read gives them), or none.
+      const rows = function* () {
+        yield* value.cases ?? [];
+      };
+      expect([...renderJsonChunks(value, rows())].join("")).toBe(chunks.join(""));
     }
+    const none = { ...report, cases: [] };
+    expect([...renderJsonChunks(none, [][Symbol.iterator]())].join("")).toBe(
+      `${stableStringify(none, 2)}\n`,
+    );
     expect([...renderJsonChunks(report)].length).toBeGreaterThan(report.cases.length);
   });
 

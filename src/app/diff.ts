@@ -193,7 +193,7 @@ export async function diffCommand(
     all,
   });
   writeOutput(io, text, output);
-  appendStepSummary(io, renderDiffMarkdown(diff, { all }), flags.stepSummary);
+  appendStepSummary(io, () => renderDiffMarkdown(diff, { all }), flags.stepSummary);
   for (const gate of diff.gates.filter((g) => !g.passed))
     io.stderr(`route-eval: gate failed: ${gate.rule}: ${inertLine(gate.reason)}\n`);
   return diff.verdict === "fail" ? "failed" : "ok";

@@ -181,7 +181,7 @@ export function emitExperiment(
   io.stderr(`experiment.json and one run per variant: ${dir}\n`);
   appendStepSummary(
     io,
-    renderExperiment(experiment, "markdown", { color: false, reports }),
+    () => renderExperiment(experiment, "markdown", { color: false, reports }),
     flags.stepSummary !== false,
   );
   for (const gate of experiment.gates.filter((g) => !g.passed))

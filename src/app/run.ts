@@ -117,7 +117,7 @@ export async function runCommand(io: Io, flags: RunFlags): Promise<Outcome> {
   const gates = report.gates;
   emitReport(io, report, flags, gates, { runDir, records });
   io.stderr(`records and report: ${runDir}\n`);
-  appendStepSummary(io, renderMarkdown(report, { gates }), flags.stepSummary !== false);
+  appendStepSummary(io, () => renderMarkdown(report, { gates }), flags.stepSummary !== false);
   if (flags.saveBaseline !== undefined) {
     io.stderr(
       `baseline: ${saveBaseline(runDir, join(config.out_dir, "baselines"), flags.saveBaseline)}\n`,

@@ -6,11 +6,12 @@ import type { Io } from "../context.js";
  * the job page shows it without any shell redirection. A failure to write is a warning, never a
  * change of verdict.
  */
-export function appendStepSummary(io: Io, markdown: string, enabled: boolean): void {
+export function appendStepSummary(io: Io, markdown: () => string, enabled: boolean): void {
   const file = io.env.GITHUB_STEP_SUMMARY;
+  // Rendered only to be appended (a run's summary reads every case row).
   if (!enabled || file === undefined || file === "") return;
   try {
-    appendFileSync(file, `${markdown}\n`);
+    appendFileSync(file, `${markdown()}\n`);
     io.stderr(`appended the Markdown summary to $GITHUB_STEP_SUMMARY (${file})\n`);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);

@@ -44,21 +44,31 @@ export function rowOfCase(tally: CaseTally, success: Success): CaseRow {
   };
 }
 
+/** How each report made by withCaseRows gives its rows one at a time. */
+const rowStreams = new WeakMap<Report, () => Iterable<CaseRow>>();
+
 /**
  * The report with its case rows made when read: a run of 100,000 cases holds its tallies, not
- * 100,000 rows beside them. Rows made are shared while any reader holds them (one list for a
- * render that reads them twice), and made again for a reader after.
+ * 100,000 rows beside them. A list made is shared while any reader holds it (one list for a
+ * render that reads it twice), and made again for a reader after; eachCaseRow makes no list.
  */
-export function withCaseRows(report: Omit<Report, "cases">, make: () => CaseRow[]): Report {
+export function withCaseRows(report: Omit<Report, "cases">, rows: () => Iterable<CaseRow>): Report {
   let made: WeakRef<CaseRow[]> | null = null;
-  return Object.defineProperty(report, "cases", {
+  const whole = Object.defineProperty(report, "cases", {
     enumerable: true,
     get: () => {
-      let rows = made?.deref();
-      if (rows === undefined) made = new WeakRef((rows = make()));
-      return rows;
+      let list = made?.deref();
+      if (list === undefined) made = new WeakRef((list = [...rows()]));
+      return list;
     },
   }) as Report;
+  rowStreams.set(whole, () => made?.deref() ?? rows());
+  return whole;
+}
+
+/** A report's case rows one at a time: made as they are read (withCaseRows), else its list. */
+export function eachCaseRow(report: Report): Iterable<CaseRow> {
+  return rowStreams.get(report)?.() ?? report.cases;
 }
 
 /** Rows sorted by case_id. */

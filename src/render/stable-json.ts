@@ -4,7 +4,7 @@
  * `schema_version` leads at the top level: the contract's version is the first thing a reader sees.
  */
 import { sortKeys } from "../text/canonical-json.js";
-import type { Report } from "../types.js";
+import type { CaseRow, Report } from "../types.js";
 
 const LEADING_KEY = "schema_version";
 
@@ -32,21 +32,24 @@ export function renderJson(report: Report): string {
  * report.json in pieces, byte for byte what `stableStringify(report, 2)` and a newline write: each
  * top-level member written alone, and the items of a top-level list (the case rows) one at a time
  * — so a report of 100,000 cases is never sorted, nor held as text, whole.
+ * `rows`, when given, are the case rows, read one at a time as they are written (a report that
+ * makes its rows when read: metrics/case-rows.ts eachCaseRow).
  */
-export function* renderJsonChunks(report: Report): Generator<string> {
+export function* renderJsonChunks(report: Report, rows?: Iterable<CaseRow>): Generator<string> {
   const keys = Object.keys(report).sort();
   const ordered =
     LEADING_KEY in report ? [LEADING_KEY, ...keys.filter((k) => k !== LEADING_KEY)] : keys;
   let first = true;
   for (const key of ordered) {
-    const value: unknown = Reflect.get(report, key);
+    const streamed = key === "cases" && rows !== undefined;
+    const value: unknown = streamed ? rows : Reflect.get(report, key);
     const head = `${first ? "{" : ","}\n  ${JSON.stringify(key)}: `;
-    if (Array.isArray(value) && value.length > 0) {
+    if (streamed || Array.isArray(value)) {
       first = false;
-      yield `${head}[`;
-      for (let i = 0; i < value.length; i++)
-        yield `${i === 0 ? "" : ","}\n    ${indented(value[i], "\n    ") ?? "null"}`;
-      yield "\n  ]";
+      let items = 0;
+      for (const item of value as Iterable<unknown>)
+        yield `${items++ === 0 ? `${head}[` : ","}\n    ${indented(item, "\n    ") ?? "null"}`;
+      yield items === 0 ? `${head}[]` : "\n  ]";
       continue;
     }
     const text = indented(value, "\n  ");

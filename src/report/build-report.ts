@@ -73,7 +73,9 @@ export function reportOfTally(
     ...costOf(meta, tally.answered),
   };
   // Made from the settled tallies when read (report.json writes them), not held beside them.
-  return withCaseRows(report, () => settled.map((s) => rowOfCase(expandTally(s), success)));
+  return withCaseRows(report, function* () {
+    for (const s of settled) yield rowOfCase(expandTally(s), success);
+  });
 }
 
 /** must_see / must_not_see of each case against the exposed set of its first trial. */

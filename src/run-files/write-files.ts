@@ -14,14 +14,20 @@ import {
 } from "node:fs";
 import { dirname } from "node:path";
 import { StringDecoder } from "node:string_decoder";
-import { canonicalJson } from "../text/canonical-json.js";
+import { canonicalJsonPieces } from "../text/canonical-json.js";
 import { InputError } from "../errors.js";
 import type { Report } from "../types.js";
 import { renderJsonChunks } from "../render/stable-json.js";
+import { eachCaseRow } from "../metrics/case-rows.js";
 
 /** Writes JSON with stable key order atomically (temp file + rename): a reader never sees half a file. */
 export function writeJsonFile(file: string, value: unknown): void {
-  writeTextFile(file, canonicalJson(value, 2) + "\n");
+  writeTextFile(file, withNewline(canonicalJsonPieces(value)));
+}
+
+function* withNewline(pieces: Iterable<string>): Generator<string> {
+  yield* pieces;
+  yield "\n";
 }
 
 /** Writes text (whole, or in pieces written in batches as they come) atomically: temp file + rename. */
@@ -61,7 +67,7 @@ export function stampFinished(file: string, finishedAt: string): void {
 export function writeReportFile(file: string, report: Report): void {
   let bytes = 0;
   const counted = function* () {
-    for (const chunk of renderJsonChunks(report)) {
+    for (const chunk of renderJsonChunks(report, eachCaseRow(report))) {
       bytes += Buffer.byteLength(chunk);
       yield chunk;
     }
@@ -82,7 +88,7 @@ export function* reportJson(report: Report): Generator<string> {
   const file = written.get(report);
   const fd = file === undefined ? null : openReadable(file.file, file.bytes);
   if (fd === null) {
-    yield* renderJsonChunks(report);
+    yield* renderJsonChunks(report, eachCaseRow(report));
     return;
   }
   try {

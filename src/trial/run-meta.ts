@@ -25,7 +25,9 @@ export function buildRunMeta(
       description: definition.description,
     };
   }
-  const inputs = { cases: Object.fromEntries(cases.map((c) => [c.id, hashCase(c)])) };
+  const hashes: Record<string, string> = {};
+  for (const c of cases) hashes[c.id] = hashCase(c);
+  const inputs = { cases: hashes };
   return {
     run_id: runId,
     tool_version: TOOL_VERSION,
