@@ -187,15 +187,38 @@ export interface ClusterSum {
  * the case count, so few cases give an honest width. Null interval with fewer than two cases (no
  * spread between cases to measure).
  */
-export function clusterMean(clusters: ClusterSum[]): MeanEstimate {
-  const present = clusters.filter((c) => c.n > 0);
-  const n = present.reduce((total, c) => total + c.n, 0);
-  const total = present.reduce((sum, c) => sum + c.sum, 0);
+export function clusterMean(clusters: readonly ClusterSum[]): MeanEstimate {
+  return clusterMeanOf(
+    clusters.length,
+    (i) => clusters[i].n,
+    (i) => clusters[i].sum,
+  );
+}
+
+/** clusterMean over `count` clusters read by index, as clusterRateOf reads them: cluster i's trials `n(i)`, their values' sum `sum(i)`. */
+export function clusterMeanOf(
+  count: number,
+  trials: (i: number) => number,
+  sumOf: (i: number) => number,
+): MeanEstimate {
+  let cases = 0;
+  let n = 0;
+  let total = 0;
+  for (let i = 0; i < count; i++) {
+    const ni = trials(i);
+    if (!(ni > 0)) continue;
+    cases += 1;
+    n += ni;
+    total += sumOf(i);
+  }
   if (n === 0) return { mean: null, total, n, cases: 0, ci: null };
   const mean = total / n;
-  const cases = present.length;
   if (cases < 2) return { mean, total, n, cases, ci: null };
-  const spread = present.reduce((sum, c) => sum + (c.sum - mean * c.n) ** 2, 0);
+  let spread = 0;
+  for (let i = 0; i < count; i++) {
+    const ni = trials(i);
+    if (ni > 0) spread += (sumOf(i) - mean * ni) ** 2;
+  }
   const se = Math.sqrt((cases / (cases - 1)) * spread) / n;
   const t = t975(cases - 1);
   return { mean, total, n, cases, ci: [Math.max(0, mean - t * se), mean + t * se] };

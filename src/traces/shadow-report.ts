@@ -5,7 +5,7 @@
  * candidate-set size per turn. No labels: production's own decision is the reference.
  */
 import { CONTROL_NAMES, type ShadowCell, type ShadowReport, type TrialRecord } from "../types.js";
-import { clusterMean, clusterOf, clusterRate } from "../metrics/wilson.js";
+import { clusterMeanOf, clusterOf, clusterRateOf } from "../metrics/wilson.js";
 import { compareText } from "../text/compare-text.js";
 import { ABSTAIN, ASK } from "../types.js";
 import { describeChoice, NO_CALL, type ProductionDecision } from "./turn-cases.js";
@@ -92,10 +92,19 @@ export function createShadowTally(production: Map<string, ProductionDecision>): 
   const report = (about: Pick<ShadowReport, "candidate" | "run_dir" | "turns">): ShadowReport => {
     // In cluster order, so an interval's last digits never depend on the order records came in.
     const sums = [...clusters.entries()].sort(([a], [b]) => compareText(a, b)).map(([, t]) => t);
+    // Read by index: a million turns make no object per turn per figure.
     const rate = (hits: (t: TurnSums) => number) =>
-      clusterRate(sums.map((t) => ({ n: t.n, s: hits(t) })));
+      clusterRateOf(
+        sums.length,
+        (i) => sums[i].n,
+        (i) => hits(sums[i]),
+      );
     const mean = (total: (t: TurnSums) => number) =>
-      clusterMean(sums.map((t) => ({ n: t.n, sum: total(t) })));
+      clusterMeanOf(
+        sums.length,
+        (i) => sums[i].n,
+        (i) => total(sums[i]),
+      );
     return {
       kind: "shadow",
       ...about,
