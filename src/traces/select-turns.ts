@@ -43,7 +43,9 @@ export function matches(turn: TracedTurn, filter: TurnFilter): boolean {
 
 /** Time order; turns without a time after those with one; then by ids and place, so the order never depends on the files' order alone. */
 /** Where a turn falls in the order turns are read in: what compareTurns compares. */
-export type TurnPlace = Pick<TracedTurn, "time" | "trace_id" | "span_id" | "source">;
+export type TurnPlace = Pick<TracedTurn, "time" | "trace_id" | "span_id"> & {
+  source: Pick<TracedTurn["source"], "file" | "line">;
+};
 
 export function compareTurns(a: TurnPlace, b: TurnPlace): number {
   return (

@@ -56,9 +56,8 @@ export function createTurnCases(
   // skill's description change moves the skill chosen, not "Skill" against "Skill".
   const dispatch = candidate?.dispatch?.style === "tool" ? candidate.dispatch : null;
   const skipped: Partial<Record<SkipReason, number>> = {};
-  /** Each asked turn's case (named by `finish`) and production decision, with its place in the order. */
-  const pending: { place: TurnPlace; base: string; made: Case; decision: ProductionDecision }[] =
-    [];
+  /** Each asked turn's case (named by `finish`, from its place) and production decision, with its place in the order. */
+  const pending: { place: TurnPlace; made: Case; decision: ProductionDecision }[] = [];
   /** One `[label]` for every turn that called it. */
   const labels = new Map<string, string[]>();
   const add = (turn: TracedTurn) => {
@@ -92,14 +91,15 @@ export function createTurnCases(
         ? null
         : ((dispatch === null ? null : targetCalled(dispatch, first.name, first.parsed)) ??
           first.name);
-    const { time, trace_id, span_id, source } = turn;
+    const { time, trace_id, span_id } = turn;
+    // One object for the case's source and its place in the order.
+    const source = { file: turn.source.file, line: turn.source.line };
     // An answer without a call is labelled abstention: a label is never empty (show explains the turn like any other).
     const label = called ?? ABSTAIN;
     let acceptable = labels.get(label);
     if (acceptable === undefined) labels.set(label, (acceptable = [label]));
     pending.push({
       place: { time, trace_id, span_id, source },
-      base: idBase(turn),
       decision: { label: called ?? NO_CALL, offered: tools.length, calls: turn.calls.length },
       // The lists and objects no turn writes are one each, shared (a day of traffic is a million turns).
       made: {
@@ -115,7 +115,7 @@ export function createTurnCases(
         messages: turn.messages.length > 1 ? turn.messages.slice(0, -1) : NONE,
         must_see: NONE,
         must_not_see: NONE,
-        source: { file: source.file, line: source.line },
+        source,
         registry,
         // As traced: a turn that had no system prompt is asked without one (never with the run's).
         system: turn.system ?? "",
@@ -127,8 +127,10 @@ export function createTurnCases(
     const production = new Map<string, ProductionDecision>();
     const cases: Case[] = [];
     const ids = new Set<string>();
-    for (const { base, made, decision } of pending.sort((a, b) => compareTurns(a.place, b.place))) {
-      made.id = uniqueId(base, ids);
+    for (const { place, made, decision } of pending.sort((a, b) =>
+      compareTurns(a.place, b.place),
+    )) {
+      made.id = uniqueId(idBase(place), ids);
       production.set(made.id, decision);
       cases.push(made);
     }
@@ -188,8 +190,8 @@ export function tracedTool(tool: TracedTurn["tools"][number]): Tool {
 }
 
 /** `turn-<span id>` (or the file and line of a turn without one), as a case id may be written. */
-function idBase(turn: TracedTurn): string {
-  return `turn-${(turn.span_id ?? `${turn.source.file.replace(/^.*[\\/]/, "")}-${turn.source.line}`).replace(/[^A-Za-z0-9_.-]+/g, "-").slice(0, 64)}`;
+function idBase({ span_id, source }: TurnPlace): string {
+  return `turn-${(span_id ?? `${source.file.replace(/^.*[\\/]/, "")}-${source.line}`).replace(/[^A-Za-z0-9_.-]+/g, "-").slice(0, 64)}`;
 }
 
 function uniqueId(base: string, ids: Set<string>): string {
