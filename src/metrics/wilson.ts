@@ -62,23 +62,9 @@ export function clusterRateOf(
   n: (i: number) => number,
   s: (i: number) => number,
 ): Rate {
-  let present = 0;
-  let total = 0;
-  let successes = 0;
-  for (let i = 0; i < count; i++) {
-    const trials = n(i);
-    if (!(trials > 0)) continue;
-    present += 1;
-    total += trials;
-    successes += s(i);
-  }
+  const { present, total, sum: successes, squares } = clusterSums(count, n, s);
   if (total === 0) return { ...rate(0, 0), cases: 0, effective_n: 0 };
   const p = successes / total;
-  let squares = 0;
-  for (let i = 0; i < count; i++) {
-    const trials = n(i);
-    if (trials > 0) squares += (s(i) - p * trials) ** 2;
-  }
   const variance = squares / (total * total);
   // Every case at the same share (no variance between cases): the trials carry their full weight.
   const effective =
@@ -91,6 +77,36 @@ export function clusterRateOf(
     cases: present,
     effective_n: effective,
   };
+}
+
+/**
+ * Over the clusters with a trial (read by index, in order): how many, their trials, the sum of
+ * their values, and Σ (value_i − share·n_i)² at share = sum / trials — what a pooled share's or
+ * mean's cluster-robust interval is made of.
+ */
+function clusterSums(
+  count: number,
+  n: (i: number) => number,
+  value: (i: number) => number,
+): { present: number; total: number; sum: number; squares: number } {
+  let present = 0;
+  let total = 0;
+  let sum = 0;
+  for (let i = 0; i < count; i++) {
+    const trials = n(i);
+    if (!(trials > 0)) continue;
+    present += 1;
+    total += trials;
+    sum += value(i);
+  }
+  let squares = 0;
+  const share = sum / total;
+  if (total > 0)
+    for (let i = 0; i < count; i++) {
+      const trials = n(i);
+      if (trials > 0) squares += (value(i) - share * trials) ** 2;
+    }
+  return { present, total, sum, squares };
 }
 
 /** The interval widened, where needed, to the bounds at 0 and at all successes on `cases`. */
@@ -201,24 +217,15 @@ export function clusterMeanOf(
   trials: (i: number) => number,
   sumOf: (i: number) => number,
 ): MeanEstimate {
-  let cases = 0;
-  let n = 0;
-  let total = 0;
-  for (let i = 0; i < count; i++) {
-    const ni = trials(i);
-    if (!(ni > 0)) continue;
-    cases += 1;
-    n += ni;
-    total += sumOf(i);
-  }
+  const {
+    present: cases,
+    total: n,
+    sum: total,
+    squares: spread,
+  } = clusterSums(count, trials, sumOf);
   if (n === 0) return { mean: null, total, n, cases: 0, ci: null };
   const mean = total / n;
   if (cases < 2) return { mean, total, n, cases, ci: null };
-  let spread = 0;
-  for (let i = 0; i < count; i++) {
-    const ni = trials(i);
-    if (ni > 0) spread += (sumOf(i) - mean * ni) ** 2;
-  }
   const se = Math.sqrt((cases / (cases - 1)) * spread) / n;
   const t = t975(cases - 1);
   return { mean, total, n, cases, ci: [Math.max(0, mean - t * se), mean + t * se] };
