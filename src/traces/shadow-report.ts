@@ -5,7 +5,7 @@
  * candidate-set size per turn. No labels: production's own decision is the reference.
  */
 import { CONTROL_NAMES, type ShadowCell, type ShadowReport, type TrialRecord } from "../types.js";
-import { clusterMeanOf, clusterOf, clusterRateOf } from "../metrics/wilson.js";
+import { clusterMeanOf, clusterRateOf } from "../metrics/wilson.js";
 import { compareText } from "../text/compare-text.js";
 import { ABSTAIN, ASK } from "../types.js";
 import { describeChoice, NO_CALL, type ProductionDecision } from "./turn-cases.js";
@@ -13,15 +13,22 @@ import { describeChoice, NO_CALL, type ProductionDecision } from "./turn-cases.j
 /** Turns named per cell (the rest are counted). */
 const TURNS_PER_CELL = 20;
 
-/** What a turn's (or a conversation's) scored decisions add up to: each interval's cluster (one flat object a turn). */
-interface TurnSums {
+/**
+ * A turn once a decision of it is counted: production's decision and what the candidate's
+ * decisions add up to, one object in production's map in place of the decision (a million turns,
+ * one map). Each interval's cluster is a turn (a traced turn is asked alone, never as a
+ * conversation's turn); production's side of a figure is its decision times n.
+ */
+interface CountedTurn extends ProductionDecision {
   n: number;
   moved: number;
-  callsProduction: number;
   callsCandidate: number;
-  parallelProduction: number;
   parallelCandidate: number;
+  /** Ordinary tools the candidate showed (controls apart). */
+  visible: number;
 }
+
+const isCounted = (turn: ProductionDecision): turn is CountedTurn => "n" in turn;
 
 /**
  * The shadow report counted as the run keeps each record, so a shadow of any size holds per-turn
@@ -35,11 +42,9 @@ export interface ShadowTally {
   model(): string | null;
 }
 
+/** `production` is the tally's from here on: a turn's decision is replaced by its counted turn. */
 export function createShadowTally(production: Map<string, ProductionDecision>): ShadowTally {
   const cells = new Map<string, ShadowCell>();
-  const clusters = new Map<string, TurnSums>();
-  /** Ordinary tools the candidate showed each turn (controls apart). */
-  const visible = new Map<string, number>();
   const became = { question: 0, abstention: 0, no_call: 0 };
   let errored = 0;
   let decisions = 0;
@@ -47,8 +52,24 @@ export function createShadowTally(production: Map<string, ProductionDecision>): 
   const add = (r: TrialRecord) => {
     model ??= r.model;
     if (r.error !== null) errored += 1;
-    const decision = production.get(r.case_id);
-    if (r.error !== null || decision === undefined) return;
+    const held = production.get(r.case_id);
+    if (r.error !== null || held === undefined) return;
+    let decision: CountedTurn;
+    if (isCounted(held)) decision = held;
+    else {
+      const { label, offered, calls } = held;
+      decision = {
+        label,
+        offered,
+        calls,
+        n: 0,
+        moved: 0,
+        callsCandidate: 0,
+        parallelCandidate: 0,
+        visible: 0,
+      };
+      production.set(r.case_id, decision);
+    }
     decisions += 1;
     const from = decision.label;
     const to = describeChoice(r.selected);
@@ -64,42 +85,29 @@ export function createShadowTally(production: Map<string, ProductionDecision>): 
       if (r.selected === ABSTAIN) became.abstention += 1;
       if (r.selected === null) became.no_call += 1;
     }
-    const cluster = clusterOf(r);
-    let sums = clusters.get(cluster);
-    if (sums === undefined)
-      clusters.set(
-        cluster,
-        (sums = {
-          n: 0,
-          moved: 0,
-          callsProduction: 0,
-          callsCandidate: 0,
-          parallelProduction: 0,
-          parallelCandidate: 0,
-        }),
-      );
-    sums.n += 1;
-    if (moved) sums.moved += 1;
-    sums.callsProduction += decision.calls;
-    sums.callsCandidate += r.tool_calls;
-    if (decision.calls > 1) sums.parallelProduction += 1;
-    if (r.tool_calls > 1) sums.parallelCandidate += 1;
-    visible.set(
-      r.case_id,
-      r.visible_order.filter((name) => !CONTROL_NAMES.some((c) => c === name)).length,
-    );
+    decision.n += 1;
+    if (moved) decision.moved += 1;
+    decision.callsCandidate += r.tool_calls;
+    if (r.tool_calls > 1) decision.parallelCandidate += 1;
+    decision.visible = r.visible_order.filter(
+      (name) => !CONTROL_NAMES.some((c) => c === name),
+    ).length;
   };
   const report = (about: Pick<ShadowReport, "candidate" | "run_dir" | "turns">): ShadowReport => {
-    // In cluster order, so an interval's last digits never depend on the order records came in.
-    const sums = [...clusters.entries()].sort(([a], [b]) => compareText(a, b)).map(([, t]) => t);
+    // The turns counted, in case-id order, so an interval's last digits never depend on the order records came in.
+    const sums: CountedTurn[] = [];
+    for (const id of [...production.keys()].sort(compareText)) {
+      const turn = production.get(id) as ProductionDecision;
+      if (isCounted(turn)) sums.push(turn);
+    }
     // Read by index: a million turns make no object per turn per figure.
-    const rate = (hits: (t: TurnSums) => number) =>
+    const rate = (hits: (t: CountedTurn) => number) =>
       clusterRateOf(
         sums.length,
         (i) => sums[i].n,
         (i) => hits(sums[i]),
       );
-    const mean = (total: (t: TurnSums) => number) =>
+    const mean = (total: (t: CountedTurn) => number) =>
       clusterMeanOf(
         sums.length,
         (i) => sums[i].n,
@@ -119,12 +127,12 @@ export function createShadowTally(production: Map<string, ProductionDecision>): 
           compareText(a.to, b.to),
       ),
       became: { ...became },
-      set_size: setSizes(visible, production),
+      set_size: setSizes(sums),
       calls: {
-        production: mean((t) => t.callsProduction),
+        production: mean((t) => t.calls * t.n),
         candidate: mean((t) => t.callsCandidate),
         parallel: {
-          production: rate((t) => t.parallelProduction),
+          production: rate((t) => (t.calls > 1 ? t.n : 0)),
           candidate: rate((t) => t.parallelCandidate),
         },
       },
@@ -133,21 +141,16 @@ export function createShadowTally(production: Map<string, ProductionDecision>): 
   return { add, report, model: () => model };
 }
 
-/** Ordinary tools shown per turn (controls apart): production's offered set and the candidate's visible one. */
-function setSizes(
-  candidate: Map<string, number>,
-  production: Map<string, ProductionDecision>,
-): ShadowReport["set_size"] {
-  const turns = [...candidate.keys()];
-  const mean = (values: number[]) =>
-    values.length === 0
+/** Ordinary tools shown per counted turn (controls apart): production's offered set and the candidate's visible one. */
+function setSizes(turns: readonly CountedTurn[]): ShadowReport["set_size"] {
+  const mean = (value: (t: CountedTurn) => number) =>
+    turns.length === 0
       ? null
-      : Math.round((values.reduce((a, b) => a + b, 0) / values.length) * 100) / 100;
-  const offered = (id: string) => (production.get(id) as ProductionDecision).offered;
+      : Math.round((turns.reduce((sum, t) => sum + value(t), 0) / turns.length) * 100) / 100;
   return {
-    production: mean(turns.map(offered)),
-    candidate: mean(turns.map((id) => candidate.get(id) as number)),
-    fewer: turns.filter((id) => (candidate.get(id) as number) < offered(id)).length,
-    more: turns.filter((id) => (candidate.get(id) as number) > offered(id)).length,
+    production: mean((t) => t.offered),
+    candidate: mean((t) => t.visible),
+    fewer: turns.filter((t) => t.visible < t.offered).length,
+    more: turns.filter((t) => t.visible > t.offered).length,
   };
 }
