@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { appendFileSync, mkdtempSync, readFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { renderJson, renderJsonChunks, stableStringify } from "../src/render/stable-json.js";
-import { reportJson, writeReportFile } from "../src/run-files/write-files.js";
+import { reportJson, writeJsonFile, writeReportFile } from "../src/run-files/write-files.js";
+import { canonicalJson } from "../src/text/canonical-json.js";
 import type { Report } from "../src/types.js";
 import { buildFixtureReport } from "./fixtures/report-fixture.js";
 
@@ -153,5 +154,24 @@ describe("renderJson", () => {
     appendFileSync(file, " ");
     expect([...reportJson(big)].join("")).toBe(text);
     expect([...reportJson(big)].length).toBeGreaterThan(big.cases.length);
+  });
+
+  it("a JSON file is written member by member, and one that cannot be made leaves the file as it was and no temp file", () => {
+    const dir = mkdtempSync(join(tmpdir(), "route-eval-json-"));
+    const file = join(dir, "run.json");
+    const value = {
+      b: [1, { d: null, c: "x" }],
+      a: Object.fromEntries([
+        ["2", 1],
+        ["10", 2],
+        ["z", 3],
+      ]),
+    };
+    writeJsonFile(file, value);
+    expect(readFileSync(file, "utf8")).toBe(`${canonicalJson(value, 2)}\n`);
+    // Its last member cannot be written (JSON has no BigInt): the error, and nothing half-written.
+    expect(() => writeJsonFile(file, { a: 1, z: 10n })).toThrow(/BigInt/);
+    expect(readFileSync(file, "utf8")).toBe(`${canonicalJson(value, 2)}\n`);
+    expect(readdirSync(dir)).toEqual(["run.json"]);
   });
 });

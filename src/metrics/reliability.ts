@@ -71,6 +71,7 @@ export function computeReliability(cases: readonly CaseTally[], success: Success
     if (summary !== null && summary.modal_count < summary.n) unstable.push(summary);
   }
   const consistency_rate = repeated === 0 ? null : { ...rate(shares, repeated), cases: repeated };
+  const turns = scored.some((tally) => tally.cluster !== tally.caseId);
   const most = maxOf(
     scored.map((tally) => tally.scored),
     0,
@@ -84,8 +85,8 @@ export function computeReliability(cases: readonly CaseTally[], success: Success
       scored.map((tally) => ({
         n: tally.scored,
         c: tally.correct[success],
-        // A case alone is its own cluster: only a conversation's turns share one.
-        cluster: tally.cluster === tally.caseId ? undefined : tally.cluster,
+        // Without conversations every case is its own cluster: none named (no set of them made).
+        cluster: turns ? tally.cluster : undefined,
       })),
     ),
     pass_k_short_cases: short,

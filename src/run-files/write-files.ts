@@ -9,6 +9,7 @@ import {
   readFileSync,
   readSync,
   renameSync,
+  rmSync,
   writeFileSync,
   writeSync,
 } from "node:fs";
@@ -38,9 +39,13 @@ export function writeTextFile(file: string, text: string | Iterable<string>): vo
     const fd = openSync(temp, "w");
     try {
       writeBatched(text, (batch) => void writeSync(fd, batch));
-    } finally {
+    } catch (error) {
+      // Text that could not be made (or written) leaves no half-written file behind.
       closeSync(fd);
+      rmSync(temp, { force: true });
+      throw error;
     }
+    closeSync(fd);
   }
   renameSync(temp, file);
 }
