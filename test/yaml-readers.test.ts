@@ -12,7 +12,8 @@ import { join, relative } from "node:path";
 import { CORE_SCHEMA, load } from "js-yaml";
 import { parseDocument } from "yaml";
 import { describe, expect, it } from "vitest";
-import { FULL_READER_ONLY, parseYamlDocument } from "../src/config/yaml-document.js";
+import { FULL_READER_ONLY } from "../src/config/yaml-document.js";
+import { parseYamlDocument } from "../src/config/yaml-full-reader.js";
 import { locateLines } from "../src/config/yaml-lines.js";
 import type { JsonPath } from "../src/types/json.js";
 

@@ -141,7 +141,12 @@ export function sumOf(cases: readonly CaseTally[], count: (c: CaseTally) => numb
 /** The cases of each cluster (a conversation's turns; otherwise a case alone), clusters in order. */
 export function clustersOf(cases: readonly CaseTally[]): CaseTally[][] {
   // Most runs have no conversation: each case its own cluster, named by its id, in case order.
-  if (cases.every((c, i) => c.cluster === c.caseId && (i === 0 || cases[i - 1].caseId < c.caseId)))
+  if (
+    cases.every(
+      (c, i) =>
+        c.cluster === c.caseId && (i === 0 || compareText(cases[i - 1].caseId, c.caseId) < 0),
+    )
+  )
     return cases.map((c) => [c]);
   const byCluster = new Map<string, CaseTally[]>();
   for (const tally of cases) {
