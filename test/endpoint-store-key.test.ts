@@ -115,12 +115,14 @@ describe("envelopeHash", () => {
       expect(joinPieces(pieces)).toBe(canonicalJson(request));
       expect(envelopeHash(parts, pieces)).toBe(contentHash({ ...parts, request }));
     }
-    // The tool list is one shared piece: the same object, with its bytes, in every request it is in.
-    const [a, b] = [1, 2].map((n) =>
-      writer.pieces({ n, tools }).find((p) => typeof p !== "string"),
-    );
-    expect(a).toBeDefined();
-    expect(a).toBe(b);
+    // A list made for each request (the tools a trial sees) is written from its items' shared
+    // pieces: each long item the same object, with its bytes, in every request it is in.
+    const long = tools.map((tool) => ({ ...tool, schema: { about: "y".repeat(300) } }));
+    const shared = (n: number) =>
+      writer.pieces({ n, tools: long.slice(0, 10) }).filter((p) => typeof p !== "string");
+    const [a, b] = [shared(1), shared(2)];
+    expect(a).toHaveLength(10);
+    a.forEach((piece, i) => expect(piece).toBe(b[i]));
   });
 });
 

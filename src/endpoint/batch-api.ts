@@ -7,7 +7,7 @@ import { readApiKey } from "./api-key.js";
 import { isProviderName, PROVIDERS, type BatchApiName } from "../types/providers.js";
 import { sdkClientOptions } from "./wire-endpoint.js";
 import { describeError } from "./http-failure.js";
-import { createDispatcher, createFetch, type FetchLike } from "./http-transport.js";
+import { createTransport, type FetchLike } from "./http-transport.js";
 import { EndpointFailure, InputError } from "../errors.js";
 import { redactUrl } from "../text/redact-url.js";
 import type { Config } from "../types.js";
@@ -43,7 +43,7 @@ export function createApis(
   env: NodeJS.ProcessEnv,
 ): (provider: BatchApiName, baseUrl: string) => BatchApi {
   const apis = new Map<string, BatchApi>();
-  const fetch = createFetch(createDispatcher(env));
+  const fetch = createTransport(env);
   return (provider, baseUrl) => {
     const id = `${provider} ${baseUrl}`;
     let api = apis.get(id);

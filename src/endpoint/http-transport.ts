@@ -9,8 +9,14 @@
  * (FormData, Blob, a stream) is encoded by the platform's Request first, then sent the same way.
  * A reply carries no status text (undici's request API, like HTTP/2, has none; neither SDK reads it).
  */
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from "undici";
+import { createRequire } from "node:module";
+import type { Dispatcher } from "undici";
+import { lazy } from "../text/lazy.js";
 import { BufferedResponse } from "./buffered-response.js";
+
+const require = createRequire(import.meta.url);
+/** undici, loaded by the first request sent (a run of the baseline, or a replay, never loads it). */
+const undici = lazy(() => require("undici") as typeof import("undici"));
 
 /** What route-eval's callers may add to a fetch's init. */
 export interface TransportInit extends RequestInit {
@@ -39,9 +45,15 @@ export function createDispatcher(env: NodeJS.ProcessEnv): Dispatcher {
   const pick = (name: string): string => env[name.toLowerCase()] ?? env[name] ?? "";
   const httpProxy = pick("HTTP_PROXY");
   const httpsProxy = pick("HTTPS_PROXY");
-  if (httpProxy === "" && httpsProxy === "") return new Agent();
+  if (httpProxy === "" && httpsProxy === "") return new (undici().Agent)();
   // Every value is given, "" for none, so undici never reads the process environment itself.
-  return new EnvHttpProxyAgent({ httpProxy, httpsProxy, noProxy: pick("NO_PROXY") });
+  return new (undici().EnvHttpProxyAgent)({ httpProxy, httpsProxy, noProxy: pick("NO_PROXY") });
+}
+
+/** An endpoint's transport: createFetch over createDispatcher(env), both made at its first request. */
+export function createTransport(env: NodeJS.ProcessEnv): FetchLike {
+  let fetch: FetchLike | null = null;
+  return (input, init) => (fetch ??= createFetch(createDispatcher(env)))(input, init);
 }
 
 /** A fetch whose requests go through `dispatcher`. */
@@ -122,7 +134,7 @@ async function send(url: URL, sending: Sending, hops: number): Promise<Response>
   let response: Dispatcher.ResponseData;
   try {
     const method = sending.method as Dispatcher.HttpMethod;
-    response = await request(url, {
+    response = await undici().request(url, {
       method,
       headers: sending.headers,
       body: sending.body,

@@ -26,7 +26,7 @@ export function openResponseStore(dir: string): ResponseStore {
   const pathOf = (key: string) => join(dir, key.slice(0, 2), `${key}.json`);
   const packsDir = join(dir, PACKS);
   let packs: Packs | null = null;
-  const located = () => (packs ??= indexPacks(packsDir)).index;
+  const located = () => (packs ??= indexPacks(dir, packsDir)).index;
   /** Each pack read from, open once for positional reads (a replay reads thousands of entries). */
   const readers = new Map<string, number>();
   const readerOf = (file: string) => {
@@ -39,6 +39,9 @@ export function openResponseStore(dir: string): ResponseStore {
   const getText = (key: string): string | undefined => {
     const at = located().get(key);
     if (at === undefined) {
+      // A file of the older layout, looked for only under a folder the store had when first read
+      // (a miss in a store of packs alone asks the file system nothing).
+      if (packs?.legacy.has(key.slice(0, 2)) !== true) return undefined;
       const file = pathOf(key);
       return existsSync(file) ? readFileSync(file, "utf8") : undefined;
     }
@@ -110,16 +113,25 @@ interface Packs {
   index: Map<string, Located>;
   /** The packs kept in memory from the indexing read (up to HELD_BYTES in all): a replay reads from them without a read call per entry. */
   held: Map<string, Buffer>;
+  /** The store's folders of the older layout (a file per entry under its key's first two characters). */
+  legacy: Set<string>;
 }
 
 /** Pack bytes kept in memory after indexing; a larger store is read entry by entry. */
 const HELD_BYTES = 64 * 1024 * 1024;
 
 /** key → where its entry lies, over every pack in name order (later lines win); torn last lines are skipped. */
-function indexPacks(packsDir: string): Packs {
+function indexPacks(storeDir: string, packsDir: string): Packs {
   const index = new Map<string, Located>();
   const held = new Map<string, Buffer>();
-  if (!existsSync(packsDir)) return { index, held };
+  const legacy = new Set(
+    existsSync(storeDir)
+      ? readdirSync(storeDir, { withFileTypes: true })
+          .filter((entry) => entry.isDirectory() && entry.name.length === 2)
+          .map((entry) => entry.name)
+      : [],
+  );
+  if (!existsSync(packsDir)) return { index, held, legacy };
   let heldBytes = 0;
   for (const name of readdirSync(packsDir)
     .filter((n) => n.endsWith(".jsonl"))
@@ -145,7 +157,7 @@ function indexPacks(packsDir: string): Packs {
       start = end + 1;
     }
   }
-  return { index, held };
+  return { index, held, legacy };
 }
 
 function readSlice(fd: number, { offset, length }: Located): string {

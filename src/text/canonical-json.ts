@@ -103,12 +103,14 @@ export interface SharedText {
 /** The writer: a value's canonical text, or (`pieces`) the same text in pieces to hash without joining it. */
 export interface CanonicalWriter {
   (value: unknown): string;
-  /** A top-level member whose text is SHARED_BYTES long or longer is a shared piece (a request's tool list). */
+  /** A top-level member whose text is SHARED_BYTES long or longer is a shared piece; a top-level list not written before is written from its items, each SHARED_ITEM_BYTES long or longer a shared piece (a request's tools). */
   pieces(value: unknown): CanonicalPiece[];
 }
 
 /** Shorter members are copied into the text around them. */
 const SHARED_BYTES = 4096;
+/** The same for the items of a top-level list (a tool's definition is some hundreds of bytes). */
+const SHARED_ITEM_BYTES = 256;
 
 /** The text of pieces, joined. */
 export function joinPieces(pieces: readonly CanonicalPiece[]): string {
@@ -149,6 +151,13 @@ function writeObject(value: object, memo: Memo, pieces?: Pieces): string | undef
   let first = true;
   for (const key of orderKeys(keys)) {
     const item: unknown = Reflect.get(value, key);
+    if (pieces !== undefined && Array.isArray(item) && !memo.has(item)) {
+      // A list made for this value (a request's tools, chosen per trial) from items written
+      // before: its items are the shared pieces, the list's own text is never written.
+      out = writeListPieces(item, memo, pieces, `${out}${first ? "" : ","}${JSON.stringify(key)}:`);
+      first = false;
+      continue;
+    }
     const text = writeCompact(item, memo);
     if (text === undefined) continue;
     out += `${first ? "" : ","}${JSON.stringify(key)}:`;
@@ -166,6 +175,22 @@ function writeObject(value: object, memo: Memo, pieces?: Pieces): string | undef
     }
   }
   return `${out}}`;
+}
+
+/** A list's text after `head`, its items of SHARED_ITEM_BYTES or more as shared pieces; returns what follows the last one. */
+function writeListPieces(list: unknown[], memo: Memo, pieces: Pieces, head: string): string {
+  let out = `${head}[`;
+  for (let i = 0; i < list.length; i++) {
+    const item: unknown = list[i];
+    const text = writeCompact(item, memo) ?? "null";
+    if (i > 0) out += ",";
+    if (typeof item !== "object" || item === null || text.length < SHARED_ITEM_BYTES) out += text;
+    else {
+      pieces.list.push(out, pieces.share(item, text));
+      out = "";
+    }
+  }
+  return `${out}]`;
 }
 
 const INDEX_KEY = /^(0|[1-9]\d{0,9})$/;

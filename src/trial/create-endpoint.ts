@@ -17,7 +17,7 @@ import {
 } from "../endpoint/retry.js";
 import { createStoredEndpoint, type StoredEndpointOptions } from "./stored-endpoint.js";
 import type { ProviderSettings, WireEndpoint } from "../endpoint/wire-endpoint.js";
-import { createDispatcher, createFetch, type FetchLike } from "../endpoint/http-transport.js";
+import { createTransport, type FetchLike } from "../endpoint/http-transport.js";
 import {
   describeEndpoints,
   providerOf,
@@ -77,7 +77,7 @@ export function createEndpoint(config: Config, environment: EndpointEnvironment)
     model: config.model ?? named,
     config,
     environment,
-    fetch: createFetch(createDispatcher(environment.env)),
+    fetch: createTransport(environment.env),
   };
   return WIRES[found.row.wire](request);
 }
