@@ -356,9 +356,12 @@ export async function fillStore(dir) {
  * chat span each with OpenTelemetry GenAI attributes as JSON strings (input and output messages,
  * the tool definitions offered), spread over two days of `total` spans; seeded, so every run
  * writes the same spans. `write(file, count)` writes the next `count` of the sequence and returns
- * the file's size; `tools` are the 40 tools the spans offer (sets of 6).
+ * the file's size; `tools` are the 40 tools the spans offer (sets of 6). With `conversation`
+ * ({system, turns, open}), each span is a turn of one of `open` conversations in progress at once
+ * (interleaved, as a day of traffic is): it carries `system` as its instructions and the
+ * conversation's earlier turns (up to `turns` − 1 of them, a user and an assistant message each).
  */
-export function createSpanWriter(total, seed = 31) {
+export function createSpanWriter(total, seed = 31, conversation = null) {
   const { rand, pick } = seeded(seed);
 
   // 40 tools; each call offers one of 20 sets of 6 (a router's candidate sets), with descriptions and schemas.
@@ -382,6 +385,41 @@ export function createSpanWriter(total, seed = 31) {
     key,
     value: typeof value === "string" ? { stringValue: value } : { intValue: String(value) },
   });
+  /** Span i's input messages: its conversation's earlier turns, then its own request. */
+  const inputOf = (i) => {
+    const own = [
+      {
+        role: "user",
+        parts: [{ type: "text", content: `Please help with order ord_${i}, it is late` }],
+      },
+    ];
+    if (conversation === null) return own;
+    const { turns, open } = conversation;
+    const at = Math.floor(i / open) % turns;
+    const earlier = Array.from({ length: at }, (_, t) => {
+      const before = i - (at - t) * open;
+      return [
+        {
+          role: "user",
+          parts: [{ type: "text", content: `Please help with order ord_${before}, it is late` }],
+        },
+        {
+          role: "assistant",
+          parts: [{ type: "text", content: `Order ord_${before} ships tomorrow.` }],
+        },
+      ];
+    }).flat();
+    return [...earlier, ...own];
+  };
+  const SYSTEM =
+    conversation === null
+      ? []
+      : [
+          attr(
+            "gen_ai.system_instructions",
+            JSON.stringify([{ type: "text", content: conversation.system }]),
+          ),
+        ];
 
   function span(i) {
     const s = Math.floor(rand() * SETS.length);
@@ -434,20 +472,8 @@ export function createSpanWriter(total, seed = 31) {
                     attr("gen_ai.provider.name", "openai"),
                     attr("gen_ai.request.model", "gpt-4o"),
                     attr("gen_ai.usage.input_tokens", 900 + (i % 300)),
-                    attr(
-                      "gen_ai.input.messages",
-                      JSON.stringify([
-                        {
-                          role: "user",
-                          parts: [
-                            {
-                              type: "text",
-                              content: `Please help with order ord_${i}, it is late`,
-                            },
-                          ],
-                        },
-                      ]),
-                    ),
+                    ...SYSTEM,
+                    attr("gen_ai.input.messages", JSON.stringify(inputOf(i))),
                     attr("gen_ai.tool.definitions", SET_JSON[s]),
                     attr("gen_ai.output.messages", JSON.stringify(output)),
                   ],

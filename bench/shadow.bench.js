@@ -4,6 +4,8 @@
 // processes, interleaved, median of RUNS; then shadow's peak RSS at a quarter, a half and all of
 // the turns (what a turn adds). BENCH_SPANS sets the turns (default 20,000; the issue's figure is
 // 1,000,000). Targets: shadow ≤ 5× monitor's wall time; peak RSS ≤ 300 MB at 1,000,000 turns.
+// Last, the same number of turns as agents send them (a 5 KB system prompt in every span, each
+// turn with its conversation's earlier turns): shadow's peak RSS, and what a turn costs in all.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -44,6 +46,12 @@ writeFileSync(
     "",
   ].join("\n"),
 );
+
+const SYSTEM_PROMPT = Array.from(
+  { length: 60 },
+  (_, i) =>
+    `Rule ${i}: be helpful, cite the order id, never promise refunds without checking the ledger.`,
+).join("\n");
 
 let run = 0;
 const shadow = (file) =>
@@ -102,6 +110,14 @@ try {
   const perTurn = ((rss[2][1] - rss[0][1]) * 1024) / (SPANS * 0.75);
   console.log(
     `  shadow peak RSS: ${rss.map(([share, mb]) => `${turns(share)} turns ${mb.toFixed(0)} MB`).join(" · ")} — a turn adds ${perTurn.toFixed(2)} KB (target ≤ 300 MB at 1,000,000 turns)`,
+  );
+  // Traffic as agents send it: a system prompt of about 5 KB in every span, and each turn of a
+  // conversation carrying the ones before it (up to 7; 2,000 conversations under way at once).
+  const talk = join(dir, "conversations.jsonl");
+  createSpanWriter(SPANS, 31, { system: SYSTEM_PROMPT, turns: 8, open: 2_000 }).write(talk, SPANS);
+  const spoken = median(Array.from({ length: RUNS }, () => shadow(talk).rss));
+  console.log(
+    `  the same turns as conversations with a 5 KB system prompt: shadow peak RSS ${spoken.toFixed(0)} MB, ${((spoken * 1024) / SPANS).toFixed(2)} KB a turn in all`,
   );
 } finally {
   if (process.env.KEEP) console.log(`kept ${dir}`);

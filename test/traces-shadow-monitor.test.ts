@@ -9,10 +9,13 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { findRivals } from "../src/lint/find-rivals.js";
+import { readTraces } from "../src/traces/read-traces.js";
+import { createTurnCases } from "../src/traces/turn-cases.js";
 import { runCli, tempDir } from "./support/cli.js";
 import { openaiReply, useFakeServers, type ReceivedRequest } from "./fixtures/fake-provider.js";
 
 const TRACE = new URL("./fixtures/traces/support-chat.jsonl", import.meta.url).pathname;
+const EXPORTERS = new URL("./fixtures/traces/exporters/", import.meta.url).pathname;
 const fake = useFakeServers();
 
 const words = (text: string) =>
@@ -247,6 +250,27 @@ describe("route-eval shadow", () => {
       },
     ]);
     expect(report.cells.filter((c: { moved: boolean }) => c.moved)).toHaveLength(1);
+  });
+});
+
+describe("turns made into cases (shadow)", () => {
+  it("hold a message that several turns' spans repeat once: the same object in every case", () => {
+    // Phoenix's export (the real exporter's output) traces one conversation through two
+    // providers: the later turns' spans carry the earlier messages again, parsed anew; the user's
+    // question and the final answer are the same text in both, the tool calls' ids are not.
+    const turns = createTurnCases(null, null);
+    readTraces([join(EXPORTERS, "phoenix-spans.json")], process.cwd(), turns.add);
+    const histories = turns
+      .finish()
+      .cases.map((c) => c.messages)
+      .filter((messages) => messages.length > 0);
+    expect(histories).toHaveLength(2);
+    const [first, second] = histories;
+    const alike = first.filter(
+      (message, i) => JSON.stringify(second[i]) === JSON.stringify(message),
+    );
+    expect(alike.map((m) => m.role)).toEqual(["user", "assistant"]);
+    for (const message of alike) expect(second[first.indexOf(message)]).toBe(message);
   });
 });
 

@@ -8,7 +8,15 @@
  * A candidate that offers skills or agents through a dispatcher tool (dispatch: tool) reads a
  * traced call of that dispatcher as the target it names, and is asked with its own targets.
  */
-import { ABSTAIN, ASK, type Case, type Registry, type Tool, type TracedTurn } from "../types.js";
+import {
+  ABSTAIN,
+  ASK,
+  type Case,
+  type Message,
+  type Registry,
+  type Tool,
+  type TracedTurn,
+} from "../types.js";
 import { sha256Hex, shortContentHash } from "../text/content-hash.js";
 import { targetCalled, targetsBehind } from "../registry/targets.js";
 import { compareTurns, type TurnPlace } from "./select-turns.js";
@@ -60,6 +68,10 @@ export function createTurnCases(
   const pending: { place: TurnPlace; made: Case; decision: ProductionDecision }[] = [];
   /** One `[label]` for every turn that called it. */
   const labels = new Map<string, string[]>();
+  // A system prompt and a conversation's earlier messages come again in every later turn's span:
+  // each held once (a day of traffic with a 4 KB prompt would otherwise hold it a million times).
+  const systems = createInterner<string>((text) => text);
+  const messages = createInterner<Message>((message) => JSON.stringify(message));
   const add = (turn: TracedTurn) => {
     const reason = whyNot(turn);
     if (reason !== null) {
@@ -112,13 +124,13 @@ export function createTurnCases(
         tags: SHADOW_TAGS,
         args: NOTHING,
         context: NOTHING,
-        messages: turn.messages.length > 1 ? turn.messages.slice(0, -1) : NONE,
+        messages: turn.messages.length > 1 ? turn.messages.slice(0, -1).map(messages) : NONE,
         must_see: NONE,
         must_not_see: NONE,
         source,
         registry,
         // As traced: a turn that had no system prompt is asked without one (never with the run's).
-        system: turn.system ?? "",
+        system: systems(turn.system ?? ""),
         ...tracedChoice(turn),
       },
     });
@@ -138,6 +150,26 @@ export function createTurnCases(
     return { cases, production, skipped };
   };
   return { add, finish };
+}
+
+/** Distinct values an interner remembers in each of its two generations. */
+const INTERNED = 20_000;
+
+/**
+ * The first value seen of each key, among the last INTERNED to 2 × INTERNED distinct keys (two
+ * generations: the older one is dropped when the newer fills), so its memory stays bounded
+ * however long the traffic. Values are never changed once made, so sharing them is safe.
+ */
+function createInterner<T>(keyOf: (value: T) => string): (value: T) => T {
+  let young = new Map<string, T>();
+  let old = new Map<string, T>();
+  return (value) => {
+    const key = keyOf(value);
+    const known = young.get(key) ?? old.get(key) ?? value;
+    young.set(key, known);
+    if (young.size >= INTERNED) [old, young] = [young, new Map()];
+    return known;
+  };
 }
 
 /**
