@@ -1,5 +1,5 @@
 import { classifyRecord } from "../classify/classify-trial.js";
-import { closeSync, existsSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, renameSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { InputError, at } from "../errors.js";
 import { lazy } from "../text/lazy.js";
@@ -18,6 +18,7 @@ import {
   summariseScores,
 } from "./record-form.js";
 import { forEachLine } from "./read-lines.js";
+import { openLineAppender } from "./line-appender.js";
 
 /**
  * How a trial record is checked: its first problem only (a bad line is one error), keys the schema
@@ -48,26 +49,22 @@ export interface RecordWriter {
 }
 
 /**
- * Appends one JSON line per finished trial, synchronously, so a crash loses nothing already done;
- * each new set goes to sets.jsonl before the first record that names it.
+ * Appends one JSON line per finished trial, each event-loop turn's lines in one write
+ * (line-appender.ts: a crash loses nothing written before the turn it happens in); each new set
+ * goes to sets.jsonl, at once, before the first record that names it.
  */
 export function openRecordWriter(file: string): RecordWriter {
   const sets = join(dirname(file), SETS_FILE);
   const encoder = openRecordEncoder(sets, readSets(sets).keys());
-  const fd = openSync(file, "a");
+  const lines = openLineAppender(file);
   return {
-    append: (record) => {
-      try {
-        writeSync(fd, JSON.stringify(encoder.encode(record)) + "\n");
-      } catch (error) {
-        // A full disk says ENOSPC without a path: name the file the record was going to.
-        if (error instanceof Error && !("path" in error)) Object.assign(error, { path: file });
-        throw error;
-      }
-    },
+    append: (record) => lines.append(JSON.stringify(encoder.encode(record)) + "\n"),
     close: () => {
-      closeSync(fd);
-      encoder.close();
+      try {
+        lines.close();
+      } finally {
+        encoder.close();
+      }
     },
   };
 }

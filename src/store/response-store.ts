@@ -7,10 +7,10 @@ import {
   readdirSync,
   readFileSync,
   readSync,
-  writeSync,
 } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+import { openLineAppender, type LineAppender } from "../run-files/line-appender.js";
 
 /** Where an entry's JSON lies in a pack. */
 interface Located {
@@ -34,8 +34,9 @@ export function openResponseStore(dir: string): ResponseStore {
     if (fd === undefined) readers.set(file, (fd = openSync(file, "r")));
     return fd;
   };
-  /** This process's pack, created on the first write. */
-  let own: { file: string; size: number; lines: number; fd: number | null } | null = null;
+  /** This process's pack, created on the first write; its lines written a turn at a time. */
+  let own: { file: string; size: number; lines: number; lines_to: LineAppender | null } | null =
+    null;
   const getText = (key: string): string | undefined => {
     const at = located().get(key);
     if (at === undefined) {
@@ -45,6 +46,8 @@ export function openResponseStore(dir: string): ResponseStore {
       const file = pathOf(key);
       return existsSync(file) ? readFileSync(file, "utf8") : undefined;
     }
+    // An entry of this process's pack may still be waiting for the end of its turn.
+    if (at.file === own?.file) own.lines_to?.flush();
     const held = packs?.held.get(at.file);
     return held === undefined
       ? readSlice(readerOf(at.file), at)
@@ -70,14 +73,11 @@ export function openResponseStore(dir: string): ResponseStore {
       try {
         if (own === null) {
           mkdirSync(packsDir, { recursive: true });
-          own = { file: join(packsDir, packName()), size: 0, lines: 0, fd: null };
+          own = { file: join(packsDir, packName()), size: 0, lines: 0, lines_to: null };
         }
-        own.fd ??= openSync(own.file, "a");
-        writeSync(own.fd, line);
+        (own.lines_to ??= openLineAppender(own.file)).append(line);
       } catch (error) {
-        throw new Error(
-          `response store: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        throw storeError(error);
       }
       const bytes = Buffer.byteLength(line);
       const keyBytes = Buffer.byteLength(key);
@@ -93,11 +93,21 @@ export function openResponseStore(dir: string): ResponseStore {
     close: () => {
       for (const fd of readers.values()) closeSync(fd);
       readers.clear();
-      if (own?.fd === null || own === null) return;
-      closeSync(own.fd);
-      own.fd = null;
+      if (own?.lines_to === null || own === null) return;
+      const lines = own.lines_to;
+      own.lines_to = null;
+      try {
+        lines.close();
+      } catch (error) {
+        throw storeError(error);
+      }
     },
   };
+}
+
+/** A store write that failed, said as one. */
+function storeError(error: unknown): Error {
+  return new Error(`response store: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 /** Sorts after every earlier pack of the store (time to the millisecond, then this process's count), unique per process. */

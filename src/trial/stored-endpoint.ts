@@ -118,7 +118,13 @@ export function createStoredEndpoint<Body>(
     call: (request) => callStored(wire, options, canonical, save, request),
     close: async () => {
       await wire.close?.();
-      if (options.ownsStore) options.store.close();
+      // The store's last writes are made as it closes: one that fails is reported as any other.
+      if (options.ownsStore)
+        try {
+          options.store.close();
+        } catch (error) {
+          failure ??= error;
+        }
       if (failure === null) return;
       const reason = failure instanceof Error ? failure.message : String(failure);
       throw new InputError(
