@@ -67,4 +67,18 @@ describe("redaction", () => {
     expect(count).toBe(1);
     expect(text).toBe(`${token} mail [REDACTED:email] now`);
   }, 60_000);
+
+  it("redacts a tool list shared by many turns in every one of them, and leaves a clean one as it is", () => {
+    const redactor = createRedactor([], true);
+    const leaky = [{ name: "mail", description: "Writes to ops@example.com." }];
+    const clean = [{ name: "get_order", description: "Look up one order." }];
+    for (let i = 0; i < 3; i++) {
+      const dirty = redactor.turn({ ...turnOf("hi"), tools: leaky });
+      expect(dirty.turn.tools[0].description).toBe("Writes to [REDACTED:email].");
+      expect(dirty.redacted).toEqual({ email: 1 });
+      const kept = redactor.turn({ ...turnOf("hi"), tools: clean });
+      expect(kept.turn.tools).toBe(clean);
+      expect(kept.redacted).toEqual({});
+    }
+  });
 });

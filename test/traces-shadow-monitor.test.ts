@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { findRivals } from "../src/lint/find-rivals.js";
 import { readTraces } from "../src/traces/read-traces.js";
 import { createTurnCases } from "../src/traces/turn-cases.js";
+import type { TracedTurn } from "../src/types.js";
 import { runCli, tempDir } from "./support/cli.js";
 import { openaiReply, useFakeServers, type ReceivedRequest } from "./fixtures/fake-provider.js";
 
@@ -254,6 +255,15 @@ describe("route-eval shadow", () => {
 });
 
 describe("turns made into cases (shadow)", () => {
+  it("read a tool list sent as the same text span after span once: one list for every turn", () => {
+    // OpenLLMetry's export (the real exporter's output) sends llm.request.functions as JSON text.
+    const read: TracedTurn[] = [];
+    readTraces([join(EXPORTERS, "traceloop-openai.jsonl")], process.cwd(), (t) => read.push(t));
+    expect(read).toHaveLength(3);
+    expect(read[0].tools.map((t) => t.name)).toEqual(["get_weather", "get_time"]);
+    for (const turn of read) expect(turn.tools).toBe(read[0].tools);
+  });
+
   it("hold a message that several turns' spans repeat once: the same object in every case", () => {
     // Phoenix's export (the real exporter's output) traces one conversation through two
     // providers: the later turns' spans carry the earlier messages again, parsed anew; the user's

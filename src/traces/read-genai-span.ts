@@ -20,6 +20,7 @@ import {
 import {
   fromChatMessages,
   isObject,
+  readToolsAttribute,
   readTracedTools,
   structured,
   textOf,
@@ -60,10 +61,10 @@ export function readGenAi(
         .filter((s) => s !== null && s !== "")
         .join("\n\n") || null;
   const reply = readGenAiReply(attributes, events, content);
-  const toolValue = structured(content("gen_ai.tool.definitions"));
+  const toolValue = content("gen_ai.tool.definitions");
   const tools =
     toolValue !== undefined
-      ? readTracedTools(toolValue, "attributes[gen_ai.tool.definitions]")
+      ? readToolsAttribute(toolValue, "attributes[gen_ai.tool.definitions]")
       : readLlmFunctions(attributes);
   return {
     provider: stringOf(attributes.get("gen_ai.provider.name") ?? attributes.get("gen_ai.system")),
@@ -158,8 +159,7 @@ function readGenAiReply(
 /** OpenLLMetry's tools: `llm.request.functions` as a JSON list, or flattened `llm.request.functions.N.name|description|parameters`. */
 function readLlmFunctions(attributes: Attributes): TracedTool[] {
   const whole = attributes.get("llm.request.functions");
-  if (whole !== undefined)
-    return readTracedTools(structured(whole), "attributes[llm.request.functions]");
+  if (whole !== undefined) return readToolsAttribute(whole, "attributes[llm.request.functions]");
   const list = unflatten(attributes, "llm.request.functions");
   return list === undefined ? [] : readTracedTools(list, "attributes[llm.request.functions]");
 }

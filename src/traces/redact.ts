@@ -83,6 +83,9 @@ export function createRedactor(custom: string[], builtIn = true): Redactor {
       },
     });
   });
+  // Tool lists no pattern changed: read once per distinct text (trace-messages.ts), the same list
+  // comes again in span after span, and is not walked again.
+  const cleanTools = new WeakSet<object>();
   return {
     turn: (turn) => {
       const redacted: Redactions = {};
@@ -95,7 +98,12 @@ export function createRedactor(custom: string[], builtIn = true): Redactor {
             ),
           value,
         );
-      const clean = redactValue(turn as unknown as JsonValue, text, null) as unknown as TracedTurn;
+      const clean = redactValue(
+        turn as unknown as JsonValue,
+        text,
+        null,
+        cleanTools,
+      ) as unknown as TracedTurn;
       return { turn: clean, redacted };
     },
   };
@@ -179,21 +187,28 @@ const NAMES = new Set([
  * The value with every string redacted; what no pattern changed is the value itself, not a copy
  * (a turn's tool schemas and reply body are mostly left as they are: a shadow redacts a million).
  */
-function redactValue(value: JsonValue, text: (s: string) => string, key: string | null): JsonValue {
+function redactValue(
+  value: JsonValue,
+  text: (s: string) => string,
+  key: string | null,
+  cleanTools: WeakSet<object>,
+): JsonValue {
   if (typeof value === "string") return key !== null && NAMES.has(key) ? value : text(value);
   if (Array.isArray(value)) {
+    if (key === "tools" && cleanTools.has(value)) return value;
     const inner = key === "tools" || key === "required" ? key : null;
     let out: JsonValue[] | null = null;
     value.forEach((item, i) => {
-      const clean = redactValue(item, text, inner);
+      const clean = redactValue(item, text, inner, cleanTools);
       if (clean !== item) (out ??= [...value])[i] = clean;
     });
+    if (key === "tools" && out === null) cleanTools.add(value);
     return out ?? value;
   }
   if (value !== null && typeof value === "object") {
     let out: Record<string, JsonValue> | null = null;
     for (const [k, v] of Object.entries(value)) {
-      const clean = redactValue(v, text, k);
+      const clean = redactValue(v, text, k, cleanTools);
       // A copy's own keys (a "__proto__" key too) are its own: assigned, not the prototype's.
       if (clean !== v) (out ??= { ...value })[k] = clean;
     }

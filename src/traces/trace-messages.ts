@@ -5,6 +5,7 @@
  * each: responses-messages.ts, anthropic-messages.ts, parts-messages.ts. Content that is not text
  * (images, files) is left out; what is text is kept whole.
  */
+import { createBoundedMap } from "../text/bounded-map.js";
 import { nestsDeeper } from "../text/json-depth.js";
 import type { JsonObject, JsonValue, Message, ToolCall, TracedCall, TracedTool } from "../types.js";
 
@@ -189,6 +190,20 @@ export function resultText(content: JsonValue | undefined): string {
  * (flat `{type, name, description, parameters}`), Anthropic (`{name, description, input_schema}`),
  * or a bare name. Built-in tools (web search…) are not client tools and are left out.
  */
+/** Tool lists read from their JSON text, by the text (shared between turns, never changed). */
+const toolTexts = createBoundedMap<string, TracedTool[]>(1_000);
+
+/**
+ * readTracedTools of an attribute that may hold the list as JSON text: each distinct text read
+ * once, for production sends the same definitions in span after span.
+ */
+export function readToolsAttribute(value: JsonValue | undefined, path: string): TracedTool[] {
+  if (typeof value !== "string") return readTracedTools(value, path);
+  let tools = toolTexts.get(value);
+  if (tools === undefined) toolTexts.set(value, (tools = readTracedTools(structured(value), path)));
+  return tools;
+}
+
 export function readTracedTools(list: JsonValue | undefined, path: string): TracedTool[] {
   if (list === undefined || list === null) return [];
   if (!Array.isArray(list)) throw new TraceShapeError(path, "expected a list of tools");

@@ -15,11 +15,13 @@ import {
   type Message,
   type Registry,
   type Tool,
+  type TracedTool,
   type TracedTurn,
 } from "../types.js";
 import { sha256Hex, shortContentHash } from "../text/content-hash.js";
 import { targetCalled, targetsBehind } from "../registry/targets.js";
 import { compareTurns, type TurnPlace } from "./select-turns.js";
+import { createBoundedMap } from "../text/bounded-map.js";
 
 /** Why a traced turn cannot be asked again. */
 export type SkipReason =
@@ -72,13 +74,9 @@ export function createTurnCases(
   // each held once (a day of traffic with a 4 KB prompt would otherwise hold it a million times).
   const systems = createInterner<string>((text) => text);
   const messages = createInterner<Message>((message) => JSON.stringify(message));
-  const add = (turn: TracedTurn) => {
-    const reason = whyNot(turn);
-    if (reason !== null) {
-      skipped[reason] = (skipped[reason] ?? 0) + 1;
-      return;
-    }
-    const last = turn.messages[turn.messages.length - 1];
+  /** A traced list read once and shared by the spans that sent the same text (trace-messages.ts): its registry, found once. */
+  const byList = new WeakMap<readonly TracedTool[], Registry>();
+  const registryOf = (turn: TracedTurn): Registry => {
     const tools = uniqueTools(turn).flatMap(
       (tool) => targetsBehind(candidate, tool.name) ?? [defined.get(tool.name) ?? tracedTool(tool)],
     );
@@ -97,6 +95,18 @@ export function createTurnCases(
           ...(candidate?.dispatch === undefined ? {} : { dispatch: candidate.dispatch }),
         }),
       );
+    byList.set(turn.tools, registry);
+    return registry;
+  };
+  const add = (turn: TracedTurn) => {
+    const reason = whyNot(turn);
+    if (reason !== null) {
+      skipped[reason] = (skipped[reason] ?? 0) + 1;
+      return;
+    }
+    const last = turn.messages[turn.messages.length - 1];
+    const registry = byList.get(turn.tools) ?? registryOf(turn);
+    const tools = registry.tools;
     const first = turn.calls[0];
     const called =
       first === undefined
@@ -152,23 +162,18 @@ export function createTurnCases(
   return { add, finish };
 }
 
-/** Distinct values an interner remembers in each of its two generations. */
+/** Distinct values an interner remembers in each of its two generations (text/bounded-map.ts). */
 const INTERNED = 20_000;
 
-/**
- * The first value seen of each key, among the last INTERNED to 2 × INTERNED distinct keys (two
- * generations: the older one is dropped when the newer fills), so its memory stays bounded
- * however long the traffic. Values are never changed once made, so sharing them is safe.
- */
+/** The first value seen of each key among the recent ones; values are never changed once made, so sharing them is safe. */
 function createInterner<T>(keyOf: (value: T) => string): (value: T) => T {
-  let young = new Map<string, T>();
-  let old = new Map<string, T>();
+  const seen = createBoundedMap<string, T>(INTERNED);
   return (value) => {
     const key = keyOf(value);
-    const known = young.get(key) ?? old.get(key) ?? value;
-    young.set(key, known);
-    if (young.size >= INTERNED) [old, young] = [young, new Map()];
-    return known;
+    const known = seen.get(key);
+    if (known !== undefined) return known;
+    seen.set(key, value);
+    return value;
   };
 }
 
