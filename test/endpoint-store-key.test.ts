@@ -142,9 +142,10 @@ describe("response-store key", () => {
     const first = createEndpoint(config, { env: { OPENAI_API_KEY: "key-one-123" } });
     const one = await first.call(request);
     await first.close?.();
-    const two = await createEndpoint(config, { env: { OPENAI_API_KEY: "key-two-456" } }).call(
-      request,
-    );
+    const second = createEndpoint(config, { env: { OPENAI_API_KEY: "key-two-456" } });
+    const two = await second.call(request);
+    // Closed, its pack holds every answer (a turn's answers are written as the turn ends).
+    await second.close?.();
     const body = renderOpenAIRequest(request, {
       model: "test-model",
       maxTokens: 1024,
