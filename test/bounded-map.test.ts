@@ -16,4 +16,16 @@ describe("createBoundedMap", () => {
     expect(map.get(2)).toBeUndefined();
     expect([0, 3, 4].map((key) => map.get(key))).toEqual(["v0", "v3", "v4"]);
   });
+
+  it("turns a generation over once what its entries weigh reaches the weight, however few they are", () => {
+    const map = createBoundedMap<string, string>(100, 10);
+    map.set("a", "A", 6);
+    map.set("b", "B", 5);
+    map.set("c", "C", 6);
+    expect(map.get("a")).toBe("A");
+    // a (found again) and c weigh 12: that generation is the older now, b is gone.
+    map.set("d", "D", 1);
+    expect(map.get("b")).toBeUndefined();
+    expect(["a", "c", "d"].map((key) => map.get(key))).toEqual(["A", "C", "D"]);
+  });
 });

@@ -25,8 +25,9 @@ const FLUSH_BYTES = 1 << 20;
 const open = new Set<() => void>();
 let exitHooked = false;
 
-/** An appender to `file` (opened for appending now), or over an open descriptor it then owns. */
-export function openLineAppender(file: string, fd: number = openSync(file, "a")): LineAppender {
+/** An appender to `file`, opened for appending now. */
+export function openLineAppender(file: string): LineAppender {
+  const fd = openSync(file, "a");
   let waiting: string[] = [];
   let size = 0;
   let scheduled = false;

@@ -35,7 +35,7 @@ export function openResponseStore(dir: string): ResponseStore {
     return fd;
   };
   /** This process's pack, created on the first write; its lines written a turn at a time. */
-  let own: { file: string; size: number; lines: number; lines_to: LineAppender | null } | null =
+  let own: { file: string; size: number; lines: number; appender: LineAppender | null } | null =
     null;
   const getText = (key: string): string | undefined => {
     const at = located().get(key);
@@ -47,7 +47,7 @@ export function openResponseStore(dir: string): ResponseStore {
       return existsSync(file) ? readFileSync(file, "utf8") : undefined;
     }
     // An entry of this process's pack may still be waiting for the end of its turn.
-    if (at.file === own?.file) own.lines_to?.flush();
+    if (at.file === own?.file) own.appender?.flush();
     const held = packs?.held.get(at.file);
     return held === undefined
       ? readSlice(readerOf(at.file), at)
@@ -73,9 +73,9 @@ export function openResponseStore(dir: string): ResponseStore {
       try {
         if (own === null) {
           mkdirSync(packsDir, { recursive: true });
-          own = { file: join(packsDir, packName()), size: 0, lines: 0, lines_to: null };
+          own = { file: join(packsDir, packName()), size: 0, lines: 0, appender: null };
         }
-        (own.lines_to ??= openLineAppender(own.file)).append(line);
+        (own.appender ??= openLineAppender(own.file)).append(line);
       } catch (error) {
         throw storeError(error);
       }
@@ -93,9 +93,9 @@ export function openResponseStore(dir: string): ResponseStore {
     close: () => {
       for (const fd of readers.values()) closeSync(fd);
       readers.clear();
-      if (own?.lines_to === null || own === null) return;
-      const lines = own.lines_to;
-      own.lines_to = null;
+      if (own?.appender === null || own === null) return;
+      const lines = own.appender;
+      own.appender = null;
       try {
         lines.close();
       } catch (error) {

@@ -1,28 +1,44 @@
 /**
- * A map of bounded memory however long its input: it remembers the last `size` to 2 × `size`
- * keys set or found (two generations: the older is dropped when the newer fills). For memos over
- * a day of traffic, where what repeats (a system prompt, a tool list) repeats while it is recent.
+ * A map of bounded memory however long its input: it remembers the keys set or found most
+ * recently, in two generations — the newer is made the older (and the older dropped) once it
+ * holds `size` keys or `weight` of what they weigh (a text's length, say). For memos over a day
+ * of traffic, where what repeats (a system prompt, a tool list) repeats while it is recent.
  */
 export interface BoundedMap<K, V> {
   get(key: K): V | undefined;
-  set(key: K, value: V): void;
+  /** `weight`: what the entry costs to keep (1 unless said). */
+  set(key: K, value: V, weight?: number): void;
 }
 
-export function createBoundedMap<K, V>(size: number): BoundedMap<K, V> {
-  let young = new Map<K, V>();
-  let old = new Map<K, V>();
-  const set = (key: K, value: V) => {
-    young.set(key, value);
-    if (young.size >= size) [old, young] = [young, new Map()];
+export function createBoundedMap<K, V>(
+  size: number,
+  weight = Number.POSITIVE_INFINITY,
+): BoundedMap<K, V> {
+  let young = new Map<K, { value: V; weight: number }>();
+  let old = new Map<K, { value: V; weight: number }>();
+  let held = 0;
+  const keep = (key: K, entry: { value: V; weight: number }) => {
+    young.set(key, entry);
+    held += entry.weight;
+    if (young.size >= size || held >= weight) {
+      [old, young] = [young, new Map()];
+      held = 0;
+    }
   };
   return {
     get: (key) => {
       const known = young.get(key);
-      if (known !== undefined) return known;
+      if (known !== undefined) return known.value;
       const older = old.get(key);
-      if (older !== undefined) set(key, older);
-      return older;
+      if (older === undefined) return undefined;
+      old.delete(key);
+      keep(key, older);
+      return older.value;
     },
-    set,
+    set: (key, value, cost = 1) => {
+      const known = young.get(key);
+      if (known !== undefined) held -= known.weight;
+      keep(key, { value, weight: cost });
+    },
   };
 }

@@ -190,8 +190,8 @@ export function resultText(content: JsonValue | undefined): string {
  * (flat `{type, name, description, parameters}`), Anthropic (`{name, description, input_schema}`),
  * or a bare name. Built-in tools (web search…) are not client tools and are left out.
  */
-/** Tool lists read from their JSON text, by the text (shared between turns, never changed). */
-const toolTexts = createBoundedMap<string, TracedTool[]>(1_000);
+/** Tool lists read from their JSON text, by the text (shared between turns, never changed): the last 1,000 to 2,000, and 8 to 16 M characters of their text. */
+const toolTexts = createBoundedMap<string, TracedTool[]>(1_000, 8 << 20);
 
 /**
  * readTracedTools of an attribute that may hold the list as JSON text: each distinct text read
@@ -200,7 +200,8 @@ const toolTexts = createBoundedMap<string, TracedTool[]>(1_000);
 export function readToolsAttribute(value: JsonValue | undefined, path: string): TracedTool[] {
   if (typeof value !== "string") return readTracedTools(value, path);
   let tools = toolTexts.get(value);
-  if (tools === undefined) toolTexts.set(value, (tools = readTracedTools(structured(value), path)));
+  if (tools === undefined)
+    toolTexts.set(value, (tools = readTracedTools(structured(value), path)), value.length);
   return tools;
 }
 

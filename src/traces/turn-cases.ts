@@ -72,8 +72,8 @@ export function createTurnCases(
   const labels = new Map<string, string[]>();
   // A system prompt and a conversation's earlier messages come again in every later turn's span:
   // each held once (a day of traffic with a 4 KB prompt would otherwise hold it a million times).
-  const systems = createInterner<string>((text) => text);
-  const messages = createInterner<Message>((message) => JSON.stringify(message));
+  const systems = createInterner<string>((text) => text, 4 << 20);
+  const messages = createInterner<Message>((message) => JSON.stringify(message), 16 << 20);
   /** A traced list read once and shared by the spans that sent the same text (trace-messages.ts): its registry, found once. */
   const byList = new WeakMap<readonly TracedTool[], Registry>();
   const registryOf = (turn: TracedTurn): Registry => {
@@ -165,14 +165,18 @@ export function createTurnCases(
 /** Distinct values an interner remembers in each of its two generations (text/bounded-map.ts). */
 const INTERNED = 20_000;
 
-/** The first value seen of each key among the recent ones; values are never changed once made, so sharing them is safe. */
-function createInterner<T>(keyOf: (value: T) => string): (value: T) => T {
-  const seen = createBoundedMap<string, T>(INTERNED);
+/**
+ * The first value seen of each key among the recent ones — at most INTERNED, and at most `chars`
+ * of their keys' text, in each of two generations (a key is the value's text, so a value weighs
+ * about twice its key). Values are never changed once made, so sharing them is safe.
+ */
+function createInterner<T>(keyOf: (value: T) => string, chars: number): (value: T) => T {
+  const seen = createBoundedMap<string, T>(INTERNED, chars);
   return (value) => {
     const key = keyOf(value);
     const known = seen.get(key);
     if (known !== undefined) return known;
-    seen.set(key, value);
+    seen.set(key, value, key.length);
     return value;
   };
 }
