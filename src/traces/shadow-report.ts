@@ -78,7 +78,8 @@ export function createShadowTally(production: Map<string, ProductionDecision>): 
     let cell = cells.get(key);
     if (cell === undefined) cells.set(key, (cell = { from, to, moved, count: 0, turns: [] }));
     cell.count += 1;
-    if (!cell.turns.includes(r.case_id) && cell.turns.length < TURNS_PER_CELL)
+    // A full cell is not searched: a million turns fall in a few dozen cells.
+    if (cell.turns.length < TURNS_PER_CELL && !cell.turns.includes(r.case_id))
       cell.turns.push(r.case_id);
     if (from !== NO_CALL && !CONTROL_NAMES.some((c) => c === from)) {
       if (r.selected === ASK) became.question += 1;
