@@ -10,6 +10,7 @@ import { createDispatcher, createFetch } from "../src/endpoint/http-transport.js
 import { createEndpoint } from "../src/trial/create-endpoint.js";
 import { openaiReply, startFakeServer, type FakeServer } from "./fixtures/fake-provider.js";
 import { liveConfig, makeRequest, removeTempDirs, writeProject } from "./fixtures/live-project.js";
+import { runCli } from "./support/cli.js";
 
 afterAll(removeTempDirs);
 
@@ -109,5 +110,20 @@ describe("the transport behind a proxy", () => {
     expect(outcome.ok && outcome.response.selected).toBe("get_order");
     expect(proxy.tunnels).toEqual([new URL(server.url).host]);
     expect(server.requests[0].path).toBe("/v1/chat/completions");
+  });
+
+  it("stops a run whose HTTPS_PROXY is not an http(s) URL before it asks anything: exit 2 naming the variable, not its value", async () => {
+    server = await startFakeServer(() => openaiReply([{ name: "get_order", arguments: "{}" }]));
+    const dir = writeProject();
+    const result = await runCli(
+      ["run", "-e", "openai:m", "--base-url", `${server.url}/v1`, "--no-progress", "-n", "1"],
+      { cwd: dir, env: { OPENAI_API_KEY: "sk-test-0123456789", https_proxy: "user:s3cret@@" } },
+    );
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toMatch(
+      /^route-eval: https_proxy is not an http or https URL \(expected e\.g\. http:\/\//,
+    );
+    expect(result.stderr).not.toContain("s3cret");
+    expect(server.requests).toHaveLength(0);
   });
 });

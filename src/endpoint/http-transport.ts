@@ -11,6 +11,7 @@
  */
 import { createRequire } from "node:module";
 import type { Dispatcher } from "undici";
+import { InputError } from "../errors.js";
 import { lazy } from "../text/lazy.js";
 import { BufferedResponse } from "./buffered-response.js";
 
@@ -42,18 +43,50 @@ const CREDENTIAL_HEADER =
 
 /** The connection pool of a run: straight to each host, or through the environment's proxy. */
 export function createDispatcher(env: NodeJS.ProcessEnv): Dispatcher {
-  const pick = (name: string): string => env[name.toLowerCase()] ?? env[name] ?? "";
-  const httpProxy = pick("HTTP_PROXY");
-  const httpsProxy = pick("HTTPS_PROXY");
+  const { httpProxy, httpsProxy, noProxy } = proxiesOf(env);
   if (httpProxy === "" && httpsProxy === "") return new (undici().Agent)();
   // Every value is given, "" for none, so undici never reads the process environment itself.
-  return new (undici().EnvHttpProxyAgent)({ httpProxy, httpsProxy, noProxy: pick("NO_PROXY") });
+  return new (undici().EnvHttpProxyAgent)({ httpProxy, httpsProxy, noProxy });
 }
 
-/** An endpoint's transport: createFetch over createDispatcher(env), both made at its first request. */
+/**
+ * An endpoint's transport: createFetch over createDispatcher(env), both made at its first
+ * request. The proxy variables are checked now: one that is not a URL stops the run before it
+ * asks anything.
+ */
 export function createTransport(env: NodeJS.ProcessEnv): FetchLike {
+  proxiesOf(env);
   let fetch: FetchLike | null = null;
   return (input, init) => (fetch ??= createFetch(createDispatcher(env)))(input, init);
+}
+
+/** An http: or https: URL, as a proxy must be. */
+function isProxyUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const { protocol } = new URL(value);
+  return protocol === "http:" || protocol === "https:";
+}
+
+/** HTTP_PROXY, HTTPS_PROXY (each a URL, or "") and NO_PROXY as the environment gives them, lower case first. */
+function proxiesOf(env: NodeJS.ProcessEnv): {
+  httpProxy: string;
+  httpsProxy: string;
+  noProxy: string;
+} {
+  const pick = (name: string): string => {
+    const lower = name.toLowerCase();
+    const value = env[lower] ?? env[name] ?? "";
+    if (value !== "" && name !== "NO_PROXY" && !isProxyUrl(value))
+      throw new InputError(
+        `${env[lower] === undefined ? name : lower} is not an http or https URL (expected e.g. http://proxy.example:3128; its value is not shown, it may hold a password); fix it or unset it`,
+      );
+    return value;
+  };
+  return {
+    httpProxy: pick("HTTP_PROXY"),
+    httpsProxy: pick("HTTPS_PROXY"),
+    noProxy: pick("NO_PROXY"),
+  };
 }
 
 /** A fetch whose requests go through `dispatcher`. */

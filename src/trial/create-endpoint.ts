@@ -71,13 +71,17 @@ export function createEndpoint(config: Config, environment: EndpointEnvironment)
   const separator = config.endpoint.indexOf(":");
   const named = separator === -1 ? null : config.endpoint.slice(separator + 1);
   checkControls(found.name, found.row, config, table);
+  let transport: FetchLike | null = null;
   const request = {
     provider: found.name,
     row: found.row,
     model: config.model ?? named,
     config,
     environment,
-    fetch: createTransport(environment.env),
+    // Made for the wires that send requests (the baseline and a command never read it).
+    get fetch() {
+      return (transport ??= createTransport(environment.env));
+    },
   };
   return WIRES[found.row.wire](request);
 }
