@@ -5,7 +5,9 @@
 // request after 100 ms. Interleaved, median of RUNS. Target: wall ≤ 1.03 × the floor.
 // Issue 52 names a second floor, the one a user would write by hand: the same requests sent by the
 // official openai SDK from a bare p-limit loop at the same concurrency. Targets against it: whole
-// process ≤ 1.03×, CPU per trial ≤ 1.3×.
+// process ≤ 1.03×, CPU per trial ≤ 1.3×. Each process's phases as the server saw them say where
+// the time beyond a floor goes: before its first request, in handling the first answers (the
+// (c+1)-th request waits for them), after the last answer.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,12 +20,23 @@ const DELAY_MS = 100;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 process.env.OPENAI_API_KEY ??= "bench"; // the local server takes any key
 
+// The server keeps when each request arrived and when the last answer left; GET /phases hands
+// them over (and forgets them), so each process's phases are measured from outside it.
 const SERVER = `
 const { createServer } = await import("node:http");
+let arrivals = [];
+let lastAnswer = 0;
 const server = createServer((req, res) => {
+  if (req.method === "GET") {
+    res.end(JSON.stringify({ first: arrivals[0], refill: arrivals[${CONCURRENCY}], lastAnswer, count: arrivals.length }));
+    arrivals = [];
+    return;
+  }
+  arrivals.push(Date.now());
   let body = "";
   req.on("data", (chunk) => (body += chunk));
   req.on("end", () => setTimeout(() => {
+    lastAnswer = Date.now();
     const name = JSON.parse(body).tools?.[0]?.function?.name ?? "no_applicable_tool";
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify({ id: "c", object: "chat.completion", created: 0, model: "bench", choices: [{ index: 0, finish_reason: "tool_calls",
@@ -113,15 +126,28 @@ await Promise.all(Array.from({ length: ${N} }, () => limit(() => client.chat.com
       ],
       cwd: dir,
     });
+  /** One process measured, with its phases as the server saw them (ms): start to the first request, the first to the (c+1)-th (the first answers' handling), the last answer to the end. */
+  const phased = async (measured) => {
+    const started = Date.now();
+    const result = measured();
+    const ended = Date.now();
+    const seen = await (await fetch(`http://127.0.0.1:${port}/phases`)).json();
+    return {
+      ...result,
+      phases: [seen.first - started, seen.refill - seen.first, ended - seen.lastAnswer],
+    };
+  };
   // All three interleaved: floor, SDK floor, route-eval, RUNS times.
   const f = [];
   const s = [];
   const r = [];
   for (let k = 0; k < RUNS; k++) {
-    f.push(floor());
-    s.push(sdkFloor());
-    r.push(run());
+    f.push(await phased(floor));
+    s.push(await phased(sdkFloor));
+    r.push(await phased(run));
   }
+  const phases = (runs) =>
+    [0, 1, 2].map((k) => median(runs.map((x) => x.phases[k])).toFixed(0)).join(" / ");
   const fw = median(f.map((x) => x.wall));
   const rw = median(r.map((x) => x.wall));
   console.log(
@@ -144,6 +170,9 @@ await Promise.all(Array.from({ length: ${N} }, () => limit(() => client.chat.com
   );
   console.log(
     `  ratio to the SDK floor: wall ${(rw / sw).toFixed(3)} (target ≤ 1.03), CPU per trial ${(rc / sc).toFixed(3)} (${((rc / N) * 1000).toFixed(0)} vs ${((sc / N) * 1000).toFixed(0)} µs; target ≤ 1.3)`,
+  );
+  console.log(
+    `  as the server saw them, ms — start to the first request / the first to request ${CONCURRENCY + 1} (the first answers handled) / the last answer to the end: route-eval ${phases(r)} · SDK floor ${phases(s)} · floor ${phases(f)}`,
   );
 } finally {
   server.kill();
