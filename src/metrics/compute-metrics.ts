@@ -46,9 +46,9 @@ function perCluster(
   s: (c: CaseTally) => number,
 ): Rate {
   return clusterRateOf(
-    clusters.length,
-    (i) => sumOf(clusters[i], n),
-    (i) => sumOf(clusters[i], s),
+    clusters,
+    (cases) => sumOf(cases, n),
+    (cases) => sumOf(cases, s),
   );
 }
 
@@ -63,9 +63,9 @@ function countRates(clusters: readonly (readonly CaseTally[])[]): Record<RateNam
   const rates = {} as Record<RateName, Rate>;
   RATE_NAMES.forEach((name, r) => {
     rates[name] = clusterRateOf(
-      counts.length,
-      (i) => counts[i][2 * r],
-      (i) => counts[i][2 * r + 1],
+      counts,
+      (c) => c[2 * r],
+      (c) => c[2 * r + 1],
     );
   });
   return rates;
@@ -141,24 +141,19 @@ function computeRecallAtK(clusters: readonly (readonly CaseTally[])[]): Record<s
     (a, b) =>
       (a === "all" ? 1 : 0) - (b === "all" ? 1 : 0) || Number(a) - Number(b) || compareText(a, b),
   );
-  /** A cluster's count at budget k: its cases' n or s there (0 where a case had none). */
-  const at = (cases: readonly CaseTally[], k: string, pick: "n" | "s") => {
-    let total = 0;
-    for (const c of cases)
-      for (let i = 0; i < c.recallAtK.length; i++)
-        if (c.recallAtK[i].k === k) {
-          total += c.recallAtK[i][pick];
-          break;
-        }
-    return total;
+  /** A case's count at budget k: its n or s there (0 where it had none). */
+  const at = (c: CaseTally, k: string, pick: "n" | "s") => {
+    for (let i = 0; i < c.recallAtK.length; i++)
+      if (c.recallAtK[i].k === k) return c.recallAtK[i][pick];
+    return 0;
   };
   return Object.fromEntries(
     sorted.map((k) => [
       k,
-      clusterRateOf(
-        clusters.length,
-        (i) => at(clusters[i], k, "n"),
-        (i) => at(clusters[i], k, "s"),
+      perCluster(
+        clusters,
+        (c) => at(c, k, "n"),
+        (c) => at(c, k, "s"),
       ),
     ]),
   );

@@ -24,18 +24,22 @@ type UnstableCase = Metrics["unstable_cases"][number];
 /** A case's scored trials by selected label, in name order. */
 export function sortedSelections(tally: CaseTally): Record<string, number> {
   const only = oneSelection(tally);
-  if (only !== null) return { [only]: tally.cells.reduce((sum, cell) => sum + cell.count, 0) };
+  if (only !== null) return { [only.label]: only.count };
   const selections = new Map<string, number>();
   for (const { selected, count } of tally.cells)
     selections.set(selected, (selections.get(selected) ?? 0) + count);
   return Object.fromEntries([...selections].sort(([a], [b]) => compareText(a, b)));
 }
 
-/** The one label every cell of the case selected (most cases: every trial chose alike), else null. */
-function oneSelection({ cells }: CaseTally): string | null {
+/** The one label every cell of the case selected, and its trials (most cases: every trial chose alike), else null. */
+function oneSelection({ cells }: CaseTally): { label: string; count: number } | null {
   if (cells.length === 0) return null;
-  for (let i = 1; i < cells.length; i++) if (cells[i].selected !== cells[0].selected) return null;
-  return cells[0].selected;
+  let count = 0;
+  for (const cell of cells) {
+    if (cell.selected !== cells[0].selected) return null;
+    count += cell.count;
+  }
+  return { label: cells[0].selected, count };
 }
 
 /** Per case: its selection counts and the modal selection (ties broken by name). */
@@ -60,8 +64,7 @@ export function computeReliability(cases: readonly CaseTally[], success: Success
   const unstable: UnstableCase[] = [];
   for (const tally of scored) {
     // A case whose trials all chose alike is summed without its summary (most cases of a run).
-    const only = oneSelection(tally);
-    const alike = only === null ? null : tally.cells.reduce((sum, cell) => sum + cell.count, 0);
+    const alike = oneSelection(tally)?.count ?? null;
     const summary = alike === null || alike < tally.scored ? summariseCase(tally) : null;
     const modalCount = summary?.modal_count ?? (alike as number);
     if (tally.scored >= 2) {

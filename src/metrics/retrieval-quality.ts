@@ -115,12 +115,7 @@ export function computeRetrievalQuality(
       for (const entry of [...(quality.kept ?? [])].sort(byTrial)) fold(sum, entry.quality);
     return sum;
   });
-  const of = (pick: (t: (typeof sums)[number]) => number) =>
-    clusterRateOf(
-      sums.length,
-      (i) => sums[i].n,
-      (i) => pick(sums[i]),
-    );
+  const of = (pick: (t: (typeof sums)[number]) => number) => clusterRateOf(sums, (t) => t.n, pick);
   return { recall_at_k: of((t) => t.recall), mrr: of((t) => t.rr), ndcg_at_k: of((t) => t.ndcg) };
 }
 

@@ -46,23 +46,23 @@ export interface ClusterTally {
  */
 export function clusterRate(clusters: readonly ClusterTally[]): Rate {
   return clusterRateOf(
-    clusters.length,
-    (i) => clusters[i].n,
-    (i) => clusters[i].s,
+    clusters,
+    (c) => c.n,
+    (c) => c.s,
   );
 }
 
 /**
- * clusterRate over `count` clusters read by index: cluster i's trials `n(i)`, its successes
- * `s(i)` (each read twice) — a report over 100,000 cases makes no object or list per rate.
- * Clusters without a trial are left out.
+ * clusterRate over clusters of any shape: a cluster's trials `n(c)` and its successes `s(c)`
+ * (each read twice) — a report over 100,000 cases makes no object or list per rate. Clusters
+ * without a trial are left out.
  */
-export function clusterRateOf(
-  count: number,
-  n: (i: number) => number,
-  s: (i: number) => number,
+export function clusterRateOf<T>(
+  clusters: readonly T[],
+  n: (cluster: T) => number,
+  s: (cluster: T) => number,
 ): Rate {
-  const { present, total, sum: successes, squares } = clusterSums(count, n, s);
+  const { present, total, sum: successes, squares } = clusterSums(clusters, n, s);
   if (total === 0) return { ...rate(0, 0), cases: 0, effective_n: 0 };
   const p = successes / total;
   const variance = squares / (total * total);
@@ -80,31 +80,31 @@ export function clusterRateOf(
 }
 
 /**
- * Over the clusters with a trial (read by index, in order): how many, their trials, the sum of
- * their values, and Σ (value_i − share·n_i)² at share = sum / trials — what a pooled share's or
- * mean's cluster-robust interval is made of.
+ * Over the clusters with a trial (in order): how many, their trials, the sum of their values, and
+ * Σ (value_i − share·n_i)² at share = sum / trials — what a pooled share's or mean's
+ * cluster-robust interval is made of.
  */
-function clusterSums(
-  count: number,
-  n: (i: number) => number,
-  value: (i: number) => number,
+function clusterSums<T>(
+  clusters: readonly T[],
+  n: (cluster: T) => number,
+  value: (cluster: T) => number,
 ): { present: number; total: number; sum: number; squares: number } {
   let present = 0;
   let total = 0;
   let sum = 0;
-  for (let i = 0; i < count; i++) {
-    const trials = n(i);
+  for (const cluster of clusters) {
+    const trials = n(cluster);
     if (!(trials > 0)) continue;
     present += 1;
     total += trials;
-    sum += value(i);
+    sum += value(cluster);
   }
   let squares = 0;
   const share = sum / total;
   if (total > 0)
-    for (let i = 0; i < count; i++) {
-      const trials = n(i);
-      if (trials > 0) squares += (value(i) - share * trials) ** 2;
+    for (const cluster of clusters) {
+      const trials = n(cluster);
+      if (trials > 0) squares += (value(cluster) - share * trials) ** 2;
     }
   return { present, total, sum, squares };
 }
@@ -205,24 +205,24 @@ export interface ClusterSum {
  */
 export function clusterMean(clusters: readonly ClusterSum[]): MeanEstimate {
   return clusterMeanOf(
-    clusters.length,
-    (i) => clusters[i].n,
-    (i) => clusters[i].sum,
+    clusters,
+    (c) => c.n,
+    (c) => c.sum,
   );
 }
 
-/** clusterMean over `count` clusters read by index, as clusterRateOf reads them: cluster i's trials `n(i)`, their values' sum `sum(i)`. */
-export function clusterMeanOf(
-  count: number,
-  trials: (i: number) => number,
-  sumOf: (i: number) => number,
+/** clusterMean over clusters of any shape, as clusterRateOf reads them: a cluster's trials `trials(c)`, their values' sum `sumOf(c)`. */
+export function clusterMeanOf<T>(
+  clusters: readonly T[],
+  trials: (cluster: T) => number,
+  sumOf: (cluster: T) => number,
 ): MeanEstimate {
   const {
     present: cases,
     total: n,
     sum: total,
     squares: spread,
-  } = clusterSums(count, trials, sumOf);
+  } = clusterSums(clusters, trials, sumOf);
   if (n === 0) return { mean: null, total, n, cases: 0, ci: null };
   const mean = total / n;
   if (cases < 2) return { mean, total, n, cases, ci: null };

@@ -93,7 +93,7 @@ export function openResponseStore(dir: string): ResponseStore {
     close: () => {
       for (const fd of readers.values()) closeSync(fd);
       readers.clear();
-      if (own?.appender === null || own === null) return;
+      if (own === null || own.appender === null) return;
       const lines = own.appender;
       own.appender = null;
       try {

@@ -101,19 +101,9 @@ export function createShadowTally(production: Map<string, ProductionDecision>): 
       const turn = production.get(id) as ProductionDecision;
       if (isCounted(turn)) sums.push(turn);
     }
-    // Read by index: a million turns make no object per turn per figure.
-    const rate = (hits: (t: CountedTurn) => number) =>
-      clusterRateOf(
-        sums.length,
-        (i) => sums[i].n,
-        (i) => hits(sums[i]),
-      );
-    const mean = (total: (t: CountedTurn) => number) =>
-      clusterMeanOf(
-        sums.length,
-        (i) => sums[i].n,
-        (i) => total(sums[i]),
-      );
+    // Each turn read as it is: a million turns make no object per turn per figure.
+    const rate = (hits: (t: CountedTurn) => number) => clusterRateOf(sums, (t) => t.n, hits);
+    const mean = (total: (t: CountedTurn) => number) => clusterMeanOf(sums, (t) => t.n, total);
     return {
       kind: "shadow",
       ...about,

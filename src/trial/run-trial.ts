@@ -59,7 +59,7 @@ export function listPending(
     sweep?: SweepHook;
     only?: ReadonlyMap<string, number>;
     keep: TrialJob["keep"];
-    /** The list is the run's to empty as it goes (SweepHook.release): once a case's trials are made, its place is emptied. */
+    /** The list is the run's to empty as it goes (SweepHook.release): once a case's trials are made, its place is emptied. Only for a run asked once (never an adaptive round: it asks its cases again). */
     release?: boolean;
   },
 ): JobList {
@@ -112,8 +112,7 @@ export function listPending(
   let length = 0;
   for (const testCase of cases) length += pendingOf(testCase).length;
   let unasked: Case[] | null = cases;
-  // One round only: an adaptive run asks its cases again.
-  const release = options.release === true && only === undefined;
+  const release = options.release === true;
   return {
     length,
     *[Symbol.iterator]() {
