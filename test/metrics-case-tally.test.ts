@@ -306,6 +306,24 @@ describe("metrics from case tallies", () => {
     expect(Object.isFrozen(a?.rates)).toBe(true);
   });
 
+  it("settle a case at its last trial when the run says how many it asks, and count it as if it never was", () => {
+    const records = randomRun(11);
+    const once = tallyRecords(records);
+    const tally = new RecordTally(4);
+    // A case's fourth record settles it at once; one more record of it (a trial asked again) thaws it.
+    for (const r of records) tally.add(r);
+    for (const expected of once.cases()) {
+      expect(tally.get(expected.caseId)?.settled, expected.caseId).toBe(true);
+      expect(tally.get(expected.caseId)).toEqual({ ...expected, settled: true });
+    }
+    const again = { ...records[0], trial: 4 };
+    tally.add(again);
+    expect(tally.get(again.case_id)?.settled).toBe(false);
+    const got = new Map(tally.cases().map((c) => [c.caseId, c]));
+    for (const expected of tallyRecords([...records, again]).cases())
+      expect(got.get(expected.caseId)).toEqual(expected);
+  });
+
   it("keep what a record adds to in place their own (tool search sums, a turn's records): twins settled alike, one counted again", () => {
     const records = randomRun(9);
     const early = records.filter((r) => r.trial < 2);

@@ -1,5 +1,6 @@
 import { describe, it, expect } from "vitest";
-import { clusterRate, rate, wilson } from "../src/metrics/wilson.js";
+import { ClusterMoments, clusterMeanOf, clusterRate, rate, wilson } from "../src/metrics/wilson.js";
+import { seededRandom } from "../src/text/seeded-random.js";
 
 function expectInterval(actual: [number, number] | null, expected: [number, number]): void {
   expect(actual).not.toBeNull();
@@ -65,5 +66,56 @@ describe("clusterRate is monotone in the count", () => {
   it("a deterministic endpoint keeps exactly the case-level interval", () => {
     const cases = Array.from({ length: 10 }, (_, i) => ({ n: 3, s: i < 7 ? 3 : 0 }));
     expect(clusterRate(cases).ci).toEqual(wilson(7, 10));
+  });
+});
+
+describe("ClusterMoments", () => {
+  const clusters = (seed: number) => {
+    const rand = seededRandom(seed);
+    return Array.from({ length: 500 }, () => {
+      const n = 1 + Math.floor(rand() * 5);
+      return { n, s: Math.floor(rand() * (n + 1)) };
+    });
+  };
+
+  it("gives clusterRateOf's rate and clusterMeanOf's mean, from sums held as the clusters end", () => {
+    for (const seed of [1, 2, 3]) {
+      const all = clusters(seed);
+      const moments = new ClusterMoments();
+      for (const { n, s } of all) moments.add(n, s);
+      moments.add(0, 0);
+      const expected = clusterRate(all);
+      const got = moments.rate();
+      expect({ ...got, ci: null, effective_n: 0 }).toEqual({
+        ...expected,
+        ci: null,
+        effective_n: 0,
+      });
+      expect(got.effective_n).toBeCloseTo(expected.effective_n ?? NaN, 9);
+      expectInterval(got.ci, expected.ci ?? [NaN, NaN]);
+      const mean = moments.mean();
+      const exact = clusterMeanOf(
+        all,
+        (c) => c.n,
+        (c) => c.s,
+      );
+      expect({ ...mean, ci: null }).toEqual({ ...exact, ci: null });
+      expect(mean.ci?.[0]).toBeCloseTo(exact.ci?.[0] ?? NaN, 12);
+      expect(mean.ci?.[1]).toBeCloseTo(exact.ci?.[1] ?? NaN, 12);
+    }
+  });
+
+  it("reads the same to the last digit whatever order the clusters end in", () => {
+    const all = clusters(7);
+    const forward = new ClusterMoments();
+    const backward = new ClusterMoments();
+    for (const { n, s } of all) forward.add(n, s);
+    for (const { n, s } of [...all].reverse()) backward.add(n, s);
+    expect(backward.rate()).toEqual(forward.rate());
+    expect(backward.mean()).toEqual(forward.mean());
+    // Every cluster at the same share: no spread between clusters, so the cases carry full weight.
+    const alike = new ClusterMoments();
+    for (let i = 0; i < 1000; i++) alike.add(3, 1);
+    expect(alike.rate().effective_n).toBe(3000);
   });
 });

@@ -10,8 +10,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { findRivals } from "../src/lint/find-rivals.js";
 import { readTraces } from "../src/traces/read-traces.js";
-import { createTurnCases } from "../src/traces/turn-cases.js";
-import type { TracedTurn } from "../src/types.js";
+import { clusterRateOf } from "../src/metrics/wilson.js";
+import { createShadowTally } from "../src/traces/shadow-report.js";
+import { createTurnCases, NO_CALL, type ProductionDecision } from "../src/traces/turn-cases.js";
+import { seededRandom } from "../src/text/seeded-random.js";
+import type { TracedTurn, TrialRecord } from "../src/types.js";
 import { runCli, tempDir } from "./support/cli.js";
 import { openaiReply, useFakeServers, type ReceivedRequest } from "./fixtures/fake-provider.js";
 
@@ -281,6 +284,90 @@ describe("turns made into cases (shadow)", () => {
     );
     expect(alike.map((m) => m.role)).toEqual(["user", "assistant"]);
     for (const message of alike) expect(second[first.indexOf(message)]).toBe(message);
+  });
+});
+
+describe("the shadow's tally", () => {
+  /** 300 turns asked 3 times each, some trials errored, the records in the order a concurrent run keeps them. */
+  const shadowRun = (seed: number) => {
+    const rand = seededRandom(seed);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)];
+    const tools = ["get_order", "find_orders", "cancel_order"];
+    const production = new Map<string, ProductionDecision>();
+    const records: TrialRecord[] = [];
+    for (let i = 0; i < 300; i++) {
+      const id = `turn-${i}`;
+      production.set(id, {
+        label: pick([...tools, NO_CALL]),
+        offered: 2 + (i % 3),
+        calls: pick([0, 1, 2]),
+      });
+      for (let trial = 0; trial < 3; trial++)
+        records.push({
+          case_id: id,
+          trial,
+          model: "m",
+          error: rand() < 0.1 ? "HTTP 500" : null,
+          selected: pick([...tools, null, "ask_user"]),
+          tool_calls: pick([0, 1, 2]),
+          visible_order: ["ask_user", ...tools.slice(0, 1 + (i % 3))],
+        } as TrialRecord);
+    }
+    return { production, records: records.sort(() => rand() - 0.5) };
+  };
+  const about = {
+    candidate: { config: null, endpoint: "e", model: "m", registry: null, phase: null, trials: 3 },
+    run_dir: "run",
+    turns: { read: 300, asked: 300, skipped: {}, no_system: 0 },
+  };
+
+  it("lets each turn go at its last trial, and reports what holding them all to the end reports", () => {
+    const run = shadowRun(5);
+    const tally = createShadowTally(run.production, 3);
+    for (const r of run.records) tally.add(r);
+    expect(run.production.size).toBe(0);
+    const held = shadowRun(5);
+    const holding = createShadowTally(held.production, Infinity);
+    for (const r of held.records) holding.add(r);
+    expect(held.production.size).toBe(300);
+    const report = tally.report(about);
+    expect(report).toEqual(holding.report(about));
+    // The moves against a recount of the records, turn by turn (clusterRateOf).
+    const decisions = shadowRun(5);
+    const byTurn = new Map<string, { n: number; moved: number }>();
+    for (const r of decisions.records.filter((r) => r.error === null)) {
+      const from = decisions.production.get(r.case_id)?.label;
+      const turn = byTurn.get(r.case_id) ?? { n: 0, moved: 0 };
+      turn.n += 1;
+      if ((r.selected ?? NO_CALL) !== from) turn.moved += 1;
+      byTurn.set(r.case_id, turn);
+    }
+    const recount = clusterRateOf(
+      [...byTurn.values()],
+      (t) => t.n,
+      (t) => t.moved,
+    );
+    expect({ ...report.moved, ci: null, effective_n: 0 }).toEqual({
+      ...recount,
+      ci: null,
+      effective_n: 0,
+    });
+    expect(report.moved.ci?.[0]).toBeCloseTo(recount.ci?.[0] ?? NaN, 12);
+    expect(report.moved.ci?.[1]).toBeCloseTo(recount.ci?.[1] ?? NaN, 12);
+    expect(report.errored).toBe(decisions.records.length - report.decisions);
+  });
+
+  it("reads the same to the last digit whatever order the records come in", () => {
+    const reports = [5, 6].map((order) => {
+      const { production, records } = shadowRun(5);
+      const rand = seededRandom(order);
+      const tally = createShadowTally(production, 3);
+      for (const r of records.sort(() => rand() - 0.5)) tally.add(r);
+      const { cells, ...rest } = tally.report(about);
+      // A cell names its first turns as they came: the counts are what must not move.
+      return { ...rest, cells: cells.map(({ turns: _turns, ...cell }) => cell) };
+    });
+    expect(reports[1]).toEqual(reports[0]);
   });
 });
 

@@ -86,7 +86,8 @@ export async function shadowCommand(
       ? undefined
       : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) });
   // The report is counted as each record is kept: a shadow holds no record.
-  const tally = createShadowTally(production);
+  // A turn is let go at its last trial; adaptive trials ask each turn until it is decided.
+  const tally = createShadowTally(production, config.adaptive === null ? config.trials : Infinity);
   const noSystem = cases.filter((c) => c.system === "").length;
   const asked = cases.length;
   const { runDir } = await runEvaluation(config, {

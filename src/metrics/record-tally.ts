@@ -23,6 +23,13 @@ export interface AnsweredTokens {
 const SETTLE_EVERY = 1024;
 
 export class RecordTally {
+  /**
+   * `trials`: how many records each case will have, when the run knows (asked a fixed number of
+   * times): a case is settled at its last one, before its tally outlives the young generation —
+   * a run of a million cases asked once then makes no tally the collector must move and sweep.
+   */
+  constructor(private readonly trials: number | null = null) {}
+
   private readonly byCase = new Map<string, CaseTally | SettledTally>();
   private readonly shared = new SharedValues();
   /** Cases counted since the last settling, and in the window before it. */
@@ -44,7 +51,11 @@ export class RecordTally {
     const tally = held === undefined ? newTally(r) : isSettled(held) ? expandTally(held) : held;
     if (tally !== held) this.byCase.set(r.case_id, tally);
     addRecord(tally, r);
-    this.recent.add(tally);
+    if (tally.trials === this.trials) {
+      this.byCase.set(r.case_id, settleTally(tally, this.shared));
+      this.recent.delete(tally);
+      this.before.delete(tally);
+    } else this.recent.add(tally);
     this.count += 1;
     if (this.count % SETTLE_EVERY === 0) this.settleQuiet();
     countSeen(this.seen.endpoint, r.endpoint);
@@ -112,8 +123,11 @@ function countSeen(counts: Map<string, number>, value: string): void {
 }
 
 /** The records counted. */
-export function tallyRecords(records: Iterable<TrialRecord>): RecordTally {
-  const tally = new RecordTally();
+export function tallyRecords(
+  records: Iterable<TrialRecord>,
+  trials: number | null = null,
+): RecordTally {
+  const tally = new RecordTally(trials);
   for (const r of records) tally.add(r);
   return tally;
 }

@@ -52,12 +52,17 @@ export function compareTurns(a: TurnPlace, b: TurnPlace): number {
     compareNullable(a.time, b.time) ||
     compareNullable(a.trace_id, b.trace_id) ||
     compareNullable(a.span_id, b.span_id) ||
-    a.source.file.localeCompare(b.source.file) ||
-    a.source.line - b.source.line
+    compareSources(a.source, b.source)
   );
 }
 
-function compareNullable(a: string | null, b: string | null): number {
+/** By file, then line. */
+export function compareSources(a: TurnPlace["source"], b: TurnPlace["source"]): number {
+  return a.file.localeCompare(b.file) || a.line - b.line;
+}
+
+/** Text in order, null after every text. */
+export function compareNullable(a: string | null, b: string | null): number {
   if (a === b) return 0;
   if (a === null) return 1;
   if (b === null) return -1;

@@ -5,7 +5,7 @@
  * candidate-set size per turn. No labels: production's own decision is the reference.
  */
 import { CONTROL_NAMES, type ShadowCell, type ShadowReport, type TrialRecord } from "../types.js";
-import { clusterMeanOf, clusterRateOf } from "../metrics/wilson.js";
+import { ClusterMoments } from "../metrics/wilson.js";
 import { compareText } from "../text/compare-text.js";
 import { ABSTAIN, ASK } from "../types.js";
 import { describeChoice, NO_CALL, type ProductionDecision } from "./turn-cases.js";
@@ -14,26 +14,30 @@ import { describeChoice, NO_CALL, type ProductionDecision } from "./turn-cases.j
 const TURNS_PER_CELL = 20;
 
 /**
- * A turn once a decision of it is counted: production's decision and what the candidate's
- * decisions add up to, one object in production's map in place of the decision (a million turns,
- * one map). Each interval's cluster is a turn (a traced turn is asked alone, never as a
- * conversation's turn); production's side of a figure is its decision times n.
+ * A turn while its decisions are counted: production's decision and what the candidate's
+ * decisions add up to so far, one object in production's map in place of the decision. Once its
+ * last trial is counted, it is added to the report's sums and let go: a shadow of a million turns
+ * holds the turns being asked, not a million. Each interval's cluster is a turn (a traced turn is
+ * asked alone, never as a conversation's turn); production's side of a figure is its decision times n.
  */
 interface CountedTurn extends ProductionDecision {
+  /** Records counted, errored ones too. */
+  records: number;
+  /** Decisions counted (records without an error). */
   n: number;
   moved: number;
   callsCandidate: number;
   parallelCandidate: number;
-  /** Ordinary tools the candidate showed (controls apart). */
+  /** Ordinary tools the candidate showed (controls apart), in the last decision counted. */
   visible: number;
 }
 
 const isCounted = (turn: ProductionDecision): turn is CountedTurn => "n" in turn;
 
 /**
- * The shadow report counted as the run keeps each record, so a shadow of any size holds per-turn
- * sums rather than its records: the moves, what became a question, an abstention or no call, and
- * each turn's candidate set size.
+ * The shadow report counted as the run keeps each record, so a shadow of any size holds sums
+ * rather than its records: the moves, what became a question, an abstention or no call, and the
+ * candidate set sizes.
  */
 export interface ShadowTally {
   add(record: TrialRecord): void;
@@ -42,18 +46,44 @@ export interface ShadowTally {
   model(): string | null;
 }
 
-/** `production` is the tally's from here on: a turn's decision is replaced by its counted turn. */
-export function createShadowTally(production: Map<string, ProductionDecision>): ShadowTally {
+/**
+ * `production` is the tally's from here on: a turn's decision is replaced by its counted turn, and
+ * taken out once its `trials` records are counted.
+ */
+export function createShadowTally(
+  production: Map<string, ProductionDecision>,
+  trials: number,
+): ShadowTally {
   const cells = new Map<string, ShadowCell>();
   const became = { question: 0, abstention: 0, no_call: 0 };
   let errored = 0;
   let decisions = 0;
   let model: string | null = null;
+  const moved = new ClusterMoments();
+  const calls = { production: new ClusterMoments(), candidate: new ClusterMoments() };
+  const parallel = { production: new ClusterMoments(), candidate: new ClusterMoments() };
+  const sizes = { turns: 0, offered: 0, visible: 0, fewer: 0, more: 0 };
+  /** A turn's sums added to the report's (the sums are whole numbers: the order turns end in never shows). */
+  const settle = (t: CountedTurn) => {
+    if (t.n === 0) return;
+    moved.add(t.n, t.moved);
+    calls.production.add(t.n, t.calls * t.n);
+    calls.candidate.add(t.n, t.callsCandidate);
+    parallel.production.add(t.n, t.calls > 1 ? t.n : 0);
+    parallel.candidate.add(t.n, t.parallelCandidate);
+    sizes.turns += 1;
+    sizes.offered += t.offered;
+    sizes.visible += t.visible;
+    if (t.visible < t.offered) sizes.fewer += 1;
+    if (t.visible > t.offered) sizes.more += 1;
+  };
   const add = (r: TrialRecord) => {
     model ??= r.model;
-    if (r.error !== null) errored += 1;
     const held = production.get(r.case_id);
-    if (r.error !== null || held === undefined) return;
+    if (held === undefined) {
+      if (r.error !== null) errored += 1;
+      return;
+    }
     let decision: CountedTurn;
     if (isCounted(held)) decision = held;
     else {
@@ -62,6 +92,7 @@ export function createShadowTally(production: Map<string, ProductionDecision>): 
         label,
         offered,
         calls,
+        records: 0,
         n: 0,
         moved: 0,
         callsCandidate: 0,
@@ -70,13 +101,23 @@ export function createShadowTally(production: Map<string, ProductionDecision>): 
       };
       production.set(r.case_id, decision);
     }
+    decision.records += 1;
+    if (r.error !== null) errored += 1;
+    else count(decision, r);
+    if (decision.records >= trials) {
+      settle(decision);
+      production.delete(r.case_id);
+    }
+  };
+  const count = (decision: CountedTurn, r: TrialRecord) => {
     decisions += 1;
     const from = decision.label;
     const to = describeChoice(r.selected);
-    const moved = (r.selected ?? NO_CALL) !== from;
+    const isMove = (r.selected ?? NO_CALL) !== from;
     const key = JSON.stringify([from, to]);
     let cell = cells.get(key);
-    if (cell === undefined) cells.set(key, (cell = { from, to, moved, count: 0, turns: [] }));
+    if (cell === undefined)
+      cells.set(key, (cell = { from, to, moved: isMove, count: 0, turns: [] }));
     cell.count += 1;
     // A full cell is not searched: a million turns fall in a few dozen cells.
     if (cell.turns.length < TURNS_PER_CELL && !cell.turns.includes(r.case_id))
@@ -87,7 +128,7 @@ export function createShadowTally(production: Map<string, ProductionDecision>): 
       if (r.selected === null) became.no_call += 1;
     }
     decision.n += 1;
-    if (moved) decision.moved += 1;
+    if (isMove) decision.moved += 1;
     decision.callsCandidate += r.tool_calls;
     if (r.tool_calls > 1) decision.parallelCandidate += 1;
     decision.visible = r.visible_order.filter(
@@ -95,21 +136,20 @@ export function createShadowTally(production: Map<string, ProductionDecision>): 
     ).length;
   };
   const report = (about: Pick<ShadowReport, "candidate" | "run_dir" | "turns">): ShadowReport => {
-    // The turns counted, in case-id order, so an interval's last digits never depend on the order records came in.
-    const sums: CountedTurn[] = [];
-    for (const id of [...production.keys()].sort(compareText)) {
-      const turn = production.get(id) as ProductionDecision;
-      if (isCounted(turn)) sums.push(turn);
-    }
-    // Each turn read as it is: a million turns make no object per turn per figure.
-    const rate = (hits: (t: CountedTurn) => number) => clusterRateOf(sums, (t) => t.n, hits);
-    const mean = (total: (t: CountedTurn) => number) => clusterMeanOf(sums, (t) => t.n, total);
+    // Turns with fewer records than trials (a record that was never made) are counted as they are.
+    for (const [id, turn] of production)
+      if (isCounted(turn)) {
+        settle(turn);
+        production.delete(id);
+      }
+    const mean = (total: number) =>
+      sizes.turns === 0 ? null : Math.round((total / sizes.turns) * 100) / 100;
     return {
       kind: "shadow",
       ...about,
       decisions,
       errored,
-      moved: rate((t) => t.moved),
+      moved: moved.rate(),
       cells: [...cells.values()].sort(
         (a, b) =>
           Number(b.moved) - Number(a.moved) ||
@@ -118,30 +158,21 @@ export function createShadowTally(production: Map<string, ProductionDecision>): 
           compareText(a.to, b.to),
       ),
       became: { ...became },
-      set_size: setSizes(sums),
+      set_size: {
+        production: mean(sizes.offered),
+        candidate: mean(sizes.visible),
+        fewer: sizes.fewer,
+        more: sizes.more,
+      },
       calls: {
-        production: mean((t) => t.calls * t.n),
-        candidate: mean((t) => t.callsCandidate),
+        production: calls.production.mean(),
+        candidate: calls.candidate.mean(),
         parallel: {
-          production: rate((t) => (t.calls > 1 ? t.n : 0)),
-          candidate: rate((t) => t.parallelCandidate),
+          production: parallel.production.rate(),
+          candidate: parallel.candidate.rate(),
         },
       },
     };
   };
   return { add, report, model: () => model };
-}
-
-/** Ordinary tools shown per counted turn (controls apart): production's offered set and the candidate's visible one. */
-function setSizes(turns: readonly CountedTurn[]): ShadowReport["set_size"] {
-  const mean = (value: (t: CountedTurn) => number) =>
-    turns.length === 0
-      ? null
-      : Math.round((turns.reduce((sum, t) => sum + value(t), 0) / turns.length) * 100) / 100;
-  return {
-    production: mean((t) => t.offered),
-    candidate: mean((t) => t.visible),
-    fewer: turns.filter((t) => t.visible < t.offered).length,
-    more: turns.filter((t) => t.visible > t.offered).length,
-  };
 }

@@ -20,7 +20,7 @@ import {
 } from "../types.js";
 import { sha256Hex, shortContentHash } from "../text/content-hash.js";
 import { targetCalled, targetsBehind } from "../registry/targets.js";
-import { compareTurns, type TurnPlace } from "./select-turns.js";
+import { compareNullable, compareSources } from "./select-turns.js";
 import { createBoundedMap } from "../text/bounded-map.js";
 
 /** Why a traced turn cannot be asked again. */
@@ -66,8 +66,16 @@ export function createTurnCases(
   // skill's description change moves the skill chosen, not "Skill" against "Skill".
   const dispatch = candidate?.dispatch?.style === "tool" ? candidate.dispatch : null;
   const skipped: Partial<Record<SkipReason, number>> = {};
-  /** Each asked turn's case (named by `finish`, from its place) and production decision, with its place in the order. */
-  const pending: { place: TurnPlace; made: Case; decision: ProductionDecision }[] = [];
+  // Each asked turn's place in the order (its time, trace and span, then its case's source), its
+  // case (named by `finish`, from its place) and production's decision, at the same index of these
+  // lists: a million turns make no object for each beyond its case.
+  const times: (string | null)[] = [];
+  const traceIds: (string | null)[] = [];
+  const spanIds: (string | null)[] = [];
+  const made: Case[] = [];
+  const decided: ProductionDecision[] = [];
+  /** Decisions alike are one object (a turn's is replaced, never changed, by the shadow's tally). */
+  const decisions = new Map<string, ProductionDecision>();
   /** One `[label]` for every turn that called it. */
   const labels = new Map<string, string[]>();
   // A system prompt and a conversation's earlier messages come again in every later turn's span:
@@ -113,50 +121,62 @@ export function createTurnCases(
         ? null
         : ((dispatch === null ? null : targetCalled(dispatch, first.name, first.parsed)) ??
           first.name);
-    const { time, trace_id, span_id } = turn;
     // One object for the case's source and its place in the order.
     const source = { file: turn.source.file, line: turn.source.line };
     // An answer without a call is labelled abstention: a label is never empty (show explains the turn like any other).
     const label = called ?? ABSTAIN;
     let acceptable = labels.get(label);
     if (acceptable === undefined) labels.set(label, (acceptable = [label]));
-    pending.push({
-      place: { time, trace_id, span_id, source },
-      decision: { label: called ?? NO_CALL, offered: tools.length, calls: turn.calls.length },
-      // The lists and objects no turn writes are one each, shared (a day of traffic is a million turns).
-      made: {
-        id: "",
-        goal: last.role === "user" ? last.content : "",
-        phase,
-        acceptable,
-        forbidden: NONE,
-        family: null,
-        tags: SHADOW_TAGS,
-        args: NOTHING,
-        context: NOTHING,
-        messages: turn.messages.length > 1 ? turn.messages.slice(0, -1).map(messages) : NONE,
-        must_see: NONE,
-        must_not_see: NONE,
-        source,
-        registry,
-        // As traced: a turn that had no system prompt is asked without one (never with the run's).
-        system: systems(turn.system ?? ""),
-        ...tracedChoice(turn),
-      },
+    times.push(turn.time);
+    traceIds.push(turn.trace_id);
+    spanIds.push(turn.span_id);
+    const decision = { label: called ?? NO_CALL, offered: tools.length, calls: turn.calls.length };
+    const decisionKey = `${decision.offered} ${decision.calls} ${decision.label}`;
+    let held = decisions.get(decisionKey);
+    if (held === undefined) decisions.set(decisionKey, (held = Object.freeze(decision)));
+    decided.push(held);
+    // The lists and objects no turn writes are one each, shared (a day of traffic is a million turns).
+    made.push({
+      id: "",
+      goal: last.role === "user" ? last.content : "",
+      phase,
+      acceptable,
+      forbidden: NONE,
+      family: null,
+      tags: SHADOW_TAGS,
+      args: NOTHING,
+      context: NOTHING,
+      messages: turn.messages.length > 1 ? turn.messages.slice(0, -1).map(messages) : NONE,
+      must_see: NONE,
+      must_not_see: NONE,
+      source,
+      registry,
+      // As traced: a turn that had no system prompt is asked without one (never with the run's).
+      system: systems(turn.system ?? ""),
+      ...tracedChoice(turn),
     });
   };
   const finish = (): TurnCases => {
     const production = new Map<string, ProductionDecision>();
     const cases: Case[] = [];
     const ids = new Set<string>();
-    for (const { place, made, decision } of pending.sort((a, b) =>
-      compareTurns(a.place, b.place),
-    )) {
-      made.id = uniqueId(idBase(place), ids);
-      production.set(made.id, decision);
-      cases.push(made);
+    // compareTurns, read from the lists.
+    const order = made
+      .map((_, i) => i)
+      .sort(
+        (a, b) =>
+          compareNullable(times[a], times[b]) ||
+          compareNullable(traceIds[a], traceIds[b]) ||
+          compareNullable(spanIds[a], spanIds[b]) ||
+          compareSources(made[a].source, made[b].source),
+      );
+    for (const i of order) {
+      const asked = made[i];
+      asked.id = uniqueId(idBase(spanIds[i], asked.source), ids);
+      production.set(asked.id, decided[i]);
+      cases.push(asked);
     }
-    pending.length = 0;
+    times.length = traceIds.length = spanIds.length = made.length = decided.length = 0;
     return { cases, production, skipped };
   };
   return { add, finish };
@@ -231,7 +251,7 @@ export function tracedTool(tool: TracedTurn["tools"][number]): Tool {
 }
 
 /** `turn-<span id>` (or the file and line of a turn without one), as a case id may be written. */
-function idBase({ span_id, source }: TurnPlace): string {
+function idBase(span_id: string | null, source: Case["source"]): string {
   return `turn-${(span_id ?? `${source.file.replace(/^.*[\\/]/, "")}-${source.line}`).replace(/[^A-Za-z0-9_.-]+/g, "-").slice(0, 64)}`;
 }
 

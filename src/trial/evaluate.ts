@@ -244,7 +244,8 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
 
   // Each record is written, then counted: the run keeps per-case tallies, not its records.
   const recordsFile = join(run.dir, "records.jsonl");
-  const tally = tallyRecords(run.records);
+  // A case asked a fixed number of times is settled at its last trial (adaptive rounds ask again).
+  const tally = tallyRecords(run.records, plan === null ? config.trials : null);
   const kept: TrialRecord[] | null = options.keepRecords === true ? [...run.records] : null;
   const writer = openRecordWriter(recordsFile);
   if (options.onRecord !== undefined) for (const record of run.records) options.onRecord(record);
