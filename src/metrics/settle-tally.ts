@@ -101,12 +101,82 @@ function deepFreeze<T>(value: T): T {
 /** What a tally counts, besides its case and its first trial's fields. */
 type Counts = Omit<CaseTally, "caseId" | "cluster" | "settled" | "first">;
 
-/** A settled tally as a run holds it: its case and cluster, its counts and first trial's fields shared with every case alike. */
-export interface SettledTally {
-  readonly caseId: string;
-  readonly cluster: string;
-  readonly first: CaseFields;
-  readonly counts: Counts;
+/**
+ * A settled tally as a run holds it: its case and cluster, its counts and first trial's fields
+ * shared with every case alike. It reads as the case's tally (its counts through getters): a
+ * report reads a million cases without a copy of each. Its counts are frozen; a record that comes
+ * after counts into a copy (expandTally, then thawTally).
+ */
+export class SettledTally implements CaseTally {
+  constructor(
+    readonly caseId: string,
+    readonly cluster: string,
+    readonly first: CaseFields,
+    readonly counts: Counts,
+  ) {}
+  get trials(): CaseTally["trials"] {
+    return this.counts.trials;
+  }
+  get scored(): CaseTally["scored"] {
+    return this.counts.scored;
+  }
+  get correct(): CaseTally["correct"] {
+    return this.counts.correct;
+  }
+  get violated(): CaseTally["violated"] {
+    return this.counts.violated;
+  }
+  get rates(): CaseTally["rates"] {
+    return this.counts.rates;
+  }
+  get visible(): CaseTally["visible"] {
+    return this.counts.visible;
+  }
+  get recallAtK(): CaseTally["recallAtK"] {
+    return this.counts.recallAtK;
+  }
+  get stages(): CaseTally["stages"] {
+    return this.counts.stages;
+  }
+  get selectionErrors(): CaseTally["selectionErrors"] {
+    return this.counts.selectionErrors;
+  }
+  get cells(): CaseTally["cells"] {
+    return this.counts.cells;
+  }
+  get quality(): CaseTally["quality"] {
+    return this.counts.quality;
+  }
+  get outcomes(): CaseTally["outcomes"] {
+    return this.counts.outcomes;
+  }
+  get tokens(): CaseTally["tokens"] {
+    return this.counts.tokens;
+  }
+  get thirds(): CaseTally["thirds"] {
+    return this.counts.thirds;
+  }
+  get search(): CaseTally["search"] {
+    return this.counts.search;
+  }
+  get callSets(): CaseTally["callSets"] {
+    return this.counts.callSets;
+  }
+  get hierarchy(): CaseTally["hierarchy"] {
+    return this.counts.hierarchy;
+  }
+  get turns(): CaseTally["turns"] {
+    return this.counts.turns;
+  }
+  get firstTrial(): CaseTally["firstTrial"] {
+    return this.counts.firstTrial;
+  }
+  get mixed(): CaseTally["mixed"] {
+    return this.counts.mixed;
+  }
+  get settled(): true {
+    return true;
+  }
 }
 
 /** Counts most cases that ended alike share: keyed together, met held they are one lookup. */
@@ -169,14 +239,14 @@ export function settleTally(tally: CaseTally, shared: SharedValues): SettledTall
     counts.hierarchy !== null ||
     counts.turns !== null ||
     counts.quality.kept !== null;
-  return {
+  return new SettledTally(
     caseId,
     cluster,
-    first: shareFirst(first, shared),
-    counts: own
+    shareFirst(first, shared),
+    own
       ? shareParts(counts, shared)
       : shared.keyed(JSON.stringify(counts), () => shareParts(counts, shared)),
-  };
+  );
 }
 
 /** Each part of a tally's counts shared (its own object of them, to be held for all alike). */

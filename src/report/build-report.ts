@@ -2,7 +2,6 @@ import { maxOf } from "../text/extremes.js";
 import { memberSet } from "../classify/name-sets.js";
 import { computeBreakdowns } from "../metrics/breakdowns.js";
 import { rowOfCase, withCaseRows } from "../metrics/case-rows.js";
-import { expandTally } from "../metrics/settle-tally.js";
 import type { CaseTally } from "../metrics/case-tally.js";
 import { tallyRecords, type AnsweredTokens, type RecordTally } from "../metrics/record-tally.js";
 import { metricsOfCases } from "../metrics/compute-metrics.js";
@@ -42,8 +41,8 @@ export function reportOfTally(
   // run.json's input hashes serve --resume; the report names the definitions and settings only.
   const { inputs: _inputs, ...run } = meta;
   const success = run.config.success ?? "selection";
-  const settled = tally.settledCases();
-  const cases = settled.map(expandTally);
+  // Each settled tally read as it is (its counts through getters): no copy of a million cases.
+  const cases: readonly CaseTally[] = tally.settledCases();
   const metrics = metricsOfCases(cases, success);
   const report: Omit<Report, "cases"> = {
     schema_version: REPORT_SCHEMA_VERSION,
@@ -74,7 +73,7 @@ export function reportOfTally(
   };
   // Made from the settled tallies when read (report.json writes them), not held beside them.
   return withCaseRows(report, function* () {
-    for (const s of settled) yield rowOfCase(expandTally(s), success);
+    for (const c of cases) yield rowOfCase(c, success);
   });
 }
 

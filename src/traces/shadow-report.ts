@@ -4,7 +4,7 @@
  * behind each cell kept for `show`), what became a question, an abstention or no call, and the
  * candidate-set size per turn. No labels: production's own decision is the reference.
  */
-import { CONTROL_NAMES, type ShadowCell, type ShadowReport, type TrialRecord } from "../types.js";
+import { isControl, type ShadowCell, type ShadowReport, type TrialRecord } from "../types.js";
 import { ClusterMoments } from "../metrics/wilson.js";
 import { compareText } from "../text/compare-text.js";
 import { ABSTAIN, ASK } from "../types.js";
@@ -54,7 +54,8 @@ export function createShadowTally(
   production: Map<string, ProductionDecision>,
   trials: number,
 ): ShadowTally {
-  const cells = new Map<string, ShadowCell>();
+  /** Production's choice → the candidate's → their cell. */
+  const cells = new Map<string, Map<string, ShadowCell>>();
   const became = { question: 0, abstention: 0, no_call: 0 };
   let errored = 0;
   let decisions = 0;
@@ -114,15 +115,15 @@ export function createShadowTally(
     const from = decision.label;
     const to = describeChoice(r.selected);
     const isMove = (r.selected ?? NO_CALL) !== from;
-    const key = JSON.stringify([from, to]);
-    let cell = cells.get(key);
-    if (cell === undefined)
-      cells.set(key, (cell = { from, to, moved: isMove, count: 0, turns: [] }));
+    let row = cells.get(from);
+    if (row === undefined) cells.set(from, (row = new Map()));
+    let cell = row.get(to);
+    if (cell === undefined) row.set(to, (cell = { from, to, moved: isMove, count: 0, turns: [] }));
     cell.count += 1;
     // A full cell is not searched: a million turns fall in a few dozen cells.
     if (cell.turns.length < TURNS_PER_CELL && !cell.turns.includes(r.case_id))
       cell.turns.push(r.case_id);
-    if (from !== NO_CALL && !CONTROL_NAMES.some((c) => c === from)) {
+    if (from !== NO_CALL && !isControl(from)) {
       if (r.selected === ASK) became.question += 1;
       if (r.selected === ABSTAIN) became.abstention += 1;
       if (r.selected === null) became.no_call += 1;
@@ -131,9 +132,9 @@ export function createShadowTally(
     if (isMove) decision.moved += 1;
     decision.callsCandidate += r.tool_calls;
     if (r.tool_calls > 1) decision.parallelCandidate += 1;
-    decision.visible = r.visible_order.filter(
-      (name) => !CONTROL_NAMES.some((c) => c === name),
-    ).length;
+    let visible = 0;
+    for (const name of r.visible_order) if (!isControl(name)) visible += 1;
+    decision.visible = visible;
   };
   const report = (about: Pick<ShadowReport, "candidate" | "run_dir" | "turns">): ShadowReport => {
     // Turns with fewer records than trials (a record that was never made) are counted as they are.
@@ -150,13 +151,15 @@ export function createShadowTally(
       decisions,
       errored,
       moved: moved.rate(),
-      cells: [...cells.values()].sort(
-        (a, b) =>
-          Number(b.moved) - Number(a.moved) ||
-          b.count - a.count ||
-          compareText(a.from, b.from) ||
-          compareText(a.to, b.to),
-      ),
+      cells: [...cells.values()]
+        .flatMap((row) => [...row.values()])
+        .sort(
+          (a, b) =>
+            Number(b.moved) - Number(a.moved) ||
+            b.count - a.count ||
+            compareText(a.from, b.from) ||
+            compareText(a.to, b.to),
+        ),
       became: { ...became },
       set_size: {
         production: mean(sizes.offered),

@@ -159,7 +159,6 @@ export function createTurnCases(
   const finish = (): TurnCases => {
     const production = new Map<string, ProductionDecision>();
     const cases: Case[] = [];
-    const ids = new Set<string>();
     // compareTurns, read from the lists.
     const order = made
       .map((_, i) => i)
@@ -170,13 +169,16 @@ export function createTurnCases(
           compareNullable(spanIds[a], spanIds[b]) ||
           compareSources(made[a].source, made[b].source),
       );
+    // Let the times and trace ids go before the map of a million ids is made.
+    times.length = traceIds.length = 0;
     for (const i of order) {
       const asked = made[i];
-      asked.id = uniqueId(idBase(spanIds[i], asked.source), ids);
+      // Production's map is the ids taken so far (no set of a million ids beside it).
+      asked.id = uniqueId(idBase(spanIds[i], asked.source), production);
       production.set(asked.id, decided[i]);
       cases.push(asked);
     }
-    times.length = traceIds.length = spanIds.length = made.length = decided.length = 0;
+    spanIds.length = made.length = decided.length = 0;
     return { cases, production, skipped };
   };
   return { add, finish };
@@ -255,10 +257,9 @@ function idBase(span_id: string | null, source: Case["source"]): string {
   return `turn-${(span_id ?? `${source.file.replace(/^.*[\\/]/, "")}-${source.line}`).replace(/[^A-Za-z0-9_.-]+/g, "-").slice(0, 64)}`;
 }
 
-function uniqueId(base: string, ids: Set<string>): string {
+function uniqueId(base: string, taken: ReadonlyMap<string, unknown>): string {
   let id = base;
-  for (let n = 2; ids.has(id); n += 1) id = `${base}-${n}`;
-  ids.add(id);
+  for (let n = 2; taken.has(id); n += 1) id = `${base}-${n}`;
   return id;
 }
 
