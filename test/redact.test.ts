@@ -61,6 +61,32 @@ describe("redaction", () => {
     }
   });
 
+  it("redacts each kind of secret among plain words (text without a digit, an @ or a key's start is passed over)", () => {
+    const secrets: [string, string][] = [
+      ["key", "sk-proj-abcdefghijklmnopqrstuv"],
+      ["key", "AKIAABCDEFGHIJKLMNOP"],
+      ["key", `ghp_${"a".repeat(36)}`],
+      ["key", `github_pat_${"B".repeat(40)}`],
+      ["key", "xoxb-abcdefghijkl"],
+      ["key", `AIza${"c".repeat(35)}`],
+      ["key", "eyJhbGciOiJIUzI.eyJzdWIiOiIxMjM.SflKxwRJSMeKKFQTf"],
+      ["key", "Bearer abcdefghijklmnopqrstuvwx"],
+      ["email", "maria.lopez@example.com"],
+      ["phone", "+44 20 7946 0958"],
+      ["phone", "(555) 123-4567"],
+    ];
+    for (const [kind, secret] of secrets) {
+      const { turn, redacted } = createRedactor([], true).turn(turnOf(`please see ${secret} now`));
+      expect((turn.messages[0] as { content: string }).content, secret).toBe(
+        `please see [REDACTED:${kind}] now`,
+      );
+      expect(redacted, secret).toEqual({ [kind]: 1 });
+    }
+    const plain = turnOf("nothing to hide here, only words");
+    const { turn } = createRedactor([], true).turn(plain);
+    expect(turn).toBe(plain);
+  });
+
   it("redacts an address beside a 1 MB token without one (linear: the old pattern took minutes)", () => {
     const token = "a".repeat(1_000_000);
     const { text, count } = redactEmails(`${token} mail maria.lopez@example.com now`);
