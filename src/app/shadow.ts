@@ -45,7 +45,7 @@ export async function shadowCommand(
   traces: string[],
   flags: ShadowFlags,
 ): Promise<Outcome> {
-  boundHeapGrowth(20);
+  boundHeapGrowth();
   // One decision per turn unless --trials says otherwise: a blast radius counts turns.
   const overrides = toOverrides(flags);
   const config = loadConfig(flags.config ?? null, { trials: 1, ...overrides }, io.cwd, "shadow");

@@ -4,10 +4,16 @@
  * behind each cell kept for `show`), what became a question, an abstention or no call, and the
  * candidate-set size per turn. No labels: production's own decision is the reference.
  */
-import { isControl, type ShadowCell, type ShadowReport, type TrialRecord } from "../types.js";
+import {
+  ABSTAIN,
+  ASK,
+  isControl,
+  type ShadowCell,
+  type ShadowReport,
+  type TrialRecord,
+} from "../types.js";
 import { ClusterMoments } from "../metrics/wilson.js";
 import { compareText } from "../text/compare-text.js";
-import { ABSTAIN, ASK } from "../types.js";
 import { describeChoice, NO_CALL, type ProductionDecision } from "./turn-cases.js";
 
 /** Turns named per cell (the rest are counted). */
