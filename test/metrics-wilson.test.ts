@@ -1,5 +1,6 @@
 import { describe, it, expect } from "vitest";
-import { ClusterMoments, clusterMeanOf, clusterRate, rate, wilson } from "../src/metrics/wilson.js";
+import { ClusterMoments } from "../src/metrics/cluster-moments.js";
+import { clusterMeanOf, clusterRate, rate, wilson } from "../src/metrics/wilson.js";
 import { seededRandom } from "../src/text/seeded-random.js";
 
 function expectInterval(actual: [number, number] | null, expected: [number, number]): void {

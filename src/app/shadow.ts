@@ -10,6 +10,7 @@ import { loadConfig } from "../config/load-config.js";
 import { showPath } from "../config/yaml-document.js";
 import type { Io } from "../context.js";
 import { InputError } from "../errors.js";
+import { fixedTrials } from "../metrics/adaptive.js";
 import { createProgressPrinter } from "../render/progress.js";
 import { terminalWidth } from "../render/terminal-width.js";
 import { loadRegistry } from "../registry/load-registry.js";
@@ -87,7 +88,7 @@ export async function shadowCommand(
       : createProgressPrinter(io, { tty: io.stderrTTY === true, width: terminalWidth(io) });
   // The report is counted as each record is kept: a shadow holds no record.
   // A turn is let go at its last trial; adaptive trials ask each turn until it is decided.
-  const tally = createShadowTally(production, config.adaptive === null ? config.trials : Infinity);
+  const tally = createShadowTally(production, fixedTrials(config) ?? Infinity);
   const noSystem = cases.filter((c) => c.system === "").length;
   const asked = cases.length;
   const { runDir } = await runEvaluation(config, {

@@ -20,6 +20,11 @@ import type { MeanEstimate } from "../types/metrics.js";
 /** θ (the per-case success probability decided against), where it came from, α and its even split across the cases (Bonferroni), the cap. */
 export type AdaptivePlan = AdaptivePlanInfo;
 
+/** The trials each case is asked: config.trials, or null when adaptive trials ask each until it is decided. */
+export function fixedTrials(config: Pick<Config, "adaptive" | "trials">): number | null {
+  return config.adaptive === null ? config.trials : null;
+}
+
 /**
  * The plan of an adaptive run: θ as given, or from the gates (`trials: auto`): the success rate
  * gate (end_to_end_accuracy, or selection_accuracy / call_accuracy as `success` counts), or a

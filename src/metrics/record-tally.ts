@@ -7,7 +7,8 @@
 import type { Report, TrialRecord } from "../types.js";
 import { compareText } from "../text/compare-text.js";
 import { addRecord, newTally, type CaseTally } from "./case-tally.js";
-import { expandTally, settleTally, SharedValues, type SettledTally } from "./settle-tally.js";
+import { expandTally, settleTally, type SettledTally } from "./settle-tally.js";
+import { SharedValues } from "./shared-values.js";
 
 /** Tokens of the answered trials, as the cost estimate counts them. */
 export interface AnsweredTokens {

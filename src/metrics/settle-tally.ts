@@ -4,102 +4,37 @@
  * comes after thaws them (its own copies) before it counts.
  */
 import type { CaseFields, CaseTally } from "./case-tally.js";
-
-/**
- * Values many settled tallies hold alike, each held once: the cases of a run mostly end alike
- * (every trial correct: the same rates, outcomes, stages…), so a settled tally costs its case's
- * name, not a copy of every count. Frozen: a tally thaws its own copies to count.
- */
-export class SharedValues {
-  private readonly byJson = new Map<string, unknown>();
-  /** A record's list shared before (a phase's exposed names, met by every trial of it) → the one held. */
-  private readonly known = new WeakMap<object, unknown>();
-  /** Each held value's number, for the key of objects made of them. */
-  private readonly numbers = new Map<unknown, number>();
-  private readonly byMembers = new Map<string, unknown>();
-  private readonly lists = new Map<string, unknown[]>();
-  private readonly byKey = new Map<string, unknown>();
-
-  /**
-   * The held value equal to this one (plain data), or a frozen copy of it held from now on; past
-   * `LIMIT` values (cases that all differ), the value itself.
-   */
-  share<T>(value: T): T {
-    if (typeof value !== "object" || value === null) return value;
-    const key = JSON.stringify(value);
-    let held = this.byJson.get(key);
-    if (held === undefined) {
-      if (this.byJson.size >= LIMIT) return value;
-      this.byJson.set(key, (held = deepFreeze(JSON.parse(key))));
-      this.numbers.set(held, this.numbers.size);
-    }
-    return held as T;
-  }
-
-  /** Each value shared, the list of them keyed once: the same values met again are one lookup. */
-  shareEach<T extends unknown[]>(values: T): T {
-    const key = JSON.stringify(values);
-    let held = this.lists.get(key) as T | undefined;
-    if (held === undefined) {
-      held = values.map((value) => this.share(value)) as T;
-      if (this.lists.size < LIMIT) this.lists.set(key, held);
-    }
-    return held;
-  }
-
-  /** A record's list (never changed once made), shared: the same list met again is not written out again. */
-  shareList(list: readonly string[]): string[] {
-    if (typeof list !== "object" || list === null) return list;
-    let held = this.known.get(list) as string[] | undefined;
-    if (held === undefined) this.known.set(list, (held = this.share(list as string[])));
-    return held;
-  }
-
-  /** The value held under `key`, or `make()`'s, held from now on (past `LIMIT` keys, made each time). */
-  keyed<T>(key: string, make: () => T): T {
-    let held = this.byKey.get(key) as T | undefined;
-    if (held === undefined) {
-      held = make();
-      if (this.byKey.size < LIMIT) this.byKey.set(key, held);
-    }
-    return held;
-  }
-
-  /**
-   * An object every member of which is a scalar or a held value: the one such object for all
-   * alike (else this one), keyed by its members' numbers, not written out.
-   */
-  shareMembers<T extends object>(value: T): T {
-    let key = "";
-    for (const member of Object.values(value)) {
-      if (typeof member === "string") key += JSON.stringify(member);
-      else if (typeof member !== "object" || member === null) key += `,${member}`;
-      else {
-        const number = this.numbers.get(member);
-        if (number === undefined) return value;
-        key += `#${number}`;
-      }
-    }
-    const held = this.byMembers.get(key);
-    if (held !== undefined) return held as T;
-    if (this.byMembers.size < LIMIT) {
-      this.byMembers.set(key, value);
-      this.numbers.set(value, this.numbers.size);
-    }
-    return value;
-  }
-}
-
-const LIMIT = 100_000;
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
-  for (const member of Object.values(value)) deepFreeze(member);
-  return Object.freeze(value);
-}
+import type { SharedValues } from "./shared-values.js";
 
 /** What a tally counts, besides its case and its first trial's fields. */
 type Counts = Omit<CaseTally, "caseId" | "cluster" | "settled" | "first">;
+
+/** The counts a settled tally reads through its getters. */
+const COUNT_KEYS = [
+  "trials",
+  "scored",
+  "correct",
+  "violated",
+  "rates",
+  "visible",
+  "recallAtK",
+  "stages",
+  "selectionErrors",
+  "cells",
+  "quality",
+  "outcomes",
+  "tokens",
+  "thirds",
+  "search",
+  "callSets",
+  "hierarchy",
+  "turns",
+  "firstTrial",
+  "mixed",
+] as const satisfies readonly (keyof Counts)[];
+/** Every count has its getter: a count added to CaseTally and not here fails to compile. */
+const EVERY_COUNT: Record<Exclude<keyof Counts, (typeof COUNT_KEYS)[number]>, never> = {};
+void EVERY_COUNT;
 
 /**
  * A settled tally as a run holds it: its case and cluster, its counts and first trial's fields
@@ -107,77 +42,25 @@ type Counts = Omit<CaseTally, "caseId" | "cluster" | "settled" | "first">;
  * report reads a million cases without a copy of each. Its counts are frozen; a record that comes
  * after counts into a copy (expandTally, then thawTally).
  */
-export class SettledTally implements CaseTally {
+export class SettledTally {
   constructor(
     readonly caseId: string,
     readonly cluster: string,
     readonly first: CaseFields,
     readonly counts: Counts,
   ) {}
-  get trials(): CaseTally["trials"] {
-    return this.counts.trials;
-  }
-  get scored(): CaseTally["scored"] {
-    return this.counts.scored;
-  }
-  get correct(): CaseTally["correct"] {
-    return this.counts.correct;
-  }
-  get violated(): CaseTally["violated"] {
-    return this.counts.violated;
-  }
-  get rates(): CaseTally["rates"] {
-    return this.counts.rates;
-  }
-  get visible(): CaseTally["visible"] {
-    return this.counts.visible;
-  }
-  get recallAtK(): CaseTally["recallAtK"] {
-    return this.counts.recallAtK;
-  }
-  get stages(): CaseTally["stages"] {
-    return this.counts.stages;
-  }
-  get selectionErrors(): CaseTally["selectionErrors"] {
-    return this.counts.selectionErrors;
-  }
-  get cells(): CaseTally["cells"] {
-    return this.counts.cells;
-  }
-  get quality(): CaseTally["quality"] {
-    return this.counts.quality;
-  }
-  get outcomes(): CaseTally["outcomes"] {
-    return this.counts.outcomes;
-  }
-  get tokens(): CaseTally["tokens"] {
-    return this.counts.tokens;
-  }
-  get thirds(): CaseTally["thirds"] {
-    return this.counts.thirds;
-  }
-  get search(): CaseTally["search"] {
-    return this.counts.search;
-  }
-  get callSets(): CaseTally["callSets"] {
-    return this.counts.callSets;
-  }
-  get hierarchy(): CaseTally["hierarchy"] {
-    return this.counts.hierarchy;
-  }
-  get turns(): CaseTally["turns"] {
-    return this.counts.turns;
-  }
-  get firstTrial(): CaseTally["firstTrial"] {
-    return this.counts.firstTrial;
-  }
-  get mixed(): CaseTally["mixed"] {
-    return this.counts.mixed;
-  }
-  get settled(): true {
-    return true;
-  }
 }
+// The class and this interface are one type: its counts are read through the getters below.
+export interface SettledTally extends Readonly<Counts> {
+  readonly settled: true;
+}
+for (const key of COUNT_KEYS)
+  Object.defineProperty(SettledTally.prototype, key, {
+    get(this: SettledTally) {
+      return this.counts[key];
+    },
+  });
+Object.defineProperty(SettledTally.prototype, "settled", { value: true });
 
 /** Counts most cases that ended alike share: keyed together, met held they are one lookup. */
 const SMALL_COUNTS = [

@@ -66,7 +66,7 @@ export function clusterRateOf<T>(
 }
 
 /** What a pooled share's or mean's cluster-robust interval is made of (clusterSums, ClusterMoments). */
-interface Sums {
+export interface PooledSums {
   /** Clusters with a trial. */
   present: number;
   total: number;
@@ -75,7 +75,8 @@ interface Sums {
   squares: number;
 }
 
-function rateOfSums({ present, total, sum: successes, squares }: Sums): Rate {
+/** clusterRateOf's rate from its sums. */
+export function rateOfSums({ present, total, sum: successes, squares }: PooledSums): Rate {
   if (total === 0) return { ...rate(0, 0), cases: 0, effective_n: 0 };
   const p = successes / total;
   const variance = squares / (total * total);
@@ -93,59 +94,6 @@ function rateOfSums({ present, total, sum: successes, squares }: Sums): Rate {
 }
 
 /**
- * Clusters of whole numbers counted as they end, in memory that does not grow with them: each
- * cluster adds its trials n and its value v to Σn, Σv, Σn², Σnv and Σv² (exact while below 2⁵³;
- * past that, or for values not whole, the sums are read in floating point),
- * and the rate or mean is clusterRateOf's or clusterMeanOf's over the same clusters. Σ (v − share·n)²
- * is found from the sums in exact integer arithmetic, so the last digits of an interval never
- * depend on the order the clusters came in (a shadow of a million turns holds none of them).
- */
-export class ClusterMoments {
-  private present = 0;
-  private total = 0;
-  private sum = 0;
-  private nn = 0;
-  private nv = 0;
-  private vv = 0;
-
-  add(n: number, value: number): void {
-    if (!(n > 0)) return;
-    this.present += 1;
-    this.total += n;
-    this.sum += value;
-    this.nn += n * n;
-    this.nv += n * value;
-    this.vv += value * value;
-  }
-
-  rate(): Rate {
-    return rateOfSums(this.sums());
-  }
-
-  mean(): MeanEstimate {
-    return meanOfClusterSums(this.sums());
-  }
-
-  private sums(): Sums {
-    const { present, total, sum, nn, nv, vv } = this;
-    if (total === 0) return { present, total, sum, squares: 0 };
-    if (![sum, nn, nv, vv].every(Number.isSafeInteger)) {
-      const share = sum / total;
-      return {
-        present,
-        total,
-        sum,
-        squares: Math.max(0, vv - 2 * share * nv + share * share * nn),
-      };
-    }
-    // Σ (v − S/T·n)² = (T²·Σv² − 2·S·T·Σnv + S²·Σn²) / T², its numerator whole.
-    const [t, s] = [BigInt(total), BigInt(sum)];
-    const numerator = t * t * BigInt(vv) - 2n * s * t * BigInt(nv) + s * s * BigInt(nn);
-    return { present, total, sum, squares: Number(numerator) / (total * total) };
-  }
-}
-
-/**
  * Over the clusters with a trial (in order): how many, their trials, the sum of their values, and
  * Σ (value_i − share·n_i)² at share = sum / trials — what a pooled share's or mean's
  * cluster-robust interval is made of.
@@ -154,7 +102,7 @@ function clusterSums<T>(
   clusters: readonly T[],
   n: (cluster: T) => number,
   value: (cluster: T) => number,
-): Sums {
+): PooledSums {
   let present = 0;
   let total = 0;
   let sum = 0;
@@ -286,12 +234,13 @@ export function clusterMeanOf<T>(
   return meanOfClusterSums(clusterSums(clusters, trials, sumOf));
 }
 
-function meanOfClusterSums({
+/** clusterMeanOf's mean from its sums. */
+export function meanOfClusterSums({
   present: cases,
   total: n,
   sum: total,
   squares: spread,
-}: Sums): MeanEstimate {
+}: PooledSums): MeanEstimate {
   if (n === 0) return { mean: null, total, n, cases: 0, ci: null };
   const mean = total / n;
   if (cases < 2) return { mean, total, n, cases, ci: null };

@@ -4,7 +4,6 @@
  * snapshot revisions all mean "this content" the same way.
  */
 import * as nodeCrypto from "node:crypto";
-import { createHash } from "node:crypto";
 import { canonicalJson, type CanonicalPiece } from "./canonical-json.js";
 
 export function contentHash(value: unknown): string {
@@ -28,7 +27,7 @@ export function envelopeHash(
   requestJson: string | readonly CanonicalPiece[],
 ): string {
   const head = `{"base_url":${JSON.stringify(parts.base_url)},"endpoint":${JSON.stringify(parts.endpoint)},"model":${JSON.stringify(parts.model)},"request":`;
-  const hash = createHash("sha256").update(head);
+  const hash = nodeCrypto.createHash("sha256").update(head);
   // A shared piece's bytes are hashed as they are: no joined copy of the text, no encoding again.
   if (typeof requestJson === "string") hash.update(requestJson);
   else
@@ -38,7 +37,7 @@ export function envelopeHash(
 
 /** sha256 of the text, hex: one call (node:crypto's hash, from Node 20.12), three times faster on a case's text than a Hash object. */
 export const sha256Hex: (text: string) => string =
-  // Read from the namespace: a named import of it would fail to link on Node 20.0–20.11.
+  // Read from the namespace: a named import of `hash` would fail to link on Node 20.0–20.11.
   typeof nodeCrypto.hash === "function"
     ? (text) => nodeCrypto.hash("sha256", text, "hex")
-    : (text) => createHash("sha256").update(text).digest("hex");
+    : (text) => nodeCrypto.createHash("sha256").update(text).digest("hex");

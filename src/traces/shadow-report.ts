@@ -12,7 +12,7 @@ import {
   type ShadowReport,
   type TrialRecord,
 } from "../types.js";
-import { ClusterMoments } from "../metrics/wilson.js";
+import { ClusterMoments } from "../metrics/cluster-moments.js";
 import { compareText } from "../text/compare-text.js";
 import { describeChoice, NO_CALL, type ProductionDecision } from "./turn-cases.js";
 

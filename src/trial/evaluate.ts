@@ -16,7 +16,7 @@ import {
   type RunDirectory,
 } from "../run-files/run-directory.js";
 import { findResumeDifferences } from "../run-files/resume-check.js";
-import { nextTrials, planAdaptive, type AdaptivePlan } from "../metrics/adaptive.js";
+import { fixedTrials, nextTrials, planAdaptive, type AdaptivePlan } from "../metrics/adaptive.js";
 import { trialsToCertifyPass } from "../metrics/e-process.js";
 import { runTrialJobs, type JobList, type LoopStop } from "./run-loop.js";
 import { listPending, type SweepHook } from "./run-trial.js";
@@ -245,7 +245,7 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
   // Each record is written, then counted: the run keeps per-case tallies, not its records.
   const recordsFile = join(run.dir, "records.jsonl");
   // A case asked a fixed number of times is settled at its last trial (adaptive rounds ask again).
-  const tally = tallyRecords(run.records, plan === null ? config.trials : null);
+  const tally = tallyRecords(run.records, fixedTrials(config));
   const kept: TrialRecord[] | null = options.keepRecords === true ? [...run.records] : null;
   const writer = openRecordWriter(recordsFile);
   if (options.onRecord !== undefined) for (const record of run.records) options.onRecord(record);
