@@ -41,28 +41,39 @@ export function matches(turn: TracedTurn, filter: TurnFilter): boolean {
   return filter.where.every(([key, value]) => valueOf(turn, key) === value);
 }
 
-/** Time order; turns without a time after those with one; then by ids and place, so the order never depends on the files' order alone. */
 /** Where a turn falls in the order turns are read in: what compareTurns compares. */
 export type TurnPlace = Pick<TracedTurn, "time" | "trace_id" | "span_id"> & {
   source: Pick<TracedTurn["source"], "file" | "line">;
 };
 
-export function compareTurns(a: TurnPlace, b: TurnPlace): number {
-  return (
-    compareNullable(a.time, b.time) ||
-    compareNullable(a.trace_id, b.trace_id) ||
-    compareNullable(a.span_id, b.span_id) ||
-    compareSources(a.source, b.source)
-  );
+/** A turn's place, read from what stands for the turn (its place, or its index in lists of them). */
+export type PlaceOf<T> = { [K in keyof TurnPlace]: (turn: T) => TurnPlace[K] };
+
+/**
+ * Time order; turns without a time after those with one; then by ids and place, so the order
+ * never depends on the files' order alone.
+ */
+export function orderOfTurns<T>(place: PlaceOf<T>): (a: T, b: T) => number {
+  return (a, b) =>
+    compareNullable(place.time(a), place.time(b)) ||
+    compareNullable(place.trace_id(a), place.trace_id(b)) ||
+    compareNullable(place.span_id(a), place.span_id(b)) ||
+    compareSources(place.source(a), place.source(b));
 }
 
-/** By file, then line. */
-export function compareSources(a: TurnPlace["source"], b: TurnPlace["source"]): number {
+export const compareTurns = orderOfTurns<TurnPlace>({
+  time: (p) => p.time,
+  trace_id: (p) => p.trace_id,
+  span_id: (p) => p.span_id,
+  source: (p) => p.source,
+});
+
+function compareSources(a: TurnPlace["source"], b: TurnPlace["source"]): number {
   return a.file.localeCompare(b.file) || a.line - b.line;
 }
 
 /** Text in order, null after every text. */
-export function compareNullable(a: string | null, b: string | null): number {
+function compareNullable(a: string | null, b: string | null): number {
   if (a === b) return 0;
   if (a === null) return 1;
   if (b === null) return -1;

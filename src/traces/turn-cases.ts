@@ -20,7 +20,7 @@ import {
 } from "../types.js";
 import { sha256Hex, shortContentHash } from "../text/content-hash.js";
 import { targetCalled, targetsBehind } from "../registry/targets.js";
-import { compareNullable, compareSources } from "./select-turns.js";
+import { orderOfTurns } from "./select-turns.js";
 import { createBoundedMap } from "../text/bounded-map.js";
 
 /** Why a traced turn cannot be asked again. */
@@ -159,15 +159,15 @@ export function createTurnCases(
   const finish = (): TurnCases => {
     const production = new Map<string, ProductionDecision>();
     const cases: Case[] = [];
-    // compareTurns, read from the lists.
     const order = made
       .map((_, i) => i)
       .sort(
-        (a, b) =>
-          compareNullable(times[a], times[b]) ||
-          compareNullable(traceIds[a], traceIds[b]) ||
-          compareNullable(spanIds[a], spanIds[b]) ||
-          compareSources(made[a].source, made[b].source),
+        orderOfTurns<number>({
+          time: (i) => times[i],
+          trace_id: (i) => traceIds[i],
+          span_id: (i) => spanIds[i],
+          source: (i) => made[i].source,
+        }),
       );
     // Let the times and trace ids go before the map of a million ids is made.
     times.length = traceIds.length = 0;
