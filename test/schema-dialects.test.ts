@@ -88,6 +88,26 @@ describe("linear-time patterns", () => {
     expect(checkArguments(schema, { code: "a".repeat(10_000) })).toEqual([]);
   });
 
+  it("a schema whose pattern RE2 cannot run is one message when arguments are checked, before any value meets it", () => {
+    const lookahead = {
+      type: "object",
+      properties: { code: { type: "string", pattern: "^(?=a)" } },
+    };
+    expect(checkArguments(lookahead, {})).toEqual([
+      expect.stringMatching(
+        /^\(schema\): invalid input_schema: .*lookaround and backreferences are not supported/,
+      ),
+    ]);
+    const plain = {
+      type: "object",
+      properties: { code: { type: "string", pattern: "^[a-z]+_[0-9]+$" } },
+    };
+    expect(checkArguments(plain, { code: "order_12" })).toEqual([]);
+    expect(checkArguments(plain, { code: "Order_12" })).toEqual([
+      '/code: must match pattern "^[a-z]+_[0-9]+$"',
+    ]);
+  });
+
   it("a case's expected-argument pattern too", () => {
     expect(matchArguments({ code: { pattern: "^(a+)+$" } }, { code: evil }).match).toBe(false);
   });

@@ -1,5 +1,5 @@
 /** The response store's packs: appended by each process, read in name order, a torn last line skipped. */
-import { appendFileSync, readdirSync, readFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openResponseStore } from "../src/store/response-store.js";
@@ -43,5 +43,30 @@ describe("response store packs", () => {
     const reader = openResponseStore(dir);
     expect(reader.get(KEY_A)).toEqual({ key: KEY_A, n: 2 });
     expect(reader.get(KEY_B)).toBeUndefined();
+  });
+
+  it("a process that only writes (a live run) never reads the store's packs; one that reads after writing finds its own answers first", () => {
+    const dir = tempDir();
+    const old = openResponseStore(dir);
+    old.put(KEY_A, { key: KEY_A, n: 1 });
+    old.put(KEY_B, { key: KEY_B, n: 1 });
+    old.close();
+    // A pack no read can take: reading the store's packs would throw (EISDIR).
+    mkdirSync(join(dir, "packs", "00000000-unreadable.jsonl"));
+    const writer = openResponseStore(dir);
+    writer.put(KEY_A, { key: KEY_A, n: 2 });
+    writer.put(KEY_A, { key: KEY_A, n: 3 });
+    expect(writer.get(KEY_A)).toEqual({ key: KEY_A, n: 3 });
+    writer.close();
+    rmSync(join(dir, "packs", "00000000-unreadable.jsonl"), { recursive: true });
+    const both = openResponseStore(dir);
+    both.put(KEY_A, { key: KEY_A, n: 4 });
+    // Reading a key it did not write reads the other packs now, its own pack not among them.
+    expect(both.get(KEY_B)).toEqual({ key: KEY_B, n: 1 });
+    expect(both.get(KEY_A)).toEqual({ key: KEY_A, n: 4 });
+    both.put(KEY_B, { key: KEY_B, n: 2 });
+    expect(both.get(KEY_B)).toEqual({ key: KEY_B, n: 2 });
+    both.close();
+    expect(openResponseStore(dir).get(KEY_A)).toEqual({ key: KEY_A, n: 4 });
   });
 });

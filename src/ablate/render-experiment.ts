@@ -5,13 +5,12 @@
  */
 import { EXPERIMENT_KINDS } from "../types/ablate.js";
 import type { ExperimentFormat } from "../types/formats.js";
-import Table from "cli-table3";
 import { pIs, plural } from "../render/format.js";
 import { formatCount, formatMs, formatNumber, formatPercent, MISSING } from "../render/format.js";
 import { renderTable as renderMarkdownTable } from "../render/markdown.js";
 import type { TableData } from "../render/section.js";
 import { stableStringify } from "../render/stable-json.js";
-import { makePaint, stripControls, type Paint } from "../render/terminal.js";
+import { Table, makePaint, stripControls, type Paint } from "../render/terminal.js";
 import { displayWidth, wrapFacts, wrapText } from "../render/text-layout.js";
 import { renderGateSuite, renderJunitSuite, wrapSuites } from "../report/render-junit.js";
 import { inertMarkdown } from "../text/inert.js";
@@ -98,7 +97,7 @@ function profileRows(e: Experiment): { label: string; cells: string[] }[] {
 // ── terminal ────────────────────────────────────────────────────────────────────────────────
 
 function terminalTable(head: string[], rows: string[][], paint: Paint): string {
-  const table = new Table({
+  const table = new (Table())({
     head: head.map((h) => paint(stripControls(h), "bold")),
     colAligns: ["left", ...head.slice(1).map(() => "right" as const)],
     style: { head: [], border: [], compact: true },

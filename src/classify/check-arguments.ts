@@ -10,12 +10,16 @@ import {
   type Dialect,
   type DialectAjv,
 } from "../json-schema/dialects.js";
+import { findMetaSchemaProblem } from "../json-schema/schema-problems.js";
+import { formatPath } from "../json-schema/describe-errors.js";
 import { compileLinear } from "../text/linear-regexp.js";
 import type { ArgExpectation, JsonObject, JsonValue } from "../types.js";
 
 // addUsedSchema:false keeps two tools whose schemas share an $id from colliding in one instance;
 // code.optimize:false skips Ajv's pass over the code it generates (the same checks, compiled a
-// third faster: a run compiles each visible tool's schema once and checks a call or two with it).
+// third faster: a run compiles each visible tool's schema once and checks a call or two with it);
+// validateSchema:false, as the meta-schema check compiled ahead comes first (compileText): Ajv's
+// own would compile the meta-schema at the first answer (25 ms while the first replies wait).
 const ajvs = new Map<Dialect, DialectAjv>();
 function ajvOf(dialect: Dialect): DialectAjv {
   let ajv = ajvs.get(dialect);
@@ -25,6 +29,7 @@ function ajvOf(dialect: Dialect): DialectAjv {
       (ajv = createDialectAjv(dialect, {
         allErrors: true,
         validateFormats: false,
+        validateSchema: false,
         addUsedSchema: false,
         code: { optimize: false },
       })),
@@ -51,10 +56,13 @@ function compileText(schema: JsonObject): ValidateFunction | string {
   let compiled: ValidateFunction | string;
   const dialect = dialectOf(schema);
   try {
+    const problem = typeof dialect === "string" ? findMetaSchemaProblem(schema) : null;
     compiled =
-      typeof dialect === "string"
-        ? ajvOf(dialect).compile(schema)
-        : `(schema): ${describeUnknownDialect(dialect.unknown)}`;
+      typeof dialect !== "string"
+        ? `(schema): ${describeUnknownDialect(dialect.unknown)}`
+        : problem !== null
+          ? `(schema): invalid input_schema: ${problem.path.length === 0 ? "" : `${formatPath(problem.path)}: `}${problem.message}`
+          : ajvOf(dialect).compile(schema);
   } catch (error) {
     compiled = `(schema): invalid input_schema: ${error instanceof Error ? error.message : String(error)}`;
   }

@@ -4,8 +4,13 @@
  * substrings: the "same" and "removed" segments spell the old text, "same" and "added" the new
  * one. Within a changed stretch removals come first, then additions.
  */
-import { diffArrays } from "diff";
+import { createRequire } from "node:module";
+import type * as Jsdiff from "diff";
+import { lazy } from "../text/lazy.js";
 import type { WordSegment } from "../types/diff.js";
+
+/** jsdiff, loaded by the first diff made (commands that may show one, a run's, need not wait for it). */
+const jsdiff = lazy(() => createRequire(import.meta.url)("diff") as typeof Jsdiff);
 
 /** Beyond this many tokens per side the texts are shown as one removal and one addition. */
 const MAX_TOKENS = 3000;
@@ -41,7 +46,7 @@ function walk(a: Token[], b: Token[]): Step[] {
   const steps: Step[] = [];
   let i = 0;
   let j = 0;
-  for (const change of diffArrays(a, b, { comparator: (x, y) => x.text === y.text })) {
+  for (const change of jsdiff().diffArrays(a, b, { comparator: (x, y) => x.text === y.text })) {
     const count = change.count ?? change.value.length;
     if (change.removed)
       for (let k = 0; k < count; k++) steps.push({ op: "removed", token: a[i++] });

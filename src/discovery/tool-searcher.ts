@@ -6,7 +6,8 @@
  * by the embeddings retriever. Built once per registry; a query answers in well under a
  * millisecond at 10,000 tools (bench/tool-search.bench.js).
  */
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
+import { re2 } from "../text/linear-regexp.js";
 import type { SearchKind, Tool } from "../types.js";
 import { topK } from "./bm25.js";
 import { createBm25Retriever, type Retriever } from "./retriever.js";
@@ -51,7 +52,7 @@ function createRegexSearcher(tools: Tool[]): ToolSearcher {
         return { error: `the regex is ${query.length} characters; at most ${MAX_REGEX_QUERY}` };
       let pattern: RE2JS;
       try {
-        pattern = RE2JS.compile(query, RE2JS.CASE_INSENSITIVE);
+        pattern = re2().compile(query, re2().CASE_INSENSITIVE);
       } catch (error) {
         return {
           error: `the regex does not compile: ${error instanceof Error ? error.message : String(error)}`,

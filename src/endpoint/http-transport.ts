@@ -10,14 +10,58 @@
  * A reply carries no status text (undici's request API, like HTTP/2, has none; neither SDK reads it).
  */
 import { createRequire } from "node:module";
+import { setFlagsFromString } from "node:v8";
 import type { Dispatcher } from "undici";
 import { InputError } from "../errors.js";
 import { lazy } from "../text/lazy.js";
 import { BufferedResponse } from "./buffered-response.js";
 
 const require = createRequire(import.meta.url);
-/** undici, loaded by the first request sent (a run of the baseline, or a replay, never loads it). */
-const undici = lazy(() => require("undici") as typeof import("undici"));
+
+/** What the transport uses of undici: its connection pools and its request API. */
+interface Undici {
+  Agent: typeof import("undici").Agent;
+  EnvHttpProxyAgent: () => typeof import("undici").EnvHttpProxyAgent;
+  request(
+    dispatcher: Dispatcher,
+    options: Dispatcher.RequestOptions,
+  ): Promise<Dispatcher.ResponseData>;
+}
+
+/**
+ * undici, loaded by the first request sent (a run of the baseline, or a replay, never loads it):
+ * the pool and the request API alone, a third of what its index loads (fetch, WebSocket, caches,
+ * mocks — 45 against 130 ms of start-up here); the index for a proxy, or when its files have moved.
+ *
+ * Its HTTP parser (llhttp) is WebAssembly. V8 compiles it at once with its baseline compiler,
+ * then again with its optimising one on a background thread; the second costs more CPU than it
+ * saves on replies of a few kilobytes (4,000 replies: 1.2 against 1.5 s of CPU), and a process
+ * cannot end before it is done (a short run waited 0.2–0.3 s at exit). route-eval runs no other
+ * WebAssembly, so the baseline is kept for the process.
+ */
+const undici = lazy((): Undici => {
+  setFlagsFromString("--liftoff-only");
+  try {
+    const request = require("undici/lib/api/api-request.js") as (
+      this: Dispatcher,
+      options: Dispatcher.RequestOptions,
+    ) => Promise<Dispatcher.ResponseData>;
+    return {
+      Agent: require("undici/lib/dispatcher/agent.js") as Undici["Agent"],
+      // A proxy's tunnel is opened by the request API its index adds to every dispatcher.
+      EnvHttpProxyAgent: () => (require("undici") as typeof import("undici")).EnvHttpProxyAgent,
+      request: (dispatcher, options) => request.call(dispatcher, options),
+    };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND") throw error;
+    const whole = require("undici") as typeof import("undici");
+    return {
+      Agent: whole.Agent,
+      EnvHttpProxyAgent: () => whole.EnvHttpProxyAgent,
+      request: (dispatcher, options) => dispatcher.request(options),
+    };
+  }
+});
 
 /** What route-eval's callers may add to a fetch's init. */
 export interface TransportInit extends RequestInit {
@@ -46,7 +90,7 @@ export function createDispatcher(env: NodeJS.ProcessEnv): Dispatcher {
   const { httpProxy, httpsProxy, noProxy } = proxiesOf(env);
   if (httpProxy === "" && httpsProxy === "") return new (undici().Agent)();
   // Every value is given, "" for none, so undici never reads the process environment itself.
-  return new (undici().EnvHttpProxyAgent)({ httpProxy, httpsProxy, noProxy });
+  return new (undici().EnvHttpProxyAgent())({ httpProxy, httpsProxy, noProxy });
 }
 
 /**
@@ -167,12 +211,13 @@ async function send(url: URL, sending: Sending, hops: number): Promise<Response>
   let response: Dispatcher.ResponseData;
   try {
     const method = sending.method as Dispatcher.HttpMethod;
-    response = await undici().request(url, {
+    response = await undici().request(sending.dispatcher, {
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
       method,
       headers: sending.headers,
       body: sending.body,
       signal,
-      dispatcher: sending.dispatcher,
     });
   } catch (error) {
     throw aborted(signal) ? abortError(signal) : error;

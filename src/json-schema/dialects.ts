@@ -110,7 +110,7 @@ export function describeUnknownDialect(value: string): string {
 
 const require = createRequire(import.meta.url);
 
-/** The options of the Ajv that checks tools' schemas against their dialect's meta-schema (config/validate.ts). */
+/** The options of the Ajv that checks tools' schemas against their dialect's meta-schema (schema-problems.ts). */
 export const META_CHECK_OPTIONS: Options = { allErrors: false, verbose: true };
 
 /**

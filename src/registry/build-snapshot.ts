@@ -6,7 +6,7 @@
  * idempotent, open-world — the MCP specification's own defaults when hints are absent.
  */
 import type { RegistryFile, ToolEntry } from "../config/file-types.js";
-import { findJsonSchemaProblem } from "../config/validate.js";
+import { findJsonSchemaProblem } from "../json-schema/schema-problems.js";
 import { InputError } from "../errors.js";
 import { shortContentHash } from "../text/content-hash.js";
 import { CONTROL_FAMILY, CONTROL_NAMES, type Effect, type JsonObject } from "../types.js";

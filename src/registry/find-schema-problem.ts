@@ -5,7 +5,7 @@
  * and the full check (with its exact message) runs only for schemas with a reference or a
  * pattern that JavaScript rejects.
  */
-import { findJsonSchemaProblem, findMetaSchemaProblem } from "../config/validate.js";
+import { findJsonSchemaProblem, findMetaSchemaProblem } from "../json-schema/schema-problems.js";
 import type { SchemaProblem } from "../json-schema/describe-errors.js";
 import type { JsonObject, JsonValue } from "../types.js";
 import { linearPatternProblem } from "../text/linear-regexp.js";

@@ -5,7 +5,8 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { createRequire } from "node:module";
+import type { ValidateFunction } from "ajv/dist/2020.js";
 import { describeSchemaErrors, formatPath } from "../json-schema/describe-errors.js";
 import { InputError } from "../errors.js";
 import { lazy } from "../text/lazy.js";
@@ -13,8 +14,11 @@ import { lazy } from "../text/lazy.js";
 const SCHEMAS = ["run", "report", "sweep", "experiment"] as const;
 type Kind = (typeof SCHEMAS)[number];
 
-// The schemas are route-eval's own (checked by its tests): Ajv need not check them again.
+const require = createRequire(import.meta.url);
+// The schemas are route-eval's own (checked by its tests): Ajv need not check them again. Loaded
+// by the first file read back, not by every command that might read one (60 ms of start-up).
 const ajv = lazy(() => {
+  const { Ajv2020 } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
   const instance = new Ajv2020({
     strict: false,
     allErrors: true,

@@ -26,7 +26,10 @@ export function openResponseStore(dir: string): ResponseStore {
   const pathOf = (key: string) => join(dir, key.slice(0, 2), `${key}.json`);
   const packsDir = join(dir, PACKS);
   let packs: Packs | null = null;
-  const located = () => (packs ??= indexPacks(dir, packsDir)).index;
+  /** This process's entries, the newest of all: a run that only writes (live) never reads the store's packs. */
+  const written = new Map<string, Located>();
+  const located = (key: string) =>
+    written.get(key) ?? (packs ??= indexPacks(dir, packsDir, own?.file)).index.get(key);
   /** Each pack read from, open once for positional reads (a replay reads thousands of entries). */
   const readers = new Map<string, number>();
   const readerOf = (file: string) => {
@@ -38,7 +41,7 @@ export function openResponseStore(dir: string): ResponseStore {
   let own: { file: string; size: number; lines: number; appender: LineAppender | null } | null =
     null;
   const getText = (key: string): string | undefined => {
-    const at = located().get(key);
+    const at = located(key);
     if (at === undefined) {
       // A file of the older layout, looked for only under a folder the store had when first read
       // (a miss in a store of packs alone asks the file system nothing).
@@ -56,7 +59,7 @@ export function openResponseStore(dir: string): ResponseStore {
   return {
     dir,
     fileOf: (key) => {
-      const at = located().get(key);
+      const at = located(key);
       return at === undefined ? pathOf(key) : `${at.file}:${at.line}`;
     },
     getText,
@@ -65,8 +68,6 @@ export function openResponseStore(dir: string): ResponseStore {
       return text === undefined ? undefined : JSON.parse(text);
     },
     put: (key, value) => {
-      // The index is read before this process's pack exists, so it never holds that pack.
-      const index = located();
       // Plain JSON: a pack line is found by its key, never addressed by its own text.
       const json = JSON.stringify(value);
       const line = `${key}\t${json}\n`;
@@ -88,7 +89,7 @@ export function openResponseStore(dir: string): ResponseStore {
         length: bytes - keyBytes - 2,
       };
       own.size += bytes;
-      index.set(key, at);
+      written.set(key, at);
     },
     close: () => {
       for (const fd of readers.values()) closeSync(fd);
@@ -130,8 +131,8 @@ interface Packs {
 /** Pack bytes kept in memory after indexing; a larger store is read entry by entry. */
 const HELD_BYTES = 64 * 1024 * 1024;
 
-/** key → where its entry lies, over every pack in name order (later lines win); torn last lines are skipped. */
-function indexPacks(storeDir: string, packsDir: string): Packs {
+/** key → where its entry lies, over every pack but this process's own in name order (later lines win); torn last lines are skipped. */
+function indexPacks(storeDir: string, packsDir: string, own: string | undefined): Packs {
   const index = new Map<string, Located>();
   const held = new Map<string, Buffer>();
   const legacy = new Set(
@@ -147,6 +148,7 @@ function indexPacks(storeDir: string, packsDir: string): Packs {
     .filter((n) => n.endsWith(".jsonl"))
     .sort()) {
     const file = join(packsDir, name);
+    if (file === own) continue;
     const bytes = readFileSync(file);
     if (heldBytes + bytes.length <= HELD_BYTES) {
       held.set(file, bytes);

@@ -6,10 +6,9 @@
  * and attributes — except what names things: tool names, call ids, roles, types and the model.
  * What was redacted is counted per pattern; the matched text itself is never kept.
  */
-import { RE2JS } from "re2js";
 import { InputError } from "../errors.js";
 import type { JsonValue, TracedTurn } from "../types.js";
-import { compileLinear } from "../text/linear-regexp.js";
+import { compileLinear, re2 } from "../text/linear-regexp.js";
 
 interface Pattern {
   name: string;
@@ -78,7 +77,7 @@ export function createRedactor(custom: string[], builtIn = true): Redactor {
         `--redact ${JSON.stringify(source)}: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
-    const compiled = RE2JS.compile(source);
+    const compiled = re2().compile(source);
     patterns.push({
       name,
       replace: (text, count) => {
