@@ -135,7 +135,7 @@ export function createDialectAjv(dialect: Dialect, options: Options): DialectAjv
     code: { regExp: linearRegExpEngine, ...options.code },
   };
   // Each Ajv is loaded only when a dialect needs it (most runs use the meta-schema checks compiled ahead).
-  const { Ajv: AjvDraft07 } = require("ajv") as typeof import("ajv");
+  const AjvDraft07 = () => (require("ajv") as typeof import("ajv")).Ajv;
   switch (dialect) {
     case "draft-04": {
       // ajv-draft-04 is CommonJS whose module.exports is the class.
@@ -143,12 +143,12 @@ export function createDialectAjv(dialect: Dialect, options: Options): DialectAjv
       return new AjvDraft04(all);
     }
     case "draft-06": {
-      const ajv = new AjvDraft07(all);
+      const ajv = new (AjvDraft07())(all);
       ajv.addMetaSchema(require("ajv/dist/refs/json-schema-draft-06.json"));
       return ajv;
     }
     case "draft-07":
-      return new AjvDraft07(all);
+      return new (AjvDraft07())(all);
     case "2019-09":
       return new (require("ajv/dist/2019.js") as typeof import("ajv/dist/2019.js")).Ajv2019(all);
     case "2020-12":
