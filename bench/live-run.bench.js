@@ -12,7 +12,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { generateTools, measure, measuredScript, median, writeProject } from "./generate.js";
+import { BASE, generateTools, measure, measuredScript, median, writeProject } from "./generate.js";
 
 const N = Number(process.env.BENCH_TRIALS ?? 4_000);
 const CONCURRENCY = 32;
@@ -109,8 +109,9 @@ await Promise.all(Array.from({ length: ${N} }, () => limit(() => client.chat.com
       cwd: dir,
     });
   let i = 0;
-  const run = () =>
+  const run = (base = false) =>
     measure({
+      base,
       args: [
         "run",
         "--run-id",
@@ -137,14 +138,16 @@ await Promise.all(Array.from({ length: ${N} }, () => limit(() => client.chat.com
       phases: [seen.first - started, seen.refill - seen.first, ended - seen.lastAnswer],
     };
   };
-  // All three interleaved: floor, SDK floor, route-eval, RUNS times.
+  // All three interleaved: floor, SDK floor, route-eval (and BENCH_BASE's route-eval), RUNS times.
   const f = [];
   const s = [];
   const r = [];
+  const b = [];
   for (let k = 0; k < RUNS; k++) {
     f.push(await phased(floor));
     s.push(await phased(sdkFloor));
     r.push(await phased(run));
+    if (BASE !== null) b.push(await phased(() => run(true)));
   }
   const phases = (runs) =>
     [0, 1, 2].map((k) => median(runs.map((x) => x.phases[k])).toFixed(0)).join(" / ");
@@ -174,6 +177,13 @@ await Promise.all(Array.from({ length: ${N} }, () => limit(() => client.chat.com
   console.log(
     `  as the server saw them, ms — start to the first request / the first to request ${CONCURRENCY + 1} (the first answers handled) / the last answer to the end: route-eval ${phases(r)} · SDK floor ${phases(s)} · floor ${phases(f)}`,
   );
+  if (BASE !== null) {
+    const bw = median(b.map((x) => x.wall));
+    const bc = median(b.map((x) => x.cpu));
+    console.log(
+      `  BENCH_BASE's route-eval (${BASE}): ${bw.toFixed(0)} ms wall (${(bw / sw).toFixed(3)}× the SDK floor), ${bc.toFixed(0)} ms CPU (${(bc / sc).toFixed(3)}×), phases ${phases(b)}; this checkout / it: wall ${(rw / bw).toFixed(3)}, CPU ${(rc / bc).toFixed(3)}`,
+    );
+  }
 } finally {
   server.kill();
   if (process.env.KEEP) console.log(`kept ${dir}`);
