@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
@@ -205,5 +206,38 @@ describe("leanFetch sends every body and follows redirects as fetch does", () =>
     } finally {
       await new Promise((resolve) => raw.close(resolve));
     }
+  });
+});
+
+describe("what the transport loads", () => {
+  it("undici's pool and request API, not its index (fetch, WebSocket, caches: 90 ms of a run's start), and only at the first request", () => {
+    // A process of its own, so that no other test has loaded undici before it.
+    const script = `
+      import { createRequire } from "node:module";
+      import { createServer } from "node:http";
+      const { createTransport } = await import(${JSON.stringify(new URL("../dist/endpoint/http-transport.js", import.meta.url).href)});
+      const loaded = () => Object.keys(createRequire(import.meta.url).cache).filter((f) => f.includes("/undici/")).map((f) => f.replace(/^.*\\/undici\\//, ""));
+      const before = loaded();
+      const server = createServer((req, res) => res.end("ok")).listen(0, "127.0.0.1");
+      await new Promise((resolve) => server.once("listening", resolve));
+      const response = await createTransport({})("http://127.0.0.1:" + server.address().port + "/x", { method: "GET" });
+      const text = await response.text();
+      server.close();
+      console.log(JSON.stringify({ before, after: loaded(), text }));`;
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH },
+    });
+    const { before, after, text } = JSON.parse(out) as {
+      before: string[];
+      after: string[];
+      text: string;
+    };
+    expect(text).toBe("ok");
+    expect(before).toEqual([]);
+    expect(after).toContain("lib/api/api-request.js");
+    expect(after).toContain("lib/dispatcher/agent.js");
+    expect(after).not.toContain("index.js");
+    expect(after.filter((f) => f.startsWith("lib/web/") || f.startsWith("lib/mock/"))).toEqual([]);
   });
 });
