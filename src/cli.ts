@@ -6,6 +6,7 @@ import {
   type Option,
   type OutputConfiguration,
 } from "commander";
+import { setFlagsFromString } from "node:v8";
 import { widthReady } from "./render/text-layout.js";
 import { terminalWidth } from "./render/terminal-width.js";
 import { CATALOGUE, type CatalogueEntry, type Register } from "./commands/catalogue.js";
@@ -59,6 +60,7 @@ export async function main(
   catalogue: readonly CatalogueEntry[] = CATALOGUE,
 ): Promise<number> {
   let exitCode: number = EXIT.ok;
+  keepWasmAtBaseline();
   await widthReady;
   try {
     const program = await buildProgram(
@@ -71,6 +73,18 @@ export async function main(
   } catch (error) {
     return reportError(error, io, argv.includes("--debug"));
   }
+}
+
+/**
+ * undici's HTTP parser (llhttp, endpoint/http-transport.ts) is WebAssembly. V8 compiles it at once
+ * with its baseline compiler, then again with its optimising one on a background thread; the
+ * second costs more CPU than it saves on replies of a few kilobytes (4,000 replies: 1.2 against
+ * 1.5 s of CPU), and a process cannot end before it is done (a short run waited 0.2–0.3 s at exit).
+ * route-eval runs no other WebAssembly, so its process keeps the baseline; a program that uses
+ * route-eval as a library keeps its own flags.
+ */
+function keepWasmAtBaseline(): void {
+  setFlagsFromString("--liftoff-only");
 }
 
 /**

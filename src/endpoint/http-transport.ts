@@ -10,7 +10,6 @@
  * A reply carries no status text (undici's request API, like HTTP/2, has none; neither SDK reads it).
  */
 import { createRequire } from "node:module";
-import { setFlagsFromString } from "node:v8";
 import type { Dispatcher } from "undici";
 import { InputError } from "../errors.js";
 import { lazy } from "../text/lazy.js";
@@ -32,15 +31,9 @@ interface Undici {
  * undici, loaded by the first request sent (a run of the baseline, or a replay, never loads it):
  * the pool and the request API alone, a third of what its index loads (fetch, WebSocket, caches,
  * mocks — 45 against 130 ms of start-up here); the index for a proxy, or when its files have moved.
- *
- * Its HTTP parser (llhttp) is WebAssembly. V8 compiles it at once with its baseline compiler,
- * then again with its optimising one on a background thread; the second costs more CPU than it
- * saves on replies of a few kilobytes (4,000 replies: 1.2 against 1.5 s of CPU), and a process
- * cannot end before it is done (a short run waited 0.2–0.3 s at exit). route-eval runs no other
- * WebAssembly, so the baseline is kept for the process.
+ * The CLI keeps its WebAssembly HTTP parser at V8's baseline compiler (cli.ts keepWasmAtBaseline).
  */
 const undici = lazy((): Undici => {
-  setFlagsFromString("--liftoff-only");
   try {
     const request = require("undici/lib/api/api-request.js") as (
       this: Dispatcher,
