@@ -4,16 +4,13 @@
  * not follow symbolic links (so it cannot loop).
  */
 import { statSync } from "node:fs";
-import { createRequire } from "node:module";
 import { isAbsolute, relative, resolve } from "node:path";
 import { showPath } from "../config/yaml-document.js";
 import { InputError } from "../errors.js";
-import { lazy } from "../text/lazy.js";
+import { lazyRequire } from "../text/lazy.js";
 
 /** tinyglobby (and picomatch, fdir) load on the first wildcard: about 18 ms a plain path does not pay. */
-const tinyglobby = lazy(
-  () => createRequire(import.meta.url)("tinyglobby") as typeof import("tinyglobby"),
-);
+const tinyglobby = lazyRequire<typeof import("tinyglobby")>("tinyglobby");
 
 const WILDCARD = /[*?]/;
 

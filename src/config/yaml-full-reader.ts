@@ -5,12 +5,11 @@
  */
 import type { JsonPath } from "../types/json.js";
 import type { Document, LineCounter } from "yaml";
-import { createRequire } from "node:module";
 import { InputError, at } from "../errors.js";
-import { lazy } from "../text/lazy.js";
+import { lazyRequire } from "../text/lazy.js";
 
 /** The full reader (yaml), loaded only when a file needs it: a plain read never does. */
-const fullReader = lazy(() => createRequire(import.meta.url)("yaml") as typeof import("yaml"));
+const fullReader = lazyRequire<typeof import("yaml")>("yaml");
 
 /** A parsed YAML file that can point back at its own lines. */
 export interface YamlFile {

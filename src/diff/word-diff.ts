@@ -4,13 +4,12 @@
  * substrings: the "same" and "removed" segments spell the old text, "same" and "added" the new
  * one. Within a changed stretch removals come first, then additions.
  */
-import { createRequire } from "node:module";
 import type * as Jsdiff from "diff";
-import { lazy } from "../text/lazy.js";
+import { lazyRequire } from "../text/lazy.js";
 import type { WordSegment } from "../types/diff.js";
 
 /** jsdiff, loaded by the first diff made (commands that may show one, a run's, need not wait for it). */
-const jsdiff = lazy(() => createRequire(import.meta.url)("diff") as typeof Jsdiff);
+const jsdiff = lazyRequire<typeof Jsdiff>("diff");
 
 /** Beyond this many tokens per side the texts are shown as one removal and one addition. */
 const MAX_TOKENS = 3000;

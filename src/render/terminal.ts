@@ -1,16 +1,15 @@
 /**
  * Terminal layout: ANSI styles (none without colour), inert untrusted text, and tables.
  */
-import { createRequire } from "node:module";
 import type TableType from "cli-table3";
 import { maxOf } from "../text/extremes.js";
-import { lazy } from "../text/lazy.js";
+import { lazyRequire } from "../text/lazy.js";
 import { inertLine } from "../text/inert.js";
 import { displayWidth, wrapFacts, wrapText } from "./text-layout.js";
 import { cellText, cellTone, type Cell, type TableData, type Tone } from "./section.js";
 
 /** cli-table3, loaded by the first table drawn: a run that prints JSON, or prints at its end, does not wait for it at start. */
-export const Table = lazy(() => createRequire(import.meta.url)("cli-table3") as typeof TableType);
+export const Table = lazyRequire<typeof TableType>("cli-table3");
 
 export type Paint = (text: string, style: Style) => string;
 export type Style = "bold" | "green" | "red" | "dim";

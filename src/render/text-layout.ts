@@ -7,8 +7,7 @@
  * word (a long tool name) across the end of the current line, where this one starts it on a line
  * of its own and cuts it there — the layout every rendering and golden file is written in.
  */
-import { createRequire } from "node:module";
-import { lazy } from "../text/lazy.js";
+import { lazy, lazyRequire } from "../text/lazy.js";
 
 /** The columns `text` takes on a terminal. */
 export function displayWidth(text: string): number {
@@ -35,11 +34,9 @@ export const widthReady: Promise<void> = canRequire
   : import("string-width").then((module) => {
       imported = module.default;
     });
-const required = lazy(
-  (): StringWidth =>
-    (createRequire(import.meta.url)("string-width") as { default: StringWidth }).default,
-);
-const stringWidth = (): StringWidth => imported ?? (canRequire ? required() : countCodePoints);
+const required = lazyRequire<{ default: StringWidth }>("string-width");
+const stringWidth = (): StringWidth =>
+  imported ?? (canRequire ? required().default : countCodePoints);
 
 /** Until string-width is imported (older Node, before `widthReady`): one column per code point. */
 function countCodePoints(text: string): number {

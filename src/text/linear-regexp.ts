@@ -4,14 +4,12 @@
  * characters takes milliseconds instead of blocking the process. RE2 has no lookaround and no
  * backreferences; such a pattern is refused with a message that says so.
  */
-import { createRequire } from "node:module";
 import type { RE2JS } from "re2js";
-import { lazy } from "./lazy.js";
+import { lazyRequire } from "./lazy.js";
 
 /** re2js (260 KB) loads on the first pattern that needs it: a registry of simple id patterns never does. */
-export const re2 = lazy(
-  () => (createRequire(import.meta.url)("re2js") as typeof import("re2js")).RE2JS,
-);
+const re2js = lazyRequire<typeof import("re2js")>("re2js");
+export const re2 = (): typeof RE2JS => re2js().RE2JS;
 
 export interface LinearRegExp {
   test(text: string): boolean;
