@@ -78,8 +78,8 @@ const problems = new Map<string, string | null>();
 /**
  * Ajv's `code.regExp` option: every `pattern` and `patternProperties` key matched by RE2. A pattern
  * RE2 cannot take fails the schema's compile, as before; RE2 compiles it at its first match, so a
- * schema is compiled without re2js (a fifth of a compile) and a pattern no argument meets costs
- * nothing.
+ * schema is compiled without re2js (RE2's compiles were over 40% of a warm schema compile) and a
+ * pattern no argument meets costs nothing.
  */
 export const linearRegExpEngine = Object.assign(
   (pattern: string, _flags: string): LinearRegExp => {
