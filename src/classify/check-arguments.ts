@@ -11,7 +11,7 @@ import {
   type DialectAjv,
 } from "../json-schema/dialects.js";
 import { findMetaSchemaProblem } from "../json-schema/schema-problems.js";
-import { formatPath } from "../json-schema/describe-errors.js";
+import { describeProblem } from "../json-schema/describe-errors.js";
 import { compileLinear } from "../text/linear-regexp.js";
 import type { ArgExpectation, JsonObject, JsonValue } from "../types.js";
 
@@ -56,13 +56,15 @@ function compileText(schema: JsonObject): ValidateFunction | string {
   let compiled: ValidateFunction | string;
   const dialect = dialectOf(schema);
   try {
-    const problem = typeof dialect === "string" ? findMetaSchemaProblem(schema) : null;
-    compiled =
-      typeof dialect !== "string"
-        ? `(schema): ${describeUnknownDialect(dialect.unknown)}`
-        : problem !== null
-          ? `(schema): invalid input_schema: ${problem.path.length === 0 ? "" : `${formatPath(problem.path)}: `}${problem.message}`
-          : ajvOf(dialect).compile(schema);
+    if (typeof dialect !== "string")
+      compiled = `(schema): ${describeUnknownDialect(dialect.unknown)}`;
+    else {
+      const problem = findMetaSchemaProblem(schema);
+      compiled =
+        problem === null
+          ? ajvOf(dialect).compile(schema)
+          : `(schema): invalid input_schema: ${describeProblem(problem)}`;
+    }
   } catch (error) {
     compiled = `(schema): invalid input_schema: ${error instanceof Error ? error.message : String(error)}`;
   }

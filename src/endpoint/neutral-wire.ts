@@ -4,7 +4,7 @@
  * one trial's request as JSON, and a reply that is validated before it is read. Pure.
  */
 import { compileSchemaFile } from "../json-schema/compile.js";
-import { describeSchemaErrors, formatPath } from "../json-schema/describe-errors.js";
+import { describeProblem, describeSchemaErrors } from "../json-schema/describe-errors.js";
 import { lazy } from "../text/lazy.js";
 import type {
   EndpointCall,
@@ -152,8 +152,5 @@ const replyValidator = lazy(() => compileSchemaFile<unknown>("endpoint-reply.sch
 function findEndpointReplyProblem(data: unknown): string | null {
   const validate = replyValidator();
   if (validate(data)) return null;
-  const problem = describeSchemaErrors(validate.errors ?? [], data);
-  return problem.path.length === 0
-    ? problem.message
-    : `${formatPath(problem.path)}: ${problem.message}`;
+  return describeProblem(describeSchemaErrors(validate.errors ?? [], data));
 }

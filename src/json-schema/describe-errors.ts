@@ -40,6 +40,13 @@ export function describeSchemaErrors(errors: ErrorObject[], data: unknown): Sche
   return { path, at: path, message: describeError(error, value) };
 }
 
+/** A problem as one phrase: `properties.a.type: expected …`, or its message alone at the root. */
+export function describeProblem(problem: SchemaProblem): string {
+  return problem.path.length === 0
+    ? problem.message
+    : `${formatPath(problem.path)}: ${problem.message}`;
+}
+
 /** `cases[3].acceptable`; keys that are not identifiers are quoted: `gates["pass^k"]`. */
 export function formatPath(path: JsonPath): string {
   return path

@@ -9,7 +9,12 @@ import type { JsonPath } from "../types/json.js";
 import { basename, extname } from "node:path";
 import type { ErrorObject } from "ajv/dist/2020.js";
 import type { RegistryFile, ToolEntry } from "../config/file-types.js";
-import { describeSchemaErrors, formatPath, isRecord } from "../json-schema/describe-errors.js";
+import {
+  describeProblem,
+  describeSchemaErrors,
+  formatPath,
+  isRecord,
+} from "../json-schema/describe-errors.js";
 import { registryShapeErrors } from "../config/validate.js";
 import { dialectOf } from "../json-schema/dialects.js";
 import type { YamlFile } from "../config/yaml-document.js";
@@ -207,11 +212,10 @@ function isRegistryFile(data: unknown): data is RegistryFile {
 
 function shapeProblem(yaml: YamlFile, errors: ErrorObject[]): RegistryProblem {
   const problem = describeSchemaErrors(errors, yaml.data);
-  const where = problem.path.length > 0 ? `${formatPath(problem.path)}: ` : "";
   return {
     rule: "registry-shape",
     line: yaml.lineOf(problem.at),
-    message: where + problem.message,
+    message: describeProblem(problem),
     fix: "correct it against schemas/registry.schema.json",
   };
 }

@@ -26,6 +26,9 @@ export function openResponseStore(dir: string): ResponseStore {
   const pathOf = (key: string) => join(dir, key.slice(0, 2), `${key}.json`);
   const packsDir = join(dir, PACKS);
   let packs: Packs | null = null;
+  /** This process's pack, created on the first write; its lines written a turn at a time. */
+  let own: { file: string; size: number; lines: number; appender: LineAppender | null } | null =
+    null;
   /** This process's entries, the newest of all: a run that only writes (live) never reads the store's packs. */
   const written = new Map<string, Located>();
   const located = (key: string) =>
@@ -37,9 +40,6 @@ export function openResponseStore(dir: string): ResponseStore {
     if (fd === undefined) readers.set(file, (fd = openSync(file, "r")));
     return fd;
   };
-  /** This process's pack, created on the first write; its lines written a turn at a time. */
-  let own: { file: string; size: number; lines: number; appender: LineAppender | null } | null =
-    null;
   const getText = (key: string): string | undefined => {
     const at = located(key);
     if (at === undefined) {

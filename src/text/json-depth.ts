@@ -7,24 +7,19 @@
  */
 export const MAX_JSON_DEPTH = 500;
 
-/** Whether `value` nests arrays and objects more than `limit` levels deep. */
+/** Whether `value` nests arrays and objects more than `limit` levels deep (itself the first). */
 export function nestsDeeper(value: unknown, limit = MAX_JSON_DEPTH): boolean {
-  return deeperThan(value, limit);
-}
-
-/** Whether `item` is an array or object that nests more than `levels` levels (itself the first). */
-function deeperThan(item: unknown, levels: number): boolean {
-  if (item === null || typeof item !== "object") return false;
-  if (levels === 0) return true;
-  if (Array.isArray(item)) {
-    for (const child of item as unknown[])
-      if (typeof child === "object" && child !== null && deeperThan(child, levels - 1)) return true;
+  if (value === null || typeof value !== "object") return false;
+  if (limit === 0) return true;
+  if (Array.isArray(value)) {
+    for (const child of value as unknown[])
+      if (typeof child === "object" && child !== null && nestsDeeper(child, limit - 1)) return true;
     return false;
   }
-  const members = item as Record<string, unknown>;
+  const members = value as Record<string, unknown>;
   for (const key in members) {
     const child = members[key];
-    if (typeof child === "object" && child !== null && deeperThan(child, levels - 1)) return true;
+    if (typeof child === "object" && child !== null && nestsDeeper(child, limit - 1)) return true;
   }
   return false;
 }
