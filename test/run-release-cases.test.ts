@@ -1,7 +1,9 @@
 /**
  * A run given its cases to keep (`sweep: {cases, release: true}`, as shadow gives a million traced
  * turns) lets each go once its trials are made: the list it was given is empty at the end, and the
- * run's records and report are those of the same cases kept to the end.
+ * run's records and report are those of the same cases kept to the end. A shadow's list makes
+ * each case from its packed turn as it is read: read twice it gives the same cases, and a run of
+ * it records what the same cases made at once record.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,7 +12,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { loadCases } from "../src/cases/load-cases.js";
 import { loadConfig } from "../src/config/load-config.js";
 import { runEvaluation } from "../src/trial/evaluate.js";
-import type { Case } from "../src/types.js";
+import type { CaseList } from "../src/cases/case-list.js";
+import { readTraces } from "../src/traces/read-traces.js";
+import { createTurnCases } from "../src/traces/turn-cases.js";
 
 const out = mkdtempSync(join(tmpdir(), "route-eval-release-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -21,7 +25,7 @@ const config = loadConfig(
   process.cwd(),
 );
 
-async function run(id: string, cases: Case[], release: boolean) {
+async function run(id: string, cases: CaseList, release: boolean) {
   const seen: number[] = [];
   const { runDir, report } = await runEvaluation(config, {
     place: { kind: "new", id },
@@ -29,7 +33,8 @@ async function run(id: string, cases: Case[], release: boolean) {
     now: () => new Date("2026-12-05T09:00:00.000Z"),
     sweep: { cases, release },
     // Cases left in the list (not yet let go) as each record is kept.
-    onRecord: () => void seen.push(cases.filter((c) => c !== null).length),
+    onRecord: () =>
+      void seen.push(Array.isArray(cases) ? cases.filter((c) => c !== null).length : cases.length),
   });
   const records = readFileSync(join(runDir, "records.jsonl"), "utf8")
     .replace(/"(latency_ms|recorded_latency_ms)":[0-9.e-]+/g, "")
@@ -52,5 +57,24 @@ describe("a run that takes its cases", () => {
     expect(released.records).toBe(kept.records);
     expect(released.report.metrics).toEqual(kept.report.metrics);
     expect(released.report.cases).toEqual(kept.report.cases);
+  });
+
+  it("made from traced turns as it is read (shadow): the same cases each reading, drained by the run", async () => {
+    const turns = createTurnCases(null, null);
+    readTraces([resolve("test/fixtures/traces/support-chat.jsonl")], process.cwd(), turns.add);
+    const { cases } = turns.finish();
+    const made = [...cases];
+    expect(made.length).toBe(cases.length);
+    expect(made.length).toBeGreaterThan(5);
+    expect(new Set(made.map((c) => c.id)).size).toBe(made.length);
+    // Read again, each case is made again alike (the checks before the first call read it too).
+    expect([...cases]).toEqual(made);
+    const kept = await run("traced-kept", made, false);
+    const drained = await run("traced-drained", cases, true);
+    expect(cases.length).toBe(0);
+    expect([...cases]).toEqual([]);
+    expect(drained.records).toBe(kept.records);
+    expect(drained.report.metrics).toEqual(kept.report.metrics);
+    expect(drained.report.cases).toEqual(kept.report.cases);
   });
 });

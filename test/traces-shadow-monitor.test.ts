@@ -273,9 +273,8 @@ describe("turns made into cases (shadow)", () => {
     // question and the final answer are the same text in both, the tool calls' ids are not.
     const turns = createTurnCases(null, null);
     readTraces([join(EXPORTERS, "phoenix-spans.json")], process.cwd(), turns.add);
-    const histories = turns
-      .finish()
-      .cases.map((c) => c.messages)
+    const histories = [...turns.finish().cases]
+      .map((c) => c.messages)
       .filter((messages) => messages.length > 0);
     expect(histories).toHaveLength(2);
     const [first, second] = histories;

@@ -73,7 +73,7 @@ export async function shadowCommand(
     },
     warnTo(io),
   );
-  const { cases, production, skipped } = turnCases.finish();
+  const { cases, production, skipped, noSystem } = turnCases.finish();
   if (cases.length === 0) {
     const why = Object.entries(skipped)
       .map(([reason, n]) => `${n} ${reason}`)
@@ -89,7 +89,6 @@ export async function shadowCommand(
   // The report is counted as each record is kept: a shadow holds no record.
   // A turn is let go at its last trial; adaptive trials ask each turn until it is decided.
   const tally = createShadowTally(production, fixedTrials(config) ?? Infinity);
-  const noSystem = cases.filter((c) => c.system === "").length;
   const asked = cases.length;
   const { runDir } = await runEvaluation(config, {
     now: io.now,

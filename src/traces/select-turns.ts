@@ -46,8 +46,14 @@ export type TurnPlace = Pick<TracedTurn, "time" | "trace_id" | "span_id"> & {
   source: Pick<TracedTurn["source"], "file" | "line">;
 };
 
-/** A turn's place, read from what stands for the turn (its place, or its index in lists of them). */
-export type PlaceOf<T> = { [K in keyof TurnPlace]: (turn: T) => TurnPlace[K] };
+/**
+ * A turn's place, read from what stands for the turn (its place, or its index in lists of them).
+ * Its time may be read as milliseconds: an ISO time of a four-digit year (what readers write) is
+ * in the same order as its milliseconds.
+ */
+export type PlaceOf<T> = { [K in Exclude<keyof TurnPlace, "time">]: (turn: T) => TurnPlace[K] } & {
+  time: (turn: T) => TurnPlace["time"] | number;
+};
 
 /**
  * Time order; turns without a time after those with one; then by ids and place, so the order
@@ -72,8 +78,8 @@ function compareSources(a: TurnPlace["source"], b: TurnPlace["source"]): number 
   return a.file.localeCompare(b.file) || a.line - b.line;
 }
 
-/** Text in order, null after every text. */
-function compareNullable(a: string | null, b: string | null): number {
+/** Text (or numbers) in order, null after every value. */
+function compareNullable<V extends string | number>(a: V | null, b: V | null): number {
   if (a === b) return 0;
   if (a === null) return 1;
   if (b === null) return -1;

@@ -22,6 +22,7 @@ import { sha256Hex, shortContentHash } from "../text/content-hash.js";
 import { targetCalled, targetsBehind } from "../registry/targets.js";
 import { orderOfTurns } from "./select-turns.js";
 import { createBoundedMap } from "../text/bounded-map.js";
+import type { CaseList } from "../cases/case-list.js";
 
 /** Why a traced turn cannot be asked again. */
 export type SkipReason =
@@ -45,15 +46,21 @@ const SHADOW_TAGS = ["shadow"];
 export const NO_CALL = "(no call)";
 
 export interface TurnCases {
-  cases: Case[];
+  /** The cases in the order of their turns, each made as it is read (held packed, not as cases). */
+  cases: CaseList;
   production: Map<string, ProductionDecision>;
   skipped: Partial<Record<SkipReason, number>>;
+  /** Cases asked without a system prompt (their turns traced none). */
+  noSystem: number;
 }
 
 /**
  * Traced turns made into cases as they are read, so that a shadow of a day of traffic holds each
  * turn's case, not the turn (its parsed attributes, the tool definitions it was offered): `add`
  * each turn, then `finish` puts the cases in the order of the turns (compareTurns) and names them.
+ * A case is held as what it is made of — its goal, its source, and what turns share (its
+ * registry, label, history, system prompt), one column each — and made each time the list is
+ * read: a million turns hold a million goals, not a million case objects.
  */
 export function createTurnCases(
   candidate: Registry | null,
@@ -66,14 +73,22 @@ export function createTurnCases(
   // skill's description change moves the skill chosen, not "Skill" against "Skill".
   const dispatch = candidate?.dispatch?.style === "tool" ? candidate.dispatch : null;
   const skipped: Partial<Record<SkipReason, number>> = {};
-  // Each asked turn's place in the order (its time, trace and span, then its case's source), its
-  // case (named by `finish`, from its place) and production's decision, at the same index of these
-  // lists: a million turns make no object for each beyond its case.
-  const times: (string | null)[] = [];
+  let noSystem = 0;
+  // Each asked turn's place in the order (its time, trace and span, then its case's source), what
+  // its case is made of and production's decision, at the same index of these lists: a million
+  // turns make no object for each.
+  /** Milliseconds (NaN: no time): 8 bytes, not a string; in the order of the ISO times (a four-digit year's). */
+  const millis: number[] = [];
   const traceIds: (string | null)[] = [];
   const spanIds: (string | null)[] = [];
-  const made: Case[] = [];
-  const decided: ProductionDecision[] = [];
+  const goals: (string | null)[] = [];
+  const lines: number[] = [];
+  const histories: (Message[] | null)[] = [];
+  /** What many turns have alike (their file, registry, label, system prompt, tool_choice, decision), one object for all alike. */
+  const shapes: TurnShape[] = [];
+  const shapeOf = createShapes();
+  /** A trace's id, held once for its turns read one after another. */
+  let lastTrace: string | null = null;
   /** Decisions alike are one object (a turn's is replaced, never changed, by the shadow's tally). */
   const decisions = new Map<string, ProductionDecision>();
   /** One `[label]` for every turn that called it. */
@@ -114,74 +129,148 @@ export function createTurnCases(
     }
     const last = turn.messages[turn.messages.length - 1];
     const registry = byList.get(turn.tools) ?? registryOf(turn);
-    const tools = registry.tools;
     const first = turn.calls[0];
     const called =
       first === undefined
         ? null
         : ((dispatch === null ? null : targetCalled(dispatch, first.name, first.parsed)) ??
           first.name);
-    // One object for the case's source and its place in the order.
-    const source = { file: turn.source.file, line: turn.source.line };
     // An answer without a call is labelled abstention: a label is never empty (show explains the turn like any other).
     const label = called ?? ABSTAIN;
     let acceptable = labels.get(label);
     if (acceptable === undefined) labels.set(label, (acceptable = [label]));
-    times.push(turn.time);
-    traceIds.push(turn.trace_id);
+    millis.push(turn.time === null ? NaN : Date.parse(turn.time));
+    if (turn.trace_id !== lastTrace) lastTrace = turn.trace_id;
+    traceIds.push(lastTrace);
     spanIds.push(turn.span_id);
-    const decision = { label: called ?? NO_CALL, offered: tools.length, calls: turn.calls.length };
+    const decision = {
+      label: called ?? NO_CALL,
+      offered: registry.tools.length,
+      calls: turn.calls.length,
+    };
     const decisionKey = `${decision.offered} ${decision.calls} ${decision.label}`;
     let held = decisions.get(decisionKey);
     if (held === undefined) decisions.set(decisionKey, (held = Object.freeze(decision)));
-    decided.push(held);
-    // The lists and objects no turn writes are one each, shared (a day of traffic is a million turns).
-    made.push({
-      id: "",
-      goal: last.role === "user" ? last.content : "",
-      phase,
-      acceptable,
-      forbidden: NONE,
-      family: null,
-      tags: SHADOW_TAGS,
-      args: NOTHING,
-      context: NOTHING,
-      messages: turn.messages.length > 1 ? turn.messages.slice(0, -1).map(messages) : NONE,
-      must_see: NONE,
-      must_not_see: NONE,
-      source,
-      registry,
-      // As traced: a turn that had no system prompt is asked without one (never with the run's).
-      system: systems(turn.system ?? ""),
-      ...tracedChoice(turn),
-    });
+    goals.push(last.role === "user" ? last.content : "");
+    lines.push(turn.source.line);
+    histories.push(turn.messages.length > 1 ? turn.messages.slice(0, -1).map(messages) : null);
+    // As traced: a turn that had no system prompt is asked without one (never with the run's).
+    const system = systems(turn.system ?? "");
+    if (system === "") noSystem += 1;
+    shapes.push(
+      shapeOf({
+        file: turn.source.file,
+        registry,
+        acceptable,
+        system,
+        choice: tracedChoice(turn),
+        decision: held,
+      }),
+    );
   };
   const finish = (): TurnCases => {
     const production = new Map<string, ProductionDecision>();
-    const cases: Case[] = [];
-    const order = made
+    const sorted = goals
       .map((_, i) => i)
       .sort(
         orderOfTurns<number>({
-          time: (i) => times[i],
+          time: (i) => (Number.isNaN(millis[i]) ? null : millis[i]),
           trace_id: (i) => traceIds[i],
           span_id: (i) => spanIds[i],
-          source: (i) => made[i].source,
+          source: (i) => ({ file: shapes[i].file, line: lines[i] }),
         }),
       );
+    const order = Int32Array.from(sorted);
+    sorted.length = 0;
     // Let the times and trace ids go before the map of a million ids is made.
-    times.length = traceIds.length = 0;
+    millis.length = traceIds.length = 0;
+    const ids: string[] = [];
     for (const i of order) {
-      const asked = made[i];
       // Production's map is the ids taken so far (no set of a million ids beside it).
-      asked.id = uniqueId(idBase(spanIds[i], asked.source), production);
-      production.set(asked.id, decided[i]);
-      cases.push(asked);
+      const id = uniqueId(idBase(spanIds[i], { file: shapes[i].file, line: lines[i] }), production);
+      ids.push(id);
+      production.set(id, shapes[i].decision);
     }
-    spanIds.length = made.length = decided.length = 0;
-    return { cases, production, skipped };
+    spanIds.length = 0;
+    /** The case at place k of the order, made as it was traced (the fields in a loaded case's order). */
+    const caseAt = (k: number): Case => {
+      const i = order[k];
+      const shape = shapes[i];
+      return {
+        id: ids[k],
+        goal: goals[i] as string,
+        phase,
+        acceptable: shape.acceptable,
+        forbidden: NONE,
+        family: null,
+        tags: SHADOW_TAGS,
+        args: NOTHING,
+        context: NOTHING,
+        messages: histories[i] ?? NONE,
+        must_see: NONE,
+        must_not_see: NONE,
+        source: { file: shape.file, line: lines[i] },
+        registry: shape.registry,
+        system: shape.system,
+        ...(shape.choice === null ? {} : { tool_choice: shape.choice }),
+      };
+    };
+    let length = order.length;
+    const cases: CaseList = {
+      get length() {
+        return length;
+      },
+      *[Symbol.iterator]() {
+        for (let k = 0; k < length; k++) yield caseAt(k);
+      },
+      *drain() {
+        // A case taken lets go of its goal and history (what each turn has of its own).
+        for (let k = 0; k < length; k++) {
+          const made = caseAt(k);
+          const i = order[k];
+          goals[i] = histories[i] = null;
+          yield made;
+        }
+        length = 0;
+        goals.length = lines.length = histories.length = shapes.length = ids.length = 0;
+      },
+    };
+    return { cases, production, skipped, noSystem };
   };
   return { add, finish };
+}
+
+/** What turns have alike: each one object, held by every turn that has it. */
+interface TurnShape {
+  file: string;
+  registry: Registry;
+  acceptable: string[];
+  system: string;
+  choice: string | null;
+  decision: ProductionDecision;
+}
+
+/**
+ * The one shape for each alike among the recent ones (by the identity of its parts: each part is
+ * one object already): turns whose parts all differ (a system prompt naming its user) make a
+ * shape each, and are not remembered past INTERNED (text/bounded-map.ts).
+ */
+function createShapes(): (shape: TurnShape) => TurnShape {
+  let count = 0;
+  const numbers = createBoundedMap<unknown, number>(INTERNED);
+  const numberOf = (part: unknown) => {
+    let n = numbers.get(part);
+    if (n === undefined) numbers.set(part, (n = count++));
+    return n;
+  };
+  const held = createBoundedMap<string, TurnShape>(INTERNED);
+  return (shape) => {
+    const key = `${numberOf(shape.file)} ${numberOf(shape.registry)} ${numberOf(shape.acceptable)} ${numberOf(shape.system)} ${numberOf(shape.choice)} ${numberOf(shape.decision)}`;
+    const known = held.get(key);
+    if (known !== undefined) return known;
+    held.set(key, shape);
+    return shape;
+  };
 }
 
 /** Distinct values an interner remembers in each of its two generations (text/bounded-map.ts). */
@@ -206,21 +295,19 @@ function createInterner<T>(keyOf: (value: T) => string, chars: number): (value: 
 /**
  * The traced tool_choice as a case's: auto, required, none or the forced tool's name (OpenAI's
  * `{type: "function", function: {name}}`, Anthropic's `{type: "tool", name}` and `{type: "any"}`).
- * Nothing when the trace did not say (the provider's default, auto).
+ * Null when the trace did not say (the provider's default, auto).
  */
-function tracedChoice(turn: TracedTurn): { tool_choice?: string } {
-  if (turn.tool_choice.provenance !== "traced") return {};
+function tracedChoice(turn: TracedTurn): string | null {
+  if (turn.tool_choice.provenance !== "traced") return null;
   const value = turn.tool_choice.value;
-  if (typeof value === "string") return { tool_choice: value === "any" ? "required" : value };
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
+  if (typeof value === "string") return value === "any" ? "required" : value;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
   const fn = value.function;
   const name = typeof fn === "object" && fn !== null && !Array.isArray(fn) ? fn.name : value.name;
-  if (typeof name === "string" && name !== "") return { tool_choice: name };
+  if (typeof name === "string" && name !== "") return name;
   const type = value.type;
-  if (type === "any") return { tool_choice: "required" };
-  return typeof type === "string" && ["auto", "none", "required"].includes(type)
-    ? { tool_choice: type }
-    : {};
+  if (type === "any") return "required";
+  return typeof type === "string" && ["auto", "none", "required"].includes(type) ? type : null;
 }
 
 function whyNot(turn: TracedTurn): SkipReason | null {

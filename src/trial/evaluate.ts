@@ -2,6 +2,7 @@ import type { ResponseStore } from "../types/endpoint.js";
 import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadCases } from "../cases/load-cases.js";
+import type { CaseList } from "../cases/case-list.js";
 import { createEndpoint, type EndpointEnvironment } from "./create-endpoint.js";
 import { withTokenEstimate } from "../endpoint/estimate-tokens.js";
 import { EndpointFailure, InputError, Interrupted } from "../errors.js";
@@ -31,6 +32,7 @@ import {
 } from "./run-checks.js";
 import { buildRunMeta, newRunId } from "./run-meta.js";
 import type {
+  Case,
   Config,
   RunProgress,
   Endpoint,
@@ -194,7 +196,7 @@ export interface StartedRun {
 export function startRun(config: Config, options: RunOptions): StartedRun {
   const now = options.now;
   // Let go (finish) before the report is built: a run holds its cases no longer than it asks them.
-  let cases = options.sweep?.cases ?? loadCases(config);
+  let cases: CaseList = options.sweep?.cases ?? loadCases(config);
   const answering = options.answering ?? { kind: "endpoint" };
   const place = options.place ?? { kind: "new" };
   const resumeAs = place.kind === "resume" ? place.as : undefined;
@@ -229,12 +231,7 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
     const units =
       options.shard === undefined
         ? config.trials * cases.length
-        : cases.reduce(
-            (sum, c) =>
-              sum +
-              countShardTrials(options.shard as Shard, c.turn?.conversation ?? c.id, config.trials),
-            0,
-          );
+        : countShardUnits(options.shard, cases, config.trials);
     options.onNotice?.(describeResume(run, units, plan !== null));
   }
   writeJsonFile(join(run.dir, "run.json"), meta);
@@ -255,7 +252,8 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
     kept?.push(record);
     options.onRecord?.(record);
   };
-  let ids = cases.map((c) => c.id);
+  // The case ids an adaptive round is drawn from (a run asked once needs none).
+  let ids = plan === null ? [] : Array.from(cases, (c) => c.id);
   // An adaptive round asks trials no record has (nextTrials): the resumed records are all it must skip.
   // A run asked once lets each case go once its trials are made: the list is its own (loaded
   // here), or handed over (SweepHook.release). An adaptive run asks its cases again.
@@ -345,9 +343,13 @@ function checkSameExperiment(run: RunDirectory, meta: RunMeta, resumeAs: string 
   );
 }
 
-function countShardTrials(shard: Shard, caseId: string, trials: number): number {
-  return Array.from({ length: trials }, (_, t) => t).filter((t) => inShard(shard, caseId, t))
-    .length;
+/** The trials of the cases a shard asks. */
+function countShardUnits(shard: Shard, cases: Iterable<Case>, trials: number): number {
+  let units = 0;
+  for (const c of cases)
+    for (let t = 0; t < trials; t++)
+      if (inShard(shard, c.turn?.conversation ?? c.id, t)) units += 1;
+  return units;
 }
 
 function describeResume(run: RunDirectory, total: number, adaptive: boolean): string {

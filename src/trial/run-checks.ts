@@ -5,18 +5,26 @@ import { InputError, at } from "../errors.js";
 import { findNearName } from "../text/near-name.js";
 import { findUnknownFamilies } from "../exposure/check-policies.js";
 import { draft04Marker } from "../json-schema/dialects.js";
-import { CONTROL_NAMES, SEARCH_TOOL, TODO, type Case, type Config } from "../types.js";
+import {
+  CONTROL_NAMES,
+  SEARCH_TOOL,
+  TODO,
+  type Case,
+  type Config,
+  type Registry,
+} from "../types.js";
 import { providerOf } from "../types/providers.js";
+import { countCases, findCase, registriesOf, type CaseList } from "../cases/case-list.js";
 
 /**
  * Every family a phase in use admits should be carried by some tool of its cases' registries: a
  * likely typo is an error (it hides a family), another absent family a warning (returned).
  */
-export function checkPhaseFamilies(config: Config, cases: Case[]): string[] {
+export function checkPhaseFamilies(config: Config, cases: Iterable<Case>): string[] {
   const problems = Object.keys(config.phases).flatMap((phase) => {
-    const inPhase = cases.filter((c) => c.phase === phase);
-    if (inPhase.length === 0) return [];
-    const registries = new Set(inPhase.map((c) => c.registry));
+    const registries = new Set<Registry>();
+    for (const c of cases) if (c.phase === phase) registries.add(c.registry);
+    if (registries.size === 0) return [];
     const families = new Set(
       [...registries].flatMap((registry) => registry.tools.map((tool) => tool.family)),
     );
@@ -40,9 +48,8 @@ export function checkPhaseFamilies(config: Config, cases: Case[]): string[] {
  * exclusiveMinimum): it is read as draft-04 rather than stopping the run, and each such tool is
  * named once, so the registry can say so.
  */
-export function findDialectWarnings(cases: Case[], cwd: string): string[] {
-  const registries = [...new Set(cases.map((c) => c.registry))];
-  return registries.flatMap((registry) =>
+export function findDialectWarnings(cases: Iterable<Case>, cwd: string): string[] {
+  return registriesOf(cases).flatMap((registry) =>
     registry.tools.flatMap((tool) => {
       const marker = tool.input_schema === undefined ? null : draft04Marker(tool.input_schema);
       if (marker === null) return [];
@@ -55,7 +62,7 @@ export function findDialectWarnings(cases: Case[], cwd: string): string[] {
 }
 
 /** Warnings about the cases: a name that looks like a typo of a registry tool, a self-contradicting acceptable list. */
-export function findNameWarnings(cases: Case[], cwd: string): string[] {
+export function findNameWarnings(cases: Iterable<Case>, cwd: string): string[] {
   const names = new Map<Case["registry"], Set<string>>();
   const knownIn = (registry: Case["registry"]) => {
     let known = names.get(registry);
@@ -66,15 +73,20 @@ export function findNameWarnings(cases: Case[], cwd: string): string[] {
       );
     return known;
   };
-  return cases.flatMap((testCase) => {
-    return findUnknownNames(testCase, knownIn(testCase.registry), testCase.registry.snapshot)
-      .filter((unknown) => unknown.near !== null)
-      .map(
-        (unknown) =>
+  const warnings: string[] = [];
+  for (const testCase of cases) {
+    for (const unknown of findUnknownNames(
+      testCase,
+      knownIn(testCase.registry),
+      testCase.registry.snapshot,
+    ))
+      if (unknown.near !== null)
+        warnings.push(
           `${showPath(testCase.source.file, cwd)}:${testCase.source.line}: warning: ${unknown.message}`,
-      )
-      .concat(contradiction(testCase, cwd));
-  });
+        );
+    warnings.push(...contradiction(testCase, cwd));
+  }
+  return warnings;
 }
 
 function contradiction(testCase: Case, cwd: string): string[] {
@@ -97,9 +109,9 @@ const PROVIDER_SEARCH_NAMES: Partial<Record<string, readonly string[]>> = {
 export const ANTHROPIC_MAX_DEFERRED = 10_000;
 
 /** With tool search on, no registry tool may take the search function's name, nor the provider's own; always_loaded names what exists. */
-export function checkToolSearchNames(config: Config, cases: Case[]): void {
+export function checkToolSearchNames(config: Config, cases: Iterable<Case>): void {
   if (config.tool_search.mode === "off") return;
-  const registries = [...new Set(cases.map((c) => c.registry))];
+  const registries = registriesOf(cases);
   const wire = providerOf(config.endpoint)?.row.wire ?? "";
   const reserved = new Map([
     [SEARCH_TOOL, "the name of route-eval's search function under tool_search"],
@@ -147,10 +159,10 @@ export function checkToolSearchNames(config: Config, cases: Case[]): void {
  */
 export function checkSteps(
   config: Config,
-  cases: Case[],
+  cases: Iterable<Case>,
   answering: "endpoint" | "batch" | "replies",
 ): void {
-  const resumed = cases.find((c) => c.prior_steps !== undefined);
+  const resumed = findCase(cases, (c) => c.prior_steps !== undefined);
   if (resumed !== undefined && config.tool_search.mode !== "off") {
     const where = at(
       showPath(resumed.source.file, config.cwd),
@@ -162,7 +174,7 @@ export function checkSteps(
     );
   }
   checkHandoffs(config, cases, answering);
-  const stepped = cases.find((c) => (c.max_steps ?? 1) > 1);
+  const stepped = findCase(cases, (c) => (c.max_steps ?? 1) > 1);
   if (stepped === undefined) return;
   const where = at(
     showPath(stepped.source.file, config.cwd),
@@ -187,10 +199,10 @@ export function checkSteps(
  */
 function checkHandoffs(
   config: Config,
-  cases: Case[],
+  cases: Iterable<Case>,
   answering: "endpoint" | "batch" | "replies",
 ): void {
-  const handed = cases.find((c) => c.hierarchy?.by === "agent");
+  const handed = findCase(cases, (c) => c.hierarchy?.by === "agent");
   if (handed === undefined) return;
   const why =
     answering === "batch"
@@ -213,8 +225,8 @@ function checkHandoffs(
  * Cases whose goal is still init's TODO placeholder are not scored: a run of them is refused in
  * one line saying how many and where the first is (lint lists every one, as case-todo-goal).
  */
-export function checkTodoGoals(cases: Case[], cwd: string): void {
-  const unwritten = cases.find((c) => c.todo !== undefined);
+export function checkTodoGoals(cases: CaseList, cwd: string): void {
+  const unwritten = findCase(cases, (c) => c.todo !== undefined);
   if (unwritten !== undefined) {
     const where = at(
       showPath(unwritten.source.file, cwd),
@@ -225,11 +237,11 @@ export function checkTodoGoals(cases: Case[], cwd: string): void {
       `${where} is not written yet: ${unwritten.todo}; write its acceptable tools and remove todo: (route-eval lint lists every case left)`,
     );
   }
-  const todo = cases.filter((c) => c.goal.trimStart().startsWith(TODO));
-  if (todo.length === 0) return;
-  const [first] = todo;
+  const isTodo = (c: Case) => c.goal.trimStart().startsWith(TODO);
+  const first = findCase(cases, isTodo);
+  if (first === undefined) return;
   const where = at(showPath(first.source.file, cwd), first.source.line, `case "${first.id}"`);
   throw new InputError(
-    `${todo.length} of ${cases.length} cases still have a TODO goal as route-eval init wrote them (the first: ${where}); write each as a real request — route-eval lint lists them all`,
+    `${countCases(cases, isTodo)} of ${cases.length} cases still have a TODO goal as route-eval init wrote them (the first: ${where}); write each as a real request — route-eval lint lists them all`,
   );
 }

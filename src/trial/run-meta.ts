@@ -5,15 +5,16 @@ import { hashDefinition, renderDefinition } from "../registry/render-definition.
 import { shortContentHash } from "../text/content-hash.js";
 import type { Case, Config, Endpoint, RunMeta } from "../types.js";
 import { TOOL_VERSION } from "../version.js";
+import { registriesOf } from "../cases/case-list.js";
 
 export function buildRunMeta(
   runId: string,
   config: Config,
-  cases: Case[],
+  cases: Iterable<Case>,
   endpoint: Endpoint,
   started: Date,
 ): RunMeta {
-  const registries = [...new Set(cases.map((c) => c.registry))];
+  const registries = registriesOf(cases);
   const definitions: RunMeta["definitions"] = {};
   for (const tool of registries.flatMap((r) => r.tools)) {
     const definition = renderDefinition(tool, config.descriptions);

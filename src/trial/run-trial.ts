@@ -26,11 +26,12 @@ import { followsReplies, listOnPolicy, type Ask } from "./on-policy.js";
 import type { JobList, TrialJob, TrialResult } from "./run-loop.js";
 import { lazy } from "../text/lazy.js";
 import { createAsker, type DecisionAsker } from "./ask-decision.js";
+import { drainCases, findCase, type CaseList } from "../cases/case-list.js";
 
 /** How a sweep point changes one run; everything else about the run stays as configured. */
 export interface SweepHook {
-  /** The cases to run instead of loading them (a sweep loads them once, and may pad their registries). */
-  cases?: Case[];
+  /** The cases to run instead of loading them (a sweep loads them once, and may pad their registries; a shadow makes them from traces). */
+  cases?: CaseList;
   /**
    * The run takes `cases`: once a case's trials are made it is let go (its place in the list
    * emptied; the list empty at the end), so a shadow of a million turns does not hold every
@@ -51,7 +52,7 @@ export interface SweepHook {
 export function listPending(
   config: Config,
   endpoint: Endpoint,
-  cases: Case[],
+  cases: CaseList,
   records: TrialRecord[],
   options: {
     env: NodeJS.ProcessEnv;
@@ -98,33 +99,34 @@ export function listPending(
       (trial) => !done.has(trialKey(testCase.id, trial)) && inMyShard(testCase, trial),
     );
   const keep = options.keep;
-  if (config.conversation_mode === "on-policy" && cases.some((c) => c.turn !== undefined)) {
-    const pending = cases.flatMap((testCase) =>
+  if (
+    config.conversation_mode === "on-policy" &&
+    findCase(cases, (c) => c.turn !== undefined) !== undefined
+  ) {
+    const list = [...cases];
+    const pending = list.flatMap((testCase) =>
       pendingOf(testCase).map((trial) => ({ testCase, trial })),
     );
     // A turn asked with the model's replies so far is a new case each time, shown afresh (not counted: let go at once).
     for (const { testCase } of pending)
       if (!followsReplies(testCase)) left.set(testCase, (left.get(testCase) ?? 0) + 1);
-    return listOnPolicy(pending, cases, records, ask).map((run) => ({ run, keep }));
+    return listOnPolicy(pending, list, records, ask).map((run) => ({ run, keep }));
   }
   // Made as the loop takes them, a case's trials one after another: a run of a million trials
   // holds no list of them, and once the last is made, not its cases either.
   let length = 0;
   for (const testCase of cases) length += pendingOf(testCase).length;
-  let unasked: Case[] | null = cases;
+  let unasked: CaseList | null = cases;
   const release = options.release === true;
   return {
     length,
     *[Symbol.iterator]() {
-      const list: (Case | null)[] = unasked ?? [];
-      for (let i = 0; i < list.length; i++) {
-        const testCase = list[i] as Case;
-        if (release) list[i] = null;
+      const list = unasked ?? [];
+      for (const testCase of release ? drainCases(list) : list) {
         const trials = pendingOf(testCase);
         if (trials.length > 0) left.set(testCase, trials.length);
         for (const trial of trials) yield { run: () => ask(testCase, trial), keep };
       }
-      if (release) list.length = 0;
       unasked = null;
     },
   };
