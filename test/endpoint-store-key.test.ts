@@ -8,6 +8,8 @@ import { contentHash, envelopeHash, sha256Hex } from "../src/text/content-hash.j
 import {
   canonicalJson,
   canonicalJsonPieces,
+  compareKeys,
+  StreamedMembers,
   createCanonicalWriter,
   joinPieces,
   sortKeys,
@@ -79,6 +81,17 @@ describe("canonical JSON", () => {
     ];
     for (const value of more)
       expect([...canonicalJsonPieces(value)].join("")).toBe(canonicalJson(value, 2));
+    // Members written as they are made (run.json's case hashes), in compareKeys's order: the
+    // same text as the object (array-index keys first by value; "01" and 2³² − 1 are no index).
+    const keys = [...Object.keys(many), "01", "4294967295", "4294967294", "-1", "B", "a", "é", ""];
+    const members = keys.map((key, i) => [key, `v${i}`] as const);
+    const object = Object.fromEntries(members);
+    const sorted = [...members].sort(([a], [b]) => compareKeys(a, b));
+    expect(Object.keys(sortKeys(object) as object)).toEqual(sorted.map(([key]) => key));
+    expect([...canonicalJsonPieces({ inputs: new StreamedMembers(() => sorted) })].join("")).toBe(
+      canonicalJson({ inputs: object }, 2),
+    );
+    expect(() => JSON.stringify(new StreamedMembers(() => sorted))).toThrow(/canonicalJsonPieces/);
   });
 });
 

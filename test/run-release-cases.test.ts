@@ -15,6 +15,8 @@ import { runEvaluation } from "../src/trial/evaluate.js";
 import type { CaseList } from "../src/cases/case-list.js";
 import { readTraces } from "../src/traces/read-traces.js";
 import { createTurnCases } from "../src/traces/turn-cases.js";
+import { buildRunMeta } from "../src/trial/run-meta.js";
+import type { Endpoint } from "../src/types.js";
 
 const out = mkdtempSync(join(tmpdir(), "route-eval-release-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -36,10 +38,11 @@ async function run(id: string, cases: CaseList, release: boolean) {
     onRecord: () =>
       void seen.push(Array.isArray(cases) ? cases.filter((c) => c !== null).length : cases.length),
   });
+  const hashes = JSON.parse(readFileSync(join(runDir, "run.json"), "utf8")).inputs.cases;
   const records = readFileSync(join(runDir, "records.jsonl"), "utf8")
     .replace(/"(latency_ms|recorded_latency_ms)":[0-9.e-]+/g, "")
     .replace(/"run_id":"[^"]*"/g, "");
-  return { records, report, seen };
+  return { records, report, seen, hashes };
 }
 
 describe("a run that takes its cases", () => {
@@ -76,5 +79,11 @@ describe("a run that takes its cases", () => {
     expect(drained.records).toBe(kept.records);
     expect(drained.report.metrics).toEqual(kept.report.metrics);
     expect(drained.report.cases).toEqual(kept.report.cases);
+    // run.json's case hashes, written as they are made, are those a resumed run compares.
+    const endpoint = { id: "baseline", model: "baseline" } as Endpoint;
+    const meta = buildRunMeta("r", config, made, endpoint, new Date());
+    expect(Object.keys(drained.hashes)).toHaveLength(made.length);
+    expect(drained.hashes).toEqual(meta.inputs?.cases);
+    expect(kept.hashes).toEqual(meta.inputs?.cases);
   });
 });

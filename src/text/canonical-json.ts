@@ -13,27 +13,58 @@ export function canonicalJson(value: unknown, indent?: number): string {
  * whole. `newline` is the line break and indentation the value starts at.
  */
 export function* canonicalJsonPieces(value: unknown, newline = "\n"): Generator<string> {
+  if (value instanceof StreamedMembers) {
+    yield* memberPieces(value.members(), false, newline);
+    return;
+  }
   if (value === null || typeof value !== "object" || Reflect.has(value, "toJSON")) {
     // A value JSON writes by its own rules (toJSON) is written as canonicalJson writes it.
     yield JSON.stringify(sortKeys(value), null, 2)?.replace(/\n/g, newline) ?? "null";
     return;
   }
+  if (Array.isArray(value)) yield* memberPieces(itemsOf(value), true, newline);
+  else yield* memberPieces(membersOf(value), false, newline);
+}
+
+function* itemsOf(list: unknown[]): Generator<readonly [null, unknown]> {
+  for (let i = 0; i < list.length; i++) yield [null, list[i]];
+}
+
+function* membersOf(value: object): Generator<readonly [string, unknown]> {
+  for (const key of orderKeys(Object.keys(value))) yield [key, Reflect.get(value, key)];
+}
+
+/** A list's items (keys null) or an object's members, in order, as canonicalJsonPieces writes them. */
+function* memberPieces(
+  members: Iterable<readonly [string | null, unknown]>,
+  list: boolean,
+  newline: string,
+): Generator<string> {
   const inner = `${newline}  `;
-  const list = Array.isArray(value);
-  const keys = list ? null : orderKeys(Object.keys(value));
-  const count = keys === null ? (value as unknown[]).length : keys.length;
   let written = 0;
-  for (let i = 0; i < count; i++) {
-    const item: unknown = keys === null ? (value as unknown[])[i] : Reflect.get(value, keys[i]);
+  for (const [key, item] of members) {
     // What JSON leaves out of an object (undefined, a function) is null in a list.
     const absent = item === undefined || typeof item === "function" || typeof item === "symbol";
-    if (absent && keys !== null) continue;
-    yield `${written === 0 ? (list ? "[" : "{") : ","}${inner}${keys === null ? "" : `${JSON.stringify(keys[i])}: `}`;
+    if (absent && !list) continue;
+    yield `${written === 0 ? (list ? "[" : "{") : ","}${inner}${list ? "" : `${JSON.stringify(key)}: `}`;
     written += 1;
     if (absent) yield "null";
     else yield* canonicalJsonPieces(item, inner);
   }
   yield written === 0 ? (list ? "[]" : "{}") : `${newline}${list ? "]" : "}"}`;
+}
+
+/**
+ * An object too large to hold as one (run.json's hashes of a million cases: each id would be held
+ * again as a property name), written by canonicalJsonPieces from its members as they are made —
+ * in canonicalJson's order of keys (compareKeys), each key once. Nothing else writes it.
+ */
+export class StreamedMembers {
+  constructor(readonly members: () => Iterable<readonly [string, unknown]>) {}
+
+  toJSON(): never {
+    throw new Error("StreamedMembers is written by canonicalJsonPieces only");
+  }
 }
 
 export function sortKeys(value: unknown): unknown {
@@ -198,6 +229,18 @@ const INDEX_KEY = /^(0|[1-9]\d{0,9})$/;
 function startsWithDigit(key: string): boolean {
   const code = key.charCodeAt(0);
   return code >= 48 && code <= 57;
+}
+
+function isIndexKey(key: string): boolean {
+  return startsWithDigit(key) && INDEX_KEY.test(key) && Number(key) < 4294967295;
+}
+
+/** orderKeys's order, one pair at a time: array-index keys first by value, then by UTF-16 code units. */
+export function compareKeys(a: string, b: string): number {
+  const index = isIndexKey(a);
+  if (index !== isIndexKey(b)) return index ? -1 : 1;
+  if (index) return Number(a) - Number(b);
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The order Object.fromEntries(sorted keys) enumerates in: array-index keys ascending, then the rest sorted. */

@@ -30,7 +30,7 @@ import {
   findDialectWarnings,
   findNameWarnings,
 } from "./run-checks.js";
-import { buildRunMeta, newRunId } from "./run-meta.js";
+import { buildRunMeta, caseHashes, newRunId } from "./run-meta.js";
 import type {
   Case,
   Config,
@@ -217,7 +217,8 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
   );
   const started = now();
   const run = openRun(config, place, endpoint, started);
-  const meta = buildRunMeta(run.runId, config, cases, endpoint, started);
+  // The case hashes are held only to compare with the run being resumed.
+  const meta = buildRunMeta(run.runId, config, cases, endpoint, started, run.previous !== null);
   if (options.shard !== undefined) meta.shard = options.shard;
   if (answering.kind === "batch") meta.batch = true;
   const plan = planAdaptive(config, cases.length);
@@ -234,7 +235,10 @@ export function startRun(config: Config, options: RunOptions): StartedRun {
         : countShardUnits(options.shard, cases, config.trials);
     options.onNotice?.(describeResume(run, units, plan !== null));
   }
-  writeJsonFile(join(run.dir, "run.json"), meta);
+  writeJsonFile(
+    join(run.dir, "run.json"),
+    meta.inputs === undefined ? { ...meta, inputs: { cases: caseHashes(cases) } } : meta,
+  );
   options.onNotice?.(`run directory: ${run.dir}`);
   // The cases' hashes are for --resume, which reads them in run.json: not held (stampFinished).
   delete meta.inputs;

@@ -5,7 +5,8 @@ import { hashDefinition, renderDefinition } from "../registry/render-definition.
 import { shortContentHash } from "../text/content-hash.js";
 import type { Case, Config, Endpoint, RunMeta } from "../types.js";
 import { TOOL_VERSION } from "../version.js";
-import { registriesOf } from "../cases/case-list.js";
+import { registriesOf, type CaseList } from "../cases/case-list.js";
+import { compareKeys, StreamedMembers } from "../text/canonical-json.js";
 
 export function buildRunMeta(
   runId: string,
@@ -13,6 +14,8 @@ export function buildRunMeta(
   cases: Iterable<Case>,
   endpoint: Endpoint,
   started: Date,
+  /** Without the case hashes (a new run writes them with caseHashes, from the cases as they are read). */
+  withHashes = true,
 ): RunMeta {
   const registries = registriesOf(cases);
   const definitions: RunMeta["definitions"] = {};
@@ -27,8 +30,7 @@ export function buildRunMeta(
     };
   }
   const hashes: Record<string, string> = {};
-  for (const c of cases) hashes[c.id] = hashCase(c);
-  const inputs = { cases: hashes };
+  if (withHashes) for (const c of cases) hashes[c.id] = hashCase(c);
   return {
     run_id: runId,
     tool_version: TOOL_VERSION,
@@ -42,10 +44,36 @@ export function buildRunMeta(
       file: relative(config.root, r.file),
     })),
     definitions,
-    inputs,
+    ...(withHashes ? { inputs: { cases: hashes } } : {}),
     config: pickRunConfig(config),
   };
 }
+
+/**
+ * run.json's case hashes (`inputs.cases`), written as they are read: the ids in the order of
+ * their keys and 8 bytes of hash each until then — a million cases held as an object would hold
+ * each id again (a property name is a string of its own) and each hash as a string.
+ */
+export function caseHashes(cases: CaseList): StreamedMembers {
+  const ids: string[] = [];
+  const digests = Buffer.alloc(cases.length * HASH_BYTES);
+  for (const c of cases) {
+    digests.write(hashCase(c), ids.length * HASH_BYTES, HASH_BYTES, "hex");
+    ids.push(c.id);
+  }
+  // An object keeps a key once, with the value set last.
+  const order = Array.from(ids, (_, i) => i).sort((a, b) => compareKeys(ids[a], ids[b]) || a - b);
+  return new StreamedMembers(function* () {
+    for (let k = 0; k < order.length; k++) {
+      const i = order[k];
+      if (k + 1 < order.length && ids[order[k + 1]] === ids[i]) continue;
+      yield [ids[i], digests.toString("hex", i * HASH_BYTES, (i + 1) * HASH_BYTES)];
+    }
+  });
+}
+
+/** A case hash's bytes (shortContentHash: 16 hex digits). */
+const HASH_BYTES = 8;
 
 /** What a case asks, as a content hash (its source lines and registry object left out). */
 function hashCase(testCase: Case): string {
