@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/load-config.js";
 import { InputError } from "../src/errors.js";
 import { runEvaluation } from "../src/trial/evaluate.js";
+import { stampFinished } from "../src/run-files/write-files.js";
 
 const out = mkdtempSync(join(tmpdir(), "route-eval-run-json-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -64,5 +65,24 @@ describe("run.json at the end of a run", () => {
         .trim()
         .split("\n").length,
     ).toBeGreaterThan(1);
+  });
+
+  it("is found and set wherever it falls in the file (copied a megabyte at a time around it)", () => {
+    const file = join(out, "padded.json");
+    const at = "2026-12-05T10:00:00.000Z";
+    // The member straddles the first megabyte's end, after a nested decoy and a look-alike.
+    for (const shift of [-30, -12, -3, 0, 5]) {
+      const head =
+        '{\n  "a": {\n    "finished_at": null\n  },\n  "b": "finished_at": nullx,\n  "c": "';
+      const pad = "x".repeat((1 << 20) + shift - head.length - 3);
+      const text = `${head}${pad}",\n  "finished_at": null,\n  "z": 1\n}\n`;
+      writeFileSync(file, text);
+      stampFinished(file, at);
+      expect(readFileSync(file, "utf8")).toBe(
+        text.replace(',\n  "finished_at": null,', `,\n  "finished_at": "${at}",`),
+      );
+    }
+    writeFileSync(file, '{\n  "finished_at": nullx\n}\n');
+    expect(() => stampFinished(file, at)).toThrow(/changed while the run was writing it/);
   });
 });

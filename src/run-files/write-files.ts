@@ -6,7 +6,6 @@ import {
   fstatSync,
   mkdirSync,
   openSync,
-  readFileSync,
   readSync,
   renameSync,
   rmSync,
@@ -52,21 +51,74 @@ export function writeTextFile(file: string, text: string | Iterable<string>): vo
 
 /**
  * run.json as the run wrote it when it started, now with the time it finished: its case hashes
- * (for --resume) are not held through the run (100,000 cases: 8 MB) nor read back.
+ * (for --resume) are not held through the run (100,000 cases: 8 MB) nor read back — the file is
+ * copied a chunk at a time around the one value that changes.
  */
 export function stampFinished(file: string, finishedAt: string): void {
-  const text = readFileSync(file, "utf8");
-  const unfinished = /\n {2}"finished_at": null(?=[,\n])/.exec(text);
-  if (unfinished === null)
+  const at = findUnfinished(file);
+  if (at === null)
     throw new InputError(
       `${file}: changed while the run was writing it (no "finished_at": null left to set); the records and report are kept`,
     );
-  const at = unfinished.index;
-  writeTextFile(
-    file,
-    `${text.slice(0, at)}\n  "finished_at": ${JSON.stringify(finishedAt)}${text.slice(at + unfinished[0].length)}`,
-  );
+  const temp = `${file}.${process.pid}.tmp`;
+  const from = openSync(file, "r");
+  try {
+    const to = openSync(temp, "w");
+    try {
+      copyBytes(from, to, 0, at);
+      writeSync(to, `${FINISHED_AT}${JSON.stringify(finishedAt)}`);
+      copyBytes(from, to, at + UNFINISHED.length, fstatSync(from).size);
+    } catch (error) {
+      closeSync(to);
+      rmSync(temp, { force: true });
+      throw error;
+    }
+    closeSync(to);
+  } finally {
+    closeSync(from);
+  }
+  renameSync(temp, file);
 }
+
+/** The member a run writes at its start and sets at its finish (a top-level key: two spaces in). */
+const FINISHED_AT = '\n  "finished_at": ';
+const UNFINISHED = Buffer.from(`${FINISHED_AT}null`);
+
+/** Where run.json's `"finished_at": null` is, as a top-level member (before "," or a line end), or null. */
+function findUnfinished(file: string): number | null {
+  const fd = openSync(file, "r");
+  try {
+    const chunk = Buffer.allocUnsafe(COPY_CHUNK + UNFINISHED.length + 1);
+    // Each read overlaps the one before by the marker's length and the byte after it.
+    for (let position = 0; ; position += COPY_CHUNK) {
+      const read = readSync(fd, chunk, 0, chunk.length, position);
+      for (
+        let i = chunk.indexOf(UNFINISHED);
+        i !== -1 && i < read;
+        i = chunk.indexOf(UNFINISHED, i + 1)
+      ) {
+        const next = chunk[i + UNFINISHED.length];
+        if (i + UNFINISHED.length < read && (next === 0x2c || next === 0x0a)) return position + i;
+      }
+      if (read < chunk.length) return null;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Bytes [start, end) of one file appended to another, a chunk at a time. */
+function copyBytes(from: number, to: number, start: number, end: number): void {
+  const chunk = Buffer.allocUnsafe(COPY_CHUNK);
+  for (let position = start; position < end;) {
+    const read = readSync(from, chunk, 0, Math.min(COPY_CHUNK, end - position), position);
+    if (read === 0) break;
+    writeSync(to, chunk, 0, read);
+    position += read;
+  }
+}
+
+const COPY_CHUNK = 1 << 20;
 
 /** report.json: the versioned contract, schema_version first, keys stable; written as it is rendered (a case row at a time). */
 export function writeReportFile(file: string, report: Report): void {
