@@ -196,7 +196,7 @@ export function createTurnCases(
     const caseAt = (k: number): Case => {
       const i = order[k];
       const shape = shapes[i];
-      return {
+      const made: Case = {
         id: ids[k],
         goal: goals[i] as string,
         phase,
@@ -212,8 +212,9 @@ export function createTurnCases(
         source: { file: shape.file, line: lines[i] },
         registry: shape.registry,
         system: shape.system,
-        ...(shape.choice === null ? {} : { tool_choice: shape.choice }),
       };
+      if (shape.choice !== null) made.tool_choice = shape.choice;
+      return made;
     };
     let length = order.length;
     const cases: CaseList = {
