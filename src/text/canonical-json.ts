@@ -248,8 +248,8 @@ function orderKeys(keys: string[]): string[] {
   const sorted = keys.sort();
   // Only a key that starts with a digit can be an array index (the common case has none).
   if (!sorted.some(startsWithDigit)) return sorted;
-  const indices = sorted.filter((key) => INDEX_KEY.test(key) && Number(key) < 4294967295);
+  const indices = sorted.filter(isIndexKey);
   if (indices.length === 0) return sorted;
-  const rest = sorted.filter((key) => !(INDEX_KEY.test(key) && Number(key) < 4294967295));
+  const rest = sorted.filter((key) => !isIndexKey(key));
   return [...indices.sort((a, b) => Number(a) - Number(b)), ...rest];
 }

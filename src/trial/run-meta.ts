@@ -29,8 +29,6 @@ export function buildRunMeta(
       description: definition.description,
     };
   }
-  const hashes: Record<string, string> = {};
-  if (withHashes) for (const c of cases) hashes[c.id] = hashCase(c);
   return {
     run_id: runId,
     tool_version: TOOL_VERSION,
@@ -44,9 +42,15 @@ export function buildRunMeta(
       file: relative(config.root, r.file),
     })),
     definitions,
-    ...(withHashes ? { inputs: { cases: hashes } } : {}),
+    ...(withHashes ? { inputs: { cases: hashesOf(cases) } } : {}),
     config: pickRunConfig(config),
   };
+}
+
+function hashesOf(cases: Iterable<Case>): Record<string, string> {
+  const hashes: Record<string, string> = {};
+  for (const c of cases) hashes[c.id] = hashCase(c);
+  return hashes;
 }
 
 /**
