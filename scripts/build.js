@@ -83,7 +83,7 @@ async function compileSchemasAhead() {
     `${standaloneCode(recordAjv, recordAjv.compile(record))}\nmodule.exports.compiledFrom = ${JSON.stringify(compiledFrom(record))};\n`,
   );
   // The meta-schema checks of the dialects tools declare most (none declared is 2020-12).
-  const { createDialectAjv, META_CHECK_OPTIONS, metaCheckSource } = await import(
+  const { dialectAjvs, META_CHECK_OPTIONS, metaCheckSource } = await import(
     at("json-schema/dialects.js")
   );
   const META = {
@@ -91,10 +91,10 @@ async function compileSchemasAhead() {
     "draft-07": "http://json-schema.org/draft-07/schema",
   };
   for (const [dialect, id] of Object.entries(META)) {
-    const ajv = createDialectAjv(dialect, {
+    const ajv = dialectAjvs({
       ...META_CHECK_OPTIONS,
       code: { source: true, regExp: undefined },
-    });
+    })(dialect);
     const code = standaloneCode(ajv, ajv.getSchema(id));
     writeFileSync(
       join(NEXT, "json-schema", "compiled", `meta-${dialect}.cjs`),

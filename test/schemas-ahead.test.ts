@@ -11,7 +11,7 @@ import { load } from "js-yaml";
 import { describe, expect, it } from "vitest";
 import { buildConfigSchema } from "../src/config/config-schema.js";
 import { compiledAhead, compileSchema } from "../src/json-schema/compile.js";
-import { createDialectAjv, META_CHECK_OPTIONS } from "../src/json-schema/dialects.js";
+import { dialectAjvs, META_CHECK_OPTIONS } from "../src/json-schema/dialects.js";
 import { RECORD_AJV_OPTIONS } from "../src/run-files/records-io.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 
@@ -157,7 +157,7 @@ describe("validators compiled ahead", () => {
       ["draft-07", "http://json-schema.org/draft-07/schema"],
     ] as const) {
       const ahead = require(join(COMPILED, `meta-${dialect}.cjs`)) as Validate;
-      const ajv = createDialectAjv(dialect, META_CHECK_OPTIONS);
+      const ajv = dialectAjvs(META_CHECK_OPTIONS)(dialect);
       for (const schema of schemas) {
         const valid = ajv.validateSchema(
           dialect === "draft-07"

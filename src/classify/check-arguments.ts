@@ -3,13 +3,7 @@
  * and the case's expectations on values. Pure apart from a cache of compiled validators.
  */
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
-import {
-  createDialectAjv,
-  describeUnknownDialect,
-  dialectOf,
-  type Dialect,
-  type DialectAjv,
-} from "../json-schema/dialects.js";
+import { describeUnknownDialect, dialectAjvs, dialectOf } from "../json-schema/dialects.js";
 import { findMetaSchemaProblem } from "../json-schema/schema-problems.js";
 import { describeProblem } from "../json-schema/describe-errors.js";
 import { compileLinear } from "../text/linear-regexp.js";
@@ -20,22 +14,13 @@ import type { ArgExpectation, JsonObject, JsonValue } from "../types.js";
 // third faster: a run compiles each visible tool's schema once and checks a call or two with it);
 // validateSchema:false, as the meta-schema check compiled ahead comes first (compileText): Ajv's
 // own would compile the meta-schema at the first answer (25 ms while the first replies wait).
-const ajvs = new Map<Dialect, DialectAjv>();
-function ajvOf(dialect: Dialect): DialectAjv {
-  let ajv = ajvs.get(dialect);
-  if (ajv === undefined)
-    ajvs.set(
-      dialect,
-      (ajv = createDialectAjv(dialect, {
-        allErrors: true,
-        validateFormats: false,
-        validateSchema: false,
-        addUsedSchema: false,
-        code: { optimize: false },
-      })),
-    );
-  return ajv;
-}
+const ajvOf = dialectAjvs({
+  allErrors: true,
+  validateFormats: false,
+  validateSchema: false,
+  addUsedSchema: false,
+  code: { optimize: false },
+});
 const validators = new Map<string, ValidateFunction | string>();
 /** By the schema object too: a registry's tools are checked trial after trial with the same objects. */
 const byObject = new WeakMap<JsonObject, ValidateFunction | string>();

@@ -126,8 +126,18 @@ export function metaCheckSource(dialect: Dialect): unknown {
   };
 }
 
+/** One Ajv per dialect with these options, each made when its dialect is first asked for. */
+export function dialectAjvs(options: Options): (dialect: Dialect) => DialectAjv {
+  const made = new Map<Dialect, DialectAjv>();
+  return (dialect) => {
+    let ajv = made.get(dialect);
+    if (ajv === undefined) made.set(dialect, (ajv = createDialectAjv(dialect, options)));
+    return ajv;
+  };
+}
+
 /** A new Ajv for `dialect`: tools' schemas are third-party, so unknown keywords are tolerated; patterns run in linear time. */
-export function createDialectAjv(dialect: Dialect, options: Options): DialectAjv {
+function createDialectAjv(dialect: Dialect, options: Options): DialectAjv {
   const all: Options = {
     strict: false,
     logger: false,

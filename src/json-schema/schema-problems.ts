@@ -8,22 +8,15 @@ import type { JsonObject } from "../types.js";
 import { compiledAhead } from "./compile.js";
 import { describeSchemaErrors, type SchemaProblem } from "./describe-errors.js";
 import {
-  createDialectAjv,
   describeUnknownDialect,
+  dialectAjvs,
   dialectOf,
   META_CHECK_OPTIONS,
   metaCheckSource,
   type Dialect,
-  type DialectAjv,
 } from "./dialects.js";
 
-const toolSchemaAjvs = new Map<Dialect, DialectAjv>();
-function toolSchemaAjv(dialect: Dialect): DialectAjv {
-  let ajv = toolSchemaAjvs.get(dialect);
-  if (ajv === undefined)
-    toolSchemaAjvs.set(dialect, (ajv = createDialectAjv(dialect, META_CHECK_OPTIONS)));
-  return ajv;
-}
+const toolSchemaAjv = dialectAjvs(META_CHECK_OPTIONS);
 
 /** Per dialect, its meta-schema check: compiled ahead when the build did, else the dialect's Ajv. */
 const metaChecks = new Map<Dialect, (schema: JsonObject) => ErrorObject[]>();
