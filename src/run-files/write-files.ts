@@ -55,14 +55,14 @@ export function writeTextFile(file: string, text: string | Iterable<string>): vo
  * copied a chunk at a time around the one value that changes.
  */
 export function stampFinished(file: string, finishedAt: string): void {
-  const at = findUnfinished(file);
-  if (at === null)
-    throw new InputError(
-      `${file}: changed while the run was writing it (no "finished_at": null left to set); the records and report are kept`,
-    );
   const temp = `${file}.${process.pid}.tmp`;
   const from = openSync(file, "r");
   try {
+    const at = findUnfinished(from);
+    if (at === null)
+      throw new InputError(
+        `${file}: changed while the run was writing it (no "finished_at": null left to set); the records and report are kept`,
+      );
     const to = openSync(temp, "w");
     try {
       copyBytes(from, to, 0, at);
@@ -85,25 +85,20 @@ const FINISHED_AT = '\n  "finished_at": ';
 const UNFINISHED = Buffer.from(`${FINISHED_AT}null`);
 
 /** Where run.json's `"finished_at": null` is, as a top-level member (before "," or a line end), or null. */
-function findUnfinished(file: string): number | null {
-  const fd = openSync(file, "r");
-  try {
-    const chunk = Buffer.allocUnsafe(COPY_CHUNK + UNFINISHED.length + 1);
-    // Each read overlaps the one before by the marker's length and the byte after it.
-    for (let position = 0; ; position += COPY_CHUNK) {
-      const read = readSync(fd, chunk, 0, chunk.length, position);
-      for (
-        let i = chunk.indexOf(UNFINISHED);
-        i !== -1 && i < read;
-        i = chunk.indexOf(UNFINISHED, i + 1)
-      ) {
-        const next = chunk[i + UNFINISHED.length];
-        if (i + UNFINISHED.length < read && (next === 0x2c || next === 0x0a)) return position + i;
-      }
-      if (read < chunk.length) return null;
+function findUnfinished(fd: number): number | null {
+  const chunk = Buffer.allocUnsafe(COPY_CHUNK + UNFINISHED.length + 1);
+  // Each read overlaps the one before by the marker's length and the byte after it.
+  for (let position = 0; ; position += COPY_CHUNK) {
+    const read = readSync(fd, chunk, 0, chunk.length, position);
+    for (
+      let i = chunk.indexOf(UNFINISHED);
+      i !== -1 && i < read;
+      i = chunk.indexOf(UNFINISHED, i + 1)
+    ) {
+      const next = chunk[i + UNFINISHED.length];
+      if (i + UNFINISHED.length < read && (next === 0x2c || next === 0x0a)) return position + i;
     }
-  } finally {
-    closeSync(fd);
+    if (read < chunk.length) return null;
   }
 }
 
