@@ -1,6 +1,6 @@
 /** The memo of bounded memory behind the trace readers' and shadow's sharing (src/text/bounded-map.ts). */
 import { describe, expect, it } from "vitest";
-import { createBoundedMap } from "../src/text/bounded-map.js";
+import { createBoundedMap, createPartsInterner } from "../src/text/bounded-map.js";
 
 describe("createBoundedMap", () => {
   it("remembers the last size to 2 × size keys, a key found again counting as recent", () => {
@@ -27,5 +27,27 @@ describe("createBoundedMap", () => {
     map.set("d", "D", 1);
     expect(map.get("b")).toBeUndefined();
     expect(["a", "c", "d"].map((key) => map.get(key))).toEqual(["A", "C", "D"]);
+  });
+});
+
+describe("createPartsInterner", () => {
+  it("holds one object for all whose parts are the same objects, texts and numbers, and forgets the rest in time", () => {
+    const shapes = createPartsInterner<{ file: string; list: string[]; n: number | null }>(8);
+    const list = ["a"];
+    const first = { file: "x.jsonl", list, n: 1 };
+    expect(shapes(first)).toBe(first);
+    expect(shapes({ file: "x.jsonl", list, n: 1 })).toBe(first);
+    // An equal list that is another object is another part; so are another text and number.
+    for (const other of [
+      { file: "x.jsonl", list: ["a"], n: 1 },
+      { file: "y.jsonl", list, n: 1 },
+      { file: "x.jsonl", list, n: null },
+    ])
+      expect(shapes(other)).toBe(other);
+    // Past its size the first is forgotten: an alike object is held from then on in its place.
+    for (let n = 10; n < 40; n++) shapes({ file: "x.jsonl", list, n });
+    const again = { file: "x.jsonl", list, n: 1 };
+    expect(shapes(again)).toBe(again);
+    expect(shapes({ file: "x.jsonl", list, n: 1 })).toBe(again);
   });
 });

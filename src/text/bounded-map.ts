@@ -42,3 +42,47 @@ export function createBoundedMap<K, V>(
     },
   };
 }
+
+/**
+ * The first value seen of each key among the recent ones — at most `size`, and at most `chars` of
+ * their keys' text, in each of two generations (a key is the value's text, so a value weighs about
+ * twice its key). For values never changed once made: sharing them is safe.
+ */
+export function createInterner<T>(
+  keyOf: (value: T) => string,
+  size: number,
+  chars: number,
+): (value: T) => T {
+  const seen = createBoundedMap<string, T>(size, chars);
+  return (value) => {
+    const key = keyOf(value);
+    const known = seen.get(key);
+    if (known !== undefined) return known;
+    seen.set(key, value, key.length);
+    return value;
+  };
+}
+
+/**
+ * The first object seen among the recent ones (at most `size`) whose members are each the same
+ * object, text or number as this one's, in order: objects made by one literal, alike by their
+ * parts, held once. Objects whose parts all differ are each their own and soon forgotten.
+ */
+export function createPartsInterner<T extends object>(size: number): (value: T) => T {
+  let count = 0;
+  const numbers = createBoundedMap<unknown, number>(size);
+  const numberOf = (part: unknown) => {
+    let n = numbers.get(part);
+    if (n === undefined) numbers.set(part, (n = count++));
+    return n;
+  };
+  const held = createBoundedMap<string, T>(size);
+  return (value) => {
+    let key = "";
+    for (const part of Object.values(value)) key += `${numberOf(part)} `;
+    const known = held.get(key);
+    if (known !== undefined) return known;
+    held.set(key, value);
+    return value;
+  };
+}

@@ -5,7 +5,7 @@
 import { findRivals } from "../lint/find-rivals.js";
 import { compareText } from "../text/compare-text.js";
 import type { MonitorRivals, TracedTool } from "../types.js";
-import { tracedTool } from "./turn-cases.js";
+import { tracedTool } from "./turn-parts.js";
 
 /** Distinct offered sets whose rivals are computed (each costs a TF-IDF over its tools). */
 const MAX_SETS = 2000;

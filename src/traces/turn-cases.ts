@@ -14,19 +14,23 @@ import {
   type Case,
   type Message,
   type Registry,
-  type Tool,
   type TracedTool,
   type TracedTurn,
 } from "../types.js";
 import { sha256Hex, shortContentHash } from "../text/content-hash.js";
 import { targetCalled, targetsBehind } from "../registry/targets.js";
 import { orderOfTurns } from "./select-turns.js";
-import { createBoundedMap } from "../text/bounded-map.js";
+import { createInterner, createPartsInterner } from "../text/bounded-map.js";
+import {
+  idBase,
+  tracedChoice,
+  tracedTool,
+  uniqueId,
+  uniqueTools,
+  whyNot,
+  type SkipReason,
+} from "./turn-parts.js";
 import type { CaseList } from "../cases/case-list.js";
-
-/** Why a traced turn cannot be asked again. */
-export type SkipReason =
-  "no reply traced" | "answers a tool result" | "no input messages" | "no tool list traced";
 
 /** What production did on one turn, in the words of a moves table. */
 export interface ProductionDecision {
@@ -86,7 +90,7 @@ export function createTurnCases(
   const histories: (Message[] | null)[] = [];
   /** What many turns have alike (their file, registry, label, system prompt, tool_choice, decision), one object for all alike. */
   const shapes: TurnShape[] = [];
-  const shapeOf = createShapes();
+  const shapeOf = createPartsInterner<TurnShape>(INTERNED);
   /** A trace's id, held once for its turns read one after another. */
   let lastTrace: string | null = null;
   /** Decisions alike are one object (a turn's is replaced, never changed, by the shadow's tally). */
@@ -95,8 +99,12 @@ export function createTurnCases(
   const labels = new Map<string, string[]>();
   // A system prompt and a conversation's earlier messages come again in every later turn's span:
   // each held once (a day of traffic with a 4 KB prompt would otherwise hold it a million times).
-  const systems = createInterner<string>((text) => text, 4 << 20);
-  const messages = createInterner<Message>((message) => JSON.stringify(message), 16 << 20);
+  const systems = createInterner<string>((text) => text, INTERNED, 4 << 20);
+  const messages = createInterner<Message>(
+    (message) => JSON.stringify(message),
+    INTERNED,
+    16 << 20,
+  );
   /** A traced list read once and shared by the spans that sent the same text (trace-messages.ts): its registry, found once. */
   const byList = new WeakMap<readonly TracedTool[], Registry>();
   const registryOf = (turn: TracedTurn): Registry => {
@@ -241,7 +249,10 @@ export function createTurnCases(
   return { add, finish };
 }
 
-/** What turns have alike: each one object, held by every turn that has it. */
+/** Distinct values a memo of turns remembers in each of its two generations (text/bounded-map.ts). */
+const INTERNED = 20_000;
+
+/** What turns have alike: each one object (one literal's order of members), held by every turn that has it. */
 interface TurnShape {
   file: string;
   registry: Registry;
@@ -249,106 +260,6 @@ interface TurnShape {
   system: string;
   choice: string | null;
   decision: ProductionDecision;
-}
-
-/**
- * The one shape for each alike among the recent ones (by the identity of its parts: each part is
- * one object already): turns whose parts all differ (a system prompt naming its user) make a
- * shape each, and are not remembered past INTERNED (text/bounded-map.ts).
- */
-function createShapes(): (shape: TurnShape) => TurnShape {
-  let count = 0;
-  const numbers = createBoundedMap<unknown, number>(INTERNED);
-  const numberOf = (part: unknown) => {
-    let n = numbers.get(part);
-    if (n === undefined) numbers.set(part, (n = count++));
-    return n;
-  };
-  const held = createBoundedMap<string, TurnShape>(INTERNED);
-  return (shape) => {
-    const key = `${numberOf(shape.file)} ${numberOf(shape.registry)} ${numberOf(shape.acceptable)} ${numberOf(shape.system)} ${numberOf(shape.choice)} ${numberOf(shape.decision)}`;
-    const known = held.get(key);
-    if (known !== undefined) return known;
-    held.set(key, shape);
-    return shape;
-  };
-}
-
-/** Distinct values an interner remembers in each of its two generations (text/bounded-map.ts). */
-const INTERNED = 20_000;
-
-/**
- * The first value seen of each key among the recent ones — at most INTERNED, and at most `chars`
- * of their keys' text, in each of two generations (a key is the value's text, so a value weighs
- * about twice its key). Values are never changed once made, so sharing them is safe.
- */
-function createInterner<T>(keyOf: (value: T) => string, chars: number): (value: T) => T {
-  const seen = createBoundedMap<string, T>(INTERNED, chars);
-  return (value) => {
-    const key = keyOf(value);
-    const known = seen.get(key);
-    if (known !== undefined) return known;
-    seen.set(key, value, key.length);
-    return value;
-  };
-}
-
-/**
- * The traced tool_choice as a case's: auto, required, none or the forced tool's name (OpenAI's
- * `{type: "function", function: {name}}`, Anthropic's `{type: "tool", name}` and `{type: "any"}`).
- * Null when the trace did not say (the provider's default, auto).
- */
-function tracedChoice(turn: TracedTurn): string | null {
-  if (turn.tool_choice.provenance !== "traced") return null;
-  const value = turn.tool_choice.value;
-  if (typeof value === "string") return value === "any" ? "required" : value;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
-  const fn = value.function;
-  const name = typeof fn === "object" && fn !== null && !Array.isArray(fn) ? fn.name : value.name;
-  if (typeof name === "string" && name !== "") return name;
-  const type = value.type;
-  if (type === "any") return "required";
-  return typeof type === "string" && ["auto", "none", "required"].includes(type) ? type : null;
-}
-
-function whyNot(turn: TracedTurn): SkipReason | null {
-  if (!turn.replied) return "no reply traced";
-  // Asked with nothing but the controls, every such turn would read as moved.
-  if (turn.tools.length === 0) return "no tool list traced";
-  const last = turn.messages[turn.messages.length - 1];
-  if (last === undefined) return "no input messages";
-  return last.role === "user" ? null : "answers a tool result";
-}
-
-function uniqueTools(turn: TracedTurn): TracedTurn["tools"] {
-  const seen = new Set<string>();
-  return turn.tools.filter((tool) => !seen.has(tool.name) && seen.add(tool.name) !== undefined);
-}
-
-/** A traced definition as a tool: its description whole as the purpose (rendered as it was), its schema if it had one. */
-export function tracedTool(tool: TracedTurn["tools"][number]): Tool {
-  return {
-    name: tool.name,
-    family: "traced",
-    purpose: tool.description ?? tool.name,
-    use_when: [],
-    avoid_when: [],
-    ...(tool.input_schema === undefined ? {} : { input_schema: tool.input_schema }),
-    effect: "destructive",
-    idempotent: false,
-    open_world: true,
-  };
-}
-
-/** `turn-<span id>` (or the file and line of a turn without one), as a case id may be written. */
-function idBase(span_id: string | null, source: Case["source"]): string {
-  return `turn-${(span_id ?? `${source.file.replace(/^.*[\\/]/, "")}-${source.line}`).replace(/[^A-Za-z0-9_.-]+/g, "-").slice(0, 64)}`;
-}
-
-function uniqueId(base: string, taken: ReadonlyMap<string, unknown>): string {
-  let id = base;
-  for (let n = 2; taken.has(id); n += 1) id = `${base}-${n}`;
-  return id;
 }
 
 /** How a candidate decision reads in the moves table: a question, an abstention, no call, or the tool. */
