@@ -23,6 +23,7 @@ import type {
 import { addCall, newTotals, withTotals } from "./call-totals.js";
 import type { Decision } from "./ask-decision.js";
 import type { TrialResult } from "./run-loop.js";
+import { lazy } from "../text/lazy.js";
 import { recordAnswer, requestOf, type AskContext } from "./trial-request.js";
 
 /** Asks one decision in steps (its case's max_steps above 1), and classifies and records it. */
@@ -102,10 +103,12 @@ export async function askInSteps(
       };
   return {
     outcome: answer,
-    record: recordAnswer(ctx, d, request, answer, {
-      toolsShuffled: config.shuffle_tools,
-      steps: { count: totals.calls, ended },
-    }),
+    record: lazy(() =>
+      recordAnswer(ctx, d, request, answer, {
+        toolsShuffled: config.shuffle_tools,
+        steps: { count: totals.calls, ended },
+      }),
+    ),
   };
 }
 

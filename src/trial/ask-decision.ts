@@ -103,10 +103,12 @@ export function createAsker(parts: AskerParts): DecisionAsker {
     const outcome = handed?.outcome ?? first;
     return {
       outcome,
-      record: recordAnswer(asked, d, request, outcome, {
-        toolsShuffled: config.shuffle_tools,
-        ...(handed === null ? {} : { inside: handed.inside }),
-      }),
+      record: lazy(() =>
+        recordAnswer(asked, d, request, outcome, {
+          toolsShuffled: config.shuffle_tools,
+          ...(handed === null ? {} : { inside: handed.inside }),
+        }),
+      ),
     };
   };
   /**

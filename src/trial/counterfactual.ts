@@ -299,7 +299,7 @@ async function askUnit(
       ? { ...plainUnit(unit, retrieved), testCase, trial: repeat, seed }
       : { ...searchUnit(unit), testCase, trial: repeat, seed },
   );
-  result.record.counterfactual = {
+  result.record().counterfactual = {
     kind: unit.kind,
     of: { case_id: r.case_id, trial: r.trial },
     repeat,

@@ -54,7 +54,7 @@ export function listOnPolicy(
     const key = trialKey(testCase.id, trial);
     try {
       const result = await askOnPolicy(testCase, trial, plans, finished, ask);
-      settle.get(key)?.(result.record);
+      settle.get(key)?.(result.record());
       return result;
     } catch (error) {
       settle.get(key)?.(null);

@@ -2,7 +2,8 @@
  * The trial loop of a run: jobs through a p-limit limiter, `concurrency` at a time — or fewer
  * while the endpoint's pace is lowered by rate limits (the limiter follows it) — fed lazily, so no
  * more than FEED × concurrency jobs wait for a place (a run of a million trials holds no queue of
- * them); each record appended as it finishes, progress reported as trials finish. The first run-stopping (fatal) outcome stops the loop:
+ * them); each record made and appended just after its trial finishes (its place already given to
+ * the next trial), progress reported as they are. The first run-stopping (fatal) outcome stops the loop:
  * nothing new starts, trials in flight finish and are kept, the fatal trial is not recorded (so
  * `--resume` redoes it), and its message is returned. An interrupt (SIGINT/SIGTERM) stops it the
  * same way, except that trials still in flight after GRACE_MS are abandoned (not recorded).
@@ -13,7 +14,12 @@ import { REJECTION } from "../endpoint/http-failure.js";
 
 export interface TrialResult {
   outcome: EndpointOutcome;
-  record: TrialRecord;
+  /**
+   * The trial's record, made on first use (and the same object after). Classifying an answer is
+   * a trial's costliest step after its call: the loop makes the record once the trial's place has
+   * gone to the next trial.
+   */
+  record: () => TrialRecord;
 }
 
 /** One trial to ask, and where its record goes once it is finished (its run's records file). */
@@ -71,26 +77,54 @@ export async function runTrialJobs(jobs: JobList, options: LoopOptions): Promise
   let closed = false;
   report(false);
   const rejected = createRejectionGuard();
-  const finishOne = (job: TrialJob, { outcome, record }: TrialResult) => {
-    if (closed) return;
+  /** Whether a finished trial is recorded (a stopping outcome is seen here, at once). */
+  const finishOne = ({ outcome }: TrialResult): boolean => {
+    if (closed) return false;
     const alike = rejected.observe(outcome);
     if (alike !== null) {
       stopped ??= alike;
-      return;
+      return false;
     }
     progress.retries += outcome.retries ?? 0;
     // A request a batch run collects instead of asking: nothing to record yet.
-    if (!outcome.ok && outcome.kind === "deferred") return;
+    if (!outcome.ok && outcome.kind === "deferred") return false;
     if (!outcome.ok && outcome.kind === "fatal") {
       if (stopped === null) setup = outcome.setup === true;
       stopped ??= outcome.error;
-      return;
+      return false;
     }
-    job.keep(record);
+    return true;
+  };
+  // Trials finished and not yet recorded, in the order they finished. Each is recorded by an
+  // immediate of its own (the event loop's check phase), so the answers that arrive together
+  // first send their places' next requests — the HTTP client resumes its queue in immediates too,
+  // and one that falls before a trial's is not held behind its record. Recording them all in one
+  // immediate made a live run slower than one immediate each. At the end of the loop the rest are
+  // recorded at once.
+  const unkept: { job: TrialJob; result: TrialResult }[] = [];
+  let failure: ((error: unknown) => void) | null = null;
+  const keepFirst = () => {
+    const first = unkept.shift();
+    if (first === undefined) return;
+    const { job, result } = first;
+    job.keep(result.record());
     progress.done += 1;
-    if (!outcome.ok) progress.errored += 1;
-    if (outcome.from_store === true) progress.from_store += 1;
+    if (!result.outcome.ok) progress.errored += 1;
+    if (result.outcome.from_store === true) progress.from_store += 1;
     report(false);
+  };
+  const keepAll = () => {
+    while (unkept.length > 0) keepFirst();
+  };
+  const keepSoon = (job: TrialJob, result: TrialResult) => {
+    unkept.push({ job, result });
+    setImmediate(() => {
+      try {
+        keepFirst();
+      } catch (error) {
+        failure?.(error);
+      }
+    });
   };
   const going = () => stopped === null && options.signal?.aborted !== true;
   // The limiter runs jobs in the order they are fed, `limit.concurrency` at a time; the feed keeps
@@ -107,7 +141,8 @@ export async function runTrialJobs(jobs: JobList, options: LoopOptions): Promise
   const turns = createTurns();
   const run = async (job: TrialJob) => {
     if (!going()) return;
-    finishOne(job, await job.run());
+    const result = await job.run();
+    if (finishOne(result)) keepSoon(job, result);
     follow();
     const turn = turns.due();
     if (turn !== undefined) await turn;
@@ -115,6 +150,10 @@ export async function runTrialJobs(jobs: JobList, options: LoopOptions): Promise
   const all = new Promise<void>((resolve, reject) => {
     let given = 0;
     let failed = false;
+    failure = (error) => {
+      failed = true;
+      reject(error);
+    };
     const feed = () => {
       while (!failed && going() && given < FEED * top) {
         const job = next.next();
@@ -125,10 +164,7 @@ export async function runTrialJobs(jobs: JobList, options: LoopOptions): Promise
             given -= 1;
             feed();
           },
-          (error: unknown) => {
-            failed = true;
-            reject(error);
-          },
+          (error: unknown) => failure?.(error),
         );
       }
       if (given === 0 && !failed) resolve();
@@ -140,6 +176,7 @@ export async function runTrialJobs(jobs: JobList, options: LoopOptions): Promise
     all,
     interrupt.done.then(() => Promise.race([all, delay(GRACE_MS)])),
   ]).finally(interrupt.release);
+  keepAll();
   closed = true;
   report(true);
   if (stopped !== null) return { kind: "fatal", message: stopped, setup };

@@ -38,6 +38,7 @@ import type {
 } from "../types.js";
 import { definitionsOf, recordAnswer, requestOf, type AskContext } from "./trial-request.js";
 import type { TrialResult } from "./run-loop.js";
+import { lazy } from "../text/lazy.js";
 import { addCall, newTotals, withTotals } from "./call-totals.js";
 import { callsOf } from "../classify/call-set.js";
 
@@ -312,10 +313,12 @@ export async function askWithSearch(ctx: AskContext, t: SearchTrial): Promise<Tr
     definition_tokens_unsearched: unsearched,
   };
   const discovery = { visible, retrieved: loaded, k: settings.k, retrieval: null };
-  const record = recordAnswer(ctx, { ...t, discovery }, request, finalOutcome, {
-    toolsShuffled: false,
-    search,
-  });
+  const record = lazy(() =>
+    recordAnswer(ctx, { ...t, discovery }, request, finalOutcome, {
+      toolsShuffled: false,
+      search,
+    }),
+  );
   return { outcome: finalOutcome, record };
 }
 
