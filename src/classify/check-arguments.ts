@@ -3,10 +3,16 @@
  * and the case's expectations on values. Pure apart from a cache of compiled validators.
  */
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
-import { describeUnknownDialect, dialectAjvs, dialectOf } from "../json-schema/dialects.js";
+import {
+  describeUnknownDialect,
+  dialectAjvs,
+  dialectOf,
+  type Dialect,
+} from "../json-schema/dialects.js";
 import { findMetaSchemaProblem } from "../json-schema/schema-problems.js";
 import { describeProblem } from "../json-schema/describe-errors.js";
 import { compileLinear } from "../text/linear-regexp.js";
+import { whenIdle } from "../text/when-idle.js";
 import type { ArgExpectation, JsonObject, JsonValue } from "../types.js";
 
 // addUsedSchema:false keeps two tools whose schemas share an $id from colliding in one instance;
@@ -55,6 +61,19 @@ function compileText(schema: JsonObject): ValidateFunction | string {
   }
   validators.set(key, compiled);
   return compiled;
+}
+
+/**
+ * Loads Ajv for the dialects of these schemas while the event loop is idle (text/when-idle.ts): a
+ * live run's first answers would otherwise wait for it (about 60 ms) at the first argument check.
+ */
+export function prepareArgumentChecks(schemas: Iterable<JsonObject>): void {
+  const dialects = new Set<Dialect>();
+  for (const schema of schemas) {
+    const dialect = dialectOf(schema);
+    if (typeof dialect === "string") dialects.add(dialect);
+  }
+  for (const dialect of dialects) whenIdle(() => ajvOf(dialect));
 }
 
 /** `/order_id: must be string`, `(root): must have required property 'order_id'`. */

@@ -27,6 +27,7 @@ import {
   type SearchSurface,
 } from "./tool-search.js";
 import { askInSteps } from "./agent-loop.js";
+import { prepareArgumentChecks } from "../classify/check-arguments.js";
 import { dispatching, dispatchPlanOf } from "./dispatch-endpoint.js";
 import { definitionsOf, recordAnswer, requestOf, type AskContext } from "./trial-request.js";
 
@@ -65,6 +66,8 @@ export interface AskerParts {
 
 export function createAsker(parts: AskerParts): DecisionAsker {
   const { config } = parts;
+  // The answers' argument checks, made ready while the first calls are out.
+  prepareArgumentChecks([...parts.definitions.values()].map((d) => d.input_schema));
   // dispatch: tool folds the targets into a dispatcher (the registry's choice, or the case's own).
   const plan = dispatchPlanOf(parts.registry);
   const folded = plan === null ? parts.endpoint : dispatching(parts.endpoint, plan);
