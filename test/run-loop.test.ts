@@ -1,14 +1,17 @@
 /**
- * The trial loop's contract (src/trial/run-loop.ts): a finished trial's place goes to the next
- * trial before its record is made, records are kept in the order trials finished and all of them
- * before the loop returns, a record that cannot be made fails the run (never an uncaught error),
- * and a fatal outcome stops it with what finished before it kept.
+ * The trial loop's contract (src/trial/run-loop.ts): when calls leave the process (the endpoint
+ * has a pace), a finished trial's place goes to the next trial before its record is made;
+ * otherwise each record is made at once. Records are kept in the order trials finished and all of
+ * them before the loop returns, a record that cannot be made fails the run (never an uncaught
+ * error), and a fatal outcome stops it with what finished before it kept.
  */
 import { describe, expect, it } from "vitest";
 import { runTrialJobs, type TrialJob, type TrialResult } from "../src/trial/run-loop.js";
 import type { EndpointOutcome, EndpointResponse, RunProgress, TrialRecord } from "../src/types.js";
 
 const answered: EndpointOutcome = { ok: true, response: {} as EndpointResponse };
+/** An endpoint's pace at its full concurrency: its calls leave the process. */
+const pace = { capacity: () => 32, max: 32 };
 
 /** Jobs that log when they are asked, when their record is made and when it is kept. */
 function loggedJobs(
@@ -45,10 +48,19 @@ describe("the trial loop", () => {
       concurrency: 1,
       resumed: 0,
       total: 3,
+      pace,
     });
     expect(stop).toBeNull();
     expect(events.indexOf("ask 1")).toBeLessThan(events.indexOf("record 0"));
     expect(events.indexOf("ask 2")).toBeLessThan(events.indexOf("record 1"));
+    expect(kept).toEqual(["c0", "c1", "c2"]);
+  });
+
+  it("makes each record at once when nothing waits on a place (no pace: no call leaves the process)", async () => {
+    const events: string[] = [];
+    const kept: string[] = [];
+    await runTrialJobs(loggedJobs(3, { events, kept }), { concurrency: 1, resumed: 0, total: 3 });
+    expect(events).toEqual(["ask 0", "record 0", "ask 1", "record 1", "ask 2", "record 2"]);
     expect(kept).toEqual(["c0", "c1", "c2"]);
   });
 
@@ -67,6 +79,7 @@ describe("the trial loop", () => {
       concurrency: 4,
       resumed: 0,
       total: 300,
+      pace,
       onProgress: (p) => progress.push(p),
     });
     expect(stop).toBeNull();
@@ -92,6 +105,7 @@ describe("the trial loop", () => {
         concurrency: 2,
         resumed: 0,
         total: 40,
+        pace,
       }),
     ).rejects.toBe(broken);
     expect(kept.slice(0, 5)).toEqual(["c0", "c1", "c2", "c3", "c4"]);

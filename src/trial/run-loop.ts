@@ -95,12 +95,14 @@ export async function runTrialJobs(jobs: JobList, options: LoopOptions): Promise
     }
     return true;
   };
-  // Trials finished and not yet recorded, in the order they finished. Each is recorded by an
-  // immediate of its own (the event loop's check phase), so the answers that arrive together
-  // first send their places' next requests — the HTTP client resumes its queue in immediates too,
-  // and one that falls before a trial's is not held behind its record. Recording them all in one
-  // immediate made a live run slower than one immediate each. At the end of the loop the rest are
-  // recorded at once.
+  // Trials finished and not yet recorded, in the order they finished. When calls leave the
+  // process (the endpoint has a pace), each is recorded by an immediate of its own (the event
+  // loop's check phase), so the answers that arrive together first send their places' next
+  // requests — the HTTP client resumes its queue in immediates too, and one that falls before a
+  // trial's is not held behind its record (recording them all in one immediate made a live run
+  // slower than one immediate each). Otherwise nothing waits on a place: each is recorded at once.
+  // At the end of the loop the rest are recorded at once.
+  const leaves = options.pace !== undefined;
   const unkept: { job: TrialJob; result: TrialResult }[] = [];
   let failure: ((error: unknown) => void) | null = null;
   const keepFirst = () => {
@@ -116,8 +118,7 @@ export async function runTrialJobs(jobs: JobList, options: LoopOptions): Promise
   const keepAll = () => {
     while (unkept.length > 0) keepFirst();
   };
-  const keepSoon = (job: TrialJob, result: TrialResult) => {
-    unkept.push({ job, result });
+  const keepSoon = () =>
     setImmediate(() => {
       try {
         keepFirst();
@@ -125,7 +126,6 @@ export async function runTrialJobs(jobs: JobList, options: LoopOptions): Promise
         failure?.(error);
       }
     });
-  };
   const going = () => stopped === null && options.signal?.aborted !== true;
   // The limiter runs jobs in the order they are fed, `limit.concurrency` at a time; the feed keeps
   // FEED jobs per place given to it, and stops giving once the loop is stopping (a job given but
@@ -142,7 +142,11 @@ export async function runTrialJobs(jobs: JobList, options: LoopOptions): Promise
   const run = async (job: TrialJob) => {
     if (!going()) return;
     const result = await job.run();
-    if (finishOne(result)) keepSoon(job, result);
+    if (finishOne(result)) {
+      unkept.push({ job, result });
+      if (leaves) keepSoon();
+      else keepFirst();
+    }
     follow();
     const turn = turns.due();
     if (turn !== undefined) await turn;
