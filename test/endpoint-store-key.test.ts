@@ -5,6 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createEndpoint } from "../src/trial/create-endpoint.js";
 import { renderOpenAIRequest } from "../src/endpoint/openai-wire.js";
 import { contentHash, envelopeHash, sha256Hex } from "../src/text/content-hash.js";
+import { hashRequest } from "../src/endpoint/request-hash.js";
 import {
   canonicalJson,
   canonicalJsonPieces,
@@ -102,6 +103,35 @@ describe("sha256Hex", () => {
     );
     const text = "ünïcode \u2028 😀";
     expect(sha256Hex(text)).toBe(createHash("sha256").update(text, "utf8").digest("hex"));
+  });
+});
+
+describe("hashRequest (the request_hash of an endpoint with no store)", () => {
+  it("is contentHash of the envelope a stored endpoint's key is made of, the case id left out", () => {
+    // Long definitions shared by reference between requests, as a registry's are between trials.
+    const tools = Array.from({ length: 12 }, (_, i) => ({
+      name: `tool_${i}`,
+      description: `ünïcode \u2028 "${"d".repeat(300)}"`,
+      input_schema: { type: "object", properties: { id: { type: "string" } } },
+    }));
+    for (const [trial, goal, shown] of [
+      [0, "find order 1", tools.slice(0, 10)],
+      [1, "find order 1", tools.slice(0, 10)],
+      [0, "cancel 😀 order", tools.slice(2, 12)],
+      [4, "", []],
+    ] as const) {
+      const request = makeRequest({ trial, goal, tools: [...shown] });
+      const { case_id: _caseId, ...content } = request;
+      expect(hashRequest(request, "baseline", "lexical-v1")).toBe(
+        contentHash({
+          endpoint: "baseline",
+          model: "lexical-v1",
+          base_url: null,
+          trial,
+          request: content,
+        }),
+      );
+    }
   });
 });
 
