@@ -2,11 +2,12 @@
  * The trial loop of a run: jobs through a p-limit limiter, `concurrency` at a time — or fewer
  * while the endpoint's pace is lowered by rate limits (the limiter follows it) — fed lazily, so no
  * more than FEED × concurrency jobs wait for a place (a run of a million trials holds no queue of
- * them); each record made and appended just after its trial finishes (its place already given to
- * the next trial), progress reported as they are. The first run-stopping (fatal) outcome stops the loop:
- * nothing new starts, trials in flight finish and are kept, the fatal trial is not recorded (so
- * `--resume` redoes it), and its message is returned. An interrupt (SIGINT/SIGTERM) stops it the
- * same way, except that trials still in flight after GRACE_MS are abandoned (not recorded).
+ * them); each record made and appended as its trial finishes (when calls leave the process, just
+ * after: its place given to the next trial first), progress reported as they are. The first
+ * run-stopping (fatal) outcome stops the loop: nothing new starts, trials in flight finish and are
+ * kept, the fatal trial is not recorded (so `--resume` redoes it), and its message is returned. An
+ * interrupt (SIGINT/SIGTERM) stops it the same way, except that trials still in flight after
+ * GRACE_MS are abandoned (not recorded).
  */
 import pLimit from "p-limit";
 import type { EndpointOutcome, EndpointPace, RunProgress, TrialRecord } from "../types.js";
