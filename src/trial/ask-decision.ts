@@ -66,8 +66,10 @@ export interface AskerParts {
 
 export function createAsker(parts: AskerParts): DecisionAsker {
   const { config } = parts;
-  // The answers' argument checks, made ready while the first calls are out.
-  prepareArgumentChecks([...parts.definitions.values()].map((d) => d.input_schema));
+  // The answers' argument checks, made ready while the first calls are out (when calls leave the
+  // process: the endpoint has a pace).
+  if (parts.endpoint.pace !== undefined)
+    prepareArgumentChecks([...parts.definitions.values()].map((d) => d.input_schema));
   // dispatch: tool folds the targets into a dispatcher (the registry's choice, or the case's own).
   const plan = dispatchPlanOf(parts.registry);
   const folded = plan === null ? parts.endpoint : dispatching(parts.endpoint, plan);
