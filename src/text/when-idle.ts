@@ -40,7 +40,7 @@ function look(): void {
   }
   // The task's own time is not the loop's: the next look measures from here.
   since = performance.eventLoopUtilization();
-  if (waiting.length > 0 || looking === null) return;
-  clearInterval(looking);
+  if (waiting.length > 0) return;
+  clearInterval(looking ?? undefined);
   looking = null;
 }
