@@ -12,6 +12,7 @@
 import pLimit from "p-limit";
 import type { EndpointOutcome, EndpointPace, RunProgress, TrialRecord } from "../types.js";
 import { REJECTION } from "../endpoint/http-failure.js";
+import { createTurns, delay, GRACE_MS, interrupted } from "./loop-turns.js";
 
 export interface TrialResult {
   outcome: EndpointOutcome;
@@ -49,9 +50,6 @@ export interface LoopOptions {
 
 /** Jobs given to the limiter ahead of a free place, per place: enough to keep every place busy, never the whole list. */
 const FEED = 2;
-
-/** How long trials in flight may take to finish after an interrupt. */
-export const GRACE_MS = 3_000;
 
 /** Why the loop stopped early: a run-stopping endpoint failure, or an interrupt. */
 export type LoopStop =
@@ -190,34 +188,6 @@ export async function runTrialJobs(jobs: JobList, options: LoopOptions): Promise
   return null;
 }
 
-/** Trials finished between two turns of the event loop, at most (plus one per place of the limiter). */
-const TRIALS_PER_TURN = 64;
-
-/**
- * Lets the event loop turn every TRIALS_PER_TURN trials. Trials that answer without waiting on
- * I/O (the baseline, store hits in replay) resolve in microtasks only, so without a turn the
- * loop would run to its end before a signal (Ctrl-C) or a timer is seen. Once a turn is due every
- * job finishing holds its place until the turn, in the order it finished its trial: the same jobs, in the same order,
- * whatever the timing.
- */
-function createTurns(): { due(): Promise<void> | undefined } {
-  let finished = 0;
-  let turn: Promise<void> | null = null;
-  return {
-    due: () => {
-      if (turn === null && ++finished < TRIALS_PER_TURN) return undefined;
-      turn ??= new Promise((resolve) =>
-        setImmediate(() => {
-          finished = 0;
-          turn = null;
-          resolve();
-        }),
-      );
-      return turn;
-    },
-  };
-}
-
 /** Trials that must all be rejected the same way, with none answered, before the run stops. */
 export const ALIKE_REJECTIONS = 6;
 
@@ -241,28 +211,4 @@ function createRejectionGuard(): { observe(outcome: EndpointOutcome): string | n
       return `every one of the first ${ALIKE_REJECTIONS} trials was rejected alike: ${outcome.error}`;
     },
   };
-}
-
-/**
- * `done` resolves when the signal is aborted (never, without one); `release` removes its listener
- * (a run of many loops — adaptive trials' rounds — would otherwise pile listeners on the signal).
- */
-function interrupted(signal: AbortSignal | undefined): {
-  done: Promise<void>;
-  release: () => void;
-} {
-  let listener: (() => void) | null = null;
-  const done = new Promise<void>((resolve) => {
-    if (signal === undefined) return;
-    if (signal.aborted) resolve();
-    else signal.addEventListener("abort", (listener = () => resolve()), { once: true });
-  });
-  return {
-    done,
-    release: () => (listener === null ? undefined : signal?.removeEventListener("abort", listener)),
-  };
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
