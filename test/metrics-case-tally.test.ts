@@ -306,6 +306,34 @@ describe("metrics from case tallies", () => {
     expect(Object.isFrozen(a?.rates)).toBe(true);
   });
 
+  it("count cases settled and counted again round after round (an adaptive run's) as if none was: what was taken out let go", () => {
+    // 3,000 copies of a random run's cases, a trial of each per round: each round settles the
+    // last one's cases (quiet for two windows) and takes each out again at its next record —
+    // the settled tallies are packed again many times over (SettledStore), conversations too.
+    const records = randomRun(13);
+    const copies = (r: TrialRecord, i: number): TrialRecord => ({
+      ...r,
+      case_id: `${r.case_id}~${i}`,
+      ...(r.turn === undefined
+        ? {}
+        : { turn: { ...r.turn, conversation: `${r.turn.conversation}~${i}` } }),
+    });
+    const rounds = [0, 1, 2, 3].map((trial) =>
+      records
+        .filter((r) => r.trial === trial)
+        .flatMap((r) => Array.from({ length: 200 }, (_, i) => copies(r, i))),
+    );
+    const tally = new RecordTally();
+    for (const round of rounds) for (const r of round) tally.add(r);
+    const once = tallyRecords(
+      rounds.flat().sort((a, b) => (a.case_id < b.case_id ? -1 : 1) || a.trial - b.trial),
+    );
+    const expected = once.cases();
+    expect(expected.length).toBe(14 * 200);
+    expect(tally.cases()).toEqual(expected);
+    expect(computeMetrics(rounds.flat())).toEqual(computeMetrics(rounds.flat().reverse()));
+  });
+
   it("settle a case at its last trial when the run says how many it asks, and count it as if it never was", () => {
     const records = randomRun(11);
     const once = tallyRecords(records);

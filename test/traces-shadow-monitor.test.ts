@@ -12,7 +12,12 @@ import { findRivals } from "../src/lint/find-rivals.js";
 import { readTraces } from "../src/traces/read-traces.js";
 import { clusterRateOf } from "../src/metrics/wilson.js";
 import { createShadowTally } from "../src/traces/shadow-report.js";
-import { createTurnCases, NO_CALL, type ProductionDecision } from "../src/traces/turn-cases.js";
+import {
+  createTurnCases,
+  NO_CALL,
+  takingFrom,
+  type ProductionDecision,
+} from "../src/traces/turn-cases.js";
 import { seededRandom } from "../src/text/seeded-random.js";
 import type { TracedTurn, TrialRecord } from "../src/types.js";
 import { runCli, tempDir } from "./support/cli.js";
@@ -322,13 +327,14 @@ describe("the shadow's tally", () => {
 
   it("lets each turn go at its last trial, and reports what holding them all to the end reports", () => {
     const run = shadowRun(5);
-    const tally = createShadowTally(run.production, 3);
+    const tally = createShadowTally(takingFrom(run.production), 3);
     for (const r of run.records) tally.add(r);
     expect(run.production.size).toBe(0);
+    expect(tally.held()).toBe(0);
     const held = shadowRun(5);
-    const holding = createShadowTally(held.production, Infinity);
+    const holding = createShadowTally(takingFrom(held.production), Infinity);
     for (const r of held.records) holding.add(r);
-    expect(held.production.size).toBe(300);
+    expect(holding.held()).toBe(300);
     const report = tally.report(about);
     expect(report).toEqual(holding.report(about));
     // The moves against a recount of the records, turn by turn (clusterRateOf).
@@ -360,7 +366,7 @@ describe("the shadow's tally", () => {
     const reports = [5, 6].map((order) => {
       const { production, records } = shadowRun(5);
       const rand = seededRandom(order);
-      const tally = createShadowTally(production, 3);
+      const tally = createShadowTally(takingFrom(production), 3);
       for (const r of records.sort(() => rand() - 0.5)) tally.add(r);
       const { cells, ...rest } = tally.report(about);
       // A cell names its first turns as they came: the counts are what must not move.

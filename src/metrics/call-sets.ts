@@ -7,7 +7,7 @@
  */
 import type { CallSetMetrics, TrialRecord } from "../types.js";
 import { isRightCall } from "./trial-facts.js";
-import type { CaseTally } from "./case-tally.js";
+import type { Cluster } from "./wilson.js";
 import { slotFigures } from "./slot-figures.js";
 
 /** The slots of a case's call-set sums. */
@@ -52,9 +52,7 @@ export function addCallSet(sums: Float64Array, r: TrialRecord): void {
 }
 
 /** The call-set figures of the clusters' cases, or null when no scored decision expected calls. */
-export function computeCallSets(
-  clusters: readonly (readonly CaseTally[])[],
-): CallSetMetrics | null {
+export function computeCallSets(clusters: readonly Cluster[]): CallSetMetrics | null {
   const { decisions, share, mean } = slotFigures(clusters, (c) => c.callSets, CALL_SET.decisions);
   if (decisions.every((n) => n === 0)) return null;
   return {

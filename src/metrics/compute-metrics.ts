@@ -28,7 +28,7 @@ import { computeConfusions } from "./confusions.js";
 import { computeReliability } from "./reliability.js";
 import { computeInputTokens, computeRetrievalQuality } from "./retrieval-quality.js";
 import { compareText } from "../text/compare-text.js";
-import { clusterRateOf } from "./wilson.js";
+import { clusterRateOf, membersOf, type Cluster } from "./wilson.js";
 import { computeConversations } from "./conversations.js";
 import { computeToolSearch } from "./tool-search.js";
 import { computeCallSets } from "./call-sets.js";
@@ -41,7 +41,7 @@ export function computeMetrics(records: TrialRecord[], success: Success = "selec
 
 /** A trial-level rate over the clusters, from its cases' counts. */
 function perCluster(
-  clusters: readonly (readonly CaseTally[])[],
+  clusters: readonly Cluster[],
   n: (c: CaseTally) => number,
   s: (c: CaseTally) => number,
 ): Rate {
@@ -53,8 +53,9 @@ function perCluster(
 }
 
 /** Each rate of the table over the clusters: their cases' counts added up once (a cluster is mostly one case). */
-function countRates(clusters: readonly (readonly CaseTally[])[]): Record<RateName, Rate> {
-  const counts = clusters.map((cases) => {
+function countRates(clusters: readonly Cluster[]): Record<RateName, Rate> {
+  const counts = clusters.map((cluster) => {
+    const cases = membersOf(cluster);
     if (cases.length === 1) return cases[0].rates;
     const sum = new Array<number>(cases[0].rates.length).fill(0);
     for (const c of cases) for (let i = 0; i < sum.length; i++) sum[i] += c.rates[i];
@@ -133,10 +134,11 @@ function withCallSets(callSets: CallSetMetrics | null): { call_sets?: CallSetMet
 }
 
 /** Over exposed trials, by retriever budget: "all" for trials without a retriever; numeric keys ascending, "all" last. */
-function computeRecallAtK(clusters: readonly (readonly CaseTally[])[]): Record<string, Rate> {
+function computeRecallAtK(clusters: readonly Cluster[]): Record<string, Rate> {
   const keys = new Set<string>();
-  for (const cases of clusters)
-    for (const c of cases) for (let i = 0; i < c.recallAtK.length; i++) keys.add(c.recallAtK[i].k);
+  for (const cluster of clusters)
+    for (const c of membersOf(cluster))
+      for (let i = 0; i < c.recallAtK.length; i++) keys.add(c.recallAtK[i].k);
   const sorted = [...keys].sort(
     (a, b) =>
       (a === "all" ? 1 : 0) - (b === "all" ? 1 : 0) || Number(a) - Number(b) || compareText(a, b),

@@ -5,7 +5,7 @@
  * target was. Rates are clustered by case, as every rate is. A case's sums are gathered by addHierarchy.
  */
 import type { HierarchyMetrics, TrialRecord } from "../types.js";
-import type { CaseTally } from "./case-tally.js";
+import type { Cluster } from "./wilson.js";
 import { slotFigures } from "./slot-figures.js";
 
 const SLOT = {
@@ -34,9 +34,7 @@ export function addHierarchy(sums: Float64Array, r: TrialRecord): void {
 }
 
 /** The hierarchy figures of the clusters' cases, or null when no scored decision was hierarchical. */
-export function computeHierarchy(
-  clusters: readonly (readonly CaseTally[])[],
-): HierarchyMetrics | null {
+export function computeHierarchy(clusters: readonly Cluster[]): HierarchyMetrics | null {
   const { decisions, share } = slotFigures(clusters, (c) => c.hierarchy, SLOT.decisions);
   if (decisions.every((n) => n === 0)) return null;
   return {

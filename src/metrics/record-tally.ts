@@ -8,6 +8,8 @@ import type { Report, TrialRecord } from "../types.js";
 import { compareText } from "../text/compare-text.js";
 import { addRecord, newTally, type CaseTally } from "./case-tally.js";
 import { expandTally, settleTally, type SettledTally } from "./settle-tally.js";
+import { SettledStore } from "./settled-store.js";
+import type { Cluster } from "./wilson.js";
 import { SharedValues } from "./shared-values.js";
 
 /** Tokens of the answered trials, as the cost estimate counts them. */
@@ -31,7 +33,10 @@ export class RecordTally {
    */
   constructor(private readonly trials: number | null = null) {}
 
-  private readonly byCase = new Map<string, CaseTally | SettledTally>();
+  /** Cases whose records are still counted. */
+  private readonly open = new Map<string, CaseTally>();
+  /** Cases done (counted at their last trial, or no record came to them for a while): packed. */
+  private readonly settled = new SettledStore();
   private readonly shared = new SharedValues();
   /** Cases counted since the last settling, and in the window before it. */
   private recent = new Set<CaseTally>();
@@ -48,12 +53,15 @@ export class RecordTally {
   };
 
   add(r: TrialRecord): void {
-    const held = this.byCase.get(r.case_id);
-    const tally = held === undefined ? newTally(r) : isSettled(held) ? expandTally(held) : held;
-    if (tally !== held) this.byCase.set(r.case_id, tally);
+    let tally = this.open.get(r.case_id);
+    if (tally === undefined) {
+      const settled = this.settled.take(r.case_id);
+      tally = settled === undefined ? newTally(r) : expandTally(settled);
+      this.open.set(r.case_id, tally);
+    }
     addRecord(tally, r);
     if (tally.trials === this.trials) {
-      this.byCase.set(r.case_id, settleTally(tally, this.shared));
+      this.settle(tally);
       this.recent.delete(tally);
       this.before.delete(tally);
     } else this.recent.add(tally);
@@ -76,18 +84,24 @@ export class RecordTally {
     else this.answered.missing += 1;
   }
 
+  private settle(tally: CaseTally): void {
+    this.open.delete(tally.caseId);
+    this.settled.put(settleTally(tally, this.shared));
+  }
+
   /** Settles the cases counted in the window before this one and not in it (most are done). */
   private settleQuiet(): void {
-    for (const tally of this.before)
-      if (!this.recent.has(tally)) this.byCase.set(tally.caseId, settleTally(tally, this.shared));
+    for (const tally of this.before) if (!this.recent.has(tally)) this.settle(tally);
     this.before = this.recent;
     this.recent = new Set();
   }
 
   /** The tally of a case, if a record of it was counted. */
   get(caseId: string): CaseTally | undefined {
-    const held = this.byCase.get(caseId);
-    return held === undefined || !isSettled(held) ? held : expandTally(held);
+    const open = this.open.get(caseId);
+    if (open !== undefined) return open;
+    const settled = this.settled.find(caseId);
+    return settled === undefined ? undefined : expandTally(settled);
   }
 
   /** The case tallies in case order. */
@@ -97,14 +111,10 @@ export class RecordTally {
 
   /** The case tallies in case order, each settled (as a run holds it; expandTally reads one). */
   settledCases(): SettledTally[] {
-    this.byCase.forEach((held, caseId) => {
-      if (!isSettled(held)) this.byCase.set(caseId, settleTally(held, this.shared));
-    });
+    for (const tally of this.open.values()) this.settle(tally);
     this.recent.clear();
     this.before.clear();
-    return ([...this.byCase.values()] as SettledTally[]).sort((a, b) =>
-      compareText(a.caseId, b.caseId),
-    );
+    return this.settled.sorted();
   }
 
   /** The errored trials by case and trial. */
@@ -113,10 +123,6 @@ export class RecordTally {
       (a, b) => compareText(a.case_id, b.case_id) || a.trial - b.trial,
     );
   }
-}
-
-function isSettled(tally: CaseTally | SettledTally): tally is SettledTally {
-  return "counts" in tally;
 }
 
 function countSeen(counts: Map<string, number>, value: string): void {
@@ -140,29 +146,31 @@ export function tallyCases(records: Iterable<TrialRecord>): CaseTally[] {
 
 /** Each cluster's total of a count its cases keep. */
 export function sumPerCluster(
-  clusters: readonly (readonly CaseTally[])[],
+  clusters: readonly Cluster[],
   count: (c: CaseTally) => number,
 ): number[] {
   return clusters.map((cases) => sumOf(cases, count));
 }
 
-/** A count summed over the cases, in their order. */
-export function sumOf(cases: readonly CaseTally[], count: (c: CaseTally) => number): number {
+/** A count summed over the cases (of a cluster, or any), in their order. */
+export function sumOf(cases: Cluster, count: (c: CaseTally) => number): number {
+  if (!Array.isArray(cases)) return count(cases as CaseTally);
   let total = 0;
-  for (const c of cases) total += count(c);
+  for (const c of cases as readonly CaseTally[]) total += count(c);
   return total;
 }
 
 /** The cases of each cluster (a conversation's turns; otherwise a case alone), clusters in order. */
-export function clustersOf(cases: readonly CaseTally[]): CaseTally[][] {
+export function clustersOf(cases: readonly CaseTally[]): readonly Cluster[] {
   // Most runs have no conversation: each case its own cluster, named by its id, in case order.
-  if (
-    cases.every(
-      (c, i) =>
-        c.cluster === c.caseId && (i === 0 || compareText(cases[i - 1].caseId, c.caseId) < 0),
-    )
-  )
-    return cases.map((c) => [c]);
+  let alone = true;
+  let last = "";
+  for (let i = 0; i < cases.length && alone; i++) {
+    const id = cases[i].caseId;
+    alone = cases[i].cluster === id && (i === 0 || compareText(last, id) < 0);
+    last = id;
+  }
+  if (alone) return cases;
   const byCluster = new Map<string, CaseTally[]>();
   for (const tally of cases) {
     const cluster = byCluster.get(tally.cluster);

@@ -3,7 +3,7 @@
  * recall@k, MRR and nDCG@k over the trials whose retriever recorded scores. Pure.
  */
 import type { InputTokens, RetrievalQuality, TrialRecord } from "../types.js";
-import { clusterRateOf } from "./wilson.js";
+import { clusterRateOf, membersOf, type Cluster } from "./wilson.js";
 
 export interface TrialQuality {
   recall: number;
@@ -106,9 +106,10 @@ function finalSums(tally: QualityTally): Pick<QualityTally, "n" | "recall" | "rr
  * A cluster of several cases (a conversation's turns) sums case by case, each in trial order.
  */
 export function computeRetrievalQuality(
-  clusters: readonly (readonly { quality: QualityTally }[])[],
+  clusters: readonly Cluster<{ quality: QualityTally }>[],
 ): RetrievalQuality {
-  const sums = clusters.map((cases) => {
+  const sums = clusters.map((cluster) => {
+    const cases = membersOf(cluster);
     if (cases.length === 1) return finalSums(cases[0].quality);
     const sum = { n: 0, recall: 0, rr: 0, ndcg: 0, next: 0 };
     for (const { quality } of cases)

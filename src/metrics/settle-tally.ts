@@ -7,7 +7,7 @@ import type { CaseFields, CaseTally } from "./case-tally.js";
 import type { SharedValues } from "./shared-values.js";
 
 /** What a tally counts, besides its case and its first trial's fields. */
-type Counts = Omit<CaseTally, "caseId" | "cluster" | "settled" | "first">;
+export type Counts = Omit<CaseTally, "caseId" | "cluster" | "settled" | "first">;
 
 /** The counts a settled tally reads through its getters. */
 const COUNT_KEYS = [
@@ -36,19 +36,49 @@ const COUNT_KEYS = [
 const EVERY_COUNT: Record<Exclude<keyof Counts, (typeof COUNT_KEYS)[number]>, never> = {};
 void EVERY_COUNT;
 
+/** A settled tally's parts: its case and cluster, its first trial's fields and its counts (shared with every case alike). */
+export interface SettledParts {
+  readonly caseId: string;
+  readonly cluster: string;
+  readonly first: CaseFields;
+  readonly counts: Counts;
+}
+
+/** Where settled tallies are held, by place (settled-store.ts). */
+export interface SettledSource {
+  idAt(at: number): string;
+  clusterAt(at: number): string;
+  /** The first trial's fields and the counts, one object for every tally that has both alike. */
+  partsAt(at: number): Pick<SettledParts, "first" | "counts">;
+}
+
 /**
- * A settled tally as a run holds it: its case and cluster, its counts and first trial's fields
- * shared with every case alike. It reads as the case's tally (its counts through getters): a
- * report reads a million cases without a copy of each. Its counts are frozen; a record that comes
- * after counts into a copy (expandTally, then thawTally).
+ * A settled tally as a report reads it: a view of its parts where they are held (its counts
+ * through getters), made as it is read — a report reads a million cases without an object of each
+ * held between reports. Its counts are frozen; a record that comes after counts into a copy
+ * (expandTally, then thawTally).
  */
 export class SettledTally {
   constructor(
-    readonly caseId: string,
-    readonly cluster: string,
-    readonly first: CaseFields,
-    readonly counts: Counts,
+    private readonly source: SettledSource,
+    private readonly at: number,
   ) {}
+
+  get caseId(): string {
+    return this.source.idAt(this.at);
+  }
+
+  get cluster(): string {
+    return this.source.clusterAt(this.at);
+  }
+
+  get first(): CaseFields {
+    return this.source.partsAt(this.at).first;
+  }
+
+  get counts(): Counts {
+    return this.source.partsAt(this.at).counts;
+  }
 }
 // The class and this interface are one type: its counts are read through the getters below.
 export interface SettledTally extends Readonly<Counts> {
@@ -89,7 +119,7 @@ const FIRST_LISTS = [
  * comes after thaws them first). What a run holds per case, once the case is done. Counts written
  * out alike are one lookup (the counts held for the first case that ended so).
  */
-export function settleTally(tally: CaseTally, shared: SharedValues): SettledTally {
+export function settleTally(tally: CaseTally, shared: SharedValues): SettledParts {
   const { caseId, cluster, first } = tally;
   // Written out (a rest pattern costs as much as the rest of settling).
   const counts: Counts = {
@@ -114,21 +144,28 @@ export function settleTally(tally: CaseTally, shared: SharedValues): SettledTall
     firstTrial: tally.firstTrial,
     mixed: tally.mixed,
   };
-  // Sums a record adds to in place (tool search, call sets, hierarchy, a turn's records and
-  // qualities) stay the case's own: counts holding one are not shared.
-  const own =
+  const own = holdsOwn(counts);
+  return {
+    caseId,
+    cluster,
+    first: shareFirst(first, shared),
+    counts: own
+      ? shareParts(counts, shared)
+      : shared.keyed(JSON.stringify(counts), () => shareParts(counts, shared)),
+  };
+}
+
+/**
+ * Whether counts hold sums a record adds to in place (tool search, call sets, hierarchy, a turn's
+ * records and qualities): those are the case's own, never shared.
+ */
+export function holdsOwn(counts: Counts): boolean {
+  return (
     counts.search !== null ||
     counts.callSets !== null ||
     counts.hierarchy !== null ||
     counts.turns !== null ||
-    counts.quality.kept !== null;
-  return new SettledTally(
-    caseId,
-    cluster,
-    shareFirst(first, shared),
-    own
-      ? shareParts(counts, shared)
-      : shared.keyed(JSON.stringify(counts), () => shareParts(counts, shared)),
+    counts.quality.kept !== null
   );
 }
 
@@ -155,7 +192,7 @@ function shareFirst(first: CaseFields, shared: SharedValues): CaseFields {
  * newTally's order: a spread made each a slower object of another shape, and a report expands
  * every case.
  */
-export function expandTally({ caseId, cluster, first, counts: c }: SettledTally): CaseTally {
+export function expandTally({ caseId, cluster, first, counts: c }: SettledParts): CaseTally {
   return {
     caseId,
     cluster,

@@ -6,7 +6,7 @@
 import type { MeanEstimate, Rate } from "../types.js";
 import type { CaseTally } from "./case-tally.js";
 import { sumPerCluster } from "./record-tally.js";
-import { clusterMean, clusterRate } from "./wilson.js";
+import { clusterMean, clusterRate, type Cluster } from "./wilson.js";
 
 export interface SlotFigures {
   /** Each cluster's decisions (the slot given as the decisions'). */
@@ -20,7 +20,7 @@ export interface SlotFigures {
 }
 
 export function slotFigures(
-  clusters: readonly (readonly CaseTally[])[],
+  clusters: readonly Cluster[],
   sumsOf: (c: CaseTally) => Float64Array | null,
   decisionsSlot: number,
 ): SlotFigures {

@@ -5,15 +5,13 @@
  * Rates are clustered by case, means carry cluster-robust intervals. The sums per case are
  * gathered here (addSearch), as case-tally.ts counts each record.
  */
-import type { CaseTally } from "./case-tally.js";
+import type { Cluster } from "./wilson.js";
 import { isExposed } from "./trial-facts.js";
 import { slotFigures } from "./slot-figures.js";
 import { isControl, type ToolSearchMetrics, type TrialRecord } from "../types.js";
 
 /** The tool search figures of the clusters' cases, or null when no decision was asked with search on. */
-export function computeToolSearch(
-  clusters: readonly (readonly CaseTally[])[],
-): ToolSearchMetrics | null {
+export function computeToolSearch(clusters: readonly Cluster[]): ToolSearchMetrics | null {
   const { decisions, perCluster, share, mean } = slotFigures(
     clusters,
     (c) => c.search,

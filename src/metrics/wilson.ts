@@ -4,6 +4,7 @@
  */
 import type { MeanEstimate, Rate, TrialRecord } from "../types.js";
 import { compareText } from "../text/compare-text.js";
+import type { CaseTally } from "./case-tally.js";
 
 /** The two-sided 95% normal quantile. */
 export const Z_95 = 1.959963984540054;
@@ -29,6 +30,17 @@ export function wilson(successes: number, n: number, z = Z_95): [number, number]
 export interface ClusterTally {
   n: number;
   s: number;
+}
+
+/**
+ * The cases of a cluster: a conversation's turns, or a case alone — its tally, not a list of one
+ * (a report over a million cases makes no million lists).
+ */
+export type Cluster<T = CaseTally> = T | readonly T[];
+
+/** A cluster's cases, as a list. */
+export function membersOf<T>(cluster: Cluster<T>): readonly T[] {
+  return Array.isArray(cluster) ? (cluster as readonly T[]) : [cluster as T];
 }
 
 /**

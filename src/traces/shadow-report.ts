@@ -14,16 +14,20 @@ import {
 } from "../types.js";
 import { ClusterMoments } from "../metrics/cluster-moments.js";
 import { compareText } from "../text/compare-text.js";
-import { describeChoice, NO_CALL, type ProductionDecision } from "./turn-cases.js";
+import {
+  describeChoice,
+  NO_CALL,
+  type ProductionDecision,
+  type ProductionDecisions,
+} from "./turn-cases.js";
 
 /** Turns named per cell (the rest are counted). */
 const TURNS_PER_CELL = 20;
 
 /**
  * A turn while its decisions are counted: production's decision and what the candidate's
- * decisions add up to so far, one object in production's map in place of the decision. Once its
- * last trial is counted, it is added to the report's sums and let go: a shadow of a million turns
- * holds the turns being asked, not a million. Each interval's cluster is a turn (a traced turn is
+ * decisions add up to so far. Once its last trial is counted, it is added to the report's sums
+ * and let go: a shadow of a million turns holds the turns being asked, not a million. Each interval's cluster is a turn (a traced turn is
  * asked alone, never as a conversation's turn); production's side of a figure is its decision times n.
  */
 interface CountedTurn extends ProductionDecision {
@@ -38,8 +42,6 @@ interface CountedTurn extends ProductionDecision {
   visible: number;
 }
 
-const isCounted = (turn: ProductionDecision): turn is CountedTurn => "n" in turn;
-
 /**
  * The shadow report counted as the run keeps each record, so a shadow of any size holds sums
  * rather than its records: the moves, what became a question, an abstention or no call, and the
@@ -50,16 +52,17 @@ export interface ShadowTally {
   report(about: Pick<ShadowReport, "candidate" | "run_dir" | "turns">): ShadowReport;
   /** The model of the first record counted (null before any). */
   model(): string | null;
+  /** Turns held: counted, and not all their trials yet. */
+  held(): number;
 }
 
 /**
- * `production` is the tally's from here on: a turn's decision is replaced by its counted turn, and
- * taken out once its `trials` records are counted.
+ * A turn's decision is taken from `production` at its first record, and the turn let go once its
+ * `trials` records are counted.
  */
-export function createShadowTally(
-  production: Map<string, ProductionDecision>,
-  trials: number,
-): ShadowTally {
+export function createShadowTally(production: ProductionDecisions, trials: number): ShadowTally {
+  /** The turns being counted, by case id. */
+  const counting = new Map<string, CountedTurn>();
   /** Production's choice → the candidate's → their cell. */
   const cells = new Map<string, Map<string, ShadowCell>>();
   const became = { question: 0, abstention: 0, no_call: 0 };
@@ -86,14 +89,13 @@ export function createShadowTally(
   };
   const add = (r: TrialRecord) => {
     model ??= r.model;
-    const held = production.get(r.case_id);
-    if (held === undefined) {
-      if (r.error !== null) errored += 1;
-      return;
-    }
-    let decision: CountedTurn;
-    if (isCounted(held)) decision = held;
-    else {
+    let decision = counting.get(r.case_id);
+    if (decision === undefined) {
+      const held: ProductionDecision | undefined = production.take(r.case_id);
+      if (held === undefined) {
+        if (r.error !== null) errored += 1;
+        return;
+      }
       const { label, offered, calls } = held;
       decision = {
         label,
@@ -106,14 +108,14 @@ export function createShadowTally(
         parallelCandidate: 0,
         visible: 0,
       };
-      production.set(r.case_id, decision);
+      counting.set(r.case_id, decision);
     }
     decision.records += 1;
     if (r.error !== null) errored += 1;
     else count(decision, r);
     if (decision.records >= trials) {
       settle(decision);
-      production.delete(r.case_id);
+      counting.delete(r.case_id);
     }
   };
   const count = (decision: CountedTurn, r: TrialRecord) => {
@@ -144,11 +146,8 @@ export function createShadowTally(
   };
   const report = (about: Pick<ShadowReport, "candidate" | "run_dir" | "turns">): ShadowReport => {
     // Turns with fewer records than trials (a record that was never made) are counted as they are.
-    for (const [id, turn] of production)
-      if (isCounted(turn)) {
-        settle(turn);
-        production.delete(id);
-      }
+    for (const turn of counting.values()) settle(turn);
+    counting.clear();
     const mean = (total: number) =>
       sizes.turns === 0 ? null : Math.round((total / sizes.turns) * 100) / 100;
     return {
@@ -183,5 +182,5 @@ export function createShadowTally(
       },
     };
   };
-  return { add, report, model: () => model };
+  return { add, report, model: () => model, held: () => counting.size };
 }

@@ -25,12 +25,12 @@ import {
   idBase,
   tracedChoice,
   tracedTool,
-  uniqueId,
   uniqueTools,
   whyNot,
   type SkipReason,
 } from "./turn-parts.js";
 import type { CaseList } from "../cases/case-list.js";
+import { NumberColumn, TextColumn, TextIndex } from "../text/packed-columns.js";
 
 /** What production did on one turn, in the words of a moves table. */
 export interface ProductionDecision {
@@ -52,10 +52,27 @@ export const NO_CALL = "(no call)";
 export interface TurnCases {
   /** The cases in the order of their turns, each made as it is read (held packed, not as cases). */
   cases: CaseList;
-  production: Map<string, ProductionDecision>;
+  /** Production's decision on each turn, by its case's id: each given once. */
+  production: ProductionDecisions;
   skipped: Partial<Record<SkipReason, number>>;
   /** Cases asked without a system prompt (their turns traced none). */
   noSystem: number;
+}
+
+/** Production's decisions, each taken once (the shadow's tally takes a turn's at its first record). */
+export interface ProductionDecisions {
+  take(caseId: string): ProductionDecision | undefined;
+}
+
+/** Decisions held in a map, each let go as it is taken. */
+export function takingFrom(decisions: Map<string, ProductionDecision>): ProductionDecisions {
+  return {
+    take: (caseId) => {
+      const decision = decisions.get(caseId);
+      decisions.delete(caseId);
+      return decision;
+    },
+  };
 }
 
 /**
@@ -63,8 +80,10 @@ export interface TurnCases {
  * turn's case, not the turn (its parsed attributes, the tool definitions it was offered): `add`
  * each turn, then `finish` puts the cases in the order of the turns (compareTurns) and names them.
  * A case is held as what it is made of — its goal, its source, and what turns share (its
- * registry, label, history, system prompt), one column each — and made each time the list is
- * read: a million turns hold a million goals, not a million case objects.
+ * registry, label, history, system prompt) — in columns outside the heap (text/packed-columns.ts),
+ * and made each time the list is read: a million turns hold a million goals' bytes, not a
+ * million case objects or strings. Production's decision on a turn is put where the tally takes
+ * it as the run takes the turn's case: a million turns hold the decisions of the turns being asked.
  */
 export function createTurnCases(
   candidate: Registry | null,
@@ -78,22 +97,26 @@ export function createTurnCases(
   const dispatch = candidate?.dispatch?.style === "tool" ? candidate.dispatch : null;
   const skipped: Partial<Record<SkipReason, number>> = {};
   let noSystem = 0;
-  // Each asked turn's place in the order (its time, trace and span, then its case's source), what
-  // its case is made of and production's decision, at the same index of these lists: a million
-  // turns make no object for each.
-  /** Milliseconds (NaN: no time): 8 bytes, not a string; in the order of the ISO times (a four-digit year's). */
-  const millis: number[] = [];
-  const traceIds: (string | null)[] = [];
-  const spanIds: (string | null)[] = [];
-  const goals: (string | null)[] = [];
-  const lines: number[] = [];
+  // Each asked turn's place in the order (its time, trace and span, then its case's source) and
+  // what its case is made of, at the same index of these columns: a million turns make no object
+  // for each.
+  /** Milliseconds (NaN: no time); in the order of the ISO times (a four-digit year's). */
+  const millis = new NumberColumn(new Float64Array(1024));
+  /** Each trace's id once for its turns read one after another, and each turn's place in it. */
+  const traces = new TextColumn();
+  const traceOf = new NumberColumn(new Uint32Array(1024));
+  const spans = new TextColumn();
+  const goals = new TextColumn();
+  const lines = new NumberColumn(new Int32Array(1024));
   const histories: (Message[] | null)[] = [];
   /** What many turns have alike (their file, registry, label, system prompt, tool_choice, decision), one object for all alike. */
   const shapes: TurnShape[] = [];
-  const shapeOf = createPartsInterner<TurnShape>(INTERNED);
-  /** A trace's id, held once for its turns read one after another. */
-  let lastTrace: string | null = null;
-  /** Decisions alike are one object (a turn's is replaced, never changed, by the shadow's tally). */
+  const shapeOf = new NumberColumn(new Uint32Array(1024));
+  const shapeIndex = new Map<TurnShape, number>();
+  const internShape = createPartsInterner<TurnShape>(INTERNED);
+  /** The trace of the turn read last (undefined before the first). */
+  let lastTrace: string | null | undefined;
+  /** Decisions alike are one object. */
   const decisions = new Map<string, ProductionDecision>();
   /** One `[label]` for every turn that called it. */
   const labels = new Map<string, string[]>();
@@ -148,9 +171,9 @@ export function createTurnCases(
     let acceptable = labels.get(label);
     if (acceptable === undefined) labels.set(label, (acceptable = [label]));
     millis.push(turn.time === null ? NaN : Date.parse(turn.time));
-    if (turn.trace_id !== lastTrace) lastTrace = turn.trace_id;
-    traceIds.push(lastTrace);
-    spanIds.push(turn.span_id);
+    if (turn.trace_id !== lastTrace) traces.push((lastTrace = turn.trace_id));
+    traceOf.push(traces.length - 1);
+    spans.push(turn.span_id);
     const decision = {
       label: called ?? NO_CALL,
       offered: registry.tools.length,
@@ -165,48 +188,74 @@ export function createTurnCases(
     // As traced: a turn that had no system prompt is asked without one (never with the run's).
     const system = systems(turn.system ?? "");
     if (system === "") noSystem += 1;
-    shapes.push(
-      shapeOf({
-        file: turn.source.file,
-        registry,
-        acceptable,
-        system,
-        choice: tracedChoice(turn),
-        decision: held,
-      }),
-    );
+    const shape = internShape({
+      file: turn.source.file,
+      registry,
+      acceptable,
+      system,
+      choice: tracedChoice(turn),
+      decision: held,
+    });
+    let index = shapeIndex.get(shape);
+    if (index === undefined) {
+      shapeIndex.set(shape, (index = shapes.length));
+      shapes.push(shape);
+    }
+    shapeOf.push(index);
   };
   const finish = (): TurnCases => {
-    const production = new Map<string, ProductionDecision>();
-    const sorted = goals
-      .map((_, i) => i)
-      .sort(
-        orderOfTurns<number>({
-          time: (i) => (Number.isNaN(millis[i]) ? null : millis[i]),
-          trace_id: (i) => traceIds[i],
-          span_id: (i) => spanIds[i],
-          source: (i) => ({ file: shapes[i].file, line: lines[i] }),
-        }),
-      );
-    const order = Int32Array.from(sorted);
-    sorted.length = 0;
-    // Let the times and trace ids go before the map of a million ids is made.
-    millis.length = traceIds.length = 0;
-    const ids: string[] = [];
+    shapeIndex.clear();
+    const shapeAt = (i: number) => shapes[shapeOf.at(i)];
+    const times = millis.take();
+    const order = Uint32Array.from({ length: times.length }, (_, i) => i).sort(
+      orderOfTurns<number>({
+        time: (i) => (Number.isNaN(times[i]) ? null : times[i]),
+        trace_id: (i) => traces.at(traceOf.at(i)),
+        span_id: (i) => spans.at(i),
+        source: (i) => ({ file: shapeAt(i).file, line: lines.at(i) }),
+      }),
+    );
+    // Let the times and trace ids go before the ids are made.
+    traces.clear();
+    traceOf.clear();
+    // The ids in the order of the cases, each unique (a repeated span id, or a file and line,
+    // takes the first free -2, -3…): found taken in a table of the ids' hashes (TextIndex), not
+    // a set of a million strings.
+    const ids = new TextColumn();
+    const taken = new TextIndex((k) => ids.at(k) as string);
     for (const i of order) {
-      // Production's map is the ids taken so far (no set of a million ids beside it).
-      const id = uniqueId(idBase(spanIds[i], { file: shapes[i].file, line: lines[i] }), production);
+      const base = idBase(spans.at(i), { file: shapeAt(i).file, line: lines.at(i) });
+      let id = base;
+      for (let n = 2; taken.find(id) !== undefined; n += 1) id = `${base}-${n}`;
+      taken.add(id, ids.length);
       ids.push(id);
-      production.set(id, shapes[i].decision);
     }
-    spanIds.length = 0;
+    spans.clear();
+    /** Decisions put as their cases are drained, taken by the tally at a turn's first record. */
+    const asked = new Map<string, ProductionDecision>();
+    /** Every turn's decision, made only when the cases are read without being drained (an adaptive run asks them again). */
+    let all: ProductionDecisions | null = null;
+    let draining = false;
+    const production: ProductionDecisions = {
+      take: (caseId) => {
+        if (draining) {
+          const decision = asked.get(caseId);
+          asked.delete(caseId);
+          return decision;
+        }
+        all ??= takingFrom(
+          new Map(Array.from(order, (i, k) => [ids.at(k) as string, shapeAt(i).decision])),
+        );
+        return all.take(caseId);
+      },
+    };
     /** The case at place k of the order, made as it was traced (the fields in a loaded case's order). */
     const caseAt = (k: number): Case => {
       const i = order[k];
-      const shape = shapes[i];
+      const shape = shapeAt(i);
       const made: Case = {
-        id: ids[k],
-        goal: goals[i] as string,
+        id: ids.at(k) as string,
+        goal: goals.at(i) as string,
         phase,
         acceptable: shape.acceptable,
         forbidden: NONE,
@@ -217,7 +266,7 @@ export function createTurnCases(
         messages: histories[i] ?? NONE,
         must_see: NONE,
         must_not_see: NONE,
-        source: { file: shape.file, line: lines[i] },
+        source: { file: shape.file, line: lines.at(i) },
         registry: shape.registry,
         system: shape.system,
       };
@@ -233,15 +282,21 @@ export function createTurnCases(
         for (let k = 0; k < length; k++) yield caseAt(k);
       },
       *drain() {
-        // A case taken lets go of its goal and history (what each turn has of its own).
+        // A case taken lets go of its history; the columns go with the last.
+        draining = true;
         for (let k = 0; k < length; k++) {
           const made = caseAt(k);
           const i = order[k];
-          goals[i] = histories[i] = null;
+          histories[i] = null;
+          asked.set(made.id, shapeAt(i).decision);
           yield made;
         }
         length = 0;
-        goals.length = lines.length = histories.length = shapes.length = ids.length = 0;
+        goals.clear();
+        ids.clear();
+        lines.clear();
+        shapeOf.clear();
+        histories.length = shapes.length = 0;
       },
     };
     return { cases, production, skipped, noSystem };

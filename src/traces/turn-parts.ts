@@ -59,9 +59,3 @@ export function tracedTool(tool: TracedTurn["tools"][number]): Tool {
 export function idBase(span_id: string | null, source: Case["source"]): string {
   return `turn-${(span_id ?? `${source.file.replace(/^.*[\\/]/, "")}-${source.line}`).replace(/[^A-Za-z0-9_.-]+/g, "-").slice(0, 64)}`;
 }
-
-export function uniqueId(base: string, taken: ReadonlyMap<string, unknown>): string {
-  let id = base;
-  for (let n = 2; taken.has(id); n += 1) id = `${base}-${n}`;
-  return id;
-}

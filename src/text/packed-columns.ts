@@ -1,0 +1,185 @@
+/**
+ * Columns of a million values held outside the JavaScript heap: numbers in typed arrays, texts as
+ * their UTF-8 bytes in a few large buffers. A million strings on the heap cost their headers and
+ * pointers (about 30 bytes each besides their text) and, since the collector lets the heap grow
+ * past what is live, about as much again; a column costs its bytes and 12 per text. What a
+ * shadow holds of each traced turn until it is asked (src/traces/turn-cases.ts).
+ */
+
+/** A typed array that grows as it is pushed to (doubling). */
+export class NumberColumn<A extends Float64Array | Int32Array | Uint32Array> {
+  length = 0;
+  constructor(private values: A) {}
+
+  push(value: number): void {
+    if (this.length === this.values.length) this.values = grown(this.values, this.length * 2);
+    this.values[this.length++] = value;
+  }
+
+  at(i: number): number {
+    return this.values[i];
+  }
+
+  set(i: number, value: number): void {
+    this.values[i] = value;
+  }
+
+  /** The values, trimmed to the column's length (the column is empty after). */
+  take(): A {
+    const values = this.values.subarray(0, this.length) as A;
+    this.clear();
+    return values;
+  }
+
+  clear(): void {
+    this.values = this.values.subarray(0, 0) as A;
+    this.length = 0;
+  }
+}
+
+function grown<A extends Float64Array | Int32Array | Uint32Array>(values: A, size: number): A {
+  const next = new (values.constructor as new (n: number) => A)(Math.max(size, 1024));
+  next.set(values);
+  return next;
+}
+
+/** Bytes a buffer of texts holds (a longer text has a buffer of its own). */
+const CHUNK_BYTES = 4 << 20;
+/** Where a text's chunk begins in `place`: chunk × 2^32 + the offset in it. */
+const SPAN = 2 ** 32;
+
+/** Texts (or null) held as UTF-8 bytes; each read back makes its string again. */
+export class TextColumn {
+  private readonly chunks: Buffer[] = [];
+  /** Bytes used in the last chunk. */
+  private used = 0;
+  /** chunk × 2^32 + offset; NaN for null. */
+  private place = new NumberColumn(new Float64Array(1024));
+  private readonly bytes = new NumberColumn(new Uint32Array(1024));
+
+  get length(): number {
+    return this.place.length;
+  }
+
+  push(text: string | null): void {
+    if (text === null) {
+      this.place.push(NaN);
+      this.bytes.push(0);
+      return;
+    }
+    let chunk = this.chunks[this.chunks.length - 1];
+    // A UTF-16 unit is at most three bytes: the exact count only when it may not fit.
+    if (
+      chunk === undefined ||
+      (this.used + text.length * 3 > chunk.length &&
+        this.used + Buffer.byteLength(text) > chunk.length)
+    ) {
+      chunk = Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, Buffer.byteLength(text)));
+      this.chunks.push(chunk);
+      this.used = 0;
+    }
+    const written = chunk.write(text, this.used);
+    this.place.push((this.chunks.length - 1) * SPAN + this.used);
+    this.bytes.push(written);
+    this.used += written;
+  }
+
+  at(i: number): string | null {
+    const place = this.place.at(i);
+    if (Number.isNaN(place)) return null;
+    const chunk = Math.floor(place / SPAN);
+    const start = place - chunk * SPAN;
+    return this.chunks[chunk].toString("utf8", start, start + this.bytes.at(i));
+  }
+
+  /** Lets every text go. */
+  clear(): void {
+    this.chunks.length = 0;
+    this.used = 0;
+    this.place.clear();
+    this.bytes.clear();
+  }
+}
+
+/** A slot once held and let go (its probe chain goes on past it). */
+const GONE = 0xffffffff;
+
+/**
+ * A table of texts held elsewhere (a column), found by their hashes: each slot holds a text's
+ * hash and its place, and `textAt` reads a text back to tell two of one hash apart — exact, at
+ * 8 bytes a slot, with no string held. Open addressing, at most half full.
+ */
+export class TextIndex {
+  private size = 1024;
+  private hashes = new Uint32Array(this.size);
+  /** place + 1 (0: empty, GONE: let go). */
+  private places = new Uint32Array(this.size);
+  /** Slots held or let go. */
+  private used = 0;
+
+  constructor(private readonly textAt: (place: number) => string) {}
+
+  find(text: string): number | undefined {
+    const slot = this.slotOf(text, hashText(text));
+    return this.places[slot] === 0 ? undefined : this.places[slot] - 1;
+  }
+
+  /** Puts a text not in the table at `place`. */
+  add(text: string, place: number): void {
+    if ((this.used + 1) * 2 > this.size) this.rehash();
+    const hash = hashText(text);
+    let slot = hash & (this.size - 1);
+    while (this.places[slot] !== 0 && this.places[slot] !== GONE)
+      slot = (slot + 1) & (this.size - 1);
+    if (this.places[slot] === 0) this.used += 1;
+    this.hashes[slot] = hash;
+    this.places[slot] = place + 1;
+  }
+
+  /** Takes a text out; its place, or undefined when it was not there. */
+  remove(text: string): number | undefined {
+    const slot = this.slotOf(text, hashText(text));
+    const held = this.places[slot];
+    if (held === 0) return undefined;
+    this.places[slot] = GONE;
+    return held - 1;
+  }
+
+  /** The slot holding the text, or the empty slot its probe ends at. */
+  private slotOf(text: string, hash: number): number {
+    const mask = this.size - 1;
+    let slot = hash & mask;
+    for (let held = this.places[slot]; held !== 0; held = this.places[slot]) {
+      if (held !== GONE && this.hashes[slot] === hash && this.textAt(held - 1) === text)
+        return slot;
+      slot = (slot + 1) & mask;
+    }
+    return slot;
+  }
+
+  /** The held slots in a table twice as large (or as large, when most were let go). */
+  private rehash(): void {
+    const { hashes, places } = this;
+    let held = 0;
+    for (const place of places) if (place !== 0 && place !== GONE) held += 1;
+    while (held * 4 > this.size) this.size *= 2;
+    this.hashes = new Uint32Array(this.size);
+    this.places = new Uint32Array(this.size);
+    this.used = held;
+    const mask = this.size - 1;
+    for (let i = 0; i < places.length; i++) {
+      if (places[i] === 0 || places[i] === GONE) continue;
+      let slot = hashes[i] & mask;
+      while (this.places[slot] !== 0) slot = (slot + 1) & mask;
+      this.hashes[slot] = hashes[i];
+      this.places[slot] = places[i];
+    }
+  }
+}
+
+/** FNV-1a over a text's UTF-16 units. */
+function hashText(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
