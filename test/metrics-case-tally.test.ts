@@ -334,6 +334,15 @@ describe("metrics from case tallies", () => {
     expect(computeMetrics(rounds.flat())).toEqual(computeMetrics(rounds.flat().reverse()));
   });
 
+  it("read 150,000 settled cases back in case order (sorted a run of 65,536 at a time, then merged)", () => {
+    const [template] = randomRun(3);
+    const rand = seededRandom(8);
+    const ids = Array.from({ length: 150_000 }, (_, i) => `c${Math.floor(rand() * 1e9)}-${i}`);
+    const tally = new RecordTally(1);
+    for (const id of ids) tally.add({ ...template, case_id: id, trial: 0, turn: undefined });
+    expect(tally.settledCases().map((c) => c.caseId)).toEqual([...ids].sort());
+  });
+
   it("settle a case at its last trial when the run says how many it asks, and count it as if it never was", () => {
     const records = randomRun(11);
     const once = tallyRecords(records);

@@ -272,6 +272,45 @@ describe("turns made into cases (shadow)", () => {
     for (const turn of read) expect(turn.tools).toBe(read[0].tools);
   });
 
+  it("past a segment of 65,536 turns (70,000, out of time order, some sharing a span id): in time order, unique ids, each decision taken once", () => {
+    const read: TracedTurn[] = [];
+    readTraces([TRACE], process.cwd(), (t) => read.push(t));
+    const template = read.find((t) => t.calls.length > 0) as TracedTurn;
+    const rand = seededRandom(21);
+    const N = 70_000;
+    const turns = createTurnCases(null, null);
+    const times = Array.from({ length: N }, (_, i) => i).sort(() => rand() - 0.5);
+    for (let i = 0; i < N; i++) {
+      const t = times[i];
+      turns.add({
+        ...template,
+        time: new Date(Date.UTC(2026, 0, 1) + t * 1000).toISOString(),
+        // Every 1,000th turn's span id is its neighbour's: its case takes "-2".
+        span_id: (t % 1000 === 1 ? t - 1 : t).toString(16).padStart(16, "0"),
+        messages: [{ role: "user", content: `goal ${t} ${"ü".repeat(t % 7)}` }],
+      });
+    }
+    const { cases, production } = turns.finish();
+    const made = [...cases];
+    expect(made.map((c) => c.goal)).toEqual(
+      Array.from({ length: N }, (_, t) => `goal ${t} ${"ü".repeat(t % 7)}`),
+    );
+    const ids = made.map((c) => c.id);
+    expect(new Set(ids).size).toBe(N);
+    expect(ids[1001]).toBe(`turn-${(1000).toString(16).padStart(16, "0")}-2`);
+    expect(ids[69_999]).toBe(`turn-${(69_999).toString(16).padStart(16, "0")}`);
+    expect([...cases].map((c) => c.id)).toEqual(ids);
+    // Drained: the same cases, each decision put as its case is taken and taken once.
+    let k = 0;
+    for (const c of cases.drain?.() ?? []) {
+      expect(c.id).toBe(ids[k++]);
+      expect(production.take(c.id)?.label).toBe(template.calls[0].name);
+      expect(production.take(c.id)).toBeUndefined();
+    }
+    expect(k).toBe(N);
+    expect(cases.length).toBe(0);
+  });
+
   it("hold a message that several turns' spans repeat once: the same object in every case", () => {
     // Phoenix's export (the real exporter's output) traces one conversation through two
     // providers: the later turns' spans carry the earlier messages again, parsed anew; the user's

@@ -2,7 +2,6 @@
  * Reliability over repeated trials (docs/metrics.md "Reliability"), with the unbiased estimators of pass^k
  * (τ-bench: all k of k trials succeed) and pass@k (at least one of k succeeds).
  */
-import { minOf } from "../text/extremes.js";
 import type { CaseMean } from "../types.js";
 import { clusterRate, rate } from "./wilson.js";
 
@@ -13,6 +12,15 @@ export interface CaseTally {
   /** The unit the interval treats as independent (a turn's conversation); absent: the case itself. */
   cluster?: string;
 }
+
+/** How a case's n, c and cluster are read from what a caller holds (a report's case tallies: no object made per case). */
+export interface PassKReader<T> {
+  n(t: T): number;
+  c(t: T): number;
+  cluster(t: T): string | undefined;
+}
+
+const PLAIN: PassKReader<CaseTally> = { n: (t) => t.n, c: (t) => t.c, cluster: (t) => t.cluster };
 
 function checkRange(c: number, n: number, k: number): void {
   if (!(Number.isInteger(k) && k >= 1 && k <= n && c >= 0 && c <= n)) {
@@ -50,32 +58,36 @@ export function passAtK(c: number, n: number, k: number): number {
  * interval on (sum, cases), an approximation that treats the mean of per-case probabilities as
  * a proportion over cases; it ignores the within-case spread.
  */
-export function meanOverCases(
-  cases: CaseTally[],
+function meanOverCases<T>(
+  cases: readonly T[],
   estimate: (c: number, n: number, k: number) => number,
+  read: PassKReader<T>,
 ): Record<string, CaseMean> {
-  const scored = cases.filter((tally) => tally.n > 0);
-  const minN = minOf(
-    scored.map((tally) => tally.n),
-    0,
-  );
+  const scored = cases.filter((tally) => read.n(tally) > 0);
+  let minN = scored.length === 0 ? 0 : Infinity;
+  for (const tally of scored) minN = Math.min(minN, read.n(tally));
   // A conversation's turns are not independent: with conversations, its turns are one unit of the
   // interval (the design effect of their agreement), as every other rate of such a run.
-  const clustered = sharesCluster(scored);
+  const clustered = sharesCluster(scored, read);
   const means: Record<string, CaseMean> = {};
   for (let k = 1; k <= minN; k++) {
-    const sum = scored.reduce((total, tally) => total + estimate(tally.c, tally.n, k), 0);
+    let sum = 0;
+    for (const tally of scored) sum += estimate(read.c(tally), read.n(tally), k);
     means[String(k)] = clustered
-      ? { ...rate(sum, scored.length), ci: clusteredInterval(scored, (t) => estimate(t.c, t.n, k)) }
+      ? {
+          ...rate(sum, scored.length),
+          ci: clusteredInterval(scored, read, (t) => estimate(read.c(t), read.n(t), k)),
+        }
       : rate(sum, scored.length);
   }
   return means;
 }
 
 /** Whether two of the cases are of one cluster (a conversation's turns). */
-function sharesCluster(cases: readonly CaseTally[]): boolean {
+function sharesCluster<T>(cases: readonly T[], read: PassKReader<T>): boolean {
   const seen = new Set<string>();
-  for (const { cluster } of cases) {
+  for (const tally of cases) {
+    const cluster = read.cluster(tally);
     if (cluster === undefined) continue;
     if (seen.has(cluster)) return true;
     seen.add(cluster);
@@ -84,13 +96,14 @@ function sharesCluster(cases: readonly CaseTally[]): boolean {
 }
 
 /** The interval of a mean over cases whose clusters (conversations) hold several of them. */
-function clusteredInterval(
-  cases: CaseTally[],
-  value: (tally: CaseTally) => number,
+function clusteredInterval<T>(
+  cases: readonly T[],
+  read: PassKReader<T>,
+  value: (tally: T) => number,
 ): [number, number] | null {
   const byCluster = new Map<string, { n: number; s: number }>();
   cases.forEach((tally, i) => {
-    const key = tally.cluster ?? `#${i}`;
+    const key = read.cluster(tally) ?? `#${i}`;
     const cluster = byCluster.get(key) ?? { n: 0, s: 0 };
     cluster.n += 1;
     cluster.s += value(tally);
@@ -99,10 +112,16 @@ function clusteredInterval(
   return clusterRate([...byCluster.values()]).ci;
 }
 
-/** pass^k and pass@k over cases, keyed by k = 1..max n. */
-export function computePassK(cases: CaseTally[]): {
+/** pass^k and pass@k over cases, keyed by k = 1..max n; each case's n, c and cluster as `read` reads them. */
+export function computePassK<T = CaseTally>(
+  cases: readonly T[],
+  read: PassKReader<T> = PLAIN as unknown as PassKReader<T>,
+): {
   pass_hat_k: Record<string, CaseMean>;
   pass_at_k: Record<string, CaseMean>;
 } {
-  return { pass_hat_k: meanOverCases(cases, passHatK), pass_at_k: meanOverCases(cases, passAtK) };
+  return {
+    pass_hat_k: meanOverCases(cases, passHatK, read),
+    pass_at_k: meanOverCases(cases, passAtK, read),
+  };
 }

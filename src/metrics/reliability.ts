@@ -84,14 +84,12 @@ export function computeReliability(cases: readonly CaseTally[], success: Success
     .map((tally) => ({ case_id: tally.caseId, scored: tally.scored }))
     .sort((a, b) => a.scored - b.scored || compareText(a.case_id, b.case_id));
   return {
-    ...computePassK(
-      scored.map((tally) => ({
-        n: tally.scored,
-        c: tally.correct[success],
-        // Without conversations every case is its own cluster: none named (no set of them made).
-        cluster: turns ? tally.cluster : undefined,
-      })),
-    ),
+    ...computePassK(scored, {
+      n: (tally) => tally.scored,
+      c: (tally) => tally.correct[success],
+      // Without conversations every case is its own cluster: none named (no set of them made).
+      cluster: (tally) => (turns ? tally.cluster : undefined),
+    }),
     pass_k_short_cases: short,
     consistency: consistency_rate?.value ?? null,
     consistency_rate,

@@ -19,6 +19,42 @@ import {
 
 type Parts = Pick<SettledParts, "first" | "counts">;
 
+/** Places sorted at a time. */
+const RUN = 1 << 16;
+
+/** Runs of places, each in the order of their texts, merged into one (a heap of the runs' heads). */
+function mergeRuns(runs: readonly number[][], textAt: (place: number) => string): number[] {
+  if (runs.length <= 1) return runs[0] ?? [];
+  const next = runs.map(() => 0);
+  const heads = runs.map((run) => textAt(run[0]));
+  /** Runs not yet used up, as a heap by their heads' texts. */
+  const heap = runs.map((_, r) => r);
+  const before = (a: number, b: number) => compareText(heads[heap[a]], heads[heap[b]]) < 0;
+  const down = (from: number) => {
+    for (let i = from; ;) {
+      let least = i;
+      for (const child of [2 * i + 1, 2 * i + 2])
+        if (child < heap.length && before(child, least)) least = child;
+      if (least === i) return;
+      [heap[i], heap[least]] = [heap[least], heap[i]];
+      i = least;
+    }
+  };
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+  const merged: number[] = [];
+  while (heap.length > 0) {
+    const r = heap[0];
+    merged.push(runs[r][next[r]++]);
+    if (next[r] < runs[r].length) heads[r] = textAt(runs[r][next[r]]);
+    else {
+      heap[0] = heap[heap.length - 1];
+      heap.pop();
+    }
+    down(0);
+  }
+  return merged;
+}
+
 /** The part number of a tally taken out. */
 const TAKEN = 0xffffffff;
 
@@ -66,16 +102,24 @@ export class SettledStore implements SettledSource {
     return at === undefined ? undefined : new SettledTally(this, at);
   }
 
-  /** Every tally held, in case order. */
+  /**
+   * Every tally held, in case order: sorted a run of places at a time (its ids read while it
+   * sorts), the runs then merged — a million cases never hold a million ids as strings at once.
+   */
   sorted(): SettledTally[] {
-    const ids: string[] = [];
-    const places: number[] = [];
-    for (let at = 0; at < this.ids.length; at++) {
-      ids.push(this.partOf.at(at) === TAKEN ? "" : this.idAt(at));
-      if (this.partOf.at(at) !== TAKEN) places.push(at);
+    const runs: number[][] = [];
+    for (let start = 0; start < this.ids.length; start += RUN) {
+      const places: number[] = [];
+      const ids: string[] = [];
+      for (let at = start; at < Math.min(start + RUN, this.ids.length); at++)
+        if (this.partOf.at(at) !== TAKEN) {
+          places.push(at);
+          ids.push(this.idAt(at));
+        }
+      const order = places.map((_, i) => i).sort((a, b) => compareText(ids[a], ids[b]));
+      runs.push(order.map((i) => places[i]));
     }
-    places.sort((a, b) => compareText(ids[a], ids[b]));
-    return places.map((at) => new SettledTally(this, at));
+    return mergeRuns(runs, (at) => this.idAt(at)).map((at) => new SettledTally(this, at));
   }
 
   idAt(at: number): string {

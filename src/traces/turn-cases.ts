@@ -206,36 +206,49 @@ export function createTurnCases(
   const finish = (): TurnCases => {
     shapeIndex.clear();
     const shapeAt = (i: number) => shapes[shapeOf.at(i)];
-    const times = millis.take();
+    let times: Float64Array | null = millis.take();
     const order = Uint32Array.from({ length: times.length }, (_, i) => i).sort(
       orderOfTurns<number>({
-        time: (i) => (Number.isNaN(times[i]) ? null : times[i]),
+        time: (i) => (Number.isNaN((times as Float64Array)[i]) ? null : (times as Float64Array)[i]),
         trace_id: (i) => traces.at(traceOf.at(i)),
         span_id: (i) => spans.at(i),
         source: (i) => ({ file: shapeAt(i).file, line: lines.at(i) }),
       }),
     );
-    // Let the times and trace ids go before the ids are made.
+    // Let the times and trace ids go before the cases' parts are laid out again.
+    times = null;
     traces.clear();
     traceOf.clear();
-    // The ids in the order of the cases, each unique (a repeated span id, or a file and line,
-    // takes the first free -2, -3…): found taken in a table of the ids' hashes (TextIndex), not
-    // a set of a million strings.
-    const ids = new TextColumn();
-    const taken = new TextIndex((k) => ids.at(k) as string);
-    for (const i of order) {
+    // Each turn's parts again, in the order of the cases and a segment at a time: a run asked
+    // once lets each segment go as it takes the segment's last case. Each id unique (a repeated
+    // span id, or a file and line, takes the first free -2, -3…): found taken in a table of the
+    // ids' hashes (TextIndex), not a set of a million strings.
+    const segments: (Segment | null)[] = [];
+    const segmentOf = (k: number) => segments[k >>> SEGMENT_BITS] as Segment;
+    const idAt = (k: number) => segmentOf(k).ids.at(k & SEGMENT_MASK) as string;
+    const taken = new TextIndex(idAt);
+    for (let k = 0; k < order.length; k++) {
+      if ((k & SEGMENT_MASK) === 0) segments.push(newSegment());
+      const segment = segmentOf(k);
+      const i = order[k];
       const base = idBase(spans.at(i), { file: shapeAt(i).file, line: lines.at(i) });
       let id = base;
       for (let n = 2; taken.find(id) !== undefined; n += 1) id = `${base}-${n}`;
-      taken.add(id, ids.length);
-      ids.push(id);
+      taken.add(id, k);
+      segment.ids.push(id);
+      segment.goals.push(goals.at(i));
+      segment.lines.push(lines.at(i));
+      segment.shapes.push(shapeOf.at(i));
+      segment.histories.push(histories[i]);
     }
-    spans.clear();
+    for (const column of [spans, goals, lines, shapeOf]) column.clear();
+    histories.length = 0;
     /** Decisions put as their cases are drained, taken by the tally at a turn's first record. */
     const asked = new Map<string, ProductionDecision>();
     /** Every turn's decision, made only when the cases are read without being drained (an adaptive run asks them again). */
     let all: ProductionDecisions | null = null;
     let draining = false;
+    const decisionAt = (k: number) => shapes[segmentOf(k).shapes.at(k & SEGMENT_MASK)].decision;
     const production: ProductionDecisions = {
       take: (caseId) => {
         if (draining) {
@@ -243,19 +256,19 @@ export function createTurnCases(
           asked.delete(caseId);
           return decision;
         }
-        all ??= takingFrom(
-          new Map(Array.from(order, (i, k) => [ids.at(k) as string, shapeAt(i).decision])),
-        );
+        all ??= takingFrom(new Map(Array.from({ length }, (_, k) => [idAt(k), decisionAt(k)])));
         return all.take(caseId);
       },
     };
+    const length = order.length;
     /** The case at place k of the order, made as it was traced (the fields in a loaded case's order). */
     const caseAt = (k: number): Case => {
-      const i = order[k];
-      const shape = shapeAt(i);
+      const segment = segmentOf(k);
+      const j = k & SEGMENT_MASK;
+      const shape = shapes[segment.shapes.at(j)];
       const made: Case = {
-        id: ids.at(k) as string,
-        goal: goals.at(i) as string,
+        id: segment.ids.at(j) as string,
+        goal: segment.goals.at(j) as string,
         phase,
         acceptable: shape.acceptable,
         forbidden: NONE,
@@ -263,45 +276,65 @@ export function createTurnCases(
         tags: SHADOW_TAGS,
         args: NOTHING,
         context: NOTHING,
-        messages: histories[i] ?? NONE,
+        messages: segment.histories[j] ?? NONE,
         must_see: NONE,
         must_not_see: NONE,
-        source: { file: shape.file, line: lines.at(i) },
+        source: { file: shape.file, line: segment.lines.at(j) },
         registry: shape.registry,
         system: shape.system,
       };
       if (shape.choice !== null) made.tool_choice = shape.choice;
       return made;
     };
-    let length = order.length;
+    let left = length;
     const cases: CaseList = {
       get length() {
-        return length;
+        return left;
       },
       *[Symbol.iterator]() {
-        for (let k = 0; k < length; k++) yield caseAt(k);
+        for (let k = 0; k < left; k++) yield caseAt(k);
       },
       *drain() {
-        // A case taken lets go of its history; the columns go with the last.
+        // A segment is let go with its last case.
         draining = true;
-        for (let k = 0; k < length; k++) {
+        for (let k = 0; k < left; k++) {
           const made = caseAt(k);
-          const i = order[k];
-          histories[i] = null;
-          asked.set(made.id, shapeAt(i).decision);
+          asked.set(made.id, decisionAt(k));
+          if ((k & SEGMENT_MASK) === SEGMENT_MASK || k === left - 1)
+            segments[k >>> SEGMENT_BITS] = null;
           yield made;
         }
-        length = 0;
-        goals.clear();
-        ids.clear();
-        lines.clear();
-        shapeOf.clear();
-        histories.length = shapes.length = 0;
+        left = 0;
+        shapes.length = 0;
       },
     };
     return { cases, production, skipped, noSystem };
   };
   return { add, finish };
+}
+
+/** Turns a segment of the cases' parts holds (a power of two). */
+const SEGMENT_BITS = 16;
+const SEGMENT_MASK = (1 << SEGMENT_BITS) - 1;
+
+/** The parts of the cases at places k … k + 2^SEGMENT_BITS − 1 of the order, each at its place in the segment. */
+interface Segment {
+  ids: TextColumn;
+  goals: TextColumn;
+  lines: NumberColumn<Int32Array>;
+  /** The place of each case's shape in `shapes`. */
+  shapes: NumberColumn<Uint32Array>;
+  histories: (Message[] | null)[];
+}
+
+function newSegment(): Segment {
+  return {
+    ids: new TextColumn(),
+    goals: new TextColumn(),
+    lines: new NumberColumn(new Int32Array(1024)),
+    shapes: new NumberColumn(new Uint32Array(1024)),
+    histories: [],
+  };
 }
 
 /** Distinct values a memo of turns remembers in each of its two generations (text/bounded-map.ts). */
