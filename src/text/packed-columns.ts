@@ -58,54 +58,60 @@ const SPAN = 2 ** 32;
 /** Texts (or null) held as UTF-8 bytes; each read back makes its string again. */
 export class TextColumn {
   private readonly chunks: Buffer[] = [];
-  /** Bytes used in the last chunk. */
-  private used = 0;
-  /** chunk × 2^32 + offset; NaN for null. */
-  private place = new NumberColumn(new Float64Array(1024));
-  private readonly bytes = new NumberColumn(new Uint32Array(1024));
+  /** Bytes used in each chunk (the last one's as it fills). */
+  private readonly used: number[] = [];
+  /**
+   * Where each text begins: chunk × 2^32 + offset, its end where the next text in the chunk
+   * begins (or the chunk's used bytes); a null is −1 − where it would begin (no bytes).
+   */
+  private readonly place = new NumberColumn(new Float64Array(1024));
 
   get length(): number {
     return this.place.length;
   }
 
   push(text: string | null): void {
+    const last = this.chunks.length - 1;
     if (text === null) {
-      this.place.push(NaN);
-      this.bytes.push(0);
+      this.place.push(-1 - (last < 0 ? 0 : last * SPAN + this.used[last]));
       return;
     }
-    let chunk = this.chunks[this.chunks.length - 1];
+    let chunk = this.chunks[last];
     // A UTF-16 unit is at most three bytes: the exact count only when it may not fit.
     if (
       chunk === undefined ||
-      (this.used + text.length * 3 > chunk.length &&
-        this.used + Buffer.byteLength(text) > chunk.length)
+      (this.used[last] + text.length * 3 > chunk.length &&
+        this.used[last] + Buffer.byteLength(text) > chunk.length)
     ) {
       const size = chunk === undefined ? FIRST_CHUNK : Math.min(CHUNK_BYTES, chunk.length * 2);
       chunk = Buffer.allocUnsafeSlow(Math.max(size, Buffer.byteLength(text)));
       this.chunks.push(chunk);
-      this.used = 0;
+      this.used.push(0);
     }
-    const written = chunk.write(text, this.used);
-    this.place.push((this.chunks.length - 1) * SPAN + this.used);
-    this.bytes.push(written);
-    this.used += written;
+    const at = this.chunks.length - 1;
+    this.place.push(at * SPAN + this.used[at]);
+    this.used[at] += chunk.write(text, this.used[at]);
   }
 
   at(i: number): string | null {
     const place = this.place.at(i);
-    if (Number.isNaN(place)) return null;
+    if (place < 0) return null;
     const chunk = Math.floor(place / SPAN);
     const start = place - chunk * SPAN;
-    return this.chunks[chunk].toString("utf8", start, start + this.bytes.at(i));
+    // The next text's start, if it is in this chunk, else the chunk's end.
+    let end = this.used[chunk];
+    if (i + 1 < this.place.length) {
+      const next = this.place.at(i + 1);
+      const from = next < 0 ? -1 - next : next;
+      if (from < (chunk + 1) * SPAN) end = from - chunk * SPAN;
+    }
+    return this.chunks[chunk].toString("utf8", start, end);
   }
 
   /** Lets every text go. */
   clear(): void {
-    this.chunks.length = 0;
-    this.used = 0;
+    this.chunks.length = this.used.length = 0;
     this.place.clear();
-    this.bytes.clear();
   }
 }
 

@@ -20,7 +20,7 @@ import {
 import { sha256Hex, shortContentHash } from "../text/content-hash.js";
 import { targetCalled, targetsBehind } from "../registry/targets.js";
 import { orderOfTurns } from "./select-turns.js";
-import { createInterner, createPartsInterner } from "../text/bounded-map.js";
+import { createBoundedMap, createInterner, createPartsInterner } from "../text/bounded-map.js";
 import {
   idBase,
   tracedChoice,
@@ -112,7 +112,8 @@ export function createTurnCases(
   /** What many turns have alike (their file, registry, label, system prompt, tool_choice, decision), one object for all alike. */
   const shapes: TurnShape[] = [];
   const shapeOf = new NumberColumn(new Uint32Array(1024));
-  const shapeIndex = new Map<TurnShape, number>();
+  /** Each recent shape's place in `shapes` (a shape met again after it was forgotten takes another). */
+  const shapeIndex = createBoundedMap<TurnShape, number>(INTERNED);
   const internShape = createPartsInterner<TurnShape>(INTERNED);
   /** The trace of the turn read last (undefined before the first). */
   let lastTrace: string | null | undefined;
@@ -204,7 +205,6 @@ export function createTurnCases(
     shapeOf.push(index);
   };
   const finish = (): TurnCases => {
-    shapeIndex.clear();
     const shapeAt = (i: number) => shapes[shapeOf.at(i)];
     let times: Float64Array | null = millis.take();
     const order = Uint32Array.from({ length: times.length }, (_, i) => i).sort(
@@ -219,10 +219,11 @@ export function createTurnCases(
     times = null;
     traces.clear();
     traceOf.clear();
-    // Each turn's parts again, in the order of the cases and a segment at a time: a run asked
-    // once lets each segment go as it takes the segment's last case. Each id unique (a repeated
-    // span id, or a file and line, takes the first free -2, -3…): found taken in a table of the
-    // ids' hashes (TextIndex), not a set of a million strings.
+    // Each case's id and turn (its place in the columns as read), in the order of the cases and
+    // a segment at a time: a run asked once lets each segment go as it takes the segment's last
+    // case, and the columns go with the last. Each id unique (a repeated span id, or a file and
+    // line, takes the first free -2, -3…): found taken in a table of the ids' hashes (TextIndex),
+    // not a set of a million strings.
     const segments: (Segment | null)[] = [];
     const segmentOf = (k: number) => segments[k >>> SEGMENT_BITS] as Segment;
     const idAt = (k: number) => segmentOf(k).ids.at(k & SEGMENT_MASK) as string;
@@ -236,19 +237,16 @@ export function createTurnCases(
       for (let n = 2; taken.find(id) !== undefined; n += 1) id = `${base}-${n}`;
       taken.add(id, k);
       segment.ids.push(id);
-      segment.goals.push(goals.at(i));
-      segment.lines.push(lines.at(i));
-      segment.shapes.push(shapeOf.at(i));
-      segment.histories.push(histories[i]);
+      segment.turns.push(i);
     }
-    for (const column of [spans, goals, lines, shapeOf]) column.clear();
-    histories.length = 0;
+    spans.clear();
     /** Decisions put as their cases are drained, taken by the tally at a turn's first record. */
     const asked = new Map<string, ProductionDecision>();
     /** Every turn's decision, made only when the cases are read without being drained (an adaptive run asks them again). */
     let all: ProductionDecisions | null = null;
     let draining = false;
-    const decisionAt = (k: number) => shapes[segmentOf(k).shapes.at(k & SEGMENT_MASK)].decision;
+    const turnAt = (k: number) => segmentOf(k).turns.at(k & SEGMENT_MASK);
+    const decisionAt = (k: number) => shapeAt(turnAt(k)).decision;
     const production: ProductionDecisions = {
       take: (caseId) => {
         if (draining) {
@@ -265,10 +263,11 @@ export function createTurnCases(
     const caseAt = (k: number): Case => {
       const segment = segmentOf(k);
       const j = k & SEGMENT_MASK;
-      const shape = shapes[segment.shapes.at(j)];
+      const i = segment.turns.at(j);
+      const shape = shapeAt(i);
       const made: Case = {
         id: segment.ids.at(j) as string,
-        goal: segment.goals.at(j) as string,
+        goal: goals.at(i) as string,
         phase,
         acceptable: shape.acceptable,
         forbidden: NONE,
@@ -276,10 +275,10 @@ export function createTurnCases(
         tags: SHADOW_TAGS,
         args: NOTHING,
         context: NOTHING,
-        messages: segment.histories[j] ?? NONE,
+        messages: histories[i] ?? NONE,
         must_see: NONE,
         must_not_see: NONE,
-        source: { file: shape.file, line: segment.lines.at(j) },
+        source: { file: shape.file, line: lines.at(i) },
         registry: shape.registry,
         system: shape.system,
       };
@@ -300,12 +299,14 @@ export function createTurnCases(
         for (let k = 0; k < left; k++) {
           const made = caseAt(k);
           asked.set(made.id, decisionAt(k));
+          histories[turnAt(k)] = null;
           if ((k & SEGMENT_MASK) === SEGMENT_MASK || k === left - 1)
             segments[k >>> SEGMENT_BITS] = null;
           yield made;
         }
         left = 0;
-        shapes.length = 0;
+        for (const column of [goals, lines, shapeOf]) column.clear();
+        histories.length = shapes.length = 0;
       },
     };
     return { cases, production, skipped, noSystem };
@@ -317,24 +318,14 @@ export function createTurnCases(
 const SEGMENT_BITS = 16;
 const SEGMENT_MASK = (1 << SEGMENT_BITS) - 1;
 
-/** The parts of the cases at places k … k + 2^SEGMENT_BITS − 1 of the order, each at its place in the segment. */
+/** The cases at places k … k + 2^SEGMENT_BITS − 1 of the order: each one's id, and its turn (its place in the columns as read). */
 interface Segment {
   ids: TextColumn;
-  goals: TextColumn;
-  lines: NumberColumn<Int32Array>;
-  /** The place of each case's shape in `shapes`. */
-  shapes: NumberColumn<Uint32Array>;
-  histories: (Message[] | null)[];
+  turns: NumberColumn<Uint32Array>;
 }
 
 function newSegment(): Segment {
-  return {
-    ids: new TextColumn(),
-    goals: new TextColumn(),
-    lines: new NumberColumn(new Int32Array(1024)),
-    shapes: new NumberColumn(new Uint32Array(1024)),
-    histories: [],
-  };
+  return { ids: new TextColumn(), turns: new NumberColumn(new Uint32Array(1024)) };
 }
 
 /** Distinct values a memo of turns remembers in each of its two generations (text/bounded-map.ts). */
