@@ -272,7 +272,7 @@ describe("turns made into cases (shadow)", () => {
     for (const turn of read) expect(turn.tools).toBe(read[0].tools);
   });
 
-  it("past a segment of 65,536 turns (70,000, out of time order, some sharing a span id): in time order, unique ids, each decision taken once", () => {
+  it("70,000 turns, out of time order, some sharing a span id: in time order, unique ids, each decision taken once", () => {
     const read: TracedTurn[] = [];
     readTraces([TRACE], process.cwd(), (t) => read.push(t));
     const template = read.find((t) => t.calls.length > 0) as TracedTurn;

@@ -219,34 +219,28 @@ export function createTurnCases(
     times = null;
     traces.clear();
     traceOf.clear();
-    // Each case's id and turn (its place in the columns as read), in the order of the cases and
-    // a segment at a time: a run asked once lets each segment go as it takes the segment's last
-    // case, and the columns go with the last. Each id unique (a repeated span id, or a file and
-    // line, takes the first free -2, -3…): found taken in a table of the ids' hashes (TextIndex),
-    // not a set of a million strings.
-    const segments: (Segment | null)[] = [];
-    const segmentOf = (k: number) => segments[k >>> SEGMENT_BITS] as Segment;
-    const idAt = (k: number) => segmentOf(k).ids.at(k & SEGMENT_MASK) as string;
+    // Each case's id: `turn-` and its span id, or (a repeated span id, a span id of other
+    // characters, a turn without one) as named here — unique, a repeated one taking the first
+    // free -2, -3…, found taken in a table of the ids' hashes (TextIndex), not a set of a million
+    // strings.
+    const named = new TextColumn();
+    const idAt = (k: number) => named.at(k) ?? `turn-${spans.at(order[k]) as string}`;
     const taken = new TextIndex(idAt);
     for (let k = 0; k < order.length; k++) {
-      if ((k & SEGMENT_MASK) === 0) segments.push(newSegment());
-      const segment = segmentOf(k);
       const i = order[k];
-      const base = idBase(spans.at(i), { file: shapeAt(i).file, line: lines.at(i) });
+      const span = spans.at(i);
+      const base = idBase(span, { file: shapeAt(i).file, line: lines.at(i) });
       let id = base;
       for (let n = 2; taken.find(id) !== undefined; n += 1) id = `${base}-${n}`;
+      named.push(span !== null && id === `turn-${span}` ? null : id);
       taken.add(id, k);
-      segment.ids.push(id);
-      segment.turns.push(i);
     }
-    spans.clear();
     /** Decisions put as their cases are drained, taken by the tally at a turn's first record. */
     const asked = new Map<string, ProductionDecision>();
     /** Every turn's decision, made only when the cases are read without being drained (an adaptive run asks them again). */
     let all: ProductionDecisions | null = null;
     let draining = false;
-    const turnAt = (k: number) => segmentOf(k).turns.at(k & SEGMENT_MASK);
-    const decisionAt = (k: number) => shapeAt(turnAt(k)).decision;
+    const decisionAt = (k: number) => shapeAt(order[k]).decision;
     const production: ProductionDecisions = {
       take: (caseId) => {
         if (draining) {
@@ -261,12 +255,10 @@ export function createTurnCases(
     const length = order.length;
     /** The case at place k of the order, made as it was traced (the fields in a loaded case's order). */
     const caseAt = (k: number): Case => {
-      const segment = segmentOf(k);
-      const j = k & SEGMENT_MASK;
-      const i = segment.turns.at(j);
+      const i = order[k];
       const shape = shapeAt(i);
       const made: Case = {
-        id: segment.ids.at(j) as string,
+        id: idAt(k),
         goal: goals.at(i) as string,
         phase,
         acceptable: shape.acceptable,
@@ -294,38 +286,22 @@ export function createTurnCases(
         for (let k = 0; k < left; k++) yield caseAt(k);
       },
       *drain() {
-        // A segment is let go with its last case.
+        // A case taken lets go of its history; the columns go with the last.
         draining = true;
         for (let k = 0; k < left; k++) {
           const made = caseAt(k);
           asked.set(made.id, decisionAt(k));
-          histories[turnAt(k)] = null;
-          if ((k & SEGMENT_MASK) === SEGMENT_MASK || k === left - 1)
-            segments[k >>> SEGMENT_BITS] = null;
+          histories[order[k]] = null;
           yield made;
         }
         left = 0;
-        for (const column of [goals, lines, shapeOf]) column.clear();
+        for (const column of [goals, lines, shapeOf, spans, named]) column.clear();
         histories.length = shapes.length = 0;
       },
     };
     return { cases, production, skipped, noSystem };
   };
   return { add, finish };
-}
-
-/** Turns a segment of the cases' parts holds (a power of two). */
-const SEGMENT_BITS = 16;
-const SEGMENT_MASK = (1 << SEGMENT_BITS) - 1;
-
-/** The cases at places k … k + 2^SEGMENT_BITS − 1 of the order: each one's id, and its turn (its place in the columns as read). */
-interface Segment {
-  ids: TextColumn;
-  turns: NumberColumn<Uint32Array>;
-}
-
-function newSegment(): Segment {
-  return { ids: new TextColumn(), turns: new NumberColumn(new Uint32Array(1024)) };
 }
 
 /** Distinct values a memo of turns remembers in each of its two generations (text/bounded-map.ts). */
