@@ -215,7 +215,7 @@ export function createTurnCases(
         source: (i) => ({ file: shapeAt(i).file, line: lines.at(i) }),
       }),
     );
-    // Let the times and trace ids go before the cases' parts are laid out again.
+    // Let the times and trace ids go before the ids are made.
     times = null;
     traces.clear();
     traceOf.clear();
@@ -235,6 +235,7 @@ export function createTurnCases(
       named.push(span !== null && id === `turn-${span}` ? null : id);
       taken.add(id, k);
     }
+    const length = order.length;
     /** Decisions put as their cases are drained, taken by the tally at a turn's first record. */
     const asked = new Map<string, ProductionDecision>();
     /** Every turn's decision, made only when the cases are read without being drained (an adaptive run asks them again). */
@@ -252,7 +253,6 @@ export function createTurnCases(
         return all.take(caseId);
       },
     };
-    const length = order.length;
     /** The case at place k of the order, made as it was traced (the fields in a loaded case's order). */
     const caseAt = (k: number): Case => {
       const i = order[k];
