@@ -127,7 +127,7 @@ export class SettledStore implements SettledSource {
   }
 
   clusterAt(at: number): string {
-    return (this.clusters.size === 0 ? undefined : this.clusters.get(at)) ?? this.idAt(at);
+    return this.clusters.get(at) ?? this.idAt(at);
   }
 
   partsAt(at: number): Parts {

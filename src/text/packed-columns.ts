@@ -2,9 +2,10 @@
  * Columns of a million values held outside the JavaScript heap: numbers in typed arrays, texts as
  * their UTF-8 bytes in a few large buffers. A million strings on the heap cost their headers and
  * pointers (about 30 bytes each besides their text) and, since the collector lets the heap grow
- * past what is live, about as much again; a column costs its bytes and 12 per text. What a
+ * past what is live, about as much again; a column costs its bytes and 8 per text. What a
  * shadow holds of each traced turn until it is asked (src/traces/turn-cases.ts).
  */
+import { fnv1a } from "./seeded-random.js";
 
 /** A typed array that grows as it is pushed to (doubling). */
 export class NumberColumn<A extends Float64Array | Int32Array | Uint32Array> {
@@ -134,14 +135,14 @@ export class TextIndex {
   constructor(private readonly textAt: (place: number) => string) {}
 
   find(text: string): number | undefined {
-    const slot = this.slotOf(text, hashText(text));
+    const slot = this.slotOf(text, fnv1a(text));
     return this.places[slot] === 0 ? undefined : this.places[slot] - 1;
   }
 
   /** Puts a text not in the table at `place`. */
   add(text: string, place: number): void {
     if (this.used + 1 > this.size * 0.6) this.rehash();
-    const hash = hashText(text);
+    const hash = fnv1a(text);
     let slot = hash & (this.size - 1);
     while (this.places[slot] !== 0 && this.places[slot] !== GONE)
       slot = (slot + 1) & (this.size - 1);
@@ -152,7 +153,7 @@ export class TextIndex {
 
   /** Takes a text out; its place, or undefined when it was not there. */
   remove(text: string): number | undefined {
-    const slot = this.slotOf(text, hashText(text));
+    const slot = this.slotOf(text, fnv1a(text));
     const held = this.places[slot];
     if (held === 0) return undefined;
     this.places[slot] = GONE;
@@ -189,11 +190,4 @@ export class TextIndex {
       this.places[slot] = places[i];
     }
   }
-}
-
-/** FNV-1a over a text's UTF-16 units. */
-function hashText(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
 }

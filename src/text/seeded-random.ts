@@ -45,10 +45,16 @@ export function shuffle<T>(items: readonly T[], random: () => number): T[] {
 
 /** A 32-bit seed from its parts (FNV-1a over their text), as sweeps draw distractors with it. */
 export function hashSeed(...parts: (string | number)[]): number {
+  return fnv1a(parts.join("\u0000"));
+}
+
+/** FNV-1a over a text's code points, 32 bits: a seed's parts, a text table's slots (text/packed-columns.ts). */
+export function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
-  for (const char of parts.join("\u0000")) {
-    hash ^= char.codePointAt(0) ?? 0;
-    hash = Math.imul(hash, 0x01000193) >>> 0;
+  for (let i = 0; i < text.length; i++) {
+    const point = text.codePointAt(i) as number;
+    hash = Math.imul(hash ^ point, 0x01000193);
+    if (point > 0xffff) i += 1;
   }
-  return hash;
+  return hash >>> 0;
 }

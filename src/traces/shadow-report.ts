@@ -91,7 +91,7 @@ export function createShadowTally(production: ProductionDecisions, trials: numbe
     model ??= r.model;
     let decision = counting.get(r.case_id);
     if (decision === undefined) {
-      const held: ProductionDecision | undefined = production.take(r.case_id);
+      const held = production.take(r.case_id);
       if (held === undefined) {
         if (r.error !== null) errored += 1;
         return;
