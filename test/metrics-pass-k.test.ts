@@ -1,5 +1,5 @@
 import { describe, it, expect } from "vitest";
-import { computePassK, passAtK, passHatK } from "../src/metrics/pass-k.js";
+import { computePassK, passAtK, passHatK, TALLY_FIELDS } from "../src/metrics/pass-k.js";
 
 describe("passHatK and passAtK", () => {
   it("match hand-computed values for n=3, c=2", () => {
@@ -38,11 +38,14 @@ describe("passHatK and passAtK", () => {
 
 describe("computePassK", () => {
   it("is measured for k = 1..the fewest scored trials of any case, over the same cases at every k", () => {
-    const { pass_hat_k, pass_at_k } = computePassK([
-      { n: 3, c: 2 },
-      { n: 2, c: 2 },
-      { n: 3, c: 0 },
-    ]);
+    const { pass_hat_k, pass_at_k } = computePassK(
+      [
+        { n: 3, c: 2 },
+        { n: 2, c: 2 },
+        { n: 3, c: 0 },
+      ],
+      TALLY_FIELDS,
+    );
     expect(Object.keys(pass_hat_k)).toEqual(["1", "2"]);
     expect(pass_hat_k["1"].value).toBeCloseTo(5 / 9, 12);
     expect(pass_hat_k["1"].numerator).toBeCloseTo(5 / 3, 12);
@@ -55,6 +58,6 @@ describe("computePassK", () => {
   });
 
   it("is empty without cases", () => {
-    expect(computePassK([])).toEqual({ pass_hat_k: {}, pass_at_k: {} });
+    expect(computePassK([], TALLY_FIELDS)).toEqual({ pass_hat_k: {}, pass_at_k: {} });
   });
 });

@@ -105,7 +105,8 @@ export function computeConversations(
     conversations: scored.length,
     turns: new Set(turns.map((t) => t.case_id)).size,
     success: clusterRate(scored.map(({ n, s }) => ({ n, s }))),
-    pass_hat_k: computePassK(scored.map(({ n, s }) => ({ n, c: s }))).pass_hat_k,
+    pass_hat_k: computePassK(scored, { n: (t) => t.n, c: (t) => t.s, cluster: () => undefined })
+      .pass_hat_k,
     by_turn: byTurn,
     first_failure: Object.fromEntries(
       Object.entries(firstFailure).sort(([a], [b]) =>

@@ -20,7 +20,12 @@ export interface PassKReader<T> {
   cluster(t: T): string | undefined;
 }
 
-const PLAIN: PassKReader<CaseTally> = { n: (t) => t.n, c: (t) => t.c, cluster: (t) => t.cluster };
+/** Cases given as their n, c and cluster. */
+export const TALLY_FIELDS: PassKReader<CaseTally> = {
+  n: (t) => t.n,
+  c: (t) => t.c,
+  cluster: (t) => t.cluster,
+};
 
 function checkRange(c: number, n: number, k: number): void {
   if (!(Number.isInteger(k) && k >= 1 && k <= n && c >= 0 && c <= n)) {
@@ -113,9 +118,9 @@ function clusteredInterval<T>(
 }
 
 /** pass^k and pass@k over cases, keyed by k = 1..max n; each case's n, c and cluster as `read` reads them. */
-export function computePassK<T = CaseTally>(
+export function computePassK<T>(
   cases: readonly T[],
-  read: PassKReader<T> = PLAIN as unknown as PassKReader<T>,
+  read: PassKReader<T>,
 ): {
   pass_hat_k: Record<string, CaseMean>;
   pass_at_k: Record<string, CaseMean>;
