@@ -12,12 +12,12 @@ import { findRivals } from "../src/lint/find-rivals.js";
 import { readTraces } from "../src/traces/read-traces.js";
 import { clusterRateOf } from "../src/metrics/wilson.js";
 import { createShadowTally } from "../src/traces/shadow-report.js";
+import { createTurnCases } from "../src/traces/turn-cases.js";
 import {
-  createTurnCases,
   NO_CALL,
   takingFrom,
   type ProductionDecision,
-} from "../src/traces/turn-cases.js";
+} from "../src/traces/production-decisions.js";
 import { seededRandom } from "../src/text/seeded-random.js";
 import type { TracedTurn, TrialRecord } from "../src/types.js";
 import { runCli, tempDir } from "./support/cli.js";

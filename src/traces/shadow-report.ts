@@ -19,7 +19,7 @@ import {
   NO_CALL,
   type ProductionDecision,
   type ProductionDecisions,
-} from "./turn-cases.js";
+} from "./production-decisions.js";
 
 /** Turns named per cell (the rest are counted). */
 const TURNS_PER_CELL = 20;

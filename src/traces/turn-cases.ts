@@ -10,7 +10,6 @@
  */
 import {
   ABSTAIN,
-  ASK,
   type Case,
   type Message,
   type Registry,
@@ -30,24 +29,17 @@ import {
   type SkipReason,
 } from "./turn-parts.js";
 import type { CaseList } from "../cases/case-list.js";
+import {
+  NO_CALL,
+  takingFrom,
+  type ProductionDecision,
+  type ProductionDecisions,
+} from "./production-decisions.js";
 import { NumberColumn, TextColumn, TextIndex } from "../text/packed-columns.js";
-
-/** What production did on one turn, in the words of a moves table. */
-export interface ProductionDecision {
-  /** The first called tool, or NO_CALL. */
-  label: string;
-  /** Tools production offered. */
-  offered: number;
-  /** Tool calls production made in its reply. */
-  calls: number;
-}
 
 const NONE = Object.freeze([]) as never[];
 const NOTHING = Object.freeze({}) as Record<string, never>;
 const SHADOW_TAGS = ["shadow"];
-
-/** The label of an answer without a tool call. */
-export const NO_CALL = "(no call)";
 
 export interface TurnCases {
   /** The cases in the order of their turns, each made as it is read (held packed, not as cases). */
@@ -57,22 +49,6 @@ export interface TurnCases {
   skipped: Partial<Record<SkipReason, number>>;
   /** Cases asked without a system prompt (their turns traced none). */
   noSystem: number;
-}
-
-/** Production's decisions, each taken once (the shadow's tally takes a turn's at its first record). */
-export interface ProductionDecisions {
-  take(caseId: string): ProductionDecision | undefined;
-}
-
-/** Decisions held in a map, each let go as it is taken. */
-export function takingFrom(decisions: Map<string, ProductionDecision>): ProductionDecisions {
-  return {
-    take: (caseId) => {
-      const decision = decisions.get(caseId);
-      decisions.delete(caseId);
-      return decision;
-    },
-  };
 }
 
 /**
@@ -315,12 +291,4 @@ interface TurnShape {
   system: string;
   choice: string | null;
   decision: ProductionDecision;
-}
-
-/** How a candidate decision reads in the moves table: a question, an abstention, no call, or the tool. */
-export function describeChoice(selected: string | null): string {
-  if (selected === null) return NO_CALL;
-  if (selected === ASK) return `${ASK} (question)`;
-  if (selected === ABSTAIN) return `${ABSTAIN} (abstain)`;
-  return selected;
 }
