@@ -1,6 +1,13 @@
 /** Columns held outside the heap (src/text/packed-columns.ts): what is pushed reads back as it was. */
 import { describe, expect, it } from "vitest";
-import { NumberColumn, TextColumn, TextIndex } from "../src/text/packed-columns.js";
+import {
+  IdColumn,
+  NumberColumn,
+  sortedPlaces,
+  TextColumn,
+  TextIndex,
+} from "../src/text/packed-columns.js";
+import { compareKeys } from "../src/text/canonical-json.js";
 import { seededRandom } from "../src/text/seeded-random.js";
 
 describe("a text column", () => {
@@ -21,6 +28,41 @@ describe("a text column", () => {
     expect(column.length).toBe(0);
     column.push("again");
     expect(column.at(0)).toBe("again");
+  });
+});
+
+describe("an id column", () => {
+  it("reads back hex ids as pushed, and every id once one is not hex of their length", () => {
+    const rand = seededRandom(5);
+    const hex = (digits: number) =>
+      Array.from({ length: digits }, () => Math.floor(rand() * 16).toString(16)).join("");
+    for (const odd of [
+      null,
+      "",
+      "ABCDEF0123456789",
+      "0123456789abcde",
+      "0123456789abcdef01",
+      "span-1",
+    ]) {
+      const column = new IdColumn();
+      const ids: (string | null)[] = [];
+      for (let i = 0; i < 150_000; i++) ids.push(hex(16));
+      ids.push(odd);
+      for (let i = 0; i < 1000; i++) ids.push(hex(16));
+      for (const [i, id] of ids.entries()) {
+        column.push(id);
+        // Read back as it grows, and after it turns into text.
+        if (i % 9973 === 0 && column.at(i) !== id) expect(column.at(i)).toBe(id);
+      }
+      expect(column.length).toBe(ids.length);
+      for (let i = 0; i < ids.length; i++)
+        if (column.at(i) !== ids[i]) expect(column.at(i)).toBe(ids[i]);
+      column.clear();
+      expect(column.length).toBe(0);
+      column.push("abcd");
+      column.push("x");
+      expect([column.at(0), column.at(1)]).toEqual(["abcd", "x"]);
+    }
   });
 });
 
@@ -70,5 +112,25 @@ describe("a text index", () => {
     expect([index.find("costarring"), index.find("liquid")]).toEqual([0, 1]);
     expect(index.remove("costarring")).toBe(0);
     expect(index.find("liquid")).toBe(1);
+  });
+});
+
+describe("places sorted by their texts", () => {
+  it("come in the order one sort of every text gives, ties in place order, across merged runs", () => {
+    const rand = seededRandom(11);
+    // 150,000 texts (three runs of 65,536), many repeated, some array-index keys (compareKeys).
+    const texts = Array.from({ length: 150_000 }, () => {
+      const n = Math.floor(rand() * 40_000);
+      return rand() < 0.1 ? String(n) : `turn-${n.toString(36)}`;
+    });
+    const keep = (place: number) => place % 5 !== 0;
+    const expected = texts
+      .map((_, place) => place)
+      .filter(keep)
+      .sort((a, b) => compareKeys(texts[a], texts[b]) || a - b);
+    const sorted = sortedPlaces(texts.length, (place) => texts[place], compareKeys, keep);
+    expect(sorted.length).toBe(expected.length);
+    expect(sorted.every((place, k) => place === expected[k])).toBe(true);
+    expect(sortedPlaces(0, () => "", compareKeys)).toEqual(new Uint32Array(0));
   });
 });

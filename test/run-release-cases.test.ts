@@ -15,7 +15,8 @@ import { runEvaluation } from "../src/trial/evaluate.js";
 import type { CaseList } from "../src/cases/case-list.js";
 import { readTraces } from "../src/traces/read-traces.js";
 import { createTurnCases } from "../src/traces/turn-cases.js";
-import { buildRunMeta } from "../src/trial/run-meta.js";
+import { buildRunMeta, caseHashes } from "../src/trial/run-meta.js";
+import { canonicalJson, canonicalJsonPieces } from "../src/text/canonical-json.js";
 import type { Endpoint } from "../src/types.js";
 
 const out = mkdtempSync(join(tmpdir(), "route-eval-release-"));
@@ -85,5 +86,20 @@ describe("a run that takes its cases", () => {
     expect(Object.keys(drained.hashes)).toHaveLength(made.length);
     expect(drained.hashes).toEqual(meta.inputs?.cases);
     expect(kept.hashes).toEqual(meta.inputs?.cases);
+  });
+
+  it("writes run.json's case hashes as the object of them would be written, a million or a few", () => {
+    const given = loadCases(config);
+    // 70,000 cases (two runs of the sort), ids repeated and some array-index keys: an object
+    // keeps a repeated key once, in its place, with the value set last.
+    const many = Array.from({ length: 70_000 }, (_, i) => {
+      const n = (i * 7919) % 50_000;
+      return { ...given[i % given.length], id: i % 9 === 0 ? String(n) : `turn-${n}` };
+    });
+    const endpoint = { id: "baseline", model: "baseline" } as Endpoint;
+    const object = buildRunMeta("r", config, many, endpoint, new Date()).inputs?.cases;
+    const streamed = [...canonicalJsonPieces({ cases: caseHashes(many) })].join("");
+    expect(streamed).toBe(canonicalJson({ cases: object }, 2));
+    expect(Object.keys(object ?? {}).length).toBeLessThan(many.length);
   });
 });

@@ -4,6 +4,8 @@
  */
 import type { CaseMean } from "../types.js";
 import { clusterRate, rate } from "./wilson.js";
+import { compareText } from "../text/compare-text.js";
+import { keptOf } from "../text/same-list.js";
 
 /** One case's trials: n scored (non-errored) trials, c of them correct. */
 export interface CaseTally {
@@ -68,7 +70,7 @@ function meanOverCases<T>(
   estimate: (c: number, n: number, k: number) => number,
   read: PassKReader<T>,
 ): Record<string, CaseMean> {
-  const scored = cases.filter((tally) => read.n(tally) > 0);
+  const scored = keptOf(cases, (tally) => read.n(tally) > 0);
   let minN = scored.length === 0 ? 0 : Infinity;
   for (const tally of scored) minN = Math.min(minN, read.n(tally));
   // A conversation's turns are not independent: with conversations, its turns are one unit of the
@@ -90,6 +92,17 @@ function meanOverCases<T>(
 
 /** Whether two of the cases are of one cluster (a conversation's turns). */
 function sharesCluster<T>(cases: readonly T[], read: PassKReader<T>): boolean {
+  // Clusters that rise case by case (each case its own, in case order: most runs) are all
+  // different, told without a set of a million of them.
+  let last: string | undefined;
+  let rising = true;
+  for (let i = 0; i < cases.length && rising; i++) {
+    const cluster = read.cluster(cases[i]);
+    if (cluster === undefined) continue;
+    rising = last === undefined || compareText(last, cluster) < 0;
+    last = cluster;
+  }
+  if (rising) return false;
   const seen = new Set<string>();
   for (const tally of cases) {
     const cluster = read.cluster(tally);

@@ -3,6 +3,7 @@
  * A case's n is its scored (non-errored) trials; a trial is correct by the run's `success`.
  */
 import { maxOf } from "../text/extremes.js";
+import { keptOf } from "../text/same-list.js";
 import type { Metrics, Success } from "../types.js";
 import { computePassK } from "./pass-k.js";
 import { rate } from "./wilson.js";
@@ -57,7 +58,7 @@ function summariseCase(tally: CaseTally): UnstableCase {
 
 /** Over the cases (in case order) with a scored trial. */
 export function computeReliability(cases: readonly CaseTally[], success: Success): Reliability {
-  const scored = cases.filter((tally) => tally.scored > 0);
+  const scored = keptOf(cases, (tally) => tally.scored > 0);
   // A case with one scored trial agrees with itself trivially: consistency needs two.
   let repeated = 0;
   let shares = 0;

@@ -6,7 +6,7 @@
  * cases hold about 50 bytes each outside the heap, not a million objects and strings on it; a
  * report reads them through views (SettledTally) made as it reads.
  */
-import { NumberColumn, TextColumn, TextIndex } from "../text/packed-columns.js";
+import { NumberColumn, sortedPlaces, TextColumn, TextIndex } from "../text/packed-columns.js";
 import { compareText } from "../text/compare-text.js";
 import type { CaseFields } from "./case-tally.js";
 import {
@@ -18,42 +18,6 @@ import {
 } from "./settle-tally.js";
 
 type Parts = Pick<SettledParts, "first" | "counts">;
-
-/** Places sorted at a time. */
-const RUN = 1 << 16;
-
-/** Runs of places, each in the order of their texts, merged into one (a heap of the runs' heads). */
-function mergeRuns(runs: readonly number[][], textAt: (place: number) => string): number[] {
-  if (runs.length <= 1) return runs[0] ?? [];
-  const next = runs.map(() => 0);
-  const heads = runs.map((run) => textAt(run[0]));
-  /** Runs not yet used up, as a heap by their heads' texts. */
-  const heap = runs.map((_, r) => r);
-  const before = (a: number, b: number) => compareText(heads[heap[a]], heads[heap[b]]) < 0;
-  const down = (from: number) => {
-    for (let i = from; ;) {
-      let least = i;
-      for (const child of [2 * i + 1, 2 * i + 2])
-        if (child < heap.length && before(child, least)) least = child;
-      if (least === i) return;
-      [heap[i], heap[least]] = [heap[least], heap[i]];
-      i = least;
-    }
-  };
-  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
-  const merged: number[] = [];
-  while (heap.length > 0) {
-    const r = heap[0];
-    merged.push(runs[r][next[r]++]);
-    if (next[r] < runs[r].length) heads[r] = textAt(runs[r][next[r]]);
-    else {
-      heap[0] = heap[heap.length - 1];
-      heap.pop();
-    }
-    down(0);
-  }
-  return merged;
-}
 
 /** The part number of a tally taken out. */
 const TAKEN = 0xffffffff;
@@ -107,19 +71,15 @@ export class SettledStore implements SettledSource {
    * sorts), the runs then merged — a million cases never hold a million ids as strings at once.
    */
   sorted(): SettledTally[] {
-    const runs: number[][] = [];
-    for (let start = 0; start < this.ids.length; start += RUN) {
-      const places: number[] = [];
-      const ids: string[] = [];
-      for (let at = start; at < Math.min(start + RUN, this.ids.length); at++)
-        if (this.partOf.at(at) !== TAKEN) {
-          places.push(at);
-          ids.push(this.idAt(at));
-        }
-      const order = places.map((_, i) => i).sort((a, b) => compareText(ids[a], ids[b]));
-      runs.push(order.map((i) => places[i]));
-    }
-    return mergeRuns(runs, (at) => this.idAt(at)).map((at) => new SettledTally(this, at));
+    const places = sortedPlaces(
+      this.ids.length,
+      (at) => this.idAt(at),
+      compareText,
+      (at) => this.partOf.at(at) !== TAKEN,
+    );
+    const views = new Array<SettledTally>(places.length);
+    for (let k = 0; k < places.length; k++) views[k] = new SettledTally(this, places[k]);
+    return views;
   }
 
   idAt(at: number): string {

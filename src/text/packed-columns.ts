@@ -116,6 +116,123 @@ export class TextColumn {
   }
 }
 
+/** Ids held in a chunk of an IdColumn. */
+const IDS_PER_CHUNK = 1 << 16;
+/** Lower-case hex of whole bytes, at most 64 of them. */
+const HEX_ID = /^(?:[0-9a-f]{2}){1,64}$/;
+
+/**
+ * Ids (or null) as a TextColumn holds them, but held as their bytes while every id pushed is
+ * lower-case hex of one length (a trace's 32 digits, a span's 16: what the trace readers give) —
+ * half a text column's bytes and no place for each. The first id that is not (another length,
+ * other characters, a null) turns the column into a TextColumn of the same ids.
+ */
+export class IdColumn {
+  length = 0;
+  private readonly chunks: Buffer[] = [];
+  /** Bytes an id takes (0 until the first id). */
+  private width = 0;
+  private text: TextColumn | null = null;
+
+  push(id: string | null): void {
+    if (this.text === null && !this.holds(id)) this.becomeText();
+    if (this.text !== null) {
+      this.text.push(id);
+      this.length += 1;
+      return;
+    }
+    const held = id as string;
+    if (this.width === 0) this.width = held.length / 2;
+    const offset = this.length % IDS_PER_CHUNK;
+    if (offset === 0) this.chunks.push(Buffer.allocUnsafeSlow(IDS_PER_CHUNK * this.width));
+    this.chunks[this.chunks.length - 1].write(held, offset * this.width, this.width, "hex");
+    this.length += 1;
+  }
+
+  at(i: number): string | null {
+    if (this.text !== null) return this.text.at(i);
+    const offset = (i % IDS_PER_CHUNK) * this.width;
+    return this.chunks[Math.floor(i / IDS_PER_CHUNK)].toString("hex", offset, offset + this.width);
+  }
+
+  clear(): void {
+    this.chunks.length = this.length = this.width = 0;
+    this.text = null;
+  }
+
+  private holds(id: string | null): boolean {
+    return id !== null && (this.width === 0 || id.length === 2 * this.width) && HEX_ID.test(id);
+  }
+
+  private becomeText(): void {
+    const text = new TextColumn();
+    for (let i = 0; i < this.length; i++) text.push(this.at(i));
+    this.chunks.length = 0;
+    this.text = text;
+  }
+}
+
+/** Places sorted at a time (sortedPlaces). */
+const RUN = 1 << 16;
+
+/**
+ * The places below `count` that `keep` keeps, in the order of their texts (`compare`; ties in
+ * place order): a run of places sorted at a time with its texts read as strings, then the runs
+ * merged (a heap of their heads) — a million texts held in a column are never a million strings
+ * at once.
+ */
+export function sortedPlaces(
+  count: number,
+  textAt: (place: number) => string,
+  compare: (a: string, b: string) => number,
+  keep: (place: number) => boolean = () => true,
+): Uint32Array {
+  const runs: Uint32Array[] = [];
+  let total = 0;
+  for (let start = 0; start < count; start += RUN) {
+    const places: number[] = [];
+    const texts: string[] = [];
+    for (let at = start; at < Math.min(start + RUN, count); at++)
+      if (keep(at)) {
+        places.push(at);
+        texts.push(textAt(at));
+      }
+    const order = places.map((_, i) => i).sort((a, b) => compare(texts[a], texts[b]) || a - b);
+    if (order.length > 0) runs.push(Uint32Array.from(order, (i) => places[i]));
+    total += order.length;
+  }
+  if (runs.length <= 1) return runs[0] ?? new Uint32Array(0);
+  const next = runs.map(() => 0);
+  const heads = runs.map((run) => textAt(run[0]));
+  /** Runs not yet used up, as a heap by their heads' texts (an earlier run first on a tie). */
+  const heap = runs.map((_, r) => r);
+  const before = (a: number, b: number) =>
+    (compare(heads[heap[a]], heads[heap[b]]) || heap[a] - heap[b]) < 0;
+  const down = (from: number) => {
+    for (let i = from; ;) {
+      let least = i;
+      for (const child of [2 * i + 1, 2 * i + 2])
+        if (child < heap.length && before(child, least)) least = child;
+      if (least === i) return;
+      [heap[i], heap[least]] = [heap[least], heap[i]];
+      i = least;
+    }
+  };
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+  const merged = new Uint32Array(total);
+  for (let k = 0; heap.length > 0; k++) {
+    const r = heap[0];
+    merged[k] = runs[r][next[r]++];
+    if (next[r] < runs[r].length) heads[r] = textAt(runs[r][next[r]]);
+    else {
+      heap[0] = heap[heap.length - 1];
+      heap.pop();
+    }
+    down(0);
+  }
+  return merged;
+}
+
 /** A slot once held and let go (its probe chain goes on past it). */
 const GONE = 0xffffffff;
 

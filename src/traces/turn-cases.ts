@@ -35,7 +35,7 @@ import {
   type ProductionDecision,
   type ProductionDecisions,
 } from "./production-decisions.js";
-import { NumberColumn, TextColumn, TextIndex } from "../text/packed-columns.js";
+import { IdColumn, NumberColumn, TextColumn, TextIndex } from "../text/packed-columns.js";
 
 const NONE = Object.freeze([]) as never[];
 const NOTHING = Object.freeze({}) as Record<string, never>;
@@ -79,9 +79,9 @@ export function createTurnCases(
   /** Milliseconds (NaN: no time); in the order of the ISO times (a four-digit year's). */
   const millis = new NumberColumn(new Float64Array(1024));
   /** Each trace's id once for its turns read one after another, and each turn's place in it. */
-  const traces = new TextColumn();
+  const traces = new IdColumn();
   const traceOf = new NumberColumn(new Uint32Array(1024));
-  const spans = new TextColumn();
+  const spans = new IdColumn();
   const goals = new TextColumn();
   const lines = new NumberColumn(new Int32Array(1024));
   const histories: (Message[] | null)[] = [];

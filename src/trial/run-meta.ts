@@ -7,6 +7,7 @@ import type { Case, Config, Endpoint, RunMeta } from "../types.js";
 import { TOOL_VERSION } from "../version.js";
 import { registriesOf, type CaseList } from "../cases/case-list.js";
 import { compareKeys, StreamedMembers } from "../text/canonical-json.js";
+import { sortedPlaces, TextColumn } from "../text/packed-columns.js";
 
 export function buildRunMeta(
   runId: string,
@@ -54,24 +55,27 @@ function hashesOf(cases: Iterable<Case>): Record<string, string> {
 }
 
 /**
- * run.json's case hashes (`inputs.cases`), written as they are read: the ids in the order of
- * their keys and 8 bytes of hash each until then — a million cases held as an object would hold
- * each id again (a property name is a string of its own) and each hash as a string.
+ * run.json's case hashes (`inputs.cases`), written as they are read: each id as UTF-8 bytes in a
+ * column and 8 bytes of hash until then, sorted a run at a time — a million cases held as an
+ * object (or as a list of ids) would hold a million strings, each hash as one more.
  */
 export function caseHashes(cases: CaseList): StreamedMembers {
-  const ids: string[] = [];
+  const ids = new TextColumn();
   const digests = Buffer.alloc(cases.length * HASH_BYTES);
   for (const c of cases) {
     digests.write(hashCase(c), ids.length * HASH_BYTES, HASH_BYTES, "hex");
     ids.push(c.id);
   }
-  // An object keeps a key once, with the value set last.
-  const order = Array.from(ids, (_, i) => i).sort((a, b) => compareKeys(ids[a], ids[b]) || a - b);
+  const idAt = (i: number) => ids.at(i) as string;
+  // An object keeps a key once, with the value set last (ties come in the cases' order).
+  const order = sortedPlaces(ids.length, idAt, compareKeys);
   return new StreamedMembers(function* () {
+    let id = order.length > 0 ? idAt(order[0]) : "";
     for (let k = 0; k < order.length; k++) {
       const i = order[k];
-      if (k + 1 < order.length && ids[order[k + 1]] === ids[i]) continue;
-      yield [ids[i], digests.toString("hex", i * HASH_BYTES, (i + 1) * HASH_BYTES)];
+      const next = k + 1 < order.length ? idAt(order[k + 1]) : null;
+      if (next !== id) yield [id, digests.toString("hex", i * HASH_BYTES, (i + 1) * HASH_BYTES)];
+      id = next as string;
     }
   });
 }
