@@ -341,6 +341,11 @@ describe("metrics from case tallies", () => {
     const tally = new RecordTally(1);
     for (const id of ids) tally.add({ ...template, case_id: id, trial: 0, turn: undefined });
     expect(tally.settledCases().map((c) => c.caseId)).toEqual([...ids].sort());
+    // Read in order, the store lets its index go; a case is found again by its id after.
+    expect(tally.get(ids[123_456])?.caseId).toBe(ids[123_456]);
+    tally.add({ ...template, case_id: ids[7], trial: 1, turn: undefined });
+    expect(tally.get(ids[7])?.trials).toBe(2);
+    expect(tally.settledCases().length).toBe(ids.length);
   });
 
   it("settle a case at its last trial when the run says how many it asks, and count it as if it never was", () => {

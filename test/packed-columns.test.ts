@@ -66,6 +66,31 @@ describe("an id column", () => {
   });
 });
 
+describe("texts let go as they are read for the last time", () => {
+  it("free a buffer once all its texts are let go, the others still read", () => {
+    const texts = Array.from({ length: 300_000 }, (_, i) => `goal of turn ${i}`);
+    const column = new TextColumn();
+    const ids = new IdColumn();
+    for (const [i, text] of texts.entries()) {
+      column.push(i % 1000 === 0 ? null : text);
+      ids.push(i.toString(16).padStart(16, "0"));
+    }
+    // The first 100,000 let go in reverse order: their buffers are freed, the rest read as pushed.
+    for (let i = 99_999; i >= 0; i--) {
+      column.release(i);
+      ids.release(i);
+    }
+    expect(() => column.at(5)).toThrow(/let go/);
+    expect(() => ids.at(5)).toThrow(/let go/);
+    for (let i = 100_000; i < texts.length; i += 7) {
+      expect(column.at(i)).toBe(i % 1000 === 0 ? null : texts[i]);
+      expect(ids.at(i)).toBe(i.toString(16).padStart(16, "0"));
+    }
+    column.push("after");
+    expect(column.at(texts.length)).toBe("after");
+  });
+});
+
 describe("a number column", () => {
   it("grows as pushed, and hands over its values trimmed", () => {
     const column = new NumberColumn(new Float64Array(1024));

@@ -31,7 +31,8 @@ export class SettledStore implements SettledSource {
   private parts: Parts[] = [];
   /** A part's number by its first fields, then its counts (counts a case holds of its own are not looked for). */
   private partNumbers = new Map<CaseFields, Map<Counts, number>>();
-  private index = this.newIndex();
+  /** Each id's place; let go while a report reads the tallies (sorted), made again if asked. */
+  private index: TextIndex | null = this.newIndex();
   private taken = 0;
 
   /** Tallies held. */
@@ -44,12 +45,12 @@ export class SettledStore implements SettledSource {
     this.ids.push(caseId);
     if (cluster !== caseId) this.clusters.set(at, cluster);
     this.partOf.push(this.partNumber(first, counts));
-    this.index.add(caseId, at);
+    this.indexed().add(caseId, at);
   }
 
   /** A case's tally as it was settled, taken out (a record came after it settled). */
   take(caseId: string): SettledParts | undefined {
-    const at = this.index.remove(caseId);
+    const at = this.indexed().remove(caseId);
     if (at === undefined) return undefined;
     const parts = { caseId, cluster: this.clusterAt(at), ...this.partsAt(at) };
     this.partOf.set(at, TAKEN);
@@ -62,7 +63,7 @@ export class SettledStore implements SettledSource {
 
   /** A case's settled tally, left in place. */
   find(caseId: string): SettledTally | undefined {
-    const at = this.index.find(caseId);
+    const at = this.indexed().find(caseId);
     return at === undefined ? undefined : new SettledTally(this, at);
   }
 
@@ -71,6 +72,8 @@ export class SettledStore implements SettledSource {
    * sorts), the runs then merged — a million cases never hold a million ids as strings at once.
    */
   sorted(): SettledTally[] {
+    // The report that reads them finds none by its id: a million cases' index (16 MB) is let go.
+    this.index = null;
     const places = sortedPlaces(
       this.ids.length,
       (at) => this.idAt(at),
@@ -109,6 +112,14 @@ export class SettledStore implements SettledSource {
 
   private newIndex(): TextIndex {
     return new TextIndex((at) => this.idAt(at));
+  }
+
+  private indexed(): TextIndex {
+    if (this.index !== null) return this.index;
+    const index = this.newIndex();
+    for (let at = 0; at < this.ids.length; at++)
+      if (this.partOf.at(at) !== TAKEN) index.add(this.idAt(at), at);
+    return (this.index = index);
   }
 
   /** The tallies held, again without those taken out. */

@@ -56,11 +56,21 @@ const CHUNK_BYTES = 4 << 20;
 /** Where a text's chunk begins in `place`: chunk × 2^32 + the offset in it. */
 const SPAN = 2 ** 32;
 
+/** What a buffer whose texts were all let go is (a push after starts a new one). */
+const LET_GO = Buffer.alloc(0);
+
+function readable(chunk: Buffer): Buffer {
+  if (chunk === LET_GO) throw new Error("a text let go (released) was read again");
+  return chunk;
+}
+
 /** Texts (or null) held as UTF-8 bytes; each read back makes its string again. */
 export class TextColumn {
   private readonly chunks: Buffer[] = [];
   /** Bytes used in each chunk (the last one's as it fills). */
   private readonly used: number[] = [];
+  /** Texts in each chunk not yet let go (release). */
+  private readonly held: number[] = [];
   /**
    * Where each text begins: chunk × 2^32 + offset, its end where the next text in the chunk
    * begins (or the chunk's used bytes); a null is −1 − where it would begin (no bytes).
@@ -84,12 +94,17 @@ export class TextColumn {
       (this.used[last] + text.length * 3 > chunk.length &&
         this.used[last] + Buffer.byteLength(text) > chunk.length)
     ) {
-      const size = chunk === undefined ? FIRST_CHUNK : Math.min(CHUNK_BYTES, chunk.length * 2);
+      const size =
+        chunk === undefined || chunk === LET_GO
+          ? FIRST_CHUNK
+          : Math.min(CHUNK_BYTES, chunk.length * 2);
       chunk = Buffer.allocUnsafeSlow(Math.max(size, Buffer.byteLength(text)));
       this.chunks.push(chunk);
       this.used.push(0);
+      this.held.push(0);
     }
     const at = this.chunks.length - 1;
+    this.held[at] += 1;
     this.place.push(at * SPAN + this.used[at]);
     this.used[at] += chunk.write(text, this.used[at]);
   }
@@ -106,12 +121,20 @@ export class TextColumn {
       const from = next < 0 ? -1 - next : next;
       if (from < (chunk + 1) * SPAN) end = from - chunk * SPAN;
     }
-    return this.chunks[chunk].toString("utf8", start, end);
+    return readable(this.chunks[chunk]).toString("utf8", start, end);
+  }
+
+  /** Lets text i go, read for the last time: a buffer is freed once all its texts are let go. */
+  release(i: number): void {
+    const place = this.place.at(i);
+    if (place < 0) return;
+    const chunk = Math.floor(place / SPAN);
+    if (--this.held[chunk] === 0) this.chunks[chunk] = LET_GO;
   }
 
   /** Lets every text go. */
   clear(): void {
-    this.chunks.length = this.used.length = 0;
+    this.chunks.length = this.used.length = this.held.length = 0;
     this.place.clear();
   }
 }
@@ -130,6 +153,8 @@ const HEX_ID = /^(?:[0-9a-f]{2}){1,64}$/;
 export class IdColumn {
   length = 0;
   private readonly chunks: Buffer[] = [];
+  /** Ids in each chunk not yet let go (release). */
+  private readonly held: number[] = [];
   /** Bytes an id takes (0 until the first id). */
   private width = 0;
   private text: TextColumn | null = null;
@@ -144,7 +169,11 @@ export class IdColumn {
     const held = id as string;
     if (this.width === 0) this.width = held.length / 2;
     const offset = this.length % IDS_PER_CHUNK;
-    if (offset === 0) this.chunks.push(Buffer.allocUnsafeSlow(IDS_PER_CHUNK * this.width));
+    if (offset === 0) {
+      this.chunks.push(Buffer.allocUnsafeSlow(IDS_PER_CHUNK * this.width));
+      this.held.push(0);
+    }
+    this.held[this.chunks.length - 1] += 1;
     this.chunks[this.chunks.length - 1].write(held, offset * this.width, this.width, "hex");
     this.length += 1;
   }
@@ -152,11 +181,19 @@ export class IdColumn {
   at(i: number): string | null {
     if (this.text !== null) return this.text.at(i);
     const offset = (i % IDS_PER_CHUNK) * this.width;
-    return this.chunks[Math.floor(i / IDS_PER_CHUNK)].toString("hex", offset, offset + this.width);
+    const chunk = readable(this.chunks[Math.floor(i / IDS_PER_CHUNK)]);
+    return chunk.toString("hex", offset, offset + this.width);
+  }
+
+  /** Lets id i go, read for the last time (TextColumn.release). */
+  release(i: number): void {
+    if (this.text !== null) return this.text.release(i);
+    const chunk = Math.floor(i / IDS_PER_CHUNK);
+    if (--this.held[chunk] === 0) this.chunks[chunk] = LET_GO;
   }
 
   clear(): void {
-    this.chunks.length = this.length = this.width = 0;
+    this.chunks.length = this.held.length = this.length = this.width = 0;
     this.text = null;
   }
 
@@ -167,7 +204,7 @@ export class IdColumn {
   private becomeText(): void {
     const text = new TextColumn();
     for (let i = 0; i < this.length; i++) text.push(this.at(i));
-    this.chunks.length = 0;
+    this.chunks.length = this.held.length = 0;
     this.text = text;
   }
 }

@@ -267,7 +267,12 @@ export function createTurnCases(
         for (let k = 0; k < left; k++) {
           const made = caseAt(k);
           asked.set(made.id, decisionAt(k));
-          histories[order[k]] = null;
+          const i = order[k];
+          histories[i] = null;
+          // A buffer of goals or span ids is freed once its turns are all taken.
+          goals.release(i);
+          spans.release(i);
+          named.release(k);
           yield made;
         }
         left = 0;
