@@ -1,12 +1,8 @@
 /** Columns held outside the heap (src/text/packed-columns.ts): what is pushed reads back as it was. */
 import { describe, expect, it } from "vitest";
-import {
-  IdColumn,
-  NumberColumn,
-  sortedPlaces,
-  TextColumn,
-  TextIndex,
-} from "../src/text/packed-columns.js";
+import { IdColumn, NumberColumn, TextColumn } from "../src/text/packed-columns.js";
+import { sortedPlaces } from "../src/text/sorted-places.js";
+import { TextIndex } from "../src/text/text-index.js";
 import { compareKeys } from "../src/text/canonical-json.js";
 import { seededRandom } from "../src/text/seeded-random.js";
 

@@ -6,7 +6,9 @@
  * cases hold about 50 bytes each outside the heap, not a million objects and strings on it; a
  * report reads them through views (SettledTally) made as it reads.
  */
-import { NumberColumn, sortedPlaces, TextColumn, TextIndex } from "../text/packed-columns.js";
+import { NumberColumn, TextColumn } from "../text/packed-columns.js";
+import { sortedPlaces } from "../text/sorted-places.js";
+import { TextIndex } from "../text/text-index.js";
 import { compareText } from "../text/compare-text.js";
 import type { CaseFields } from "./case-tally.js";
 import {

@@ -35,7 +35,8 @@ import {
   type ProductionDecision,
   type ProductionDecisions,
 } from "./production-decisions.js";
-import { IdColumn, NumberColumn, TextColumn, TextIndex } from "../text/packed-columns.js";
+import { IdColumn, NumberColumn, TextColumn } from "../text/packed-columns.js";
+import { TextIndex } from "../text/text-index.js";
 
 const NONE = Object.freeze([]) as never[];
 const NOTHING = Object.freeze({}) as Record<string, never>;

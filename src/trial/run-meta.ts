@@ -7,7 +7,8 @@ import type { Case, Config, Endpoint, RunMeta } from "../types.js";
 import { TOOL_VERSION } from "../version.js";
 import { registriesOf, type CaseList } from "../cases/case-list.js";
 import { compareKeys, StreamedMembers } from "../text/canonical-json.js";
-import { sortedPlaces, TextColumn } from "../text/packed-columns.js";
+import { TextColumn } from "../text/packed-columns.js";
+import { sortedPlaces } from "../text/sorted-places.js";
 
 export function buildRunMeta(
   runId: string,
