@@ -26,7 +26,7 @@ const KEYS: Record<
 /**
  * The items of each key, or null for a key every item has (the whole: a shadow's one tag, a run
  * without families) — counted first, so that no slice is a copy of the whole and each is made at
- * its size (a million cases grown a push at a time leave three times their pointers behind).
+ * its size (a list of a million grown a push at a time leaves each smaller copy behind).
  */
 function groupByKeys<T>(
   items: readonly T[],
