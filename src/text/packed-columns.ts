@@ -165,15 +165,15 @@ export class IdColumn {
       this.length += 1;
       return;
     }
-    const held = id as string;
-    if (this.width === 0) this.width = held.length / 2;
+    const hex = id as string;
+    if (this.width === 0) this.width = hex.length / 2;
     const offset = this.length % IDS_PER_CHUNK;
     if (offset === 0) {
       this.chunks.push(Buffer.allocUnsafeSlow(IDS_PER_CHUNK * this.width));
       this.held.push(0);
     }
     this.held[this.chunks.length - 1] += 1;
-    this.chunks[this.chunks.length - 1].write(held, offset * this.width, this.width, "hex");
+    this.chunks[this.chunks.length - 1].write(hex, offset * this.width, this.width, "hex");
     this.length += 1;
   }
 
@@ -186,7 +186,10 @@ export class IdColumn {
 
   /** Lets id i go, read for the last time (TextColumn.release). */
   release(i: number): void {
-    if (this.text !== null) return this.text.release(i);
+    if (this.text !== null) {
+      this.text.release(i);
+      return;
+    }
     const chunk = Math.floor(i / IDS_PER_CHUNK);
     if (--this.held[chunk] === 0) this.chunks[chunk] = LET_GO;
   }
