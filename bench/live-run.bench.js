@@ -7,7 +7,9 @@
 // official openai SDK from a bare p-limit loop at the same concurrency. Targets against it: whole
 // process ≤ 1.03×, CPU per trial ≤ 1.3×. Each process's phases as the server saw them say where
 // the time beyond a floor goes: before its first request, in handling the first answers (the
-// (c+1)-th request waits for them), after the last answer.
+// (c+1)-th request waits for them), after the last answer. The same 4,000 trials asked as 400
+// cases × 10 trials (the repeated shape a run usually has) say which of route-eval's costs are per
+// case (reading, checking and hashing the cases, discovery) and which per trial.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,6 +20,7 @@ const N = Number(process.env.BENCH_TRIALS ?? 4_000);
 const CONCURRENCY = 32;
 const DELAY_MS = 100;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const REPEAT = 10;
 process.env.OPENAI_API_KEY ??= "bench"; // the local server takes any key
 
 // The server keeps when each request arrived and when the last answer left; GET /phases hands
@@ -58,11 +61,17 @@ const url = `http://127.0.0.1:${port}/v1`;
 const dir = mkdtempSync(join(tmpdir(), "route-eval-live-bench-"));
 try {
   const tools = generateTools(40);
-  writeProject(dir, { tools, cases: N });
-  const config = readFileSync(join(dir, "route-eval.yaml"), "utf8")
-    .replace("endpoint: baseline", `endpoint: "openai:bench"\nbase_url: "${url}"`)
-    .replace("concurrency: 8", `concurrency: ${CONCURRENCY}`);
-  writeFileSync(join(dir, "route-eval.yaml"), config);
+  const repeated = join(dir, "repeated");
+  for (const [where, cases, trials] of [
+    [dir, N, 1],
+    [repeated, Math.ceil(N / REPEAT), REPEAT],
+  ]) {
+    writeProject(where, { tools, cases, trials });
+    const config = readFileSync(join(where, "route-eval.yaml"), "utf8")
+      .replace("endpoint: baseline", `endpoint: "openai:bench"\nbase_url: "${url}"`)
+      .replace("concurrency: 8", `concurrency: ${CONCURRENCY}`);
+    writeFileSync(join(where, "route-eval.yaml"), config);
+  }
   // The floor's body: a request of the same size as the run's (system, goal, ten visible tools and controls).
   const body = JSON.stringify({
     model: "bench",
@@ -109,7 +118,7 @@ await Promise.all(Array.from({ length: ${N} }, () => limit(() => client.chat.com
       cwd: dir,
     });
   let i = 0;
-  const run = (base = false) =>
+  const run = (base = false, cwd = dir) =>
     measure({
       base,
       args: [
@@ -125,7 +134,7 @@ await Promise.all(Array.from({ length: ${N} }, () => limit(() => client.chat.com
         "-o",
         join(dir, "out.json"),
       ],
-      cwd: dir,
+      cwd,
     });
   /** One process measured, with its phases as the server saw them (ms): start to the first request, the first to the (c+1)-th (the first answers' handling), the last answer to the end. */
   const phased = async (measured) => {
@@ -138,15 +147,17 @@ await Promise.all(Array.from({ length: ${N} }, () => limit(() => client.chat.com
       phases: [seen.first - started, seen.refill - seen.first, ended - seen.lastAnswer],
     };
   };
-  // All three interleaved: floor, SDK floor, route-eval (and BENCH_BASE's route-eval), RUNS times.
+  // All interleaved: floor, SDK floor, route-eval, the repeated shape (and BENCH_BASE's route-eval), RUNS times.
   const f = [];
   const s = [];
   const r = [];
+  const q = [];
   const b = [];
   for (let k = 0; k < RUNS; k++) {
     f.push(await phased(floor));
     s.push(await phased(sdkFloor));
     r.push(await phased(run));
+    q.push(await phased(() => run(false, repeated)));
     if (BASE !== null) b.push(await phased(() => run(true)));
   }
   const phases = (runs) =>
@@ -176,6 +187,10 @@ await Promise.all(Array.from({ length: ${N} }, () => limit(() => client.chat.com
   );
   console.log(
     `  as the server saw them, ms — start to the first request / the first to request ${CONCURRENCY + 1} (the first answers handled) / the last answer to the end: route-eval ${phases(r)} · SDK floor ${phases(s)} · floor ${phases(f)}`,
+  );
+  const qw = median(q.map((x) => x.wall));
+  console.log(
+    `  the same trials as ${Math.ceil(N / REPEAT).toLocaleString("en")} cases × ${REPEAT} trials: ${qw.toFixed(0)} ms wall (${(qw / sw).toFixed(3)}× the SDK floor), ${median(q.map((x) => x.cpu)).toFixed(0)} ms CPU, phases ${phases(q)} — route-eval's time beyond the SDK floor is ${(rw - sw).toFixed(0)} ms with a case a trial, ${(qw - sw).toFixed(0)} ms with a case every ${REPEAT} trials`,
   );
   if (BASE !== null) {
     const bw = median(b.map((x) => x.wall));
