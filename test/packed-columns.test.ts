@@ -85,6 +85,21 @@ describe("texts let go as they are read for the last time", () => {
     column.push("after");
     expect(column.at(texts.length)).toBe("after");
   });
+
+  it("take a push after the buffer being filled was let go", () => {
+    // Empty texts write no bytes: a buffer let go with no bytes written in it must not be written again.
+    const column = new TextColumn();
+    column.push("");
+    column.release(0);
+    column.push("");
+    column.push("next");
+    expect([column.at(1), column.at(2)]).toEqual(["", "next"]);
+    const ids = new IdColumn();
+    for (const id of ["0a", "0b", "0c"]) ids.push(id);
+    for (let i = 0; i < 3; i++) ids.release(i);
+    ids.push("0d");
+    expect(ids.at(3)).toBe("0d");
+  });
 });
 
 describe("a number column", () => {

@@ -90,6 +90,7 @@ export class TextColumn {
     // A UTF-16 unit is at most three bytes: the exact count only when it may not fit.
     if (
       chunk === undefined ||
+      chunk === LET_GO ||
       (this.used[last] + text.length * 3 > chunk.length &&
         this.used[last] + Buffer.byteLength(text) > chunk.length)
     ) {
@@ -184,14 +185,15 @@ export class IdColumn {
     return chunk.toString("hex", offset, offset + this.width);
   }
 
-  /** Lets id i go, read for the last time (TextColumn.release). */
+  /** Lets id i go, read for the last time (TextColumn.release); a chunk still being filled is kept. */
   release(i: number): void {
     if (this.text !== null) {
       this.text.release(i);
       return;
     }
     const chunk = Math.floor(i / IDS_PER_CHUNK);
-    if (--this.held[chunk] === 0) this.chunks[chunk] = LET_GO;
+    const filled = chunk < this.chunks.length - 1 || this.length % IDS_PER_CHUNK === 0;
+    if (--this.held[chunk] === 0 && filled) this.chunks[chunk] = LET_GO;
   }
 
   clear(): void {

@@ -48,7 +48,7 @@ export function hashSeed(...parts: (string | number)[]): number {
   return fnv1a(parts.join("\u0000"));
 }
 
-/** FNV-1a over a text's code points, 32 bits: a seed's parts, a text table's slots (text/packed-columns.ts). */
+/** FNV-1a over a text's code points, 32 bits: a seed's parts, a text table's slots (text/text-index.ts). */
 export function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
